@@ -1,0 +1,205 @@
+/*
+ * ir.h: ksynth's typed intermediate representation (doc/ir.md has the
+ * text grammar).
+ *
+ * A Module holds functions (wp.func) and kernels.  A function body is a
+ * Block: a list of instructions whose control flow is structured (if, for,
+ * loop with break/continue/ret), so kdiff and the emitters walk it as a
+ * tree.  Every instruction carries the source line and column it came
+ * from.
+ *
+ * Values are numbered per function (Func.val).  Four kinds:
+ *   params    %name, the function's parameters; scalar ones may be reassigned
+ *   variables %name, source variables; assigned any number of times, one type
+ *   temps     %N, defined exactly once, used where that definition dominates
+ *   constants int, float and bool literals, written inline as operands
+ * All value and instruction storage lives in the module's arena.
+ */
+#ifndef KS_IR_H
+#define KS_IR_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../lib/ks.h"
+
+#define IR_VERSION 1
+
+/* ---- types ----------------------------------------------------------- */
+
+enum {
+	TY_VOID,
+	TY_BOOL,
+	TY_INT,
+	TY_FLOAT,
+	TY_VEC2,
+	TY_VEC3,
+	TY_VEC4,
+	TY_MAT22,
+	TY_MAT33,
+	TY_MAT44,
+	TY_NBASE,
+	TY_ARRAY = 0x10, /* TY_ARRAY | element type */
+};
+typedef uint8_t Type;
+
+static inline int ty_is_array(Type t) { return (t & TY_ARRAY) != 0; }
+static inline Type ty_elem(Type t) { return (Type)(t & ~TY_ARRAY); }
+static inline int ty_is_vec(Type t) { return t >= TY_VEC2 && t <= TY_VEC4; }
+static inline int ty_is_mat(Type t) { return t >= TY_MAT22 && t <= TY_MAT44; }
+static inline int ty_is_scalar(Type t) { return t == TY_INT || t == TY_FLOAT; }
+/* N of vecN or matNN, else 0 */
+static inline int ty_dim(Type t)
+{
+	return ty_is_vec(t) ? t - TY_VEC2 + 2 : ty_is_mat(t) ? t - TY_MAT22 + 2 : 0;
+}
+static inline Type ty_vec(int n) { return (Type)(TY_VEC2 + n - 2); }
+static inline Type ty_mat(int n) { return (Type)(TY_MAT22 + n - 2); }
+/* number of float components of a type (1 for float, N, N*N) */
+int ty_ncomp(Type t);
+/* "float", "vec3", "mat33", "float[]", "bool", "void" */
+const char *ty_name(Type t);
+/* parse a type name as ty_name prints it; TY_VOID when unknown */
+Type ty_parse(const char *s, size_t n);
+
+/* ---- opcodes and builtins -------------------------------------------- */
+
+enum {
+#define OP(e, s, na, nr) OP_##e,
+#include "ops.h"
+#undef OP
+	OP_COUNT
+};
+
+typedef struct OpInfo {
+	const char *name;
+	int nargs, nres;
+} OpInfo;
+extern const OpInfo ir_ops[OP_COUNT];
+
+enum { BF_KERNEL_ONLY = 1, BF_ATOMIC = 2 };
+enum {
+#define B(e, name, res, args, fl) BI_##e,
+#include "builtins.h"
+#undef B
+	BI_COUNT
+};
+typedef struct BuiltinInfo {
+	const char *name, *res, *args;
+	int flags;
+} BuiltinInfo;
+extern const BuiltinInfo ir_builtins[BI_COUNT];
+
+/* Does any builtin row have this name? */
+int ir_builtin_known(const char *name);
+/* Resolve an overload of NAME for the argument types.  Returns the row or
+ * -1, and sets *res to its result type (TY_VOID for none). */
+int ir_builtin_resolve(const char *name, const Type *args, int nargs, Type *res);
+/* A readable list of NAME's signatures, "min(float, float), min(int, int),
+ * ...", for error messages. */
+void ir_builtin_signatures(const char *name, char *out, size_t n);
+/* "ks_sin_float", "ks_min_vec3", "ks_atomic_add_float": the runtime name */
+void ir_builtin_cname(int row, const Type *args, char *out, size_t n);
+
+/* The result type of a non-builtin value opcode applied to args, or
+ * TY_VOID when the combination is not allowed.  For OP_MAKE the result
+ * type cannot be derived from the arguments: pass it in want. */
+Type ir_op_type(int op, const Type *args, int nargs, Type want);
+
+/* ---- values and instructions ----------------------------------------- */
+
+enum { VK_PARAM, VK_VAR, VK_TEMP, VK_CONST };
+
+typedef struct Loc {
+	int line, col;
+} Loc;
+
+typedef struct Value {
+	const char *name; /* params and variables; NULL otherwise */
+	Type ty;
+	uint8_t kind;
+	int32_t num;      /* temps: number as read (renumbered on print) */
+	union {
+		int32_t i;    /* int and bool constants */
+		float f;      /* float constants */
+	} k;
+} Value;
+
+typedef struct Inst Inst;
+typedef struct Block {
+	Inst *v;
+	int n, cap;
+} Block;
+
+struct Inst {
+	uint16_t op;
+	int16_t callee;   /* OP_BUILTIN: builtin row; OP_CALL: module fn index */
+	uint8_t nres, narg;
+	int32_t *res;     /* value ids defined */
+	int32_t *arg;     /* value ids used */
+	Loc loc;          /* in the kernel source */
+	Loc at;           /* in the IR text it was read from (0:0 if built) */
+	Block body;       /* IF: then; FOR, LOOP: body */
+	Block els;        /* IF: else */
+};
+
+typedef struct Func {
+	const char *name;
+	int is_kernel;
+	int nparam;
+	int32_t *param;   /* value ids */
+	int nret;
+	Type *ret;
+	Block body;
+	Value *val;
+	int nval, capval;
+	Loc loc, at;
+} Func;
+
+typedef struct Module {
+	int version;
+	const char *source; /* the kernel source file name, or NULL */
+	Func **fn;
+	int nfn, capfn;
+	Arena arena;
+} Module;
+
+/* ---- building -------------------------------------------------------- */
+
+Module *ir_module_new(void);
+void ir_module_free(Module *m);
+Func *ir_func_new(Module *m, const char *name, int is_kernel, Loc loc);
+int ir_func_find(const Module *m, const char *name); /* index or -1 */
+
+int ir_param(Module *m, Func *f, const char *name, Type ty);
+int ir_var(Module *m, Func *f, const char *name, Type ty);  /* find or add */
+int ir_temp(Module *m, Func *f, Type ty);
+int ir_const_int(Module *m, Func *f, int32_t v);
+int ir_const_bool(Module *m, Func *f, int v);
+int ir_const_float(Module *m, Func *f, float v);
+/* Append an instruction to b; res and arg are copied.  The pointer stays
+ * valid until the next ir_emit into the same block. */
+Inst *ir_emit(Module *m, Block *b, int op, const int32_t *res, int nres,
+	      const int32_t *arg, int narg, Loc loc);
+void ir_set_ret(Module *m, Func *f, const Type *ret, int nret);
+
+/* ---- text ------------------------------------------------------------- */
+
+/* Print the module in canonical form (temps renumbered in order). */
+void ir_print(FILE *out, const Module *m);
+/* Read IR text; errors are located in s (FILE:LINE:COL).  ir_read_into
+ * fills a module the caller made, so that a caller recovering from errors
+ * (ks_recover) can still free it. */
+Module *ir_read(const Src *s);
+void ir_read_into(Module *m, const Src *s);
+
+/* Verify types, scoping and control flow.  Errors are reported at the IR
+ * text position (use_src = 0) or, with the source as src, at the kernel
+ * source position (use_src = 1, for the front end). */
+void ir_verify(const Module *m, const Src *src, int use_src);
+
+/* Structural hash of one function: independent of value names, temp
+ * numbering and locations. */
+uint64_t ir_hash_func(const Module *m, const Func *f);
+
+#endif

@@ -1,0 +1,46 @@
+/*
+ * ops.h: the IR's opcodes, one row each.  The reader, the printer, the
+ * verifier, kdiff and both emitters all expand this one table:
+ *
+ *     OP(ENUM, "spelling", nargs, nres)
+ *
+ * nargs and nres are the exact operand and result counts, or -1 where they
+ * vary (the verifier checks those by hand).  Builtins (sin, dot, atomic_add,
+ * tid, ...) are not opcodes: they are rows of builtins.h and appear in the
+ * IR under their own names as OP_BUILTIN.
+ */
+/* values */
+OP(MOV, "mov", 1, 1)           /* %x = mov a             copy */
+OP(NEG, "neg", 1, 1)           /* -a                      int float vec mat */
+OP(ADD, "add", 2, 1)           /* a + b                   same type */
+OP(SUB, "sub", 2, 1)
+OP(MUL, "mul", 2, 1)           /* scalar, s*v, v*s, s*m, m*s, m*v, m*m */
+OP(DIV, "div", 2, 1)           /* int truncates; v/s, m/s */
+OP(FLOORDIV, "floordiv", 2, 1) /* int: truncates as C; float: floor(a/b) */
+OP(MOD, "mod", 2, 1)           /* int: C %; float: fmodf */
+OP(LT, "lt", 2, 1)             /* comparisons give bool */
+OP(LE, "le", 2, 1)
+OP(GT, "gt", 2, 1)
+OP(GE, "ge", 2, 1)
+OP(EQ, "eq", 2, 1)
+OP(NE, "ne", 2, 1)
+OP(AND, "and", 2, 1)           /* bool, both sides evaluated */
+OP(OR, "or", 2, 1)
+OP(NOT, "not", 1, 1)
+OP(SELECT, "select", 3, 1)     /* select c, a, b: c ? a : b, both evaluated */
+OP(TOFLOAT, "tofloat", 1, 1)   /* float(i) */
+OP(TOINT, "toint", 1, 1)       /* int(f), truncating toward zero */
+OP(MAKE, "make", -1, 1)        /* vecN/matNN from 0, 1 or all components */
+OP(EXTRACT, "extract", -1, 1)  /* v[k], m[i] (a row), m[i, j] */
+OP(INSERT, "insert", -1, 1)    /* v with [k] replaced, m with row/element */
+OP(LOAD, "load", 2, 1)         /* a[i] */
+OP(STORE, "store", 3, 0)       /* a[i] = v */
+OP(CALL, "call", -1, -1)       /* %r... = call @f args */
+OP(BUILTIN, "", -1, -1)        /* sin, dot, atomic_add, tid, ... */
+/* structured control flow */
+OP(IF, "if", 1, 0)             /* if c { then } else { else } */
+OP(FOR, "for", 3, 1)           /* for %j: int = lo, hi, step { body } */
+OP(LOOP, "loop", 0, 0)         /* loop { body }, left by break or return */
+OP(BREAK, "break", 0, 0)
+OP(CONTINUE, "continue", 0, 0)
+OP(RET, "ret", -1, 0)          /* ret, or ret a, b in a func */

@@ -1,0 +1,179 @@
+/*
+ * print.c: writes a Module as IR text in its one canonical form (the
+ * grammar is in doc/ir.md).  Canonical means: two-space indentation per
+ * block, temps renumbered %0, %1, ... in order of definition within each
+ * function, floats in the shortest form that reads back to the same
+ * float32, and nothing but the module's content (no comments).  So
+ * kfmt(kfmt(x)) == kfmt(x) and kfmt(kparse(x)) == kparse(x).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir.h"
+
+typedef struct Printer {
+	FILE *out;
+	const Func *f;
+	int32_t *num; /* canonical temp numbers, -1 until defined */
+	int next;
+} Printer;
+
+static void print_value(Printer *p, int id)
+{
+	const Value *v = &p->f->val[id];
+	char buf[64];
+	switch (v->kind) {
+	case VK_PARAM:
+	case VK_VAR:
+		fprintf(p->out, "%%%s", v->name);
+		return;
+	case VK_TEMP:
+		if (p->num[id] < 0)
+			p->num[id] = p->next++;
+		fprintf(p->out, "%%%d", p->num[id]);
+		return;
+	case VK_CONST:
+		if (v->ty == TY_BOOL)
+			fputs(v->k.i ? "true" : "false", p->out);
+		else if (v->ty == TY_INT)
+			fprintf(p->out, "%d", (int)v->k.i);
+		else {
+			ks_fmt_float(buf, sizeof buf, v->k.f);
+			fputs(buf, p->out);
+		}
+		return;
+	}
+}
+
+static void print_defs(Printer *p, const Inst *in)
+{
+	for (int i = 0; i < in->nres; i++) {
+		if (i)
+			fputs(", ", p->out);
+		print_value(p, in->res[i]);
+		fprintf(p->out, ": %s", ty_name(p->f->val[in->res[i]].ty));
+	}
+}
+
+static void print_args(Printer *p, const Inst *in, int from, const char *lead)
+{
+	for (int i = from; i < in->narg; i++) {
+		fputs(i == from ? lead : ", ", p->out);
+		print_value(p, in->arg[i]);
+	}
+}
+
+static void indent(Printer *p, int depth)
+{
+	for (int i = 0; i < depth; i++)
+		fputs("  ", p->out);
+}
+
+static void print_block(Printer *p, const Module *m, const Block *b, int depth);
+
+/* inst := defs '=' op args loc | op args loc | if/for/loop ... '{' block '}' */
+static void print_inst(Printer *p, const Module *m, const Inst *in, int depth)
+{
+	FILE *out = p->out;
+	indent(p, depth);
+	switch (in->op) {
+	case OP_IF:
+		fputs("if ", out);
+		print_value(p, in->arg[0]);
+		fprintf(out, " !%d:%d {\n", in->loc.line, in->loc.col);
+		print_block(p, m, &in->body, depth + 1);
+		if (in->els.n) {
+			indent(p, depth);
+			fputs("} else {\n", out);
+			print_block(p, m, &in->els, depth + 1);
+		}
+		indent(p, depth);
+		fputs("}\n", out);
+		return;
+	case OP_FOR:
+		fputs("for ", out);
+		print_defs(p, in);
+		print_args(p, in, 0, " = ");
+		fprintf(out, " !%d:%d {\n", in->loc.line, in->loc.col);
+		print_block(p, m, &in->body, depth + 1);
+		indent(p, depth);
+		fputs("}\n", out);
+		return;
+	case OP_LOOP:
+		fprintf(out, "loop !%d:%d {\n", in->loc.line, in->loc.col);
+		print_block(p, m, &in->body, depth + 1);
+		indent(p, depth);
+		fputs("}\n", out);
+		return;
+	}
+	if (in->nres) {
+		/* temps are numbered in order of definition */
+		for (int i = 0; i < in->nres; i++)
+			if (p->f->val[in->res[i]].kind == VK_TEMP && p->num[in->res[i]] < 0)
+				p->num[in->res[i]] = p->next++;
+		print_defs(p, in);
+		fputs(" = ", out);
+	}
+	if (in->op == OP_BUILTIN)
+		fputs(ir_builtins[in->callee].name, out);
+	else if (in->op == OP_CALL)
+		fprintf(out, "call @%s", m->fn[in->callee]->name);
+	else
+		fputs(ir_ops[in->op].name, out);
+	print_args(p, in, 0, " ");
+	fprintf(out, " !%d:%d\n", in->loc.line, in->loc.col);
+}
+
+static void print_block(Printer *p, const Module *m, const Block *b, int depth)
+{
+	for (int i = 0; i < b->n; i++)
+		print_inst(p, m, &b->v[i], depth);
+}
+
+static void print_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+		if (*c == '"' || *c == '\\')
+			fprintf(out, "\\%c", *c);
+		else if (*c < 32 || *c >= 127)
+			fprintf(out, "\\x%02x", *c);
+		else
+			fputc(*c, out);
+	}
+	fputc('"', out);
+}
+
+/* func := ('func' | 'kernel') '@' NAME '(' params ')' ['->' types] loc '{' */
+static void print_func(FILE *out, const Module *m, const Func *f)
+{
+	Printer p = {out, f, xmalloc((size_t)(f->nval ? f->nval : 1) * sizeof(int32_t)), 0};
+	for (int i = 0; i < f->nval; i++)
+		p.num[i] = -1;
+	fprintf(out, "%s @%s(", f->is_kernel ? "kernel" : "func", f->name);
+	for (int i = 0; i < f->nparam; i++) {
+		const Value *v = &f->val[f->param[i]];
+		fprintf(out, "%s%%%s: %s", i ? ", " : "", v->name, ty_name(v->ty));
+	}
+	fputc(')', out);
+	for (int i = 0; i < f->nret; i++)
+		fprintf(out, "%s%s", i ? ", " : " -> ", ty_name(f->ret[i]));
+	fprintf(out, " !%d:%d {\n", f->loc.line, f->loc.col);
+	print_block(&p, m, &f->body, 1);
+	fputs("}\n", out);
+	free(p.num);
+}
+
+void ir_print(FILE *out, const Module *m)
+{
+	fprintf(out, "ksynth-ir %d\n", m->version);
+	if (m->source) {
+		fputs("source ", out);
+		print_string(out, m->source);
+		fputc('\n', out);
+	}
+	for (int i = 0; i < m->nfn; i++) {
+		fputc('\n', out);
+		print_func(out, m, m->fn[i]);
+	}
+}

@@ -1,0 +1,754 @@
+/*
+ * read.c: reads IR text (doc/ir.md) into a Module.
+ *
+ * The format is line-oriented, so the reader is a small hand-written
+ * tokenizer and a recursive-descent parser over lines, one function per
+ * production.  It checks only what it needs to build the Module (names
+ * exist, operands are well formed, types are known); ir_verify checks the
+ * typing and control-flow rules.  Every error is located at the IR text.
+ *
+ * Calls may name functions defined later in the file, so a first pass over
+ * the tokens collects function names in order; the module's function
+ * indices are that order.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir.h"
+
+enum {
+	T_EOF,
+	T_NL,
+	T_IDENT,  /* func, kernel, if, add, sin, float, true, ... */
+	T_LOCAL,  /* %name or %123 (text excludes the sigil) */
+	T_GLOBAL, /* @name */
+	T_INT,
+	T_FLOAT,
+	T_STRING,
+	T_ARROW,  /* -> */
+	T_PUNCT,  /* one of ( ) { } , : = ! [ ] */
+};
+
+#define MAX_DEPTH 200
+
+typedef struct Tok {
+	int kind;
+	const char *p; /* text */
+	int n;
+	int line, col;
+} Tok;
+
+typedef struct Reader {
+	const Src *src;
+	const char *p, *end;
+	int line;
+	const char *line_start;
+	Tok tok;
+	Module *m;
+	/* the function being read, and its name table */
+	Func *f;
+	int32_t *tab; /* open addressing: value id + 1, 0 = empty */
+	int tabcap;
+	int nnamed;
+	int depth;
+} Reader;
+
+KS_PRINTF(3, 4) KS_NORETURN static void rerror(Reader *r, const Tok *t, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	ks_verror_at(r->src, t->line, t->col, fmt, ap);
+}
+
+static int is_ident(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+static int is_digit(int c) { return c >= '0' && c <= '9'; }
+
+/* Scan the next token into r->tok. */
+static void next(Reader *r)
+{
+	const char *p = r->p;
+	while (p < r->end && (*p == ' ' || *p == '\t' || *p == '\r'))
+		p++;
+	if (p < r->end && *p == '#')
+		while (p < r->end && *p != '\n')
+			p++;
+	Tok *t = &r->tok;
+	t->p = p;
+	t->line = r->line;
+	t->col = (int)(p - r->line_start) + 1;
+	if (p >= r->end) {
+		t->kind = T_EOF;
+		t->n = 0;
+		r->p = p;
+		return;
+	}
+	const char *s = p;
+	int c = (unsigned char)*p;
+	if (c == '\n') {
+		t->kind = T_NL;
+		p++;
+		r->line++;
+		r->line_start = p;
+	} else if (c == '%' || c == '@') {
+		p++;
+		while (p < r->end && is_ident((unsigned char)*p))
+			p++;
+		if (p == s + 1)
+			rerror(r, t, "expected a name after '%c'", c);
+		t->kind = c == '%' ? T_LOCAL : T_GLOBAL;
+		s++;
+	} else if (is_digit(c) || (c == '-' && p + 1 < r->end && (is_digit((unsigned char)p[1]) || p[1] == '.'))
+		   || (c == '.' && p + 1 < r->end && is_digit((unsigned char)p[1]))) {
+		int isfloat = 0;
+		p++;
+		while (p < r->end && (is_digit((unsigned char)*p) || *p == '.' || *p == 'e' || *p == 'E' ||
+				      ((*p == '+' || *p == '-') && (p[-1] == 'e' || p[-1] == 'E')))) {
+			if (!is_digit((unsigned char)*p))
+				isfloat = 1;
+			p++;
+		}
+		t->kind = isfloat ? T_FLOAT : T_INT;
+	} else if (c == '-' && p + 1 < r->end && p[1] == '>') {
+		p += 2;
+		t->kind = T_ARROW;
+	} else if (is_ident(c)) {
+		while (p < r->end && is_ident((unsigned char)*p))
+			p++;
+		/* the version line's keyword */
+		if (p - s == 6 && !memcmp(s, "ksynth", 6) && r->end - p >= 3 && !memcmp(p, "-ir", 3))
+			p += 3;
+		t->kind = T_IDENT;
+	} else if (c == '"') {
+		p++;
+		while (p < r->end && *p != '"' && *p != '\n') {
+			if (*p == '\\' && p + 1 < r->end && p[1] != '\n')
+				p++;
+			p++;
+		}
+		if (p >= r->end || *p != '"')
+			rerror(r, t, "unterminated string");
+		p++;
+		t->kind = T_STRING;
+	} else if (strchr("(){},:=![]", c) && c) {
+		p++;
+		t->kind = T_PUNCT;
+	} else if (c >= 32 && c < 127) {
+		rerror(r, t, "unexpected character '%c'", c);
+	} else {
+		rerror(r, t, "unexpected byte 0x%02x", c);
+	}
+	t->n = (int)(p - s);
+	t->p = s;
+	r->p = p;
+}
+
+static int is_punct(const Reader *r, char c)
+{
+	return r->tok.kind == T_PUNCT && r->tok.p[0] == c;
+}
+
+static int is_word(const Reader *r, const char *w)
+{
+	return r->tok.kind == T_IDENT && (size_t)r->tok.n == strlen(w) && !memcmp(r->tok.p, w, (size_t)r->tok.n);
+}
+
+static const char *tok_desc(const Tok *t, char *buf, size_t n)
+{
+	switch (t->kind) {
+	case T_EOF: return "end of file";
+	case T_NL: return "end of line";
+	}
+	snprintf(buf, n, "'%.*s%.*s'", t->kind == T_LOCAL ? 1 : t->kind == T_GLOBAL ? 1 : 0,
+		 t->kind == T_LOCAL ? "%" : "@", t->n > 40 ? 40 : t->n, t->p);
+	return buf;
+}
+
+static void expect_punct(Reader *r, char c)
+{
+	char buf[64];
+	if (!is_punct(r, c))
+		rerror(r, &r->tok, "expected '%c', found %s", c, tok_desc(&r->tok, buf, sizeof buf));
+	next(r);
+}
+
+static void expect_nl(Reader *r)
+{
+	char buf[64];
+	if (r->tok.kind != T_NL && r->tok.kind != T_EOF)
+		rerror(r, &r->tok, "expected end of line, found %s", tok_desc(&r->tok, buf, sizeof buf));
+	next(r);
+}
+
+static void skip_nl(Reader *r)
+{
+	while (r->tok.kind == T_NL)
+		next(r);
+}
+
+static long parse_long(Reader *r, const Tok *t, long lo, long hi)
+{
+	char buf[32];
+	if (t->n >= (int)sizeof buf)
+		rerror(r, t, "integer out of range");
+	memcpy(buf, t->p, (size_t)t->n);
+	buf[t->n] = 0;
+	errno = 0;
+	char *e;
+	long v = strtol(buf, &e, 10);
+	if (errno || *e || v < lo || v > hi)
+		rerror(r, t, "integer %s out of range", buf);
+	return v;
+}
+
+/* loc := '!' INT ':' INT */
+static Loc parse_loc(Reader *r)
+{
+	Loc l;
+	char buf[64];
+	if (!is_punct(r, '!'))
+		rerror(r, &r->tok, "expected a source location '!LINE:COL', found %s",
+		       tok_desc(&r->tok, buf, sizeof buf));
+	next(r);
+	if (r->tok.kind != T_INT)
+		rerror(r, &r->tok, "expected a line number");
+	l.line = (int)parse_long(r, &r->tok, 0, 1L << 30);
+	next(r);
+	expect_punct(r, ':');
+	if (r->tok.kind != T_INT)
+		rerror(r, &r->tok, "expected a column number");
+	l.col = (int)parse_long(r, &r->tok, 0, 1L << 30);
+	next(r);
+	return l;
+}
+
+/* type := NAME ['[' ']'] */
+static Type parse_type(Reader *r)
+{
+	Tok t = r->tok;
+	char buf[64];
+	if (t.kind != T_IDENT)
+		rerror(r, &t, "expected a type, found %s", tok_desc(&t, buf, sizeof buf));
+	next(r);
+	Type ty = ty_parse(t.p, (size_t)t.n);
+	if (ty == TY_VOID)
+		rerror(r, &t, "unknown type '%.*s'", t.n > 40 ? 40 : t.n, t.p);
+	if (is_punct(r, '[')) {
+		next(r);
+		if (!is_punct(r, ']'))
+			rerror(r, &r->tok, "expected ']'");
+		next(r);
+		if (ty == TY_BOOL)
+			rerror(r, &t, "arrays of bool are not supported");
+		ty |= TY_ARRAY;
+	}
+	return ty;
+}
+
+/* ---- the per-function name table ------------------------------------------ */
+
+static uint32_t name_hash(const char *s, int n)
+{
+	return (uint32_t)ks_hash64(s, (size_t)n, 0);
+}
+
+static const char *value_key(const Value *v, char *buf, size_t n)
+{
+	if (v->name)
+		return v->name;
+	snprintf(buf, n, "%d", (int)v->num);
+	return buf;
+}
+
+/* Find %NAME in the current function: value id, or -1. */
+static int lookup(Reader *r, const char *s, int n)
+{
+	if (!r->tabcap)
+		return -1;
+	char buf[16];
+	for (uint32_t h = name_hash(s, n);; h++) {
+		int32_t e = r->tab[h & (uint32_t)(r->tabcap - 1)];
+		if (!e)
+			return -1;
+		const char *k = value_key(&r->f->val[e - 1], buf, sizeof buf);
+		if ((int)strlen(k) == n && !memcmp(k, s, (size_t)n))
+			return e - 1;
+	}
+}
+
+static void tab_insert(Reader *r, int id);
+
+static void tab_rehash(Reader *r)
+{
+	int32_t *old = r->tab;
+	int oldcap = r->tabcap;
+	r->tabcap = oldcap ? oldcap * 2 : 64;
+	r->tab = arena_alloc(&r->m->arena, (size_t)r->tabcap * sizeof *r->tab);
+	for (int i = 0; i < oldcap; i++)
+		if (old[i])
+			tab_insert(r, old[i] - 1);
+}
+
+static void tab_insert(Reader *r, int id)
+{
+	char buf[16];
+	const char *k = value_key(&r->f->val[id], buf, sizeof buf);
+	for (uint32_t h = name_hash(k, (int)strlen(k));; h++) {
+		int32_t *e = &r->tab[h & (uint32_t)(r->tabcap - 1)];
+		if (!*e) {
+			*e = id + 1;
+			return;
+		}
+	}
+}
+
+static void add_name(Reader *r, int id)
+{
+	if (++r->nnamed * 2 > r->tabcap)
+		tab_rehash(r);
+	tab_insert(r, id);
+}
+
+/* ---- operands and definitions ---------------------------------------------- */
+
+/* operand := LOCAL | INT | FLOAT | 'true' | 'false' */
+static int parse_operand(Reader *r)
+{
+	Tok t = r->tok;
+	char buf[64];
+	int id;
+	switch (t.kind) {
+	case T_LOCAL:
+		id = lookup(r, t.p, t.n);
+		if (id < 0)
+			rerror(r, &t, "undefined value %%%.*s", t.n > 40 ? 40 : t.n, t.p);
+		next(r);
+		return id;
+	case T_INT:
+		id = ir_const_int(r->m, r->f, (int32_t)parse_long(r, &t, INT32_MIN, INT32_MAX));
+		next(r);
+		return id;
+	case T_FLOAT: {
+		char num[64];
+		if (t.n >= (int)sizeof num)
+			rerror(r, &t, "float literal too long");
+		memcpy(num, t.p, (size_t)t.n);
+		num[t.n] = 0;
+		char *e;
+		errno = 0;
+		float v = strtof(num, &e);
+		if (*e || e == num)
+			rerror(r, &t, "malformed number '%s'", num);
+		if (errno == ERANGE && (v > 1.0f || v < -1.0f))
+			rerror(r, &t, "float %s out of range for float32", num);
+		id = ir_const_float(r->m, r->f, v);
+		next(r);
+		return id;
+	}
+	case T_IDENT:
+		if (is_word(r, "true") || is_word(r, "false")) {
+			id = ir_const_bool(r->m, r->f, is_word(r, "true"));
+			next(r);
+			return id;
+		}
+		break;
+	}
+	rerror(r, &t, "expected an operand, found %s", tok_desc(&t, buf, sizeof buf));
+}
+
+/* def := LOCAL ':' type.  Defines a temp, or (re)assigns a variable. */
+static int parse_def(Reader *r)
+{
+	Tok t = r->tok;
+	char buf[64];
+	if (t.kind != T_LOCAL)
+		rerror(r, &t, "expected a value name, found %s", tok_desc(&t, buf, sizeof buf));
+	next(r);
+	expect_punct(r, ':');
+	Tok tt = r->tok;
+	Type ty = parse_type(r);
+	int id = lookup(r, t.p, t.n);
+	int is_temp = is_digit((unsigned char)t.p[0]);
+	if (id >= 0) {
+		if (is_temp)
+			rerror(r, &t, "temp %%%.*s is defined twice", t.n > 40 ? 40 : t.n, t.p);
+		if (r->f->val[id].ty != ty)
+			rerror(r, &tt, "%%%s has type %s, not %s", r->f->val[id].name,
+			       ty_name(r->f->val[id].ty), ty_name(ty));
+		return id;
+	}
+	if (is_temp) {
+		if (t.n > 9)
+			rerror(r, &t, "temp number too large");
+		id = ir_temp(r->m, r->f, ty);
+		r->f->val[id].num = (int32_t)parse_long(r, &t, 0, 999999999);
+	} else {
+		char *name = arena_strndup(&r->m->arena, t.p, (size_t)t.n);
+		id = ir_var(r->m, r->f, name, ty);
+		r->f->val[id].ty = ty;
+	}
+	add_name(r, id);
+	return id;
+}
+
+/* ---- instructions ---------------------------------------------------------------- */
+
+static void parse_block(Reader *r, Block *b);
+
+static void set_at(Inst *in, const Tok *t)
+{
+	in->at.line = t->line;
+	in->at.col = t->col;
+}
+
+/* '{' NL block '}' */
+static void parse_body(Reader *r, Block *b)
+{
+	Tok open = r->tok;
+	expect_punct(r, '{');
+	if (++r->depth > MAX_DEPTH)
+		rerror(r, &open, "blocks nested more than %d deep", MAX_DEPTH);
+	expect_nl(r);
+	parse_block(r, b);
+	if (!is_punct(r, '}'))
+		rerror(r, &open, "'{' is never closed");
+	next(r);
+	r->depth--;
+}
+
+/* if := 'if' operand loc '{' block '}' ['else' '{' block '}'] */
+static void parse_if(Reader *r, Block *b)
+{
+	Tok kw = r->tok;
+	next(r);
+	int32_t c = parse_operand(r);
+	Loc loc = parse_loc(r);
+	Inst *in = ir_emit(r->m, b, OP_IF, NULL, 0, &c, 1, loc);
+	set_at(in, &kw);
+	Block then = {0}, els = {0};
+	parse_body(r, &then);
+	if (is_word(r, "else")) {
+		next(r);
+		parse_body(r, &els);
+	}
+	/* the block may have grown while the bodies were read */
+	in = &b->v[b->n - 1];
+	in->body = then;
+	in->els = els;
+	expect_nl(r);
+}
+
+/* for := 'for' def '=' operand ',' operand ',' operand loc '{' block '}' */
+static void parse_for(Reader *r, Block *b)
+{
+	Tok kw = r->tok;
+	next(r);
+	int32_t var = parse_def(r), a[3];
+	expect_punct(r, '=');
+	for (int i = 0; i < 3; i++) {
+		if (i)
+			expect_punct(r, ',');
+		a[i] = parse_operand(r);
+	}
+	Loc loc = parse_loc(r);
+	Inst *in = ir_emit(r->m, b, OP_FOR, &var, 1, a, 3, loc);
+	set_at(in, &kw);
+	Block body = {0};
+	parse_body(r, &body);
+	b->v[b->n - 1].body = body;
+	expect_nl(r);
+}
+
+/* loop := 'loop' loc '{' block '}' */
+static void parse_loop(Reader *r, Block *b)
+{
+	Tok kw = r->tok;
+	next(r);
+	Loc loc = parse_loc(r);
+	Inst *in = ir_emit(r->m, b, OP_LOOP, NULL, 0, NULL, 0, loc);
+	set_at(in, &kw);
+	Block body = {0};
+	parse_body(r, &body);
+	b->v[b->n - 1].body = body;
+	expect_nl(r);
+}
+
+static int find_op(const Tok *t)
+{
+	for (int op = 0; op < OP_COUNT; op++) {
+		const char *s = ir_ops[op].name;
+		if (*s && (int)strlen(s) == t->n && !memcmp(s, t->p, (size_t)t->n))
+			return op;
+	}
+	return -1;
+}
+
+/* simple := [def {',' def} '='] OP [operand {',' operand}] loc
+ * OP is an opcode, a builtin name, or 'call' '@' NAME. */
+static void parse_simple(Reader *r, Block *b)
+{
+	Tok first = r->tok;
+	int32_t res[256], arg[256];
+	int nres = 0, narg = 0;
+	char buf[64];
+	if (r->tok.kind == T_LOCAL) {
+		for (;;) {
+			if (nres == 255)
+				rerror(r, &r->tok, "too many results");
+			res[nres++] = parse_def(r);
+			if (!is_punct(r, ','))
+				break;
+			next(r);
+		}
+		expect_punct(r, '=');
+	}
+	Tok opt = r->tok;
+	if (opt.kind != T_IDENT)
+		rerror(r, &opt, "expected an operation, found %s", tok_desc(&opt, buf, sizeof buf));
+	next(r);
+	int op = find_op(&opt), callee = -1;
+	if (op == OP_IF || op == OP_FOR || op == OP_LOOP)
+		rerror(r, &opt, "'%.*s' cannot have results", opt.n, opt.p);
+	if (op == OP_CALL) {
+		Tok g = r->tok;
+		if (g.kind != T_GLOBAL)
+			rerror(r, &g, "expected '@function' after call");
+		char name[256];
+		snprintf(name, sizeof name, "%.*s", g.n > 200 ? 200 : g.n, g.p);
+		callee = ir_func_find(r->m, name);
+		if (callee < 0)
+			rerror(r, &g, "call to undefined function @%s", name);
+		next(r);
+	} else if (op < 0) {
+		char name[64];
+		snprintf(name, sizeof name, "%.*s", opt.n > 40 ? 40 : opt.n, opt.p);
+		if (!ir_builtin_known(name))
+			rerror(r, &opt, "unknown operation '%s'", name);
+		op = OP_BUILTIN;
+	}
+	if (!is_punct(r, '!')) {
+		for (;;) {
+			if (narg == 255)
+				rerror(r, &r->tok, "too many operands");
+			arg[narg++] = parse_operand(r);
+			if (!is_punct(r, ','))
+				break;
+			next(r);
+		}
+	}
+	if (op == OP_BUILTIN) {
+		Type ty[256], rt;
+		char name[64];
+		snprintf(name, sizeof name, "%.*s", opt.n, opt.p);
+		for (int i = 0; i < narg; i++)
+			ty[i] = r->f->val[arg[i]].ty;
+		callee = ir_builtin_resolve(name, ty, narg, &rt);
+		if (callee < 0) {
+			Buf b2 = {0};
+			for (int i = 0; i < narg; i++)
+				buf_printf(&b2, "%s%s", i ? ", " : "", ty_name(ty[i]));
+			char sigs[512];
+			ir_builtin_signatures(name, sigs, sizeof sigs);
+			char msg[256];
+			snprintf(msg, sizeof msg, "%s", b2.p ? b2.p : "");
+			buf_free(&b2);
+			rerror(r, &opt, "no overload %s(%s); expected one of: %s", name, msg, sigs);
+		}
+	}
+	Loc loc = parse_loc(r);
+	Inst *in = ir_emit(r->m, b, op, res, nres, arg, narg, loc);
+	in->callee = (int16_t)callee;
+	set_at(in, &first);
+	expect_nl(r);
+}
+
+/* block := {inst NL} ; ends at '}' */
+static void parse_block(Reader *r, Block *b)
+{
+	for (;;) {
+		skip_nl(r);
+		if (is_punct(r, '}') || r->tok.kind == T_EOF)
+			return;
+		if (is_word(r, "if"))
+			parse_if(r, b);
+		else if (is_word(r, "for"))
+			parse_for(r, b);
+		else if (is_word(r, "loop"))
+			parse_loop(r, b);
+		else
+			parse_simple(r, b);
+	}
+}
+
+/* ---- functions and the module ------------------------------------------------ */
+
+/* func := ('func'|'kernel') GLOBAL '(' [param {',' param}] ')' ['->' type {',' type}]
+ *         loc '{' NL block '}' */
+static void parse_func(Reader *r, int index)
+{
+	Tok kw = r->tok;
+	int is_kernel = is_word(r, "kernel");
+	next(r);
+	Func *f = r->m->fn[index];
+	f->is_kernel = is_kernel;
+	f->at.line = kw.line;
+	f->at.col = kw.col;
+	r->f = f;
+	r->tab = NULL;
+	r->tabcap = 0;
+	r->nnamed = 0;
+	next(r); /* the name, checked by the first pass */
+	expect_punct(r, '(');
+	while (!is_punct(r, ')')) {
+		if (f->nparam)
+			expect_punct(r, ',');
+		Tok t = r->tok;
+		if (t.kind != T_LOCAL || is_digit((unsigned char)t.p[0]))
+			rerror(r, &t, "expected a parameter name");
+		if (lookup(r, t.p, t.n) >= 0)
+			rerror(r, &t, "duplicate parameter %%%.*s", t.n > 40 ? 40 : t.n, t.p);
+		next(r);
+		expect_punct(r, ':');
+		Type ty = parse_type(r);
+		char *name = arena_strndup(&r->m->arena, t.p, (size_t)t.n);
+		if (f->nparam >= 255)
+			rerror(r, &t, "too many parameters");
+		add_name(r, ir_param(r->m, f, name, ty));
+	}
+	next(r);
+	if (r->tok.kind == T_ARROW) {
+		Type rt[256];
+		int n = 0;
+		next(r);
+		for (;;) {
+			if (n == 255)
+				rerror(r, &r->tok, "too many results");
+			rt[n++] = parse_type(r);
+			if (!is_punct(r, ','))
+				break;
+			next(r);
+		}
+		ir_set_ret(r->m, f, rt, n);
+	}
+	f->loc = parse_loc(r);
+	parse_body(r, &f->body);
+	expect_nl(r);
+}
+
+/* First pass: create the functions, in order, so calls can name any. */
+static void collect_funcs(Reader *r)
+{
+	int at_line_start = 1;
+	for (next(r); r->tok.kind != T_EOF; next(r)) {
+		if (r->tok.kind == T_NL) {
+			at_line_start = 1;
+			continue;
+		}
+		if (at_line_start && (is_word(r, "func") || is_word(r, "kernel"))) {
+			Tok kw = r->tok;
+			next(r);
+			if (r->tok.kind != T_GLOBAL)
+				rerror(r, &r->tok, "expected '@name' after '%.*s'", kw.n, kw.p);
+			char *name = arena_strndup(&r->m->arena, r->tok.p, (size_t)r->tok.n);
+			if (ir_func_find(r->m, name) >= 0)
+				rerror(r, &r->tok, "function @%s is defined twice", name);
+			Loc none = {0, 0};
+			ir_func_new(r->m, name, 0, none);
+		}
+		at_line_start = 0;
+	}
+}
+
+static void rewind_reader(Reader *r)
+{
+	r->p = r->src->text;
+	r->end = r->src->text + r->src->len;
+	r->line = 1;
+	r->line_start = r->p;
+}
+
+static char *parse_string(Reader *r, const Tok *t)
+{
+	char *s = arena_alloc(&r->m->arena, (size_t)t->n), *o = s;
+	for (int i = 1; i < t->n - 1; i++) {
+		char c = t->p[i];
+		if (c == '\\') {
+			c = t->p[++i];
+			if (c == 'x' && i + 2 < t->n - 1) {
+				char hex[3] = {t->p[i + 1], t->p[i + 2], 0};
+				c = (char)strtol(hex, NULL, 16);
+				i += 2;
+			}
+			if (!c)
+				rerror(r, t, "NUL in string");
+		}
+		*o++ = c;
+	}
+	*o = 0;
+	return s;
+}
+
+Module *ir_read(const Src *s)
+{
+	Module *m = ir_module_new();
+	ir_read_into(m, s);
+	return m;
+}
+
+void ir_read_into(Module *m, const Src *s)
+{
+	Reader r = {0};
+	r.src = s;
+	r.m = m;
+	rewind_reader(&r);
+	for (const char *c = s->text; c < s->text + s->len; c++)
+		if (!*c) {
+			Tok t = {0};
+			t.line = 1;
+			for (const char *d = s->text; d < c; d++)
+				t.line += *d == '\n';
+			const char *ls = c;
+			while (ls > s->text && ls[-1] != '\n')
+				ls--;
+			t.col = (int)(c - ls) + 1;
+			ks_error_at(s, t.line, t.col, "null byte in IR");
+		}
+	collect_funcs(&r);
+	rewind_reader(&r);
+	next(&r);
+	skip_nl(&r);
+	if (!is_word(&r, "ksynth-ir"))
+		rerror(&r, &r.tok, "expected 'ksynth-ir VERSION' on the first line");
+	next(&r);
+	if (r.tok.kind != T_INT)
+		rerror(&r, &r.tok, "expected the IR version");
+	r.m->version = (int)parse_long(&r, &r.tok, 0, 1000000);
+	if (r.m->version != IR_VERSION)
+		rerror(&r, &r.tok, "unsupported IR version %d (this reader knows %d)", r.m->version, IR_VERSION);
+	next(&r);
+	expect_nl(&r);
+	skip_nl(&r);
+	if (is_word(&r, "source")) {
+		next(&r);
+		if (r.tok.kind != T_STRING)
+			rerror(&r, &r.tok, "expected a quoted file name after 'source'");
+		r.m->source = parse_string(&r, &r.tok);
+		next(&r);
+		expect_nl(&r);
+	}
+	for (int i = 0;; i++) {
+		skip_nl(&r);
+		if (r.tok.kind == T_EOF)
+			break;
+		if (!is_word(&r, "func") && !is_word(&r, "kernel")) {
+			char buf[64];
+			rerror(&r, &r.tok, "expected 'func' or 'kernel', found %s",
+			       tok_desc(&r.tok, buf, sizeof buf));
+		}
+		parse_func(&r, i);
+	}
+}

@@ -1,0 +1,413 @@
+/*
+ * verify.c: checks that a Module is well formed, whether it was read from
+ * text (kfmt) or built by the front end (kparse).
+ *
+ *  - typing: every instruction's operand and result types obey the rules
+ *    in ir.c (ir_op_type, ir_builtin_resolve), calls match their callee;
+ *  - scoping: a variable is read only where it has been assigned on every
+ *    path (definite assignment, as Python's "may be used before
+ *    assignment"); a temp is defined once and used only after its
+ *    definition, in the same block or one nested in it; a loop variable is
+ *    not assigned in its loop; array parameters are never reassigned;
+ *  - control flow: break/continue inside a loop, kernels return nothing, a
+ *    func with results returns on every path, and no recursion.
+ *
+ * Definite assignment walks the structured control flow once: an if
+ * intersects its branches; a for loop may run zero times, so it adds
+ * nothing; a `loop` is left only by break, so after it holds what every
+ * break held.  Code after ret/break/continue is unreachable and not
+ * checked for uses.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir.h"
+
+typedef struct Edge {
+	int from, to;
+	const Inst *at;
+} Edge;
+
+typedef struct Verifier {
+	const Module *m;
+	const Src *src;
+	int use_src;
+	const Func *f;
+	int fi;
+	uint8_t *asg;     /* definitely assigned, per value */
+	int reach;        /* current point reachable */
+	int *defblk;      /* temps: block id of the definition */
+	int *ndef;        /* temps: definitions seen */
+	uint8_t *active;  /* block ids currently open */
+	int nblk, capblk;
+	int *loopvar;     /* values of open for-loops */
+	int nloopvar, caploopvar;
+	int nloops;       /* open loops of either kind */
+	uint8_t *brk;     /* innermost `loop`: intersection of break states */
+	int brk_seen;
+	Edge *edges;
+	int nedge, capedge;
+} Verifier;
+
+KS_PRINTF(3, 4) KS_NORETURN static void verr(Verifier *v, Loc at, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	ks_verror_at(v->src, at.line, at.col, fmt, ap);
+}
+
+static Loc where(const Verifier *v, const Inst *in)
+{
+	return v->use_src ? in->loc : in->at;
+}
+
+/* A value's name as the user wrote it: 'x' in source, %x or %3 in IR. */
+static const char *vname(const Verifier *v, int id, char *buf, size_t n)
+{
+	const Value *val = &v->f->val[id];
+	if (val->name)
+		snprintf(buf, n, v->use_src ? "'%s'" : "%%%s", val->name);
+	else
+		snprintf(buf, n, "%%%d", (int)val->num);
+	return buf;
+}
+
+/* All the verifier's state lives in the module's arena, so an error that
+ * longjmps out (a fuzz harness) leaks nothing once the module is freed. */
+static void *valloc(const Verifier *v, size_t n)
+{
+	return arena_alloc(&((Module *)v->m)->arena, n);
+}
+
+static uint8_t *state_copy(const Verifier *v)
+{
+	uint8_t *s = valloc(v, (size_t)v->f->nval + 1);
+	memcpy(s, v->asg, (size_t)v->f->nval);
+	return s;
+}
+
+static void state_and(const Verifier *v, uint8_t *dst, const uint8_t *src)
+{
+	for (int i = 0; i < v->f->nval; i++)
+		dst[i] &= src[i];
+}
+
+static void check_use(Verifier *v, const Inst *in, int id)
+{
+	char buf[128];
+	const Value *val = &v->f->val[id];
+	if (val->kind == VK_CONST || !v->reach)
+		return;
+	if (val->kind == VK_TEMP && (!v->asg[id] || !v->active[v->defblk[id]]))
+		verr(v, where(v, in), "%s is used outside the block that defines it",
+		     vname(v, id, buf, sizeof buf));
+	if (!v->asg[id])
+		verr(v, where(v, in), "%s %s may be used before it is assigned",
+		     v->use_src ? "variable" : "value", vname(v, id, buf, sizeof buf));
+}
+
+static void define(Verifier *v, const Inst *in, int id, int blk)
+{
+	char buf[128];
+	const Value *val = &v->f->val[id];
+	switch (val->kind) {
+	case VK_CONST:
+		verr(v, where(v, in), "a constant cannot be assigned");
+	case VK_TEMP:
+		if (v->ndef[id]++)
+			verr(v, where(v, in), "temp %s is defined more than once", vname(v, id, buf, sizeof buf));
+		v->defblk[id] = blk;
+		break;
+	case VK_PARAM:
+		if (ty_is_array(val->ty))
+			verr(v, where(v, in), "cannot assign to array parameter %s", vname(v, id, buf, sizeof buf));
+		break;
+	}
+	for (int i = 0; i < v->nloopvar; i++)
+		if (v->loopvar[i] == id)
+			verr(v, where(v, in), "cannot assign to loop variable %s", vname(v, id, buf, sizeof buf));
+	if (ty_is_array(val->ty))
+		verr(v, where(v, in), "cannot assign an array to %s", vname(v, id, buf, sizeof buf));
+	v->asg[id] = 1;
+}
+
+static Type ty_of(const Verifier *v, int id) { return v->f->val[id].ty; }
+
+static void type_list(const Verifier *v, const int32_t *ids, int n, Buf *b)
+{
+	for (int i = 0; i < n; i++)
+		buf_printf(b, "%s%s", i ? ", " : "", ty_name(ty_of(v, ids[i])));
+}
+
+KS_NORETURN static void bad_types(Verifier *v, const Inst *in, const char *what)
+{
+	Buf b = {0};
+	type_list(v, in->arg, in->narg, &b);
+	char args[256];
+	snprintf(args, sizeof args, "%s", b.p ? b.p : "");
+	buf_free(&b);
+	verr(v, where(v, in), "%s cannot take (%s)", what, args);
+}
+
+/* Typing of one non-control instruction. */
+static void check_types(Verifier *v, const Inst *in)
+{
+	Type at[256];
+	for (int i = 0; i < in->narg; i++)
+		at[i] = ty_of(v, in->arg[i]);
+	const OpInfo *oi = &ir_ops[in->op];
+	const char *opname = in->op == OP_BUILTIN ? ir_builtins[in->callee].name : oi->name;
+	char buf[128];
+
+	if (oi->nres >= 0 && in->nres != oi->nres && !(in->op == OP_BUILTIN))
+		verr(v, where(v, in), "'%s' defines %d value%s, not %d", opname, oi->nres,
+		     oi->nres == 1 ? "" : "s", in->nres);
+	switch (in->op) {
+	case OP_STORE:
+		if (in->narg != 3 || !ty_is_array(at[0]) || at[1] != TY_INT || at[2] != ty_elem(at[0]))
+			bad_types(v, in, "store");
+		return;
+	case OP_BUILTIN: {
+		Type rt;
+		int row = ir_builtin_resolve(ir_builtins[in->callee].name, at, in->narg, &rt);
+		if (row < 0)
+			bad_types(v, in, opname);
+		if (row != in->callee)
+			verr(v, where(v, in), "builtin overload mismatch for %s", opname);
+		if (in->nres > 1 || (in->nres == 1 && (rt == TY_VOID || ty_of(v, in->res[0]) != rt)))
+			verr(v, where(v, in), "%s returns %s", opname, ty_name(rt));
+		if ((ir_builtins[row].flags & BF_KERNEL_ONLY) && !v->f->is_kernel)
+			verr(v, where(v, in), "%s can only be used in a kernel", opname);
+		return;
+	}
+	case OP_CALL: {
+		if (in->callee < 0 || in->callee >= v->m->nfn)
+			verr(v, where(v, in), "call to a function that does not exist");
+		const Func *g = v->m->fn[in->callee];
+		if (g->is_kernel)
+			verr(v, where(v, in), "kernel @%s cannot be called", g->name);
+		if (in->narg != g->nparam)
+			verr(v, where(v, in), "@%s takes %d argument%s, not %d", g->name, g->nparam,
+			     g->nparam == 1 ? "" : "s", in->narg);
+		for (int i = 0; i < in->narg; i++)
+			if (at[i] != g->val[g->param[i]].ty)
+				verr(v, where(v, in), "argument %d of @%s is %s, not %s", i + 1, g->name,
+				     ty_name(g->val[g->param[i]].ty), ty_name(at[i]));
+		if (in->nres && in->nres != g->nret)
+			verr(v, where(v, in), "@%s returns %d value%s, not %d", g->name, g->nret,
+			     g->nret == 1 ? "" : "s", in->nres);
+		for (int i = 0; i < in->nres; i++)
+			if (ty_of(v, in->res[i]) != g->ret[i])
+				verr(v, where(v, in), "result %d of @%s is %s, not %s", i + 1, g->name,
+				     ty_name(g->ret[i]), ty_name(ty_of(v, in->res[i])));
+		arena_grow(&((Module *)v->m)->arena, (void **)&v->edges, &v->capedge, v->nedge + 1,
+			   sizeof *v->edges);
+		v->edges[v->nedge++] = (Edge){v->fi, in->callee, in};
+		return;
+	}
+	case OP_RET:
+		if (in->narg != v->f->nret)
+			verr(v, where(v, in), "%s returns %d value%s, not %d",
+			     v->f->is_kernel ? "a kernel" : "this function", v->f->nret,
+			     v->f->nret == 1 ? "" : "s", in->narg);
+		for (int i = 0; i < in->narg; i++)
+			if (at[i] != v->f->ret[i])
+				verr(v, where(v, in), "return value %d is %s, not %s", i + 1, ty_name(at[i]),
+				     ty_name(v->f->ret[i]));
+		return;
+	case OP_BREAK:
+	case OP_CONTINUE:
+		if (in->narg)
+			verr(v, where(v, in), "'%s' takes no operands", opname);
+		return;
+	}
+	Type want = in->nres == 1 ? ty_of(v, in->res[0]) : TY_VOID;
+	Type rt = ir_op_type(in->op, at, in->narg, want);
+	if (rt == TY_VOID)
+		bad_types(v, in, opname);
+	if (rt != want)
+		verr(v, where(v, in), "'%s' gives %s, but %s is %s", opname, ty_name(rt),
+		     vname(v, in->res[0], buf, sizeof buf), ty_name(want));
+}
+
+static void walk_block(Verifier *v, const Block *b);
+
+static int open_block(Verifier *v)
+{
+	arena_grow(&((Module *)v->m)->arena, (void **)&v->active, &v->capblk, v->nblk + 1, 1);
+	v->active[v->nblk] = 1;
+	return v->nblk++;
+}
+
+static void walk_inst(Verifier *v, const Inst *in, int blk)
+{
+	for (int i = 0; i < in->narg; i++)
+		check_use(v, in, in->arg[i]);
+	switch (in->op) {
+	case OP_IF: {
+		if (in->narg != 1 || ty_of(v, in->arg[0]) != TY_BOOL)
+			verr(v, where(v, in), "an if condition must be bool");
+		uint8_t *before = state_copy(v);
+		int reach0 = v->reach;
+		walk_block(v, &in->body);
+		uint8_t *then = state_copy(v);
+		int then_reach = v->reach;
+		memcpy(v->asg, before, (size_t)v->f->nval);
+		v->reach = reach0;
+		walk_block(v, &in->els);
+		if (then_reach && v->reach)
+			state_and(v, v->asg, then);
+		else if (then_reach)
+			memcpy(v->asg, then, (size_t)v->f->nval);
+		v->reach = then_reach || v->reach;
+		return;
+	}
+	case OP_FOR: {
+		for (int i = 0; i < 3; i++)
+			if (ty_of(v, in->arg[i]) != TY_INT)
+				verr(v, where(v, in), "for-loop bounds must be int");
+		int j = in->res[0];
+		if (in->nres != 1 || v->f->val[j].kind != VK_VAR || ty_of(v, j) != TY_INT)
+			verr(v, where(v, in), "a for-loop variable must be an int variable");
+		define(v, in, j, blk);
+		uint8_t *before = state_copy(v);
+		before[j] = 0; /* the loop may not run */
+		int reach0 = v->reach;
+		arena_grow(&((Module *)v->m)->arena, (void **)&v->loopvar, &v->caploopvar,
+			   v->nloopvar + 1, sizeof *v->loopvar);
+		v->loopvar[v->nloopvar++] = j;
+		v->nloops++;
+		uint8_t *outer_brk = v->brk;
+		int outer_seen = v->brk_seen;
+		v->brk = NULL; /* breaks out of a for add nothing */
+		walk_block(v, &in->body);
+		v->brk = outer_brk;
+		v->brk_seen = outer_seen;
+		v->nloops--;
+		v->nloopvar--;
+		memcpy(v->asg, before, (size_t)v->f->nval);
+		v->reach = reach0;
+		return;
+	}
+	case OP_LOOP: {
+		int reach0 = v->reach;
+		uint8_t *outer_brk = v->brk;
+		int outer_seen = v->brk_seen;
+		uint8_t *mine = valloc(v, (size_t)v->f->nval + 1);
+		memset(mine, 1, (size_t)v->f->nval);
+		v->brk = mine;
+		v->brk_seen = 0;
+		v->nloops++;
+		walk_block(v, &in->body);
+		v->nloops--;
+		int seen = v->brk_seen;
+		v->brk = outer_brk;
+		v->brk_seen = outer_seen;
+		if (seen)
+			memcpy(v->asg, mine, (size_t)v->f->nval);
+		v->reach = reach0 && seen;
+		return;
+	}
+	case OP_BREAK:
+	case OP_CONTINUE:
+		if (!v->nloops)
+			verr(v, where(v, in), "'%s' outside a loop", ir_ops[in->op].name);
+		check_types(v, in);
+		if (in->op == OP_BREAK && v->brk && v->reach) {
+			state_and(v, v->brk, v->asg);
+			v->brk_seen = 1;
+		}
+		v->reach = 0;
+		return;
+	case OP_RET:
+		check_types(v, in);
+		v->reach = 0;
+		return;
+	}
+	check_types(v, in);
+	for (int i = 0; i < in->nres; i++)
+		define(v, in, in->res[i], blk);
+}
+
+static void walk_block(Verifier *v, const Block *b)
+{
+	int blk = open_block(v);
+	for (int i = 0; i < b->n; i++)
+		walk_inst(v, &b->v[i], blk);
+	v->active[blk] = 0;
+}
+
+static int param_type_ok(Type t)
+{
+	return t != TY_VOID && ty_elem(t) != TY_VOID && ty_elem(t) != TY_BOOL && ty_elem(t) < TY_NBASE;
+}
+
+static void verify_func(Verifier *v, int fi)
+{
+	const Func *f = v->m->fn[fi];
+	Loc at = v->use_src ? f->loc : f->at;
+	v->f = f;
+	v->fi = fi;
+	if (f->is_kernel && f->nret)
+		verr(v, at, "kernel '%s' cannot return a value", f->name);
+	for (int i = 0; i < f->nparam; i++)
+		if (!param_type_ok(f->val[f->param[i]].ty))
+			verr(v, at, "parameter '%s' of '%s' cannot have type %s", f->val[f->param[i]].name,
+			     f->name, ty_name(f->val[f->param[i]].ty));
+	for (int i = 0; i < f->nret; i++)
+		if (f->ret[i] == TY_BOOL || ty_is_array(f->ret[i]) || f->ret[i] == TY_VOID)
+			verr(v, at, "'%s' cannot return %s", f->name, ty_name(f->ret[i]));
+	size_t n = (size_t)f->nval + 1;
+	v->asg = valloc(v, n);
+	v->defblk = valloc(v, n * sizeof *v->defblk);
+	v->ndef = valloc(v, n * sizeof *v->ndef);
+	for (int i = 0; i < f->nparam; i++)
+		v->asg[f->param[i]] = 1;
+	v->reach = 1;
+	v->nblk = 0;
+	v->nloops = v->nloopvar = 0;
+	v->brk = NULL;
+	walk_block(v, &f->body);
+	if (v->reach && f->nret)
+		verr(v, at, "function '%s' can reach its end without returning a value", f->name);
+}
+
+/* Depth-first search for a cycle in the call graph. */
+static void find_cycle(Verifier *v, int fi, uint8_t *color)
+{
+	color[fi] = 1;
+	for (int i = 0; i < v->nedge; i++) {
+		const Edge *e = &v->edges[i];
+		if (e->from != fi)
+			continue;
+		if (color[e->to] == 1) {
+			Loc at = where(v, e->at);
+			if (e->to == fi)
+				verr(v, at, "recursion is not supported: '%s' calls itself", v->m->fn[fi]->name);
+			verr(v, at, "recursion is not supported: '%s' calls '%s', which leads back to it",
+			     v->m->fn[fi]->name, v->m->fn[e->to]->name);
+		}
+		if (!color[e->to])
+			find_cycle(v, e->to, color);
+	}
+	color[fi] = 2;
+}
+
+void ir_verify(const Module *m, const Src *src, int use_src)
+{
+	Verifier v = {0};
+	v.m = m;
+	v.src = src;
+	v.use_src = use_src;
+	for (int i = 0; i < m->nfn; i++)
+		for (int j = 0; j < i; j++)
+			if (!strcmp(m->fn[i]->name, m->fn[j]->name))
+				verr(&v, use_src ? m->fn[i]->loc : m->fn[i]->at, "'%s' is defined twice",
+				     m->fn[i]->name);
+	for (int i = 0; i < m->nfn; i++)
+		verify_func(&v, i);
+	uint8_t *color = arena_alloc(&((Module *)m)->arena, (size_t)m->nfn + 1);
+	for (int i = 0; i < m->nfn; i++)
+		if (!color[i])
+			find_cycle(&v, i, color);
+}

@@ -1,0 +1,55 @@
+/* buf.c: a growable byte buffer, kept NUL-terminated. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ks.h"
+
+static void reserve(Buf *b, size_t extra)
+{
+	if (b->n + extra + 1 <= b->cap)
+		return;
+	size_t cap = b->cap ? b->cap : 256;
+	while (cap < b->n + extra + 1)
+		cap *= 2;
+	b->p = xrealloc(b->p, cap);
+	b->cap = cap;
+}
+
+void buf_put(Buf *b, const char *s, size_t n)
+{
+	reserve(b, n);
+	memcpy(b->p + b->n, s, n);
+	b->n += n;
+	b->p[b->n] = 0;
+}
+
+void buf_puts(Buf *b, const char *s) { buf_put(b, s, strlen(s)); }
+
+void buf_putc(Buf *b, int c)
+{
+	char ch = (char)c;
+	buf_put(b, &ch, 1);
+}
+
+void buf_printf(Buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	reserve(b, (size_t)n);
+	va_start(ap, fmt);
+	vsnprintf(b->p + b->n, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->n += (size_t)n;
+}
+
+void buf_free(Buf *b)
+{
+	free(b->p);
+	b->p = NULL;
+	b->n = b->cap = 0;
+}

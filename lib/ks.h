@@ -1,0 +1,111 @@
+/*
+ * ks.h: the support code every ksynth tool links — arena allocation, a
+ * growable byte buffer, whole-file input, atomic output files and located
+ * diagnostics.
+ *
+ * Errors never return.  By default an error prints
+ *     FILE:LINE:COL: error: message
+ * followed by the source line and a caret, removes any half-written output
+ * file and exits with status 1.  A caller that must survive errors (a fuzz
+ * harness, a test driver) points ks_recover at a jmp_buf: the error then
+ * longjmps there instead of exiting.  Front-end and IR data live in arenas,
+ * so a longjmp leaks nothing once the arena is freed.
+ */
+#ifndef KS_H
+#define KS_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#if defined(__GNUC__)
+#define KS_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#define KS_NORETURN __attribute__((noreturn))
+#else
+#define KS_PRINTF(a, b)
+#define KS_NORETURN
+#endif
+
+#define KS_NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---- allocation ---------------------------------------------------- */
+
+void *xmalloc(size_t n);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+
+typedef struct ArenaChunk ArenaChunk;
+typedef struct Arena {
+	ArenaChunk *head;
+	size_t used; /* bytes handed out, for statistics */
+} Arena;
+
+void *arena_alloc(Arena *a, size_t n);       /* zeroed, 16-byte aligned */
+char *arena_strndup(Arena *a, const char *s, size_t n);
+char *arena_strdup(Arena *a, const char *s);
+/* Grow an arena-backed array *p of *cap elements of size elem to hold need. */
+void arena_grow(Arena *a, void **p, int *cap, int need, size_t elem);
+void arena_free(Arena *a);
+
+/* ---- buffers ------------------------------------------------------- */
+
+typedef struct Buf {
+	char *p;
+	size_t n, cap;
+} Buf;
+
+void buf_put(Buf *b, const char *s, size_t n);
+void buf_puts(Buf *b, const char *s);
+void buf_putc(Buf *b, int c);
+void buf_printf(Buf *b, const char *fmt, ...) KS_PRINTF(2, 3);
+void buf_free(Buf *b);
+
+/* ---- sources and diagnostics --------------------------------------- */
+
+/* A source text.  text[len] is always '\0'; the text itself may contain
+ * NUL bytes, which the lexers report. */
+typedef struct Src {
+	const char *name;
+	const char *text;
+	size_t len;
+} Src;
+
+extern const char *ks_prog;     /* tool name, for unlocated messages */
+extern jmp_buf *ks_recover;     /* when set, errors longjmp here */
+extern int ks_quiet;            /* when set, errors print nothing */
+extern char ks_errmsg[512];     /* the last error's message */
+
+/* Read a whole file ("-" is stdin) into a malloc'd Src. */
+void src_read(Src *s, const char *path);
+/* Wrap a buffer that the caller owns (len bytes; need not end in NUL). */
+void src_from_mem(Src *s, const char *name, const char *text, size_t len);
+void src_free(Src *s);
+
+/* FILE:LINE:COL: error: msg, the line and a caret; then exit 1 or longjmp. */
+KS_NORETURN void ks_error_at(const Src *s, int line, int col, const char *fmt,
+			     ...) KS_PRINTF(4, 5);
+KS_NORETURN void ks_verror_at(const Src *s, int line, int col, const char *fmt,
+			      va_list ap);
+/* prog: msg (a trailing ':' appends strerror(errno)); exit 1. */
+KS_NORETURN void ks_fatal(const char *fmt, ...) KS_PRINTF(1, 2);
+
+/* ---- output --------------------------------------------------------- */
+
+/* Open the output: stdout for NULL or "-", else PATH.tmp.PID which
+ * out_commit() renames to PATH.  An error or exit before the commit removes
+ * the temporary file, so no partial output is ever left behind. */
+FILE *out_open(const char *path);
+void out_commit(void);
+/* Remove the unfinished output file, if any (errors call this). */
+void out_abort(void);
+
+/* ---- small helpers ---------------------------------------------------- */
+
+uint64_t ks_hash64(const void *p, size_t n, uint64_t seed); /* FNV-1a based */
+/* Shortest decimal text that reads back as the same float; always has a '.'
+ * or an exponent so it reads as a float literal. */
+void ks_fmt_float(char *out, size_t n, float f);
+
+#endif

@@ -1,0 +1,50 @@
+#!/bin/sh
+# deps.sh SET: make sure the Debian packages for SET are installed.
+#   build  re2c, lemon, prove (perl) and a C compiler
+#   fuzz   clang and its libFuzzer runtime
+# Installs with apt-get when we are root or have password-less sudo;
+# otherwise prints the exact command and fails.
+set -u
+set_name=${1:-build}
+need=""
+
+have_cmd() { command -v "$1" >/dev/null 2>&1; }
+
+case $set_name in
+build)
+	have_cmd re2c || need="$need re2c"
+	have_cmd lemon || need="$need lemon"
+	[ -f /usr/share/lemon/lempar.c ] || need="$need lemon"
+	have_cmd prove || need="$need perl"
+	have_cmd cc || need="$need gcc"
+	have_cmd python3 || need="$need python3"
+	;;
+fuzz)
+	have_cmd clang || need="$need clang"
+	ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 ||
+		need="$need libclang-rt-dev"
+	;;
+*)
+	echo "deps.sh: unknown set '$set_name'" >&2
+	exit 2
+	;;
+esac
+
+[ -z "$need" ] && exit 0
+need=$(echo $need | tr ' ' '\n' | sort -u | tr '\n' ' ')
+echo "ksynth: missing Debian packages: $need" >&2
+if [ "$(id -u)" = 0 ]; then
+	sudo=""
+elif have_cmd sudo && sudo -n true 2>/dev/null; then
+	sudo="sudo -n"
+else
+	echo "ksynth: run as root:  apt-get update && apt-get install -y $need" >&2
+	exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq >/dev/null || exit 1
+# shellcheck disable=SC2086
+$sudo apt-get install -y -qq --no-install-recommends $need >/dev/null || {
+	echo "ksynth: apt-get install $need failed" >&2
+	exit 1
+}

@@ -1,0 +1,22 @@
+#!/bin/bash
+# Every sample parses, and its IR is the committed golden file beside it.
+. "$(dirname "$0")/lib.sh"
+
+for py in samples/*/*.py; do
+	kir=${py%.py}.kir
+	if kparse "$py" >"$TMP/out.kir" 2>"$TMP/err"; then
+		if [ -f "$kir" ]; then
+			same_file "$py: IR matches $kir" "$TMP/out.kir" "$kir"
+		else
+			t_result 1 "$py: golden $kir exists"
+		fi
+	else
+		t_result 1 "$py parses"
+		diag "$(head -5 "$TMP/err")"
+	fi
+done
+n=$(ls samples/*/*.py | wc -l)
+cats=$(ls -d samples/*/ | wc -l)
+ok "at least 20 samples ($n)" test "$n" -ge 20
+ok "ten categories ($cats)" test "$cats" -ge 10
+done_testing
