@@ -1,0 +1,6 @@
+import warp as wp
+
+@wp.kernel
+def k(a: wp.array(dtype=float)):
+    a[0] = 1.0
+  a[1] = 1.0

@@ -1,0 +1,4 @@
+import warp as wp
+
+class Foo:
+    pass

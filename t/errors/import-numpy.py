@@ -1,0 +1,2 @@
+import warp as wp
+import numpy as np

@@ -1,0 +1,3 @@
+import warp as wp
+
+x = 1.0

@@ -1,0 +1,3 @@
+@wp.kernel
+def k(a: wp.array(dtype=float)):
+    a[0] = 1.0

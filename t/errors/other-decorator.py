@@ -1,0 +1,5 @@
+import warp as wp
+
+@staticmethod
+def f(x: float):
+    return x

@@ -1,0 +1,5 @@
+import warp as wp
+
+@wp.func
+def f(x: float):
+    yield x
