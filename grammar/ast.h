@@ -99,5 +99,7 @@ struct Module *ks_frontend(const Src *s, Arena *scratch);
 Node *ast_new(Arena *a, int kind, int line, int col);
 void ast_add(Arena *a, Node *parent, Node *kid);
 const char *ast_kind_name(int kind);
+/* Print the tree, one node per line, indented by depth (tests, -d). */
+void ast_dump(FILE *f, const Node *n);
 
 #endif

@@ -36,6 +36,7 @@ typedef struct Tok {
 
 typedef struct Lexer {
 	const Src *src;
+	Arena *arena; /* for the rare long float literal with underscores */
 	const unsigned char *cur, *lim; /* lim points at the final NUL */
 	const unsigned char *tok;       /* start of the token being scanned */
 	const unsigned char *bol;       /* start of the current physical line */
@@ -46,7 +47,7 @@ typedef struct Lexer {
 	int dline, dcol; /* where those DEDENTs are reported */
 	int prev;    /* code of the last token returned */
 	int nindent; /* indent[0] is always column 0 */
-	int indent[KS_MAX_INDENT + 1], altindent[KS_MAX_INDENT + 1];
+	int64_t indent[KS_MAX_INDENT + 1], altindent[KS_MAX_INDENT + 1];
 	int nbrack;
 	struct {
 		char c;
@@ -54,7 +55,7 @@ typedef struct Lexer {
 	} brack[KS_MAX_BRACKETS];
 } Lexer;
 
-void lex_init(Lexer *L, const Src *s);
+void lex_init(Lexer *L, const Src *s, Arena *arena);
 /* The next token's code (0 at the end, repeatedly), its text and place in
  * *t. */
 int lex_next(Lexer *L, Tok *t);
