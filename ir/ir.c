@@ -334,9 +334,6 @@ int ir_param(Module *m, Func *f, const char *name, Type ty)
 
 int ir_var(Module *m, Func *f, const char *name, Type ty)
 {
-	for (int i = 0; i < f->nval; i++)
-		if (f->val[i].name && !strcmp(f->val[i].name, name))
-			return i;
 	int id = new_value(m, f, VK_VAR, ty);
 	f->val[id].name = arena_strdup(&m->arena, name);
 	return id;

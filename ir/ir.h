@@ -172,7 +172,9 @@ Func *ir_func_new(Module *m, const char *name, int is_kernel, Loc loc);
 int ir_func_find(const Module *m, const char *name); /* index or -1 */
 
 int ir_param(Module *m, Func *f, const char *name, Type ty);
-int ir_var(Module *m, Func *f, const char *name, Type ty);  /* find or add */
+/* A new variable; callers keep their own name tables and never add a name
+ * twice. */
+int ir_var(Module *m, Func *f, const char *name, Type ty);
 int ir_temp(Module *m, Func *f, Type ty);
 int ir_const_int(Module *m, Func *f, int32_t v);
 int ir_const_bool(Module *m, Func *f, int v);

@@ -29,10 +29,11 @@ $(O)/fuzz/fuzz-%: t/fuzz/fuzz-%.c $(FUZZ_OBJ)
 	$(call msg,FUZZCC,$@)
 	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ -lm
 
-# Seed corpus: every sample, and for the IR reader their IR too.
-$(O)/fuzz/corpus-front/.stamp: $(wildcard samples/*/*.py)
+# Seed corpus: every sample and error case, and for the IR reader the
+# samples' IR and the IR error cases.
+$(O)/fuzz/corpus-front/.stamp: $(wildcard samples/*/*.py t/errors/*.py)
 	$(Q)mkdir -p $(@D) && cp $^ $(@D)/ && touch $@
-$(O)/fuzz/corpus-ir/.stamp: $(wildcard samples/*/*.kir)
+$(O)/fuzz/corpus-ir/.stamp: $(wildcard samples/*/*.kir t/ir/*.kir t/ir-errors/*.kir)
 	$(Q)mkdir -p $(@D) && cp $^ $(@D)/ && touch $@
 
 fuzz: fuzz-build $(FUZZERS:%=$(O)/fuzz/corpus-%/.stamp)
@@ -40,7 +41,7 @@ fuzz: fuzz-build $(FUZZERS:%=$(O)/fuzz/corpus-%/.stamp)
 		echo "fuzz-$$f: $(FUZZ_SECONDS)s"; \
 		$(O)/fuzz/fuzz-$$f -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
 			-timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-			-artifact_prefix=$(O)/fuzz/ $(O)/fuzz/corpus-$$f t/fuzz/corpus-$$f \
+			-artifact_prefix=$(O)/fuzz/ $(O)/fuzz/corpus-$$f \
 			2>&1 | grep -E 'stat::number_of_executed_units|ERROR|SUMMARY|Done' ; \
 		test $${PIPESTATUS[0]:-0} -eq 0 || exit 1; \
 	done
