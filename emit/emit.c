@@ -1,0 +1,1670 @@
+/*
+ * emit.c: prints IR as C11 (EMIT_CPU) or CUDA C++ (EMIT_CUDA), the code a
+ * programmer would have written by hand: source names kept, one statement
+ * per source statement where the IR allows, every statement citing its
+ * source line.  doc/emit.md shows examples.
+ *
+ * A function is emitted in four passes over its IR tree:
+ *
+ *   1. liveness: an instruction without effects whose results are never
+ *      read is dropped (so is code after ret/break/continue), repeated
+ *      until nothing changes; C compilers warn about what would be left.
+ *   2. folding: a temp read once, in the same block, becomes part of the
+ *      expression that reads it (`%0 = mul %b, %c; %x = add %a, %0` is
+ *      `x = a + b * c;`) unless moving it would change what it computes:
+ *      it may not move past an assignment to a variable it reads, a load
+ *      may not move past a store, an atomic or a call that writes memory,
+ *      nothing moves past control flow, and one C expression holds at most
+ *      one memory write and then nothing that reads memory (C leaves the
+ *      order of operands unspecified).  Effects never go where C would
+ *      skip them (the right of && and ||, the arms of ?:).
+ *   3. naming: parameters and variables keep their source names unless
+ *      they clash with C, C++ or CUDA (then a suffix); temps that stay
+ *      temps get a name from what they hold (x_i for x[i]) or t0, t1, ...
+ *   4. declarations: each variable is declared once, in the innermost
+ *      block holding all its uses, at its first assignment when that
+ *      assignment is a plain statement of that block (`float y = ...;`),
+ *      else just before the statement that first mentions it, initialized
+ *      to zero so that no compiler suspects a use before assignment.
+ *
+ * Then the tree is printed: `if` chains as else-if, `loop` whose body
+ * opens with `if not c { break }` as `while (c)`, `for` as a C for loop.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit.h"
+
+enum { FX_READ = 1, FX_WRITE = 2 };
+
+/* per value */
+typedef struct VInfo {
+	char *name;     /* C name: params, variables, named temps */
+	int uses;       /* reads by live instructions */
+	int def;        /* temps: defining instruction id, or -1 */
+	/* variables: where to declare */
+	int nfirst;     /* length of the first occurrence's path, 0: none yet */
+	const Block **fb;
+	int *fi;
+	int anchor;     /* depth of the declaring block in that path */
+	int in_for;     /* every occurrence lies inside the first one's statement */
+} VInfo;
+
+/* per instruction */
+typedef struct IInfo {
+	const Inst *in;
+	const Block *b;
+	int idx;        /* index in b */
+	int dead;
+	int root;       /* folded into this instruction id, or -1 */
+} IInfo;
+
+typedef struct Decl {
+	const Block *b;
+	int idx, val, line;
+} Decl;
+
+typedef struct Emitter {
+	FILE *out;
+	const Module *m;
+	int target;
+	char **fname;       /* C names of the module's functions */
+	int *fx;            /* memory effects of each function, FX_* */
+	int *order;         /* functions in emission order (callees first) */
+	int norder;
+	/* global names */
+	char **gnames;
+	int ngname, capgname;
+	/* the function being emitted */
+	const Func *f;
+	int fi;
+	VInfo *v;
+	IInfo *ii;
+	int ninst, capinst;
+	const Inst **hkey;  /* Inst* -> id */
+	int *hval;
+	int hcap;
+	char **lnames;      /* local names taken */
+	int nlname, caplname;
+	Decl *decl;
+	int ndecl, capdecl;
+	char **retname;     /* out parameters of a multi-result func */
+} Emitter;
+
+/* ---- names ---------------------------------------------------------- */
+
+/* Words a name may not be: C11, C++ and CUDA keywords and identifiers the
+ * emitted code or ksynth.h uses. */
+static const char *const reserved[] = {
+	"alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool",
+	"break", "case", "catch", "char", "char16_t", "char32_t", "char8_t", "class",
+	"co_await", "co_return", "co_yield", "compl", "concept", "const", "const_cast",
+	"consteval", "constexpr", "constinit", "continue", "decltype", "default", "delete",
+	"dim", "dim3", "do", "double", "dynamic_cast", "else", "enum", "explicit", "export",
+	"extern", "false", "float", "for", "friend", "goto", "if", "inline", "int", "long",
+	"main", "mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr",
+	"operator", "or", "or_eq", "private", "protected", "public", "register",
+	"reinterpret_cast", "requires", "restrict", "return", "short", "signed", "sizeof",
+	"static", "static_assert", "static_cast", "struct", "switch", "template", "this",
+	"thread_local", "throw", "true", "try", "typedef", "typeid", "typename", "union",
+	"unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor",
+	"xor_eq", "tid", "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize",
+	"NULL", "INFINITY", "NAN", "HUGE_VAL", "HUGE_VALF", "errno", "assert",
+	"sinf", "cosf", "tanf", "asinf", "acosf", "atanf", "atan2f", "sinhf", "coshf",
+	"tanhf", "expf", "logf", "log2f", "log10f", "sqrtf", "powf", "floorf", "ceilf",
+	"fabsf", "fmodf", "isnan", "isinf", "isfinite", "signbit", "fpclassify",
+	"atomicAdd", "atomicSub", "atomicMin", "atomicMax", "atomicCAS",
+	"__float_as_int", "__int_as_float",
+};
+
+/* Function names also avoid the math library and CUDA's overloads
+ * (a __device__ function min() would clash with CUDA's). */
+static const char *const reserved_global[] = {
+	"sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh",
+	"exp", "log", "log2", "log10", "sqrt", "pow", "floor", "ceil", "fabs", "abs",
+	"fmod", "min", "max", "fmin", "fmax", "round", "trunc", "exit", "abort",
+	"printf", "malloc", "free", "memcpy", "memset",
+};
+
+static int in_list(const char *s, const char *const *l, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(s, l[i]))
+			return 1;
+	return 0;
+}
+
+static int name_taken(char **l, int n, const char *s)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(l[i], s))
+			return 1;
+	return 0;
+}
+
+static void add_name(char ***l, int *n, int *cap, char *s)
+{
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 32;
+		*l = xrealloc(*l, (size_t)*cap * sizeof **l);
+	}
+	(*l)[(*n)++] = s;
+}
+
+/* Is s free to be a name of the kind asked (global or local)? */
+static int name_ok(const Emitter *e, const char *s, int global)
+{
+	if (in_list(s, reserved, KS_NELEM(reserved)))
+		return 0;
+	if (global && in_list(s, reserved_global, KS_NELEM(reserved_global)))
+		return 0;
+	if (!strncmp(s, "ks_", 3) || !strncmp(s, "KS_", 3) || s[0] == '_' || strstr(s, "__"))
+		return 0;
+	if (name_taken(e->gnames, e->ngname, s))
+		return 0;
+	if (!global && name_taken(e->lnames, e->nlname, s))
+		return 0;
+	return 1;
+}
+
+/* A C name for source name s: s itself when free, else s_, s_1, s_2, ...
+ * (v_s when s has a reserved prefix). */
+static char *make_name(Emitter *e, const char *s, int global)
+{
+	Buf b = {0};
+	if (!strncmp(s, "ks_", 3) || !strncmp(s, "KS_", 3) || s[0] == '_')
+		buf_puts(&b, "v_");
+	for (const char *p = s; *p; p++)
+		if (!(p[0] == '_' && p[1] == '_')) /* no "__" anywhere */
+			buf_putc(&b, *p);
+	if (!b.n)
+		buf_putc(&b, 'v');
+	char *base = xstrdup(b.p);
+	buf_free(&b);
+	char *name = xstrdup(base);
+	for (int k = 0; !name_ok(e, name, global); k++) {
+		free(name);
+		size_t n = strlen(base) + 16;
+		name = xmalloc(n);
+		if (k == 0)
+			snprintf(name, n, "%s_", base);
+		else
+			snprintf(name, n, "%s_%d", base, k);
+	}
+	free(base);
+	if (global)
+		add_name(&e->gnames, &e->ngname, &e->capgname, name);
+	else
+		add_name(&e->lnames, &e->nlname, &e->caplname, name);
+	return name;
+}
+
+/* ---- types ----------------------------------------------------------- */
+
+static const char *ctype(Type t)
+{
+	switch (ty_elem(t)) {
+	case TY_BOOL: return "bool";
+	case TY_INT: return "int";
+	case TY_FLOAT: return "float";
+	case TY_VEC2: return "ks_vec2";
+	case TY_VEC3: return "ks_vec3";
+	case TY_VEC4: return "ks_vec4";
+	case TY_MAT22: return "ks_mat22";
+	case TY_MAT33: return "ks_mat33";
+	case TY_MAT44: return "ks_mat44";
+	}
+	return "void";
+}
+
+/* "float x", "float *xs", "ks_vec3 v" */
+static void put_decl(Buf *b, Type t, const char *name)
+{
+	buf_printf(b, "%s %s%s", ctype(t), ty_is_array(t) ? "*" : "", name);
+}
+
+static const char *zero_of(Type t)
+{
+	switch (t) {
+	case TY_BOOL: return "false";
+	case TY_INT: return "0";
+	case TY_FLOAT: return "0.0f";
+	}
+	return NULL; /* vectors and matrices: ks_zero_T() */
+}
+
+/* ---- instruction table -------------------------------------------------- */
+
+static int is_control(int op)
+{
+	return op == OP_IF || op == OP_FOR || op == OP_LOOP || op == OP_BREAK ||
+	       op == OP_CONTINUE || op == OP_RET;
+}
+
+static int inst_fx(const Emitter *e, const Inst *in)
+{
+	switch (in->op) {
+	case OP_LOAD: return FX_READ;
+	case OP_STORE: return FX_WRITE;
+	case OP_CALL: return e->fx[in->callee];
+	case OP_BUILTIN:
+		return ir_builtins[in->callee].flags & BF_ATOMIC ? FX_READ | FX_WRITE : 0;
+	}
+	return 0;
+}
+
+static void block_fx(const Emitter *e, const Block *b, int *fx)
+{
+	for (int i = 0; i < b->n; i++) {
+		*fx |= inst_fx(e, &b->v[i]);
+		block_fx(e, &b->v[i].body, fx);
+		block_fx(e, &b->v[i].els, fx);
+	}
+}
+
+static void block_calls(const Block *b, uint8_t *called)
+{
+	for (int i = 0; i < b->n; i++) {
+		if (b->v[i].op == OP_CALL)
+			called[b->v[i].callee] = 1;
+		block_calls(&b->v[i].body, called);
+		block_calls(&b->v[i].els, called);
+	}
+}
+
+/* Order functions callees first (the IR rejects recursion), computing
+ * each one's effects on memory on the way. */
+static void order_func(Emitter *e, int fi, uint8_t *state)
+{
+	if (state[fi])
+		return;
+	state[fi] = 1;
+	const Func *f = e->m->fn[fi];
+	uint8_t *called = xmalloc((size_t)e->m->nfn);
+	memset(called, 0, (size_t)e->m->nfn);
+	block_calls(&f->body, called);
+	for (int i = 0; i < e->m->nfn; i++)
+		if (called[i])
+			order_func(e, i, state);
+	free(called);
+	e->fx[fi] = 0;
+	block_fx(e, &f->body, &e->fx[fi]);
+	e->order[e->norder++] = fi;
+	state[fi] = 2;
+}
+
+/* ---- per-function analysis --------------------------------------------- */
+
+static size_t hash_ptr(const void *p, int cap)
+{
+	return (size_t)(((uintptr_t)p >> 4) * 2654435761u) & (size_t)(cap - 1);
+}
+
+static int inst_id(const Emitter *e, const Inst *in)
+{
+	size_t h = hash_ptr(in, e->hcap);
+	while (e->hkey[h] != in)
+		h = (h + 1) & (size_t)(e->hcap - 1);
+	return e->hval[h];
+}
+
+static void number_block(Emitter *e, const Block *b)
+{
+	for (int i = 0; i < b->n; i++) {
+		if (e->ninst == e->capinst) {
+			e->capinst = e->capinst ? 2 * e->capinst : 64;
+			e->ii = xrealloc(e->ii, (size_t)e->capinst * sizeof *e->ii);
+		}
+		IInfo *x = &e->ii[e->ninst++];
+		memset(x, 0, sizeof *x);
+		x->in = &b->v[i];
+		x->b = b;
+		x->idx = i;
+		x->root = -1;
+		number_block(e, &b->v[i].body);
+		number_block(e, &b->v[i].els);
+	}
+}
+
+static void count_uses(Emitter *e, const Block *b)
+{
+	for (int i = 0; i < b->n; i++) {
+		const Inst *in = &b->v[i];
+		int id = inst_id(e, in);
+		if (e->ii[id].dead)
+			continue;
+		for (int k = 0; k < in->narg; k++)
+			e->v[in->arg[k]].uses++;
+		for (int k = 0; k < in->nres; k++)
+			if (e->f->val[in->res[k]].kind == VK_TEMP)
+				e->v[in->res[k]].def = id;
+		count_uses(e, &in->body);
+		count_uses(e, &in->els);
+	}
+}
+
+/* Mark code after ret/break/continue dead (it cannot run). */
+static void mark_unreachable(Emitter *e, const Block *b)
+{
+	int after = 0;
+	for (int i = 0; i < b->n; i++) {
+		const Inst *in = &b->v[i];
+		if (after) {
+			IInfo *x = &e->ii[inst_id(e, in)];
+			x->dead = 1;
+			continue;
+		}
+		mark_unreachable(e, &in->body);
+		mark_unreachable(e, &in->els);
+		if (in->op == OP_RET || in->op == OP_BREAK || in->op == OP_CONTINUE)
+			after = 1;
+	}
+}
+
+static void mark_dead_sub(Emitter *e, const Block *b)
+{
+	for (int i = 0; i < b->n; i++) {
+		IInfo *x = &e->ii[inst_id(e, &b->v[i])];
+		x->dead = 1;
+		mark_dead_sub(e, &b->v[i].body);
+		mark_dead_sub(e, &b->v[i].els);
+	}
+}
+
+/* Drop effect-free instructions whose results nobody reads, to a fixed
+ * point.  Returns 1 if anything changed. */
+static int drop_dead(Emitter *e)
+{
+	int changed = 0;
+	for (int id = e->ninst - 1; id >= 0; id--) {
+		IInfo *x = &e->ii[id];
+		const Inst *in = x->in;
+		if (x->dead || is_control(in->op) || in->op == OP_STORE || (inst_fx(e, in) & FX_WRITE))
+			continue;
+		if (in->op == OP_CALL && !in->nres && e->m->fn[in->callee]->nret)
+			; /* a pure call whose results are ignored */
+		else if (!in->nres)
+			continue;
+		int used = 0;
+		for (int k = 0; k < in->nres; k++)
+			used |= e->v[in->res[k]].uses > 0;
+		if (used)
+			continue;
+		x->dead = 1;
+		for (int k = 0; k < in->narg; k++)
+			e->v[in->arg[k]].uses--;
+		changed = 1;
+	}
+	return changed;
+}
+
+/* ---- folding --------------------------------------------------------------- */
+
+static int reads_val(const Inst *in, int val)
+{
+	for (int k = 0; k < in->narg; k++)
+		if (in->arg[k] == val)
+			return 1;
+	return 0;
+}
+
+/* Would evaluating node n after instruction k, rather than before it,
+ * change anything? */
+static int interferes(const Emitter *e, const Inst *n, const Inst *k)
+{
+	if (is_control(k->op))
+		return 1;
+	for (int r = 0; r < k->nres; r++) {
+		int kind = e->f->val[k->res[r]].kind;
+		if ((kind == VK_VAR || kind == VK_PARAM) && reads_val(n, k->res[r]))
+			return 1;
+	}
+	int fn = inst_fx(e, n), fk = inst_fx(e, k);
+	if ((fn & FX_READ) && (fk & FX_WRITE))
+		return 1;
+	if ((fn & FX_WRITE) && fk)
+		return 1;
+	return 0;
+}
+
+/* Is instruction id in the folded tree rooted at root? */
+static int in_tree(const Emitter *e, int id, int root)
+{
+	while (id >= 0 && id != root)
+		id = e->ii[id].root;
+	return id == root;
+}
+
+static int assigns_in(const Emitter *e, const Block *b, int val)
+{
+	for (int i = 0; i < b->n; i++) {
+		const Inst *in = &b->v[i];
+		for (int k = 0; k < in->nres; k++)
+			if (in->res[k] == val)
+				return 1;
+		if (assigns_in(e, &in->body, val) || assigns_in(e, &in->els, val))
+			return 1;
+	}
+	return 0;
+}
+
+/* May operand slot p of instruction j take a folded expression, and must
+ * that expression be free of effects (1) or of everything loop-variant (2)? */
+static int slot_kind(const Inst *j, int p)
+{
+	switch (j->op) {
+	case OP_EXTRACT:
+	case OP_INSERT:
+		return p == 0 ? -1 : 0; /* v.c[k] needs a name */
+	case OP_AND:
+	case OP_OR:
+		return p == 1 ? 1 : 0;
+	case OP_SELECT:
+		return p >= 1 ? 1 : 0;
+	case OP_FOR:
+		return p == 0 ? 0 : 2; /* the bound is read on every iteration */
+	}
+	return 0;
+}
+
+static int foldable_def(const Emitter *e, const Inst *d)
+{
+	if (is_control(d->op) || d->op == OP_STORE || d->nres != 1)
+		return 0;
+	if (d->op == OP_CALL && e->m->fn[d->callee]->nret != 1)
+		return 0;
+	return e->f->val[d->res[0]].kind == VK_TEMP;
+}
+
+static void fold_block(Emitter *e, const Block *b)
+{
+	for (int j = 0; j < b->n; j++) {
+		const Inst *jn = &b->v[j];
+		int J = inst_id(e, jn);
+		fold_block(e, &jn->body);
+		fold_block(e, &jn->els);
+		if (e->ii[J].dead)
+			continue;
+		for (int p = 0; p < jn->narg; p++) {
+			int t = jn->arg[p], sk = slot_kind(jn, p);
+			const VInfo *vt = &e->v[t];
+			if (sk < 0 || e->f->val[t].kind != VK_TEMP || vt->uses != 1 || vt->def < 0)
+				continue;
+			int D = vt->def;
+			if (e->ii[D].b != b || e->ii[D].dead || !foldable_def(e, e->ii[D].in))
+				continue;
+			if (jn->op == OP_FOR && p == 2)
+				continue; /* a dynamic step is read twice per iteration */
+			if (jn->op == OP_FOR && p == 1 && e->f->val[jn->arg[2]].kind != VK_CONST)
+				continue;
+			int i0 = e->ii[D].idx, ok = 1, nw = 0, nr = 0;
+			/* the new tree's nodes: D and what is folded into it */
+			for (int a = 0; a <= i0 && ok; a++) {
+				int A = inst_id(e, &b->v[a]);
+				if (!in_tree(e, A, D))
+					continue;
+				const Inst *an = &b->v[a];
+				int fx = inst_fx(e, an);
+				if (sk == 1 && (fx & FX_WRITE))
+					ok = 0;
+				if (sk == 2) {
+					if (fx)
+						ok = 0;
+					for (int k = 0; k < an->narg && ok; k++) {
+						int kind = e->f->val[an->arg[k]].kind;
+						if ((kind == VK_VAR || kind == VK_PARAM) &&
+						    assigns_in(e, &jn->body, an->arg[k]))
+							ok = 0;
+					}
+				}
+				for (int k = a + 1; k < j && ok; k++) {
+					int K = inst_id(e, &b->v[k]);
+					if (e->ii[K].dead || in_tree(e, K, J) || in_tree(e, K, D))
+						continue;
+					if (interferes(e, an, &b->v[k]))
+						ok = 0;
+				}
+			}
+			if (!ok)
+				continue;
+			/* at most one memory write per expression, then no reads */
+			for (int a = 0; a < j; a++) {
+				int A = inst_id(e, &b->v[a]);
+				if (e->ii[A].dead || !(in_tree(e, A, J) || in_tree(e, A, D)) || A == J)
+					continue;
+				int fx = inst_fx(e, &b->v[a]);
+				nw += (fx & FX_WRITE) != 0;
+				nr += fx == FX_READ;
+			}
+			if (nw && nw + nr > 1)
+				continue;
+			e->ii[D].root = J;
+		}
+	}
+}
+
+/* ---- declarations ------------------------------------------------------------ */
+
+typedef struct Path {
+	const Block *b[256];
+	int i[256];
+	int n;
+} Path;
+
+static void occur(Emitter *e, int val, const Path *p)
+{
+	VInfo *v = &e->v[val];
+	if (e->f->val[val].kind != VK_VAR)
+		return;
+	if (!v->nfirst) {
+		v->nfirst = p->n;
+		v->fb = xmalloc((size_t)p->n * sizeof *v->fb);
+		v->fi = xmalloc((size_t)p->n * sizeof *v->fi);
+		memcpy(v->fb, p->b, (size_t)p->n * sizeof *v->fb);
+		memcpy(v->fi, p->i, (size_t)p->n * sizeof *v->fi);
+		v->anchor = p->n - 1;
+		v->in_for = 1;
+		return;
+	}
+	int c = 0;
+	while (c < v->nfirst && c < p->n && v->fb[c] == p->b[c] && v->fi[c] == p->i[c])
+		c++;
+	if (c < v->nfirst)
+		v->in_for = 0;
+	int a = (c < v->nfirst && c < p->n && v->fb[c] == p->b[c]) ? c : c - 1;
+	if (a >= v->nfirst)
+		a = v->nfirst - 1;
+	if (a < v->anchor)
+		v->anchor = a;
+}
+
+static void scan_block(Emitter *e, const Block *b, Path *p)
+{
+	if (p->n >= 256)
+		ks_fatal("blocks nested too deep");
+	for (int i = 0; i < b->n; i++) {
+		const Inst *in = &b->v[i];
+		if (e->ii[inst_id(e, in)].dead)
+			continue;
+		p->b[p->n] = b;
+		p->i[p->n] = i;
+		p->n++;
+		for (int k = 0; k < in->nres; k++)
+			occur(e, in->res[k], p);
+		for (int k = 0; k < in->narg; k++)
+			occur(e, in->arg[k], p);
+		scan_block(e, &in->body, p);
+		scan_block(e, &in->els, p);
+		p->n--;
+	}
+}
+
+/* The statement of the variable's first occurrence. */
+static const Inst *first_occ(const Emitter *e, int val)
+{
+	const VInfo *v = &e->v[val];
+	return &v->fb[v->nfirst - 1]->v[v->fi[v->nfirst - 1]];
+}
+
+/* Is the variable declared by the statement that first assigns it? */
+static int decl_inline(const Emitter *e, int val)
+{
+	const VInfo *v = &e->v[val];
+	if (v->anchor != v->nfirst - 1)
+		return 0;
+	const Inst *in = &v->fb[v->anchor]->v[v->fi[v->anchor]];
+	if (in->op == OP_FOR)
+		return v->in_for;
+	if (is_control(in->op) || in->nres != 1 || in->res[0] != val)
+		return 0;
+	return !(in->op == OP_CALL && e->m->fn[in->callee]->nret > 1);
+}
+
+/* ---- expressions ------------------------------------------------------------- */
+
+enum {
+	P_COND = 3,
+	P_OR = 4,
+	P_AND = 5,
+	P_EQ = 9,
+	P_REL = 10,
+	P_ADD = 12,
+	P_MUL = 13,
+	P_UNARY = 15,
+	P_POSTFIX = 16,
+};
+
+static void put_expr(Emitter *e, Buf *b, int val, int minprec);
+
+static void put_const(const Value *v, Buf *b, int *prec)
+{
+	char buf[64];
+	*prec = P_POSTFIX;
+	if (v->ty == TY_BOOL) {
+		buf_puts(b, v->k.i ? "true" : "false");
+	} else if (v->ty == TY_INT) {
+		if (v->k.i == INT32_MIN)
+			buf_puts(b, "(-2147483647 - 1)");
+		else
+			buf_printf(b, "%d", (int)v->k.i);
+		if (v->k.i < 0 && v->k.i != INT32_MIN)
+			*prec = P_UNARY;
+	} else {
+		float f = v->k.f;
+		if (f != f) {
+			buf_puts(b, "KS_NAN");
+		} else if (f > 3.4e38f || f < -3.4e38f) {
+			buf_puts(b, f < 0 ? "-KS_INF" : "KS_INF");
+			*prec = f < 0 ? P_UNARY : P_POSTFIX;
+		} else {
+			ks_fmt_float(buf, sizeof buf, f);
+			buf_printf(b, "%sf", buf);
+			if (buf[0] == '-')
+				*prec = P_UNARY;
+		}
+	}
+}
+
+static const char *scalar_binop(int op)
+{
+	switch (op) {
+	case OP_ADD: return "+";
+	case OP_SUB: return "-";
+	case OP_MUL: return "*";
+	case OP_DIV: return "/";
+	case OP_FLOORDIV: return "/";
+	case OP_MOD: return "%";
+	case OP_LT: return "<";
+	case OP_LE: return "<=";
+	case OP_GT: return ">";
+	case OP_GE: return ">=";
+	case OP_EQ: return "==";
+	case OP_NE: return "!=";
+	case OP_AND: return "&&";
+	case OP_OR: return "||";
+	}
+	return "?";
+}
+
+static int binop_prec(int op)
+{
+	switch (op) {
+	case OP_ADD:
+	case OP_SUB: return P_ADD;
+	case OP_MUL:
+	case OP_DIV:
+	case OP_FLOORDIV:
+	case OP_MOD: return P_MUL;
+	case OP_LT:
+	case OP_LE:
+	case OP_GT:
+	case OP_GE: return P_REL;
+	case OP_EQ:
+	case OP_NE: return P_EQ;
+	case OP_AND: return P_AND;
+	case OP_OR: return P_OR;
+	}
+	return 0;
+}
+
+/* The libm spelling of a scalar float builtin, or NULL. */
+static const char *libm_name(int row)
+{
+	static const struct { int row; const char *name; } tab[] = {
+		{BI_SIN, "sinf"}, {BI_COS, "cosf"}, {BI_TAN, "tanf"}, {BI_ASIN, "asinf"},
+		{BI_ACOS, "acosf"}, {BI_ATAN, "atanf"}, {BI_ATAN2, "atan2f"}, {BI_SINH, "sinhf"},
+		{BI_COSH, "coshf"}, {BI_TANH, "tanhf"}, {BI_EXP, "expf"}, {BI_LOG, "logf"},
+		{BI_LOG2, "log2f"}, {BI_LOG10, "log10f"}, {BI_SQRT, "sqrtf"}, {BI_POW, "powf"},
+		{BI_FLOOR, "floorf"}, {BI_CEIL, "ceilf"}, {BI_ABS_F, "fabsf"},
+	};
+	for (size_t i = 0; i < KS_NELEM(tab); i++)
+		if (tab[i].row == row)
+			return tab[i].name;
+	return NULL;
+}
+
+static Type vty(const Emitter *e, int val) { return e->f->val[val].ty; }
+
+/* name(arg, arg, ...) */
+static void put_call(Emitter *e, Buf *b, const char *name, const Inst *in, int from)
+{
+	buf_printf(b, "%s(", name);
+	for (int k = from; k < in->narg; k++) {
+		if (k > from)
+			buf_puts(b, ", ");
+		put_expr(e, b, in->arg[k], P_COND);
+	}
+	buf_putc(b, ')');
+}
+
+/* ks_<op>_<type>[_<type>](a, b) for vector and matrix operands */
+static void put_vop(Emitter *e, Buf *b, const char *op, const Inst *in, int ntypes)
+{
+	char name[64];
+	if (ntypes == 1)
+		snprintf(name, sizeof name, "ks_%s_%s", op, ty_name(vty(e, in->arg[0])));
+	else
+		snprintf(name, sizeof name, "ks_%s_%s_%s", op, ty_name(vty(e, in->arg[0])),
+			 ty_name(vty(e, in->arg[1])));
+	put_call(e, b, name, in, 0);
+}
+
+/* &a[i] */
+static void put_addr(Emitter *e, Buf *b, const Inst *in)
+{
+	buf_printf(b, "&");
+	put_expr(e, b, in->arg[0], P_POSTFIX);
+	buf_putc(b, '[');
+	put_expr(e, b, in->arg[1], 0);
+	buf_putc(b, ']');
+}
+
+/* The expression an instruction computes; returns its precedence. */
+static int put_inst(Emitter *e, Buf *b, const Inst *in)
+{
+	const Func *f = e->f;
+	Type t0 = in->narg ? vty(e, in->arg[0]) : TY_VOID;
+	int scalar = ty_is_scalar(t0) || t0 == TY_BOOL;
+	char name[64];
+	switch (in->op) {
+	case OP_MOV:
+		put_expr(e, b, in->arg[0], 0);
+		return 0;
+	case OP_NEG:
+		if (!scalar) {
+			put_vop(e, b, "neg", in, 1);
+			return P_POSTFIX;
+		}
+		buf_putc(b, '-');
+		{
+			const Value *a = &f->val[in->arg[0]];
+			int d = e->v[in->arg[0]].def;
+			int neg = (a->kind == VK_CONST && (a->ty == TY_INT ? a->k.i < 0 : a->k.f < 0)) ||
+				  (a->kind == VK_TEMP && d >= 0 && e->ii[d].root >= 0 &&
+				   e->ii[d].in->op == OP_NEG);
+			put_expr(e, b, in->arg[0], neg ? P_POSTFIX + 1 : P_UNARY);
+		}
+		return P_UNARY;
+	case OP_NOT:
+		buf_putc(b, '!');
+		put_expr(e, b, in->arg[0], P_UNARY);
+		return P_UNARY;
+	case OP_ADD:
+	case OP_SUB:
+	case OP_MUL:
+	case OP_DIV:
+		if (!scalar || !(ty_is_scalar(vty(e, in->arg[1])))) {
+			const char *op = in->op == OP_ADD ? "add" : in->op == OP_SUB ? "sub"
+					 : in->op == OP_MUL ? "mul" : "div";
+			put_vop(e, b, op, in, in->op == OP_ADD || in->op == OP_SUB ? 1 : 2);
+			return P_POSTFIX;
+		}
+		/* fall through */
+	case OP_MOD:
+	case OP_FLOORDIV:
+	case OP_LT:
+	case OP_LE:
+	case OP_GT:
+	case OP_GE:
+	case OP_EQ:
+	case OP_NE:
+	case OP_AND:
+	case OP_OR: {
+		if (t0 == TY_FLOAT && in->op == OP_MOD) {
+			put_call(e, b, "fmodf", in, 0);
+			return P_POSTFIX;
+		}
+		if (t0 == TY_FLOAT && in->op == OP_FLOORDIV) {
+			buf_puts(b, "floorf(");
+			put_expr(e, b, in->arg[0], P_MUL);
+			buf_puts(b, " / ");
+			put_expr(e, b, in->arg[1], P_MUL + 1);
+			buf_putc(b, ')');
+			return P_POSTFIX;
+		}
+		int p = binop_prec(in->op), lp = p, rp = p + 1;
+		if (p == P_EQ)
+			lp = rp = P_REL + 1; /* (a < b) == c, as -Wparentheses asks */
+		if (p == P_OR)
+			lp = rp = P_AND + 1; /* a || (b && c) */
+		if (p == P_EQ) {
+			for (int k = 0; k < 2; k++) {
+				int d = e->v[in->arg[k]].def;
+				int isnot = f->val[in->arg[k]].kind == VK_TEMP && d >= 0 &&
+					    e->ii[d].root >= 0 && e->ii[d].in->op == OP_NOT;
+				if (k == 0) {
+					if (isnot)
+						buf_putc(b, '(');
+					put_expr(e, b, in->arg[0], lp);
+					if (isnot)
+						buf_putc(b, ')');
+					buf_printf(b, " %s ", scalar_binop(in->op));
+				} else {
+					if (isnot)
+						buf_putc(b, '(');
+					put_expr(e, b, in->arg[1], rp);
+					if (isnot)
+						buf_putc(b, ')');
+				}
+			}
+			return p;
+		}
+		put_expr(e, b, in->arg[0], lp);
+		buf_printf(b, " %s ", scalar_binop(in->op));
+		put_expr(e, b, in->arg[1], rp);
+		return p;
+	}
+	case OP_SELECT:
+		put_expr(e, b, in->arg[0], P_OR);
+		buf_puts(b, " ? ");
+		put_expr(e, b, in->arg[1], P_OR);
+		buf_puts(b, " : ");
+		put_expr(e, b, in->arg[2], P_OR);
+		return P_COND;
+	case OP_TOFLOAT:
+	case OP_TOINT:
+		if (t0 == (in->op == OP_TOFLOAT ? TY_FLOAT : TY_INT)) {
+			put_expr(e, b, in->arg[0], 0);
+			return 0;
+		}
+		buf_puts(b, in->op == OP_TOFLOAT ? "(float)" : "(int)");
+		put_expr(e, b, in->arg[0], P_UNARY);
+		return P_UNARY;
+	case OP_MAKE: {
+		const char *ty = ty_name(vty(e, in->res[0]));
+		snprintf(name, sizeof name, "ks_%s_%s", in->narg == 0 ? "zero" : in->narg == 1 ? "fill" : "make", ty);
+		put_call(e, b, name, in, 0);
+		return P_POSTFIX;
+	}
+	case OP_EXTRACT:
+		if (ty_is_mat(t0) && in->narg == 2) {
+			snprintf(name, sizeof name, "ks_row_%s", ty_name(t0));
+			put_call(e, b, name, in, 0);
+			return P_POSTFIX;
+		}
+		put_expr(e, b, in->arg[0], P_POSTFIX);
+		for (int k = 1; k < in->narg; k++) {
+			buf_puts(b, k == 1 ? ".c[" : "[");
+			put_expr(e, b, in->arg[k], 0);
+			buf_putc(b, ']');
+		}
+		return P_POSTFIX;
+	case OP_INSERT:
+		if (ty_is_mat(t0) && in->narg == 3)
+			snprintf(name, sizeof name, "ks_set_row_%s", ty_name(t0));
+		else
+			snprintf(name, sizeof name, "ks_insert_%s", ty_name(t0));
+		put_call(e, b, name, in, 0);
+		return P_POSTFIX;
+	case OP_LOAD:
+		put_expr(e, b, in->arg[0], P_POSTFIX);
+		buf_putc(b, '[');
+		put_expr(e, b, in->arg[1], 0);
+		buf_putc(b, ']');
+		return P_POSTFIX;
+	case OP_CALL:
+		put_call(e, b, e->fname[in->callee], in, 0);
+		return P_POSTFIX;
+	case OP_BUILTIN: {
+		int row = in->callee;
+		if (row == BI_TID) {
+			buf_puts(b, "tid");
+			return P_POSTFIX;
+		}
+		const char *lm = libm_name(row);
+		if (lm) {
+			put_call(e, b, lm, in, 0);
+			return P_POSTFIX;
+		}
+		Type args[8];
+		for (int k = 0; k < in->narg && k < 8; k++)
+			args[k] = vty(e, in->arg[k]);
+		ir_builtin_cname(row, args, name, sizeof name);
+		if (ir_builtins[row].flags & BF_ATOMIC) {
+			buf_printf(b, "%s(", name);
+			put_addr(e, b, in);
+			buf_puts(b, ", ");
+			put_expr(e, b, in->arg[2], P_COND);
+			buf_putc(b, ')');
+			return P_POSTFIX;
+		}
+		put_call(e, b, name, in, 0);
+		return P_POSTFIX;
+	}
+	}
+	ks_fatal("cannot emit opcode %s", ir_ops[in->op].name);
+}
+
+static void put_expr(Emitter *e, Buf *b, int val, int minprec)
+{
+	const Value *v = &e->f->val[val];
+	int prec = P_POSTFIX;
+	if (v->kind == VK_CONST) {
+		Buf t = {0};
+		put_const(v, &t, &prec);
+		if (prec < minprec)
+			buf_printf(b, "(%s)", t.p);
+		else
+			buf_puts(b, t.p);
+		buf_free(&t);
+		return;
+	}
+	int d = e->v[val].def;
+	if (v->kind == VK_TEMP && d >= 0 && e->ii[d].root >= 0) {
+		Buf t = {0};
+		prec = put_inst(e, &t, e->ii[d].in);
+		if (prec == 0)
+			prec = P_POSTFIX; /* a mov: what it moves already chose */
+		if (prec < minprec)
+			buf_printf(b, "(%s)", t.p);
+		else
+			buf_puts(b, t.p);
+		buf_free(&t);
+		return;
+	}
+	buf_puts(b, e->v[val].name ? e->v[val].name : "?");
+}
+
+/* ---- statements --------------------------------------------------------------- */
+
+static void indent(Emitter *e, int depth)
+{
+	for (int i = 0; i < depth; i++)
+		fputs("    ", e->out);
+}
+
+static void line_end(Emitter *e, const Inst *in)
+{
+	fprintf(e->out, "  // line %d\n", in->loc.line);
+}
+
+static void emit_block(Emitter *e, const Block *b, int depth, int skip);
+
+/* Index of the only statement block b prints, or -1. */
+static int sole_stmt(const Emitter *e, const Block *b)
+{
+	int found = -1;
+	for (int i = 0; i < e->ndecl; i++)
+		if (e->decl[i].b == b)
+			return -1;
+	for (int i = 0; i < b->n; i++) {
+		const IInfo *x = &e->ii[inst_id(e, &b->v[i])];
+		if (x->dead || x->root >= 0)
+			continue;
+		if (found >= 0)
+			return -1;
+		found = i;
+	}
+	return found;
+}
+
+/* Index of the first statement block b prints (-1 if none), provided no
+ * declaration comes before it. */
+static int first_stmt(const Emitter *e, const Block *b)
+{
+	for (int i = 0; i < b->n; i++) {
+		const IInfo *x = &e->ii[inst_id(e, &b->v[i])];
+		if (x->dead || x->root >= 0)
+			continue;
+		for (int k = 0; k < e->ndecl; k++)
+			if (e->decl[k].b == b && e->decl[k].idx <= i)
+				return -1;
+		return i;
+	}
+	return -1;
+}
+
+static int is_named_temp(const Emitter *e, int val)
+{
+	return e->f->val[val].kind == VK_TEMP;
+}
+
+/* A value instruction as a statement: "[T ]x = expr;" */
+static void emit_assign(Emitter *e, const Inst *in, int depth)
+{
+	int r = in->res[0];
+	const Value *rv = &e->f->val[r];
+	Buf b = {0};
+	indent(e, depth);
+	/* in-place component updates: v.c[k] = s;  m.c[i][j] = s; */
+	if (in->op == OP_INSERT && in->arg[0] == r && !(ty_is_mat(rv->ty) && in->narg == 3)) {
+		buf_printf(&b, "%s.c[", e->v[r].name);
+		put_expr(e, &b, in->arg[1], 0);
+		buf_putc(&b, ']');
+		if (in->narg == 4) {
+			buf_putc(&b, '[');
+			put_expr(e, &b, in->arg[2], 0);
+			buf_putc(&b, ']');
+		}
+		buf_puts(&b, " = ");
+		put_expr(e, &b, in->arg[in->narg - 1], 0);
+	} else {
+		int declare = is_named_temp(e, r) || (rv->kind == VK_VAR && decl_inline(e, r) &&
+						       in == first_occ(e, r));
+		if (declare) {
+			put_decl(&b, rv->ty, e->v[r].name);
+			buf_puts(&b, " = ");
+		} else {
+			buf_printf(&b, "%s = ", e->v[r].name);
+		}
+		put_inst(e, &b, in);
+	}
+	fprintf(e->out, "%s;", b.p);
+	line_end(e, in);
+	buf_free(&b);
+}
+
+/* A statement of its own: a call or atomic whose result is unused, or a
+ * multi-result call. */
+static void emit_effect(Emitter *e, const Inst *in, int depth)
+{
+	Buf b = {0};
+	const Func *callee = in->op == OP_CALL ? e->m->fn[in->callee] : NULL;
+	if (callee && callee->nret > 1) {
+		for (int k = 0; k < in->nres; k++) {
+			int r = in->res[k];
+			if (is_named_temp(e, r)) {
+				indent(e, depth);
+				fprintf(e->out, "%s %s;", ctype(e->f->val[r].ty), e->v[r].name);
+				line_end(e, in);
+			}
+		}
+		if (!in->nres) {
+			/* results ignored: the function still writes them somewhere */
+			indent(e, depth);
+			fputs("{", e->out);
+			line_end(e, in);
+			depth++;
+			for (int k = 0; k < callee->nret; k++) {
+				indent(e, depth);
+				fprintf(e->out, "%s ignored%d;\n", ctype(callee->ret[k]), k);
+			}
+		}
+		indent(e, depth);
+		buf_printf(&b, "%s(", e->fname[in->callee]);
+		for (int k = 0; k < in->narg; k++) {
+			if (k)
+				buf_puts(&b, ", ");
+			put_expr(e, &b, in->arg[k], P_COND);
+		}
+		for (int k = 0; k < callee->nret; k++) {
+			if (in->narg || k)
+				buf_puts(&b, ", ");
+			if (in->nres)
+				buf_printf(&b, "&%s", e->v[in->res[k]].name);
+			else
+				buf_printf(&b, "&ignored%d", k);
+		}
+		buf_putc(&b, ')');
+		fprintf(e->out, "%s;", b.p);
+		line_end(e, in);
+		if (!in->nres) {
+			indent(e, depth - 1);
+			fputs("}\n", e->out);
+		}
+	} else {
+		indent(e, depth);
+		put_inst(e, &b, in);
+		fprintf(e->out, "%s;", b.p);
+		line_end(e, in);
+	}
+	buf_free(&b);
+}
+
+static void emit_for(Emitter *e, const Inst *in, int depth)
+{
+	int k = in->res[0], lo = in->arg[0], hi = in->arg[1], st = in->arg[2];
+	const char *kn = e->v[k].name;
+	const Value *sv = &e->f->val[st];
+	Buf b = {0}, hb = {0}, sb = {0};
+	/* bounds are evaluated once: copy a bound the body reassigns */
+	int bound[2] = {hi, st};
+	Buf *out[2] = {&hb, &sb};
+	for (int n = 0; n < 2; n++) {
+		int val = bound[n], kind = e->f->val[val].kind;
+		if ((kind == VK_VAR || kind == VK_PARAM) && assigns_in(e, &in->body, val)) {
+			char base[300];
+			snprintf(base, sizeof base, "%s_%s", kn, n ? "step" : "end");
+			char *nm = make_name(e, base, 0);
+			indent(e, depth);
+			fprintf(e->out, "int %s = %s;", nm, e->v[val].name);
+			line_end(e, in);
+			buf_puts(out[n], nm);
+		} else {
+			put_expr(e, out[n], val, n ? P_REL + 1 : P_REL + 1);
+		}
+	}
+	if (sv->kind == VK_CONST && sv->k.i == 0) {
+		indent(e, depth);
+		fprintf(e->out, "/* for %s in range(..., 0): no iterations */", kn);
+		line_end(e, in);
+		buf_free(&hb);
+		buf_free(&sb);
+		return;
+	}
+	indent(e, depth);
+	buf_puts(&b, "for (");
+	if (decl_inline(e, k) && in == first_occ(e, k))
+		buf_puts(&b, "int ");
+	buf_printf(&b, "%s = ", kn);
+	put_expr(e, &b, lo, 0);
+	buf_puts(&b, "; ");
+	if (sv->kind == VK_CONST) {
+		int s = sv->k.i;
+		buf_printf(&b, "%s %s %s; ", kn, s > 0 ? "<" : ">", hb.p);
+		if (s == 1 || s == -1)
+			buf_printf(&b, "%s%s", kn, s > 0 ? "++" : "--");
+		else if (s > 0)
+			buf_printf(&b, "%s += %d", kn, s);
+		else
+			buf_printf(&b, "%s -= %lld", kn, -(long long)s);
+	} else {
+		/* range() with a step known only at run time: either sign, and
+		 * none at all for a step of 0 */
+		buf_printf(&b, "(%s > 0 && %s < %s) || (%s < 0 && %s > %s); %s += %s", sb.p, kn, hb.p,
+			   sb.p, kn, hb.p, kn, sb.p);
+	}
+	fprintf(e->out, "%s) {", b.p);
+	line_end(e, in);
+	emit_block(e, &in->body, depth + 1, -1);
+	indent(e, depth);
+	fputs("}\n", e->out);
+	buf_free(&b);
+	buf_free(&hb);
+	buf_free(&sb);
+}
+
+static void emit_stmt(Emitter *e, const Inst *in, int depth, int last)
+{
+	Buf b = {0};
+	switch (in->op) {
+	case OP_IF:
+		indent(e, depth);
+		for (;;) {
+			buf_puts(&b, "if (");
+			put_expr(e, &b, in->arg[0], 0);
+			fprintf(e->out, "%s) {", b.p);
+			b.n = 0;
+			line_end(e, in);
+			emit_block(e, &in->body, depth + 1, -1);
+			int s = in->els.n ? sole_stmt(e, &in->els) : -1;
+			if (s >= 0 && in->els.v[s].op == OP_IF) {
+				indent(e, depth);
+				fputs("} else ", e->out);
+				in = &in->els.v[s];
+				continue;
+			}
+			/* print the else branch unless nothing in it survives */
+			int any = 0;
+			for (int i = 0; i < in->els.n; i++)
+				any |= !e->ii[inst_id(e, &in->els.v[i])].dead;
+			if (any) {
+				indent(e, depth);
+				fputs("} else {\n", e->out);
+				emit_block(e, &in->els, depth + 1, -1);
+			}
+			indent(e, depth);
+			fputs("}\n", e->out);
+			break;
+		}
+		break;
+	case OP_FOR:
+		emit_for(e, in, depth);
+		break;
+	case OP_LOOP: {
+		/* loop { if not c { break } ... } is while (c) { ... } */
+		int f0 = first_stmt(e, &in->body);
+		const Inst *g = f0 >= 0 ? &in->body.v[f0] : NULL;
+		int brk = g && g->op == OP_IF && sole_stmt(e, &g->body) >= 0 &&
+			  g->body.v[sole_stmt(e, &g->body)].op == OP_BREAK;
+		if (brk)
+			for (int i = 0; i < g->els.n; i++)
+				brk &= e->ii[inst_id(e, &g->els.v[i])].dead;
+		indent(e, depth);
+		if (brk) {
+			int c = g->arg[0], d = e->v[c].def;
+			buf_puts(&b, "while (");
+			if (e->f->val[c].kind == VK_TEMP && d >= 0 && e->ii[d].root >= 0 &&
+			    e->ii[d].in->op == OP_NOT) {
+				put_expr(e, &b, e->ii[d].in->arg[0], 0);
+			} else {
+				buf_putc(&b, '!');
+				put_expr(e, &b, c, P_UNARY);
+			}
+			fprintf(e->out, "%s) {", b.p);
+			line_end(e, g);
+		} else {
+			fputs("for (;;) {", e->out);
+			line_end(e, in);
+		}
+		emit_block(e, &in->body, depth + 1, brk ? f0 : -1);
+		indent(e, depth);
+		fputs("}\n", e->out);
+		break;
+	}
+	case OP_BREAK:
+	case OP_CONTINUE:
+		indent(e, depth);
+		fputs(in->op == OP_BREAK ? "break;" : "continue;", e->out);
+		line_end(e, in);
+		break;
+	case OP_RET:
+		if (e->f->nret > 1) {
+			for (int k = 0; k < in->narg; k++) {
+				indent(e, depth);
+				buf_printf(&b, "*%s = ", e->retname[k]);
+				put_expr(e, &b, in->arg[k], 0);
+				fprintf(e->out, "%s;", b.p);
+				b.n = 0;
+				line_end(e, in);
+			}
+			if (last)
+				break;
+		} else if (in->narg) {
+			buf_puts(&b, "return ");
+			put_expr(e, &b, in->arg[0], 0);
+			indent(e, depth);
+			fprintf(e->out, "%s;", b.p);
+			line_end(e, in);
+			break;
+		} else if (last) {
+			break;
+		}
+		indent(e, depth);
+		fputs("return;", e->out);
+		line_end(e, in);
+		break;
+	case OP_STORE:
+		indent(e, depth);
+		put_expr(e, &b, in->arg[0], P_POSTFIX);
+		buf_putc(&b, '[');
+		put_expr(e, &b, in->arg[1], 0);
+		buf_puts(&b, "] = ");
+		put_expr(e, &b, in->arg[2], 0);
+		fprintf(e->out, "%s;", b.p);
+		line_end(e, in);
+		break;
+	default:
+		if (in->op == OP_CALL && e->m->fn[in->callee]->nret > 1)
+			emit_effect(e, in, depth);
+		else if (in->nres == 1 && e->v[in->res[0]].uses + (e->f->val[in->res[0]].kind != VK_TEMP))
+			emit_assign(e, in, depth);
+		else
+			emit_effect(e, in, depth);
+	}
+	if (b.p)
+		buf_free(&b);
+}
+
+/* Print block b's statements (skipping index skip) and the declarations
+ * anchored in it. */
+static void emit_block(Emitter *e, const Block *b, int depth, int skip)
+{
+	int lastlive = -1;
+	for (int i = 0; i < b->n; i++) {
+		const IInfo *x = &e->ii[inst_id(e, &b->v[i])];
+		if (!x->dead && x->root < 0)
+			lastlive = i;
+	}
+	for (int i = 0; i < b->n; i++) {
+		for (int k = 0; k < e->ndecl; k++) {
+			const Decl *d = &e->decl[k];
+			if (d->b != b || d->idx != i)
+				continue;
+			Type t = e->f->val[d->val].ty;
+			indent(e, depth);
+			/* a multi-result call assigns through pointers: no init */
+			if (b->v[i].op == OP_CALL && e->m->fn[b->v[i].callee]->nret > 1 &&
+			    first_occ(e, d->val) == &b->v[i])
+				fprintf(e->out, "%s %s;", ctype(t), e->v[d->val].name);
+			else if (zero_of(t))
+				fprintf(e->out, "%s %s = %s;", ctype(t), e->v[d->val].name, zero_of(t));
+			else
+				fprintf(e->out, "%s %s = ks_zero_%s();", ctype(t), e->v[d->val].name, ty_name(t));
+			fprintf(e->out, "  // line %d\n", d->line);
+		}
+		const IInfo *x = &e->ii[inst_id(e, &b->v[i])];
+		if (x->dead || x->root >= 0 || i == skip)
+			continue;
+		emit_stmt(e, &b->v[i], depth, depth == 1 && b == &e->f->body && i == lastlive);
+	}
+}
+
+/* ---- functions ---------------------------------------------------------------- */
+
+static void local_name(Emitter *e, int val, const char *base)
+{
+	e->v[val].name = make_name(e, base, 0);
+}
+
+/* A readable name for a temp that stays a temp. */
+static void temp_name(Emitter *e, int val, int *counter)
+{
+	const Inst *in = e->v[val].def >= 0 ? e->ii[e->v[val].def].in : NULL;
+	char base[300];
+	base[0] = 0;
+	if (in && in->op == OP_LOAD && e->v[in->arg[0]].name) {
+		const Value *iv = &e->f->val[in->arg[1]];
+		if (iv->kind == VK_PARAM || iv->kind == VK_VAR)
+			snprintf(base, sizeof base, "%s_%s", e->v[in->arg[0]].name, e->v[in->arg[1]].name);
+		else if (iv->kind == VK_CONST)
+			snprintf(base, sizeof base, "%s_%d", e->v[in->arg[0]].name, (int)iv->k.i);
+	} else if (in && in->op == OP_EXTRACT && in->narg == 2 && ty_is_vec(vty(e, in->arg[0])) &&
+		   e->f->val[in->arg[1]].kind == VK_CONST && e->v[in->arg[0]].name) {
+		int k = e->f->val[in->arg[1]].k.i;
+		if (k >= 0 && k < 4)
+			snprintf(base, sizeof base, "%s_%c", e->v[in->arg[0]].name, "xyzw"[k]);
+	}
+	if (base[0] && !strstr(base, "__")) {
+		local_name(e, val, base);
+		return;
+	}
+	do
+		snprintf(base, sizeof base, "t%d", (*counter)++);
+	while (!name_ok(e, base, 0));
+	local_name(e, val, base);
+}
+
+static void name_temps(Emitter *e, const Block *b, int *counter)
+{
+	for (int i = 0; i < b->n; i++) {
+		const Inst *in = &b->v[i];
+		const IInfo *x = &e->ii[inst_id(e, in)];
+		if (!x->dead && x->root < 0)
+			for (int k = 0; k < in->nres; k++)
+				if (is_named_temp(e, in->res[k]) && !e->v[in->res[k]].name)
+					temp_name(e, in->res[k], counter);
+		name_temps(e, &in->body, counter);
+		name_temps(e, &in->els, counter);
+	}
+}
+
+static void param_list(Emitter *e, Buf *b)
+{
+	for (int i = 0; i < e->f->nparam; i++) {
+		int p = e->f->param[i];
+		if (i)
+			buf_puts(b, ", ");
+		put_decl(b, e->f->val[p].ty, e->v[p].name);
+	}
+}
+
+static void analyse(Emitter *e, const Func *f, int fi)
+{
+	e->f = f;
+	e->fi = fi;
+	e->v = xmalloc((size_t)(f->nval + 1) * sizeof *e->v);
+	memset(e->v, 0, (size_t)(f->nval + 1) * sizeof *e->v);
+	for (int i = 0; i < f->nval; i++)
+		e->v[i].def = -1;
+	e->ninst = 0;
+	number_block(e, &f->body);
+	e->hcap = 16;
+	while (e->hcap < 2 * e->ninst + 2)
+		e->hcap *= 2;
+	e->hkey = xmalloc((size_t)e->hcap * sizeof *e->hkey);
+	e->hval = xmalloc((size_t)e->hcap * sizeof *e->hval);
+	memset(e->hkey, 0, (size_t)e->hcap * sizeof *e->hkey);
+	for (int id = 0; id < e->ninst; id++) {
+		size_t h = hash_ptr(e->ii[id].in, e->hcap);
+		while (e->hkey[h])
+			h = (h + 1) & (size_t)(e->hcap - 1);
+		e->hkey[h] = e->ii[id].in;
+		e->hval[h] = id;
+	}
+	mark_unreachable(e, &f->body);
+	for (int id = 0; id < e->ninst; id++)
+		if (e->ii[id].dead) {
+			mark_dead_sub(e, &e->ii[id].in->body);
+			mark_dead_sub(e, &e->ii[id].in->els);
+		}
+	count_uses(e, &f->body);
+	while (drop_dead(e))
+		;
+	fold_block(e, &f->body);
+
+	/* names: parameters, then variables in order, then temps */
+	e->nlname = 0;
+	/* emit_effect's scratch results of a call whose results are ignored */
+	for (int k = 0; k < 8; k++) {
+		char base[32];
+		snprintf(base, sizeof base, "ignored%d", k);
+		add_name(&e->lnames, &e->nlname, &e->caplname, xstrdup(base));
+	}
+	for (int i = 0; i < f->nparam; i++)
+		local_name(e, f->param[i], f->val[f->param[i]].name);
+	for (int i = 0; i < f->nval; i++)
+		if (f->val[i].kind == VK_VAR)
+			local_name(e, i, f->val[i].name);
+	e->retname = NULL;
+	if (f->nret > 1) {
+		e->retname = xmalloc((size_t)f->nret * sizeof *e->retname);
+		for (int k = 0; k < f->nret; k++) {
+			char base[32];
+			snprintf(base, sizeof base, "ret%d", k);
+			e->retname[k] = make_name(e, base, 0);
+		}
+	}
+	int counter = 0;
+	name_temps(e, &f->body, &counter);
+
+	/* declarations */
+	Path *p = xmalloc(sizeof *p);
+	p->n = 0;
+	scan_block(e, &f->body, p);
+	free(p);
+	e->ndecl = 0;
+	for (int i = 0; i < f->nval; i++) {
+		if (f->val[i].kind != VK_VAR || !e->v[i].nfirst || decl_inline(e, i))
+			continue;
+		if (e->ndecl == e->capdecl) {
+			e->capdecl = e->capdecl ? 2 * e->capdecl : 16;
+			e->decl = xrealloc(e->decl, (size_t)e->capdecl * sizeof *e->decl);
+		}
+		const VInfo *v = &e->v[i];
+		const Inst *first = &v->fb[v->nfirst - 1]->v[v->fi[v->nfirst - 1]];
+		e->decl[e->ndecl++] = (Decl){v->fb[v->anchor], v->fi[v->anchor], i, first->loc.line};
+	}
+}
+
+static void release(Emitter *e)
+{
+	for (int i = 0; i < e->f->nval; i++) {
+		free(e->v[i].fb);
+		free(e->v[i].fi);
+	}
+	for (int i = 0; i < e->nlname; i++)
+		free(e->lnames[i]);
+	e->nlname = 0;
+	free(e->retname);
+	e->retname = NULL;
+	free(e->v);
+	free(e->hkey);
+	free(e->hval);
+}
+
+/* The unused-parameter warning of -Wextra: "(void)p;" for each param that
+ * nothing reads. */
+static void emit_unused_params(Emitter *e)
+{
+	for (int i = 0; i < e->f->nparam; i++) {
+		int p = e->f->param[i];
+		if (!e->v[p].uses) {
+			fprintf(e->out, "    (void)%s;  // line %d: not used\n", e->v[p].name, e->f->loc.line);
+		}
+	}
+}
+
+static void emit_func(Emitter *e, int fi)
+{
+	const Func *f = e->m->fn[fi];
+	int cuda = e->target == EMIT_CUDA;
+	analyse(e, f, fi);
+	Buf b = {0};
+	if (f->is_kernel) {
+		fprintf(e->out, "// @wp.kernel %s, line %d: the body of one thread\n", f->name, f->loc.line);
+		buf_printf(&b, "%s %s(int tid", cuda ? "static __device__ void" : "static void",
+			   e->fname[fi]);
+		if (f->nparam)
+			buf_puts(&b, ", ");
+	} else {
+		fprintf(e->out, "// @wp.func %s, line %d\n", f->name, f->loc.line);
+		const char *q = cuda ? "static __device__ inline" : "static inline";
+		if (f->nret == 1)
+			buf_printf(&b, "%s %s %s(", q, ctype(f->ret[0]), e->fname[fi]);
+		else
+			buf_printf(&b, "%s void %s(", q, e->fname[fi]);
+	}
+	param_list(e, &b);
+	if (f->nret > 1)
+		for (int k = 0; k < f->nret; k++)
+			buf_printf(&b, "%s%s *%s", f->nparam || k ? ", " : "", ctype(f->ret[k]), e->retname[k]);
+	if (!f->is_kernel && !f->nparam && f->nret <= 1)
+		buf_puts(&b, "void");
+	fprintf(e->out, "%s)\n{\n", b.p);
+	buf_free(&b);
+	emit_unused_params(e);
+	emit_block(e, &f->body, 1, -1);
+	fputs("}\n", e->out);
+}
+
+/* The kernel's launch entry: NAME_cpu_forward / NAME_cuda_forward. */
+static void emit_entry(Emitter *e, int fi)
+{
+	const Func *f = e->m->fn[fi];
+	int cuda = e->target == EMIT_CUDA;
+	analyse(e, f, fi);
+	Buf b = {0}, a = {0};
+	param_list(e, &b);
+	for (int i = 0; i < f->nparam; i++)
+		buf_printf(&a, ", %s", e->v[f->param[i]].name);
+	fprintf(e->out, "// launch %s: threads 0 .. dim-1\n", f->name);
+	if (cuda) {
+		fprintf(e->out, "extern \"C\" __global__ void %s_cuda_forward(int dim%s%s)\n{\n", f->name,
+			f->nparam ? ", " : "", b.n ? b.p : "");
+		fputs("    for (int tid = blockIdx.x * blockDim.x + threadIdx.x; tid < dim; "
+		      "tid += blockDim.x * gridDim.x)\n", e->out);
+	} else {
+		fprintf(e->out, "void %s_cpu_forward(int dim%s%s)\n{\n", f->name, f->nparam ? ", " : "",
+			b.n ? b.p : "");
+		fputs("    for (int tid = 0; tid < dim; tid++)\n", e->out);
+	}
+	fprintf(e->out, "        %s(tid%s);\n}\n", e->fname[fi], a.n ? a.p : "");
+	buf_free(&a);
+	buf_free(&b);
+}
+
+static void put_comment_text(FILE *out, const char *s)
+{
+	for (const char *p = s; *p; p++) {
+		if (p[0] == '*' && p[1] == '/')
+			fputs("* ", out);
+		else if ((unsigned char)*p < 32 || (unsigned char)*p >= 127)
+			fputc('?', out);
+		else
+			fputc(*p, out);
+	}
+}
+
+void emit_module(FILE *out, const Module *m, int target)
+{
+	Emitter e;
+	memset(&e, 0, sizeof e);
+	e.out = out;
+	e.m = m;
+	e.target = target;
+	int n = m->nfn ? m->nfn : 1;
+	e.fname = xmalloc((size_t)n * sizeof *e.fname);
+	e.fx = xmalloc((size_t)n * sizeof *e.fx);
+	e.order = xmalloc((size_t)n * sizeof *e.order);
+	uint8_t *state = xmalloc((size_t)n);
+	memset(state, 0, (size_t)n);
+	for (int i = 0; i < m->nfn; i++)
+		order_func(&e, i, state);
+	free(state);
+
+	/* global names: the entries first (their names are the ABI), then
+	 * functions in module order */
+	for (int i = 0; i < m->nfn; i++)
+		if (m->fn[i]->is_kernel) {
+			const char *sfx[] = {"_cpu_forward", "_cuda_forward", "_cpu_backward", "_cuda_backward"};
+			for (size_t k = 0; k < KS_NELEM(sfx); k++) {
+				size_t len = strlen(m->fn[i]->name) + 20;
+				char *s = xmalloc(len);
+				snprintf(s, len, "%s%s", m->fn[i]->name, sfx[k]);
+				add_name(&e.gnames, &e.ngname, &e.capgname, s);
+			}
+		}
+	/* a kernel's fname is its per-thread function, NAME_thread */
+	for (int i = 0; i < m->nfn; i++) {
+		if (m->fn[i]->is_kernel) {
+			size_t len = strlen(m->fn[i]->name) + 8;
+			char *s = xmalloc(len);
+			snprintf(s, len, "%s_thread", m->fn[i]->name);
+			e.fname[i] = make_name(&e, s, 1);
+			free(s);
+		} else {
+			e.fname[i] = make_name(&e, m->fn[i]->name, 1);
+		}
+	}
+
+	fprintf(out, "/*\n * Generated by ksynth (%s) from ",
+		target == EMIT_CUDA ? "kemit-cu" : "kemit-cpu");
+	put_comment_text(out, m->source ? m->source : "<stdin>");
+	fputs(".\n * Do not edit: edit the source and run the pipeline again.\n */\n", out);
+	fputs("#include \"ksynth.h\"\n", out);
+	for (int k = 0; k < e.norder; k++) {
+		fputc('\n', out);
+		emit_func(&e, e.order[k]);
+		release(&e);
+	}
+	for (int i = 0; i < m->nfn; i++)
+		if (m->fn[i]->is_kernel) {
+			fputc('\n', out);
+			emit_entry(&e, i);
+			release(&e);
+		}
+	for (int i = 0; i < e.ngname; i++)
+		free(e.gnames[i]);
+	free(e.gnames);
+	free(e.lnames);
+	free(e.fname);
+	free(e.fx);
+	free(e.order);
+	free(e.ii);
+	free(e.decl);
+}
+
+/* ---- the tools' main ------------------------------------------------------------ */
+
+int emit_main(int argc, char **argv, const char *prog, int target)
+{
+	const char *in = "-", *out = NULL;
+	int nin = 0;
+	ks_prog = prog;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-o") && i + 1 < argc) {
+			out = argv[++i];
+		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			printf("usage: %s [-o OUT] [FILE.kir | -]\n", prog);
+			return 0;
+		} else if ((argv[i][0] == '-' && argv[i][1]) || nin++) {
+			fprintf(stderr, "usage: %s [-o OUT] [FILE.kir | -]\n", prog);
+			return 2;
+		} else {
+			in = argv[i];
+		}
+	}
+	Src src;
+	src_read(&src, in);
+	Module *m = ir_read(&src);
+	ir_verify(m, &src, 0);
+	FILE *f = out_open(out);
+	emit_module(f, m, target);
+	if (fflush(f) || ferror(f))
+		ks_fatal("write error:");
+	out_commit();
+	ir_module_free(m);
+	src_free(&src);
+	return 0;
+}

@@ -1,0 +1,24 @@
+/*
+ * emit.h: IR to C (kemit-cpu) and to CUDA C++ (kemit-cu).  The two targets
+ * share one emitter; they differ only in the qualifiers of functions and in
+ * the kernel entry (a loop over the threads on the CPU, a grid-stride loop
+ * in a __global__ function in CUDA).  doc/emit.md describes the output.
+ */
+#ifndef KS_EMIT_H
+#define KS_EMIT_H
+
+#include <stdio.h>
+
+#include "ir/ir.h"
+
+enum { EMIT_CPU, EMIT_CUDA };
+
+/* Write the whole module: a header comment, #include "ksynth.h", every
+ * func and kernel (callees first) and one entry per kernel.  The output is
+ * a function of the module alone (deterministic). */
+void emit_module(FILE *out, const Module *m, int target);
+
+/* The shared main() of kemit-cpu and kemit-cu. */
+int emit_main(int argc, char **argv, const char *prog, int target);
+
+#endif

@@ -1,0 +1,113 @@
+/*
+ * ksynth_sim.h: lets the CUDA code that kemit-cu emits compile with the
+ * host C++ compiler, so that krun --device sim can run it on the CPU:
+ *
+ *     g++ -std=c++17 -I runtime -include ksynth_sim.h -x c++ FILE.cu
+ *
+ * It defines KS_CUDA_SIM (ksynth.h then takes its CUDA branch), makes the
+ * CUDA qualifiers empty, declares threadIdx/blockIdx/blockDim/gridDim as
+ * variables the simulator sets before it calls a __global__ function for
+ * each thread in turn, and implements the atomics and bit casts that
+ * ksynth.h uses as plain sequential operations: the simulator runs one
+ * thread at a time, so a read-modify-write cannot be interleaved.
+ */
+#ifndef KSYNTH_SIM_H
+#define KSYNTH_SIM_H
+
+#ifndef __cplusplus
+#error "ksynth_sim.h is for the host C++ compiler (-x c++)"
+#endif
+
+#define KS_CUDA_SIM 1
+
+#include <math.h>
+#include <string.h>
+
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline
+
+struct ks_sim_dim3 {
+	unsigned x, y, z;
+};
+
+/* C++17 inline variables: one instance however many translation units
+ * include the shim.  Thread-local so that a simulator may run blocks on
+ * several host threads. */
+inline thread_local ks_sim_dim3 threadIdx = {0, 0, 0};
+inline thread_local ks_sim_dim3 blockIdx = {0, 0, 0};
+inline ks_sim_dim3 blockDim = {1, 1, 1};
+inline ks_sim_dim3 gridDim = {1, 1, 1};
+
+/* Set the launch shape (1-D, as ksynth launches), then the thread. */
+static inline void ks_sim_grid(unsigned grid, unsigned block)
+{
+	gridDim = {grid, 1, 1};
+	blockDim = {block, 1, 1};
+}
+
+static inline void ks_sim_thread(unsigned block, unsigned thread)
+{
+	blockIdx = {block, 0, 0};
+	threadIdx = {thread, 0, 0};
+}
+
+static inline int __float_as_int(float f)
+{
+	int i;
+	memcpy(&i, &f, sizeof i);
+	return i;
+}
+
+static inline float __int_as_float(int i)
+{
+	float f;
+	memcpy(&f, &i, sizeof f);
+	return f;
+}
+
+static inline float atomicAdd(float *p, float v)
+{
+	float old = *p;
+	*p = old + v;
+	return old;
+}
+
+static inline int atomicAdd(int *p, int v)
+{
+	int old = *p;
+	*p = old + v;
+	return old;
+}
+
+static inline int atomicSub(int *p, int v)
+{
+	int old = *p;
+	*p = old - v;
+	return old;
+}
+
+static inline int atomicMin(int *p, int v)
+{
+	int old = *p;
+	*p = v < old ? v : old;
+	return old;
+}
+
+static inline int atomicMax(int *p, int v)
+{
+	int old = *p;
+	*p = v > old ? v : old;
+	return old;
+}
+
+static inline int atomicCAS(int *p, int compare, int v)
+{
+	int old = *p;
+	if (old == compare)
+		*p = v;
+	return old;
+}
+
+#endif

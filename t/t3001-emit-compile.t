@@ -1,0 +1,80 @@
+#!/bin/bash
+# kemit-cpu and kemit-cu on every sample (through kparse, or its golden
+# .kir) and on the hand-written IR of t/ir and t/emit: the output is
+# deterministic, the C compiles warning-free with gcc and tcc, the CUDA
+# with the host C++ compiler through runtime/ksynth_sim.h, with nvcc -ptx
+# and with NVRTC (compute_90).  What needs the CUDA toolkit is skipped
+# when it is absent ($CUDA_HOME, else /usr/local/cuda).
+. "$(dirname "$0")/lib.sh"
+
+CUDA=${CUDA_HOME:-/usr/local/cuda}
+NVCC=
+if [ -x "$CUDA/bin/nvcc" ]; then NVCC=$CUDA/bin/nvcc; elif command -v nvcc >/dev/null; then NVCC=$(command -v nvcc); fi
+NVRTC=
+for l in "$CUDA"/lib64/libnvrtc.so "$CUDA"/lib64/libnvrtc.so.*; do
+	case $l in *alt*|*builtins*) continue ;; esac
+	[ -f "$l" ] && { NVRTC=$l; break; }
+done
+
+inputs=()
+for py in samples/*/*.py; do
+	kir=${py%.py}.kir
+	b=$(echo "${py#samples/}" | tr / _)
+	b=${b%.py}
+	if [ -f "$kir" ]; then
+		cp "$kir" "$TMP/$b.kir"
+	elif ! kparse "$py" >"$TMP/$b.kir" 2>"$TMP/err"; then
+		t_result 1 "kparse $py"
+		diag "$(cat "$TMP/err")"
+		continue
+	fi
+	inputs+=("$TMP/$b.kir")
+done
+for kir in t/ir/*.kir t/emit/*.kir; do
+	b=$(basename "$kir" .kir)
+	cp "$kir" "$TMP/ir_$b.kir"
+	inputs+=("$TMP/ir_$b.kir")
+done
+
+cus=()
+for kir in "${inputs[@]}"; do
+	b=${kir%.kir}
+	n=$(basename "$b")
+	ok "kemit-cpu $n" kemit-cpu -o "$b.c" "$kir" || continue
+	ok "kemit-cu $n" kemit-cu -o "$b.cu" "$kir" || continue
+	kemit-cpu - <"$kir" >"$b.2.c"
+	kemit-cu "$kir" >"$b.2.cu"
+	# stdin or a file, run twice: the same bytes (the header names the IR's source)
+	if cmp -s "$b.c" "$b.2.c" && cmp -s "$b.cu" "$b.2.cu"; then
+		t_result 0 "$n: emitting twice gives the same bytes"
+	else
+		t_result 1 "$n: emitting twice gives the same bytes"
+	fi
+	ok "$n.c: gcc -std=c11 -Wall -Wextra -Werror -O2" \
+		gcc -std=c11 -Wall -Wextra -Werror -O2 -c -I runtime -o "$b.o" "$b.c"
+	if command -v tcc >/dev/null; then
+		ok "$n.c: tcc" tcc -c -I runtime -o "$b.tcc.o" "$b.c"
+	else
+		skip "$n.c: tcc" "tcc not installed"
+	fi
+	if command -v g++ >/dev/null; then
+		ok "$n.cu: g++ with ksynth_sim.h" g++ -std=c++17 -Wall -Wextra -Werror -c -I runtime \
+			-include runtime/ksynth_sim.h -x c++ -o "$b.sim.o" "$b.cu"
+	else
+		skip "$n.cu: g++ with ksynth_sim.h" "g++ not installed"
+	fi
+	if [ -n "$NVCC" ]; then
+		ok "$n.cu: nvcc -ptx -arch=sm_90" "$NVCC" -ptx -arch=sm_90 -fmad=false -Werror all-warnings \
+			-I runtime -o "$b.ptx" "$b.cu"
+	else
+		skip "$n.cu: nvcc -ptx" "no nvcc in $CUDA/bin or on PATH"
+	fi
+	cus+=("$b.cu")
+done
+
+if [ -n "$NVRTC" ] && gcc -std=c11 -Wall -Wextra -Werror -O2 -o "$TMP/nvrtc" t/runtime/nvrtc.c -ldl 2>"$TMP/err"; then
+	ok "NVRTC compute_90 compiles all ${#cus[@]} CUDA files without a warning" "$TMP/nvrtc" "$NVRTC" "${cus[@]}"
+else
+	skip "NVRTC compiles the CUDA files" "no libnvrtc.so in $CUDA/lib64"
+fi
+done_testing
