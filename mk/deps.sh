@@ -1,6 +1,6 @@
 #!/bin/sh
 # deps.sh SET: make sure the Debian packages for SET are installed.
-#   build  re2c, lemon, prove (perl) and a C compiler
+#   build  re2c, lemon, prove (perl), a C compiler, python3, libtcc and tcc
 #   fuzz   clang and its libFuzzer runtime
 # Installs with apt-get when we are root or have password-less sudo;
 # otherwise prints the exact command and fails.
@@ -18,6 +18,9 @@ build)
 	have_cmd prove || need="$need perl"
 	have_cmd cc || need="$need gcc"
 	have_cmd python3 || need="$need python3"
+	# krun compiles emitted C in process with libtcc (else with cc)
+	[ -f /usr/include/libtcc.h ] || need="$need libtcc-dev"
+	have_cmd tcc || need="$need tcc"
 	;;
 fuzz)
 	have_cmd clang || need="$need clang"

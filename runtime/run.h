@@ -1,0 +1,133 @@
+/*
+ * run.h: the runtime stub's library (krun is its main()).
+ *
+ * Running a kernel has four steps, one file each:
+ *   run_args.c    the arguments: seeded inputs (the law is in
+ *                 doc/runtime.md), and the JSON record of a run
+ *   run_launch.c  launchers: small C or C++ entries appended to the emitted
+ *                 code that call one kernel with its arguments given as an
+ *                 array of pointers, whatever its signature
+ *   run_host.c    compiling code for the host (libtcc, cc, c++) and loading
+ *                 it; temporary files; guarding a launch against crashes
+ *                 and timeouts
+ *   run_cuda.c    NVRTC and the CUDA driver, both loaded with dlopen
+ * A kernel's signature always comes from the IR (Func), never from parsing
+ * the emitted code.
+ */
+#ifndef KS_RUN_H
+#define KS_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../ir/ir.h"
+
+enum { DEV_CPU, DEV_SIM, DEV_CUDA };
+extern const char *const run_device_name[3];
+
+/* --set NAME=VALUE */
+typedef struct RunSet {
+	const char *name, *val;
+	int used;
+} RunSet;
+
+/* One kernel's arguments.  slot[i] points at parameter i's value: the
+ * scalar, vector or matrix itself, or for an array the pointer to its
+ * buffer, so that a launcher reads parameter i as *(T *)slot[i]. */
+typedef union RunVal {
+	int i;
+	float f[16];
+} RunVal;
+typedef struct RunArgs {
+	const Func *f;
+	int n, dim;
+	void **slot;
+	void **buf;     /* arrays: host buffers (dim elements); else NULL */
+	size_t *bytes;  /* arrays: buffer size in bytes */
+	RunVal *val;    /* scalars, vectors, matrices */
+} RunArgs;
+
+/* Fill a's inputs from the law: seed, kernel name, parameter index. */
+void run_args_init(RunArgs *a, const Func *f, int dim, uint64_t seed,
+		   RunSet *set, int nset);
+void run_args_copy(RunArgs *dst, const RunArgs *src);
+void run_args_free(RunArgs *a);
+/* The JSON record of a run: inputs from in, outputs from out.  Returns the
+ * number of non-finite output values (printed as null). */
+size_t run_json(Buf *b, const RunArgs *in, const RunArgs *out,
+		const char *device, uint64_t seed);
+/* The stream that parameter index of kernel draws from (doc/runtime.md). */
+uint64_t run_stream(uint64_t seed, const char *kernel, int index);
+uint64_t run_next(uint64_t *state);
+
+/* The C type a parameter has in emitted code: "float", "ks_vec3",
+ * "ks_mat33 *", ... */
+const char *run_ctype(Type t);
+/* Launchers: the entry called is PREFIX_forward (e.g. saxpy_cpu), the
+ * launcher's name ks_launch_KERNEL.  CPU: void (int dim, void **args).
+ * Sim: extern "C" void (int dim, void **args, int blocks, int threads),
+ * running every (block, thread) of the grid in order. */
+void run_launcher_c(Buf *b, const Func *f, const char *entry);
+void run_launcher_sim(Buf *b, const Func *f, const char *entry);
+typedef void (*RunCpuLaunch)(int dim, void **args);
+typedef void (*RunSimLaunch)(int dim, void **args, int blocks, int threads);
+
+/* ---- host compilation (run_host.c) -------------------------------- */
+
+enum { LANG_C, LANG_CXX };
+typedef struct Host Host;
+/* Compile code (C or the CUDA code as C++ with the sim shim) for the host
+ * and load it; use_cc forces the system compiler for C even when libtcc is
+ * there.  A compile error prints the compiler's output and exits 1. */
+Host *host_compile(const char *what, const Buf *code, int lang, int use_cc,
+		   const char *rtdir);
+void *host_sym(Host *h, const char *name);
+void host_free(Host *h);
+/* "libtcc" or the system compiler's name */
+const char *host_c_compiler(int use_cc);
+/* Was krun built with libtcc? */
+int host_have_libtcc(void);
+
+/* A private temporary folder under $TMPDIR, removed at exit (or on a
+ * fatal signal); run_tmpfile adds a file name in it to the cleanup. */
+const char *run_tmpdir(void);
+char *run_tmpfile(const char *name);
+/* Run argv, output (stdout and stderr) into *log; returns the exit
+ * status, or -1 if it could not start or died from a signal. */
+int run_cmd(char *const argv[], Buf *log);
+
+/* While guarded, a crash (SIGSEGV, SIGBUS, SIGFPE, SIGILL) or running
+ * past timeout seconds (0: no limit) ends krun with status 1 and a
+ * message naming what: "KERNEL crashed (signal N)". */
+void run_guard(const char *what, unsigned timeout);
+void run_unguard(void);
+
+/* The folder that holds ksynth.h: $KSYNTH_RUNTIME, then beside the
+ * executable (../include/ksynth, or runtime/ in an ancestor folder), then
+ * the source tree it was built from.  NULL if none. */
+const char *run_runtime_dir(void);
+
+/* ---- CUDA (run_cuda.c) -------------------------------------------- */
+
+/* Exit status when CUDA (driver, device or NVRTC) is unavailable. */
+#define RUN_SKIP 77
+
+typedef struct Cuda Cuda;
+/* Load the driver, pick device 0 and make its primary context current.
+ * Unavailable: prints "krun: REASON" and exits 77. */
+Cuda *cuda_open(void);
+/* "sm_90" for device 0 */
+const char *cuda_arch(Cuda *c);
+/* Compile .cu text to a cubin with NVRTC for arch ("sm_90").  NVRTC
+ * missing: exit 77.  A compile error prints the log and exits 1; a
+ * non-empty log (warnings) is printed to stderr. */
+void cuda_compile(const char *what, const Buf *code, const char *arch,
+		  const char *rtdir, Buf *cubin);
+/* Load a cubin; then launch NAME with the arguments (copied to and from
+ * the device around the launch). */
+void cuda_load(Cuda *c, const Buf *cubin);
+void cuda_launch(Cuda *c, const char *entry, RunArgs *a, int blocks,
+		 int threads);
+void cuda_close(Cuda *c);
+
+#endif

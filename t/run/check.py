@@ -1,0 +1,263 @@
+#!/usr/bin/env python3
+"""check.py: checks on krun's JSON records for the 4xxx tests.
+
+    check.py agree A.jsonl B.jsonl [--rel R] [--abs A]
+        the same kernels, dims, seeds and inputs; every output value within
+        |a - b| <= max(R * max(|a|, |b|), A); ints and nulls exactly equal
+    check.py law FILE.jsonl
+        the inputs are those of the law in doc/runtime.md, recomputed here
+        independently (splitmix64 from ks_hash64 of "SEED/KERNEL/INDEX")
+    check.py abi FILE.jsonl
+        the outputs of t/run/abi.c, worked out in float32 from the inputs
+    check.py saxpy|histogram|weighted|swizzle|gram FILE.jsonl
+        the outputs of samples/arithmetic/saxpy_rational.py's saxpy,
+        samples/atomic/histogram.py's two kernels, samples/vector/
+        components.py's swizzle and samples/matrix/elements.py's
+        gram_matrix, worked out by hand (exactly in float32, the last to
+        1e-6 as its sum order is the runtime's)
+
+Any failure prints '# ' lines saying where and exits 1.  Each record must
+be valid JSON with its keys in the documented order.
+"""
+import json
+import math
+import struct
+import sys
+
+M = (1 << 64) - 1
+KEYS = ["kernel", "device", "dim", "seed", "inputs", "outputs"]
+
+
+def f32(x):
+    """Round a double to float32 (exact emulation of one float32 op when x
+    is the double result of +, -, * or / of float32 values)."""
+    return struct.unpack("f", struct.pack("f", x))[0]
+
+
+def load(path):
+    """The records of a JSON-lines file, every float read back as the
+    float32 it was printed from (krun prints the shortest text that reads
+    back to the same float32)."""
+    recs = []
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            r = json.loads(line, parse_float=lambda t: f32(float(t)))
+            if list(r) != KEYS:
+                fail(f"{path}:{n}: keys {list(r)}, want {KEYS}")
+            recs.append(r)
+    return recs
+
+
+bad = 0
+
+
+def fail(msg):
+    global bad
+    bad += 1
+    if bad <= 20:
+        print("# " + msg)
+
+
+def flat(v):
+    if isinstance(v, list):
+        for x in v:
+            yield from flat(x)
+    else:
+        yield v
+
+
+def agree(a, b, rel, absol):
+    ra, rb = load(a), load(b)
+    if len(ra) != len(rb):
+        fail(f"{len(ra)} records against {len(rb)}")
+    for x, y in zip(ra, rb):
+        k = x["kernel"]
+        for key in ("kernel", "dim", "seed", "inputs"):
+            if x[key] != y[key]:
+                fail(f"{k}: {key} differ")
+        if list(x["outputs"]) != list(y["outputs"]):
+            fail(f"{k}: output names differ")
+        for name in x["outputs"]:
+            u, v = list(flat(x["outputs"][name])), list(flat(y["outputs"].get(name, [])))
+            if len(u) != len(v):
+                fail(f"{k}.{name}: lengths {len(u)} and {len(v)}")
+                continue
+            for i, (p, q) in enumerate(zip(u, v)):
+                if p is None or q is None or isinstance(p, int) or isinstance(q, int):
+                    if p != q or type(p) is not type(q):
+                        fail(f"{k}.{name}: component {i}: {p} != {q}")
+                elif abs(p - q) > max(rel * max(abs(p), abs(q)), absol):
+                    fail(f"{k}.{name}: component {i}: {p} and {q} differ by {abs(p - q):.3g}")
+
+
+# ---- the input law (doc/runtime.md) ----------------------------------------
+
+def hash64(data, seed=0):
+    h = 0xCBF29CE484222325 ^ seed
+    for c in data:
+        h ^= c
+        h = (h * 0x100000001B3) & M
+    h ^= h >> 30
+    h = (h * 0xBF58476D1CE4E5B9) & M
+    h ^= h >> 27
+    h = (h * 0x94D049BB133111EB) & M
+    h ^= h >> 31
+    return h
+
+
+class Stream:
+    def __init__(self, seed, kernel, index):
+        self.s = hash64(f"{seed}/{kernel}/{index}".encode())
+
+    def next(self):
+        self.s = (self.s + 0x9E3779B97F4A7C15) & M
+        z = self.s
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M
+        return z ^ (z >> 31)
+
+    def float(self):
+        return ((self.next() >> 40) - (1 << 23)) / 8388608.0
+
+    def int(self, dim):
+        return ((self.next() >> 32) * dim) >> 32
+
+
+def shape(v):
+    """vector/matrix nesting of a JSON value: (), (n,), (n, n)"""
+    s = []
+    while isinstance(v, list):
+        s.append(len(v))
+        v = v[0] if v else 0
+    return tuple(s)
+
+
+def law(path, sets=()):
+    for r in load(path):
+        dim, seed, k = r["dim"], r["seed"], r["kernel"]
+        for idx, (name, v) in enumerate(r["inputs"].items()):
+            st = Stream(seed, k, idx)
+            if isinstance(v, int):
+                if v != dim and name not in sets:
+                    fail(f"{k}.{name}: int scalar {v}, want dim {dim}")
+                continue
+            if isinstance(v, float):
+                want = st.float()
+                if v != want and name not in sets:
+                    fail(f"{k}.{name}: {v}, want {want}")
+                continue
+            # an array (length dim) or a vector/matrix scalar
+            is_array = name in r["outputs"]
+            elems = v if is_array else [v]
+            for e in elems:
+                if isinstance(e, int):
+                    want = st.int(dim)
+                    if e != want:
+                        fail(f"{k}.{name}: int element {e}, want {want}")
+                    continue
+                for x in flat(e):
+                    want = st.float()
+                    if x != want:
+                        fail(f"{k}.{name}: {x}, want {want}")
+                        break
+
+
+# ---- outputs worked out by hand --------------------------------------------
+
+def check_abi(path):
+    for r in load(path):
+        i_, o = r["inputs"], r["outputs"]
+        if r["kernel"] == "scale":
+            want = [f32(y * i_["s"]) for y in i_["ys"]]
+            if o["ys"] != want:
+                fail(f"scale: {o['ys']} != {want}")
+            continue
+        n, a, v, m = i_["n"], i_["a"], i_["v"], i_["m"]
+        for i in range(r["dim"]):
+            s = a
+            for x, c in ((v[0], 2), (v[1], 3), (v[2], 4), (m[0][1], 5), (m[1][0], 6),
+                         (i_["xs"][i], 7), (float(i_["ks"][i]), 8),
+                         (i_["vs"][i][2], 9), (i_["ms"][i][1][2], 10)):
+                s = f32(s + f32(x * c))
+            vs = list(i_["vs"][i])
+            vs[0] = -vs[0]
+            ms = [list(row) for row in i_["ms"][i]]
+            ms[2][0] = float(i)
+            got = (o["out"][i], o["ks"][i], o["vs"][i], o["ms"][i], o["xs"][i])
+            want = (s, i_["ks"][i] * 2 + n, vs, ms, i_["xs"][i])
+            if got != want:
+                fail(f"abi thread {i}: {got} != {want}")
+
+
+def check_sample(kind, path):
+    for r in load(path):
+        i_, o, dim = r["inputs"], r["outputs"], r["dim"]
+        k = r["kernel"]
+        if kind == "saxpy" and k == "saxpy":
+            want = [f32(f32(i_["a"] * x) + y) for x, y in zip(i_["x"], i_["y"])]
+            if o["out"] != want:
+                fail(f"saxpy: {o['out']} != {want}")
+            if o["x"] != i_["x"] or o["y"] != i_["y"]:
+                fail("saxpy changed its inputs")
+        elif kind == "histogram" and k == "histogram":
+            n = i_["n"]
+            want = list(i_["counts"])
+            for key in i_["keys"]:
+                want[(key * 3) % n] += 1
+            if o["counts"] != want:
+                fail(f"histogram: {o['counts']} != {want}")
+            if sum(o["counts"]) - sum(i_["counts"]) != dim:
+                fail("histogram: the counts do not grow by dim")
+        elif kind == "swizzle" and k == "swizzle":
+            want = [[v[2], f32(v[0] + v[1]), f32(v[0] * v[0])] for v in i_["p"]]
+            if o["out"] != want:
+                fail(f"swizzle: {o['out']} != {want}")
+        elif kind == "gram" and k == "gram_matrix":
+            # g = transpose(m) * m, then g00 += 1, g12 = (g12 + g21) / 2;
+            # the sum order of the product is the runtime's, so 1e-6
+            for m, g, t in zip(i_["a"], o["out"], o["trace"]):
+                w = [[sum(m[r][a] * m[r][b] for r in range(3)) for b in range(3)] for a in range(3)]
+                w[0][0] += 1.0
+                w[1][2] = 0.5 * (w[1][2] + w[2][1])
+                for a in range(3):
+                    for b in range(3):
+                        if abs(g[a][b] - w[a][b]) > 1e-6 * max(1.0, abs(w[a][b])):
+                            fail(f"gram_matrix: g[{a}][{b}] = {g[a][b]}, want {w[a][b]}")
+                tr = w[0][0] + w[1][1] + w[2][2]
+                if abs(t - tr) > 1e-6 * max(1.0, abs(tr)):
+                    fail(f"gram_matrix: trace {t}, want {tr}")
+        elif kind == "weighted" and k == "weighted_histogram":
+            want = list(i_["bins"])
+            for key, w in zip(i_["keys"], i_["w"]):
+                # threads run in order 0..dim-1 on the cpu device
+                want[key // 4] = f32(want[key // 4] + f32(w * w))
+            if o["bins"] != want:
+                fail(f"weighted_histogram: {o['bins']} != {want}")
+
+
+def main(argv):
+    cmd = argv[1]
+    if cmd == "agree":
+        rel = absol = 0.0
+        args = argv[2:]
+        for j, a in enumerate(args):
+            if a == "--rel":
+                rel = float(args[j + 1])
+            if a == "--abs":
+                absol = float(args[j + 1])
+        files = [a for j, a in enumerate(args)
+                 if not a.startswith("--") and (j == 0 or args[j - 1] not in ("--rel", "--abs"))]
+        agree(files[0], files[1], rel, absol)
+    elif cmd == "law":
+        law(argv[2], set(argv[3:]))
+    elif cmd == "abi":
+        check_abi(argv[2])
+    else:
+        check_sample(cmd, argv[2])
+    if bad > 20:
+        print(f"# ... {bad - 20} more")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

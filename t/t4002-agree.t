@@ -1,0 +1,32 @@
+#!/bin/bash
+# For every sample and every kernel in it, the emitted C run on the cpu
+# device and the emitted CUDA run on the sim device agree.
+#
+# Bound: both run the same float32 operations in the same order (FMA
+# contraction off, no fast math) and call the same host libm for the
+# transcendentals, and the default sim grid covers dim in one pass, so
+# threads run in the cpu's order 0..dim-1: the records must agree to
+# 1e-6 relative (they are in practice identical).  With --grid 3x4 the
+# grid-stride loop runs 12 threads over dim 16, which reorders float
+# atomics; a sum of 16 terms of magnitude <= 1 then may differ by
+# 16 * 16 * 2^-24 < 2e-5, so that run is held to 1e-6 relative or 2e-5
+# absolute.  Integer outputs and nulls must be equal.  Every kernel's
+# grid-stride loop is the same code, so that second run (a C++ compile
+# each) is done for the first sample of each category only.
+. "$(dirname "$0")/lib.sh"
+
+for py in samples/*/*.py; do
+	krun --device cpu "$py" >"$TMP/cpu.json" 2>"$TMP/err" ||
+		{ t_result 1 "krun --device cpu $py"; diag "$(head -c 3000 "$TMP/err")"; continue; }
+	n=$(wc -l <"$TMP/cpu.json")
+	krun --device sim "$py" >"$TMP/sim.json" 2>"$TMP/err" ||
+		{ t_result 1 "krun --device sim $py"; diag "$(head -c 3000 "$TMP/err")"; continue; }
+	ok "cpu and sim agree on $py ($n kernels)" python3 t/run/check.py agree "$TMP/cpu.json" "$TMP/sim.json" --rel 1e-6
+	dir=${py%/*}
+	[ "$dir" = "${last:-}" ] && continue
+	last=$dir
+	krun --device sim --grid 3x4 "$py" >"$TMP/grid.json" 2>"$TMP/err" ||
+		{ t_result 1 "krun --device sim --grid 3x4 $py"; diag "$(head -c 3000 "$TMP/err")"; continue; }
+	ok "... and sim with a grid-stride loop (--grid 3x4)" python3 t/run/check.py agree "$TMP/cpu.json" "$TMP/grid.json" --rel 1e-6 --abs 2e-5
+done
+done_testing

@@ -1,0 +1,44 @@
+#!/bin/bash
+# The cuda device.  Where there is no GPU or driver (as on most build
+# machines) krun --device cuda exits 77 with a one-line reason and no
+# output; where there is one, its records agree with the cpu device.
+# Compiling with NVRTC needs no driver and is tested wherever NVRTC is.
+# make check-cuda (t/t41xx) does the same for every sample.
+. "$(dirname "$0")/lib.sh"
+
+CHECK="python3 t/run/check.py"
+KIR=t/run/abi.kir
+
+krun --device cuda $KIR t/run/abi.cu >"$TMP/cuda.json" 2>"$TMP/err"
+st=$?
+if [ $st = 77 ]; then
+	t_result 0 "no GPU here: --device cuda exits 77"
+	diag "reason: $(cat "$TMP/err")"
+	is "... with a one-line reason" "$(wc -l <"$TMP/err" | tr -d ' '):$(grep -c '^krun: --device cuda: ' "$TMP/err")" "1:1"
+	is "... and nothing on stdout" "$(cat "$TMP/cuda.json")" ""
+	krun --device cuda samples/arithmetic/saxpy_rational.py >"$TMP/out" 2>"$TMP/err"
+	is "... for a sample too" "$?" 77
+else
+	is "a GPU: --device cuda runs" "$st" 0 || diag "$(head -c 3000 "$TMP/err")"
+	ok "cuda: every argument reaches the kernel" $CHECK abi "$TMP/cuda.json"
+	krun --device cuda --grid 2x3 --dim 20 $KIR t/run/abi.cu >"$TMP/g.json"
+	krun --dim 20 $KIR t/run/abi.c >"$TMP/c.json"
+	ok "cuda --grid 2x3 agrees with cpu" $CHECK agree "$TMP/c.json" "$TMP/g.json"
+	krun --device cuda samples/arithmetic/saxpy_rational.py >"$TMP/s.json" &&
+		krun samples/arithmetic/saxpy_rational.py >"$TMP/c.json"
+	ok "cuda agrees with cpu on a sample" $CHECK agree "$TMP/c.json" "$TMP/s.json" --rel 1e-6
+fi
+
+krun --device cuda --compile-only $KIR t/run/abi.cu >"$TMP/out" 2>"$TMP/err"
+st=$?
+if [ $st = 77 ]; then
+	skip "NVRTC compiles abi.cu to a cubin" "$(cat "$TMP/err")"
+else
+	is "NVRTC compiles abi.cu to an sm_90 cubin (--compile-only)" "$st" 0 || diag "$(cat "$TMP/err")"
+	is "... without a warning" "$(cat "$TMP/err")" ""
+	printf '#include "ksynth.h"\nextern "C" __global__ void scale_cuda_forward(int dim, float s, float *ys) { ys[0] = s +; }\n' >"$TMP/bad.cu"
+	krun --device cuda --compile-only --kernel scale $KIR "$TMP/bad.cu" >"$TMP/out" 2>"$TMP/err"
+	is "CUDA that NVRTC rejects: status 1" "$?" 1
+	ok "... with NVRTC's log, located in the file" grep -q "bad.cu(2): error" "$TMP/err"
+fi
+done_testing
