@@ -67,7 +67,7 @@ uint64_t ir_hash_func(const Module *m, const Func *f)
 	Hasher h = {m, f, {0}, xmalloc(((size_t)f->nval + 1) * sizeof(int32_t)), 0};
 	for (int i = 0; i < f->nval; i++)
 		h.canon[i] = -1;
-	put32(&h, (uint32_t)f->is_kernel);
+	put32(&h, (uint32_t)f->is_kernel | (uint32_t)f->backward << 1);
 	put32(&h, (uint32_t)f->nparam);
 	for (int i = 0; i < f->nparam; i++)
 		put_value(&h, f->param[i]);

@@ -304,7 +304,15 @@ Func *ir_func_new(Module *m, const char *name, int is_kernel, Loc loc)
 int ir_func_find(const Module *m, const char *name)
 {
 	for (int i = 0; i < m->nfn; i++)
-		if (!strcmp(m->fn[i]->name, name))
+		if (!m->fn[i]->backward && !strcmp(m->fn[i]->name, name))
+			return i;
+	return -1;
+}
+
+int ir_backward_find(const Module *m, const char *name)
+{
+	for (int i = 0; i < m->nfn; i++)
+		if (m->fn[i]->backward && !strcmp(m->fn[i]->name, name))
 			return i;
 	return -1;
 }

@@ -145,7 +145,8 @@ struct Inst {
 
 typedef struct Func {
 	const char *name;
-	int is_kernel;
+	int is_kernel;    /* 1 for kernels and backward kernels */
+	int backward;     /* the backward kernel of kernel @name (kdiff) */
 	int nparam;
 	int32_t *param;   /* value ids */
 	int nret;
@@ -169,7 +170,10 @@ typedef struct Module {
 Module *ir_module_new(void);
 void ir_module_free(Module *m);
 Func *ir_func_new(Module *m, const char *name, int is_kernel, Loc loc);
-int ir_func_find(const Module *m, const char *name); /* index or -1 */
+/* The func or kernel NAME (backward kernels have a namespace of their own:
+ * `backward @k` is the backward of `kernel @k`): index or -1. */
+int ir_func_find(const Module *m, const char *name);
+int ir_backward_find(const Module *m, const char *name);
 
 int ir_param(Module *m, Func *f, const char *name, Type ty);
 /* A new variable; callers keep their own name tables and never add a name

@@ -150,7 +150,7 @@ static void print_func(FILE *out, const Module *m, const Func *f)
 	Printer p = {out, f, xmalloc((size_t)(f->nval ? f->nval : 1) * sizeof(int32_t)), 0};
 	for (int i = 0; i < f->nval; i++)
 		p.num[i] = -1;
-	fprintf(out, "%s @%s(", f->is_kernel ? "kernel" : "func", f->name);
+	fprintf(out, "%s @%s(", f->backward ? "backward" : f->is_kernel ? "kernel" : "func", f->name);
 	for (int i = 0; i < f->nparam; i++) {
 		const Value *v = &f->val[f->param[i]];
 		fprintf(out, "%s%%%s: %s", i ? ", " : "", v->name, ty_name(v->ty));

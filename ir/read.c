@@ -586,15 +586,17 @@ static void parse_block(Reader *r, Block *b)
 
 /* ---- functions and the module ------------------------------------------------ */
 
-/* func := ('func'|'kernel') GLOBAL '(' [param {',' param}] ')' ['->' type {',' type}]
+/* func := ('func'|'kernel'|'backward') GLOBAL '(' [param {',' param}] ')' ['->' type {',' type}]
  *         loc '{' NL block '}' */
 static void parse_func(Reader *r, int index)
 {
 	Tok kw = r->tok;
-	int is_kernel = is_word(r, "kernel");
+	int backward = is_word(r, "backward");
+	int is_kernel = backward || is_word(r, "kernel");
 	next(r);
 	Func *f = r->m->fn[index];
 	f->is_kernel = is_kernel;
+	f->backward = backward;
 	f->at.line = kw.line;
 	f->at.col = kw.col;
 	r->f = f;
@@ -648,16 +650,17 @@ static void collect_funcs(Reader *r)
 			at_line_start = 1;
 			continue;
 		}
-		if (at_line_start && (is_word(r, "func") || is_word(r, "kernel"))) {
+		if (at_line_start && (is_word(r, "func") || is_word(r, "kernel") || is_word(r, "backward"))) {
 			Tok kw = r->tok;
+			int backward = is_word(r, "backward");
 			next(r);
 			if (r->tok.kind != T_GLOBAL)
 				rerror(r, &r->tok, "expected '@name' after '%.*s'", kw.n, kw.p);
 			char *name = arena_strndup(&r->m->arena, r->tok.p, (size_t)r->tok.n);
-			if (ir_func_find(r->m, name) >= 0)
-				rerror(r, &r->tok, "function @%s is defined twice", name);
+			if ((backward ? ir_backward_find : ir_func_find)(r->m, name) >= 0)
+				rerror(r, &r->tok, "%s @%s is defined twice", backward ? "backward" : "function", name);
 			Loc none = {0, 0};
-			ir_func_new(r->m, name, 0, none);
+			ir_func_new(r->m, name, 0, none)->backward = backward;
 		}
 		at_line_start = 0;
 	}
@@ -744,9 +747,9 @@ void ir_read_into(Module *m, const Src *s)
 		skip_nl(&r);
 		if (r.tok.kind == T_EOF)
 			break;
-		if (!is_word(&r, "func") && !is_word(&r, "kernel")) {
+		if (!is_word(&r, "func") && !is_word(&r, "kernel") && !is_word(&r, "backward")) {
 			char buf[64];
-			rerror(&r, &r.tok, "expected 'func' or 'kernel', found %s",
+			rerror(&r, &r.tok, "expected 'func', 'kernel' or 'backward', found %s",
 			       tok_desc(&r.tok, buf, sizeof buf));
 		}
 		parse_func(&r, i);

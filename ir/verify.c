@@ -350,6 +350,8 @@ static void verify_func(Verifier *v, int fi)
 	v->fi = fi;
 	if (f->is_kernel && f->nret)
 		verr(v, at, "kernel '%s' cannot return a value", f->name);
+	if (f->backward && ir_func_find(v->m, f->name) < 0)
+		verr(v, at, "backward @%s has no kernel @%s", f->name, f->name);
 	for (int i = 0; i < f->nparam; i++)
 		if (!param_type_ok(f->val[f->param[i]].ty))
 			verr(v, at, "parameter '%s' of '%s' cannot have type %s", f->val[f->param[i]].name,
@@ -401,7 +403,7 @@ void ir_verify(const Module *m, const Src *src, int use_src)
 	v.use_src = use_src;
 	for (int i = 0; i < m->nfn; i++)
 		for (int j = 0; j < i; j++)
-			if (!strcmp(m->fn[i]->name, m->fn[j]->name))
+			if (m->fn[i]->backward == m->fn[j]->backward && !strcmp(m->fn[i]->name, m->fn[j]->name))
 				verr(&v, use_src ? m->fn[i]->loc : m->fn[i]->at, "'%s' is defined twice",
 				     m->fn[i]->name);
 	for (int i = 0; i < m->nfn; i++)
