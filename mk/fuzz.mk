@@ -1,9 +1,12 @@
 # fuzz.mk: libFuzzer harnesses for the source front end and the IR reader.
 #   make fuzz FUZZ_SECONDS=60     runs each harness that long
+#   make fuzz FUZZ_RUNS=1000000   runs each harness that many inputs
 # The library is rebuilt with clang and -fsanitize=fuzzer-no-link,address,
 # undefined into $(O)/fuzz; the seed corpus is samples/ (and their IR).
 
 FUZZ_SECONDS ?= 60
+FUZZ_RUNS ?=
+FUZZ_LIMIT := $(if $(FUZZ_RUNS),-runs=$(FUZZ_RUNS),-max_total_time=$(FUZZ_SECONDS))
 FUZZ_CC ?= clang
 FUZZ_FLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -I. -I$(O)/gen -g -O1 \
 	-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
@@ -11,6 +14,7 @@ FUZZ_OBJ := $(LIB_SRC:%.c=$(O)/fuzz/obj/%.o) $(GEN_SRC:$(O)/gen/%.c=$(O)/fuzz/ob
 FUZZERS := front ir
 
 .PHONY: fuzz fuzz-build
+.SECONDARY: $(FUZZ_OBJ)
 fuzz-build: $(FUZZERS:%=$(O)/fuzz/fuzz-%)
 
 $(O)/fuzz/.deps-ok: mk/deps.sh
@@ -38,8 +42,8 @@ $(O)/fuzz/corpus-ir/.stamp: $(wildcard samples/*/*.kir t/ir/*.kir t/ir-errors/*.
 
 fuzz: fuzz-build $(FUZZERS:%=$(O)/fuzz/corpus-%/.stamp)
 	$(Q)for f in $(FUZZERS); do \
-		echo "fuzz-$$f: $(FUZZ_SECONDS)s"; \
-		$(O)/fuzz/fuzz-$$f -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
+		echo "fuzz-$$f: $(FUZZ_LIMIT)"; \
+		$(O)/fuzz/fuzz-$$f $(FUZZ_LIMIT) -max_len=65536 \
 			-timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
 			-artifact_prefix=$(O)/fuzz/ $(O)/fuzz/corpus-$$f \
 			2>&1 | grep -E 'stat::number_of_executed_units|ERROR|SUMMARY|Done' ; \
