@@ -43,6 +43,6 @@ clean:
 install: all
 	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/ksynth
 	cp $(BIN) $(DESTDIR)$(PREFIX)/bin/
-	cp runtime/*.h $(DESTDIR)$(PREFIX)/include/ksynth/ 2>/dev/null || true
+	cp runtime/ksynth.h runtime/ksynth_sim.h $(DESTDIR)$(PREFIX)/include/ksynth/
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
