@@ -4,36 +4,24 @@
  * It is the IR's own test tool: kfmt of kfmt output is the same bytes.
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "ir/ir.h"
 
-static void usage(int status)
+static int flag(const char *arg, void *ctx)
 {
-	fputs("usage: kfmt [--hash] [-o OUT] [FILE.kir | -]\n", status ? stderr : stdout);
-	exit(status);
+	if (strcmp(arg, "--hash"))
+		return 0;
+	*(int *)ctx = 1;
+	return 1;
 }
 
 int main(int argc, char **argv)
 {
-	const char *in = "-", *out = NULL;
-	int hash = 0, nin = 0;
+	const char *in, *out;
+	int hash = 0;
 	ks_prog = "kfmt";
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-o") && i + 1 < argc)
-			out = argv[++i];
-		else if (!strcmp(argv[i], "--hash"))
-			hash = 1;
-		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
-			usage(0);
-		else if (argv[i][0] == '-' && argv[i][1])
-			usage(2);
-		else if (nin++)
-			usage(2);
-		else
-			in = argv[i];
-	}
+	ks_args(argc, argv, "kfmt [--hash] [-o OUT] [FILE.kir | -]", flag, &hash, &in, &out);
 	Src src;
 	src_read(&src, in);
 	Module *m = ir_read(&src);

@@ -101,6 +101,13 @@ void out_commit(void);
 /* Remove the unfinished output file, if any (errors call this). */
 void out_abort(void);
 
+/* ---- command lines ------------------------------------------------------ */
+
+/* Parse `TOOL [flags] [-o OUT] [FILE | -]` (args.c); flag(arg, ctx) takes the
+ * tool's own flags and returns 1 for those it knows. */
+void ks_args(int argc, char **argv, const char *usage, int (*flag)(const char *arg, void *ctx),
+	     void *ctx, const char **in, const char **out);
+
 /* ---- small helpers ---------------------------------------------------- */
 
 uint64_t ks_hash64(const void *p, size_t n, uint64_t seed); /* FNV-1a based */
