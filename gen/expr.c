@@ -1,0 +1,1246 @@
+/*
+ * expr.c: typed random expressions that are finite by construction.
+ *
+ * gen_f/gen_i/gen_idx/gen_b/gen_v/gen_m write an expression of a type,
+ * at most D levels deep, and return it with the interval of its values
+ * (for vectors and matrices, one interval for every component).  Domain
+ * rules, each written the way a person guards code:
+ *   divisor       kept >= 0.5 in size: itself if its interval allows, else
+ *                 (1.0 + e * e), (c + wp.abs(e)), (2.0 + wp.sin(e)) ...
+ *   sqrt          argument >= 0.25; log, log2, log10 >= 0.5; pow base >= 0.5
+ *                 and exponent in [-2, 2]
+ *   asin, acos    argument within +-0.9; tan within +-1.2; exp, sinh, cosh
+ *                 within +-4 (clamp, c * tanh, c * sin, or nothing needed)
+ *   atan2(y, x)   x >= 0.5 (no branch cut)
+ *   normalize     a vector offset so one component is >= 0.5 in size
+ *   inverse       M + c I with c above N * |M|: diagonally dominant
+ *   ints          |value| < 2^30; divisors >= 1; an index is i, an int
+ *                 array element, or a form that stays in [0, n)
+ *   every value   |v| <= LIM, else scaled by a constant or squashed
+ */
+#include <math.h>
+#include <string.h>
+
+#include "gen/gen_int.h"
+
+#define LIM 64.0
+#define ILIM 1073741824.0 /* 2^30 */
+#define NMAX 16777216.0   /* the largest dim: 2^24 */
+
+Iv iv_mk(double lo, double hi)
+{
+	Iv r = {lo, hi};
+	return r;
+}
+double iv_mag(Iv a) { return fmax(fabs(a.lo), fabs(a.hi)); }
+Iv iv_hull(Iv a, Iv b) { return iv_mk(fmin(a.lo, b.lo), fmax(a.hi, b.hi)); }
+static Iv iv_add(Iv a, Iv b) { return iv_mk(a.lo + b.lo, a.hi + b.hi); }
+static Iv iv_sub(Iv a, Iv b) { return iv_mk(a.lo - b.hi, a.hi - b.lo); }
+static Iv iv_neg(Iv a) { return iv_mk(-a.hi, -a.lo); }
+static Iv iv_mul(Iv a, Iv b)
+{
+	double p[4] = {a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi};
+	return iv_mk(fmin(fmin(p[0], p[1]), fmin(p[2], p[3])), fmax(fmax(p[0], p[1]), fmax(p[2], p[3])));
+}
+Iv iv_sym(double m) { return iv_mk(-m, m); }
+static Iv iv_scale(Iv a, double k) { return k >= 0 ? iv_mk(a.lo * k, a.hi * k) : iv_mk(a.hi * k, a.lo * k); }
+
+Expr ex(const char *s, int ty, int prec, Iv iv, int dep)
+{
+	Expr e = {s, iv, (unsigned char)ty, (unsigned char)prec, (unsigned char)dep, 0};
+	return e;
+}
+
+/* E's text, parenthesized when its precedence is below PREC. */
+const char *par(G *g, Expr e, int prec)
+{
+	if (e.prec < prec || (prec == P_UNARY && e.s[0] == '-'))
+		return S("(", e.s, ")");
+	return e.s;
+}
+
+static const char *const nice[] = {"0.5", "0.25", "2.0", "0.1", "1.5", "3.0", "0.75", "0.9",
+				   "0.2", "4.0", "0.3", "1.25", "0.05", "0.125", "0.8", "0.6"};
+static const double nicev[] = {0.5, 0.25, 2.0, 0.1, 1.5, 3.0, 0.75, 0.9,
+			       0.2, 4.0, 0.3, 1.25, 0.05, 0.125, 0.8, 0.6};
+
+Expr lit_f(G *g)
+{
+	int k = rnd(g, (int)KS_NELEM(nice));
+	return ex(nice[k], T_F, P_ATOM, iv_mk(nicev[k], nicev[k]), 0);
+}
+
+/* Thresholds that no input equals exactly (not multiples of 2^-23), so a
+ * comparison of an input never sits on its edge. */
+const char *thresh(G *g)
+{
+	static const char *const t[] = {"0.1", "0.2", "0.3", "0.4", "0.7", "0.8", "0.15",
+					"0.35", "0.45", "-0.1", "-0.3", "-0.7", "-0.45", "-0.2"};
+	return PICK(g, t);
+}
+
+/* ---- variables and arrays ---------------------------------------------- */
+
+/* A random live variable of type TY (locals, scalar params, loop
+ * variables); WANT_IDX: only indices. */
+Var *pick_var(G *g, int ty, int want_idx, int any_kind)
+{
+	int n = 0;
+	(void)any_kind;
+	for (int i = 0; i < g->nv; i++) {
+		Var *v = &g->v[i];
+		n += v->alive && v->ty == ty && v->kind != VK_ARRAY && (!want_idx || v->idx);
+	}
+	if (!n)
+		return NULL;
+	int k = rnd(g, n);
+	for (int i = 0; i < g->nv; i++) {
+		Var *v = &g->v[i];
+		if (v->alive && v->ty == ty && v->kind != VK_ARRAY && (!want_idx || v->idx) && k-- == 0)
+			return v;
+	}
+	return NULL;
+}
+
+/* A random array of element type TY (-1: any) and role (-1: readable). */
+Var *pick_arr(G *g, int ty, int role)
+{
+	int c[MAXV], n = 0;
+	for (int i = 0; i < g->nv; i++) {
+		Var *v = &g->v[i];
+		if (v->kind != VK_ARRAY || (ty >= 0 && v->ty != ty))
+			continue;
+		if (role >= 0 ? v->role != role
+			      : !(v->role == R_IN || (v->role == R_OUT && g->loop == 0 && !g->in_func)))
+			continue;
+		c[n++] = i;
+	}
+	return n ? &g->v[c[rnd(g, n)]] : NULL;
+}
+
+static Var *nvar(G *g) { return g->nvar >= 0 ? &g->v[g->nvar] : NULL; }
+
+/* a[j]: inputs at any index, outputs at the thread's own. */
+Expr read_arr(G *g, Var *a, int d)
+{
+	Expr j = a->role == R_IN ? gen_idx(g, d - 1) : ex("i", T_I, P_ATOM, iv_mk(0, NMAX), 1);
+	COV(g, expr_array_index);
+	Expr e = ex(S(a->name, "[", j.s, "]"), a->ty, P_ATOM, a->iv, 1);
+	e.idx = a->idx;
+	return e;
+}
+
+static Expr var_ex(Var *v)
+{
+	Expr e = ex(v->name, v->ty, P_ATOM, v->iv, v->dep);
+	e.idx = v->idx;
+	return e;
+}
+
+Expr with_dep(G *g, Expr e)
+{
+	if (e.dep)
+		return e;
+	Var *a = pick_arr(g, e.ty, R_IN);
+	Expr x;
+	if (a)
+		x = read_arr(g, a, 1);
+	else if (e.ty == T_F)
+		x = gen_f(g, 0);
+	else
+		x = gen_ty(g, e.ty, 0);
+	if (!x.dep)
+		return e;
+	if (e.ty == T_I)
+		COV(g, expr_int_add);
+	else if (e.ty == T_F)
+		COV(g, expr_add);
+	else if (IS_VEC(e.ty))
+		COV(g, expr_vec_add);
+	else
+		COV(g, expr_mat_add);
+	Expr r = ex(S(par(g, e, P_ADD), " + ", par(g, x, P_MUL)), e.ty, P_ADD, iv_add(e.iv, x.iv), 1);
+	return r;
+}
+
+/* ---- squashing and guards ----------------------------------------------- */
+
+/* E kept within [-c, c]: unchanged when it already is, else scaled by a
+ * constant, clamped or passed through tanh/sin. */
+Expr squash(G *g, Expr e, double c)
+{
+	double m = iv_mag(e.iv);
+	if (m <= c)
+		return e;
+	if (e.ty != T_F || chance(g, 35)) {
+		/* a constant scale: 0.5, 0.25, 0.1, 0.05, 0.01 ... */
+		static const double ks[] = {0.5, 0.25, 0.2, 0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.001, 0.0005, 0.0002, 0.0001};
+		static const char *const kt[] = {"0.5", "0.25", "0.2", "0.1", "0.05", "0.02", "0.01", "0.005", "0.002", "0.001", "0.0005", "0.0002", "0.0001"};
+		for (int i = 0; i < (int)KS_NELEM(ks); i++)
+			if (m * ks[i] <= c) {
+				if (e.ty == T_F)
+					COV(g, expr_mul);
+				else if (IS_VEC(e.ty))
+					COV(g, expr_scalar_vec);
+				else
+					COV(g, expr_scalar_mat);
+				Expr r = ex(S(kt[i], " * ", par(g, e, P_UNARY)), e.ty, P_MUL, iv_scale(e.iv, ks[i]), e.dep);
+				return r;
+			}
+		if (e.ty != T_F) {
+			double k = pow(10.0, floor(log10(c / m)));
+			COV(g, expr_scalar_vec);
+			return ex(S(flit(g, k), " * ", par(g, e, P_UNARY)), e.ty, P_MUL, iv_scale(e.iv, k), e.dep);
+		}
+	}
+	const char *ct = flit(g, c);
+	Expr r;
+	switch (rnd(g, 3)) {
+	case 0:
+		COVB(g, CLAMP_F);
+		r = ex(S("wp.clamp(", e.s, ", -", ct, ", ", ct, ")"), T_F, P_ATOM, iv_mk(fmax(e.iv.lo, -c), fmin(e.iv.hi, c)), e.dep);
+		break;
+	case 1:
+		COVB(g, TANH);
+		r = ex(c == 1.0 ? S("wp.tanh(", e.s, ")") : S(ct, " * wp.tanh(", e.s, ")"), T_F,
+		       c == 1.0 ? P_ATOM : P_MUL, iv_sym(c), e.dep);
+		if (c != 1.0)
+			COV(g, expr_mul);
+		break;
+	default:
+		COVB(g, SIN);
+		r = ex(c == 1.0 ? S("wp.sin(", e.s, ")") : S(ct, " * wp.sin(", e.s, ")"), T_F,
+		       c == 1.0 ? P_ATOM : P_MUL, iv_sym(c), e.dep);
+		if (c != 1.0)
+			COV(g, expr_mul);
+		break;
+	}
+	return r;
+}
+
+/* An int kept within [-c, c] (c >= 1). */
+Expr squash_int(G *g, Expr e, int c)
+{
+	if (iv_mag(e.iv) <= c)
+		return e;
+	const char *ct = ilit(g, c);
+	if (e.iv.lo >= 0 && chance(g, 60)) {
+		COV(g, expr_int_mod);
+		return ex(S(par(g, e, P_MUL), " % ", ilit(g, c + 1)), T_I, P_MUL, iv_mk(0, c), e.dep);
+	}
+	COVB(g, CLAMP_I);
+	return ex(S("wp.clamp(", e.s, ", -", ct, ", ", ct, ")"), T_I, P_ATOM, iv_mk(fmax(e.iv.lo, -c), fmin(e.iv.hi, c)), e.dep);
+}
+
+static int short_text(Expr e) { return strlen(e.s) <= 24; }
+
+/* A divisor made from B, at least 0.5 in size. */
+Expr safe_div(G *g, Expr b)
+{
+	if (b.iv.lo >= 0.5 || b.iv.hi <= -0.5)
+		return b;
+	if (b.iv.lo > -8.0 && chance(g, 30)) {
+		double c = ceil(-b.iv.lo + 0.5);
+		COV(g, expr_add);
+		return ex(S(flit(g, c), " + ", par(g, b, P_MUL)), T_F, P_ADD, iv_mk(b.iv.lo + c, b.iv.hi + c), b.dep);
+	}
+	switch (short_text(b) ? rnd(g, 4) : 1 + rnd(g, 3)) {
+	case 0:
+		COV(g, expr_mul);
+		COV(g, expr_add);
+		return ex(S("1.0 + ", par(g, b, P_MUL), " * ", par(g, b, P_UNARY)), T_F, P_ADD,
+			  iv_mk(1.0, 1.0 + iv_mag(b.iv) * iv_mag(b.iv)), b.dep);
+	case 1: {
+		static const char *const c[] = {"0.5", "1.0", "2.0"};
+		static const double cv[] = {0.5, 1.0, 2.0};
+		int k = rnd(g, 3);
+		COVB(g, ABS_F);
+		COV(g, expr_add);
+		return ex(S(c[k], " + wp.abs(", b.s, ")"), T_F, P_ADD, iv_mk(cv[k], cv[k] + iv_mag(b.iv)), b.dep);
+	}
+	case 2:
+		COVB(g, SIN);
+		COV(g, expr_add);
+		return ex(S("2.0 + wp.sin(", b.s, ")"), T_F, P_ADD, iv_mk(1.0, 3.0), b.dep);
+	default:
+		COVB(g, COS);
+		COV(g, expr_sub);
+		return ex(S("1.5 - wp.cos(", b.s, ")"), T_F, P_ADD, iv_mk(0.5, 2.5), b.dep);
+	}
+}
+
+/* A value >= LO (0.25 for sqrt, 0.5 for log and pow). */
+static Expr positive(G *g, Expr a, double lo)
+{
+	if (a.iv.lo >= lo)
+		return a;
+	const char *lt = lo == 0.25 ? "0.25" : "0.5";
+	if (short_text(a) && chance(g, 50)) {
+		COV(g, expr_mul);
+		COV(g, expr_add);
+		return ex(S(par(g, a, P_MUL), " * ", par(g, a, P_UNARY), " + ", lo == 0.25 ? "0.25" : "1.0"), T_F, P_ADD,
+			  iv_mk(lo == 0.25 ? 0.25 : 1.0, iv_mag(a.iv) * iv_mag(a.iv) + 1.0), a.dep);
+	}
+	COVB(g, ABS_F);
+	COV(g, expr_add);
+	return ex(S("wp.abs(", a.s, ") + ", lt), T_F, P_ADD, iv_mk(lo, lo + iv_mag(a.iv)), a.dep);
+}
+
+/* ---- float --------------------------------------------------------------- */
+
+static Expr leaf_f(G *g, int d)
+{
+	for (int t = 0; t < 6; t++) {
+		switch (rnd(g, 10)) {
+		case 0: case 1: case 2: case 3: {
+			Var *v = pick_var(g, T_F, 0, 1);
+			if (v)
+				return var_ex(v);
+			break;
+		}
+		case 4: case 5: {
+			Var *a = pick_arr(g, T_F, -1);
+			if (a)
+				return read_arr(g, a, d);
+			break;
+		}
+		case 6: {
+			Var *v = NULL;
+			for (int n = 2; n <= 4 && !v; n++)
+				v = pick_var(g, VEC_OF(2 + rnd(g, 3)), 0, 1);
+			if (!v)
+				break;
+			int k = rnd(g, TY_N(v->ty));
+			if (chance(g, 50)) {
+				static const char *const comp[] = {".x", ".y", ".z", ".w"};
+				COV(g, expr_vec_attr);
+				return ex(S(v->name, comp[k]), T_F, P_ATOM, v->iv, v->dep);
+			}
+			COV(g, expr_vec_index);
+			return ex(S(v->name, "[", ilit(g, k), "]"), T_F, P_ATOM, v->iv, v->dep);
+		}
+		case 7: {
+			Var *v = pick_var(g, MAT_OF(2 + rnd(g, 3)), 0, 1);
+			if (!v)
+				break;
+			int n = TY_N(v->ty);
+			COV(g, expr_mat_elem);
+			return ex(S(v->name, "[", ilit(g, rnd(g, n)), ", ", ilit(g, rnd(g, n)), "]"), T_F, P_ATOM, v->iv, v->dep);
+		}
+		case 8: {
+			Var *v = pick_var(g, T_I, 0, 1);
+			if (!v || iv_mag(v->iv) > 1e6)
+				break;
+			COV(g, expr_conv_float);
+			return ex(S(chance(g, 10) ? "wp.float32(" : "float(", v->name, ")"), T_F, P_ATOM, v->iv, v->dep);
+		}
+		default:
+			return lit_f(g);
+		}
+	}
+	Var *a = pick_arr(g, T_F, -1);
+	if (a)
+		return read_arr(g, a, d);
+	return lit_f(g);
+}
+
+static Expr math1(G *g, Expr a)
+{
+	const char *s = a.s;
+	Iv v = a.iv;
+	switch (rnd(g, 17)) {
+	case 0:
+		COVB(g, SIN);
+		return ex(S("wp.sin(", s, ")"), T_F, P_ATOM, iv_mk(-1, 1), a.dep);
+	case 1:
+		COVB(g, COS);
+		return ex(S("wp.cos(", s, ")"), T_F, P_ATOM, iv_mk(-1, 1), a.dep);
+	case 2:
+		a = squash(g, a, 1.2);
+		COVB(g, TAN);
+		return ex(S("wp.tan(", a.s, ")"), T_F, P_ATOM, iv_mk(tan(a.iv.lo), tan(a.iv.hi)), a.dep);
+	case 3:
+		a = squash(g, a, 0.9);
+		COVB(g, ASIN);
+		return ex(S("wp.asin(", a.s, ")"), T_F, P_ATOM, iv_mk(asin(a.iv.lo), asin(a.iv.hi)), a.dep);
+	case 4:
+		a = squash(g, a, 0.9);
+		COVB(g, ACOS);
+		return ex(S("wp.acos(", a.s, ")"), T_F, P_ATOM, iv_mk(acos(a.iv.hi), acos(a.iv.lo)), a.dep);
+	case 5:
+		COVB(g, ATAN);
+		return ex(S("wp.atan(", s, ")"), T_F, P_ATOM, iv_mk(atan(v.lo), atan(v.hi)), a.dep);
+	case 6:
+		a = squash(g, a, 3.0);
+		COVB(g, SINH);
+		return ex(S("wp.sinh(", a.s, ")"), T_F, P_ATOM, iv_mk(sinh(a.iv.lo), sinh(a.iv.hi)), a.dep);
+	case 7:
+		a = squash(g, a, 3.0);
+		COVB(g, COSH);
+		return ex(S("wp.cosh(", a.s, ")"), T_F, P_ATOM, iv_mk(1.0, cosh(iv_mag(a.iv))), a.dep);
+	case 8:
+		COVB(g, TANH);
+		return ex(S("wp.tanh(", s, ")"), T_F, P_ATOM, iv_mk(tanh(v.lo), tanh(v.hi)), a.dep);
+	case 9:
+		a = squash(g, a, 4.0);
+		COVB(g, EXP);
+		return ex(S("wp.exp(", a.s, ")"), T_F, P_ATOM, iv_mk(exp(a.iv.lo), exp(a.iv.hi)), a.dep);
+	case 10: {
+		a = positive(g, a, 0.5);
+		int k = rnd(g, 3);
+		if (k == 0) {
+			COVB(g, LOG);
+			return ex(S("wp.log(", a.s, ")"), T_F, P_ATOM, iv_mk(log(a.iv.lo), log(a.iv.hi)), a.dep);
+		} else if (k == 1) {
+			COVB(g, LOG2);
+			return ex(S("wp.log2(", a.s, ")"), T_F, P_ATOM, iv_mk(log2(a.iv.lo), log2(a.iv.hi)), a.dep);
+		}
+		COVB(g, LOG10);
+		return ex(S("wp.log10(", a.s, ")"), T_F, P_ATOM, iv_mk(log10(a.iv.lo), log10(a.iv.hi)), a.dep);
+	}
+	case 11:
+		a = positive(g, a, 0.25);
+		COVB(g, SQRT);
+		return ex(S("wp.sqrt(", a.s, ")"), T_F, P_ATOM, iv_mk(sqrt(a.iv.lo), sqrt(a.iv.hi)), a.dep);
+	case 12: {
+		a = positive(g, a, 0.5);
+		a = squash(g, a, 8.0);
+		if (a.iv.lo < 0.5) /* squashing a positive value keeps it >= 0.5 only if scaled; redo */
+			a = positive(g, squash(g, a, 4.0), 0.5);
+		static const char *const et[] = {"2.0", "0.5", "1.5", "3.0", "-1.0", "0.25"};
+		static const double ev[] = {2.0, 0.5, 1.5, 3.0, -1.0, 0.25};
+		int k = rnd(g, 6);
+		double b0 = a.iv.lo, b1 = a.iv.hi, e = ev[k];
+		double p0 = pow(b0, e), p1 = pow(b1, e);
+		COVB(g, POW);
+		return ex(S("wp.pow(", a.s, ", ", et[k], ")"), T_F, P_ATOM, iv_mk(fmin(p0, p1), fmax(p0, p1)), a.dep);
+	}
+	case 13:
+		COVB(g, FLOOR);
+		return ex(S("wp.floor(", s, ")"), T_F, P_ATOM, iv_mk(floor(v.lo), floor(v.hi)), a.dep);
+	case 14:
+		COVB(g, CEIL);
+		return ex(S("wp.ceil(", s, ")"), T_F, P_ATOM, iv_mk(ceil(v.lo), ceil(v.hi)), a.dep);
+	case 15:
+		COVB(g, ABS_F);
+		return ex(S("wp.abs(", s, ")"), T_F, P_ATOM, iv_mk(v.lo > 0 ? v.lo : v.hi < 0 ? -v.hi : 0, iv_mag(v)), a.dep);
+	default:
+		COVB(g, SIGN_F);
+		return ex(S("wp.sign(", s, ")"), T_F, P_ATOM, iv_mk(-1, 1), a.dep);
+	}
+}
+
+static Expr minmax_f(G *g, int d)
+{
+	Expr a = gen_f(g, d - 1);
+	switch (rnd(g, 4)) {
+	case 0: {
+		Expr b = gen_f(g, d - 1);
+		COVB(g, MIN_F);
+		return ex(S("wp.min(", a.s, ", ", b.s, ")"), T_F, P_ATOM, iv_mk(fmin(a.iv.lo, b.iv.lo), fmin(a.iv.hi, b.iv.hi)), a.dep | b.dep);
+	}
+	case 1: {
+		Expr b = gen_f(g, d - 1);
+		COVB(g, MAX_F);
+		return ex(S("wp.max(", a.s, ", ", b.s, ")"), T_F, P_ATOM, iv_mk(fmax(a.iv.lo, b.iv.lo), fmax(a.iv.hi, b.iv.hi)), a.dep | b.dep);
+	}
+	case 2: {
+		static const char *const lo[] = {"-0.5", "0.0", "-1.0", "-0.25"};
+		static const char *const hi[] = {"0.5", "1.0", "2.0", "0.75"};
+		static const double lov[] = {-0.5, 0.0, -1.0, -0.25}, hiv[] = {0.5, 1.0, 2.0, 0.75};
+		int k = rnd(g, 4), m = rnd(g, 4);
+		COVB(g, CLAMP_F);
+		return ex(S("wp.clamp(", a.s, ", ", lo[k], ", ", hi[m], ")"), T_F, P_ATOM,
+			  iv_mk(fmin(fmax(a.iv.lo, lov[k]), hiv[m]), fmax(fmin(a.iv.hi, hiv[m]), lov[k])), a.dep);
+	}
+	default:
+		COVB(g, ABS_F);
+		return ex(S("wp.abs(", a.s, ")"), T_F, P_ATOM, iv_mk(0, iv_mag(a.iv)), a.dep);
+	}
+}
+
+static Expr arith_f(G *g, int d)
+{
+	Expr a = gen_f(g, d - 1);
+	int op = rnd(g, 20);
+	if (op < 6) {
+		Expr b = gen_f(g, d - 1);
+		COV(g, expr_add);
+		return ex(S(par(g, a, P_ADD), " + ", par(g, b, P_MUL)), T_F, P_ADD, iv_add(a.iv, b.iv), a.dep | b.dep);
+	}
+	if (op < 10) {
+		Expr b = gen_f(g, d - 1);
+		COV(g, expr_sub);
+		return ex(S(par(g, a, P_ADD), " - ", par(g, b, P_MUL)), T_F, P_ADD, iv_sub(a.iv, b.iv), a.dep | b.dep);
+	}
+	if (op < 15) {
+		Expr b = gen_f(g, d - 1);
+		if (iv_mag(iv_mul(a.iv, b.iv)) > LIM)
+			b = squash(g, b, LIM / fmax(iv_mag(a.iv), 1.0));
+		COV(g, expr_mul);
+		return ex(S(par(g, a, P_MUL), " * ", par(g, b, P_UNARY)), T_F, P_MUL, iv_mul(a.iv, b.iv), a.dep | b.dep);
+	}
+	if (op < 18) {
+		Expr b = safe_div(g, gen_f(g, d - 1));
+		double lo = fmin(fabs(b.iv.lo), fabs(b.iv.hi));
+		Iv r = iv_sym(iv_mag(a.iv) / lo);
+		COV(g, expr_div);
+		return ex(S(par(g, a, P_MUL), " / ", par(g, b, P_UNARY)), T_F, P_MUL, r, a.dep | b.dep);
+	}
+	if (op == 18) {
+		COV(g, expr_neg);
+		return ex(S("-", par(g, a, P_UNARY)), T_F, P_UNARY, iv_neg(a.iv), a.dep);
+	}
+	Expr b = safe_div(g, gen_f(g, d - 1));
+	double lo = fmin(fabs(b.iv.lo), fabs(b.iv.hi)), hi = iv_mag(b.iv);
+	if (chance(g, 50)) {
+		COV(g, expr_floordiv);
+		double m = iv_mag(a.iv) / lo + 1.0;
+		return ex(S(par(g, a, P_MUL), " // ", par(g, b, P_UNARY)), T_F, P_MUL, iv_sym(m), a.dep | b.dep);
+	}
+	COV(g, expr_mod);
+	return ex(S(par(g, a, P_MUL), " % ", par(g, b, P_UNARY)), T_F, P_MUL, iv_sym(hi), a.dep | b.dep);
+}
+
+static Expr call_f(G *g, int d);
+
+Expr gen_f(G *g, int d)
+{
+	Expr e;
+	if (d <= 0 || g->sp > sizeof g->scratch / 2)
+		return leaf_f(g, d);
+	switch (wpick(g, g->p->ex, NEX)) {
+	case EX_LEAF:
+		e = leaf_f(g, d);
+		break;
+	case EX_ARITH:
+		e = arith_f(g, d);
+		break;
+	case EX_MATH:
+		e = math1(g, gen_f(g, d - 1));
+		if (chance(g, 10)) {
+			Expr y = gen_f(g, d - 1), x = safe_div(g, gen_f(g, d - 1));
+			if (x.iv.lo < 0) {
+				COV(g, expr_neg);
+				x = ex(S("-", par(g, x, P_UNARY)), T_F, P_UNARY, iv_neg(x.iv), x.dep);
+			}
+			COVB(g, ATAN2);
+			e = ex(S("wp.atan2(", y.s, ", ", x.s, ")"), T_F, P_ATOM, iv_mk(-1.5707963267948966, 1.5707963267948966), y.dep | x.dep | e.dep);
+		}
+		break;
+	case EX_VEC: {
+		int n = chance(g, 60) ? g->vecn : 2 + rnd(g, 3);
+		Expr u = gen_v(g, n, d - 1);
+		switch (rnd(g, 4)) {
+		case 0: {
+			Expr w = gen_v(g, n, d - 1);
+			COVB(g, DOT);
+			e = ex(S("wp.dot(", u.s, ", ", w.s, ")"), T_F, P_ATOM, iv_sym(n * iv_mag(u.iv) * iv_mag(w.iv)), u.dep | w.dep);
+			break;
+		}
+		case 1:
+			COVB(g, LENGTH);
+			e = ex(S("wp.length(", u.s, ")"), T_F, P_ATOM, iv_mk(0, sqrt(n) * iv_mag(u.iv)), u.dep);
+			break;
+		case 2:
+			COVB(g, LENGTH_SQ);
+			e = ex(S("wp.length_sq(", u.s, ")"), T_F, P_ATOM, iv_mk(0, n * iv_mag(u.iv) * iv_mag(u.iv)), u.dep);
+			break;
+		default: {
+			int k = rnd(g, n);
+			if (u.prec == P_ATOM && chance(g, 50)) {
+				static const char *const comp[] = {".x", ".y", ".z", ".w"};
+				COV(g, expr_vec_attr);
+				e = ex(S(u.s, comp[k]), T_F, P_ATOM, u.iv, u.dep);
+			} else {
+				COV(g, expr_vec_index);
+				e = ex(S(par(g, u, P_ATOM), "[", ilit(g, k), "]"), T_F, P_ATOM, u.iv, u.dep);
+			}
+		}
+		}
+		break;
+	}
+	case EX_MAT: {
+		int n = 2 + rnd(g, 3);
+		Expr m = gen_m(g, n, d - 1);
+		if (chance(g, 50)) {
+			double f = 1, mm = iv_mag(m.iv);
+			for (int k = 2; k <= n; k++)
+				f *= k;
+			COVB(g, DETERMINANT);
+			e = ex(S("wp.determinant(", m.s, ")"), T_F, P_ATOM, iv_sym(f * pow(mm, n)), m.dep);
+		} else {
+			COV(g, expr_mat_elem);
+			e = ex(S(par(g, m, P_ATOM), "[", ilit(g, rnd(g, n)), ", ", ilit(g, rnd(g, n)), "]"), T_F, P_ATOM, m.iv, m.dep);
+		}
+		break;
+	}
+	case EX_TERN: {
+		Expr c = gen_b(g, d - 1), a = gen_f(g, d - 1), b = gen_f(g, d - 1);
+		COV(g, expr_ifexp);
+		e = ex(S(par(g, a, P_OR), " if ", par(g, c, P_OR), " else ", par(g, b, P_IFEXP)), T_F, P_IFEXP, iv_hull(a.iv, b.iv), a.dep | b.dep | c.dep);
+		break;
+	}
+	case EX_CALL:
+		e = call_f(g, d);
+		break;
+	case EX_MINMAX:
+		e = minmax_f(g, d);
+		break;
+	default: {
+		Expr k = gen_i(g, d - 1);
+		k = squash_int(g, k, 1000);
+		COV(g, expr_conv_float);
+		e = ex(S("float(", k.s, ")"), T_F, P_ATOM, k.iv, k.dep);
+		break;
+	}
+	}
+	if (iv_mag(e.iv) > LIM)
+		e = squash(g, e, LIM / 4);
+	return e;
+}
+
+/* A call of a helper returning one float, with its arguments squashed
+ * into the intervals the helper was written for. */
+static Expr call_arg(G *g, Helper *h, int k, int d)
+{
+	int t = h->pty[k];
+	if (h->parr[k]) {
+		Var *a = pick_arr(g, t, h->prole[k]);
+		return ex(a ? a->name : "?", t, P_ATOM, iv_mk(0, 0), 1);
+	}
+	if (h->pcount[k])
+		return ex(g->v[g->nvar].name, T_I, P_ATOM, iv_mk(1, NMAX), 0);
+	if (h->pidx[k])
+		return gen_idx(g, d);
+	if (t == T_I)
+		return squash_int(g, gen_i(g, d), (int)h->piv[k].hi);
+	Expr e = gen_ty(g, t, d);
+	return squash(g, e, h->piv[k].hi);
+}
+
+Expr call_helper(G *g, Helper *h, int d, Iv *riv, int *dep)
+{
+	const char *s = S(h->name, "(");
+	int dp = 0;
+	for (int k = 0; k < h->np; k++) {
+		Expr a = call_arg(g, h, k, d - 1);
+		dp |= a.dep;
+		s = APP(s, k ? ", " : "", a.s);
+	}
+	s = APP(s, ")");
+	if (riv)
+		*riv = h->riv[0];
+	if (dep)
+		*dep = dp;
+	COV(g, expr_call_func);
+	Expr e = ex(s, h->rty[0], P_ATOM, h->riv[0], dp);
+	e.idx = h->ridx[0];
+	return e;
+}
+
+/* Can helper H be called here (its arrays and n exist)? */
+int helper_ok(G *g, Helper *h)
+{
+	for (int k = 0; k < h->np; k++) {
+		if (h->parr[k] && !pick_arr(g, h->pty[k], h->prole[k]))
+			return 0;
+		if ((h->pcount[k] || h->pidx[k]) && g->nvar < 0)
+			return 0;
+	}
+	return 1;
+}
+
+static Expr call_f(G *g, int d)
+{
+	int c[MAXH], n = 0;
+	for (int k = 0; k < g->nh; k++)
+		if (g->h[k].nret == 1 && g->h[k].rty[0] == T_F && helper_ok(g, &g->h[k]))
+			c[n++] = k;
+	if (!n)
+		return arith_f(g, d);
+	return call_helper(g, &g->h[c[rnd(g, n)]], d, NULL, NULL);
+}
+
+/* ---- int ------------------------------------------------------------------ */
+
+static Expr leaf_i(G *g, int d)
+{
+	switch (rnd(g, 8)) {
+	case 0: case 1: {
+		Var *v = pick_var(g, T_I, 0, 1);
+		if (v)
+			return var_ex(v);
+		break;
+	}
+	case 2: {
+		Var *a = pick_arr(g, T_I, -1);
+		if (a)
+			return read_arr(g, a, d);
+		break;
+	}
+	case 3:
+		if (nvar(g))
+			return var_ex(nvar(g));
+		break;
+	case 4: {
+		Expr f = squash(g, gen_f(g, d - 1), 100.0);
+		static const char *const k[] = {"4.0", "8.0", "10.0", "3.0", "16.0"};
+		static const double kv[] = {4, 8, 10, 3, 16};
+		int j = rnd(g, 5);
+		COV(g, expr_conv_int);
+		COV(g, expr_mul);
+		Expr e = ex(S(chance(g, 10) ? "wp.int32(" : "int(", par(g, f, P_MUL), " * ", k[j], ")"), T_I, P_ATOM,
+			    iv_mk(trunc(f.iv.lo * kv[j]), trunc(f.iv.hi * kv[j])), f.dep);
+		return e;
+	}
+	case 5: {
+		int k = 1 + rnd(g, 9);
+		return ex(ilit(g, k), T_I, P_ATOM, iv_mk(k, k), 0);
+	}
+	default:
+		break;
+	}
+	if (g->in_func) {
+		Var *v = pick_var(g, T_I, 0, 1);
+		if (v)
+			return var_ex(v);
+		return ex("1", T_I, P_ATOM, iv_mk(1, 1), 0);
+	}
+	Expr e = ex("i", T_I, P_ATOM, iv_mk(0, NMAX - 1), 1);
+	e.idx = 1;
+	return e;
+}
+
+static Expr int_div(G *g, Expr b)
+{
+	if (b.iv.lo >= 1)
+		return b;
+	if (b.iv.lo >= 0 && chance(g, 50)) {
+		COV(g, expr_int_add);
+		return ex(S(par(g, b, P_ADD), " + 1"), T_I, P_ADD, iv_mk(b.iv.lo + 1, b.iv.hi + 1), b.dep);
+	}
+	int k = 2 + rnd(g, 6);
+	COVB(g, ABS_I);
+	COV(g, expr_int_mod);
+	COV(g, expr_int_add);
+	return ex(S("wp.abs(", b.s, ") % ", ilit(g, k), " + 1"), T_I, P_ADD, iv_mk(1, k), b.dep);
+}
+
+Expr gen_i(G *g, int d)
+{
+	if (d <= 0)
+		return leaf_i(g, d);
+	Expr a = gen_i(g, d - 1), b, e;
+	switch (rnd(g, 12)) {
+	case 0: case 1:
+		b = gen_i(g, d - 1);
+		COV(g, expr_int_add);
+		e = ex(S(par(g, a, P_ADD), " + ", par(g, b, P_MUL)), T_I, P_ADD, iv_add(a.iv, b.iv), a.dep | b.dep);
+		break;
+	case 2:
+		b = gen_i(g, d - 1);
+		COV(g, expr_int_sub);
+		e = ex(S(par(g, a, P_ADD), " - ", par(g, b, P_MUL)), T_I, P_ADD, iv_sub(a.iv, b.iv), a.dep | b.dep);
+		break;
+	case 3: {
+		int k = 2 + rnd(g, 4);
+		b = ex(ilit(g, k), T_I, P_ATOM, iv_mk(k, k), 0);
+		if (chance(g, 40)) {
+			Expr c = gen_i(g, d - 1);
+			if (iv_mag(c.iv) <= 1000 && iv_mag(a.iv) <= 1000)
+				b = c;
+		}
+		COV(g, expr_int_mul);
+		e = ex(S(par(g, a, P_MUL), " * ", par(g, b, P_UNARY)), T_I, P_MUL, iv_mul(a.iv, b.iv), a.dep | b.dep);
+		break;
+	}
+	case 4: case 5: case 6: {
+		b = int_div(g, gen_i(g, d - 1));
+		double m = iv_mag(a.iv);
+		int k = rnd(g, 3);
+		const char *op = k == 0 ? " // " : k == 1 ? " / " : " % ";
+		if (k == 0)
+			COV(g, expr_int_floordiv);
+		else if (k == 1)
+			COV(g, expr_int_div);
+		else
+			COV(g, expr_int_mod);
+		Iv r = k < 2 ? iv_sym(m) : iv_mk(a.iv.lo >= 0 ? 0 : -b.iv.hi, a.iv.hi <= 0 ? 0 : b.iv.hi);
+		if (k < 2 && a.iv.lo >= 0)
+			r.lo = 0;
+		e = ex(S(par(g, a, P_MUL), op, par(g, b, P_UNARY)), T_I, P_MUL, r, a.dep | b.dep);
+		break;
+	}
+	case 7:
+		COV(g, expr_neg);
+		e = ex(S("-", par(g, a, P_UNARY)), T_I, P_UNARY, iv_neg(a.iv), a.dep);
+		break;
+	case 8:
+		COVB(g, ABS_I);
+		e = ex(S("wp.abs(", a.s, ")"), T_I, P_ATOM, iv_mk(0, iv_mag(a.iv)), a.dep);
+		break;
+	case 9:
+		COVB(g, SIGN_I);
+		e = ex(S("wp.sign(", a.s, ")"), T_I, P_ATOM, iv_mk(-1, 1), a.dep);
+		break;
+	case 10:
+		b = gen_i(g, d - 1);
+		if (chance(g, 50)) {
+			COVB(g, MIN_I);
+			e = ex(S("wp.min(", a.s, ", ", b.s, ")"), T_I, P_ATOM, iv_mk(fmin(a.iv.lo, b.iv.lo), fmin(a.iv.hi, b.iv.hi)), a.dep | b.dep);
+		} else {
+			COVB(g, MAX_I);
+			e = ex(S("wp.max(", a.s, ", ", b.s, ")"), T_I, P_ATOM, iv_mk(fmax(a.iv.lo, b.iv.lo), fmax(a.iv.hi, b.iv.hi)), a.dep | b.dep);
+		}
+		break;
+	default: {
+		int lo = -rnd(g, 4), hi = 2 + rnd(g, 12);
+		COVB(g, CLAMP_I);
+		e = ex(S("wp.clamp(", a.s, ", ", ilit(g, lo), ", ", ilit(g, hi), ")"), T_I, P_ATOM,
+		       iv_mk(fmin(fmax(a.iv.lo, lo), hi), fmax(fmin(a.iv.hi, hi), lo)), a.dep);
+		break;
+	}
+	}
+	if (iv_mag(e.iv) >= ILIM)
+		return a; /* too large: the operand alone (already counted, still sound) */
+	return e;
+}
+
+/* An index in [0, n). */
+Expr gen_idx(G *g, int d)
+{
+	Var *n = nvar(g);
+	Expr e = ex("i", T_I, P_ATOM, iv_mk(0, NMAX - 1), 1);
+	e.idx = 1;
+	if (g->in_func) {
+		Var *v = pick_var(g, T_I, 1, 1);
+		if (!v)
+			return ex("0", T_I, P_ATOM, iv_mk(0, 0), 0);
+		e = var_ex(v);
+	}
+	int r = rnd(g, 100);
+	if (d <= 0 || r < 35)
+		return e;
+	if (r < 50) {
+		Var *v = pick_var(g, T_I, 1, 1);
+		if (v)
+			return var_ex(v);
+		return e;
+	}
+	if (r < 62 || !n) {
+		Var *a = pick_arr(g, T_I, R_IN);
+		if (a) {
+			Expr x = read_arr(g, a, d - 1);
+			x.idx = 1;
+			return x;
+		}
+		return e;
+	}
+	Expr a = gen_idx(g, d - 1);
+	const char *ns = n->name;
+	Expr out;
+	switch (rnd(g, 10)) {
+	case 0: {
+		const char *k = ilit(g, 1 + rnd(g, 5));
+		COV(g, expr_int_add);
+		COV(g, expr_int_mod);
+		out = ex(S("(", a.s, " + ", k, ") % ", ns), T_I, P_MUL, iv_mk(0, NMAX - 1), a.dep);
+		break;
+	}
+	case 1:
+		COV(g, expr_int_sub);
+		out = ex(S(ns, " - 1 - ", par(g, a, P_MUL)), T_I, P_ADD, iv_mk(0, NMAX - 1), a.dep);
+		break;
+	case 2:
+		COVB(g, MIN_I);
+		COV(g, expr_int_add);
+		out = ex(S("wp.min(", a.s, " + ", ilit(g, 1 + rnd(g, 3)), ", ", ns, " - 1)"), T_I, P_ATOM, iv_mk(0, NMAX - 1), a.dep);
+		break;
+	case 3:
+		COVB(g, MAX_I);
+		COV(g, expr_int_sub);
+		out = ex(S("wp.max(", a.s, " - ", ilit(g, 1 + rnd(g, 3)), ", 0)"), T_I, P_ATOM, iv_mk(0, NMAX - 1), a.dep);
+		break;
+	case 4: {
+		Expr b = gen_i(g, d - 1);
+		COVB(g, CLAMP_I);
+		out = ex(S("wp.clamp(", b.s, ", 0, ", ns, " - 1)"), T_I, P_ATOM, iv_mk(0, NMAX - 1), b.dep);
+		break;
+	}
+	case 5:
+		COV(g, expr_int_floordiv);
+		out = ex(S(par(g, a, P_MUL), " // 2"), T_I, P_MUL, iv_mk(0, NMAX / 2), a.dep);
+		break;
+	case 6: {
+		Expr f = squash(g, gen_f(g, d - 1), 8.0);
+		COV(g, expr_conv_int);
+		COVB(g, ABS_F);
+		COV(g, expr_int_mod);
+		COV(g, expr_mul);
+		out = ex(S("int(wp.abs(", f.s, ") * ", PICK(g, ((const char *const[]){"4.0", "8.0", "16.0", "3.0"})), ") % ", ns), T_I, P_MUL, iv_mk(0, NMAX - 1), f.dep);
+		break;
+	}
+	case 7: {
+		Expr b = gen_idx(g, d - 1);
+		COV(g, expr_int_add);
+		COV(g, expr_int_mod);
+		out = ex(S("(", a.s, " + ", b.s, ") % ", ns), T_I, P_MUL, iv_mk(0, NMAX - 1), a.dep | b.dep);
+		break;
+	}
+	case 8: {
+		Expr b = gen_idx(g, d - 1);
+		COVB(g, ABS_I);
+		COV(g, expr_int_sub);
+		out = ex(S("wp.abs(", a.s, " - ", par(g, b, P_MUL), ")"), T_I, P_ATOM, iv_mk(0, NMAX - 1), a.dep | b.dep);
+		break;
+	}
+	default: {
+		Expr b = gen_idx(g, d - 1);
+		COV(g, expr_int_mod);
+		COV(g, expr_int_add);
+		out = ex(S(par(g, a, P_MUL), " % (", b.s, " + 1)"), T_I, P_MUL, iv_mk(0, NMAX - 1), a.dep | b.dep);
+		break;
+	}
+	}
+	out.idx = 1;
+	return out;
+}
+
+/* ---- bool ------------------------------------------------------------------ */
+
+static const char *cmp_op(G *g, int eq_ok)
+{
+	int k = rnd(g, eq_ok ? 6 : 4);
+	static const char *const op[] = {" < ", " > ", " <= ", " >= ", " == ", " != "};
+	static const int c[] = {GC_expr_lt, GC_expr_gt, GC_expr_le, GC_expr_ge, GC_expr_eq, GC_expr_ne};
+	g->cov->c[c[k]]++;
+	return op[k];
+}
+
+Expr gen_b(G *g, int d)
+{
+	int r = rnd(g, 20);
+	if (d > 0 && r < 3) {
+		Expr a = gen_b(g, d - 1), b = gen_b(g, d - 1);
+		COV(g, expr_and);
+		return ex(S(par(g, a, P_NOT), " and ", par(g, b, P_NOT)), T_B, P_AND, iv_mk(0, 1), a.dep | b.dep);
+	}
+	if (d > 0 && r < 5) {
+		Expr a = gen_b(g, d - 1), b = gen_b(g, d - 1);
+		COV(g, expr_or);
+		return ex(S(par(g, a, P_AND), " or ", par(g, b, P_AND)), T_B, P_OR, iv_mk(0, 1), a.dep | b.dep);
+	}
+	if (d > 0 && r < 6) {
+		Expr a = gen_b(g, d - 1);
+		COV(g, expr_not);
+		return ex(S("not ", par(g, a, P_NOT)), T_B, P_NOT, iv_mk(0, 1), a.dep);
+	}
+	if (r < 7) {
+		Var *v = pick_var(g, T_B, 0, 1);
+		if (v)
+			return var_ex(v);
+	}
+	if (r < 10) {
+		Expr a = gen_i(g, d > 0 ? d - 1 : 0);
+		Expr b;
+		if (a.iv.lo >= 0 && chance(g, 50)) {
+			COV(g, expr_int_mod);
+			a = ex(S(par(g, a, P_MUL), " % ", ilit(g, 2 + rnd(g, 3))), T_I, P_MUL, iv_mk(0, 4), a.dep);
+			b = ex("0", T_I, P_ATOM, iv_mk(0, 0), 0);
+		} else
+			b = gen_i(g, d > 0 ? d - 1 : 0);
+		return ex(S(par(g, a, P_ADD), cmp_op(g, 1), par(g, b, P_ADD)), T_B, P_CMP, iv_mk(0, 1), a.dep | b.dep);
+	}
+	Expr a = gen_f(g, d > 0 ? d - 1 : 0);
+	const char *b = chance(g, 60) ? thresh(g) : par(g, gen_f(g, d > 0 ? d - 1 : 0), P_ADD);
+	return ex(S(par(g, a, P_ADD), cmp_op(g, 0), b), T_B, P_CMP, iv_mk(0, 1), a.dep);
+}
+
+/* ---- vectors --------------------------------------------------------------------- */
+
+static Expr vec_ctor(G *g, int n, int d)
+{
+	const char *s = S("wp.vec", ilit(g, n), "(");
+	Iv v = iv_mk(0, 0);
+	int dep = 0;
+	if (chance(g, 12)) {
+		Expr a = gen_f(g, d - 1);
+		COV(g, expr_vec_fill);
+		return ex(S(s, a.s, ")"), VEC_OF(n), P_ATOM, a.iv, a.dep);
+	}
+	for (int k = 0; k < n; k++) {
+		Expr a = k && chance(g, 25) ? lit_f(g) : gen_f(g, d - 1);
+		v = k ? iv_hull(v, a.iv) : a.iv;
+		dep |= a.dep;
+		s = APP(s, k ? ", " : "", a.s);
+	}
+	COV(g, expr_vec_ctor);
+	return ex(S(s, ")"), VEC_OF(n), P_ATOM, v, dep);
+}
+
+static Expr leaf_v(G *g, int n, int d)
+{
+	int t = VEC_OF(n);
+	switch (rnd(g, 6)) {
+	case 0: case 1: {
+		Var *v = pick_var(g, t, 0, 1);
+		if (v)
+			return var_ex(v);
+		break;
+	}
+	case 2: case 3: {
+		Var *a = pick_arr(g, t, -1);
+		if (a)
+			return read_arr(g, a, d);
+		break;
+	}
+	case 4: {
+		Var *m = pick_var(g, MAT_OF(n), 0, 1);
+		if (m) {
+			COV(g, expr_mat_row);
+			return ex(S(m->name, "[", ilit(g, rnd(g, n)), "]"), t, P_ATOM, m->iv, m->dep);
+		}
+		break;
+	}
+	default:
+		break;
+	}
+	return vec_ctor(g, n, d > 0 ? d : 1);
+}
+
+Expr gen_v(G *g, int n, int d)
+{
+	int t = VEC_OF(n);
+	if (d <= 0 || g->sp > sizeof g->scratch / 2)
+		return leaf_v(g, n, 0);
+	Expr e, a, b;
+	switch (rnd(g, 14)) {
+	case 0: case 1:
+		a = gen_v(g, n, d - 1);
+		b = gen_v(g, n, d - 1);
+		COV(g, expr_vec_add);
+		e = ex(S(par(g, a, P_ADD), " + ", par(g, b, P_MUL)), t, P_ADD, iv_add(a.iv, b.iv), a.dep | b.dep);
+		break;
+	case 2:
+		a = gen_v(g, n, d - 1);
+		b = gen_v(g, n, d - 1);
+		COV(g, expr_vec_sub);
+		e = ex(S(par(g, a, P_ADD), " - ", par(g, b, P_MUL)), t, P_ADD, iv_sub(a.iv, b.iv), a.dep | b.dep);
+		break;
+	case 3: case 4: {
+		Expr s = squash(g, gen_f(g, d - 1), 4.0);
+		a = gen_v(g, n, d - 1);
+		COV(g, expr_scalar_vec);
+		if (chance(g, 70))
+			e = ex(S(par(g, s, P_MUL), " * ", par(g, a, P_UNARY)), t, P_MUL, iv_mul(s.iv, a.iv), a.dep | s.dep);
+		else
+			e = ex(S(par(g, a, P_MUL), " * ", par(g, s, P_UNARY)), t, P_MUL, iv_mul(s.iv, a.iv), a.dep | s.dep);
+		break;
+	}
+	case 5:
+		a = gen_v(g, n, d - 1);
+		COV(g, expr_vec_neg);
+		e = ex(S("-", par(g, a, P_UNARY)), t, P_UNARY, iv_neg(a.iv), a.dep);
+		break;
+	case 6: {
+		Expr m = gen_m(g, n, d - 1);
+		a = gen_v(g, n, d - 1);
+		COV(g, expr_mat_vec);
+		e = ex(S(par(g, m, P_MUL), " * ", par(g, a, P_UNARY)), t, P_MUL, iv_sym(n * iv_mag(m.iv) * iv_mag(a.iv)), a.dep | m.dep);
+		break;
+	}
+	case 7: {
+		a = gen_v(g, n, d - 1);
+		double c = floor(iv_mag(a.iv)) + 1.0;
+		int k = rnd(g, n);
+		const char *s = S("wp.vec", ilit(g, n), "(");
+		for (int j = 0; j < n; j++)
+			s = APP(s, j ? ", " : "", j == k ? flit(g, c) : "0.0");
+		COV(g, expr_vec_ctor);
+		COV(g, expr_vec_add);
+		COVB(g, NORMALIZE);
+		e = ex(S("wp.normalize(", a.s, " + ", s, "))"), t, P_ATOM, iv_mk(-1, 1), a.dep);
+		break;
+	}
+	case 8:
+		if (n == 3) {
+			a = gen_v(g, n, d - 1);
+			b = gen_v(g, n, d - 1);
+			COVB(g, CROSS);
+			e = ex(S("wp.cross(", a.s, ", ", b.s, ")"), t, P_ATOM, iv_sym(2 * iv_mag(a.iv) * iv_mag(b.iv)), a.dep | b.dep);
+			break;
+		}
+		/* fall through */
+	case 9:
+		a = gen_v(g, n, d - 1);
+		switch (rnd(g, 3)) {
+		case 0:
+			COVB(g, ABS_V);
+			e = ex(S("wp.abs(", a.s, ")"), t, P_ATOM, iv_mk(0, iv_mag(a.iv)), a.dep);
+			break;
+		case 1:
+			b = gen_v(g, n, d - 1);
+			COVB(g, MIN_V);
+			e = ex(S("wp.min(", a.s, ", ", b.s, ")"), t, P_ATOM, iv_mk(fmin(a.iv.lo, b.iv.lo), fmin(a.iv.hi, b.iv.hi)), a.dep | b.dep);
+			break;
+		default:
+			b = gen_v(g, n, d - 1);
+			COVB(g, MAX_V);
+			e = ex(S("wp.max(", a.s, ", ", b.s, ")"), t, P_ATOM, iv_mk(fmax(a.iv.lo, b.iv.lo), fmax(a.iv.hi, b.iv.hi)), a.dep | b.dep);
+			break;
+		}
+		break;
+	case 10:
+		e = vec_ctor(g, n, d);
+		break;
+	default:
+		e = leaf_v(g, n, d);
+		break;
+	}
+	if (iv_mag(e.iv) > LIM)
+		e = squash(g, e, LIM / 4);
+	return e;
+}
+
+/* ---- matrices ----------------------------------------------------------------------- */
+
+static const char *eye(G *g, int n, double c)
+{
+	const char *s = S("wp.mat", ilit(g, n), ilit(g, n), "(");
+	const char *ct = flit(g, c);
+	for (int r = 0; r < n; r++)
+		for (int k = 0; k < n; k++)
+			s = APP(s, r || k ? ", " : "", r == k ? ct : "0.0");
+	COV(g, expr_mat_ctor);
+	return S(s, ")");
+}
+
+static Expr mat_ctor(G *g, int n, int d)
+{
+	const char *s = S("wp.mat", ilit(g, n), ilit(g, n), "(");
+	int t = MAT_OF(n);
+	if (chance(g, 4)) {
+		COV(g, expr_mat_zero);
+		return with_dep(g, ex(S(s, ")"), t, P_ATOM, iv_mk(0, 0), 0));
+	}
+	if (chance(g, 15)) {
+		Expr a = gen_f(g, d - 1);
+		COV(g, expr_mat_fill);
+		return ex(S(s, a.s, ")"), t, P_ATOM, a.iv, a.dep);
+	}
+	Iv v = iv_mk(0, 0);
+	int dep = 0;
+	for (int k = 0; k < n * n; k++) {
+		Expr a = chance(g, 40) ? lit_f(g) : gen_f(g, n == 4 ? 0 : d - 1);
+		if (chance(g, 15))
+			a = ex("0.0", T_F, P_ATOM, iv_mk(0, 0), 0);
+		v = k ? iv_hull(v, a.iv) : a.iv;
+		dep |= a.dep;
+		s = APP(s, k ? ", " : "", a.s);
+	}
+	COV(g, expr_mat_ctor);
+	Expr e = ex(S(s, ")"), t, P_ATOM, v, dep);
+	return with_dep(g, e);
+}
+
+static Expr leaf_m(G *g, int n, int d)
+{
+	int t = MAT_OF(n);
+	switch (rnd(g, 6)) {
+	case 0: case 1: {
+		Var *v = pick_var(g, t, 0, 1);
+		if (v)
+			return var_ex(v);
+		break;
+	}
+	case 2: case 3: {
+		Var *a = pick_arr(g, t, -1);
+		if (a)
+			return read_arr(g, a, d);
+		break;
+	}
+	case 4: {
+		Expr a = gen_v(g, n, d > 0 ? d - 1 : 0), b = gen_v(g, n, d > 0 ? d - 1 : 0);
+		COVB(g, OUTER);
+		return ex(S("wp.outer(", a.s, ", ", b.s, ")"), t, P_ATOM, iv_sym(iv_mag(a.iv) * iv_mag(b.iv)), a.dep | b.dep);
+	}
+	default:
+		break;
+	}
+	return mat_ctor(g, n, d > 0 ? d : 1);
+}
+
+Expr gen_m(G *g, int n, int d)
+{
+	int t = MAT_OF(n);
+	if (d <= 0 || g->sp > sizeof g->scratch / 2)
+		return leaf_m(g, n, 0);
+	Expr e, a, b;
+	switch (rnd(g, 11)) {
+	case 0:
+		a = gen_m(g, n, d - 1);
+		b = gen_m(g, n, d - 1);
+		if (chance(g, 50)) {
+			COV(g, expr_mat_add);
+			e = ex(S(par(g, a, P_ADD), " + ", par(g, b, P_MUL)), t, P_ADD, iv_add(a.iv, b.iv), a.dep | b.dep);
+		} else {
+			COV(g, expr_sub);
+			e = ex(S(par(g, a, P_ADD), " - ", par(g, b, P_MUL)), t, P_ADD, iv_sub(a.iv, b.iv), a.dep | b.dep);
+		}
+		break;
+	case 1: case 2:
+		a = gen_m(g, n, d - 1);
+		b = gen_m(g, n, d - 1);
+		COV(g, expr_mat_mat);
+		e = ex(S(par(g, a, P_MUL), " * ", par(g, b, P_UNARY)), t, P_MUL, iv_sym(n * iv_mag(a.iv) * iv_mag(b.iv)), a.dep | b.dep);
+		break;
+	case 3: {
+		Expr s = squash(g, gen_f(g, d - 1), 4.0);
+		a = gen_m(g, n, d - 1);
+		COV(g, expr_scalar_mat);
+		e = ex(S(par(g, s, P_MUL), " * ", par(g, a, P_UNARY)), t, P_MUL, iv_mul(s.iv, a.iv), a.dep | s.dep);
+		break;
+	}
+	case 4:
+		a = gen_m(g, n, d - 1);
+		COVB(g, TRANSPOSE);
+		e = ex(S("wp.transpose(", a.s, ")"), t, P_ATOM, a.iv, a.dep);
+		break;
+	case 5: {
+		a = gen_m(g, n, d - 1);
+		double c = ceil(n * iv_mag(a.iv)) + 1.0;
+		COV(g, expr_mat_add);
+		COVB(g, INVERSE);
+		e = ex(S("wp.inverse(", a.s, " + ", eye(g, n, c), ")"), t, P_ATOM, iv_sym(1.0), a.dep);
+		break;
+	}
+	case 6:
+		a = gen_m(g, n, d - 1);
+		COV(g, expr_neg);
+		e = ex(S("-", par(g, a, P_UNARY)), t, P_UNARY, iv_neg(a.iv), a.dep);
+		break;
+	case 7:
+		e = mat_ctor(g, n, d);
+		break;
+	default:
+		e = leaf_m(g, n, d);
+		break;
+	}
+	if (iv_mag(e.iv) > LIM)
+		e = squash(g, e, LIM / 4);
+	return e;
+}
+
+Expr gen_ty(G *g, int ty, int d)
+{
+	if (ty == T_F)
+		return gen_f(g, d);
+	if (ty == T_I)
+		return gen_i(g, d);
+	if (ty == T_B)
+		return gen_b(g, d);
+	if (IS_VEC(ty))
+		return gen_v(g, TY_N(ty), d);
+	return gen_m(g, TY_N(ty), d);
+}

@@ -1,0 +1,267 @@
+/*
+ * gen.c: the generator's state and small tools -- the per-kernel PRNG
+ * (splitmix64 seeded from ks_hash64 of "SEED/CATEGORY/INDEX"), a scratch
+ * arena for expression text (reset per statement, so nothing is malloc'd
+ * per kernel once the output buffer has grown), names drawn from word
+ * lists, the category mix of -c all, and the coverage table.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen/gen_int.h"
+
+const char *const gen_cat_name[NCAT] = {
+	"arithmetic", "math", "vector", "matrix", "control_flow",
+	"loop", "atomic", "function", "inplace", "combined",
+};
+
+/* -c all: every category, combined twice as often (it mixes the rest). */
+const int gen_cat_weight[NCAT] = {9, 9, 9, 9, 9, 9, 9, 9, 9, 19};
+
+void gen_knobs_default(GenKnobs *k)
+{
+	k->stmts = 6;
+	k->depth = 3;
+	k->nest = 2;
+	k->params = 4;
+	k->vec_pct = 30;
+	k->int_pct = 20;
+}
+
+/* ---- PRNG ---------------------------------------------------------- */
+
+uint64_t g_next(G *g)
+{
+	uint64_t z = (g->s += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+int rnd(G *g, int n) { return (int)(((g_next(g) >> 32) * (uint64_t)n) >> 32); }
+
+int chance(G *g, int pct) { return rnd(g, 100) < pct; }
+
+int wpick(G *g, const int *w, int n)
+{
+	int t = 0;
+	for (int i = 0; i < n; i++)
+		t += w[i];
+	if (t <= 0)
+		return 0;
+	int r = rnd(g, t);
+	for (int i = 0; i < n; i++)
+		if ((r -= w[i]) < 0)
+			return i;
+	return n - 1;
+}
+
+/* ---- text ------------------------------------------------------------ */
+
+/* Concatenate the NULL-terminated arguments into the scratch arena.  When
+ * GROW is set and the first argument is the string allocated last, it
+ * grows in place (the others must not point into it), so building a list
+ * piece by piece costs linear time. */
+char *cat_grow(G *g, int grow, const char *a, ...)
+{
+	char *start;
+	size_t n = 0;
+	const char *s = a;
+	if (grow && a == g->top) {
+		start = g->top;
+		n = g->toplen;
+		g->sp = (size_t)(start - g->scratch);
+		va_list ap0;
+		va_start(ap0, a);
+		s = va_arg(ap0, const char *);
+		size_t room = sizeof g->scratch - g->sp - 1;
+		for (; s; s = va_arg(ap0, const char *)) {
+			size_t l = strlen(s);
+			if (l > room - n)
+				ks_fatal("expression too long for the scratch arena");
+			memmove(start + n, s, l);
+			n += l;
+		}
+		va_end(ap0);
+	} else {
+		start = g->scratch + g->sp;
+		size_t room = sizeof g->scratch - g->sp - 1;
+		va_list ap;
+		va_start(ap, a);
+		for (; s; s = va_arg(ap, const char *)) {
+			size_t l = strlen(s);
+			if (l > room - n)
+				ks_fatal("expression too long for the scratch arena");
+			memcpy(start + n, s, l);
+			n += l;
+		}
+		va_end(ap);
+	}
+	start[n] = 0;
+	g->sp += n + 1;
+	g->top = start;
+	g->toplen = n;
+	return start;
+}
+
+const char *flit(G *g, double x)
+{
+	char b[32];
+	snprintf(b, sizeof b, "%.3g", x);
+	if (!strchr(b, '.') && !strchr(b, 'e'))
+		strcat(b, ".0");
+	return S(b);
+}
+
+const char *ilit(G *g, long x)
+{
+	static char small[80][4];
+	if (x >= 0 && x < 80) {
+		if (!small[x][0])
+			snprintf(small[x], sizeof small[x], "%ld", x);
+		return small[x];
+	}
+	char b[24];
+	snprintf(b, sizeof b, "%ld", x);
+	return S(b);
+}
+
+void put(G *g, const char *s) { buf_puts(g->out, s); }
+
+void line(G *g, const char *a, ...)
+{
+	static const char sp[] = "                                                                ";
+	int n = 4 * g->ind;
+	buf_put(g->out, sp, n < 64 ? (size_t)n : 64);
+	va_list ap;
+	va_start(ap, a);
+	for (const char *s = a; s; s = va_arg(ap, const char *))
+		buf_puts(g->out, s);
+	va_end(ap);
+	buf_putc(g->out, '\n');
+}
+
+const char *ty_spell(G *g, int ty)
+{
+	static const char *const name[NTY] = {"float", "int", "bool", "wp.vec2", "wp.vec3",
+					      "wp.vec4", "wp.mat22", "wp.mat33", "wp.mat44"};
+	if (ty == T_F && chance(g, 8)) {
+		COV(g, type_spelled_wp_float32);
+		return "wp.float32";
+	}
+	if (ty == T_I && chance(g, 8)) {
+		COV(g, type_spelled_wp_int32);
+		return "wp.int32";
+	}
+	return name[ty];
+}
+
+void cov_type(G *g, int ty)
+{
+	static const int c[NTY] = {GC_type_float, GC_type_int, GC_type_bool, GC_type_vec2,
+				   GC_type_vec3, GC_type_vec4, GC_type_mat22, GC_type_mat33,
+				   GC_type_mat44};
+	g->cov->c[c[ty]]++;
+}
+
+/* ---- names ------------------------------------------------------------ */
+
+int name_used(G *g, const char *name)
+{
+	if (!strcmp(name, "i") || !strcmp(name, "wp") || !strcmp(name, g->kname))
+		return 1;
+	for (int i = 0; i < g->nv; i++)
+		if (!strcmp(g->v[i].name, name))
+			return 1;
+	for (int i = 0; i < g->nh; i++)
+		if (!strcmp(g->h[i].name, name))
+			return 1;
+	return 0;
+}
+
+/* A fresh name from LIST: a word not used yet in this function, else the
+ * word with a digit. */
+void newname(G *g, char *dst, const char *const *list, int n)
+{
+	for (int t = 0; t < 4; t++) {
+		const char *w = list[rnd(g, n)];
+		if (!name_used(g, w)) {
+			size_t l = strlen(w);
+			memcpy(dst, w, l < 27 ? l + 1 : 27);
+			dst[27] = 0;
+			return;
+		}
+	}
+	const char *w = list[rnd(g, n)];
+	for (int d = 2;; d++) {
+		snprintf(dst, 28, "%s%d", w, d);
+		if (!name_used(g, dst))
+			return;
+	}
+}
+
+/* ---- categories --------------------------------------------------------- */
+
+int gen_pick_category(uint64_t seed, uint64_t index, unsigned mix)
+{
+	char key[64];
+	int n = snprintf(key, sizeof key, "%llu/mix/%llu", (unsigned long long)seed,
+			 (unsigned long long)index);
+	uint64_t h = ks_hash64(key, (size_t)n, 0);
+	int total = 0;
+	for (int c = 0; c < NCAT; c++)
+		if (mix >> c & 1)
+			total += gen_cat_weight[c];
+	int r = (int)(((h >> 32) * (uint64_t)total) >> 32);
+	for (int c = 0; c < NCAT; c++)
+		if (mix >> c & 1 && (r -= gen_cat_weight[c]) < 0)
+			return c;
+	return 0;
+}
+
+void gen_kernel(Buf *out, uint64_t seed, int cat_, uint64_t index, const GenKnobs *k, GenCov *cov)
+{
+	static G g;
+	static GenCov sink;
+	char key[96];
+	int n = snprintf(key, sizeof key, "%llu/%s/%llu", (unsigned long long)seed,
+			 gen_cat_name[cat_], (unsigned long long)index);
+	g.s = ks_hash64(key, (size_t)n, 0);
+	g.cat = cat_;
+	g.k = k;
+	g.cov = cov ? cov : &sink;
+	g.out = out;
+	gen_body_kernel(&g, index);
+}
+
+/* ---- coverage ------------------------------------------------------------ */
+
+int gen_cov_print(FILE *f, const GenCov *cov)
+{
+	static const char *const ckind[GC_N] = {
+#define GEN_C_KIND(k, n) #k,
+		GEN_CONSTRUCTS(GEN_C_KIND)
+#undef GEN_C_KIND
+	};
+	static const char *const cname[GC_N] = {
+#define GEN_C_NAME(k, n) #n,
+		GEN_CONSTRUCTS(GEN_C_NAME)
+#undef GEN_C_NAME
+	};
+	static const char *const bname[GB_N] = {
+#define B(e, name, res, args, fl) name "/" args,
+#include "ir/builtins.h"
+#undef B
+	};
+	int zero = 0;
+	for (int i = 0; i < GB_N; i++) {
+		fprintf(f, "builtin %-24s %llu\n", bname[i], (unsigned long long)cov->b[i]);
+		zero += !cov->b[i];
+	}
+	for (int i = 0; i < GC_N; i++) {
+		fprintf(f, "%-7s %-24s %llu\n", ckind[i], cname[i], (unsigned long long)cov->c[i]);
+		zero += !cov->c[i];
+	}
+	return zero;
+}

@@ -1,0 +1,157 @@
+/*
+ * gen_int.h: the generator's internals, shared by its files:
+ * gen.c (state, PRNG, names, coverage, categories), expr.c (typed
+ * expressions with value intervals) and stmt.c (statements, helpers,
+ * kernels).
+ *
+ * Every value the generator writes is an Expr: its text, its type, its
+ * precedence (to parenthesize when composing), an interval that holds
+ * every component for any input under krun's law, whether it depends on
+ * an input, and whether it is an index (an int in [0, n), n the length of
+ * every array).  An operation is written only in a form that is finite on
+ * its operands' intervals; a value that might grow too large is scaled or
+ * squashed back (doc/kgen.md, "Safety").
+ */
+#ifndef GEN_INT_H
+#define GEN_INT_H
+
+#include "gen/gen.h"
+
+enum { T_F, T_I, T_B, T_V2, T_V3, T_V4, T_M22, T_M33, T_M44, NTY };
+
+#define IS_VEC(t) ((t) >= T_V2 && (t) <= T_V4)
+#define IS_MAT(t) ((t) >= T_M22 && (t) <= T_M44)
+#define TY_N(t) (IS_VEC(t) ? (t) - T_V2 + 2 : IS_MAT(t) ? (t) - T_M22 + 2 : 1)
+#define VEC_OF(n) (T_V2 + (n) - 2)
+#define MAT_OF(n) (T_M22 + (n) - 2)
+
+/* precedence, lowest first (Python's) */
+enum { P_IFEXP = 1, P_OR, P_AND, P_NOT, P_CMP, P_ADD, P_MUL, P_UNARY, P_ATOM };
+
+typedef struct Iv {
+	double lo, hi;
+} Iv;
+
+typedef struct Expr {
+	const char *s;
+	Iv iv;
+	unsigned char ty, prec, dep, idx;
+} Expr;
+
+enum { VK_LOCAL, VK_PARAM, VK_LOOP, VK_ARRAY };
+enum { R_IN, R_OUT, R_ACC };
+
+typedef struct Var {
+	char name[28];
+	unsigned char ty, kind, role, idx, dep, alive, carried, acc, count;
+	unsigned char stored; /* OUT array: stored at top level */
+	int loop, blk;        /* loop and block depth at declaration */
+	Iv iv;
+	double budget;        /* accumulator: bound of what one statement adds */
+	double trip;          /* accumulator: trip product where declared */
+} Var;
+
+#define MAXV 96
+#define MAXH 4
+#define MAXP 6
+
+typedef struct Helper {
+	char name[64];
+	int np, nret, has_arr;
+	unsigned char pty[MAXP], pidx[MAXP], pcount[MAXP], parr[MAXP], prole[MAXP];
+	Iv piv[MAXP];
+	unsigned char rty[3], ridx[3];
+	Iv riv[3];
+} Helper;
+
+/* statement kinds, for the per-category weights */
+enum {
+	ST_ASSIGN, ST_AUG, ST_IF, ST_FOR, ST_WHILE, ST_COMP, ST_STORE, ST_ATOMIC,
+	ST_CALL, ST_RETURN, ST_REASSIGN, NST
+};
+/* float expression kinds */
+enum { EX_LEAF, EX_ARITH, EX_MATH, EX_VEC, EX_MAT, EX_TERN, EX_CALL, EX_MINMAX, EX_CONV, NEX };
+
+typedef struct Prof {
+	int st[NST];
+	int ex[NEX];
+	int vec, mat, intv; /* percent chance a new local is a vec / mat / int */
+} Prof;
+
+typedef struct G {
+	uint64_t s;
+	int cat;
+	const GenKnobs *k;
+	const Prof *p;
+	GenCov *cov;
+	Buf *out;
+	char scratch[1 << 18];
+	size_t sp;
+	char *top;      /* the string cat() allocated last */
+	size_t toplen;
+	Var v[MAXV];
+	int nv;
+	Helper h[MAXH];
+	int nh;
+	int ind, loop, blk, in_func, in_while;
+	double trip;       /* product of the enclosing loops' trip bounds */
+	int nvar;          /* index of the int param n (length), or -1 */
+	int vecn;          /* the vector size this kernel favours */
+	char suffix[24];   /* "_INDEX" */
+	char kname[64];
+	const char *fnames[MAXH + 1];
+	int nstmt;
+} G;
+
+/* gen.c */
+uint64_t g_next(G *g);
+int rnd(G *g, int n);
+int chance(G *g, int pct);
+int wpick(G *g, const int *w, int n);
+#define PICK(g, a) ((a)[rnd(g, (int)KS_NELEM(a))])
+char *cat_grow(G *g, int grow, const char *a, ...);
+#define S(...) cat_grow(g, 0, __VA_ARGS__, (const char *)0)
+#define APP(...) cat_grow(g, 1, __VA_ARGS__, (const char *)0)
+const char *flit(G *g, double x);
+const char *ilit(G *g, long x);
+void newname(G *g, char *dst, const char *const *list, int n);
+int name_used(G *g, const char *name);
+#define NEWNAME(g, dst, list) newname(g, dst, list, (int)KS_NELEM(list))
+#define COV(g, x) ((g)->cov->c[GC_##x]++)
+#define COVB(g, x) ((g)->cov->b[GB_##x]++)
+void put(G *g, const char *s);
+void line(G *g, const char *a, ...);
+#define L(...) line(g, __VA_ARGS__, (const char *)0)
+const char *ty_spell(G *g, int ty);
+void cov_type(G *g, int ty);
+
+/* expr.c */
+Iv iv_mk(double lo, double hi);
+double iv_mag(Iv a);
+Iv iv_hull(Iv a, Iv b);
+Iv iv_sym(double m);
+Expr ex(const char *s, int ty, int prec, Iv iv, int dep);
+const char *par(G *g, Expr e, int prec);
+Expr gen_f(G *g, int d);
+Expr gen_i(G *g, int d);
+Expr gen_idx(G *g, int d);
+Expr gen_b(G *g, int d);
+Expr gen_v(G *g, int n, int d);
+Expr gen_m(G *g, int n, int d);
+Expr gen_ty(G *g, int ty, int d);
+Expr squash(G *g, Expr e, double c);
+Expr squash_int(G *g, Expr e, int c);
+Expr safe_div(G *g, Expr b);
+Expr with_dep(G *g, Expr e);
+Expr lit_f(G *g);
+const char *thresh(G *g);
+Var *pick_var(G *g, int ty, int want_idx, int any_kind);
+Var *pick_arr(G *g, int ty, int role);
+Expr read_arr(G *g, Var *a, int d);
+Expr call_helper(G *g, Helper *h, int d, Iv *riv, int *dep);
+int helper_ok(G *g, Helper *h);
+
+/* stmt.c */
+void gen_body_kernel(G *g, uint64_t index);
+
+#endif

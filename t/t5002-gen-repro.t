@@ -1,0 +1,27 @@
+#!/bin/bash
+# Kernel i's text depends only on (seed, category, i): made alone with
+# --first i -n 1, inside -n 10, or inside a larger run, it is the same
+# bytes; the same command gives the same file.
+. "$(dirname "$0")/lib.sh"
+
+for c in loop function all; do
+	kgen -c $c -s 7 -n 10 -o "$TMP/ten.py"
+	kgen -c $c -s 7 -n 10 -o "$TMP/ten2.py"
+	same_file "kgen -c $c is deterministic" "$TMP/ten2.py" "$TMP/ten.py"
+	for i in 0 1 2 3 4 5 6 7 8 9; do
+		kgen -c $c -s 7 --first $i -n 1 -o "$TMP/one$i.py"
+	done
+	ok "-c $c: kernels made one by one with --first equal -n 10" python3 -c '
+import sys
+body = lambda p: open(p).read().split("\n", 3)[3].rstrip("\n")
+parts = [body(p) for p in sys.argv[2:]]
+sys.exit(0 if "\n\n\n".join(parts) == body(sys.argv[1]) else 1)' "$TMP/ten.py" "$TMP"/one[0-9].py
+	kgen -c $c -s 7 --first 3 -n 4 | tail -n +4 >"$TMP/mid.py"
+	kgen -c $c -s 7 -n 40 | tail -n +4 >"$TMP/big.py"
+	ok "-c $c: kernels 3..6 (--first 3 -n 4) appear verbatim in -n 40" \
+		python3 -c 'import sys; a = open(sys.argv[1]).read().rstrip("\n"); b = open(sys.argv[2]).read(); sys.exit(0 if a in b else 1)' "$TMP/mid.py" "$TMP/big.py"
+done
+kgen -c loop -s 8 -n 3 -o "$TMP/s8.py"
+kgen -c loop -s 9 -n 3 -o "$TMP/s9.py"
+ok "another seed gives other kernels" sh -c "! cmp -s '$TMP/s8.py' '$TMP/s9.py'"
+done_testing

@@ -1,0 +1,30 @@
+#!/bin/bash
+# kgen's command line: the coverage report has no zero row; structural
+# diversity (kfmt --hash, names ignored) of KGEN_DIV_N kernels per category
+# (1000 here, 10000 under `make check-gen`) is at least 99%; bad options
+# print the usage and exit 2.
+. "$(dirname "$0")/lib.sh"
+
+kgen --coverage -c all -n 10000 >"$TMP/cov" 2>"$TMP/err"
+is "kgen --coverage -c all -n 10000 exits 0" "$?" 0
+is "no construct was produced zero times" "$(awk '$3 == 0' "$TMP/cov")" ""
+ok "the table lists every builtin overload" grep -q '^builtin atomic_max/Iii ' "$TMP/cov"
+
+D=${KGEN_DIV_N:-1000}
+for c in arithmetic math vector matrix control_flow loop atomic function inplace combined; do
+	kgen -c $c -s 1 -n "$D" -o "$TMP/d.py"
+	awk '/^@wp.kernel/ { getline; sub(/^def /, ""); sub(/\(.*/, ""); print }' "$TMP/d.py" | sort >"$TMP/names"
+	kparse "$TMP/d.py" | kfmt --hash - | sort >"$TMP/h"
+	u=$(join "$TMP/names" "$TMP/h" | awk '{ print $2 }' | sort -u | wc -l)
+	ok "$c: $u of $D kernels structurally distinct (>= 99%)" test $((u * 100)) -ge $((D * 99))
+done
+
+for args in "" "-c nosuch" "-c loop -n x" "-c loop -s -1" "-c loop --bogus" "-c loop -n" "-c loop," "-c loop --depth 99"; do
+	kgen $args >"$TMP/out" 2>"$TMP/err"
+	is "kgen $args exits 2" "$?" 2
+	ok "... with the usage on stderr" grep -q '^usage: kgen' "$TMP/err"
+done
+kgen --help >"$TMP/out"
+is "kgen --help exits 0" "$?" 0
+ok "... and documents the knobs" grep -q -- '--depth' "$TMP/out"
+done_testing
