@@ -17,9 +17,9 @@ const OpInfo ir_ops[OP_COUNT] = {
 };
 
 const BuiltinInfo ir_builtins[BI_COUNT] = {
-#define B(e, name, res, args, fl) {name, res, args, fl},
+#define B6(e, name, res, args, fl, adj) {name, res, args, fl, adj},
 #include "builtins.h"
-#undef B
+#undef B6
 };
 
 /* ---- types ------------------------------------------------------------ */

@@ -79,14 +79,15 @@ extern const OpInfo ir_ops[OP_COUNT];
 
 enum { BF_KERNEL_ONLY = 1, BF_ATOMIC = 2 };
 enum {
-#define B(e, name, res, args, fl) BI_##e,
+#define B6(e, name, res, args, fl, adj) BI_##e,
 #include "builtins.h"
-#undef B
+#undef B6
 	BI_COUNT
 };
 typedef struct BuiltinInfo {
 	const char *name, *res, *args;
 	int flags;
+	const char *adj; /* derivative rule (diff/rule.c), "" for none */
 } BuiltinInfo;
 extern const BuiltinInfo ir_builtins[BI_COUNT];
 

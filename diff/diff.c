@@ -1,0 +1,1604 @@
+/*
+ * diff.c: the reverse-mode adjoint transform (kdiff).  doc/autodiff.md
+ * explains the method; in short, per thread:
+ *
+ *  - a forward sweep runs the body, giving every definition a fresh
+ *    variable (SSA-like), so that the values the reverse sweep needs are
+ *    never overwritten; every new variable is zeroed at the top of the
+ *    function, which keeps the verifier's definite-assignment rule;
+ *  - the forward sweep leaves a Tape: the instructions it ran, with their
+ *    new operands, the ifs (conditions kept) and the loops;
+ *  - the reverse sweep walks the tape backwards, applying the derivative
+ *    rules (rule.c, ir/builtins.h);
+ *  - a loop is run plainly in the forward sweep, counting its trips T; its
+ *    reverse, for k = T-1 down to 0, restores the loop-entry values,
+ *    recomputes k iterations plainly, and runs one iteration's own forward
+ *    and reverse sweep.  O(T^2) time, no tape: exact and bounded;
+ *  - break, continue and ret become flags: the rest of a block after an
+ *    if that may exit is guarded by "not exited", a guard the reverse
+ *    sweep replays;
+ *  - an array element only its own thread touches (index wp.tid()) is
+ *    promoted to a local variable first (promote);
+ *  - what cannot be kept within the bound is a located error
+ *    (check_kernel, summarize).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "diff.h"
+
+enum { R_INST, R_IF, R_LOOP, R_STORE };
+
+typedef struct Tape Tape;
+typedef struct LoopRec LoopRec;
+
+typedef struct Rec {
+	int kind;
+	int op, callee;
+	Loc loc;
+	int nres, narg;
+	int32_t *res, *arg;
+	int old;        /* R_STORE: the saved value, or -1 (no restore) */
+	int cond;       /* R_IF */
+	Tape *t, *e;    /* R_IF */
+	LoopRec *L;     /* R_LOOP */
+} Rec;
+
+struct Tape {
+	Rec **v;
+	int n, cap;
+};
+
+/* What the reverse of a loop needs from its forward run. */
+struct LoopRec {
+	const Inst *in;
+	int32_t *entry;  /* the environment at loop entry */
+	int *car, ncar;  /* carried variables (original ids) */
+	int32_t *s;      /* their state variables (values after the loop) */
+	int T;           /* trip count */
+	int lo, hi, step;
+	int depth;       /* loop depth of the body */
+};
+
+/* Code that runs where a block ends normally or exits: movs from the
+ * current names of orig[i] into dst[i] (recorded for the reverse). */
+typedef struct Hook {
+	int n;
+	int *orig;
+	int32_t *dst;
+} Hook;
+
+typedef struct Region {
+	int E;           /* exited flag of this region (bool var) */
+	int iter;        /* a loop iteration (break/continue end it) */
+	int depth;       /* loop depth */
+	Hook *out;       /* iteration: movs to the carried outputs */
+} Region;
+
+typedef struct Summary {
+	int done;
+	uint8_t *loads, *atomics, *kinds; /* per parameter index */
+	int has_atomic;
+} Summary;
+
+typedef struct D {
+	Module *m;
+	const Src *src;
+	const Func *f;   /* original */
+	Func *g;         /* being built */
+	int fi;
+	int nenv;        /* size of an environment (f->nval) */
+	int done_var;    /* set by ret: the thread or call has returned */
+	int *ret_var;
+	int32_t *adj;    /* per new value: adjoint variable or -1 */
+	int capadj;
+	int32_t *adjarr; /* per new value: adjoint array (array params) or -1 */
+	int capadjarr;
+	int32_t *inits;  /* new variables to zero at the top */
+	int ninit, capinit;
+	int nname;       /* fresh-name counter */
+	Arena *a;        /* scratch */
+	int32_t *fadj;   /* per function: index of its _adj func */
+	int32_t *pure;   /* per function: the function to call in a sweep */
+	Summary *sum;
+	uint8_t *rmw;    /* per original value: array whose atomics act as stores */
+} D;
+
+/* ---- small helpers ------------------------------------------------------ */
+
+static Type vty(const D *d, int id) { return d->g->val[id].ty; }
+static int is_floaty(Type t) { return t == TY_FLOAT || ty_is_vec(t) || ty_is_mat(t); }
+
+KS_PRINTF(3, 4) KS_NORETURN static void derr(D *d, Loc at, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	ks_verror_at(d->src, at.line, at.col, fmt, ap);
+}
+
+static int name_taken(const Func *g, const char *s)
+{
+	for (int i = 0; i < g->nparam; i++)
+		if (!strcmp(g->val[g->param[i]].name, s))
+			return 1;
+	return 0;
+}
+
+/* A new variable named after base, zeroed at the top unless noinit. */
+static int fresh_named(D *d, const char *base, Type t, int noinit)
+{
+	char buf[160];
+	do
+		snprintf(buf, sizeof buf, "%.120s_%d", base, ++d->nname);
+	while (name_taken(d->g, buf));
+	int id = ir_var(d->m, d->g, buf, t);
+	if (!noinit) {
+		arena_grow(d->a, (void **)&d->inits, &d->capinit, d->ninit + 1, sizeof *d->inits);
+		d->inits[d->ninit++] = id;
+	}
+	return id;
+}
+
+static int fresh(D *d, int orig, Type t)
+{
+	const char *n = orig >= 0 && orig < d->f->nval ? d->f->val[orig].name : NULL;
+	return fresh_named(d, n ? n : "t", t, 0);
+}
+
+static void *salloc(D *d, size_t n) { return arena_alloc(d->a, n); }
+
+static int32_t *env_copy(D *d, const int32_t *cur)
+{
+	int32_t *e = salloc(d, (size_t)d->nenv * sizeof *e);
+	memcpy(e, cur, (size_t)d->nenv * sizeof *e);
+	return e;
+}
+
+/* The new value for original operand id. */
+static int map(D *d, const int32_t *cur, int id)
+{
+	const Value *v = &d->f->val[id];
+	if (v->kind == VK_CONST) {
+		switch (v->ty) {
+		case TY_FLOAT: return ir_const_float(d->m, d->g, v->k.f);
+		case TY_INT: return ir_const_int(d->m, d->g, v->k.i);
+		default: return ir_const_bool(d->m, d->g, v->k.i);
+		}
+	}
+	if (cur[id] < 0)
+		ks_fatal("kdiff: internal error: value %d of @%s has no new name", id, d->f->name);
+	return cur[id];
+}
+
+static Inst *emit(D *d, Block *b, int op, const int32_t *res, int nres, const int32_t *arg,
+		  int narg, Loc loc)
+{
+	return ir_emit(d->m, b, op, res, nres, arg, narg, loc);
+}
+
+static void mov(D *d, Block *b, int dst, int src, Loc loc)
+{
+	emit(d, b, OP_MOV, &dst, 1, &src, 1, loc);
+}
+
+static void set_bool(D *d, Block *b, int var, int v, Loc loc)
+{
+	mov(d, b, var, ir_const_bool(d->m, d->g, v), loc);
+}
+
+static DiffEmit de(D *d, Block *b, Loc loc)
+{
+	DiffEmit e = {d->m, d->g, b, loc};
+	return e;
+}
+
+static int adjpeek(D *d, int id)
+{
+	return id < d->capadj ? d->adj[id] : -1;
+}
+
+/* The adjoint variable of new value id (created on first use), or -1 when
+ * the value has none (constants, ints, bools, arrays). */
+static int adjof(D *d, int id)
+{
+	const Value *v = &d->g->val[id];
+	if (v->kind == VK_CONST || !is_floaty(v->ty))
+		return -1;
+	if (id >= d->capadj) {
+		int old = d->capadj;
+		arena_grow(d->a, (void **)&d->adj, &d->capadj, id + 1, sizeof *d->adj);
+		for (int i = old; i < d->capadj; i++)
+			d->adj[i] = -1;
+	}
+	if (d->adj[id] < 0) {
+		char buf[140];
+		snprintf(buf, sizeof buf, "adj_%.120s", v->name ? v->name : "t");
+		d->adj[id] = fresh_named(d, buf, v->ty, 0);
+	}
+	return d->adj[id];
+}
+
+static void set_adjarr(D *d, int arr, int adjarr)
+{
+	if (arr >= d->capadjarr) {
+		int old = d->capadjarr;
+		arena_grow(d->a, (void **)&d->adjarr, &d->capadjarr, arr + 1, sizeof *d->adjarr);
+		for (int i = old; i < d->capadjarr; i++)
+			d->adjarr[i] = -1;
+	}
+	d->adjarr[arr] = adjarr;
+}
+
+static int adjarr_of(D *d, int arr)
+{
+	return arr < d->capadjarr ? d->adjarr[arr] : -1;
+}
+
+/* adj(id) += e */
+static void acc(D *d, Block *b, int id, int e, Loc loc)
+{
+	if (e < 0)
+		return;
+	int a = adjof(d, id);
+	if (a < 0)
+		return;
+	if (vty(d, e) != vty(d, a))
+		ks_fatal("kdiff: internal error: adjoint of type %s added to %s", ty_name(vty(d, e)),
+			 ty_name(vty(d, a)));
+	int32_t args[2] = {a, e};
+	emit(d, b, OP_ADD, &a, 1, args, 2, loc);
+}
+
+static void zero_adj(D *d, Block *b, int id, Loc loc)
+{
+	int a = adjpeek(d, id);
+	if (a < 0)
+		return;
+	DiffEmit e = de(d, b, loc);
+	mov(d, b, a, diff_zero(&e, vty(d, a)), loc);
+}
+
+/* adj array [j] += v, atomically where the runtime can */
+static void adj_scatter(D *d, Block *b, int ga, int j, int v, Loc loc)
+{
+	Type et = ty_elem(vty(d, ga));
+	DiffEmit e = de(d, b, loc);
+	if (ty_is_mat(et)) {
+		/* no atomic for matrices: load, add, store (see doc/autodiff.md) */
+		int old = diff_op(&e, OP_LOAD, (int32_t[]){ga, j}, 2, TY_VOID);
+		int s = diff_op(&e, OP_ADD, (int32_t[]){old, v}, 2, TY_VOID);
+		emit(d, b, OP_STORE, NULL, 0, (int32_t[]){ga, j, s}, 3, loc);
+		return;
+	}
+	Type at[3] = {vty(d, ga), TY_INT, vty(d, v)}, rt;
+	int row = ir_builtin_resolve("atomic_add", at, 3, &rt);
+	Inst *in = emit(d, b, OP_BUILTIN, NULL, 0, (int32_t[]){ga, j, v}, 3, loc);
+	in->callee = (int16_t)row;
+}
+
+static Tape *tape_new(D *d) { return salloc(d, sizeof(Tape)); }
+
+static Rec *rec(D *d, Tape *t, int kind, Loc loc)
+{
+	Rec *r = salloc(d, sizeof *r);
+	r->kind = kind;
+	r->loc = loc;
+	r->old = -1;
+	arena_grow(d->a, (void **)&t->v, &t->cap, t->n + 1, sizeof *t->v);
+	t->v[t->n++] = r;
+	return r;
+}
+
+static Rec *rec_inst(D *d, Tape *t, int op, int callee, const int32_t *res, int nres,
+		     const int32_t *arg, int narg, Loc loc)
+{
+	Rec *r = rec(d, t, R_INST, loc);
+	r->op = op;
+	r->callee = callee;
+	r->nres = nres;
+	r->res = salloc(d, (size_t)(nres ? nres : 1) * sizeof *r->res);
+	if (nres)
+		memcpy(r->res, res, (size_t)nres * sizeof *res);
+	r->narg = narg;
+	r->arg = salloc(d, (size_t)(narg ? narg : 1) * sizeof *r->arg);
+	if (narg)
+		memcpy(r->arg, arg, (size_t)narg * sizeof *arg);
+	return r;
+}
+
+/* ---- static facts about original code --------------------------------- */
+
+static int assignable(const D *d, int id)
+{
+	const Value *v = &d->f->val[id];
+	return (v->kind == VK_VAR || v->kind == VK_PARAM) && !ty_is_array(v->ty);
+}
+
+/* mark the variables assigned in b (not for-loop variables) */
+static void assigned(const D *d, const Block *b, uint8_t *mark)
+{
+	for (int i = 0; i < b->n; i++) {
+		const Inst *in = &b->v[i];
+		if (in->op != OP_FOR)
+			for (int k = 0; k < in->nres; k++)
+				if (assignable(d, in->res[k]))
+					mark[in->res[k]] = 1;
+		assigned(d, &in->body, mark);
+		assigned(d, &in->els, mark);
+	}
+}
+
+static int has_ret(const Block *b)
+{
+	for (int i = 0; i < b->n; i++)
+		if (b->v[i].op == OP_RET || has_ret(&b->v[i].body) || has_ret(&b->v[i].els))
+			return 1;
+	return 0;
+}
+
+/* may b leave the enclosing region (break, continue, or ret)? */
+static int may_exit(const Block *b)
+{
+	for (int i = 0; i < b->n; i++) {
+		const Inst *in = &b->v[i];
+		switch (in->op) {
+		case OP_BREAK:
+		case OP_CONTINUE:
+		case OP_RET:
+			return 1;
+		case OP_IF:
+			if (may_exit(&in->body) || may_exit(&in->els))
+				return 1;
+			break;
+		case OP_FOR:
+		case OP_LOOP:
+			if (has_ret(&in->body))
+				return 1;
+			break;
+		}
+	}
+	return 0;
+}
+
+static int is_atomic(const Inst *in)
+{
+	return in->op == OP_BUILTIN && (ir_builtins[in->callee].flags & BF_ATOMIC);
+}
+
+/* ---- plain code (loop runs and recomputation) --------------------------- */
+
+/* Emit b as ordinary forward code: variables map to the loop's state
+ * variables in env (overwritten in place), temps get fresh temps.  Stores
+ * and atomics are left out (their arrays are never loaded; see the rules
+ * in check_kernel).  A ret sets done and leaves the loop being run. */
+static void plain_block(D *d, const Block *b, int32_t *env, Block *out)
+{
+	for (int i = 0; i < b->n; i++) {
+		const Inst *in = &b->v[i];
+		int32_t args[256], res[256];
+		switch (in->op) {
+		case OP_STORE:
+			continue;
+		case OP_BREAK:
+		case OP_CONTINUE:
+			emit(d, out, in->op, NULL, 0, NULL, 0, in->loc);
+			return;
+		case OP_RET:
+			for (int k = 0; k < in->narg; k++)
+				mov(d, out, d->ret_var[k], map(d, env, in->arg[k]), in->loc);
+			set_bool(d, out, d->done_var, 1, in->loc);
+			emit(d, out, OP_BREAK, NULL, 0, NULL, 0, in->loc);
+			return;
+		case OP_IF: {
+			int c = map(d, env, in->arg[0]);
+			Block t = {0}, e = {0};
+			plain_block(d, &in->body, env, &t);
+			plain_block(d, &in->els, env, &e);
+			Inst *ni = emit(d, out, OP_IF, NULL, 0, &c, 1, in->loc);
+			ni->body = t;
+			ni->els = e;
+			continue;
+		}
+		case OP_FOR:
+		case OP_LOOP: {
+			Block body = {0};
+			int na = 0, j = -1;
+			if (in->op == OP_FOR) {
+				for (int k = 0; k < 3; k++)
+					args[k] = map(d, env, in->arg[k]);
+				na = 3;
+				j = fresh_named(d, d->f->val[in->res[0]].name, TY_INT, 1);
+				env[in->res[0]] = j;
+			}
+			plain_block(d, &in->body, env, &body);
+			Inst *ni = emit(d, out, in->op, &j, j >= 0, args, na, in->loc);
+			ni->body = body;
+			if (has_ret(&in->body)) {
+				Block t = {0};
+				emit(d, &t, OP_BREAK, NULL, 0, NULL, 0, in->loc);
+				ni = emit(d, out, OP_IF, NULL, 0, &d->done_var, 1, in->loc);
+				ni->body = t;
+			}
+			continue;
+		}
+		}
+		if (is_atomic(in))
+			continue;
+		for (int k = 0; k < in->narg; k++)
+			args[k] = map(d, env, in->arg[k]);
+		for (int k = 0; k < in->nres; k++) {
+			int r = in->res[k];
+			if (d->f->val[r].kind == VK_TEMP)
+				env[r] = ir_temp(d->m, d->g, d->f->val[r].ty);
+			else if (env[r] < 0)
+				ks_fatal("kdiff: internal error: %s is not loop state", d->f->val[r].name);
+			res[k] = env[r];
+		}
+		Inst *ni = emit(d, out, in->op, res, in->nres, args, in->narg, in->loc);
+		ni->callee = in->op == OP_CALL ? (int16_t)d->pure[in->callee] : in->callee;
+	}
+}
+
+/* ---- the forward sweep -------------------------------------------------- */
+
+static void tape_block(D *d, const Block *b, int from, int32_t *cur, Block *out, Tape *tp,
+		       Region *rg, Hook *hook);
+
+static void run_hook(D *d, Hook *h, int32_t *cur, Block *out, Tape *tp, Loc loc)
+{
+	if (!h)
+		return;
+	for (int i = 0; i < h->n; i++) {
+		int src = cur[h->orig[i]];
+		if (src < 0)
+			continue;
+		mov(d, out, h->dst[i], src, loc);
+		rec_inst(d, tp, OP_MOV, -1, &h->dst[i], 1, &src, 1, loc);
+	}
+}
+
+static void tape_loop(D *d, const Inst *in, int32_t *cur, Block *out, Tape *tp, Region *rg);
+
+/* Forward sweep of b[from..]: emits into out, records into tp.  cur maps
+ * original values to their current new names and is updated.  hook runs
+ * where the block ends normally. */
+static void tape_block(D *d, const Block *b, int from, int32_t *cur, Block *out, Tape *tp,
+		       Region *rg, Hook *hook)
+{
+	for (int i = from; i < b->n; i++) {
+		const Inst *in = &b->v[i];
+		int32_t args[256], res[256];
+		int exits = 0;
+		switch (in->op) {
+		case OP_BREAK:
+		case OP_CONTINUE:
+		case OP_RET:
+			if (in->op == OP_RET) {
+				for (int k = 0; k < in->narg; k++) {
+					int v = map(d, cur, in->arg[k]);
+					mov(d, out, d->ret_var[k], v, in->loc);
+					rec_inst(d, tp, OP_MOV, -1, &d->ret_var[k], 1, &v, 1, in->loc);
+				}
+				set_bool(d, out, d->done_var, 1, in->loc);
+			}
+			if (rg->iter)
+				run_hook(d, rg->out, cur, out, tp, in->loc);
+			set_bool(d, out, rg->E, 1, in->loc);
+			return;
+		case OP_IF: {
+			int c = map(d, cur, in->arg[0]);
+			uint8_t *mark = salloc(d, (size_t)d->f->nval);
+			assigned(d, &in->body, mark);
+			assigned(d, &in->els, mark);
+			Hook *h = salloc(d, sizeof *h);
+			h->orig = salloc(d, (size_t)d->f->nval * sizeof *h->orig);
+			h->dst = salloc(d, (size_t)d->f->nval * sizeof *h->dst);
+			for (int v = 0; v < d->f->nval; v++)
+				if (mark[v]) {
+					h->orig[h->n] = v;
+					h->dst[h->n++] = fresh(d, v, d->f->val[v].ty);
+				}
+			Rec *r = rec(d, tp, R_IF, in->loc);
+			r->cond = c;
+			r->t = tape_new(d);
+			r->e = tape_new(d);
+			Block t = {0}, e = {0};
+			int32_t *ct = env_copy(d, cur), *ce = env_copy(d, cur);
+			tape_block(d, &in->body, 0, ct, &t, r->t, rg, h);
+			tape_block(d, &in->els, 0, ce, &e, r->e, rg, h);
+			Inst *ni = emit(d, out, OP_IF, NULL, 0, &c, 1, in->loc);
+			ni->body = t;
+			ni->els = e;
+			for (int k = 0; k < h->n; k++)
+				cur[h->orig[k]] = h->dst[k];
+			exits = may_exit(&in->body) || may_exit(&in->els);
+			break;
+		}
+		case OP_FOR:
+		case OP_LOOP:
+			tape_loop(d, in, cur, out, tp, rg);
+			if (has_ret(&in->body)) {
+				exits = 1;
+				mov(d, out, rg->E, d->done_var, in->loc);
+				if (rg->iter && rg->out && rg->out->n) {
+					/* a ret in the inner loop ends this iteration too */
+					int c = fresh_named(d, "returned", TY_BOOL, 0);
+					mov(d, out, c, d->done_var, in->loc);
+					Rec *r = rec(d, tp, R_IF, in->loc);
+					r->cond = c;
+					r->t = tape_new(d);
+					Block t = {0};
+					run_hook(d, rg->out, cur, &t, r->t, in->loc);
+					Inst *ni = emit(d, out, OP_IF, NULL, 0, &c, 1, in->loc);
+					ni->body = t;
+				}
+			}
+			break;
+		case OP_STORE: {
+			for (int k = 0; k < 3; k++)
+				args[k] = map(d, cur, in->arg[k]);
+			Rec *r = rec_inst(d, tp, OP_STORE, -1, NULL, 0, args, 3, in->loc);
+			r->kind = R_STORE;
+			if (rg->depth == 0) {
+				/* keep the old value, to restore it in the reverse sweep */
+				r->old = fresh_named(d, "old", ty_elem(vty(d, args[0])), 0);
+				emit(d, out, OP_LOAD, &r->old, 1, args, 2, in->loc);
+				emit(d, out, OP_STORE, NULL, 0, args, 3, in->loc);
+			}
+			break;
+		}
+		default:
+			for (int k = 0; k < in->narg; k++)
+				args[k] = map(d, cur, in->arg[k]);
+			for (int k = 0; k < in->nres; k++) {
+				res[k] = fresh(d, in->res[k], d->f->val[in->res[k]].ty);
+				cur[in->res[k]] = res[k];
+			}
+			if (is_atomic(in) && d->rmw && d->rmw[in->arg[0]]) {
+				/* an atomic on an array the kernel also loads or
+				 * stores (outside loops): keep the old value, update,
+				 * and restore in the reverse sweep */
+				Rec *r = rec_inst(d, tp, in->op, in->callee, res, in->nres, args, in->narg, in->loc);
+				r->old = fresh_named(d, "old", ty_elem(vty(d, args[0])), 0);
+				emit(d, out, OP_LOAD, &r->old, 1, args, 2, in->loc);
+				Inst *ni = emit(d, out, in->op, NULL, 0, args, in->narg, in->loc);
+				ni->callee = in->callee;
+				break;
+			}
+			if (!is_atomic(in)) {
+				Inst *ni = emit(d, out, in->op, res, in->nres, args, in->narg, in->loc);
+				ni->callee = in->op == OP_CALL ? (int16_t)d->pure[in->callee] : in->callee;
+			}
+			rec_inst(d, tp, in->op, in->callee, res, in->nres, args, in->narg, in->loc);
+			break;
+		}
+		if (exits && i + 1 < b->n) {
+			/* the rest of the block runs only if nothing exited */
+			int g = fresh_named(d, "live", TY_BOOL, 0);
+			emit(d, out, OP_NOT, &g, 1, &rg->E, 1, in->loc);
+			Rec *r = rec(d, tp, R_IF, in->loc);
+			r->cond = g;
+			r->t = tape_new(d);
+			Block t = {0};
+			tape_block(d, b, i + 1, cur, &t, r->t, rg, hook);
+			Inst *ni = emit(d, out, OP_IF, NULL, 0, &g, 1, in->loc);
+			ni->body = t;
+			return;
+		}
+		if (exits && hook && hook->n) {
+			/* the hook (merge movs) runs only if nothing exited */
+			int g = fresh_named(d, "live", TY_BOOL, 0);
+			emit(d, out, OP_NOT, &g, 1, &rg->E, 1, in->loc);
+			Rec *r = rec(d, tp, R_IF, in->loc);
+			r->cond = g;
+			r->t = tape_new(d);
+			Block t = {0};
+			run_hook(d, hook, cur, &t, r->t, in->loc);
+			Inst *ni = emit(d, out, OP_IF, NULL, 0, &g, 1, in->loc);
+			ni->body = t;
+			return;
+		}
+	}
+	run_hook(d, hook, cur, out, tp, b->n ? b->v[b->n - 1].loc : d->f->loc);
+}
+
+/* Forward sweep of a loop: run it plainly on state variables, counting
+ * its trips. */
+static void tape_loop(D *d, const Inst *in, int32_t *cur, Block *out, Tape *tp, Region *rg)
+{
+	LoopRec *L = salloc(d, sizeof *L);
+	L->in = in;
+	L->depth = rg->depth + 1;
+	uint8_t *mark = salloc(d, (size_t)d->f->nval);
+	assigned(d, &in->body, mark);
+	L->car = salloc(d, (size_t)d->f->nval * sizeof *L->car);
+	L->s = salloc(d, (size_t)d->f->nval * sizeof *L->s);
+	for (int v = 0; v < d->f->nval; v++)
+		if (mark[v]) {
+			L->s[L->ncar] = fresh(d, v, d->f->val[v].ty);
+			L->car[L->ncar++] = v;
+		}
+	L->entry = env_copy(d, cur);
+	int32_t *env = env_copy(d, cur);
+	for (int k = 0; k < L->ncar; k++) {
+		int x = L->car[k];
+		if (cur[x] >= 0)
+			mov(d, out, L->s[k], cur[x], in->loc);
+		env[x] = L->s[k];
+	}
+	L->T = fresh_named(d, "trips", TY_INT, 0);
+	mov(d, out, L->T, ir_const_int(d->m, d->g, 0), in->loc);
+	int32_t args[3];
+	int j = -1, na = 0;
+	if (in->op == OP_FOR) {
+		L->lo = args[0] = map(d, cur, in->arg[0]);
+		L->hi = args[1] = map(d, cur, in->arg[1]);
+		L->step = args[2] = map(d, cur, in->arg[2]);
+		na = 3;
+		j = fresh_named(d, d->f->val[in->res[0]].name, TY_INT, 1);
+		env[in->res[0]] = j;
+	}
+	Block body = {0};
+	int32_t inc[2] = {L->T, ir_const_int(d->m, d->g, 1)};
+	emit(d, &body, OP_ADD, &L->T, 1, inc, 2, in->loc);
+	plain_block(d, &in->body, env, &body);
+	Inst *ni = emit(d, out, in->op, &j, j >= 0, args, na, in->loc);
+	ni->body = body;
+	for (int k = 0; k < L->ncar; k++)
+		cur[L->car[k]] = L->s[k];
+	Rec *r = rec(d, tp, R_LOOP, in->loc);
+	r->L = L;
+}
+
+/* ---- the reverse sweep --------------------------------------------------- */
+
+static void rev_tape(D *d, Tape *tp, Block *out);
+
+static void rev_loop(D *d, LoopRec *L, Block *out, Loc loc)
+{
+	const Inst *in = L->in;
+	int nf = 0;
+	int *fk = salloc(d, (size_t)(L->ncar + 1) * sizeof *fk);
+	for (int k = 0; k < L->ncar; k++)
+		if (is_floaty(d->f->val[L->car[k]].ty))
+			fk[nf++] = k;
+	/* A[x]: the adjoint of the carried state, from the end backwards */
+	int32_t *A = salloc(d, (size_t)(nf + 1) * sizeof *A);
+	for (int q = 0; q < nf; q++) {
+		int k = fk[q];
+		A[q] = fresh_named(d, "adj_carry", d->f->val[L->car[k]].ty, 0);
+		int as = adjof(d, L->s[k]);
+		mov(d, out, A[q], as, loc);
+		zero_adj(d, out, L->s[k], loc);
+	}
+	Block body = {0};
+	int kk = fresh_named(d, "rev", TY_INT, 1);
+	/* k = T - 1 - kk */
+	int kv = fresh_named(d, "iter", TY_INT, 0);
+	{
+		DiffEmit e = de(d, &body, loc);
+		int t1 = diff_op(&e, OP_SUB, (int32_t[]){L->T, ir_const_int(d->m, d->g, 1)}, 2, TY_VOID);
+		emit(d, &body, OP_SUB, &kv, 1, (int32_t[]){t1, kk}, 2, loc);
+	}
+	/* restore the loop-entry state and recompute k iterations */
+	int32_t *r = salloc(d, (size_t)(L->ncar + 1) * sizeof *r);
+	int32_t *env = env_copy(d, L->entry);
+	set_bool(d, &body, d->done_var, 0, loc);
+	for (int k = 0; k < L->ncar; k++) {
+		int x = L->car[k];
+		r[k] = fresh(d, x, d->f->val[x].ty);
+		if (L->entry[x] >= 0)
+			mov(d, &body, r[k], L->entry[x], loc);
+		env[x] = r[k];
+	}
+	int cnt = fresh_named(d, "count", TY_INT, 0);
+	mov(d, &body, cnt, ir_const_int(d->m, d->g, 0), loc);
+	{
+		Block rb = {0}, brk = {0};
+		DiffEmit e = de(d, &rb, in->loc);
+		int c = diff_op(&e, OP_GE, (int32_t[]){cnt, kv}, 2, TY_VOID);
+		emit(d, &brk, OP_BREAK, NULL, 0, NULL, 0, in->loc);
+		Inst *ni = emit(d, &rb, OP_IF, NULL, 0, &c, 1, in->loc);
+		ni->body = brk;
+		emit(d, &rb, OP_ADD, &cnt, 1, (int32_t[]){cnt, ir_const_int(d->m, d->g, 1)}, 2, in->loc);
+		int32_t *penv = env_copy(d, env);
+		int j = -1, na = 0;
+		int32_t args[3] = {L->lo, L->hi, L->step};
+		if (in->op == OP_FOR) {
+			na = 3;
+			j = fresh_named(d, d->f->val[in->res[0]].name, TY_INT, 1);
+			penv[in->res[0]] = j;
+		}
+		plain_block(d, &in->body, penv, &rb);
+		ni = emit(d, &body, in->op, &j, j >= 0, args, na, in->loc);
+		ni->body = rb;
+	}
+	/* one iteration's forward sweep */
+	set_bool(d, &body, d->done_var, 0, loc);
+	Region rg = {0};
+	rg.E = fresh_named(d, "exited", TY_BOOL, 0);
+	rg.iter = 1;
+	rg.depth = L->depth;
+	set_bool(d, &body, rg.E, 0, loc);
+	int32_t *ienv = env_copy(d, env);
+	if (in->op == OP_FOR) {
+		int jv = fresh(d, in->res[0], TY_INT);
+		DiffEmit e = de(d, &body, loc);
+		int t = diff_op(&e, OP_MUL, (int32_t[]){kv, L->step}, 2, TY_VOID);
+		emit(d, &body, OP_ADD, &jv, 1, (int32_t[]){L->lo, t}, 2, loc);
+		ienv[in->res[0]] = jv;
+	}
+	Hook *h = salloc(d, sizeof *h);
+	h->orig = salloc(d, (size_t)(nf + 1) * sizeof *h->orig);
+	h->dst = salloc(d, (size_t)(nf + 1) * sizeof *h->dst);
+	for (int q = 0; q < nf; q++) {
+		int x = L->car[fk[q]];
+		h->orig[h->n] = x;
+		h->dst[h->n++] = fresh(d, x, d->f->val[x].ty);
+	}
+	rg.out = h;
+	Tape *it = tape_new(d);
+	tape_block(d, &in->body, 0, ienv, &body, it, &rg, h);
+	/* ... and its reverse sweep */
+	for (int q = 0; q < nf; q++)
+		mov(d, &body, adjof(d, h->dst[q]), A[q], loc);
+	rev_tape(d, it, &body);
+	for (int q = 0; q < nf; q++) {
+		int k = fk[q];
+		mov(d, &body, A[q], adjof(d, r[k]), loc);
+		zero_adj(d, &body, r[k], loc);
+	}
+	int32_t args[3] = {ir_const_int(d->m, d->g, 0), L->T, ir_const_int(d->m, d->g, 1)};
+	Inst *ni = emit(d, out, OP_FOR, &kk, 1, args, 3, loc);
+	ni->body = body;
+	for (int q = 0; q < nf; q++) {
+		int x = L->car[fk[q]];
+		if (L->entry[x] >= 0)
+			acc(d, out, L->entry[x], A[q], loc);
+	}
+}
+
+static void rev_atomic(D *d, Rec *r, Block *out)
+{
+	const char *name = ir_builtins[r->callee].name;
+	int a = r->arg[0], j = r->arg[1], v = r->arg[2];
+	int ga = adjarr_of(d, a);
+	if (ga < 0 || !is_floaty(vty(d, v)))
+		return;
+	DiffEmit e = de(d, out, r->loc);
+	if (!strcmp(name, "atomic_add") || !strcmp(name, "atomic_sub")) {
+		int g = diff_op(&e, OP_LOAD, (int32_t[]){ga, j}, 2, TY_VOID);
+		if (!strcmp(name, "atomic_sub"))
+			g = diff_op(&e, OP_NEG, &g, 1, TY_VOID);
+		acc(d, out, v, g, r->loc);
+		return;
+	}
+	/* atomic_min/max: the gradient goes to the value that won, which the
+	 * array holds after the forward pass */
+	int fin = diff_op(&e, OP_LOAD, (int32_t[]){a, j}, 2, TY_VOID);
+	int c = diff_op(&e, OP_EQ, (int32_t[]){v, fin}, 2, TY_VOID);
+	Block t = {0};
+	DiffEmit et = de(d, &t, r->loc);
+	int g = diff_op(&et, OP_LOAD, (int32_t[]){ga, j}, 2, TY_VOID);
+	emit(d, &t, OP_STORE, NULL, 0, (int32_t[]){ga, j, diff_zero(&et, vty(d, g))}, 3, r->loc);
+	acc(d, &t, v, g, r->loc);
+	Inst *ni = emit(d, out, OP_IF, NULL, 0, &c, 1, r->loc);
+	ni->body = t;
+}
+
+static void rev_call(D *d, Rec *r, Block *out)
+{
+	const Func *f = d->m->fn[r->callee];
+	int fa = d->fadj[r->callee];
+	const Func *fj = d->m->fn[fa];
+	int32_t args[256], res[256];
+	int na = 0, nr = 0, any = 0;
+	for (int i = 0; i < r->narg; i++)
+		args[na++] = r->arg[i];
+	for (int i = 0; i < f->nparam; i++) {
+		Type t = f->val[f->param[i]].ty;
+		if (ty_is_array(t) && is_floaty(ty_elem(t))) {
+			args[na++] = adjarr_of(d, r->arg[i]);
+			any = 1;
+		}
+	}
+	DiffEmit e = de(d, out, r->loc);
+	for (int k = 0; k < r->nres; k++)
+		if (is_floaty(vty(d, r->res[k]))) {
+			int a = adjpeek(d, r->res[k]);
+			args[na++] = a >= 0 ? a : diff_zero(&e, vty(d, r->res[k]));
+			any |= a >= 0;
+		}
+	if (!any)
+		return;
+	for (int i = 0; i < fj->nret; i++)
+		res[nr++] = ir_temp(d->m, d->g, fj->ret[i]);
+	Inst *ni = emit(d, out, OP_CALL, res, nr, args, na, r->loc);
+	ni->callee = (int16_t)fa;
+	int q = 0;
+	for (int i = 0; i < f->nparam; i++) {
+		Type t = f->val[f->param[i]].ty;
+		if (!ty_is_array(t) && is_floaty(t))
+			acc(d, out, r->arg[i], res[q++], r->loc);
+	}
+}
+
+static void rev_make(D *d, Rec *r, int g, Block *out)
+{
+	DiffEmit e = de(d, out, r->loc);
+	Type t = vty(d, r->res[0]);
+	int n = ty_dim(t), nc = ty_ncomp(t);
+	if (r->narg == 0)
+		return;
+	for (int c = 0; c < nc; c++) {
+		int comp;
+		if (ty_is_vec(t))
+			comp = diff_op(&e, OP_EXTRACT, (int32_t[]){g, ir_const_int(d->m, d->g, c)}, 2, TY_VOID);
+		else
+			comp = diff_op(&e, OP_EXTRACT, (int32_t[]){g, ir_const_int(d->m, d->g, c / n),
+							     ir_const_int(d->m, d->g, c % n)}, 3, TY_VOID);
+		acc(d, out, r->arg[r->narg == 1 ? 0 : c], comp, r->loc);
+	}
+}
+
+/* The opcode rules, in the notation of builtins.h (rule.c). */
+static const char *op_rule(D *d, Rec *r)
+{
+	Type a = vty(d, r->arg[0]), b = r->narg > 1 ? vty(d, r->arg[1]) : TY_VOID;
+	switch (r->op) {
+	case OP_MOV: return "g";
+	case OP_NEG: return "-g";
+	case OP_ADD: return "g; g";
+	case OP_SUB: return "g; -g";
+	case OP_MUL:
+		if (a == TY_FLOAT && b == TY_FLOAT) return "g * b; g * a";
+		if (a == TY_FLOAT) return "fdot(g, b); g * a";
+		if (b == TY_FLOAT) return "g * b; fdot(g, a)";
+		if (ty_is_vec(b)) return "outer(g, b); transpose(a) * g";
+		return "g * transpose(b); transpose(a) * g";
+	case OP_DIV:
+		if (a == TY_FLOAT) return "g / b; -(g * r) / b";
+		return "g / b; -fdot(g, r) / b";
+	case OP_MOD: return "g; -g * float(int(a / b))";
+	case OP_SELECT: return "; a ? g : 0.0; a ? 0.0 : g";
+	}
+	return "";
+}
+
+static void rev_inst(D *d, Rec *r, Block *out)
+{
+	if (r->op == OP_BUILTIN && (ir_builtins[r->callee].flags & BF_ATOMIC)) {
+		rev_atomic(d, r, out);
+		if (r->old >= 0)
+			emit(d, out, OP_STORE, NULL, 0, (int32_t[]){r->arg[0], r->arg[1], r->old}, 3, r->loc);
+		return;
+	}
+	if (r->op == OP_CALL) {
+		rev_call(d, r, out);
+		for (int k = 0; k < r->nres; k++)
+			zero_adj(d, out, r->res[k], r->loc);
+		return;
+	}
+	if (r->nres != 1)
+		return;
+	int g = adjpeek(d, r->res[0]);
+	if (g < 0)
+		return;
+	DiffEmit e = de(d, out, r->loc);
+	switch (r->op) {
+	case OP_LOAD: {
+		int ga = adjarr_of(d, r->arg[0]);
+		if (ga >= 0)
+			adj_scatter(d, out, ga, r->arg[1], g, r->loc);
+		break;
+	}
+	case OP_MAKE:
+		rev_make(d, r, g, out);
+		break;
+	case OP_EXTRACT: {
+		int v = r->arg[0], av = adjof(d, v);
+		if (av < 0)
+			break;
+		int32_t ix[3] = {av, r->arg[1], r->narg > 2 ? r->arg[2] : -1};
+		int old = diff_op(&e, OP_EXTRACT, ix, r->narg, TY_VOID);
+		int s = diff_op(&e, OP_ADD, (int32_t[]){old, g}, 2, TY_VOID);
+		int32_t ins[4] = {av, r->arg[1], r->narg > 2 ? r->arg[2] : s, s};
+		emit(d, out, OP_INSERT, &av, 1, ins, r->narg + 1, r->loc);
+		break;
+	}
+	case OP_INSERT: {
+		int n = r->narg; /* v, i, [j,] x */
+		int32_t ix[3] = {g, r->arg[1], n > 3 ? r->arg[2] : -1};
+		int comp = diff_op(&e, OP_EXTRACT, ix, n - 1, TY_VOID);
+		acc(d, out, r->arg[n - 1], comp, r->loc);
+		int32_t ins[4] = {g, r->arg[1], r->arg[2], r->arg[3]};
+		ins[n - 1] = diff_zero(&e, vty(d, r->arg[n - 1]));
+		int cleared = diff_op(&e, OP_INSERT, ins, n, TY_VOID);
+		acc(d, out, r->arg[0], cleared, r->loc);
+		break;
+	}
+	default: {
+		const char *rule = r->op == OP_BUILTIN ? ir_builtins[r->callee].adj : op_rule(d, r);
+		if (!rule[0] || r->narg > 3)
+			break;
+		int32_t v[5] = {-1, -1, -1, r->res[0], g}, o[3];
+		for (int i = 0; i < r->narg; i++)
+			v[i] = r->arg[i];
+		diff_rule(&e, rule, v, r->narg, o);
+		for (int i = 0; i < r->narg; i++)
+			acc(d, out, r->arg[i], o[i], r->loc);
+	}
+	}
+	zero_adj(d, out, r->res[0], r->loc);
+}
+
+static void rev_store(D *d, Rec *r, Block *out)
+{
+	int a = r->arg[0], j = r->arg[1], v = r->arg[2];
+	int ga = adjarr_of(d, a);
+	if (ga >= 0) {
+		DiffEmit e = de(d, out, r->loc);
+		int g = diff_op(&e, OP_LOAD, (int32_t[]){ga, j}, 2, TY_VOID);
+		emit(d, out, OP_STORE, NULL, 0, (int32_t[]){ga, j, diff_zero(&e, vty(d, g))}, 3, r->loc);
+		acc(d, out, v, g, r->loc);
+	}
+	if (r->old >= 0)
+		emit(d, out, OP_STORE, NULL, 0, (int32_t[]){a, j, r->old}, 3, r->loc);
+}
+
+static void rev_tape(D *d, Tape *tp, Block *out)
+{
+	for (int i = tp->n - 1; i >= 0; i--) {
+		Rec *r = tp->v[i];
+		switch (r->kind) {
+		case R_INST: rev_inst(d, r, out); break;
+		case R_STORE: rev_store(d, r, out); break;
+		case R_LOOP: rev_loop(d, r->L, out, r->loc); break;
+		case R_IF: {
+			Block t = {0}, e = {0};
+			rev_tape(d, r->t, &t);
+			if (r->e)
+				rev_tape(d, r->e, &e);
+			if (!t.n && !e.n)
+				break;
+			Inst *ni = emit(d, out, OP_IF, NULL, 0, &r->cond, 1, r->loc);
+			ni->body = t;
+			ni->els = e;
+			break;
+		}
+		}
+	}
+}
+
+/* ---- rules kdiff enforces ---------------------------------------------- */
+
+static int param_index(const Func *f, int id)
+{
+	for (int i = 0; i < f->nparam; i++)
+		if (f->param[i] == id)
+			return i;
+	return -1;
+}
+
+static void summarize(Module *m, D *d, int fi);
+static int has_atomic(Module *m, D *d, const Block *b);
+
+/* What b does to f's array parameters: loads, stores (first location in
+ * a loop and anywhere), atomics. */
+typedef struct Use {
+	uint8_t *load, *store, *storeloop, *atomic;
+	uint8_t *kinds; /* atomic kinds: 1 add/sub, 2 min, 4 max */
+	uint8_t *aloop; /* an atomic in a loop or in a called func */
+	Loc *aloopat;
+	uint8_t *nontid; /* an access at an index other than wp.tid() */
+	uint8_t *aresult, *amixed; /* an atomic's result used; min/max mixed */
+	Loc *aresultat, *amixedat;
+	int *aresultrow;
+	const uint8_t *tidv; /* per value: holds wp.tid() (one definition) */
+	Loc *storeloc, *atomicloc, *loadloc;
+} Use;
+
+static int atomic_kind(int row);
+
+KS_NORETURN static void atomic_result_error(D *d, Loc at, int row)
+{
+	derr(d, at, "the value returned by %s cannot be used in a differentiated kernel "
+	     "(it depends on the order of the threads)", ir_builtins[row].name);
+}
+
+/* min/max mixed with another kind of atomic on a float array */
+static int mixed(const Func *f, const Use *u, int p)
+{
+	return (u->kinds[p] & 6) && (u->kinds[p] & (u->kinds[p] - 1)) &&
+	       is_floaty(ty_elem(f->val[f->param[p]].ty));
+}
+
+static void uses(Module *m, D *d, const Func *f, const Block *b, int depth, Use *u)
+{
+	for (int i = 0; i < b->n; i++) {
+		const Inst *in = &b->v[i];
+		int p;
+		if ((in->op == OP_LOAD || in->op == OP_STORE || is_atomic(in)) &&
+		    (p = param_index(f, in->arg[0])) >= 0 && !(u->tidv && u->tidv[in->arg[1]]))
+			u->nontid[p] = 1;
+		if (in->op == OP_LOAD && (p = param_index(f, in->arg[0])) >= 0) {
+			if (!u->load[p])
+				u->loadloc[p] = in->loc;
+			u->load[p] = 1;
+		}
+		if (in->op == OP_STORE && (p = param_index(f, in->arg[0])) >= 0) {
+			if (!u->store[p])
+				u->storeloc[p] = in->loc;
+			u->store[p] = 1;
+			if (depth && !u->storeloop[p]) {
+				u->storeloop[p] = 1;
+				u->storeloc[p] = in->loc;
+			}
+		}
+		if (is_atomic(in) && (p = param_index(f, in->arg[0])) >= 0) {
+			if (in->nres && !u->aresult[p]) {
+				u->aresult[p] = 1;
+				u->aresultat[p] = in->loc;
+				u->aresultrow[p] = in->callee;
+			}
+			if (in->nres && !f->is_kernel)
+				atomic_result_error(d, in->loc, in->callee);
+			if (!u->atomic[p])
+				u->atomicloc[p] = in->loc;
+			u->atomic[p] = 1;
+			u->kinds[p] |= atomic_kind(in->callee);
+			if (depth && !u->aloop[p]) {
+				u->aloop[p] = 1;
+				u->aloopat[p] = in->loc;
+			}
+			if (mixed(f, u, p) && !u->amixed[p]) {
+				u->amixed[p] = 1;
+				u->amixedat[p] = in->loc;
+			}
+			if (mixed(f, u, p) && !f->is_kernel)
+				derr(d, in->loc, "cannot differentiate %s '%s': array '%s' is updated by %s and by "
+				     "another kind of atomic, so its final values do not tell which value won",
+				     f->is_kernel ? "kernel" : "wp.func", f->name, f->val[f->param[p]].name,
+				     (u->kinds[p] & 2) ? "atomic_min" : "atomic_max");
+		}
+		if (in->op == OP_CALL) {
+			summarize(m, d, in->callee);
+			Summary *s = &d->sum[in->callee];
+			for (int k = 0; k < in->narg; k++)
+				if ((p = param_index(f, in->arg[k])) >= 0) {
+					if (s->loads[k] && !u->load[p]) {
+						u->load[p] = 1;
+						u->loadloc[p] = in->loc;
+					}
+					if (s->atomics[k] && !u->atomic[p]) {
+						u->atomic[p] = 1;
+						u->atomicloc[p] = in->loc;
+					}
+					u->kinds[p] |= s->kinds[k];
+					if (s->atomics[k] || s->loads[k])
+						u->nontid[p] = 1;
+					if (s->atomics[k] && !u->aloop[p]) {
+						u->aloop[p] = 1;
+						u->aloopat[p] = in->loc;
+					}
+					if (mixed(f, u, p) && !u->amixed[p]) {
+				u->amixed[p] = 1;
+				u->amixedat[p] = in->loc;
+			}
+			if (mixed(f, u, p) && !f->is_kernel)
+						derr(d, in->loc, "cannot differentiate %s '%s': array '%s' is updated by %s and by "
+						     "another kind of atomic, so its final values do not tell which value won",
+						     f->is_kernel ? "kernel" : "wp.func", f->name, f->val[f->param[p]].name,
+						     (u->kinds[p] & 2) ? "atomic_min" : "atomic_max");
+				}
+		}
+		uses(m, d, f, &in->body, depth + (in->op == OP_FOR || in->op == OP_LOOP), u);
+		uses(m, d, f, &in->els, depth + (in->op == OP_FOR || in->op == OP_LOOP), u);
+	}
+}
+
+static int atomic_kind(int row)
+{
+	const char *n = ir_builtins[row].name;
+	return !strcmp(n, "atomic_min") ? 2 : !strcmp(n, "atomic_max") ? 4 : 1;
+}
+
+static Use use_new(D *d, int n)
+{
+	Use u;
+	u.load = salloc(d, (size_t)n + 1);
+	u.store = salloc(d, (size_t)n + 1);
+	u.storeloop = salloc(d, (size_t)n + 1);
+	u.atomic = salloc(d, (size_t)n + 1);
+	u.kinds = salloc(d, (size_t)n + 1);
+	u.aloop = salloc(d, (size_t)n + 1);
+	u.nontid = salloc(d, (size_t)n + 1);
+	u.aresult = salloc(d, (size_t)n + 1);
+	u.amixed = salloc(d, (size_t)n + 1);
+	u.aresultat = salloc(d, ((size_t)n + 1) * sizeof(Loc));
+	u.amixedat = salloc(d, ((size_t)n + 1) * sizeof(Loc));
+	u.aresultrow = salloc(d, ((size_t)n + 1) * sizeof(int));
+	u.tidv = NULL;
+	u.aloopat = salloc(d, ((size_t)n + 1) * sizeof(Loc));
+	u.storeloc = salloc(d, ((size_t)n + 1) * sizeof(Loc));
+	u.atomicloc = salloc(d, ((size_t)n + 1) * sizeof(Loc));
+	u.loadloc = salloc(d, ((size_t)n + 1) * sizeof(Loc));
+	return u;
+}
+
+/* does b make atomic updates, itself or through the funcs it calls? */
+static int has_atomic(Module *m, D *d, const Block *b)
+{
+	for (int i = 0; i < b->n; i++) {
+		const Inst *in = &b->v[i];
+		if (is_atomic(in))
+			return 1;
+		if (in->op == OP_CALL) {
+			summarize(m, d, in->callee);
+			if (d->sum[in->callee].has_atomic)
+				return 1;
+		}
+		if (has_atomic(m, d, &in->body) || has_atomic(m, d, &in->els))
+			return 1;
+	}
+	return 0;
+}
+
+static void summarize(Module *m, D *d, int fi)
+{
+	Summary *s = &d->sum[fi];
+	if (s->done)
+		return;
+	s->done = 1;
+	const Func *f = m->fn[fi];
+	Use u = use_new(d, f->nparam);
+	uses(m, d, f, &f->body, 0, &u);
+	for (int p = 0; p < f->nparam; p++)
+		if (u.store[p])
+			derr(d, u.storeloc[p], "cannot differentiate wp.func '%s': it stores to array '%s' "
+			     "(store in the kernel instead)", f->name, f->val[f->param[p]].name);
+	s->loads = u.load;
+	s->atomics = u.atomic;
+	s->kinds = u.kinds;
+	s->has_atomic = has_atomic(m, d, &f->body);
+}
+
+/* count definitions; mark values defined by tid */
+static void tid_defs(const Block *b, int *ndef, uint8_t *istid)
+{
+	for (int i = 0; i < b->n; i++) {
+		const Inst *in = &b->v[i];
+		for (int k = 0; k < in->nres; k++) {
+			ndef[in->res[k]]++;
+			if (in->op == OP_BUILTIN && !strcmp(ir_builtins[in->callee].name, "tid"))
+				istid[in->res[k]] = 1;
+		}
+		tid_defs(&in->body, ndef, istid);
+		tid_defs(&in->els, ndef, istid);
+	}
+}
+
+static void check_kernel(Module *m, D *d, const Func *f)
+{
+	Use u = use_new(d, f->nparam);
+	int *ndef = salloc(d, ((size_t)f->nval + 1) * sizeof *ndef);
+	uint8_t *tidv = salloc(d, (size_t)f->nval + 1);
+	tid_defs(&f->body, ndef, tidv);
+	for (int v = 0; v < f->nval; v++)
+		tidv[v] = tidv[v] && ndef[v] == 1 && f->val[v].kind != VK_PARAM;
+	u.tidv = tidv;
+	uses(m, d, f, &f->body, 0, &u);
+	for (int p = 0; p < f->nparam; p++) {
+		const char *n = f->val[f->param[p]].name;
+		if (u.aresult[p])
+			atomic_result_error(d, u.aresultat[p], u.aresultrow[p]);
+		if (u.amixed[p])
+			derr(d, u.amixedat[p], "cannot differentiate kernel '%s': array '%s' is updated by %s "
+			     "and by another kind of atomic, so its final values do not tell which value won",
+			     f->name, n, (u.kinds[p] & 2) ? "atomic_min" : "atomic_max");
+		if (u.storeloop[p] && u.load[p])
+			derr(d, u.storeloc[p], "cannot differentiate kernel '%s': array '%s' is stored inside "
+			     "a loop and also loaded, so its values cannot be kept for the backward pass",
+			     f->name, n);
+		if (u.atomic[p] && (u.load[p] || u.store[p]) && (u.kinds[p] & 6))
+			derr(d, u.atomicloc[p], "cannot differentiate kernel '%s': array '%s' is updated by "
+			     "%s and also %s by the kernel", f->name, n,
+			     (u.kinds[p] & 2) ? "atomic_min" : "atomic_max", u.load[p] ? "loaded" : "stored");
+		if (u.atomic[p] && (u.load[p] || u.store[p]) && u.nontid[p])
+			derr(d, u.atomicloc[p], "cannot differentiate kernel '%s': array '%s' is updated by "
+			     "an atomic and also %s by the kernel, not only at the thread's own index "
+			     "wp.tid()", f->name, n, u.load[p] ? "loaded" : "stored");
+		if (u.aloop[p] && (u.load[p] || u.store[p]))
+			derr(d, u.aloopat[p], "cannot differentiate kernel '%s': array '%s' is updated by "
+			     "an atomic inside a loop or a wp.func and also %s by the kernel", f->name, n,
+			     u.load[p] ? "loaded" : "stored");
+		/* the other atomics on a loaded or stored array act as a
+		 * thread's own read-modify-write: kept and undone like a store */
+		d->rmw[f->param[p]] = u.atomic[p] && (u.load[p] || u.store[p]);
+	}
+}
+
+/* ---- functions ------------------------------------------------------------ */
+
+static void finish(D *d, Block *body)
+{
+	Block all = {0};
+	for (int i = 0; i < d->ninit; i++) {
+		int v = d->inits[i];
+		DiffEmit e = de(d, &all, d->f->loc);
+		Type t = vty(d, v);
+		if (ty_is_vec(t) || ty_is_mat(t))
+			emit(d, &all, OP_MAKE, &v, 1, NULL, 0, d->f->loc);
+		else
+			mov(d, &all, v, diff_zero(&e, t), d->f->loc);
+	}
+	for (int i = 0; i < body->n; i++) {
+		arena_grow(&d->m->arena, (void **)&all.v, &all.cap, all.n + 1, sizeof *all.v);
+		all.v[all.n++] = body->v[i];
+	}
+	d->g->body = all;
+}
+
+static void d_init(D *d, Module *m, const Src *src, Arena *a, int fi, Func *g)
+{
+	int32_t *fadj = d->fadj, *pure = d->pure;
+	Summary *sum = d->sum;
+	memset(d, 0, sizeof *d);
+	d->fadj = fadj;
+	d->pure = pure;
+	d->sum = sum;
+	d->m = m;
+	d->src = src;
+	d->a = a;
+	d->fi = fi;
+	d->f = m->fn[fi];
+	d->g = g;
+	d->nenv = d->f->nval + 1 + d->f->nret;
+}
+
+/* cur for the body: parameters map to g's first parameters */
+static int32_t *d_env(D *d)
+{
+	int32_t *cur = salloc(d, (size_t)d->nenv * sizeof *cur);
+	for (int i = 0; i < d->nenv; i++)
+		cur[i] = -1;
+	for (int i = 0; i < d->f->nparam; i++)
+		cur[d->f->param[i]] = d->g->param[i];
+	d->done_var = fresh_named(d, "done", TY_BOOL, 0);
+	d->ret_var = salloc(d, (size_t)(d->f->nret + 1) * sizeof *d->ret_var);
+	for (int k = 0; k < d->f->nret; k++)
+		d->ret_var[k] = fresh_named(d, "result", d->f->ret[k], 0);
+	return cur;
+}
+
+/* ---- thread-private array elements --------------------------------------- */
+
+/* An array that the kernel accesses only at index wp.tid() (loads, stores,
+ * atomic_add/sub) holds one element per thread, private to it: kdiff
+ * differentiates a copy of the kernel in which that element is a local
+ * variable, loaded after the tid and stored back before every ret and at
+ * the end.  A store in a loop then is just a loop-carried variable.  Not
+ * done when a ret sits inside a loop (the store back would be in it). */
+static void promote_block(Module *m, Func *pf, const Block *b, Block *out, const int32_t *cell,
+			  int tidv, int top)
+{
+	for (int i = 0; i < b->n; i++) {
+		const Inst *in = &b->v[i];
+		int c = in->narg ? cell[in->arg[0]] : -1;
+		if (in->op == OP_LOAD && c >= 0) {
+			ir_emit(m, out, OP_MOV, in->res, 1, &c, 1, in->loc);
+			continue;
+		}
+		if (in->op == OP_STORE && c >= 0) {
+			ir_emit(m, out, OP_MOV, &c, 1, &in->arg[2], 1, in->loc);
+			continue;
+		}
+		if (is_atomic(in) && c >= 0) {
+			/* atomic_add/sub: the old value is the element's */
+			if (in->nres)
+				ir_emit(m, out, OP_MOV, in->res, 1, &c, 1, in->loc);
+			int op = !strcmp(ir_builtins[in->callee].name, "atomic_sub") ? OP_SUB : OP_ADD;
+			ir_emit(m, out, op, &c, 1, (int32_t[]){c, in->arg[2]}, 2, in->loc);
+			continue;
+		}
+		if (in->op == OP_RET)
+			for (int v = 0; v < pf->nval; v++)
+				if (cell[v] >= 0)
+					ir_emit(m, out, OP_STORE, NULL, 0, (int32_t[]){v, tidv, cell[v]}, 3, in->loc);
+		Inst *ni = ir_emit(m, out, in->op, in->res, in->nres, in->arg, in->narg, in->loc);
+		ni->callee = in->callee;
+		Block t = {0}, e = {0};
+		promote_block(m, pf, &in->body, &t, cell, tidv, 0);
+		promote_block(m, pf, &in->els, &e, cell, tidv, 0);
+		ni = &out->v[out->n - 1];
+		ni->body = t;
+		ni->els = e;
+		if (top && in->nres == 1 && in->res[0] == tidv)
+			for (int v = 0; v < pf->nval; v++)
+				if (cell[v] >= 0)
+					ir_emit(m, out, OP_LOAD, &cell[v], 1, (int32_t[]){v, tidv}, 2, in->loc);
+	}
+	if (top && (!b->n || b->v[b->n - 1].op != OP_RET)) {
+		Loc at = b->n ? b->v[b->n - 1].loc : pf->loc;
+		for (int v = 0; v < pf->nval; v++)
+			if (cell[v] >= 0)
+				ir_emit(m, out, OP_STORE, NULL, 0, (int32_t[]){v, tidv, cell[v]}, 3, at);
+	}
+}
+
+static int ret_in_loop(const Block *b, int depth)
+{
+	for (int i = 0; i < b->n; i++) {
+		const Inst *in = &b->v[i];
+		if (in->op == OP_RET && depth)
+			return 1;
+		int dd = depth + (in->op == OP_FOR || in->op == OP_LOOP);
+		if (ret_in_loop(&in->body, dd) || ret_in_loop(&in->els, dd))
+			return 1;
+	}
+	return 0;
+}
+
+static int name_in_func(const Func *f, const char *s)
+{
+	for (int v = 0; v < f->nval; v++)
+		if (f->val[v].name && !strcmp(f->val[v].name, s))
+			return 1;
+	return 0;
+}
+
+static const Func *promote(Module *m, D *d, const Func *f)
+{
+	Use u = use_new(d, f->nparam);
+	int *ndef = salloc(d, ((size_t)f->nval + 1) * sizeof *ndef);
+	uint8_t *tidv = salloc(d, (size_t)f->nval + 1);
+	tid_defs(&f->body, ndef, tidv);
+	for (int v = 0; v < f->nval; v++)
+		tidv[v] = tidv[v] && ndef[v] == 1 && f->val[v].kind != VK_PARAM;
+	u.tidv = tidv;
+	uses(m, d, f, &f->body, 0, &u);
+	/* the tid variable, defined in the body's top-level block */
+	int tv = -1;
+	for (int i = 0; i < f->body.n && tv < 0; i++)
+		if (f->body.v[i].nres == 1 && tidv[f->body.v[i].res[0]] && f->body.v[i].op == OP_BUILTIN)
+			tv = f->body.v[i].res[0];
+	if (tv < 0 || ret_in_loop(&f->body, 0))
+		return f;
+	Func *pf = salloc(d, sizeof *pf);
+	*pf = *f;
+	pf->val = arena_alloc(&m->arena, (size_t)(f->nval + f->nparam + 1) * sizeof *pf->val);
+	if (f->nval)
+		memcpy(pf->val, f->val, (size_t)f->nval * sizeof *pf->val);
+	pf->capval = f->nval + f->nparam + 1;
+	/* indexed by value, the cells included */
+	int32_t *cell = salloc(d, ((size_t)f->nval + f->nparam + 1) * sizeof *cell);
+	for (int v = 0; v < f->nval + f->nparam + 1; v++)
+		cell[v] = -1;
+	int any = 0;
+	for (int p = 0; p < f->nparam; p++) {
+		int id = f->param[p];
+		/* atomic_min/max targets are passed to the backward kernel in
+		 * their final state (doc/autodiff.md): never promoted */
+		if (!ty_is_array(f->val[id].ty) || u.nontid[p] || (u.kinds[p] & 6) ||
+		    !(u.store[p] || u.atomic[p]))
+			continue;
+		char buf[160];
+		snprintf(buf, sizeof buf, "%.120s_elem", f->val[id].name);
+		for (int n = 2; name_in_func(pf, buf); n++)
+			snprintf(buf, sizeof buf, "%.120s_elem%d", f->val[id].name, n);
+		cell[id] = ir_var(m, pf, buf, ty_elem(f->val[id].ty));
+		any = 1;
+	}
+	if (!any)
+		return f;
+	pf->body = (Block){0};
+	promote_block(m, pf, &f->body, &pf->body, cell, tv, 1);
+	return pf;
+}
+
+static void diff_kernel(Module *m, const Src *src, D *d, int fi)
+{
+	const Func *f0 = m->fn[fi];
+	Func *g = ir_func_new(m, f0->name, 1, f0->loc);
+	g->backward = 1;
+	d_init(d, m, src, d->a, fi, g);
+	const Func *f = promote(m, d, f0);
+	d->f = f;
+	d->nenv = f->nval + 1 + f->nret;
+	d->rmw = salloc(d, (size_t)f->nval + 1);
+	check_kernel(m, d, f);
+	for (int i = 0; i < f->nparam; i++)
+		ir_param(m, g, f->val[f->param[i]].name, f->val[f->param[i]].ty);
+	for (int i = 0; i < f->nparam; i++) {
+		Type t = f->val[f->param[i]].ty;
+		if (!is_floaty(ty_elem(t)))
+			continue;
+		char buf[160];
+		int n = 0;
+		snprintf(buf, sizeof buf, "adj_%.120s", f->val[f->param[i]].name);
+		while (name_taken(g, buf))
+			snprintf(buf, sizeof buf, "adj_%.120s_%d", f->val[f->param[i]].name, ++n);
+		int ga = ir_param(m, g, buf, (Type)(TY_ARRAY | ty_elem(t)));
+		if (ty_is_array(t))
+			set_adjarr(d, g->param[i], ga);
+	}
+	int32_t *cur = d_env(d);
+	Block body = {0};
+	Tape *tp = tape_new(d);
+	Region rg = {0};
+	rg.E = fresh_named(d, "exited", TY_BOOL, 0);
+	tape_block(d, &f->body, 0, cur, &body, tp, &rg, NULL);
+	rev_tape(d, tp, &body);
+	/* scalar parameters: sum over threads */
+	int q = 0;
+	for (int i = 0; i < f->nparam; i++) {
+		Type t = f->val[f->param[i]].ty;
+		if (!is_floaty(ty_elem(t)))
+			continue;
+		int ga = g->param[f->nparam + q++];
+		if (ty_is_array(t))
+			continue;
+		int a = adjpeek(d, g->param[i]);
+		if (a >= 0)
+			adj_scatter(d, &body, ga, ir_const_int(m, g, 0), a, f->loc);
+	}
+	finish(d, &body);
+}
+
+static void diff_func_sig(Module *m, int fi, int32_t *fadj)
+{
+	const Func *f = m->fn[fi];
+	char name[200];
+	snprintf(name, sizeof name, "%.180s_adj", f->name);
+	for (int n = 2; ir_func_find(m, name) >= 0; n++)
+		snprintf(name, sizeof name, "%.180s_adj%d", f->name, n);
+	Func *g = ir_func_new(m, name, 0, f->loc);
+	fadj[fi] = m->nfn - 1;
+	for (int i = 0; i < f->nparam; i++)
+		ir_param(m, g, f->val[f->param[i]].name, f->val[f->param[i]].ty);
+	for (int i = 0; i < f->nparam; i++) {
+		Type t = f->val[f->param[i]].ty;
+		if (!ty_is_array(t) || !is_floaty(ty_elem(t)))
+			continue;
+		char buf[160];
+		int n = 0;
+		snprintf(buf, sizeof buf, "adj_%.120s", f->val[f->param[i]].name);
+		while (name_taken(g, buf))
+			snprintf(buf, sizeof buf, "adj_%.120s_%d", f->val[f->param[i]].name, ++n);
+		ir_param(m, g, buf, t);
+	}
+	for (int k = 0; k < f->nret; k++) {
+		if (!is_floaty(f->ret[k]))
+			continue;
+		char buf[64];
+		int n = 0;
+		snprintf(buf, sizeof buf, "adj_ret%d", k);
+		while (name_taken(g, buf))
+			snprintf(buf, sizeof buf, "adj_ret%d_%d", k, ++n);
+		ir_param(m, g, buf, f->ret[k]);
+	}
+	Type rt[256];
+	int nr = 0;
+	for (int i = 0; i < f->nparam; i++) {
+		Type t = f->val[f->param[i]].ty;
+		if (!ty_is_array(t) && is_floaty(t))
+			rt[nr++] = t;
+	}
+	ir_set_ret(m, g, rt, nr);
+}
+
+static void diff_func(Module *m, const Src *src, D *d, int fi)
+{
+	const Func *f = m->fn[fi];
+	Func *g = m->fn[d->fadj[fi]];
+	d_init(d, m, src, d->a, fi, g);
+	int q = f->nparam;
+	for (int i = 0; i < f->nparam; i++) {
+		Type t = f->val[f->param[i]].ty;
+		if (ty_is_array(t) && is_floaty(ty_elem(t)))
+			set_adjarr(d, g->param[i], g->param[q++]);
+	}
+	int32_t *cur = d_env(d);
+	Block body = {0};
+	Tape *tp = tape_new(d);
+	Region rg = {0};
+	rg.E = fresh_named(d, "exited", TY_BOOL, 0);
+	tape_block(d, &f->body, 0, cur, &body, tp, &rg, NULL);
+	for (int k = 0; k < f->nret; k++)
+		if (is_floaty(f->ret[k]))
+			mov(d, &body, adjof(d, d->ret_var[k]), g->param[q++], f->loc);
+	rev_tape(d, tp, &body);
+	int32_t rv[256];
+	int nr = 0;
+	for (int i = 0; i < f->nparam; i++) {
+		Type t = f->val[f->param[i]].ty;
+		if (!ty_is_array(t) && is_floaty(t))
+			rv[nr++] = adjof(d, g->param[i]);
+	}
+	emit(d, &body, OP_RET, NULL, 0, rv, nr, f->loc);
+	finish(d, &body);
+}
+
+/* A copy of b without its atomics, calls going to the replay copies. */
+static void copy_block(Module *m, const D *d, const Block *b, Block *out)
+{
+	for (int i = 0; i < b->n; i++) {
+		const Inst *in = &b->v[i];
+		if (is_atomic(in))
+			continue;
+		Inst *ni = ir_emit(m, out, in->op, in->res, in->nres, in->arg, in->narg, in->loc);
+		ni->callee = in->op == OP_CALL ? (int16_t)d->pure[in->callee] : in->callee;
+		Block t = {0}, e = {0};
+		copy_block(m, d, &in->body, &t);
+		copy_block(m, d, &in->els, &e);
+		ni = &out->v[out->n - 1];
+		ni->body = t;
+		ni->els = e;
+	}
+}
+
+/* The sweeps of a backward pass must not repeat a func's atomic updates:
+ * such a func is called through `func @f_replay`, its copy without them. */
+static void make_replay(Module *m, D *d, int fi)
+{
+	const Func *f = m->fn[fi];
+	char name[200];
+	snprintf(name, sizeof name, "%.180s_replay", f->name);
+	for (int n = 2; ir_func_find(m, name) >= 0; n++)
+		snprintf(name, sizeof name, "%.180s_replay%d", f->name, n);
+	Func *g = ir_func_new(m, name, 0, f->loc);
+	d->pure[fi] = m->nfn - 1;
+	g->val = arena_alloc(&m->arena, (size_t)(f->nval ? f->nval : 1) * sizeof *g->val);
+	if (f->nval)
+		memcpy(g->val, f->val, (size_t)f->nval * sizeof *g->val);
+	g->nval = g->capval = f->nval;
+	g->param = arena_alloc(&m->arena, (size_t)(f->nparam ? f->nparam : 1) * sizeof *g->param);
+	if (f->nparam)
+		memcpy(g->param, f->param, (size_t)f->nparam * sizeof *g->param);
+	g->nparam = f->nparam;
+	ir_set_ret(m, g, f->ret, f->nret);
+}
+
+void diff_module(Module *m, const Src *src)
+{
+	Src nosrc;
+	if (!src) {
+		nosrc.name = m->source ? m->source : "<ir>";
+		nosrc.text = NULL;
+		nosrc.len = 0;
+		src = &nosrc;
+	}
+	Arena a = {0};
+	D d;
+	memset(&d, 0, sizeof d);
+	d.a = &a;
+	d.m = m;
+	d.src = src;
+	int n = m->nfn;
+	d.fadj = arena_alloc(&a, (size_t)(n + 1) * sizeof *d.fadj);
+	d.sum = arena_alloc(&a, (size_t)(n + 1) * sizeof *d.sum);
+	for (int i = 0; i < n; i++)
+		if (!m->fn[i]->is_kernel)
+			summarize(m, &d, i);
+	d.pure = arena_alloc(&a, (size_t)(n + 1) * sizeof *d.pure);
+	for (int i = 0; i < n; i++) {
+		d.pure[i] = i;
+		if (!m->fn[i]->is_kernel && d.sum[i].has_atomic)
+			make_replay(m, &d, i);
+	}
+	for (int i = 0; i < n; i++)
+		if (d.pure[i] != i)
+			copy_block(m, &d, &m->fn[i]->body, &m->fn[d.pure[i]]->body);
+	for (int i = 0; i < n; i++)
+		if (!m->fn[i]->is_kernel)
+			diff_func_sig(m, i, d.fadj);
+	for (int i = 0; i < n; i++) {
+		if (m->fn[i]->backward)
+			continue;
+		if (m->fn[i]->is_kernel)
+			diff_kernel(m, src, &d, i);
+		else
+			diff_func(m, src, &d, i);
+	}
+	arena_free(&a);
+}
