@@ -71,6 +71,7 @@ typedef struct Emitter {
 	char **fname;       /* C names of the module's functions */
 	int *fx;            /* memory effects of each function, FX_* */
 	int *order;         /* functions in emission order (callees first) */
+	uint8_t *called;    /* is the function called anywhere in the module? */
 	int norder;
 	/* global names */
 	char **gnames;
@@ -1495,13 +1496,35 @@ static void emit_unused_params(Emitter *e)
 	}
 }
 
+/* Does a live instruction of b read the thread index? */
+static int uses_tid(const Emitter *e, const Block *b)
+{
+	for (int i = 0; i < b->n; i++) {
+		const Inst *in = &b->v[i];
+		if (e->ii[inst_id(e, in)].dead)
+			continue;
+		if (in->op == OP_BUILTIN && in->callee == BI_TID)
+			return 1;
+		if (uses_tid(e, &in->body) || uses_tid(e, &in->els))
+			return 1;
+	}
+	return 0;
+}
+
 static void emit_func(Emitter *e, int fi)
 {
 	const Func *f = e->m->fn[fi];
 	int cuda = e->target == EMIT_CUDA;
 	analyse(e, f, fi);
 	Buf b = {0};
-	if (f->is_kernel) {
+	if (f->is_kernel && f->backward) {
+		fprintf(e->out, "// backward (adjoint) of @wp.kernel %s, line %d: the body of one thread\n",
+			f->name, f->loc.line);
+		buf_printf(&b, "%s %s(int tid", cuda ? "static __device__ void" : "static void",
+			   e->fname[fi]);
+		if (f->nparam)
+			buf_puts(&b, ", ");
+	} else if (f->is_kernel) {
 		fprintf(e->out, "// @wp.kernel %s, line %d: the body of one thread\n", f->name, f->loc.line);
 		buf_printf(&b, "%s %s(int tid", cuda ? "static __device__ void" : "static void",
 			   e->fname[fi]);
@@ -1509,7 +1532,12 @@ static void emit_func(Emitter *e, int fi)
 			buf_puts(&b, ", ");
 	} else {
 		fprintf(e->out, "// @wp.func %s, line %d\n", f->name, f->loc.line);
-		const char *q = cuda ? "static __device__ inline" : "static inline";
+		/* nvcc and NVRTC warn about a static function nobody calls (an
+		 * adjoint kdiff appends for completeness, say); C compilers do
+		 * not, for static inline */
+		const char *q = !cuda ? "static inline"
+			      : e->called[fi] ? "static __device__ inline"
+					      : "[[maybe_unused]] static __device__ inline";
 		if (f->nret == 1)
 			buf_printf(&b, "%s %s %s(", q, ctype(f->ret[0]), e->fname[fi]);
 		else
@@ -1523,6 +1551,8 @@ static void emit_func(Emitter *e, int fi)
 		buf_puts(&b, "void");
 	fprintf(e->out, "%s)\n{\n", b.p);
 	buf_free(&b);
+	if (f->is_kernel && !uses_tid(e, &f->body))
+		fprintf(e->out, "    (void)tid;  // line %d: not used\n", f->loc.line);
 	emit_unused_params(e);
 	emit_block(e, &f->body, 1, -1);
 	fputs("}\n", e->out);
@@ -1538,14 +1568,16 @@ static void emit_entry(Emitter *e, int fi)
 	param_list(e, &b);
 	for (int i = 0; i < f->nparam; i++)
 		buf_printf(&a, ", %s", e->v[f->param[i]].name);
-	fprintf(e->out, "// launch %s: threads 0 .. dim-1\n", f->name);
+	const char *dir = f->backward ? "backward" : "forward";
+	fprintf(e->out, "// launch %s%s: threads 0 .. dim-1\n", f->backward ? "the backward of " : "",
+		f->name);
 	if (cuda) {
-		fprintf(e->out, "extern \"C\" __global__ void %s_cuda_forward(int dim%s%s)\n{\n", f->name,
+		fprintf(e->out, "extern \"C\" __global__ void %s_cuda_%s(int dim%s%s)\n{\n", f->name, dir,
 			f->nparam ? ", " : "", b.n ? b.p : "");
 		fputs("    for (int tid = blockIdx.x * blockDim.x + threadIdx.x; tid < dim; "
 		      "tid += blockDim.x * gridDim.x)\n", e->out);
 	} else {
-		fprintf(e->out, "void %s_cpu_forward(int dim%s%s)\n{\n", f->name, f->nparam ? ", " : "",
+		fprintf(e->out, "void %s_cpu_%s(int dim%s%s)\n{\n", f->name, dir, f->nparam ? ", " : "",
 			b.n ? b.p : "");
 		fputs("    for (int tid = 0; tid < dim; tid++)\n", e->out);
 	}
@@ -1582,11 +1614,15 @@ void emit_module(FILE *out, const Module *m, int target)
 	for (int i = 0; i < m->nfn; i++)
 		order_func(&e, i, state);
 	free(state);
+	e.called = xmalloc((size_t)n);
+	memset(e.called, 0, (size_t)n);
+	for (int i = 0; i < m->nfn; i++)
+		block_calls(&m->fn[i]->body, e.called);
 
 	/* global names: the entries first (their names are the ABI), then
 	 * functions in module order */
 	for (int i = 0; i < m->nfn; i++)
-		if (m->fn[i]->is_kernel) {
+		if (m->fn[i]->is_kernel && !m->fn[i]->backward) {
 			const char *sfx[] = {"_cpu_forward", "_cuda_forward", "_cpu_backward", "_cuda_backward"};
 			for (size_t k = 0; k < KS_NELEM(sfx); k++) {
 				size_t len = strlen(m->fn[i]->name) + 20;
@@ -1595,12 +1631,13 @@ void emit_module(FILE *out, const Module *m, int target)
 				add_name(&e.gnames, &e.ngname, &e.capgname, s);
 			}
 		}
-	/* a kernel's fname is its per-thread function, NAME_thread */
+	/* a kernel's fname is its per-thread function, NAME_thread, and a
+	 * backward kernel's NAME_backward_thread */
 	for (int i = 0; i < m->nfn; i++) {
 		if (m->fn[i]->is_kernel) {
-			size_t len = strlen(m->fn[i]->name) + 8;
+			size_t len = strlen(m->fn[i]->name) + 24;
 			char *s = xmalloc(len);
-			snprintf(s, len, "%s_thread", m->fn[i]->name);
+			snprintf(s, len, "%s%s_thread", m->fn[i]->name, m->fn[i]->backward ? "_backward" : "");
 			e.fname[i] = make_name(&e, s, 1);
 			free(s);
 		} else {
@@ -1631,6 +1668,7 @@ void emit_module(FILE *out, const Module *m, int target)
 	free(e.fname);
 	free(e.fx);
 	free(e.order);
+	free(e.called);
 	free(e.ii);
 	free(e.decl);
 }

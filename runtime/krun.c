@@ -9,6 +9,7 @@
  *   launch (guarded), JSON on stdout
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,12 +17,16 @@
 #include "grammar/ast.h"
 #include "ir/ir.h"
 #include "runtime/run.h"
+#ifdef KS_HAVE_DIFF
+#include "diff/diff.h"
+#endif
 
 static void usage(int status)
 {
 	fputs("usage: krun [--device cpu|sim|cuda] [--dim N] [--seed S] [--set NAME=VALUE]...\n"
 	      "            [--kernel NAME] [--grid BLOCKSxTHREADS] [--timeout SECONDS] [--cc | --tcc]\n"
-	      "            [--compile-only [--arch sm_XX]] FILE.py | FILE.kir [CODE.c | CODE.cu]\n"
+	      "            [--grad | --gradcheck] [--compile-only [--arch sm_XX]]\n"
+	      "            FILE.py | FILE.kir [CODE.c | CODE.cu]\n"
 	      "(FILE may be - for stdin; IR is recognized by its 'ksynth-ir' line)\n",
 	      status ? stderr : stdout);
 	exit(status);
@@ -29,6 +34,7 @@ static void usage(int status)
 
 typedef struct Opts {
 	int device, device_set, dim, use_cc, use_tcc, compile_only, blocks, threads;
+	int grad, gradcheck;
 	unsigned timeout;
 	uint64_t seed;
 	const char *kernel, *arch, *in, *code;
@@ -72,6 +78,11 @@ static void parse_opts(Opts *o, int argc, char **argv)
 		}
 		if (!strcmp(a, "--compile-only")) {
 			o->compile_only = 1;
+			continue;
+		}
+		if (!strcmp(a, "--grad") || !strcmp(a, "--gradcheck")) {
+			o->grad = 1;
+			o->gradcheck |= a[6] == 'c';
 			continue;
 		}
 		if (a[0] != '-' || !a[1]) {
@@ -227,7 +238,7 @@ static int select_kernels(const Module *m, const Opts *o, const Func **ks)
 {
 	int nk = 0;
 	for (int i = 0; i < m->nfn; i++)
-		if (m->fn[i]->is_kernel && (!o->kernel || !strcmp(o->kernel, m->fn[i]->name)))
+		if (m->fn[i]->is_kernel && !m->fn[i]->backward && (!o->kernel || !strcmp(o->kernel, m->fn[i]->name)))
 			ks[nk++] = m->fn[i];
 	if (o->kernel && !nk)
 		ks_fatal("%s: no kernel named %s", o->in, o->kernel);
@@ -252,6 +263,7 @@ static int select_kernels(const Module *m, const Opts *o, const Func **ks)
 static void build_code(Buf *code, const Module *m, const Opts *o, const Func **ks, int nk)
 {
 	int cuda = o->device != DEV_CPU;
+	char entry[300], name[300];
 	line_directive(code, o->code ? o->code : o->in, o->code ? "" : cuda ? ".cu" : ".c");
 	if (o->code) {
 		Src c;
@@ -264,19 +276,93 @@ static void build_code(Buf *code, const Module *m, const Opts *o, const Func **k
 	if (code->n && code->p[code->n - 1] != '\n')
 		buf_putc(code, '\n');
 	line_directive(code, "krun-launchers", "");
-	char entry[300];
 	for (int k = 0; k < nk; k++) {
 		snprintf(entry, sizeof entry, "%s_%s_forward", ks[k]->name, cuda ? "cuda" : "cpu");
 		if (o->device == DEV_CPU)
-			run_launcher_c(code, ks[k], entry);
+			run_launcher_c(code, ks[k], entry, ks[k]->name);
 		else if (o->device == DEV_SIM)
-			run_launcher_sim(code, ks[k], entry);
+			run_launcher_sim(code, ks[k], entry, ks[k]->name);
+		if (!o->grad)
+			continue;
+		const Func *b = m->fn[ir_backward_find(m, ks[k]->name)];
+		snprintf(entry, sizeof entry, "%s_%s_backward", ks[k]->name, cuda ? "cuda" : "cpu");
+		snprintf(name, sizeof name, "%s_backward", ks[k]->name);
+		if (o->device == DEV_CPU)
+			run_launcher_c(code, b, entry, name);
+		else if (o->device == DEV_SIM)
+			run_launcher_sim(code, b, entry, name);
 	}
+}
+
+/* --gradcheck: the CPU code in double precision (ksynth.h's
+ * KS_REAL_DOUBLE) with a launcher per kernel, compiled once. */
+static Host *build_double(const Module *m, const Opts *o, const Func **ks, int nk, const char *rtdir)
+{
+	Buf code = {0};
+	char entry[300];
+	buf_puts(&code, "#define KS_REAL_DOUBLE 1\n");
+	int given = o->code && o->device == DEV_CPU;
+	line_directive(&code, given ? o->code : o->in, given ? "" : ".c");
+	if (given) {
+		Src c;
+		src_read(&c, o->code);
+		buf_put(&code, c.text, c.len);
+		src_free(&c);
+	} else {
+		emit(m, 0, &code);
+	}
+	if (code.n && code.p[code.n - 1] != '\n')
+		buf_putc(&code, '\n');
+	line_directive(&code, "krun-launchers", "");
+	for (int k = 0; k < nk; k++) {
+		snprintf(entry, sizeof entry, "%s_cpu_forward", ks[k]->name);
+		run_launcher_c(&code, ks[k], entry, ks[k]->name);
+	}
+	int use_cc = o->use_cc || (!o->use_tcc && uses_vec3(m));
+	Host *h = host_compile(given ? o->code : o->in, &code, LANG_C, use_cc, rtdir);
+	buf_free(&code);
+	return h;
+}
+
+/* Every kernel run has its backward: from the IR, or from kdiff. */
+static void need_backward(Module *m, const Src *src, const Opts *o, const Func **ks, int nk)
+{
+	int missing = 0;
+	for (int k = 0; k < nk; k++)
+		missing |= ir_backward_find(m, ks[k]->name) < 0;
+	if (!missing)
+		return;
+#ifdef KS_HAVE_DIFF
+	int any = 0;
+	for (int i = 0; i < m->nfn; i++)
+		any |= m->fn[i]->backward;
+	if (!any) {
+		diff_module(m, src);
+		missing = 0;
+		for (int k = 0; k < nk; k++)
+			missing |= ir_backward_find(m, ks[k]->name) < 0;
+		if (!missing)
+			return;
+	}
+#else
+	(void)src;
+#endif
+	for (int k = 0; k < nk; k++)
+		if (ir_backward_find(m, ks[k]->name) < 0)
+			ks_fatal("%s: --grad: kernel %s has no backward kernel (give IR with `backward @%s`%s)",
+				 o->in, ks[k]->name, ks[k]->name,
+#ifdef KS_HAVE_DIFF
+				 ""
+#else
+				 "; this krun was built without kdiff"
+#endif
+			);
 }
 
 /* Run one kernel on its seeded inputs and print its record.  Returns 1
  * when an output is not finite. */
-static int run_kernel(const Func *f, const Opts *o, Host *host, Cuda *gpu)
+static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host, Cuda *gpu,
+		      Host *dbl)
 {
 	const char *what = o->code ? o->code : o->in;
 	char name[300];
@@ -305,17 +391,83 @@ static int run_kernel(const Func *f, const Opts *o, Host *host, Cuda *gpu)
 		cuda_launch(gpu, name, &out, blocks, threads);
 	}
 	run_unguard();
+
+	RunGrad g, *gp = NULL;
+	RunCheck chk;
+	Buf extra = {0};
+	int failed = 0;
+	if (o->grad) {
+		const Func *b = m->fn[ir_backward_find(m, f->name)];
+		gp = &g;
+		run_grad_init(&g, m, f, b, &in, &out, o->seed);
+		snprintf(name, sizeof name, "%s_backward", f->name);
+		run_guard(name, o->timeout);
+		if (o->device == DEV_CUDA) {
+			snprintf(name, sizeof name, "%s_cuda_backward", f->name);
+			cuda_launch(gpu, name, &g.args, blocks, threads);
+		} else {
+			snprintf(name, sizeof name, "ks_launch_%s_backward", f->name);
+			if (!(fn = host_sym(host, name)))
+				ks_fatal("%s: the compiled code has no %s", what, name);
+			if (o->device == DEV_CPU) {
+				RunCpuLaunch l;
+				memcpy(&l, &fn, sizeof l);
+				l(o->dim, g.args.slot);
+			} else {
+				RunSimLaunch l;
+				memcpy(&l, &fn, sizeof l);
+				l(o->dim, g.args.slot, blocks, threads);
+			}
+		}
+		run_unguard();
+	}
+	if (o->gradcheck) {
+		snprintf(name, sizeof name, "ks_launch_%s", f->name);
+		if (!(fn = host_sym(dbl, name)))
+			ks_fatal("%s: the double-precision code has no %s", what, name);
+		RunDblLaunch l;
+		memcpy(&l, &fn, sizeof l);
+		snprintf(name, sizeof name, "%s (gradcheck)", f->name);
+		run_guard(name, o->timeout);
+		run_gradcheck(&chk, &g, &in, l);
+		run_unguard();
+		char a[32], r[32], q[32];
+		snprintf(a, sizeof a, "%.3g", chk.worst_abs);
+		snprintf(r, sizeof r, "%.3g", chk.worst_rel);
+		snprintf(q, sizeof q, "%.3g", chk.worst_ratio);
+		/* JSON has no inf: a non-finite error is printed as null */
+		buf_printf(&extra, ", \"gradcheck\": {\"h\": %g, \"rtol\": %g, \"atol\": %.3g, "
+			   "\"components\": %d, \"skipped\": %d, \"worst_abs\": %s, \"worst_rel\": %s, "
+			   "\"worst_ratio\": %s, \"where\": \"", chk.h, chk.rtol, chk.atol, chk.ncomp,
+			   chk.skipped, isfinite(chk.worst_abs) ? a : "null",
+			   isfinite(chk.worst_rel) ? r : "null", isfinite(chk.worst_ratio) ? q : "null");
+		for (const char *p = chk.where; *p; p++)
+			if (*p != '"' && *p != '\\')
+				buf_putc(&extra, *p);
+		buf_printf(&extra, "\", \"ok\": %s}", chk.ok ? "true" : "false");
+		if (!chk.ok) {
+			fprintf(stderr, "krun: %s: gradcheck failed on %s: |grad - fd| = %s (rel %s), "
+				"%s times the tolerance %.3g + %g |fd|\n", f->name, run_device_name[o->device],
+				a, r, q, chk.atol, chk.rtol);
+			fprintf(stderr, "krun: %s: worst at %s\n", f->name, chk.where);
+			failed = 1;
+		}
+	}
 	Buf rec = {0};
-	size_t bad = run_json(&rec, &in, &out, run_device_name[o->device], o->seed);
+	size_t bad = run_json(&rec, &in, &out, gp, extra.n ? extra.p : NULL,
+			      run_device_name[o->device], o->seed);
 	fwrite(rec.p, 1, rec.n, stdout);
 	fflush(stdout);
 	if (bad)
-		fprintf(stderr, "krun: %s: %zu output value%s not finite (printed as null)\n",
-			f->name, bad, bad == 1 ? " is" : "s are");
+		fprintf(stderr, "krun: %s: %zu output%s value%s not finite (printed as null)\n",
+			f->name, bad, o->grad ? " or gradient" : "", bad == 1 ? " is" : "s are");
 	buf_free(&rec);
+	buf_free(&extra);
+	if (gp)
+		run_grad_free(gp);
 	run_args_free(&in);
 	run_args_free(&out);
-	return bad != 0;
+	return bad != 0 || failed;
 }
 
 int main(int argc, char **argv)
@@ -329,6 +481,8 @@ int main(int argc, char **argv)
 	Module *m = load_module(o.in, &src, &scratch);
 	const Func **ks = xmalloc(sizeof *ks * (size_t)(m->nfn + 1));
 	int nk = select_kernels(m, &o, ks);
+	if (o.grad && nk)
+		need_backward(m, &src, &o, ks, nk);
 
 	/* no driver or no device: exit 77 now, before any work */
 	Cuda *gpu = NULL;
@@ -353,13 +507,18 @@ int main(int argc, char **argv)
 				    use_cc, rtdir);
 	}
 
+	Host *dbl = NULL;
+	if (nk && o.gradcheck)
+		dbl = build_double(m, &o, ks, nk, rtdir);
+
 	int status = 0;
 	for (int k = 0; k < nk && !o.compile_only; k++)
-		status |= run_kernel(ks[k], &o, host, gpu);
+		status |= run_kernel(m, ks[k], &o, host, gpu, dbl);
 	if (ferror(stdout) || fflush(stdout))
 		ks_fatal("<stdout>: write error");
 
 	host_free(host);
+	host_free(dbl);
 	cuda_close(gpu);
 	buf_free(&cubin);
 	buf_free(&code);

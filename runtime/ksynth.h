@@ -40,6 +40,38 @@
 #define KS_FUNC static inline
 #endif
 
+/* Double mode (CPU only): compiled with -DKS_REAL_DOUBLE, the same emitted
+ * C computes in double precision, for krun --gradcheck's finite
+ * differences.  The emitted code stays readable (`float`); here, after the
+ * headers, every float libm call that this header or the emitted code
+ * makes is mapped to its double twin and `float` itself becomes `double`,
+ * so the ks_ types (ks_vec3 holds doubles), the ks_ functions, the
+ * parameters and the locals are all double.  Float literals (0.5f) stay
+ * float constants, promoted to double where they are used. */
+#if defined(KS_REAL_DOUBLE) && !KS_CUDA
+#define sinf sin
+#define cosf cos
+#define tanf tan
+#define asinf asin
+#define acosf acos
+#define atanf atan
+#define atan2f atan2
+#define sinhf sinh
+#define coshf cosh
+#define tanhf tanh
+#define expf exp
+#define logf log
+#define log2f log2
+#define log10f log10
+#define sqrtf sqrt
+#define powf pow
+#define floorf floor
+#define ceilf ceil
+#define fabsf fabs
+#define fmodf fmod
+#define float double
+#endif
+
 /* ---- types ------------------------------------------------------------ */
 
 typedef struct { float c[2]; } ks_vec2;

@@ -52,23 +52,70 @@ void run_args_init(RunArgs *a, const Func *f, int dim, uint64_t seed,
 		   RunSet *set, int nset);
 void run_args_copy(RunArgs *dst, const RunArgs *src);
 void run_args_free(RunArgs *a);
-/* The JSON record of a run: inputs from in, outputs from out.  Returns the
- * number of non-finite output values (printed as null). */
-size_t run_json(Buf *b, const RunArgs *in, const RunArgs *out,
-		const char *device, uint64_t seed);
 /* The stream that parameter index of kernel draws from (doc/runtime.md). */
 uint64_t run_stream(uint64_t seed, const char *kernel, int index);
+/* The stream of the seed (adjoint on entry) of array parameter index:
+ * the key "SEED/KERNEL/INDEX/adj" (doc/runtime.md). */
+uint64_t run_stream_adj(uint64_t seed, const char *kernel, int index);
 uint64_t run_next(uint64_t *state);
+/* A float of the input law: uniform on the multiples of 2^-23 in [-1, 1). */
+float run_draw_float(uint64_t *state);
+
+/* ---- the backward pass (run_grad.c) ---------------------------------- */
+
+/* One kernel's backward run.  The backward kernel b takes the forward
+ * parameters, then one adjoint array per float-valued forward parameter
+ * (float, vecN, matNN or an array of those), in order: for an array the
+ * seed on entry and J^T seed on exit, for a scalar a 1-element array,
+ * zeroed, that receives the gradient summed over the threads. */
+typedef struct RunGrad {
+	const Func *f, *b;
+	int nadj;
+	int *fwd;       /* adjoint k belongs to forward parameter fwd[k] */
+	RunArgs args;   /* b's arguments */
+	void **seed;    /* adjoint k's seed (arrays; NULL for scalars) */
+} RunGrad;
+
+/* Is parameter i of f the array operand of an atomic_min or atomic_max
+ * (in f or in a function it calls)?  Such arrays reach the backward in
+ * their final state, every other array in its initial state. */
+int run_minmax_target(const Module *m, const Func *f, int i);
+/* Set up g's arguments from the forward run's inputs (in) and outputs
+ * (out); exits with a message when b's signature is not f's backward. */
+void run_grad_init(RunGrad *g, const Module *m, const Func *f, const Func *b,
+		   const RunArgs *in, const RunArgs *out, uint64_t seed);
+void run_grad_free(RunGrad *g);
+
+/* --gradcheck: central differences of L(x) = sum over float arrays of
+ * seed . final(x), the forward run in double precision, against the
+ * backward's gradients. */
+typedef struct RunCheck {
+	double h, rtol, atol;   /* atol is scaled by max(1, max |fd|) */
+	double worst_abs, worst_rel, worst_ratio; /* ratio: err / tolerance */
+	char where[256];
+	int ncomp, skipped, ok;
+} RunCheck;
+typedef void (*RunDblLaunch)(int dim, void **args);
+void run_gradcheck(RunCheck *c, const RunGrad *g, const RunArgs *in,
+		   RunDblLaunch forward);
+
+/* The JSON record of a run: inputs from in, outputs from out, and with g
+ * the seeds and gradients; extra (or NULL) is text put before the closing
+ * brace (", \"gradcheck\": {...}").  Returns the number of non-finite
+ * output and gradient values (printed as null). */
+size_t run_json(Buf *b, const RunArgs *in, const RunArgs *out, const RunGrad *g,
+		const char *extra, const char *device, uint64_t seed);
 
 /* The C type a parameter has in emitted code: "float", "ks_vec3",
  * "ks_mat33 *", ... */
 const char *run_ctype(Type t);
-/* Launchers: the entry called is PREFIX_forward (e.g. saxpy_cpu), the
- * launcher's name ks_launch_KERNEL.  CPU: void (int dim, void **args).
- * Sim: extern "C" void (int dim, void **args, int blocks, int threads),
- * running every (block, thread) of the grid in order. */
-void run_launcher_c(Buf *b, const Func *f, const char *entry);
-void run_launcher_sim(Buf *b, const Func *f, const char *entry);
+/* Launchers: the entry called is entry (e.g. saxpy_cpu_forward), the
+ * launcher's name ks_launch_NAME (NAME: the kernel's, or KERNEL_backward).
+ * CPU: void (int dim, void **args).  Sim: extern "C" void (int dim, void
+ * **args, int blocks, int threads), running every (block, thread) of the
+ * grid in order. */
+void run_launcher_c(Buf *b, const Func *f, const char *entry, const char *name);
+void run_launcher_sim(Buf *b, const Func *f, const char *entry, const char *name);
 typedef void (*RunCpuLaunch)(int dim, void **args);
 typedef void (*RunSimLaunch)(int dim, void **args, int blocks, int threads);
 

@@ -40,7 +40,17 @@ uint64_t run_stream(uint64_t seed, const char *kernel, int index)
 	return ks_hash64(key, (size_t)n, 0);
 }
 
-static float draw_float(uint64_t *st)
+uint64_t run_stream_adj(uint64_t seed, const char *kernel, int index)
+{
+	char key[512];
+	int n = snprintf(key, sizeof key, "%llu/%s/%d/adj", (unsigned long long)seed,
+			 kernel, index);
+	if (n < 0 || (size_t)n >= sizeof key)
+		n = (int)sizeof key - 1;
+	return ks_hash64(key, (size_t)n, 0);
+}
+
+float run_draw_float(uint64_t *st)
 {
 	int32_t r = (int32_t)(run_next(st) >> 40);
 	return (float)(r - (1 << 23)) / 8388608.0f;
@@ -99,7 +109,7 @@ void run_args_init(RunArgs *a, const Func *f, int dim, uint64_t seed,
 			} else {
 				float *q = a->buf[i];
 				for (size_t k = 0; k < (size_t)dim * nc; k++)
-					q[k] = draw_float(&st);
+					q[k] = run_draw_float(&st);
 			}
 			a->slot[i] = &a->buf[i];
 			continue;
@@ -109,7 +119,7 @@ void run_args_init(RunArgs *a, const Func *f, int dim, uint64_t seed,
 			a->val[i].i = dim;
 		else
 			for (int k = 0; k < ty_ncomp(t); k++)
-				a->val[i].f[k] = draw_float(&st);
+				a->val[i].f[k] = run_draw_float(&st);
 		for (int s = 0; s < nset; s++)
 			if (!strcmp(set[s].name, p->name) && ty_is_scalar(t)) {
 				set_value(&a->val[i], t, &set[s], f->name);
@@ -234,8 +244,22 @@ static size_t json_param(Buf *b, const RunArgs *a, int i)
 	return bad;
 }
 
-size_t run_json(Buf *b, const RunArgs *in, const RunArgs *out,
-		const char *device, uint64_t seed)
+/* n values of type t (an element type) at p, as a list */
+static size_t json_list(Buf *b, Type t, const void *p, int n)
+{
+	size_t bad = 0, sz = (size_t)ty_ncomp(t) * 4;
+	buf_putc(b, '[');
+	for (int k = 0; k < n; k++) {
+		if (k)
+			buf_puts(b, ", ");
+		bad += json_value(b, t, (const char *)p + (size_t)k * sz);
+	}
+	buf_putc(b, ']');
+	return bad;
+}
+
+size_t run_json(Buf *b, const RunArgs *in, const RunArgs *out, const RunGrad *g,
+		const char *extra, const char *device, uint64_t seed)
 {
 	const Func *f = in->f;
 	size_t bad = 0;
@@ -264,6 +288,38 @@ size_t run_json(Buf *b, const RunArgs *in, const RunArgs *out,
 		buf_puts(b, ": ");
 		bad += json_param(b, out, i);
 	}
-	buf_puts(b, "}}\n");
+	buf_putc(b, '}');
+	if (g) {
+		buf_puts(b, ", \"seed_adj\": {");
+		first = 1;
+		for (int k = 0; k < g->nadj; k++) {
+			const Value *p = &f->val[f->param[g->fwd[k]]];
+			if (!ty_is_array(p->ty))
+				continue;
+			if (!first)
+				buf_puts(b, ", ");
+			first = 0;
+			json_str(b, p->name);
+			buf_puts(b, ": ");
+			json_list(b, ty_elem(p->ty), g->seed[k], in->dim);
+		}
+		buf_puts(b, "}, \"grads\": {");
+		for (int k = 0; k < g->nadj; k++) {
+			const Value *p = &f->val[f->param[g->fwd[k]]];
+			if (k)
+				buf_puts(b, ", ");
+			json_str(b, p->name);
+			buf_puts(b, ": ");
+			const void *q = g->args.buf[g->f->nparam + k];
+			if (ty_is_array(p->ty))
+				bad += json_list(b, ty_elem(p->ty), q, in->dim);
+			else
+				bad += json_value(b, p->ty, q);
+		}
+		buf_putc(b, '}');
+	}
+	if (extra)
+		buf_puts(b, extra);
+	buf_puts(b, "}\n");
 	return bad;
 }

@@ -1,7 +1,9 @@
 #!/bin/bash
 # kemit-cpu and kemit-cu on every sample (through kparse, or its golden
-# .kir) and on the hand-written IR of t/ir and t/emit: the output is
-# deterministic, the C compiles warning-free with gcc and tcc, the CUDA
+# .kir), on the hand-written IR of t/ir, t/emit and t/grad (backward
+# kernels) and on kdiff's output for every sample: the output is
+# deterministic, the C compiles warning-free with gcc and tcc (also in
+# double mode, -DKS_REAL_DOUBLE), the CUDA
 # with the host C++ compiler through runtime/ksynth_sim.h, with nvcc -ptx
 # and with NVRTC (compute_90).  What needs the CUDA toolkit is skipped
 # when it is absent ($CUDA_HOME, else /usr/local/cuda).
@@ -30,11 +32,26 @@ for py in samples/*/*.py; do
 	fi
 	inputs+=("$TMP/$b.kir")
 done
-for kir in t/ir/*.kir t/emit/*.kir; do
+for kir in t/ir/*.kir t/emit/*.kir t/grad/*.kir; do
 	b=$(basename "$kir" .kir)
 	cp "$kir" "$TMP/ir_$b.kir"
 	inputs+=("$TMP/ir_$b.kir")
 done
+# the backward kernels kdiff appends to every sample (when kdiff is built)
+if command -v kdiff >/dev/null; then
+	for py in samples/*/*.py; do
+		b=$(echo "${py#samples/}" | tr / _)
+		b=adj_${b%.py}
+		if kparse "$py" 2>"$TMP/err" | kdiff >"$TMP/$b.kir" 2>>"$TMP/err"; then
+			inputs+=("$TMP/$b.kir")
+		else
+			t_result 1 "kdiff $py"
+			diag "$(head -c 3000 "$TMP/err")"
+		fi
+	done
+else
+	skip "kdiff on every sample, then the emitters" "kdiff is not built yet"
+fi
 
 cus=()
 for kir in "${inputs[@]}"; do
@@ -56,6 +73,14 @@ for kir in "${inputs[@]}"; do
 		ok "$n.c: tcc" tcc -c -I runtime -o "$b.tcc.o" "$b.c"
 	else
 		skip "$n.c: tcc" "tcc not installed"
+	fi
+	# double mode (krun --gradcheck): the same C with float made double
+	ok "$n.c: gcc -DKS_REAL_DOUBLE -Werror" \
+		gcc -std=c11 -Wall -Wextra -Werror -O2 -DKS_REAL_DOUBLE -c -I runtime -o "$b.d.o" "$b.c"
+	if command -v tcc >/dev/null; then
+		ok "$n.c: tcc -DKS_REAL_DOUBLE" tcc -DKS_REAL_DOUBLE -c -I runtime -o "$b.d.tcc.o" "$b.c"
+	else
+		skip "$n.c: tcc -DKS_REAL_DOUBLE" "tcc not installed"
 	fi
 	if command -v g++ >/dev/null; then
 		ok "$n.cu: g++ with ksynth_sim.h" g++ -std=c++17 -Wall -Wextra -Werror -c -I runtime \

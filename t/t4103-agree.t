@@ -28,4 +28,12 @@ for py in samples/*/*.py; do
 		krun --dim 1000 --seed 7 "$py" >"$TMP/cpu.json" 2>>"$TMP/err"
 	ok "... and with --dim 1000 (4 blocks)" python3 t/run/check.py agree "$TMP/cpu.json" "$TMP/cuda.json" --rel 1e-5 --abs 2e-5
 done
+# the backward pass on the GPU: float atomics accumulate the adjoints in
+# the GPU's order, hence the same bound
+for kir in t/grad/*.kir; do
+	krun --grad "$kir" >"$TMP/cpu.json" 2>"$TMP/err" &&
+		krun --gradcheck --device cuda "$kir" >"$TMP/cuda.json" 2>>"$TMP/err" ||
+		{ t_result 1 "krun --gradcheck --device cuda $kir"; diag "$(head -c 3000 "$TMP/err")"; continue; }
+	ok "cpu and cuda agree on --grad for $kir" python3 t/run/check.py agree "$TMP/cpu.json" "$TMP/cuda.json" --rel 1e-5 --abs 2e-5
+done
 done_testing

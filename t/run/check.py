@@ -6,7 +6,15 @@
         |a - b| <= max(R * max(|a|, |b|), A); ints and nulls exactly equal
     check.py law FILE.jsonl
         the inputs are those of the law in doc/runtime.md, recomputed here
-        independently (splitmix64 from ks_hash64 of "SEED/KERNEL/INDEX")
+        independently (splitmix64 from ks_hash64 of "SEED/KERNEL/INDEX"),
+        and so are the seeds of --grad ("SEED/KERNEL/INDEX/adj")
+    check.py grads FILE.jsonl
+        --grad records: seed_adj has every float array, grads every float
+        array and float scalar, shaped like the inputs; with --gradcheck
+        the field says ok
+    check.py saxpy-grad FILE.jsonl
+        the gradients of t/grad/saxpy.kir's saxpy and project, worked out
+        by hand
     check.py abi FILE.jsonl
         the outputs of t/run/abi.c, worked out in float32 from the inputs
     check.py saxpy|histogram|weighted|swizzle|gram FILE.jsonl
@@ -26,6 +34,8 @@ import sys
 
 M = (1 << 64) - 1
 KEYS = ["kernel", "device", "dim", "seed", "inputs", "outputs"]
+GRAD_KEYS = KEYS + ["seed_adj", "grads"]
+CHECK_KEYS = GRAD_KEYS + ["gradcheck"]
 
 
 def f32(x):
@@ -42,8 +52,8 @@ def load(path):
     with open(path) as f:
         for n, line in enumerate(f, 1):
             r = json.loads(line, parse_float=lambda t: f32(float(t)))
-            if list(r) != KEYS:
-                fail(f"{path}:{n}: keys {list(r)}, want {KEYS}")
+            if list(r) not in (KEYS, GRAD_KEYS, CHECK_KEYS):
+                fail(f"{path}:{n}: keys {list(r)}, want {KEYS} (+ seed_adj, grads [, gradcheck])")
             recs.append(r)
     return recs
 
@@ -77,8 +87,14 @@ def agree(a, b, rel, absol):
                 fail(f"{k}: {key} differ")
         if list(x["outputs"]) != list(y["outputs"]):
             fail(f"{k}: output names differ")
-        for name in x["outputs"]:
-            u, v = list(flat(x["outputs"][name])), list(flat(y["outputs"].get(name, [])))
+        if ("grads" in x) != ("grads" in y):
+            fail(f"{k}: one record has grads, the other not")
+        if "seed_adj" in x and x["seed_adj"] != y.get("seed_adj"):
+            fail(f"{k}: seed_adj differ")
+        vals = [("outputs", n) for n in x["outputs"]]
+        vals += [("grads", n) for n in x.get("grads", {})]
+        for field, name in vals:
+            u, v = list(flat(x[field][name])), list(flat(y.get(field, {}).get(name, [])))
             if len(u) != len(v):
                 fail(f"{k}.{name}: lengths {len(u)} and {len(v)}")
                 continue
@@ -106,8 +122,9 @@ def hash64(data, seed=0):
 
 
 class Stream:
-    def __init__(self, seed, kernel, index):
-        self.s = hash64(f"{seed}/{kernel}/{index}".encode())
+    def __init__(self, seed, kernel, index, suffix=None):
+        key = f"{seed}/{kernel}/{index}" + (f"/{suffix}" if suffix else "")
+        self.s = hash64(key.encode())
 
     def next(self):
         self.s = (self.s + 0x9E3779B97F4A7C15) & M
@@ -160,6 +177,72 @@ def law(path, sets=()):
                     if x != want:
                         fail(f"{k}.{name}: {x}, want {want}")
                         break
+        names = list(r["inputs"])
+        for name, v in r.get("seed_adj", {}).items():
+            st = Stream(seed, k, names.index(name), "adj")
+            for x in flat(v):
+                want = st.float()
+                if x != want:
+                    fail(f"{k}: seed_adj.{name}: {x}, want {want}")
+                    break
+
+
+def grads(path):
+    for r in load(path):
+        k, dim = r["kernel"], r["dim"]
+        if "grads" not in r:
+            fail(f"{k}: no grads")
+            continue
+        want_seed, want_grad = [], []
+        for name, v in r["inputs"].items():
+            is_array = name in r["outputs"]
+            elem = (v[0] if v else None) if is_array else v
+            if isinstance(elem, int):
+                continue
+            want_grad.append(name)
+            if is_array:
+                want_seed.append(name)
+                for f in ("seed_adj", "grads"):
+                    g = r[f].get(name)
+                    if g is None or len(g) != dim or (dim and shape(g[0]) != shape(elem)):
+                        fail(f"{k}.{name}: {f} not shaped like the input")
+            elif shape(r["grads"].get(name, 0)) != shape(v):
+                fail(f"{k}.{name}: grads not shaped like the input")
+        if list(r["seed_adj"]) != want_seed:
+            fail(f"{k}: seed_adj names {list(r['seed_adj'])}, want {want_seed}")
+        if list(r["grads"]) != want_grad:
+            fail(f"{k}: grads names {list(r['grads'])}, want {want_grad}")
+        if "gradcheck" in r and r["gradcheck"].get("ok") is not True:
+            fail(f"{k}: gradcheck {r['gradcheck']}")
+
+
+def saxpy_grad(path):
+    for r in load(path):
+        i_, s, g = r["inputs"], r["seed_adj"], r["grads"]
+        if r["kernel"] == "saxpy":
+            # x is an array too: its seed passes through, plus a * seed_y
+            want_x = [f32(sx + f32(i_["a"] * sy)) for sx, sy in zip(s["x"], s["y"])]
+            if g["x"] != want_x:
+                fail(f"saxpy: grads.x {g['x']} != {want_x}")
+            if g["y"] != s["y"]:
+                fail("saxpy: grads.y is not the seed (y is updated in place)")
+            want_a = 0.0
+            for x, sy in zip(i_["x"], s["y"]):
+                want_a = f32(want_a + f32(x * sy))
+            if g["a"] != want_a:
+                fail(f"saxpy: grads.a {g['a']} != {want_a}")
+        elif r["kernel"] == "project":
+            want_p = [[f32(a + f32(s["s"][i] * c)) for a, c in zip(s["p"][i], i_["v"])]
+                      for i in range(r["dim"])]
+            if g["p"] != want_p:
+                fail(f"project: grads.p {g['p']} != {want_p}")
+            if any(x != 0 for x in g["s"]):
+                fail("project: grads.s is not 0 (s is overwritten)")
+            want_v = [0.0, 0.0, 0.0]
+            for i in range(r["dim"]):
+                want_v = [f32(w + f32(s["s"][i] * c)) for w, c in zip(want_v, i_["p"][i])]
+            if g["v"] != want_v:
+                fail(f"project: grads.v {g['v']} != {want_v}")
 
 
 # ---- outputs worked out by hand --------------------------------------------
@@ -250,6 +333,10 @@ def main(argv):
         agree(files[0], files[1], rel, absol)
     elif cmd == "law":
         law(argv[2], set(argv[3:]))
+    elif cmd == "grads":
+        grads(argv[2])
+    elif cmd == "saxpy-grad":
+        saxpy_grad(argv[2])
     elif cmd == "abi":
         check_abi(argv[2])
     else:
