@@ -24,11 +24,18 @@ uint64_t ks_hash64(const void *p, size_t n, uint64_t seed)
 
 void ks_fmt_float(char *out, size_t n, float f)
 {
-	for (int prec = 1; prec <= 9; prec++) {
+	int prec = 1;
+	for (; prec <= 9; prec++) {
 		snprintf(out, n, "%.*g", prec, (double)f);
 		if (strtof(out, NULL) == f)
 			break;
 	}
+	/* 10 reads better than 1e+01: use positional notation for moderate
+	 * magnitudes, with as many digits as the round trip needed */
+	double a = f < 0 ? -(double)f : (double)f;
+	if (strchr(out, 'e') && a >= 1e-4 && a < 1e9)
+		for (; prec <= 17 && strchr(out, 'e'); prec++)
+			snprintf(out, n, "%.*g", prec, (double)f);
 	if (!strpbrk(out, ".eEni")) /* no '.', exponent, inf or nan */
 		strncat(out, ".0", n - strlen(out) - 1);
 }
