@@ -12,29 +12,11 @@
 
 #include "diff/diff.h"
 
-static void usage(int status)
-{
-	fputs("usage: kdiff [-o OUT] [FILE.kir | -]\n", status ? stderr : stdout);
-	exit(status);
-}
-
 int main(int argc, char **argv)
 {
-	const char *in = "-", *out = NULL;
-	int nin = 0;
+	const char *in, *out;
 	ks_prog = "kdiff";
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-o") && i + 1 < argc)
-			out = argv[++i];
-		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
-			usage(0);
-		else if (argv[i][0] == '-' && argv[i][1])
-			usage(2);
-		else if (nin++)
-			usage(2);
-		else
-			in = argv[i];
-	}
+	ks_args(argc, argv, "kdiff [-o OUT] [FILE.kir | -]", NULL, NULL, &in, &out);
 	Src src, ksrc;
 	src_read(&src, in);
 	Module *m = ir_read(&src);

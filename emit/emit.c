@@ -1677,22 +1677,11 @@ void emit_module(FILE *out, const Module *m, int target)
 
 int emit_main(int argc, char **argv, const char *prog, int target)
 {
-	const char *in = "-", *out = NULL;
-	int nin = 0;
+	const char *in, *out;
+	char usage[96];
 	ks_prog = prog;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-o") && i + 1 < argc) {
-			out = argv[++i];
-		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("usage: %s [-o OUT] [FILE.kir | -]\n", prog);
-			return 0;
-		} else if ((argv[i][0] == '-' && argv[i][1]) || nin++) {
-			fprintf(stderr, "usage: %s [-o OUT] [FILE.kir | -]\n", prog);
-			return 2;
-		} else {
-			in = argv[i];
-		}
-	}
+	snprintf(usage, sizeof usage, "%s [-o OUT] [FILE.kir | -]", prog);
+	ks_args(argc, argv, usage, NULL, NULL, &in, &out);
 	Src src;
 	src_read(&src, in);
 	Module *m = ir_read(&src);
