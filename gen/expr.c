@@ -85,21 +85,14 @@ const char *thresh(G *g)
  * variables); WANT_IDX: only indices. */
 Var *pick_var(G *g, int ty, int want_idx, int any_kind)
 {
-	int n = 0;
+	int c[MAXV], n = 0;
 	(void)any_kind;
 	for (int i = 0; i < g->nv; i++) {
-		Var *v = &g->v[i];
-		n += v->alive && v->ty == ty && v->kind != VK_ARRAY && (!want_idx || v->idx);
+		const Var *v = &g->v[i];
+		if (v->ty == ty && v->alive && v->kind != VK_ARRAY && (!want_idx || v->idx))
+			c[n++] = i;
 	}
-	if (!n)
-		return NULL;
-	int k = rnd(g, n);
-	for (int i = 0; i < g->nv; i++) {
-		Var *v = &g->v[i];
-		if (v->alive && v->ty == ty && v->kind != VK_ARRAY && (!want_idx || v->idx) && k-- == 0)
-			return v;
-	}
-	return NULL;
+	return n ? &g->v[c[rnd(g, n)]] : NULL;
 }
 
 /* A random array of element type TY (-1: any) and role (-1: readable). */
@@ -112,6 +105,8 @@ Var *pick_arr(G *g, int ty, int role)
 			continue;
 		if (role >= 0 ? v->role != role
 			      : !(v->role == R_IN || (v->role == R_OUT && g->loop == 0 && !g->in_func)))
+			continue;
+		if (role == R_ACC && g->want_add && v->afam >= 2)
 			continue;
 		c[n++] = i;
 	}
@@ -606,7 +601,11 @@ static Expr call_arg(G *g, Helper *h, int k, int d)
 {
 	int t = h->pty[k];
 	if (h->parr[k]) {
+		g->want_add = 1;
 		Var *a = pick_arr(g, t, h->prole[k]);
+		g->want_add = 0;
+		if (a && a->role == R_ACC)
+			a->afam = 1;
 		return ex(a ? a->name : "?", t, P_ATOM, iv_mk(0, 0), 1);
 	}
 	if (h->pcount[k])
@@ -643,8 +642,13 @@ Expr call_helper(G *g, Helper *h, int d, Iv *riv, int *dep)
 int helper_ok(G *g, Helper *h)
 {
 	for (int k = 0; k < h->np; k++) {
-		if (h->parr[k] && !pick_arr(g, h->pty[k], h->prole[k]))
-			return 0;
+		if (h->parr[k]) {
+			g->want_add = 1;
+			Var *a = pick_arr(g, h->pty[k], h->prole[k]);
+			g->want_add = 0;
+			if (!a)
+				return 0;
+		}
 		if ((h->pcount[k] || h->pidx[k]) && g->nvar < 0)
 			return 0;
 	}
@@ -970,7 +974,7 @@ static Expr vec_ctor(G *g, int n, int d)
 		return ex(S(s, a.s, ")"), VEC_OF(n), P_ATOM, a.iv, a.dep);
 	}
 	for (int k = 0; k < n; k++) {
-		Expr a = k && chance(g, 25) ? lit_f(g) : gen_f(g, d - 1);
+		Expr a = k && chance(g, 25) ? lit_f(g) : gen_f(g, n == 4 ? d - 2 : d - 1);
 		v = k ? iv_hull(v, a.iv) : a.iv;
 		dep |= a.dep;
 		s = APP(s, k ? ", " : "", a.s);
@@ -1132,7 +1136,8 @@ static Expr mat_ctor(G *g, int n, int d)
 	Iv v = iv_mk(0, 0);
 	int dep = 0;
 	for (int k = 0; k < n * n; k++) {
-		Expr a = chance(g, 40) ? lit_f(g) : gen_f(g, n == 4 ? 0 : d - 1);
+		/* entries stay short: a 4x4 of compound terms reads like noise */
+		Expr a = chance(g, n == 4 ? 60 : 40) ? lit_f(g) : gen_f(g, n >= 3 ? 0 : d - 2);
 		if (chance(g, 15))
 			a = ex("0.0", T_F, P_ATOM, iv_mk(0, 0), 0);
 		v = k ? iv_hull(v, a.iv) : a.iv;

@@ -31,18 +31,6 @@ void gen_knobs_default(GenKnobs *k)
 
 /* ---- PRNG ---------------------------------------------------------- */
 
-uint64_t g_next(G *g)
-{
-	uint64_t z = (g->s += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-int rnd(G *g, int n) { return (int)(((g_next(g) >> 32) * (uint64_t)n) >> 32); }
-
-int chance(G *g, int pct) { return rnd(g, 100) < pct; }
-
 int wpick(G *g, const int *w, int n)
 {
 	int t = 0;

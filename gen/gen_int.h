@@ -45,6 +45,8 @@ typedef struct Var {
 	char name[28];
 	unsigned char ty, kind, role, idx, dep, alive, carried, acc, count;
 	unsigned char stored; /* OUT array: stored at top level */
+	unsigned char afam;   /* ACC array: atomics used so far: 0 none, 1 add/sub, 2 min, 3 max
+	                       * (kdiff: a min/max target takes no other kind) */
 	int loop, blk;        /* loop and block depth at declaration */
 	Iv iv;
 	double budget;        /* accumulator: bound of what one statement adds */
@@ -101,12 +103,20 @@ typedef struct G {
 	char kname[64];
 	const char *fnames[MAXH + 1];
 	int nstmt;
+	int want_add;      /* pick_arr(R_ACC): only arrays open to atomic_add */
 } G;
 
 /* gen.c */
-uint64_t g_next(G *g);
-int rnd(G *g, int n);
-int chance(G *g, int pct);
+/* splitmix64; inline, as the generator draws a number every few bytes */
+static inline uint64_t g_next(G *g)
+{
+	uint64_t z = (g->s += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+static inline int rnd(G *g, int n) { return (int)(((g_next(g) >> 32) * (uint64_t)n) >> 32); }
+static inline int chance(G *g, int pct) { return rnd(g, 100) < pct; }
 int wpick(G *g, const int *w, int n);
 #define PICK(g, a) ((a)[rnd(g, (int)KS_NELEM(a))])
 char *cat_grow(G *g, int grow, const char *a, ...);

@@ -454,7 +454,9 @@ static void st_atomic(G *g)
 		o = NULL;
 	if (o && g->loop == 0 && !g->in_func && (!a || chance(g, 25))) {
 		int t = o->ty;
-		int mm = IS_VEC(t) ? rnd(g, 2) : rnd(g, 4);
+		/* only add/sub: kdiff takes the old value of a thread's own
+		 * element, never that of atomic_min/max */
+		int mm = rnd(g, 2);
 		static const char *const fn[] = {"wp.atomic_add(", "wp.atomic_sub(", "wp.atomic_min(", "wp.atomic_max("};
 		Expr e = t == T_I ? squash_int(g, gen_i(g, edepth(g) - 1), 16) : squash(g, gen_ty(g, t, edepth(g) - 1), 4.0);
 		static const int bf[4] = {GB_ATOMIC_ADD_F, GB_ATOMIC_SUB_F, GB_ATOMIC_MIN_F, GB_ATOMIC_MAX_F};
@@ -485,6 +487,12 @@ static void st_atomic(G *g)
 	} else
 		e = squash(g, gen_ty(g, t, edepth(g)), 8.0);
 	int r = rnd(g, IS_VEC(t) ? 4 : 6);
+	/* one family per array: add/sub, or min, or max (doc/autodiff.md) */
+	if (a->afam == 1 && r >= 4)
+		r = rnd(g, 4);
+	else if (a->afam >= 2)
+		r = a->afam + 2;
+	a->afam = (unsigned char)(r < 4 ? 1 : r - 2);
 	switch (r) {
 	case 0:
 		g->cov->b[t == T_F ? GB_ATOMIC_ADD_F : t == T_I ? GB_ATOMIC_ADD_I : GB_ATOMIC_ADD_V]++;
@@ -990,13 +998,16 @@ static void st_return(G *g)
 static void stmt(G *g, int nest)
 {
 	g->sp = 0;
-	if (g->nstmt++ > 60) {
+	/* a statement budget keeps kernels at about 5-40 lines: near it no
+	 * new blocks open, past it only plain assignments follow */
+	int cap = 2 * (g->k->stmts > 0 ? g->k->stmts : 1) + 4;
+	if (g->nstmt++ > cap) {
 		st_assign(g);
 		return;
 	}
 	int w[NST];
 	memcpy(w, g->p->st, sizeof w);
-	if (nest <= 0)
+	if (nest <= 0 || g->nstmt > cap - 6)
 		w[ST_IF] = w[ST_FOR] = w[ST_WHILE] = 0;
 	if (g->in_func)
 		w[ST_STORE] = w[ST_ATOMIC] = w[ST_RETURN] = w[ST_CALL] = 0;

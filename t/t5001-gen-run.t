@@ -2,11 +2,15 @@
 # For every category, KGEN_N generated kernels (20 here, 200 under
 # `make check-gen`) parse, run on the cpu and sim devices with finite
 # outputs (krun exits 1 on any non-finite value), and the two devices
-# agree to 1e-6 relative, as t/t4002-agree.t holds the samples.  The
+# agree to 1e-6 relative, as t/t4002-agree.t holds the samples; the
+# first KGEN_GRAD_N of them (5 here, 200 under `make check-gen`) pass
+# `krun --gradcheck` on cpu and sim (kdiff accepts them, and their
+# gradients match central differences).  The
 # seed varies with the category so the sweep covers more ground.
 . "$(dirname "$0")/lib.sh"
 
 N=${KGEN_N:-20}
+GN=${KGEN_GRAD_N:-5}
 seed=11
 for c in arithmetic math vector matrix control_flow loop atomic function inplace combined; do
 	seed=$((seed + 1))
@@ -20,6 +24,13 @@ for c in arithmetic math vector matrix control_flow loop atomic function inplace
 	t_result 0 "$c runs on cpu and sim, every output finite"
 	is "$c: one record per kernel" "$(wc -l <"$TMP/cpu.json")" "$N"
 	ok "$c: cpu and sim agree" python3 t/run/check.py agree "$TMP/cpu.json" "$TMP/sim.json" --rel 1e-6
+	# kdiff accepts every kernel and its gradients match finite differences
+	kgen -c "$c" -s "$seed" -n "$GN" -o "$TMP/g.py"
+	for d in cpu sim; do
+		krun --device $d --gradcheck "$TMP/g.py" >"$TMP/g.json" 2>"$TMP/err"
+		is "$GN $c kernels pass krun --device $d --gradcheck" "$?" 0 ||
+			diag "$(grep -m 3 -A 2 'error\|failed' "$TMP/err" | head -c 3000)"
+	done
 done
 # A larger dim and another input seed: indices stay in bounds, values finite.
 kgen -c all -s 99 -n "$N" -o "$TMP/all.py"
