@@ -60,7 +60,7 @@ B6(MIN_V, "min", "v", "vv", 0, "@a < b ? g : 0.0; a < b ? 0.0 : g")
 B6(MAX_F, "max", "f", "ff", 0, "a > b ? g : 0.0; a > b ? 0.0 : g")
 B6(MAX_I, "max", "i", "ii", 0, "")
 B6(MAX_V, "max", "v", "vv", 0, "@a > b ? g : 0.0; a > b ? 0.0 : g")
-B6(CLAMP_F, "clamp", "f", "fff", 0, "a < b ? 0.0 : (c < a ? 0.0 : g); a < b ? g : 0.0; a < b ? 0.0 : (c < a ? g : 0.0)")
+B6(CLAMP_F, "clamp", "f", "fff", 0, "a < b ? 0.0 : (c < a ? 0.0 : g); a < b ? (c < b ? 0.0 : g) : 0.0; a < b ? (c < b ? g : 0.0) : (c < a ? g : 0.0)")
 B6(CLAMP_I, "clamp", "i", "iii", 0, "")
 
 /* vectors and matrices */
