@@ -8,18 +8,17 @@
 # sim agree on the gradients.
 . "$(dirname "$0")/lib.sh"
 
-if ! krun --help 2>&1 | grep -q -- --gradcheck; then
-	skip "gradcheck" "krun has no --gradcheck"
-	done_testing
-	exit 0
-fi
 for py in samples/*/*.py t/grad/*.py; do
 	for dev in cpu sim; do
 		ok "$py: gradcheck on $dev" krun --device $dev --gradcheck "$py"
 	done
 	krun --device cpu --grad "$py" 2>/dev/null | sed 's/"device": "[a-z]*"//' >"$TMP/cpu.json"
 	krun --device sim --grad "$py" 2>/dev/null | sed 's/"device": "[a-z]*"//' >"$TMP/sim.json"
-	same_file "$py: cpu and sim gradients agree" "$TMP/sim.json" "$TMP/cpu.json"
+	if grep -q '"grads"' "$TMP/cpu.json"; then
+		same_file "$py: cpu and sim gradients agree" "$TMP/sim.json" "$TMP/cpu.json"
+	else
+		t_result 1 "$py: krun --grad prints gradients"
+	fi
 done
 for py in t/grad/*.py; do
 	for seed in 2 3; do
