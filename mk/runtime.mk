@@ -35,17 +35,6 @@ FORCE:
 
 $(O)/bin/krun: KS_LDLIBS += $(KRUN_LIBS) -ldl
 
-# krun --grad asks kdiff (diff/diff.h: diff_module, in the library) for
-# the backward kernels of a module that has none.  Until diff/ defines it
-# (a line opening `void diff_module` in a diff/*.c other than kdiff.c),
-# krun is built without it and --grad needs IR that holds `backward @k`.
-KRUN_DEFS := $(if $(and $(wildcard diff/diff.h),$(shell grep -lsw '^void diff_module' \
-	$(filter-out diff/kdiff.c,$(wildcard diff/*.c)) /dev/null)),-DKS_HAVE_DIFF)
-$(O)/obj/runtime/krun.o: KS_CFLAGS += $(KRUN_DEFS)
-$(O)/obj/runtime/krun.o: $(O)/krun.flags
-$(O)/krun.flags: FORCE
-	$(Q)mkdir -p $(@D)
-	$(Q)echo '$(KRUN_DEFS)' | cmp -s - $@ || echo '$(KRUN_DEFS)' >$@
 
 .PHONY: check-cuda
 check-cuda: all

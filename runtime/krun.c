@@ -17,9 +17,7 @@
 #include "grammar/ast.h"
 #include "ir/ir.h"
 #include "runtime/run.h"
-#ifdef KS_HAVE_DIFF
 #include "diff/diff.h"
-#endif
 
 static void usage(int status)
 {
@@ -332,7 +330,6 @@ static void need_backward(Module *m, const Src *src, const Opts *o, const Func *
 		missing |= ir_backward_find(m, ks[k]->name) < 0;
 	if (!missing)
 		return;
-#ifdef KS_HAVE_DIFF
 	int any = 0;
 	for (int i = 0; i < m->nfn; i++)
 		any |= m->fn[i]->backward;
@@ -344,19 +341,10 @@ static void need_backward(Module *m, const Src *src, const Opts *o, const Func *
 		if (!missing)
 			return;
 	}
-#else
-	(void)src;
-#endif
 	for (int k = 0; k < nk; k++)
 		if (ir_backward_find(m, ks[k]->name) < 0)
-			ks_fatal("%s: --grad: kernel %s has no backward kernel (give IR with `backward @%s`%s)",
-				 o->in, ks[k]->name, ks[k]->name,
-#ifdef KS_HAVE_DIFF
-				 ""
-#else
-				 "; this krun was built without kdiff"
-#endif
-			);
+			ks_fatal("%s: --grad: kernel %s has no backward kernel (give IR with `backward @%s`)",
+				 o->in, ks[k]->name, ks[k]->name);
 }
 
 /* Run one kernel on its seeded inputs and print its record.  Returns 1
