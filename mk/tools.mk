@@ -2,7 +2,7 @@
 # A tool is one file named k<tool>.c holding main() in one of the source
 # folders; every other .c there goes into $(O)/libksynth.a.
 
-SRCDIRS := lib ir grammar diff gen emit runtime
+SRCDIRS := lib ir grammar diff gen emit runtime pack
 TOOL_SRC := $(foreach d,$(SRCDIRS),$(wildcard $(d)/k*.c))
 LIB_SRC := $(filter-out $(TOOL_SRC),$(foreach d,$(SRCDIRS),$(wildcard $(d)/*.c)))
 TOOLS := $(notdir $(basename $(TOOL_SRC)))

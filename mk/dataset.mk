@@ -1,0 +1,90 @@
+# dataset.mk: `make dataset`, the verified dataset build (doc/dataset.md).
+#
+#   make dataset N=1000 DEVICE=cpu|cuda|all SEED=1 CATEGORIES=all
+#                SHARD=50 CHECK=full|compile|none OUT=dataset/<device>
+#
+# A Make graph over shards.  Shard K holds kernels [K*SHARD, (K+1)*SHARD);
+# each step of it is a file in the work folder WORK/K/ (gen.st, parse.st,
+# diff.st, emit.st, check.st: mk/dataset.sh) that depends on the step
+# before and on the tool that makes it, then WORK/K.rec, the shard's
+# records (kpack shard).  The parameters that change bytes (SEED,
+# CATEGORIES, DEVICE, CHECK, SHARD) name the work folder
+# $(O)/dataset/<hash>, so different sets never mix; N only says how many
+# shards: N plus a margin for rejects and duplicates (MARGIN, default
+# N/10+8 kernels).  kpack assemble takes the first N good kernels in index
+# order, so OUT's bytes do not depend on SHARD or -j.
+
+ifneq ($(filter dataset,$(MAKECMDGOALS)),)
+
+N ?= 1000
+DEVICE ?= cpu
+SEED ?= 1
+CATEGORIES ?= all
+SHARD ?= 50
+CHECK ?= full
+OUT ?= dataset/$(DEVICE)
+MARGIN ?= $(shell echo $$(( $(N) / 10 + 8 )))
+
+ifeq ($(filter $(DEVICE),cpu cuda all),)
+$(error DEVICE=$(DEVICE): cpu, cuda or all)
+endif
+ifeq ($(filter $(CHECK),full compile none),)
+$(error CHECK=$(CHECK): full, compile or none)
+endif
+
+# The tools: those of this build, made first if need be; a test points
+# DATASET_BIN at a private copy so that nothing is rebuilt under it.
+DATASET_BIN ?= $(O)/bin
+DS_PARAMS := seed=$(SEED) categories=$(CATEGORIES) device=$(DEVICE) check=$(CHECK) shard=$(SHARD)
+DATASET_WORK ?= $(O)/dataset
+DS_WORK := $(DATASET_WORK)/$(shell printf '%s' '$(DS_PARAMS)' | cksum | tr ' ' -)
+DS_NSHARD := $(shell echo $$(( ($(N) + $(MARGIN) + $(SHARD) - 1) / $(SHARD) )))
+DS_SHARDS := $(shell seq 0 $$(( $(DS_NSHARD) - 1 )))
+DS_RECS := $(DS_SHARDS:%=$(DS_WORK)/%.rec)
+DS_T0 := $(shell date +%s.%N; mkdir -p $(DS_WORK) && touch $(DS_WORK)/.t0)
+DS_OUTKEY := $(DATASET_WORK)/out-$(shell printf '%s' '$(abspath $(OUT))' | cksum | tr ' ' -)
+DS_ENV := KS_BIN=$(abspath $(DATASET_BIN)) DS_SEED=$(SEED) DS_CATS=$(CATEGORIES) DS_DEVICE=$(DEVICE) DS_CHECK=$(CHECK)
+DS_GNUPLOT := $(shell command -v gnuplot)
+DS_KPACK := --seed $(SEED) --cats $(CATEGORIES) --device $(DEVICE) --check $(CHECK)
+
+.PHONY: dataset
+dataset: $(OUT)/timing.json
+
+# $(call ds_step,STEP,PREV-FILE,TOOLS): one step of every shard
+define ds_step
+$(DS_WORK)/%/$(1).st: $(2) $(3) mk/dataset.sh
+	$$(Q)$$(DS_ENV) sh mk/dataset.sh $(1) $$(@D) $$$$(( $$* * $(SHARD) )) $(SHARD)
+endef
+$(eval $(call ds_step,gen,,$(DATASET_BIN)/kgen))
+$(eval $(call ds_step,parse,$(DS_WORK)/%/gen.st,$(DATASET_BIN)/kparse $(DATASET_BIN)/kfmt))
+$(eval $(call ds_step,diff,$(DS_WORK)/%/parse.st,$(DATASET_BIN)/kdiff))
+$(eval $(call ds_step,emit,$(DS_WORK)/%/diff.st,$(DATASET_BIN)/kemit-cpu $(DATASET_BIN)/kemit-cu))
+$(eval $(call ds_step,check,$(DS_WORK)/%/emit.st,$(DATASET_BIN)/krun $(wildcard runtime/*.h)))
+
+$(DS_WORK)/%.rec: $(DS_WORK)/%/check.st $(DATASET_BIN)/kpack
+	$(Q)$(DATASET_BIN)/kpack shard --dir $(DS_WORK)/$* $(DS_KPACK) -o $@
+	$(Q)sh mk/dataset.sh progress $* $(DS_WORK) $(DS_T0) $(SHARD) $(DS_RECS)
+
+.SECONDARY: $(foreach s,gen parse diff emit check,$(DS_SHARDS:%=$(DS_WORK)/%/$(s).st))
+
+# Everything that names OUT's content; rewritten only when it changes.
+$(DS_OUTKEY).params: FORCE
+	$(Q)mkdir -p $(@D)
+	$(Q)echo 'n=$(N) margin=$(MARGIN) out=$(OUT) $(DS_PARAMS)' | cmp -s - $@ || \
+		echo 'n=$(N) margin=$(MARGIN) out=$(OUT) $(DS_PARAMS)' >$@
+
+$(OUT)/timing.json: $(DS_RECS) $(DATASET_BIN)/kpack $(DS_OUTKEY).params mk/dataset.gp
+	$(Q)[ ! -t 2 ] || printf '\n' >&2
+	$(call msg,PACK,$(OUT))
+	$(Q)mkdir -p $(OUT)/data
+	$(Q)$(DATASET_BIN)/kpack assemble --n $(N) --out $(OUT) $(DS_KPACK) $(if $(DS_GNUPLOT),--plots $(DS_WORK)) $(DS_RECS)
+ifneq ($(DS_GNUPLOT),)
+	$(Q)mkdir -p $(OUT)/plots && $(DS_GNUPLOT) -e "dat='$(DS_WORK)'; png='$(OUT)/plots'" mk/dataset.gp && \
+		mv $(OUT)/plots/categories.png.tmp $(OUT)/plots/categories.png && mv $(OUT)/plots/lines.png.tmp $(OUT)/plots/lines.png
+endif
+	$(Q)awk -v t0=$(DS_T0) -v t1=$$(date +%s.%N) -v r=$$(cat $(OUT)/data/*.jsonl | wc -l) -v s=$(DS_NSHARD) \
+		'BEGIN { t = t1 - t0; rps = 0; if (t > 0) rps = r / t; printf "{\"seconds\": %.3f, \"records\": %d, \"records_per_second\": %.2f, \"shards\": %d}\n", t, r, rps, s }' \
+		>$(OUT)/timing.json.tmp && mv $(OUT)/timing.json.tmp $(OUT)/timing.json
+	$(Q)echo "dataset: $$(cat $(OUT)/data/*.jsonl | wc -l) records in $(OUT)"
+
+endif

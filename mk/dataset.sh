@@ -1,0 +1,148 @@
+#!/bin/sh
+# mk/dataset.sh: one step of one shard of `make dataset` (mk/dataset.mk).
+#
+#   sh mk/dataset.sh STEP DIR FIRST COUNT
+#
+# with KS_BIN (absolute), DS_SEED, DS_CATS, DS_DEVICE and DS_CHECK in the
+# environment.  STEP is gen, parse, diff, emit or check.  A step reads the
+# previous step's status DIR/PREV.st, one line per kernel, `I NAME ok` or
+# `I NAME STAGE: reason`, works on the kernels that are ok and writes
+# DIR/STEP.st under a temporary name, renamed once the step is done: Make
+# takes the .st files as the step's product.  The per-kernel files
+# (NAME.py, NAME.kir, NAME.hash, NAME.d.kir, NAME.{f,b}.{c,cu}) lie beside
+# them, each written atomically by the tool (-o).  The tools run inside DIR
+# on NAME.py, so the IR and the code name their source `NAME.py`, not a path.
+#
+#   sh mk/dataset.sh progress K WORK T0 SHARD REC...
+#
+# says on stderr that shard K is done, with the shards done of all, the
+# records/s of this run and the ETA: one updating line on a terminal,
+# plain lines otherwise.
+set -u
+if [ "$1" = progress ]; then
+	k=$2 work=$3 t0=$4 size=$5
+	shift 5
+	total=$# done=0 new=0
+	for f; do
+		[ -e "$f" ] || continue
+		done=$((done + 1))
+		[ "$f" -nt "$work/.t0" ] && new=$((new + 1))
+	done
+	line=$(awk -v k="$k" -v d=$done -v n=$new -v t=$total -v s="$size" -v t0="$t0" -v t1="$(date +%s.%N)" 'BEGIN {
+		e = t1 - t0; r = 0; eta = 0
+		if (e > 0) r = n * s / e
+		if (n > 0) eta = (t - d) * e / n
+		printf "  SHARD   %s  %d/%d done, %.1f records/s, ETA %d:%02d", k, d, t, r, eta / 60, eta % 60 }')
+	if [ -t 2 ]; then printf '\r%s\033[K' "$line" >&2; else printf '%s\n' "$line" >&2; fi
+	exit 0
+fi
+step=$1 dir=$2 first=$3 count=$4
+B=$KS_BIN
+mkdir -p "$dir" && cd "$dir" || exit 1
+tmp=$step.st.tmp.$$
+trap 'rm -f "$tmp" k.tmp.$$' EXIT
+trap 'exit 130' INT TERM
+: >"$tmp"
+
+# fail I NAME STAGE ERRFILE: the kernel's status is its first error line
+fail() {
+	r=$(grep -m1 -v '^[[:space:]]*$' "$4" 2>/dev/null | tr '\t\r' '  ' | cut -c1-240)
+	printf '%s %s %s: %s\n' "$1" "$2" "$3" "${r:-failed}" >>"$tmp"
+}
+
+# each ok kernel of the previous step: work I NAME (returns 0: ok)
+each() {
+	while read -r i name st <&3; do
+		if [ "$st" != ok ]; then
+			printf '%s %s %s\n' "$i" "$name" "$st" >>"$tmp"
+		elif work "$i" "$name"; then
+			printf '%s %s ok\n' "$i" "$name" >>"$tmp"
+		fi
+	done 3<"$1" </dev/null
+}
+
+cuda() { [ "$DS_DEVICE" != cpu ]; }
+
+case $step in
+gen)
+	i=$first
+	while [ "$i" -lt $((first + count)) ]; do
+		"$B/kgen" -c "$DS_CATS" -s "$DS_SEED" -n 1 --first "$i" -o k.tmp.$$ || exit 1
+		name=$(awk '/^@wp\.kernel/ { getline; sub(/^def /, ""); sub(/\(.*/, ""); print; exit }' k.tmp.$$)
+		[ -n "$name" ] || { echo "dataset.sh: kgen wrote no kernel $i" >&2; exit 1; }
+		mv k.tmp.$$ "$name.py"
+		printf '%s %s ok\n' "$i" "$name" >>"$tmp"
+		i=$((i + 1))
+	done ;;
+parse)
+	work() {
+		"$B/kparse" "$2.py" -o "$2.kir" 2>"$2.err" || { fail "$1" "$2" parse "$2.err"; return 1; }
+		"$B/kfmt" --hash "$2.kir" 2>"$2.err" | awk -v n="$2" '$1 == n { print $2 }' >k.tmp.$$ &&
+			[ -s k.tmp.$$ ] && mv k.tmp.$$ "$2.hash" || { fail "$1" "$2" hash "$2.err"; return 1; }
+	}
+	each gen.st ;;
+diff)
+	work() { "$B/kdiff" "$2.kir" -o "$2.d.kir" 2>"$2.err" || { fail "$1" "$2" diff "$2.err"; return 1; }; }
+	each parse.st ;;
+emit)
+	work() {
+		{ "$B/kemit-cpu" "$2.kir" -o "$2.f.c" && "$B/kemit-cpu" "$2.d.kir" -o "$2.b.c" &&
+			"$B/kemit-cu" "$2.kir" -o "$2.f.cu" && "$B/kemit-cu" "$2.d.kir" -o "$2.b.cu"; } 2>"$2.err" ||
+			{ fail "$1" "$2" emit "$2.err"; return 1; }
+	}
+	each diff.st ;;
+check)
+	# nvrtc ERRFILE KIR CU: NVRTC to an sm_90 cubin; no NVRTC stops the build
+	nvrtc() {
+		"$B/krun" --device cuda --compile-only --arch sm_90 "$2" "$3" 2>"$1"
+		rc=$?
+		if [ $rc = 77 ]; then
+			echo "make dataset: DEVICE=$DS_DEVICE CHECK=$DS_CHECK needs NVRTC to compile the CUDA code:" >&2
+			cat "$1" >&2
+			echo "install the CUDA toolkit (CUDA_HOME), or use CHECK=none or DEVICE=cpu" >&2
+			exit 1
+		fi
+		return $rc
+	}
+	# One NVRTC program per shard for the forward code and one for the
+	# backward code (kgen's names are unique per kernel, so the files
+	# concatenate); only when one fails is each record compiled alone, so
+	# the errors go to the records they belong to.
+	shard_nvrtc=
+	if cuda && [ "$DS_CHECK" != none ]; then
+		set -- $(awk '$3 == "ok" { print $2 }' emit.st)
+		if [ $# -gt 0 ]; then
+			for n; do cat "$n.f.cu"; done >shard.f.cu.tmp.$$ && mv shard.f.cu.tmp.$$ shard.f.cu
+			for n; do cat "$n.b.cu"; done >shard.b.cu.tmp.$$ && mv shard.b.cu.tmp.$$ shard.b.cu
+			nvrtc shard.err "$1.d.kir" shard.b.cu && nvrtc shard.err "$1.kir" shard.f.cu && shard_nvrtc=ok
+		fi
+	fi
+	work() {
+		case $DS_CHECK in
+		none) return 0 ;;
+		compile)
+			"$B/krun" --compile-only "$2.d.kir" "$2.b.c" 2>"$2.err" || { fail "$1" "$2" compile-cpu "$2.err"; return 1; }
+			cuda && [ -z "$shard_nvrtc" ] || return 0
+			nvrtc "$2.err" "$2.kir" "$2.f.cu" && nvrtc "$2.err" "$2.d.kir" "$2.b.cu" ||
+				{ fail "$1" "$2" compile-cuda "$2.err"; return 1; }
+			return 0 ;;
+		esac
+		"$B/krun" --compile-only "$2.kir" "$2.f.c" 2>"$2.err" || { fail "$1" "$2" compile-cpu "$2.err"; return 1; }
+		"$B/krun" --gradcheck "$2.d.kir" "$2.b.c" >"$2.cpu.json" 2>"$2.err" || { fail "$1" "$2" check-cpu "$2.err"; return 1; }
+		cuda || return 0
+		if [ -z "$shard_nvrtc" ]; then
+			nvrtc "$2.err" "$2.kir" "$2.f.cu" && nvrtc "$2.err" "$2.d.kir" "$2.b.cu" ||
+				{ fail "$1" "$2" compile-cuda "$2.err"; return 1; }
+		fi
+		"$B/krun" --device sim --gradcheck "$2.d.kir" "$2.b.cu" >"$2.sim.json" 2>"$2.err" || { fail "$1" "$2" check-sim "$2.err"; return 1; }
+		# cpu and sim agree: the same records but for the device and the gradcheck's figures
+		sed 's/"device": "[a-z]*"//; s/, "gradcheck": {.*}}$/}/' "$2.cpu.json" >k.tmp.$$
+		sed 's/"device": "[a-z]*"//; s/, "gradcheck": {.*}}$/}/' "$2.sim.json" | cmp -s - k.tmp.$$ ||
+			{ echo "cpu and sim outputs differ" >"$2.err"; fail "$1" "$2" agree "$2.err"; return 1; }
+	}
+	each emit.st ;;
+*)
+	echo "dataset.sh: unknown step $step" >&2
+	exit 2 ;;
+esac
+mv "$tmp" "$step.st"

@@ -1,0 +1,614 @@
+/*
+ * kpack: assembles the dataset's records (doc/dataset.md).
+ *
+ *   kpack shard --dir DIR --seed S --cats CATS --device D --check C [-o OUT]
+ *   kpack assemble --n N --out DIR --seed S --cats CATS --device D --check C SHARD...
+ *
+ * `shard` reads DIR/check.st, the status of every kernel of one shard
+ * (`I NAME ok` or `I NAME STAGE: reason`, written by mk/dataset.sh), and
+ * the files the steps left beside it (NAME.py, NAME.kir, NAME.hash, the
+ * emitted NAME.f.c/.b.c/.f.cu/.b.cu), and writes one line per record or
+ * reject:
+ *     G <TAB> IR_HASH <TAB> INDEX <TAB> CATEGORY <TAB> LINES <TAB> JSON
+ *     X <TAB> INDEX <TAB> REASON-JSON
+ * `assemble` reads the shards in kernel order, drops later duplicates of an
+ * ir_hash, keeps the first N good kernels and writes the Hugging Face
+ * layout: OUT/data/{train,validation,test}-00000-of-00001.jsonl (split by
+ * ir_hash: 90/5/5), OUT/rejects.jsonl, OUT/stats.json and OUT/README.md;
+ * with --plots, the data for mk/dataset.gp's plots (DATADIR/categories.dat,
+ * lines.dat) and a card that shows OUT/plots/{categories,lines}.png.
+ * Every file is written under a temporary name and renamed (out_open).
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "gen/gen.h"
+#include "lib/ks.h"
+
+static const char usage_text[] =
+	"usage: kpack shard --dir DIR --seed S --cats CATS --device D --check C [-o OUT]\n"
+	"       kpack assemble --n N --out DIR --seed S --cats CATS --device D --check C\n"
+	"                      [--plots DATADIR] SHARD...\n";
+
+static KS_NORETURN void usage(void)
+{
+	fputs(usage_text, stderr);
+	exit(2);
+}
+
+static const char *o_dir, *o_out, *o_plots, *o_cats = "all", *o_device = "cpu", *o_check = "full";
+static unsigned long long o_seed = 1;
+static long o_n = -1;
+
+/* ---- JSON ---------------------------------------------------------- */
+
+/* A JSON string: quotes, backslashes and control characters escaped,
+ * valid UTF-8 copied, any invalid byte replaced by U+FFFD. */
+static void json_str(Buf *b, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s, *e = p + n;
+	buf_putc(b, '"');
+	while (p < e) {
+		unsigned c = *p;
+		if (c == '"' || c == '\\') {
+			buf_putc(b, '\\');
+			buf_putc(b, (int)c);
+			p++;
+		} else if (c == '\n') {
+			buf_puts(b, "\\n");
+			p++;
+		} else if (c == '\t') {
+			buf_puts(b, "\\t");
+			p++;
+		} else if (c < 0x20 || c == 0x7f) {
+			buf_printf(b, "\\u%04x", c);
+			p++;
+		} else if (c < 0x80) {
+			buf_putc(b, (int)c);
+			p++;
+		} else {
+			int len = c >= 0xf0 && c < 0xf5 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
+			int okay = len && p + len <= e;
+			for (int k = 1; okay && k < len; k++)
+				okay = (p[k] & 0xc0) == 0x80;
+			if (okay && len == 3 && ((c == 0xe0 && p[1] < 0xa0) || (c == 0xed && p[1] >= 0xa0)))
+				okay = 0;
+			if (okay && len == 4 && ((c == 0xf0 && p[1] < 0x90) || (c == 0xf4 && p[1] >= 0x90)))
+				okay = 0;
+			if (okay) {
+				buf_put(b, (const char *)p, (size_t)len);
+				p += len;
+			} else {
+				buf_puts(b, "\\ufffd");
+				p++;
+			}
+		}
+	}
+	buf_putc(b, '"');
+}
+
+static void json_cstr(Buf *b, const char *s) { json_str(b, s, strlen(s)); }
+
+/* ---- files --------------------------------------------------------- */
+
+/* The whole of DIR/NAME, or NULL when it does not exist. */
+static char *slurp(const char *dir, const char *name, size_t *len)
+{
+	char path[4096];
+	if (dir)
+		snprintf(path, sizeof path, "%s/%s", dir, name);
+	else
+		snprintf(path, sizeof path, "%s", name);
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		if (errno == ENOENT)
+			return NULL;
+		ks_fatal("%s:", path);
+	}
+	Buf b = {0};
+	char tmp[65536];
+	size_t k;
+	while ((k = fread(tmp, 1, sizeof tmp, f)) > 0)
+		buf_put(&b, tmp, k);
+	if (ferror(f))
+		ks_fatal("%s:", path);
+	fclose(f);
+	buf_putc(&b, 0);
+	*len = b.n - 1;
+	return b.p;
+}
+
+static long count_lines(const char *s, size_t n)
+{
+	long k = 0;
+	for (size_t i = 0; i < n; i++)
+		k += s[i] == '\n';
+	if (n && s[n - 1] != '\n')
+		k++;
+	return k;
+}
+
+static char *need(const char *dir, const char *name, const char *ext, size_t *len)
+{
+	char f[512];
+	snprintf(f, sizeof f, "%s%s", name, ext);
+	char *s = slurp(dir, f, len);
+	if (!s)
+		ks_fatal("%s/%s is missing (was the step before interrupted?)", dir, f);
+	return s;
+}
+
+/* ---- categories ------------------------------------------------------ */
+
+static unsigned cat_mix(const char *s)
+{
+	if (!strcmp(s, "all"))
+		return (1u << NCAT) - 1;
+	unsigned m = 0;
+	while (*s) {
+		size_t n = strcspn(s, ",");
+		int c;
+		for (c = 0; c < NCAT; c++)
+			if (strlen(gen_cat_name[c]) == n && !strncmp(gen_cat_name[c], s, n))
+				break;
+		if (c == NCAT)
+			ks_fatal("unknown category '%.*s'", (int)n, s);
+		m |= 1u << c;
+		s += n;
+		if (*s == ',')
+			s++;
+	}
+	return m;
+}
+
+/* ---- kpack shard ----------------------------------------------------- */
+
+static void put_record(Buf *b, const char *hash, unsigned long long idx, const char *cat,
+		       const char *name, const char *dev, const char *src, size_t srcn,
+		       const char *ir, size_t irn, const char *fw, size_t fwn, const char *bw, size_t bwn)
+{
+	long sl = count_lines(src, srcn), fl = count_lines(fw, fwn), bl = count_lines(bw, bwn);
+	int full = !strcmp(o_check, "full"), comp = full || !strcmp(o_check, "compile");
+	buf_printf(b, "G\t%s\t%llu\t%s\t%ld %ld %ld\t", hash, idx, cat, sl, fl, bl);
+	buf_printf(b, "{\"id\": \"s%llu-%07llu-%s\", \"name\": ", o_seed, idx, dev);
+	json_cstr(b, name);
+	buf_printf(b, ", \"category\": \"%s\", \"seed\": %llu, \"source\": ", cat, o_seed);
+	json_str(b, src, srcn);
+	buf_puts(b, ", \"ir\": ");
+	json_str(b, ir, irn);
+	buf_printf(b, ", \"device\": \"%s\", \"forward\": ", dev);
+	json_str(b, fw, fwn);
+	buf_puts(b, ", \"backward\": ");
+	json_str(b, bw, bwn);
+	buf_printf(b,
+		   ", \"meta\": {\"source_lines\": %ld, \"forward_lines\": %ld, \"backward_lines\": %ld, "
+		   "\"ir_hash\": \"%s\", \"checks\": {\"compiled\": %s, \"executed\": %s, \"gradcheck\": %s}}}\n",
+		   sl, fl, bl, hash, comp ? "true" : "false", full ? "true" : "false", full ? "true" : "false");
+}
+
+static int do_shard(void)
+{
+	if (!o_dir)
+		usage();
+	unsigned mix = cat_mix(o_cats);
+	size_t stn;
+	char *st = slurp(o_dir, "check.st", &stn);
+	if (!st)
+		ks_fatal("%s/check.st is missing", o_dir);
+	Buf b = {0};
+	for (char *line = st, *nl; *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		if (!nl)
+			ks_fatal("%s/check.st: unterminated line", o_dir);
+		*nl = 0;
+		unsigned long long idx;
+		char name[256];
+		int used;
+		if (sscanf(line, "%llu %255s %n", &idx, name, &used) != 2)
+			ks_fatal("%s/check.st: bad line '%s'", o_dir, line);
+		const char *status = line + used;
+		const char *cat = gen_cat_name[gen_pick_category(o_seed, idx, mix)];
+		if (strcmp(status, "ok")) {
+			buf_printf(&b, "X\t%llu\t{\"id\": \"s%llu-%07llu\", \"name\": ", idx, o_seed, idx);
+			json_cstr(&b, name);
+			buf_printf(&b, ", \"category\": \"%s\", \"reason\": ", cat);
+			json_cstr(&b, status);
+			buf_puts(&b, "}\n");
+			continue;
+		}
+		size_t srcn, irn, hn, fwn, bwn;
+		char *src = need(o_dir, name, ".py", &srcn);
+		char *ir = need(o_dir, name, ".kir", &irn);
+		char *hash = need(o_dir, name, ".hash", &hn);
+		hash[strcspn(hash, "\n")] = 0;
+		for (int d = 0; d < 2; d++) {
+			const char *dev = d ? "cuda" : "cpu";
+			if (strcmp(o_device, "all") && strcmp(o_device, dev))
+				continue;
+			char *fw = need(o_dir, name, d ? ".f.cu" : ".f.c", &fwn);
+			char *bw = need(o_dir, name, d ? ".b.cu" : ".b.c", &bwn);
+			put_record(&b, hash, idx, cat, name, dev, src, srcn, ir, irn, fw, fwn, bw, bwn);
+			free(fw);
+			free(bw);
+		}
+		free(src);
+		free(ir);
+		free(hash);
+	}
+	FILE *f = out_open(o_out);
+	if (b.n)
+		fwrite(b.p, 1, b.n, f);
+	if (fflush(f) || ferror(f))
+		ks_fatal("write error:");
+	out_commit();
+	buf_free(&b);
+	free(st);
+	return 0;
+}
+
+/* ---- kpack assemble -------------------------------------------------- */
+
+typedef struct Rec {
+	char *hash, *cat, *json;
+	unsigned long long idx;
+	long lines[3];
+	int split;
+} Rec;
+
+enum { SPLITS = 3, HBINS = 12 };
+static const char *split_name[SPLITS] = {"train", "validation", "test"};
+
+static int split_of(const char *hash)
+{
+	uint64_t h = ks_hash64(hash, strlen(hash), 0x5eed);
+	unsigned p = (unsigned)(h % 100);
+	return p < 90 ? 0 : p < 95 ? 1 : 2;
+}
+
+static int hash_seen(char **set, size_t cap, const char *h)
+{
+	size_t i = ks_hash64(h, strlen(h), 0) & (cap - 1);
+	for (; set[i]; i = (i + 1) & (cap - 1))
+		if (!strcmp(set[i], h))
+			return 1;
+	set[i] = (char *)h;
+	return 0;
+}
+
+static void write_file(const char *path, const Buf *b)
+{
+	FILE *f = out_open(path);
+	if (b->n) /* an empty Buf has no memory: fwrite(NULL) is undefined */
+		fwrite(b->p, 1, b->n, f);
+	if (fflush(f) || ferror(f))
+		ks_fatal("%s: write error:", path);
+	out_commit();
+}
+
+static const char *size_cat(long n)
+{
+	return n < 1000 ? "n<1K" : n < 10000 ? "1K<n<10K" : n < 100000 ? "10K<n<100K" : n < 1000000 ? "100K<n<1M" : "1M<n<10M";
+}
+
+static int do_assemble(int nfiles, char **files)
+{
+	if (!o_out || o_n < 0)
+		usage();
+	int per = !strcmp(o_device, "all") ? 2 : 1;
+	size_t cap = 1024;
+	while (cap < (size_t)(o_n + 16) * 4 * (size_t)per)
+		cap *= 2;
+	char **seen = calloc(cap, sizeof *seen);
+	Rec *recs = xmalloc(sizeof *recs * ((size_t)o_n * (size_t)per + 1));
+	long nrec = 0, kernels = 0, dups = 0, generated = 0;
+	Buf rej = {0};
+	/* rejects by reason: the stage word before the colon */
+	char *rwhy[64];
+	long rcount[64], nwhy = 0, nrej = 0;
+	unsigned long long last_idx = ~0ull;
+	int taking = 1, kept_last = 0;
+	char *blobs[4096];
+	int nblobs = 0;
+	for (int fi = 0; fi < nfiles && taking; fi++) {
+		size_t n;
+		char *s = slurp(NULL, files[fi], &n);
+		if (!s)
+			ks_fatal("%s is missing", files[fi]);
+		if (nblobs < (int)KS_NELEM(blobs))
+			blobs[nblobs++] = s;
+		for (char *line = s, *nl; *line; line = nl + 1) {
+			nl = strchr(line, '\n');
+			if (!nl)
+				ks_fatal("%s: unterminated line", files[fi]);
+			*nl = 0;
+			char *f[6];
+			int k = 0;
+			for (char *p = line; k < 6; k++) {
+				f[k] = p;
+				char *t = k < 5 ? strchr(p, '\t') : NULL;
+				if (!t)
+					break;
+				*t = 0;
+				p = t + 1;
+			}
+			if (line[0] == 'X' && k >= 2) {
+				unsigned long long idx = strtoull(f[1], NULL, 10);
+				if (kernels >= o_n && idx != last_idx) {
+					taking = 0;
+					break;
+				}
+				generated++;
+				buf_puts(&rej, f[2]);
+				buf_putc(&rej, '\n');
+				nrej++;
+				/* reason: "STAGE: ..." inside the JSON; take the word after "reason": " */
+				const char *r = strstr(f[2], "\"reason\": \"");
+				char why[32] = "other";
+				if (r)
+					sscanf(r + 11, "%31[a-z_-]", why);
+				int w;
+				for (w = 0; w < nwhy && strcmp(rwhy[w], why); w++)
+					;
+				if (w == nwhy && nwhy < 64) {
+					rwhy[nwhy] = xstrdup(why);
+					rcount[nwhy++] = 0;
+				}
+				if (w < nwhy)
+					rcount[w]++;
+				continue;
+			}
+			if (line[0] != 'G' || k != 5)
+				ks_fatal("%s: bad line", files[fi]);
+			unsigned long long idx = strtoull(f[2], NULL, 10);
+			if (idx != last_idx) {
+				if (kernels >= o_n) {
+					taking = 0;
+					break;
+				}
+				generated++;
+				last_idx = idx;
+				kept_last = !hash_seen(seen, cap, f[1]);
+				if (kept_last)
+					kernels++;
+				else
+					dups++;
+			}
+			if (!kept_last)
+				continue;
+			Rec *r = &recs[nrec++];
+			r->hash = f[1];
+			r->idx = idx;
+			r->cat = f[3];
+			sscanf(f[4], "%ld %ld %ld", &r->lines[0], &r->lines[1], &r->lines[2]);
+			r->json = f[5];
+			r->split = split_of(f[1]);
+		}
+	}
+	if (kernels < o_n) {
+		fprintf(stderr,
+			"kpack: only %ld good kernels of %ld generated (%ld rejected, %ld duplicates); "
+			"N=%ld needs a larger MARGIN\n",
+			kernels, generated, nrej, dups, o_n);
+		return 1;
+	}
+	char path[4096];
+	snprintf(path, sizeof path, "%s/data", o_out);
+	mkdir(o_out, 0777);
+	mkdir(path, 0777);
+	long count[SPLITS] = {0}, bytes[SPLITS] = {0};
+	for (int sp = 0; sp < SPLITS; sp++) {
+		Buf b = {0};
+		for (long i = 0; i < nrec; i++)
+			if (recs[i].split == sp) {
+				buf_puts(&b, recs[i].json);
+				buf_putc(&b, '\n');
+				count[sp]++;
+			}
+		bytes[sp] = (long)b.n;
+		snprintf(path, sizeof path, "%s/data/%s-00000-of-00001.jsonl", o_out, split_name[sp]);
+		write_file(path, &b);
+		buf_free(&b);
+	}
+	snprintf(path, sizeof path, "%s/rejects.jsonl", o_out);
+	write_file(path, &rej);
+
+	/* stats.json */
+	Buf st = {0};
+	buf_printf(&st, "{\"records\": %ld, \"kernels\": %ld, \"generated\": %ld, \"duplicates\": %ld, "
+			"\"rejected\": %ld,\n \"parameters\": {\"n\": %ld, \"seed\": %llu, \"categories\": ",
+		   nrec, kernels, generated, dups, nrej, o_n, o_seed);
+	json_cstr(&st, o_cats);
+	buf_printf(&st, ", \"device\": \"%s\", \"check\": \"%s\"},\n \"splits\": {", o_device, o_check);
+	for (int sp = 0; sp < SPLITS; sp++)
+		buf_printf(&st, "%s\"%s\": {\"records\": %ld, \"bytes\": %ld}", sp ? ", " : "", split_name[sp],
+			   count[sp], bytes[sp]);
+	buf_puts(&st, "},\n \"categories\": {");
+	long ccount[NCAT][SPLITS] = {{0}};
+	for (long i = 0; i < nrec; i++)
+		for (int c = 0; c < NCAT; c++)
+			if (!strcmp(recs[i].cat, gen_cat_name[c]))
+				ccount[c][recs[i].split]++;
+	int first = 1;
+	for (int c = 0; c < NCAT; c++) {
+		long t = ccount[c][0] + ccount[c][1] + ccount[c][2];
+		if (!t)
+			continue;
+		buf_printf(&st, "%s\"%s\": {\"train\": %ld, \"validation\": %ld, \"test\": %ld, \"total\": %ld}",
+			   first ? "" : ", ", gen_cat_name[c], ccount[c][0], ccount[c][1], ccount[c][2], t);
+		first = 0;
+	}
+	buf_puts(&st, "},\n \"lines\": {");
+	static const char *lname[3] = {"source", "forward", "backward"};
+	for (int l = 0; l < 3; l++) {
+		long mn = -1, mx = 0, sum = 0;
+		long hist[HBINS] = {0};
+		for (long i = 0; i < nrec; i++) {
+			long v = recs[i].lines[l];
+			mn = mn < 0 || v < mn ? v : mn;
+			mx = v > mx ? v : mx;
+			sum += v;
+		}
+		long width = mx / HBINS + 1;
+		for (long i = 0; i < nrec; i++)
+			hist[recs[i].lines[l] / width]++;
+		buf_printf(&st, "%s\"%s\": {\"min\": %ld, \"max\": %ld, \"mean\": %.2f, \"bin_width\": %ld, \"histogram\": [",
+			   l ? ", " : "", lname[l], mn < 0 ? 0 : mn, mx, nrec ? (double)sum / (double)nrec : 0.0, width);
+		for (int h = 0; h < HBINS; h++)
+			buf_printf(&st, "%s%ld", h ? ", " : "", hist[h]);
+		buf_puts(&st, "]}");
+	}
+	int full = !strcmp(o_check, "full"), comp = full || !strcmp(o_check, "compile");
+	buf_printf(&st, "},\n \"checks\": {\"compiled\": %.4f, \"executed\": %.4f, \"gradcheck\": %.4f, "
+			"\"kernels_checked\": %ld, \"kernels_passed\": %ld, \"pass_rate\": %.4f},\n",
+		   comp ? 1.0 : 0.0, full ? 1.0 : 0.0, full ? 1.0 : 0.0, kernels + dups + nrej, kernels + dups,
+		   generated ? (double)(kernels + dups) / (double)(kernels + dups + nrej) : 0.0);
+	buf_puts(&st, " \"rejects\": {");
+	for (int w = 0; w < nwhy; w++)
+		buf_printf(&st, "%s\"%s\": %ld", w ? ", " : "", rwhy[w], rcount[w]);
+	buf_puts(&st, "}}\n");
+	snprintf(path, sizeof path, "%s/stats.json", o_out);
+	write_file(path, &st);
+	buf_free(&st);
+
+	/* README.md: the dataset card */
+	Buf c = {0};
+	buf_puts(&c, "---\nlicense: mit\ntask_categories:\n- text-generation\n- translation\n"
+		     "tags:\n- code\n- cuda\n- autodiff\n- warp\n");
+	buf_printf(&c, "size_categories:\n- %s\nconfigs:\n- config_name: default\n  data_files:\n", size_cat(nrec));
+	/* an empty split is left out of the card: `datasets` refuses one */
+	for (int sp = 0; sp < SPLITS; sp++)
+		if (count[sp])
+			buf_printf(&c, "  - split: %s\n    path: data/%s-*.jsonl\n", split_name[sp], split_name[sp]);
+	buf_puts(&c, "dataset_info:\n  features:\n");
+	static const char *strf[] = {"id", "name", "category", "source", "ir", "device", "forward", "backward"};
+	for (size_t i = 0; i < KS_NELEM(strf); i++)
+		buf_printf(&c, "  - name: %s\n    dtype: string\n", strf[i]);
+	buf_puts(&c, "  - name: seed\n    dtype: int64\n  - name: meta\n    struct:\n"
+		     "    - name: source_lines\n      dtype: int64\n    - name: forward_lines\n      dtype: int64\n"
+		     "    - name: backward_lines\n      dtype: int64\n    - name: ir_hash\n      dtype: string\n"
+		     "    - name: checks\n      struct:\n      - name: compiled\n        dtype: bool\n"
+		     "      - name: executed\n        dtype: bool\n      - name: gradcheck\n        dtype: bool\n"
+		     "  splits:\n");
+	long total = 0;
+	for (int sp = 0; sp < SPLITS; sp++) {
+		if (count[sp])
+			buf_printf(&c, "  - name: %s\n    num_bytes: %ld\n    num_examples: %ld\n", split_name[sp],
+				   bytes[sp], count[sp]);
+		total += bytes[sp];
+	}
+	buf_printf(&c, "  download_size: %ld\n  dataset_size: %ld\n---\n\n", total, total);
+	buf_printf(&c,
+		   "# ksynth kernels (%s)\n\n"
+		   "%ld records: Warp-style Python kernels, each with its typed IR and the code ksynth\n"
+		   "generates for it on the `%s` device%s — the forward kernel and, in `backward`,\n"
+		   "the forward kernel with its exact reverse-mode adjoint.  Both are complete\n"
+		   "translation units that compile against ksynth's runtime header alone.\n\n",
+		   o_device, nrec, o_device, per == 2 ? "s (one record per device)" : "");
+	buf_printf(&c,
+		   "## How it was made\n\n"
+		   "`make dataset N=%ld DEVICE=%s SEED=%llu CATEGORIES=%s CHECK=%s` in ksynth.\n"
+		   "`kgen` wrote kernel I from (seed, category, I) alone; `kparse` turned it into IR,\n"
+		   "`kdiff` added the adjoint, `kemit-cpu` and `kemit-cu` wrote C and CUDA.\n"
+		   "The build runs in shards that Make tracks, and gives the same bytes whatever\n"
+		   "`-j` and shard size.  Kernels are taken in index order; one whose IR has the\n"
+		   "structural hash (`kfmt --hash`) of an earlier one is dropped (%ld dropped),\n"
+		   "and the split (train/validation/test, 90/5/5) is chosen from that hash.\n\n",
+		   o_n, o_device, o_seed, o_cats, o_check, dups);
+	buf_printf(&c,
+		   "## How it was verified (CHECK=%s)\n\n%s"
+		   "%ld of %ld generated kernels failed a check and are listed with the reason\n"
+		   "in `rejects.jsonl`; `meta.checks` says which checks each record passed.\n\n",
+		   o_check,
+		   full ? "Every kernel's code was compiled (C with libtcc or cc; CUDA with NVRTC to an\n"
+			  "sm_90 cubin), executed on seeded inputs by `krun` (the CUDA code on the `sim`\n"
+			  "device, whose outputs must equal the C code's), with finite outputs, and its\n"
+			  "backward kernel passed `krun --gradcheck` against central finite differences\n"
+			  "in double precision.\n\n"
+		   : comp ? "Every kernel's code was compiled (C with libtcc or cc; CUDA with NVRTC to an\n"
+			    "sm_90 cubin); it was not executed.\n\n"
+			  : "The code was not checked.\n\n",
+		   nrej, generated);
+	buf_puts(&c, "## Splits\n\n| split | records | bytes |\n|---|---|---|\n");
+	for (int sp = 0; sp < SPLITS; sp++)
+		buf_printf(&c, "| %s | %ld | %ld |\n", split_name[sp], count[sp], bytes[sp]);
+	if (o_plots) {
+		Buf d = {0};
+		for (int cc = 0; cc < NCAT; cc++) {
+			long t = ccount[cc][0] + ccount[cc][1] + ccount[cc][2];
+			if (t)
+				buf_printf(&d, "%s %ld\n", gen_cat_name[cc], t);
+		}
+		snprintf(path, sizeof path, "%s/categories.dat", o_plots);
+		write_file(path, &d);
+		d.n = 0;
+		for (long i = 0; i < nrec; i++)
+			buf_printf(&d, "%ld %ld %ld\n", recs[i].lines[0], recs[i].lines[1], recs[i].lines[2]);
+		snprintf(path, sizeof path, "%s/lines.dat", o_plots);
+		write_file(path, &d);
+		buf_free(&d);
+		buf_puts(&c, "\n## Plots\n\n![records per category](plots/categories.png)\n\n"
+			     "![source, forward and backward lines per record](plots/lines.png)\n");
+	}
+	buf_puts(&c, "\n`stats.json` holds the counts by category and split, line-count histograms,\n"
+		     "pass rates and rejects by reason.\n\n## Loading\n\n"
+		     "    from datasets import load_dataset\n"
+		     "    ds = load_dataset(\"json\", data_files={\"train\": \"data/train-*.jsonl\"})\n");
+	snprintf(path, sizeof path, "%s/README.md", o_out);
+	write_file(path, &c);
+	buf_free(&c);
+	buf_free(&rej);
+	for (int i = 0; i < nblobs; i++)
+		free(blobs[i]);
+	free(recs);
+	free(seen);
+	for (int w = 0; w < nwhy; w++)
+		free(rwhy[w]);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	ks_prog = "kpack";
+	if (argc < 2)
+		usage();
+	const char *cmd = argv[1];
+	int nfiles = 0;
+	char **files = xmalloc(sizeof *files * (size_t)argc);
+	for (int i = 2; i < argc; i++) {
+		const char *a = argv[i];
+		int has = i + 1 < argc;
+		if (!strcmp(a, "--dir") && has)
+			o_dir = argv[++i];
+		else if ((!strcmp(a, "-o") || !strcmp(a, "--out")) && has)
+			o_out = argv[++i];
+		else if (!strcmp(a, "--seed") && has)
+			o_seed = strtoull(argv[++i], NULL, 10);
+		else if (!strcmp(a, "--cats") && has)
+			o_cats = argv[++i];
+		else if (!strcmp(a, "--device") && has)
+			o_device = argv[++i];
+		else if (!strcmp(a, "--check") && has)
+			o_check = argv[++i];
+		else if (!strcmp(a, "--plots") && has)
+			o_plots = argv[++i];
+		else if (!strcmp(a, "--n") && has)
+			o_n = strtol(argv[++i], NULL, 10);
+		else if (a[0] == '-' && a[1])
+			usage();
+		else
+			files[nfiles++] = argv[i];
+	}
+	int rc;
+	if (!strcmp(cmd, "shard") && !nfiles)
+		rc = do_shard();
+	else if (!strcmp(cmd, "assemble"))
+		rc = do_assemble(nfiles, files);
+	else
+		usage();
+	free(files);
+	return rc;
+}

@@ -1,0 +1,97 @@
+#!/bin/bash
+# make dataset (doc/dataset.md): records with exactly DESIGN.md's fields,
+# valid JSON parsed by python3, verified (CHECK=full), deduplicated on
+# ir_hash, the Hugging Face layout with its card and stats; a second run
+# does nothing; raising N builds only the new shards.
+. "$(dirname "$0")/lib.sh"
+
+mk() { make --no-print-directory O="$KS_BUILD" SAN="$KS_SAN" DATASET_BIN="$TMP/bin" DATASET_WORK="$TMP/work" MARGIN=2 "$@"; }
+KS_BUILD=${KS_BUILD:-$T_ROOT/build}
+unset MAKEFLAGS MFLAGS MAKELEVEL # the make that runs the suite passes its own flags
+# a private copy of the tools: make dataset never rebuilds them under us
+mkdir -p "$TMP/bin" && cp -p "$KS_BIN"/k* "$TMP/bin/"
+KS_SAN=${KS_SAN:-}
+
+ok "make dataset N=10 DEVICE=cpu CHECK=full" mk dataset N=6 SHARD=3 DEVICE=cpu CHECK=full OUT="$TMP/cpu"
+o=$TMP/cpu
+ok "the layout" test -s "$o/data/train-00000-of-00001.jsonl" -a -f "$o/data/validation-00000-of-00001.jsonl" \
+	-a -f "$o/data/test-00000-of-00001.jsonl" -a -s "$o/README.md" -a -s "$o/stats.json" \
+	-a -s "$o/timing.json" -a -f "$o/rejects.jsonl"
+ok "records: valid JSON, DESIGN.md's fields, checks, unique ir_hash, N kernels" python3 - "$o" 6 cpu full <<'PY'
+import json, sys, glob, os
+o, n, dev, check = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+keys = ["id", "name", "category", "seed", "source", "ir", "device", "forward", "backward", "meta"]
+mkeys = ["source_lines", "forward_lines", "backward_lines", "ir_hash", "checks"]
+seen, recs = set(), 0
+for sp in ["train", "validation", "test"]:
+    for line in open(f"{o}/data/{sp}-00000-of-00001.jsonl", encoding="utf-8"):
+        r = json.loads(line)
+        assert list(r) == keys, list(r)
+        assert list(r["meta"]) == mkeys, list(r["meta"])
+        assert r["device"] in (["cpu", "cuda"] if dev == "all" else [dev]), r["device"]
+        assert r["name"] in r["source"] and "@wp.kernel" in r["source"]
+        assert r["meta"]["source_lines"] == r["source"].count("\n") + (not r["source"].endswith("\n"))
+        c = r["meta"]["checks"]
+        assert c == {"compiled": check != "none", "executed": check == "full", "gradcheck": check == "full"}, c
+        assert ("_cpu_backward" if r["device"] == "cpu" else "_cuda_backward") in r["backward"]
+        key = (r["meta"]["ir_hash"], r["device"])
+        assert key not in seen, key
+        seen.add(key)
+        recs += 1
+assert recs == n * (2 if dev == "all" else 1), recs
+st = json.load(open(f"{o}/stats.json"))
+assert st["records"] == recs and sum(v["records"] for v in st["splits"].values()) == recs
+json.load(open(f"{o}/timing.json"))
+for line in open(f"{o}/rejects.jsonl"):
+    assert "reason" in json.loads(line)
+card = open(f"{o}/README.md").read()
+assert card.startswith("---\n") and "configs:" in card and "dataset_info:" in card
+PY
+ok "every record's backward code compiles and passes --gradcheck with the runtime headers alone" python3 - "$o" "$TMP" <<'PY'
+import json, sys, subprocess
+o, tmp = sys.argv[1], sys.argv[2]
+r = json.loads(open(f"{o}/data/train-00000-of-00001.jsonl").readline())
+open(f"{tmp}/k.py", "w").write(r["source"])
+open(f"{tmp}/k.c", "w").write(r["backward"])
+subprocess.run(["kdiff", "-o", f"{tmp}/k.kir", "-"], input=subprocess.run(["kparse", f"{tmp}/k.py"], capture_output=True, check=True).stdout, check=True)
+subprocess.run(["krun", "--gradcheck", f"{tmp}/k.kir", f"{tmp}/k.c"], capture_output=True, check=True)
+subprocess.run(["cc", "-std=c11", "-c", "-Iruntime", "-o", f"{tmp}/k.o", f"{tmp}/k.c"], check=True)
+open(f"{tmp}/f.c", "w").write(r["forward"])
+subprocess.run(["cc", "-std=c11", "-c", "-Iruntime", "-o", f"{tmp}/f.o", f"{tmp}/f.c"], check=True)
+PY
+
+# incremental: nothing to do the second time
+start=$(date +%s%N)
+mk dataset N=6 SHARD=3 DEVICE=cpu CHECK=full OUT="$o" >"$TMP/again" 2>&1
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+is "a second make dataset prints nothing" "$(cat "$TMP/again")" ""
+ok "and takes under 1 s ($ms ms)" test "$ms" -lt 1000
+# raising N builds only the new shards
+old=$(ls -l --time-style=+%s.%N "$TMP"/work/*/0.rec)
+mk dataset N=9 SHARD=3 DEVICE=cpu CHECK=full OUT="$o" >"$TMP/more" 2>&1
+is "N=9 keeps shard 0" "$(ls -l --time-style=+%s.%N "$TMP"/work/*/0.rec)" "$old"
+ok "N=9 builds new shards" grep -q 'SHARD   3 ' "$TMP/more"
+is "N=9: 9 records" "$(cat "$o"/data/*.jsonl | wc -l)" 9
+
+# DEVICE=all: one record per device
+ok "make dataset DEVICE=all CHECK=none" mk dataset N=6 SHARD=4 DEVICE=all CHECK=none OUT="$TMP/all"
+
+# a newer tool redoes the steps after it only
+w=$(dirname "$(ls -t "$TMP"/work/*/.t0 | head -1)")
+touch "$TMP/stamp"
+cp -p "$TMP/bin/kemit-cu" "$TMP/kemit-cu.keep"
+touch "$TMP/bin/kemit-cu"
+mk dataset N=6 SHARD=4 DEVICE=all CHECK=none OUT="$TMP/all" >"$TMP/touch" 2>&1
+touch -r "$TMP/kemit-cu.keep" "$TMP/bin/kemit-cu"
+ok "kemit-cu newer: the gen, parse and diff steps stay" test -z "$(find "$w" -name 'gen.st' -newer "$TMP/stamp" -o -name 'diff.st' -newer "$TMP/stamp")"
+ok "kemit-cu newer: the emit steps are redone" test -n "$(find "$w" -name 'emit.st' -newer "$TMP/stamp")"
+ok "kemit-cu newer: the shards are remade" grep -q 'SHARD   0 ' "$TMP/touch"
+ok "DEVICE=all records" python3 -c '
+import json, glob, sys
+recs = [json.loads(l) for f in glob.glob(sys.argv[1] + "/data/*.jsonl") for l in open(f)]
+assert len(recs) == 12 and sorted({r["device"] for r in recs}) == ["cpu", "cuda"]
+assert all(("__global__" in r["forward"]) == (r["device"] == "cuda") for r in recs)
+' "$TMP/all"
+ok "DEVICE=all CHECK=none uses a work folder of its own" test "$(ls -d "$TMP"/work/*/ | wc -l)" = 2
+ok "bad DEVICE is an error" bash -c "! make --no-print-directory O='$KS_BUILD' dataset DEVICE=gpu OUT='$TMP/x' 2>/dev/null"
+done_testing
