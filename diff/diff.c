@@ -1013,6 +1013,23 @@ static int mixed(const Func *f, const Use *u, int p)
 	       is_floaty(ty_elem(f->val[f->param[p]].ty));
 }
 
+/* Record that array parameter p is updated by atomic_min or atomic_max and
+ * by another kind of atomic: the kernel's error is reported later, where
+ * all its uses are known; in a wp.func it is an error at once. */
+static void note_mixed(D *d, const Func *f, Use *u, int p, Loc at)
+{
+	if (!mixed(f, u, p))
+		return;
+	if (!u->amixed[p]) {
+		u->amixed[p] = 1;
+		u->amixedat[p] = at;
+	}
+	if (!f->is_kernel)
+		derr(d, at, "cannot differentiate wp.func '%s': array '%s' is updated by %s and by "
+		     "another kind of atomic, so its final values do not tell which value won",
+		     f->name, f->val[f->param[p]].name, (u->kinds[p] & 2) ? "atomic_min" : "atomic_max");
+}
+
 static void uses(Module *m, D *d, const Func *f, const Block *b, int depth, Use *u)
 {
 	for (int i = 0; i < b->n; i++) {
@@ -1051,15 +1068,7 @@ static void uses(Module *m, D *d, const Func *f, const Block *b, int depth, Use 
 				u->aloop[p] = 1;
 				u->aloopat[p] = in->loc;
 			}
-			if (mixed(f, u, p) && !u->amixed[p]) {
-				u->amixed[p] = 1;
-				u->amixedat[p] = in->loc;
-			}
-			if (mixed(f, u, p) && !f->is_kernel)
-				derr(d, in->loc, "cannot differentiate %s '%s': array '%s' is updated by %s and by "
-				     "another kind of atomic, so its final values do not tell which value won",
-				     f->is_kernel ? "kernel" : "wp.func", f->name, f->val[f->param[p]].name,
-				     (u->kinds[p] & 2) ? "atomic_min" : "atomic_max");
+			note_mixed(d, f, u, p, in->loc);
 		}
 		if (in->op == OP_CALL) {
 			summarize(m, d, in->callee);
@@ -1081,15 +1090,7 @@ static void uses(Module *m, D *d, const Func *f, const Block *b, int depth, Use 
 						u->aloop[p] = 1;
 						u->aloopat[p] = in->loc;
 					}
-					if (mixed(f, u, p) && !u->amixed[p]) {
-				u->amixed[p] = 1;
-				u->amixedat[p] = in->loc;
-			}
-			if (mixed(f, u, p) && !f->is_kernel)
-						derr(d, in->loc, "cannot differentiate %s '%s': array '%s' is updated by %s and by "
-						     "another kind of atomic, so its final values do not tell which value won",
-						     f->is_kernel ? "kernel" : "wp.func", f->name, f->val[f->param[p]].name,
-						     (u->kinds[p] & 2) ? "atomic_min" : "atomic_max");
+					note_mixed(d, f, u, p, in->loc);
 				}
 		}
 		uses(m, d, f, &in->body, depth + (in->op == OP_FOR || in->op == OP_LOOP), u);
