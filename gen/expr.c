@@ -23,6 +23,15 @@
 
 #include "gen/gen_int.h"
 
+/* Two operands with the same text make a trivial operation (x - x,
+ * wp.max(x, x), a and a): the second is drawn again a few times. */
+#define SAME(a, b) (!strcmp((a).s, (b).s))
+#define REDRAW(a, b, gen) \
+	do { \
+		for (int t_ = 0; t_ < 4 && SAME(a, b); t_++) \
+			b = (gen); \
+	} while (0)
+
 #define LIM 64.0
 #define ILIM 1073741824.0 /* 2^30 */
 #define NMAX 16777216.0   /* the largest dim: 2^24 */
@@ -222,6 +231,15 @@ Expr squash_int(G *g, Expr e, int c)
 	if (e.iv.lo >= 0 && chance(g, 60)) {
 		COV(g, expr_int_mod);
 		return ex(S(par(g, e, P_MUL), " % ", ilit(g, c + 1)), T_I, P_MUL, iv_mk(0, c), e.dep);
+	}
+	/* clamp only the side that needs it */
+	if (e.iv.lo >= -c) {
+		COVB(g, MIN_I);
+		return ex(S("wp.min(", e.s, ", ", ct, ")"), T_I, P_ATOM, iv_mk(e.iv.lo, fmin(e.iv.hi, c)), e.dep);
+	}
+	if (e.iv.hi <= c) {
+		COVB(g, MAX_I);
+		return ex(S("wp.max(", e.s, ", -", ct, ")"), T_I, P_ATOM, iv_mk(fmax(e.iv.lo, -c), e.iv.hi), e.dep);
 	}
 	COVB(g, CLAMP_I);
 	return ex(S("wp.clamp(", e.s, ", -", ct, ", ", ct, ")"), T_I, P_ATOM, iv_mk(fmax(e.iv.lo, -c), fmin(e.iv.hi, c)), e.dep);
@@ -428,14 +446,22 @@ static Expr math1(G *g, Expr a)
 static Expr minmax_f(G *g, int d)
 {
 	Expr a = gen_f(g, d - 1);
+	for (int t = 0; t < 3 && !a.dep; t++) /* not wp.abs(4.0) */
+		a = gen_f(g, d - 1);
 	switch (rnd(g, 4)) {
 	case 0: {
 		Expr b = gen_f(g, d - 1);
+		REDRAW(a, b, gen_f(g, d - 1));
+		while (SAME(a, b))
+			b = lit_f(g);
 		COVB(g, MIN_F);
 		return ex(S("wp.min(", a.s, ", ", b.s, ")"), T_F, P_ATOM, iv_mk(fmin(a.iv.lo, b.iv.lo), fmin(a.iv.hi, b.iv.hi)), a.dep | b.dep);
 	}
 	case 1: {
 		Expr b = gen_f(g, d - 1);
+		REDRAW(a, b, gen_f(g, d - 1));
+		while (SAME(a, b))
+			b = lit_f(g);
 		COVB(g, MAX_F);
 		return ex(S("wp.max(", a.s, ", ", b.s, ")"), T_F, P_ATOM, iv_mk(fmax(a.iv.lo, b.iv.lo), fmax(a.iv.hi, b.iv.hi)), a.dep | b.dep);
 	}
@@ -460,11 +486,17 @@ static Expr arith_f(G *g, int d)
 	int op = rnd(g, 20);
 	if (op < 6) {
 		Expr b = gen_f(g, d - 1);
+		REDRAW(a, b, gen_f(g, d - 1));
+		while (SAME(a, b))
+			b = lit_f(g);
 		COV(g, expr_add);
 		return ex(S(par(g, a, P_ADD), " + ", par(g, b, P_MUL)), T_F, P_ADD, iv_add(a.iv, b.iv), a.dep | b.dep);
 	}
 	if (op < 10) {
 		Expr b = gen_f(g, d - 1);
+		REDRAW(a, b, gen_f(g, d - 1));
+		while (SAME(a, b))
+			b = lit_f(g);
 		COV(g, expr_sub);
 		return ex(S(par(g, a, P_ADD), " - ", par(g, b, P_MUL)), T_F, P_ADD, iv_sub(a.iv, b.iv), a.dep | b.dep);
 	}
@@ -477,6 +509,9 @@ static Expr arith_f(G *g, int d)
 	}
 	if (op < 18) {
 		Expr b = safe_div(g, gen_f(g, d - 1));
+		REDRAW(a, b, safe_div(g, gen_f(g, d - 1)));
+		while (SAME(a, b))
+			b = lit_f(g);
 		double lo = fmin(fabs(b.iv.lo), fabs(b.iv.hi));
 		Iv r = iv_sym(iv_mag(a.iv) / lo);
 		COV(g, expr_div);
@@ -486,13 +521,12 @@ static Expr arith_f(G *g, int d)
 		COV(g, expr_neg);
 		return ex(S("-", par(g, a, P_UNARY)), T_F, P_UNARY, iv_neg(a.iv), a.dep);
 	}
+	/* float % (floats never take //, which reads as an int idiom) */
 	Expr b = safe_div(g, gen_f(g, d - 1));
-	double lo = fmin(fabs(b.iv.lo), fabs(b.iv.hi)), hi = iv_mag(b.iv);
-	if (chance(g, 50)) {
-		COV(g, expr_floordiv);
-		double m = iv_mag(a.iv) / lo + 1.0;
-		return ex(S(par(g, a, P_MUL), " // ", par(g, b, P_UNARY)), T_F, P_MUL, iv_sym(m), a.dep | b.dep);
-	}
+	REDRAW(a, b, safe_div(g, gen_f(g, d - 1)));
+	while (SAME(a, b))
+		b = lit_f(g);
+	double hi = iv_mag(b.iv);
 	COV(g, expr_mod);
 	return ex(S(par(g, a, P_MUL), " % ", par(g, b, P_UNARY)), T_F, P_MUL, iv_sym(hi), a.dep | b.dep);
 }
@@ -511,8 +545,11 @@ Expr gen_f(G *g, int d)
 	case EX_ARITH:
 		e = arith_f(g, d);
 		break;
-	case EX_MATH:
-		e = math1(g, gen_f(g, d - 1));
+	case EX_MATH: {
+		Expr arg = gen_f(g, d - 1);
+		for (int t = 0; t < 3 && !arg.dep; t++)
+			arg = gen_f(g, d - 1);
+		e = math1(g, arg);
 		if (chance(g, 10)) {
 			Expr y = gen_f(g, d - 1), x = safe_div(g, gen_f(g, d - 1));
 			if (x.iv.lo < 0) {
@@ -523,6 +560,7 @@ Expr gen_f(G *g, int d)
 			e = ex(S("wp.atan2(", y.s, ", ", x.s, ")"), T_F, P_ATOM, iv_mk(-1.5707963267948966, 1.5707963267948966), y.dep | x.dep | e.dep);
 		}
 		break;
+	}
 	case EX_VEC: {
 		int n = chance(g, 60) ? g->vecn : 2 + rnd(g, 3);
 		Expr u = gen_v(g, n, d - 1);
@@ -572,6 +610,9 @@ Expr gen_f(G *g, int d)
 	}
 	case EX_TERN: {
 		Expr c = gen_b(g, d - 1), a = gen_f(g, d - 1), b = gen_f(g, d - 1);
+		REDRAW(a, b, gen_f(g, d - 1));
+		while (SAME(a, b))
+			b = lit_f(g);
 		COV(g, expr_ifexp);
 		e = ex(S(par(g, a, P_OR), " if ", par(g, c, P_OR), " else ", par(g, b, P_IFEXP)), T_F, P_IFEXP, iv_hull(a.iv, b.iv), a.dep | b.dep | c.dep);
 		break;
@@ -739,11 +780,23 @@ Expr gen_i(G *g, int d)
 	switch (rnd(g, 12)) {
 	case 0: case 1:
 		b = gen_i(g, d - 1);
+		REDRAW(a, b, gen_i(g, d - 1));
+		while (SAME(a, b))
+		{
+			int k_ = 1 + rnd(g, 9);
+			b = ex(ilit(g, k_), T_I, P_ATOM, iv_mk(k_, k_), 0);
+		}
 		COV(g, expr_int_add);
 		e = ex(S(par(g, a, P_ADD), " + ", par(g, b, P_MUL)), T_I, P_ADD, iv_add(a.iv, b.iv), a.dep | b.dep);
 		break;
 	case 2:
 		b = gen_i(g, d - 1);
+		REDRAW(a, b, gen_i(g, d - 1));
+		while (SAME(a, b))
+		{
+			int k_ = 1 + rnd(g, 9);
+			b = ex(ilit(g, k_), T_I, P_ATOM, iv_mk(k_, k_), 0);
+		}
 		COV(g, expr_int_sub);
 		e = ex(S(par(g, a, P_ADD), " - ", par(g, b, P_MUL)), T_I, P_ADD, iv_sub(a.iv, b.iv), a.dep | b.dep);
 		break;
@@ -760,7 +813,14 @@ Expr gen_i(G *g, int d)
 		break;
 	}
 	case 4: case 5: case 6: {
-		b = int_div(g, gen_i(g, d - 1));
+		/* compared before the guard: i % (i + 1) is i */
+		b = gen_i(g, d - 1);
+		REDRAW(a, b, gen_i(g, d - 1));
+		if (SAME(a, b)) {
+			int k_ = 2 + rnd(g, 6);
+			b = ex(ilit(g, k_), T_I, P_ATOM, iv_mk(k_, k_), 0);
+		}
+		b = int_div(g, b);
 		double m = iv_mag(a.iv);
 		int k = rnd(g, 3);
 		const char *op = k == 0 ? " // " : k == 1 ? " / " : " % ";
@@ -781,15 +841,28 @@ Expr gen_i(G *g, int d)
 		e = ex(S("-", par(g, a, P_UNARY)), T_I, P_UNARY, iv_neg(a.iv), a.dep);
 		break;
 	case 8:
+		if (!a.dep) { /* not wp.abs(9) */
+			e = a;
+			break;
+		}
 		COVB(g, ABS_I);
 		e = ex(S("wp.abs(", a.s, ")"), T_I, P_ATOM, iv_mk(0, iv_mag(a.iv)), a.dep);
 		break;
 	case 9:
+		if (!a.dep) {
+			e = a;
+			break;
+		}
 		COVB(g, SIGN_I);
 		e = ex(S("wp.sign(", a.s, ")"), T_I, P_ATOM, iv_mk(-1, 1), a.dep);
 		break;
 	case 10:
 		b = gen_i(g, d - 1);
+		REDRAW(a, b, gen_i(g, d - 1));
+		if (SAME(a, b)) {
+			e = a;
+			break;
+		}
 		if (chance(g, 50)) {
 			COVB(g, MIN_I);
 			e = ex(S("wp.min(", a.s, ", ", b.s, ")"), T_I, P_ATOM, iv_mk(fmin(a.iv.lo, b.iv.lo), fmin(a.iv.hi, b.iv.hi)), a.dep | b.dep);
@@ -799,7 +872,7 @@ Expr gen_i(G *g, int d)
 		}
 		break;
 	default: {
-		int lo = -rnd(g, 4), hi = 2 + rnd(g, 12);
+		int lo = a.iv.lo >= 0 ? 0 : -rnd(g, 4), hi = 2 + rnd(g, 12);
 		COVB(g, CLAMP_I);
 		e = ex(S("wp.clamp(", a.s, ", ", ilit(g, lo), ", ", ilit(g, hi), ")"), T_I, P_ATOM,
 		       iv_mk(fmin(fmax(a.iv.lo, lo), hi), fmax(fmin(a.iv.hi, hi), lo)), a.dep);
@@ -887,6 +960,9 @@ Expr gen_idx(G *g, int d)
 	}
 	case 7: {
 		Expr b = gen_idx(g, d - 1);
+		REDRAW(a, b, gen_idx(g, d - 1));
+		if (SAME(a, b))
+			return a;
 		COV(g, expr_int_add);
 		COV(g, expr_int_mod);
 		out = ex(S("(", a.s, " + ", b.s, ") % ", ns), T_I, P_MUL, iv_mk(0, NMAX - 1), a.dep | b.dep);
@@ -894,6 +970,9 @@ Expr gen_idx(G *g, int d)
 	}
 	case 8: {
 		Expr b = gen_idx(g, d - 1);
+		REDRAW(a, b, gen_idx(g, d - 1));
+		if (SAME(a, b))
+			return a;
 		COVB(g, ABS_I);
 		COV(g, expr_int_sub);
 		out = ex(S("wp.abs(", a.s, " - ", par(g, b, P_MUL), ")"), T_I, P_ATOM, iv_mk(0, NMAX - 1), a.dep | b.dep);
@@ -901,6 +980,9 @@ Expr gen_idx(G *g, int d)
 	}
 	default: {
 		Expr b = gen_idx(g, d - 1);
+		REDRAW(a, b, gen_idx(g, d - 1));
+		if (SAME(a, b))
+			return a;
 		COV(g, expr_int_mod);
 		COV(g, expr_int_add);
 		out = ex(S(par(g, a, P_MUL), " % (", b.s, " + 1)"), T_I, P_MUL, iv_mk(0, NMAX - 1), a.dep | b.dep);
@@ -927,11 +1009,17 @@ Expr gen_b(G *g, int d)
 	int r = rnd(g, 20);
 	if (d > 0 && r < 3) {
 		Expr a = gen_b(g, d - 1), b = gen_b(g, d - 1);
+		REDRAW(a, b, gen_b(g, d - 1));
+		if (SAME(a, b))
+			return a;
 		COV(g, expr_and);
 		return ex(S(par(g, a, P_NOT), " and ", par(g, b, P_NOT)), T_B, P_AND, iv_mk(0, 1), a.dep | b.dep);
 	}
 	if (d > 0 && r < 5) {
 		Expr a = gen_b(g, d - 1), b = gen_b(g, d - 1);
+		REDRAW(a, b, gen_b(g, d - 1));
+		if (SAME(a, b))
+			return a;
 		COV(g, expr_or);
 		return ex(S(par(g, a, P_AND), " or ", par(g, b, P_AND)), T_B, P_OR, iv_mk(0, 1), a.dep | b.dep);
 	}
@@ -946,18 +1034,44 @@ Expr gen_b(G *g, int d)
 			return var_ex(v);
 	}
 	if (r < 10) {
+		/* an input on the left: no comparison of constants */
 		Expr a = gen_i(g, d > 0 ? d - 1 : 0);
+		for (int t = 0; t < 3 && !a.dep; t++)
+			a = gen_i(g, d > 0 ? d - 1 : 0);
 		Expr b;
 		if (a.iv.lo >= 0 && chance(g, 50)) {
+			/* x % k against 0: ==, != or > (>= 0 and < 0 are constant) */
+			static const char *const op[] = {" == ", " != ", " > "};
+			static const int c[] = {GC_expr_eq, GC_expr_ne, GC_expr_gt};
+			int k = rnd(g, 3);
+			g->cov->c[c[k]]++;
 			COV(g, expr_int_mod);
 			a = ex(S(par(g, a, P_MUL), " % ", ilit(g, 2 + rnd(g, 3))), T_I, P_MUL, iv_mk(0, 4), a.dep);
-			b = ex("0", T_I, P_ATOM, iv_mk(0, 0), 0);
-		} else
-			b = gen_i(g, d > 0 ? d - 1 : 0);
+			return ex(S(a.s, op[k], "0"), T_B, P_CMP, iv_mk(0, 1), a.dep);
+		}
+		b = gen_i(g, d > 0 ? d - 1 : 0);
+		REDRAW(a, b, gen_i(g, d > 0 ? d - 1 : 0));
+		while (SAME(a, b)) {
+			int k = 1 + rnd(g, 9);
+			b = ex(ilit(g, k), T_I, P_ATOM, iv_mk(k, k), 0);
+		}
+		if (!a.dep && b.dep) {
+			Expr t = a;
+			a = b;
+			b = t;
+		}
 		return ex(S(par(g, a, P_ADD), cmp_op(g, 1), par(g, b, P_ADD)), T_B, P_CMP, iv_mk(0, 1), a.dep | b.dep);
 	}
 	Expr a = gen_f(g, d > 0 ? d - 1 : 0);
-	const char *b = chance(g, 60) ? thresh(g) : par(g, gen_f(g, d > 0 ? d - 1 : 0), P_ADD);
+	for (int t = 0; t < 3 && !a.dep; t++)
+		a = gen_f(g, d > 0 ? d - 1 : 0);
+	const char *b = thresh(g);
+	if (chance(g, 40)) {
+		Expr x = gen_f(g, d > 0 ? d - 1 : 0);
+		REDRAW(a, x, gen_f(g, d > 0 ? d - 1 : 0));
+		if (!SAME(a, x))
+			b = par(g, x, P_ADD);
+	}
 	return ex(S(par(g, a, P_ADD), cmp_op(g, 0), b), T_B, P_CMP, iv_mk(0, 1), a.dep);
 }
 
@@ -1023,12 +1137,22 @@ Expr gen_v(G *g, int n, int d)
 	case 0: case 1:
 		a = gen_v(g, n, d - 1);
 		b = gen_v(g, n, d - 1);
+		REDRAW(a, b, gen_v(g, n, d - 1));
+		if (SAME(a, b)) {
+			e = a;
+			break;
+		}
 		COV(g, expr_vec_add);
 		e = ex(S(par(g, a, P_ADD), " + ", par(g, b, P_MUL)), t, P_ADD, iv_add(a.iv, b.iv), a.dep | b.dep);
 		break;
 	case 2:
 		a = gen_v(g, n, d - 1);
 		b = gen_v(g, n, d - 1);
+		REDRAW(a, b, gen_v(g, n, d - 1));
+		if (SAME(a, b)) {
+			e = a;
+			break;
+		}
 		COV(g, expr_vec_sub);
 		e = ex(S(par(g, a, P_ADD), " - ", par(g, b, P_MUL)), t, P_ADD, iv_sub(a.iv, b.iv), a.dep | b.dep);
 		break;
@@ -1071,6 +1195,11 @@ Expr gen_v(G *g, int n, int d)
 		if (n == 3) {
 			a = gen_v(g, n, d - 1);
 			b = gen_v(g, n, d - 1);
+			REDRAW(a, b, gen_v(g, n, d - 1));
+			if (SAME(a, b)) {
+				e = a;
+				break;
+			}
 			COVB(g, CROSS);
 			e = ex(S("wp.cross(", a.s, ", ", b.s, ")"), t, P_ATOM, iv_sym(2 * iv_mag(a.iv) * iv_mag(b.iv)), a.dep | b.dep);
 			break;
@@ -1085,11 +1214,21 @@ Expr gen_v(G *g, int n, int d)
 			break;
 		case 1:
 			b = gen_v(g, n, d - 1);
+			REDRAW(a, b, gen_v(g, n, d - 1));
+			if (SAME(a, b)) {
+				e = a;
+				break;
+			}
 			COVB(g, MIN_V);
 			e = ex(S("wp.min(", a.s, ", ", b.s, ")"), t, P_ATOM, iv_mk(fmin(a.iv.lo, b.iv.lo), fmin(a.iv.hi, b.iv.hi)), a.dep | b.dep);
 			break;
 		default:
 			b = gen_v(g, n, d - 1);
+			REDRAW(a, b, gen_v(g, n, d - 1));
+			if (SAME(a, b)) {
+				e = a;
+				break;
+			}
 			COVB(g, MAX_V);
 			e = ex(S("wp.max(", a.s, ", ", b.s, ")"), t, P_ATOM, iv_mk(fmax(a.iv.lo, b.iv.lo), fmax(a.iv.hi, b.iv.hi)), a.dep | b.dep);
 			break;
@@ -1186,6 +1325,11 @@ Expr gen_m(G *g, int n, int d)
 	case 0:
 		a = gen_m(g, n, d - 1);
 		b = gen_m(g, n, d - 1);
+		REDRAW(a, b, gen_m(g, n, d - 1));
+		if (SAME(a, b)) {
+			e = a;
+			break;
+		}
 		if (chance(g, 50)) {
 			COV(g, expr_mat_add);
 			e = ex(S(par(g, a, P_ADD), " + ", par(g, b, P_MUL)), t, P_ADD, iv_add(a.iv, b.iv), a.dep | b.dep);

@@ -211,16 +211,38 @@ int gen_pick_category(uint64_t seed, uint64_t index, unsigned mix)
 void gen_kernel(Buf *out, uint64_t seed, int cat_, uint64_t index, const GenKnobs *k, GenCov *cov)
 {
 	static G g;
-	static GenCov sink;
+	static GenCov sink, tmp;
 	char key[96];
-	int n = snprintf(key, sizeof key, "%llu/%s/%llu", (unsigned long long)seed,
-			 gen_cat_name[cat_], (unsigned long long)index);
-	g.s = ks_hash64(key, (size_t)n, 0);
-	g.cat = cat_;
-	g.k = k;
-	g.cov = cov ? cov : &sink;
-	g.out = out;
-	gen_body_kernel(&g, index);
+	size_t start = out->n;
+	/* The dead-store pass may drop what the category promises (a loop
+	 * whose body was dead, a component store never read): then the
+	 * kernel is drawn again from "SEED/CATEGORY/INDEX/rK", so it still
+	 * depends only on (seed, category, index); only the kept attempt
+	 * counts in the coverage. */
+	for (int attempt = 0;; attempt++) {
+		int n = attempt ? snprintf(key, sizeof key, "%llu/%s/%llu/r%d", (unsigned long long)seed,
+					   gen_cat_name[cat_], (unsigned long long)index, attempt)
+				: snprintf(key, sizeof key, "%llu/%s/%llu", (unsigned long long)seed,
+					   gen_cat_name[cat_], (unsigned long long)index);
+		g.s = ks_hash64(key, (size_t)n, 0);
+		g.cat = cat_;
+		g.k = k;
+		if (cov)
+			memset(&tmp, 0, sizeof tmp);
+		g.cov = cov ? &tmp : &sink;
+		g.out = out;
+		out->n = start;
+		gen_body_kernel(&g, index);
+		gen_prune(out, start);
+		if (attempt >= 15 || gen_promise_ok(out->p + start, out->n - start, cat_))
+			break;
+	}
+	if (cov) {
+		for (int i = 0; i < GC_N; i++)
+			cov->c[i] += tmp.c[i];
+		for (int i = 0; i < GB_N; i++)
+			cov->b[i] += tmp.b[i];
+	}
 }
 
 /* ---- coverage ------------------------------------------------------------ */

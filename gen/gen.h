@@ -4,7 +4,9 @@
  * gen_kernel() writes the text of kernel INDEX of a category -- the kernel
  * and the @wp.func helpers it calls -- into a buffer.  The text depends
  * only on (seed, category, index): each kernel seeds its own PRNG from
- * ks_hash64 of "SEED/CATEGORY/INDEX", and its names (kernel, helpers) carry
+ * ks_hash64 of "SEED/CATEGORY/INDEX" (or "SEED/CATEGORY/INDEX/rK" when the
+ * dead-store pass, prune.c, dropped what the category promises), and its
+ * names (kernel, helpers) carry
  * the index, so kernels concatenate into one module without clashes.
  *
  * The generator writes code that is safe by construction under krun's
@@ -73,7 +75,7 @@ void gen_knobs_default(GenKnobs *k);
 	X(stmt, while) X(stmt, break) X(stmt, continue) X(stmt, return_kernel)       \
 	X(stmt, return_func) X(stmt, return_multi) X(stmt, pass) X(stmt, call)       \
 	X(stmt, docstring) X(stmt, func_def) X(stmt, func_annotated)                 \
-	X(expr, add) X(expr, sub) X(expr, mul) X(expr, div) X(expr, floordiv)        \
+	X(expr, add) X(expr, sub) X(expr, mul) X(expr, div)                          \
 	X(expr, mod) X(expr, int_add) X(expr, int_sub) X(expr, int_mul)              \
 	X(expr, int_div) X(expr, int_floordiv) X(expr, int_mod) X(expr, neg)         \
 	X(expr, lt) X(expr, le) X(expr, gt) X(expr, ge) X(expr, eq) X(expr, ne)      \

@@ -252,9 +252,9 @@ static void st_aug(G *g)
 			static const char *const d[] = {"0.5", "0.25", "2.0", "0.75"};
 			static const double dv[] = {0.5, 0.25, 2.0, 0.75};
 			int j = rnd(g, 4);
-			COV(g, stmt_aug_floordiv);
-			L(v->name, " //= ", d[j]);
-			r = iv_sym(iv_mag(v->iv) / dv[j] + 1);
+			COV(g, stmt_aug_div); /* floats divide; // is for ints */
+			L(v->name, " /= ", d[j]);
+			r = iv_sym(iv_mag(v->iv) / dv[j]);
 		} else {
 			static const char *const d[] = {"0.7", "1.5", "0.3", "2.0"};
 			static const double dv[] = {0.7, 1.5, 0.3, 2.0};

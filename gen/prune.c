@@ -1,0 +1,501 @@
+/*
+ * prune.c: drop dead stores from a finished kernel (and its helpers).
+ *
+ * The generator writes statements before it knows whether a later one
+ * reads what they assign.  This pass runs over the text of one kernel
+ * (the kernel and its @wp.func helpers), function by function, and drops
+ * every assignment to a local that is never read afterwards, to a fixed
+ * point:
+ *   - a local no statement reads, other than statements that update it
+ *     (x = 0.5 * x + e, x += e, x.y = e), loses all its assignments;
+ *   - an assignment (x = e, x: T = e, x += e, x.y = e, x[k] = e; a tuple
+ *     a, b = f() when none of its targets is read) with no read of its
+ *     target textually after it -- or anywhere in an enclosing loop, which
+ *     the next iteration reads -- is dropped;
+ *   - `x = wp.atomic_add(...)` whose x is dead keeps its call as a
+ *     statement;
+ *   - an if (without elif/else after it), else or for whose body emptied
+ *     is dropped; a block that must stay (elif, if before else) gets
+ *     `pass`; a `pass` beside other statements is dropped.
+ * Right-hand sides are pure (helpers with a result only compute), so
+ * dropping them changes no output.  Reads are found as whole words, not
+ * after a '.', so the pass is conservative: a read it sees that is not
+ * one keeps the assignment.
+ */
+#include <ctype.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen/gen_int.h"
+
+enum { K_NONE, K_DEF, K_DOC, K_PASS, K_HDR, K_OTHER, K_ASSIGN, K_PART, K_AUG, K_TUPLE };
+enum { H_IF = 1, H_ELIF, H_ELSE, H_FOR, H_WHILE };
+
+typedef struct Ln {
+	char *s;        /* text after the indentation */
+	const char *rd; /* where the reads start (assignments: the right side) */
+	int ind, kind, okind, hdr, dead, end;
+	int nt;
+	char t[3][28];  /* targets (K_ASSIGN, K_PART, K_AUG: t[0] is the base) */
+} Ln;
+
+#define MAXL 512
+
+static int is_id(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* Does S contain W as a whole word that is not an attribute? */
+static int word_in(const char *s, const char *w)
+{
+	size_t wl = strlen(w);
+	for (const char *p = s; (p = strstr(p, w)); p++)
+		if ((p == s || !(is_id((unsigned char)p[-1]) || p[-1] == '.')) && !is_id((unsigned char)p[wl]))
+			return 1;
+	return 0;
+}
+
+static void classify(Ln *l)
+{
+	char *s = l->s;
+	l->rd = s;
+	l->nt = 0;
+	if (!*s) {
+		l->kind = K_NONE;
+		return;
+	}
+	if (!strncmp(s, "\"\"\"", 3)) {
+		l->kind = K_DOC;
+		return;
+	}
+	if (!strcmp(s, "pass")) {
+		l->kind = K_PASS;
+		return;
+	}
+	if (!strncmp(s, "def ", 4)) {
+		l->kind = K_DEF;
+		return;
+	}
+	static const struct { const char *p; int h; } hd[] = {
+		{"if ", H_IF}, {"elif ", H_ELIF}, {"else:", H_ELSE}, {"for ", H_FOR}, {"while ", H_WHILE}};
+	for (int k = 0; k < 5; k++)
+		if (!strncmp(s, hd[k].p, strlen(hd[k].p))) {
+			l->kind = K_HDR;
+			l->hdr = hd[k].h;
+			return;
+		}
+	l->kind = K_OTHER;
+	/* the first assignment operator: " = " or " X= " (==, <=, >=, != are not) */
+	const char *best = NULL;
+	size_t oplen = 0;
+	int aug = 0;
+	for (const char *p = s + 1; *p; p++) {
+		if (*p != '=' || p[1] != ' ')
+			continue;
+		if (p[-1] == ' ') {
+			best = p - 1, oplen = 3;
+			break;
+		}
+		if (p - s >= 3 && p[-1] == '/' && p[-2] == '/' && p[-3] == ' ') {
+			best = p - 3, oplen = 5, aug = 1;
+			break;
+		}
+		if (p - s >= 2 && strchr("+-*/%", p[-1]) && p[-2] == ' ') {
+			best = p - 2, oplen = 4, aug = 1;
+			break;
+		}
+	}
+	if (!best || !is_id((unsigned char)s[0]) || isdigit((unsigned char)s[0]))
+		return;
+	for (const char *q = s; q < best; q++)
+		if (*q == '(')
+			return;
+	size_t bl = 0;
+	while (is_id((unsigned char)s[bl]))
+		bl++;
+	if (bl >= sizeof l->t[0])
+		return;
+	l->rd = best + oplen;
+	if (aug) {
+		l->kind = K_AUG;
+	} else if (s[bl] == ',') {
+		l->kind = K_TUPLE;
+		const char *q = s;
+		while (q < best && l->nt < 3) {
+			size_t n = 0;
+			while (is_id((unsigned char)q[n]))
+				n++;
+			if (!n || n >= sizeof l->t[0]) {
+				l->kind = K_OTHER;
+				l->rd = s;
+				return;
+			}
+			memcpy(l->t[l->nt], q, n);
+			l->t[l->nt++][n] = 0;
+			q += n;
+			while (q < best && (*q == ',' || *q == ' '))
+				q++;
+		}
+		return;
+	} else if (s + bl == best || s[bl] == ':') {
+		l->kind = K_ASSIGN;
+	} else {
+		l->kind = K_PART;
+	}
+	memcpy(l->t[0], s, bl);
+	l->t[0][bl] = 0;
+	l->nt = 1;
+}
+
+static void kill(Ln *l)
+{
+	if (l->kind == K_ASSIGN && !strncmp(l->rd, "wp.atomic_", 10)) {
+		/* the atomic stays; only its old value goes */
+		l->s = (char *)l->rd;
+		l->kind = K_OTHER; /* nt and t stay: is_local() reads okind */
+		return;
+	}
+	l->dead = 1;
+}
+
+/* Text made by the pass (inverted conditions), per kernel. */
+static char pool[1 << 16];
+static size_t pool_n;
+
+static char *pool_alloc(size_t n)
+{
+	if (pool_n + n > sizeof pool)
+		return NULL;
+	pool_n += n;
+	return pool + pool_n - n;
+}
+
+/* The locals of one function (at most 64; a function with more is left
+ * as it is), and each line's reads and writes of them as bit sets. */
+typedef struct Fn {
+	char name[64][28];
+	size_t len[64];
+	int n;
+} Fn;
+
+static int find(const Fn *f, const char *s, size_t l)
+{
+	for (int k = 0; k < f->n; k++)
+		if (f->len[k] == l && f->name[k][0] == s[0] && !memcmp(f->name[k], s, l))
+			return k;
+	return -1;
+}
+
+/* The locals S reads: whole words, not after a '.'. */
+static uint64_t read_set(const Fn *f, const char *s)
+{
+	uint64_t m = 0;
+	for (const char *p = s; *p;) {
+		if (*p == '"') { /* a string: nothing in it is read */
+			p = strchr(p + 1, '"');
+			if (!p)
+				break;
+			p++;
+			continue;
+		}
+		if (isdigit((unsigned char)*p)) { /* a number, 1e-3 included */
+			while (is_id((unsigned char)*p) || *p == '.')
+				p++;
+			continue;
+		}
+		if (!is_id((unsigned char)*p)) {
+			p++;
+			continue;
+		}
+		const char *q = p;
+		while (is_id((unsigned char)*q))
+			q++;
+		if (p == s || p[-1] != '.') {
+			int k = find(f, p, (size_t)(q - p));
+			if (k >= 0)
+				m |= 1ULL << k;
+		}
+		p = q;
+	}
+	return m;
+}
+
+static void prune_func(Ln *L, int a, int b)
+{
+	static uint64_t R[MAXL], W[MAXL], S[MAXL + 1];
+	static int from[MAXL];
+	Fn f;
+	f.n = 0;
+	/* the locals: targets of whole assignments, not parameters */
+	for (int j = a + 1; j < b; j++)
+		if (L[j].okind == K_ASSIGN || L[j].okind == K_TUPLE)
+			for (int k = 0; k < L[j].nt; k++) {
+				if (find(&f, L[j].t[k], strlen(L[j].t[k])) >= 0 || word_in(L[a].s, L[j].t[k]))
+					continue;
+				if (f.n == 64)
+					return;
+				f.len[f.n] = strlen(L[j].t[k]);
+				memcpy(f.name[f.n], L[j].t[k], f.len[f.n] + 1);
+				f.n++;
+			}
+	for (int j = a; j < b; j++) {
+		Ln *l = &L[j];
+		l->end = j;
+		if (l->kind == K_HDR || l->kind == K_DEF)
+			for (int m = j + 1; m < b && L[m].ind > l->ind; m++)
+				l->end = m;
+		R[j] = W[j] = 0;
+		switch (l->kind) {
+		case K_ASSIGN: case K_TUPLE:
+			R[j] = read_set(&f, l->rd);
+			break;
+		case K_PART: case K_AUG: /* an update reads what it updates */
+			R[j] = read_set(&f, l->s);
+			break;
+		case K_HDR: case K_OTHER:
+			R[j] = read_set(&f, l->s);
+			break;
+		default:
+			break;
+		}
+		if (l->kind >= K_ASSIGN) {
+			for (int k = 0; k < l->nt; k++) {
+				int x = find(&f, l->t[k], strlen(l->t[k]));
+				if (x >= 0)
+					W[j] |= 1ULL << x;
+				else if (l->kind != K_TUPLE)
+					W[j] = 0; /* a parameter's element: never dropped */
+			}
+		}
+	}
+	/* the outermost loop around each line: its reads count */
+	for (int j = a; j < b; j++)
+		from[j] = j + 1;
+	for (int h = a + 1; h < b; h++)
+		if (L[h].kind == K_HDR && (L[h].hdr == H_FOR || L[h].hdr == H_WHILE))
+			for (int m = h + 1; m <= L[h].end; m++)
+				if (from[m] == m + 1)
+					from[m] = h;
+	for (int changed = 1; changed;) {
+		changed = 0;
+		/* a local nothing but its own updates reads */
+		uint64_t ess = 0;
+		for (int j = a + 1; j < b; j++)
+			if (!L[j].dead)
+				ess |= R[j] & ~W[j];
+		for (int j = a + 1; j < b; j++)
+			if (!L[j].dead && L[j].kind >= K_ASSIGN && W[j] && !(W[j] & ess)) {
+				kill(&L[j]);
+				if (L[j].kind == K_OTHER) /* an atomic kept as a call */
+					W[j] = 0;
+				changed = 1;
+			}
+		/* an assignment nothing after it (or in its loop) reads */
+		S[b] = 0;
+		for (int j = b - 1; j > a; j--)
+			S[j] = S[j + 1] | (L[j].dead ? 0 : R[j]);
+		for (int j = a + 1; j < b; j++)
+			if (!L[j].dead && L[j].kind >= K_ASSIGN && W[j] && !(W[j] & S[from[j]])) {
+				kill(&L[j]);
+				if (L[j].kind == K_OTHER)
+					W[j] = 0;
+				changed = 1;
+			}
+		/* blocks emptied: drop the if, else or for */
+		for (int j = a + 1; j < b; j++) {
+			Ln *h = &L[j];
+			if (h->dead || h->kind != K_HDR || h->hdr == H_ELIF || h->hdr == H_WHILE)
+				continue;
+			int live = 0, killed = 0;
+			for (int m = j + 1; m <= h->end; m++) {
+				if (L[m].dead)
+					killed = 1;
+				else if (L[m].kind != K_PASS &&
+					 !(h->hdr == H_FOR && (L[m].kind == K_HDR || !strcmp(L[m].s, "break") ||
+							       !strcmp(L[m].s, "continue"))))
+					live = 1;
+			}
+			/* a for whose body only breaks or continues does nothing */
+			if (live || (!killed && h->hdr != H_FOR))
+				continue;
+			if (h->hdr == H_IF) {
+				int m = h->end + 1;
+				while (m < b && L[m].dead)
+					m++;
+				if (m < b && L[m].ind == h->ind && L[m].kind == K_HDR && L[m].hdr == H_ELIF)
+					continue;
+				if (m < b && L[m].ind == h->ind && L[m].kind == K_HDR && L[m].hdr == H_ELSE) {
+					/* if c: (nothing) else: body  ->  if not (c): body */
+					const char *c = h->s + 3;
+					size_t cl = strlen(c) - 1; /* without the ':' */
+					char *t = pool_alloc(cl + 12);
+					if (!t)
+						continue;
+					if (!strncmp(c, "not ", 4) && !strstr(c, " and ") && !strstr(c, " or ") && !strstr(c, " if "))
+						snprintf(t, cl + 12, "if %.*s:", (int)(cl - 4), c + 4);
+					else
+						snprintf(t, cl + 12, "if not (%.*s):", (int)cl, c);
+					h->s = t;
+					for (int k = j + 1; k <= h->end; k++)
+						L[k].dead = 1;
+					L[m].dead = 1;
+					h->end = L[m].end;
+					changed = 1;
+					continue;
+				}
+			}
+			for (int m = j; m <= h->end; m++)
+				L[m].dead = 1;
+			changed = 1;
+		}
+	}
+}
+
+void gen_prune(Buf *out, size_t start)
+{
+	static Ln L[MAXL];
+	pool_n = 0;
+	size_t len = out->n - start;
+	char *txt = malloc(len + 1);
+	if (!txt)
+		ks_fatal("out of memory");
+	memcpy(txt, out->p + start, len);
+	txt[len] = 0;
+	int n = 0;
+	for (char *p = txt; *p && n < MAXL;) {
+		char *e = strchr(p, '\n');
+		if (e)
+			*e = 0;
+		Ln *l = &L[n++];
+		memset(l, 0, sizeof *l);
+		int ind = 0;
+		while (p[ind] == ' ')
+			ind++;
+		l->ind = ind;
+		l->s = p + ind;
+		classify(l);
+		l->okind = l->kind;
+		if (!e)
+			break;
+		p = e + 1;
+	}
+	if (n >= MAXL) { /* too long to be sure of: leave it as it is */
+		free(txt);
+		return;
+	}
+	for (int j = 0; j < n; j++) {
+		if (L[j].kind != K_DEF || L[j].ind)
+			continue;
+		int b = j + 1;
+		while (b < n && L[b].ind > 0)
+			b++;
+		prune_func(L, j, b);
+	}
+	/* write back: dead lines out, a lone pass kept, an emptied block gets one */
+	out->n = start;
+	for (int j = 0; j < n; j++) {
+		Ln *l = &L[j];
+		if (l->dead)
+			continue;
+		if (l->kind == K_PASS) {
+			int other = 0;
+			for (int m = j - 1; m >= 0 && L[m].ind >= l->ind && !other; m--)
+				other = !L[m].dead && L[m].ind == l->ind && L[m].kind != K_PASS;
+			for (int m = j + 1; m < n && L[m].ind >= l->ind && !other; m++)
+				other = !L[m].dead && L[m].ind == l->ind && L[m].kind != K_PASS;
+			if (other)
+				continue;
+		}
+		for (int k = 0; k < l->ind; k++)
+			buf_putc(out, ' ');
+		buf_puts(out, l->s);
+		buf_putc(out, '\n');
+		if (l->kind == K_HDR) {
+			int m = j + 1;
+			while (m < n && L[m].dead)
+				m++;
+			if (m >= n || L[m].ind <= l->ind) {
+				for (int k = 0; k < l->ind + 4; k++)
+					buf_putc(out, ' ');
+				buf_puts(out, "pass\n");
+			}
+		}
+	}
+	free(txt);
+}
+
+/* Does the kernel in TEXT (after the dead-store pass) still hold what
+ * its category promises: a loop, an if, an augmented assignment, a
+ * component store, a helper call?  (An atomic is never dropped.)  And
+ * is there more to it than `i = wp.tid()` and one store? */
+int gen_promise_ok(const char *text, size_t n, int cat)
+{
+	int found = cat == CAT_ARITHMETIC || cat == CAT_MATH || cat == CAT_ATOMIC || cat == CAT_COMBINED;
+	int lines = 0;
+	const char *k = NULL;
+	for (const char *p = text; p < text + n; p++)
+		if ((p == text || p[-1] == '\n') && !strncmp(p, "@wp.kernel", 10))
+			k = p;
+	if (!k)
+		return 1;
+	const char *body = strchr(strchr(k, '\n') + 1, '\n'); /* past the def line */
+	if (!body)
+		return 1;
+	for (const char *p = body + 1; p < text + n;) {
+		const char *e = memchr(p, '\n', (size_t)(text + n - p));
+		if (!e)
+			e = text + n;
+		while (p < e && *p == ' ')
+			p++;
+		size_t l = (size_t)(e - p);
+		char buf[4096];
+		if (l >= sizeof buf)
+			l = sizeof buf - 1;
+		memcpy(buf, p, l);
+		buf[l] = 0;
+		Ln ln;
+		memset(&ln, 0, sizeof ln);
+		ln.s = buf;
+		classify(&ln);
+		if (ln.kind != K_NONE && ln.kind != K_DOC)
+			lines++;
+		switch (cat) {
+		case CAT_LOOP:
+			if (ln.kind == K_HDR && (ln.hdr == H_FOR || ln.hdr == H_WHILE))
+				found = 1;
+			break;
+		case CAT_CONTROL_FLOW:
+			if (ln.kind == K_HDR && ln.hdr == H_IF)
+				found = 1;
+			break;
+		case CAT_INPLACE:
+			if (ln.kind == K_AUG)
+				found = 1;
+			break;
+		case CAT_VECTOR:
+		case CAT_MATRIX:
+			if (ln.kind == K_PART && strncmp(ln.s + strlen(ln.t[0]), "[i] ", 4))
+				found = 1;
+			break;
+		case CAT_FUNCTION: {
+			const char *u = strchr(buf, '_');
+			for (; u; u = strchr(u + 1, '_'))
+				if (isdigit((unsigned char)u[1])) {
+					const char *d = u + 1;
+					while (isdigit((unsigned char)*d))
+						d++;
+					if (*d == '(')
+						found = 1;
+				}
+			break;
+		}
+		default:
+			break;
+		}
+		p = e + 1;
+	}
+	return found && lines >= 3;
+}
