@@ -258,18 +258,9 @@ static void zero_adj(D *d, Block *b, int id, Loc loc)
 	mov(d, b, a, diff_zero(&e, vty(d, a)), loc);
 }
 
-/* adj array [j] += v, atomically where the runtime can */
+/* adj array [j] += v, atomically */
 static void adj_scatter(D *d, Block *b, int ga, int j, int v, Loc loc)
 {
-	Type et = ty_elem(vty(d, ga));
-	DiffEmit e = de(d, b, loc);
-	if (ty_is_mat(et)) {
-		/* no atomic for matrices: load, add, store (see doc/autodiff.md) */
-		int old = diff_op(&e, OP_LOAD, (int32_t[]){ga, j}, 2, TY_VOID);
-		int s = diff_op(&e, OP_ADD, (int32_t[]){old, v}, 2, TY_VOID);
-		emit(d, b, OP_STORE, NULL, 0, (int32_t[]){ga, j, s}, 3, loc);
-		return;
-	}
 	Type at[3] = {vty(d, ga), TY_INT, vty(d, v)}, rt;
 	int row = ir_builtin_resolve("atomic_add", at, 3, &rt);
 	Inst *in = emit(d, b, OP_BUILTIN, NULL, 0, (int32_t[]){ga, j, v}, 3, loc);

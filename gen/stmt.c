@@ -486,7 +486,7 @@ static void st_atomic(G *g)
 		e = squash_int(g, gen_i(g, edepth(g) - 1), k < 1 ? 1 : k);
 	} else
 		e = squash(g, gen_ty(g, t, edepth(g)), 8.0);
-	int r = rnd(g, IS_VEC(t) ? 4 : 6);
+	int r = rnd(g, IS_VEC(t) || IS_MAT(t) ? 4 : 6);
 	/* one family per array: add/sub, or min, or max (doc/autodiff.md) */
 	if (a->afam == 1 && r >= 4)
 		r = rnd(g, 4);
@@ -495,12 +495,12 @@ static void st_atomic(G *g)
 	a->afam = (unsigned char)(r < 4 ? 1 : r - 2);
 	switch (r) {
 	case 0:
-		g->cov->b[t == T_F ? GB_ATOMIC_ADD_F : t == T_I ? GB_ATOMIC_ADD_I : GB_ATOMIC_ADD_V]++;
+		g->cov->b[t == T_F ? GB_ATOMIC_ADD_F : t == T_I ? GB_ATOMIC_ADD_I : IS_MAT(t) ? GB_ATOMIC_ADD_M : GB_ATOMIC_ADD_V]++;
 		COV(g, stmt_call);
 		L("wp.atomic_add(", a->name, ", ", j.s, ", ", e.s, ")");
 		break;
 	case 1:
-		g->cov->b[t == T_F ? GB_ATOMIC_SUB_F : t == T_I ? GB_ATOMIC_SUB_I : GB_ATOMIC_SUB_V]++;
+		g->cov->b[t == T_F ? GB_ATOMIC_SUB_F : t == T_I ? GB_ATOMIC_SUB_I : IS_MAT(t) ? GB_ATOMIC_SUB_M : GB_ATOMIC_SUB_V]++;
 		COV(g, stmt_call);
 		L("wp.atomic_sub(", a->name, ", ", j.s, ", ", e.s, ")");
 		break;
@@ -1361,6 +1361,8 @@ void gen_body_kernel(G *g, uint64_t index)
 				add_param(g, g->h[k].pty[j], VK_ARRAY, R_ACC);
 	for (int k = 0; k < nacc; k++) {
 		int t = chance(g, 25) ? T_I : chance(g, 20) ? VEC_OF(g->vecn) : T_F;
+		if (IS_VEC(t) && chance(g, 30))
+			t = MAT_OF(2 + rnd(g, 3));
 		add_param(g, t, VK_ARRAY, R_ACC);
 	}
 	for (int k = 0; k < nout; k++) {

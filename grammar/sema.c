@@ -1053,9 +1053,6 @@ static void store(Sema *s, Node *st, Node *lhs, int32_t arr, Node *rhs, int aug)
 		a[2] = expr(s, rhs, NULL);
 		Type ty[3] = {ta, TY_INT, ty_of(s, a[2])}, res;
 		int row = ir_builtin_resolve(name, ty, 3, &res);
-		if (row < 0 && ty_is_mat(el))
-			ERR(st, "'%s=' on an array of %s is not supported (no atomic %s for matrices)",
-			    binop_sym[aug], uty(el), aug == B_ADD ? "add" : "sub");
 		if (row < 0)
 			ERR(st, "unsupported operand types for %s=: '%s' and '%s'%s", binop_sym[aug],
 			    uty(el), uty(ty[2]), assign_hint(el, ty[2]));

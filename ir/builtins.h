@@ -9,7 +9,7 @@
  *     f float    i int      b bool
  *     v vecN     m matNN    (one N per row: "m:vv" is outer(vecN, vecN))
  *     3 vec3
- *     F float[]  I int[]    V vecN[]
+ *     F float[]  I int[]    V vecN[]   M matNN[]
  * The result "" means no value.  The name is the Warp name without "wp.".
  * The emitted C name of an overload is ks_<name>_<suffix>, the suffix being
  * the type of its first value argument (see ir_builtin_cname).
@@ -81,6 +81,8 @@ B6(ATOMIC_ADD_V, "atomic_add", "v", "Viv", BF_ATOMIC, "")
 B6(ATOMIC_SUB_F, "atomic_sub", "f", "Fif", BF_ATOMIC, "")
 B6(ATOMIC_SUB_I, "atomic_sub", "i", "Iii", BF_ATOMIC, "")
 B6(ATOMIC_SUB_V, "atomic_sub", "v", "Viv", BF_ATOMIC, "")
+B6(ATOMIC_ADD_M, "atomic_add", "m", "Mim", BF_ATOMIC, "")
+B6(ATOMIC_SUB_M, "atomic_sub", "m", "Mim", BF_ATOMIC, "")
 B6(ATOMIC_MIN_F, "atomic_min", "f", "Fif", BF_ATOMIC, "")
 B6(ATOMIC_MIN_I, "atomic_min", "i", "Iii", BF_ATOMIC, "")
 B6(ATOMIC_MAX_F, "atomic_max", "f", "Fif", BF_ATOMIC, "")

@@ -87,10 +87,11 @@ static int code_match(char c, Type t, int *n)
 	case 'v':
 	case 'm':
 	case 'V':
-		want = c == 'V' ? ty_elem(t) : t;
-		if (c == 'V' && !ty_is_array(t))
+	case 'M':
+		want = c == 'V' || c == 'M' ? ty_elem(t) : t;
+		if ((c == 'V' || c == 'M') && !ty_is_array(t))
 			return 0;
-		if (c == 'm' ? !ty_is_mat(want) : !ty_is_vec(want))
+		if (c == 'm' || c == 'M' ? !ty_is_mat(want) : !ty_is_vec(want))
 			return 0;
 		if (*n && *n != ty_dim(want))
 			return 0;
@@ -112,6 +113,7 @@ static Type code_type(char c, int n)
 	case 'F': return TY_ARRAY | TY_FLOAT;
 	case 'I': return TY_ARRAY | TY_INT;
 	case 'V': return (Type)(TY_ARRAY | ty_vec(n));
+	case 'M': return (Type)(TY_ARRAY | ty_mat(n));
 	}
 	return TY_VOID;
 }
@@ -145,6 +147,7 @@ static const char *code_name(char c)
 	case 'F': return "array(float)";
 	case 'I': return "array(int)";
 	case 'V': return "array(vecN)";
+	case 'M': return "array(matNN)";
 	}
 	return "?";
 }

@@ -582,4 +582,27 @@ KS_VEC_ATOMIC(2)
 KS_VEC_ATOMIC(3)
 KS_VEC_ATOMIC(4)
 
+/* Matrix atomics: elementwise, likewise. */
+#define KS_MAT_ATOMIC(N)                                                            \
+	KS_FUNC ks_mat##N##N ks_atomic_add_mat##N##N(ks_mat##N##N *p, ks_mat##N##N v)   \
+	{                                                                           \
+		ks_mat##N##N old;                                                   \
+		for (int i = 0; i < N; i++)                                         \
+			for (int j = 0; j < N; j++)                                 \
+				old.c[i][j] = ks_atomic_add_float(&p->c[i][j], v.c[i][j]); \
+		return old;                                                         \
+	}                                                                           \
+	KS_FUNC ks_mat##N##N ks_atomic_sub_mat##N##N(ks_mat##N##N *p, ks_mat##N##N v)   \
+	{                                                                           \
+		ks_mat##N##N old;                                                   \
+		for (int i = 0; i < N; i++)                                         \
+			for (int j = 0; j < N; j++)                                 \
+				old.c[i][j] = ks_atomic_sub_float(&p->c[i][j], v.c[i][j]); \
+		return old;                                                         \
+	}
+
+KS_MAT_ATOMIC(2)
+KS_MAT_ATOMIC(3)
+KS_MAT_ATOMIC(4)
+
 #endif
