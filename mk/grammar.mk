@@ -3,10 +3,14 @@
 
 GEN_SRC := $(O)/gen/lexer.c $(O)/gen/parser.c
 
-$(O)/gen/parser.c $(O)/gen/parser.h: grammar/parser.y | $(O)/.deps-ok
+# One lemon run makes both files (a grouped target, so that make -j never
+# runs it twice at once); lemon leaves an unchanged parser.h untouched, so
+# it is touched here or it would look out of date for ever.
+$(O)/gen/parser.c $(O)/gen/parser.h &: grammar/parser.y | $(O)/.deps-ok
 	$(call msg,LEMON,$<)
 	$(Q)mkdir -p $(O)/gen
 	$(Q)$(LEMON) -q -l -d$(O)/gen -T$(LEMPAR) $<
+	$(Q)touch $(O)/gen/parser.h
 
 $(O)/gen/lexer.c: grammar/lexer.re | $(O)/.deps-ok
 	$(call msg,RE2C,$<)
