@@ -64,7 +64,7 @@ void gen_knobs_default(GenKnobs *k);
 	X(type, array_vec3) X(type, array_vec4) X(type, array_mat22)                 \
 	X(type, array_mat33) X(type, array_mat44) X(type, spelled_wp_float32)        \
 	X(type, spelled_wp_int32) X(type, array_ndim)                                \
-	X(stmt, assign) X(stmt, annotated_assign) X(stmt, tuple_unpack)              \
+	X(stmt, assign) X(stmt, tuple_unpack)                                       \
 	X(stmt, aug_add) X(stmt, aug_sub) X(stmt, aug_mul) X(stmt, aug_div)          \
 	X(stmt, aug_floordiv) X(stmt, aug_mod) X(stmt, array_store)                  \
 	X(stmt, array_atomic_add) X(stmt, array_atomic_sub)                          \

@@ -201,13 +201,8 @@ static void st_assign(G *g)
 	char name[28];
 	fresh(g, name, ty);
 	cov_type(g, ty);
-	if (chance(g, 6) && ty != T_B) {
-		COV(g, stmt_annotated_assign);
-		L(name, ": ", ty_spell(g, ty), " = ", e.s);
-	} else {
-		COV(g, stmt_assign);
-		L(name, " = ", e.s);
-	}
+	COV(g, stmt_assign);
+	L(name, " = ", e.s);
 	add_var(g, name, ty, VK_LOCAL, e.iv, e.dep, e.idx);
 }
 

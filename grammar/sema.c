@@ -1122,24 +1122,12 @@ static void augassign(Sema *s, Node *n)
 	binop(s, n, n->op, t.id, expr(s, rhs, NULL), &t, 1);
 }
 
-/* x: T = e, x: T */
-static void annassign(Sema *s, Node *n)
+/* x: T = e, x: T: Warp does not accept variable annotations in kernels
+ * or functions, so neither does ksynth. */
+static KS_NORETURN void annassign(Sema *s, Node *n)
 {
-	Node *lhs = n->kid[0];
-	if (lhs->kind != N_NAME)
-		ERR(lhs, "only plain variables can be annotated");
-	Type ty = ann_type(s, n->kid[1]);
-	if (ty_is_array(ty))
-		ERR(n->kid[1], "local variables cannot be arrays");
-	check_target(s, lhs);
-	int v = map_get(&s->names, lhs->name);
-	if (v >= 0 && ty_of(s, v) != ty)
-		ERR(n->kid[1], "'%s' already has type %s; it cannot be redeclared as %s", lhs->name,
-		    uty(ty_of(s, v)), uty(ty));
-	if (kid(n, 2))
-		assign_name(s, n, lhs, n->kid[2], ty);
-	else if (v < 0)
-		new_var(s, lhs->name, ty);
+	ERR(n, "variable annotations are not supported (Warp rejects them); "
+	       "write 'x = T(e)' to give a variable a type");
 }
 
 /* Does the statement n (re)bind name?  Range bounds read from such a name
