@@ -895,7 +895,7 @@ static void st_while(G *g, int nest)
 		cov_type(g, T_B);
 		COV(g, expr_true_false);
 		COV(g, stmt_assign);
-		L(fn, " = False");
+		L(fn, " = bool(False)");
 		flag = add_var(g, fn, T_B, VK_LOCAL, iv_mk(0, 1), 0, 0);
 		COV(g, expr_and);
 		COV(g, expr_not);

@@ -690,7 +690,8 @@ static int call_args(Sema *s, Node *e, int32_t *a, Type *ty)
 	return n;
 }
 
-/* float(x), int(x), wp.float32(x), wp.int32(x) */
+/* float(x), int(x), wp.float32(x), wp.int32(x); bool(b) and wp.bool(b) of
+ * a bool (how Warp spells a flag that a dynamic loop may change) */
 static int convert(Sema *s, Node *e, const char *what, Type want, Target *t)
 {
 	int32_t a[MAXOPS];
@@ -701,6 +702,9 @@ static int convert(Sema *s, Node *e, const char *what, Type want, Target *t)
 		ERR(e, "%s() takes 1 argument (%d given)", what, n);
 	if (ty[0] == want)
 		return a[0];
+	if (want == TY_BOOL)
+		ERR(e->kid[1], "%s() argument must be a bool, not %s; compare explicitly, e.g. 'x != 0'",
+		    what, uty(ty[0]));
 	if (ir_op_type(op, ty, 1, TY_VOID) == TY_VOID)
 		ERR(e->kid[1], "%s() argument must be int or float, not %s", what, uty(ty[0]));
 	return emit_val(s, e, op, want, a, 1, t);
@@ -856,7 +860,7 @@ static int call(Sema *s, Node *e, Target *t, int want)
 		if (!strcmp(name, "range"))
 			ERR(e, "range() can only be used in 'for ... in range(...)'");
 		if (!strcmp(name, "bool"))
-			ERR(e, "bool() is not supported; compare explicitly, e.g. 'x != 0'");
+			return convert(s, e, "bool", TY_BOOL, t);
 		if (ir_builtin_known(name))
 			ERR(fn, "use wp.%s() instead of %s()", name, name);
 		if (!strcmp(name, "print") || !strcmp(name, "len"))
@@ -874,7 +878,7 @@ static int call(Sema *s, Node *e, Target *t, int want)
 		if (ty_is_vec(ty) || ty_is_mat(ty))
 			return make(s, e, ty, t);
 		if (ty == TY_BOOL)
-			ERR(e, "wp.bool() is not supported; compare explicitly, e.g. 'x != 0'");
+			return convert(s, e, "wp.bool", TY_BOOL, t);
 		if (ir_builtin_known(name))
 			return builtin(s, e, name, t, want);
 		if (!strcmp(name, "array"))

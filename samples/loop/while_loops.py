@@ -1,4 +1,4 @@
-# While loops: Newton iteration with a convergence test and a bounded pointer-chasing walk.
+# While loops: Newton iteration with a convergence test, a bounded pointer-chasing walk and a search that stops at a flag.
 import warp as wp
 
 
@@ -29,3 +29,19 @@ def follow_links(link: wp.array(dtype=int), w: wp.array(dtype=float), out: wp.ar
         steps += 1
     out[i] = acc
     last[i] = j
+
+
+@wp.kernel
+def first_above(n: int, x: wp.array(dtype=float), limit: float, hit: wp.array(dtype=int), val: wp.array(dtype=float)):
+    i = wp.tid()
+    k = int(0)
+    found = bool(False)
+    best = float(0.0)
+    while k < 8 and not found:
+        v = x[(i + k) % n]
+        if v > limit:
+            found = True
+            best = v * v
+        k += 1
+    hit[i] = k
+    val[i] = best
