@@ -1,0 +1,224 @@
+#!/bin/bash
+# bench/bench.sh: the figures of bench/RESULTS.md (`make bench`).
+#
+#   bash bench/bench.sh BIN WORK OUT
+#
+# BIN holds the tools, WORK is a scratch folder, OUT the Markdown file to
+# write.  Environment: RUNS (repeats of the timed runs, default 3), WARP_PY
+# (a Python with warp-lang; its codegen is timed beside ksynth's when set),
+# DS_N (records of the verified dataset build, default 2000), NOOP_N
+# (records of the no-op rebuild, default 10000), SCALE (codegen sizes,
+# default "1000 10000 100000").  Each figure is the median of RUNS runs
+# unless it says otherwise; every command is printed in the results.
+set -euo pipefail
+BT='`'
+BIN=$(cd "$1" && pwd)
+WORK=$2
+OUT=$3
+RUNS=${RUNS:-3}
+DS_N=${DS_N:-2000}
+NOOP_N=${NOOP_N:-10000}
+SCALE=${SCALE:-1000 10000 100000}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+mkdir -p "$WORK"
+WORK=$(cd "$WORK" && pwd)
+MD=$WORK/results.md
+: >"$MD"
+
+say() { printf '%s\n' "$*" >>"$MD"; }
+note() { printf 'bench: %s\n' "$*" >&2; }
+now() { date +%s.%N; }
+# median of the numbers on stdin
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+fmt() { awk -v x="$1" 'BEGIN { printf "%.3g", x }'; }
+
+# codegen DIR N FIRST: the whole chain for kernels [FIRST, FIRST+N) in DIR,
+# one process after another (one core); prints the seconds
+codegen() {
+	local d=$1 n=$2 first=$3 t0
+	mkdir -p "$d"
+	t0=$(now)
+	"$BIN/kgen" -c all -s 1 -n "$n" --first "$first" -o "$d/k.py"
+	"$BIN/kparse" "$d/k.py" -o "$d/k.kir"
+	"$BIN/kdiff" "$d/k.kir" -o "$d/k.d.kir"
+	"$BIN/kemit-cpu" "$d/k.d.kir" -o "$d/k.c"
+	"$BIN/kemit-cu" "$d/k.d.kir" -o "$d/k.cu"
+	awk -v a="$t0" -v b="$(now)" 'BEGIN { print b - a }'
+}
+
+# codegen2 N: the same split in two halves run at once (-j2)
+codegen2() {
+	local n=$1 h=$(($1 / 2)) t0
+	t0=$(now)
+	codegen "$WORK/cg/a" "$h" 0 >/dev/null &
+	codegen "$WORK/cg/b" $((n - h)) "$h" >/dev/null &
+	wait
+	awk -v a="$t0" -v b="$(now)" 'BEGIN { print b - a }'
+}
+
+cpu=$(awk -F: '/model name/ { sub(/^ */, "", $2); print $2; exit }' /proc/cpuinfo)
+mem=$(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
+say "# ksynth benchmarks"
+say ""
+say "Written by ${BT}make bench${BT} (bench/bench.sh) on $(date -u +%Y-%m-%d), commit"
+say "${BT}$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)${BT}."
+say ""
+say "Machine: $cpu, $(nproc) cores, $mem, $(. /etc/os-release && echo "$PRETTY_NAME"),"
+say "$(cc --version | head -1), $(nvcc --version 2>/dev/null | tail -2 | head -1 || echo 'no nvcc')."
+say "Figures are medians of $RUNS runs unless marked; times are wall-clock."
+say ""
+
+# ---- a. codegen throughput ---------------------------------------------------
+note "codegen throughput"
+CG_N=${CG_N:-10000}
+for r in $(seq "$RUNS"); do codegen "$WORK/cg/one" $CG_N 0; done | median >"$WORK/cg1"
+for r in $(seq "$RUNS"); do codegen2 $CG_N; done | median >"$WORK/cg2"
+t1=$(cat "$WORK/cg1") t2=$(cat "$WORK/cg2")
+say "## a. Codegen throughput"
+say ""
+say "The chain ${BT}kgen -c all -s 1 -n $CG_N | kparse | kdiff | kemit-cpu + kemit-cu${BT} (files"
+say "between the steps, no compile): a pair is one kernel's forward and backward"
+say "code for both targets."
+say ""
+say "| run | seconds | pairs/s |"
+say "|---|---|---|"
+say "| one core | $(fmt "$t1") | $(fmt "$(awk -v n=$CG_N -v t="$t1" 'BEGIN { print n / t }')") |"
+say "| two halves at once (-j2) | $(fmt "$t2") | $(fmt "$(awk -v n=$CG_N -v t="$t2" 'BEGIN { print n / t }')") |"
+say ""
+if [ -n "${WARP_PY:-}" ] && "$WARP_PY" -c 'import warp' 2>/dev/null; then
+	WN=${WN:-1000}
+	"$BIN/kgen" -c all -s 1 -n $WN -o "$WORK/warp.py"
+	"$WARP_PY" "$ROOT/bench/warp_codegen.py" "$WORK/warp.py" "$RUNS" 2>"$WORK/warp.err" | tail -1 >"$WORK/warp.json"
+	for r in $(seq "$RUNS"); do codegen "$WORK/cg/w" $WN 0; done | median >"$WORK/cgw"
+	read -r wl wb wc wu < <(python3 -c '
+import json, statistics, sys
+r = json.load(open(sys.argv[1]))["runs"]
+print(*(statistics.median(x[k] for x in r) for k in ("load", "build", "cpu", "cuda")))' "$WORK/warp.json")
+	tk=$(cat "$WORK/cgw")
+	tw=$(awk -v a="$wl" -v b="$wb" -v c="$wc" -v d="$wu" 'BEGIN { print a + b + c + d }')
+	say "NVIDIA Warp $("$WARP_PY" -c 'import warp; print(warp.__version__)' 2>/dev/null) on the same $WN kernel sources, in the same run"
+	say "(bench/warp_codegen.py: Python loads the module, Warp's ModuleBuilder builds"
+	say "every forward and adjoint, then writes the CPU and the CUDA source; nothing"
+	say "is compiled):"
+	say ""
+	say "| $WN kernels | seconds | pairs/s | ms per kernel |"
+	say "|---|---|---|---|"
+	say "| Warp: load | $(fmt "$wl") | | $(fmt "$(awk -v t="$wl" -v n=$WN 'BEGIN { print 1000 * t / n }')") |"
+	say "| Warp: build | $(fmt "$wb") | | $(fmt "$(awk -v t="$wb" -v n=$WN 'BEGIN { print 1000 * t / n }')") |"
+	say "| Warp: codegen cpu | $(fmt "$wc") | | $(fmt "$(awk -v t="$wc" -v n=$WN 'BEGIN { print 1000 * t / n }')") |"
+	say "| Warp: codegen cuda | $(fmt "$wu") | | $(fmt "$(awk -v t="$wu" -v n=$WN 'BEGIN { print 1000 * t / n }')") |"
+	say "| **Warp, all** | $(fmt "$tw") | $(fmt "$(awk -v n=$WN -v t="$tw" 'BEGIN { print n / t }')") | $(fmt "$(awk -v t="$tw" -v n=$WN 'BEGIN { print 1000 * t / n }')") |"
+	say "| **ksynth, whole chain** | $(fmt "$tk") | $(fmt "$(awk -v n=$WN -v t="$tk" 'BEGIN { print n / t }')") | $(fmt "$(awk -v t="$tk" -v n=$WN 'BEGIN { print 1000 * t / n }')") |"
+	say ""
+	say "Ratio (Warp time / ksynth time, one core each): **$(fmt "$(awk -v a="$tw" -v b="$tk" 'BEGIN { print a / b }')")x**."
+else
+	say "Warp's codegen was not timed: no Python with warp-lang (WARP_PY=${WARP_PY:-unset})."
+fi
+say ""
+
+# ---- d. peak RSS ---------------------------------------------------------------
+note "peak RSS"
+say "## d. Peak RSS on a $CG_N-kernel input"
+say ""
+say "| tool | command | peak RSS (MB) | seconds |"
+say "|---|---|---|---|"
+D=$WORK/cg/one
+rss() {
+	local name=$1
+	shift
+	/usr/bin/time -f '%M %e' -o "$WORK/rss" "$@" >/dev/null
+	read -r kb s <"$WORK/rss"
+	say "| $name | ${BT}${*/#$BIN\//}${BT} | $(awk -v k="$kb" 'BEGIN { printf "%.1f", k / 1024 }') | $s |"
+}
+rss kgen "$BIN/kgen" -c all -s 1 -n $CG_N -o "$WORK/rss.out"
+rss kparse "$BIN/kparse" "$D/k.py" -o "$WORK/rss.out"
+rss kfmt "$BIN/kfmt" --hash "$D/k.kir"
+rss kdiff "$BIN/kdiff" "$D/k.kir" -o "$WORK/rss.out"
+rss kemit-cpu "$BIN/kemit-cpu" "$D/k.d.kir" -o "$WORK/rss.out"
+rss kemit-cu "$BIN/kemit-cu" "$D/k.d.kir" -o "$WORK/rss.out"
+say ""
+
+# ---- e. scaling ------------------------------------------------------------------
+note "scaling"
+say "## e. Codegen time against N (one core)"
+say ""
+say "| N | seconds | µs per kernel |"
+say "|---|---|---|"
+for n in $SCALE; do
+	t=$(for r in $(seq "$RUNS"); do codegen "$WORK/cg/s" "$n" 0; done | median)
+	say "| $n | $(fmt "$t") | $(fmt "$(awk -v t="$t" -v n="$n" 'BEGIN { print 1e6 * t / n }')") |"
+done
+rm -rf "$WORK/cg"
+say ""
+
+# ---- b. verified dataset against the compiler floor --------------------------------
+note "make dataset N=$DS_N DEVICE=cuda CHECK=full"
+DSW=$WORK/ds
+rm -rf "$DSW"
+t0=$(now)
+make -s -C "$ROOT" dataset N="$DS_N" DEVICE=cuda CHECK=full OUT="$DSW/out" DATASET_WORK="$DSW/work" DATASET_BIN="$BIN" -j"$(nproc)" >/dev/null 2>"$DSW.log" ||
+	{ cat "$DSW.log" >&2; exit 1; }
+tds=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { print b - a }')
+# The floor: NVRTC on each shard's forward and backward CUDA, and cc -O0 on
+# the shard's C, nothing else, the shards spread over the same cores.
+ls -d "$DSW"/work/*/*/ >"$WORK/shards"
+floor_one() {
+	local s=$1 n
+	cd "$s"
+	: >floor.f.c; : >floor.b.c; : >floor.f.cu; : >floor.b.cu
+	for n in $(awk '$3 == "ok" { print $2 }' emit.st); do
+		cat "$n.f.c" >>floor.f.c; cat "$n.b.c" >>floor.b.c
+		cat "$n.f.cu" >>floor.f.cu; cat "$n.b.cu" >>floor.b.cu
+	done
+	n=$(awk '$3 == "ok" { print $2; exit }' emit.st)
+	{ echo "$(now)"
+	"$BIN/krun" --device cuda --compile-only --arch sm_90 "$n.kir" floor.f.cu
+	"$BIN/krun" --device cuda --compile-only --arch sm_90 "$n.d.kir" floor.b.cu
+	cc -std=c11 -O0 -ffp-contract=off -I"$ROOT/runtime" -c floor.f.c -o /dev/null
+	cc -std=c11 -O0 -ffp-contract=off -I"$ROOT/runtime" -c floor.b.c -o /dev/null
+	echo "$(now)"; } | awk 'NR == 1 { a = $1 } END { print $1 - a }'
+}
+export -f floor_one now
+export BIN ROOT
+# concatenation is not part of the floor: time the compiles only, summed,
+# then spread over the cores as make -j spreads the shards
+tfl=$(xargs -a "$WORK/shards" -n1 -P1 bash -c 'floor_one "$0"' | awk -v p="$(nproc)" '{ s += $1 } END { print s / p }')
+say "## b. ${BT}make dataset N=$DS_N DEVICE=cuda CHECK=full${BT} against the compiler floor"
+say ""
+say "One run (not a median: it is long).  The build includes generation, the"
+say "per-kernel tools, NVRTC, the CPU and sim runs and the gradient checks, on"
+say "$(nproc) cores (${BT}-j$(nproc)${BT}).  The floor is what no verified CUDA dataset can avoid:"
+say "for each shard, NVRTC compiling its forward and its backward CUDA to an"
+say "sm_90 cubin (one program each) and cc -O0 compiling its forward and backward"
+say "C, summed over the shards and divided by the $(nproc) cores."
+say ""
+say "| | seconds |"
+say "|---|---|"
+say "| make dataset | $(fmt "$tds") |"
+say "| compiler floor | $(fmt "$tfl") |"
+say "| **ratio** | **$(fmt "$(awk -v a="$tds" -v b="$tfl" 'BEGIN { print a / b }')")x** |"
+say ""
+rm -rf "$DSW"
+
+# ---- c. no-op rebuild ----------------------------------------------------------------
+note "no-op rebuild at N=$NOOP_N"
+NW=$WORK/noop
+rm -rf "$NW"
+make -s -C "$ROOT" dataset N="$NOOP_N" DEVICE=cpu CHECK=none OUT="$NW/out" DATASET_WORK="$NW/work" DATASET_BIN="$BIN" -j"$(nproc)" >/dev/null 2>"$NW.log" ||
+	{ cat "$NW.log" >&2; exit 1; }
+tno=$(for r in $(seq "$RUNS"); do
+	t0=$(now)
+	make -s -C "$ROOT" dataset N="$NOOP_N" DEVICE=cpu CHECK=none OUT="$NW/out" DATASET_WORK="$NW/work" DATASET_BIN="$BIN" -j"$(nproc)" >/dev/null 2>&1
+	awk -v a="$t0" -v b="$(now)" 'BEGIN { print b - a }'
+done | median)
+say "## c. No-op rebuild"
+say ""
+say "${BT}make dataset N=$NOOP_N DEVICE=cpu CHECK=none${BT} again after it completed (the"
+say "graph has the same shards and steps whatever CHECK is): **$(fmt "$tno") s**."
+say ""
+rm -rf "$NW"
+
+# what was changed for these figures, and what each change bought
+[ ! -f "$ROOT/bench/changes.md" ] || cat "$ROOT/bench/changes.md" >>"$MD"
+mv "$MD" "$OUT"
+note "wrote $OUT"
