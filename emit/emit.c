@@ -815,6 +815,10 @@ static int put_inst(Emitter *e, Buf *b, const Inst *in)
 			put_call(e, b, "fmodf", in, 0);
 			return P_POSTFIX;
 		}
+		if (t0 == TY_INT && in->op == OP_FLOORDIV) {
+			put_call(e, b, "ks_floordiv_int", in, 0);
+			return P_POSTFIX;
+		}
 		if (t0 == TY_FLOAT && in->op == OP_FLOORDIV) {
 			buf_puts(b, "floorf(");
 			put_expr(e, b, in->arg[0], P_MUL);

@@ -16,7 +16,7 @@ OP(ADD, "add", 2, 1)           /* a + b                   same type */
 OP(SUB, "sub", 2, 1)
 OP(MUL, "mul", 2, 1)           /* scalar, s*v, v*s, s*m, m*s, m*v, m*m */
 OP(DIV, "div", 2, 1)           /* int truncates; v/s, m/s */
-OP(FLOORDIV, "floordiv", 2, 1) /* int: truncates as C; float: floor(a/b) */
+OP(FLOORDIV, "floordiv", 2, 1) /* floor(a/b), ints too (Warp's rule) */
 OP(MOD, "mod", 2, 1)           /* int: C %; float: fmodf */
 OP(LT, "lt", 2, 1)             /* comparisons give bool */
 OP(LE, "le", 2, 1)

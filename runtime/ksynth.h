@@ -121,7 +121,13 @@ KS_FUNC float ks_max_float(float a, float b) { return a > b ? a : b; }
 KS_FUNC int ks_max_int(int a, int b) { return a > b ? a : b; }
 KS_FUNC float ks_clamp_float(float x, float lo, float hi) { return ks_min_float(ks_max_float(lo, x), hi); }
 KS_FUNC int ks_clamp_int(int x, int lo, int hi) { return ks_min_int(ks_max_int(lo, x), hi); }
-/* a // b and a % b on floats (on ints the emitters write C's / and %) */
+/* a // b rounds toward minus infinity, as Warp's does (on ints too, where
+ * C's / truncates); a % b truncates, as C's % and fmodf, and as Warp's. */
+KS_FUNC int ks_floordiv_int(int a, int b)
+{
+	int q = a / b;
+	return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
+}
 KS_FUNC float ks_floordiv_float(float a, float b) { return floorf(a / b); }
 KS_FUNC float ks_mod_float(float a, float b) { return fmodf(a, b); }
 

@@ -47,7 +47,7 @@ static __device__ void edge_thread(int tid, int dim_, int n, int s, float *xs, i
     float xs_i = xs[i];  // line 29
     bool c = xs_i + bump(xs, i) > 0.0f;  // line 30
     float t0 = bump(xs, 0);  // line 31
-    float t1 = -(-fmodf(floorf(min_(c ? t0 : p, q) / (float)(dim_ / -3 % s)), -0.0f));  // line 33
+    float t1 = -(-fmodf(floorf(min_(c ? t0 : p, q) / (float)(ks_floordiv_int(dim_, -3) % s)), -0.0f));  // line 33
     float w = 0.0f;  // line 35
     if ((c && (!(t1 < 1e+30f)) == c) || c) {  // line 34
         w = t1;  // line 35

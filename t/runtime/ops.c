@@ -86,6 +86,10 @@ int main(void)
 	   "float -7 // 2 = -4, -7 % 2 = -1 (fmodf)");
 	int mi = -7, two = 2;
 	ok(mi / two == -3 && mi % two == -1, "int -7 / 2 = -3, -7 % 2 = -1 (C truncation)");
+	ok(ks_floordiv_int(-7, 2) == -4 && ks_floordiv_int(7, -2) == -4 && ks_floordiv_int(-1, 2) == -1 &&
+	       ks_floordiv_int(-8, 2) == -4 && ks_floordiv_int(7, 2) == 3 && ks_floordiv_int(-7, -2) == 3 &&
+	       ks_floordiv_int(0, -3) == 0,
+	   "int // rounds down as Warp's: -7 // 2 = -4, 7 // -2 = -4, -1 // 2 = -1, -7 // -2 = 3");
 	ok(ks_clamp_float(5.0f, -1.0f, 1.0f) == 1.0f && ks_clamp_float(-5.0f, -1.0f, 1.0f) == -1.0f &&
 	   ks_clamp_float(0.25f, -1.0f, 1.0f) == 0.25f, "clamp float");
 	ok(ks_clamp_int(9, 0, 4) == 4 && ks_clamp_int(-9, 0, 4) == 0, "clamp int");
