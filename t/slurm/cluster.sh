@@ -17,11 +17,13 @@ cmd=${1:-} dir=${2:-}
 [ -n "$cmd" ] && [ -n "$dir" ] || { echo "usage: cluster.sh start|stop DIR" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
 
-# stop_pid FILE: end the daemon whose pid FILE holds, and wait for it
+# stop_pid FILE NAME: end the daemon NAME whose pid FILE holds (when that
+# process is still NAME: a stale file names nobody), and wait for it
 stop_pid() {
 	[ -s "$1" ] || return 0
 	local pid
 	pid=$(cat "$1")
+	[ "$(cat "/proc/$pid/comm" 2>/dev/null)" = "$2" ] || { rm -f "$1"; return 0; }
 	kill "$pid" 2>/dev/null
 	for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
 	kill -9 "$pid" 2>/dev/null
@@ -37,9 +39,9 @@ stop() {
 			sleep 0.2
 		done
 	fi
-	stop_pid "$dir/slurmd.pid"
-	stop_pid "$dir/slurmctld.pid"
-	stop_pid "$dir/munge/munged.pid"
+	stop_pid "$dir/slurmd.pid" slurmd
+	stop_pid "$dir/slurmctld.pid" slurmctld
+	stop_pid "$dir/munge/munged.pid" munged
 	return 0
 }
 
