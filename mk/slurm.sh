@@ -47,25 +47,46 @@ todo() {
 	rm -f "$sdir/todo.tmp.$$" "$sdir/todo.err.$$"
 }
 
+# inset [-v] SET FILE: FILE's lines that are (-v: are not) lines of SET
+inset() {
+	v=0
+	[ "$1" = -v ] && { v=1; shift; }
+	awk -v set="$1" -v v=$v 'BEGIN { while ((getline l < set) > 0) in_set[l] } (($0 in in_set) != v)' "$2"
+}
+
 # current MAKEARGS...: OUT is up to date
 current() { "$make" -s --no-print-directory "$@" LAUNCH= dataset-current >/dev/null 2>&1; }
 
 # field FILE NAME: the value after NAME in a `name value ...` line
 field() { awk -v k="$2" '{ for (i = 1; i < NF; i += 2) if ($i == k) print $(i + 1) }' "$1"; }
 
+# sq ARGS...: squeue; a job Slurm has forgotten is no error, any other
+# failure (a controller that does not answer) is: it says so and fails,
+# so that no job is taken for ended when it may be running
+sq() {
+	squeue "$@" 2>"$sdir/sq.err.$$" && { rm -f "$sdir/sq.err.$$"; return 0; }
+	grep -q 'Invalid job id' "$sdir/sq.err.$$" && { rm -f "$sdir/sq.err.$$"; return 0; }
+	echo "dataset: squeue failed: $(head -1 "$sdir/sq.err.$$")" >&2
+	rm -f "$sdir/sq.err.$$"
+	return 1
+}
+
 # active S: the shards of submission S whose task is queued or running
 active() {
 	a=$(field "$sdir/$1.jobs" array) per=$(field "$sdir/$1.jobs" per)
 	case $a in ""|-) return 0 ;; esac
-	squeue -h -r -j "$a" -o '%K' 2>/dev/null | while read -r t; do
+	sq -h -r -j "$a" -o '%K' >"$sdir/sq.out.$$" || { rm -f "$sdir/sq.out.$$"; return 1; }
+	while read -r t; do
 		case $t in *[!0-9]*|'') continue ;; esac
 		sed -n "$((t * per + 1)),$(((t + 1) * per))p" "$sdir/$1.shards"
-	done
+	done <"$sdir/sq.out.$$"
+	rm -f "$sdir/sq.out.$$"
 }
 
 # jobstate ID: PENDING, RUNNING, ... while Slurm knows the job, else empty
 jobstate() {
-	s=$(squeue -h -j "$1" -o '%T' 2>/dev/null | head -1)
+	s=$(sq -h -j "$1" -o '%T') || return 1
+	s=$(printf '%s\n' "$s" | head -1)
 	[ -n "$s" ] || s=$(scontrol -o show job "$1" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p')
 	printf '%s' "$s"
 }
@@ -93,21 +114,22 @@ submit)
 		cp -p "$t" "$bin/.${t##*/}.tmp.$$" && mv "$bin/.${t##*/}.tmp.$$" "$bin/${t##*/}" || exit 1
 	done
 	set -- "$@" DATASET_BIN="$bin"
-	todo "$@" >"$sdir/todo.$$" || { rm -f "$sdir/todo.$$"; exit 1; }
 	# leave out the shards an earlier submission still has queued or running
+	# (asked before make -n: a task that ends meanwhile has its shard done)
 	busy=
+	: >"$sdir/active.$$"
 	for s in $(subs); do
-		active "$s" >"$sdir/active.$$"
-		if [ -s "$sdir/active.$$" ]; then
-			busy="$busy $(field "$sdir/$s.jobs" array)"
-			grep -vxF -f "$sdir/active.$$" "$sdir/todo.$$" >"$sdir/todo2.$$"
-			mv "$sdir/todo2.$$" "$sdir/todo.$$"
-		fi
+		active "$s" >"$sdir/active1.$$" || { rm -f "$sdir/active.$$" "$sdir/active1.$$"; exit 1; }
+		[ -s "$sdir/active1.$$" ] && busy="$busy $(field "$sdir/$s.jobs" array)"
+		cat "$sdir/active1.$$" >>"$sdir/active.$$"
 		# an earlier assembly job still waiting: this submission's replaces it
 		j=$(field "$sdir/$s.jobs" assemble)
 		[ "$(jobstate "$j")" = PENDING ] && scancel "$j" 2>/dev/null && echo "dataset: cancelled the earlier assembly job $j"
 	done
-	rm -f "$sdir/active.$$"
+	rm -f "$sdir/active1.$$"
+	todo "$@" >"$sdir/todo1.$$" || { rm -f "$sdir/todo1.$$" "$sdir/active.$$"; exit 1; }
+	inset -v "$sdir/active.$$" "$sdir/todo1.$$" >"$sdir/todo.$$"
+	rm -f "$sdir/todo1.$$" "$sdir/active.$$"
 	n=$(wc -l <"$sdir/todo.$$")
 	if [ "$n" = 0 ] && [ -z "$busy" ] && current "$@"; then
 		rm -f "$sdir/todo.$$"
@@ -199,11 +221,19 @@ status)
 	shift 3
 	# the tools of the last submission, else (none yet) DATASET_BIN's
 	if [ -x "$bin/kpack" ]; then set -- "$@" DATASET_BIN="$bin"; else set -- "$@" DATASET_BIN="$DS_BIN"; fi
-	todo "$@" >"$sdir/todo.$$" || { rm -f "$sdir/todo.$$"; exit 1; }
+	# the jobs first, then make -n: a task that ends in between has its
+	# shard done, never counted as neither running nor done
 	: >"$sdir/active.$$"
-	for s in $(subs); do active "$s" >>"$sdir/active.$$"; done
+	for s in $(subs); do
+		active "$s" >>"$sdir/active.$$" || {
+			echo "dataset: unknown (Slurm does not answer; try again)"
+			rm -f "$sdir/active.$$"
+			exit 1
+		}
+	done
+	todo "$@" >"$sdir/todo.$$" || { rm -f "$sdir/todo.$$" "$sdir/active.$$"; exit 1; }
 	ndo=$(wc -l <"$sdir/todo.$$")
-	nact=$(awk 'NR == FNR { t[$1]; next } $1 in t' "$sdir/todo.$$" "$sdir/active.$$" | wc -l)
+	nact=$(inset "$sdir/todo.$$" "$sdir/active.$$" | wc -l)
 	failed=
 	while read -r k; do
 		grep -qxF "$k" "$sdir/active.$$" || [ ! -e "$sdir/log/$k.failed" ] || failed="$failed $k"
@@ -213,7 +243,11 @@ status)
 	asm="" astate=""
 	if [ -n "$last" ]; then
 		asm=$(field "$sdir/$last.jobs" assemble)
-		astate=$(jobstate "$asm")
+		astate=$(jobstate "$asm") || {
+			echo "dataset: unknown (Slurm does not answer; try again)"
+			rm -f "$sdir/todo.$$" "$sdir/active.$$"
+			exit 1
+		}
 		if [ -e "$sdir/$last.assembled" ]; then astate="done"
 		elif [ -e "$sdir/$last.assemble-failed" ]; then astate="failed: $(cat "$sdir/$last.assemble-failed")"
 		else

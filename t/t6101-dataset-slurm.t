@@ -43,8 +43,10 @@ mk() { make --no-print-directory O="$KS_BUILD" SAN="$KS_SAN" "$@"; }
 wait_done() {
 	for _ in $(seq 300); do
 		mk dataset-status "$@" >"$TMP/status" 2>&1
-		[ "$(head -1 "$TMP/status")" = "dataset: running" ] || return 0
-		sleep 1
+		case $(head -1 "$TMP/status") in
+		"dataset: running" | "dataset: unknown"*) sleep 1 ;;
+		*) return 0 ;;
+		esac
 	done
 	return 1
 }
