@@ -13,8 +13,14 @@
 # shards: N plus a margin for rejects and duplicates (MARGIN, default
 # N/10+8 kernels).  kpack assemble takes the first N good kernels in index
 # order, so OUT's bytes do not depend on SHARD or -j.
+#
+# LAUNCH says where the shards' recipes run: here (empty, the default),
+# each as a Slurm job step inside an allocation (srun), or as a Slurm job
+# array with an assembly job after it (slurm: mk/slurm.mk).
+#
+#   make dataset-shards SHARDS="3 7"   builds only those shards' K.rec
 
-ifneq ($(filter dataset,$(MAKECMDGOALS)),)
+ifneq ($(filter dataset dataset-%,$(MAKECMDGOALS)),)
 
 N ?= 1000
 DEVICE ?= cpu
@@ -42,18 +48,41 @@ DS_NSHARD := $(shell echo $$(( ($(N) + $(MARGIN) + $(SHARD) - 1) / $(SHARD) )))
 DS_SHARDS := $(shell seq 0 $$(( $(DS_NSHARD) - 1 )))
 DS_RECS := $(DS_SHARDS:%=$(DS_WORK)/%.rec)
 DS_T0 := $(shell date +%s.%N; mkdir -p $(DS_WORK) && touch $(DS_WORK)/.t0)
+DS_OUTPARAMS := n=$(N) margin=$(MARGIN) out=$(OUT) $(DS_PARAMS)
 DS_OUTKEY := $(DATASET_WORK)/out-$(shell printf '%s' '$(abspath $(OUT))' | cksum | tr ' ' -)
 DS_ENV := KS_BIN=$(abspath $(DATASET_BIN)) DS_SEED=$(SEED) DS_CATS=$(CATEGORIES) DS_DEVICE=$(DEVICE) DS_CHECK=$(CHECK)
 DS_GNUPLOT := $(shell command -v gnuplot)
 DS_KPACK := --seed $(SEED) --cats $(CATEGORIES) --device $(DEVICE) --check $(CHECK)
 
-.PHONY: dataset
+LAUNCH ?=
+ifneq ($(filter $(LAUNCH),local srun slurm),$(LAUNCH))
+$(error LAUNCH=$(LAUNCH): empty (or local), srun or slurm)
+endif
+# DS_RUN prefixes every command that works on one shard.  With srun, each
+# is a job step of one task on one CPU (--exact: only what it asks for, so
+# make -j's steps run side by side; --mem=0: the job's memory, shared).
+ifeq ($(LAUNCH),srun)
+ifeq ($(SLURM_JOB_ID),)
+$(error LAUNCH=srun runs the shards as job steps of an allocation: run make inside salloc or sbatch, or use LAUNCH=slurm)
+endif
+SRUN ?= srun
+SRUN_ARGS ?=
+DS_RUN := $(SRUN) --exact --ntasks=1 --cpus-per-task=1 --mem=0 --input=none --quiet $(SRUN_ARGS)
+endif
+
+.PHONY: dataset dataset-shards
+ifeq ($(LAUNCH),slurm)
+dataset: dataset-submit
+else
 dataset: $(OUT)/timing.json
+endif
+SHARDS ?= $(DS_SHARDS)
+dataset-shards: $(SHARDS:%=$(DS_WORK)/%.rec)
 
 # $(call ds_step,STEP,PREV-FILE,TOOLS): one step of every shard
 define ds_step
 $(DS_WORK)/%/$(1).st: $(2) $(3) mk/dataset.sh
-	$$(Q)$$(DS_ENV) sh mk/dataset.sh $(1) $$(@D) $$$$(( $$* * $(SHARD) )) $(SHARD)
+	$$(Q)$$(DS_ENV) $$(DS_RUN) sh mk/dataset.sh $(1) $$(@D) $$$$(( $$* * $(SHARD) )) $(SHARD)
 endef
 $(eval $(call ds_step,gen,,$(DATASET_BIN)/kgen))
 $(eval $(call ds_step,parse,$(DS_WORK)/%/gen.st,$(DATASET_BIN)/kparse $(DATASET_BIN)/kfmt))
@@ -61,8 +90,10 @@ $(eval $(call ds_step,diff,$(DS_WORK)/%/parse.st,$(DATASET_BIN)/kdiff))
 $(eval $(call ds_step,emit,$(DS_WORK)/%/diff.st,$(DATASET_BIN)/kemit-cpu $(DATASET_BIN)/kemit-cu))
 $(eval $(call ds_step,check,$(DS_WORK)/%/emit.st,$(DATASET_BIN)/krun $(wildcard runtime/*.h)))
 
+# (`: dataset-shard K` marks the shards that `make -n` would remake: mk/slurm.mk)
 $(DS_WORK)/%.rec: $(DS_WORK)/%/check.st $(DATASET_BIN)/kpack
-	$(Q)$(DATASET_BIN)/kpack shard --dir $(DS_WORK)/$* $(DS_KPACK) -o $@
+	$(Q): dataset-shard $*
+	$(Q)$(DS_RUN) $(DATASET_BIN)/kpack shard --dir $(DS_WORK)/$* $(DS_KPACK) -o $@
 	$(Q)sh mk/dataset.sh progress $* $(DS_WORK) $(DS_T0) $(SHARD) $(DS_RECS)
 
 .SECONDARY: $(foreach s,gen parse diff emit check,$(DS_SHARDS:%=$(DS_WORK)/%/$(s).st))
@@ -70,8 +101,7 @@ $(DS_WORK)/%.rec: $(DS_WORK)/%/check.st $(DATASET_BIN)/kpack
 # Everything that names OUT's content; rewritten only when it changes.
 $(DS_OUTKEY).params: FORCE
 	$(Q)mkdir -p $(@D)
-	$(Q)echo 'n=$(N) margin=$(MARGIN) out=$(OUT) $(DS_PARAMS)' | cmp -s - $@ || \
-		echo 'n=$(N) margin=$(MARGIN) out=$(OUT) $(DS_PARAMS)' >$@
+	$(Q)echo '$(DS_OUTPARAMS)' | cmp -s - $@ || echo '$(DS_OUTPARAMS)' >$@
 
 $(OUT)/timing.json: $(DS_RECS) $(DATASET_BIN)/kpack $(DS_OUTKEY).params mk/dataset.gp
 	$(Q)[ ! -t 2 ] || printf '\n' >&2

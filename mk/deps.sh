@@ -2,6 +2,8 @@
 # deps.sh SET: make sure the Debian packages for SET are installed.
 #   build  re2c, lemon, prove (perl), a C compiler, python3, libtcc and tcc
 #   fuzz   clang and its libFuzzer runtime
+#   slurm  slurm-wlm (slurmctld, slurmd, the clients) and munge, for the
+#          single-node test cluster of `make check-slurm`
 # Installs with apt-get when we are root or have password-less sudo;
 # otherwise prints the exact command and fails.
 set -u
@@ -26,6 +28,12 @@ fuzz)
 	have_cmd clang || need="$need clang"
 	ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 ||
 		need="$need libclang-rt-dev"
+	;;
+slurm)
+	for c in slurmctld slurmd sbatch srun squeue scontrol sinfo; do
+		have_cmd $c || [ -x /usr/sbin/$c ] || need="$need slurm-wlm"
+	done
+	have_cmd munged || [ -x /usr/sbin/munged ] || need="$need munge"
 	;;
 *)
 	echo "deps.sh: unknown set '$set_name'" >&2
