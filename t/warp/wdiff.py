@@ -371,6 +371,8 @@ def hazards(path):
       inplace-array  an array is both read and written by the kernel
       component      a component of a local vector or matrix is assigned
       atomic-value   the value an atomic returns is used
+      mod-divisor    a `%` whose divisor is not a literal (Warp's adjoint of
+                     float `%` gives nothing to the divisor)
       atomic-minmax  an atomic_min or atomic_max (Warp leaves the seed of
                      the target element where the value that won took it)
     """
@@ -425,6 +427,9 @@ def hazards(path):
                     outside = assigned([st for st in fn.body if st is not n]) | set(params)
                     if inner & outside:
                         found.add("dynamic-loop")
+            if isinstance(n, (ast.BinOp, ast.AugAssign)) and isinstance(n.op, ast.Mod) \
+                    and not isinstance(n.right if isinstance(n, ast.BinOp) else n.value, ast.Constant):
+                found.add("mod-divisor")
             if isinstance(n, (ast.Assign, ast.AugAssign)):
                 for t in (n.targets if isinstance(n, ast.Assign) else [n.target]):
                     if isinstance(t, (ast.Subscript, ast.Attribute)) and isinstance(t.value, ast.Name):
