@@ -1,11 +1,11 @@
 # bench.mk: `make bench` measures throughput, the dataset build against the
 # compiler floor, the no-op rebuild, peak memory and scaling, and writes
 # bench/RESULTS.md (bench/bench.sh says how).  Long: tens of minutes.
-#   RUNS=3  repeats per figure (medians)   WARP_PY=  a Python with warp-lang
+# Warp's codegen is timed with the venv of mk/warp.mk.
+#   RUNS=3  repeats per figure (medians)
 
 RUNS ?= 3
-WARP_PY ?= $(abspath $(O)/warp-venv/bin/python)
 
 .PHONY: bench
-bench: all
-	$(Q)RUNS=$(RUNS) WARP_PY=$(WARP_PY) bash bench/bench.sh $(O)/bin $(O)/bench bench/RESULTS.md
+bench: all warp-venv
+	$(Q)RUNS=$(RUNS) WARP_PY=$(abspath $(WARP_PY)) bash bench/bench.sh $(O)/bin $(O)/bench bench/RESULTS.md
