@@ -15,18 +15,26 @@
 #
 #   sh mk/dataset.sh progress K WORK T0 SHARD REC...
 #
-# says on stderr that shard K is done, with the shards done of all, the
-# records/s of this run and the ETA: one updating line on a terminal,
-# plain lines otherwise.
+# says on stderr that shard K is done, with the shards done of all (those
+# still to be remade, a newer tool's, not counted), the records/s of this
+# run and the ETA: one updating line on a terminal, plain lines otherwise.
 set -u
 if [ "$1" = progress ]; then
 	k=$2 work=$3 t0=$4 size=$5
 	shift 5
+	# A shard is done when its record file was made by this run, or made
+	# before it and newer than every tool, script and header it depends
+	# on (Make will not remake it); an older one is still to be remade.
+	newest=$(ls -t "$KS_BIN"/k* mk/dataset.sh runtime/*.h 2>/dev/null | head -n 1)
 	total=$# done=0 new=0
 	for f; do
 		[ -e "$f" ] || continue
+		if [ "$f" -nt "$work/.t0" ]; then
+			new=$((new + 1))
+		elif [ -n "$newest" ] && [ ! "$f" -nt "$newest" ]; then
+			continue
+		fi
 		done=$((done + 1))
-		[ "$f" -nt "$work/.t0" ] && new=$((new + 1))
 	done
 	line=$(awk -v k="$k" -v d=$done -v n=$new -v t=$total -v s="$size" -v t0="$t0" -v t1="$(date +%s.%N)" 'BEGIN {
 		e = t1 - t0; r = 0; eta = 0

@@ -87,6 +87,8 @@ touch -r "$TMP/kemit-cu.keep" "$TMP/bin/kemit-cu"
 ok "kemit-cu newer: the gen, parse and diff steps stay" test -z "$(find "$w" -name 'gen.st' -newer "$TMP/stamp" -o -name 'diff.st' -newer "$TMP/stamp")"
 ok "kemit-cu newer: the emit steps are redone" test -n "$(find "$w" -name 'emit.st' -newer "$TMP/stamp")"
 ok "kemit-cu newer: the shards are remade" grep -q 'SHARD   0 ' "$TMP/touch"
+is "kemit-cu newer: the first progress line counts the remade shard only" \
+	"$(grep -m1 'SHARD' "$TMP/touch" | awk '{ print $3 }')" "1/$(ls "$w"/*.rec | wc -l)"
 ok "DEVICE=all records" python3 -c '
 import json, glob, sys
 recs = [json.loads(l) for f in glob.glob(sys.argv[1] + "/data/*.jsonl") for l in open(f)]
