@@ -860,8 +860,8 @@ static int batch(Opts *o, const char *list)
 			continue;
 		}
 		if (o->compile_only || !j->nk) {
-			if (j->out && !o->compile_only) {
-				/* no kernel: an empty record file, as a single krun prints nothing */
+			if (j->out) {
+				/* no record: an empty file, as a single krun prints nothing */
 				FILE *f = fopen(j->out, "wb");
 				if (!f || fclose(f))
 					ks_fatal("%s:", j->out);

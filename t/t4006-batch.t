@@ -168,6 +168,25 @@ for sig in TERM INT; do
 	ok "SIG$sig: no krun.* folder left" test -z "$(ls "$TMPDIR")"
 	ok "SIG$sig: no partial record left" test -z "$(ls out | grep -e sig\.json)"
 done
+# SIGTERM while the compiler runs (a slow one): the folder goes, and the
+# compiler is stopped before it can write into it
+printf '#!/bin/sh\nsleep 2\nexec cc "$@"\n' >slow-cc
+chmod +x slow-cc
+for b in "" "--batch good-cpu.list"; do
+	if [ -n "$b" ]; then set -- $b; else set -- spin.d.kir spin.b.c; fi
+	KSYNTH_CC=$W/slow-cc krun --cc --gradcheck "$@" >/dev/null 2>&1 &
+	pid=$!
+	for _ in $(seq 100); do
+		[ -n "$(ls "$TMPDIR")" ] && break
+		sleep 0.05
+	done
+	sleep 0.3
+	kill -TERM $pid
+	wait $pid
+	ok "SIGTERM during a compile${b:+ (--batch)}: no krun.* folder left" test -z "$(ls "$TMPDIR")"
+	sleep 2.5
+	ok "... nor after the compiler would have finished" test -z "$(ls "$TMPDIR")"
+done
 ok "after every run above: no krun.* folder left" test -z "$(ls "$TMPDIR")"
 
 done_testing
