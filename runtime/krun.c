@@ -478,7 +478,6 @@ static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host,
 	return bad != 0 || failed;
 }
 
-
 /* ---- --batch LIST -------------------------------------------------------
 
    One process checks many kernel files with one compile per language and
@@ -622,10 +621,10 @@ static int job_run(Opts *o, Host *host, Host *dbl)
 static int job_parse(Job *j, const Src *f)
 {
 	const char *p = f->text, *end = f->text + f->len;
-	int nk, use_cc, nn, used;
+	int nk, use_cc, nn;
 	size_t n1, n2;
 	if (!memchr(p, '\n', f->len) ||
-	    sscanf(p, "%d %d %d %zu %zu%n", &nk, &use_cc, &nn, &n1, &n2, &used) != 5 || nn < 0)
+	    sscanf(p, "%d %d %d %zu %zu", &nk, &use_cc, &nn, &n1, &n2) != 5 || nn < 0)
 		return 0;
 	p = memchr(p, '\n', f->len) + 1;
 	j->nk = nk;
@@ -701,8 +700,8 @@ static Job *read_list(const Opts *o, const Src *l, int *njobs)
 		const char *e = memchr(p, '\n', (size_t)(end - p));
 		if (!e)
 			e = end;
-		char *field[4];
-		int nf = 0, col[4];
+		char *field[3];
+		int nf = 0;
 		const char *q = p;
 		while (q < e && (*q == ' ' || *q == '\t' || *q == '\r'))
 			q++;
@@ -713,7 +712,6 @@ static Job *read_list(const Opts *o, const Src *l, int *njobs)
 					q++;
 				if (nf == 3)
 					ks_error_at(l, line, (int)(b - p) + 1, "a --batch line is IN CODE OUT; this is a fourth field");
-				col[nf] = (int)(b - p) + 1;
 				field[nf] = xmalloc((size_t)(q - b) + 1);
 				memcpy(field[nf], b, (size_t)(q - b));
 				field[nf][q - b] = 0;
@@ -724,7 +722,6 @@ static Job *read_list(const Opts *o, const Src *l, int *njobs)
 			if (nf < 2 || (nf < 3 && !o->compile_only))
 				ks_error_at(l, line, (int)(e - p) + 1, "a --batch line is IN CODE %s",
 					    o->compile_only ? "[OUT]" : "OUT");
-			(void)col;
 			jobs = xrealloc(jobs, sizeof *jobs * (size_t)(n + 1));
 			memset(&jobs[n], 0, sizeof *jobs);
 			jobs[n].in = field[0];
