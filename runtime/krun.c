@@ -552,7 +552,8 @@ static int in_child(int (*fn)(Opts *, Host *, Host *), Opts *o, Host *host, Host
 	run_child(0);
 	Src e;
 	src_read(&e, ep);
-	buf_put(err, e.text, e.len);
+	if (e.len)
+		buf_put(err, e.text, e.len);
 	src_free(&e);
 	run_tmpdone(ep);
 	if (r < 0)
@@ -596,8 +597,10 @@ static int job_prepare(Opts *o, Host *h1, Host *h2)
 	printf("%d %d %d %zu %zu\n", nk, module_use_cc(m, o), m->nfn, code.n, dcode.n);
 	for (int i = 0; i < m->nfn; i++)
 		printf("%s\n", m->fn[i]->name);
-	fwrite(code.p, 1, code.n, stdout);
-	fwrite(dcode.p, 1, dcode.n, stdout);
+	if (code.n)
+		fwrite(code.p, 1, code.n, stdout);
+	if (dcode.n)
+		fwrite(dcode.p, 1, dcode.n, stdout);
 	return 0;
 }
 
@@ -677,7 +680,8 @@ static void job_status(Job *j)
 		first_line(&r, &j->err);
 		printf("%s error: %.*s\n", j->code, (int)r.n, r.p);
 		buf_free(&r);
-		fwrite(j->err.p, 1, j->err.n, stderr);
+		if (j->err.n)
+			fwrite(j->err.p, 1, j->err.n, stderr);
 	}
 	fflush(stdout);
 	fflush(stderr);
@@ -755,8 +759,10 @@ static int compile_set(const Opts *o, Job *jobs, int njobs, int group, const cha
 	buf_puts(&dcode, "#define KS_REAL_DOUBLE 1\n");
 	for (int i = 0; i < njobs; i++)
 		if (jobs[i].group == group && !jobs[i].failed) {
-			buf_put(&code, jobs[i].frag.p, jobs[i].frag.n);
-			buf_put(&dcode, jobs[i].dfrag.p, jobs[i].dfrag.n);
+			if (jobs[i].frag.n)
+				buf_put(&code, jobs[i].frag.p, jobs[i].frag.n);
+			if (jobs[i].dfrag.n)
+				buf_put(&dcode, jobs[i].dfrag.p, jobs[i].dfrag.n);
 		}
 	*host = host_try_compile(what, &code, lang, use_cc, rtdir, err);
 	*dbl = NULL;
