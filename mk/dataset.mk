@@ -94,7 +94,7 @@ $(eval $(call ds_step,check,$(DS_WORK)/%/emit.st,$(DATASET_BIN)/krun $(wildcard 
 $(DS_WORK)/%.rec: $(DS_WORK)/%/check.st $(DATASET_BIN)/kpack
 	$(Q): dataset-shard $*
 	$(Q)$(DS_RUN) $(DATASET_BIN)/kpack shard --dir $(DS_WORK)/$* $(DS_KPACK) -o $@
-	$(Q)sh mk/dataset.sh progress $* $(DS_WORK) $(DS_T0) $(SHARD) $(DS_RECS)
+	$(Q)$(DS_ENV) sh mk/dataset.sh progress $* $(DS_WORK) $(DS_T0) $(SHARD) $(DS_RECS)
 
 .SECONDARY: $(foreach s,gen parse diff emit check,$(DS_SHARDS:%=$(DS_WORK)/%/$(s).st))
 

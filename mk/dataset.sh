@@ -15,18 +15,26 @@
 #
 #   sh mk/dataset.sh progress K WORK T0 SHARD REC...
 #
-# says on stderr that shard K is done, with the shards done of all, the
-# records/s of this run and the ETA: one updating line on a terminal,
-# plain lines otherwise.
+# says on stderr that shard K is done, with the shards done of all (those
+# still to be remade, a newer tool's, not counted), the records/s of this
+# run and the ETA: one updating line on a terminal, plain lines otherwise.
 set -u
 if [ "$1" = progress ]; then
 	k=$2 work=$3 t0=$4 size=$5
 	shift 5
+	# A shard is done when its record file was made by this run, or made
+	# before it and newer than every tool, script and header it depends
+	# on (Make will not remake it); an older one is still to be remade.
+	newest=$(ls -t "$KS_BIN"/k* mk/dataset.sh runtime/*.h 2>/dev/null | head -n 1)
 	total=$# done=0 new=0
 	for f; do
 		[ -e "$f" ] || continue
+		if [ "$f" -nt "$work/.t0" ]; then
+			new=$((new + 1))
+		elif [ -n "$newest" ] && [ ! "$f" -nt "$newest" ]; then
+			continue
+		fi
 		done=$((done + 1))
-		[ "$f" -nt "$work/.t0" ] && new=$((new + 1))
 	done
 	line=$(awk -v k="$k" -v d=$done -v n=$new -v t=$total -v s="$size" -v t0="$t0" -v t1="$(date +%s.%N)" 'BEGIN {
 		e = t1 - t0; r = 0; eta = 0
@@ -117,24 +125,64 @@ check)
 			nvrtc shard.err "$1.d.kir" shard.b.cu && nvrtc shard.err "$1.kir" shard.f.cu && shard_nvrtc=ok
 		fi
 	fi
+	# krun --batch: one krun, one compile per language and precision, for
+	# every kernel of the shard and each check (doc/runtime.md); a status
+	# line per kernel, `CODE ok` or `CODE error: REASON`.  A kernel with
+	# no status line (the batch krun died before it) is checked alone.
+	batch() { # list=LIST batch KRUN-OPTIONS...: LIST.status, whole or not
+		rm -f "$list.status"
+		"$B/krun" "$@" --batch "$list" >"$list.status.tmp" 2>"$list.err"
+		mv "$list.status.tmp" "$list.status"
+	}
+	if [ "$DS_CHECK" != none ]; then
+		set -- $(awk '$3 == "ok" { print $2 }' emit.st)
+		if [ $# -gt 0 ]; then
+			if [ "$DS_CHECK" = compile ]; then
+				for n; do echo "$n.d.kir $n.b.c"; done >bc.list
+				list=bc.list batch --compile-only
+			else
+				for n; do echo "$n.kir $n.f.c"; done >fc.list
+				list=fc.list batch --compile-only
+				for n; do echo "$n.d.kir $n.b.c $n.cpu.json"; done >cpu.list
+				list=cpu.list batch --gradcheck
+				if cuda; then
+					for n; do echo "$n.d.kir $n.b.cu $n.sim.json"; done >sim.list
+					list=sim.list batch --device sim --gradcheck
+				fi
+			fi
+		fi
+	fi
+	# krun1 LIST CODE ERRFILE KRUN-ARGS...: the kernel's status from the
+	# batch, else krun alone (stdout to the record file when it has one)
+	krun1() {
+		r=$(awk -v c="$2" '$1 == c { sub(/^[^ ]* /, ""); print; exit }' "$1.status" 2>/dev/null)
+		case $r in
+		ok) return 0 ;;
+		"error: "*) printf '%s\n' "${r#error: }" >"$3"; return 1 ;;
+		esac
+		l=$1 c=$2 e=$3
+		shift 3
+		o=$(awk -v c="$c" '$2 == c { print $3; exit }' "$l")
+		if [ -n "$o" ]; then "$B/krun" "$@" >"$o" 2>"$e"; else "$B/krun" "$@" 2>"$e"; fi
+	}
 	work() {
 		case $DS_CHECK in
 		none) return 0 ;;
 		compile)
-			"$B/krun" --compile-only "$2.d.kir" "$2.b.c" 2>"$2.err" || { fail "$1" "$2" compile-cpu "$2.err"; return 1; }
+			krun1 bc.list "$2.b.c" "$2.err" --compile-only "$2.d.kir" "$2.b.c" || { fail "$1" "$2" compile-cpu "$2.err"; return 1; }
 			cuda && [ -z "$shard_nvrtc" ] || return 0
 			nvrtc "$2.err" "$2.kir" "$2.f.cu" && nvrtc "$2.err" "$2.d.kir" "$2.b.cu" ||
 				{ fail "$1" "$2" compile-cuda "$2.err"; return 1; }
 			return 0 ;;
 		esac
-		"$B/krun" --compile-only "$2.kir" "$2.f.c" 2>"$2.err" || { fail "$1" "$2" compile-cpu "$2.err"; return 1; }
-		"$B/krun" --gradcheck "$2.d.kir" "$2.b.c" >"$2.cpu.json" 2>"$2.err" || { fail "$1" "$2" check-cpu "$2.err"; return 1; }
+		krun1 fc.list "$2.f.c" "$2.err" --compile-only "$2.kir" "$2.f.c" || { fail "$1" "$2" compile-cpu "$2.err"; return 1; }
+		krun1 cpu.list "$2.b.c" "$2.err" --gradcheck "$2.d.kir" "$2.b.c" || { fail "$1" "$2" check-cpu "$2.err"; return 1; }
 		cuda || return 0
 		if [ -z "$shard_nvrtc" ]; then
 			nvrtc "$2.err" "$2.kir" "$2.f.cu" && nvrtc "$2.err" "$2.d.kir" "$2.b.cu" ||
 				{ fail "$1" "$2" compile-cuda "$2.err"; return 1; }
 		fi
-		"$B/krun" --device sim --gradcheck "$2.d.kir" "$2.b.cu" >"$2.sim.json" 2>"$2.err" || { fail "$1" "$2" check-sim "$2.err"; return 1; }
+		krun1 sim.list "$2.b.cu" "$2.err" --device sim --gradcheck "$2.d.kir" "$2.b.cu" || { fail "$1" "$2" check-sim "$2.err"; return 1; }
 		# cpu and sim agree: the same records but for the device and the gradcheck's figures
 		sed 's/"device": "[a-z]*"//; s/, "gradcheck": {.*}}$/}/' "$2.cpu.json" >k.tmp.$$
 		sed 's/"device": "[a-z]*"//; s/, "gradcheck": {.*}}$/}/' "$2.sim.json" | cmp -s - k.tmp.$$ ||

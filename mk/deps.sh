@@ -1,6 +1,7 @@
 #!/bin/sh
 # deps.sh SET: make sure the Debian packages for SET are installed.
-#   build  re2c, lemon, prove (perl), a C compiler, python3, libtcc and tcc
+#   build  re2c, lemon, prove (perl), a C compiler, python3 (with venv),
+#          libtcc and tcc
 #   fuzz   clang and its libFuzzer runtime
 #   slurm  slurm-wlm (slurmctld, slurmd, the clients) and munge, for the
 #          single-node test cluster of `make check-slurm`
@@ -20,6 +21,8 @@ build)
 	have_cmd prove || need="$need perl"
 	have_cmd cc || need="$need gcc"
 	have_cmd python3 || need="$need python3"
+	# t/t6004 installs the datasets library into a venv of the build
+	python3 -c 'import ensurepip, venv' 2>/dev/null || need="$need python3-venv"
 	# krun compiles emitted C in process with libtcc (else with cc)
 	[ -f /usr/include/libtcc.h ] || need="$need libtcc-dev"
 	have_cmd tcc || need="$need tcc"

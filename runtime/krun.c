@@ -9,9 +9,12 @@
  *   launch (guarded), JSON on stdout
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "emit/emit.h"
 #include "grammar/ast.h"
@@ -25,6 +28,9 @@ static void usage(int status)
 	      "            [--kernel NAME] [--grid BLOCKSxTHREADS] [--timeout SECONDS] [--cc | --tcc]\n"
 	      "            [--grad | --gradcheck] [--compile-only [--arch sm_XX]]\n"
 	      "            FILE.py | FILE.kir [CODE.c | CODE.cu]\n"
+	      "       krun [--device cpu|sim] [options above] --batch LIST\n"
+	      "(a LIST line is IN CODE OUT: one compile for all the lines, each line's records\n"
+	      " to its OUT, one status line per line on stdout: CODE ok | CODE error: REASON)\n"
 	      "(FILE may be - for stdin; IR is recognized by its 'ksynth-ir' line)\n",
 	      status ? stderr : stdout);
 	exit(status);
@@ -35,7 +41,7 @@ typedef struct Opts {
 	int grad, gradcheck;
 	unsigned timeout;
 	uint64_t seed;
-	const char *kernel, *arch, *in, *code;
+	const char *kernel, *arch, *in, *code, *batch;
 	RunSet *set;
 	int nset;
 } Opts;
@@ -118,6 +124,8 @@ static void parse_opts(Opts *o, int argc, char **argv)
 			o->timeout = (unsigned)number("--timeout", v, 0, 86400);
 		} else if (!strcmp(a, "--kernel")) {
 			o->kernel = v;
+		} else if (!strcmp(a, "--batch")) {
+			o->batch = v;
 		} else if (!strcmp(a, "--arch")) {
 			o->arch = v;
 		} else if (!strcmp(a, "--grid")) {
@@ -138,7 +146,7 @@ static void parse_opts(Opts *o, int argc, char **argv)
 			usage(2);
 		}
 	}
-	if (!npos)
+	if (!npos == !o->batch)
 		usage(2);
 	if (o->use_tcc && !host_have_libtcc()) {
 		fprintf(stderr, "krun: --tcc: this krun was built without libtcc\n");
@@ -292,32 +300,44 @@ static void build_code(Buf *code, const Module *m, const Opts *o, const Func **k
 	}
 }
 
-/* --gradcheck: the CPU code in double precision (ksynth.h's
- * KS_REAL_DOUBLE) with a launcher per kernel, compiled once. */
-static Host *build_double(const Module *m, const Opts *o, const Func **ks, int nk, const char *rtdir)
+static int module_use_cc(const Module *m, const Opts *o)
 {
-	Buf code = {0};
+	return o->use_cc || (!o->use_tcc && uses_vec3(m));
+}
+
+/* --gradcheck: the CPU code that the double-precision build compiles (the
+ * given C, or the C emitted from the IR) with a launcher per kernel; the
+ * build puts "#define KS_REAL_DOUBLE 1" before it. */
+static void double_code(Buf *code, const Module *m, const Opts *o, const Func **ks, int nk)
+{
 	char entry[300];
-	buf_puts(&code, "#define KS_REAL_DOUBLE 1\n");
 	int given = o->code && o->device == DEV_CPU;
-	line_directive(&code, given ? o->code : o->in, given ? "" : ".c");
+	line_directive(code, given ? o->code : o->in, given ? "" : ".c");
 	if (given) {
 		Src c;
 		src_read(&c, o->code);
-		buf_put(&code, c.text, c.len);
+		buf_put(code, c.text, c.len);
 		src_free(&c);
 	} else {
-		emit(m, 0, &code);
+		emit(m, 0, code);
 	}
-	if (code.n && code.p[code.n - 1] != '\n')
-		buf_putc(&code, '\n');
-	line_directive(&code, "krun-launchers", "");
+	if (code->n && code->p[code->n - 1] != '\n')
+		buf_putc(code, '\n');
+	line_directive(code, "krun-launchers", "");
 	for (int k = 0; k < nk; k++) {
 		snprintf(entry, sizeof entry, "%s_cpu_forward", ks[k]->name);
-		run_launcher_c(&code, ks[k], entry, ks[k]->name);
+		run_launcher_c(code, ks[k], entry, ks[k]->name);
 	}
-	int use_cc = o->use_cc || (!o->use_tcc && uses_vec3(m));
-	Host *h = host_compile(given ? o->code : o->in, &code, LANG_C, use_cc, rtdir);
+}
+
+/* The double-precision build, compiled once for the whole file. */
+static Host *build_double(const Module *m, const Opts *o, const Func **ks, int nk, const char *rtdir)
+{
+	Buf code = {0};
+	buf_puts(&code, "#define KS_REAL_DOUBLE 1\n");
+	double_code(&code, m, o, ks, nk);
+	int given = o->code && o->device == DEV_CPU;
+	Host *h = host_compile(given ? o->code : o->in, &code, LANG_C, module_use_cc(m, o), rtdir);
 	buf_free(&code);
 	return h;
 }
@@ -458,11 +478,457 @@ static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host,
 	return bad != 0 || failed;
 }
 
+/* ---- --batch LIST -------------------------------------------------------
+
+   One process checks many kernel files with one compile per language and
+   precision.  Each LIST line is `IN CODE OUT` (OUT left out with
+   --compile-only); blank lines and lines opening with # are skipped.
+
+     prepare  a child process per line reads IN and writes the line's code
+              with its launchers (the text a single krun would compile) and
+              the names the module defines;
+     compile  the lines' code concatenated into one translation unit per
+              group, and for --gradcheck one double-precision unit; a group
+              holds lines with the same compiler and no name in common, so
+              one group in practice.  If a group does not compile, each of
+              its lines is compiled alone, so the errors go to their lines;
+     run      a child process per line (forked after the compile, so it
+              shares the compiled code) runs its kernels as a single krun
+              would, its stdout going to OUT.tmp.PID, renamed to OUT when
+              the child exits (whatever the status: the file holds what a
+              single krun would have printed), removed when it was killed.
+
+   A line that fails (an error, a crash, a timeout, a non-finite value, a
+   failed gradcheck) fails alone.  stdout gets one status line per LIST
+   line, in order, as soon as it is known: `CODE ok` or `CODE error:
+   REASON`, REASON being the first line the single krun would have printed
+   on stderr; stderr gets all the lines' messages. */
+
+typedef struct Job {
+	char *in, *code, *out;
+	int line, nk, use_cc, group, failed;
+	char **names;
+	int nnames;
+	Buf frag, dfrag;   /* the code with launchers; the double-precision code */
+	Host *host, *dbl;  /* when compiled alone */
+	Buf err;
+} Job;
+
+typedef struct Group {
+	int use_cc, njobs;
+	char **names;
+	int nnames;
+	Host *host, *dbl;
+} Group;
+
+/* Run fn(o) in a child process with stdout to outpath (NULL: /dev/null)
+ * and stderr appended to *err; returns the exit status, or -1 with a
+ * message in *err when the child was killed by a signal. */
+static int in_child(int (*fn)(Opts *, Host *, Host *), Opts *o, Host *host, Host *dbl,
+		    const char *outpath, Buf *err)
+{
+	fflush(stdout);
+	fflush(stderr);
+	char *ep = run_tmpfile("job.err");
+	pid_t pid = fork();
+	if (pid < 0)
+		ks_fatal("fork:");
+	if (pid == 0) {
+		int fo = open(outpath ? outpath : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0666);
+		int fe = open(ep, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		if (fo < 0 || fe < 0 || dup2(fo, 1) < 0 || dup2(fe, 2) < 0)
+			_exit(126);
+		close(fo);
+		close(fe);
+		int st = fn(o, host, dbl);
+		if (ferror(stdout) || fflush(stdout))
+			st = 1;
+		_exit(st);
+	}
+	run_child(pid);
+	int st, r;
+	while ((r = waitpid(pid, &st, 0)) < 0 && errno == EINTR)
+		;
+	run_child(0);
+	Src e;
+	src_read(&e, ep);
+	if (e.len)
+		buf_put(err, e.text, e.len);
+	src_free(&e);
+	run_tmpdone(ep);
+	if (r < 0)
+		ks_fatal("waitpid:");
+	if (WIFSIGNALED(st)) {
+		buf_printf(err, "krun: %s: killed by signal %d\n", o->code, WTERMSIG(st));
+		return -1;
+	}
+	return WEXITSTATUS(st);
+}
+
+/* The code file must suit the device, as parse_opts checks for one file. */
+static void check_code(const Opts *o)
+{
+	int cu = ends_with(o->code, ".cu");
+	if (!cu && !ends_with(o->code, ".c"))
+		ks_fatal("%s: the code must be a .c or a .cu file", o->code);
+	if (cu != (o->device != DEV_CPU))
+		ks_fatal("%s is %s code; --device %s runs %s code", o->code, cu ? "CUDA" : "C",
+			 run_device_name[o->device], o->device == DEV_CPU ? "C" : "CUDA");
+}
+
+/* prepare (in a child): on stdout "NK USE_CC NNAMES FRAGLEN DFRAGLEN\n",
+ * the module's function names one a line, then both codes. */
+static int job_prepare(Opts *o, Host *h1, Host *h2)
+{
+	(void)h1, (void)h2;
+	check_code(o);
+	Src src;
+	Arena scratch = {0};
+	Module *m = load_module(o->in, &src, &scratch);
+	const Func **ks = xmalloc(sizeof *ks * (size_t)(m->nfn + 1));
+	int nk = select_kernels(m, o, ks);
+	if (o->grad && nk)
+		need_backward(m, &src, o, ks, nk);
+	Buf code = {0}, dcode = {0};
+	if (nk)
+		build_code(&code, m, o, ks, nk);
+	if (nk && o->gradcheck)
+		double_code(&dcode, m, o, ks, nk);
+	printf("%d %d %d %zu %zu\n", nk, module_use_cc(m, o), m->nfn, code.n, dcode.n);
+	for (int i = 0; i < m->nfn; i++)
+		printf("%s\n", m->fn[i]->name);
+	if (code.n)
+		fwrite(code.p, 1, code.n, stdout);
+	if (dcode.n)
+		fwrite(dcode.p, 1, dcode.n, stdout);
+	return 0;
+}
+
+/* run (in a child): as main() runs one file, with the compiled code given */
+static int job_run(Opts *o, Host *host, Host *dbl)
+{
+	Src src;
+	Arena scratch = {0};
+	Module *m = load_module(o->in, &src, &scratch);
+	const Func **ks = xmalloc(sizeof *ks * (size_t)(m->nfn + 1));
+	int nk = select_kernels(m, o, ks);
+	if (o->grad && nk)
+		need_backward(m, &src, o, ks, nk);
+	int status = 0;
+	for (int k = 0; k < nk; k++)
+		status |= run_kernel(m, ks[k], o, host, NULL, dbl);
+	return status;
+}
+
+/* Parse prepare's output into the job; 0 if it is malformed. */
+static int job_parse(Job *j, const Src *f)
+{
+	const char *p = f->text, *end = f->text + f->len;
+	int nk, use_cc, nn;
+	size_t n1, n2;
+	if (!memchr(p, '\n', f->len) ||
+	    sscanf(p, "%d %d %d %zu %zu", &nk, &use_cc, &nn, &n1, &n2) != 5 || nn < 0)
+		return 0;
+	p = memchr(p, '\n', f->len) + 1;
+	j->nk = nk;
+	j->use_cc = use_cc;
+	j->names = xmalloc(sizeof *j->names * (size_t)(nn + 1));
+	for (int i = 0; i < nn; i++) {
+		const char *e = memchr(p, '\n', (size_t)(end - p));
+		if (!e)
+			return 0;
+		char *name = xmalloc((size_t)(e - p) + 1);
+		memcpy(name, p, (size_t)(e - p));
+		name[e - p] = 0;
+		j->names[j->nnames++] = name;
+		p = e + 1;
+	}
+	if ((size_t)(end - p) != n1 + n2)
+		return 0;
+	buf_put(&j->frag, p, n1);
+	buf_put(&j->dfrag, p + n1, n2);
+	return 1;
+}
+
+/* The first non-blank line of err, control characters as spaces. */
+static void first_line(Buf *out, const Buf *err)
+{
+	const char *p = err->p, *end = err->p + err->n;
+	while (p < end) {
+		const char *e = memchr(p, '\n', (size_t)(end - p));
+		if (!e)
+			e = end;
+		int blank = 1;
+		for (const char *q = p; q < e; q++)
+			blank &= *q == ' ' || *q == '\t' || *q == '\r';
+		if (!blank) {
+			for (const char *q = p; q < e; q++)
+				buf_putc(out, (unsigned char)*q < 32 ? ' ' : *q);
+			return;
+		}
+		p = e + 1;
+	}
+	buf_puts(out, "failed");
+}
+
+static void job_status(Job *j)
+{
+	if (!j->failed) {
+		printf("%s ok\n", j->code);
+	} else {
+		Buf r = {0};
+		first_line(&r, &j->err);
+		printf("%s error: %.*s\n", j->code, (int)r.n, r.p);
+		buf_free(&r);
+		if (j->err.n)
+			fwrite(j->err.p, 1, j->err.n, stderr);
+	}
+	fflush(stdout);
+	fflush(stderr);
+}
+
+/* A line failed before its run; its status line comes in its turn. */
+static void job_fail(Job *j)
+{
+	j->failed = 1;
+}
+
+/* The LIST lines: IN CODE OUT, whitespace between; a malformed line is a
+ * located error. */
+static Job *read_list(const Opts *o, const Src *l, int *njobs)
+{
+	Job *jobs = NULL;
+	int n = 0;
+	const char *p = l->text, *end = l->text + l->len;
+	for (int line = 1; p < end; line++) {
+		const char *e = memchr(p, '\n', (size_t)(end - p));
+		if (!e)
+			e = end;
+		char *field[3];
+		int nf = 0;
+		const char *q = p;
+		while (q < e && (*q == ' ' || *q == '\t' || *q == '\r'))
+			q++;
+		if (q < e && *q != '#') {
+			while (q < e) {
+				const char *b = q;
+				while (q < e && *q != ' ' && *q != '\t' && *q != '\r')
+					q++;
+				if (nf == 3)
+					ks_error_at(l, line, (int)(b - p) + 1, "a --batch line is IN CODE OUT; this is a fourth field");
+				field[nf] = xmalloc((size_t)(q - b) + 1);
+				memcpy(field[nf], b, (size_t)(q - b));
+				field[nf][q - b] = 0;
+				nf++;
+				while (q < e && (*q == ' ' || *q == '\t' || *q == '\r'))
+					q++;
+			}
+			if (nf < 2 || (nf < 3 && !o->compile_only))
+				ks_error_at(l, line, (int)(e - p) + 1, "a --batch line is IN CODE %s",
+					    o->compile_only ? "[OUT]" : "OUT");
+			jobs = xrealloc(jobs, sizeof *jobs * (size_t)(n + 1));
+			memset(&jobs[n], 0, sizeof *jobs);
+			jobs[n].in = field[0];
+			jobs[n].code = field[1];
+			jobs[n].out = nf == 3 ? field[2] : NULL;
+			jobs[n].line = line;
+			n++;
+		}
+		p = e + 1;
+	}
+	*njobs = n;
+	return jobs;
+}
+
+static int shares_name(const Group *g, const Job *j)
+{
+	for (int a = 0; a < g->nnames; a++)
+		for (int b = 0; b < j->nnames; b++)
+			if (!strcmp(g->names[a], j->names[b]))
+				return 1;
+	return 0;
+}
+
+/* Compile the group's (or with one job, the job's) float and double code;
+ * NULL hosts and the messages in *err when either does not compile. */
+static int compile_set(const Opts *o, Job *jobs, int njobs, int group, const char *what,
+		       const char *dwhat, int use_cc, const char *rtdir, Host **host, Host **dbl, Buf *err)
+{
+	Buf code = {0}, dcode = {0};
+	int lang = o->device == DEV_CPU ? LANG_C : LANG_CXX;
+	buf_puts(&dcode, "#define KS_REAL_DOUBLE 1\n");
+	for (int i = 0; i < njobs; i++)
+		if (jobs[i].group == group && !jobs[i].failed) {
+			if (jobs[i].frag.n)
+				buf_put(&code, jobs[i].frag.p, jobs[i].frag.n);
+			if (jobs[i].dfrag.n)
+				buf_put(&dcode, jobs[i].dfrag.p, jobs[i].dfrag.n);
+		}
+	*host = host_try_compile(what, &code, lang, use_cc, rtdir, err);
+	*dbl = NULL;
+	if (*host && o->gradcheck && !(*dbl = host_try_compile(dwhat, &dcode, LANG_C, use_cc, rtdir, err))) {
+		host_free(*host);
+		*host = NULL;
+	}
+	buf_free(&code);
+	buf_free(&dcode);
+	return *host != NULL;
+}
+
+static int batch(Opts *o, const char *list)
+{
+	if (o->device == DEV_CUDA) {
+		fprintf(stderr, "krun: --batch runs on the cpu and sim devices\n");
+		usage(2);
+	}
+	const char *rtdir = run_runtime_dir();
+	if (!rtdir)
+		ks_fatal("cannot find the runtime headers (ksynth.h); set KSYNTH_RUNTIME to their folder");
+	Src l;
+	src_read(&l, list);
+	int njobs;
+	Job *jobs = read_list(o, &l, &njobs);
+
+	/* prepare */
+	for (int i = 0; i < njobs; i++) {
+		Job *j = &jobs[i];
+		Opts jo = *o;
+		jo.in = j->in;
+		jo.code = j->code;
+		char *fp = run_tmpfile("job.frag");
+		int st = in_child(job_prepare, &jo, NULL, NULL, fp, &j->err);
+		Src f;
+		if (st == 0) {
+			src_read(&f, fp);
+			if (!job_parse(j, &f)) {
+				buf_printf(&j->err, "krun: %s: internal error: a malformed prepared file\n", j->in);
+				st = 1;
+			}
+			src_free(&f);
+		}
+		run_tmpdone(fp);
+		j->group = -1;
+		if (st != 0)
+			job_fail(j);
+	}
+
+	/* group: same compiler, no name twice */
+	Group *g = xmalloc(sizeof *g * (size_t)(njobs + 1));
+	int ng = 0;
+	for (int i = 0; i < njobs; i++) {
+		Job *j = &jobs[i];
+		if (j->failed || !j->nk)
+			continue;
+		int k = 0;
+		while (k < ng && (g[k].use_cc != j->use_cc || shares_name(&g[k], j)))
+			k++;
+		if (k == ng)
+			g[ng++] = (Group){.use_cc = j->use_cc};
+		g[k].names = xrealloc(g[k].names, sizeof *g[k].names * (size_t)(g[k].nnames + j->nnames + 1));
+		for (int n = 0; n < j->nnames; n++)
+			g[k].names[g[k].nnames++] = j->names[n];
+		g[k].njobs++;
+		j->group = k;
+	}
+
+	/* compile: each group at once, else each of its jobs alone */
+	for (int k = 0; k < ng; k++) {
+		char what[300];
+		snprintf(what, sizeof what, "%s (%d files)", list, g[k].njobs);
+		Buf err = {0};
+		if (compile_set(o, jobs, njobs, k, what, what, g[k].use_cc, rtdir, &g[k].host, &g[k].dbl, &err)) {
+			buf_free(&err);
+			continue;
+		}
+		buf_free(&err);
+		for (int i = 0; i < njobs; i++) {
+			Job *j = &jobs[i];
+			if (j->group != k)
+				continue;
+			j->group = ng + i; /* alone */
+			if (!compile_set(o, jobs, njobs, j->group, j->code,
+					 o->device == DEV_CPU ? j->code : j->in, j->use_cc, rtdir, &j->host,
+					 &j->dbl, &j->err))
+				job_fail(j);
+		}
+	}
+
+	/* run, and the status lines in LIST order */
+	int status = 0;
+	for (int i = 0; i < njobs; i++) {
+		Job *j = &jobs[i];
+		status |= j->failed;
+		if (j->failed) {
+			job_status(j);
+			continue;
+		}
+		if (o->compile_only || !j->nk) {
+			if (j->out) {
+				/* no record: an empty file, as a single krun prints nothing */
+				FILE *f = fopen(j->out, "wb");
+				if (!f || fclose(f))
+					ks_fatal("%s:", j->out);
+			}
+			job_status(j);
+			continue;
+		}
+		Opts jo = *o;
+		jo.in = j->in;
+		jo.code = j->code;
+		Host *h = j->group < ng ? g[j->group].host : j->host;
+		Host *d = j->group < ng ? g[j->group].dbl : j->dbl;
+		char tmp[64];
+		snprintf(tmp, sizeof tmp, ".tmp.%ld", (long)getpid());
+		Buf tp = {0};
+		buf_printf(&tp, "%s%s", j->out, tmp);
+		char *tpath = run_tmppath(tp.p);
+		buf_free(&tp);
+		int st = in_child(job_run, &jo, h, d, tpath, &j->err);
+		if (st >= 0 && rename(tpath, j->out))
+			ks_fatal("%s:", j->out);
+		if (st >= 0)
+			run_tmpkeep(tpath);
+		else
+			run_tmpdone(tpath);
+		j->failed = st != 0;
+		status |= j->failed;
+		job_status(j);
+	}
+
+	for (int k = 0; k < ng; k++) {
+		host_free(g[k].host);
+		host_free(g[k].dbl);
+		free(g[k].names);
+	}
+	free(g);
+	for (int i = 0; i < njobs; i++) {
+		Job *j = &jobs[i];
+		host_free(j->host);
+		host_free(j->dbl);
+		for (int n = 0; n < j->nnames; n++)
+			free(j->names[n]);
+		free(j->names);
+		buf_free(&j->frag);
+		buf_free(&j->dfrag);
+		buf_free(&j->err);
+		free(j->in);
+		free(j->code);
+		free(j->out);
+	}
+	free(jobs);
+	src_free(&l);
+	if (ferror(stdout) || fflush(stdout))
+		ks_fatal("<stdout>: write error");
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	ks_prog = "krun";
 	Opts o = {.device = DEV_CPU, .dim = 16, .seed = 1, .timeout = 60, .arch = "sm_90"};
 	parse_opts(&o, argc, argv);
+	if (o.batch)
+		return batch(&o, o.batch);
 
 	Src src;
 	Arena scratch = {0};
@@ -490,9 +956,8 @@ int main(int argc, char **argv)
 		if (gpu)
 			cuda_load(gpu, &cubin);
 	} else if (nk) {
-		int use_cc = o.use_cc || (!o.use_tcc && uses_vec3(m));
 		host = host_compile(what, &code, o.device == DEV_CPU ? LANG_C : LANG_CXX,
-				    use_cc, rtdir);
+				    module_use_cc(m, &o), rtdir);
 	}
 
 	Host *dbl = NULL;

@@ -128,6 +128,11 @@ typedef struct Host Host;
  * there.  A compile error prints the compiler's output and exits 1. */
 Host *host_compile(const char *what, const Buf *code, int lang, int use_cc,
 		   const char *rtdir);
+/* The same, but a compile error returns NULL and appends to *err what
+ * host_compile would print ("krun: WHAT: the C code does not compile
+ * (cc):", then the compiler's output). */
+Host *host_try_compile(const char *what, const Buf *code, int lang, int use_cc,
+		       const char *rtdir, Buf *err);
 void *host_sym(Host *h, const char *name);
 void host_free(Host *h);
 /* "libtcc" or the system compiler's name */
@@ -136,9 +141,19 @@ const char *host_c_compiler(int use_cc);
 int host_have_libtcc(void);
 
 /* A private temporary folder under $TMPDIR, removed at exit (or on a
- * fatal signal); run_tmpfile adds a file name in it to the cleanup. */
+ * fatal signal); run_tmpfile adds a file name in it to the cleanup (a
+ * malloc'ed path), run_tmpdone removes the file, frees the path, and
+ * removes the folder with its last file. */
 const char *run_tmpdir(void);
 char *run_tmpfile(const char *name);
+void run_tmpdone(char *path);
+/* Any path (a file being written beside its final name) added to the
+ * cleanup; run_tmpkeep takes it off again (the file stays) and frees it. */
+char *run_tmppath(const char *path);
+void run_tmpkeep(char *path);
+/* The child process running now (0: none): stopped and waited for before
+ * the temporary folder is removed on a fatal signal. */
+void run_child(int pid);
 /* Run argv, output (stdout and stderr) into *log; returns the exit
  * status, or -1 if it could not start or died from a signal. */
 int run_cmd(char *const argv[], Buf *log);

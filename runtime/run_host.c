@@ -10,8 +10,8 @@
  * contraction off and no fast math, so that the cpu and sim devices
  * evaluate the same float32 operations in the same order.
  *
- * Temporary files live in one folder under $TMPDIR that is removed at
- * exit and on a fatal signal; a kernel that crashes or runs too long is
+ * Temporary files live in one folder under $TMPDIR that exists only
+ * while they do and is removed at exit and on a fatal signal; a kernel that crashes or runs too long is
  * caught (run_guard) and ends krun with a message instead of a core.
  */
 #include <dlfcn.h>
@@ -35,58 +35,135 @@ extern char **environ;
 
 /* ---- temporary files ---------------------------------------------- */
 
+/* The folder exists only while a temporary file does: run_tmpfile makes
+ * it, run_tmpdone removes a file and, with the last one, the folder.  A
+ * compiled object is removed as soon as it is loaded, so a krun killed
+ * with SIGKILL outside a compile leaves nothing behind.  Every other way
+ * out (exit, a fatal error, SIGINT, SIGTERM, SIGHUP, a crash or timeout
+ * caught by run_guard) removes the files and the folder; a child running
+ * then (a compiler, a batch job) is stopped and waited for first, so that
+ * it writes nothing into the folder after it is gone.  Only the process
+ * that made the folder removes it: a forked batch job inherits the
+ * handlers, not the folder. */
 #define MAXTMP 64
 static char tmp_dir[4096];
-static char *tmp_files[MAXTMP];
-static volatile sig_atomic_t tmp_n;
+static char *volatile tmp_files[MAXTMP];
+static volatile sig_atomic_t tmp_owner, child_pid;
 
 static void tmp_clean(void)
 {
-	for (int i = 0; i < tmp_n; i++)
-		unlink(tmp_files[i]);
-	if (tmp_dir[0])
-		rmdir(tmp_dir);
+	if (!tmp_dir[0] || getpid() != (pid_t)tmp_owner)
+		return;
+	for (int i = 0; i < MAXTMP; i++)
+		if (tmp_files[i])
+			unlink(tmp_files[i]);
+	rmdir(tmp_dir);
+}
+
+static void stop_child(void)
+{
+	pid_t c = (pid_t)child_pid;
+	if (c > 0 && getpid() == (pid_t)tmp_owner) {
+		kill(c, SIGTERM);
+		while (waitpid(c, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
 }
 
 static void on_term(int sig)
 {
+	stop_child();
 	tmp_clean();
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
 
+void run_child(int pid)
+{
+	child_pid = pid;
+}
+
+static void tmp_init(void)
+{
+	static int done;
+	if (done)
+		return;
+	done = 1;
+	tmp_owner = (sig_atomic_t)getpid();
+	atexit(tmp_clean);
+	signal(SIGINT, on_term);
+	signal(SIGTERM, on_term);
+	signal(SIGHUP, on_term);
+}
+
 const char *run_tmpdir(void)
 {
+	tmp_init();
 	if (tmp_dir[0])
 		return tmp_dir;
 	const char *t = getenv("TMPDIR");
 	if (!t || !*t)
 		t = "/tmp";
-	snprintf(tmp_dir, sizeof tmp_dir, "%s/krun.XXXXXX", t);
-	if (!mkdtemp(tmp_dir)) {
-		char bad[4096];
-		memcpy(bad, tmp_dir, sizeof bad);
-		tmp_dir[0] = 0;
-		ks_fatal("%s:", bad);
-	}
-	atexit(tmp_clean);
-	signal(SIGINT, on_term);
-	signal(SIGTERM, on_term);
-	signal(SIGHUP, on_term);
+	char d[sizeof tmp_dir];
+	snprintf(d, sizeof d, "%s/krun.XXXXXX", t);
+	if (!mkdtemp(d))
+		ks_fatal("%s:", d);
+	memcpy(tmp_dir, d, sizeof d);
 	return tmp_dir;
+}
+
+char *run_tmppath(const char *path)
+{
+	tmp_init();
+	int slot = 0;
+	while (slot < MAXTMP && tmp_files[slot])
+		slot++;
+	if (slot == MAXTMP)
+		ks_fatal("too many temporary files");
+	char *p = xstrdup(path);
+	tmp_files[slot] = p;
+	return p;
 }
 
 char *run_tmpfile(const char *name)
 {
 	const char *d = run_tmpdir();
-	if (tmp_n == MAXTMP)
-		ks_fatal("too many temporary files");
 	size_t n = strlen(d) + strlen(name) + 2;
 	char *p = xmalloc(n);
 	snprintf(p, n, "%s/%s", d, name);
-	tmp_files[tmp_n] = p;
-	tmp_n = tmp_n + 1;
-	return p;
+	char *r = run_tmppath(p);
+	free(p);
+	return r;
+}
+
+/* Take path off the cleanup (removing the file unless keep), free it,
+ * and remove the folder when its last file is gone. */
+static void tmp_release(char *path, int keep)
+{
+	int left = 0;
+	for (int i = 0; i < MAXTMP; i++) {
+		if (tmp_files[i] == path)
+			tmp_files[i] = NULL;
+		else if (tmp_files[i])
+			left = 1;
+	}
+	if (!keep)
+		unlink(path);
+	free(path);
+	if (!left && tmp_dir[0] && getpid() == (pid_t)tmp_owner) {
+		rmdir(tmp_dir);
+		tmp_dir[0] = 0;
+	}
+}
+
+void run_tmpkeep(char *path)
+{
+	tmp_release(path, 1);
+}
+
+void run_tmpdone(char *path)
+{
+	tmp_release(path, 0);
 }
 
 int run_cmd(char *const argv[], Buf *log)
@@ -105,12 +182,18 @@ int run_cmd(char *const argv[], Buf *log)
 	posix_spawn_file_actions_destroy(&fa);
 	if (err) {
 		buf_printf(log, "%s: %s\n", argv[0], strerror(err));
+		run_tmpdone(path);
 		return -1;
 	}
-	int st;
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -1;
+	run_child(pid);
+	int st, r;
+	while ((r = waitpid(pid, &st, 0)) < 0 && errno == EINTR)
+		;
+	run_child(0);
+	if (r < 0) {
+		run_tmpdone(path);
+		return -1;
+	}
 	FILE *f = fopen(path, "rb");
 	if (f) {
 		char chunk[4096];
@@ -119,6 +202,7 @@ int run_cmd(char *const argv[], Buf *log)
 			buf_put(log, chunk, n);
 		fclose(f);
 	}
+	run_tmpdone(path);
 	if (WIFSIGNALED(st)) {
 		buf_printf(log, "%s: killed by signal %d\n", argv[0], WTERMSIG(st));
 		return -1;
@@ -137,6 +221,7 @@ static void on_guard(int sig)
 	const char *m = guard_msg[sig == SIGALRM];
 	ssize_t r = write(2, m, strlen(m));
 	(void)r;
+	stop_child();
 	tmp_clean();
 	_exit(1);
 }
@@ -236,15 +321,21 @@ const char *host_c_compiler(int use_cc)
 	return e && *e ? e : "cc";
 }
 
-static KS_NORETURN void compile_failed(const char *what, const char *lang,
-				       const char *by, const Buf *log)
+static KS_NORETURN void compile_failed(const Buf *msg)
 {
 	fflush(stdout);
-	fprintf(stderr, "%s: %s: the %s code does not compile (%s):\n%s", ks_prog,
-		what, lang, by, log->n ? log->p : "(no output)\n");
-	if (log->n && log->p[log->n - 1] != '\n')
-		fputc('\n', stderr);
+	fwrite(msg->p, 1, msg->n, stderr);
 	exit(1);
+}
+
+/* The first line of a compile error, as krun prints it. */
+static void compile_msg(Buf *out, const char *what, int lang, const char *by, const Buf *log)
+{
+	buf_printf(out, "%s: %s: the %s code does not compile (%s):\n%s", ks_prog, what,
+		   lang == LANG_C ? "C" : "CUDA (as C++ for sim)", by,
+		   log->n ? log->p : "(no output)\n");
+	if (log->n && log->p[log->n - 1] != '\n')
+		buf_putc(out, '\n');
 }
 
 #ifdef KS_HAVE_LIBTCC
@@ -253,15 +344,14 @@ static void tcc_msg(void *opaque, const char *msg)
 	buf_printf(opaque, "%s\n", msg);
 }
 
-static Host *tcc_build(const char *what, const Buf *code, const char *rtdir)
+static Host *tcc_build(const Buf *code, const char *rtdir, Buf *log)
 {
-	Buf log = {0};
 	Host *h = xmalloc(sizeof *h);
 	h->so = NULL;
 	h->tcc = tcc_new();
 	if (!h->tcc)
 		ks_fatal("libtcc: cannot start");
-	tcc_set_error_func(h->tcc, &log, tcc_msg);
+	tcc_set_error_func(h->tcc, log, tcc_msg);
 #ifdef KS_TCC_LIBDIR
 	tcc_set_lib_path(h->tcc, KS_TCC_LIBDIR);
 #endif
@@ -271,19 +361,31 @@ static Host *tcc_build(const char *what, const Buf *code, const char *rtdir)
 	 * (or linked it --as-needed) tcc must load it itself. */
 	tcc_add_library(h->tcc, "m");
 	if (tcc_compile_string(h->tcc, code->n ? code->p : "") < 0 ||
-	    tcc_relocate(h->tcc, TCC_RELOCATE_AUTO) < 0)
-		compile_failed(what, "C", "libtcc", &log);
-	buf_free(&log);
+	    tcc_relocate(h->tcc, TCC_RELOCATE_AUTO) < 0) {
+		tcc_delete(h->tcc);
+		free(h);
+		return NULL;
+	}
 	return h;
 }
 #endif
 
-Host *host_compile(const char *what, const Buf *code, int lang, int use_cc,
-		   const char *rtdir)
+/* -O0: the kernels run on 16 elements once, so the compile is the whole
+ * cost, and -O0 compiles in a fraction of -O2's time.  With FMA
+ * contraction off and no fast math, every optimization level evaluates the
+ * same IEEE float operations, so the records do not depend on it. */
+Host *host_try_compile(const char *what, const Buf *code, int lang, int use_cc,
+		       const char *rtdir, Buf *err)
 {
+	Buf log = {0};
 #ifdef KS_HAVE_LIBTCC
-	if (lang == LANG_C && !use_cc)
-		return tcc_build(what, code, rtdir);
+	if (lang == LANG_C && !use_cc) {
+		Host *h = tcc_build(code, rtdir, &log);
+		if (!h)
+			compile_msg(err, what, lang, "libtcc", &log);
+		buf_free(&log);
+		return h;
+	}
 #endif
 	(void)use_cc;
 	static int seq;
@@ -298,24 +400,38 @@ Host *host_compile(const char *what, const Buf *code, int lang, int use_cc,
 	char inc[4200];
 	snprintf(inc, sizeof inc, "-I%s", rtdir);
 	const char *cxx = getenv("KSYNTH_CXX");
-	char *argv_c[] = {(char *)host_c_compiler(1), "-std=c11", "-O2", "-ffp-contract=off",
+	char *argv_c[] = {(char *)host_c_compiler(1), "-std=c11", "-O0", "-fno-builtin", "-ffp-contract=off",
 			  "-fno-fast-math", "-shared", "-fPIC", inc, "-o", so, src,
 			  "-lm", NULL};
-	char *argv_cxx[] = {(char *)(cxx && *cxx ? cxx : "c++"), "-std=c++17", "-O1",
+	char *argv_cxx[] = {(char *)(cxx && *cxx ? cxx : "c++"), "-std=c++17", "-O0", "-fno-builtin",
 			    "-ffp-contract=off", "-fno-fast-math", "-shared", "-fPIC",
 			    inc, "-include", "ksynth_sim.h", "-x", "c++", src, "-o",
 			    so, "-lm", NULL};
 	char **argv = lang == LANG_C ? argv_c : argv_cxx;
-	Buf log = {0};
-	if (run_cmd(argv, &log) != 0)
-		compile_failed(what, lang == LANG_C ? "C" : "CUDA (as C++ for sim)",
-			       argv[0], &log);
+	Host *h = NULL;
+	if (run_cmd(argv, &log) != 0) {
+		compile_msg(err, what, lang, argv[0], &log);
+	} else {
+		h = xmalloc(sizeof *h);
+		memset(h, 0, sizeof *h);
+		h->so = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+		if (!h->so)
+			ks_fatal("%s: cannot load the compiled code: %s", what, dlerror());
+	}
 	buf_free(&log);
-	Host *h = xmalloc(sizeof *h);
-	memset(h, 0, sizeof *h);
-	h->so = dlopen(so, RTLD_NOW | RTLD_LOCAL);
-	if (!h->so)
-		ks_fatal("%s: cannot load the compiled code: %s", what, dlerror());
+	run_tmpdone(src);
+	run_tmpdone(so);
+	return h;
+}
+
+Host *host_compile(const char *what, const Buf *code, int lang, int use_cc,
+		   const char *rtdir)
+{
+	Buf err = {0};
+	Host *h = host_try_compile(what, code, lang, use_cc, rtdir, &err);
+	if (!h)
+		compile_failed(&err);
+	buf_free(&err);
 	return h;
 }
 

@@ -2,7 +2,8 @@
 # make dataset (doc/dataset.md): records with exactly DESIGN.md's fields,
 # valid JSON parsed by python3, verified (CHECK=full), deduplicated on
 # ir_hash, the Hugging Face layout with its card and stats; a second run
-# does nothing; raising N builds only the new shards.
+# does nothing; raising N builds only the new shards; a batch krun that
+# dies leaves its shard's remaining kernels to be checked one by one.
 . "$(dirname "$0")/lib.sh"
 
 mk() { make --no-print-directory O="$KS_BUILD" SAN="$KS_SAN" DATASET_BIN="$TMP/bin" DATASET_WORK="$TMP/work" MARGIN=2 "$@"; }
@@ -86,6 +87,8 @@ touch -r "$TMP/kemit-cu.keep" "$TMP/bin/kemit-cu"
 ok "kemit-cu newer: the gen, parse and diff steps stay" test -z "$(find "$w" -name 'gen.st' -newer "$TMP/stamp" -o -name 'diff.st' -newer "$TMP/stamp")"
 ok "kemit-cu newer: the emit steps are redone" test -n "$(find "$w" -name 'emit.st' -newer "$TMP/stamp")"
 ok "kemit-cu newer: the shards are remade" grep -q 'SHARD   0 ' "$TMP/touch"
+is "kemit-cu newer: the first progress line counts the remade shard only" \
+	"$(grep -m1 'SHARD' "$TMP/touch" | awk '{ print $3 }')" "1/$(ls "$w"/*.rec | wc -l)"
 ok "DEVICE=all records" python3 -c '
 import json, glob, sys
 recs = [json.loads(l) for f in glob.glob(sys.argv[1] + "/data/*.jsonl") for l in open(f)]
@@ -93,5 +96,31 @@ assert len(recs) == 12 and sorted({r["device"] for r in recs}) == ["cpu", "cuda"
 assert all(("__global__" in r["forward"]) == (r["device"] == "cuda") for r in recs)
 ' "$TMP/all"
 ok "DEVICE=all CHECK=none uses a work folder of its own" test "$(ls -d "$TMP"/work/*/ | wc -l)" = 2
+# a batch krun that dies after its first kernel: the shard's other kernels
+# are checked one by one, and the bytes are the same
+mkdir -p "$TMP/bin2" && cp -p "$TMP/bin"/k* "$TMP/bin2/" && mv "$TMP/bin2/krun" "$TMP/bin2/krun.real"
+cat >"$TMP/bin2/krun" <<'EOF'
+#!/bin/sh
+real=$(dirname "$0")/krun.real
+case " $* " in *" --batch "*) ;; *) exec "$real" "$@" ;; esac
+n=$# p=
+for a; do
+	[ "$p" = --batch ] && { head -n 1 "$a" >"$a.one"; a=$a.one; }
+	set -- "$@" "$a"
+	p=$a
+done
+shift $n
+"$real" "$@"
+kill -KILL $$
+EOF
+chmod +x "$TMP/bin2/krun"
+ok "make dataset with a batch krun that dies" mk dataset N=9 SHARD=3 DEVICE=cpu CHECK=full OUT="$TMP/dead" \
+	DATASET_BIN="$TMP/bin2" DATASET_WORK="$TMP/work2"
+is "... the batch checked one kernel a shard" "$(cat "$TMP"/work2/*/*/cpu.list.status | wc -l)" \
+	"$(ls -d "$TMP"/work2/*/*/ | wc -l)"
+for f in data/train-00000-of-00001.jsonl data/validation-00000-of-00001.jsonl data/test-00000-of-00001.jsonl \
+	rejects.jsonl stats.json README.md; do
+	same_file "... the others one by one: $f the same" "$TMP/dead/$f" "$o/$f"
+done
 ok "bad DEVICE is an error" bash -c "! make --no-print-directory O='$KS_BUILD' dataset DEVICE=gpu OUT='$TMP/x' 2>/dev/null"
 done_testing
