@@ -233,8 +233,7 @@ void gen_kernel(Buf *out, uint64_t seed, int cat_, uint64_t index, const GenKnob
 		g.out = out;
 		out->n = start;
 		gen_body_kernel(&g, index);
-		gen_prune(out, start);
-		if (attempt >= 15 || gen_promise_ok(out->p + start, out->n - start, cat_))
+		if (gen_prune(out, start, cat_) || attempt >= 15)
 			break;
 	}
 	if (cov) {

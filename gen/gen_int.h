@@ -162,8 +162,7 @@ Expr call_helper(G *g, Helper *h, int d, Iv *riv, int *dep);
 int helper_ok(G *g, Helper *h);
 
 /* prune.c */
-void gen_prune(Buf *out, size_t start);
-int gen_promise_ok(const char *text, size_t n, int cat);
+int gen_prune(Buf *out, size_t start, int cat);
 
 /* stmt.c */
 void gen_body_kernel(G *g, uint64_t index);

@@ -354,19 +354,62 @@ static void prune_func(Ln *L, int a, int b)
 	}
 }
 
-void gen_prune(Buf *out, size_t start)
+/* Does a line of the kernel body hold what category CAT promises: a loop,
+ * an if, an augmented assignment, a component store, a helper call? */
+static int promised(const Ln *l, int cat)
+{
+	switch (cat) {
+	case CAT_LOOP:
+		return l->kind == K_HDR && (l->hdr == H_FOR || l->hdr == H_WHILE);
+	case CAT_CONTROL_FLOW:
+		return l->kind == K_HDR && l->hdr == H_IF;
+	case CAT_INPLACE:
+		return l->kind == K_AUG;
+	case CAT_VECTOR:
+	case CAT_MATRIX:
+		return l->kind == K_PART && strncmp(l->s + strlen(l->t[0]), "[i] ", 4);
+	case CAT_FUNCTION:
+		/* a call of a helper: NAME_INDEX( */
+		for (const char *u = strchr(l->s, '_'); u; u = strchr(u + 1, '_')) {
+			const char *d = u + 1;
+			while (isdigit((unsigned char)*d))
+				d++;
+			if (d > u + 1 && *d == '(')
+				return 1;
+		}
+		return 0;
+	default: /* arithmetic, math, atomic (never dropped), combined */
+		return 1;
+	}
+}
+
+static void indent(Buf *out, size_t n)
+{
+	static const char sp[] = "                                                                ";
+	for (; n > 64; n -= 64)
+		buf_put(out, sp, 64);
+	buf_put(out, sp, n);
+}
+
+int gen_prune(Buf *out, size_t start, int cat)
 {
 	static Ln L[MAXL];
+	static char *txt;
+	static size_t cap;
 	pool_n = 0;
 	size_t len = out->n - start;
-	char *txt = malloc(len + 1);
-	if (!txt)
-		ks_fatal("out of memory");
+	if (len + 1 > cap) {
+		cap = 2 * (len + 1);
+		free(txt);
+		txt = malloc(cap);
+		if (!txt)
+			ks_fatal("out of memory");
+	}
 	memcpy(txt, out->p + start, len);
 	txt[len] = 0;
-	int n = 0;
+	int n = 0, kdef = -1;
 	for (char *p = txt; *p && n < MAXL;) {
-		char *e = strchr(p, '\n');
+		char *e = memchr(p, '\n', (size_t)(txt + len - p));
 		if (e)
 			*e = 0;
 		Ln *l = &L[n++];
@@ -378,14 +421,14 @@ void gen_prune(Buf *out, size_t start)
 		l->s = p + ind;
 		classify(l);
 		l->okind = l->kind;
+		if (l->kind == K_DEF && !ind && n >= 2 && !strcmp(L[n - 2].s, "@wp.kernel"))
+			kdef = n - 1;
 		if (!e)
 			break;
 		p = e + 1;
 	}
-	if (n >= MAXL) { /* too long to be sure of: leave it as it is */
-		free(txt);
-		return;
-	}
+	if (n >= MAXL) /* too long to be sure of: leave it as it is */
+		return 1;
 	for (int j = 0; j < n; j++) {
 		if (L[j].kind != K_DEF || L[j].ind)
 			continue;
@@ -394,7 +437,9 @@ void gen_prune(Buf *out, size_t start)
 			b++;
 		prune_func(L, j, b);
 	}
-	/* write back: dead lines out, a lone pass kept, an emptied block gets one */
+	/* write back: dead lines out, a lone pass kept, an emptied block gets
+	 * one; count the kernel's body lines and look for its promise */
+	int found = kdef < 0, lines = 0;
 	out->n = start;
 	for (int j = 0; j < n; j++) {
 		Ln *l = &L[j];
@@ -409,8 +454,11 @@ void gen_prune(Buf *out, size_t start)
 			if (other)
 				continue;
 		}
-		for (int k = 0; k < l->ind; k++)
-			buf_putc(out, ' ');
+		if (kdef >= 0 && j > kdef) {
+			lines += l->kind != K_NONE && l->kind != K_DOC;
+			found = found || promised(l, cat);
+		}
+		indent(out, (size_t)l->ind);
 		buf_puts(out, l->s);
 		buf_putc(out, '\n');
 		if (l->kind == K_HDR) {
@@ -418,84 +466,11 @@ void gen_prune(Buf *out, size_t start)
 			while (m < n && L[m].dead)
 				m++;
 			if (m >= n || L[m].ind <= l->ind) {
-				for (int k = 0; k < l->ind + 4; k++)
-					buf_putc(out, ' ');
+				indent(out, (size_t)l->ind + 4);
 				buf_puts(out, "pass\n");
+				lines += kdef >= 0 && j > kdef;
 			}
 		}
 	}
-	free(txt);
-}
-
-/* Does the kernel in TEXT (after the dead-store pass) still hold what
- * its category promises: a loop, an if, an augmented assignment, a
- * component store, a helper call?  (An atomic is never dropped.)  And
- * is there more to it than `i = wp.tid()` and one store? */
-int gen_promise_ok(const char *text, size_t n, int cat)
-{
-	int found = cat == CAT_ARITHMETIC || cat == CAT_MATH || cat == CAT_ATOMIC || cat == CAT_COMBINED;
-	int lines = 0;
-	const char *k = NULL;
-	for (const char *p = text; p < text + n; p++)
-		if ((p == text || p[-1] == '\n') && !strncmp(p, "@wp.kernel", 10))
-			k = p;
-	if (!k)
-		return 1;
-	const char *body = strchr(strchr(k, '\n') + 1, '\n'); /* past the def line */
-	if (!body)
-		return 1;
-	for (const char *p = body + 1; p < text + n;) {
-		const char *e = memchr(p, '\n', (size_t)(text + n - p));
-		if (!e)
-			e = text + n;
-		while (p < e && *p == ' ')
-			p++;
-		size_t l = (size_t)(e - p);
-		char buf[4096];
-		if (l >= sizeof buf)
-			l = sizeof buf - 1;
-		memcpy(buf, p, l);
-		buf[l] = 0;
-		Ln ln;
-		memset(&ln, 0, sizeof ln);
-		ln.s = buf;
-		classify(&ln);
-		if (ln.kind != K_NONE && ln.kind != K_DOC)
-			lines++;
-		switch (cat) {
-		case CAT_LOOP:
-			if (ln.kind == K_HDR && (ln.hdr == H_FOR || ln.hdr == H_WHILE))
-				found = 1;
-			break;
-		case CAT_CONTROL_FLOW:
-			if (ln.kind == K_HDR && ln.hdr == H_IF)
-				found = 1;
-			break;
-		case CAT_INPLACE:
-			if (ln.kind == K_AUG)
-				found = 1;
-			break;
-		case CAT_VECTOR:
-		case CAT_MATRIX:
-			if (ln.kind == K_PART && strncmp(ln.s + strlen(ln.t[0]), "[i] ", 4))
-				found = 1;
-			break;
-		case CAT_FUNCTION: {
-			const char *u = strchr(buf, '_');
-			for (; u; u = strchr(u + 1, '_'))
-				if (isdigit((unsigned char)u[1])) {
-					const char *d = u + 1;
-					while (isdigit((unsigned char)*d))
-						d++;
-					if (*d == '(')
-						found = 1;
-				}
-			break;
-		}
-		default:
-			break;
-		}
-		p = e + 1;
-	}
-	return found && lines >= 3;
+	return kdef < 0 || (found && lines >= 3);
 }
