@@ -43,10 +43,15 @@ typedef struct Ln {
 
 #define MAXL 512
 
-static int is_id(int c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
+/* character classes: 1 a letter or '_', 2 a digit */
+#define ID_(c) ((c) >= 'a' && (c) <= 'z') || ((c) >= 'A' && (c) <= 'Z') || (c) == '_' ? 1 : (c) >= '0' && (c) <= '9' ? 2 : 0
+#define ID4_(c) ID_(c), ID_(c + 1), ID_(c + 2), ID_(c + 3)
+#define ID16_(c) ID4_(c), ID4_(c + 4), ID4_(c + 8), ID4_(c + 12)
+static const unsigned char idc[256] = {
+	ID16_(0), ID16_(16), ID16_(32), ID16_(48), ID16_(64), ID16_(80), ID16_(96), ID16_(112),
+};
+
+static int is_id(int c) { return idc[c] != 0; }
 
 /* Does S contain W as a whole word that is not an attribute? */
 static int word_in(const char *s, const char *w)
@@ -179,10 +184,14 @@ typedef struct Fn {
 	char name[64][28];
 	size_t len[64];
 	int n;
+	uint64_t first[4]; /* the names' first characters, a bit set */
 } Fn;
 
 static int find(const Fn *f, const char *s, size_t l)
 {
+	unsigned char c = (unsigned char)s[0];
+	if (!(f->first[c >> 6] >> (c & 63) & 1))
+		return -1;
 	for (int k = 0; k < f->n; k++)
 		if (f->len[k] == l && f->name[k][0] == s[0] && !memcmp(f->name[k], s, l))
 			return k;
@@ -201,16 +210,17 @@ static uint64_t read_set(const Fn *f, const char *s)
 			p++;
 			continue;
 		}
-		if (isdigit((unsigned char)*p)) { /* a number, 1e-3 included */
+		int c = idc[(unsigned char)*p];
+		if (c == 2) { /* a number, 1e-3 included */
 			while (is_id((unsigned char)*p) || *p == '.')
 				p++;
 			continue;
 		}
-		if (!is_id((unsigned char)*p)) {
+		if (!c) {
 			p++;
 			continue;
 		}
-		const char *q = p;
+		const char *q = p + 1;
 		while (is_id((unsigned char)*q))
 			q++;
 		if (p == s || p[-1] != '.') {
@@ -229,6 +239,7 @@ static void prune_func(Ln *L, int a, int b)
 	static int from[MAXL];
 	Fn f;
 	f.n = 0;
+	memset(f.first, 0, sizeof f.first);
 	/* the locals: targets of whole assignments, not parameters */
 	for (int j = a + 1; j < b; j++)
 		if (L[j].okind == K_ASSIGN || L[j].okind == K_TUPLE)
@@ -239,6 +250,8 @@ static void prune_func(Ln *L, int a, int b)
 					return;
 				f.len[f.n] = strlen(L[j].t[k]);
 				memcpy(f.name[f.n], L[j].t[k], f.len[f.n] + 1);
+				unsigned char c = (unsigned char)f.name[f.n][0];
+				f.first[c >> 6] |= 1ULL << (c & 63);
 				f.n++;
 			}
 	for (int j = a; j < b; j++) {
