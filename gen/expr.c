@@ -90,16 +90,30 @@ const char *thresh(G *g)
 
 /* ---- variables and arrays ---------------------------------------------- */
 
+/* The bits of MASK (two words) that name v[0 .. nv-1], as indices into C
+ * in ascending order; returns how many. */
+static int mask_list(const G *g, const uint64_t *mask, int *c)
+{
+	int n = 0;
+	for (int w = 0; w < 2; w++) {
+		int lo = 64 * w;
+		uint64_t m = g->nv >= lo + 64 ? mask[w] : g->nv <= lo ? 0 : mask[w] & ((1ULL << (g->nv - lo)) - 1);
+		for (; m; m &= m - 1)
+			c[n++] = lo + __builtin_ctzll(m);
+	}
+	return n;
+}
+
 /* A random live variable of type TY (locals, scalar params, loop
  * variables); WANT_IDX: only indices. */
 Var *pick_var(G *g, int ty, int want_idx, int any_kind)
 {
-	int c[MAXV], n = 0;
+	int c[MAXV], n = 0, m = mask_list(g, g->vmask[ty], c);
 	(void)any_kind;
-	for (int i = 0; i < g->nv; i++) {
-		const Var *v = &g->v[i];
-		if (v->ty == ty && v->alive && v->kind != VK_ARRAY && (!want_idx || v->idx))
-			c[n++] = i;
+	for (int k = 0; k < m; k++) {
+		const Var *v = &g->v[c[k]];
+		if (v->alive && (!want_idx || v->idx))
+			c[n++] = c[k];
 	}
 	return n ? &g->v[c[rnd(g, n)]] : NULL;
 }
@@ -107,17 +121,17 @@ Var *pick_var(G *g, int ty, int want_idx, int any_kind)
 /* A random array of element type TY (-1: any) and role (-1: readable). */
 Var *pick_arr(G *g, int ty, int role)
 {
-	int c[MAXV], n = 0;
-	for (int i = 0; i < g->nv; i++) {
-		Var *v = &g->v[i];
-		if (v->kind != VK_ARRAY || (ty >= 0 && v->ty != ty))
+	int c[MAXV], n = 0, m = mask_list(g, g->amask, c);
+	for (int k = 0; k < m; k++) {
+		Var *v = &g->v[c[k]];
+		if (ty >= 0 && v->ty != ty)
 			continue;
 		if (role >= 0 ? v->role != role
 			      : !(v->role == R_IN || (v->role == R_OUT && g->loop == 0 && !g->in_func)))
 			continue;
 		if (role == R_ACC && g->want_add && v->afam >= 2)
 			continue;
-		c[n++] = i;
+		c[n++] = c[k];
 	}
 	return n ? &g->v[c[rnd(g, n)]] : NULL;
 }

@@ -90,9 +90,18 @@ static Var *add_var(G *g, const char *name, int ty, int kind, Iv iv, int dep, in
 {
 	if (g->nv >= MAXV)
 		ks_fatal("internal: too many variables");
-	Var *v = &g->v[g->nv++];
+	int x = g->nv++;
+	Var *v = &g->v[x];
+	uint64_t bit = 1ULL << (x & 63);
+	for (int t = 0; t < NTY; t++)
+		g->vmask[t][x >> 6] &= ~bit;
+	g->amask[x >> 6] &= ~bit;
+	if (kind == VK_ARRAY)
+		g->amask[x >> 6] |= bit;
+	else
+		g->vmask[ty][x >> 6] |= bit;
 	memset(v, 0, sizeof *v);
-	snprintf(v->name, sizeof v->name, "%s", name);
+	SCAT(v->name, sizeof v->name, name);
 	v->ty = (unsigned char)ty;
 	v->kind = (unsigned char)kind;
 	v->iv = iv;
@@ -851,7 +860,7 @@ static void st_for(G *g, int nest)
 	g->sp = 0;
 	const char *hdr = for_header(g, name, &T, &jv, &jidx);
 	char hbuf[256];
-	snprintf(hbuf, sizeof hbuf, "%s", hdr);
+	SCAT(hbuf, sizeof hbuf, hdr);
 	g->sp = 0;
 	int na = rnd(g, 3);
 	for (int k = 0; k < na; k++) {
@@ -1087,7 +1096,7 @@ static void gen_helper(G *g)
 	g->loop = 0;
 	g->trip = 1;
 	for (int t = 0;; t++) {
-		snprintf(h->name, sizeof h->name, "%s%s%s", PICK(g, hw), t > 8 ? "_b" : "", g->suffix);
+		SCAT(h->name, sizeof h->name, PICK(g, hw), t > 8 ? "_b" : "", g->suffix);
 		int dup = 0;
 		for (int k = 0; k < g->nh; k++)
 			dup |= !strcmp(g->h[k].name, h->name);
@@ -1297,13 +1306,13 @@ static void kernel_name(G *g, uint64_t index)
 	const char *a = PICK(g, kw_a), *n = PICK(g, kw_n), *v = PICK(g, kw_v);
 	switch (rnd(g, 3)) {
 	case 0:
-		snprintf(g->kname, sizeof g->kname, "%s_%s_%s%s", a, n, v, g->suffix);
+		SCAT(g->kname, sizeof g->kname, a, "_", n, "_", v, g->suffix);
 		break;
 	case 1:
-		snprintf(g->kname, sizeof g->kname, "%s_%s%s", n, v, g->suffix);
+		SCAT(g->kname, sizeof g->kname, n, "_", v, g->suffix);
 		break;
 	default:
-		snprintf(g->kname, sizeof g->kname, "%s_%s%s", a, n, g->suffix);
+		SCAT(g->kname, sizeof g->kname, a, "_", n, g->suffix);
 		break;
 	}
 	(void)index;
@@ -1319,7 +1328,8 @@ void gen_body_kernel(G *g, uint64_t index)
 	g->sp = 0;
 	g->nstmt = 0;
 	g->vecn = chance(g, 60) ? 3 : 2 + 2 * rnd(g, 2);
-	snprintf(g->suffix, sizeof g->suffix, "_%llu", (unsigned long long)index);
+	char d[21];
+	SCAT(g->suffix, sizeof g->suffix, "_", u64_str(d, index));
 	g->kname[0] = 0;
 	kernel_name(g, index);
 
