@@ -84,21 +84,22 @@ static void classify(Ln *l)
 		l->kind = K_DEF;
 		return;
 	}
-	static const struct { const char *p; int h; } hd[] = {
-		{"if ", H_IF}, {"elif ", H_ELIF}, {"else:", H_ELSE}, {"for ", H_FOR}, {"while ", H_WHILE}};
-	for (int k = 0; k < 5; k++)
-		if (!strncmp(s, hd[k].p, strlen(hd[k].p))) {
-			l->kind = K_HDR;
-			l->hdr = hd[k].h;
-			return;
-		}
+	static const struct { const char *p; size_t n; int h; } hd[] = {
+		{"if ", 3, H_IF}, {"elif ", 5, H_ELIF}, {"else:", 5, H_ELSE}, {"for ", 4, H_FOR}, {"while ", 6, H_WHILE}};
+	if (strchr("iefw", s[0]))
+		for (int k = 0; k < 5; k++)
+			if (s[0] == hd[k].p[0] && !memcmp(s, hd[k].p, hd[k].n)) {
+				l->kind = K_HDR;
+				l->hdr = hd[k].h;
+				return;
+			}
 	l->kind = K_OTHER;
 	/* the first assignment operator: " = " or " X= " (==, <=, >=, != are not) */
 	const char *best = NULL;
 	size_t oplen = 0;
 	int aug = 0;
-	for (const char *p = s + 1; *p; p++) {
-		if (*p != '=' || p[1] != ' ')
+	for (const char *p = s + 1; (p = strchr(p, '=')); p++) {
+		if (p[1] != ' ')
 			continue;
 		if (p[-1] == ' ') {
 			best = p - 1, oplen = 3;
