@@ -234,6 +234,44 @@ static uint64_t read_set(const Fn *f, const char *s)
 	return m;
 }
 
+/* Is line J, a whole assignment of a local (x = e) or a store into an
+ * array at the thread's own index (out[i] = e), overwritten before any
+ * read: is the next live line that names its target, in the same block
+ * and before the function ends (B), the same kind of store without a
+ * read of it?  A break or continue between ends the search (the value
+ * may flow to the loop's next trip or past it), and for an array, whose
+ * value outlives the thread, so does a return. */
+static int overwritten(const Ln *L, int j, int b)
+{
+	const Ln *l = &L[j];
+	const char *x = l->t[0];
+	size_t xl = strlen(x);
+	int arr;
+	if (l->kind == K_ASSIGN)
+		arr = 0;
+	else if (l->kind == K_PART && !strncmp(l->s + xl, "[i] = ", 6))
+		arr = 1;
+	else
+		return 0;
+	if (!strncmp(l->rd, "wp.atomic_", 10))
+		return 0;
+	for (int k = j + 1; k < b; k++) {
+		const Ln *m = &L[k];
+		if (m->dead || m->kind == K_NONE)
+			continue;
+		if (m->ind < l->ind)
+			return 0;
+		if (!strcmp(m->s, "break") || !strcmp(m->s, "continue") || (arr && !strcmp(m->s, "return")))
+			return 0;
+		if (m->ind == l->ind && m->kind == l->kind && !strcmp(m->t[0], x) &&
+		    (!arr || !strncmp(m->s + xl, "[i] = ", 6)))
+			return !word_in(m->rd, x);
+		if (word_in(m->s, x))
+			return 0;
+	}
+	return 0;
+}
+
 static void prune_func(Ln *L, int a, int b)
 {
 	static uint64_t R[MAXL], W[MAXL], S[MAXL + 1];
@@ -318,6 +356,12 @@ static void prune_func(Ln *L, int a, int b)
 					W[j] = 0;
 				changed = 1;
 			}
+		/* an assignment overwritten before any read */
+		for (int j = a + 1; j < b; j++)
+			if (!L[j].dead && overwritten(L, j, b)) {
+				kill(&L[j]);
+				changed = 1;
+			}
 		/* blocks emptied: drop the if, else or for */
 		for (int j = a + 1; j < b; j++) {
 			Ln *h = &L[j];
@@ -366,6 +410,61 @@ static void prune_func(Ln *L, int a, int b)
 			changed = 1;
 		}
 	}
+}
+
+/* The kernel's parameters that no line of its body names go from its
+ * def line (an input array or a scalar the pruned body no longer reads). */
+static void drop_unused_params(Ln *L, int kdef, int n)
+{
+	const char *s = L[kdef].s;
+	const char *open = strchr(s, '(');
+	if (!open)
+		return;
+	size_t len = strlen(s);
+	char *t = pool_alloc(len + 1);
+	if (!t)
+		return;
+	size_t tn = (size_t)(open + 1 - s);
+	memcpy(t, s, tn);
+	int kept = 0, dropped = 0;
+	for (const char *p = open + 1; *p && *p != ')';) {
+		/* one parameter: up to the next ", " or ")" outside parentheses */
+		const char *q = p;
+		int depth = 0;
+		while (*q && (depth || (*q != ',' && *q != ')'))) {
+			depth += *q == '(' ? 1 : *q == ')' ? -1 : 0;
+			q++;
+		}
+		size_t nl = 0;
+		while (is_id((unsigned char)p[nl]))
+			nl++;
+		char name[64];
+		int used = 1;
+		if (nl && nl < sizeof name) {
+			memcpy(name, p, nl);
+			name[nl] = 0;
+			used = 0;
+			for (int j = kdef + 1; j < n && !used; j++)
+				used = !L[j].dead && word_in(L[j].s, name);
+		}
+		if (used) {
+			if (kept++) {
+				memcpy(t + tn, ", ", 2);
+				tn += 2;
+			}
+			memcpy(t + tn, p, (size_t)(q - p));
+			tn += (size_t)(q - p);
+		} else
+			dropped = 1;
+		p = *q == ',' ? q + 2 : q;
+		if (p > s + len)
+			break;
+	}
+	if (!dropped)
+		return;
+	const char *close = strrchr(s, ')');
+	memcpy(t + tn, close, strlen(close) + 1);
+	L[kdef].s = t;
 }
 
 /* Does a line of the kernel body hold what category CAT promises: a loop,
@@ -451,6 +550,8 @@ int gen_prune(Buf *out, size_t start, int cat)
 			b++;
 		prune_func(L, j, b);
 	}
+	if (kdef >= 0)
+		drop_unused_params(L, kdef, n);
 	/* write back: dead lines out, a lone pass kept, an emptied block gets
 	 * one; count the kernel's body lines and look for its promise */
 	int found = kdef < 0, lines = 0;
