@@ -162,6 +162,7 @@ Expr squash_int(G *g, Expr e, int c);
 Expr safe_div(G *g, Expr b);
 Expr with_dep(G *g, Expr e);
 Expr lit_f(G *g);
+int has_name(const char *s);
 const char *thresh(G *g);
 Var *pick_var(G *g, int ty, int want_idx, int any_kind);
 Var *pick_arr(G *g, int ty, int role);

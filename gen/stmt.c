@@ -339,8 +339,14 @@ static void st_reassign(G *g)
 		return;
 	}
 	Expr e = gen_ty(g, v->ty, edepth(g));
-	if (!e.dep)
+	for (int t = 0; t < 3 && !strcmp(e.s, v->name); t++) /* not x = x */
+		e = gen_ty(g, v->ty, edepth(g));
+	if (!e.dep || !strcmp(e.s, v->name))
 		e = with_dep(g, e);
+	if (!strcmp(e.s, v->name)) {
+		st_assign(g);
+		return;
+	}
 	COV(g, stmt_assign);
 	L(v->name, " = ", e.s);
 	set_iv(g, v, e);
@@ -357,7 +363,12 @@ static void st_comp(G *g)
 	if (!v) {
 		/* make one to update */
 		int ty = chance(g, 70) ? VEC_OF(g->vecn) : MAT_OF(2 + rnd(g, 3));
-		Expr e = gen_ty(g, ty, edepth(g));
+		Expr e;
+		if (IS_MAT(ty) && chance(g, 40)) { /* a zero matrix, filled below */
+			COV(g, expr_mat_zero);
+			e = ex(S("wp.mat", ilit(g, TY_N(ty)), ilit(g, TY_N(ty)), "()"), ty, P_ATOM, iv_mk(0, 0), 0);
+		} else
+			e = gen_ty(g, ty, edepth(g));
 		char name[28];
 		fresh(g, name, ty);
 		cov_type(g, ty);
@@ -421,7 +432,9 @@ static void st_store(G *g, Var *a, int top)
 		/* read, compute, write: contractive inside loops */
 		if (t == T_F && chance(g, 50)) {
 			Expr e = safe_div(g, gen_f(g, edepth(g) - 1));
-			if (g->loop && fmin(fabs(e.iv.lo), fabs(e.iv.hi)) < 1.0) {
+			if (g->loop && fmin(fabs(e.iv.lo), fabs(e.iv.hi)) < 1.0 && !has_name(e.s)) {
+				e = ex("2.0", T_F, P_ATOM, iv_mk(2, 2), 0);
+			} else if (g->loop && fmin(fabs(e.iv.lo), fabs(e.iv.hi)) < 1.0) {
 				COV(g, expr_add);
 				e = ex(S("1.0 + wp.abs(", e.s, ")"), T_F, P_ADD, iv_mk(1, 1 + iv_mag(e.iv)), e.dep);
 				COVB(g, ABS_F);
@@ -610,6 +623,10 @@ static void st_carried(G *g, Var *v)
 	default:
 		if (v->ty == T_F) {
 			Expr e = gen_f(g, edepth(g));
+			for (int t = 0; t < 3 && !has_name(e.s); t++) /* not x = wp.tanh(0.25) */
+				e = gen_f(g, edepth(g));
+			if (!has_name(e.s))
+				e = ex(v->name, T_F, P_ATOM, v->iv, v->dep);
 			COV(g, stmt_assign);
 			COVB(g, TANH);
 			if (B >= 1.0)
@@ -733,6 +750,8 @@ static const char *for_header(G *g, const char *name, double *trip, Iv *jv, int 
 		*trip = k;
 		*jv = iv_mk(0, k - 1);
 		COV(g, stmt_for_range1);
+		if (!has_name(e.s)) /* not range(0 % 5) */
+			return S("for ", name, " in range(", ilit(g, k), "):");
 		COV(g, expr_int_mod);
 		return S("for ", name, " in range(", par(g, e, P_MUL), " % ", ilit(g, k + 1), "):");
 	}
