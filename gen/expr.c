@@ -156,6 +156,8 @@ static Expr var_ex(Var *v)
 	return e;
 }
 
+static int is_ctor(Expr e);
+
 Expr with_dep(G *g, Expr e)
 {
 	if (e.dep)
@@ -168,7 +170,7 @@ Expr with_dep(G *g, Expr e)
 		x = gen_f(g, 0);
 	else
 		x = gen_ty(g, e.ty, 0);
-	if (!x.dep)
+	if (!x.dep || (is_ctor(e) && is_ctor(x)))
 		return e;
 	if (e.ty == T_I)
 		COV(g, expr_int_add);
