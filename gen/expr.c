@@ -253,6 +253,20 @@ static int is_ctor(Expr e)
 static Expr leaf_f(G *g, int d);
 static Expr leaf_i(G *g, int d);
 
+/* The second operand B (depth D) of a binary operation on vectors or
+ * matrices of A's type, drawn again while it repeats A or both are
+ * constructors; 0 when it still does (the caller keeps A alone). */
+static int second_vm(G *g, Expr a, int d, Expr *b)
+{
+	int n = TY_N(a.ty);
+#define GEN_VM (IS_VEC(a.ty) ? gen_v(g, n, d) : gen_m(g, n, d))
+	*b = GEN_VM;
+	REDRAW(a, *b, GEN_VM);
+	NOT_BOTH_CTOR(a, *b, GEN_VM);
+#undef GEN_VM
+	return !(SAME(a, *b) || (is_ctor(a) && is_ctor(*b)));
+}
+
 /* A float leaf that names a variable (within LIM). */
 static Expr dep_f(G *g, int d)
 {
@@ -1352,22 +1366,25 @@ static Expr vec_ctor(G *g, int n, int d)
 	return ex(S(s, ")"), VEC_OF(n), P_ATOM, v, dep);
 }
 
+/* The leaves vectors and matrices share, by R, a draw of rnd(g, 6): a
+ * variable of type TY (0, 1), an element of an array of TY (2, 3);
+ * nothing (0) when there is none or R asks for another kind. */
+static int leaf_vm(G *g, int ty, int r, int d, Expr *e)
+{
+	Var *v = r < 2 ? pick_var(g, ty, 0, 1) : r < 4 ? pick_arr(g, ty, -1) : NULL;
+	if (!v)
+		return 0;
+	*e = r < 2 ? var_ex(v) : read_arr(g, v, d);
+	return 1;
+}
+
 static Expr leaf_v(G *g, int n, int d)
 {
-	int t = VEC_OF(n);
-	switch (rnd(g, 6)) {
-	case 0: case 1: {
-		Var *v = pick_var(g, t, 0, 1);
-		if (v)
-			return var_ex(v);
-		break;
-	}
-	case 2: case 3: {
-		Var *a = pick_arr(g, t, -1);
-		if (a)
-			return read_arr(g, a, d);
-		break;
-	}
+	int t = VEC_OF(n), r = rnd(g, 6);
+	Expr e;
+	if (leaf_vm(g, t, r, d, &e))
+		return e;
+	switch (r) {
 	case 4: {
 		Var *m = pick_var(g, MAT_OF(n), 0, 1);
 		if (m) {
@@ -1391,10 +1408,7 @@ Expr gen_v(G *g, int n, int d)
 	switch (rnd(g, 14)) {
 	case 0: case 1:
 		a = gen_v(g, n, d - 1);
-		b = gen_v(g, n, d - 1);
-		REDRAW(a, b, gen_v(g, n, d - 1));
-		NOT_BOTH_CTOR(a, b, gen_v(g, n, d - 1));
-		if (SAME(a, b) || (is_ctor(a) && is_ctor(b))) {
+		if (!second_vm(g, a, d - 1, &b)) {
 			e = a;
 			break;
 		}
@@ -1403,10 +1417,7 @@ Expr gen_v(G *g, int n, int d)
 		break;
 	case 2:
 		a = gen_v(g, n, d - 1);
-		b = gen_v(g, n, d - 1);
-		REDRAW(a, b, gen_v(g, n, d - 1));
-		NOT_BOTH_CTOR(a, b, gen_v(g, n, d - 1));
-		if (SAME(a, b) || (is_ctor(a) && is_ctor(b))) {
+		if (!second_vm(g, a, d - 1, &b)) {
 			e = a;
 			break;
 		}
@@ -1458,10 +1469,7 @@ Expr gen_v(G *g, int n, int d)
 	case 8:
 		if (n == 3) {
 			a = gen_v(g, n, d - 1);
-			b = gen_v(g, n, d - 1);
-			REDRAW(a, b, gen_v(g, n, d - 1));
-			NOT_BOTH_CTOR(a, b, gen_v(g, n, d - 1));
-			if (SAME(a, b) || (is_ctor(a) && is_ctor(b))) {
+			if (!second_vm(g, a, d - 1, &b)) {
 				e = a;
 				break;
 			}
@@ -1478,10 +1486,7 @@ Expr gen_v(G *g, int n, int d)
 			e = ex(S("wp.abs(", a.s, ")"), t, P_ATOM, iv_mk(0, iv_mag(a.iv)), a.dep);
 			break;
 		case 1:
-			b = gen_v(g, n, d - 1);
-			REDRAW(a, b, gen_v(g, n, d - 1));
-			NOT_BOTH_CTOR(a, b, gen_v(g, n, d - 1));
-			if (SAME(a, b) || (is_ctor(a) && is_ctor(b))) {
+			if (!second_vm(g, a, d - 1, &b)) {
 				e = a;
 				break;
 			}
@@ -1489,10 +1494,7 @@ Expr gen_v(G *g, int n, int d)
 			e = ex(S("wp.min(", a.s, ", ", b.s, ")"), t, P_ATOM, iv_mk(fmin(a.iv.lo, b.iv.lo), fmin(a.iv.hi, b.iv.hi)), a.dep | b.dep);
 			break;
 		default:
-			b = gen_v(g, n, d - 1);
-			REDRAW(a, b, gen_v(g, n, d - 1));
-			NOT_BOTH_CTOR(a, b, gen_v(g, n, d - 1));
-			if (SAME(a, b) || (is_ctor(a) && is_ctor(b))) {
+			if (!second_vm(g, a, d - 1, &b)) {
 				e = a;
 				break;
 			}
@@ -1559,20 +1561,11 @@ static Expr mat_ctor(G *g, int n, int d)
 
 static Expr leaf_m(G *g, int n, int d)
 {
-	int t = MAT_OF(n);
-	switch (rnd(g, 6)) {
-	case 0: case 1: {
-		Var *v = pick_var(g, t, 0, 1);
-		if (v)
-			return var_ex(v);
-		break;
-	}
-	case 2: case 3: {
-		Var *a = pick_arr(g, t, -1);
-		if (a)
-			return read_arr(g, a, d);
-		break;
-	}
+	int t = MAT_OF(n), r = rnd(g, 6);
+	Expr e;
+	if (leaf_vm(g, t, r, d, &e))
+		return e;
+	switch (r) {
 	case 4: {
 		Expr a = gen_v(g, n, d > 0 ? d - 1 : 0), b = gen_v(g, n, d > 0 ? d - 1 : 0);
 		NOT_BOTH_CTOR(a, b, gen_v(g, n, d > 0 ? d - 1 : 0));
@@ -1596,10 +1589,7 @@ Expr gen_m(G *g, int n, int d)
 	switch (rnd(g, 11)) {
 	case 0:
 		a = gen_m(g, n, d - 1);
-		b = gen_m(g, n, d - 1);
-		REDRAW(a, b, gen_m(g, n, d - 1));
-		NOT_BOTH_CTOR(a, b, gen_m(g, n, d - 1));
-		if (SAME(a, b) || (is_ctor(a) && is_ctor(b))) {
+		if (!second_vm(g, a, d - 1, &b)) {
 			e = a;
 			break;
 		}

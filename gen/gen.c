@@ -54,41 +54,27 @@ int wpick(G *g, const int *w, int n)
  * piece by piece costs linear time. */
 char *cat_grow(G *g, int grow, const char *a, ...)
 {
-	char *start;
-	size_t n = 0;
+	va_list ap;
+	va_start(ap, a);
 	const char *s = a;
+	char *start = g->scratch + g->sp;
+	size_t n = 0;
 	if (grow && a == g->top) {
 		start = g->top;
 		n = g->toplen;
-		g->sp = (size_t)(start - g->scratch);
-		va_list ap0;
-		va_start(ap0, a);
-		s = va_arg(ap0, const char *);
-		size_t room = sizeof g->scratch - g->sp - 1;
-		for (; s; s = va_arg(ap0, const char *)) {
-			size_t l = strlen(s);
-			if (l > room - n)
-				ks_fatal("expression too long for the scratch arena");
-			memmove(start + n, s, l);
-			n += l;
-		}
-		va_end(ap0);
-	} else {
-		start = g->scratch + g->sp;
-		size_t room = sizeof g->scratch - g->sp - 1;
-		va_list ap;
-		va_start(ap, a);
-		for (; s; s = va_arg(ap, const char *)) {
-			size_t l = strlen(s);
-			if (l > room - n)
-				ks_fatal("expression too long for the scratch arena");
-			memcpy(start + n, s, l);
-			n += l;
-		}
-		va_end(ap);
+		s = va_arg(ap, const char *);
 	}
+	size_t room = sizeof g->scratch - (size_t)(start - g->scratch) - 1;
+	for (; s; s = va_arg(ap, const char *)) {
+		size_t l = strlen(s);
+		if (l > room - n)
+			ks_fatal("expression too long for the scratch arena");
+		memcpy(start + n, s, l);
+		n += l;
+	}
+	va_end(ap);
 	start[n] = 0;
-	g->sp += n + 1;
+	g->sp = (size_t)(start - g->scratch) + n + 1;
 	g->top = start;
 	g->toplen = n;
 	return start;

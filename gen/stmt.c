@@ -113,18 +113,23 @@ static Var *add_var(G *g, const char *name, int ty, int kind, Iv iv, int dep, in
 	return v;
 }
 
+/* Word lists by type: float, int, bool, vector, matrix. */
+typedef struct Words {
+	const char *const *w;
+	int n;
+} Words;
+#define WORDS(a) {a, (int)KS_NELEM(a)}
+
+static void name_by_type(G *g, char *dst, int ty, const Words *w)
+{
+	int k = ty == T_F ? 0 : ty == T_I ? 1 : ty == T_B ? 2 : IS_VEC(ty) ? 3 : 4;
+	newname(g, dst, w[k].w, w[k].n);
+}
+
 static void fresh(G *g, char *dst, int ty)
 {
-	if (ty == T_F)
-		NEWNAME(g, dst, fw);
-	else if (ty == T_I)
-		NEWNAME(g, dst, iw);
-	else if (ty == T_B)
-		NEWNAME(g, dst, bw);
-	else if (IS_VEC(ty))
-		NEWNAME(g, dst, vw);
-	else
-		NEWNAME(g, dst, mw);
+	static const Words w[5] = {WORDS(fw), WORDS(iw), WORDS(bw), WORDS(vw), WORDS(mw)};
+	name_by_type(g, dst, ty, w);
 }
 
 /* A variable this statement may assign freely (not carried by a loop). */
@@ -1276,18 +1281,13 @@ static void gen_helper(G *g)
 
 static void add_param(G *g, int ty, int kind, int role)
 {
+	static const Words in[5] = {WORDS(aw_in), WORDS(aw_iin), WORDS(aw_in), WORDS(aw_vin), WORDS(aw_min)};
 	char name[28];
 	if (kind == VK_ARRAY) {
 		if (role != R_IN)
 			NEWNAME(g, name, aw_out);
-		else if (ty == T_F)
-			NEWNAME(g, name, aw_in);
-		else if (ty == T_I)
-			NEWNAME(g, name, aw_iin);
-		else if (IS_VEC(ty))
-			NEWNAME(g, name, aw_vin);
 		else
-			NEWNAME(g, name, aw_min);
+			name_by_type(g, name, ty, in);
 	} else if (ty == T_I)
 		NEWNAME(g, name, sw_n);
 	else if (ty == T_F)
