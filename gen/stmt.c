@@ -872,6 +872,19 @@ static void loop_body(G *g, Var **accs, int nacc, Var *cv, int nest, int is_whil
 	}
 }
 
+/* Leave a loop of trip bound T: its block closes, its accumulators and
+ * carried variable become plain locals again. */
+static void loop_end(G *g, double T, int mark, Var **accs, int nacc, Var *cv)
+{
+	g->trip /= T;
+	g->loop--;
+	blk_end(g, mark);
+	for (int k = 0; k < nacc; k++)
+		accs[k]->acc = 0;
+	if (cv)
+		cv->carried = 0;
+}
+
 static void st_for(G *g, int nest)
 {
 	Var *accs[2];
@@ -899,13 +912,7 @@ static void st_for(G *g, int nest)
 	Var *lv = add_var(g, name, T_I, VK_LOOP, jv, 1, jidx);
 	(void)lv;
 	loop_body(g, accs, nacc, cv, nest - 1, 0);
-	g->trip /= T;
-	g->loop--;
-	blk_end(g, mark);
-	for (int k = 0; k < nacc; k++)
-		accs[k]->acc = 0;
-	if (cv)
-		cv->carried = 0;
+	loop_end(g, T, mark, accs, nacc, cv);
 }
 
 static void st_while(G *g, int nest)
@@ -961,13 +968,7 @@ static void st_while(G *g, int nest)
 		g->ind--;
 	}
 	loop_body(g, accs, nacc, cv, nest - 1, 1);
-	g->trip /= K;
-	g->loop--;
-	blk_end(g, mark);
-	for (int k = 0; k < nacc; k++)
-		accs[k]->acc = 0;
-	if (cv)
-		cv->carried = 0;
+	loop_end(g, K, mark, accs, nacc, cv);
 	cnt->count = 0;
 	cnt->iv = iv_mk(0, K);
 }
