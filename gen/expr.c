@@ -273,7 +273,7 @@ static Expr dep_f(G *g, int d)
 	Expr e;
 	for (int t = 0; t < 4; t++) {
 		e = leaf_f(g, d);
-		if (has_name(e.s))
+		if (named_ex(e))
 			return e;
 	}
 	Var *v;
@@ -301,7 +301,7 @@ static Expr dep_i(G *g, int d)
 	Expr e;
 	for (int t = 0; t < 4; t++) {
 		e = leaf_i(g, d);
-		if (has_name(e.s))
+		if (named_ex(e))
 			return e;
 	}
 	Var *v = pick_var(g, T_I, 0, 1);
@@ -338,7 +338,7 @@ static Expr dep_vm(G *g, int ty, int d)
  * that names a variable. */
 static Expr no_const(G *g, Expr e, int d)
 {
-	if (e.dep || is_lit(e.s) || has_name(e.s))
+	if (named_ex(e) || is_lit(e.s))
 		return e;
 	if (e.ty == T_F)
 		return dep_f(g, d);
@@ -379,7 +379,7 @@ Expr squash(G *g, Expr e, double c)
 	double m = iv_mag(e.iv);
 	if (m <= c)
 		return e;
-	if (e.ty == T_F && c >= 0.05 && !has_name(e.s)) /* not wp.clamp(4.0, -2.0, 2.0) */
+	if (e.ty == T_F && c >= 0.05 && !named_ex(e)) /* not wp.clamp(4.0, -2.0, 2.0) */
 		return lit_in(g, 0.05, c, e.iv.lo < 0);
 	if (e.ty != T_F || chance(g, 35)) {
 		/* a constant scale: 0.5, 0.25, 0.1, 0.05, 0.01 ... */
@@ -432,7 +432,7 @@ Expr squash_int(G *g, Expr e, int c)
 {
 	if (iv_mag(e.iv) <= c)
 		return e;
-	if (!has_name(e.s)) { /* not wp.min(9, 4) */
+	if (!named_ex(e)) { /* not wp.min(9, 4) */
 		int k = 1 + rnd(g, c);
 		if (e.iv.lo < 0)
 			return ex(S("-", ilit(g, k)), T_I, P_UNARY, iv_mk(-k, -k), 0);
@@ -463,7 +463,7 @@ Expr safe_div(G *g, Expr b)
 {
 	if (b.iv.lo >= 0.5 || b.iv.hi <= -0.5)
 		return b;
-	if (!has_name(b.s)) /* not 1.0 + 0.1 * 0.1 */
+	if (!named_ex(b)) /* not 1.0 + 0.1 * 0.1 */
 		return lit_in(g, 0.5, 4.0, 0);
 	if (b.iv.lo > -8.0 && chance(g, 30)) {
 		double c = ceil(-b.iv.lo + 0.5);
@@ -500,7 +500,7 @@ static Expr positive(G *g, Expr a, double lo)
 {
 	if (a.iv.lo >= lo)
 		return a;
-	if (!has_name(a.s))
+	if (!named_ex(a))
 		return lit_in(g, lo, 4.0, 0);
 	const char *lt = lo == 0.25 ? "0.25" : "0.5";
 	if (short_text(a) && chance(g, 50)) {
@@ -663,7 +663,7 @@ static Expr minmax_f(G *g, int d)
 	Expr a = gen_f(g, d - 1);
 	for (int t = 0; t < 3 && !a.dep; t++) /* not wp.abs(4.0) */
 		a = gen_f(g, d - 1);
-	if (!has_name(a.s))
+	if (!named_ex(a))
 		a = dep_f(g, d - 1);
 	switch (rnd(g, 4)) {
 	case 0: {
@@ -766,12 +766,12 @@ Expr gen_f(G *g, int d)
 		Expr arg = gen_f(g, d - 1);
 		for (int t = 0; t < 3 && !arg.dep; t++)
 			arg = gen_f(g, d - 1);
-		if (!has_name(arg.s))
+		if (!named_ex(arg))
 			arg = dep_f(g, d - 1);
 		e = math1(g, arg);
 		if (chance(g, 10)) {
 			Expr y = gen_f(g, d - 1), x = safe_div(g, gen_f(g, d - 1));
-			if (!has_name(y.s) && !has_name(x.s))
+			if (!named_ex(y) && !named_ex(x))
 				y = dep_f(g, d - 1);
 			if (x.iv.lo < 0) {
 				COV(g, expr_neg);
@@ -855,7 +855,7 @@ Expr gen_f(G *g, int d)
 		break;
 	default: {
 		Expr k = gen_i(g, d - 1);
-		if (!has_name(k.s)) /* not float(3) */
+		if (!named_ex(k)) /* not float(3) */
 			k = dep_i(g, d - 1);
 		k = squash_int(g, k, 1000);
 		COV(g, expr_conv_float);
@@ -962,7 +962,7 @@ static Expr leaf_i(G *g, int d)
 		break;
 	case 4: {
 		Expr f = gen_f(g, d - 1);
-		if (!has_name(f.s)) /* not int(0.5 * 4.0) */
+		if (!named_ex(f)) /* not int(0.5 * 4.0) */
 			f = dep_f(g, d - 1);
 		f = squash(g, f, 100.0);
 		static const char *const k[] = {"4.0", "8.0", "10.0", "3.0", "16.0"};
@@ -996,7 +996,7 @@ static Expr int_div(G *g, Expr b)
 {
 	if (b.iv.lo >= 1)
 		return b;
-	if (!has_name(b.s)) { /* not wp.abs(-1) % 7 + 1 */
+	if (!named_ex(b)) { /* not wp.abs(-1) % 7 + 1 */
 		int k = 2 + rnd(g, 6);
 		return ex(ilit(g, k), T_I, P_ATOM, iv_mk(k, k), 0);
 	}
@@ -1192,7 +1192,7 @@ Expr gen_idx(G *g, int d)
 		break;
 	case 6: {
 		Expr f = gen_f(g, d - 1);
-		if (!has_name(f.s))
+		if (!named_ex(f))
 			f = dep_f(g, d - 1);
 		f = squash(g, f, 8.0);
 		COV(g, expr_conv_int);
@@ -1282,9 +1282,9 @@ Expr gen_b(G *g, int d)
 		Expr a = gen_i(g, d > 0 ? d - 1 : 0);
 		for (int t = 0; t < 3 && !a.dep; t++)
 			a = gen_i(g, d > 0 ? d - 1 : 0);
-		if (!has_name(a.s))
+		if (!named_ex(a))
 			a = dep_i(g, 0);
-		if (!has_name(a.s))
+		if (!named_ex(a))
 			goto float_cmp;
 		Expr b;
 		if (a.iv.lo >= 0 && chance(g, 50)) {
@@ -1314,7 +1314,7 @@ float_cmp:;
 	Expr a = gen_f(g, d > 0 ? d - 1 : 0);
 	for (int t = 0; t < 3 && !a.dep; t++)
 		a = gen_f(g, d > 0 ? d - 1 : 0);
-	if (!has_name(a.s))
+	if (!named_ex(a))
 		a = dep_f(g, 0);
 	const char *b = thresh(g);
 	if (chance(g, 40)) {
@@ -1332,7 +1332,7 @@ static Expr vec_ctor(G *g, int n, int d)
 {
 	if (chance(g, 12)) {
 		Expr a = gen_f(g, d - 1);
-		if (!has_name(a.s))
+		if (!named_ex(a))
 			a = dep_f(g, d - 1);
 		COV(g, expr_vec_fill);
 		return ex(S("wp.vec", ilit(g, n), "(", a.s, ")"), VEC_OF(n), P_ATOM, a.iv, a.dep);
@@ -1350,7 +1350,7 @@ static Expr vec_ctor(G *g, int n, int d)
 			if (!same)
 				break;
 		}
-		named |= has_name(c[k].s);
+		named = named || named_ex(c[k]);
 	}
 	if (!named)
 		c[rnd(g, n)] = dep_f(g, d - 1);
@@ -1533,7 +1533,7 @@ static Expr mat_ctor(G *g, int n, int d)
 	int t = MAT_OF(n);
 	if (chance(g, 15)) {
 		Expr a = gen_f(g, d - 1);
-		if (!has_name(a.s))
+		if (!named_ex(a))
 			a = dep_f(g, d - 1);
 		COV(g, expr_mat_fill);
 		return ex(S("wp.mat", ilit(g, n), ilit(g, n), "(", a.s, ")"), t, P_ATOM, a.iv, a.dep);
@@ -1548,9 +1548,9 @@ static Expr mat_ctor(G *g, int n, int d)
 		Expr a = chance(g, n == 4 ? 60 : 40) ? lit_f(g) : gen_f(g, n >= 3 ? 0 : d - 2);
 		if (chance(g, 15))
 			a = ex("0.0", T_F, P_ATOM, iv_mk(0, 0), 0);
-		if (!named && k == n * n - 1 && !has_name(a.s))
+		if (!named && k == n * n - 1 && !named_ex(a))
 			a = dep_f(g, n >= 3 ? 0 : d - 2);
-		named |= has_name(a.s);
+		named = named || named_ex(a);
 		v = k ? iv_hull(v, a.iv) : a.iv;
 		dep |= a.dep;
 		s = APP(s, k ? ", " : "", a.s);

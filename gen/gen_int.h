@@ -163,6 +163,8 @@ Expr safe_div(G *g, Expr b);
 Expr with_dep(G *g, Expr e);
 Expr lit_f(G *g);
 int has_name(const char *s);
+/* E names a variable (one that depends on an input surely does). */
+static inline int named_ex(Expr e) { return e.dep || has_name(e.s); }
 const char *thresh(G *g);
 Var *pick_var(G *g, int ty, int want_idx, int any_kind);
 Var *pick_arr(G *g, int ty, int role);

@@ -437,7 +437,7 @@ static void st_store(G *g, Var *a, int top)
 		/* read, compute, write: contractive inside loops */
 		if (t == T_F && chance(g, 50)) {
 			Expr e = safe_div(g, gen_f(g, edepth(g) - 1));
-			if (g->loop && fmin(fabs(e.iv.lo), fabs(e.iv.hi)) < 1.0 && !has_name(e.s)) {
+			if (g->loop && fmin(fabs(e.iv.lo), fabs(e.iv.hi)) < 1.0 && !named_ex(e)) {
 				e = ex("2.0", T_F, P_ATOM, iv_mk(2, 2), 0);
 			} else if (g->loop && fmin(fabs(e.iv.lo), fabs(e.iv.hi)) < 1.0) {
 				COV(g, expr_add);
@@ -628,9 +628,9 @@ static void st_carried(G *g, Var *v)
 	default:
 		if (v->ty == T_F) {
 			Expr e = gen_f(g, edepth(g));
-			for (int t = 0; t < 3 && !has_name(e.s); t++) /* not x = wp.tanh(0.25) */
+			for (int t = 0; t < 3 && !named_ex(e); t++) /* not x = wp.tanh(0.25) */
 				e = gen_f(g, edepth(g));
-			if (!has_name(e.s))
+			if (!named_ex(e))
 				e = ex(v->name, T_F, P_ATOM, v->iv, v->dep);
 			COV(g, stmt_assign);
 			COVB(g, TANH);
@@ -755,7 +755,7 @@ static const char *for_header(G *g, const char *name, double *trip, Iv *jv, int 
 		*trip = k;
 		*jv = iv_mk(0, k - 1);
 		COV(g, stmt_for_range1);
-		if (!has_name(e.s)) /* not range(0 % 5) */
+		if (!named_ex(e)) /* not range(0 % 5) */
 			return S("for ", name, " in range(", ilit(g, k), "):");
 		COV(g, expr_int_mod);
 		return S("for ", name, " in range(", par(g, e, P_MUL), " % ", ilit(g, k + 1), "):");
