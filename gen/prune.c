@@ -587,5 +587,5 @@ int gen_prune(Buf *out, size_t start, int cat)
 			}
 		}
 	}
-	return kdef < 0 || (found && lines >= 3);
+	return kdef < 0 || (found && lines >= 4);
 }
