@@ -18,6 +18,7 @@
  *                 array element, or a form that stays in [0, n)
  *   every value   |v| <= LIM, else scaled by a constant or squashed
  */
+#include <ctype.h>
 #include <math.h>
 #include <string.h>
 
@@ -90,16 +91,30 @@ const char *thresh(G *g)
 
 /* ---- variables and arrays ---------------------------------------------- */
 
+/* The bits of MASK (two words) that name v[0 .. nv-1], as indices into C
+ * in ascending order; returns how many. */
+static int mask_list(const G *g, const uint64_t *mask, int *c)
+{
+	int n = 0;
+	for (int w = 0; w < 2; w++) {
+		int lo = 64 * w;
+		uint64_t m = g->nv >= lo + 64 ? mask[w] : g->nv <= lo ? 0 : mask[w] & ((1ULL << (g->nv - lo)) - 1);
+		for (; m; m &= m - 1)
+			c[n++] = lo + __builtin_ctzll(m);
+	}
+	return n;
+}
+
 /* A random live variable of type TY (locals, scalar params, loop
  * variables); WANT_IDX: only indices. */
 Var *pick_var(G *g, int ty, int want_idx, int any_kind)
 {
-	int c[MAXV], n = 0;
+	int c[MAXV], n = 0, m = mask_list(g, g->vmask[ty], c);
 	(void)any_kind;
-	for (int i = 0; i < g->nv; i++) {
-		const Var *v = &g->v[i];
-		if (v->ty == ty && v->alive && v->kind != VK_ARRAY && (!want_idx || v->idx))
-			c[n++] = i;
+	for (int k = 0; k < m; k++) {
+		const Var *v = &g->v[c[k]];
+		if (v->alive && (!want_idx || v->idx))
+			c[n++] = c[k];
 	}
 	return n ? &g->v[c[rnd(g, n)]] : NULL;
 }
@@ -107,17 +122,17 @@ Var *pick_var(G *g, int ty, int want_idx, int any_kind)
 /* A random array of element type TY (-1: any) and role (-1: readable). */
 Var *pick_arr(G *g, int ty, int role)
 {
-	int c[MAXV], n = 0;
-	for (int i = 0; i < g->nv; i++) {
-		Var *v = &g->v[i];
-		if (v->kind != VK_ARRAY || (ty >= 0 && v->ty != ty))
+	int c[MAXV], n = 0, m = mask_list(g, g->amask, c);
+	for (int k = 0; k < m; k++) {
+		Var *v = &g->v[c[k]];
+		if (ty >= 0 && v->ty != ty)
 			continue;
 		if (role >= 0 ? v->role != role
 			      : !(v->role == R_IN || (v->role == R_OUT && g->loop == 0 && !g->in_func)))
 			continue;
 		if (role == R_ACC && g->want_add && v->afam >= 2)
 			continue;
-		c[n++] = i;
+		c[n++] = c[k];
 	}
 	return n ? &g->v[c[rnd(g, n)]] : NULL;
 }
@@ -141,6 +156,8 @@ static Expr var_ex(Var *v)
 	return e;
 }
 
+static int is_ctor(Expr e);
+
 Expr with_dep(G *g, Expr e)
 {
 	if (e.dep)
@@ -153,7 +170,7 @@ Expr with_dep(G *g, Expr e)
 		x = gen_f(g, 0);
 	else
 		x = gen_ty(g, e.ty, 0);
-	if (!x.dep)
+	if (!x.dep || (is_ctor(e) && is_ctor(x)))
 		return e;
 	if (e.ty == T_I)
 		COV(g, expr_int_add);
@@ -167,6 +184,192 @@ Expr with_dep(G *g, Expr e)
 	return r;
 }
 
+/* ---- no constant subterms ------------------------------------------------- */
+
+/* A person names a value or writes a literal; a term built of literals
+ * alone (2.0 * wp.sin(0.5), wp.determinant(wp.mat22(0.5))) reads as
+ * noise.  Every composite term the generator returns names a variable,
+ * else it is replaced by a leaf that does. */
+
+/* Does S name a variable (an identifier other than wp.*, float, int, a
+ * keyword or a number)? */
+int has_name(const char *s)
+{
+	static const char *const kw[] = {"wp", "float", "int", "if", "else", "and", "or", "not", "True", "False"};
+	for (const char *p = s; *p;) {
+		unsigned char c = (unsigned char)*p;
+		if (c >= '0' && c <= '9') {
+			while (isalnum((unsigned char)*p) || *p == '.' || *p == '_')
+				p++;
+			continue;
+		}
+		if (!(isalpha(c) || c == '_')) {
+			p++;
+			continue;
+		}
+		const char *q = p;
+		while (isalnum((unsigned char)*q) || *q == '_')
+			q++;
+		if (p == s || p[-1] != '.') {
+			size_t l = (size_t)(q - p), k;
+			for (k = 0; k < KS_NELEM(kw); k++)
+				if (strlen(kw[k]) == l && !memcmp(kw[k], p, l))
+					break;
+			if (k == KS_NELEM(kw))
+				return 1;
+		}
+		p = q;
+	}
+	return 0;
+}
+
+/* A plain literal: 2.0, -0.5, 7. */
+static int is_lit(const char *s)
+{
+	if (*s == '-')
+		s++;
+	if (!isdigit((unsigned char)*s))
+		return 0;
+	while (isalnum((unsigned char)*s) || *s == '.' || (*s == '-' && (s[-1] == 'e')))
+		s++;
+	return !*s;
+}
+
+/* A vector or matrix constructor: wp.vec3(...), wp.mat22(...). */
+static int is_ctor(Expr e)
+{
+	return e.prec == P_ATOM && (!strncmp(e.s, "wp.vec", 6) || !strncmp(e.s, "wp.mat", 6)) &&
+	       (IS_VEC(e.ty) || IS_MAT(e.ty));
+}
+
+/* Two constructors side by side (wp.vec2(a, b) - wp.vec2(a, c)) read as
+ * one written out by hand: the second is drawn again a few times. */
+#define NOT_BOTH_CTOR(a, b, gen) \
+	do { \
+		for (int t_ = 0; t_ < 3 && is_ctor(a) && is_ctor(b); t_++) \
+			b = (gen); \
+	} while (0)
+
+static Expr leaf_f(G *g, int d);
+static Expr leaf_i(G *g, int d);
+
+/* The second operand B (depth D) of a binary operation on vectors or
+ * matrices of A's type, drawn again while it repeats A or both are
+ * constructors; 0 when it still does (the caller keeps A alone). */
+static int second_vm(G *g, Expr a, int d, Expr *b)
+{
+	int n = TY_N(a.ty);
+#define GEN_VM (IS_VEC(a.ty) ? gen_v(g, n, d) : gen_m(g, n, d))
+	*b = GEN_VM;
+	REDRAW(a, *b, GEN_VM);
+	NOT_BOTH_CTOR(a, *b, GEN_VM);
+#undef GEN_VM
+	return !(SAME(a, *b) || (is_ctor(a) && is_ctor(*b)));
+}
+
+/* A float leaf that names a variable (within LIM). */
+static Expr dep_f(G *g, int d)
+{
+	Expr e;
+	for (int t = 0; t < 4; t++) {
+		e = leaf_f(g, d);
+		if (named_ex(e))
+			return e;
+	}
+	Var *v;
+	Var *a = pick_arr(g, T_F, -1);
+	if (a)
+		e = read_arr(g, a, d);
+	else if ((v = pick_var(g, T_F, 0, 1)))
+		e = var_ex(v);
+	else if ((v = pick_var(g, T_I, 0, 1))) {
+		COV(g, expr_conv_float);
+		e = ex(S("float(", v->name, ")"), T_F, P_ATOM, v->iv, v->dep);
+	} else if (!g->in_func) {
+		COV(g, expr_conv_float);
+		e = ex("float(i)", T_F, P_ATOM, iv_mk(0, NMAX - 1), 1);
+	} else
+		return e;
+	if (iv_mag(e.iv) > LIM)
+		e = squash(g, e, LIM / 4);
+	return e;
+}
+
+/* An int leaf that names a variable. */
+static Expr dep_i(G *g, int d)
+{
+	Expr e;
+	for (int t = 0; t < 4; t++) {
+		e = leaf_i(g, d);
+		if (named_ex(e))
+			return e;
+	}
+	Var *v = pick_var(g, T_I, 0, 1);
+	if (v)
+		return var_ex(v);
+	if (!g->in_func) {
+		e = ex("i", T_I, P_ATOM, iv_mk(0, NMAX - 1), 1);
+		e.idx = 1;
+	}
+	return e;
+}
+
+/* A vector or matrix of size N that names a variable: one, an array
+ * element, or the constructor filled with a float that does. */
+static Expr dep_vm(G *g, int ty, int d)
+{
+	Var *v = pick_var(g, ty, 0, 1);
+	if (v)
+		return var_ex(v);
+	Var *a = pick_arr(g, ty, -1);
+	if (a)
+		return read_arr(g, a, d);
+	Expr x = dep_f(g, d - 1);
+	int n = TY_N(ty);
+	if (IS_VEC(ty)) {
+		COV(g, expr_vec_fill);
+		return ex(S("wp.vec", ilit(g, n), "(", x.s, ")"), ty, P_ATOM, x.iv, x.dep);
+	}
+	COV(g, expr_mat_fill);
+	return ex(S("wp.mat", ilit(g, n), ilit(g, n), "(", x.s, ")"), ty, P_ATOM, x.iv, x.dep);
+}
+
+/* E, or, when it is a composite of literals alone, a leaf of its type
+ * that names a variable. */
+static Expr no_const(G *g, Expr e, int d)
+{
+	if (named_ex(e) || is_lit(e.s))
+		return e;
+	if (e.ty == T_F)
+		return dep_f(g, d);
+	if (e.ty == T_I)
+		return dep_i(g, d);
+	if (IS_VEC(e.ty) || IS_MAT(e.ty))
+		return dep_vm(g, e.ty, d);
+	return e;
+}
+
+/* The float literals, in order of value, for a constant operand that a
+ * guard would otherwise wrap (wp.sqrt(wp.abs(0.2) + 0.25)). */
+static const char *const lit_up[] = {"0.05", "0.1", "0.125", "0.2", "0.25", "0.3", "0.5", "0.6",
+				     "0.75", "0.8", "0.9", "1.25", "1.5", "2.0", "3.0", "4.0"};
+static const double lit_upv[] = {0.05, 0.1, 0.125, 0.2, 0.25, 0.3, 0.5, 0.6,
+				 0.75, 0.8, 0.9, 1.25, 1.5, 2.0, 3.0, 4.0};
+
+/* A literal in [LO, HI] (0 < LO <= HI), negated when NEG. */
+static Expr lit_in(G *g, double lo, double hi, int neg)
+{
+	int c[16], n = 0;
+	for (int k = 0; k < 16; k++)
+		if (lit_upv[k] >= lo && lit_upv[k] <= hi)
+			c[n++] = k;
+	int k = n ? c[rnd(g, n)] : 0;
+	double v = lit_upv[k];
+	if (neg)
+		return ex(S("-", lit_up[k]), T_F, P_UNARY, iv_mk(-v, -v), 0);
+	return ex(lit_up[k], T_F, P_ATOM, iv_mk(v, v), 0);
+}
+
 /* ---- squashing and guards ----------------------------------------------- */
 
 /* E kept within [-c, c]: unchanged when it already is, else scaled by a
@@ -176,6 +379,8 @@ Expr squash(G *g, Expr e, double c)
 	double m = iv_mag(e.iv);
 	if (m <= c)
 		return e;
+	if (e.ty == T_F && c >= 0.05 && !named_ex(e)) /* not wp.clamp(4.0, -2.0, 2.0) */
+		return lit_in(g, 0.05, c, e.iv.lo < 0);
 	if (e.ty != T_F || chance(g, 35)) {
 		/* a constant scale: 0.5, 0.25, 0.1, 0.05, 0.01 ... */
 		static const double ks[] = {0.5, 0.25, 0.2, 0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.001, 0.0005, 0.0002, 0.0001};
@@ -227,6 +432,12 @@ Expr squash_int(G *g, Expr e, int c)
 {
 	if (iv_mag(e.iv) <= c)
 		return e;
+	if (!named_ex(e)) { /* not wp.min(9, 4) */
+		int k = 1 + rnd(g, c);
+		if (e.iv.lo < 0)
+			return ex(S("-", ilit(g, k)), T_I, P_UNARY, iv_mk(-k, -k), 0);
+		return ex(ilit(g, k), T_I, P_ATOM, iv_mk(k, k), 0);
+	}
 	const char *ct = ilit(g, c);
 	if (e.iv.lo >= 0 && chance(g, 60)) {
 		COV(g, expr_int_mod);
@@ -252,6 +463,8 @@ Expr safe_div(G *g, Expr b)
 {
 	if (b.iv.lo >= 0.5 || b.iv.hi <= -0.5)
 		return b;
+	if (!named_ex(b)) /* not 1.0 + 0.1 * 0.1 */
+		return lit_in(g, 0.5, 4.0, 0);
 	if (b.iv.lo > -8.0 && chance(g, 30)) {
 		double c = ceil(-b.iv.lo + 0.5);
 		COV(g, expr_add);
@@ -287,6 +500,8 @@ static Expr positive(G *g, Expr a, double lo)
 {
 	if (a.iv.lo >= lo)
 		return a;
+	if (!named_ex(a))
+		return lit_in(g, lo, 4.0, 0);
 	const char *lt = lo == 0.25 ? "0.25" : "0.5";
 	if (short_text(a) && chance(g, 50)) {
 		COV(g, expr_mul);
@@ -448,6 +663,8 @@ static Expr minmax_f(G *g, int d)
 	Expr a = gen_f(g, d - 1);
 	for (int t = 0; t < 3 && !a.dep; t++) /* not wp.abs(4.0) */
 		a = gen_f(g, d - 1);
+	if (!named_ex(a))
+		a = dep_f(g, d - 1);
 	switch (rnd(g, 4)) {
 	case 0: {
 		Expr b = gen_f(g, d - 1);
@@ -549,9 +766,13 @@ Expr gen_f(G *g, int d)
 		Expr arg = gen_f(g, d - 1);
 		for (int t = 0; t < 3 && !arg.dep; t++)
 			arg = gen_f(g, d - 1);
+		if (!named_ex(arg))
+			arg = dep_f(g, d - 1);
 		e = math1(g, arg);
 		if (chance(g, 10)) {
 			Expr y = gen_f(g, d - 1), x = safe_div(g, gen_f(g, d - 1));
+			if (!named_ex(y) && !named_ex(x))
+				y = dep_f(g, d - 1);
 			if (x.iv.lo < 0) {
 				COV(g, expr_neg);
 				x = ex(S("-", par(g, x, P_UNARY)), T_F, P_UNARY, iv_neg(x.iv), x.dep);
@@ -564,9 +785,18 @@ Expr gen_f(G *g, int d)
 	case EX_VEC: {
 		int n = chance(g, 60) ? g->vecn : 2 + rnd(g, 3);
 		Expr u = gen_v(g, n, d - 1);
-		switch (rnd(g, 4)) {
+		int r = rnd(g, 4);
+		if (r == 3 && is_ctor(u)) /* not wp.vec3(a, b, c)[1] */
+			r = rnd(g, 3);
+		switch (r) {
 		case 0: {
 			Expr w = gen_v(g, n, d - 1);
+			NOT_BOTH_CTOR(u, w, gen_v(g, n, d - 1));
+			if (is_ctor(u) && is_ctor(w)) {
+				COVB(g, LENGTH);
+				e = ex(S("wp.length(", u.s, ")"), T_F, P_ATOM, iv_mk(0, sqrt(n) * iv_mag(u.iv)), u.dep);
+				break;
+			}
 			COVB(g, DOT);
 			e = ex(S("wp.dot(", u.s, ", ", w.s, ")"), T_F, P_ATOM, iv_sym(n * iv_mag(u.iv) * iv_mag(w.iv)), u.dep | w.dep);
 			break;
@@ -596,7 +826,7 @@ Expr gen_f(G *g, int d)
 	case EX_MAT: {
 		int n = 2 + rnd(g, 3);
 		Expr m = gen_m(g, n, d - 1);
-		if (chance(g, 50)) {
+		if (chance(g, 50) || is_ctor(m)) {
 			double f = 1, mm = iv_mag(m.iv);
 			for (int k = 2; k <= n; k++)
 				f *= k;
@@ -625,6 +855,8 @@ Expr gen_f(G *g, int d)
 		break;
 	default: {
 		Expr k = gen_i(g, d - 1);
+		if (!named_ex(k)) /* not float(3) */
+			k = dep_i(g, d - 1);
 		k = squash_int(g, k, 1000);
 		COV(g, expr_conv_float);
 		e = ex(S("float(", k.s, ")"), T_F, P_ATOM, k.iv, k.dep);
@@ -633,7 +865,7 @@ Expr gen_f(G *g, int d)
 	}
 	if (iv_mag(e.iv) > LIM)
 		e = squash(g, e, LIM / 4);
-	return e;
+	return no_const(g, e, d);
 }
 
 /* A call of a helper returning one float, with its arguments squashed
@@ -729,7 +961,10 @@ static Expr leaf_i(G *g, int d)
 			return var_ex(nvar(g));
 		break;
 	case 4: {
-		Expr f = squash(g, gen_f(g, d - 1), 100.0);
+		Expr f = gen_f(g, d - 1);
+		if (!named_ex(f)) /* not int(0.5 * 4.0) */
+			f = dep_f(g, d - 1);
+		f = squash(g, f, 100.0);
 		static const char *const k[] = {"4.0", "8.0", "10.0", "3.0", "16.0"};
 		static const double kv[] = {4, 8, 10, 3, 16};
 		int j = rnd(g, 5);
@@ -761,6 +996,10 @@ static Expr int_div(G *g, Expr b)
 {
 	if (b.iv.lo >= 1)
 		return b;
+	if (!named_ex(b)) { /* not wp.abs(-1) % 7 + 1 */
+		int k = 2 + rnd(g, 6);
+		return ex(ilit(g, k), T_I, P_ATOM, iv_mk(k, k), 0);
+	}
 	if (b.iv.lo >= 0 && chance(g, 50)) {
 		COV(g, expr_int_add);
 		return ex(S(par(g, b, P_ADD), " + 1"), T_I, P_ADD, iv_mk(b.iv.lo + 1, b.iv.hi + 1), b.dep);
@@ -823,6 +1062,8 @@ Expr gen_i(G *g, int d)
 		b = int_div(g, b);
 		double m = iv_mag(a.iv);
 		int k = rnd(g, 3);
+		if (k == 2 && a.prec == P_MUL && strstr(a.s, " % ")) /* not i % n % (n + 1) */
+			k = rnd(g, 2);
 		const char *op = k == 0 ? " // " : k == 1 ? " / " : " % ";
 		if (k == 0)
 			COV(g, expr_int_floordiv);
@@ -881,7 +1122,7 @@ Expr gen_i(G *g, int d)
 	}
 	if (iv_mag(e.iv) >= ILIM)
 		return a; /* too large: the operand alone (already counted, still sound) */
-	return e;
+	return no_const(g, e, d);
 }
 
 /* An index in [0, n). */
@@ -950,7 +1191,10 @@ Expr gen_idx(G *g, int d)
 		out = ex(S(par(g, a, P_MUL), " // 2"), T_I, P_MUL, iv_mk(0, NMAX / 2), a.dep);
 		break;
 	case 6: {
-		Expr f = squash(g, gen_f(g, d - 1), 8.0);
+		Expr f = gen_f(g, d - 1);
+		if (!named_ex(f))
+			f = dep_f(g, d - 1);
+		f = squash(g, f, 8.0);
 		COV(g, expr_conv_int);
 		COVB(g, ABS_F);
 		COV(g, expr_int_mod);
@@ -1038,6 +1282,10 @@ Expr gen_b(G *g, int d)
 		Expr a = gen_i(g, d > 0 ? d - 1 : 0);
 		for (int t = 0; t < 3 && !a.dep; t++)
 			a = gen_i(g, d > 0 ? d - 1 : 0);
+		if (!named_ex(a))
+			a = dep_i(g, 0);
+		if (!named_ex(a))
+			goto float_cmp;
 		Expr b;
 		if (a.iv.lo >= 0 && chance(g, 50)) {
 			/* x % k against 0: ==, != or > (>= 0 and < 0 are constant) */
@@ -1062,9 +1310,12 @@ Expr gen_b(G *g, int d)
 		}
 		return ex(S(par(g, a, P_ADD), cmp_op(g, 1), par(g, b, P_ADD)), T_B, P_CMP, iv_mk(0, 1), a.dep | b.dep);
 	}
+float_cmp:;
 	Expr a = gen_f(g, d > 0 ? d - 1 : 0);
 	for (int t = 0; t < 3 && !a.dep; t++)
 		a = gen_f(g, d > 0 ? d - 1 : 0);
+	if (!named_ex(a))
+		a = dep_f(g, 0);
 	const char *b = thresh(g);
 	if (chance(g, 40)) {
 		Expr x = gen_f(g, d > 0 ? d - 1 : 0);
@@ -1079,40 +1330,61 @@ Expr gen_b(G *g, int d)
 
 static Expr vec_ctor(G *g, int n, int d)
 {
-	const char *s = S("wp.vec", ilit(g, n), "(");
-	Iv v = iv_mk(0, 0);
-	int dep = 0;
 	if (chance(g, 12)) {
 		Expr a = gen_f(g, d - 1);
+		if (!named_ex(a))
+			a = dep_f(g, d - 1);
 		COV(g, expr_vec_fill);
-		return ex(S(s, a.s, ")"), VEC_OF(n), P_ATOM, a.iv, a.dep);
+		return ex(S("wp.vec", ilit(g, n), "(", a.s, ")"), VEC_OF(n), P_ATOM, a.iv, a.dep);
 	}
+	/* components differ from each other (not wp.vec3(t, t, t)), and one
+	 * names a variable */
+	Expr c[4];
+	int named = 0;
 	for (int k = 0; k < n; k++) {
-		Expr a = k && chance(g, 25) ? lit_f(g) : gen_f(g, n == 4 ? d - 2 : d - 1);
-		v = k ? iv_hull(v, a.iv) : a.iv;
-		dep |= a.dep;
-		s = APP(s, k ? ", " : "", a.s);
+		for (int t = 0; t < 3; t++) {
+			c[k] = k && chance(g, 25) ? lit_f(g) : gen_f(g, n == 4 ? d - 2 : d - 1);
+			int same = 0;
+			for (int j = 0; j < k; j++)
+				same |= SAME(c[j], c[k]);
+			if (!same)
+				break;
+		}
+		named = named || named_ex(c[k]);
+	}
+	if (!named)
+		c[rnd(g, n)] = dep_f(g, d - 1);
+	const char *s = S("wp.vec", ilit(g, n), "(");
+	Iv v = c[0].iv;
+	int dep = 0;
+	for (int k = 0; k < n; k++) {
+		v = iv_hull(v, c[k].iv);
+		dep |= c[k].dep;
+		s = APP(s, k ? ", " : "", c[k].s);
 	}
 	COV(g, expr_vec_ctor);
 	return ex(S(s, ")"), VEC_OF(n), P_ATOM, v, dep);
 }
 
+/* The leaves vectors and matrices share, by R, a draw of rnd(g, 6): a
+ * variable of type TY (0, 1), an element of an array of TY (2, 3);
+ * nothing (0) when there is none or R asks for another kind. */
+static int leaf_vm(G *g, int ty, int r, int d, Expr *e)
+{
+	Var *v = r < 2 ? pick_var(g, ty, 0, 1) : r < 4 ? pick_arr(g, ty, -1) : NULL;
+	if (!v)
+		return 0;
+	*e = r < 2 ? var_ex(v) : read_arr(g, v, d);
+	return 1;
+}
+
 static Expr leaf_v(G *g, int n, int d)
 {
-	int t = VEC_OF(n);
-	switch (rnd(g, 6)) {
-	case 0: case 1: {
-		Var *v = pick_var(g, t, 0, 1);
-		if (v)
-			return var_ex(v);
-		break;
-	}
-	case 2: case 3: {
-		Var *a = pick_arr(g, t, -1);
-		if (a)
-			return read_arr(g, a, d);
-		break;
-	}
+	int t = VEC_OF(n), r = rnd(g, 6);
+	Expr e;
+	if (leaf_vm(g, t, r, d, &e))
+		return e;
+	switch (r) {
 	case 4: {
 		Var *m = pick_var(g, MAT_OF(n), 0, 1);
 		if (m) {
@@ -1136,9 +1408,7 @@ Expr gen_v(G *g, int n, int d)
 	switch (rnd(g, 14)) {
 	case 0: case 1:
 		a = gen_v(g, n, d - 1);
-		b = gen_v(g, n, d - 1);
-		REDRAW(a, b, gen_v(g, n, d - 1));
-		if (SAME(a, b)) {
+		if (!second_vm(g, a, d - 1, &b)) {
 			e = a;
 			break;
 		}
@@ -1147,9 +1417,7 @@ Expr gen_v(G *g, int n, int d)
 		break;
 	case 2:
 		a = gen_v(g, n, d - 1);
-		b = gen_v(g, n, d - 1);
-		REDRAW(a, b, gen_v(g, n, d - 1));
-		if (SAME(a, b)) {
+		if (!second_vm(g, a, d - 1, &b)) {
 			e = a;
 			break;
 		}
@@ -1174,12 +1442,19 @@ Expr gen_v(G *g, int n, int d)
 	case 6: {
 		Expr m = gen_m(g, n, d - 1);
 		a = gen_v(g, n, d - 1);
+		NOT_BOTH_CTOR(m, a, gen_v(g, n, d - 1));
+		if (is_ctor(m) && is_ctor(a)) {
+			e = a;
+			break;
+		}
 		COV(g, expr_mat_vec);
 		e = ex(S(par(g, m, P_MUL), " * ", par(g, a, P_UNARY)), t, P_MUL, iv_sym(n * iv_mag(m.iv) * iv_mag(a.iv)), a.dep | m.dep);
 		break;
 	}
 	case 7: {
 		a = gen_v(g, n, d - 1);
+		for (int t_ = 0; t_ < 3 && is_ctor(a); t_++) /* not wp.vec3(x, y, z) + wp.vec3(0.0, 2.0, 0.0) */
+			a = gen_v(g, n, d - 1);
 		double c = floor(iv_mag(a.iv)) + 1.0;
 		int k = rnd(g, n);
 		const char *s = S("wp.vec", ilit(g, n), "(");
@@ -1194,9 +1469,7 @@ Expr gen_v(G *g, int n, int d)
 	case 8:
 		if (n == 3) {
 			a = gen_v(g, n, d - 1);
-			b = gen_v(g, n, d - 1);
-			REDRAW(a, b, gen_v(g, n, d - 1));
-			if (SAME(a, b)) {
+			if (!second_vm(g, a, d - 1, &b)) {
 				e = a;
 				break;
 			}
@@ -1213,9 +1486,7 @@ Expr gen_v(G *g, int n, int d)
 			e = ex(S("wp.abs(", a.s, ")"), t, P_ATOM, iv_mk(0, iv_mag(a.iv)), a.dep);
 			break;
 		case 1:
-			b = gen_v(g, n, d - 1);
-			REDRAW(a, b, gen_v(g, n, d - 1));
-			if (SAME(a, b)) {
+			if (!second_vm(g, a, d - 1, &b)) {
 				e = a;
 				break;
 			}
@@ -1223,9 +1494,7 @@ Expr gen_v(G *g, int n, int d)
 			e = ex(S("wp.min(", a.s, ", ", b.s, ")"), t, P_ATOM, iv_mk(fmin(a.iv.lo, b.iv.lo), fmin(a.iv.hi, b.iv.hi)), a.dep | b.dep);
 			break;
 		default:
-			b = gen_v(g, n, d - 1);
-			REDRAW(a, b, gen_v(g, n, d - 1));
-			if (SAME(a, b)) {
+			if (!second_vm(g, a, d - 1, &b)) {
 				e = a;
 				break;
 			}
@@ -1243,7 +1512,7 @@ Expr gen_v(G *g, int n, int d)
 	}
 	if (iv_mag(e.iv) > LIM)
 		e = squash(g, e, LIM / 4);
-	return e;
+	return no_const(g, e, d);
 }
 
 /* ---- matrices ----------------------------------------------------------------------- */
@@ -1261,51 +1530,47 @@ static const char *eye(G *g, int n, double c)
 
 static Expr mat_ctor(G *g, int n, int d)
 {
-	const char *s = S("wp.mat", ilit(g, n), ilit(g, n), "(");
 	int t = MAT_OF(n);
-	if (chance(g, 4)) {
-		COV(g, expr_mat_zero);
-		return with_dep(g, ex(S(s, ")"), t, P_ATOM, iv_mk(0, 0), 0));
-	}
 	if (chance(g, 15)) {
 		Expr a = gen_f(g, d - 1);
+		if (!named_ex(a))
+			a = dep_f(g, d - 1);
 		COV(g, expr_mat_fill);
-		return ex(S(s, a.s, ")"), t, P_ATOM, a.iv, a.dep);
+		return ex(S("wp.mat", ilit(g, n), ilit(g, n), "(", a.s, ")"), t, P_ATOM, a.iv, a.dep);
 	}
+	/* entries stay short (a 4x4 of compound terms reads like noise), and
+	 * at least one names a variable */
+	const char *s = S("wp.mat", ilit(g, n), ilit(g, n), "(");
+	int named = 0;
 	Iv v = iv_mk(0, 0);
 	int dep = 0;
 	for (int k = 0; k < n * n; k++) {
-		/* entries stay short: a 4x4 of compound terms reads like noise */
 		Expr a = chance(g, n == 4 ? 60 : 40) ? lit_f(g) : gen_f(g, n >= 3 ? 0 : d - 2);
 		if (chance(g, 15))
 			a = ex("0.0", T_F, P_ATOM, iv_mk(0, 0), 0);
+		if (!named && k == n * n - 1 && !named_ex(a))
+			a = dep_f(g, n >= 3 ? 0 : d - 2);
+		named = named || named_ex(a);
 		v = k ? iv_hull(v, a.iv) : a.iv;
 		dep |= a.dep;
 		s = APP(s, k ? ", " : "", a.s);
 	}
 	COV(g, expr_mat_ctor);
-	Expr e = ex(S(s, ")"), t, P_ATOM, v, dep);
-	return with_dep(g, e);
+	return ex(S(s, ")"), t, P_ATOM, v, dep);
 }
 
 static Expr leaf_m(G *g, int n, int d)
 {
-	int t = MAT_OF(n);
-	switch (rnd(g, 6)) {
-	case 0: case 1: {
-		Var *v = pick_var(g, t, 0, 1);
-		if (v)
-			return var_ex(v);
-		break;
-	}
-	case 2: case 3: {
-		Var *a = pick_arr(g, t, -1);
-		if (a)
-			return read_arr(g, a, d);
-		break;
-	}
+	int t = MAT_OF(n), r = rnd(g, 6);
+	Expr e;
+	if (leaf_vm(g, t, r, d, &e))
+		return e;
+	switch (r) {
 	case 4: {
 		Expr a = gen_v(g, n, d > 0 ? d - 1 : 0), b = gen_v(g, n, d > 0 ? d - 1 : 0);
+		NOT_BOTH_CTOR(a, b, gen_v(g, n, d > 0 ? d - 1 : 0));
+		if (is_ctor(a) && is_ctor(b))
+			break;
 		COVB(g, OUTER);
 		return ex(S("wp.outer(", a.s, ", ", b.s, ")"), t, P_ATOM, iv_sym(iv_mag(a.iv) * iv_mag(b.iv)), a.dep | b.dep);
 	}
@@ -1324,9 +1589,7 @@ Expr gen_m(G *g, int n, int d)
 	switch (rnd(g, 11)) {
 	case 0:
 		a = gen_m(g, n, d - 1);
-		b = gen_m(g, n, d - 1);
-		REDRAW(a, b, gen_m(g, n, d - 1));
-		if (SAME(a, b)) {
+		if (!second_vm(g, a, d - 1, &b)) {
 			e = a;
 			break;
 		}
@@ -1341,6 +1604,11 @@ Expr gen_m(G *g, int n, int d)
 	case 1: case 2:
 		a = gen_m(g, n, d - 1);
 		b = gen_m(g, n, d - 1);
+		NOT_BOTH_CTOR(a, b, gen_m(g, n, d - 1));
+		if (is_ctor(a) && is_ctor(b)) {
+			e = a;
+			break;
+		}
 		COV(g, expr_mat_mat);
 		e = ex(S(par(g, a, P_MUL), " * ", par(g, b, P_UNARY)), t, P_MUL, iv_sym(n * iv_mag(a.iv) * iv_mag(b.iv)), a.dep | b.dep);
 		break;
@@ -1358,6 +1626,8 @@ Expr gen_m(G *g, int n, int d)
 		break;
 	case 5: {
 		a = gen_m(g, n, d - 1);
+		for (int t_ = 0; t_ < 3 && is_ctor(a); t_++) /* not wp.mat22(a, b, c, d) + wp.mat22(5.0, ...) */
+			a = gen_m(g, n, d - 1);
 		double c = ceil(n * iv_mag(a.iv)) + 1.0;
 		COV(g, expr_mat_add);
 		COVB(g, INVERSE);
@@ -1378,7 +1648,7 @@ Expr gen_m(G *g, int n, int d)
 	}
 	if (iv_mag(e.iv) > LIM)
 		e = squash(g, e, LIM / 4);
-	return e;
+	return no_const(g, e, d);
 }
 
 Expr gen_ty(G *g, int ty, int d)

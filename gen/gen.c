@@ -5,6 +5,7 @@
  * per kernel once the output buffer has grown), names drawn from word
  * lists, the category mix of -c all, and the coverage table.
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,49 +54,63 @@ int wpick(G *g, const int *w, int n)
  * piece by piece costs linear time. */
 char *cat_grow(G *g, int grow, const char *a, ...)
 {
-	char *start;
-	size_t n = 0;
+	va_list ap;
+	va_start(ap, a);
 	const char *s = a;
+	char *start = g->scratch + g->sp;
+	size_t n = 0;
 	if (grow && a == g->top) {
 		start = g->top;
 		n = g->toplen;
-		g->sp = (size_t)(start - g->scratch);
-		va_list ap0;
-		va_start(ap0, a);
-		s = va_arg(ap0, const char *);
-		size_t room = sizeof g->scratch - g->sp - 1;
-		for (; s; s = va_arg(ap0, const char *)) {
-			size_t l = strlen(s);
-			if (l > room - n)
-				ks_fatal("expression too long for the scratch arena");
-			memmove(start + n, s, l);
-			n += l;
-		}
-		va_end(ap0);
-	} else {
-		start = g->scratch + g->sp;
-		size_t room = sizeof g->scratch - g->sp - 1;
-		va_list ap;
-		va_start(ap, a);
-		for (; s; s = va_arg(ap, const char *)) {
-			size_t l = strlen(s);
-			if (l > room - n)
-				ks_fatal("expression too long for the scratch arena");
-			memcpy(start + n, s, l);
-			n += l;
-		}
-		va_end(ap);
+		s = va_arg(ap, const char *);
 	}
+	size_t room = sizeof g->scratch - (size_t)(start - g->scratch) - 1;
+	for (; s; s = va_arg(ap, const char *)) {
+		size_t l = strlen(s);
+		if (l > room - n)
+			ks_fatal("expression too long for the scratch arena");
+		memcpy(start + n, s, l);
+		n += l;
+	}
+	va_end(ap);
 	start[n] = 0;
-	g->sp += n + 1;
+	g->sp = (size_t)(start - g->scratch) + n + 1;
 	g->top = start;
 	g->toplen = n;
 	return start;
 }
 
+size_t str_cat(char *dst, size_t cap, const char *a, ...)
+{
+	size_t n = 0;
+	va_list ap;
+	va_start(ap, a);
+	for (const char *s = a; s; s = va_arg(ap, const char *))
+		for (; *s && n + 1 < cap; s++)
+			dst[n++] = *s;
+	va_end(ap);
+	dst[n] = 0;
+	return n;
+}
+
+const char *u64_str(char *b, uint64_t x)
+{
+	char *p = b + 20;
+	*p = 0;
+	do
+		*--p = (char)('0' + x % 10);
+	while (x /= 10);
+	return p;
+}
+
 const char *flit(G *g, double x)
 {
 	char b[32];
+	/* an integer below 1000 in size reads as %.3g would write it */
+	if (x == floor(x) && fabs(x) < 1000) {
+		char d[21];
+		return S(signbit(x) ? "-" : "", u64_str(d, (uint64_t)fabs(x)), ".0");
+	}
 	snprintf(b, sizeof b, "%.3g", x);
 	if (!strchr(b, '.') && !strchr(b, 'e'))
 		strcat(b, ".0");
@@ -193,10 +208,9 @@ void newname(G *g, char *dst, const char *const *list, int n)
 
 int gen_pick_category(uint64_t seed, uint64_t index, unsigned mix)
 {
-	char key[64];
-	int n = snprintf(key, sizeof key, "%llu/mix/%llu", (unsigned long long)seed,
-			 (unsigned long long)index);
-	uint64_t h = ks_hash64(key, (size_t)n, 0);
+	char key[64], a[21], b[21];
+	size_t n = SCAT(key, sizeof key, u64_str(a, seed), "/mix/", u64_str(b, index));
+	uint64_t h = ks_hash64(key, n, 0);
 	int total = 0;
 	for (int c = 0; c < NCAT; c++)
 		if (mix >> c & 1)
@@ -220,11 +234,10 @@ void gen_kernel(Buf *out, uint64_t seed, int cat_, uint64_t index, const GenKnob
 	 * depends only on (seed, category, index); only the kept attempt
 	 * counts in the coverage. */
 	for (int attempt = 0;; attempt++) {
-		int n = attempt ? snprintf(key, sizeof key, "%llu/%s/%llu/r%d", (unsigned long long)seed,
-					   gen_cat_name[cat_], (unsigned long long)index, attempt)
-				: snprintf(key, sizeof key, "%llu/%s/%llu", (unsigned long long)seed,
-					   gen_cat_name[cat_], (unsigned long long)index);
-		g.s = ks_hash64(key, (size_t)n, 0);
+		char a[21], b[21], r[21];
+		size_t n = SCAT(key, sizeof key, u64_str(a, seed), "/", gen_cat_name[cat_], "/", u64_str(b, index),
+				attempt ? "/r" : "", attempt ? u64_str(r, (uint64_t)attempt) : "");
+		g.s = ks_hash64(key, n, 0);
 		g.cat = cat_;
 		g.k = k;
 		if (cov)
@@ -233,8 +246,7 @@ void gen_kernel(Buf *out, uint64_t seed, int cat_, uint64_t index, const GenKnob
 		g.out = out;
 		out->n = start;
 		gen_body_kernel(&g, index);
-		gen_prune(out, start);
-		if (attempt >= 15 || gen_promise_ok(out->p + start, out->n - start, cat_))
+		if (gen_prune(out, start, cat_) || attempt >= 15)
 			break;
 	}
 	if (cov) {

@@ -53,7 +53,7 @@ typedef struct Var {
 	double trip;          /* accumulator: trip product where declared */
 } Var;
 
-#define MAXV 96
+#define MAXV 128 /* two 64-bit words of G.vmask */
 #define MAXH 4
 #define MAXP 6
 
@@ -93,6 +93,8 @@ typedef struct G {
 	size_t toplen;
 	Var v[MAXV];
 	int nv;
+	uint64_t vmask[NTY][2]; /* v[k] of each type that is not an array (k < nv counts) */
+	uint64_t amask[2];      /* v[k] that are arrays */
 	Helper h[MAXH];
 	int nh;
 	int ind, loop, blk, in_func, in_while;
@@ -122,6 +124,12 @@ int wpick(G *g, const int *w, int n);
 char *cat_grow(G *g, int grow, const char *a, ...);
 #define S(...) cat_grow(g, 0, __VA_ARGS__, (const char *)0)
 #define APP(...) cat_grow(g, 1, __VA_ARGS__, (const char *)0)
+/* Concatenate the NULL-terminated pieces into DST of CAP bytes, cut as
+ * snprintf would; returns the length. */
+size_t str_cat(char *dst, size_t cap, const char *a, ...);
+#define SCAT(dst, cap, ...) str_cat(dst, cap, __VA_ARGS__, (const char *)0)
+/* X in decimal, written at the end of B (21 bytes). */
+const char *u64_str(char *b, uint64_t x);
 const char *flit(G *g, double x);
 const char *ilit(G *g, long x);
 void newname(G *g, char *dst, const char *const *list, int n);
@@ -154,6 +162,9 @@ Expr squash_int(G *g, Expr e, int c);
 Expr safe_div(G *g, Expr b);
 Expr with_dep(G *g, Expr e);
 Expr lit_f(G *g);
+int has_name(const char *s);
+/* E names a variable (one that depends on an input surely does). */
+static inline int named_ex(Expr e) { return e.dep || has_name(e.s); }
 const char *thresh(G *g);
 Var *pick_var(G *g, int ty, int want_idx, int any_kind);
 Var *pick_arr(G *g, int ty, int role);
@@ -162,8 +173,7 @@ Expr call_helper(G *g, Helper *h, int d, Iv *riv, int *dep);
 int helper_ok(G *g, Helper *h);
 
 /* prune.c */
-void gen_prune(Buf *out, size_t start);
-int gen_promise_ok(const char *text, size_t n, int cat);
+int gen_prune(Buf *out, size_t start, int cat);
 
 /* stmt.c */
 void gen_body_kernel(G *g, uint64_t index);

@@ -43,10 +43,15 @@ typedef struct Ln {
 
 #define MAXL 512
 
-static int is_id(int c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
+/* character classes: 1 a letter or '_', 2 a digit */
+#define ID_(c) ((c) >= 'a' && (c) <= 'z') || ((c) >= 'A' && (c) <= 'Z') || (c) == '_' ? 1 : (c) >= '0' && (c) <= '9' ? 2 : 0
+#define ID4_(c) ID_(c), ID_(c + 1), ID_(c + 2), ID_(c + 3)
+#define ID16_(c) ID4_(c), ID4_(c + 4), ID4_(c + 8), ID4_(c + 12)
+static const unsigned char idc[256] = {
+	ID16_(0), ID16_(16), ID16_(32), ID16_(48), ID16_(64), ID16_(80), ID16_(96), ID16_(112),
+};
+
+static int is_id(int c) { return idc[c] != 0; }
 
 /* Does S contain W as a whole word that is not an attribute? */
 static int word_in(const char *s, const char *w)
@@ -79,21 +84,22 @@ static void classify(Ln *l)
 		l->kind = K_DEF;
 		return;
 	}
-	static const struct { const char *p; int h; } hd[] = {
-		{"if ", H_IF}, {"elif ", H_ELIF}, {"else:", H_ELSE}, {"for ", H_FOR}, {"while ", H_WHILE}};
-	for (int k = 0; k < 5; k++)
-		if (!strncmp(s, hd[k].p, strlen(hd[k].p))) {
-			l->kind = K_HDR;
-			l->hdr = hd[k].h;
-			return;
-		}
+	static const struct { const char *p; size_t n; int h; } hd[] = {
+		{"if ", 3, H_IF}, {"elif ", 5, H_ELIF}, {"else:", 5, H_ELSE}, {"for ", 4, H_FOR}, {"while ", 6, H_WHILE}};
+	if (strchr("iefw", s[0]))
+		for (int k = 0; k < 5; k++)
+			if (s[0] == hd[k].p[0] && !memcmp(s, hd[k].p, hd[k].n)) {
+				l->kind = K_HDR;
+				l->hdr = hd[k].h;
+				return;
+			}
 	l->kind = K_OTHER;
 	/* the first assignment operator: " = " or " X= " (==, <=, >=, != are not) */
 	const char *best = NULL;
 	size_t oplen = 0;
 	int aug = 0;
-	for (const char *p = s + 1; *p; p++) {
-		if (*p != '=' || p[1] != ' ')
+	for (const char *p = s + 1; (p = strchr(p, '=')); p++) {
+		if (p[1] != ' ')
 			continue;
 		if (p[-1] == ' ') {
 			best = p - 1, oplen = 3;
@@ -179,10 +185,14 @@ typedef struct Fn {
 	char name[64][28];
 	size_t len[64];
 	int n;
+	uint64_t first[4]; /* the names' first characters, a bit set */
 } Fn;
 
 static int find(const Fn *f, const char *s, size_t l)
 {
+	unsigned char c = (unsigned char)s[0];
+	if (!(f->first[c >> 6] >> (c & 63) & 1))
+		return -1;
 	for (int k = 0; k < f->n; k++)
 		if (f->len[k] == l && f->name[k][0] == s[0] && !memcmp(f->name[k], s, l))
 			return k;
@@ -201,16 +211,17 @@ static uint64_t read_set(const Fn *f, const char *s)
 			p++;
 			continue;
 		}
-		if (isdigit((unsigned char)*p)) { /* a number, 1e-3 included */
+		int c = idc[(unsigned char)*p];
+		if (c == 2) { /* a number, 1e-3 included */
 			while (is_id((unsigned char)*p) || *p == '.')
 				p++;
 			continue;
 		}
-		if (!is_id((unsigned char)*p)) {
+		if (!c) {
 			p++;
 			continue;
 		}
-		const char *q = p;
+		const char *q = p + 1;
 		while (is_id((unsigned char)*q))
 			q++;
 		if (p == s || p[-1] != '.') {
@@ -223,12 +234,51 @@ static uint64_t read_set(const Fn *f, const char *s)
 	return m;
 }
 
+/* Is line J, a whole assignment of a local (x = e) or a store into an
+ * array at the thread's own index (out[i] = e), overwritten before any
+ * read: is the next live line that names its target, in the same block
+ * and before the function ends (B), the same kind of store without a
+ * read of it?  A break or continue between ends the search (the value
+ * may flow to the loop's next trip or past it), and for an array, whose
+ * value outlives the thread, so does a return. */
+static int overwritten(const Ln *L, int j, int b)
+{
+	const Ln *l = &L[j];
+	const char *x = l->t[0];
+	size_t xl = strlen(x);
+	int arr;
+	if (l->kind == K_ASSIGN)
+		arr = 0;
+	else if (l->kind == K_PART && !strncmp(l->s + xl, "[i] = ", 6))
+		arr = 1;
+	else
+		return 0;
+	if (!strncmp(l->rd, "wp.atomic_", 10))
+		return 0;
+	for (int k = j + 1; k < b; k++) {
+		const Ln *m = &L[k];
+		if (m->dead || m->kind == K_NONE)
+			continue;
+		if (m->ind < l->ind)
+			return 0;
+		if (!strcmp(m->s, "break") || !strcmp(m->s, "continue") || (arr && !strcmp(m->s, "return")))
+			return 0;
+		if (m->ind == l->ind && m->kind == l->kind && !strcmp(m->t[0], x) &&
+		    (!arr || !strncmp(m->s + xl, "[i] = ", 6)))
+			return !word_in(m->rd, x);
+		if (word_in(m->s, x))
+			return 0;
+	}
+	return 0;
+}
+
 static void prune_func(Ln *L, int a, int b)
 {
 	static uint64_t R[MAXL], W[MAXL], S[MAXL + 1];
 	static int from[MAXL];
 	Fn f;
 	f.n = 0;
+	memset(f.first, 0, sizeof f.first);
 	/* the locals: targets of whole assignments, not parameters */
 	for (int j = a + 1; j < b; j++)
 		if (L[j].okind == K_ASSIGN || L[j].okind == K_TUPLE)
@@ -239,6 +289,8 @@ static void prune_func(Ln *L, int a, int b)
 					return;
 				f.len[f.n] = strlen(L[j].t[k]);
 				memcpy(f.name[f.n], L[j].t[k], f.len[f.n] + 1);
+				unsigned char c = (unsigned char)f.name[f.n][0];
+				f.first[c >> 6] |= 1ULL << (c & 63);
 				f.n++;
 			}
 	for (int j = a; j < b; j++) {
@@ -304,6 +356,12 @@ static void prune_func(Ln *L, int a, int b)
 					W[j] = 0;
 				changed = 1;
 			}
+		/* an assignment overwritten before any read */
+		for (int j = a + 1; j < b; j++)
+			if (!L[j].dead && overwritten(L, j, b)) {
+				kill(&L[j]);
+				changed = 1;
+			}
 		/* blocks emptied: drop the if, else or for */
 		for (int j = a + 1; j < b; j++) {
 			Ln *h = &L[j];
@@ -354,19 +412,117 @@ static void prune_func(Ln *L, int a, int b)
 	}
 }
 
-void gen_prune(Buf *out, size_t start)
+/* The kernel's parameters that no line of its body names go from its
+ * def line (an input array or a scalar the pruned body no longer reads). */
+static void drop_unused_params(Ln *L, int kdef, int n)
+{
+	const char *s = L[kdef].s;
+	const char *open = strchr(s, '(');
+	if (!open)
+		return;
+	size_t len = strlen(s);
+	char *t = pool_alloc(len + 1);
+	if (!t)
+		return;
+	size_t tn = (size_t)(open + 1 - s);
+	memcpy(t, s, tn);
+	int kept = 0, dropped = 0;
+	for (const char *p = open + 1; *p && *p != ')';) {
+		/* one parameter: up to the next ", " or ")" outside parentheses */
+		const char *q = p;
+		int depth = 0;
+		while (*q && (depth || (*q != ',' && *q != ')'))) {
+			depth += *q == '(' ? 1 : *q == ')' ? -1 : 0;
+			q++;
+		}
+		size_t nl = 0;
+		while (is_id((unsigned char)p[nl]))
+			nl++;
+		char name[64];
+		int used = 1;
+		if (nl && nl < sizeof name) {
+			memcpy(name, p, nl);
+			name[nl] = 0;
+			used = 0;
+			for (int j = kdef + 1; j < n && !used; j++)
+				used = !L[j].dead && word_in(L[j].s, name);
+		}
+		if (used) {
+			if (kept++) {
+				memcpy(t + tn, ", ", 2);
+				tn += 2;
+			}
+			memcpy(t + tn, p, (size_t)(q - p));
+			tn += (size_t)(q - p);
+		} else
+			dropped = 1;
+		p = *q == ',' ? q + 2 : q;
+		if (p > s + len)
+			break;
+	}
+	if (!dropped)
+		return;
+	const char *close = strrchr(s, ')');
+	memcpy(t + tn, close, strlen(close) + 1);
+	L[kdef].s = t;
+}
+
+/* Does a line of the kernel body hold what category CAT promises: a loop,
+ * an if, an augmented assignment, a component store, a helper call? */
+static int promised(const Ln *l, int cat)
+{
+	switch (cat) {
+	case CAT_LOOP:
+		return l->kind == K_HDR && (l->hdr == H_FOR || l->hdr == H_WHILE);
+	case CAT_CONTROL_FLOW:
+		return l->kind == K_HDR && l->hdr == H_IF;
+	case CAT_INPLACE:
+		return l->kind == K_AUG;
+	case CAT_VECTOR:
+	case CAT_MATRIX:
+		return l->kind == K_PART && strncmp(l->s + strlen(l->t[0]), "[i] ", 4);
+	case CAT_FUNCTION:
+		/* a call of a helper: NAME_INDEX( */
+		for (const char *u = strchr(l->s, '_'); u; u = strchr(u + 1, '_')) {
+			const char *d = u + 1;
+			while (isdigit((unsigned char)*d))
+				d++;
+			if (d > u + 1 && *d == '(')
+				return 1;
+		}
+		return 0;
+	default: /* arithmetic, math, atomic (never dropped), combined */
+		return 1;
+	}
+}
+
+static void indent(Buf *out, size_t n)
+{
+	static const char sp[] = "                                                                ";
+	for (; n > 64; n -= 64)
+		buf_put(out, sp, 64);
+	buf_put(out, sp, n);
+}
+
+int gen_prune(Buf *out, size_t start, int cat)
 {
 	static Ln L[MAXL];
+	static char *txt;
+	static size_t cap;
 	pool_n = 0;
 	size_t len = out->n - start;
-	char *txt = malloc(len + 1);
-	if (!txt)
-		ks_fatal("out of memory");
+	if (len + 1 > cap) {
+		cap = 2 * (len + 1);
+		free(txt);
+		txt = malloc(cap);
+		if (!txt)
+			ks_fatal("out of memory");
+	}
 	memcpy(txt, out->p + start, len);
 	txt[len] = 0;
-	int n = 0;
+	int n = 0, kdef = -1;
 	for (char *p = txt; *p && n < MAXL;) {
-		char *e = strchr(p, '\n');
+		char *e = memchr(p, '\n', (size_t)(txt + len - p));
 		if (e)
 			*e = 0;
 		Ln *l = &L[n++];
@@ -378,14 +534,14 @@ void gen_prune(Buf *out, size_t start)
 		l->s = p + ind;
 		classify(l);
 		l->okind = l->kind;
+		if (l->kind == K_DEF && !ind && n >= 2 && !strcmp(L[n - 2].s, "@wp.kernel"))
+			kdef = n - 1;
 		if (!e)
 			break;
 		p = e + 1;
 	}
-	if (n >= MAXL) { /* too long to be sure of: leave it as it is */
-		free(txt);
-		return;
-	}
+	if (n >= MAXL) /* too long to be sure of: leave it as it is */
+		return 1;
 	for (int j = 0; j < n; j++) {
 		if (L[j].kind != K_DEF || L[j].ind)
 			continue;
@@ -394,7 +550,11 @@ void gen_prune(Buf *out, size_t start)
 			b++;
 		prune_func(L, j, b);
 	}
-	/* write back: dead lines out, a lone pass kept, an emptied block gets one */
+	if (kdef >= 0)
+		drop_unused_params(L, kdef, n);
+	/* write back: dead lines out, a lone pass kept, an emptied block gets
+	 * one; count the kernel's body lines and look for its promise */
+	int found = kdef < 0, lines = 0;
 	out->n = start;
 	for (int j = 0; j < n; j++) {
 		Ln *l = &L[j];
@@ -409,8 +569,11 @@ void gen_prune(Buf *out, size_t start)
 			if (other)
 				continue;
 		}
-		for (int k = 0; k < l->ind; k++)
-			buf_putc(out, ' ');
+		if (kdef >= 0 && j > kdef) {
+			lines += l->kind != K_NONE && l->kind != K_DOC;
+			found = found || promised(l, cat);
+		}
+		indent(out, (size_t)l->ind);
 		buf_puts(out, l->s);
 		buf_putc(out, '\n');
 		if (l->kind == K_HDR) {
@@ -418,84 +581,11 @@ void gen_prune(Buf *out, size_t start)
 			while (m < n && L[m].dead)
 				m++;
 			if (m >= n || L[m].ind <= l->ind) {
-				for (int k = 0; k < l->ind + 4; k++)
-					buf_putc(out, ' ');
+				indent(out, (size_t)l->ind + 4);
 				buf_puts(out, "pass\n");
+				lines += kdef >= 0 && j > kdef;
 			}
 		}
 	}
-	free(txt);
-}
-
-/* Does the kernel in TEXT (after the dead-store pass) still hold what
- * its category promises: a loop, an if, an augmented assignment, a
- * component store, a helper call?  (An atomic is never dropped.)  And
- * is there more to it than `i = wp.tid()` and one store? */
-int gen_promise_ok(const char *text, size_t n, int cat)
-{
-	int found = cat == CAT_ARITHMETIC || cat == CAT_MATH || cat == CAT_ATOMIC || cat == CAT_COMBINED;
-	int lines = 0;
-	const char *k = NULL;
-	for (const char *p = text; p < text + n; p++)
-		if ((p == text || p[-1] == '\n') && !strncmp(p, "@wp.kernel", 10))
-			k = p;
-	if (!k)
-		return 1;
-	const char *body = strchr(strchr(k, '\n') + 1, '\n'); /* past the def line */
-	if (!body)
-		return 1;
-	for (const char *p = body + 1; p < text + n;) {
-		const char *e = memchr(p, '\n', (size_t)(text + n - p));
-		if (!e)
-			e = text + n;
-		while (p < e && *p == ' ')
-			p++;
-		size_t l = (size_t)(e - p);
-		char buf[4096];
-		if (l >= sizeof buf)
-			l = sizeof buf - 1;
-		memcpy(buf, p, l);
-		buf[l] = 0;
-		Ln ln;
-		memset(&ln, 0, sizeof ln);
-		ln.s = buf;
-		classify(&ln);
-		if (ln.kind != K_NONE && ln.kind != K_DOC)
-			lines++;
-		switch (cat) {
-		case CAT_LOOP:
-			if (ln.kind == K_HDR && (ln.hdr == H_FOR || ln.hdr == H_WHILE))
-				found = 1;
-			break;
-		case CAT_CONTROL_FLOW:
-			if (ln.kind == K_HDR && ln.hdr == H_IF)
-				found = 1;
-			break;
-		case CAT_INPLACE:
-			if (ln.kind == K_AUG)
-				found = 1;
-			break;
-		case CAT_VECTOR:
-		case CAT_MATRIX:
-			if (ln.kind == K_PART && strncmp(ln.s + strlen(ln.t[0]), "[i] ", 4))
-				found = 1;
-			break;
-		case CAT_FUNCTION: {
-			const char *u = strchr(buf, '_');
-			for (; u; u = strchr(u + 1, '_'))
-				if (isdigit((unsigned char)u[1])) {
-					const char *d = u + 1;
-					while (isdigit((unsigned char)*d))
-						d++;
-					if (*d == '(')
-						found = 1;
-				}
-			break;
-		}
-		default:
-			break;
-		}
-		p = e + 1;
-	}
-	return found && lines >= 3;
+	return kdef < 0 || (found && lines >= 4);
 }

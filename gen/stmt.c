@@ -90,9 +90,18 @@ static Var *add_var(G *g, const char *name, int ty, int kind, Iv iv, int dep, in
 {
 	if (g->nv >= MAXV)
 		ks_fatal("internal: too many variables");
-	Var *v = &g->v[g->nv++];
+	int x = g->nv++;
+	Var *v = &g->v[x];
+	uint64_t bit = 1ULL << (x & 63);
+	for (int t = 0; t < NTY; t++)
+		g->vmask[t][x >> 6] &= ~bit;
+	g->amask[x >> 6] &= ~bit;
+	if (kind == VK_ARRAY)
+		g->amask[x >> 6] |= bit;
+	else
+		g->vmask[ty][x >> 6] |= bit;
 	memset(v, 0, sizeof *v);
-	snprintf(v->name, sizeof v->name, "%s", name);
+	SCAT(v->name, sizeof v->name, name);
 	v->ty = (unsigned char)ty;
 	v->kind = (unsigned char)kind;
 	v->iv = iv;
@@ -104,18 +113,23 @@ static Var *add_var(G *g, const char *name, int ty, int kind, Iv iv, int dep, in
 	return v;
 }
 
+/* Word lists by type: float, int, bool, vector, matrix. */
+typedef struct Words {
+	const char *const *w;
+	int n;
+} Words;
+#define WORDS(a) {a, (int)KS_NELEM(a)}
+
+static void name_by_type(G *g, char *dst, int ty, const Words *w)
+{
+	int k = ty == T_F ? 0 : ty == T_I ? 1 : ty == T_B ? 2 : IS_VEC(ty) ? 3 : 4;
+	newname(g, dst, w[k].w, w[k].n);
+}
+
 static void fresh(G *g, char *dst, int ty)
 {
-	if (ty == T_F)
-		NEWNAME(g, dst, fw);
-	else if (ty == T_I)
-		NEWNAME(g, dst, iw);
-	else if (ty == T_B)
-		NEWNAME(g, dst, bw);
-	else if (IS_VEC(ty))
-		NEWNAME(g, dst, vw);
-	else
-		NEWNAME(g, dst, mw);
+	static const Words w[5] = {WORDS(fw), WORDS(iw), WORDS(bw), WORDS(vw), WORDS(mw)};
+	name_by_type(g, dst, ty, w);
 }
 
 /* A variable this statement may assign freely (not carried by a loop). */
@@ -325,8 +339,14 @@ static void st_reassign(G *g)
 		return;
 	}
 	Expr e = gen_ty(g, v->ty, edepth(g));
-	if (!e.dep)
+	for (int t = 0; t < 3 && !strcmp(e.s, v->name); t++) /* not x = x */
+		e = gen_ty(g, v->ty, edepth(g));
+	if (!e.dep || !strcmp(e.s, v->name))
 		e = with_dep(g, e);
+	if (!strcmp(e.s, v->name)) {
+		st_assign(g);
+		return;
+	}
 	COV(g, stmt_assign);
 	L(v->name, " = ", e.s);
 	set_iv(g, v, e);
@@ -343,7 +363,12 @@ static void st_comp(G *g)
 	if (!v) {
 		/* make one to update */
 		int ty = chance(g, 70) ? VEC_OF(g->vecn) : MAT_OF(2 + rnd(g, 3));
-		Expr e = gen_ty(g, ty, edepth(g));
+		Expr e;
+		if (IS_MAT(ty) && chance(g, 40)) { /* a zero matrix, filled below */
+			COV(g, expr_mat_zero);
+			e = ex(S("wp.mat", ilit(g, TY_N(ty)), ilit(g, TY_N(ty)), "()"), ty, P_ATOM, iv_mk(0, 0), 0);
+		} else
+			e = gen_ty(g, ty, edepth(g));
 		char name[28];
 		fresh(g, name, ty);
 		cov_type(g, ty);
@@ -407,7 +432,9 @@ static void st_store(G *g, Var *a, int top)
 		/* read, compute, write: contractive inside loops */
 		if (t == T_F && chance(g, 50)) {
 			Expr e = safe_div(g, gen_f(g, edepth(g) - 1));
-			if (g->loop && fmin(fabs(e.iv.lo), fabs(e.iv.hi)) < 1.0) {
+			if (g->loop && fmin(fabs(e.iv.lo), fabs(e.iv.hi)) < 1.0 && !named_ex(e)) {
+				e = ex("2.0", T_F, P_ATOM, iv_mk(2, 2), 0);
+			} else if (g->loop && fmin(fabs(e.iv.lo), fabs(e.iv.hi)) < 1.0) {
 				COV(g, expr_add);
 				e = ex(S("1.0 + wp.abs(", e.s, ")"), T_F, P_ADD, iv_mk(1, 1 + iv_mag(e.iv)), e.dep);
 				COVB(g, ABS_F);
@@ -596,6 +623,10 @@ static void st_carried(G *g, Var *v)
 	default:
 		if (v->ty == T_F) {
 			Expr e = gen_f(g, edepth(g));
+			for (int t = 0; t < 3 && !named_ex(e); t++) /* not x = wp.tanh(0.25) */
+				e = gen_f(g, edepth(g));
+			if (!named_ex(e))
+				e = ex(v->name, T_F, P_ATOM, v->iv, v->dep);
 			COV(g, stmt_assign);
 			COVB(g, TANH);
 			if (B >= 1.0)
@@ -719,6 +750,8 @@ static const char *for_header(G *g, const char *name, double *trip, Iv *jv, int 
 		*trip = k;
 		*jv = iv_mk(0, k - 1);
 		COV(g, stmt_for_range1);
+		if (!named_ex(e)) /* not range(0 % 5) */
+			return S("for ", name, " in range(", ilit(g, k), "):");
 		COV(g, expr_int_mod);
 		return S("for ", name, " in range(", par(g, e, P_MUL), " % ", ilit(g, k + 1), "):");
 	}
@@ -834,6 +867,19 @@ static void loop_body(G *g, Var **accs, int nacc, Var *cv, int nest, int is_whil
 	}
 }
 
+/* Leave a loop of trip bound T: its block closes, its accumulators and
+ * carried variable become plain locals again. */
+static void loop_end(G *g, double T, int mark, Var **accs, int nacc, Var *cv)
+{
+	g->trip /= T;
+	g->loop--;
+	blk_end(g, mark);
+	for (int k = 0; k < nacc; k++)
+		accs[k]->acc = 0;
+	if (cv)
+		cv->carried = 0;
+}
+
 static void st_for(G *g, int nest)
 {
 	Var *accs[2];
@@ -846,7 +892,7 @@ static void st_for(G *g, int nest)
 	g->sp = 0;
 	const char *hdr = for_header(g, name, &T, &jv, &jidx);
 	char hbuf[256];
-	snprintf(hbuf, sizeof hbuf, "%s", hdr);
+	SCAT(hbuf, sizeof hbuf, hdr);
 	g->sp = 0;
 	int na = rnd(g, 3);
 	for (int k = 0; k < na; k++) {
@@ -861,13 +907,7 @@ static void st_for(G *g, int nest)
 	Var *lv = add_var(g, name, T_I, VK_LOOP, jv, 1, jidx);
 	(void)lv;
 	loop_body(g, accs, nacc, cv, nest - 1, 0);
-	g->trip /= T;
-	g->loop--;
-	blk_end(g, mark);
-	for (int k = 0; k < nacc; k++)
-		accs[k]->acc = 0;
-	if (cv)
-		cv->carried = 0;
+	loop_end(g, T, mark, accs, nacc, cv);
 }
 
 static void st_while(G *g, int nest)
@@ -923,13 +963,7 @@ static void st_while(G *g, int nest)
 		g->ind--;
 	}
 	loop_body(g, accs, nacc, cv, nest - 1, 1);
-	g->trip /= K;
-	g->loop--;
-	blk_end(g, mark);
-	for (int k = 0; k < nacc; k++)
-		accs[k]->acc = 0;
-	if (cv)
-		cv->carried = 0;
+	loop_end(g, K, mark, accs, nacc, cv);
 	cnt->count = 0;
 	cnt->iv = iv_mk(0, K);
 }
@@ -1082,7 +1116,7 @@ static void gen_helper(G *g)
 	g->loop = 0;
 	g->trip = 1;
 	for (int t = 0;; t++) {
-		snprintf(h->name, sizeof h->name, "%s%s%s", PICK(g, hw), t > 8 ? "_b" : "", g->suffix);
+		SCAT(h->name, sizeof h->name, PICK(g, hw), t > 8 ? "_b" : "", g->suffix);
 		int dup = 0;
 		for (int k = 0; k < g->nh; k++)
 			dup |= !strcmp(g->h[k].name, h->name);
@@ -1243,18 +1277,13 @@ static void gen_helper(G *g)
 
 static void add_param(G *g, int ty, int kind, int role)
 {
+	static const Words in[5] = {WORDS(aw_in), WORDS(aw_iin), WORDS(aw_in), WORDS(aw_vin), WORDS(aw_min)};
 	char name[28];
 	if (kind == VK_ARRAY) {
 		if (role != R_IN)
 			NEWNAME(g, name, aw_out);
-		else if (ty == T_F)
-			NEWNAME(g, name, aw_in);
-		else if (ty == T_I)
-			NEWNAME(g, name, aw_iin);
-		else if (IS_VEC(ty))
-			NEWNAME(g, name, aw_vin);
 		else
-			NEWNAME(g, name, aw_min);
+			name_by_type(g, name, ty, in);
 	} else if (ty == T_I)
 		NEWNAME(g, name, sw_n);
 	else if (ty == T_F)
@@ -1292,13 +1321,13 @@ static void kernel_name(G *g, uint64_t index)
 	const char *a = PICK(g, kw_a), *n = PICK(g, kw_n), *v = PICK(g, kw_v);
 	switch (rnd(g, 3)) {
 	case 0:
-		snprintf(g->kname, sizeof g->kname, "%s_%s_%s%s", a, n, v, g->suffix);
+		SCAT(g->kname, sizeof g->kname, a, "_", n, "_", v, g->suffix);
 		break;
 	case 1:
-		snprintf(g->kname, sizeof g->kname, "%s_%s%s", n, v, g->suffix);
+		SCAT(g->kname, sizeof g->kname, n, "_", v, g->suffix);
 		break;
 	default:
-		snprintf(g->kname, sizeof g->kname, "%s_%s%s", a, n, g->suffix);
+		SCAT(g->kname, sizeof g->kname, a, "_", n, g->suffix);
 		break;
 	}
 	(void)index;
@@ -1314,7 +1343,8 @@ void gen_body_kernel(G *g, uint64_t index)
 	g->sp = 0;
 	g->nstmt = 0;
 	g->vecn = chance(g, 60) ? 3 : 2 + 2 * rnd(g, 2);
-	snprintf(g->suffix, sizeof g->suffix, "_%llu", (unsigned long long)index);
+	char d[21];
+	SCAT(g->suffix, sizeof g->suffix, "_", u64_str(d, index));
 	g->kname[0] = 0;
 	kernel_name(g, index);
 
