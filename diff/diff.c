@@ -264,7 +264,7 @@ static void adj_scatter(D *d, Block *b, int ga, int j, int v, Loc loc)
 	Type at[3] = {vty(d, ga), TY_INT, vty(d, v)}, rt;
 	int row = ir_builtin_resolve("atomic_add", at, 3, &rt);
 	Inst *in = emit(d, b, OP_BUILTIN, NULL, 0, (int32_t[]){ga, j, v}, 3, loc);
-	in->callee = (int16_t)row;
+	in->callee = (int32_t)row;
 }
 
 static Tape *tape_new(D *d) { return salloc(d, sizeof(Tape)); }
@@ -426,7 +426,7 @@ static void plain_block(D *d, const Block *b, int32_t *env, Block *out)
 			res[k] = env[r];
 		}
 		Inst *ni = emit(d, out, in->op, res, in->nres, args, in->narg, in->loc);
-		ni->callee = in->op == OP_CALL ? (int16_t)d->pure[in->callee] : in->callee;
+		ni->callee = in->op == OP_CALL ? (int32_t)d->pure[in->callee] : in->callee;
 	}
 }
 
@@ -558,7 +558,7 @@ static void tape_block(D *d, const Block *b, int from, int32_t *cur, Block *out,
 			}
 			if (!is_atomic(in)) {
 				Inst *ni = emit(d, out, in->op, res, in->nres, args, in->narg, in->loc);
-				ni->callee = in->op == OP_CALL ? (int16_t)d->pure[in->callee] : in->callee;
+				ni->callee = in->op == OP_CALL ? (int32_t)d->pure[in->callee] : in->callee;
 			}
 			rec_inst(d, tp, in->op, in->callee, res, in->nres, args, in->narg, in->loc);
 			break;
@@ -805,7 +805,7 @@ static void rev_call(D *d, Rec *r, Block *out)
 	for (int i = 0; i < fj->nret; i++)
 		res[nr++] = ir_temp(d->m, d->g, fj->ret[i]);
 	Inst *ni = emit(d, out, OP_CALL, res, nr, args, na, r->loc);
-	ni->callee = (int16_t)fa;
+	ni->callee = (int32_t)fa;
 	int q = 0;
 	for (int i = 0; i < f->nparam; i++) {
 		Type t = f->val[f->param[i]].ty;
@@ -1519,7 +1519,7 @@ static void copy_block(Module *m, const D *d, const Block *b, Block *out)
 		if (is_atomic(in))
 			continue;
 		Inst *ni = ir_emit(m, out, in->op, in->res, in->nres, in->arg, in->narg, in->loc);
-		ni->callee = in->op == OP_CALL ? (int16_t)d->pure[in->callee] : in->callee;
+		ni->callee = in->op == OP_CALL ? (int32_t)d->pure[in->callee] : in->callee;
 		Block t = {0}, e = {0};
 		copy_block(m, d, &in->body, &t);
 		copy_block(m, d, &in->els, &e);

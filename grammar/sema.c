@@ -769,7 +769,7 @@ static int builtin(Sema *s, Node *e, const char *name, Target *t, int want)
 		ERR(e, "wp.%s() does not return a value", name);
 	int32_t r = want ? out(s, t, res) : -1;
 	Inst *in = emit(s, e, OP_BUILTIN, &r, r >= 0, a, n);
-	in->callee = (int16_t)row;
+	in->callee = (int32_t)row;
 	return r;
 }
 
@@ -805,7 +805,7 @@ static int func_args(Sema *s, Node *e, int d, int32_t *a)
 /* The call to d, its results written to res[] (one per returned value). */
 static void func_call(Sema *s, Node *e, int d, const int32_t *res, const int32_t *a, int n)
 {
-	emit(s, e, OP_CALL, res, s->m->fn[d]->nret, a, n)->callee = (int16_t)d;
+	emit(s, e, OP_CALL, res, s->m->fn[d]->nret, a, n)->callee = (int32_t)d;
 }
 
 /* A call returning several values into fresh temps (return f(x)). */
@@ -1056,7 +1056,7 @@ static void store(Sema *s, Node *st, Node *lhs, int32_t arr, Node *rhs, int aug)
 		if (row < 0)
 			ERR(st, "unsupported operand types for %s=: '%s' and '%s'%s", binop_sym[aug],
 			    uty(el), uty(ty[2]), assign_hint(el, ty[2]));
-		emit(s, st, OP_BUILTIN, NULL, 0, a, 3)->callee = (int16_t)row;
+		emit(s, st, OP_BUILTIN, NULL, 0, a, 3)->callee = (int32_t)row;
 		return;
 	}
 	int32_t old = emit_val(s, st, OP_LOAD, el, a, 2, NULL);

@@ -134,7 +134,7 @@ typedef struct Block {
 
 struct Inst {
 	uint16_t op;
-	int16_t callee;   /* OP_BUILTIN: builtin row; OP_CALL: module fn index */
+	int32_t callee;   /* OP_BUILTIN: builtin row; OP_CALL: module fn index */
 	uint8_t nres, narg;
 	int32_t *res;     /* value ids defined */
 	int32_t *arg;     /* value ids used */
@@ -164,6 +164,10 @@ typedef struct Module {
 	Func **fn;
 	int nfn, capfn;
 	Arena arena;
+	/* name index of fn (ir_func_find): open addressing over fn indices + 1,
+	 * filled lazily up to nindexed; malloc'd */
+	int32_t *index;
+	int capindex, nindexed;
 } Module;
 
 /* ---- building -------------------------------------------------------- */

@@ -561,7 +561,7 @@ static void parse_simple(Reader *r, Block *b)
 	}
 	Loc loc = parse_loc(r);
 	Inst *in = ir_emit(r->m, b, op, res, nres, arg, narg, loc);
-	in->callee = (int16_t)callee;
+	in->callee = (int32_t)callee;
 	set_at(in, &first);
 	expect_nl(r);
 }

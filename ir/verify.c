@@ -402,9 +402,8 @@ void ir_verify(const Module *m, const Src *src, int use_src)
 	v.src = src;
 	v.use_src = use_src;
 	for (int i = 0; i < m->nfn; i++)
-		for (int j = 0; j < i; j++)
-			if (m->fn[i]->backward == m->fn[j]->backward && !strcmp(m->fn[i]->name, m->fn[j]->name))
-				verr(&v, use_src ? m->fn[i]->loc : m->fn[i]->at, "'%s' is defined twice",
+		if ((m->fn[i]->backward ? ir_backward_find : ir_func_find)(m, m->fn[i]->name) < i)
+			verr(&v, use_src ? m->fn[i]->loc : m->fn[i]->at, "'%s' is defined twice",
 				     m->fn[i]->name);
 	for (int i = 0; i < m->nfn; i++)
 		verify_func(&v, i);
