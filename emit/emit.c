@@ -59,6 +59,13 @@ typedef struct IInfo {
 	int root;       /* folded into this instruction id, or -1 */
 } IInfo;
 
+/* A set of names (malloc'd strings it owns), hashed so that taking a name
+ * costs the same whatever the number of names already taken. */
+typedef struct NameSet {
+	char **slot;
+	int n, cap;
+} NameSet;
+
 typedef struct Decl {
 	const Block *b;
 	int idx, val, line;
@@ -74,8 +81,7 @@ typedef struct Emitter {
 	uint8_t *called;    /* is the function called anywhere in the module? */
 	int norder;
 	/* global names */
-	char **gnames;
-	int ngname, capgname;
+	NameSet gnames;
 	/* the function being emitted */
 	const Func *f;
 	int fi;
@@ -85,8 +91,7 @@ typedef struct Emitter {
 	const Inst **hkey;  /* Inst* -> id */
 	int *hval;
 	int hcap;
-	char **lnames;      /* local names taken */
-	int nlname, caplname;
+	NameSet lnames;     /* local names taken */
 	Decl *decl;
 	int ndecl, capdecl;
 	char **retname;     /* out parameters of a multi-result func */
@@ -135,21 +140,49 @@ static int in_list(const char *s, const char *const *l, size_t n)
 	return 0;
 }
 
-static int name_taken(char **l, int n, const char *s)
+static size_t name_slot(const NameSet *ns, const char *s)
 {
-	for (int i = 0; i < n; i++)
-		if (!strcmp(l[i], s))
-			return 1;
-	return 0;
+	size_t h = (size_t)ks_hash64(s, strlen(s), 0) & (size_t)(ns->cap - 1);
+	while (ns->slot[h] && strcmp(ns->slot[h], s))
+		h = (h + 1) & (size_t)(ns->cap - 1);
+	return h;
 }
 
-static void add_name(char ***l, int *n, int *cap, char *s)
+static int name_taken(const NameSet *ns, const char *s)
 {
-	if (*n == *cap) {
-		*cap = *cap ? 2 * *cap : 32;
-		*l = xrealloc(*l, (size_t)*cap * sizeof **l);
+	return ns->cap && ns->slot[name_slot(ns, s)];
+}
+
+static void add_name(NameSet *ns, char *s)
+{
+	if (2 * (ns->n + 1) > ns->cap) {
+		NameSet g = {NULL, 0, ns->cap ? 2 * ns->cap : 64};
+		g.slot = xmalloc((size_t)g.cap * sizeof *g.slot);
+		memset(g.slot, 0, (size_t)g.cap * sizeof *g.slot);
+		for (int i = 0; i < ns->cap; i++)
+			if (ns->slot[i])
+				g.slot[name_slot(&g, ns->slot[i])] = ns->slot[i];
+		g.n = ns->n;
+		free(ns->slot);
+		*ns = g;
 	}
-	(*l)[(*n)++] = s;
+	size_t h = name_slot(ns, s);
+	if (ns->slot[h]) {
+		free(s);
+		return;
+	}
+	ns->slot[h] = s;
+	ns->n++;
+}
+
+/* Forget every name (and free them), keeping the table. */
+static void clear_names(NameSet *ns)
+{
+	for (int i = 0; i < ns->cap; i++) {
+		free(ns->slot[i]);
+		ns->slot[i] = NULL;
+	}
+	ns->n = 0;
 }
 
 /* Is s free to be a name of the kind asked (global or local)? */
@@ -161,9 +194,9 @@ static int name_ok(const Emitter *e, const char *s, int global)
 		return 0;
 	if (!strncmp(s, "ks_", 3) || !strncmp(s, "KS_", 3) || s[0] == '_' || strstr(s, "__"))
 		return 0;
-	if (name_taken(e->gnames, e->ngname, s))
+	if (name_taken(&e->gnames, s))
 		return 0;
-	if (!global && name_taken(e->lnames, e->nlname, s))
+	if (!global && name_taken(&e->lnames, s))
 		return 0;
 	return 1;
 }
@@ -193,10 +226,7 @@ static char *make_name(Emitter *e, const char *s, int global)
 			snprintf(name, n, "%s_%d", base, k);
 	}
 	free(base);
-	if (global)
-		add_name(&e->gnames, &e->ngname, &e->capgname, name);
-	else
-		add_name(&e->lnames, &e->nlname, &e->caplname, name);
+	add_name(global ? &e->gnames : &e->lnames, name);
 	return name;
 }
 
@@ -1425,12 +1455,12 @@ static void analyse(Emitter *e, const Func *f, int fi)
 	fold_block(e, &f->body);
 
 	/* names: parameters, then variables in order, then temps */
-	e->nlname = 0;
+	clear_names(&e->lnames);
 	/* emit_effect's scratch results of a call whose results are ignored */
 	for (int k = 0; k < 8; k++) {
 		char base[32];
 		snprintf(base, sizeof base, "ignored%d", k);
-		add_name(&e->lnames, &e->nlname, &e->caplname, xstrdup(base));
+		add_name(&e->lnames, xstrdup(base));
 	}
 	for (int i = 0; i < f->nparam; i++)
 		local_name(e, f->param[i], f->val[f->param[i]].name);
@@ -1474,9 +1504,7 @@ static void release(Emitter *e)
 		free(e->v[i].fb);
 		free(e->v[i].fi);
 	}
-	for (int i = 0; i < e->nlname; i++)
-		free(e->lnames[i]);
-	e->nlname = 0;
+	clear_names(&e->lnames);
 	free(e->retname);
 	e->retname = NULL;
 	free(e->v);
@@ -1628,7 +1656,7 @@ void emit_module(FILE *out, const Module *m, int target)
 				size_t len = strlen(m->fn[i]->name) + 20;
 				char *s = xmalloc(len);
 				snprintf(s, len, "%s%s", m->fn[i]->name, sfx[k]);
-				add_name(&e.gnames, &e.ngname, &e.capgname, s);
+				add_name(&e.gnames, s);
 			}
 		}
 	/* a kernel's fname is its per-thread function, NAME_thread, and a
@@ -1661,10 +1689,9 @@ void emit_module(FILE *out, const Module *m, int target)
 			emit_entry(&e, i);
 			release(&e);
 		}
-	for (int i = 0; i < e.ngname; i++)
-		free(e.gnames[i]);
-	free(e.gnames);
-	free(e.lnames);
+	clear_names(&e.gnames);
+	free(e.gnames.slot);
+	free(e.lnames.slot);
 	free(e.fname);
 	free(e.fx);
 	free(e.order);
