@@ -303,28 +303,49 @@ static void block_calls(const Block *b, uint8_t *called)
 	}
 }
 
+static void block_callees(const Block *b, int **v, int *n, int *cap)
+{
+	for (int i = 0; i < b->n; i++) {
+		if (b->v[i].op == OP_CALL) {
+			if (*n == *cap) {
+				*cap = *cap ? 2 * *cap : 8;
+				*v = xrealloc(*v, (size_t)*cap * sizeof **v);
+			}
+			(*v)[(*n)++] = b->v[i].callee;
+		}
+		block_callees(&b->v[i].body, v, n, cap);
+		block_callees(&b->v[i].els, v, n, cap);
+	}
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
 /* Order functions callees first (the IR rejects recursion), computing
- * each one's effects on memory on the way. */
+ * each one's effects on memory on the way.  Callees are visited in index
+ * order; the work is proportional to the calls, not to the module. */
 static void order_func(Emitter *e, int fi, uint8_t *state)
 {
 	if (state[fi])
 		return;
 	state[fi] = 1;
 	const Func *f = e->m->fn[fi];
-	uint8_t *called = xmalloc((size_t)e->m->nfn);
-	memset(called, 0, (size_t)e->m->nfn);
-	block_calls(&f->body, called);
-	for (int i = 0; i < e->m->nfn; i++)
-		if (called[i])
-			order_func(e, i, state);
-	free(called);
+	int *callee = NULL, n = 0, cap = 0;
+	block_callees(&f->body, &callee, &n, &cap);
+	if (n)
+		qsort(callee, (size_t)n, sizeof *callee, cmp_int);
+	for (int i = 0; i < n; i++)
+		if (!i || callee[i] != callee[i - 1])
+			order_func(e, callee[i], state);
+	free(callee);
 	e->fx[fi] = 0;
 	block_fx(e, &f->body, &e->fx[fi]);
 	e->order[e->norder++] = fi;
 	state[fi] = 2;
 }
-
-/* ---- per-function analysis --------------------------------------------- */
 
 static size_t hash_ptr(const void *p, int cap)
 {
