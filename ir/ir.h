@@ -208,6 +208,10 @@ void ir_read_into(Module *m, const Src *s);
  * text position (use_src = 0) or, with the source as src, at the kernel
  * source position (use_src = 1, for the front end). */
 void ir_verify(const Module *m, const Src *src, int use_src);
+/* Verify function fi alone, all but what needs the whole module: it is
+ * not checked for recursion or for a name defined twice (ir_stream_open
+ * only streams modules where neither can occur). */
+void ir_verify_func(const Module *m, const Src *src, int use_src, int fi);
 
 /* Structural hash of one function: independent of value names, temp
  * numbering and locations. */
