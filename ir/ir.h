@@ -156,6 +156,8 @@ typedef struct Func {
 	Value *val;
 	int nval, capval;
 	Loc loc, at;
+	uint64_t hash;    /* ir_hash_func's result, when hashed is set */
+	int hashed;       /* set by a caller that then drops the body */
 } Func;
 
 typedef struct Module {
@@ -198,11 +200,20 @@ void ir_set_ret(Module *m, Func *f, const Type *ret, int nret);
 
 /* Print the module in canonical form (temps renumbered in order). */
 void ir_print(FILE *out, const Module *m);
+/* The same, in pieces: the head, then each function (preceded by its
+ * blank line). */
+void ir_print_head(FILE *out, const Module *m);
+void ir_print_func(FILE *out, const Module *m, const Func *f);
 /* Read IR text; errors are located in s (FILE:LINE:COL).  ir_read_into
  * fills a module the caller made, so that a caller recovering from errors
  * (ks_recover) can still free it. */
 Module *ir_read(const Src *s);
 void ir_read_into(Module *m, const Src *s);
+/* Pieces of a module's text (ir_stream_*): the head (version and source
+ * lines), and one function whose first line is line line0 of the file,
+ * into m->fn[index], which the caller created under its name. */
+void ir_read_head(Module *m, const Src *s);
+void ir_read_func(Module *m, const Src *s, int line0, int index);
 
 /* Verify types, scoping and control flow.  Errors are reported at the IR
  * text position (use_src = 0) or, with the source as src, at the kernel
