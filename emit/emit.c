@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "emit.h"
+#include "ir/stream.h"
 
 enum { FX_READ = 1, FX_WRITE = 2 };
 
@@ -95,6 +96,7 @@ typedef struct Emitter {
 	Decl *decl;
 	int ndecl, capdecl;
 	char **retname;     /* out parameters of a multi-result func */
+	FILE *spool;        /* streaming: the entries, until the end */
 } Emitter;
 
 /* ---- names ---------------------------------------------------------- */
@@ -1647,26 +1649,32 @@ static void put_comment_text(FILE *out, const char *s)
 	}
 }
 
-void emit_module(FILE *out, const Module *m, int target)
+/* Names and the header; called and fx sized for every function.  Whole:
+ * the order, effects and calls come from the bodies; streamed
+ * (called given), each function's effects are found as it comes. */
+static void emit_begin(Emitter *e, FILE *out, const Module *m, int target, const uint8_t *called)
 {
-	Emitter e;
-	memset(&e, 0, sizeof e);
-	e.out = out;
-	e.m = m;
-	e.target = target;
+	memset(e, 0, sizeof *e);
+	e->out = out;
+	e->m = m;
+	e->target = target;
 	int n = m->nfn ? m->nfn : 1;
-	e.fname = xmalloc((size_t)n * sizeof *e.fname);
-	e.fx = xmalloc((size_t)n * sizeof *e.fx);
-	e.order = xmalloc((size_t)n * sizeof *e.order);
-	uint8_t *state = xmalloc((size_t)n);
-	memset(state, 0, (size_t)n);
-	for (int i = 0; i < m->nfn; i++)
-		order_func(&e, i, state);
-	free(state);
-	e.called = xmalloc((size_t)n);
-	memset(e.called, 0, (size_t)n);
-	for (int i = 0; i < m->nfn; i++)
-		block_calls(&m->fn[i]->body, e.called);
+	e->fname = xmalloc((size_t)n * sizeof *e->fname);
+	e->fx = xmalloc((size_t)n * sizeof *e->fx);
+	e->called = xmalloc((size_t)n);
+	memset(e->called, 0, (size_t)n);
+	if (called) {
+		memcpy(e->called, called, (size_t)m->nfn);
+	} else {
+		e->order = xmalloc((size_t)n * sizeof *e->order);
+		uint8_t *state = xmalloc((size_t)n);
+		memset(state, 0, (size_t)n);
+		for (int i = 0; i < m->nfn; i++)
+			order_func(e, i, state);
+		free(state);
+		for (int i = 0; i < m->nfn; i++)
+			block_calls(&m->fn[i]->body, e->called);
+	}
 
 	/* global names: the entries first (their names are the ABI), then
 	 * functions in module order */
@@ -1677,7 +1685,7 @@ void emit_module(FILE *out, const Module *m, int target)
 				size_t len = strlen(m->fn[i]->name) + 20;
 				char *s = xmalloc(len);
 				snprintf(s, len, "%s%s", m->fn[i]->name, sfx[k]);
-				add_name(&e.gnames, s);
+				add_name(&e->gnames, s);
 			}
 		}
 	/* a kernel's fname is its per-thread function, NAME_thread, and a
@@ -1687,10 +1695,10 @@ void emit_module(FILE *out, const Module *m, int target)
 			size_t len = strlen(m->fn[i]->name) + 24;
 			char *s = xmalloc(len);
 			snprintf(s, len, "%s%s_thread", m->fn[i]->name, m->fn[i]->backward ? "_backward" : "");
-			e.fname[i] = make_name(&e, s, 1);
+			e->fname[i] = make_name(e, s, 1);
 			free(s);
 		} else {
-			e.fname[i] = make_name(&e, m->fn[i]->name, 1);
+			e->fname[i] = make_name(e, m->fn[i]->name, 1);
 		}
 	}
 
@@ -1699,6 +1707,29 @@ void emit_module(FILE *out, const Module *m, int target)
 	put_comment_text(out, m->source ? m->source : "<stdin>");
 	fputs(".\n * Do not edit: edit the source and run the pipeline again.\n */\n", out);
 	fputs("#include \"ksynth.h\"\n", out);
+}
+
+static void emit_free(Emitter *e)
+{
+	clear_names(&e->gnames);
+	free(e->gnames.slot);
+	clear_names(&e->lnames);
+	free(e->lnames.slot);
+	free(e->fname);
+	free(e->fx);
+	free(e->order);
+	free(e->called);
+	free(e->ii);
+	free(e->decl);
+	if (e->spool)
+		fclose(e->spool);
+	memset(e, 0, sizeof *e);
+}
+
+void emit_module(FILE *out, const Module *m, int target)
+{
+	Emitter e;
+	emit_begin(&e, out, m, target, NULL);
 	for (int k = 0; k < e.norder; k++) {
 		fputc('\n', out);
 		emit_func(&e, e.order[k]);
@@ -1710,16 +1741,61 @@ void emit_module(FILE *out, const Module *m, int target)
 			emit_entry(&e, i);
 			release(&e);
 		}
-	clear_names(&e.gnames);
-	free(e.gnames.slot);
-	free(e.lnames.slot);
-	free(e.fname);
-	free(e.fx);
-	free(e.order);
-	free(e.called);
-	free(e.ii);
-	free(e.decl);
+	emit_free(&e);
 }
+
+/* ---- function by function (ir/stream.c) ----------------------------------- */
+
+/* Every call goes to a function above the caller, so module order is
+ * callees first, the order emit_module finds; the entries, which come
+ * after all functions, wait in a temporary file. */
+typedef struct EmitStream {
+	Emitter e;
+	int target;
+} EmitStream;
+
+static void stream_begin(void *ctx, FILE *out, Module *m, const IrStream *s)
+{
+	EmitStream *es = ctx;
+	emit_begin(&es->e, out, m, es->target, s->called);
+	if (!(es->e.spool = tmpfile()))
+		ks_fatal("temporary file:");
+}
+
+static void stream_each(void *ctx, FILE *out, Module *m, int fi, const Src *src)
+{
+	Emitter *e = &((EmitStream *)ctx)->e;
+	const Func *f = m->fn[fi];
+	ir_verify_func(m, src, 0, fi);
+	e->fx[fi] = 0;
+	block_fx(e, &f->body, &e->fx[fi]);
+	fputc('\n', out);
+	emit_func(e, fi);
+	release(e);
+	if (f->is_kernel) {
+		e->out = e->spool;
+		fputc('\n', e->out);
+		emit_entry(e, fi);
+		release(e);
+		e->out = out;
+	}
+}
+
+static void stream_end(void *ctx, FILE *out, Module *m)
+{
+	Emitter *e = &((EmitStream *)ctx)->e;
+	char buf[65536];
+	size_t n;
+	(void)m;
+	if (fflush(e->spool) || ferror(e->spool) || fseek(e->spool, 0, SEEK_SET))
+		ks_fatal("temporary file: write error");
+	while ((n = fread(buf, 1, sizeof buf, e->spool)) > 0)
+		fwrite(buf, 1, n, out);
+	if (ferror(e->spool))
+		ks_fatal("temporary file: read error");
+}
+
+static void stream_free(void *ctx) { emit_free(&((EmitStream *)ctx)->e); }
 
 /* ---- the tools' main ------------------------------------------------------------ */
 
@@ -1730,8 +1806,12 @@ int emit_main(int argc, char **argv, const char *prog, int target)
 	ks_prog = prog;
 	snprintf(usage, sizeof usage, "%s [-o OUT] [FILE.kir | -]", prog);
 	ks_args(argc, argv, usage, NULL, NULL, &in, &out);
+	static const IrStreamTool tool = {stream_begin, stream_each, stream_end, stream_free};
+	static EmitStream es;
+	es.target = target;
 	Src src;
-	src_read(&src, in);
+	if (ir_stream_run(in, out, &tool, &es, &src))
+		return 0;
 	Module *m = ir_read(&src);
 	ir_verify(m, &src, 0);
 	FILE *f = out_open(out);

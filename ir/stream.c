@@ -31,7 +31,7 @@ static int is_ident(int c)
 }
 
 /* A line that opens a function: blanks, func|kernel|backward, blanks, '@'.
- * Returns 0 if not, 1 for func or kernel, 2 for backward, -1 for a line
+ * Returns 0 if not, 1 for func, 2 for kernel, 3 for backward, -1 for a line
  * the keyword opens but that is not well formed; *name gets the name. */
 static int header(const char *l, size_t len, const char **name, size_t *nlen)
 {
@@ -61,7 +61,7 @@ static int header(const char *l, size_t len, const char **name, size_t *nlen)
 		return -1;
 	*name = s;
 	*nlen = (size_t)(p - s);
-	return k == 2 ? 2 : 1;
+	return (int)k + 1;
 }
 
 /* The first pass: 1 when the module can stream. */
@@ -87,12 +87,12 @@ static int scan(IrStream *s)
 			}
 			memcpy(name, nm, nn);
 			name[nn] = 0;
-			if ((h == 2 ? ir_backward_find : ir_func_find)(m, name) >= 0) {
+			if ((h == 3 ? ir_backward_find : ir_func_find)(m, name) >= 0) {
 				ok = 0;
 				break;
 			}
 			Loc none = {0, 0};
-			ir_func_new(m, name, 0, none)->backward = h == 2;
+			ir_func_new(m, name, h >= 2, none)->backward = h == 3;
 			if (m->nfn + 1 > capoff) {
 				capoff = 2 * (m->nfn + 1);
 				s->off = xrealloc(s->off, (size_t)capoff * sizeof *s->off);
