@@ -296,11 +296,12 @@ void ir_module_free(Module *m)
 
 Func *ir_func_new(Module *m, const char *name, int is_kernel, Loc loc)
 {
-	Func *f = arena_alloc(&m->arena, sizeof *f);
-	f->name = arena_strdup(&m->arena, name);
+	Arena *a = m->fnarena ? m->fnarena : &m->arena;
+	Func *f = arena_alloc(a, sizeof *f);
+	f->name = arena_strdup(a, name);
 	f->is_kernel = is_kernel;
 	f->loc = loc;
-	arena_grow(&m->arena, (void **)&m->fn, &m->capfn, m->nfn + 1, sizeof *m->fn);
+	arena_grow(a, (void **)&m->fn, &m->capfn, m->nfn + 1, sizeof *m->fn);
 	m->fn[m->nfn++] = f;
 	return f;
 }

@@ -170,6 +170,9 @@ typedef struct Module {
 	 * filled lazily up to nindexed; malloc'd */
 	int32_t *index;
 	int capindex, nindexed;
+	/* when set, where ir_func_new puts a function's name and entry, so
+	 * that they outlive the arena (ir/stream.c) */
+	Arena *fnarena;
 } Module;
 
 /* ---- building -------------------------------------------------------- */
@@ -195,6 +198,9 @@ int ir_const_float(Module *m, Func *f, float v);
 Inst *ir_emit(Module *m, Block *b, int op, const int32_t *res, int nres,
 	      const int32_t *arg, int narg, Loc loc);
 void ir_set_ret(Module *m, Func *f, const Type *ret, int nret);
+/* Copy what calls to f need (its name, parameters and results; a
+ * kernel's name) to m->fnarena and forget f's body (ir/stream.c). */
+void ir_keep_signature(Module *m, Func *f);
 
 /* ---- text ------------------------------------------------------------- */
 

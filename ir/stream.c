@@ -192,15 +192,14 @@ const Src *ir_stream_read(IrStream *s, int fi)
 	s->keep = s->m->arena;
 	memset(&s->m->arena, 0, sizeof s->m->arena);
 	s->reading = 1;
+	s->m->fnarena = &s->keep;
 	ir_read_func(s->m, src, s->line[fi], fi);
 	return src;
 }
 
-void ir_stream_drop(IrStream *s, int fi)
+void ir_keep_signature(Module *m, Func *f)
 {
-	Module *m = s->m;
-	Func *f = m->fn[fi];
-	Arena *a = &s->keep;
+	Arena *a = m->fnarena;
 	/* a func keeps its signature (for the calls below it); a kernel,
 	 * which nothing calls, its name */
 	int np = f->is_kernel ? 0 : f->nparam;
@@ -222,8 +221,15 @@ void ir_stream_drop(IrStream *s, int fi)
 	f->ret = ret;
 	f->nret = nr;
 	memset(&f->body, 0, sizeof f->body);
+}
+
+void ir_stream_drop(IrStream *s, int fi)
+{
+	Module *m = s->m;
+	ir_keep_signature(m, m->fn[fi]);
 	arena_free(&m->arena);
 	m->arena = s->keep;
+	m->fnarena = NULL;
 	s->reading = 0;
 }
 
@@ -232,6 +238,7 @@ void ir_stream_src(IrStream *s, Src *src)
 	if (s->reading) {
 		arena_free(&s->m->arena);
 		s->m->arena = s->keep;
+		s->m->fnarena = NULL;
 		s->reading = 0;
 	}
 	if (fseek(s->f, 0, SEEK_END))
@@ -252,6 +259,7 @@ void ir_stream_close(IrStream *s)
 	if (s->reading) {
 		arena_free(&s->m->arena);
 		s->m->arena = s->keep;
+		s->m->fnarena = NULL;
 		s->reading = 0;
 	}
 	if (s->f)
@@ -283,7 +291,8 @@ int ir_stream_run(const char *path, const char *outpath, const IrStreamTool *t, 
 			FILE *out = out_open_spool(outpath);
 			run_begun = 1;
 			t->begin(ctx, out, run_m, &run_s);
-			for (int i = 0; i < run_m->nfn; i++) {
+			int n = run_m->nfn; /* each may add functions */
+			for (int i = 0; i < n; i++) {
 				const Src *src = ir_stream_read(&run_s, i);
 				t->each(ctx, out, run_m, i, src);
 				ir_stream_drop(&run_s, i);

@@ -30,6 +30,13 @@ for f in g g.d; do
 		same_file "kemit-$t $f: streamed and whole agree" "$TMP/$f.m.$t" "$TMP/$f.w.$t"
 	done
 done
+kdiff "$TMP/g.m.kir" >"$TMP/g.m.adj" && kdiff - <"$TMP/g.w.kir" >"$TMP/g.w.adj"
+t_result $? "kdiff: both ways run"
+same_file "kdiff: streamed and whole agree" "$TMP/g.m.adj" "$TMP/g.w.adj"
+kdiff "$TMP/g.d.kir" 2>"$TMP/twice.err"
+is "kdiff: a module with backward kernels is refused" "$?" 1
+grep -q 'already has backward kernels' "$TMP/twice.err"
+t_result $? "kdiff: with the whole-module message"
 is "the streamed module is not trivially small" "$(grep -c '^kernel' "$TMP/g.m.out")" 40
 
 # an error in the last function: located, no output at all
@@ -46,6 +53,10 @@ kemit-cu "$TMP/bad.kir" >"$TMP/bad.cu" 2>"$TMP/bad.cu.err"
 is "kemit-cu: an error at the end fails" "$?" 1
 is "kemit-cu: it is located" "$(head -n 1 "$TMP/bad.cu.err")" "$TMP/bad.kir:$line:23: error: undefined value %y"
 is "kemit-cu: nothing on stdout" "$(wc -c <"$TMP/bad.cu")" 0
+kdiff "$TMP/bad.kir" >"$TMP/bad.adj" 2>"$TMP/bad.adj.err"
+is "kdiff: an error at the end fails" "$?" 1
+is "kdiff: it is located" "$(head -n 1 "$TMP/bad.adj.err")" "$TMP/bad.kir:$line:23: error: undefined value %y"
+is "kdiff: nothing on stdout" "$(wc -c <"$TMP/bad.adj")" 0
 kemit-cpu "$TMP/bad.kir" -o "$TMP/badcpu.c" 2>/dev/null
 ok "kemit-cpu -o: no output file" bash -c "! ls '$TMP'/badcpu.c* 2>/dev/null"
 done_testing
