@@ -1554,8 +1554,8 @@ static void module(Sema *s, Node *mod)
 			ERR(n, "'%s' cannot be used as a function name", n->name);
 		if (map_get(&s->defs, n->name) >= 0)
 			ERR(n, "function '%s' is defined twice", n->name);
-		if (s->ndef >= INT16_MAX)
-			ERR(n, "too many functions in one file (at most %d)", INT16_MAX);
+		if (s->ndef >= (1 << 24))
+			ERR(n, "too many functions in one file (at most %d)", 1 << 24);
 		arena_grow(s->a, (void **)&s->def, &s->capdef, s->ndef + 1, sizeof *s->def);
 		Def *d = &s->def[s->ndef];
 		memset(d, 0, sizeof *d);
