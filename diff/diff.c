@@ -264,7 +264,7 @@ static void adj_scatter(D *d, Block *b, int ga, int j, int v, Loc loc)
 	Type at[3] = {vty(d, ga), TY_INT, vty(d, v)}, rt;
 	int row = ir_builtin_resolve("atomic_add", at, 3, &rt);
 	Inst *in = emit(d, b, OP_BUILTIN, NULL, 0, (int32_t[]){ga, j, v}, 3, loc);
-	in->callee = (int16_t)row;
+	in->callee = (int32_t)row;
 }
 
 static Tape *tape_new(D *d) { return salloc(d, sizeof(Tape)); }
@@ -426,7 +426,7 @@ static void plain_block(D *d, const Block *b, int32_t *env, Block *out)
 			res[k] = env[r];
 		}
 		Inst *ni = emit(d, out, in->op, res, in->nres, args, in->narg, in->loc);
-		ni->callee = in->op == OP_CALL ? (int16_t)d->pure[in->callee] : in->callee;
+		ni->callee = in->op == OP_CALL ? (int32_t)d->pure[in->callee] : in->callee;
 	}
 }
 
@@ -558,7 +558,7 @@ static void tape_block(D *d, const Block *b, int from, int32_t *cur, Block *out,
 			}
 			if (!is_atomic(in)) {
 				Inst *ni = emit(d, out, in->op, res, in->nres, args, in->narg, in->loc);
-				ni->callee = in->op == OP_CALL ? (int16_t)d->pure[in->callee] : in->callee;
+				ni->callee = in->op == OP_CALL ? (int32_t)d->pure[in->callee] : in->callee;
 			}
 			rec_inst(d, tp, in->op, in->callee, res, in->nres, args, in->narg, in->loc);
 			break;
@@ -805,7 +805,7 @@ static void rev_call(D *d, Rec *r, Block *out)
 	for (int i = 0; i < fj->nret; i++)
 		res[nr++] = ir_temp(d->m, d->g, fj->ret[i]);
 	Inst *ni = emit(d, out, OP_CALL, res, nr, args, na, r->loc);
-	ni->callee = (int16_t)fa;
+	ni->callee = (int32_t)fa;
 	int q = 0;
 	for (int i = 0; i < f->nparam; i++) {
 		Type t = f->val[f->param[i]].ty;
@@ -1519,7 +1519,7 @@ static void copy_block(Module *m, const D *d, const Block *b, Block *out)
 		if (is_atomic(in))
 			continue;
 		Inst *ni = ir_emit(m, out, in->op, in->res, in->nres, in->arg, in->narg, in->loc);
-		ni->callee = in->op == OP_CALL ? (int16_t)d->pure[in->callee] : in->callee;
+		ni->callee = in->op == OP_CALL ? (int32_t)d->pure[in->callee] : in->callee;
 		Block t = {0}, e = {0};
 		copy_block(m, d, &in->body, &t);
 		copy_block(m, d, &in->els, &e);
@@ -1593,4 +1593,110 @@ void diff_module(Module *m, const Src *src)
 			diff_func(m, src, &d, i);
 	}
 	arena_free(&a);
+}
+
+/* ---- function by function (kdiff on a streamed module) --------------------- */
+
+/* The module's functions come one at a time, each after its callees
+ * (ir/stream.c).  Each is printed as it comes; what diff_module appends —
+ * the replays, then the adjoint funcs, then the backward kernels — goes
+ * to three temporary files, printed after the last function.  The names
+ * are those diff_module gives: a replay name (..._replay) can never be an
+ * adjoint name (..._adj), so creating them in another order changes none.
+ * Summaries stay for the whole module; everything else of a function is
+ * freed when the next one comes. */
+struct DiffStream {
+	Module *m;
+	Src nosrc;
+	Arena a;         /* summaries */
+	Arena fa;        /* the function at hand */
+	D d;
+	FILE *spool[3];
+};
+
+DiffStream *diff_stream_new(Module *m)
+{
+	DiffStream *ds = xmalloc(sizeof *ds);
+	memset(ds, 0, sizeof *ds);
+	ds->m = m;
+	ds->nosrc.name = m->source ? m->source : "<ir>";
+	int n = m->nfn;
+	ds->d.a = &ds->a;
+	ds->d.m = m;
+	ds->d.src = &ds->nosrc;
+	ds->d.fadj = arena_alloc(&ds->a, (size_t)(n + 1) * sizeof *ds->d.fadj);
+	ds->d.sum = arena_alloc(&ds->a, (size_t)(n + 1) * sizeof *ds->d.sum);
+	ds->d.pure = arena_alloc(&ds->a, (size_t)(n + 1) * sizeof *ds->d.pure);
+	for (int k = 0; k < 3; k++)
+		if (!(ds->spool[k] = tmpfile()))
+			ks_fatal("temporary file:");
+	return ds;
+}
+
+/* Verify function gi, print it to the spool k and keep its signature. */
+static void spool_func(DiffStream *ds, int k, int gi)
+{
+	ir_verify_func(ds->m, &ds->nosrc, 0, gi);
+	ir_print_func(ds->spool[k], ds->m, ds->m->fn[gi]);
+	ir_keep_signature(ds->m, ds->m->fn[gi]);
+}
+
+void diff_stream_func(DiffStream *ds, int fi, const Src *irsrc, FILE *out)
+{
+	Module *m = ds->m;
+	D *d = &ds->d;
+	Func *f = m->fn[fi];
+	if (f->backward)
+		ks_error_at(irsrc, f->at.line, f->at.col, "the module already has backward kernels");
+	ir_verify_func(m, irsrc, 0, fi);
+	ir_print_func(out, m, f);
+	d->pure[fi] = fi;
+	if (!f->is_kernel) {
+		d->a = &ds->a;
+		summarize(m, d, fi);
+		d->a = &ds->fa;
+		int replay = d->sum[fi].has_atomic;
+		if (replay) {
+			make_replay(m, d, fi);
+			copy_block(m, d, &f->body, &m->fn[d->pure[fi]]->body);
+		}
+		diff_func_sig(m, fi, d->fadj);
+		diff_func(m, &ds->nosrc, d, fi);
+		if (replay)
+			spool_func(ds, 0, d->pure[fi]);
+		spool_func(ds, 1, d->fadj[fi]);
+	} else {
+		d->a = &ds->fa;
+		diff_kernel(m, &ds->nosrc, d, fi);
+		spool_func(ds, 2, m->nfn - 1);
+	}
+	d->a = &ds->a;
+	arena_free(&ds->fa);
+}
+
+void diff_stream_end(DiffStream *ds, FILE *out)
+{
+	char buf[65536];
+	size_t n;
+	for (int k = 0; k < 3; k++) {
+		FILE *s = ds->spool[k];
+		if (fflush(s) || ferror(s) || fseek(s, 0, SEEK_SET))
+			ks_fatal("temporary file: write error");
+		while ((n = fread(buf, 1, sizeof buf, s)) > 0)
+			fwrite(buf, 1, n, out);
+		if (ferror(s))
+			ks_fatal("temporary file: read error");
+	}
+}
+
+void diff_stream_free(DiffStream *ds)
+{
+	if (!ds)
+		return;
+	for (int k = 0; k < 3; k++)
+		if (ds->spool[k])
+			fclose(ds->spool[k]);
+	arena_free(&ds->fa);
+	arena_free(&ds->a);
+	free(ds);
 }

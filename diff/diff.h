@@ -15,6 +15,18 @@
  * gradient. */
 void diff_module(Module *m, const Src *src);
 
+/* The same, one function at a time, for a module read by ir/stream.c
+ * (every call to a function above): new() once the function names are
+ * known, func() for each function in order (it verifies and prints it
+ * to out, and keeps what it appends for end()), end() prints what
+ * diff_module would have appended.  Errors are reported against the IR
+ * only: kdiff reads the module whole to report them. */
+typedef struct DiffStream DiffStream;
+DiffStream *diff_stream_new(Module *m);
+void diff_stream_func(DiffStream *ds, int fi, const Src *irsrc, FILE *out);
+void diff_stream_end(DiffStream *ds, FILE *out);
+void diff_stream_free(DiffStream *ds);
+
 /* ---- internal: derivative rules (rule.c) ---- */
 
 /* Lower the adjoint contributions of a derivative rule (a row's sixth

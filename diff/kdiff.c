@@ -4,6 +4,11 @@
  * doc/autodiff.md explains the method.  Errors about the kernel are
  * located in the kernel source named by the IR's `source` line (with an
  * excerpt when that file can be read).
+ *
+ * A module whose calls all go to functions above them (what kparse
+ * writes) is read, differentiated and printed one function at a time
+ * (ir/stream.c, diff_stream_*), so memory does not grow with the module;
+ * any other module, or one with an error, is read whole.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,14 +16,43 @@
 #include <sys/stat.h>
 
 #include "diff/diff.h"
+#include "ir/stream.h"
+
+static void begin(void *ctx, FILE *out, Module *m, const IrStream *s)
+{
+	(void)s;
+	*(DiffStream **)ctx = diff_stream_new(m);
+	ir_print_head(out, m);
+}
+
+static void each(void *ctx, FILE *out, Module *m, int fi, const Src *src)
+{
+	(void)m;
+	diff_stream_func(*(DiffStream **)ctx, fi, src, out);
+}
+
+static void end(void *ctx, FILE *out, Module *m)
+{
+	(void)m;
+	diff_stream_end(*(DiffStream **)ctx, out);
+}
+
+static void release(void *ctx)
+{
+	diff_stream_free(*(DiffStream **)ctx);
+	*(DiffStream **)ctx = NULL;
+}
 
 int main(int argc, char **argv)
 {
 	const char *in, *out;
 	ks_prog = "kdiff";
 	ks_args(argc, argv, "kdiff [-o OUT] [FILE.kir | -]", NULL, NULL, &in, &out);
+	static const IrStreamTool tool = {begin, each, end, release};
+	static DiffStream *ds;
 	Src src, ksrc;
-	src_read(&src, in);
+	if (ir_stream_run(in, out, &tool, &ds, &src))
+		return 0;
 	Module *m = ir_read(&src);
 	ir_verify(m, &src, 0);
 	for (int i = 0; i < m->nfn; i++)

@@ -63,7 +63,7 @@ int diff_builtin(DiffEmit *e, const char *name, const int32_t *args, int n)
 		ks_fatal("kdiff: no overload %s for a derivative", name);
 	int r = ir_temp(e->m, e->f, t);
 	Inst *in = ir_emit(e->m, e->b, OP_BUILTIN, &r, 1, args, n, e->loc);
-	in->callee = (int16_t)row;
+	in->callee = (int32_t)row;
 	return r;
 }
 

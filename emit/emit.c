@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "emit.h"
+#include "ir/stream.h"
 
 enum { FX_READ = 1, FX_WRITE = 2 };
 
@@ -59,6 +60,13 @@ typedef struct IInfo {
 	int root;       /* folded into this instruction id, or -1 */
 } IInfo;
 
+/* A set of names (malloc'd strings it owns), hashed so that taking a name
+ * costs the same whatever the number of names already taken. */
+typedef struct NameSet {
+	char **slot;
+	int n, cap;
+} NameSet;
+
 typedef struct Decl {
 	const Block *b;
 	int idx, val, line;
@@ -74,8 +82,7 @@ typedef struct Emitter {
 	uint8_t *called;    /* is the function called anywhere in the module? */
 	int norder;
 	/* global names */
-	char **gnames;
-	int ngname, capgname;
+	NameSet gnames;
 	/* the function being emitted */
 	const Func *f;
 	int fi;
@@ -85,11 +92,11 @@ typedef struct Emitter {
 	const Inst **hkey;  /* Inst* -> id */
 	int *hval;
 	int hcap;
-	char **lnames;      /* local names taken */
-	int nlname, caplname;
+	NameSet lnames;     /* local names taken */
 	Decl *decl;
 	int ndecl, capdecl;
 	char **retname;     /* out parameters of a multi-result func */
+	FILE *spool;        /* streaming: the entries, until the end */
 } Emitter;
 
 /* ---- names ---------------------------------------------------------- */
@@ -135,21 +142,49 @@ static int in_list(const char *s, const char *const *l, size_t n)
 	return 0;
 }
 
-static int name_taken(char **l, int n, const char *s)
+static size_t name_slot(const NameSet *ns, const char *s)
 {
-	for (int i = 0; i < n; i++)
-		if (!strcmp(l[i], s))
-			return 1;
-	return 0;
+	size_t h = (size_t)ks_hash64(s, strlen(s), 0) & (size_t)(ns->cap - 1);
+	while (ns->slot[h] && strcmp(ns->slot[h], s))
+		h = (h + 1) & (size_t)(ns->cap - 1);
+	return h;
 }
 
-static void add_name(char ***l, int *n, int *cap, char *s)
+static int name_taken(const NameSet *ns, const char *s)
 {
-	if (*n == *cap) {
-		*cap = *cap ? 2 * *cap : 32;
-		*l = xrealloc(*l, (size_t)*cap * sizeof **l);
+	return ns->cap && ns->slot[name_slot(ns, s)];
+}
+
+static void add_name(NameSet *ns, char *s)
+{
+	if (2 * (ns->n + 1) > ns->cap) {
+		NameSet g = {NULL, 0, ns->cap ? 2 * ns->cap : 64};
+		g.slot = xmalloc((size_t)g.cap * sizeof *g.slot);
+		memset(g.slot, 0, (size_t)g.cap * sizeof *g.slot);
+		for (int i = 0; i < ns->cap; i++)
+			if (ns->slot[i])
+				g.slot[name_slot(&g, ns->slot[i])] = ns->slot[i];
+		g.n = ns->n;
+		free(ns->slot);
+		*ns = g;
 	}
-	(*l)[(*n)++] = s;
+	size_t h = name_slot(ns, s);
+	if (ns->slot[h]) {
+		free(s);
+		return;
+	}
+	ns->slot[h] = s;
+	ns->n++;
+}
+
+/* Forget every name (and free them), keeping the table. */
+static void clear_names(NameSet *ns)
+{
+	for (int i = 0; i < ns->cap; i++) {
+		free(ns->slot[i]);
+		ns->slot[i] = NULL;
+	}
+	ns->n = 0;
 }
 
 /* Is s free to be a name of the kind asked (global or local)? */
@@ -161,9 +196,9 @@ static int name_ok(const Emitter *e, const char *s, int global)
 		return 0;
 	if (!strncmp(s, "ks_", 3) || !strncmp(s, "KS_", 3) || s[0] == '_' || strstr(s, "__"))
 		return 0;
-	if (name_taken(e->gnames, e->ngname, s))
+	if (name_taken(&e->gnames, s))
 		return 0;
-	if (!global && name_taken(e->lnames, e->nlname, s))
+	if (!global && name_taken(&e->lnames, s))
 		return 0;
 	return 1;
 }
@@ -193,10 +228,7 @@ static char *make_name(Emitter *e, const char *s, int global)
 			snprintf(name, n, "%s_%d", base, k);
 	}
 	free(base);
-	if (global)
-		add_name(&e->gnames, &e->ngname, &e->capgname, name);
-	else
-		add_name(&e->lnames, &e->nlname, &e->caplname, name);
+	add_name(global ? &e->gnames : &e->lnames, name);
 	return name;
 }
 
@@ -273,28 +305,49 @@ static void block_calls(const Block *b, uint8_t *called)
 	}
 }
 
+static void block_callees(const Block *b, int **v, int *n, int *cap)
+{
+	for (int i = 0; i < b->n; i++) {
+		if (b->v[i].op == OP_CALL) {
+			if (*n == *cap) {
+				*cap = *cap ? 2 * *cap : 8;
+				*v = xrealloc(*v, (size_t)*cap * sizeof **v);
+			}
+			(*v)[(*n)++] = b->v[i].callee;
+		}
+		block_callees(&b->v[i].body, v, n, cap);
+		block_callees(&b->v[i].els, v, n, cap);
+	}
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
 /* Order functions callees first (the IR rejects recursion), computing
- * each one's effects on memory on the way. */
+ * each one's effects on memory on the way.  Callees are visited in index
+ * order; the work is proportional to the calls, not to the module. */
 static void order_func(Emitter *e, int fi, uint8_t *state)
 {
 	if (state[fi])
 		return;
 	state[fi] = 1;
 	const Func *f = e->m->fn[fi];
-	uint8_t *called = xmalloc((size_t)e->m->nfn);
-	memset(called, 0, (size_t)e->m->nfn);
-	block_calls(&f->body, called);
-	for (int i = 0; i < e->m->nfn; i++)
-		if (called[i])
-			order_func(e, i, state);
-	free(called);
+	int *callee = NULL, n = 0, cap = 0;
+	block_callees(&f->body, &callee, &n, &cap);
+	if (n)
+		qsort(callee, (size_t)n, sizeof *callee, cmp_int);
+	for (int i = 0; i < n; i++)
+		if (!i || callee[i] != callee[i - 1])
+			order_func(e, callee[i], state);
+	free(callee);
 	e->fx[fi] = 0;
 	block_fx(e, &f->body, &e->fx[fi]);
 	e->order[e->norder++] = fi;
 	state[fi] = 2;
 }
-
-/* ---- per-function analysis --------------------------------------------- */
 
 static size_t hash_ptr(const void *p, int cap)
 {
@@ -1429,12 +1482,12 @@ static void analyse(Emitter *e, const Func *f, int fi)
 	fold_block(e, &f->body);
 
 	/* names: parameters, then variables in order, then temps */
-	e->nlname = 0;
+	clear_names(&e->lnames);
 	/* emit_effect's scratch results of a call whose results are ignored */
 	for (int k = 0; k < 8; k++) {
 		char base[32];
 		snprintf(base, sizeof base, "ignored%d", k);
-		add_name(&e->lnames, &e->nlname, &e->caplname, xstrdup(base));
+		add_name(&e->lnames, xstrdup(base));
 	}
 	for (int i = 0; i < f->nparam; i++)
 		local_name(e, f->param[i], f->val[f->param[i]].name);
@@ -1478,9 +1531,7 @@ static void release(Emitter *e)
 		free(e->v[i].fb);
 		free(e->v[i].fi);
 	}
-	for (int i = 0; i < e->nlname; i++)
-		free(e->lnames[i]);
-	e->nlname = 0;
+	clear_names(&e->lnames);
 	free(e->retname);
 	e->retname = NULL;
 	free(e->v);
@@ -1602,26 +1653,32 @@ static void put_comment_text(FILE *out, const char *s)
 	}
 }
 
-void emit_module(FILE *out, const Module *m, int target)
+/* Names and the header; called and fx sized for every function.  Whole:
+ * the order, effects and calls come from the bodies; streamed
+ * (called given), each function's effects are found as it comes. */
+static void emit_begin(Emitter *e, FILE *out, const Module *m, int target, const uint8_t *called)
 {
-	Emitter e;
-	memset(&e, 0, sizeof e);
-	e.out = out;
-	e.m = m;
-	e.target = target;
+	memset(e, 0, sizeof *e);
+	e->out = out;
+	e->m = m;
+	e->target = target;
 	int n = m->nfn ? m->nfn : 1;
-	e.fname = xmalloc((size_t)n * sizeof *e.fname);
-	e.fx = xmalloc((size_t)n * sizeof *e.fx);
-	e.order = xmalloc((size_t)n * sizeof *e.order);
-	uint8_t *state = xmalloc((size_t)n);
-	memset(state, 0, (size_t)n);
-	for (int i = 0; i < m->nfn; i++)
-		order_func(&e, i, state);
-	free(state);
-	e.called = xmalloc((size_t)n);
-	memset(e.called, 0, (size_t)n);
-	for (int i = 0; i < m->nfn; i++)
-		block_calls(&m->fn[i]->body, e.called);
+	e->fname = xmalloc((size_t)n * sizeof *e->fname);
+	e->fx = xmalloc((size_t)n * sizeof *e->fx);
+	e->called = xmalloc((size_t)n);
+	memset(e->called, 0, (size_t)n);
+	if (called) {
+		memcpy(e->called, called, (size_t)m->nfn);
+	} else {
+		e->order = xmalloc((size_t)n * sizeof *e->order);
+		uint8_t *state = xmalloc((size_t)n);
+		memset(state, 0, (size_t)n);
+		for (int i = 0; i < m->nfn; i++)
+			order_func(e, i, state);
+		free(state);
+		for (int i = 0; i < m->nfn; i++)
+			block_calls(&m->fn[i]->body, e->called);
+	}
 
 	/* global names: the entries first (their names are the ABI), then
 	 * functions in module order */
@@ -1632,7 +1689,7 @@ void emit_module(FILE *out, const Module *m, int target)
 				size_t len = strlen(m->fn[i]->name) + 20;
 				char *s = xmalloc(len);
 				snprintf(s, len, "%s%s", m->fn[i]->name, sfx[k]);
-				add_name(&e.gnames, &e.ngname, &e.capgname, s);
+				add_name(&e->gnames, s);
 			}
 		}
 	/* a kernel's fname is its per-thread function, NAME_thread, and a
@@ -1642,10 +1699,10 @@ void emit_module(FILE *out, const Module *m, int target)
 			size_t len = strlen(m->fn[i]->name) + 24;
 			char *s = xmalloc(len);
 			snprintf(s, len, "%s%s_thread", m->fn[i]->name, m->fn[i]->backward ? "_backward" : "");
-			e.fname[i] = make_name(&e, s, 1);
+			e->fname[i] = make_name(e, s, 1);
 			free(s);
 		} else {
-			e.fname[i] = make_name(&e, m->fn[i]->name, 1);
+			e->fname[i] = make_name(e, m->fn[i]->name, 1);
 		}
 	}
 
@@ -1654,6 +1711,29 @@ void emit_module(FILE *out, const Module *m, int target)
 	put_comment_text(out, m->source ? m->source : "<stdin>");
 	fputs(".\n * Do not edit: edit the source and run the pipeline again.\n */\n", out);
 	fputs("#include \"ksynth.h\"\n", out);
+}
+
+static void emit_free(Emitter *e)
+{
+	clear_names(&e->gnames);
+	free(e->gnames.slot);
+	clear_names(&e->lnames);
+	free(e->lnames.slot);
+	free(e->fname);
+	free(e->fx);
+	free(e->order);
+	free(e->called);
+	free(e->ii);
+	free(e->decl);
+	if (e->spool)
+		fclose(e->spool);
+	memset(e, 0, sizeof *e);
+}
+
+void emit_module(FILE *out, const Module *m, int target)
+{
+	Emitter e;
+	emit_begin(&e, out, m, target, NULL);
 	for (int k = 0; k < e.norder; k++) {
 		fputc('\n', out);
 		emit_func(&e, e.order[k]);
@@ -1665,17 +1745,61 @@ void emit_module(FILE *out, const Module *m, int target)
 			emit_entry(&e, i);
 			release(&e);
 		}
-	for (int i = 0; i < e.ngname; i++)
-		free(e.gnames[i]);
-	free(e.gnames);
-	free(e.lnames);
-	free(e.fname);
-	free(e.fx);
-	free(e.order);
-	free(e.called);
-	free(e.ii);
-	free(e.decl);
+	emit_free(&e);
 }
+
+/* ---- function by function (ir/stream.c) ----------------------------------- */
+
+/* Every call goes to a function above the caller, so module order is
+ * callees first, the order emit_module finds; the entries, which come
+ * after all functions, wait in a temporary file. */
+typedef struct EmitStream {
+	Emitter e;
+	int target;
+} EmitStream;
+
+static void stream_begin(void *ctx, FILE *out, Module *m, const IrStream *s)
+{
+	EmitStream *es = ctx;
+	emit_begin(&es->e, out, m, es->target, s->called);
+	if (!(es->e.spool = tmpfile()))
+		ks_fatal("temporary file:");
+}
+
+static void stream_each(void *ctx, FILE *out, Module *m, int fi, const Src *src)
+{
+	Emitter *e = &((EmitStream *)ctx)->e;
+	const Func *f = m->fn[fi];
+	ir_verify_func(m, src, 0, fi);
+	e->fx[fi] = 0;
+	block_fx(e, &f->body, &e->fx[fi]);
+	fputc('\n', out);
+	emit_func(e, fi);
+	release(e);
+	if (f->is_kernel) {
+		e->out = e->spool;
+		fputc('\n', e->out);
+		emit_entry(e, fi);
+		release(e);
+		e->out = out;
+	}
+}
+
+static void stream_end(void *ctx, FILE *out, Module *m)
+{
+	Emitter *e = &((EmitStream *)ctx)->e;
+	char buf[65536];
+	size_t n;
+	(void)m;
+	if (fflush(e->spool) || ferror(e->spool) || fseek(e->spool, 0, SEEK_SET))
+		ks_fatal("temporary file: write error");
+	while ((n = fread(buf, 1, sizeof buf, e->spool)) > 0)
+		fwrite(buf, 1, n, out);
+	if (ferror(e->spool))
+		ks_fatal("temporary file: read error");
+}
+
+static void stream_free(void *ctx) { emit_free(&((EmitStream *)ctx)->e); }
 
 /* ---- the tools' main ------------------------------------------------------------ */
 
@@ -1686,8 +1810,12 @@ int emit_main(int argc, char **argv, const char *prog, int target)
 	ks_prog = prog;
 	snprintf(usage, sizeof usage, "%s [-o OUT] [FILE.kir | -]", prog);
 	ks_args(argc, argv, usage, NULL, NULL, &in, &out);
+	static const IrStreamTool tool = {stream_begin, stream_each, stream_end, stream_free};
+	static EmitStream es;
+	es.target = target;
 	Src src;
-	src_read(&src, in);
+	if (ir_stream_run(in, out, &tool, &es, &src))
+		return 0;
 	Module *m = ir_read(&src);
 	ir_verify(m, &src, 0);
 	FILE *f = out_open(out);

@@ -773,7 +773,7 @@ static int builtin(Sema *s, Node *e, const char *name, Target *t, int want)
 		ERR(e, "wp.%s() does not return a value", name);
 	int32_t r = want ? out(s, t, res) : -1;
 	Inst *in = emit(s, e, OP_BUILTIN, &r, r >= 0, a, n);
-	in->callee = (int16_t)row;
+	in->callee = (int32_t)row;
 	return r;
 }
 
@@ -809,7 +809,7 @@ static int func_args(Sema *s, Node *e, int d, int32_t *a)
 /* The call to d, its results written to res[] (one per returned value). */
 static void func_call(Sema *s, Node *e, int d, const int32_t *res, const int32_t *a, int n)
 {
-	emit(s, e, OP_CALL, res, s->m->fn[d]->nret, a, n)->callee = (int16_t)d;
+	emit(s, e, OP_CALL, res, s->m->fn[d]->nret, a, n)->callee = (int32_t)d;
 }
 
 /* A call returning several values into fresh temps (return f(x)). */
@@ -1060,7 +1060,7 @@ static void store(Sema *s, Node *st, Node *lhs, int32_t arr, Node *rhs, int aug)
 		if (row < 0)
 			ERR(st, "unsupported operand types for %s=: '%s' and '%s'%s", binop_sym[aug],
 			    uty(el), uty(ty[2]), assign_hint(el, ty[2]));
-		emit(s, st, OP_BUILTIN, NULL, 0, a, 3)->callee = (int16_t)row;
+		emit(s, st, OP_BUILTIN, NULL, 0, a, 3)->callee = (int32_t)row;
 		return;
 	}
 	int32_t old = emit_val(s, st, OP_LOAD, el, a, 2, NULL);
@@ -1546,8 +1546,8 @@ static void module(Sema *s, Node *mod)
 			ERR(n, "'%s' cannot be used as a function name", n->name);
 		if (map_get(&s->defs, n->name) >= 0)
 			ERR(n, "function '%s' is defined twice", n->name);
-		if (s->ndef >= INT16_MAX)
-			ERR(n, "too many functions in one file (at most %d)", INT16_MAX);
+		if (s->ndef >= (1 << 24))
+			ERR(n, "too many functions in one file (at most %d)", 1 << 24);
 		arena_grow(s->a, (void **)&s->def, &s->capdef, s->ndef + 1, sizeof *s->def);
 		Def *d = &s->def[s->ndef];
 		memset(d, 0, sizeof *d);

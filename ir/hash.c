@@ -46,7 +46,8 @@ static void hash_block(Hasher *h, const Block *b)
 		if (in->op == OP_BUILTIN)
 			put32(h, (uint32_t)in->callee);
 		else if (in->op == OP_CALL) {
-			uint64_t c = ir_hash_func(h->m, h->m->fn[in->callee]);
+			const Func *g = h->m->fn[in->callee];
+			uint64_t c = g->hashed ? g->hash : ir_hash_func(h->m, g);
 			put32(h, (uint32_t)c);
 			put32(h, (uint32_t)(c >> 32));
 		}

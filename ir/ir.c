@@ -290,34 +290,77 @@ void ir_module_free(Module *m)
 	if (!m)
 		return;
 	arena_free(&m->arena);
+	free(m->index);
 	free(m);
 }
 
 Func *ir_func_new(Module *m, const char *name, int is_kernel, Loc loc)
 {
-	Func *f = arena_alloc(&m->arena, sizeof *f);
-	f->name = arena_strdup(&m->arena, name);
+	Arena *a = m->fnarena ? m->fnarena : &m->arena;
+	Func *f = arena_alloc(a, sizeof *f);
+	f->name = arena_strdup(a, name);
 	f->is_kernel = is_kernel;
 	f->loc = loc;
-	arena_grow(&m->arena, (void **)&m->fn, &m->capfn, m->nfn + 1, sizeof *m->fn);
+	arena_grow(a, (void **)&m->fn, &m->capfn, m->nfn + 1, sizeof *m->fn);
 	m->fn[m->nfn++] = f;
 	return f;
 }
 
+/* The name index: a hash table of function indices keyed by name (a
+ * kernel and its backward share a slot chain).  Lookups index the
+ * functions added since the last lookup first, so that finding a name
+ * costs the same in a module of ten functions as in one of a million. */
+static size_t name_hash(const char *s, int cap)
+{
+	return (size_t)ks_hash64(s, strlen(s), 0) & (size_t)(cap - 1);
+}
+
+static void index_add(Module *m, int i)
+{
+	size_t h = name_hash(m->fn[i]->name, m->capindex);
+	while (m->index[h])
+		h = (h + 1) & (size_t)(m->capindex - 1);
+	m->index[h] = i + 1;
+}
+
+static void index_update(Module *m)
+{
+	if (2 * (m->nfn + 1) > m->capindex) {
+		int cap = m->capindex ? m->capindex : 64;
+		while (2 * (m->nfn + 1) > cap)
+			cap *= 2;
+		free(m->index);
+		m->index = xmalloc((size_t)cap * sizeof *m->index);
+		memset(m->index, 0, (size_t)cap * sizeof *m->index);
+		m->capindex = cap;
+		m->nindexed = 0;
+	}
+	for (; m->nindexed < m->nfn; m->nindexed++)
+		index_add(m, m->nindexed);
+}
+
+/* The first function named name whose backward flag is backward, or -1. */
+static int find(const Module *cm, const char *name, int backward)
+{
+	Module *m = (Module *)cm; /* the index is a cache, not content */
+	index_update(m);
+	int best = -1;
+	for (size_t h = name_hash(name, m->capindex); m->index[h]; h = (h + 1) & (size_t)(m->capindex - 1)) {
+		int i = m->index[h] - 1;
+		if ((best < 0 || i < best) && !m->fn[i]->backward == !backward && !strcmp(m->fn[i]->name, name))
+			best = i;
+	}
+	return best;
+}
+
 int ir_func_find(const Module *m, const char *name)
 {
-	for (int i = 0; i < m->nfn; i++)
-		if (!m->fn[i]->backward && !strcmp(m->fn[i]->name, name))
-			return i;
-	return -1;
+	return find(m, name, 0);
 }
 
 int ir_backward_find(const Module *m, const char *name)
 {
-	for (int i = 0; i < m->nfn; i++)
-		if (m->fn[i]->backward && !strcmp(m->fn[i]->name, name))
-			return i;
-	return -1;
+	return find(m, name, 1);
 }
 
 static int new_value(Module *m, Func *f, int kind, Type ty)

@@ -134,7 +134,7 @@ typedef struct Block {
 
 struct Inst {
 	uint16_t op;
-	int16_t callee;   /* OP_BUILTIN: builtin row; OP_CALL: module fn index */
+	int32_t callee;   /* OP_BUILTIN: builtin row; OP_CALL: module fn index */
 	uint8_t nres, narg;
 	int32_t *res;     /* value ids defined */
 	int32_t *arg;     /* value ids used */
@@ -156,6 +156,8 @@ typedef struct Func {
 	Value *val;
 	int nval, capval;
 	Loc loc, at;
+	uint64_t hash;    /* ir_hash_func's result, when hashed is set */
+	int hashed;       /* set by a caller that then drops the body */
 } Func;
 
 typedef struct Module {
@@ -164,6 +166,13 @@ typedef struct Module {
 	Func **fn;
 	int nfn, capfn;
 	Arena arena;
+	/* name index of fn (ir_func_find): open addressing over fn indices + 1,
+	 * filled lazily up to nindexed; malloc'd */
+	int32_t *index;
+	int capindex, nindexed;
+	/* when set, where ir_func_new puts a function's name and entry, so
+	 * that they outlive the arena (ir/stream.c) */
+	Arena *fnarena;
 } Module;
 
 /* ---- building -------------------------------------------------------- */
@@ -189,21 +198,37 @@ int ir_const_float(Module *m, Func *f, float v);
 Inst *ir_emit(Module *m, Block *b, int op, const int32_t *res, int nres,
 	      const int32_t *arg, int narg, Loc loc);
 void ir_set_ret(Module *m, Func *f, const Type *ret, int nret);
+/* Copy what calls to f need (its name, parameters and results; a
+ * kernel's name) to m->fnarena and forget f's body (ir/stream.c). */
+void ir_keep_signature(Module *m, Func *f);
 
 /* ---- text ------------------------------------------------------------- */
 
 /* Print the module in canonical form (temps renumbered in order). */
 void ir_print(FILE *out, const Module *m);
+/* The same, in pieces: the head, then each function (preceded by its
+ * blank line). */
+void ir_print_head(FILE *out, const Module *m);
+void ir_print_func(FILE *out, const Module *m, const Func *f);
 /* Read IR text; errors are located in s (FILE:LINE:COL).  ir_read_into
  * fills a module the caller made, so that a caller recovering from errors
  * (ks_recover) can still free it. */
 Module *ir_read(const Src *s);
 void ir_read_into(Module *m, const Src *s);
+/* Pieces of a module's text (ir_stream_*): the head (version and source
+ * lines), and one function whose first line is line line0 of the file,
+ * into m->fn[index], which the caller created under its name. */
+void ir_read_head(Module *m, const Src *s);
+void ir_read_func(Module *m, const Src *s, int line0, int index);
 
 /* Verify types, scoping and control flow.  Errors are reported at the IR
  * text position (use_src = 0) or, with the source as src, at the kernel
  * source position (use_src = 1, for the front end). */
 void ir_verify(const Module *m, const Src *src, int use_src);
+/* Verify function fi alone, all but what needs the whole module: it is
+ * not checked for recursion or for a name defined twice (ir_stream_open
+ * only streams modules where neither can occur). */
+void ir_verify_func(const Module *m, const Src *src, int use_src, int fi);
 
 /* Structural hash of one function: independent of value names, temp
  * numbering and locations. */

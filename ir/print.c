@@ -164,7 +164,7 @@ static void print_func(FILE *out, const Module *m, const Func *f)
 	free(p.num);
 }
 
-void ir_print(FILE *out, const Module *m)
+void ir_print_head(FILE *out, const Module *m)
 {
 	fprintf(out, "ksynth-ir %d\n", m->version);
 	if (m->source) {
@@ -172,8 +172,17 @@ void ir_print(FILE *out, const Module *m)
 		print_string(out, m->source);
 		fputc('\n', out);
 	}
-	for (int i = 0; i < m->nfn; i++) {
-		fputc('\n', out);
-		print_func(out, m, m->fn[i]);
-	}
+}
+
+void ir_print_func(FILE *out, const Module *m, const Func *f)
+{
+	fputc('\n', out);
+	print_func(out, m, f);
+}
+
+void ir_print(FILE *out, const Module *m)
+{
+	ir_print_head(out, m);
+	for (int i = 0; i < m->nfn; i++)
+		ir_print_func(out, m, m->fn[i]);
 }

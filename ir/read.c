@@ -561,7 +561,7 @@ static void parse_simple(Reader *r, Block *b)
 	}
 	Loc loc = parse_loc(r);
 	Inst *in = ir_emit(r->m, b, op, res, nres, arg, narg, loc);
-	in->callee = (int16_t)callee;
+	in->callee = (int32_t)callee;
 	set_at(in, &first);
 	expect_nl(r);
 }
@@ -702,16 +702,13 @@ Module *ir_read(const Src *s)
 	return m;
 }
 
-void ir_read_into(Module *m, const Src *s)
+/* The null byte check: the tokenizer would stop at one. */
+static void check_nul(const Src *s, int line0)
 {
-	Reader r = {0};
-	r.src = s;
-	r.m = m;
-	rewind_reader(&r);
 	for (const char *c = s->text; c < s->text + s->len; c++)
 		if (!*c) {
 			Tok t = {0};
-			t.line = 1;
+			t.line = line0;
 			for (const char *d = s->text; d < c; d++)
 				t.line += *d == '\n';
 			const char *ls = c;
@@ -720,38 +717,96 @@ void ir_read_into(Module *m, const Src *s)
 			t.col = (int)(c - ls) + 1;
 			ks_error_at(s, t.line, t.col, "null byte in IR");
 		}
+}
+
+/* head := 'ksynth-ir' INT NL ['source' STRING NL] */
+static void read_head(Reader *r)
+{
+	next(r);
+	skip_nl(r);
+	if (!is_word(r, "ksynth-ir"))
+		rerror(r, &r->tok, "expected 'ksynth-ir VERSION' on the first line");
+	next(r);
+	if (r->tok.kind != T_INT)
+		rerror(r, &r->tok, "expected the IR version");
+	r->m->version = (int)parse_long(r, &r->tok, 0, 1000000);
+	if (r->m->version != IR_VERSION)
+		rerror(r, &r->tok, "unsupported IR version %d (this reader knows %d)", r->m->version, IR_VERSION);
+	next(r);
+	expect_nl(r);
+	skip_nl(r);
+	if (is_word(r, "source")) {
+		next(r);
+		if (r->tok.kind != T_STRING)
+			rerror(r, &r->tok, "expected a quoted file name after 'source'");
+		r->m->source = parse_string(r, &r->tok);
+		next(r);
+		expect_nl(r);
+	}
+}
+
+static void expect_func(Reader *r)
+{
+	if (!is_word(r, "func") && !is_word(r, "kernel") && !is_word(r, "backward")) {
+		char buf[64];
+		rerror(r, &r->tok, "expected 'func', 'kernel' or 'backward', found %s",
+		       tok_desc(&r->tok, buf, sizeof buf));
+	}
+}
+
+void ir_read_into(Module *m, const Src *s)
+{
+	Reader r = {0};
+	r.src = s;
+	r.m = m;
+	rewind_reader(&r);
+	check_nul(s, 1);
 	collect_funcs(&r);
 	rewind_reader(&r);
-	next(&r);
-	skip_nl(&r);
-	if (!is_word(&r, "ksynth-ir"))
-		rerror(&r, &r.tok, "expected 'ksynth-ir VERSION' on the first line");
-	next(&r);
-	if (r.tok.kind != T_INT)
-		rerror(&r, &r.tok, "expected the IR version");
-	r.m->version = (int)parse_long(&r, &r.tok, 0, 1000000);
-	if (r.m->version != IR_VERSION)
-		rerror(&r, &r.tok, "unsupported IR version %d (this reader knows %d)", r.m->version, IR_VERSION);
-	next(&r);
-	expect_nl(&r);
-	skip_nl(&r);
-	if (is_word(&r, "source")) {
-		next(&r);
-		if (r.tok.kind != T_STRING)
-			rerror(&r, &r.tok, "expected a quoted file name after 'source'");
-		r.m->source = parse_string(&r, &r.tok);
-		next(&r);
-		expect_nl(&r);
-	}
+	read_head(&r);
 	for (int i = 0;; i++) {
 		skip_nl(&r);
 		if (r.tok.kind == T_EOF)
 			break;
-		if (!is_word(&r, "func") && !is_word(&r, "kernel") && !is_word(&r, "backward")) {
-			char buf[64];
-			rerror(&r, &r.tok, "expected 'func', 'kernel' or 'backward', found %s",
-			       tok_desc(&r.tok, buf, sizeof buf));
-		}
+		expect_func(&r);
 		parse_func(&r, i);
 	}
+}
+
+void ir_read_head(Module *m, const Src *s)
+{
+	Reader r = {0};
+	r.src = s;
+	r.m = m;
+	rewind_reader(&r);
+	check_nul(s, 1);
+	read_head(&r);
+	skip_nl(&r);
+	if (r.tok.kind != T_EOF)
+		rerror(&r, &r.tok, "expected the end of the function's text");
+}
+
+void ir_read_func(Module *m, const Src *s, int line0, int index)
+{
+	Reader r = {0};
+	r.src = s;
+	r.m = m;
+	rewind_reader(&r);
+	r.line = line0;
+	check_nul(s, line0);
+	next(&r);
+	skip_nl(&r);
+	expect_func(&r);
+	/* the name, as the first pass saw it */
+	const char *p = r.p;
+	while (p < r.end && (*p == ' ' || *p == '\t' || *p == '\r'))
+		p++;
+	size_t n = strlen(m->fn[index]->name);
+	if (p >= r.end || *p != '@' || (size_t)(r.end - p) <= n ||
+	    memcmp(p + 1, m->fn[index]->name, n) || is_ident((unsigned char)p[n + 1]))
+		rerror(&r, &r.tok, "function @%s expected here", m->fn[index]->name);
+	parse_func(&r, index);
+	skip_nl(&r);
+	if (r.tok.kind != T_EOF)
+		rerror(&r, &r.tok, "expected the end of the function's text");
 }

@@ -45,8 +45,9 @@ typedef struct Verifier {
 	int nloops;       /* open loops of either kind */
 	uint8_t *brk;     /* innermost `loop`: intersection of break states */
 	int brk_seen;
-	Edge *edges;
+	Edge *edges;      /* calls, in order of the calling function */
 	int nedge, capedge;
+	int *first;       /* per function: its first edge (find_cycle) */
 } Verifier;
 
 KS_PRINTF(3, 4) KS_NORETURN static void verr(Verifier *v, Loc at, const char *fmt, ...)
@@ -378,10 +379,8 @@ static void verify_func(Verifier *v, int fi)
 static void find_cycle(Verifier *v, int fi, uint8_t *color)
 {
 	color[fi] = 1;
-	for (int i = 0; i < v->nedge; i++) {
+	for (int i = v->first[fi]; i < v->first[fi + 1]; i++) {
 		const Edge *e = &v->edges[i];
-		if (e->from != fi)
-			continue;
 		if (color[e->to] == 1) {
 			Loc at = where(v, e->at);
 			if (e->to == fi)
@@ -395,6 +394,15 @@ static void find_cycle(Verifier *v, int fi, uint8_t *color)
 	color[fi] = 2;
 }
 
+void ir_verify_func(const Module *m, const Src *src, int use_src, int fi)
+{
+	Verifier v = {0};
+	v.m = m;
+	v.src = src;
+	v.use_src = use_src;
+	verify_func(&v, fi);
+}
+
 void ir_verify(const Module *m, const Src *src, int use_src)
 {
 	Verifier v = {0};
@@ -402,12 +410,18 @@ void ir_verify(const Module *m, const Src *src, int use_src)
 	v.src = src;
 	v.use_src = use_src;
 	for (int i = 0; i < m->nfn; i++)
-		for (int j = 0; j < i; j++)
-			if (m->fn[i]->backward == m->fn[j]->backward && !strcmp(m->fn[i]->name, m->fn[j]->name))
-				verr(&v, use_src ? m->fn[i]->loc : m->fn[i]->at, "'%s' is defined twice",
+		if ((m->fn[i]->backward ? ir_backward_find : ir_func_find)(m, m->fn[i]->name) < i)
+			verr(&v, use_src ? m->fn[i]->loc : m->fn[i]->at, "'%s' is defined twice",
 				     m->fn[i]->name);
 	for (int i = 0; i < m->nfn; i++)
 		verify_func(&v, i);
+	/* the edges are in order of their caller: index them by caller */
+	v.first = valloc(&v, ((size_t)m->nfn + 1) * sizeof *v.first);
+	for (int i = 0, e = 0; i <= m->nfn; i++) {
+		while (e < v.nedge && v.edges[e].from < i)
+			e++;
+		v.first[i] = e;
+	}
 	uint8_t *color = arena_alloc(&((Module *)m)->arena, (size_t)m->nfn + 1);
 	for (int i = 0; i < m->nfn; i++)
 		if (!color[i])

@@ -97,6 +97,10 @@ KS_NORETURN void ks_fatal(const char *fmt, ...) KS_PRINTF(1, 2);
  * out_commit() renames to PATH.  An error or exit before the commit removes
  * the temporary file, so no partial output is ever left behind. */
 FILE *out_open(const char *path);
+/* The same, except that stdout's output goes first to a temporary file
+ * that out_commit() copies to stdout: a tool that writes as it reads
+ * leaves nothing on stdout when it fails half-way. */
+FILE *out_open_spool(const char *path);
 void out_commit(void);
 /* Remove the unfinished output file, if any (errors call this). */
 void out_abort(void);

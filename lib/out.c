@@ -13,9 +13,14 @@
 
 static char *final_path, *tmp_path;
 static FILE *out_file;
+static FILE *spool; /* stdout's spool (out_open_spool) */
 
 void out_abort(void)
 {
+	if (spool) {
+		fclose(spool);
+		spool = NULL;
+	}
 	if (tmp_path) {
 		if (out_file)
 			fclose(out_file);
@@ -56,8 +61,30 @@ FILE *out_open(const char *path)
 	return out_file;
 }
 
+FILE *out_open_spool(const char *path)
+{
+	if (path && strcmp(path, "-"))
+		return out_open(path);
+	if (!(spool = tmpfile()))
+		ks_fatal("temporary file:");
+	return spool;
+}
+
 void out_commit(void)
 {
+	if (spool) {
+		char buf[65536];
+		size_t n;
+		if (fflush(spool) || ferror(spool) || fseek(spool, 0, SEEK_SET))
+			ks_fatal("temporary file: write error");
+		while ((n = fread(buf, 1, sizeof buf, spool)) > 0)
+			if (fwrite(buf, 1, n, stdout) != n)
+				break;
+		if (ferror(spool))
+			ks_fatal("temporary file: read error");
+		fclose(spool);
+		spool = NULL;
+	}
 	if (!tmp_path) {
 		if (fflush(stdout) || ferror(stdout))
 			ks_fatal("write error on stdout");
