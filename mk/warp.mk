@@ -6,6 +6,7 @@
 #                       adjoints with `krun --grad` where Warp's are exact
 #   make warp-venv      the virtual environment with Warp alone (other
 #                       targets, a benchmark of Warp's codegen, depend on it)
+#   make warp-differences  the per-kernel tables of doc/warp-differences.md
 #   make warp-codesize  lines of Warp's and ksynth's forward/backward code per
 #                       sample, as the table in doc/warp-differences.md
 #
@@ -24,7 +25,7 @@ WARP_CACHE := $(O)/warp-cache
 WARP_GEN_N ?= 50
 WARP_GEN_SEED ?= 1
 
-.PHONY: warp-venv check-warp warp-codesize
+.PHONY: warp-venv check-warp warp-codesize warp-differences
 warp-venv: $(WARP_STAMP)
 
 # Never fails: a failed install leaves the reason in $(WARP_SKIP) and no
@@ -51,3 +52,10 @@ check-warp: all warp-venv
 warp-codesize: all warp-venv
 	$(Q)KS_BIN=$(abspath $(O)/bin) WARP_CACHE=$(abspath $(WARP_CACHE)) \
 		$(WARP_PY) t/warp/codesize.py samples/*/*.py
+
+# The tables of doc/warp-differences.md, printed to paste into it.
+warp-differences: all warp-venv
+	$(Q)KS_BIN=$(abspath $(O)/bin) WARP_PY=$(abspath $(WARP_PY)) \
+		WARP_SKIP=$(abspath $(WARP_SKIP)) WARP_CACHE=$(abspath $(WARP_CACHE)) \
+		WARP_GEN_N=$(WARP_GEN_N) WARP_GEN_SEED=$(WARP_GEN_SEED) \
+		bash t/warp/differences.sh

@@ -1,7 +1,8 @@
 # Warp 1.19 rejects a variable first assigned a literal and changed inside a
 # dynamic loop ("Error mutating a constant flag inside a dynamic loop, use
-# the following syntax: pi = float(3.141)"); ksynth accepts it and kgen
-# writes it.
+# the following syntax: pi = float(3.141)"); ksynth accepts it (kgen writes
+# `flag = bool(False)`, t/warp/agree/bool_flag.py).
+# warp-rejects: flag = False
 import warp as wp
 
 
