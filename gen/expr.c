@@ -14,6 +14,8 @@
  *   atan2(y, x)   x >= 0.5 (no branch cut)
  *   normalize     a vector offset so one component is >= 0.5 in size
  *   inverse       M + c I with c above N * |M|: diagonally dominant
+ *   determinant   s M + I with N s |M| <= 1/2, or a written-out matrix with
+ *                 a dominant diagonal: never singular, of modest size
  *   ints          |value| < 2^30; divisors >= 1; an index is i, an int
  *                 array element, or a form that stays in [0, n)
  *   every value   |v| <= LIM, else scaled by a constant or squashed
@@ -157,6 +159,7 @@ static Expr var_ex(Var *v)
 }
 
 static int is_ctor(Expr e);
+static Expr det_f(G *g, int n, Expr m, int d);
 
 Expr with_dep(G *g, Expr e)
 {
@@ -404,7 +407,8 @@ Expr squash(G *g, Expr e, double c)
 	}
 	const char *ct = flit(g, c);
 	Expr r;
-	switch (rnd(g, 3)) {
+	/* wp.sin of a large value: its float rounding alone moves the result */
+	switch (m > 1000.0 ? rnd(g, 2) : rnd(g, 3)) {
 	case 0:
 		COVB(g, CLAMP_F);
 		r = ex(S("wp.clamp(", e.s, ", -", ct, ", ", ct, ")"), T_F, P_ATOM, iv_mk(fmax(e.iv.lo, -c), fmin(e.iv.hi, c)), e.dep);
@@ -827,11 +831,7 @@ Expr gen_f(G *g, int d)
 		int n = 2 + rnd(g, 3);
 		Expr m = gen_m(g, n, d - 1);
 		if (chance(g, 50) || is_ctor(m)) {
-			double f = 1, mm = iv_mag(m.iv);
-			for (int k = 2; k <= n; k++)
-				f *= k;
-			COVB(g, DETERMINANT);
-			e = ex(S("wp.determinant(", m.s, ")"), T_F, P_ATOM, iv_sym(f * pow(mm, n)), m.dep);
+			e = det_f(g, n, m, d - 1);
 		} else {
 			COV(g, expr_mat_elem);
 			e = ex(S(par(g, m, P_ATOM), "[", ilit(g, rnd(g, n)), ", ", ilit(g, rnd(g, n)), "]"), T_F, P_ATOM, m.iv, m.dep);
@@ -1557,6 +1557,73 @@ static Expr mat_ctor(G *g, int n, int d)
 	}
 	COV(g, expr_mat_ctor);
 	return ex(S(s, ")"), t, P_ATOM, v, dep);
+}
+
+/* wp.determinant of a matrix that is nonsingular by construction, with a
+ * value of modest size.  An outer product, a filled wp.mat33(a), or a
+ * written-out matrix with a repeated row has a determinant of exactly 0
+ * whatever the inputs: a constant output, and a tie in any comparison made
+ * with it.  So a written-out matrix gets entries of size <= 1 off its
+ * diagonal and a dominant diagonal (each diagonal literal above the sum
+ * of its row's other entries), and any other matrix M becomes s M + I,
+ * s a round scale with N s |M| <= 1/2.  Either is strictly diagonally
+ * dominant, hence invertible; the second's determinant lies in
+ * [(1 - q)^N, (1 + q)^N] with q = N s |M| (Gershgorin). */
+static Expr det_f(G *g, int n, Expr m, int d)
+{
+	Iv iv;
+	const char *arg;
+	int dep;
+	if (is_ctor(m)) {
+		const char *s = S("wp.mat", ilit(g, n), ilit(g, n), "(");
+		Expr a[16];
+		int named = 0;
+		double bound = 1;
+		dep = 0;
+		for (int k = 0; k < n * n; k++) {
+			if (k % (n + 1) == 0)
+				continue; /* the diagonal, below */
+			a[k] = chance(g, 50) ? lit_f(g) : gen_f(g, n >= 3 ? 0 : d - 2);
+			if (!named && k == n * n - 2 && !named_ex(a[k]))
+				a[k] = dep_f(g, n >= 3 ? 0 : d - 2);
+			a[k] = squash(g, a[k], 1.0);
+			named = named || named_ex(a[k]);
+			dep |= a[k].dep;
+		}
+		for (int r = 0; r < n; r++) {
+			double off = 0;
+			for (int k = 0; k < n; k++)
+				if (k != r)
+					off += iv_mag(a[r * n + k].iv);
+			double c = ceil(off) + 1.0 + rnd(g, 2);
+			if (chance(g, 25))
+				c = -c;
+			a[r * n + r] = ex(flit(g, c), T_F, P_ATOM, iv_mk(c, c), 0);
+			bound *= fabs(c) + off;
+			for (int k = 0; k < n; k++)
+				s = APP(s, r || k ? ", " : "", a[r * n + k].s);
+		}
+		COV(g, expr_mat_ctor);
+		arg = S(s, ")");
+		iv = iv_sym(bound);
+	} else {
+		static const double ks[] = {1, 0.5, 0.25, 0.2, 0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.001};
+		static const char *const kt[] = {"", "0.5", "0.25", "0.2", "0.1", "0.05", "0.02", "0.01", "0.005", "0.002", "0.001"};
+		double mm = iv_mag(m.iv);
+		int i = 0;
+		while (i + 1 < (int)KS_NELEM(ks) && n * ks[i] * mm > 0.5)
+			i++;
+		double q = fmin(n * ks[i] * mm, 0.5);
+		const char *sm = i ? S(kt[i], " * ", par(g, m, P_UNARY)) : par(g, m, P_ADD);
+		if (i)
+			COV(g, expr_scalar_mat);
+		COV(g, expr_mat_add);
+		arg = S(sm, " + ", eye(g, n, 1.0));
+		iv = iv_mk(pow(1 - q, n), pow(1 + q, n));
+		dep = m.dep;
+	}
+	COVB(g, DETERMINANT);
+	return ex(S("wp.determinant(", arg, ")"), T_F, P_ATOM, iv, dep);
 }
 
 static Expr leaf_m(G *g, int n, int d)
