@@ -187,8 +187,11 @@ static void emit(const Module *m, int cuda, Buf *code)
 
 /* Does any value of the module have type vec3 or vec3[]?  libtcc 0.9.27
  * (Debian 12's) miscompiles calls that return a 12-byte struct into a
- * temporary (it stores 16 bytes, clobbering the next local), so such
- * modules go to the system compiler unless --tcc asks otherwise. */
+ * temporary (it stores 16 bytes, clobbering the 4 bytes above the slot,
+ * which may be a live local), so such modules go to the system compiler
+ * unless --tcc asks otherwise.  The double-precision build has no 12-byte
+ * struct (a vec3 of doubles is 24 bytes, returned in memory), so it goes
+ * to libtcc whatever the module holds, unless --cc asks otherwise. */
 static int uses_vec3(const Module *m)
 {
 	for (int i = 0; i < m->nfn; i++)
@@ -337,7 +340,7 @@ static Host *build_double(const Module *m, const Opts *o, const Func **ks, int n
 	buf_puts(&code, "#define KS_REAL_DOUBLE 1\n");
 	double_code(&code, m, o, ks, nk);
 	int given = o->code && o->device == DEV_CPU;
-	Host *h = host_compile(given ? o->code : o->in, &code, LANG_C, module_use_cc(m, o), rtdir);
+	Host *h = host_compile(given ? o->code : o->in, &code, LANG_C, o->use_cc, rtdir);
 	buf_free(&code);
 	return h;
 }
@@ -594,7 +597,8 @@ static int job_prepare(Opts *o, Host *h1, Host *h2)
 		build_code(&code, m, o, ks, nk);
 	if (nk && o->gradcheck)
 		double_code(&dcode, m, o, ks, nk);
-	printf("%d %d %d %zu %zu\n", nk, module_use_cc(m, o), m->nfn, code.n, dcode.n);
+	/* the sim device's code goes to c++ whatever the module holds: one group */
+	printf("%d %d %d %zu %zu\n", nk, o->device == DEV_CPU && module_use_cc(m, o), m->nfn, code.n, dcode.n);
 	for (int i = 0; i < m->nfn; i++)
 		printf("%s\n", m->fn[i]->name);
 	if (code.n)
@@ -766,7 +770,7 @@ static int compile_set(const Opts *o, Job *jobs, int njobs, int group, const cha
 		}
 	*host = host_try_compile(what, &code, lang, use_cc, rtdir, err);
 	*dbl = NULL;
-	if (*host && o->gradcheck && !(*dbl = host_try_compile(dwhat, &dcode, LANG_C, use_cc, rtdir, err))) {
+	if (*host && o->gradcheck && !(*dbl = host_try_compile(dwhat, &dcode, LANG_C, o->use_cc, rtdir, err))) {
 		host_free(*host);
 		*host = NULL;
 	}

@@ -112,6 +112,25 @@ ok "--compile-only: lines of two fields" sh -c "awk '{ print \$1, \$2 }' good-cp
 is "--compile-only: one compile" "$(wc -l <cc.log)" 1
 is "--compile-only: every line ok" "$(grep -c ' ok$' co.status)" 6
 
+# without --cc the double-precision code goes to libtcc, vec3 or not (a
+# vec3 of doubles is no 12-byte struct), with the bits cc gives it
+if krun --tcc "$T_ROOT/t/grad/saxpy.kir" >/dev/null 2>&1; then
+	rm -rf out.cc && cp -r out out.cc
+	: >cc.log
+	ok "cpu --gradcheck (libtcc): the good lines pass" env KSYNTH_CC=$W/count-cc krun --gradcheck --batch good-cpu.list
+	is "cpu --gradcheck: cc only for the float code of the vec3 files" "$(wc -l <cc.log)" $((vec3 > 0))
+	: >cc.log
+	ok "sim --gradcheck (libtcc): the good lines pass" env KSYNTH_CC=$W/count-cc KSYNTH_CXX=$W/count-cxx krun --device sim --gradcheck --batch good-sim.list
+	is "sim --gradcheck: one c++ compile, no cc" "$(sed 's|.*/||' cc.log | tr '\n' ' ')" "count-cxx "
+	for n in $names; do
+		for dev in cpu sim; do
+			same_file "$n on $dev: libtcc's double build gives cc's bytes" out/$n.$dev.json out.cc/$n.$dev.json
+		done
+	done
+else
+	skip "the double build by libtcc" "krun was built without libtcc"
+fi
+
 # the same helper name in two files: two compiles, the same records
 first=${names# }
 first=${first%% *}
