@@ -174,11 +174,12 @@ int name_used(G *g, const char *name)
 {
 	if (!strcmp(name, "i") || !strcmp(name, "wp") || !strcmp(name, g->kname))
 		return 1;
+	/* the first character first: most names differ there */
 	for (int i = 0; i < g->nv; i++)
-		if (!strcmp(g->v[i].name, name))
+		if (g->v[i].name[0] == name[0] && !strcmp(g->v[i].name, name))
 			return 1;
 	for (int i = 0; i < g->nh; i++)
-		if (!strcmp(g->h[i].name, name))
+		if (g->h[i].name[0] == name[0] && !strcmp(g->h[i].name, name))
 			return 1;
 	return 0;
 }
