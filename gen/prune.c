@@ -632,12 +632,23 @@ static int promised(const Ln *l, int cat)
 	}
 }
 
-static void indent(Buf *out, size_t n)
+/* Write S (L bytes) indented by IND and a newline. */
+static void put_line(Buf *out, size_t ind, const char *s, size_t l)
 {
 	static const char sp[] = "                                                                ";
-	for (; n > 64; n -= 64)
+	for (; ind > 64; ind -= 64)
 		buf_put(out, sp, 64);
-	buf_put(out, sp, n);
+	char b[256];
+	if (ind + l + 1 > sizeof b) {
+		buf_put(out, sp, ind);
+		buf_put(out, s, l);
+		buf_put(out, "\n", 1);
+		return;
+	}
+	memset(b, ' ', ind);
+	memcpy(b + ind, s, l);
+	b[ind + l] = '\n';
+	buf_put(out, b, ind + l + 1);
 }
 
 int gen_prune(Buf *out, size_t start, int cat)
@@ -712,16 +723,13 @@ int gen_prune(Buf *out, size_t start, int cat)
 			lines += l->kind != K_NONE && l->kind != K_DOC;
 			found = found || promised(l, cat);
 		}
-		indent(out, (size_t)l->ind);
-		buf_puts(out, l->s);
-		buf_putc(out, '\n');
+		put_line(out, (size_t)l->ind, l->s, (size_t)l->len);
 		if (l->kind == K_HDR) {
 			int m = j + 1;
 			while (m < n && L[m].dead)
 				m++;
 			if (m >= n || L[m].ind <= l->ind) {
-				indent(out, (size_t)l->ind + 4);
-				buf_puts(out, "pass\n");
+				put_line(out, (size_t)l->ind + 4, "pass", 4);
 				lines += kdef >= 0 && j > kdef;
 			}
 		}
