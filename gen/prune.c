@@ -441,7 +441,7 @@ static void prune_func(Ln *L, int a, int b, int kernel)
 		 * x += e) reads what it updates too */
 		size_t rs = l->kind == K_ASSIGN || l->kind == K_TUPLE ? (size_t)(l->rd - l->s) : 0;
 		R[j] = N[j] = Nr[j] = 0;
-		if (l->kind != K_DEF && l->kind != K_NONE)
+		if (j != a && l->kind != K_NONE) /* the def line is never searched */
 			scan(l, rs, &R[j], &N[j], &Nr[j]);
 		if (l->kind < K_HDR)
 			R[j] = 0;
