@@ -93,49 +93,46 @@ const char *thresh(G *g)
 
 /* ---- variables and arrays ---------------------------------------------- */
 
-/* The bits of MASK (two words) that name v[0 .. nv-1], as indices into C
- * in ascending order; returns how many. */
-static int mask_list(const G *g, const uint64_t *mask, int *c)
+/* Word W of MASK (two words), only the bits that name v[0 .. nv-1]. */
+static uint64_t mask_word(const G *g, const uint64_t *mask, int w)
 {
-	int n = 0;
-	for (int w = 0; w < 2; w++) {
-		int lo = 64 * w;
-		uint64_t m = g->nv >= lo + 64 ? mask[w] : g->nv <= lo ? 0 : mask[w] & ((1ULL << (g->nv - lo)) - 1);
-		for (; m; m &= m - 1)
-			c[n++] = lo + __builtin_ctzll(m);
-	}
-	return n;
+	int lo = 64 * w;
+	return g->nv >= lo + 64 ? mask[w] : g->nv <= lo ? 0 : mask[w] & ((1ULL << (g->nv - lo)) - 1);
 }
 
 /* A random live variable of type TY (locals, scalar params, loop
  * variables); WANT_IDX: only indices. */
 Var *pick_var(G *g, int ty, int want_idx, int any_kind)
 {
-	int c[MAXV], n = 0, m = mask_list(g, g->vmask[ty], c);
+	int c[MAXV], n = 0;
 	(void)any_kind;
-	for (int k = 0; k < m; k++) {
-		const Var *v = &g->v[c[k]];
-		if (v->alive && (!want_idx || v->idx))
-			c[n++] = c[k];
-	}
+	for (int w = 0; w < 2; w++)
+		for (uint64_t m = mask_word(g, g->vmask[ty], w); m; m &= m - 1) {
+			int k = 64 * w + __builtin_ctzll(m);
+			const Var *v = &g->v[k];
+			if (v->alive && (!want_idx || v->idx))
+				c[n++] = k;
+		}
 	return n ? &g->v[c[rnd(g, n)]] : NULL;
 }
 
 /* A random array of element type TY (-1: any) and role (-1: readable). */
 Var *pick_arr(G *g, int ty, int role)
 {
-	int c[MAXV], n = 0, m = mask_list(g, g->amask, c);
-	for (int k = 0; k < m; k++) {
-		Var *v = &g->v[c[k]];
-		if (ty >= 0 && v->ty != ty)
-			continue;
-		if (role >= 0 ? v->role != role
-			      : !(v->role == R_IN || (v->role == R_OUT && g->loop == 0 && !g->in_func)))
-			continue;
-		if (role == R_ACC && g->want_add && v->afam >= 2)
-			continue;
-		c[n++] = c[k];
-	}
+	int c[MAXV], n = 0;
+	for (int w = 0; w < 2; w++)
+		for (uint64_t m = mask_word(g, g->amask, w); m; m &= m - 1) {
+			int k = 64 * w + __builtin_ctzll(m);
+			const Var *v = &g->v[k];
+			if (ty >= 0 && v->ty != ty)
+				continue;
+			if (role >= 0 ? v->role != role
+				      : !(v->role == R_IN || (v->role == R_OUT && g->loop == 0 && !g->in_func)))
+				continue;
+			if (role == R_ACC && g->want_add && v->afam >= 2)
+				continue;
+			c[n++] = k;
+		}
 	return n ? &g->v[c[rnd(g, n)]] : NULL;
 }
 

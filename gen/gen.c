@@ -132,17 +132,29 @@ const char *ilit(G *g, long x)
 
 void put(G *g, const char *s) { buf_puts(g->out, s); }
 
+/* A line is gathered in B and written in one piece; a piece too long for
+ * what is left of B goes out on its own. */
 void line(G *g, const char *a, ...)
 {
-	static const char sp[] = "                                                                ";
-	int n = 4 * g->ind;
-	buf_put(g->out, sp, n < 64 ? (size_t)n : 64);
+	char b[1024];
+	size_t n = 4 * (size_t)g->ind < 64 ? 4 * (size_t)g->ind : 64;
+	memset(b, ' ', n);
 	va_list ap;
 	va_start(ap, a);
-	for (const char *s = a; s; s = va_arg(ap, const char *))
-		buf_puts(g->out, s);
+	for (const char *s = a; s; s = va_arg(ap, const char *)) {
+		size_t l = strlen(s);
+		if (l >= sizeof b - n) {
+			buf_put(g->out, b, n);
+			buf_put(g->out, s, l);
+			n = 0;
+			continue;
+		}
+		memcpy(b + n, s, l);
+		n += l;
+	}
 	va_end(ap);
-	buf_putc(g->out, '\n');
+	b[n++] = '\n';
+	buf_put(g->out, b, n);
 }
 
 const char *ty_spell(G *g, int ty)
@@ -174,11 +186,12 @@ int name_used(G *g, const char *name)
 {
 	if (!strcmp(name, "i") || !strcmp(name, "wp") || !strcmp(name, g->kname))
 		return 1;
+	/* the first character first: most names differ there */
 	for (int i = 0; i < g->nv; i++)
-		if (!strcmp(g->v[i].name, name))
+		if (g->v[i].name[0] == name[0] && !strcmp(g->v[i].name, name))
 			return 1;
 	for (int i = 0; i < g->nh; i++)
-		if (!strcmp(g->h[i].name, name))
+		if (g->h[i].name[0] == name[0] && !strcmp(g->h[i].name, name))
 			return 1;
 	return 0;
 }

@@ -37,8 +37,13 @@ typedef struct Ln {
 	char *s;        /* text after the indentation */
 	const char *rd; /* where the reads start (assignments: the right side) */
 	int ind, kind, okind, hdr, dead, end;
+	int len;        /* strlen(s) */
 	int nt;
 	char t[3][28];  /* targets (K_ASSIGN, K_PART, K_AUG: t[0] is the base) */
+	int tid;        /* K_ASSIGN, K_PART: t[0] in the function's names (nm) */
+	unsigned char own;    /* K_PART: t[0] is followed by "[i] = " */
+	unsigned char atomic; /* the right side starts with "wp.atomic_" */
+	unsigned char jump;   /* the line is "break", "continue" (1) or "return" (2) */
 } Ln;
 
 #define MAXL 512
@@ -94,6 +99,8 @@ static void classify(Ln *l)
 				return;
 			}
 	l->kind = K_OTHER;
+	if (s[0] == 'b' || s[0] == 'c' || s[0] == 'r')
+		l->jump = !strcmp(s, "break") || !strcmp(s, "continue") ? 1 : !strcmp(s, "return") ? 2 : 0;
 	/* the first assignment operator: " = " or " X= " (==, <=, >=, != are not) */
 	const char *best = NULL;
 	size_t oplen = 0;
@@ -125,6 +132,7 @@ static void classify(Ln *l)
 	if (bl >= sizeof l->t[0])
 		return;
 	l->rd = best + oplen;
+	l->atomic = !strncmp(l->rd, "wp.atomic_", 10);
 	if (aug) {
 		l->kind = K_AUG;
 	} else if (s[bl] == ',') {
@@ -137,6 +145,7 @@ static void classify(Ln *l)
 			if (!n || n >= sizeof l->t[0]) {
 				l->kind = K_OTHER;
 				l->rd = s;
+				l->atomic = 0;
 				return;
 			}
 			memcpy(l->t[l->nt], q, n);
@@ -150,18 +159,153 @@ static void classify(Ln *l)
 		l->kind = K_ASSIGN;
 	} else {
 		l->kind = K_PART;
+		l->own = !strncmp(s + bl, "[i] = ", 6);
 	}
 	memcpy(l->t[0], s, bl);
 	l->t[0][bl] = 0;
 	l->nt = 1;
 }
 
-static void kill(Ln *l)
+/* The names one function's pass looks up: its locals (at most 64; a
+ * function with more is left as it is), the bases of its stores and, for
+ * the kernel, its parameters, in a small hash table.  Each line is read
+ * once, into bit sets: R[j] the locals it reads, N[j] the names it holds
+ * as whole words anywhere (strings included, as word_in() finds them) and
+ * Nr[j] those from its right side on.  A name without a bit in N (past
+ * 64 of them) is looked for with word_in(). */
+typedef struct Name {
+	const char *p;
+	size_t len;
+	int loc; /* its bit in R and W, or -1 (not a local) */
+	int bit; /* its bit in N and Nr, or -1 */
+} Name;
+
+#define MAXN 255
+static Name nm[MAXN];
+static int nn, nloc, nbit;
+static unsigned char slot[512]; /* index + 1 into nm, 0 when empty */
+static uint64_t first[4];       /* the names' first characters */
+static uint64_t N[MAXL], Nr[MAXL];
+
+static void names_reset(void)
 {
-	if (l->kind == K_ASSIGN && !strncmp(l->rd, "wp.atomic_", 10)) {
+	nn = nloc = nbit = 0;
+	memset(slot, 0, sizeof slot);
+	memset(first, 0, sizeof first);
+}
+
+static unsigned name_hash(const char *p, size_t l)
+{
+	return (unsigned)l * 97u + (unsigned char)p[0] * 7u + (unsigned char)p[l - 1];
+}
+
+static int same_word(const char *a, const char *b, size_t l)
+{
+	for (size_t k = 0; k < l; k++)
+		if (a[k] != b[k])
+			return 0;
+	return 1;
+}
+
+/* The index in nm of the word P[0 .. L), or -1; with ADD, entered when
+ * new (-1 only when the table is full). */
+static inline int name_find(const char *p, size_t l, int add)
+{
+	unsigned c = (unsigned char)p[0];
+	if (!add && !(first[c >> 6] >> (c & 63) & 1))
+		return -1;
+	unsigned h = name_hash(p, l) & (sizeof slot - 1);
+	for (; slot[h]; h = (h + 1) & (sizeof slot - 1)) {
+		const Name *x = &nm[slot[h] - 1];
+		if (x->len == l && same_word(x->p, p, l))
+			return slot[h] - 1;
+	}
+	if (!add || nn == MAXN)
+		return -1;
+	nm[nn] = (Name){p, l, -1, -1};
+	slot[h] = (unsigned char)++nn;
+	first[c >> 6] |= 1ULL << (c & 63);
+	return nn - 1;
+}
+
+/* Give name X a bit in N, while there are bits left. */
+static void name_bit(int x)
+{
+	if (x >= 0 && nm[x].bit < 0 && nbit < 64)
+		nm[x].bit = nbit++;
+}
+
+/* Read line J of the function into R[j] (the locals it reads from RS on,
+ * outside strings), N[j] and Nr[j].  A word is a maximal run of letters,
+ * digits and '_' not after a '.'; a number (1e-3, 2.5) takes its '.'s. */
+static void scan(const Ln *l, size_t rs, uint64_t *r, uint64_t *n, uint64_t *nr)
+{
+	const char *s = l->s;
+	size_t rd = (size_t)(l->rd - s);
+	uint64_t mr = 0, mn = 0, mnr = 0;
+	int str = 0;
+	for (const char *p = s;;) {
+		unsigned char ch = (unsigned char)*p;
+		int c = idc[ch];
+		if (!c) {
+			if (ch <= '"') { /* the end, or a string's quote */
+				if (!ch)
+					break;
+				if (ch == '"' && (size_t)(p - s) >= rs)
+					str ^= 1;
+			}
+			p++;
+			continue;
+		}
+		const char *q = p + 1;
+		if (c == 2) {
+			while (idc[(unsigned char)*q] || *q == '.')
+				q++;
+			p = q;
+			continue;
+		}
+		while (idc[(unsigned char)*q])
+			q++;
+		if (p == s || p[-1] != '.') {
+			int x = name_find(p, (size_t)(q - p), 0);
+			if (x >= 0) {
+				size_t at = (size_t)(p - s);
+				if (nm[x].bit >= 0) {
+					mn |= 1ULL << nm[x].bit;
+					if (at >= rd)
+						mnr |= 1ULL << nm[x].bit;
+				}
+				if (nm[x].loc >= 0 && !str && at >= rs)
+					mr |= 1ULL << nm[x].loc;
+			}
+		}
+		p = q;
+	}
+	*r = mr;
+	*n = mn;
+	*nr = mnr;
+}
+
+/* Does line L (index J) name X, from its right side on when RD is set? */
+static int names(const Ln *L, int j, int x, int rd)
+{
+	if (nm[x].bit >= 0)
+		return ((rd ? Nr : N)[j] >> nm[x].bit) & 1;
+	char w[28];
+	memcpy(w, nm[x].p, nm[x].len);
+	w[nm[x].len] = 0;
+	return word_in(rd ? L[j].rd : L[j].s, w);
+}
+
+static void kill(Ln *L, int j)
+{
+	Ln *l = &L[j];
+	if (l->kind == K_ASSIGN && l->atomic) {
 		/* the atomic stays; only its old value goes */
+		l->len -= (int)(l->rd - l->s);
 		l->s = (char *)l->rd;
-		l->kind = K_OTHER; /* nt and t stay: is_local() reads okind */
+		N[j] = Nr[j];
+		l->kind = K_OTHER; /* nt and t stay: the locals were found by okind */
 		return;
 	}
 	l->dead = 1;
@@ -179,60 +323,31 @@ static char *pool_alloc(size_t n)
 	return pool + pool_n - n;
 }
 
-/* The locals of one function (at most 64; a function with more is left
- * as it is), and each line's reads and writes of them as bit sets. */
-typedef struct Fn {
-	char name[64][28];
-	size_t len[64];
-	int n;
-	uint64_t first[4]; /* the names' first characters, a bit set */
-} Fn;
-
-static int find(const Fn *f, const char *s, size_t l)
+/* The parameter of a def line at P: its name's length in *NL; returns
+ * where it ends (at the next ", " or ")" outside parentheses). */
+static const char *param(const char *p, size_t *nl)
 {
-	unsigned char c = (unsigned char)s[0];
-	if (!(f->first[c >> 6] >> (c & 63) & 1))
-		return -1;
-	for (int k = 0; k < f->n; k++)
-		if (f->len[k] == l && f->name[k][0] == s[0] && !memcmp(f->name[k], s, l))
-			return k;
-	return -1;
+	const char *q = p;
+	for (int depth = 0; *q; q++)
+		if (*q == '(')
+			depth++;
+		else if (*q == ')' && depth)
+			depth--;
+		else if ((*q == ',' || *q == ')') && !depth)
+			break;
+	size_t n = 0;
+	while (is_id((unsigned char)p[n]))
+		n++;
+	*nl = n;
+	return q;
 }
 
-/* The locals S reads: whole words, not after a '.'. */
-static uint64_t read_set(const Fn *f, const char *s)
-{
-	uint64_t m = 0;
-	for (const char *p = s; *p;) {
-		if (*p == '"') { /* a string: nothing in it is read */
-			p = strchr(p + 1, '"');
-			if (!p)
-				break;
-			p++;
-			continue;
-		}
-		int c = idc[(unsigned char)*p];
-		if (c == 2) { /* a number, 1e-3 included */
-			while (is_id((unsigned char)*p) || *p == '.')
-				p++;
-			continue;
-		}
-		if (!c) {
-			p++;
-			continue;
-		}
-		const char *q = p + 1;
-		while (is_id((unsigned char)*q))
-			q++;
-		if (p == s || p[-1] != '.') {
-			int k = find(f, p, (size_t)(q - p));
-			if (k >= 0)
-				m |= 1ULL << k;
-		}
-		p = q;
-	}
-	return m;
-}
+/* The kernel's first parameters as read by prune_func(): where each
+ * ends, its name's length and its bit in N (-1 for none); and where the
+ * kernel's body ends, kend < 0 when its lines were not read. */
+static const char *kq[64];
+static size_t knl[64];
+static int kbit[64], nkbit, kend = -1;
 
 /* Is line J, a whole assignment of a local (x = e) or a store into an
  * array at the thread's own index (out[i] = e), overwritten before any
@@ -244,16 +359,15 @@ static uint64_t read_set(const Fn *f, const char *s)
 static int overwritten(const Ln *L, int j, int b)
 {
 	const Ln *l = &L[j];
-	const char *x = l->t[0];
-	size_t xl = strlen(x);
+	int x = l->tid;
 	int arr;
 	if (l->kind == K_ASSIGN)
 		arr = 0;
-	else if (l->kind == K_PART && !strncmp(l->s + xl, "[i] = ", 6))
+	else if (l->kind == K_PART && l->own)
 		arr = 1;
 	else
 		return 0;
-	if (!strncmp(l->rd, "wp.atomic_", 10))
+	if (l->atomic)
 		return 0;
 	for (int k = j + 1; k < b; k++) {
 		const Ln *m = &L[k];
@@ -261,63 +375,82 @@ static int overwritten(const Ln *L, int j, int b)
 			continue;
 		if (m->ind < l->ind)
 			return 0;
-		if (!strcmp(m->s, "break") || !strcmp(m->s, "continue") || (arr && !strcmp(m->s, "return")))
+		if (m->jump == 1 || (arr && m->jump == 2))
 			return 0;
-		if (m->ind == l->ind && m->kind == l->kind && !strcmp(m->t[0], x) &&
-		    (!arr || !strncmp(m->s + xl, "[i] = ", 6)))
-			return !word_in(m->rd, x);
-		if (word_in(m->s, x))
+		if (m->ind == l->ind && m->kind == l->kind && m->tid == x && (!arr || m->own))
+			return !names(L, k, x, 1);
+		if (names(L, k, x, 0))
 			return 0;
 	}
 	return 0;
 }
 
-static void prune_func(Ln *L, int a, int b)
+static void prune_func(Ln *L, int a, int b, int kernel)
 {
 	static uint64_t R[MAXL], W[MAXL], S[MAXL + 1];
 	static int from[MAXL];
-	Fn f;
-	f.n = 0;
-	memset(f.first, 0, sizeof f.first);
+	names_reset();
 	/* the locals: targets of whole assignments, not parameters */
 	for (int j = a + 1; j < b; j++)
 		if (L[j].okind == K_ASSIGN || L[j].okind == K_TUPLE)
 			for (int k = 0; k < L[j].nt; k++) {
-				if (find(&f, L[j].t[k], strlen(L[j].t[k])) >= 0 || word_in(L[a].s, L[j].t[k]))
+				const char *t = L[j].t[k];
+				size_t tl = strlen(t);
+				if (name_find(t, tl, 0) >= 0)
 					continue;
-				if (f.n == 64)
+				int x = name_find(t, tl, 1);
+				if (x < 0)
+					return; /* past MAXN names: more than 190 parameters */
+				if (word_in(L[a].s, t))
+					continue;
+				if (nloc == 64)
 					return;
-				f.len[f.n] = strlen(L[j].t[k]);
-				memcpy(f.name[f.n], L[j].t[k], f.len[f.n] + 1);
-				unsigned char c = (unsigned char)f.name[f.n][0];
-				f.first[c >> 6] |= 1ULL << (c & 63);
-				f.n++;
+				nm[x].loc = nloc++;
 			}
+	/* the stores' bases, then the kernel's parameters, get bits in N */
+	for (int j = a + 1; j < b; j++)
+		if (L[j].okind == K_ASSIGN || L[j].okind == K_PART) {
+			L[j].tid = name_find(L[j].t[0], strlen(L[j].t[0]), 1);
+			if (L[j].tid < 0)
+				return;
+			name_bit(L[j].tid);
+		}
+	if (kernel) {
+		const char *p = strchr(L[a].s, '(');
+		for (p = p ? p + 1 : ""; *p && *p != ')' && nkbit < 64;) {
+			size_t nl;
+			const char *q = param(p, &nl);
+			int x = nl && nl < 64 ? name_find(p, nl, 1) : -1;
+			name_bit(x);
+			kq[nkbit] = q;
+			knl[nkbit] = nl;
+			kbit[nkbit++] = x >= 0 ? nm[x].bit : -1;
+			p = *q == ',' ? q + 2 : q;
+			if (p > L[a].s + L[a].len)
+				break;
+		}
+		kend = b;
+	}
 	for (int j = a; j < b; j++) {
 		Ln *l = &L[j];
 		l->end = j;
 		if (l->kind == K_HDR || l->kind == K_DEF)
 			for (int m = j + 1; m < b && L[m].ind > l->ind; m++)
 				l->end = m;
-		R[j] = W[j] = 0;
-		switch (l->kind) {
-		case K_ASSIGN: case K_TUPLE:
-			R[j] = read_set(&f, l->rd);
-			break;
-		case K_PART: case K_AUG: /* an update reads what it updates */
-			R[j] = read_set(&f, l->s);
-			break;
-		case K_HDR: case K_OTHER:
-			R[j] = read_set(&f, l->s);
-			break;
-		default:
-			break;
-		}
+		/* an assignment reads its right side; an update (x.y = e,
+		 * x += e) reads what it updates too */
+		size_t rs = l->kind == K_ASSIGN || l->kind == K_TUPLE ? (size_t)(l->rd - l->s) : 0;
+		R[j] = N[j] = Nr[j] = 0;
+		if (j != a && l->kind != K_NONE) /* the def line is never searched */
+			scan(l, rs, &R[j], &N[j], &Nr[j]);
+		if (l->kind < K_HDR)
+			R[j] = 0;
+		W[j] = 0;
 		if (l->kind >= K_ASSIGN) {
 			for (int k = 0; k < l->nt; k++) {
-				int x = find(&f, l->t[k], strlen(l->t[k]));
-				if (x >= 0)
-					W[j] |= 1ULL << x;
+				int x = name_find(l->t[k], strlen(l->t[k]), 0);
+				if (x >= 0 && nm[x].loc >= 0)
+					W[j] |= 1ULL << nm[x].loc;
 				else if (l->kind != K_TUPLE)
 					W[j] = 0; /* a parameter's element: never dropped */
 			}
@@ -340,7 +473,7 @@ static void prune_func(Ln *L, int a, int b)
 				ess |= R[j] & ~W[j];
 		for (int j = a + 1; j < b; j++)
 			if (!L[j].dead && L[j].kind >= K_ASSIGN && W[j] && !(W[j] & ess)) {
-				kill(&L[j]);
+				kill(L, j);
 				if (L[j].kind == K_OTHER) /* an atomic kept as a call */
 					W[j] = 0;
 				changed = 1;
@@ -351,7 +484,7 @@ static void prune_func(Ln *L, int a, int b)
 			S[j] = S[j + 1] | (L[j].dead ? 0 : R[j]);
 		for (int j = a + 1; j < b; j++)
 			if (!L[j].dead && L[j].kind >= K_ASSIGN && W[j] && !(W[j] & S[from[j]])) {
-				kill(&L[j]);
+				kill(L, j);
 				if (L[j].kind == K_OTHER)
 					W[j] = 0;
 				changed = 1;
@@ -359,7 +492,7 @@ static void prune_func(Ln *L, int a, int b)
 		/* an assignment overwritten before any read */
 		for (int j = a + 1; j < b; j++)
 			if (!L[j].dead && overwritten(L, j, b)) {
-				kill(&L[j]);
+				kill(L, j);
 				changed = 1;
 			}
 		/* blocks emptied: drop the if, else or for */
@@ -372,8 +505,7 @@ static void prune_func(Ln *L, int a, int b)
 				if (L[m].dead)
 					killed = 1;
 				else if (L[m].kind != K_PASS &&
-					 !(h->hdr == H_FOR && (L[m].kind == K_HDR || !strcmp(L[m].s, "break") ||
-							       !strcmp(L[m].s, "continue"))))
+					 !(h->hdr == H_FOR && (L[m].kind == K_HDR || L[m].jump == 1)))
 					live = 1;
 			}
 			/* a for whose body only breaks or continues does nothing */
@@ -397,6 +529,9 @@ static void prune_func(Ln *L, int a, int b)
 					else
 						snprintf(t, cl + 12, "if not (%.*s):", (int)cl, c);
 					h->s = t;
+					h->rd = t;
+					h->len = (int)strlen(t);
+					scan(h, 0, &R[j], &N[j], &Nr[j]);
 					for (int k = j + 1; k <= h->end; k++)
 						L[k].dead = 1;
 					L[m].dead = 1;
@@ -420,31 +555,31 @@ static void drop_unused_params(Ln *L, int kdef, int n)
 	const char *open = strchr(s, '(');
 	if (!open)
 		return;
-	size_t len = strlen(s);
+	/* the names its body's live lines hold, as read by prune_func() */
+	uint64_t used_bits = 0;
+	int b = kend >= 0 ? kend : kdef + 1;
+	for (int j = kdef + 1; j < b; j++)
+		if (!L[j].dead)
+			used_bits |= N[j];
+	size_t len = (size_t)L[kdef].len;
 	char *t = pool_alloc(len + 1);
 	if (!t)
 		return;
 	size_t tn = (size_t)(open + 1 - s);
 	memcpy(t, s, tn);
-	int kept = 0, dropped = 0;
-	for (const char *p = open + 1; *p && *p != ')';) {
+	int kept = 0, dropped = 0, k = 0;
+	for (const char *p = open + 1; *p && *p != ')'; k++) {
 		/* one parameter: up to the next ", " or ")" outside parentheses */
-		const char *q = p;
-		int depth = 0;
-		while (*q && (depth || (*q != ',' && *q != ')'))) {
-			depth += *q == '(' ? 1 : *q == ')' ? -1 : 0;
-			q++;
-		}
-		size_t nl = 0;
-		while (is_id((unsigned char)p[nl]))
-			nl++;
+		size_t nl;
+		const char *q = kend >= 0 && k < nkbit ? (nl = knl[k], kq[k]) : param(p, &nl);
 		char name[64];
 		int used = 1;
 		if (nl && nl < sizeof name) {
 			memcpy(name, p, nl);
 			name[nl] = 0;
-			used = 0;
-			for (int j = kdef + 1; j < n && !used; j++)
+			int bit = kend >= 0 && k < nkbit ? kbit[k] : -1;
+			used = bit >= 0 && (used_bits >> bit & 1);
+			for (int j = bit >= 0 ? b : kdef + 1; j < n && !used; j++)
 				used = !L[j].dead && word_in(L[j].s, name);
 		}
 		if (used) {
@@ -465,6 +600,7 @@ static void drop_unused_params(Ln *L, int kdef, int n)
 	const char *close = strrchr(s, ')');
 	memcpy(t + tn, close, strlen(close) + 1);
 	L[kdef].s = t;
+	L[kdef].len = (int)strlen(t);
 }
 
 /* Does a line of the kernel body hold what category CAT promises: a loop,
@@ -496,12 +632,23 @@ static int promised(const Ln *l, int cat)
 	}
 }
 
-static void indent(Buf *out, size_t n)
+/* Write S (L bytes) indented by IND and a newline. */
+static void put_line(Buf *out, size_t ind, const char *s, size_t l)
 {
 	static const char sp[] = "                                                                ";
-	for (; n > 64; n -= 64)
+	for (; ind > 64; ind -= 64)
 		buf_put(out, sp, 64);
-	buf_put(out, sp, n);
+	char b[256];
+	if (ind + l + 1 > sizeof b) {
+		buf_put(out, sp, ind);
+		buf_put(out, s, l);
+		buf_put(out, "\n", 1);
+		return;
+	}
+	memset(b, ' ', ind);
+	memcpy(b + ind, s, l);
+	b[ind + l] = '\n';
+	buf_put(out, b, ind + l + 1);
 }
 
 int gen_prune(Buf *out, size_t start, int cat)
@@ -510,6 +657,8 @@ int gen_prune(Buf *out, size_t start, int cat)
 	static char *txt;
 	static size_t cap;
 	pool_n = 0;
+	kend = -1;
+	nkbit = 0;
 	size_t len = out->n - start;
 	if (len + 1 > cap) {
 		cap = 2 * (len + 1);
@@ -532,6 +681,7 @@ int gen_prune(Buf *out, size_t start, int cat)
 			ind++;
 		l->ind = ind;
 		l->s = p + ind;
+		l->len = (int)((e ? e : txt + len) - l->s);
 		classify(l);
 		l->okind = l->kind;
 		if (l->kind == K_DEF && !ind && n >= 2 && !strcmp(L[n - 2].s, "@wp.kernel"))
@@ -548,7 +698,7 @@ int gen_prune(Buf *out, size_t start, int cat)
 		int b = j + 1;
 		while (b < n && L[b].ind > 0)
 			b++;
-		prune_func(L, j, b);
+		prune_func(L, j, b, j == kdef);
 	}
 	if (kdef >= 0)
 		drop_unused_params(L, kdef, n);
@@ -573,16 +723,13 @@ int gen_prune(Buf *out, size_t start, int cat)
 			lines += l->kind != K_NONE && l->kind != K_DOC;
 			found = found || promised(l, cat);
 		}
-		indent(out, (size_t)l->ind);
-		buf_puts(out, l->s);
-		buf_putc(out, '\n');
+		put_line(out, (size_t)l->ind, l->s, (size_t)l->len);
 		if (l->kind == K_HDR) {
 			int m = j + 1;
 			while (m < n && L[m].dead)
 				m++;
 			if (m >= n || L[m].ind <= l->ind) {
-				indent(out, (size_t)l->ind + 4);
-				buf_puts(out, "pass\n");
+				put_line(out, (size_t)l->ind + 4, "pass", 4);
 				lines += kdef >= 0 && j > kdef;
 			}
 		}
