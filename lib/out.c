@@ -2,8 +2,11 @@
  * out.c: atomic output files.  A tool writes to PATH.tmp.PID and renames it
  * over PATH only once it has finished, so a failed or interrupted run never
  * leaves a partial file where a later step (or Make) would take it as done.
+ * A PATH that exists and is not a regular file (/dev/null, a FIFO) is
+ * written in place: renaming over it would replace the device.
  */
 #include <signal.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,12 +17,18 @@
 static char *final_path, *tmp_path;
 static FILE *out_file;
 static FILE *spool; /* stdout's spool (out_open_spool) */
+static FILE *direct; /* a device or FIFO, written in place */
+static const char *direct_path;
 
 void out_abort(void)
 {
 	if (spool) {
 		fclose(spool);
 		spool = NULL;
+	}
+	if (direct) {
+		fclose(direct);
+		direct = NULL;
 	}
 	if (tmp_path) {
 		if (out_file)
@@ -44,6 +53,13 @@ FILE *out_open(const char *path)
 {
 	if (!path || !strcmp(path, "-"))
 		return stdout;
+	struct stat st;
+	if (!stat(path, &st) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+		if (!(direct = fopen(path, "wb")))
+			ks_fatal("%s:", path);
+		direct_path = path;
+		return direct;
+	}
 	size_t n = strlen(path) + 32;
 	tmp_path = xmalloc(n);
 	snprintf(tmp_path, n, "%s.tmp.%ld", path, (long)getpid());
@@ -84,6 +100,13 @@ void out_commit(void)
 			ks_fatal("temporary file: read error");
 		fclose(spool);
 		spool = NULL;
+	}
+	if (direct) {
+		if (fflush(direct) || ferror(direct))
+			ks_fatal("%s: write error", direct_path);
+		fclose(direct);
+		direct = NULL;
+		return;
 	}
 	if (!tmp_path) {
 		if (fflush(stdout) || ferror(stdout))
