@@ -1447,7 +1447,23 @@ static void param_list(Emitter *e, Buf *b)
 	}
 }
 
-static void analyse(Emitter *e, const Func *f, int fi)
+/* The first local names: emit_effect's scratch results of a call whose
+ * results are ignored, then the parameters in order.  They depend on
+ * nothing else, so the kernel's entry can name its parameters without
+ * analysing the body. */
+static void name_params(Emitter *e)
+{
+	clear_names(&e->lnames);
+	for (int k = 0; k < 8; k++) {
+		char base[32];
+		snprintf(base, sizeof base, "ignored%d", k);
+		add_name(&e->lnames, xstrdup(base));
+	}
+	for (int i = 0; i < e->f->nparam; i++)
+		local_name(e, e->f->param[i], e->f->val[e->f->param[i]].name);
+}
+
+static void alloc_values(Emitter *e, const Func *f, int fi)
 {
 	e->f = f;
 	e->fi = fi;
@@ -1455,6 +1471,11 @@ static void analyse(Emitter *e, const Func *f, int fi)
 	memset(e->v, 0, (size_t)(f->nval + 1) * sizeof *e->v);
 	for (int i = 0; i < f->nval; i++)
 		e->v[i].def = -1;
+}
+
+static void analyse(Emitter *e, const Func *f, int fi)
+{
+	alloc_values(e, f, fi);
 	e->ninst = 0;
 	number_block(e, &f->body);
 	e->hcap = 16;
@@ -1482,15 +1503,7 @@ static void analyse(Emitter *e, const Func *f, int fi)
 	fold_block(e, &f->body);
 
 	/* names: parameters, then variables in order, then temps */
-	clear_names(&e->lnames);
-	/* emit_effect's scratch results of a call whose results are ignored */
-	for (int k = 0; k < 8; k++) {
-		char base[32];
-		snprintf(base, sizeof base, "ignored%d", k);
-		add_name(&e->lnames, xstrdup(base));
-	}
-	for (int i = 0; i < f->nparam; i++)
-		local_name(e, f->param[i], f->val[f->param[i]].name);
+	name_params(e);
 	for (int i = 0; i < f->nval; i++)
 		if (f->val[i].kind == VK_VAR)
 			local_name(e, i, f->val[i].name);
@@ -1537,6 +1550,9 @@ static void release(Emitter *e)
 	free(e->v);
 	free(e->hkey);
 	free(e->hval);
+	e->v = NULL;
+	e->hkey = NULL;
+	e->hval = NULL;
 }
 
 /* The unused-parameter warning of -Wextra: "(void)p;" for each param that
@@ -1618,7 +1634,8 @@ static void emit_entry(Emitter *e, int fi)
 {
 	const Func *f = e->m->fn[fi];
 	int cuda = e->target == EMIT_CUDA;
-	analyse(e, f, fi);
+	alloc_values(e, f, fi);
+	name_params(e);
 	Buf b = {0}, a = {0};
 	param_list(e, &b);
 	for (int i = 0; i < f->nparam; i++)
