@@ -81,6 +81,8 @@ typedef struct Emitter {
 	int *order;         /* functions in emission order (callees first) */
 	uint8_t *called;    /* is the function called anywhere in the module? */
 	int norder;
+	/* the words of reserved[] and reserved_global[] */
+	NameSet reserved, reserved_global;
 	/* global names */
 	NameSet gnames;
 	/* the function being emitted */
@@ -134,25 +136,20 @@ static const char *const reserved_global[] = {
 	"printf", "malloc", "free", "memcpy", "memset",
 };
 
-static int in_list(const char *s, const char *const *l, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(s, l[i]))
-			return 1;
-	return 0;
-}
+static uint64_t name_hash(const char *s) { return ks_hash64(s, strlen(s), 0); }
 
-static size_t name_slot(const NameSet *ns, const char *s)
+static size_t name_slot(const NameSet *ns, const char *s, uint64_t hash)
 {
-	size_t h = (size_t)ks_hash64(s, strlen(s), 0) & (size_t)(ns->cap - 1);
+	size_t h = (size_t)hash & (size_t)(ns->cap - 1);
 	while (ns->slot[h] && strcmp(ns->slot[h], s))
 		h = (h + 1) & (size_t)(ns->cap - 1);
 	return h;
 }
 
-static int name_taken(const NameSet *ns, const char *s)
+/* Is s, whose name_hash is hash, in the set? */
+static int name_in(const NameSet *ns, const char *s, uint64_t hash)
 {
-	return ns->cap && ns->slot[name_slot(ns, s)];
+	return ns->cap && ns->slot[name_slot(ns, s, hash)];
 }
 
 static void add_name(NameSet *ns, char *s)
@@ -163,12 +160,12 @@ static void add_name(NameSet *ns, char *s)
 		memset(g.slot, 0, (size_t)g.cap * sizeof *g.slot);
 		for (int i = 0; i < ns->cap; i++)
 			if (ns->slot[i])
-				g.slot[name_slot(&g, ns->slot[i])] = ns->slot[i];
+				g.slot[name_slot(&g, ns->slot[i], name_hash(ns->slot[i]))] = ns->slot[i];
 		g.n = ns->n;
 		free(ns->slot);
 		*ns = g;
 	}
-	size_t h = name_slot(ns, s);
+	size_t h = name_slot(ns, s, name_hash(s));
 	if (ns->slot[h]) {
 		free(s);
 		return;
@@ -190,15 +187,12 @@ static void clear_names(NameSet *ns)
 /* Is s free to be a name of the kind asked (global or local)? */
 static int name_ok(const Emitter *e, const char *s, int global)
 {
-	if (in_list(s, reserved, KS_NELEM(reserved)))
-		return 0;
-	if (global && in_list(s, reserved_global, KS_NELEM(reserved_global)))
-		return 0;
 	if (!strncmp(s, "ks_", 3) || !strncmp(s, "KS_", 3) || s[0] == '_' || strstr(s, "__"))
 		return 0;
-	if (name_taken(&e->gnames, s))
+	uint64_t h = name_hash(s);
+	if (name_in(&e->reserved, s, h) || name_in(&e->gnames, s, h))
 		return 0;
-	if (!global && name_taken(&e->lnames, s))
+	if (global ? name_in(&e->reserved_global, s, h) : name_in(&e->lnames, s, h))
 		return 0;
 	return 1;
 }
@@ -215,21 +209,16 @@ static char *make_name(Emitter *e, const char *s, int global)
 			buf_putc(&b, *p);
 	if (!b.n)
 		buf_putc(&b, 'v');
-	char *base = xstrdup(b.p);
-	buf_free(&b);
-	char *name = xstrdup(base);
-	for (int k = 0; !name_ok(e, name, global); k++) {
-		free(name);
-		size_t n = strlen(base) + 16;
-		name = xmalloc(n);
+	size_t base = b.n;
+	for (int k = 0; !name_ok(e, b.p, global); k++) {
+		b.n = base;
 		if (k == 0)
-			snprintf(name, n, "%s_", base);
+			buf_putc(&b, '_');
 		else
-			snprintf(name, n, "%s_%d", base, k);
+			buf_printf(&b, "_%d", k);
 	}
-	free(base);
-	add_name(global ? &e->gnames : &e->lnames, name);
-	return name;
+	add_name(global ? &e->gnames : &e->lnames, b.p);
+	return b.p;
 }
 
 /* ---- types ----------------------------------------------------------- */
@@ -1676,6 +1665,10 @@ static void put_comment_text(FILE *out, const char *s)
 static void emit_begin(Emitter *e, FILE *out, const Module *m, int target, const uint8_t *called)
 {
 	memset(e, 0, sizeof *e);
+	for (size_t i = 0; i < KS_NELEM(reserved); i++)
+		add_name(&e->reserved, xstrdup(reserved[i]));
+	for (size_t i = 0; i < KS_NELEM(reserved_global); i++)
+		add_name(&e->reserved_global, xstrdup(reserved_global[i]));
 	e->out = out;
 	e->m = m;
 	e->target = target;
@@ -1732,10 +1725,11 @@ static void emit_begin(Emitter *e, FILE *out, const Module *m, int target, const
 
 static void emit_free(Emitter *e)
 {
-	clear_names(&e->gnames);
-	free(e->gnames.slot);
-	clear_names(&e->lnames);
-	free(e->lnames.slot);
+	NameSet *sets[] = {&e->reserved, &e->reserved_global, &e->gnames, &e->lnames};
+	for (size_t i = 0; i < KS_NELEM(sets); i++) {
+		clear_names(sets[i]);
+		free(sets[i]->slot);
+	}
 	free(e->fname);
 	free(e->fx);
 	free(e->order);
