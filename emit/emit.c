@@ -58,6 +58,7 @@ typedef struct IInfo {
 	int idx;        /* index in b */
 	int dead;
 	int root;       /* folded into this instruction id, or -1 */
+	unsigned mark;  /* fold_block: in the trees at hand when == Emitter.gen */
 } IInfo;
 
 /* A set of names (malloc'd strings it owns), hashed so that taking a name
@@ -91,6 +92,8 @@ typedef struct Emitter {
 	VInfo *v;
 	IInfo *ii;
 	int ninst, capinst;
+	unsigned gen;       /* fold_block's current IInfo.mark */
+	int *tree, ntree;   /* fold_block: the nodes of the trees at hand */
 	const Inst **hkey;  /* Inst* -> id */
 	int *hval;
 	int hcap;
@@ -470,14 +473,6 @@ static int interferes(const Emitter *e, const Inst *n, const Inst *k)
 	return 0;
 }
 
-/* Is instruction id in the folded tree rooted at root? */
-static int in_tree(const Emitter *e, int id, int root)
-{
-	while (id >= 0 && id != root)
-		id = e->ii[id].root;
-	return id == root;
-}
-
 static int assigns_in(const Emitter *e, const Block *b, int val)
 {
 	for (int i = 0; i < b->n; i++) {
@@ -519,6 +514,26 @@ static int foldable_def(const Emitter *e, const Inst *d)
 	return e->f->val[d->res[0]].kind == VK_TEMP;
 }
 
+/* Add the tree rooted at instruction id to e->tree, marking its nodes:
+ * a node's children are the definitions of its operands folded into it. */
+static void add_tree(Emitter *e, int id)
+{
+	int from = e->ntree;
+	e->tree[e->ntree++] = id;
+	e->ii[id].mark = e->gen;
+	for (int i = from; i < e->ntree; i++) {
+		int x = e->tree[i];
+		const Inst *in = e->ii[x].in;
+		for (int k = 0; k < in->narg; k++) {
+			int c = e->v[in->arg[k]].def;
+			if (c >= 0 && e->ii[c].root == x && e->ii[c].mark != e->gen) {
+				e->ii[c].mark = e->gen;
+				e->tree[e->ntree++] = c;
+			}
+		}
+	}
+}
+
 static void fold_block(Emitter *e, const Block *b)
 {
 	for (int j = 0; j < b->n; j++) {
@@ -540,11 +555,17 @@ static void fold_block(Emitter *e, const Block *b)
 				continue; /* a dynamic step is read twice per iteration */
 			if (jn->op == OP_FOR && p == 1 && e->f->val[jn->arg[2]].kind != VK_CONST)
 				continue;
+			/* the nodes of D's tree (D and what is folded into it), then
+			 * those of J's; instructions of b in either are marked */
+			e->gen++;
+			e->ntree = 0;
+			add_tree(e, D);
+			int nd = e->ntree;
+			add_tree(e, J);
 			int i0 = e->ii[D].idx, ok = 1, nw = 0, nr = 0;
-			/* the new tree's nodes: D and what is folded into it */
-			for (int a = 0; a <= i0 && ok; a++) {
-				int A = inst_id(e, &b->v[a]);
-				if (!in_tree(e, A, D))
+			for (int x = 0; x < nd && ok; x++) {
+				int A = e->tree[x], a = e->ii[A].idx;
+				if (e->ii[A].b != b || a > i0)
 					continue;
 				const Inst *an = &b->v[a];
 				int fx = inst_fx(e, an);
@@ -561,8 +582,8 @@ static void fold_block(Emitter *e, const Block *b)
 					}
 				}
 				for (int k = a + 1; k < j && ok; k++) {
-					int K = inst_id(e, &b->v[k]);
-					if (e->ii[K].dead || in_tree(e, K, J) || in_tree(e, K, D))
+					const IInfo *kx = &e->ii[inst_id(e, &b->v[k])];
+					if (kx->dead || kx->mark == e->gen)
 						continue;
 					if (interferes(e, an, &b->v[k]))
 						ok = 0;
@@ -571,11 +592,12 @@ static void fold_block(Emitter *e, const Block *b)
 			if (!ok)
 				continue;
 			/* at most one memory write per expression, then no reads */
-			for (int a = 0; a < j; a++) {
-				int A = inst_id(e, &b->v[a]);
-				if (e->ii[A].dead || !(in_tree(e, A, J) || in_tree(e, A, D)) || A == J)
+			for (int x = 0; x < e->ntree; x++) {
+				int A = e->tree[x];
+				const IInfo *ax = &e->ii[A];
+				if (ax->b != b || ax->idx >= j || ax->dead || A == J)
 					continue;
-				int fx = inst_fx(e, &b->v[a]);
+				int fx = inst_fx(e, ax->in);
 				nw += (fx & FX_WRITE) != 0;
 				nr += fx == FX_READ;
 			}
@@ -1467,6 +1489,7 @@ static void analyse(Emitter *e, const Func *f, int fi)
 	alloc_values(e, f, fi);
 	e->ninst = 0;
 	number_block(e, &f->body);
+	e->tree = xrealloc(e->tree, (size_t)(e->ninst + 1) * sizeof *e->tree);
 	e->hcap = 16;
 	while (e->hcap < 2 * e->ninst + 2)
 		e->hcap *= 2;
@@ -1735,6 +1758,7 @@ static void emit_free(Emitter *e)
 	free(e->order);
 	free(e->called);
 	free(e->ii);
+	free(e->tree);
 	free(e->decl);
 	if (e->spool)
 		fclose(e->spool);
