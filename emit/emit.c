@@ -242,10 +242,25 @@ static const char *ctype(Type t)
 	return "void";
 }
 
+/* v in decimal, as %d writes it (printf costs more than what it prints) */
+static void buf_int(Buf *b, long long v)
+{
+	char s[24], *p = s + sizeof s;
+	unsigned long long u = v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v;
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		*--p = '-';
+	buf_put(b, p, (size_t)(s + sizeof s - p));
+}
+
 /* "float x", "float *xs", "ks_vec3 v" */
 static void put_decl(Buf *b, Type t, const char *name)
 {
-	buf_printf(b, "%s %s%s", ctype(t), ty_is_array(t) ? "*" : "", name);
+	buf_puts(b, ctype(t));
+	buf_puts(b, ty_is_array(t) ? " *" : " ");
+	buf_puts(b, name);
 }
 
 static const char *zero_of(Type t)
@@ -711,7 +726,7 @@ static void put_const(const Value *v, Buf *b, int *prec)
 		if (v->k.i == INT32_MIN)
 			buf_puts(b, "(-2147483647 - 1)");
 		else
-			buf_printf(b, "%d", (int)v->k.i);
+			buf_int(b, (int)v->k.i);
 		if (v->k.i < 0 && v->k.i != INT32_MIN)
 			*prec = P_UNARY;
 	} else {
@@ -723,7 +738,8 @@ static void put_const(const Value *v, Buf *b, int *prec)
 			*prec = f < 0 ? P_UNARY : P_POSTFIX;
 		} else {
 			ks_fmt_float(buf, sizeof buf, f);
-			buf_printf(b, "%sf", buf);
+			buf_puts(b, buf);
+			buf_putc(b, 'f');
 			if (buf[0] == '-')
 				*prec = P_UNARY;
 		}
@@ -749,6 +765,14 @@ static const char *scalar_binop(int op)
 	case OP_OR: return "||";
 	}
 	return "?";
+}
+
+/* " + " */
+static void put_binop(Buf *b, int op)
+{
+	buf_putc(b, ' ');
+	buf_puts(b, scalar_binop(op));
+	buf_putc(b, ' ');
 }
 
 static int binop_prec(int op)
@@ -793,7 +817,8 @@ static Type vty(const Emitter *e, int val) { return e->f->val[val].ty; }
 /* name(arg, arg, ...) */
 static void put_call(Emitter *e, Buf *b, const char *name, const Inst *in, int from)
 {
-	buf_printf(b, "%s(", name);
+	buf_puts(b, name);
+	buf_putc(b, '(');
 	for (int k = from; k < in->narg; k++) {
 		if (k > from)
 			buf_puts(b, ", ");
@@ -817,7 +842,7 @@ static void put_vop(Emitter *e, Buf *b, const char *op, const Inst *in, int ntyp
 /* &a[i] */
 static void put_addr(Emitter *e, Buf *b, const Inst *in)
 {
-	buf_printf(b, "&");
+	buf_putc(b, '&');
 	put_expr(e, b, in->arg[0], P_POSTFIX);
 	buf_putc(b, '[');
 	put_expr(e, b, in->arg[1], 0);
@@ -907,7 +932,7 @@ static int put_inst(Emitter *e, Buf *b, const Inst *in)
 					put_expr(e, b, in->arg[0], lp);
 					if (isnot)
 						buf_putc(b, ')');
-					buf_printf(b, " %s ", scalar_binop(in->op));
+					put_binop(b, in->op);
 				} else {
 					if (isnot)
 						buf_putc(b, '(');
@@ -919,7 +944,7 @@ static int put_inst(Emitter *e, Buf *b, const Inst *in)
 			return p;
 		}
 		put_expr(e, b, in->arg[0], lp);
-		buf_printf(b, " %s ", scalar_binop(in->op));
+		put_binop(b, in->op);
 		put_expr(e, b, in->arg[1], rp);
 		return p;
 	}
@@ -990,7 +1015,8 @@ static int put_inst(Emitter *e, Buf *b, const Inst *in)
 			args[k] = vty(e, in->arg[k]);
 		ir_builtin_cname(row, args, name, sizeof name);
 		if (ir_builtins[row].flags & BF_ATOMIC) {
-			buf_printf(b, "%s(", name);
+			buf_puts(b, name);
+			buf_putc(b, '(');
 			put_addr(e, b, in);
 			buf_puts(b, ", ");
 			put_expr(e, b, in->arg[2], P_COND);
@@ -1004,31 +1030,33 @@ static int put_inst(Emitter *e, Buf *b, const Inst *in)
 	ks_fatal("cannot emit opcode %s", ir_ops[in->op].name);
 }
 
+/* Put b's text from offset at in parentheses. */
+static void parenthesize(Buf *b, size_t at)
+{
+	buf_puts(b, "()");
+	memmove(b->p + at + 1, b->p + at, b->n - 2 - at);
+	b->p[at] = '(';
+	b->p[b->n - 1] = ')';
+}
+
 static void put_expr(Emitter *e, Buf *b, int val, int minprec)
 {
 	const Value *v = &e->f->val[val];
 	int prec = P_POSTFIX;
+	size_t at = b->n;
 	if (v->kind == VK_CONST) {
-		Buf t = {0};
-		put_const(v, &t, &prec);
+		put_const(v, b, &prec);
 		if (prec < minprec)
-			buf_printf(b, "(%s)", t.p);
-		else
-			buf_puts(b, t.p);
-		buf_free(&t);
+			parenthesize(b, at);
 		return;
 	}
 	int d = e->v[val].def;
 	if (v->kind == VK_TEMP && d >= 0 && e->ii[d].root >= 0) {
-		Buf t = {0};
-		prec = put_inst(e, &t, e->ii[d].in);
+		prec = put_inst(e, b, e->ii[d].in);
 		if (prec == 0)
 			prec = P_POSTFIX; /* a mov: what it moves already chose */
 		if (prec < minprec)
-			buf_printf(b, "(%s)", t.p);
-		else
-			buf_puts(b, t.p);
-		buf_free(&t);
+			parenthesize(b, at);
 		return;
 	}
 	buf_puts(b, e->v[val].name ? e->v[val].name : "?");
@@ -1042,9 +1070,29 @@ static void indent(Emitter *e, int depth)
 		fputs("    ", e->out);
 }
 
-static void line_end(Emitter *e, const Inst *in)
+/* "  // line N\n" */
+static void put_line_comment(FILE *out, int line)
 {
-	fprintf(e->out, "  // line %d\n", in->loc.line);
+	char s[40] = "  // line ", *p = s + sizeof s;
+	unsigned u = line < 0 ? 0 - (unsigned)line : (unsigned)line;
+	*--p = '\n';
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	if (line < 0)
+		*--p = '-';
+	p -= 10;
+	memcpy(p, s, 10);
+	fwrite(p, 1, (size_t)(s + sizeof s - p), out);
+}
+
+static void line_end(Emitter *e, const Inst *in) { put_line_comment(e->out, in->loc.line); }
+
+/* b's text, then tail */
+static void put_text(Emitter *e, const Buf *b, const char *tail)
+{
+	fwrite(b->p, 1, b->n, e->out);
+	fputs(tail, e->out);
 }
 
 static void emit_block(Emitter *e, const Block *b, int depth, int skip);
@@ -1097,7 +1145,8 @@ static void emit_assign(Emitter *e, const Inst *in, int depth)
 	indent(e, depth);
 	/* in-place component updates: v.c[k] = s;  m.c[i][j] = s; */
 	if (in->op == OP_INSERT && in->arg[0] == r && !(ty_is_mat(rv->ty) && in->narg == 3)) {
-		buf_printf(&b, "%s.c[", e->v[r].name);
+		buf_puts(&b, e->v[r].name);
+		buf_puts(&b, ".c[");
 		put_expr(e, &b, in->arg[1], 0);
 		buf_putc(&b, ']');
 		if (in->narg == 4) {
@@ -1114,11 +1163,12 @@ static void emit_assign(Emitter *e, const Inst *in, int depth)
 			put_decl(&b, rv->ty, e->v[r].name);
 			buf_puts(&b, " = ");
 		} else {
-			buf_printf(&b, "%s = ", e->v[r].name);
+			buf_puts(&b, e->v[r].name);
+			buf_puts(&b, " = ");
 		}
 		put_inst(e, &b, in);
 	}
-	fprintf(e->out, "%s;", b.p);
+	put_text(e, &b, ";");
 	line_end(e, in);
 	buf_free(&b);
 }
@@ -1150,7 +1200,8 @@ static void emit_effect(Emitter *e, const Inst *in, int depth)
 			}
 		}
 		indent(e, depth);
-		buf_printf(&b, "%s(", e->fname[in->callee]);
+		buf_puts(&b, e->fname[in->callee]);
+		buf_putc(&b, '(');
 		for (int k = 0; k < in->narg; k++) {
 			if (k)
 				buf_puts(&b, ", ");
@@ -1165,7 +1216,7 @@ static void emit_effect(Emitter *e, const Inst *in, int depth)
 				buf_printf(&b, "&ignored%d", k);
 		}
 		buf_putc(&b, ')');
-		fprintf(e->out, "%s;", b.p);
+		put_text(e, &b, ";");
 		line_end(e, in);
 		if (!in->nres) {
 			indent(e, depth - 1);
@@ -1174,7 +1225,7 @@ static void emit_effect(Emitter *e, const Inst *in, int depth)
 	} else {
 		indent(e, depth);
 		put_inst(e, &b, in);
-		fprintf(e->out, "%s;", b.p);
+		put_text(e, &b, ";");
 		line_end(e, in);
 	}
 	buf_free(&b);
@@ -1233,7 +1284,7 @@ static void emit_for(Emitter *e, const Inst *in, int depth)
 		buf_printf(&b, "(%s > 0 && %s < %s) || (%s < 0 && %s > %s); %s += %s", sb.p, kn, hb.p,
 			   sb.p, kn, hb.p, kn, sb.p);
 	}
-	fprintf(e->out, "%s) {", b.p);
+	put_text(e, &b, ") {");
 	line_end(e, in);
 	emit_block(e, &in->body, depth + 1, -1);
 	indent(e, depth);
@@ -1252,7 +1303,7 @@ static void emit_stmt(Emitter *e, const Inst *in, int depth, int last)
 		for (;;) {
 			buf_puts(&b, "if (");
 			put_expr(e, &b, in->arg[0], 0);
-			fprintf(e->out, "%s) {", b.p);
+			put_text(e, &b, ") {");
 			b.n = 0;
 			line_end(e, in);
 			emit_block(e, &in->body, depth + 1, -1);
@@ -1300,7 +1351,7 @@ static void emit_stmt(Emitter *e, const Inst *in, int depth, int last)
 				buf_putc(&b, '!');
 				put_expr(e, &b, c, P_UNARY);
 			}
-			fprintf(e->out, "%s) {", b.p);
+			put_text(e, &b, ") {");
 			line_end(e, g);
 		} else {
 			fputs("for (;;) {", e->out);
@@ -1321,9 +1372,11 @@ static void emit_stmt(Emitter *e, const Inst *in, int depth, int last)
 		if (e->f->nret > 1) {
 			for (int k = 0; k < in->narg; k++) {
 				indent(e, depth);
-				buf_printf(&b, "*%s = ", e->retname[k]);
+				buf_putc(&b, '*');
+				buf_puts(&b, e->retname[k]);
+				buf_puts(&b, " = ");
 				put_expr(e, &b, in->arg[k], 0);
-				fprintf(e->out, "%s;", b.p);
+				put_text(e, &b, ";");
 				b.n = 0;
 				line_end(e, in);
 			}
@@ -1333,7 +1386,7 @@ static void emit_stmt(Emitter *e, const Inst *in, int depth, int last)
 			buf_puts(&b, "return ");
 			put_expr(e, &b, in->arg[0], 0);
 			indent(e, depth);
-			fprintf(e->out, "%s;", b.p);
+			put_text(e, &b, ";");
 			line_end(e, in);
 			break;
 		} else if (last) {
@@ -1350,7 +1403,7 @@ static void emit_stmt(Emitter *e, const Inst *in, int depth, int last)
 		put_expr(e, &b, in->arg[1], 0);
 		buf_puts(&b, "] = ");
 		put_expr(e, &b, in->arg[2], 0);
-		fprintf(e->out, "%s;", b.p);
+		put_text(e, &b, ";");
 		line_end(e, in);
 		break;
 	default:
@@ -1390,7 +1443,7 @@ static void emit_block(Emitter *e, const Block *b, int depth, int skip)
 				fprintf(e->out, "%s %s = %s;", ctype(t), e->v[d->val].name, zero_of(t));
 			else
 				fprintf(e->out, "%s %s = ks_zero_%s();", ctype(t), e->v[d->val].name, ty_name(t));
-			fprintf(e->out, "  // line %d\n", d->line);
+			put_line_comment(e->out, d->line);
 		}
 		const IInfo *x = &e->ii[inst_id(e, &b->v[i])];
 		if (x->dead || x->root >= 0 || i == skip)
