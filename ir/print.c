@@ -18,6 +18,29 @@ typedef struct Printer {
 	int next;
 } Printer;
 
+/* v in decimal, as %d writes it (printf costs more than what it prints) */
+static void put_int(FILE *out, int v)
+{
+	char s[16], *q = s + sizeof s;
+	unsigned u = v < 0 ? 0 - (unsigned)v : (unsigned)v;
+	do
+		*--q = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		*--q = '-';
+	fwrite(q, 1, (size_t)(s + sizeof s - q), out);
+}
+
+/* " !LINE:COL", then tail */
+static void put_loc(FILE *out, Loc l, const char *tail)
+{
+	fputs(" !", out);
+	put_int(out, l.line);
+	fputc(':', out);
+	put_int(out, l.col);
+	fputs(tail, out);
+}
+
 static void print_value(Printer *p, int id)
 {
 	const Value *v = &p->f->val[id];
@@ -25,18 +48,20 @@ static void print_value(Printer *p, int id)
 	switch (v->kind) {
 	case VK_PARAM:
 	case VK_VAR:
-		fprintf(p->out, "%%%s", v->name);
+		fputc('%', p->out);
+		fputs(v->name, p->out);
 		return;
 	case VK_TEMP:
 		if (p->num[id] < 0)
 			p->num[id] = p->next++;
-		fprintf(p->out, "%%%d", p->num[id]);
+		fputc('%', p->out);
+		put_int(p->out, p->num[id]);
 		return;
 	case VK_CONST:
 		if (v->ty == TY_BOOL)
 			fputs(v->k.i ? "true" : "false", p->out);
 		else if (v->ty == TY_INT)
-			fprintf(p->out, "%d", (int)v->k.i);
+			put_int(p->out, (int)v->k.i);
 		else {
 			ks_fmt_float(buf, sizeof buf, v->k.f);
 			fputs(buf, p->out);
@@ -51,7 +76,8 @@ static void print_defs(Printer *p, const Inst *in)
 		if (i)
 			fputs(", ", p->out);
 		print_value(p, in->res[i]);
-		fprintf(p->out, ": %s", ty_name(p->f->val[in->res[i]].ty));
+		fputs(": ", p->out);
+		fputs(ty_name(p->f->val[in->res[i]].ty), p->out);
 	}
 }
 
@@ -80,7 +106,7 @@ static void print_inst(Printer *p, const Module *m, const Inst *in, int depth)
 	case OP_IF:
 		fputs("if ", out);
 		print_value(p, in->arg[0]);
-		fprintf(out, " !%d:%d {\n", in->loc.line, in->loc.col);
+		put_loc(out, in->loc, " {\n");
 		print_block(p, m, &in->body, depth + 1);
 		if (in->els.n) {
 			indent(p, depth);
@@ -94,13 +120,14 @@ static void print_inst(Printer *p, const Module *m, const Inst *in, int depth)
 		fputs("for ", out);
 		print_defs(p, in);
 		print_args(p, in, 0, " = ");
-		fprintf(out, " !%d:%d {\n", in->loc.line, in->loc.col);
+		put_loc(out, in->loc, " {\n");
 		print_block(p, m, &in->body, depth + 1);
 		indent(p, depth);
 		fputs("}\n", out);
 		return;
 	case OP_LOOP:
-		fprintf(out, "loop !%d:%d {\n", in->loc.line, in->loc.col);
+		fputs("loop", out);
+		put_loc(out, in->loc, " {\n");
 		print_block(p, m, &in->body, depth + 1);
 		indent(p, depth);
 		fputs("}\n", out);
@@ -114,14 +141,16 @@ static void print_inst(Printer *p, const Module *m, const Inst *in, int depth)
 		print_defs(p, in);
 		fputs(" = ", out);
 	}
-	if (in->op == OP_BUILTIN)
+	if (in->op == OP_BUILTIN) {
 		fputs(ir_builtins[in->callee].name, out);
-	else if (in->op == OP_CALL)
-		fprintf(out, "call @%s", m->fn[in->callee]->name);
-	else
+	} else if (in->op == OP_CALL) {
+		fputs("call @", out);
+		fputs(m->fn[in->callee]->name, out);
+	} else {
 		fputs(ir_ops[in->op].name, out);
+	}
 	print_args(p, in, 0, " ");
-	fprintf(out, " !%d:%d\n", in->loc.line, in->loc.col);
+	put_loc(out, in->loc, "\n");
 }
 
 static void print_block(Printer *p, const Module *m, const Block *b, int depth)
