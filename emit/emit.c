@@ -58,6 +58,7 @@ typedef struct IInfo {
 	int idx;        /* index in b */
 	int dead;
 	int root;       /* folded into this instruction id, or -1 */
+	unsigned mark;  /* fold_block: in the trees at hand when == Emitter.gen */
 } IInfo;
 
 /* A set of names (malloc'd strings it owns), hashed so that taking a name
@@ -81,6 +82,8 @@ typedef struct Emitter {
 	int *order;         /* functions in emission order (callees first) */
 	uint8_t *called;    /* is the function called anywhere in the module? */
 	int norder;
+	/* the words of reserved[] and reserved_global[] */
+	NameSet reserved, reserved_global;
 	/* global names */
 	NameSet gnames;
 	/* the function being emitted */
@@ -89,6 +92,8 @@ typedef struct Emitter {
 	VInfo *v;
 	IInfo *ii;
 	int ninst, capinst;
+	unsigned gen;       /* fold_block's current IInfo.mark */
+	int *tree, ntree;   /* fold_block: the nodes of the trees at hand */
 	const Inst **hkey;  /* Inst* -> id */
 	int *hval;
 	int hcap;
@@ -134,25 +139,20 @@ static const char *const reserved_global[] = {
 	"printf", "malloc", "free", "memcpy", "memset",
 };
 
-static int in_list(const char *s, const char *const *l, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(s, l[i]))
-			return 1;
-	return 0;
-}
+static uint64_t name_hash(const char *s) { return ks_hash64(s, strlen(s), 0); }
 
-static size_t name_slot(const NameSet *ns, const char *s)
+static size_t name_slot(const NameSet *ns, const char *s, uint64_t hash)
 {
-	size_t h = (size_t)ks_hash64(s, strlen(s), 0) & (size_t)(ns->cap - 1);
+	size_t h = (size_t)hash & (size_t)(ns->cap - 1);
 	while (ns->slot[h] && strcmp(ns->slot[h], s))
 		h = (h + 1) & (size_t)(ns->cap - 1);
 	return h;
 }
 
-static int name_taken(const NameSet *ns, const char *s)
+/* Is s, whose name_hash is hash, in the set? */
+static int name_in(const NameSet *ns, const char *s, uint64_t hash)
 {
-	return ns->cap && ns->slot[name_slot(ns, s)];
+	return ns->cap && ns->slot[name_slot(ns, s, hash)];
 }
 
 static void add_name(NameSet *ns, char *s)
@@ -163,12 +163,12 @@ static void add_name(NameSet *ns, char *s)
 		memset(g.slot, 0, (size_t)g.cap * sizeof *g.slot);
 		for (int i = 0; i < ns->cap; i++)
 			if (ns->slot[i])
-				g.slot[name_slot(&g, ns->slot[i])] = ns->slot[i];
+				g.slot[name_slot(&g, ns->slot[i], name_hash(ns->slot[i]))] = ns->slot[i];
 		g.n = ns->n;
 		free(ns->slot);
 		*ns = g;
 	}
-	size_t h = name_slot(ns, s);
+	size_t h = name_slot(ns, s, name_hash(s));
 	if (ns->slot[h]) {
 		free(s);
 		return;
@@ -190,15 +190,12 @@ static void clear_names(NameSet *ns)
 /* Is s free to be a name of the kind asked (global or local)? */
 static int name_ok(const Emitter *e, const char *s, int global)
 {
-	if (in_list(s, reserved, KS_NELEM(reserved)))
-		return 0;
-	if (global && in_list(s, reserved_global, KS_NELEM(reserved_global)))
-		return 0;
 	if (!strncmp(s, "ks_", 3) || !strncmp(s, "KS_", 3) || s[0] == '_' || strstr(s, "__"))
 		return 0;
-	if (name_taken(&e->gnames, s))
+	uint64_t h = name_hash(s);
+	if (name_in(&e->reserved, s, h) || name_in(&e->gnames, s, h))
 		return 0;
-	if (!global && name_taken(&e->lnames, s))
+	if (global ? name_in(&e->reserved_global, s, h) : name_in(&e->lnames, s, h))
 		return 0;
 	return 1;
 }
@@ -215,21 +212,16 @@ static char *make_name(Emitter *e, const char *s, int global)
 			buf_putc(&b, *p);
 	if (!b.n)
 		buf_putc(&b, 'v');
-	char *base = xstrdup(b.p);
-	buf_free(&b);
-	char *name = xstrdup(base);
-	for (int k = 0; !name_ok(e, name, global); k++) {
-		free(name);
-		size_t n = strlen(base) + 16;
-		name = xmalloc(n);
+	size_t base = b.n;
+	for (int k = 0; !name_ok(e, b.p, global); k++) {
+		b.n = base;
 		if (k == 0)
-			snprintf(name, n, "%s_", base);
+			buf_putc(&b, '_');
 		else
-			snprintf(name, n, "%s_%d", base, k);
+			buf_printf(&b, "_%d", k);
 	}
-	free(base);
-	add_name(global ? &e->gnames : &e->lnames, name);
-	return name;
+	add_name(global ? &e->gnames : &e->lnames, b.p);
+	return b.p;
 }
 
 /* ---- types ----------------------------------------------------------- */
@@ -250,10 +242,25 @@ static const char *ctype(Type t)
 	return "void";
 }
 
+/* v in decimal, as %d writes it (printf costs more than what it prints) */
+static void buf_int(Buf *b, long long v)
+{
+	char s[24], *p = s + sizeof s;
+	unsigned long long u = v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v;
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		*--p = '-';
+	buf_put(b, p, (size_t)(s + sizeof s - p));
+}
+
 /* "float x", "float *xs", "ks_vec3 v" */
 static void put_decl(Buf *b, Type t, const char *name)
 {
-	buf_printf(b, "%s %s%s", ctype(t), ty_is_array(t) ? "*" : "", name);
+	buf_puts(b, ctype(t));
+	buf_puts(b, ty_is_array(t) ? " *" : " ");
+	buf_puts(b, name);
 }
 
 static const char *zero_of(Type t)
@@ -481,14 +488,6 @@ static int interferes(const Emitter *e, const Inst *n, const Inst *k)
 	return 0;
 }
 
-/* Is instruction id in the folded tree rooted at root? */
-static int in_tree(const Emitter *e, int id, int root)
-{
-	while (id >= 0 && id != root)
-		id = e->ii[id].root;
-	return id == root;
-}
-
 static int assigns_in(const Emitter *e, const Block *b, int val)
 {
 	for (int i = 0; i < b->n; i++) {
@@ -530,6 +529,26 @@ static int foldable_def(const Emitter *e, const Inst *d)
 	return e->f->val[d->res[0]].kind == VK_TEMP;
 }
 
+/* Add the tree rooted at instruction id to e->tree, marking its nodes:
+ * a node's children are the definitions of its operands folded into it. */
+static void add_tree(Emitter *e, int id)
+{
+	int from = e->ntree;
+	e->tree[e->ntree++] = id;
+	e->ii[id].mark = e->gen;
+	for (int i = from; i < e->ntree; i++) {
+		int x = e->tree[i];
+		const Inst *in = e->ii[x].in;
+		for (int k = 0; k < in->narg; k++) {
+			int c = e->v[in->arg[k]].def;
+			if (c >= 0 && e->ii[c].root == x && e->ii[c].mark != e->gen) {
+				e->ii[c].mark = e->gen;
+				e->tree[e->ntree++] = c;
+			}
+		}
+	}
+}
+
 static void fold_block(Emitter *e, const Block *b)
 {
 	for (int j = 0; j < b->n; j++) {
@@ -551,11 +570,17 @@ static void fold_block(Emitter *e, const Block *b)
 				continue; /* a dynamic step is read twice per iteration */
 			if (jn->op == OP_FOR && p == 1 && e->f->val[jn->arg[2]].kind != VK_CONST)
 				continue;
+			/* the nodes of D's tree (D and what is folded into it), then
+			 * those of J's; instructions of b in either are marked */
+			e->gen++;
+			e->ntree = 0;
+			add_tree(e, D);
+			int nd = e->ntree;
+			add_tree(e, J);
 			int i0 = e->ii[D].idx, ok = 1, nw = 0, nr = 0;
-			/* the new tree's nodes: D and what is folded into it */
-			for (int a = 0; a <= i0 && ok; a++) {
-				int A = inst_id(e, &b->v[a]);
-				if (!in_tree(e, A, D))
+			for (int x = 0; x < nd && ok; x++) {
+				int A = e->tree[x], a = e->ii[A].idx;
+				if (e->ii[A].b != b || a > i0)
 					continue;
 				const Inst *an = &b->v[a];
 				int fx = inst_fx(e, an);
@@ -572,8 +597,8 @@ static void fold_block(Emitter *e, const Block *b)
 					}
 				}
 				for (int k = a + 1; k < j && ok; k++) {
-					int K = inst_id(e, &b->v[k]);
-					if (e->ii[K].dead || in_tree(e, K, J) || in_tree(e, K, D))
+					const IInfo *kx = &e->ii[inst_id(e, &b->v[k])];
+					if (kx->dead || kx->mark == e->gen)
 						continue;
 					if (interferes(e, an, &b->v[k]))
 						ok = 0;
@@ -582,11 +607,12 @@ static void fold_block(Emitter *e, const Block *b)
 			if (!ok)
 				continue;
 			/* at most one memory write per expression, then no reads */
-			for (int a = 0; a < j; a++) {
-				int A = inst_id(e, &b->v[a]);
-				if (e->ii[A].dead || !(in_tree(e, A, J) || in_tree(e, A, D)) || A == J)
+			for (int x = 0; x < e->ntree; x++) {
+				int A = e->tree[x];
+				const IInfo *ax = &e->ii[A];
+				if (ax->b != b || ax->idx >= j || ax->dead || A == J)
 					continue;
-				int fx = inst_fx(e, &b->v[a]);
+				int fx = inst_fx(e, ax->in);
 				nw += (fx & FX_WRITE) != 0;
 				nr += fx == FX_READ;
 			}
@@ -700,7 +726,7 @@ static void put_const(const Value *v, Buf *b, int *prec)
 		if (v->k.i == INT32_MIN)
 			buf_puts(b, "(-2147483647 - 1)");
 		else
-			buf_printf(b, "%d", (int)v->k.i);
+			buf_int(b, (int)v->k.i);
 		if (v->k.i < 0 && v->k.i != INT32_MIN)
 			*prec = P_UNARY;
 	} else {
@@ -712,7 +738,8 @@ static void put_const(const Value *v, Buf *b, int *prec)
 			*prec = f < 0 ? P_UNARY : P_POSTFIX;
 		} else {
 			ks_fmt_float(buf, sizeof buf, f);
-			buf_printf(b, "%sf", buf);
+			buf_puts(b, buf);
+			buf_putc(b, 'f');
 			if (buf[0] == '-')
 				*prec = P_UNARY;
 		}
@@ -738,6 +765,14 @@ static const char *scalar_binop(int op)
 	case OP_OR: return "||";
 	}
 	return "?";
+}
+
+/* " + " */
+static void put_binop(Buf *b, int op)
+{
+	buf_putc(b, ' ');
+	buf_puts(b, scalar_binop(op));
+	buf_putc(b, ' ');
 }
 
 static int binop_prec(int op)
@@ -782,7 +817,8 @@ static Type vty(const Emitter *e, int val) { return e->f->val[val].ty; }
 /* name(arg, arg, ...) */
 static void put_call(Emitter *e, Buf *b, const char *name, const Inst *in, int from)
 {
-	buf_printf(b, "%s(", name);
+	buf_puts(b, name);
+	buf_putc(b, '(');
 	for (int k = from; k < in->narg; k++) {
 		if (k > from)
 			buf_puts(b, ", ");
@@ -806,7 +842,7 @@ static void put_vop(Emitter *e, Buf *b, const char *op, const Inst *in, int ntyp
 /* &a[i] */
 static void put_addr(Emitter *e, Buf *b, const Inst *in)
 {
-	buf_printf(b, "&");
+	buf_putc(b, '&');
 	put_expr(e, b, in->arg[0], P_POSTFIX);
 	buf_putc(b, '[');
 	put_expr(e, b, in->arg[1], 0);
@@ -896,7 +932,7 @@ static int put_inst(Emitter *e, Buf *b, const Inst *in)
 					put_expr(e, b, in->arg[0], lp);
 					if (isnot)
 						buf_putc(b, ')');
-					buf_printf(b, " %s ", scalar_binop(in->op));
+					put_binop(b, in->op);
 				} else {
 					if (isnot)
 						buf_putc(b, '(');
@@ -908,7 +944,7 @@ static int put_inst(Emitter *e, Buf *b, const Inst *in)
 			return p;
 		}
 		put_expr(e, b, in->arg[0], lp);
-		buf_printf(b, " %s ", scalar_binop(in->op));
+		put_binop(b, in->op);
 		put_expr(e, b, in->arg[1], rp);
 		return p;
 	}
@@ -979,7 +1015,8 @@ static int put_inst(Emitter *e, Buf *b, const Inst *in)
 			args[k] = vty(e, in->arg[k]);
 		ir_builtin_cname(row, args, name, sizeof name);
 		if (ir_builtins[row].flags & BF_ATOMIC) {
-			buf_printf(b, "%s(", name);
+			buf_puts(b, name);
+			buf_putc(b, '(');
 			put_addr(e, b, in);
 			buf_puts(b, ", ");
 			put_expr(e, b, in->arg[2], P_COND);
@@ -993,31 +1030,33 @@ static int put_inst(Emitter *e, Buf *b, const Inst *in)
 	ks_fatal("cannot emit opcode %s", ir_ops[in->op].name);
 }
 
+/* Put b's text from offset at in parentheses. */
+static void parenthesize(Buf *b, size_t at)
+{
+	buf_puts(b, "()");
+	memmove(b->p + at + 1, b->p + at, b->n - 2 - at);
+	b->p[at] = '(';
+	b->p[b->n - 1] = ')';
+}
+
 static void put_expr(Emitter *e, Buf *b, int val, int minprec)
 {
 	const Value *v = &e->f->val[val];
 	int prec = P_POSTFIX;
+	size_t at = b->n;
 	if (v->kind == VK_CONST) {
-		Buf t = {0};
-		put_const(v, &t, &prec);
+		put_const(v, b, &prec);
 		if (prec < minprec)
-			buf_printf(b, "(%s)", t.p);
-		else
-			buf_puts(b, t.p);
-		buf_free(&t);
+			parenthesize(b, at);
 		return;
 	}
 	int d = e->v[val].def;
 	if (v->kind == VK_TEMP && d >= 0 && e->ii[d].root >= 0) {
-		Buf t = {0};
-		prec = put_inst(e, &t, e->ii[d].in);
+		prec = put_inst(e, b, e->ii[d].in);
 		if (prec == 0)
 			prec = P_POSTFIX; /* a mov: what it moves already chose */
 		if (prec < minprec)
-			buf_printf(b, "(%s)", t.p);
-		else
-			buf_puts(b, t.p);
-		buf_free(&t);
+			parenthesize(b, at);
 		return;
 	}
 	buf_puts(b, e->v[val].name ? e->v[val].name : "?");
@@ -1031,9 +1070,29 @@ static void indent(Emitter *e, int depth)
 		fputs("    ", e->out);
 }
 
-static void line_end(Emitter *e, const Inst *in)
+/* "  // line N\n" */
+static void put_line_comment(FILE *out, int line)
 {
-	fprintf(e->out, "  // line %d\n", in->loc.line);
+	char s[40] = "  // line ", *p = s + sizeof s;
+	unsigned u = line < 0 ? 0 - (unsigned)line : (unsigned)line;
+	*--p = '\n';
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	if (line < 0)
+		*--p = '-';
+	p -= 10;
+	memcpy(p, s, 10);
+	fwrite(p, 1, (size_t)(s + sizeof s - p), out);
+}
+
+static void line_end(Emitter *e, const Inst *in) { put_line_comment(e->out, in->loc.line); }
+
+/* b's text, then tail */
+static void put_text(Emitter *e, const Buf *b, const char *tail)
+{
+	fwrite(b->p, 1, b->n, e->out);
+	fputs(tail, e->out);
 }
 
 static void emit_block(Emitter *e, const Block *b, int depth, int skip);
@@ -1086,7 +1145,8 @@ static void emit_assign(Emitter *e, const Inst *in, int depth)
 	indent(e, depth);
 	/* in-place component updates: v.c[k] = s;  m.c[i][j] = s; */
 	if (in->op == OP_INSERT && in->arg[0] == r && !(ty_is_mat(rv->ty) && in->narg == 3)) {
-		buf_printf(&b, "%s.c[", e->v[r].name);
+		buf_puts(&b, e->v[r].name);
+		buf_puts(&b, ".c[");
 		put_expr(e, &b, in->arg[1], 0);
 		buf_putc(&b, ']');
 		if (in->narg == 4) {
@@ -1103,11 +1163,12 @@ static void emit_assign(Emitter *e, const Inst *in, int depth)
 			put_decl(&b, rv->ty, e->v[r].name);
 			buf_puts(&b, " = ");
 		} else {
-			buf_printf(&b, "%s = ", e->v[r].name);
+			buf_puts(&b, e->v[r].name);
+			buf_puts(&b, " = ");
 		}
 		put_inst(e, &b, in);
 	}
-	fprintf(e->out, "%s;", b.p);
+	put_text(e, &b, ";");
 	line_end(e, in);
 	buf_free(&b);
 }
@@ -1139,7 +1200,8 @@ static void emit_effect(Emitter *e, const Inst *in, int depth)
 			}
 		}
 		indent(e, depth);
-		buf_printf(&b, "%s(", e->fname[in->callee]);
+		buf_puts(&b, e->fname[in->callee]);
+		buf_putc(&b, '(');
 		for (int k = 0; k < in->narg; k++) {
 			if (k)
 				buf_puts(&b, ", ");
@@ -1154,7 +1216,7 @@ static void emit_effect(Emitter *e, const Inst *in, int depth)
 				buf_printf(&b, "&ignored%d", k);
 		}
 		buf_putc(&b, ')');
-		fprintf(e->out, "%s;", b.p);
+		put_text(e, &b, ";");
 		line_end(e, in);
 		if (!in->nres) {
 			indent(e, depth - 1);
@@ -1163,7 +1225,7 @@ static void emit_effect(Emitter *e, const Inst *in, int depth)
 	} else {
 		indent(e, depth);
 		put_inst(e, &b, in);
-		fprintf(e->out, "%s;", b.p);
+		put_text(e, &b, ";");
 		line_end(e, in);
 	}
 	buf_free(&b);
@@ -1222,7 +1284,7 @@ static void emit_for(Emitter *e, const Inst *in, int depth)
 		buf_printf(&b, "(%s > 0 && %s < %s) || (%s < 0 && %s > %s); %s += %s", sb.p, kn, hb.p,
 			   sb.p, kn, hb.p, kn, sb.p);
 	}
-	fprintf(e->out, "%s) {", b.p);
+	put_text(e, &b, ") {");
 	line_end(e, in);
 	emit_block(e, &in->body, depth + 1, -1);
 	indent(e, depth);
@@ -1241,7 +1303,7 @@ static void emit_stmt(Emitter *e, const Inst *in, int depth, int last)
 		for (;;) {
 			buf_puts(&b, "if (");
 			put_expr(e, &b, in->arg[0], 0);
-			fprintf(e->out, "%s) {", b.p);
+			put_text(e, &b, ") {");
 			b.n = 0;
 			line_end(e, in);
 			emit_block(e, &in->body, depth + 1, -1);
@@ -1289,7 +1351,7 @@ static void emit_stmt(Emitter *e, const Inst *in, int depth, int last)
 				buf_putc(&b, '!');
 				put_expr(e, &b, c, P_UNARY);
 			}
-			fprintf(e->out, "%s) {", b.p);
+			put_text(e, &b, ") {");
 			line_end(e, g);
 		} else {
 			fputs("for (;;) {", e->out);
@@ -1310,9 +1372,11 @@ static void emit_stmt(Emitter *e, const Inst *in, int depth, int last)
 		if (e->f->nret > 1) {
 			for (int k = 0; k < in->narg; k++) {
 				indent(e, depth);
-				buf_printf(&b, "*%s = ", e->retname[k]);
+				buf_putc(&b, '*');
+				buf_puts(&b, e->retname[k]);
+				buf_puts(&b, " = ");
 				put_expr(e, &b, in->arg[k], 0);
-				fprintf(e->out, "%s;", b.p);
+				put_text(e, &b, ";");
 				b.n = 0;
 				line_end(e, in);
 			}
@@ -1322,7 +1386,7 @@ static void emit_stmt(Emitter *e, const Inst *in, int depth, int last)
 			buf_puts(&b, "return ");
 			put_expr(e, &b, in->arg[0], 0);
 			indent(e, depth);
-			fprintf(e->out, "%s;", b.p);
+			put_text(e, &b, ";");
 			line_end(e, in);
 			break;
 		} else if (last) {
@@ -1339,7 +1403,7 @@ static void emit_stmt(Emitter *e, const Inst *in, int depth, int last)
 		put_expr(e, &b, in->arg[1], 0);
 		buf_puts(&b, "] = ");
 		put_expr(e, &b, in->arg[2], 0);
-		fprintf(e->out, "%s;", b.p);
+		put_text(e, &b, ";");
 		line_end(e, in);
 		break;
 	default:
@@ -1379,7 +1443,7 @@ static void emit_block(Emitter *e, const Block *b, int depth, int skip)
 				fprintf(e->out, "%s %s = %s;", ctype(t), e->v[d->val].name, zero_of(t));
 			else
 				fprintf(e->out, "%s %s = ks_zero_%s();", ctype(t), e->v[d->val].name, ty_name(t));
-			fprintf(e->out, "  // line %d\n", d->line);
+			put_line_comment(e->out, d->line);
 		}
 		const IInfo *x = &e->ii[inst_id(e, &b->v[i])];
 		if (x->dead || x->root >= 0 || i == skip)
@@ -1447,7 +1511,23 @@ static void param_list(Emitter *e, Buf *b)
 	}
 }
 
-static void analyse(Emitter *e, const Func *f, int fi)
+/* The first local names: emit_effect's scratch results of a call whose
+ * results are ignored, then the parameters in order.  They depend on
+ * nothing else, so the kernel's entry can name its parameters without
+ * analysing the body. */
+static void name_params(Emitter *e)
+{
+	clear_names(&e->lnames);
+	for (int k = 0; k < 8; k++) {
+		char base[32];
+		snprintf(base, sizeof base, "ignored%d", k);
+		add_name(&e->lnames, xstrdup(base));
+	}
+	for (int i = 0; i < e->f->nparam; i++)
+		local_name(e, e->f->param[i], e->f->val[e->f->param[i]].name);
+}
+
+static void alloc_values(Emitter *e, const Func *f, int fi)
 {
 	e->f = f;
 	e->fi = fi;
@@ -1455,8 +1535,14 @@ static void analyse(Emitter *e, const Func *f, int fi)
 	memset(e->v, 0, (size_t)(f->nval + 1) * sizeof *e->v);
 	for (int i = 0; i < f->nval; i++)
 		e->v[i].def = -1;
+}
+
+static void analyse(Emitter *e, const Func *f, int fi)
+{
+	alloc_values(e, f, fi);
 	e->ninst = 0;
 	number_block(e, &f->body);
+	e->tree = xrealloc(e->tree, (size_t)(e->ninst + 1) * sizeof *e->tree);
 	e->hcap = 16;
 	while (e->hcap < 2 * e->ninst + 2)
 		e->hcap *= 2;
@@ -1482,15 +1568,7 @@ static void analyse(Emitter *e, const Func *f, int fi)
 	fold_block(e, &f->body);
 
 	/* names: parameters, then variables in order, then temps */
-	clear_names(&e->lnames);
-	/* emit_effect's scratch results of a call whose results are ignored */
-	for (int k = 0; k < 8; k++) {
-		char base[32];
-		snprintf(base, sizeof base, "ignored%d", k);
-		add_name(&e->lnames, xstrdup(base));
-	}
-	for (int i = 0; i < f->nparam; i++)
-		local_name(e, f->param[i], f->val[f->param[i]].name);
+	name_params(e);
 	for (int i = 0; i < f->nval; i++)
 		if (f->val[i].kind == VK_VAR)
 			local_name(e, i, f->val[i].name);
@@ -1537,6 +1615,9 @@ static void release(Emitter *e)
 	free(e->v);
 	free(e->hkey);
 	free(e->hval);
+	e->v = NULL;
+	e->hkey = NULL;
+	e->hval = NULL;
 }
 
 /* The unused-parameter warning of -Wextra: "(void)p;" for each param that
@@ -1618,7 +1699,8 @@ static void emit_entry(Emitter *e, int fi)
 {
 	const Func *f = e->m->fn[fi];
 	int cuda = e->target == EMIT_CUDA;
-	analyse(e, f, fi);
+	alloc_values(e, f, fi);
+	name_params(e);
 	Buf b = {0}, a = {0};
 	param_list(e, &b);
 	for (int i = 0; i < f->nparam; i++)
@@ -1659,6 +1741,10 @@ static void put_comment_text(FILE *out, const char *s)
 static void emit_begin(Emitter *e, FILE *out, const Module *m, int target, const uint8_t *called)
 {
 	memset(e, 0, sizeof *e);
+	for (size_t i = 0; i < KS_NELEM(reserved); i++)
+		add_name(&e->reserved, xstrdup(reserved[i]));
+	for (size_t i = 0; i < KS_NELEM(reserved_global); i++)
+		add_name(&e->reserved_global, xstrdup(reserved_global[i]));
 	e->out = out;
 	e->m = m;
 	e->target = target;
@@ -1715,15 +1801,17 @@ static void emit_begin(Emitter *e, FILE *out, const Module *m, int target, const
 
 static void emit_free(Emitter *e)
 {
-	clear_names(&e->gnames);
-	free(e->gnames.slot);
-	clear_names(&e->lnames);
-	free(e->lnames.slot);
+	NameSet *sets[] = {&e->reserved, &e->reserved_global, &e->gnames, &e->lnames};
+	for (size_t i = 0; i < KS_NELEM(sets); i++) {
+		clear_names(sets[i]);
+		free(sets[i]->slot);
+	}
 	free(e->fname);
 	free(e->fx);
 	free(e->order);
 	free(e->called);
 	free(e->ii);
+	free(e->tree);
 	free(e->decl);
 	if (e->spool)
 		fclose(e->spool);

@@ -12,11 +12,34 @@
 #include "ir.h"
 
 typedef struct Printer {
-	FILE *out;
+	Buf *out;     /* the function's text, written out whole */
 	const Func *f;
 	int32_t *num; /* canonical temp numbers, -1 until defined */
 	int next;
 } Printer;
+
+/* v in decimal, as %d writes it (printf costs more than what it prints) */
+static void put_int(Buf *out, int v)
+{
+	char s[16], *q = s + sizeof s;
+	unsigned u = v < 0 ? 0 - (unsigned)v : (unsigned)v;
+	do
+		*--q = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		*--q = '-';
+	buf_put(out, q, (size_t)(s + sizeof s - q));
+}
+
+/* " !LINE:COL", then tail */
+static void put_loc(Buf *out, Loc l, const char *tail)
+{
+	buf_puts(out, " !");
+	put_int(out, l.line);
+	buf_putc(out, ':');
+	put_int(out, l.col);
+	buf_puts(out, tail);
+}
 
 static void print_value(Printer *p, int id)
 {
@@ -25,21 +48,23 @@ static void print_value(Printer *p, int id)
 	switch (v->kind) {
 	case VK_PARAM:
 	case VK_VAR:
-		fprintf(p->out, "%%%s", v->name);
+		buf_putc(p->out, '%');
+		buf_puts(p->out, v->name);
 		return;
 	case VK_TEMP:
 		if (p->num[id] < 0)
 			p->num[id] = p->next++;
-		fprintf(p->out, "%%%d", p->num[id]);
+		buf_putc(p->out, '%');
+		put_int(p->out, p->num[id]);
 		return;
 	case VK_CONST:
 		if (v->ty == TY_BOOL)
-			fputs(v->k.i ? "true" : "false", p->out);
+			buf_puts(p->out, v->k.i ? "true" : "false");
 		else if (v->ty == TY_INT)
-			fprintf(p->out, "%d", (int)v->k.i);
+			put_int(p->out, (int)v->k.i);
 		else {
 			ks_fmt_float(buf, sizeof buf, v->k.f);
-			fputs(buf, p->out);
+			buf_puts(p->out, buf);
 		}
 		return;
 	}
@@ -49,16 +74,17 @@ static void print_defs(Printer *p, const Inst *in)
 {
 	for (int i = 0; i < in->nres; i++) {
 		if (i)
-			fputs(", ", p->out);
+			buf_puts(p->out, ", ");
 		print_value(p, in->res[i]);
-		fprintf(p->out, ": %s", ty_name(p->f->val[in->res[i]].ty));
+		buf_puts(p->out, ": ");
+		buf_puts(p->out, ty_name(p->f->val[in->res[i]].ty));
 	}
 }
 
 static void print_args(Printer *p, const Inst *in, int from, const char *lead)
 {
 	for (int i = from; i < in->narg; i++) {
-		fputs(i == from ? lead : ", ", p->out);
+		buf_puts(p->out, i == from ? lead : ", ");
 		print_value(p, in->arg[i]);
 	}
 }
@@ -66,7 +92,7 @@ static void print_args(Printer *p, const Inst *in, int from, const char *lead)
 static void indent(Printer *p, int depth)
 {
 	for (int i = 0; i < depth; i++)
-		fputs("  ", p->out);
+		buf_puts(p->out, "  ");
 }
 
 static void print_block(Printer *p, const Module *m, const Block *b, int depth);
@@ -74,36 +100,37 @@ static void print_block(Printer *p, const Module *m, const Block *b, int depth);
 /* inst := defs '=' op args loc | op args loc | if/for/loop ... '{' block '}' */
 static void print_inst(Printer *p, const Module *m, const Inst *in, int depth)
 {
-	FILE *out = p->out;
+	Buf *out = p->out;
 	indent(p, depth);
 	switch (in->op) {
 	case OP_IF:
-		fputs("if ", out);
+		buf_puts(out, "if ");
 		print_value(p, in->arg[0]);
-		fprintf(out, " !%d:%d {\n", in->loc.line, in->loc.col);
+		put_loc(out, in->loc, " {\n");
 		print_block(p, m, &in->body, depth + 1);
 		if (in->els.n) {
 			indent(p, depth);
-			fputs("} else {\n", out);
+			buf_puts(out, "} else {\n");
 			print_block(p, m, &in->els, depth + 1);
 		}
 		indent(p, depth);
-		fputs("}\n", out);
+		buf_puts(out, "}\n");
 		return;
 	case OP_FOR:
-		fputs("for ", out);
+		buf_puts(out, "for ");
 		print_defs(p, in);
 		print_args(p, in, 0, " = ");
-		fprintf(out, " !%d:%d {\n", in->loc.line, in->loc.col);
+		put_loc(out, in->loc, " {\n");
 		print_block(p, m, &in->body, depth + 1);
 		indent(p, depth);
-		fputs("}\n", out);
+		buf_puts(out, "}\n");
 		return;
 	case OP_LOOP:
-		fprintf(out, "loop !%d:%d {\n", in->loc.line, in->loc.col);
+		buf_puts(out, "loop");
+		put_loc(out, in->loc, " {\n");
 		print_block(p, m, &in->body, depth + 1);
 		indent(p, depth);
-		fputs("}\n", out);
+		buf_puts(out, "}\n");
 		return;
 	}
 	if (in->nres) {
@@ -112,16 +139,18 @@ static void print_inst(Printer *p, const Module *m, const Inst *in, int depth)
 			if (p->f->val[in->res[i]].kind == VK_TEMP && p->num[in->res[i]] < 0)
 				p->num[in->res[i]] = p->next++;
 		print_defs(p, in);
-		fputs(" = ", out);
+		buf_puts(out, " = ");
 	}
-	if (in->op == OP_BUILTIN)
-		fputs(ir_builtins[in->callee].name, out);
-	else if (in->op == OP_CALL)
-		fprintf(out, "call @%s", m->fn[in->callee]->name);
-	else
-		fputs(ir_ops[in->op].name, out);
+	if (in->op == OP_BUILTIN) {
+		buf_puts(out, ir_builtins[in->callee].name);
+	} else if (in->op == OP_CALL) {
+		buf_puts(out, "call @");
+		buf_puts(out, m->fn[in->callee]->name);
+	} else {
+		buf_puts(out, ir_ops[in->op].name);
+	}
 	print_args(p, in, 0, " ");
-	fprintf(out, " !%d:%d\n", in->loc.line, in->loc.col);
+	put_loc(out, in->loc, "\n");
 }
 
 static void print_block(Printer *p, const Module *m, const Block *b, int depth)
@@ -147,20 +176,30 @@ static void print_string(FILE *out, const char *s)
 /* func := ('func' | 'kernel') '@' NAME '(' params ')' ['->' types] loc '{' */
 static void print_func(FILE *out, const Module *m, const Func *f)
 {
-	Printer p = {out, f, xmalloc((size_t)(f->nval ? f->nval : 1) * sizeof(int32_t)), 0};
+	Buf b = {0};
+	Printer p = {&b, f, xmalloc((size_t)(f->nval ? f->nval : 1) * sizeof(int32_t)), 0};
 	for (int i = 0; i < f->nval; i++)
 		p.num[i] = -1;
-	fprintf(out, "%s @%s(", f->backward ? "backward" : f->is_kernel ? "kernel" : "func", f->name);
+	buf_puts(&b, f->backward ? "backward @" : f->is_kernel ? "kernel @" : "func @");
+	buf_puts(&b, f->name);
+	buf_putc(&b, '(');
 	for (int i = 0; i < f->nparam; i++) {
 		const Value *v = &f->val[f->param[i]];
-		fprintf(out, "%s%%%s: %s", i ? ", " : "", v->name, ty_name(v->ty));
+		buf_puts(&b, i ? ", %" : "%");
+		buf_puts(&b, v->name);
+		buf_puts(&b, ": ");
+		buf_puts(&b, ty_name(v->ty));
 	}
-	fputc(')', out);
-	for (int i = 0; i < f->nret; i++)
-		fprintf(out, "%s%s", i ? ", " : " -> ", ty_name(f->ret[i]));
-	fprintf(out, " !%d:%d {\n", f->loc.line, f->loc.col);
+	buf_putc(&b, ')');
+	for (int i = 0; i < f->nret; i++) {
+		buf_puts(&b, i ? ", " : " -> ");
+		buf_puts(&b, ty_name(f->ret[i]));
+	}
+	put_loc(&b, f->loc, " {\n");
 	print_block(&p, m, &f->body, 1);
-	fputs("}\n", out);
+	buf_puts(&b, "}\n");
+	fwrite(b.p, 1, b.n, out);
+	buf_free(&b);
 	free(p.num);
 }
 

@@ -68,6 +68,16 @@ static int is_ident(int c)
 
 static int is_digit(int c) { return c >= '0' && c <= '9'; }
 
+/* one of ( ) { } , : = ! [ ] */
+static int is_punct_char(int c)
+{
+	switch (c) {
+	case '(': case ')': case '{': case '}': case ',': case ':': case '=': case '!': case '[': case ']':
+		return 1;
+	}
+	return 0;
+}
+
 /* Scan the next token into r->tok. */
 static void next(Reader *r)
 {
@@ -134,7 +144,7 @@ static void next(Reader *r)
 			rerror(r, t, "unterminated string");
 		p++;
 		t->kind = T_STRING;
-	} else if (strchr("(){},:=![]", c) && c) {
+	} else if (is_punct_char(c)) {
 		p++;
 		t->kind = T_PUNCT;
 	} else if (c >= 32 && c < 127) {
@@ -197,6 +207,18 @@ static long parse_long(Reader *r, const Tok *t, long lo, long hi)
 		rerror(r, t, "integer out of range");
 	memcpy(buf, t->p, (size_t)t->n);
 	buf[t->n] = 0;
+	/* the common case, -?[0-9]{1,18}, without strtol */
+	const char *d = buf + (buf[0] == '-');
+	int nd = 0;
+	long u = 0;
+	while (is_digit((unsigned char)d[nd]) && nd < 18)
+		u = 10 * u + (d[nd++] - '0');
+	if (nd && !d[nd]) {
+		long v = buf[0] == '-' ? -u : u;
+		if (v < lo || v > hi)
+			rerror(r, t, "integer %s out of range", buf);
+		return v;
+	}
 	errno = 0;
 	char *e;
 	long v = strtol(buf, &e, 10);
@@ -260,8 +282,17 @@ static const char *value_key(const Value *v, char *buf, size_t n)
 {
 	if (v->name)
 		return v->name;
-	snprintf(buf, n, "%d", (int)v->num);
-	return buf;
+	/* "%d" of the temp's number */
+	char *p = buf + n;
+	int x = (int)v->num;
+	unsigned u = x < 0 ? 0 - (unsigned)x : (unsigned)x;
+	*--p = 0;
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	if (x < 0)
+		*--p = '-';
+	return p;
 }
 
 /* Find %NAME in the current function: value id, or -1. */
@@ -705,18 +736,18 @@ Module *ir_read(const Src *s)
 /* The null byte check: the tokenizer would stop at one. */
 static void check_nul(const Src *s, int line0)
 {
-	for (const char *c = s->text; c < s->text + s->len; c++)
-		if (!*c) {
-			Tok t = {0};
-			t.line = line0;
-			for (const char *d = s->text; d < c; d++)
-				t.line += *d == '\n';
-			const char *ls = c;
-			while (ls > s->text && ls[-1] != '\n')
-				ls--;
-			t.col = (int)(c - ls) + 1;
-			ks_error_at(s, t.line, t.col, "null byte in IR");
-		}
+	const char *c = memchr(s->text, 0, s->len);
+	if (c) {
+		Tok t = {0};
+		t.line = line0;
+		for (const char *d = s->text; d < c; d++)
+			t.line += *d == '\n';
+		const char *ls = c;
+		while (ls > s->text && ls[-1] != '\n')
+			ls--;
+		t.col = (int)(c - ls) + 1;
+		ks_error_at(s, t.line, t.col, "null byte in IR");
+	}
 }
 
 /* head := 'ksynth-ir' INT NL ['source' STRING NL] */

@@ -1,4 +1,5 @@
 /* misc.c: hashing and float formatting shared by every tool. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,23 @@ uint64_t ks_hash64(const void *p, size_t n, uint64_t seed)
 
 void ks_fmt_float(char *out, size_t n, float f)
 {
+	/* an integer of magnitude below 1e9 (-0 included) comes out of the
+	 * search below as its digits and ".0": write that directly */
+	if (f > -1e9f && f < 1e9f && f == (float)(long)f && n >= 16) {
+		long v = (long)f;
+		char s[16], *q = s + sizeof s;
+		unsigned long u = v < 0 ? 0 - (unsigned long)v : (unsigned long)v;
+		*--q = 0;
+		*--q = '0';
+		*--q = '.';
+		do
+			*--q = (char)('0' + u % 10);
+		while (u /= 10);
+		if (signbit(f))
+			*--q = '-';
+		memcpy(out, q, (size_t)(s + sizeof s - q));
+		return;
+	}
 	int prec = 1;
 	for (; prec <= 9; prec++) {
 		snprintf(out, n, "%.*g", prec, (double)f);
