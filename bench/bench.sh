@@ -66,6 +66,8 @@ say ""
 say "Machine: $cpu, $(nproc) cores, $mem, $(. /etc/os-release && echo "$PRETTY_NAME"),"
 say "$(cc --version | head -1), $(nvcc --version 2>/dev/null | tail -2 | head -1 || echo 'no nvcc')."
 say "Figures are medians of $RUNS runs unless marked; times are wall-clock."
+say "Parameters: RUNS=$RUNS WN=${WN:-1000} DS_N=$DS_N NOOP_N=$NOOP_N SCALE=\"$SCALE\";"
+say "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)."
 say ""
 
 # ---- a. codegen throughput ---------------------------------------------------
