@@ -1,6 +1,7 @@
 /*
  * kparse: the front end.  Reads a kernel source (a Warp module), checks it
- * and writes its typed IR.
+ * and writes its typed IR: one definition at a time when it can
+ * (ks_frontend_stream), else, and to report any error, whole.
  */
 #include <stdio.h>
 
@@ -13,7 +14,8 @@ int main(int argc, char **argv)
 	ks_prog = "kparse";
 	ks_args(argc, argv, "kparse [-o OUT.kir] [FILE.py | -]", NULL, NULL, &in, &out);
 	Src src;
-	src_read(&src, in);
+	if (ks_frontend_stream(in, out, &src))
+		return 0;
 	Arena scratch = {0};
 	struct Module *m = ks_frontend(&src, &scratch);
 	FILE *f = out_open(out);

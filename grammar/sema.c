@@ -24,8 +24,21 @@
  *
  * Errors longjmp out (ks.h); the module under construction is freed on the
  * way, so an error leaks nothing whether the caller exits or recovers.
+ *
+ * ks_frontend_stream (at the end) does the same one definition at a time,
+ * on the pieces of pieces.c: each def is registered, lowered, verified
+ * and printed as soon as it is parsed, then its body is freed (a func
+ * keeps its signature, a kernel leaves the module and leaves its name's
+ * hash behind).  That is the whole-module result only when every call
+ * names a def above its caller, so any lookup that would have gone
+ * differently with the later defs known — a name looked up as a function
+ * and not found that a later def takes, a name of a kernel already gone,
+ * a call to the def itself — is an error, and every error, quietly caught,
+ * sends the caller back to the whole-module path to report it.
  */
 #include <math.h>
+#include <setjmp.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,8 +117,15 @@ typedef struct Sema {
 	Arena *a;  /* the parse arena: maps, the def table */
 	Module *m;
 	Def *def;
-	int ndef, capdef;
-	Map defs;  /* name → def index = IR function index */
+	int ndef, capdef;  /* def index = IR function index */
+	/* streaming (ks_frontend_stream): the names looked up as functions
+	 * and not found, since the whole-module path would have found a later
+	 * definition of one of them; else NULL */
+	struct Missed *missed;
+	/* streaming: the kernels done, which leave the module (and nothing
+	 * may name), and the arena of what stays */
+	struct Missed *kernels;
+	Arena *keep;
 
 	/* the function being lowered */
 	Def *cur;
@@ -119,6 +139,70 @@ typedef struct Sema {
 	Type *sig;
 	int sig_ann;       /* the signature came from a '-> T' annotation */
 } Sema;
+
+/* A set of names kept as their 64-bit hashes (open addressing, 0 free):
+ * a collision can only make a name look missed, which costs the stream,
+ * never correctness. */
+typedef struct Missed {
+	uint64_t *h;
+	size_t n, cap;
+} Missed;
+
+static uint64_t missed_hash(const char *name)
+{
+	uint64_t h = ks_hash64(name, strlen(name), 0);
+	return h ? h : 1;
+}
+
+static int missed_has(const Missed *ms, const char *name)
+{
+	uint64_t h = missed_hash(name);
+	for (size_t i = h & (ms->cap - 1); ms->h[i]; i = (i + 1) & (ms->cap - 1))
+		if (ms->h[i] == h)
+			return 1;
+	return 0;
+}
+
+static void missed_add(Missed *ms, const char *name)
+{
+	if (missed_has(ms, name))
+		return;
+	if (2 * (ms->n + 1) > ms->cap) {
+		Missed old = *ms;
+		ms->cap *= 2;
+		ms->h = xmalloc(ms->cap * sizeof *ms->h);
+		memset(ms->h, 0, ms->cap * sizeof *ms->h);
+		for (size_t i = 0; i < old.cap; i++) {
+			size_t j = old.h[i] & (ms->cap - 1);
+			if (!old.h[i])
+				continue;
+			while (ms->h[j])
+				j = (j + 1) & (ms->cap - 1);
+			ms->h[j] = old.h[i];
+		}
+		free(old.h);
+	}
+	uint64_t h = missed_hash(name);
+	size_t i = h & (ms->cap - 1);
+	while (ms->h[i])
+		i = (i + 1) & (ms->cap - 1);
+	ms->h[i] = h;
+	ms->n++;
+}
+
+/* The function called name: its index, or -1. */
+static int def_find(Sema *s, const char *name)
+{
+	int d = ir_func_find(s->m, name);
+	if (d < 0 && s->missed) {
+		/* a kernel that left the module: whatever names it is an error,
+		 * which the whole-module path reports */
+		if (missed_has(s->kernels, name))
+			ks_error_at(s->src, 0, 0, "'%s' names a kernel above", name);
+		missed_add(s->missed, name);
+	}
+	return d;
+}
 
 /* An assignment's target, handed to the expression that computes its value
  * so that the last instruction writes the variable directly. */
@@ -510,7 +594,7 @@ static int name_value(Sema *s, Node *e)
 	int v = map_get(&s->names, e->name);
 	if (v >= 0)
 		return v;
-	if (map_get(&s->defs, e->name) >= 0)
+	if (def_find(s, e->name) >= 0)
 		ERR(e, "function '%s' can only be called", e->name);
 	if (!strcmp(e->name, "wp"))
 		ERR(e, "'wp' can only be used as wp.NAME");
@@ -782,8 +866,8 @@ static int callee_of(Sema *s, const Node *e)
 {
 	if (e->kind != N_CALL || e->kid[0]->kind != N_NAME)
 		return -1;
-	int d = map_get(&s->defs, e->kid[0]->name);
-	return d >= 0 && !s->def[d].kernel ? d : -1;
+	int d = def_find(s, e->kid[0]->name);
+	return d >= 0 && !s->m->fn[d]->is_kernel ? d : -1;
 }
 
 /* The arguments of a call to the wp.func d, checked against its
@@ -830,10 +914,10 @@ static int call(Sema *s, Node *e, Target *t, int want)
 	Node *fn = e->kid[0];
 	if (fn->kind == N_NAME) {
 		const char *name = fn->name;
-		int d = map_get(&s->defs, name);
+		int d = def_find(s, name);
 		if (map_get(&s->names, name) >= 0)
 			ERR(fn, "'%s' is a variable, not a function", name);
-		if (d >= 0 && s->def[d].kernel)
+		if (d >= 0 && s->m->fn[d]->is_kernel)
 			ERR(e, "kernels cannot be called from kernels or functions; use a wp.func");
 		if (d >= 0) {
 			Func *g = s->m->fn[d];
@@ -913,7 +997,7 @@ static void check_target(Sema *s, Node *n)
 	const char *name = n->name;
 	if (reserved(name))
 		ERR(n, "cannot assign to '%s': the name is reserved", name);
-	if (map_get(&s->defs, name) >= 0)
+	if (def_find(s, name) >= 0)
 		ERR(n, "cannot assign to function '%s'", name);
 	for (int i = 0; i < s->nloopvar; i++)
 		if (!strcmp(s->loopvar[i], name))
@@ -1380,9 +1464,8 @@ static void return_annotation(Sema *s, Node *a)
 }
 
 /* def name(params) -> T: body, decorated @wp.kernel or @wp.func */
-static void lower_def(Sema *s, int di)
+static void lower_def(Sema *s, Def *d, int di)
 {
-	Def *d = &s->def[di];
 	Node *fn = d->node, *ps = kid(fn, 1), *body = kid(fn, 3);
 	const char *what = d->kernel ? "kernel" : "function";
 	s->cur = d;
@@ -1398,7 +1481,7 @@ static void lower_def(Sema *s, int di)
 			    fn->name);
 		if (reserved(p->name))
 			ERR(p, "'%s' cannot be used as a parameter name", p->name);
-		if (map_get(&s->defs, p->name) >= 0)
+		if (def_find(s, p->name) >= 0)
 			ERR(p, "parameter '%s' has the name of a function", p->name);
 		if (map_get(&s->names, p->name) >= 0)
 			ERR(p, "duplicate parameter '%s' in function definition", p->name);
@@ -1526,41 +1609,59 @@ static int *call_order(Sema *s)
 	return order;
 }
 
+/* A top-level statement, the i-th of the module: the import or docstring
+ * (returns NULL), or a decorated def, which gets its IR function (returns
+ * its node).  *have_wp: the import came before. */
+static Node *top_level(Sema *s, Node *n, int i, int *have_wp, int *kernel)
+{
+	if (n->kind == N_IMPORT || n->kind == N_FROMIMPORT) {
+		import(s, n);
+		*have_wp = 1;
+		return NULL;
+	}
+	if (i == 0 && n->kind == N_EXPR && n->kid[0]->kind == N_STRING)
+		return NULL; /* docstring */
+	if (n->kind != N_DEF)
+		ERR(n, "only @wp.kernel and @wp.func definitions are supported at module level");
+	*kernel = decorator(s, n, *have_wp);
+	if (reserved(n->name))
+		ERR(n, "'%s' cannot be used as a function name", n->name);
+	if (ir_func_find(s->m, n->name) >= 0)
+		ERR(n, "function '%s' is defined twice", n->name);
+	if (s->ndef >= (1 << 24))
+		ERR(n, "too many functions in one file (at most %d)", 1 << 24);
+	if (s->missed && (missed_has(s->missed, n->name) || missed_has(s->kernels, n->name)))
+		ERR(n, "'%s' was looked up above its definition", n->name);
+	s->ndef++;
+	if (s->keep) {
+		/* a func stays, for the calls below it; a kernel goes */
+		arena_grow(s->keep, (void **)&s->m->fn, &s->m->capfn, s->m->nfn + 1,
+			   sizeof *s->m->fn);
+		s->m->fnarena = *kernel ? NULL : s->keep;
+	}
+	ir_func_new(s->m, n->name, *kernel, loc_of(n));
+	return n;
+}
+
 /* The top level: the import, docstring and decorated defs. */
 static void module(Sema *s, Node *mod)
 {
-	int have_wp = 0;
+	int have_wp = 0, kernel = 0, ndef = 0;
 	for (int i = 0; i < mod->nkid; i++) {
-		Node *n = mod->kid[i];
-		if (n->kind == N_IMPORT || n->kind == N_FROMIMPORT) {
-			import(s, n);
-			have_wp = 1;
+		Node *n = top_level(s, mod->kid[i], i, &have_wp, &kernel);
+		if (!n)
 			continue;
-		}
-		if (i == 0 && n->kind == N_EXPR && n->kid[0]->kind == N_STRING)
-			continue; /* docstring */
-		if (n->kind != N_DEF)
-			ERR(n, "only @wp.kernel and @wp.func definitions are supported at module level");
-		int kernel = decorator(s, n, have_wp);
-		if (reserved(n->name))
-			ERR(n, "'%s' cannot be used as a function name", n->name);
-		if (map_get(&s->defs, n->name) >= 0)
-			ERR(n, "function '%s' is defined twice", n->name);
-		if (s->ndef >= (1 << 24))
-			ERR(n, "too many functions in one file (at most %d)", 1 << 24);
-		arena_grow(s->a, (void **)&s->def, &s->capdef, s->ndef + 1, sizeof *s->def);
-		Def *d = &s->def[s->ndef];
+		arena_grow(s->a, (void **)&s->def, &s->capdef, ndef + 1, sizeof *s->def);
+		Def *d = &s->def[ndef++];
 		memset(d, 0, sizeof *d);
 		d->node = n;
 		d->kernel = kernel;
-		map_put(s->a, &s->defs, n->name, s->ndef++);
-		ir_func_new(s->m, n->name, kernel, loc_of(n));
 	}
 	for (int i = 0; i < s->ndef; i++)
 		collect_calls(s, &s->def[i], kid(s->def[i].node, 3));
 	int *order = call_order(s);
 	for (int i = 0; i < s->ndef; i++)
-		lower_def(s, order[i]);
+		lower_def(s, &s->def[order[i]], order[i]);
 }
 
 Module *ks_lower(const Parse *p)
@@ -1591,4 +1692,125 @@ Module *ks_frontend(const Src *src, Arena *scratch)
 	Parse p;
 	ks_parse(&p, src, scratch);
 	return ks_lower(&p);
+}
+
+/* ---- streaming ------------------------------------------------------------ */
+
+/* The state a longjmp must find intact lives here, not in locals. */
+static Pieces st_pc;
+static Module *st_m;
+static Arena st_ast, st_keep;
+static Missed st_missed, st_kernels;
+static int st_reading;
+
+static void missed_init(Missed *ms)
+{
+	ms->n = 0;
+	ms->cap = 256;
+	ms->h = xmalloc(ms->cap * sizeof *ms->h);
+	memset(ms->h, 0, ms->cap * sizeof *ms->h);
+}
+
+/* Back to the module's own arena after a top-level statement; a def that
+ * is done keeps its signature (a func) or leaves the module (a kernel). */
+static void st_drop(int done)
+{
+	if (!st_reading)
+		return;
+	st_m->fnarena = &st_keep;
+	if (done && st_m->fn[st_m->nfn - 1]->is_kernel) {
+		missed_add(&st_kernels, st_m->fn[st_m->nfn - 1]->name);
+		ir_func_pop(st_m);
+	} else if (done) {
+		ir_keep_signature(st_m, st_m->fn[st_m->nfn - 1]);
+	}
+	arena_free(&st_m->arena);
+	st_m->arena = st_keep;
+	memset(&st_keep, 0, sizeof st_keep);
+	st_m->fnarena = NULL;
+	st_reading = 0;
+}
+
+int ks_frontend_stream(const char *path, const char *outpath, Src *whole)
+{
+	jmp_buf jb;
+	jmp_buf *saved = ks_recover;
+	int quiet = ks_quiet;
+	volatile int ok = 0;
+	struct stat stt;
+	pieces_open(&st_pc, path);
+	st_m = ir_module_new();
+	missed_init(&st_missed);
+	missed_init(&st_kernels);
+	memset(&st_ast, 0, sizeof st_ast);
+	st_reading = 0;
+	ks_recover = &jb;
+	ks_quiet = 1;
+	/* a device or FIFO is written in place: nothing may reach it before
+	 * the whole file is known to be good */
+	int direct = outpath && strcmp(outpath, "-") && !stat(outpath, &stt) &&
+		     !S_ISREG(stt.st_mode) && !S_ISDIR(stt.st_mode);
+	if (!direct && !setjmp(jb)) {
+		Sema s = {.src = NULL, .m = st_m, .missed = &st_missed,
+			  .kernels = &st_kernels, .keep = &st_keep};
+		st_m->source = arena_strdup(&st_m->arena, st_pc.name);
+		FILE *out = out_open_spool(outpath);
+		ir_print_head(out, st_m);
+		int have_wp = 0, kernel = 0, line0, r, i = 0;
+		Src piece;
+		while ((r = pieces_next(&st_pc, &piece, &line0)) > 0) {
+			Parse p;
+			ks_parse_at(&p, &piece, &st_ast, line0);
+			s.src = &piece;
+			s.a = &st_ast;
+			s.loopvar = NULL;
+			s.caploopvar = 0;
+			for (int k = 0; k < p.module->nkid; k++, i++) {
+				st_keep = st_m->arena;
+				memset(&st_m->arena, 0, sizeof st_m->arena);
+				st_m->fnarena = &st_keep;
+				st_reading = 1;
+				Node *n = top_level(&s, p.module->kid[k], i, &have_wp, &kernel);
+				if (n) {
+					int fi = st_m->nfn - 1;
+					Def d = {.node = n, .kernel = kernel};
+					collect_calls(&s, &d, kid(n, 3));
+					for (int c = 0; c < d.ncall; c++)
+						if (d.call[c].to >= fi)
+							ks_error_at(&piece, d.call[c].at->line,
+								    d.call[c].at->col, "recursion");
+					lower_def(&s, &d, fi);
+					ir_verify_func(st_m, &piece, 1, fi);
+					ir_print_func(out, st_m, st_m->fn[fi]);
+				}
+				st_drop(n != NULL);
+			}
+			arena_free(&st_ast);
+		}
+		if (r == 0) {
+			ks_recover = saved;
+			ks_quiet = quiet;
+			if (fflush(out) || ferror(out))
+				ks_fatal("write error:");
+			out_commit();
+			ok = 1;
+		}
+	}
+	/* done; or the file cannot stream, or an error came up */
+	ks_recover = saved;
+	ks_quiet = quiet;
+	st_drop(0);
+	arena_free(&st_ast);
+	if (!ok) {
+		out_abort();
+		pieces_whole(&st_pc, whole);
+	}
+	pieces_close(&st_pc);
+	ir_module_free(st_m);
+	st_m = NULL;
+	free(st_missed.h);
+	memset(&st_missed, 0, sizeof st_missed);
+	free(st_kernels.h);
+	memset(&st_kernels, 0, sizeof st_kernels);
+	return ok;
 }

@@ -353,6 +353,29 @@ static int find(const Module *cm, const char *name, int backward)
 	return best;
 }
 
+void ir_func_pop(Module *m)
+{
+	int last = --m->nfn;
+	if (m->nindexed <= last)
+		return;
+	/* unindex it: linear probing's deletion, moving back the entries
+	 * whose probe went past its slot */
+	size_t mask = (size_t)(m->capindex - 1);
+	size_t i = name_hash(m->fn[last]->name, m->capindex);
+	while (m->index[i] != last + 1)
+		i = (i + 1) & mask;
+	for (size_t j = (i + 1) & mask; m->index[j]; j = (j + 1) & mask) {
+		size_t home = name_hash(m->fn[m->index[j] - 1]->name, m->capindex);
+		/* the entry at j may move to i unless its home lies in (i, j] */
+		if (((j - home) & mask) >= ((j - i) & mask)) {
+			m->index[i] = m->index[j];
+			i = j;
+		}
+	}
+	m->index[i] = 0;
+	m->nindexed = last;
+}
+
 int ir_func_find(const Module *m, const char *name)
 {
 	return find(m, name, 0);

@@ -183,6 +183,8 @@ Func *ir_func_new(Module *m, const char *name, int is_kernel, Loc loc);
 /* The func or kernel NAME (backward kernels have a namespace of their own:
  * `backward @k` is the backward of `kernel @k`): index or -1. */
 int ir_func_find(const Module *m, const char *name);
+/* Forget the last function (its memory is the caller's business). */
+void ir_func_pop(Module *m);
 int ir_backward_find(const Module *m, const char *name);
 
 int ir_param(Module *m, Func *f, const char *name, Type ty);
