@@ -109,8 +109,7 @@ int ks_frontend_stream(const char *path, const char *outpath, Src *whole);
 /* A kernel source read one top-level definition at a time (pieces.c). */
 typedef struct Pieces {
 	FILE *f;             /* the input, or a copy that can be read again */
-	const char *name, *path;
-	int copy;            /* f is a temporary copy */
+	const char *name;
 	char *buf;           /* the piece */
 	size_t len, cap;
 	char *line;          /* the line read last */

@@ -17,7 +17,6 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "ast.h"
 
@@ -31,29 +30,8 @@ void pieces_open(Pieces *pc, const char *path)
 	memset(pc, 0, sizeof *pc);
 	int is_stdin = !path || !strcmp(path, "-");
 	pc->name = is_stdin ? "<stdin>" : path;
-	pc->path = path;
 	pc->next_line = 1;
-	struct stat st;
-	if (!is_stdin && !(pc->f = fopen(path, "rb")))
-		ks_fatal("%s:", path);
-	if (is_stdin || fstat(fileno(pc->f), &st) || !S_ISREG(st.st_mode)) {
-		/* read once: a copy that can be read again */
-		FILE *in = is_stdin ? stdin : pc->f, *t = tmpfile();
-		char buf[65536];
-		size_t n;
-		if (!t)
-			ks_fatal("temporary file:");
-		while ((n = fread(buf, 1, sizeof buf, in)) > 0)
-			if (fwrite(buf, 1, n, t) != n)
-				ks_fatal("temporary file: write error");
-		if (ferror(in))
-			ks_fatal("%s: read error", pc->name);
-		if (!is_stdin)
-			fclose(in);
-		pc->f = t;
-		pc->copy = 1;
-		rewind(t);
-	}
+	pc->f = src_open_seekable(path, pc->name);
 }
 
 /* Follow one physical line: brackets, strings, comments, continuation.
@@ -178,29 +156,9 @@ int pieces_next(Pieces *pc, Src *piece, int *line0)
 
 void pieces_whole(Pieces *pc, Src *whole)
 {
-	if (!pc->copy) {
-		src_read(whole, pc->path);
-		return;
-	}
-	size_t cap = 65536, n = 0;
-	char *p = xmalloc(cap);
-	rewind(pc->f);
-	for (;;) {
-		if (cap - n < 2) {
-			cap *= 2;
-			p = xrealloc(p, cap);
-		}
-		size_t got = fread(p + n, 1, cap - n - 1, pc->f);
-		n += got;
-		if (got == 0)
-			break;
-	}
-	if (ferror(pc->f))
+	if (fseek(pc->f, 0, SEEK_SET))
 		ks_fatal("%s: read error", pc->name);
-	p[n] = 0;
-	whole->name = pc->name;
-	whole->text = p;
-	whole->len = n;
+	src_read_file(whole, pc->f, pc->name);
 }
 
 void pieces_close(Pieces *pc)

@@ -21,7 +21,6 @@
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "stream.h"
 
@@ -160,26 +159,7 @@ int ir_stream_open(IrStream *s, const char *path, Module *m)
 	s->m = m;
 	int is_stdin = !path || !strcmp(path, "-");
 	s->name = is_stdin ? "<stdin>" : path;
-	struct stat st;
-	if (!is_stdin && !(s->f = fopen(path, "rb")))
-		ks_fatal("%s:", path);
-	if (is_stdin || fstat(fileno(s->f), &st) || !S_ISREG(st.st_mode)) {
-		/* not seekable: a copy that is */
-		FILE *in = is_stdin ? stdin : s->f, *t = tmpfile();
-		char buf[65536];
-		size_t n;
-		if (!t)
-			ks_fatal("temporary file:");
-		while ((n = fread(buf, 1, sizeof buf, in)) > 0)
-			if (fwrite(buf, 1, n, t) != n)
-				ks_fatal("temporary file: write error");
-		if (ferror(in))
-			ks_fatal("%s: read error", s->name);
-		if (!is_stdin)
-			fclose(in);
-		s->f = t;
-		rewind(t);
-	}
+	s->f = src_open_seekable(path, s->name);
 	if (!scan(s))
 		return 0;
 	ir_read_head(m, piece(s, 0, s->off[0]));

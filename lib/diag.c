@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "ks.h"
 
@@ -25,6 +26,13 @@ void src_read(Src *s, const char *path)
 	int is_stdin = !path || !strcmp(path, "-");
 	if (!is_stdin && !(f = fopen(path, "rb")))
 		ks_fatal("%s:", path);
+	src_read_file(s, f, is_stdin ? "<stdin>" : path);
+	if (!is_stdin)
+		fclose(f);
+}
+
+void src_read_file(Src *s, FILE *f, const char *name)
+{
 	size_t cap = 65536, n = 0;
 	char *p = xmalloc(cap);
 	for (;;) {
@@ -38,13 +46,37 @@ void src_read(Src *s, const char *path)
 			break;
 	}
 	if (ferror(f))
-		ks_fatal("%s: read error", is_stdin ? "<stdin>" : path);
-	if (!is_stdin)
-		fclose(f);
+		ks_fatal("%s: read error", name);
 	p[n] = 0;
-	s->name = is_stdin ? "<stdin>" : path;
+	s->name = name;
 	s->text = p;
 	s->len = n;
+}
+
+FILE *src_open_seekable(const char *path, const char *name)
+{
+	int is_stdin = !path || !strcmp(path, "-");
+	FILE *f = stdin;
+	struct stat st;
+	if (!is_stdin && !(f = fopen(path, "rb")))
+		ks_fatal("%s:", path);
+	if (!is_stdin && !fstat(fileno(f), &st) && S_ISREG(st.st_mode))
+		return f;
+	/* not seekable: a copy that is */
+	FILE *t = tmpfile();
+	char buf[65536];
+	size_t n;
+	if (!t)
+		ks_fatal("temporary file:");
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+		if (fwrite(buf, 1, n, t) != n)
+			ks_fatal("temporary file: write error");
+	if (ferror(f))
+		ks_fatal("%s: read error", name);
+	if (!is_stdin)
+		fclose(f);
+	rewind(t);
+	return t;
 }
 
 void src_from_mem(Src *s, const char *name, const char *text, size_t len)

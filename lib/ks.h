@@ -79,6 +79,12 @@ extern char ks_errmsg[512];     /* the last error's message */
 
 /* Read a whole file ("-" is stdin) into a malloc'd Src. */
 void src_read(Src *s, const char *path);
+/* Read f from where it stands to its end into a malloc'd Src named name. */
+void src_read_file(Src *s, FILE *f, const char *name);
+/* Open path ("-" is stdin; name for messages) so that it can be read again
+ * from the start: the file itself when it is a regular file, else a
+ * temporary copy of all it holds. */
+FILE *src_open_seekable(const char *path, const char *name);
 /* Wrap a buffer that the caller owns (len bytes; need not end in NUL). */
 void src_from_mem(Src *s, const char *name, const char *text, size_t len);
 void src_free(Src *s);
