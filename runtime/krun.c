@@ -303,9 +303,11 @@ static void build_code(Buf *code, const Module *m, const Opts *o, const Func **k
 	}
 }
 
+/* Does the float code go to the system C compiler?  Only the cpu device's
+ * C can go to libtcc; sim's C++ always goes to c++. */
 static int module_use_cc(const Module *m, const Opts *o)
 {
-	return o->use_cc || (!o->use_tcc && uses_vec3(m));
+	return o->device == DEV_CPU && (o->use_cc || (!o->use_tcc && uses_vec3(m)));
 }
 
 /* --gradcheck: the CPU code that the double-precision build compiles (the
@@ -597,8 +599,7 @@ static int job_prepare(Opts *o, Host *h1, Host *h2)
 		build_code(&code, m, o, ks, nk);
 	if (nk && o->gradcheck)
 		double_code(&dcode, m, o, ks, nk);
-	/* the sim device's code goes to c++ whatever the module holds: one group */
-	printf("%d %d %d %zu %zu\n", nk, o->device == DEV_CPU && module_use_cc(m, o), m->nfn, code.n, dcode.n);
+	printf("%d %d %d %zu %zu\n", nk, module_use_cc(m, o), m->nfn, code.n, dcode.n);
 	for (int i = 0; i < m->nfn; i++)
 		printf("%s\n", m->fn[i]->name);
 	if (code.n)
