@@ -372,6 +372,19 @@ static Expr lit_in(G *g, double lo, double hi, int neg)
 
 /* ---- squashing and guards ----------------------------------------------- */
 
+/* The round scales a person writes: 0.5, 0.25, 0.1, 0.05, 0.01 ... */
+static const double round_scale[] = {0.5, 0.25, 0.2, 0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.001, 0.0005, 0.0002, 0.0001};
+static const char *const round_scale_text[] = {"0.5", "0.25", "0.2", "0.1", "0.05", "0.02", "0.01", "0.005", "0.002", "0.001", "0.0005", "0.0002", "0.0001"};
+
+/* The first round scale k with m * k <= c, or -1 when none is that small. */
+static int round_scale_for(double m, double c)
+{
+	for (int i = 0; i < (int)KS_NELEM(round_scale); i++)
+		if (m * round_scale[i] <= c)
+			return i;
+	return -1;
+}
+
 /* E kept within [-c, c]: unchanged when it already is, else scaled by a
  * constant, clamped or passed through tanh/sin. */
 Expr squash(G *g, Expr e, double c)
@@ -382,20 +395,17 @@ Expr squash(G *g, Expr e, double c)
 	if (e.ty == T_F && c >= 0.05 && !named_ex(e)) /* not wp.clamp(4.0, -2.0, 2.0) */
 		return lit_in(g, 0.05, c, e.iv.lo < 0);
 	if (e.ty != T_F || chance(g, 35)) {
-		/* a constant scale: 0.5, 0.25, 0.1, 0.05, 0.01 ... */
-		static const double ks[] = {0.5, 0.25, 0.2, 0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.001, 0.0005, 0.0002, 0.0001};
-		static const char *const kt[] = {"0.5", "0.25", "0.2", "0.1", "0.05", "0.02", "0.01", "0.005", "0.002", "0.001", "0.0005", "0.0002", "0.0001"};
-		for (int i = 0; i < (int)KS_NELEM(ks); i++)
-			if (m * ks[i] <= c) {
-				if (e.ty == T_F)
-					COV(g, expr_mul);
-				else if (IS_VEC(e.ty))
-					COV(g, expr_scalar_vec);
-				else
-					COV(g, expr_scalar_mat);
-				Expr r = ex(S(kt[i], " * ", par(g, e, P_UNARY)), e.ty, P_MUL, iv_scale(e.iv, ks[i]), e.dep);
-				return r;
-			}
+		int i = round_scale_for(m, c);
+		if (i >= 0) {
+			if (e.ty == T_F)
+				COV(g, expr_mul);
+			else if (IS_VEC(e.ty))
+				COV(g, expr_scalar_vec);
+			else
+				COV(g, expr_scalar_mat);
+			return ex(S(round_scale_text[i], " * ", par(g, e, P_UNARY)), e.ty, P_MUL,
+				  iv_scale(e.iv, round_scale[i]), e.dep);
+		}
 		if (e.ty != T_F) {
 			double k = pow(10.0, floor(log10(c / m)));
 			COV(g, expr_scalar_vec);
@@ -1604,16 +1614,17 @@ static Expr det_f(G *g, int n, Expr m, int d)
 		arg = S(s, ")");
 		iv = iv_sym(bound);
 	} else {
-		static const double ks[] = {1, 0.5, 0.25, 0.2, 0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.001};
-		static const char *const kt[] = {"", "0.5", "0.25", "0.2", "0.1", "0.05", "0.02", "0.01", "0.005", "0.002", "0.001"};
-		double mm = iv_mag(m.iv);
-		int i = 0;
-		while (i + 1 < (int)KS_NELEM(ks) && n * ks[i] * mm > 0.5)
-			i++;
-		double q = fmin(n * ks[i] * mm, 0.5);
-		const char *sm = i ? S(kt[i], " * ", par(g, m, P_UNARY)) : par(g, m, P_ADD);
-		if (i)
+		double mm = iv_mag(m.iv), k = 1;
+		const char *sm;
+		if (n * mm > 0.5) {
+			int i = round_scale_for(n * mm, 0.5);
+			k = i >= 0 ? round_scale[i] : pow(10.0, floor(log10(0.5 / (n * mm))));
+			sm = S(i >= 0 ? round_scale_text[i] : flit(g, k), " * ", par(g, m, P_UNARY));
 			COV(g, expr_scalar_mat);
+		} else {
+			sm = par(g, m, P_ADD);
+		}
+		double q = n * k * mm;
 		COV(g, expr_mat_add);
 		arg = S(sm, " + ", eye(g, n, 1.0));
 		iv = iv_mk(pow(1 - q, n), pow(1 + q, n));
