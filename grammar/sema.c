@@ -38,7 +38,6 @@
  */
 #include <math.h>
 #include <setjmp.h>
-#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1737,7 +1736,6 @@ int ks_frontend_stream(const char *path, const char *outpath, Src *whole)
 	jmp_buf *saved = ks_recover;
 	int quiet = ks_quiet;
 	volatile int ok = 0;
-	struct stat stt;
 	pieces_open(&st_pc, path);
 	st_m = ir_module_new();
 	missed_init(&st_missed);
@@ -1746,11 +1744,7 @@ int ks_frontend_stream(const char *path, const char *outpath, Src *whole)
 	st_reading = 0;
 	ks_recover = &jb;
 	ks_quiet = 1;
-	/* a device or FIFO is written in place: nothing may reach it before
-	 * the whole file is known to be good */
-	int direct = outpath && strcmp(outpath, "-") && !stat(outpath, &stt) &&
-		     !S_ISREG(stt.st_mode) && !S_ISDIR(stt.st_mode);
-	if (!direct && !setjmp(jb)) {
+	if (!setjmp(jb)) {
 		Sema s = {.src = NULL, .m = st_m, .missed = &st_missed,
 			  .kernels = &st_kernels, .keep = &st_keep};
 		st_m->source = arena_strdup(&st_m->arena, st_pc.name);

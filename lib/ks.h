@@ -99,13 +99,14 @@ KS_NORETURN void ks_fatal(const char *fmt, ...) KS_PRINTF(1, 2);
 
 /* ---- output --------------------------------------------------------- */
 
-/* Open the output: stdout for NULL or "-", else PATH.tmp.PID which
+/* Open the output: stdout for NULL or "-", PATH itself when it exists and
+ * is not a regular file (/dev/null, a FIFO), else PATH.tmp.PID which
  * out_commit() renames to PATH.  An error or exit before the commit removes
  * the temporary file, so no partial output is ever left behind. */
 FILE *out_open(const char *path);
-/* The same, except that stdout's output goes first to a temporary file
- * that out_commit() copies to stdout: a tool that writes as it reads
- * leaves nothing on stdout when it fails half-way. */
+/* The same, except that the output to stdout or to a device goes first to
+ * a temporary file that out_commit() copies there: a tool that writes as
+ * it reads leaves nothing there when it fails half-way. */
 FILE *out_open_spool(const char *path);
 void out_commit(void);
 /* Remove the unfinished output file, if any (errors call this). */

@@ -3,7 +3,8 @@
  * over PATH only once it has finished, so a failed or interrupted run never
  * leaves a partial file where a later step (or Make) would take it as done.
  * A PATH that exists and is not a regular file (/dev/null, a FIFO) is
- * written in place: renaming over it would replace the device.
+ * written in place, as stdout is: renaming over it would replace the
+ * device.
  */
 #include <signal.h>
 #include <sys/stat.h>
@@ -16,9 +17,17 @@
 
 static char *final_path, *tmp_path;
 static FILE *out_file;
-static FILE *spool; /* stdout's spool (out_open_spool) */
-static FILE *direct; /* a device or FIFO, written in place */
+static FILE *spool;            /* the spool of stdout or a device (out_open_spool) */
+static const char *spool_path; /* the device it goes to; NULL: stdout */
+static FILE *direct;           /* a device or FIFO, written in place */
 static const char *direct_path;
+
+/* Is path an existing file that is not a regular file (nor a folder)? */
+static int is_device(const char *path)
+{
+	struct stat st;
+	return !stat(path, &st) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
 
 void out_abort(void)
 {
@@ -53,8 +62,7 @@ FILE *out_open(const char *path)
 {
 	if (!path || !strcmp(path, "-"))
 		return stdout;
-	struct stat st;
-	if (!stat(path, &st) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+	if (is_device(path)) {
 		if (!(direct = fopen(path, "wb")))
 			ks_fatal("%s:", path);
 		direct_path = path;
@@ -79,10 +87,12 @@ FILE *out_open(const char *path)
 
 FILE *out_open_spool(const char *path)
 {
-	if (path && strcmp(path, "-"))
+	int to_stdout = !path || !strcmp(path, "-");
+	if (!to_stdout && !is_device(path))
 		return out_open(path);
 	if (!(spool = tmpfile()))
 		ks_fatal("temporary file:");
+	spool_path = to_stdout ? NULL : path;
 	return spool;
 }
 
@@ -93,8 +103,12 @@ void out_commit(void)
 		size_t n;
 		if (fflush(spool) || ferror(spool) || fseek(spool, 0, SEEK_SET))
 			ks_fatal("temporary file: write error");
+		FILE *to = stdout;
+		if (spool_path && !(to = direct = fopen(spool_path, "wb")))
+			ks_fatal("%s:", spool_path);
+		direct_path = spool_path;
 		while ((n = fread(buf, 1, sizeof buf, spool)) > 0)
-			if (fwrite(buf, 1, n, stdout) != n)
+			if (fwrite(buf, 1, n, to) != n)
 				break;
 		if (ferror(spool))
 			ks_fatal("temporary file: read error");

@@ -30,4 +30,14 @@ kparse samples/vector/triangles.py >"$TMP/plain.kir"
 same_file "kparse -o FIFO: the reader gets the IR" "$TMP/fifo.out" "$TMP/plain.kir"
 ok "... and the FIFO is still a FIFO" test -p "$TMP/fifo"
 ok "... with no temporary beside it" test -z "$(ls "$TMP" | grep '\.tmp\.')"
+# a tool that fails half-way (kemit-cpu reads IR function by function)
+# writes nothing to it; the empty open after it only lets the reader go
+head -c 3000 "$TMP/plain.kir" >"$TMP/cut.kir"
+echo "garbage" >>"$TMP/cut.kir"
+timeout 20 cat "$TMP/fifo" >"$TMP/fifo.bad" &
+kemit-cpu -o "$TMP/fifo" "$TMP/cut.kir" 2>/dev/null
+is "kemit-cpu -o FIFO on bad IR exits 1" $? 1
+timeout 5 sh -c ': >"$1"' sh "$TMP/fifo"
+wait
+is "... and writes nothing to the FIFO" "$(wc -c <"$TMP/fifo.bad")" 0
 done_testing
