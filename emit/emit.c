@@ -242,19 +242,6 @@ static const char *ctype(Type t)
 	return "void";
 }
 
-/* v in decimal, as %d writes it (printf costs more than what it prints) */
-static void buf_int(Buf *b, long long v)
-{
-	char s[24], *p = s + sizeof s;
-	unsigned long long u = v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v;
-	do
-		*--p = (char)('0' + u % 10);
-	while (u /= 10);
-	if (v < 0)
-		*--p = '-';
-	buf_put(b, p, (size_t)(s + sizeof s - p));
-}
-
 /* "float x", "float *xs", "ks_vec3 v" */
 static void put_decl(Buf *b, Type t, const char *name)
 {

@@ -18,26 +18,13 @@ typedef struct Printer {
 	int next;
 } Printer;
 
-/* v in decimal, as %d writes it (printf costs more than what it prints) */
-static void put_int(Buf *out, int v)
-{
-	char s[16], *q = s + sizeof s;
-	unsigned u = v < 0 ? 0 - (unsigned)v : (unsigned)v;
-	do
-		*--q = (char)('0' + u % 10);
-	while (u /= 10);
-	if (v < 0)
-		*--q = '-';
-	buf_put(out, q, (size_t)(s + sizeof s - q));
-}
-
 /* " !LINE:COL", then tail */
 static void put_loc(Buf *out, Loc l, const char *tail)
 {
 	buf_puts(out, " !");
-	put_int(out, l.line);
+	buf_int(out, l.line);
 	buf_putc(out, ':');
-	put_int(out, l.col);
+	buf_int(out, l.col);
 	buf_puts(out, tail);
 }
 
@@ -55,13 +42,13 @@ static void print_value(Printer *p, int id)
 		if (p->num[id] < 0)
 			p->num[id] = p->next++;
 		buf_putc(p->out, '%');
-		put_int(p->out, p->num[id]);
+		buf_int(p->out, p->num[id]);
 		return;
 	case VK_CONST:
 		if (v->ty == TY_BOOL)
 			buf_puts(p->out, v->k.i ? "true" : "false");
 		else if (v->ty == TY_INT)
-			put_int(p->out, (int)v->k.i);
+			buf_int(p->out, (int)v->k.i);
 		else {
 			ks_fmt_float(buf, sizeof buf, v->k.f);
 			buf_puts(p->out, buf);

@@ -53,3 +53,15 @@ void buf_free(Buf *b)
 	b->p = NULL;
 	b->n = b->cap = 0;
 }
+
+void buf_int(Buf *b, long long v)
+{
+	char s[24], *p = s + sizeof s;
+	unsigned long long u = v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v;
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		*--p = '-';
+	buf_put(b, p, (size_t)(s + sizeof s - p));
+}

@@ -59,6 +59,8 @@ typedef struct Buf {
 void buf_put(Buf *b, const char *s, size_t n);
 void buf_puts(Buf *b, const char *s);
 void buf_putc(Buf *b, int c);
+/* v in decimal, as %lld writes it (printf costs more than what it prints) */
+void buf_int(Buf *b, long long v);
 void buf_printf(Buf *b, const char *fmt, ...) KS_PRINTF(2, 3);
 void buf_free(Buf *b);
 
