@@ -2,6 +2,7 @@
 #
 #   make dataset N=1000 DEVICE=cpu|cuda|all SEED=1 CATEGORIES=all
 #                SHARD=50 CHECK=full|compile|none OUT=dataset/<device>
+#                [DS_JOBS=nproc, the shards built at once when make has no -j]
 #
 # A Make graph over shards.  Shard K holds kernels [K*SHARD, (K+1)*SHARD);
 # each step of it is a file in the work folder WORK/K/ (gen.st, parse.st,
@@ -70,11 +71,17 @@ SRUN_ARGS ?=
 DS_RUN := $(SRUN) --exact --ntasks=1 --cpus-per-task=1 --mem=0 --input=none --quiet $(SRUN_ARGS)
 endif
 
-.PHONY: dataset dataset-shards
+.PHONY: dataset dataset-build dataset-shards
 ifeq ($(LAUNCH),slurm)
 dataset: dataset-submit
 else
-dataset: $(OUT)/timing.json
+# Shards build side by side: without -j, `make dataset` runs itself again
+# with -j$(DS_JOBS) (the CPUs this process may use); an explicit -jN,
+# -j1 included, is kept.  (make 4.3 reads -j only from its command line.)
+DS_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+dataset:
+	$(Q)$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(DS_JOBS)) dataset-build
+dataset-build: $(OUT)/timing.json
 endif
 SHARDS ?= $(DS_SHARDS)
 dataset-shards: $(SHARDS:%=$(DS_WORK)/%.rec)

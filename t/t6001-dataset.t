@@ -77,12 +77,13 @@ is "N=9: 9 records" "$(cat "$o"/data/*.jsonl | wc -l)" 9
 # DEVICE=all: one record per device
 ok "make dataset DEVICE=all CHECK=none" mk dataset N=6 SHARD=4 DEVICE=all CHECK=none OUT="$TMP/all"
 
-# a newer tool redoes the steps after it only
+# a newer tool redoes the steps after it only (-j1: one shard at a time, so
+# the first progress line comes before the second shard is remade)
 w=$(dirname "$(ls -t "$TMP"/work/*/.t0 | head -1)")
 touch "$TMP/stamp"
 cp -p "$TMP/bin/kemit-cu" "$TMP/kemit-cu.keep"
 touch "$TMP/bin/kemit-cu"
-mk dataset N=6 SHARD=4 DEVICE=all CHECK=none OUT="$TMP/all" >"$TMP/touch" 2>&1
+mk -j1 dataset N=6 SHARD=4 DEVICE=all CHECK=none OUT="$TMP/all" >"$TMP/touch" 2>&1
 touch -r "$TMP/kemit-cu.keep" "$TMP/bin/kemit-cu"
 ok "kemit-cu newer: the gen, parse and diff steps stay" test -z "$(find "$w" -name 'gen.st' -newer "$TMP/stamp" -o -name 'diff.st' -newer "$TMP/stamp")"
 ok "kemit-cu newer: the emit steps are redone" test -n "$(find "$w" -name 'emit.st' -newer "$TMP/stamp")"
@@ -122,5 +123,10 @@ for f in data/train-00000-of-00001.jsonl data/validation-00000-of-00001.jsonl da
 	rejects.jsonl stats.json README.md; do
 	same_file "... the others one by one: $f the same" "$TMP/dead/$f" "$o/$f"
 done
+# without -j the shards are built DS_JOBS at a time; an explicit -j1 stays
+is "without -j, make dataset runs itself with -jDS_JOBS" \
+	"$(mk -n dataset N=6 SHARD=3 DEVICE=cpu DS_JOBS=3 OUT="$o" 2>&1 | grep -m1 -o -- '-j[0-9]* dataset-build')" "-j3 dataset-build"
+is "with -j1, make dataset stays at one job" \
+	"$(mk -n -j1 dataset N=6 SHARD=3 DEVICE=cpu DS_JOBS=3 OUT="$o" 2>&1 | grep -m1 -- 'dataset-build' | grep -c -- ' -j')" 0
 ok "bad DEVICE is an error" bash -c "! make --no-print-directory O='$KS_BUILD' dataset DEVICE=gpu OUT='$TMP/x' 2>/dev/null"
 done_testing
