@@ -1061,14 +1061,8 @@ static void indent(Emitter *e, int depth)
 static void put_line_comment(FILE *out, int line)
 {
 	char s[40] = "  // line ", *p = s + sizeof s;
-	unsigned u = line < 0 ? 0 - (unsigned)line : (unsigned)line;
 	*--p = '\n';
-	do
-		*--p = (char)('0' + u % 10);
-	while (u /= 10);
-	if (line < 0)
-		*--p = '-';
-	p -= 10;
+	p = ks_dec(p, line) - 10;
 	memcpy(p, s, 10);
 	fwrite(p, 1, (size_t)(s + sizeof s - p), out);
 }

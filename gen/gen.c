@@ -107,12 +107,8 @@ size_t str_cat(char *dst, size_t cap, const char *a, ...)
 
 const char *u64_str(char *b, uint64_t x)
 {
-	char *p = b + 20;
-	*p = 0;
-	do
-		*--p = (char)('0' + x % 10);
-	while (x /= 10);
-	return p;
+	b[20] = 0;
+	return ks_udec(b + 20, x);
 }
 
 const char *flit(G *g, double x)

@@ -283,16 +283,8 @@ static const char *value_key(const Value *v, char *buf, size_t n)
 	if (v->name)
 		return v->name;
 	/* "%d" of the temp's number */
-	char *p = buf + n;
-	int x = (int)v->num;
-	unsigned u = x < 0 ? 0 - (unsigned)x : (unsigned)x;
-	*--p = 0;
-	do
-		*--p = (char)('0' + u % 10);
-	while (u /= 10);
-	if (x < 0)
-		*--p = '-';
-	return p;
+	buf[n - 1] = 0;
+	return ks_dec(buf + n - 1, (int)v->num);
 }
 
 /* Find %NAME in the current function: value id, or -1. */

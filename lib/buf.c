@@ -56,12 +56,6 @@ void buf_free(Buf *b)
 
 void buf_int(Buf *b, long long v)
 {
-	char s[24], *p = s + sizeof s;
-	unsigned long long u = v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v;
-	do
-		*--p = (char)('0' + u % 10);
-	while (u /= 10);
-	if (v < 0)
-		*--p = '-';
+	char s[24], *p = ks_dec(s + sizeof s, v);
 	buf_put(b, p, (size_t)(s + sizeof s - p));
 }

@@ -61,6 +61,22 @@ void buf_puts(Buf *b, const char *s);
 void buf_putc(Buf *b, int c);
 /* v in decimal, as %lld writes it (printf costs more than what it prints) */
 void buf_int(Buf *b, long long v);
+/* u (v) in decimal, written so that it ends just before END, without a
+ * NUL; returns where it starts (at most 20 bytes before END). */
+static inline char *ks_udec(char *end, unsigned long long u)
+{
+	do
+		*--end = (char)('0' + u % 10);
+	while (u /= 10);
+	return end;
+}
+static inline char *ks_dec(char *end, long long v)
+{
+	char *p = ks_udec(end, v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v);
+	if (v < 0)
+		*--p = '-';
+	return p;
+}
 void buf_printf(Buf *b, const char *fmt, ...) KS_PRINTF(2, 3);
 void buf_free(Buf *b);
 

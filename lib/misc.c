@@ -30,13 +30,10 @@ void ks_fmt_float(char *out, size_t n, float f)
 	if (f > -1e9f && f < 1e9f && f == (float)(long)f && n >= 16) {
 		long v = (long)f;
 		char s[16], *q = s + sizeof s;
-		unsigned long u = v < 0 ? 0 - (unsigned long)v : (unsigned long)v;
 		*--q = 0;
 		*--q = '0';
 		*--q = '.';
-		do
-			*--q = (char)('0' + u % 10);
-		while (u /= 10);
+		q = ks_udec(q, (unsigned long)(v < 0 ? -v : v));
 		if (signbit(f))
 			*--q = '-';
 		memcpy(out, q, (size_t)(s + sizeof s - q));
