@@ -108,7 +108,7 @@ Var *pick_var(G *g, int ty, int want_idx, int any_kind)
 	(void)any_kind;
 	for (int w = 0; w < 2; w++)
 		for (uint64_t m = mask_word(g, g->vmask[ty], w); m; m &= m - 1) {
-			int k = 64 * w + __builtin_ctzll(m);
+			int k = 64 * w + ks_ctz64(m);
 			const Var *v = &g->v[k];
 			if (v->alive && (!want_idx || v->idx))
 				c[n++] = k;
@@ -122,7 +122,7 @@ Var *pick_arr(G *g, int ty, int role)
 	int c[MAXV], n = 0;
 	for (int w = 0; w < 2; w++)
 		for (uint64_t m = mask_word(g, g->amask, w); m; m &= m - 1) {
-			int k = 64 * w + __builtin_ctzll(m);
+			int k = 64 * w + ks_ctz64(m);
 			const Var *v = &g->v[k];
 			if (ty >= 0 && v->ty != ty)
 				continue;
@@ -564,7 +564,8 @@ static Expr leaf_f(G *g, int d)
 				break;
 			int n = TY_N(v->ty);
 			COV(g, expr_mat_elem);
-			return ex(S(v->name, "[", ilit(g, rnd(g, n)), ", ", ilit(g, rnd(g, n)), "]"), T_F, P_ATOM, v->iv, v->dep);
+			int col = rnd(g, n), row = rnd(g, n); /* column first (ORDER) */
+			return ex(S(v->name, "[", ilit(g, row), ", ", ilit(g, col), "]"), T_F, P_ATOM, v->iv, v->dep);
 		}
 		case 8: {
 			Var *v = pick_var(g, T_I, 0, 1);
@@ -841,7 +842,8 @@ Expr gen_f(G *g, int d)
 			e = det_f(g, n, m, d - 1);
 		} else {
 			COV(g, expr_mat_elem);
-			e = ex(S(par(g, m, P_ATOM), "[", ilit(g, rnd(g, n)), ", ", ilit(g, rnd(g, n)), "]"), T_F, P_ATOM, m.iv, m.dep);
+			int col = rnd(g, n), row = rnd(g, n); /* column first (ORDER) */
+			e = ex(S(par(g, m, P_ATOM), "[", ilit(g, row), ", ", ilit(g, col), "]"), T_F, P_ATOM, m.iv, m.dep);
 		}
 		break;
 	}

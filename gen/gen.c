@@ -55,21 +55,19 @@ int wpick(G *g, const int *w, int n)
  * subexpression, maybe long) is copied with memcpy; one outside it (a
  * literal or a name, a few bytes) byte by byte, which costs less than
  * strlen and memcpy for so few. */
-char *cat_grow(G *g, int grow, const char *a, ...)
+char *cat_grow(G *g, int grow, const char *const *piece)
 {
-	va_list ap;
-	va_start(ap, a);
-	const char *s = a;
+	const char *const *pc = piece;
 	char *start = g->scratch + g->sp;
 	size_t n = 0;
-	if (grow && a == g->top) {
+	if (grow && *pc == g->top) {
 		start = g->top;
 		n = g->toplen;
-		s = va_arg(ap, const char *);
+		pc++;
 	}
 	size_t room = sizeof g->scratch - (size_t)(start - g->scratch) - 1;
 	uintptr_t lo = (uintptr_t)g->scratch, span = sizeof g->scratch;
-	for (; s; s = va_arg(ap, const char *)) {
+	for (const char *s; (s = *pc); pc++) {
 		if ((uintptr_t)s - lo < span) {
 			size_t l = strlen(s);
 			if (l > room - n)
@@ -84,7 +82,6 @@ char *cat_grow(G *g, int grow, const char *a, ...)
 			start[n++] = *s;
 		}
 	}
-	va_end(ap);
 	start[n] = 0;
 	g->sp = (size_t)(start - g->scratch) + n + 1;
 	g->top = start;
@@ -142,14 +139,12 @@ void put(G *g, const char *s) { buf_puts(g->out, s); }
 
 /* A line is gathered in B and written in one piece; a piece too long for
  * what is left of B goes out on its own. */
-void line(G *g, const char *a, ...)
+void line(G *g, const char *const *piece)
 {
 	char b[1024];
 	size_t n = 4 * (size_t)g->ind < 64 ? 4 * (size_t)g->ind : 64;
 	memset(b, ' ', n);
-	va_list ap;
-	va_start(ap, a);
-	for (const char *s = a; s; s = va_arg(ap, const char *)) {
+	for (const char *s; (s = *piece); piece++) {
 		size_t l = strlen(s);
 		if (l >= sizeof b - n) {
 			buf_put(g->out, b, n);
@@ -160,7 +155,6 @@ void line(G *g, const char *a, ...)
 		memcpy(b + n, s, l);
 		n += l;
 	}
-	va_end(ap);
 	b[n++] = '\n';
 	buf_put(g->out, b, n);
 }

@@ -121,9 +121,9 @@ static inline int rnd(G *g, int n) { return (int)(((g_next(g) >> 32) * (uint64_t
 static inline int chance(G *g, int pct) { return rnd(g, 100) < pct; }
 int wpick(G *g, const int *w, int n);
 #define PICK(g, a) ((a)[rnd(g, (int)KS_NELEM(a))])
-char *cat_grow(G *g, int grow, const char *a, ...);
-#define S(...) cat_grow(g, 0, __VA_ARGS__, (const char *)0)
-#define APP(...) cat_grow(g, 1, __VA_ARGS__, (const char *)0)
+char *cat_grow(G *g, int grow, const char *const *piece);
+#define S(...) cat_grow(g, 0, (const char *const[]){__VA_ARGS__, (const char *)0})
+#define APP(...) cat_grow(g, 1, (const char *const[]){__VA_ARGS__, (const char *)0})
 /* Concatenate the NULL-terminated pieces into DST of CAP bytes, cut as
  * snprintf would; returns the length. */
 size_t str_cat(char *dst, size_t cap, const char *a, ...);
@@ -138,8 +138,8 @@ int name_used(G *g, const char *name);
 #define COV(g, x) ((g)->cov->c[GC_##x]++)
 #define COVB(g, x) ((g)->cov->b[GB_##x]++)
 void put(G *g, const char *s);
-void line(G *g, const char *a, ...);
-#define L(...) line(g, __VA_ARGS__, (const char *)0)
+void line(G *g, const char *const *piece);
+#define L(...) line(g, (const char *const[]){__VA_ARGS__, (const char *)0})
 const char *ty_spell(G *g, int ty);
 void cov_type(G *g, int ty);
 

@@ -30,6 +30,19 @@
 
 #define KS_NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
+/* The index of the lowest set bit of X (X != 0). */
+static inline int ks_ctz64(uint64_t x)
+{
+#if defined(__GNUC__) && !defined(__TINYC__)
+	return __builtin_ctzll(x);
+#else
+	int n = 0;
+	for (; !(x & 1); x >>= 1)
+		n++;
+	return n;
+#endif
+}
+
 /* ---- allocation ---------------------------------------------------- */
 
 void *xmalloc(size_t n);
