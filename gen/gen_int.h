@@ -158,6 +158,7 @@ Expr gen_v(G *g, int n, int d);
 Expr gen_m(G *g, int n, int d);
 Expr gen_ty(G *g, int ty, int d);
 Expr squash(G *g, Expr e, double c);
+Expr tanh_arg(G *g, Expr e);
 Expr squash_int(G *g, Expr e, int c);
 Expr safe_div(G *g, Expr b);
 Expr with_dep(G *g, Expr e);

@@ -628,6 +628,7 @@ static void st_carried(G *g, Var *v)
 				e = gen_f(g, edepth(g));
 			if (!named_ex(e))
 				e = ex(v->name, T_F, P_ATOM, v->iv, v->dep);
+			e = tanh_arg(g, e);
 			COV(g, stmt_assign);
 			COVB(g, TANH);
 			if (B >= 1.0)
