@@ -385,6 +385,26 @@ static int round_scale_for(double m, double c)
 	return -1;
 }
 
+/* E (a float, vector or matrix) times the round constant round_scale[I]. */
+static Expr scale_by(G *g, Expr e, int i)
+{
+	if (e.ty == T_F)
+		COV(g, expr_mul);
+	else if (IS_VEC(e.ty))
+		COV(g, expr_scalar_vec);
+	else
+		COV(g, expr_scalar_mat);
+	return ex(S(round_scale_text[i], " * ", par(g, e, P_UNARY)), e.ty, P_MUL, iv_scale(e.iv, round_scale[i]), e.dep);
+}
+
+/* Float E clamped to [-c, c]. */
+static Expr clamp_f(G *g, Expr e, double c)
+{
+	const char *ct = flit(g, c);
+	COVB(g, CLAMP_F);
+	return ex(S("wp.clamp(", e.s, ", -", ct, ", ", ct, ")"), T_F, P_ATOM, iv_mk(fmax(e.iv.lo, -c), fmin(e.iv.hi, c)), e.dep);
+}
+
 /* E made fit for wp.tanh: within +-4, where float tanh is not yet +-1.
  * A tanh that rounds to +-1 in float but not in double (16 * tanh(x) is
  * exactly 16.0 in float) puts a later int(), floor or comparison on an
@@ -397,12 +417,7 @@ Expr tanh_arg(G *g, Expr e)
 	if (m <= 4.0)
 		return e;
 	int i = round_scale_for(m, 4.0);
-	if (i >= 0) {
-		COV(g, expr_mul);
-		return ex(S(round_scale_text[i], " * ", par(g, e, P_UNARY)), T_F, P_MUL, iv_scale(e.iv, round_scale[i]), e.dep);
-	}
-	COVB(g, CLAMP_F);
-	return ex(S("wp.clamp(", e.s, ", -4.0, 4.0)"), T_F, P_ATOM, iv_mk(fmax(e.iv.lo, -4.0), fmin(e.iv.hi, 4.0)), e.dep);
+	return i >= 0 ? scale_by(g, e, i) : clamp_f(g, e, 4.0);
 }
 
 /* E kept within [-c, c]: unchanged when it already is, else scaled by a
@@ -416,16 +431,8 @@ Expr squash(G *g, Expr e, double c)
 		return lit_in(g, 0.05, c, e.iv.lo < 0);
 	if (e.ty != T_F || chance(g, 35)) {
 		int i = round_scale_for(m, c);
-		if (i >= 0) {
-			if (e.ty == T_F)
-				COV(g, expr_mul);
-			else if (IS_VEC(e.ty))
-				COV(g, expr_scalar_vec);
-			else
-				COV(g, expr_scalar_mat);
-			return ex(S(round_scale_text[i], " * ", par(g, e, P_UNARY)), e.ty, P_MUL,
-				  iv_scale(e.iv, round_scale[i]), e.dep);
-		}
+		if (i >= 0)
+			return scale_by(g, e, i);
 		if (e.ty != T_F) {
 			double k = pow(10.0, floor(log10(c / m)));
 			COV(g, expr_scalar_vec);
@@ -437,8 +444,7 @@ Expr squash(G *g, Expr e, double c)
 	/* wp.sin of a large value: its float rounding alone moves the result */
 	switch (m > 1000.0 ? rnd(g, 2) : rnd(g, 3)) {
 	case 0:
-		COVB(g, CLAMP_F);
-		r = ex(S("wp.clamp(", e.s, ", -", ct, ", ", ct, ")"), T_F, P_ATOM, iv_mk(fmax(e.iv.lo, -c), fmin(e.iv.hi, c)), e.dep);
+		r = clamp_f(g, e, c);
 		break;
 	case 1:
 		COVB(g, TANH);
@@ -585,7 +591,7 @@ static Expr leaf_f(G *g, int d)
 				break;
 			int n = TY_N(v->ty);
 			COV(g, expr_mat_elem);
-			int col = rnd(g, n), row = rnd(g, n); /* column first (ORDER) */
+			int col = rnd(g, n), row = rnd(g, n); /* drawn in turn, not as two arguments */
 			return ex(S(v->name, "[", ilit(g, row), ", ", ilit(g, col), "]"), T_F, P_ATOM, v->iv, v->dep);
 		}
 		case 8: {
@@ -868,7 +874,7 @@ Expr gen_f(G *g, int d)
 			e = det_f(g, n, m, d - 1);
 		} else {
 			COV(g, expr_mat_elem);
-			int col = rnd(g, n), row = rnd(g, n); /* column first (ORDER) */
+			int col = rnd(g, n), row = rnd(g, n); /* drawn in turn, not as two arguments */
 			e = ex(S(par(g, m, P_ATOM), "[", ilit(g, row), ", ", ilit(g, col), "]"), T_F, P_ATOM, m.iv, m.dep);
 		}
 		break;

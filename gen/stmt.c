@@ -393,7 +393,7 @@ static void st_comp(G *g)
 	} else if (chance(g, 70)) {
 		e = squash(g, gen_f(g, edepth(g)), 16.0);
 		COV(g, stmt_mat_elem_store);
-		int col = rnd(g, n), row = rnd(g, n); /* column first (ORDER) */
+		int col = rnd(g, n), row = rnd(g, n); /* drawn in turn, not as two arguments */
 		L(v->name, "[", ilit(g, row), ", ", ilit(g, col), "] = ", e.s);
 	} else {
 		e = squash(g, gen_v(g, n, edepth(g) - 1), 16.0);
