@@ -142,6 +142,9 @@ FILE *out_open_spool(const char *path);
 void out_commit(void);
 /* Remove the unfinished output file, if any (errors call this). */
 void out_abort(void);
+/* Write P[0 .. N) to PATH whole: to PATH.tmp.PID, then renamed over it
+ * (removed on an error or a signal).  Beside out_open()'s output. */
+void out_write_whole(const char *path, const void *p, size_t n);
 
 /* ---- command lines ------------------------------------------------------ */
 

@@ -6,6 +6,7 @@
  * written in place, as stdout is: renaming over it would replace the
  * device.
  */
+#include <errno.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <stdio.h>
@@ -21,6 +22,7 @@ static FILE *spool;            /* the spool of stdout or a device (out_open_spoo
 static const char *spool_path; /* the device it goes to; NULL: stdout */
 static FILE *direct;           /* a device or FIFO, written in place */
 static const char *direct_path;
+static char *whole_tmp;        /* out_write_whole()'s file while it is written */
 
 /* Is path an existing file that is not a regular file (nor a folder)? */
 static int is_device(const char *path)
@@ -54,8 +56,21 @@ static void on_signal(int sig)
 {
 	if (tmp_path)
 		unlink(tmp_path);
+	if (whole_tmp)
+		unlink(whole_tmp);
 	signal(sig, SIG_DFL);
 	raise(sig);
+}
+
+static void catch_signals(void)
+{
+	static int done;
+	if (done++)
+		return;
+	atexit(out_abort);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_signal);
 }
 
 FILE *out_open(const char *path)
@@ -78,11 +93,34 @@ FILE *out_open(const char *path)
 		tmp_path = NULL;
 		ks_fatal("%s:", path);
 	}
-	atexit(out_abort);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGHUP, on_signal);
+	catch_signals();
 	return out_file;
+}
+
+void out_write_whole(const char *path, const void *p, size_t n)
+{
+	size_t l = strlen(path) + 32;
+	char *t = xmalloc(l);
+	snprintf(t, l, "%s.tmp.%ld", path, (long)getpid());
+	catch_signals();
+	FILE *f = fopen(t, "wb");
+	if (!f) {
+		free(t);
+		ks_fatal("%s:", path);
+	}
+	whole_tmp = t;
+	int bad = fwrite(p, 1, n, f) != n;
+	bad |= fclose(f) != 0;
+	if (bad || rename(t, path)) {
+		int e = errno;
+		remove(t);
+		errno = e;
+		whole_tmp = NULL;
+		free(t);
+		ks_fatal("%s:", path);
+	}
+	whole_tmp = NULL;
+	free(t);
 }
 
 FILE *out_open_spool(const char *path)

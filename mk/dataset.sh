@@ -10,7 +10,7 @@
 # DIR/STEP.st under a temporary name, renamed once the step is done: Make
 # takes the .st files as the step's product.  The per-kernel files
 # (NAME.py, NAME.kir, NAME.hash, NAME.d.kir, NAME.{f,b}.{c,cu}) lie beside
-# them, each written atomically by the tool (-o).  The tools run inside DIR
+# them, each written atomically by the tool (-o, kgen --split).  The tools run inside DIR
 # on NAME.py, so the IR and the code name their source `NAME.py`, not a path.
 #
 #   sh mk/dataset.sh progress K WORK T0 SHARD REC...
@@ -73,15 +73,11 @@ cuda() { [ "$DS_DEVICE" != cpu ]; }
 
 case $step in
 gen)
-	i=$first
-	while [ "$i" -lt $((first + count)) ]; do
-		"$B/kgen" -c "$DS_CATS" -s "$DS_SEED" -n 1 --first "$i" -o k.tmp.$$ || exit 1
-		name=$(awk '/^@wp\.kernel/ { getline; sub(/^def /, ""); sub(/\(.*/, ""); print; exit }' k.tmp.$$)
-		[ -n "$name" ] || { echo "dataset.sh: kgen wrote no kernel $i" >&2; exit 1; }
-		mv k.tmp.$$ "$name.py"
-		printf '%s %s ok\n' "$i" "$name" >>"$tmp"
-		i=$((i + 1))
-	done ;;
+	# one kgen for the shard: kgen --split writes each kernel to NAME.py,
+	# as `-n 1 --first I` would, and lists `I NAME`
+	"$B/kgen" -c "$DS_CATS" -s "$DS_SEED" -n "$count" --first "$first" --split . -o k.tmp.$$ || exit 1
+	[ "$(wc -l <k.tmp.$$)" -eq "$count" ] || { echo "dataset.sh: kgen listed $(wc -l <k.tmp.$$) kernels of $count" >&2; exit 1; }
+	sed 's/$/ ok/' k.tmp.$$ >>"$tmp" ;;
 parse)
 	work() {
 		"$B/kparse" "$2.py" -o "$2.kir" 2>"$2.err" || { fail "$1" "$2" parse "$2.err"; return 1; }

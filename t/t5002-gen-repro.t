@@ -24,6 +24,22 @@ sys.exit(0 if "\n\n\n".join(parts) == body(sys.argv[1]) else 1)' "$TMP/ten.py" "
 	ok "-c $c: kernels 3..6 (--first 3 -n 4) appear verbatim in -n 40" \
 		python3 -c 'import sys; a = open(sys.argv[1]).read().rstrip("\n"); b = open(sys.argv[2]).read(); sys.exit(0 if a in b else 1)' "$TMP/mid.py" "$TMP/big.py"
 done
+# --split: one module per kernel, the bytes of -n 1 --first I, listed
+mkdir -p "$TMP/split"
+kgen -c all -s 7 -n 12 --first 30 --split "$TMP/split" -o "$TMP/split.list"
+is "--split lists one line per kernel" "$(wc -l <"$TMP/split.list" | tr -d ' ')" 12
+is "--split writes one file per kernel" "$(ls "$TMP/split" | wc -l | tr -d ' ')" 12
+bad=""
+while read -r i name; do
+	kgen -c all -s 7 -n 1 --first "$i" -o "$TMP/one.py"
+	cmp -s "$TMP/one.py" "$TMP/split/$name.py" || bad="$bad $i"
+	grep -q "^def $name(" "$TMP/one.py" || bad="$bad $i:name"
+done <"$TMP/split.list"
+is "each --split file is the bytes of -n 1 --first I (kernels that differ:$bad)" "$bad" ""
+is "--split lists the indices in order" "$(cut -d' ' -f1 "$TMP/split.list" | tr '\n' ' ')" \
+	"30 31 32 33 34 35 36 37 38 39 40 41 "
+ok "--split into a missing folder fails" sh -c "! kgen -c all --split '$TMP/nope/x' 2>'$TMP/err'"
+ok "... saying which file" grep -q "nope/x/.*\.py: No such file" "$TMP/err"
 kgen -c loop -s 8 -n 3 -o "$TMP/s8.py"
 kgen -c loop -s 9 -n 3 -o "$TMP/s9.py"
 ok "another seed gives other kernels" sh -c "! cmp -s '$TMP/s8.py' '$TMP/s9.py'"

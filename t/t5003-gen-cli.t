@@ -19,7 +19,8 @@ for c in arithmetic math vector matrix control_flow loop atomic function inplace
 	ok "$c: $u of $D kernels structurally distinct (>= 99%)" test $((u * 100)) -ge $((D * 99))
 done
 
-for args in "" "-c nosuch" "-c loop -n x" "-c loop -s -1" "-c loop --bogus" "-c loop -n" "-c loop," "-c loop --depth 99"; do
+for args in "" "-c nosuch" "-c loop -n x" "-c loop -s -1" "-c loop --bogus" "-c loop -n" "-c loop," "-c loop --depth 99" \
+	"-c loop --split" "-c loop --coverage --split /tmp"; do
 	kgen $args >"$TMP/out" 2>"$TMP/err"
 	is "kgen $args exits 2" "$?" 2
 	ok "... with the usage on stderr" grep -q '^usage: kgen' "$TMP/err"
