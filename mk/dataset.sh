@@ -55,18 +55,77 @@ trap 'exit 130' INT TERM
 # fail I NAME STAGE ERRFILE: the kernel's status is its first error line
 fail() {
 	r=$(grep -m1 -v '^[[:space:]]*$' "$4" 2>/dev/null | tr '\t\r' '  ' | cut -c1-240)
-	printf '%s %s %s: %s\n' "$1" "$2" "$3" "${r:-failed}" >>"$tmp"
+	printf '%s %s %s: %s\n' "$1" "$2" "$3" "${r:-failed}" >>"$dst"
 }
+dst=$tmp
 
-# each ok kernel of the previous step: work I NAME (returns 0: ok)
+# each FILE: FILE's lines to $dst, work I NAME (returns 0: ok) run on each
+# kernel that is ok, or only on those marked @redo when REDO is set
 each() {
 	while read -r i name st <&3; do
-		if [ "$st" != ok ]; then
-			printf '%s %s %s\n' "$i" "$name" "$st" >>"$tmp"
-		elif work "$i" "$name"; then
-			printf '%s %s ok\n' "$i" "$name" >>"$tmp"
+		if [ "$st" = @redo ] || { [ "$st" = ok ] && [ -z "${REDO-}" ]; }; then
+			work "$i" "$name" && printf '%s %s ok\n' "$i" "$name" >>"$dst"
+		else
+			printf '%s %s %s\n' "$i" "$name" "$st" >>"$dst"
 		fi
 	done 3<"$1" </dev/null
+}
+
+# batch PREV LIST PAIRS TOOL [ARGS]: TOOL --each LIST, one process for the
+# shard, LIST holding for each ok kernel of PREV a line `NAME.A NAME.B`
+# per pair A:B of PAIRS; the status lines (`NAME.B ok`, `NAME.B error:
+# REASON`) go to LIST.status, the messages to LIST.err
+batch() {
+	awk -v pairs="$3" '$3 == "ok" {
+		n = split(pairs, p, " ")
+		for (k = 1; k <= n; k++) { split(p[k], ab, ":"); print $2 ab[1], $2 ab[2] }
+	}' "$1" >"$2"
+	list=$2
+	shift 3
+	"$@" --each "$list" >"$list.status" 2>"$list.err" || :
+}
+
+# merge PREV STAGE OUTS STATUS...: PREV's lines, each ok kernel with the
+# outcome of its files NAME.OUT (OUTS in order) in the STATUS files: ok
+# when all are, `STAGE: REASON` at the first that is not (REASON cut as
+# fail() cuts it), @redo when one has no status line (the batch died), to
+# be made alone by each().  STAGE hash also wants the kernel's own line
+# in NAME.hash.
+merge() {
+	m_prev=$1 m_stage=$2 m_outs=$3
+	shift 3
+	LC_ALL=C awk -v stage="$m_stage" -v outs="$m_outs" '
+	FILENAME != ARGV[1] {
+		f = $1; r = $0; sub(/^[^ ]* /, "", r)
+		st[f] = r
+		next
+	}
+	{ line[++n] = $0 }
+	END {
+		no = split(outs, o, " ")
+		for (k = 1; k <= n; k++) {
+			split(line[k], w, " ")
+			if (w[3] != "ok") { print line[k]; continue }
+			res = "ok"
+			for (j = 1; j <= no && res == "ok"; j++) {
+				f = w[2] o[j]
+				if (!(f in st)) res = "@redo"
+				else if (st[f] != "ok") {
+					r = st[f]; sub(/^error: /, "", r); r = substr(r, 1, 240)
+					if (r ~ /^[ \t]*$/) r = "failed"
+					res = stage ": " r
+				}
+			}
+			if (res == "ok" && stage == "hash") {
+				h = w[2] ".hash"; found = 0
+				while (!found && (getline l < h) > 0)
+					found = index(l, w[2] " ") == 1
+				close(h)
+				if (!found) res = stage ": failed"
+			}
+			print w[1], w[2], res
+		}
+	}' "$m_prev" "$@"
 }
 
 cuda() { [ "$DS_DEVICE" != cpu ]; }
@@ -79,22 +138,37 @@ gen)
 	[ "$(wc -l <k.tmp.$$)" -eq "$count" ] || { echo "dataset.sh: kgen listed $(wc -l <k.tmp.$$) kernels of $count" >&2; exit 1; }
 	sed 's/$/ ok/' k.tmp.$$ >>"$tmp" ;;
 parse)
+	# each of parse, hash, diff and emit: one batch (tool --each) for the
+	# shard, a kernel the batch gave no status made alone
+	batch gen.st parse.list .py:.kir "$B/kparse"
+	merge gen.st parse .kir parse.list.status >parse.m1
+	work() { "$B/kparse" "$2.py" -o "$2.kir" 2>"$2.err" || { fail "$1" "$2" parse "$2.err"; return 1; }; }
+	dst=parse.m2 REDO=1
+	: >"$dst"
+	each parse.m1
+	batch parse.m2 hash.list .kir:.hash "$B/kfmt" --hash
+	merge parse.m2 hash .hash hash.list.status >parse.m3
 	work() {
-		"$B/kparse" "$2.py" -o "$2.kir" 2>"$2.err" || { fail "$1" "$2" parse "$2.err"; return 1; }
-		"$B/kfmt" --hash "$2.kir" 2>"$2.err" | awk -v n="$2" '$1 == n { print $2 }' >k.tmp.$$ &&
-			[ -s k.tmp.$$ ] && mv k.tmp.$$ "$2.hash" || { fail "$1" "$2" hash "$2.err"; return 1; }
+		"$B/kfmt" --hash "$2.kir" -o "$2.hash" 2>"$2.err" && grep -q "^$2 " "$2.hash" ||
+			{ fail "$1" "$2" hash "$2.err"; return 1; }
 	}
-	each gen.st ;;
+	dst=$tmp
+	each parse.m3 ;;
 diff)
+	batch parse.st diff.list .kir:.d.kir "$B/kdiff"
+	merge parse.st diff .d.kir diff.list.status >diff.m1
 	work() { "$B/kdiff" "$2.kir" -o "$2.d.kir" 2>"$2.err" || { fail "$1" "$2" diff "$2.err"; return 1; }; }
-	each parse.st ;;
+	REDO=1 each diff.m1 ;;
 emit)
+	batch diff.st emit-cpu.list ".kir:.f.c .d.kir:.b.c" "$B/kemit-cpu"
+	batch diff.st emit-cu.list ".kir:.f.cu .d.kir:.b.cu" "$B/kemit-cu"
+	merge diff.st emit ".f.c .b.c .f.cu .b.cu" emit-cpu.list.status emit-cu.list.status >emit.m1
 	work() {
 		{ "$B/kemit-cpu" "$2.kir" -o "$2.f.c" && "$B/kemit-cpu" "$2.d.kir" -o "$2.b.c" &&
 			"$B/kemit-cu" "$2.kir" -o "$2.f.cu" && "$B/kemit-cu" "$2.d.kir" -o "$2.b.cu"; } 2>"$2.err" ||
 			{ fail "$1" "$2" emit "$2.err"; return 1; }
 	}
-	each diff.st ;;
+	REDO=1 each emit.m1 ;;
 check)
 	# nvrtc ERRFILE KIR CU: NVRTC to an sm_90 cubin; no NVRTC stops the build
 	nvrtc() {

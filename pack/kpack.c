@@ -223,7 +223,15 @@ static int do_shard(void)
 		size_t srcn, irn, hn, fwn, bwn;
 		char *src = need(o_dir, name, ".py", &srcn);
 		char *ir = need(o_dir, name, ".kir", &irn);
-		char *hash = need(o_dir, name, ".hash", &hn);
+		/* NAME.hash is kfmt --hash's output: `FUNC HASH` per function */
+		char *hashes = need(o_dir, name, ".hash", &hn), *hash = NULL;
+		size_t namel = strlen(name);
+		for (char *p = hashes; *p && !hash; p += strcspn(p, "\n"), p += *p == '\n') {
+			if (!strncmp(p, name, namel) && p[namel] == ' ')
+				hash = p + namel + 1;
+		}
+		if (!hash)
+			ks_fatal("%s/%s.hash has no line for %s", o_dir, name, name);
 		hash[strcspn(hash, "\n")] = 0;
 		for (int d = 0; d < 2; d++) {
 			const char *dev = d ? "cuda" : "cpu";
@@ -237,7 +245,7 @@ static int do_shard(void)
 		}
 		free(src);
 		free(ir);
-		free(hash);
+		free(hashes);
 	}
 	FILE *f = out_open(o_out);
 	if (b.n)

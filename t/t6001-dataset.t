@@ -97,16 +97,19 @@ assert len(recs) == 12 and sorted({r["device"] for r in recs}) == ["cpu", "cuda"
 assert all(("__global__" in r["forward"]) == (r["device"] == "cuda") for r in recs)
 ' "$TMP/all"
 ok "DEVICE=all CHECK=none uses a work folder of its own" test "$(ls -d "$TMP"/work/*/ | wc -l)" = 2
-# a batch krun that dies after its first kernel: the shard's other kernels
-# are checked one by one, and the bytes are the same
-mkdir -p "$TMP/bin2" && cp -p "$TMP/bin"/k* "$TMP/bin2/" && mv "$TMP/bin2/krun" "$TMP/bin2/krun.real"
-cat >"$TMP/bin2/krun" <<'EOF'
+# a batch krun, and batch kparse, kfmt, kdiff and emitters (--each),
+# that die after their first kernel: the shard's other kernels are made
+# and checked one by one, and the bytes are the same
+mkdir -p "$TMP/bin2" && cp -p "$TMP/bin"/k* "$TMP/bin2/"
+for t in krun kparse kfmt kdiff kemit-cpu kemit-cu; do
+	mv "$TMP/bin2/$t" "$TMP/bin2/$t.real"
+	cat >"$TMP/bin2/$t" <<'EOF'
 #!/bin/sh
-real=$(dirname "$0")/krun.real
-case " $* " in *" --batch "*) ;; *) exec "$real" "$@" ;; esac
+real=$0.real
+case " $* " in *" --batch "* | *" --each "*) ;; *) exec "$real" "$@" ;; esac
 n=$# p=
 for a; do
-	[ "$p" = --batch ] && { head -n 1 "$a" >"$a.one"; a=$a.one; }
+	case $p in --batch | --each) head -n 1 "$a" >"$a.one"; a=$a.one ;; esac
 	set -- "$@" "$a"
 	p=$a
 done
@@ -114,11 +117,14 @@ shift $n
 "$real" "$@"
 kill -KILL $$
 EOF
-chmod +x "$TMP/bin2/krun"
-ok "make dataset with a batch krun that dies" mk dataset N=9 SHARD=3 DEVICE=cpu CHECK=full OUT="$TMP/dead" \
+	chmod +x "$TMP/bin2/$t"
+done
+ok "make dataset with batches that die" mk dataset N=9 SHARD=3 DEVICE=cpu CHECK=full OUT="$TMP/dead" \
 	DATASET_BIN="$TMP/bin2" DATASET_WORK="$TMP/work2"
-is "... the batch checked one kernel a shard" "$(cat "$TMP"/work2/*/*/cpu.list.status | wc -l)" \
-	"$(ls -d "$TMP"/work2/*/*/ | wc -l)"
+nshard=$(ls -d "$TMP"/work2/*/*/ | wc -l)
+for l in cpu.list parse.list hash.list diff.list emit-cpu.list; do
+	is "... the $l batch did one line a shard" "$(cat "$TMP"/work2/*/*/$l.status | wc -l)" "$nshard"
+done
 for f in data/train-00000-of-00001.jsonl data/validation-00000-of-00001.jsonl data/test-00000-of-00001.jsonl \
 	rejects.jsonl stats.json README.md; do
 	same_file "... the others one by one: $f the same" "$TMP/dead/$f" "$o/$f"
