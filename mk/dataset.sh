@@ -86,15 +86,35 @@ batch() {
 }
 
 # merge PREV STAGE OUTS STATUS...: PREV's lines, each ok kernel with the
-# outcome of its files NAME.OUT (OUTS in order) in the STATUS files: ok
-# when all are, `STAGE: REASON` at the first that is not (REASON cut as
-# fail() cuts it), @redo when one has no status line (the batch died), to
-# be made alone by each().  STAGE hash also wants the kernel's own line
-# in NAME.hash.
+# outcome of its files NAME.OUT (OUTS in order; OUT=S names the stage S of
+# that file, else STAGE) in the STATUS files: ok when all are, `S: REASON`
+# at the first that is not (REASON cut as fail() cuts it), @redo when one
+# has no status line (the batch died), to be made alone by each().  STAGE
+# hash also wants the kernel's own line in NAME.hash; with AGREE set, a
+# kernel whose files are all ok must have NAME.cpu.json and NAME.sim.json
+# equal but for the device and the gradcheck's figures (stage agree).
 merge() {
 	m_prev=$1 m_stage=$2 m_outs=$3
 	shift 3
-	LC_ALL=C awk -v stage="$m_stage" -v outs="$m_outs" '
+	for f; do # a status file not there (no kernel was ok): none of its lines
+		shift
+		[ ! -e "$f" ] || set -- "$@" "$f"
+	done
+	LC_ALL=C awk -v stage="$m_stage" -v outs="$m_outs" -v agree="${AGREE-}" '
+	function norm(s) {
+		sub(/"device": "[a-z]*"/, "", s)
+		sub(/, "gradcheck": [{].*[}][}]$/, "}", s)
+		return s
+	}
+	function same(a, b,   la, lb, ra, rb) {
+		for (;;) {
+			ra = (getline la < a) > 0
+			rb = (getline lb < b) > 0
+			if (!ra || !rb || norm(la) != norm(lb)) break
+		}
+		close(a); close(b)
+		return !ra && !rb
+	}
 	FILENAME != ARGV[1] {
 		f = $1; r = $0; sub(/^[^ ]* /, "", r)
 		st[f] = r
@@ -108,12 +128,14 @@ merge() {
 			if (w[3] != "ok") { print line[k]; continue }
 			res = "ok"
 			for (j = 1; j <= no && res == "ok"; j++) {
-				f = w[2] o[j]
+				sf = o[j]; s = stage
+				if (index(sf, "=")) { s = substr(sf, index(sf, "=") + 1); sf = substr(sf, 1, index(sf, "=") - 1) }
+				f = w[2] sf
 				if (!(f in st)) res = "@redo"
 				else if (st[f] != "ok") {
 					r = st[f]; sub(/^error: /, "", r); r = substr(r, 1, 240)
 					if (r ~ /^[ \t]*$/) r = "failed"
-					res = stage ": " r
+					res = s ": " r
 				}
 			}
 			if (res == "ok" && stage == "hash") {
@@ -123,6 +145,8 @@ merge() {
 				close(h)
 				if (!found) res = stage ": failed"
 			}
+			if (res == "ok" && agree != "" && !same(w[2] ".cpu.json", w[2] ".sim.json"))
+				res = "agree: cpu and sim outputs differ"
 			print w[1], w[2], res
 		}
 	}' "$m_prev" "$@"
@@ -199,7 +223,7 @@ check)
 	# every kernel of the shard and each check (doc/runtime.md); a status
 	# line per kernel, `CODE ok` or `CODE error: REASON`.  A kernel with
 	# no status line (the batch krun died before it) is checked alone.
-	batch() { # list=LIST batch KRUN-OPTIONS...: LIST.status, whole or not
+	krun_batch() { # list=LIST krun_batch KRUN-OPTIONS...: LIST.status, whole or not
 		rm -f "$list.status"
 		"$B/krun" "$@" --batch "$list" >"$list.status.tmp" 2>"$list.err"
 		mv "$list.status.tmp" "$list.status"
@@ -209,15 +233,15 @@ check)
 		if [ $# -gt 0 ]; then
 			if [ "$DS_CHECK" = compile ]; then
 				for n; do echo "$n.d.kir $n.b.c"; done >bc.list
-				list=bc.list batch --compile-only
+				list=bc.list krun_batch --compile-only
 			else
 				for n; do echo "$n.kir $n.f.c"; done >fc.list
-				list=fc.list batch --compile-only
+				list=fc.list krun_batch --compile-only
 				for n; do echo "$n.d.kir $n.b.c $n.cpu.json"; done >cpu.list
-				list=cpu.list batch --gradcheck
+				list=cpu.list krun_batch --gradcheck
 				if cuda; then
 					for n; do echo "$n.d.kir $n.b.cu $n.sim.json"; done >sim.list
-					list=sim.list batch --device sim --gradcheck
+					list=sim.list krun_batch --device sim --gradcheck
 				fi
 			fi
 		fi
@@ -258,7 +282,22 @@ check)
 		sed 's/"device": "[a-z]*"//; s/, "gradcheck": {.*}}$/}/' "$2.sim.json" | cmp -s - k.tmp.$$ ||
 			{ echo "cpu and sim outputs differ" >"$2.err"; fail "$1" "$2" agree "$2.err"; return 1; }
 	}
-	each emit.st ;;
+	# the statuses of the batches, one awk for the shard; a kernel they do
+	# not settle, and every kernel when the shard's NVRTC failed, by work()
+	if [ "$DS_CHECK" = full ] && { ! cuda || [ -n "$shard_nvrtc" ]; }; then
+		if cuda; then
+			AGREE=1 merge emit.st check ".f.c=compile-cpu .b.c=check-cpu .b.cu=check-sim" \
+				fc.list.status cpu.list.status sim.list.status >check.m1
+		else
+			merge emit.st check ".f.c=compile-cpu .b.c=check-cpu" fc.list.status cpu.list.status >check.m1
+		fi
+		REDO=1 each check.m1
+	elif [ "$DS_CHECK" = compile ] && { ! cuda || [ -n "$shard_nvrtc" ]; }; then
+		merge emit.st compile-cpu .b.c bc.list.status >check.m1
+		REDO=1 each check.m1
+	else
+		each emit.st
+	fi ;;
 *)
 	echo "dataset.sh: unknown step $step" >&2
 	exit 2 ;;
