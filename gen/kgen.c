@@ -142,7 +142,7 @@ int main(int argc, char **argv)
 		else
 			usage(2);
 	}
-	if (!mix || (split && coverage))
+	if (!mix || (split && (coverage || !*split)))
 		usage(2);
 	GenCov *cov = coverage ? calloc(1, sizeof *cov) : NULL;
 	FILE *f = out_open(out);

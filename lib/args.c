@@ -18,6 +18,8 @@
  * a located error before anything runs.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +42,7 @@ static EachLine *each_read(const char *list, int *n)
 	t = xmalloc(s.len + 1);
 	memcpy(t, s.text, s.len + 1);
 	static EachLine *l;
-	int cap = 0;
+	size_t cap = 0;
 	*n = 0;
 	int line = 1;
 	for (char *p = t; p < t + s.len; line++) {
@@ -48,6 +50,10 @@ static EachLine *each_read(const char *list, int *n)
 		if (!e)
 			e = t + s.len;
 		*e = 0;
+		if (strlen(p) != (size_t)(e - p))
+			ks_error_at(&s, line, (int)strlen(p) + 1, "a NUL byte in an --each list");
+		if (line == INT_MAX)
+			ks_error_at(&s, line, 1, "an --each list of more than %d lines", INT_MAX - 1);
 		char *f[3] = {0};
 		int nf = 0;
 		for (char *q = p; *q && nf < 3;) {
@@ -71,9 +77,9 @@ static EachLine *each_read(const char *list, int *n)
 			if (!strcmp(f[0], "-") || !strcmp(f[1], "-"))
 				ks_error_at(&s, line, (int)(f[!strcmp(f[0], "-") ? 0 : 1] - p) + 1,
 					    "an --each line names files, not - (standard input or output)");
-			if (*n == cap) {
+			if ((size_t)*n == cap) {
 				cap = cap ? 2 * cap : 64;
-				l = xrealloc(l, sizeof *l * (size_t)cap);
+				l = xrealloc(l, sizeof *l * cap);
 			}
 			l[(*n)++] = (EachLine){f[0], f[1]};
 		}
@@ -93,6 +99,11 @@ static void each_run(const char *list, const char **in, const char **out)
 	buf_printf(&path, "%s/ks-each-XXXXXX", dir && *dir ? dir : "/tmp");
 	buf_put(&path, "", 1);
 	int fd = mkstemp(path.p);
+	if (fd >= 0 && fd <= 2) { /* stdin, stdout or stderr closed: not one of those */
+		int hi = fcntl(fd, F_DUPFD, 3);
+		close(fd);
+		fd = hi;
+	}
 	if (fd < 0)
 		ks_fatal("%s:", path.p);
 	unlink(path.p);

@@ -90,7 +90,8 @@ FILE *out_open(const char *path)
 	out_file = fopen(tmp_path, "wb");
 	if (!out_file) {
 		free(tmp_path);
-		tmp_path = NULL;
+		free(final_path);
+		tmp_path = final_path = NULL;
 		ks_fatal("%s:", path);
 	}
 	catch_signals();
@@ -103,12 +104,13 @@ void out_write_whole(const char *path, const void *p, size_t n)
 	char *t = xmalloc(l);
 	snprintf(t, l, "%s.tmp.%ld", path, (long)getpid());
 	catch_signals();
+	whole_tmp = t; /* before the file exists: a signal from now on removes it */
 	FILE *f = fopen(t, "wb");
 	if (!f) {
+		whole_tmp = NULL;
 		free(t);
 		ks_fatal("%s:", path);
 	}
-	whole_tmp = t;
 	int bad = fwrite(p, 1, n, f) != n;
 	bad |= fclose(f) != 0;
 	if (bad || rename(t, path)) {

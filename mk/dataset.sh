@@ -48,9 +48,14 @@ step=$1 dir=$2 first=$3 count=$4
 B=$KS_BIN
 mkdir -p "$dir" && cd "$dir" || exit 1
 tmp=$step.st.tmp.$$
-trap 'rm -f "$tmp" k.tmp.$$' EXIT
+# this run's lists, statuses and merged lines: a folder of its own, so two
+# runs of a step on one shard (two makes sharing a work folder) never
+# write each other's files
+run=.run.$$
+trap 'rm -rf "$tmp" k.tmp.$$ "$run"' EXIT
 trap 'exit 130' INT TERM
 : >"$tmp"
+mkdir "$run" || exit 1
 
 # fail I NAME STAGE ERRFILE: the kernel's status is its first error line
 fail() {
@@ -89,7 +94,8 @@ batch() {
 # outcome of its files NAME.OUT (OUTS in order; OUT=S names the stage S of
 # that file, else STAGE) in the STATUS files: ok when all are, `S: REASON`
 # at the first that is not (REASON cut as fail() cuts it), @redo when one
-# has no status line (the batch died), to be made alone by each().  STAGE
+# has no status line or a line cut short (the batch died), to be made
+# alone by each().  STAGE
 # hash also wants the kernel's own line in NAME.hash; with AGREE set, a
 # kernel whose files are all ok must have NAME.cpu.json and NAME.sim.json
 # equal but for the device and the gradcheck's figures (stage agree).
@@ -131,7 +137,7 @@ merge() {
 				sf = o[j]; s = stage
 				if (index(sf, "=")) { s = substr(sf, index(sf, "=") + 1); sf = substr(sf, 1, index(sf, "=") - 1) }
 				f = w[2] sf
-				if (!(f in st)) res = "@redo"
+				if (!(f in st) || (st[f] != "ok" && st[f] !~ /^error: /)) res = "@redo"
 				else if (st[f] != "ok") {
 					r = st[f]; sub(/^error: /, "", r); r = substr(r, 1, 240)
 					if (r ~ /^[ \t]*$/) r = "failed"
@@ -164,35 +170,35 @@ gen)
 parse)
 	# each of parse, hash, diff and emit: one batch (tool --each) for the
 	# shard, a kernel the batch gave no status made alone
-	batch gen.st parse.list .py:.kir "$B/kparse"
-	merge gen.st parse .kir parse.list.status >parse.m1
+	batch gen.st "$run/parse.list" .py:.kir "$B/kparse"
+	merge gen.st parse .kir "$run/parse.list.status" >"$run/parse.m1"
 	work() { "$B/kparse" "$2.py" -o "$2.kir" 2>"$2.err" || { fail "$1" "$2" parse "$2.err"; return 1; }; }
-	dst=parse.m2 REDO=1
+	dst="$run/parse.m2" REDO=1
 	: >"$dst"
-	each parse.m1
-	batch parse.m2 hash.list .kir:.hash "$B/kfmt" --hash
-	merge parse.m2 hash .hash hash.list.status >parse.m3
+	each "$run/parse.m1"
+	batch "$run/parse.m2" "$run/hash.list" .kir:.hash "$B/kfmt" --hash
+	merge "$run/parse.m2" hash .hash "$run/hash.list.status" >"$run/parse.m3"
 	work() {
 		"$B/kfmt" --hash "$2.kir" -o "$2.hash" 2>"$2.err" && grep -q "^$2 " "$2.hash" ||
 			{ fail "$1" "$2" hash "$2.err"; return 1; }
 	}
 	dst=$tmp
-	each parse.m3 ;;
+	each "$run/parse.m3" ;;
 diff)
-	batch parse.st diff.list .kir:.d.kir "$B/kdiff"
-	merge parse.st diff .d.kir diff.list.status >diff.m1
+	batch parse.st "$run/diff.list" .kir:.d.kir "$B/kdiff"
+	merge parse.st diff .d.kir "$run/diff.list.status" >"$run/diff.m1"
 	work() { "$B/kdiff" "$2.kir" -o "$2.d.kir" 2>"$2.err" || { fail "$1" "$2" diff "$2.err"; return 1; }; }
-	REDO=1 each diff.m1 ;;
+	REDO=1 each "$run/diff.m1" ;;
 emit)
-	batch diff.st emit-cpu.list ".kir:.f.c .d.kir:.b.c" "$B/kemit-cpu"
-	batch diff.st emit-cu.list ".kir:.f.cu .d.kir:.b.cu" "$B/kemit-cu"
-	merge diff.st emit ".f.c .b.c .f.cu .b.cu" emit-cpu.list.status emit-cu.list.status >emit.m1
+	batch diff.st "$run/emit-cpu.list" ".kir:.f.c .d.kir:.b.c" "$B/kemit-cpu"
+	batch diff.st "$run/emit-cu.list" ".kir:.f.cu .d.kir:.b.cu" "$B/kemit-cu"
+	merge diff.st emit ".f.c .b.c .f.cu .b.cu" "$run/emit-cpu.list.status" "$run/emit-cu.list.status" >"$run/emit.m1"
 	work() {
 		{ "$B/kemit-cpu" "$2.kir" -o "$2.f.c" && "$B/kemit-cpu" "$2.d.kir" -o "$2.b.c" &&
 			"$B/kemit-cu" "$2.kir" -o "$2.f.cu" && "$B/kemit-cu" "$2.d.kir" -o "$2.b.cu"; } 2>"$2.err" ||
 			{ fail "$1" "$2" emit "$2.err"; return 1; }
 	}
-	REDO=1 each emit.m1 ;;
+	REDO=1 each "$run/emit.m1" ;;
 check)
 	# nvrtc ERRFILE KIR CU: NVRTC to an sm_90 cubin; no NVRTC stops the build
 	nvrtc() {
@@ -216,7 +222,7 @@ check)
 		if [ $# -gt 0 ]; then
 			for n; do cat "$n.f.cu"; done >shard.f.cu.tmp.$$ && mv shard.f.cu.tmp.$$ shard.f.cu
 			for n; do cat "$n.b.cu"; done >shard.b.cu.tmp.$$ && mv shard.b.cu.tmp.$$ shard.b.cu
-			nvrtc shard.err "$1.d.kir" shard.b.cu && nvrtc shard.err "$1.kir" shard.f.cu && shard_nvrtc=ok
+			nvrtc "$run/shard.err" "$1.d.kir" shard.b.cu && nvrtc "$run/shard.err" "$1.kir" shard.f.cu && shard_nvrtc=ok
 		fi
 	fi
 	# krun --batch: one krun, one compile per language and precision, for
@@ -232,16 +238,16 @@ check)
 		set -- $(awk '$3 == "ok" { print $2 }' emit.st)
 		if [ $# -gt 0 ]; then
 			if [ "$DS_CHECK" = compile ]; then
-				for n; do echo "$n.d.kir $n.b.c"; done >bc.list
-				list=bc.list krun_batch --compile-only
+				for n; do echo "$n.d.kir $n.b.c"; done >"$run/bc.list"
+				list="$run/bc.list" krun_batch --compile-only
 			else
-				for n; do echo "$n.kir $n.f.c"; done >fc.list
-				list=fc.list krun_batch --compile-only
-				for n; do echo "$n.d.kir $n.b.c $n.cpu.json"; done >cpu.list
-				list=cpu.list krun_batch --gradcheck
+				for n; do echo "$n.kir $n.f.c"; done >"$run/fc.list"
+				list="$run/fc.list" krun_batch --compile-only
+				for n; do echo "$n.d.kir $n.b.c $n.cpu.json"; done >"$run/cpu.list"
+				list="$run/cpu.list" krun_batch --gradcheck
 				if cuda; then
-					for n; do echo "$n.d.kir $n.b.cu $n.sim.json"; done >sim.list
-					list=sim.list krun_batch --device sim --gradcheck
+					for n; do echo "$n.d.kir $n.b.cu $n.sim.json"; done >"$run/sim.list"
+					list="$run/sim.list" krun_batch --device sim --gradcheck
 				fi
 			fi
 		fi
@@ -263,20 +269,20 @@ check)
 		case $DS_CHECK in
 		none) return 0 ;;
 		compile)
-			krun1 bc.list "$2.b.c" "$2.err" --compile-only "$2.d.kir" "$2.b.c" || { fail "$1" "$2" compile-cpu "$2.err"; return 1; }
+			krun1 "$run/bc.list" "$2.b.c" "$2.err" --compile-only "$2.d.kir" "$2.b.c" || { fail "$1" "$2" compile-cpu "$2.err"; return 1; }
 			cuda && [ -z "$shard_nvrtc" ] || return 0
 			nvrtc "$2.err" "$2.kir" "$2.f.cu" && nvrtc "$2.err" "$2.d.kir" "$2.b.cu" ||
 				{ fail "$1" "$2" compile-cuda "$2.err"; return 1; }
 			return 0 ;;
 		esac
-		krun1 fc.list "$2.f.c" "$2.err" --compile-only "$2.kir" "$2.f.c" || { fail "$1" "$2" compile-cpu "$2.err"; return 1; }
-		krun1 cpu.list "$2.b.c" "$2.err" --gradcheck "$2.d.kir" "$2.b.c" || { fail "$1" "$2" check-cpu "$2.err"; return 1; }
+		krun1 "$run/fc.list" "$2.f.c" "$2.err" --compile-only "$2.kir" "$2.f.c" || { fail "$1" "$2" compile-cpu "$2.err"; return 1; }
+		krun1 "$run/cpu.list" "$2.b.c" "$2.err" --gradcheck "$2.d.kir" "$2.b.c" || { fail "$1" "$2" check-cpu "$2.err"; return 1; }
 		cuda || return 0
 		if [ -z "$shard_nvrtc" ]; then
 			nvrtc "$2.err" "$2.kir" "$2.f.cu" && nvrtc "$2.err" "$2.d.kir" "$2.b.cu" ||
 				{ fail "$1" "$2" compile-cuda "$2.err"; return 1; }
 		fi
-		krun1 sim.list "$2.b.cu" "$2.err" --device sim --gradcheck "$2.d.kir" "$2.b.cu" || { fail "$1" "$2" check-sim "$2.err"; return 1; }
+		krun1 "$run/sim.list" "$2.b.cu" "$2.err" --device sim --gradcheck "$2.d.kir" "$2.b.cu" || { fail "$1" "$2" check-sim "$2.err"; return 1; }
 		# cpu and sim agree: the same records but for the device and the gradcheck's figures
 		sed 's/"device": "[a-z]*"//; s/, "gradcheck": {.*}}$/}/' "$2.cpu.json" >k.tmp.$$
 		sed 's/"device": "[a-z]*"//; s/, "gradcheck": {.*}}$/}/' "$2.sim.json" | cmp -s - k.tmp.$$ ||
@@ -287,14 +293,14 @@ check)
 	if [ "$DS_CHECK" = full ] && { ! cuda || [ -n "$shard_nvrtc" ]; }; then
 		if cuda; then
 			AGREE=1 merge emit.st check ".f.c=compile-cpu .b.c=check-cpu .b.cu=check-sim" \
-				fc.list.status cpu.list.status sim.list.status >check.m1
+				"$run/fc.list.status" "$run/cpu.list.status" "$run/sim.list.status" >"$run/check.m1"
 		else
-			merge emit.st check ".f.c=compile-cpu .b.c=check-cpu" fc.list.status cpu.list.status >check.m1
+			merge emit.st check ".f.c=compile-cpu .b.c=check-cpu" "$run/fc.list.status" "$run/cpu.list.status" >"$run/check.m1"
 		fi
-		REDO=1 each check.m1
+		REDO=1 each "$run/check.m1"
 	elif [ "$DS_CHECK" = compile ] && { ! cuda || [ -n "$shard_nvrtc" ]; }; then
-		merge emit.st compile-cpu .b.c bc.list.status >check.m1
-		REDO=1 each check.m1
+		merge emit.st compile-cpu .b.c "$run/bc.list.status" >"$run/check.m1"
+		REDO=1 each "$run/check.m1"
 	else
 		each emit.st
 	fi ;;

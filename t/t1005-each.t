@@ -70,6 +70,15 @@ for l in "a.py b.kir c" "a.py" "- b.kir" "a.py -"; do
 	ok "... a located error" grep -q '^bad.list:2:[0-9]*: error: an --each line' bad.err
 	ok "... nothing run" test ! -e s.kir -a ! -s bad.out
 done
+printf 'saxpy_rational.py s.kir\nsaxpy_rational.py t.kir\0x\n' >nul.list
+kparse --each nul.list >bad.out 2>bad.err
+is "a NUL byte in the list: exit 1" "$?" 1
+ok "... a located error" grep -q '^nul.list:2:24: error: a NUL byte' bad.err
+ok "... nothing run" test ! -e s.kir -a ! -s bad.out
+# with stderr closed the children's messages still make the reasons
+kdiff --each miss.list >closed.status 2>&-
+is "--each with stderr closed: the reason is still the message" "$(cat closed.status)" \
+	"x.out error: $(kdiff nosuch.kir 2>&1 | head -n 1)"
 for args in "--each parse.list saxpy_rational.py" "--each parse.list -o x.kir"; do
 	# shellcheck disable=SC2086
 	kparse $args >/dev/null 2>bad.err

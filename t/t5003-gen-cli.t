@@ -25,6 +25,8 @@ for args in "" "-c nosuch" "-c loop -n x" "-c loop -s -1" "-c loop --bogus" "-c 
 	is "kgen $args exits 2" "$?" 2
 	ok "... with the usage on stderr" grep -q '^usage: kgen' "$TMP/err"
 done
+kgen -c loop --split "" >"$TMP/out" 2>"$TMP/err"
+is "kgen -c loop --split '' (no folder) exits 2" "$?" 2
 kgen --help >"$TMP/out"
 is "kgen --help exits 0" "$?" 0
 ok "... and documents the knobs" grep -q -- '--depth' "$TMP/out"

@@ -2,8 +2,9 @@
 # make dataset (doc/dataset.md): records with exactly DESIGN.md's fields,
 # valid JSON parsed by python3, verified (CHECK=full), deduplicated on
 # ir_hash, the Hugging Face layout with its card and stats; a second run
-# does nothing; raising N builds only the new shards; a batch krun that
-# dies leaves its shard's remaining kernels to be checked one by one.
+# does nothing; raising N builds only the new shards; a batch (krun, or a
+# tool's --each) that dies leaves its shard's remaining kernels to be made
+# and checked one by one; two runs of a step on one shard do not mix.
 . "$(dirname "$0")/lib.sh"
 
 mk() { make --no-print-directory O="$KS_BUILD" SAN="$KS_SAN" DATASET_BIN="$TMP/bin" DATASET_WORK="$TMP/work" MARGIN=2 "$@"; }
@@ -107,6 +108,7 @@ for t in krun kparse kfmt kdiff kemit-cpu kemit-cu; do
 #!/bin/sh
 real=$0.real
 case " $* " in *" --batch "* | *" --each "*) ;; *) exec "$real" "$@" ;; esac
+echo "${0##*/}" >>"${0%/*}/batches.log"
 n=$# p=
 for a; do
 	case $p in --batch | --each) head -n 1 "$a" >"$a.one"; a=$a.one ;; esac
@@ -122,13 +124,36 @@ done
 ok "make dataset with batches that die" mk dataset N=9 SHARD=3 DEVICE=cpu CHECK=full OUT="$TMP/dead" \
 	DATASET_BIN="$TMP/bin2" DATASET_WORK="$TMP/work2"
 nshard=$(ls -d "$TMP"/work2/*/*/ | wc -l)
-for l in cpu.list parse.list hash.list diff.list emit-cpu.list; do
-	is "... the $l batch did one line a shard" "$(cat "$TMP"/work2/*/*/$l.status | wc -l)" "$nshard"
+for t in kparse kfmt kdiff kemit-cpu kemit-cu krun; do
+	want=$nshard
+	[ $t = krun ] && want=$((2 * nshard)) # the forward compile and the gradcheck
+	is "... $t ran a batch (of one line) a shard" "$(grep -cx "$t" "$TMP/bin2/batches.log")" "$want"
 done
+is "... no run left its lists behind" "$(ls -a "$TMP"/work2/*/*/ | grep -c '^\.run\.')" 0
 for f in data/train-00000-of-00001.jsonl data/validation-00000-of-00001.jsonl data/test-00000-of-00001.jsonl \
 	rejects.jsonl stats.json README.md; do
 	same_file "... the others one by one: $f the same" "$TMP/dead/$f" "$o/$f"
 done
+# two runs of a step on one shard at once (two makes sharing a work
+# folder) each use lists of their own: the step's lines are whole
+D=$TMP/race
+(
+	cd "$T_ROOT" || exit 1
+	export KS_BIN="$TMP/bin" DS_SEED=1 DS_CATS=all DS_DEVICE=cpu DS_CHECK=none
+	for s in gen parse diff emit; do sh mk/dataset.sh $s "$D" 0 30 || exit 1; done
+	cp "$D/parse.st" "$TMP/race.parse" && cp "$D/emit.st" "$TMP/race.emit" || exit 1
+	bad=0
+	for r in 1 2 3 4 5 6; do
+		for s in parse emit; do
+			sh mk/dataset.sh $s "$D" 0 30 & sh mk/dataset.sh $s "$D" 0 30
+			wait
+			cmp -s "$D/$s.st" "$TMP/race.$s" || bad=$((bad + 1))
+		done
+	done
+	echo $bad >"$TMP/race.bad"
+)
+is "two parse and two emit steps of one shard at once, 6 times: the same lines" "$(cat "$TMP/race.bad")" 0
+
 # without -j the shards are built DS_JOBS at a time; an explicit -j1 stays
 is "without -j, make dataset runs itself with -jDS_JOBS" \
 	"$(mk -n dataset N=6 SHARD=3 DEVICE=cpu DS_JOBS=3 OUT="$o" 2>&1 | grep -m1 -o -- '-j[0-9]* dataset-build')" "-j3 dataset-build"
