@@ -220,8 +220,9 @@ static char *make_name(Emitter *e, const char *s, int global)
 		else
 			buf_printf(&b, "_%d", k);
 	}
-	add_name(global ? &e->gnames : &e->lnames, b.p);
-	return b.p;
+	char *name = xrealloc(b.p, b.n + 1); /* not the buffer's room: a module may hold many */
+	add_name(global ? &e->gnames : &e->lnames, name);
+	return name;
 }
 
 /* ---- types ----------------------------------------------------------- */
