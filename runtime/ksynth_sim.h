@@ -33,10 +33,12 @@ struct ks_sim_dim3 {
 };
 
 /* C++17 inline variables: one instance however many translation units
- * include the shim.  Thread-local so that a simulator may run blocks on
- * several host threads. */
-inline thread_local ks_sim_dim3 threadIdx = {0, 0, 0};
-inline thread_local ks_sim_dim3 blockIdx = {0, 0, 0};
+ * include the shim.  Not thread_local: the simulator runs one thread at a
+ * time (the atomics below rely on it), and a loaded module with thread-
+ * local storage is what LeakSanitizer's thread scan trips over (a crash
+ * at exit, "Tracer caught signal 11", in `make check SAN=1`). */
+inline ks_sim_dim3 threadIdx = {0, 0, 0};
+inline ks_sim_dim3 blockIdx = {0, 0, 0};
 inline ks_sim_dim3 blockDim = {1, 1, 1};
 inline ks_sim_dim3 gridDim = {1, 1, 1};
 
