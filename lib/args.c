@@ -13,7 +13,7 @@
  * one-file path with nothing left from the others; the parent never
  * returns.  It prints a status line per LIST line, in order, `OUT ok` or
  * `OUT error: REASON` (REASON: the child's first non-blank line on stderr,
- * control characters as spaces), copies the children's messages to
+ * as krun --batch gives it: buf_first_line), copies the children's messages to
  * stderr and exits 0 when every line is ok, else 1.  A malformed LIST is
  * a located error before anything runs.
  */
@@ -109,7 +109,7 @@ static void each_run(const char *list, const char **in, const char **out)
 	unlink(path.p);
 	buf_free(&path);
 	int bad = 0;
-	static Buf err; /* static: a child that returns leaves it reachable */
+	static Buf err, reason; /* static: a child that returns leaves them reachable */
 	for (int k = 0; k < n; k++) {
 		fflush(stdout);
 		fflush(stderr);
@@ -151,25 +151,13 @@ static void each_run(const char *list, const char **in, const char **out)
 		}
 		bad = 1;
 		fwrite(err.p, 1, err.n, stderr); /* not empty: a message was added above */
-		/* the reason: the first non-blank line */
-		const char *p = err.p, *e = err.p + err.n, *rs = NULL, *re = NULL;
-		while (p < e && !rs) {
-			const char *nl = memchr(p, '\n', (size_t)(e - p));
-			const char *le = nl ? nl : e;
-			for (const char *q = p; q < le; q++)
-				if (*q != ' ' && *q != '\t' && *q != '\r') {
-					rs = p, re = le;
-					break;
-				}
-			p = le + 1;
-		}
-		printf("%s error: ", l[k].out);
-		for (const char *q = rs; q && q < re; q++)
-			putchar((unsigned char)*q < ' ' || *q == 127 ? ' ' : *q);
-		putchar('\n');
+		reason.n = 0;
+		buf_first_line(&reason, err.p, err.n);
+		printf("%s error: %.*s\n", l[k].out, (int)reason.n, reason.p);
 	}
 	close(fd);
 	buf_free(&err);
+	buf_free(&reason);
 	if (fflush(stdout) || ferror(stdout))
 		ks_fatal("write error on stdout");
 	exit(bad);

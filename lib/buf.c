@@ -59,3 +59,23 @@ void buf_int(Buf *b, long long v)
 	char s[24], *p = ks_dec(s + sizeof s, v);
 	buf_put(b, p, (size_t)(s + sizeof s - p));
 }
+
+void buf_first_line(Buf *b, const char *p, size_t n)
+{
+	const char *end = p + n;
+	while (p < end) {
+		const char *e = memchr(p, '\n', (size_t)(end - p));
+		if (!e)
+			e = end;
+		int blank = 1;
+		for (const char *q = p; q < e; q++)
+			blank &= *q == ' ' || *q == '\t' || *q == '\r';
+		if (!blank) {
+			for (const char *q = p; q < e; q++)
+				buf_putc(b, (unsigned char)*q < 32 ? ' ' : *q);
+			return;
+		}
+		p = e + 1;
+	}
+	buf_puts(b, "failed");
+}

@@ -92,6 +92,10 @@ static inline char *ks_dec(char *end, long long v)
 }
 void buf_printf(Buf *b, const char *fmt, ...) KS_PRINTF(2, 3);
 void buf_free(Buf *b);
+/* Append the first non-blank line of P[0 .. N) to B, control characters
+ * as spaces, or "failed" when there is none: a failed run's reason in a
+ * status line (krun --batch, a tool's --each). */
+void buf_first_line(Buf *b, const char *p, size_t n);
 
 /* ---- sources and diagnostics --------------------------------------- */
 

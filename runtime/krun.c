@@ -655,34 +655,13 @@ static int job_parse(Job *j, const Src *f)
 	return 1;
 }
 
-/* The first non-blank line of err, control characters as spaces. */
-static void first_line(Buf *out, const Buf *err)
-{
-	const char *p = err->p, *end = err->p + err->n;
-	while (p < end) {
-		const char *e = memchr(p, '\n', (size_t)(end - p));
-		if (!e)
-			e = end;
-		int blank = 1;
-		for (const char *q = p; q < e; q++)
-			blank &= *q == ' ' || *q == '\t' || *q == '\r';
-		if (!blank) {
-			for (const char *q = p; q < e; q++)
-				buf_putc(out, (unsigned char)*q < 32 ? ' ' : *q);
-			return;
-		}
-		p = e + 1;
-	}
-	buf_puts(out, "failed");
-}
-
 static void job_status(Job *j)
 {
 	if (!j->failed) {
 		printf("%s ok\n", j->code);
 	} else {
 		Buf r = {0};
-		first_line(&r, &j->err);
+		buf_first_line(&r, j->err.p, j->err.n);
 		printf("%s error: %.*s\n", j->code, (int)r.n, r.p);
 		buf_free(&r);
 		if (j->err.n)
