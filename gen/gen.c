@@ -237,7 +237,7 @@ int gen_pick_category(uint64_t seed, uint64_t index, unsigned mix)
 	return 0;
 }
 
-void gen_kernel(Buf *out, uint64_t seed, int cat_, uint64_t index, const GenKnobs *k, GenCov *cov)
+const char *gen_kernel(Buf *out, uint64_t seed, int cat_, uint64_t index, const GenKnobs *k, GenCov *cov)
 {
 	static G g;
 	static GenCov sink, tmp;
@@ -270,6 +270,7 @@ void gen_kernel(Buf *out, uint64_t seed, int cat_, uint64_t index, const GenKnob
 		for (int i = 0; i < GB_N; i++)
 			cov->b[i] += tmp.b[i];
 	}
+	return g.kname;
 }
 
 /* ---- coverage ------------------------------------------------------------ */

@@ -116,7 +116,8 @@ int gen_cov_print(FILE *f, const GenCov *cov);
 int gen_pick_category(uint64_t seed, uint64_t index, unsigned mix);
 
 /* Append kernel INDEX of CAT (and its helpers) to OUT; count into COV
- * when it is not NULL. */
-void gen_kernel(Buf *out, uint64_t seed, int cat, uint64_t index, const GenKnobs *k, GenCov *cov);
+ * when it is not NULL.  Returns the kernel's name, valid until the next
+ * call. */
+const char *gen_kernel(Buf *out, uint64_t seed, int cat, uint64_t index, const GenKnobs *k, GenCov *cov);
 
 #endif

@@ -80,27 +80,32 @@ static unsigned cats(const char *s)
 	return m;
 }
 
-/* The name of the kernel in module text P[0 .. N): the def after
- * "@wp.kernel".  NAME holds CAP bytes. */
-static void kernel_name(const char *p, size_t n, char *name, size_t cap)
+/* --split: kernel I to DIR/NAME.py, the bytes `-n 1 --first I` writes,
+ * each written whole and renamed into place before its `I NAME` line goes
+ * to F, so a listed kernel's file is whole. */
+static void write_split(FILE *f, const char *dir, uint64_t seed, unsigned mix, uint64_t first, uint64_t count,
+			const GenKnobs *k)
 {
-	static const char mark[] = "@wp.kernel\ndef ";
-	const char *e = p + n, *d = NULL;
-	for (const char *q = p; q + sizeof mark - 1 <= e; q++)
-		if (!memcmp(q, mark, sizeof mark - 1))
-			d = q + sizeof mark - 1;
-	size_t l = 0;
-	while (d && d + l < e && d[l] != '(' && l + 1 < cap)
-		l++;
-	if (!d || !l || d + l == e || d[l] != '(')
-		ks_fatal("internal: no kernel name in the module");
-	memcpy(name, d, l);
-	name[l] = 0;
+	Buf b = {0}, path = {0};
+	for (uint64_t i = first; i < first + count; i++) {
+		b.n = 0;
+		buf_puts(&b, "import warp as wp\n\n\n");
+		const char *name = gen_kernel(&b, seed, gen_pick_category(seed, i, mix), i, k, NULL);
+		path.n = 0;
+		buf_printf(&path, "%s/%s.py", dir, name);
+		buf_put(&path, "", 1);
+		out_write_whole(path.p, b.p, b.n - 1); /* as -n 1: one newline at the end */
+		char d[21];
+		d[20] = 0;
+		fprintf(f, "%s %s\n", ks_udec(d + 20, i), name);
+	}
+	buf_free(&b);
+	buf_free(&path);
 }
 
 int main(int argc, char **argv)
 {
-	const char *out = NULL, *split = NULL;
+	const char *out = NULL, *split_dir = NULL;
 	unsigned mix = 0;
 	unsigned long long seed = 1, count = 1, first = 0;
 	int coverage = 0;
@@ -138,57 +143,39 @@ int main(int argc, char **argv)
 		else if (!strcmp(a, "-o"))
 			out = argv[++i];
 		else if (!strcmp(a, "--split"))
-			split = argv[++i];
+			split_dir = argv[++i];
 		else
 			usage(2);
 	}
-	if (!mix || (split && (coverage || !*split)))
+	if (!mix || (split_dir && (coverage || !*split_dir)))
 		usage(2);
 	GenCov *cov = coverage ? calloc(1, sizeof *cov) : NULL;
 	FILE *f = out_open(out);
-	Buf b = {0};
-	if (split) {
-		/* each module is written (and renamed into place) before its
-		 * line is listed: a listed kernel's file is whole */
-		Buf path = {0}, list = {0};
-		for (unsigned long long i = first; i < first + count; i++) {
-			char name[128], d[21];
-			b.n = 0;
-			buf_puts(&b, "import warp as wp\n\n\n");
-			gen_kernel(&b, seed, gen_pick_category(seed, i, mix), i, &k, NULL);
-			kernel_name(b.p, b.n, name, sizeof name);
-			path.n = 0;
-			buf_printf(&path, "%s/%s.py", split, name);
-			buf_put(&path, "", 1);
-			out_write_whole(path.p, b.p, b.n - 1); /* as -n 1: one newline at the end */
-			list.n = 0;
-			d[20] = 0;
-			buf_printf(&list, "%s %s\n", ks_udec(d + 20, i), name);
-			fwrite(list.p, 1, list.n, f);
-		}
-		buf_free(&path);
-		buf_free(&list);
-	}
-	if (!coverage && !split)
-		buf_puts(&b, "import warp as wp\n\n\n");
-	for (unsigned long long i = first; i < first + count && !split; i++) {
-		int c = gen_pick_category(seed, i, mix);
-		gen_kernel(&b, seed, c, i, &k, cov);
-		if (b.n >= (1u << 20) || coverage) {
-			if (!coverage)
-				fwrite(b.p, 1, b.n, f);
-			b.n = 0;
-		}
-	}
 	int zero = 0;
-	if (coverage)
-		zero = gen_cov_print(f, cov);
-	else if (b.n > 1 && !split) /* drop the last blank line pair's second newline */
-		fwrite(b.p, 1, b.n - 1, f);
+	if (split_dir) {
+		write_split(f, split_dir, seed, mix, first, count, &k);
+	} else {
+		Buf b = {0};
+		if (!coverage)
+			buf_puts(&b, "import warp as wp\n\n\n");
+		for (unsigned long long i = first; i < first + count; i++) {
+			int c = gen_pick_category(seed, i, mix);
+			gen_kernel(&b, seed, c, i, &k, cov);
+			if (b.n >= (1u << 20) || coverage) {
+				if (!coverage)
+					fwrite(b.p, 1, b.n, f);
+				b.n = 0;
+			}
+		}
+		if (coverage)
+			zero = gen_cov_print(f, cov);
+		else if (b.n > 1) /* drop the last blank line pair's second newline */
+			fwrite(b.p, 1, b.n - 1, f);
+		buf_free(&b);
+	}
 	if (fflush(f) || ferror(f))
 		ks_fatal("write error:");
 	out_commit();
-	buf_free(&b);
 	free(cov);
 	if (zero) {
 		fprintf(stderr, "kgen: %d constructs were never produced\n", zero);
