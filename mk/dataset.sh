@@ -10,8 +10,9 @@
 # DIR/STEP.st under a temporary name, renamed once the step is done: Make
 # takes the .st files as the step's product.  The per-kernel files
 # (NAME.py, NAME.kir, NAME.hash, NAME.d.kir, NAME.{f,b}.{c,cu}) lie beside
-# them, each written atomically by the tool (-o, kgen --split).  The tools run inside DIR
-# on NAME.py, so the IR and the code name their source `NAME.py`, not a path.
+# them, each written atomically by the tool (-o, kgen --split).  The tools
+# run inside DIR on NAME.py, so the IR and the code name their source
+# `NAME.py`, not a path.
 #
 #   sh mk/dataset.sh progress K WORK T0 SHARD REC...
 #
@@ -95,10 +96,10 @@ batch() {
 # that file, else STAGE) in the STATUS files: ok when all are, `S: REASON`
 # at the first that is not (REASON cut as fail() cuts it), @redo when one
 # has no status line or a line cut short (the batch died), to be made
-# alone by each().  STAGE
-# hash also wants the kernel's own line in NAME.hash; with AGREE set, a
-# kernel whose files are all ok must have NAME.cpu.json and NAME.sim.json
-# equal but for the device and the gradcheck's figures (stage agree).
+# alone by each().  STAGE hash also wants the kernel's own line in
+# NAME.hash; with AGREE set, a kernel whose files are all ok must have
+# NAME.cpu.json and NAME.sim.json equal but for the device and the
+# gradcheck's figures (stage agree).
 merge() {
 	m_prev=$1 m_stage=$2 m_outs=$3
 	shift 3
