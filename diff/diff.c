@@ -1410,7 +1410,7 @@ static void diff_kernel(Module *m, const Src *src, D *d, int fi)
 		snprintf(buf, sizeof buf, "adj_%.120s", f->val[f->param[i]].name);
 		while (name_taken(g, buf))
 			snprintf(buf, sizeof buf, "adj_%.120s_%d", f->val[f->param[i]].name, ++n);
-		int ga = ir_param(m, g, buf, (Type)(TY_ARRAY | ty_elem(t)));
+		int ga = ir_param(m, g, buf, ir_adjoint_type(t));
 		if (ty_is_array(t))
 			set_adjarr(d, g->param[i], ga);
 	}

@@ -31,6 +31,7 @@ typedef struct P {
 	DiffEmit *e;
 	const char *s, *rule;
 	const int32_t *v;
+	Type sc; /* the float type of the operands: the rule's numbers take it */
 } P;
 
 KS_NORETURN static void bad(P *p, const char *why)
@@ -69,11 +70,8 @@ int diff_builtin(DiffEmit *e, const char *name, const int32_t *args, int n)
 
 int diff_zero(DiffEmit *e, Type t)
 {
-	switch (t) {
-	case TY_FLOAT: return ir_const_float(e->m, e->f, 0.0f);
-	case TY_INT: return ir_const_int(e->m, e->f, 0);
-	case TY_BOOL: return ir_const_bool(e->m, e->f, 0);
-	}
+	if (ty_is_scalar(t) || t == TY_BOOL)
+		return ir_const(e->m, e->f, t, 0, 0.0);
 	return diff_op(e, OP_MAKE, NULL, 0, t);
 }
 
@@ -82,7 +80,7 @@ int diff_zero(DiffEmit *e, Type t)
 int diff_fdot(DiffEmit *e, int x, int y)
 {
 	Type t = ty(e, x);
-	if (t == TY_FLOAT)
+	if (ty_is_float(t))
 		return diff_op(e, OP_MUL, (int32_t[]){x, y}, 2, TY_VOID);
 	if (ty_is_vec(t))
 		return diff_builtin(e, "dot", (int32_t[]){x, y}, 2);
@@ -99,7 +97,7 @@ int diff_fdot(DiffEmit *e, int x, int y)
 
 static int is_fconst(DiffEmit *e, int id)
 {
-	return e->f->val[id].kind == VK_CONST && e->f->val[id].ty == TY_FLOAT;
+	return e->f->val[id].kind == VK_CONST && ty_is_float(e->f->val[id].ty);
 }
 
 /* broadcast a float constant to the type of the other operand */
@@ -151,9 +149,9 @@ static int prim(P *p)
 	}
 	if (isdigit((unsigned char)*p->s)) {
 		char *end;
-		float f = strtof(p->s, &end);
+		double x = strtod(p->s, &end);
 		p->s = end;
-		return ir_const_float(p->e->m, p->e->f, f);
+		return ir_const(p->e->m, p->e->f, p->sc, 0, x);
 	}
 	const char *s0 = p->s;
 	while (isalnum((unsigned char)*p->s) || *p->s == '_')
@@ -184,9 +182,9 @@ static int prim(P *p)
 	if (!eat(p, ")"))
 		bad(p, "expected )");
 	if (!strcmp(name, "float"))
-		return diff_op(p->e, OP_TOFLOAT, args, 1, TY_VOID);
+		return diff_op(p->e, OP_CONV, args, 1, p->sc);
 	if (!strcmp(name, "int"))
-		return diff_op(p->e, OP_TOINT, args, 1, TY_VOID);
+		return diff_op(p->e, OP_CONV, args, 1, TY_INT);
 	if (!strcmp(name, "fdot") && na == 2)
 		return diff_fdot(p->e, args[0], args[1]);
 	return diff_builtin(p->e, name, args, na);
@@ -256,7 +254,10 @@ static int expr(P *p)
 /* Lower parts of rule (one per argument) with operands v. */
 static void lower(DiffEmit *e, const char *rule, const int32_t v[5], int nargs, int32_t out[3])
 {
-	P p = {e, rule, rule, v};
+	P p = {e, rule, rule, v, TY_FLOAT};
+	for (int i = 4; i >= 0; i--)
+		if (v[i] >= 0 && ty_is_floaty(ty(e, v[i])))
+			p.sc = ty_scalar(ty(e, v[i]));
 	for (int i = 0; i < nargs; i++) {
 		out[i] = -1;
 		ws(&p);
@@ -295,7 +296,7 @@ void diff_rule(DiffEmit *e, const char *rule, const int32_t v[5], int nargs, int
 		lower(e, rule + 1, w, nargs, o);
 		for (int i = 0; i < nargs; i++) {
 			if (o[i] < 0)
-				o[i] = ir_const_float(e->m, e->f, 0.0f);
+				o[i] = diff_zero(e, ty_scalar(ty(e, v[i])));
 			if (ty_is_vec(ty(e, v[i])))
 				comp[i][k] = o[i];
 			else

@@ -30,6 +30,8 @@
  * Then the tree is printed: `if` chains as else-if, `loop` whose body
  * opens with `if not c { break }` as `while (c)`, `for` as a C for loop.
  */
+#include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -101,6 +103,7 @@ typedef struct Emitter {
 	Decl *decl;
 	int ndecl, capdecl;
 	char **retname;     /* out parameters of a multi-result func */
+	int rank;           /* a kernel's launch dimensions (ir_kernel_rank) */
 	FILE *spool;        /* streaming: the entries, until the end */
 } Emitter;
 
@@ -121,7 +124,10 @@ static const char *const reserved[] = {
 	"static", "static_assert", "static_cast", "struct", "switch", "template", "this",
 	"thread_local", "throw", "true", "try", "typedef", "typeid", "typename", "union",
 	"unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor",
-	"xor_eq", "tid", "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize",
+	"xor_eq", "tid", "tid0", "tid1", "tid2", "tid3", "dim0", "dim1", "dim2", "dim3",
+	"threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize",
+	"int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t",
+	"size_t", "half",
 	"NULL", "INFINITY", "NAN", "HUGE_VAL", "HUGE_VALF", "errno", "assert",
 	"sinf", "cosf", "tanf", "asinf", "acosf", "atanf", "atan2f", "sinhf", "coshf",
 	"tanhf", "expf", "logf", "log2f", "log10f", "sqrtf", "powf", "floorf", "ceilf",
@@ -227,38 +233,89 @@ static char *make_name(Emitter *e, const char *s, int global)
 
 /* ---- types ----------------------------------------------------------- */
 
-static const char *ctype(Type t)
+/* The C spelling of a scalar: ints by their stdint names (int for int32,
+ * as it reads in most code), ks_half for float16. */
+static const char *scalar_ctype(Type t)
 {
-	switch (ty_elem(t)) {
+	switch (t) {
 	case TY_BOOL: return "bool";
+	case TY_INT8: return "int8_t";
+	case TY_UINT8: return "uint8_t";
+	case TY_INT16: return "int16_t";
+	case TY_UINT16: return "uint16_t";
 	case TY_INT: return "int";
+	case TY_UINT32: return "uint32_t";
+	case TY_INT64: return "int64_t";
+	case TY_UINT64: return "uint64_t";
+	case TY_HALF: return "ks_half";
 	case TY_FLOAT: return "float";
-	case TY_VEC2: return "ks_vec2";
-	case TY_VEC3: return "ks_vec3";
-	case TY_VEC4: return "ks_vec4";
-	case TY_MAT22: return "ks_mat22";
-	case TY_MAT33: return "ks_mat33";
-	case TY_MAT44: return "ks_mat44";
+	case TY_DOUBLE: return "double";
 	}
-	return "void";
+	return NULL;
 }
 
-/* "float x", "float *xs", "ks_vec3 v" */
+/* An array of rank 1 is a pointer to its elements; a larger one a view,
+ * its data and its shape (ks_array_<elem>), indexed row-major. */
+static int is_view(Type t) { return ty_is_array(t) && ty_ndim(t) > 1; }
+
+/* The C type of a value or parameter: "float", "ks_vec3d", "ks_array_float";
+ * for a 1-D array the element type, put_decl adding the '*'. */
+static const char *ctype(Type t)
+{
+	static char buf[4][48];
+	static int k;
+	Type e = ty_elem(t);
+	if (is_view(t)) {
+		char *b = buf[k++ & 3];
+		snprintf(b, sizeof buf[0], "ks_array_%s", ty_name(e));
+		return b;
+	}
+	if (scalar_ctype(e))
+		return scalar_ctype(e);
+	if (e == TY_VOID)
+		return "void";
+	char *b = buf[k++ & 3];
+	snprintf(b, sizeof buf[0], "ks_%s", ty_name(e));
+	return b;
+}
+
+/* "float x", "float *xs", "ks_vec3 v", "ks_array_float grid" */
 static void put_decl(Buf *b, Type t, const char *name)
 {
 	buf_puts(b, ctype(t));
-	buf_puts(b, ty_is_array(t) ? " *" : " ");
+	buf_puts(b, ty_is_array(t) && !is_view(t) ? " *" : " ");
 	buf_puts(b, name);
 }
 
+const char *emit_param_ctype(Type t)
+{
+	static char buf[64];
+	snprintf(buf, sizeof buf, "%s%s", ctype(t), ty_is_array(t) && !is_view(t) ? " *" : "");
+	return buf;
+}
+
+/* The zero of a type as C: "0.0f", "0", "ks_zero_vec3()". */
 static const char *zero_of(Type t)
 {
+	static char buf[64];
 	switch (t) {
 	case TY_BOOL: return "false";
-	case TY_INT: return "0";
 	case TY_FLOAT: return "0.0f";
+	case TY_DOUBLE: return "0.0";
 	}
-	return NULL; /* vectors and matrices: ks_zero_T() */
+	if (ty_is_int(t))
+		return "0";
+	snprintf(buf, sizeof buf, "ks_zero_%s()", ty_name(t));
+	return buf;
+}
+
+/* Do C's operators compute t as Warp does?  Not for float16 (a struct)
+ * nor for the 8- and 16-bit ints, which C promotes to int: those go
+ * through the runtime's functions (ks_add_int8, ...), which wrap. */
+static int c_arith(Type t)
+{
+	return t == TY_BOOL || t == TY_INT || t == TY_UINT32 || t == TY_INT64 || t == TY_UINT64 ||
+	       t == TY_FLOAT || t == TY_DOUBLE;
 }
 
 /* ---- instruction table -------------------------------------------------- */
@@ -683,6 +740,8 @@ static int decl_inline(const Emitter *e, int val)
 	const Inst *in = &v->fb[v->anchor]->v[v->fi[v->anchor]];
 	if (in->op == OP_FOR)
 		return v->in_for;
+	if (in->op == OP_BUILTIN && in->callee == BI_TID)
+		return 1; /* int i = tid0; each on its own line */
 	if (is_control(in->op) || in->nres != 1 || in->res[0] != val)
 		return 0;
 	return !(in->op == OP_CALL && e->m->fn[in->callee]->nret > 1);
@@ -694,8 +753,12 @@ enum {
 	P_COND = 3,
 	P_OR = 4,
 	P_AND = 5,
+	P_BITOR = 6,
+	P_BITXOR = 7,
+	P_BITAND = 8,
 	P_EQ = 9,
 	P_REL = 10,
+	P_SHIFT = 11,
 	P_ADD = 12,
 	P_MUL = 13,
 	P_UNARY = 15,
@@ -717,19 +780,44 @@ static void put_const(const Value *v, Buf *b, int *prec)
 			buf_int(b, (int)v->k.i);
 		if (v->k.i < 0 && v->k.i != INT32_MIN)
 			*prec = P_UNARY;
+	} else if (v->ty == TY_UINT32 || v->ty == TY_UINT64) {
+		buf_printf(b, v->ty == TY_UINT32 ? "%lluu" : "%lluull", (unsigned long long)v->k.i);
+	} else if (v->ty == TY_INT64) {
+		if (v->k.i == INT64_MIN)
+			buf_puts(b, "(-9223372036854775807ll - 1)");
+		else
+			buf_printf(b, "%lldll", (long long)v->k.i);
+		if (v->k.i < 0 && v->k.i != INT64_MIN)
+			*prec = P_UNARY;
+	} else if (ty_is_int(v->ty)) {
+		/* int8 .. uint16: the number, of its own type */
+		buf_printf(b, "(%s)%lld", scalar_ctype(v->ty), (long long)v->k.i);
+		*prec = P_UNARY;
 	} else {
-		float f = v->k.f;
+		double f = v->k.f;
+		const char *sfx = v->ty == TY_DOUBLE ? "" : "f";
+		int half = v->ty == TY_HALF;
+		if (half)
+			buf_puts(b, "ks_half_of(");
 		if (f != f) {
-			buf_puts(b, "KS_NAN");
-		} else if (f > 3.4e38f || f < -3.4e38f) {
-			buf_puts(b, f < 0 ? "-KS_INF" : "KS_INF");
+			buf_puts(b, v->ty == TY_DOUBLE ? "KS_NAN_F64" : "KS_NAN");
+		} else if (isinf(f)) {
+			buf_puts(b, f < 0 ? "-" : "");
+			buf_puts(b, v->ty == TY_DOUBLE ? "KS_INF_F64" : "KS_INF");
 			*prec = f < 0 ? P_UNARY : P_POSTFIX;
 		} else {
-			ks_fmt_float(buf, sizeof buf, f);
+			if (v->ty == TY_DOUBLE)
+				ks_fmt_double(buf, sizeof buf, f);
+			else
+				ks_fmt_float(buf, sizeof buf, (float)f);
 			buf_puts(b, buf);
-			buf_putc(b, 'f');
+			buf_puts(b, sfx);
 			if (buf[0] == '-')
 				*prec = P_UNARY;
+		}
+		if (half) {
+			buf_putc(b, ')');
+			*prec = P_POSTFIX;
 		}
 	}
 }
@@ -751,6 +839,11 @@ static const char *scalar_binop(int op)
 	case OP_NE: return "!=";
 	case OP_AND: return "&&";
 	case OP_OR: return "||";
+	case OP_BIT_AND: return "&";
+	case OP_BIT_OR: return "|";
+	case OP_BIT_XOR: return "^";
+	case OP_LSHIFT: return "<<";
+	case OP_RSHIFT: return ">>";
 	}
 	return "?";
 }
@@ -780,23 +873,35 @@ static int binop_prec(int op)
 	case OP_NE: return P_EQ;
 	case OP_AND: return P_AND;
 	case OP_OR: return P_OR;
+	case OP_BIT_AND: return P_BITAND;
+	case OP_BIT_OR: return P_BITOR;
+	case OP_BIT_XOR: return P_BITXOR;
+	case OP_LSHIFT:
+	case OP_RSHIFT: return P_SHIFT;
 	}
 	return 0;
 }
 
-/* The libm spelling of a scalar float builtin, or NULL. */
-static const char *libm_name(int row)
+/* The libm spelling of a scalar builtin on float or double, or NULL. */
+static const char *libm_name(int row, Type t)
 {
 	static const struct { int row; const char *name; } tab[] = {
-		{BI_SIN, "sinf"}, {BI_COS, "cosf"}, {BI_TAN, "tanf"}, {BI_ASIN, "asinf"},
-		{BI_ACOS, "acosf"}, {BI_ATAN, "atanf"}, {BI_ATAN2, "atan2f"}, {BI_SINH, "sinhf"},
-		{BI_COSH, "coshf"}, {BI_TANH, "tanhf"}, {BI_EXP, "expf"}, {BI_LOG, "logf"},
-		{BI_LOG2, "log2f"}, {BI_LOG10, "log10f"}, {BI_SQRT, "sqrtf"}, {BI_POW, "powf"},
-		{BI_FLOOR, "floorf"}, {BI_CEIL, "ceilf"}, {BI_ABS_F, "fabsf"},
+		{BI_SIN, "sin"}, {BI_COS, "cos"}, {BI_TAN, "tan"}, {BI_ASIN, "asin"},
+		{BI_ACOS, "acos"}, {BI_ATAN, "atan"}, {BI_ATAN2, "atan2"}, {BI_SINH, "sinh"},
+		{BI_COSH, "cosh"}, {BI_TANH, "tanh"}, {BI_EXP, "exp"}, {BI_LOG, "log"},
+		{BI_LOG2, "log2"}, {BI_LOG10, "log10"}, {BI_SQRT, "sqrt"}, {BI_POW, "pow"},
+		{BI_FLOOR, "floor"}, {BI_CEIL, "ceil"}, {BI_ABS_F, "fabs"},
 	};
+	static const char *const f32[] = {
+		"sinf", "cosf", "tanf", "asinf", "acosf", "atanf", "atan2f", "sinhf", "coshf",
+		"tanhf", "expf", "logf", "log2f", "log10f", "sqrtf", "powf", "floorf", "ceilf",
+		"fabsf",
+	};
+	if (t != TY_FLOAT && t != TY_DOUBLE)
+		return NULL;
 	for (size_t i = 0; i < KS_NELEM(tab); i++)
 		if (tab[i].row == row)
-			return tab[i].name;
+			return t == TY_FLOAT ? f32[i] : tab[i].name;
 	return NULL;
 }
 
@@ -815,10 +920,11 @@ static void put_call(Emitter *e, Buf *b, const char *name, const Inst *in, int f
 	buf_putc(b, ')');
 }
 
-/* ks_<op>_<type>[_<type>](a, b) for vector and matrix operands */
+/* ks_<op>_<type>[_<type>](a, b): operations the runtime spells as
+ * functions (vectors, matrices, float16, the small ints) */
 static void put_vop(Emitter *e, Buf *b, const char *op, const Inst *in, int ntypes)
 {
-	char name[64];
+	char name[96];
 	if (ntypes == 1)
 		snprintf(name, sizeof name, "ks_%s_%s", op, ty_name(vty(e, in->arg[0])));
 	else
@@ -827,14 +933,117 @@ static void put_vop(Emitter *e, Buf *b, const char *op, const Inst *in, int ntyp
 	put_call(e, b, name, in, 0);
 }
 
-/* &a[i] */
+/* The element a[i, ...] of the array operand 0 indexed by operands 1 ..
+ * 1 + ndim: a[i] for a 1-D array, a.data[(i * a.shape[1] + j) * ...] for
+ * a view. */
+static void put_elem(Emitter *e, Buf *b, const Inst *in)
+{
+	Type t = vty(e, in->arg[0]);
+	int nd = ty_ndim(t);
+	put_expr(e, b, in->arg[0], P_POSTFIX);
+	if (nd == 1) {
+		buf_putc(b, '[');
+		put_expr(e, b, in->arg[1], 0);
+		buf_putc(b, ']');
+		return;
+	}
+	const char *name = e->v[in->arg[0]].name;
+	buf_puts(b, ".data[");
+	for (int k = 2; k < nd; k++)
+		buf_putc(b, '(');
+	put_expr(e, b, in->arg[1], P_MUL);
+	for (int k = 1; k < nd; k++) {
+		buf_printf(b, " * %s.shape[%d] + ", name, k);
+		put_expr(e, b, in->arg[k + 1], P_ADD + 1);
+		if (k < nd - 1)
+			buf_putc(b, ')');
+	}
+	buf_putc(b, ']');
+}
+
+/* &a[i, ...] */
 static void put_addr(Emitter *e, Buf *b, const Inst *in)
 {
 	buf_putc(b, '&');
-	put_expr(e, b, in->arg[0], P_POSTFIX);
-	buf_putc(b, '[');
-	put_expr(e, b, in->arg[1], 0);
-	buf_putc(b, ']');
+	put_elem(e, b, in);
+}
+
+/* Is operand k a constant int c with lo <= c < hi? */
+static int const_in(const Emitter *e, const Inst *in, int k, long long lo, long long hi)
+{
+	const Value *v = &e->f->val[in->arg[k]];
+	return v->kind == VK_CONST && v->k.i >= lo && v->k.i < hi;
+}
+
+/* The operator as C writes it, or a function of the runtime where C's
+ * would differ from Warp's (or be undefined): float16 and the small ints
+ * always; integer division and remainder unless the divisor is a
+ * constant other than 0 and -1 (Warp gives 0 for a division by zero);
+ * shifts unless the count is a constant within the width (and a left
+ * shift's operand unsigned). */
+static int as_function(const Emitter *e, const Inst *in, Type t)
+{
+	if (!c_arith(t))
+		return 1;
+	switch (in->op) {
+	case OP_DIV:
+	case OP_MOD:
+	case OP_FLOORDIV:
+		return ty_is_int(t) && !(const_in(e, in, 1, 1, LLONG_MAX) || const_in(e, in, 1, LLONG_MIN, -1));
+	case OP_LSHIFT:
+		return !ty_is_unsigned(t) || !const_in(e, in, 1, 0, 8 * ty_info(t)->size);
+	case OP_RSHIFT:
+		return !const_in(e, in, 1, 0, 8 * ty_info(t)->size);
+	}
+	return 0;
+}
+
+static const char *op_word(int op)
+{
+	switch (op) {
+	case OP_NEG: return "neg";
+	case OP_ADD: return "add";
+	case OP_SUB: return "sub";
+	case OP_MUL: return "mul";
+	case OP_DIV: return "div";
+	case OP_MOD: return "mod";
+	case OP_FLOORDIV: return "floordiv";
+	case OP_BIT_AND: return "bit_and";
+	case OP_BIT_OR: return "bit_or";
+	case OP_BIT_XOR: return "bit_xor";
+	case OP_LSHIFT: return "lshift";
+	case OP_RSHIFT: return "rshift";
+	case OP_INVERT: return "invert";
+	case OP_LT: return "lt";
+	case OP_LE: return "le";
+	case OP_GT: return "gt";
+	case OP_GE: return "ge";
+	case OP_EQ: return "eq";
+	case OP_NE: return "ne";
+	}
+	return "?";
+}
+
+/* conv: a C cast where C converts as Warp does, else the runtime's
+ * ks_to_<to>_<from> (a float to an int: NaN and what is out of range
+ * give 0; float16; vectors and matrices) */
+static int put_conv(Emitter *e, Buf *b, const Inst *in)
+{
+	Type from = vty(e, in->arg[0]), to = vty(e, in->res[0]);
+	char name[96];
+	if (from == to) {
+		put_expr(e, b, in->arg[0], 0);
+		return 0;
+	}
+	int scalar = (ty_is_scalar(from) || from == TY_BOOL) && (ty_is_scalar(to) || to == TY_BOOL);
+	if (scalar && from != TY_HALF && to != TY_HALF && !(ty_is_float(from) && ty_is_int(to))) {
+		buf_printf(b, "(%s)", scalar_ctype(to));
+		put_expr(e, b, in->arg[0], P_UNARY);
+		return P_UNARY;
+	}
+	snprintf(name, sizeof name, "ks_to_%s_%s", ty_name(to), ty_name(from));
+	put_call(e, b, name, in, 0);
+	return P_POSTFIX;
 }
 
 /* The expression an instruction computes; returns its precedence. */
@@ -842,24 +1051,25 @@ static int put_inst(Emitter *e, Buf *b, const Inst *in)
 {
 	const Func *f = e->f;
 	Type t0 = in->narg ? vty(e, in->arg[0]) : TY_VOID;
-	int scalar = ty_is_scalar(t0) || t0 == TY_BOOL;
-	char name[64];
+	Type t1 = in->narg > 1 ? vty(e, in->arg[1]) : TY_VOID;
+	char name[96];
 	switch (in->op) {
 	case OP_MOV:
 		put_expr(e, b, in->arg[0], 0);
 		return 0;
 	case OP_NEG:
-		if (!scalar) {
-			put_vop(e, b, "neg", in, 1);
+	case OP_INVERT:
+		if (!c_arith(t0)) {
+			put_vop(e, b, op_word(in->op), in, 1);
 			return P_POSTFIX;
 		}
-		buf_putc(b, '-');
+		buf_putc(b, in->op == OP_NEG ? '-' : '~');
 		{
 			const Value *a = &f->val[in->arg[0]];
 			int d = e->v[in->arg[0]].def;
-			int neg = (a->kind == VK_CONST && (a->ty == TY_INT ? a->k.i < 0 : a->k.f < 0)) ||
+			int neg = (a->kind == VK_CONST && (ty_is_int(a->ty) ? a->k.i < 0 : a->k.f < 0)) ||
 				  (a->kind == VK_TEMP && d >= 0 && e->ii[d].root >= 0 &&
-				   e->ii[d].in->op == OP_NEG);
+				   (e->ii[d].in->op == OP_NEG || e->ii[d].in->op == OP_INVERT));
 			put_expr(e, b, in->arg[0], neg ? P_POSTFIX + 1 : P_UNARY);
 		}
 		return P_UNARY;
@@ -871,15 +1081,21 @@ static int put_inst(Emitter *e, Buf *b, const Inst *in)
 	case OP_SUB:
 	case OP_MUL:
 	case OP_DIV:
-		if (!scalar || !(ty_is_scalar(vty(e, in->arg[1])))) {
-			const char *op = in->op == OP_ADD ? "add" : in->op == OP_SUB ? "sub"
-					 : in->op == OP_MUL ? "mul" : "div";
-			put_vop(e, b, op, in, in->op == OP_ADD || in->op == OP_SUB ? 1 : 2);
+		if (!c_arith(t0) || !c_arith(t1)) {
+			/* vectors, matrices, quats, transforms, float16, small ints:
+			 * ks_mul_float_vec3, ks_add_int8, ... */
+			int two = (in->op == OP_MUL || in->op == OP_DIV) && t0 != t1;
+			put_vop(e, b, op_word(in->op), in, two ? 2 : 1);
 			return P_POSTFIX;
 		}
 		/* fall through */
 	case OP_MOD:
 	case OP_FLOORDIV:
+	case OP_BIT_AND:
+	case OP_BIT_OR:
+	case OP_BIT_XOR:
+	case OP_LSHIFT:
+	case OP_RSHIFT:
 	case OP_LT:
 	case OP_LE:
 	case OP_GT:
@@ -888,20 +1104,31 @@ static int put_inst(Emitter *e, Buf *b, const Inst *in)
 	case OP_NE:
 	case OP_AND:
 	case OP_OR: {
-		if (t0 == TY_FLOAT && in->op == OP_MOD) {
-			put_call(e, b, "fmodf", in, 0);
+		int cmp = in->op >= OP_LT && in->op <= OP_NE;
+		if ((cmp && !ty_is_scalar(t0) && t0 != TY_BOOL) || (cmp && t0 == TY_HALF)) {
+			/* vec == vec, float16 < float16 */
+			put_vop(e, b, op_word(in->op), in, 1);
 			return P_POSTFIX;
 		}
-		if (t0 == TY_INT && in->op == OP_FLOORDIV) {
-			put_call(e, b, "ks_floordiv_int", in, 0);
+		if (!cmp && in->op != OP_AND && in->op != OP_OR && ty_is_float(t0) &&
+		    (in->op == OP_MOD || in->op == OP_FLOORDIV) && t0 != TY_HALF) {
+			/* fmodf(a, b); floorf(a / b) */
+			const char *fn = in->op == OP_MOD ? (t0 == TY_FLOAT ? "fmodf" : "fmod")
+							  : (t0 == TY_FLOAT ? "floorf" : "floor");
+			if (in->op == OP_MOD) {
+				put_call(e, b, fn, in, 0);
+			} else {
+				buf_printf(b, "%s(", fn);
+				put_expr(e, b, in->arg[0], P_MUL);
+				buf_puts(b, " / ");
+				put_expr(e, b, in->arg[1], P_MUL + 1);
+				buf_putc(b, ')');
+			}
 			return P_POSTFIX;
 		}
-		if (t0 == TY_FLOAT && in->op == OP_FLOORDIV) {
-			buf_puts(b, "floorf(");
-			put_expr(e, b, in->arg[0], P_MUL);
-			buf_puts(b, " / ");
-			put_expr(e, b, in->arg[1], P_MUL + 1);
-			buf_putc(b, ')');
+		if (!cmp && in->op != OP_AND && in->op != OP_OR &&
+		    (as_function(e, in, t0) || (ty_is_int(t0) && in->op == OP_FLOORDIV))) {
+			put_vop(e, b, op_word(in->op), in, 1);
 			return P_POSTFIX;
 		}
 		int p = binop_prec(in->op), lp = p, rp = p + 1;
@@ -909,6 +1136,10 @@ static int put_inst(Emitter *e, Buf *b, const Inst *in)
 			lp = rp = P_REL + 1; /* (a < b) == c, as -Wparentheses asks */
 		if (p == P_OR)
 			lp = rp = P_AND + 1; /* a || (b && c) */
+		if (p >= P_BITOR && p <= P_BITAND)
+			lp = rp = P_SHIFT + 1; /* (a + b) & c, as -Wparentheses asks */
+		if (p == P_SHIFT)
+			lp = rp = P_MUL + 1; /* (a + b) << c */
 		if (p == P_EQ) {
 			for (int k = 0; k < 2; k++) {
 				int d = e->v[in->arg[k]].def;
@@ -943,18 +1174,27 @@ static int put_inst(Emitter *e, Buf *b, const Inst *in)
 		buf_puts(b, " : ");
 		put_expr(e, b, in->arg[2], P_OR);
 		return P_COND;
-	case OP_TOFLOAT:
-	case OP_TOINT:
-		if (t0 == (in->op == OP_TOFLOAT ? TY_FLOAT : TY_INT)) {
-			put_expr(e, b, in->arg[0], 0);
-			return 0;
-		}
-		buf_puts(b, in->op == OP_TOFLOAT ? "(float)" : "(int)");
-		put_expr(e, b, in->arg[0], P_UNARY);
-		return P_UNARY;
+	case OP_CONV:
+		return put_conv(e, b, in);
 	case OP_MAKE: {
-		const char *ty = ty_name(vty(e, in->res[0]));
-		snprintf(name, sizeof name, "ks_%s_%s", in->narg == 0 ? "zero" : in->narg == 1 ? "fill" : "make", ty);
+		Type rt = vty(e, in->res[0]);
+		const char *ty = ty_name(rt);
+		snprintf(name, sizeof name, "ks_%s_%s",
+			 in->narg == 0 ? "zero" : in->narg == 1 ? "fill" : "make", ty);
+		if (ty_is_xform(rt) && in->narg == 7) {
+			/* seven numbers: the position and the rotation */
+			Type sc = ty_scalar(rt);
+			buf_printf(b, "ks_make_%s(ks_make_%s(", ty, ty_name(ty_find(TK_VEC, sc, 3, 1)));
+			for (int k = 0; k < 7; k++) {
+				if (k == 3)
+					buf_printf(b, "), ks_make_%s(", ty_name(ty_find(TK_QUAT, sc, 4, 1)));
+				else if (k)
+					buf_puts(b, ", ");
+				put_expr(e, b, in->arg[k], P_COND);
+			}
+			buf_puts(b, "))");
+			return P_POSTFIX;
+		}
 		put_call(e, b, name, in, 0);
 		return P_POSTFIX;
 	}
@@ -979,10 +1219,11 @@ static int put_inst(Emitter *e, Buf *b, const Inst *in)
 		put_call(e, b, name, in, 0);
 		return P_POSTFIX;
 	case OP_LOAD:
+		put_elem(e, b, in);
+		return P_POSTFIX;
+	case OP_SHAPE:
 		put_expr(e, b, in->arg[0], P_POSTFIX);
-		buf_putc(b, '[');
-		put_expr(e, b, in->arg[1], 0);
-		buf_putc(b, ']');
+		buf_printf(b, ".shape[%d]", (int)f->val[in->arg[1]].k.i);
 		return P_POSTFIX;
 	case OP_CALL:
 		put_call(e, b, e->fname[in->callee], in, 0);
@@ -990,10 +1231,10 @@ static int put_inst(Emitter *e, Buf *b, const Inst *in)
 	case OP_BUILTIN: {
 		int row = in->callee;
 		if (row == BI_TID) {
-			buf_puts(b, "tid");
+			buf_puts(b, e->rank > 1 ? "tid0" : "tid");
 			return P_POSTFIX;
 		}
-		const char *lm = libm_name(row);
+		const char *lm = libm_name(row, t0);
 		if (lm) {
 			put_call(e, b, lm, in, 0);
 			return P_POSTFIX;
@@ -1007,7 +1248,7 @@ static int put_inst(Emitter *e, Buf *b, const Inst *in)
 			buf_putc(b, '(');
 			put_addr(e, b, in);
 			buf_puts(b, ", ");
-			put_expr(e, b, in->arg[2], P_COND);
+			put_expr(e, b, in->arg[in->narg - 1], P_COND);
 			buf_putc(b, ')');
 			return P_POSTFIX;
 		}
@@ -1213,6 +1454,18 @@ static void emit_effect(Emitter *e, const Inst *in, int depth)
 	buf_free(&b);
 }
 
+/* i, j = wp.tid(): int i = tid0;  int j = tid1; */
+static void emit_tid(Emitter *e, const Inst *in, int depth)
+{
+	for (int k = 0; k < in->nres; k++) {
+		int r = in->res[k];
+		indent(e, depth);
+		fprintf(e->out, "%s%s = tid%d;", decl_inline(e, r) && in == first_occ(e, r) ? "int " : "",
+			e->v[r].name, k);
+		line_end(e, in);
+	}
+}
+
 static void emit_for(Emitter *e, const Inst *in, int depth)
 {
 	int k = in->res[0], lo = in->arg[0], hi = in->arg[1], st = in->arg[2];
@@ -1380,16 +1633,16 @@ static void emit_stmt(Emitter *e, const Inst *in, int depth, int last)
 		break;
 	case OP_STORE:
 		indent(e, depth);
-		put_expr(e, &b, in->arg[0], P_POSTFIX);
-		buf_putc(&b, '[');
-		put_expr(e, &b, in->arg[1], 0);
-		buf_puts(&b, "] = ");
-		put_expr(e, &b, in->arg[2], 0);
+		put_elem(e, &b, in);
+		buf_puts(&b, " = ");
+		put_expr(e, &b, in->arg[in->narg - 1], 0);
 		put_text(e, &b, ";");
 		line_end(e, in);
 		break;
 	default:
-		if (in->op == OP_CALL && e->m->fn[in->callee]->nret > 1)
+		if (in->op == OP_BUILTIN && in->callee == BI_TID && in->nres > 1)
+			emit_tid(e, in, depth);
+		else if (in->op == OP_CALL && e->m->fn[in->callee]->nret > 1)
 			emit_effect(e, in, depth);
 		else if (in->nres == 1 && e->v[in->res[0]].uses + (e->f->val[in->res[0]].kind != VK_TEMP))
 			emit_assign(e, in, depth);
@@ -1522,6 +1775,7 @@ static void alloc_values(Emitter *e, const Func *f, int fi)
 static void analyse(Emitter *e, const Func *f, int fi)
 {
 	alloc_values(e, f, fi);
+	e->rank = f->is_kernel ? ir_kernel_rank(f) : 1;
 	e->ninst = 0;
 	number_block(e, &f->body);
 	e->tree = xrealloc(e->tree, (size_t)(e->ninst + 1) * sizeof *e->tree);
@@ -1614,19 +1868,30 @@ static void emit_unused_params(Emitter *e)
 	}
 }
 
-/* Does a live instruction of b read the thread index? */
+/* How many of the thread's indices live instructions of b read. */
 static int uses_tid(const Emitter *e, const Block *b)
 {
+	int n = 0;
 	for (int i = 0; i < b->n; i++) {
 		const Inst *in = &b->v[i];
 		if (e->ii[inst_id(e, in)].dead)
 			continue;
-		if (in->op == OP_BUILTIN && in->callee == BI_TID)
-			return 1;
-		if (uses_tid(e, &in->body) || uses_tid(e, &in->els))
-			return 1;
+		if (in->op == OP_BUILTIN && in->callee == BI_TID && in->nres > n)
+			n = in->nres;
+		int m = uses_tid(e, &in->body), k = uses_tid(e, &in->els);
+		n = m > n ? m : n;
+		n = k > n ? k : n;
 	}
-	return 0;
+	return n;
+}
+
+/* "int tid" in a 1-D launch, "int tid0, int tid1" in a 2-D one */
+static void put_tid_params(Buf *b, int rank)
+{
+	if (rank == 1)
+		buf_puts(b, "int tid");
+	for (int k = 0; rank > 1 && k < rank; k++)
+		buf_printf(b, "%sint tid%d", k ? ", " : "", k);
 }
 
 static void emit_func(Emitter *e, int fi)
@@ -1635,17 +1900,15 @@ static void emit_func(Emitter *e, int fi)
 	int cuda = e->target == EMIT_CUDA;
 	analyse(e, f, fi);
 	Buf b = {0};
-	if (f->is_kernel && f->backward) {
-		fprintf(e->out, "// backward (adjoint) of @wp.kernel %s, line %d: the body of one thread\n",
-			f->name, f->loc.line);
-		buf_printf(&b, "%s %s(int tid", cuda ? "static __device__ void" : "static void",
-			   e->fname[fi]);
-		if (f->nparam)
-			buf_puts(&b, ", ");
-	} else if (f->is_kernel) {
-		fprintf(e->out, "// @wp.kernel %s, line %d: the body of one thread\n", f->name, f->loc.line);
-		buf_printf(&b, "%s %s(int tid", cuda ? "static __device__ void" : "static void",
-			   e->fname[fi]);
+	if (f->is_kernel) {
+		if (f->backward)
+			fprintf(e->out, "// backward (adjoint) of @wp.kernel %s, line %d: the body of one thread\n",
+				f->name, f->loc.line);
+		else
+			fprintf(e->out, "// @wp.kernel %s, line %d: the body of one thread\n", f->name,
+				f->loc.line);
+		buf_printf(&b, "%s %s(", cuda ? "static __device__ void" : "static void", e->fname[fi]);
+		put_tid_params(&b, e->rank);
 		if (f->nparam)
 			buf_puts(&b, ", ");
 	} else {
@@ -1669,40 +1932,77 @@ static void emit_func(Emitter *e, int fi)
 		buf_puts(&b, "void");
 	fprintf(e->out, "%s)\n{\n", b.p);
 	buf_free(&b);
-	if (f->is_kernel && !uses_tid(e, &f->body))
-		fprintf(e->out, "    (void)tid;  // line %d: not used\n", f->loc.line);
+	for (int k = f->is_kernel ? uses_tid(e, &f->body) : e->rank; k < e->rank; k++)
+		fprintf(e->out, "    (void)tid%s;  // line %d: not used\n",
+			e->rank == 1 ? "" : (const char *[]){"0", "1", "2", "3"}[k], f->loc.line);
 	emit_unused_params(e);
 	emit_block(e, &f->body, 1, -1);
 	fputs("}\n", e->out);
 }
 
-/* The kernel's launch entry: NAME_cpu_forward / NAME_cuda_forward. */
+/* The kernel's launch entry: NAME_cpu_forward / NAME_cuda_forward.  A
+ * launch of R dimensions takes them as dim0 .. dimR-1 (a 1-D launch: dim)
+ * and runs the thread function at every index, row-major: on the CPU in
+ * nested loops, on the GPU a grid-stride loop over their product. */
 static void emit_entry(Emitter *e, int fi)
 {
 	const Func *f = e->m->fn[fi];
-	int cuda = e->target == EMIT_CUDA;
+	int cuda = e->target == EMIT_CUDA, r = ir_kernel_rank(f);
 	alloc_values(e, f, fi);
 	name_params(e);
-	Buf b = {0}, a = {0};
+	Buf b = {0}, a = {0}, d = {0}, t = {0};
 	param_list(e, &b);
 	for (int i = 0; i < f->nparam; i++)
 		buf_printf(&a, ", %s", e->v[f->param[i]].name);
 	const char *dir = f->backward ? "backward" : "forward";
-	fprintf(e->out, "// launch %s%s: threads 0 .. dim-1\n", f->backward ? "the backward of " : "",
-		f->name);
-	if (cuda) {
-		fprintf(e->out, "extern \"C\" __global__ void %s_cuda_%s(int dim%s%s)\n{\n", f->name, dir,
-			f->nparam ? ", " : "", b.n ? b.p : "");
-		fputs("    for (int tid = blockIdx.x * blockDim.x + threadIdx.x; tid < dim; "
-		      "tid += blockDim.x * gridDim.x)\n", e->out);
+	if (r == 1) {
+		buf_puts(&d, "int dim");
 	} else {
-		fprintf(e->out, "void %s_cpu_%s(int dim%s%s)\n{\n", f->name, dir, f->nparam ? ", " : "",
-			b.n ? b.p : "");
-		fputs("    for (int tid = 0; tid < dim; tid++)\n", e->out);
+		for (int k = 0; k < r; k++)
+			buf_printf(&d, "%sint dim%d", k ? ", " : "", k);
 	}
-	fprintf(e->out, "        %s(tid%s);\n}\n", e->fname[fi], a.n ? a.p : "");
+	fprintf(e->out, "// launch %s%s: threads 0 .. dim%s-1\n", f->backward ? "the backward of " : "",
+		f->name, r == 1 ? "" : r == 2 ? "0 * dim1 " : r == 3 ? "0 * dim1 * dim2 " : "0 * dim1 * dim2 * dim3 ");
+	if (cuda) {
+		fprintf(e->out, "extern \"C\" __global__ void %s_cuda_%s(%s%s%s)\n{\n", f->name, dir, d.p,
+			f->nparam ? ", " : "", b.n ? b.p : "");
+		if (r == 1) {
+			fputs("    for (int tid = blockIdx.x * blockDim.x + threadIdx.x; tid < dim; "
+			      "tid += blockDim.x * gridDim.x)\n", e->out);
+			buf_puts(&t, "tid");
+		} else {
+			/* the index of thread tid along each dimension */
+			fputs("    for (int tid = blockIdx.x * blockDim.x + threadIdx.x; tid < dim0", e->out);
+			for (int k = 1; k < r; k++)
+				fprintf(e->out, " * dim%d", k);
+			fputs("; tid += blockDim.x * gridDim.x)\n", e->out);
+			for (int k = 0; k < r; k++) {
+				buf_printf(&t, "%stid", k ? ", " : "");
+				for (int j = k + 1; j < r; j++)
+					buf_printf(&t, "%s dim%d", j == k + 1 ? " /" : " *", j);
+				if (k > 0)
+					buf_printf(&t, " %% dim%d", k);
+			}
+		}
+	} else {
+		fprintf(e->out, "void %s_cpu_%s(%s%s%s)\n{\n", f->name, dir, d.p, f->nparam ? ", " : "",
+			b.n ? b.p : "");
+		if (r == 1) {
+			fputs("    for (int tid = 0; tid < dim; tid++)\n", e->out);
+			buf_puts(&t, "tid");
+		}
+		for (int k = 0; r > 1 && k < r; k++) {
+			fprintf(e->out, "%*s    for (int tid%d = 0; tid%d < dim%d; tid%d++)\n", 4 * k, "", k,
+				k, k, k);
+			buf_printf(&t, "%stid%d", k ? ", " : "", k);
+		}
+	}
+	fprintf(e->out, "%*s        %s(%s%s);\n}\n", r > 1 && !cuda ? 4 * (r - 1) : 0, "", e->fname[fi],
+		t.p, a.n ? a.p : "");
 	buf_free(&a);
 	buf_free(&b);
+	buf_free(&d);
+	buf_free(&t);
 }
 
 static void put_comment_text(FILE *out, const char *s)

@@ -18,6 +18,11 @@ enum { EMIT_CPU, EMIT_CUDA };
  * a function of the module alone (deterministic). */
 void emit_module(FILE *out, const Module *m, int target);
 
+/* The C type of a parameter of type t as the emitted code declares it:
+ * "float", "ks_vec3d", "float *" (a 1-D array), "ks_array_float" (an
+ * array of more dimensions).  The string is static. */
+const char *emit_param_ctype(Type t);
+
 /* The shared main() of kemit-cpu and kemit-cu. */
 int emit_main(int argc, char **argv, const char *prog, int target);
 

@@ -482,9 +482,9 @@ static void st_atomic(G *g)
 		int mm = rnd(g, 2);
 		static const char *const fn[] = {"wp.atomic_add(", "wp.atomic_sub(", "wp.atomic_min(", "wp.atomic_max("};
 		Expr e = t == T_I ? squash_int(g, gen_i(g, edepth(g) - 1), 16) : squash(g, gen_ty(g, t, edepth(g) - 1), 4.0);
-		static const int bf[4] = {GB_ATOMIC_ADD_F, GB_ATOMIC_SUB_F, GB_ATOMIC_MIN_F, GB_ATOMIC_MAX_F};
-		static const int bi[4] = {GB_ATOMIC_ADD_I, GB_ATOMIC_SUB_I, GB_ATOMIC_MIN_I, GB_ATOMIC_MAX_I};
-		static const int bv[2] = {GB_ATOMIC_ADD_V, GB_ATOMIC_SUB_V};
+		static const int bf[4] = {GB_ATOMIC_ADD, GB_ATOMIC_SUB, GB_ATOMIC_MIN, GB_ATOMIC_MAX};
+		static const int bi[4] = {GB_ATOMIC_ADD, GB_ATOMIC_SUB, GB_ATOMIC_MIN, GB_ATOMIC_MAX};
+		static const int bv[2] = {GB_ATOMIC_ADD, GB_ATOMIC_SUB};
 		g->cov->b[t == T_F ? bf[mm] : t == T_I ? bi[mm] : bv[mm]]++;
 		char name[28];
 		NEWNAME(g, name, ((const char *const[]){"old", "prev", "before", "last"}));
@@ -518,12 +518,12 @@ static void st_atomic(G *g)
 	a->afam = (unsigned char)(r < 4 ? 1 : r - 2);
 	switch (r) {
 	case 0:
-		g->cov->b[t == T_F ? GB_ATOMIC_ADD_F : t == T_I ? GB_ATOMIC_ADD_I : IS_MAT(t) ? GB_ATOMIC_ADD_M : GB_ATOMIC_ADD_V]++;
+		g->cov->b[t == T_F ? GB_ATOMIC_ADD : t == T_I ? GB_ATOMIC_ADD : IS_MAT(t) ? GB_ATOMIC_ADD : GB_ATOMIC_ADD]++;
 		COV(g, stmt_call);
 		L("wp.atomic_add(", a->name, ", ", j.s, ", ", e.s, ")");
 		break;
 	case 1:
-		g->cov->b[t == T_F ? GB_ATOMIC_SUB_F : t == T_I ? GB_ATOMIC_SUB_I : IS_MAT(t) ? GB_ATOMIC_SUB_M : GB_ATOMIC_SUB_V]++;
+		g->cov->b[t == T_F ? GB_ATOMIC_SUB : t == T_I ? GB_ATOMIC_SUB : IS_MAT(t) ? GB_ATOMIC_SUB : GB_ATOMIC_SUB]++;
 		COV(g, stmt_call);
 		L("wp.atomic_sub(", a->name, ", ", j.s, ", ", e.s, ")");
 		break;
@@ -536,12 +536,12 @@ static void st_atomic(G *g)
 		L(a->name, "[", j.s, "] -= ", e.s);
 		break;
 	case 4:
-		g->cov->b[t == T_F ? GB_ATOMIC_MIN_F : GB_ATOMIC_MIN_I]++;
+		g->cov->b[t == T_F ? GB_ATOMIC_MIN : GB_ATOMIC_MIN]++;
 		COV(g, stmt_call);
 		L("wp.atomic_min(", a->name, ", ", j.s, ", ", e.s, ")");
 		break;
 	default:
-		g->cov->b[t == T_F ? GB_ATOMIC_MAX_F : GB_ATOMIC_MAX_I]++;
+		g->cov->b[t == T_F ? GB_ATOMIC_MAX : GB_ATOMIC_MAX]++;
 		COV(g, stmt_call);
 		L("wp.atomic_max(", a->name, ", ", j.s, ", ", e.s, ")");
 		break;
@@ -1241,8 +1241,8 @@ static void gen_helper(G *g)
 	if (kind == 6) {
 		Var *a = &g->v[0], *j = &g->v[1], *x = &g->v[2];
 		int k = rnd(g, 3);
-		g->cov->b[h->pty[0] == T_F ? (k == 1 ? GB_ATOMIC_SUB_F : GB_ATOMIC_ADD_F)
-					   : (k == 1 ? GB_ATOMIC_SUB_I : GB_ATOMIC_ADD_I)]++;
+		g->cov->b[h->pty[0] == T_F ? (k == 1 ? GB_ATOMIC_SUB : GB_ATOMIC_ADD)
+					   : (k == 1 ? GB_ATOMIC_SUB : GB_ATOMIC_ADD)]++;
 		if (k == 2) {
 			COV(g, stmt_array_atomic_add);
 			L(a->name, "[", j->name, "] += ", x->name);

@@ -23,7 +23,7 @@ enum NodeKind {
 	N_CALL,    /* kid[0] callee, kid[1..] arguments (N_KWARG for k=v) */
 	N_KWARG,   /* name=kid[0] */
 	N_INDEX,   /* kid[0][kid[1], ...] */
-	N_UNARY,   /* op ('-' or '+'), kid[0] */
+	N_UNARY,   /* op ('-', '+' or '~'), kid[0] */
 	N_NOT,     /* not kid[0] */
 	N_BINARY,  /* kid[0] op kid[1]; op is a BinOp */
 	N_COMPARE, /* kid[0] op kid[1]; op is a CmpOp */
@@ -51,7 +51,8 @@ enum NodeKind {
 	/* top level */
 	N_IMPORT,   /* import name [as kid-less alias in str2] */
 	N_FROMIMPORT, /* from name import ... (always rejected by sema) */
-	N_PARAM,    /* name, kid[0] annotation or NULL */
+	N_PARAM,    /* name, kid[0] annotation or NULL, kid[1] the default
+	               value (absent when there is none) */
 	N_DEF,      /* name; kid[0] decorators (N_BLOCK of expressions),
 	               kid[1] params (N_BLOCK of N_PARAM),
 	               kid[2] return annotation or NULL, kid[3] body */

@@ -598,7 +598,7 @@ funcdef(A) ::= DEF(K) NAME(N) LPAREN params(P) RPAREN ret(R) COLON suite(B). {
 ret(A) ::= . { A = mkex(NULL, 0); }
 ret(A) ::= ARROW expr(B). { A = B; }
 
-/* parameters: param (',' param)* [','], with no defaults, no '*', no '/' */
+/* parameters: param (',' param)* [','], with no '*', no '/' */
 params(A) ::= . {
 	A = mkex(empty_block(ps, ps->cur.line, ps->cur.col), 0);
 }
@@ -612,7 +612,7 @@ param_list(A) ::= param_list(A) COMMA param(B). {
 	ast_add(ps->arena, A.n, B.n);
 }
 
-/* param: NAME [':' expression] */
+/* param: NAME [':' expression ['=' expression]]; kid[1] is the default */
 param(A) ::= NAME(N). {
 	A = leaf(ps, N_PARAM, N);
 	A.n->name = text(ps, N);
@@ -623,11 +623,15 @@ param(A) ::= NAME(N) COLON expr(T). {
 	A.n->name = text(ps, N);
 	ast_add(ps->arena, A.n, T.n);
 }
-param ::= NAME EQ(E). {
-	error_at(ps, E, "default parameter values are not supported");
+param(A) ::= NAME(N) COLON expr(T) EQ expr(D). {
+	A = leaf(ps, N_PARAM, N);
+	A.n->name = text(ps, N);
+	ast_add(ps->arena, A.n, T.n);
+	ast_add(ps->arena, A.n, D.n);
 }
-param ::= NAME COLON expr EQ(E). {
-	error_at(ps, E, "default parameter values are not supported");
+param ::= NAME EQ(E). {
+	error_at(ps, E, "a parameter with a default value needs a type annotation: "
+			"'name: T = value'");
 }
 param ::= STAR(E). {
 	error_at(ps, E, "variadic parameters (*args, **kwargs) are not supported");
@@ -733,9 +737,7 @@ expr(A) ::= expr(B) AT(K) expr(C).      { A = binary(ps, N_BINARY, B_MATMUL, B, 
 /* factor: '+' factor | '-' factor | '~' factor | power */
 expr(A) ::= MINUS(K) expr(B). [UNARY] { A = unary(ps, N_UNARY, '-', K, B); }
 expr(A) ::= PLUS(K) expr(B). [UNARY]  { A = unary(ps, N_UNARY, '+', K, B); }
-expr ::= TILDE(K). {
-	error_at(ps, K, "the bitwise operator '~' is not supported");
-}
+expr(A) ::= TILDE(K) expr(B). [UNARY] { A = unary(ps, N_UNARY, '~', K, B); }
 
 /* power: await_primary '**' factor | await_primary */
 expr(A) ::= expr(B) POW(K) expr(C). { A = binary(ps, N_BINARY, B_POW, B, K, C); }

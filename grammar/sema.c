@@ -109,7 +109,18 @@ typedef struct Def {
 	int kernel;
 	Call *call;  /* the calls in its body that name a wp.func */
 	int ncall, capcall;
+	Node **dflt; /* per parameter: its default value, or NULL */
 } Def;
+
+/* A module constant's value: a Python number (py: an int, float or bool,
+ * typed when a function reads it: int32, float32, bool, as Warp captures
+ * it), or a value of a wp type (wp.float64(0.1), wp.vec3(0.0, -9.8, 0.0)). */
+typedef struct Const {
+	Type ty;       /* TY_INT, TY_FLOAT, TY_BOOL for a Python number; else a wp type */
+	int py;        /* a Python number */
+	int64_t i;     /* int and bool */
+	double v[36];  /* float, or the components of a vector, matrix, ... */
+} Const;
 
 typedef struct Sema {
 	const Src *src;
@@ -125,6 +136,15 @@ typedef struct Sema {
 	 * may name), and the arena of what stays */
 	struct Missed *kernels;
 	Arena *keep;
+	/* the module level: its constants, the names it binds to anything
+	 * else (an error only where a function reads one), type aliases
+	 * (Vec = wp.vec3d), and what math and numpy are imported as */
+	Map consts;        /* name → index in cval */
+	Const *cval;
+	int ncval, capcval;
+	Map skipped;
+	Map typealias;     /* name → Type */
+	const char *math_as, *np_as;
 
 	/* the function being lowered */
 	Def *cur;
@@ -239,16 +259,20 @@ static Type ty_of(const Sema *s, int v)
 	return s->f->val[v].ty;
 }
 
-/* A type as a Python user writes it. */
+/* A type as a Python user writes it: "float", "vec3d", "array(float)",
+ * "array2d(vec3)". */
 static const char *uty(Type t)
 {
-	static const char *const arr[TY_NBASE] = {
-		"array", "array(bool)", "array(int)", "array(float)", "array(vec2)",
-		"array(vec3)", "array(vec4)", "array(mat22)", "array(mat33)", "array(mat44)",
-	};
-	if (ty_is_array(t))
-		return ty_elem(t) < TY_NBASE ? arr[ty_elem(t)] : "array";
-	return ty_name(t);
+	static char buf[4][64];
+	static int k;
+	if (!ty_is_array(t))
+		return ty_name(t);
+	char *b = buf[k++ & 3];
+	if (ty_ndim(t) == 1)
+		snprintf(b, sizeof buf[0], "array(%s)", ty_name(ty_elem(t)));
+	else
+		snprintf(b, sizeof buf[0], "array%dd(%s)", ty_ndim(t), ty_name(ty_elem(t)));
+	return b;
 }
 
 /* "float", "(float, int)" or "nothing", for return signatures. */
@@ -265,22 +289,36 @@ static void fmt_types(char *out, size_t n, const Type *t, int k)
 				      uty(t[i]), i == k - 1 && k > 1 ? ")" : "");
 }
 
-/* The hint for an operator mixing int with float-based operands: Warp
- * never converts implicitly. */
+/* The hint for an operator mixing scalar types: Warp never converts
+ * implicitly. */
 static const char *conv_hint(Type a, Type b)
 {
-	int af = a == TY_FLOAT || ty_is_vec(a) || ty_is_mat(a);
-	int bf = b == TY_FLOAT || ty_is_vec(b) || ty_is_mat(b);
-	return (a == TY_INT && bf) || (b == TY_INT && af) ? " (use float() to convert)" : "";
+	static char buf[64];
+	int af = ty_is_floaty(a), bf = ty_is_floaty(b);
+	if ((a == TY_INT && bf && ty_scalar(b) == TY_FLOAT) || (b == TY_INT && af && ty_scalar(a) == TY_FLOAT))
+		return " (use float() to convert)";
+	Type sa = ty_scalar(a), sb = ty_scalar(b);
+	if (ty_is_scalar(sa) && ty_is_scalar(sb) && sa != sb && (ty_is_scalar(a) || ty_is_scalar(b))) {
+		Type want = ty_is_scalar(a) && !ty_is_scalar(b) ? sb : sa;
+		snprintf(buf, sizeof buf, " (Warp does not convert implicitly: use wp.%s(...))",
+			 ty_info(want)->warp);
+		return buf;
+	}
+	return "";
 }
 
 /* The hint for storing a src value where a dst one is wanted. */
 static const char *assign_hint(Type dst, Type src)
 {
+	static char buf[64];
 	if (dst == TY_FLOAT && src == TY_INT)
 		return " (use float() to convert)";
 	if (dst == TY_INT && src == TY_FLOAT)
 		return " (use int() to convert)";
+	if (ty_is_scalar(dst) && ty_is_scalar(src)) {
+		snprintf(buf, sizeof buf, " (use wp.%s() to convert)", ty_info(dst)->warp);
+		return buf;
+	}
 	return "";
 }
 
@@ -321,23 +359,11 @@ static int reserved(const char *name)
 	return 0;
 }
 
-/* The scalar, vector and matrix types spelled wp.NAME. */
+/* The named types spelled wp.NAME: every scalar, vector, matrix,
+ * quaternion and transform of ir/types.h. */
 static Type wp_type(const char *name)
 {
-	static const struct {
-		const char *name;
-		Type ty;
-	} t[] = {
-		{"float32", TY_FLOAT}, {"int32", TY_INT}, {"bool", TY_BOOL},
-		{"vec2", TY_VEC2}, {"vec3", TY_VEC3}, {"vec4", TY_VEC4},
-		{"vec2f", TY_VEC2}, {"vec3f", TY_VEC3}, {"vec4f", TY_VEC4},
-		{"mat22", TY_MAT22}, {"mat33", TY_MAT33}, {"mat44", TY_MAT44},
-		{"mat22f", TY_MAT22}, {"mat33f", TY_MAT33}, {"mat44f", TY_MAT44},
-	};
-	for (size_t i = 0; i < KS_NELEM(t); i++)
-		if (!strcmp(t[i].name, name))
-			return t[i].ty;
-	return TY_VOID;
+	return ty_from_warp(name);
 }
 
 /* ---- emitting ---------------------------------------------------------- */
@@ -411,64 +437,120 @@ static void dotted(const Node *n, char *out, size_t cap)
 
 static Type ann_type(Sema *s, Node *a);
 
-/* wp.array(dtype=T), wp.array(dtype=T, ndim=1) */
-static Type array_type(Sema *s, Node *a)
+/* The rank wp.NAME fixes for an array type: 0 for wp.array (any, from
+ * ndim), N for wp.arrayNd, -1 for anything else. */
+static int array_spelling(const Node *n)
 {
-	Type el = TY_VOID;
-	for (int i = 1; i < a->nkid; i++) {
-		Node *k = a->kid[i];
-		if (k->kind != N_KWARG)
-			ERR(k, "write the element type as wp.array(dtype=T)");
-		if (!strcmp(k->name, "dtype")) {
-			el = ann_type(s, k->kid[0]);
-			if (el == TY_BOOL || ty_is_array(el))
-				ERR(k->kid[0], "arrays of %s are not supported", uty(el));
-		} else if (!strcmp(k->name, "ndim")) {
-			Node *d = k->kid[0];
-			if (d->kind != N_INT || d->ival != 1)
-				ERR(d, "only 1-D arrays are supported (ndim=1)");
-		} else {
-			ERR(k, "unsupported wp.array() argument '%s'", k->name);
-		}
-	}
-	if (el == TY_VOID)
-		ERR(a, "wp.array() needs an element type: wp.array(dtype=float)");
-	return (Type)(TY_ARRAY | el);
+	if (!is_wp_attr(n) || strncmp(n->name, "array", 5))
+		return -1;
+	const char *r = n->name + 5;
+	if (!*r)
+		return 0;
+	if (r[0] >= '1' && r[0] <= '4' && r[1] == 'd' && !r[2])
+		return r[0] - '0';
+	return -1;
 }
 
-/* A type annotation: float, int, bool, wp.float32, wp.vec3, wp.mat33,
- * wp.array(dtype=T).  Callers reject what their position does not allow. */
+/* wp.array(dtype=T), wp.array(dtype=T, ndim=N), wp.array[T], and the same
+ * with wp.array1d .. wp.array4d, whose rank is in the name. */
+static Type array_type(Sema *s, Node *a)
+{
+	Node *head = a->kid[0], *eln = NULL;
+	int fixed = array_spelling(head), ndim = fixed ? fixed : 1;
+	if (a->kind == N_INDEX) {
+		if (a->nkid != 2 || a->kid[1]->kind == N_TUPLE)
+			ERR(a, "write the element type as wp.%s[T]", head->name);
+		eln = a->kid[1];
+	}
+	for (int i = 1; a->kind == N_CALL && i < a->nkid; i++) {
+		Node *k = a->kid[i];
+		if (k->kind != N_KWARG)
+			ERR(k, "write the element type as wp.%s(dtype=T)", head->name);
+		if (!strcmp(k->name, "dtype")) {
+			eln = k->kid[0];
+		} else if (!strcmp(k->name, "ndim")) {
+			Node *d = k->kid[0];
+			if (fixed)
+				ERR(k, "wp.%s has %d dimensions; ndim is for wp.array", head->name, fixed);
+			if (d->kind != N_INT || d->ival < 1 || d->ival > KS_MAX_NDIM)
+				ERR(d, "ndim must be 1, 2, 3 or 4");
+			ndim = (int)d->ival;
+		} else {
+			ERR(k, "unsupported wp.%s() argument '%s'", head->name, k->name);
+		}
+	}
+	if (!eln)
+		ERR(a, "wp.%s() needs an element type: wp.%s(dtype=float)", head->name, head->name);
+	Type el = ann_type(s, eln);
+	if (ty_is_array(el))
+		ERR(eln, "arrays of arrays are not supported");
+	return ty_array(el, ndim);
+}
+
+/* A type annotation: float, int, bool, wp.float64, wp.uint8, wp.vec3d,
+ * wp.mat33, wp.quat, every array spelling.  Callers reject what their
+ * position does not allow. */
 static Type ann_type(Sema *s, Node *a)
 {
 	char buf[128];
 	Type t = TY_VOID;
 	if (a->kind == N_NAME) {
+		int k = map_get(&s->typealias, a->name);
 		if (!strcmp(a->name, "float"))
 			return TY_FLOAT;
 		if (!strcmp(a->name, "int"))
 			return TY_INT;
 		if (!strcmp(a->name, "bool"))
 			return TY_BOOL;
+		if (k >= 0)
+			return (Type)k;
 	} else if (is_wp_attr(a)) {
 		if ((t = wp_type(a->name)) != TY_VOID)
 			return t;
-		if (!strcmp(a->name, "array") || !strcmp(a->name, "array1d"))
-			ERR(a, "wp.%s needs an element type: wp.array(dtype=float)", a->name);
-	} else if (a->kind == N_CALL && is_wp_attr(a->kid[0]) &&
-		   (!strcmp(a->kid[0]->name, "array") || !strcmp(a->kid[0]->name, "array1d"))) {
+		if (array_spelling(a) >= 0)
+			ERR(a, "wp.%s needs an element type: wp.%s(dtype=float) or wp.%s[float]",
+			    a->name, a->name, a->name);
+	} else if ((a->kind == N_CALL || a->kind == N_INDEX) && array_spelling(a->kid[0]) >= 0) {
 		return array_type(s, a);
 	} else if (a->kind == N_STRING) {
 		ERR(a, "string annotations are not supported");
 	}
 	dotted(a, buf, sizeof buf);
-	ERR(a, "unsupported type '%s'; use float, int, wp.vec2/3/4, wp.mat22/33/44 or "
-	    "wp.array(dtype=...)", buf);
+	ERR(a, "unsupported type '%s'; use float, int, bool, a wp scalar, vector or matrix type "
+	    "(wp.float64, wp.vec3, wp.mat33, ...) or an array (wp.array(dtype=...), wp.array2d[...])",
+	    buf);
 }
 
 /* ---- expressions --------------------------------------------------------- */
 
 static int expr(Sema *s, Node *e, Target *t);
 static int call(Sema *s, Node *e, Target *t, int want);
+
+/* ---- literals and module constants -------------------------------------- */
+
+/* A syntactic number: N_INT, N_FLOAT, N_BOOL, or one of them negated
+ * (+/-).  Its value in *i or *x, and whether it is a float in *isf. */
+static int literal(const Node *n, int64_t *i, double *x, int *isf)
+{
+	int neg = 0;
+	while (n->kind == N_UNARY && (n->op == '-' || n->op == '+') && !n->paren) {
+		neg ^= n->op == '-';
+		n = n->kid[0];
+	}
+	if (n->kind == N_INT || n->kind == N_BOOL) {
+		*i = neg ? -n->ival : n->ival;
+		*x = (double)*i;
+		*isf = 0;
+		return 1;
+	}
+	if (n->kind == N_FLOAT) {
+		*x = neg ? -n->fval : n->fval;
+		*i = 0;
+		*isf = 1;
+		return 1;
+	}
+	return 0;
+}
 
 /* N_INT, and -N_INT folded (so that -2147483648 is accepted). */
 static int int_lit(Sema *s, Node *at, Node *lit, int neg)
@@ -498,44 +580,121 @@ static int float_lit(Sema *s, Node *at, Node *lit, int neg)
 	return ir_const_float(s->m, s->f, neg ? -f : f);
 }
 
-/* A condition: bool as is, int compared with 0 (Python truthiness); what
- * names the construct for the message. */
+/* Does the number fit the scalar type ty?  (Floats: finite in it.) */
+static int fits(Type ty, int64_t i, double x, int isf)
+{
+	if (ty == TY_BOOL)
+		return 1;
+	if (ty_is_float(ty)) {
+		double lim = ty == TY_HALF ? 65504.0 : ty == TY_FLOAT ? 3.4028234663852886e38 : INFINITY;
+		return !(x > lim || x < -lim) || isinf(x) || isnan(x);
+	}
+	if (isf)
+		return 0;
+	switch (ty) {
+	case TY_INT8: return i >= INT8_MIN && i <= INT8_MAX;
+	case TY_UINT8: return i >= 0 && i <= UINT8_MAX;
+	case TY_INT16: return i >= INT16_MIN && i <= INT16_MAX;
+	case TY_UINT16: return i >= 0 && i <= UINT16_MAX;
+	case TY_INT: return i >= INT32_MIN && i <= INT32_MAX;
+	case TY_UINT32: return i >= 0 && i <= UINT32_MAX;
+	case TY_UINT64: return i >= 0;
+	}
+	return 1;
+}
+
+/* The literal at n as a constant of scalar type ty, exactly as Warp takes
+ * wp.float64(0.1) or the components of wp.vec3d(1.0, 2, 0.5): the number
+ * is converted once, from its Python value.  -1 if n is no literal. */
+static int typed_literal(Sema *s, Node *n, Type ty)
+{
+	int64_t i;
+	double x;
+	int isf;
+	if (!literal(n, &i, &x, &isf))
+		return -1;
+	if (ty_is_int(ty) && isf)
+		return -1; /* wp.int32(2.5) truncates: a conversion */
+	if (!fits(ty, i, x, isf))
+		ERR(n, "%s does not fit in %s", isf ? "the float" : "the integer", uty(ty));
+	return ir_const(s->m, s->f, ty, i, x);
+}
+
+/* A module constant read in a function: its value as IR. */
+static int const_value(Sema *s, Node *at, const Const *c)
+{
+	if (c->ty == TY_INT || ty_is_int(c->ty)) {
+		if (!fits(c->ty, c->i, 0, 0))
+			ERR(at, "the constant %lld does not fit in %s", (long long)c->i, uty(c->ty));
+		return ir_const(s->m, s->f, c->ty, c->i, 0);
+	}
+	if (c->ty == TY_BOOL)
+		return ir_const_bool(s->m, s->f, (int)c->i);
+	if (ty_is_float(c->ty))
+		return ir_const(s->m, s->f, c->ty, 0, c->v[0]);
+	int32_t a[36];
+	int n = ty_ncomp(c->ty);
+	for (int k = 0; k < n; k++)
+		a[k] = ty_is_int(ty_scalar(c->ty))
+			       ? ir_const(s->m, s->f, ty_scalar(c->ty), (int64_t)c->v[k], 0)
+			       : ir_const(s->m, s->f, ty_scalar(c->ty), 0, c->v[k]);
+	int32_t r = ir_temp(s->m, s->f, c->ty);
+	emit(s, at, OP_MAKE, &r, 1, a, n);
+	return r;
+}
+
+/* ---- conditions and operators --------------------------------------------- */
+
+/* A condition: bool as is, a number compared with 0 (Python truthiness);
+ * what names the construct for the message. */
 static int cond(Sema *s, Node *e, const char *what)
 {
 	int v = expr(s, e, NULL);
 	Type t = ty_of(s, v);
 	if (t == TY_BOOL)
 		return v;
-	if (t == TY_INT) {
-		int32_t a[2] = {v, ir_const_int(s->m, s->f, 0)};
+	if (ty_is_int(t)) {
+		int32_t a[2] = {v, ir_const(s->m, s->f, t, 0, 0)};
 		return emit_val(s, e, OP_NE, TY_BOOL, a, 2, NULL);
 	}
-	if (t == TY_FLOAT)
-		ERR(e, "%s must be bool, not float; compare explicitly, e.g. 'x != 0.0'", what);
+	if (ty_is_float(t))
+		ERR(e, "%s must be bool, not %s; compare explicitly, e.g. 'x != 0.0'", what, uty(t));
 	ERR(e, "%s must be bool, not %s", what, uty(t));
 }
 
 static const char *const binop_sym[] = {"+", "-", "*", "/", "//", "%", "**", "@",
 					"&", "|", "^", "<<", ">>"};
 
-/* a OP b for an arithmetic BinOp; aug says it came from 'OP='. */
+/* a OP b for a BinOp; aug says it came from 'OP='. */
 static int binop(Sema *s, Node *at, int bop, int a, int b, Target *t, int aug)
 {
-	static const int irop[] = {OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_FLOORDIV, OP_MOD};
-	if (bop == B_POW)
-		ERR(at, "'**' is not supported; use wp.pow(a, b)");
+	static const int irop[] = {OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_FLOORDIV, OP_MOD, -1, -1,
+				   OP_BIT_AND, OP_BIT_OR, OP_BIT_XOR, OP_LSHIFT, OP_RSHIFT};
+	Type ta[2] = {ty_of(s, a), ty_of(s, b)};
+	if (bop < 0 || bop >= (int)KS_NELEM(irop))
+		ERR(at, "unsupported operator");
 	if (bop == B_MATMUL)
 		ERR(at, "'@' is not supported; use * for matrix products");
-	if (bop >= (int)KS_NELEM(binop_sym))
-		ERR(at, "unsupported operator");
-	if (bop >= (int)KS_NELEM(irop))
-		ERR(at, "bitwise operator '%s' is not supported", binop_sym[bop]);
-	Type ta[2] = {ty_of(s, a), ty_of(s, b)};
+	if (bop == B_POW) {
+		/* Warp lowers ** to wp.pow, which takes floats */
+		Type res;
+		int row = ir_builtin_resolve("pow", ta, 2, &res);
+		if (row < 0)
+			ERR(at, "unsupported operand types for **%s: '%s' and '%s' (Warp's ** is wp.pow, "
+			    "on floats of one type%s)", aug ? "=" : "", uty(ta[0]), uty(ta[1]),
+			    ty_is_int(ta[0]) && ty_is_int(ta[1]) ? "; multiply, or convert with float()" : "");
+		int32_t args[2] = {a, b};
+		int32_t r = out(s, t, res);
+		emit(s, at, OP_BUILTIN, &r, 1, args, 2)->callee = (int32_t)row;
+		return r;
+	}
 	Type r = ir_op_type(irop[bop], ta, 2, TY_VOID);
 	if (r == TY_VOID) {
 		const char *hint = conv_hint(ta[0], ta[1]);
 		if (!hint[0] && bop == B_MUL && ty_is_vec(ta[0]) && ty_is_vec(ta[1]))
 			hint = " (use wp.dot() or wp.cross())";
+		if (!hint[0] && bop >= B_BITAND && (ta[0] == TY_BOOL || ta[1] == TY_BOOL))
+			hint = " (use 'and', 'or' or '!=' on bools)";
 		ERR(at, "unsupported operand types for %s%s: '%s' and '%s'%s", binop_sym[bop],
 		    aug ? "=" : "", uty(ta[0]), uty(ta[1]), hint);
 	}
@@ -543,34 +702,57 @@ static int binop(Sema *s, Node *at, int bop, int a, int b, Target *t, int aug)
 	return emit_val(s, at, irop[bop], r, args, 2, t);
 }
 
-/* a < b, a == b, ... */
-static int compare(Sema *s, Node *e, Target *t)
+/* One comparison a OP b of values. */
+static int compare1(Sema *s, Node *at, int op, int a, int b, Target *t)
 {
 	static const char *const sym[] = {"<", "<=", ">", ">=", "==", "!="};
 	static const int irop[] = {OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE};
-	Node *l = e->kid[0], *r = e->kid[1];
-	if ((l->kind == N_COMPARE && !l->paren) || (r->kind == N_COMPARE && !r->paren))
-		ERR(e, "chained comparisons are not supported; write 'a < b and b < c'");
-	if (e->op == C_IS || e->op == C_ISNOT)
-		ERR(e, "'is' is not supported; use == or !=");
-	if (e->op >= (int)KS_NELEM(irop))
-		ERR(e, "'in' is not supported in kernels");
-	int a = expr(s, l, NULL), b = expr(s, r, NULL);
 	Type ta[2] = {ty_of(s, a), ty_of(s, b)};
-	Type ty = ir_op_type(irop[e->op], ta, 2, TY_VOID);
+	Type ty = ir_op_type(irop[op], ta, 2, TY_VOID);
 	if (ty == TY_VOID)
-		ERR(e, "unsupported operand types for %s: '%s' and '%s'%s", sym[e->op],
-		    uty(ta[0]), uty(ta[1]), conv_hint(ta[0], ta[1]));
+		ERR(at, "unsupported operand types for %s: '%s' and '%s'%s", sym[op], uty(ta[0]),
+		    uty(ta[1]), conv_hint(ta[0], ta[1]));
 	int32_t args[2] = {a, b};
-	return emit_val(s, e, irop[e->op], ty, args, 2, t);
+	return emit_val(s, at, irop[op], ty, args, 2, t);
 }
 
-/* -x, +x */
+/* a < b, a == b, and chains a < b <= c: (a < b) and (b <= c), each operand
+ * evaluated once, left to right. */
+static int compare(Sema *s, Node *e, Target *t)
+{
+	Node *chain[64];
+	int n = 0;
+	for (Node *x = e; x->kind == N_COMPARE && (x == e || !x->paren); x = x->kid[0]) {
+		if (n == (int)KS_NELEM(chain))
+			ERR(e, "too many comparisons in one chain");
+		chain[n++] = x;
+	}
+	/* chain[n-1] is the leftmost comparison */
+	for (int k = 0; k < n; k++) {
+		if (chain[k]->op == C_IS || chain[k]->op == C_ISNOT)
+			ERR(chain[k], "'is' is not supported; use == or !=");
+		if (chain[k]->op > C_NE)
+			ERR(chain[k], "'in' is not supported in kernels");
+	}
+	int left = expr(s, chain[n - 1]->kid[0], NULL), acc = -1;
+	for (int k = n - 1; k >= 0; k--) {
+		int right = expr(s, chain[k]->kid[1], NULL);
+		int c = compare1(s, chain[k], chain[k]->op, left, right, n == 1 ? t : NULL);
+		if (acc < 0) {
+			acc = c;
+		} else {
+			int32_t args[2] = {acc, c};
+			acc = emit_val(s, chain[k], OP_AND, TY_BOOL, args, 2, k == 0 ? t : NULL);
+		}
+		left = right;
+	}
+	return acc;
+}
+
+/* -x, +x, ~x */
 static int unary(Sema *s, Node *e, Target *t)
 {
 	Node *x = e->kid[0];
-	if (e->op != '-' && e->op != '+')
-		ERR(e, "bitwise operator '%c' is not supported", e->op);
 	if (e->op == '-' && x->kind == N_INT)
 		return int_lit(s, e, x, 1);
 	if (e->op == '-' && x->kind == N_FLOAT)
@@ -578,36 +760,78 @@ static int unary(Sema *s, Node *e, Target *t)
 	/* unary + is the operand itself, but only on what '-' would accept */
 	int v = expr(s, x, e->op == '+' ? t : NULL);
 	Type tv = ty_of(s, v);
-	Type r = ir_op_type(OP_NEG, &tv, 1, TY_VOID);
+	int op = e->op == '~' ? OP_INVERT : OP_NEG;
+	Type r = ir_op_type(op, &tv, 1, TY_VOID);
 	if (r == TY_VOID)
 		ERR(e, "bad operand type for unary %c: '%s'", e->op, uty(tv));
 	if (e->op == '+')
 		return v;
 	int32_t a[1] = {v};
-	return emit_val(s, e, OP_NEG, r, a, 1, t);
+	return emit_val(s, e, op, r, a, 1, t);
 }
 
-/* A name read as a value: a parameter or variable. */
+/* The constants Warp defines (wp.pi, ...), as float32. */
+static int wp_constant(const char *name, double *x)
+{
+	static const struct {
+		const char *name;
+		double v;
+	} k[] = {
+		{"pi", 3.14159265358979323846}, {"PI", 3.14159265358979323846},
+		{"tau", 6.28318530717958647692}, {"TAU", 6.28318530717958647692},
+		{"e", 2.71828182845904523536}, {"E", 2.71828182845904523536},
+		{"half_pi", 1.57079632679489661923}, {"HALF_PI", 1.57079632679489661923},
+		{"inf", INFINITY}, {"INF", INFINITY}, {"nan", NAN}, {"NAN", NAN},
+		{"phi", 1.61803398874989484820}, {"PHI", 1.61803398874989484820},
+		{"ln2", 0.69314718055994530942}, {"LN2", 0.69314718055994530942},
+		{"ln10", 2.30258509299404568402}, {"LN10", 2.30258509299404568402},
+		{"log2e", 1.44269504088896340736}, {"LOG2E", 1.44269504088896340736},
+		{"log10e", 0.43429448190325182765}, {"LOG10E", 0.43429448190325182765},
+	};
+	for (size_t i = 0; i < KS_NELEM(k); i++)
+		if (!strcmp(k[i].name, name)) {
+			*x = k[i].v;
+			return 1;
+		}
+	return 0;
+}
+
+/* A name read as a value: a parameter or variable, else a module
+ * constant. */
 static int name_value(Sema *s, Node *e)
 {
 	int v = map_get(&s->names, e->name);
 	if (v >= 0)
 		return v;
+	int c = map_get(&s->consts, e->name);
+	if (c >= 0)
+		return const_value(s, e, &s->cval[c]);
 	if (def_find(s, e->name) >= 0)
 		ERR(e, "function '%s' can only be called", e->name);
 	if (!strcmp(e->name, "wp"))
 		ERR(e, "'wp' can only be used as wp.NAME");
+	if (map_get(&s->skipped, e->name) >= 0)
+		ERR(e, "'%s' is not a constant Warp can capture (see its assignment at module level)",
+		    e->name);
 	ERR(e, "name '%s' is not defined", e->name);
 }
 
-/* An index operand: int; a constant is checked against dim (0: unchecked,
- * for arrays). */
+/* ---- indexing -------------------------------------------------------------- */
+
+/* An index operand: an int; a constant is checked against dim (0:
+ * unchecked, for arrays). */
 static int index_val(Sema *s, Node *e, int dim, Type of)
 {
 	int v = expr(s, e, NULL);
 	Type t = ty_of(s, v);
+	if (ty_is_int(t) && t != TY_INT) {
+		/* Warp indexes with any int type */
+		int32_t r = ir_temp(s->m, s->f, TY_INT);
+		emit(s, e, OP_CONV, &r, 1, (int32_t *)&v, 1);
+		return r;
+	}
 	if (t != TY_INT)
-		ERR(e, "index must be int, not %s%s", uty(t), t == TY_FLOAT ? " (use int() to convert)" : "");
+		ERR(e, "index must be int, not %s%s", uty(t), ty_is_float(t) ? " (use int() to convert)" : "");
 	const Value *k = &s->f->val[v];
 	if (dim && k->kind == VK_CONST && (k->k.i < 0 || k->k.i >= dim))
 		ERR(e, "index %d is out of range for %s", (int)k->k.i, uty(of));
@@ -617,7 +841,7 @@ static int index_val(Sema *s, Node *e, int dim, Type of)
 /* The subscripts of x[i] or x[i, j]. */
 static Node **subscripts(Node *e, int *n)
 {
-	if (e->nkid == 2 && e->kid[1]->kind == N_TUPLE) {
+	if (e->nkid == 2 && e->kid[1]->kind == N_TUPLE && !e->kid[1]->paren) {
 		*n = e->kid[1]->nkid;
 		return e->kid[1]->kid;
 	}
@@ -625,29 +849,29 @@ static Node **subscripts(Node *e, int *n)
 	return e->kid + 1;
 }
 
-/* Check the subscript count for a vec/mat/array of type t. */
+/* Check the subscript count for a vector, matrix, quat or transform. */
 static void check_nsub(Sema *s, Node *e, Type t, int n)
 {
-	if (ty_is_array(t) && n != 1)
-		ERR(e, "arrays are 1-D: index them as a[i]");
-	if (ty_is_vec(t) && n != 1)
+	if ((ty_is_vec(t) || ty_is_quat(t) || ty_is_xform(t)) && n != 1)
 		ERR(e, "%s takes one index", uty(t));
 	if (ty_is_mat(t) && n != 1 && n != 2)
 		ERR(e, "%s takes one index (a row) or two (an element)", uty(t));
 }
 
-/* The component .x/.y/.z/.w of a vector of type t, as an index. */
+/* The component .x/.y/.z/.w of a vector or quat of type t, as an index. */
 static int component(Sema *s, Node *e, Type t)
 {
 	const char *c = e->name;
 	int k = c[0] && !c[1] && strchr("xyzw", c[0]) ? (int)(strchr("xyzw", c[0]) - "xyzw") : -1;
 	if (ty_is_mat(t))
 		ERR(e, "%s has no attribute '%s'; index elements as m[i, j]", uty(t), c);
-	if (!ty_is_vec(t))
+	if (ty_is_array(t) && !strcmp(c, "shape"))
+		ERR(e, "index the shape: %s.shape[0]", kid(e, 0)->kind == N_NAME ? kid(e, 0)->name : "a");
+	if (!ty_is_vec(t) && !ty_is_quat(t))
 		ERR(e, "'%s' has no attribute '%s'", uty(t), c);
 	if (k < 0)
 		ERR(e, "%s has no attribute '%s'; its components are .x .y .z .w", uty(t), c);
-	if (k >= ty_dim(t))
+	if (k >= ty_rows(t))
 		ERR(e, "%s has no component '.%s'", uty(t), c);
 	return k;
 }
@@ -656,8 +880,11 @@ static int component(Sema *s, Node *e, Type t)
 static int attr_value(Sema *s, Node *e, Target *t)
 {
 	if (is_wp_attr(e)) {
-		if (!strcmp(e->name, "array"))
-			ERR(e, "wp.array can only be used in a parameter annotation");
+		double x;
+		if (wp_constant(e->name, &x))
+			return ir_const(s->m, s->f, TY_FLOAT, 0, x);
+		if (array_spelling(e) >= 0)
+			ERR(e, "wp.%s can only be used in a parameter annotation", e->name);
 		if (wp_type(e->name) != TY_VOID || ir_builtin_known(e->name))
 			ERR(e, "wp.%s must be called", e->name);
 		ERR(e, "wp.%s is not supported in kernels", e->name);
@@ -665,25 +892,120 @@ static int attr_value(Sema *s, Node *e, Target *t)
 	int v = expr(s, e->kid[0], NULL);
 	int k = component(s, e, ty_of(s, v));
 	int32_t a[2] = {v, ir_const_int(s->m, s->f, k)};
-	return emit_val(s, e, OP_EXTRACT, TY_FLOAT, a, 2, t);
+	return emit_val(s, e, OP_EXTRACT, ty_scalar(ty_of(s, v)), a, 2, t);
 }
 
-/* a[i] (load), v[k], m[i] (a row), m[i, j] */
+/* The array a name (or a.shape's a) stands for, or -1: arrays are
+ * parameters. */
+static int array_of(Sema *s, const Node *n)
+{
+	if (!n || n->kind != N_NAME)
+		return -1;
+	int v = map_get(&s->names, n->name);
+	return v >= 0 && ty_is_array(ty_of(s, v)) ? v : -1;
+}
+
+/* The subscripts of an array access a[i, j] or a[i][j] (Warp indexes an
+ * N-d array either way), from the innermost: e is the outermost N_INDEX;
+ * *arr the array, the index nodes in sub[0..*n), *used how many of e's
+ * chain they take (the rest index the element). */
+static int array_access(Sema *s, Node *e, int *arr, Node **sub, int cap)
+{
+	Node *chain[KS_MAX_NDIM + 8];
+	int nc = 0, n = 0;
+	Node *x = e;
+	while (x->kind == N_INDEX && nc < (int)KS_NELEM(chain)) {
+		chain[nc++] = x;
+		x = x->kid[0];
+	}
+	if ((*arr = array_of(s, x)) < 0)
+		return -1;
+	for (int k = nc - 1; k >= 0; k--) {
+		int m;
+		Node **sb = subscripts(chain[k], &m);
+		for (int j = 0; j < m; j++) {
+			if (n == cap)
+				ERR(chain[k], "too many indices");
+			sub[n++] = sb[j];
+		}
+	}
+	return n;
+}
+
+/* Load a[sub...] (every dimension indexed); ok to index on into the
+ * element with what is left. */
+static int array_load(Sema *s, Node *e, int arr, Node **sub, int n, Target *t)
+{
+	Type ta = ty_of(s, arr);
+	int nd = ty_ndim(ta);
+	int32_t a[KS_MAX_NDIM + 1] = {arr};
+	if (n < nd)
+		ERR(e, "%s needs %d indices, not %d (a sub-array is not supported: index every "
+		    "dimension, a[i, j])", uty(ta), nd, n);
+	for (int i = 0; i < nd; i++)
+		a[i + 1] = index_val(s, sub[i], 0, ta);
+	int v = emit_val(s, e, OP_LOAD, ty_elem(ta), a, nd + 1, n == nd ? t : NULL);
+	/* a[i][k] on an array of vectors: the component */
+	for (int i = nd; i < n;) {
+		Type tv = ty_of(s, v);
+		int k = ty_is_mat(tv) && n - i >= 2 ? 2 : 1;
+		if (!ty_is_composite(tv))
+			ERR(sub[i], "'%s' object is not subscriptable", uty(tv));
+		int32_t b[3] = {v};
+		for (int j = 0; j < k; j++)
+			b[j + 1] = index_val(s, sub[i + j], ty_is_mat(tv) ? ty_rows(tv) : ty_rows(tv), tv);
+		Type tb[3] = {tv, TY_INT, TY_INT};
+		v = emit_val(s, e, OP_EXTRACT, ir_op_type(OP_EXTRACT, tb, k + 1, TY_VOID), b, k + 1,
+			     i + k == n ? t : NULL);
+		i += k;
+	}
+	return v;
+}
+
+/* a.shape[k] */
+static int shape_value(Sema *s, Node *e, Target *t)
+{
+	Node *at = e->kid[0];
+	int arr = array_of(s, at->kid[0]), n;
+	Node **sub = subscripts(e, &n);
+	if (arr < 0) {
+		int v = expr(s, at->kid[0], NULL);
+		ERR(at, "'%s' has no attribute 'shape'", uty(ty_of(s, v)));
+	}
+	int64_t k;
+	double x;
+	int isf;
+	Type ta = ty_of(s, arr);
+	if (n != 1 || !literal(sub[0], &k, &x, &isf) || isf)
+		ERR(e, "index the shape with a constant: %s.shape[0]", at->kid[0]->name);
+	if (k < 0 || k >= ty_ndim(ta))
+		ERR(sub[0], "%s has %d dimension%s: shape[%d] is out of range", uty(ta), ty_ndim(ta),
+		    ty_ndim(ta) == 1 ? "" : "s", (int)k);
+	int32_t a[2] = {arr, ir_const_int(s->m, s->f, (int32_t)k)};
+	return emit_val(s, e, OP_SHAPE, TY_INT, a, 2, t);
+}
+
+/* a[i] (load), a[i, j], a[i][j], v[k], m[i] (a row), m[i, j], q[k] */
 static int index_value(Sema *s, Node *e, Target *t)
 {
-	int n;
-	Node **sub = subscripts(e, &n);
+	Node *sub[KS_MAX_NDIM + 8];
+	int arr, n;
+	if (e->kid[0]->kind == N_ATTR && !strcmp(e->kid[0]->name, "shape") &&
+	    array_of(s, e->kid[0]->kid[0]) >= 0)
+		return shape_value(s, e, t);
+	if ((n = array_access(s, e, &arr, sub, (int)KS_NELEM(sub))) >= 0)
+		return array_load(s, e, arr, sub, n, t);
+	Node **sb = subscripts(e, &n);
 	int v = expr(s, e->kid[0], NULL);
 	Type tv = ty_of(s, v);
-	if (!ty_is_array(tv) && !ty_is_vec(tv) && !ty_is_mat(tv))
+	if (!ty_is_composite(tv))
 		ERR(e, "'%s' object is not subscriptable", uty(tv));
 	check_nsub(s, e, tv, n);
 	int32_t a[3] = {v};
 	for (int i = 0; i < n; i++)
-		a[i + 1] = index_val(s, sub[i], ty_is_array(tv) ? 0 : ty_dim(tv), tv);
+		a[i + 1] = index_val(s, sb[i], ty_rows(tv), tv);
 	Type ta[3] = {tv, TY_INT, TY_INT};
-	int op = ty_is_array(tv) ? OP_LOAD : OP_EXTRACT;
-	return emit_val(s, e, op, ir_op_type(op, ta, n + 1, TY_VOID), a, n + 1, t);
+	return emit_val(s, e, OP_EXTRACT, ir_op_type(OP_EXTRACT, ta, n + 1, TY_VOID), a, n + 1, t);
 }
 
 /* a if c else b: both sides evaluated, as Warp does */
@@ -757,8 +1079,9 @@ static int expr(Sema *s, Node *e, Target *t)
 
 /* ---- calls ------------------------------------------------------------------ */
 
-/* Lower the arguments of a call into a[] and their types into ty[]. */
-static int call_args(Sema *s, Node *e, int32_t *a, Type *ty)
+/* Lower the positional arguments of a call into a[] and their types into
+ * ty[]; keyword arguments are an error (what: the callee, for it). */
+static int call_args(Sema *s, Node *e, int32_t *a, Type *ty, const char *what)
 {
 	int n = e->nkid - 1;
 	if (n > MAXOPS)
@@ -766,81 +1089,217 @@ static int call_args(Sema *s, Node *e, int32_t *a, Type *ty)
 	for (int i = 0; i < n; i++) {
 		Node *x = e->kid[i + 1];
 		if (x->kind == N_KWARG)
-			ERR(x, "keyword arguments are not supported; pass '%s' by position", x->name);
+			ERR(x, "%s takes no keyword arguments; pass '%s' by position", what, x->name);
 		a[i] = expr(s, x, NULL);
 		ty[i] = ty_of(s, a[i]);
 	}
 	return n;
 }
 
-/* float(x), int(x), wp.float32(x), wp.int32(x); bool(b) and wp.bool(b) of
- * a bool (how Warp spells a flag that a dynamic loop may change) */
+/* float(x), int(x), bool(x), wp.float64(x), wp.uint8(x), ...: a literal
+ * becomes a constant of the type (exactly: wp.float64(0.1) is the double
+ * nearest 0.1); a value of the type is itself (how Warp code marks a
+ * variable as mutable: p = float(0.0)); any other number is converted. */
 static int convert(Sema *s, Node *e, const char *what, Type want, Target *t)
 {
 	int32_t a[MAXOPS];
 	Type ty[MAXOPS];
-	int n = call_args(s, e, a, ty);
-	int op = want == TY_FLOAT ? OP_TOFLOAT : OP_TOINT;
-	if (n != 1)
-		ERR(e, "%s() takes 1 argument (%d given)", what, n);
+	int nargs = e->nkid - 1, k;
+	if (nargs != 1)
+		ERR(e, "%s() takes 1 argument (%d given)", what, nargs);
+	if (e->kid[1]->kind == N_KWARG)
+		ERR(e->kid[1], "%s() takes no keyword arguments", what);
+	if ((k = typed_literal(s, e->kid[1], want)) >= 0)
+		return k;
+	call_args(s, e, a, ty, what);
 	if (ty[0] == want)
 		return a[0];
-	if (want == TY_BOOL)
-		ERR(e->kid[1], "%s() argument must be a bool, not %s; compare explicitly, e.g. 'x != 0'",
-		    what, uty(ty[0]));
-	if (ir_op_type(op, ty, 1, TY_VOID) == TY_VOID)
-		ERR(e->kid[1], "%s() argument must be int or float, not %s", what, uty(ty[0]));
-	return emit_val(s, e, op, want, a, 1, t);
+	if (ir_op_type(OP_CONV, ty, 1, want) == TY_VOID)
+		ERR(e->kid[1], "%s() argument must be a number%s, not %s", what,
+		    want == TY_BOOL ? " or bool" : "", uty(ty[0]));
+	return emit_val(s, e, OP_CONV, want, a, 1, t);
 }
 
-/* wp.vec3(...), wp.mat33(...): no argument, one to broadcast or every
- * component, all float. */
+/* One component of a constructor of want: a literal of its scalar type,
+ * or a number converted to it. */
+static int component_arg(Sema *s, Node *x, Type want, const char *name)
+{
+	Type sc = ty_scalar(want);
+	int v = typed_literal(s, x, sc);
+	if (v >= 0)
+		return v;
+	v = expr(s, x, NULL);
+	Type tv = ty_of(s, v);
+	if (tv == sc)
+		return v;
+	if (!ty_is_scalar(tv))
+		ERR(x, "wp.%s components must be numbers, not %s", name, uty(tv));
+	int32_t r = ir_temp(s->m, s->f, sc);
+	emit(s, x, OP_CONV, &r, 1, (int32_t *)&v, 1);
+	return r;
+}
+
+/* wp.vec3(...), wp.vec3d(...), wp.mat33(...), wp.quat(...),
+ * wp.transform(p, q): no argument (zero), one number for every component,
+ * every component, a value of the same shape and another scalar type
+ * (converted), or a transform's position and rotation. */
 static int make(Sema *s, Node *e, Type want, Target *t)
 {
 	const char *name = e->kid[0]->name;
 	int32_t a[MAXOPS];
 	Type ty[MAXOPS];
-	int n = call_args(s, e, a, ty), nc = ty_ncomp(want);
-	if (ir_op_type(OP_MAKE, ty, n, want) == TY_VOID) {
-		if (n != 0 && n != 1 && n != nc)
-			ERR(e, "wp.%s() takes 0, 1 or %d arguments (%d given)", name, nc, n);
-		for (int i = 0; i < n; i++) {
-			Node *x = e->kid[i + 1];
-			if (ty[i] == TY_FLOAT)
-				continue;
-			if (ty[i] == TY_INT && x->kind == N_INT)
-				ERR(x, "wp.%s components must be float; write %lld.0, not %lld", name,
-				    (long long)x->ival, (long long)x->ival);
-			if (ty[i] == TY_INT && x->kind == N_NAME)
-				ERR(x, "wp.%s components must be float; use float(%s)", name, x->name);
-			if (ty[i] == TY_INT)
-				ERR(x, "wp.%s components must be float; use float(...)", name);
-			ERR(x, "wp.%s components must be float, not %s", name, uty(ty[i]));
+	int n = e->nkid - 1, nc = ty_ncomp(want);
+	for (int i = 0; i < n; i++)
+		if (e->kid[i + 1]->kind == N_KWARG)
+			ERR(e->kid[i + 1], "wp.%s() takes no keyword arguments", name);
+	if (n == 1 && !literal(e->kid[1], &(int64_t){0}, &(double){0}, &(int){0})) {
+		/* one value: a scalar to broadcast, or a conversion */
+		a[0] = expr(s, e->kid[1], NULL);
+		ty[0] = ty_of(s, a[0]);
+		if (ty[0] == want)
+			return a[0];
+		if (ty_is_composite(ty[0])) {
+			if (ir_op_type(OP_CONV, ty, 1, want) == TY_VOID)
+				ERR(e->kid[1], "cannot make %s from %s", uty(want), uty(ty[0]));
+			return emit_val(s, e, OP_CONV, want, a, 1, t);
 		}
+		if (ty[0] != ty_scalar(want)) {
+			if (!ty_is_scalar(ty[0]))
+				ERR(e->kid[1], "wp.%s components must be numbers, not %s", name, uty(ty[0]));
+			int32_t r = ir_temp(s->m, s->f, ty_scalar(want));
+			emit(s, e->kid[1], OP_CONV, &r, 1, a, 1);
+			a[0] = r;
+		}
+		return emit_val(s, e, OP_MAKE, want, a, 1, t);
 	}
+	if (ty_is_xform(want) && n == 2) {
+		call_args(s, e, a, ty, name);
+		if (ir_op_type(OP_MAKE, ty, 2, want) == TY_VOID)
+			ERR(e, "wp.%s(p, q) takes a %s and a %s, not %s and %s", name,
+			    uty(ty_find(TK_VEC, ty_scalar(want), 3, 1)),
+			    uty(ty_find(TK_QUAT, ty_scalar(want), 4, 1)), uty(ty[0]), uty(ty[1]));
+		return emit_val(s, e, OP_MAKE, want, a, 2, t);
+	}
+	if (n != 0 && n != 1 && n != nc) {
+		if (ty_is_mat(want) && n == ty_rows(want))
+			ERR(e, "wp.%s() takes its %d components, not rows; use "
+			    "wp.matrix_from_rows() or wp.matrix_from_cols()", name, nc);
+		ERR(e, "wp.%s() takes 0, 1 or %d arguments (%d given)", name, nc, n);
+	}
+	for (int i = 0; i < n; i++)
+		a[i] = component_arg(s, e->kid[i + 1], want, name);
 	return emit_val(s, e, OP_MAKE, want, a, n, t);
+}
+
+/* The arguments of a call, in the order of the callee's parameters named
+ * pname[0..np): positional ones first, then keyword ones by name; a
+ * parameter not given takes dflt[i] when there is one (else it is an
+ * error).  Fills node[] with the argument nodes (NULL: the default).
+ * Returns the number of parameters given or defaulted. */
+static int bind_args(Sema *s, Node *e, const char *what, const char *const *pname, int np,
+		     Node *const *dflt, Node **node)
+{
+	int n = e->nkid - 1, npos = 0;
+	for (int i = 0; i < np; i++)
+		node[i] = NULL;
+	for (int i = 0; i < n; i++) {
+		Node *x = e->kid[i + 1];
+		if (x->kind != N_KWARG) {
+			if (npos >= np)
+				ERR(e, "%s() takes %d argument%s (%d given)", what, np, np == 1 ? "" : "s", n);
+			node[npos++] = x;
+			continue;
+		}
+		int k = -1;
+		for (int j = 0; j < np; j++)
+			if (pname[j] && !strcmp(pname[j], x->name))
+				k = j;
+		if (k < 0)
+			ERR(x, "%s() has no parameter '%s'", what, x->name);
+		if (node[k])
+			ERR(x, "%s() got two values for '%s'", what, x->name);
+		node[k] = x->kid[0];
+	}
+	for (int i = 0; i < np; i++)
+		if (!node[i] && !(dflt && dflt[i]))
+			ERR(e, "%s() is missing argument '%s'", what, pname[i] ? pname[i] : "?");
+	return np;
+}
+
+/* The parameter names of a builtin row ("x: Float, low: S" gives x,
+ * low); NULL where the row names none. */
+static int builtin_params(int row, const char **name, char (*store)[24], int cap)
+{
+	const char *p = ir_builtins[row].args;
+	int n = 0, depth = 0;
+	while (*p && n < cap) {
+		while (*p == ' ')
+			p++;
+		const char *w = p;
+		while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_')
+			p++;
+		if (*p == ':' && p - w < 24) {
+			memcpy(store[n], w, (size_t)(p - w));
+			store[n][p - w] = 0;
+			name[n] = store[n];
+		} else {
+			name[n] = NULL;
+		}
+		n++;
+		for (; *p && !(depth == 0 && *p == ','); p++)
+			depth += *p == '(' ? 1 : *p == ')' ? -1 : 0;
+		if (*p == ',')
+			p++;
+	}
+	return n;
 }
 
 /* wp.NAME(...) for a row of builtins.h.  Without want the result, if any,
  * is dropped (an expression statement: atomics, mostly). */
 static int builtin(Sema *s, Node *e, const char *name, Target *t, int want)
 {
-	int arity = -1, nrow = 0;
+	int arity = -1, nrow = 0, haskw = 0, first = -1;
 	for (int r = 0; r < BI_COUNT; r++) {
 		if (strcmp(ir_builtins[r].name, name))
 			continue;
 		if ((ir_builtins[r].flags & BF_KERNEL_ONLY) && !s->cur->kernel)
 			ERR(e, "wp.%s() can only be called in a kernel", name);
-		int k = (int)strlen(ir_builtins[r].args);
+		int k = ir_builtin_arity(r);
 		arity = nrow++ == 0 || arity == k ? k : -2;
+		if (first < 0)
+			first = r;
 	}
+	for (int i = 1; i < e->nkid; i++)
+		haskw |= e->kid[i]->kind == N_KWARG;
 	int32_t a[MAXOPS];
 	Type ty[MAXOPS];
-	int n = call_args(s, e, a, ty);
+	int n;
+	if (haskw) {
+		/* keyword arguments: by the names of the first row (Warp names
+		 * the parameters of every overload alike) */
+		const char *pname[16];
+		char store[16][24];
+		Node *node[16];
+		int np = builtin_params(first, pname, store, 16);
+		char what[64];
+		snprintf(what, sizeof what, "wp.%s", name);
+		for (int i = 0; i < np; i++)
+			if (!pname[i])
+				ERR(e, "wp.%s() takes no keyword arguments", name);
+		n = bind_args(s, e, what, pname, np, NULL, node);
+		for (int i = 0; i < n; i++) {
+			a[i] = expr(s, node[i], NULL);
+			ty[i] = ty_of(s, a[i]);
+		}
+	} else {
+		char what[64];
+		snprintf(what, sizeof what, "wp.%s()", name);
+		n = call_args(s, e, a, ty, what);
+	}
 	Type res;
 	int row = ir_builtin_resolve(name, ty, n, &res);
 	if (row < 0) {
-		char got[256] = "", sigs[400];
+		char got[256] = "", sigs[600];
 		if (arity >= 0 && arity != n)
 			ERR(e, "wp.%s() takes %d argument%s (%d given)", name, arity,
 			    arity == 1 ? "" : "s", n);
@@ -870,21 +1329,25 @@ static int callee_of(Sema *s, const Node *e)
 }
 
 /* The arguments of a call to the wp.func d, checked against its
- * parameters. */
+ * parameters; defaults fill what is not given. */
 static int func_args(Sema *s, Node *e, int d, int32_t *a)
 {
 	Func *g = s->m->fn[d];
-	Type ty[MAXOPS];
-	int n = call_args(s, e, a, ty);
-	if (n != g->nparam)
-		ERR(e, "%s() takes %d argument%s (%d given)", g->name, g->nparam,
-		    g->nparam == 1 ? "" : "s", n);
+	Node *const *dflt = s->def ? s->def[d].dflt : NULL; /* streamed: none */
+	const char *pname[MAXOPS];
+	Node *node[MAXOPS];
+	for (int i = 0; i < g->nparam; i++)
+		pname[i] = g->val[g->param[i]].name;
+	int n = bind_args(s, e, g->name, pname, g->nparam, dflt, node);
 	for (int i = 0; i < n; i++) {
 		Type pt = g->val[g->param[i]].ty;
-		if (ty[i] != pt)
-			ERR(e->kid[i + 1], "argument '%s' of %s() must be %s, not %s%s",
-			    g->val[g->param[i]].name, g->name, uty(pt), uty(ty[i]),
-			    assign_hint(pt, ty[i]));
+		Node *x = node[i] ? node[i] : dflt[i];
+		int k = node[i] ? -1 : typed_literal(s, x, pt); /* a default is converted */
+		a[i] = k >= 0 ? k : expr(s, x, NULL);
+		Type at = ty_of(s, a[i]);
+		if (at != pt)
+			ERR(x, "argument '%s' of %s() must be %s, not %s%s", pname[i], g->name, uty(pt),
+			    uty(at), assign_hint(pt, at));
 	}
 	return n;
 }
@@ -904,6 +1367,23 @@ static void func_call_temps(Sema *s, Node *e, int d, int32_t *res)
 	for (int i = 0; i < g->nret; i++)
 		res[i] = ir_temp(s->m, s->f, g->ret[i]);
 	func_call(s, e, d, res, a, n);
+}
+
+/* len(a): an array's first dimension, a vector's or matrix's length */
+static int len_value(Sema *s, Node *e, Target *t)
+{
+	if (e->nkid != 2 || e->kid[1]->kind == N_KWARG)
+		ERR(e, "len() takes 1 argument");
+	int arr = array_of(s, e->kid[1]);
+	if (arr >= 0) {
+		int32_t a[2] = {arr, ir_const_int(s->m, s->f, 0)};
+		return emit_val(s, e, OP_SHAPE, TY_INT, a, 2, t);
+	}
+	int v = expr(s, e->kid[1], NULL);
+	Type tv = ty_of(s, v);
+	if (!ty_is_composite(tv))
+		ERR(e->kid[1], "len() of %s is not supported", uty(tv));
+	return ir_const_int(s->m, s->f, ty_rows(tv));
 }
 
 /* A call: conversions, constructors, builtins and wp.funcs.  want: the
@@ -940,32 +1420,32 @@ static int call(Sema *s, Node *e, Target *t, int want)
 			return convert(s, e, "float", TY_FLOAT, t);
 		if (!strcmp(name, "int"))
 			return convert(s, e, "int", TY_INT, t);
-		if (!strcmp(name, "range"))
-			ERR(e, "range() can only be used in 'for ... in range(...)'");
 		if (!strcmp(name, "bool"))
 			return convert(s, e, "bool", TY_BOOL, t);
+		if (!strcmp(name, "len"))
+			return len_value(s, e, t);
+		if (!strcmp(name, "range"))
+			ERR(e, "range() can only be used in 'for ... in range(...)'");
 		if (ir_builtin_known(name))
 			ERR(fn, "use wp.%s() instead of %s()", name, name);
-		if (!strcmp(name, "print") || !strcmp(name, "len"))
+		if (!strcmp(name, "print"))
 			ERR(fn, "%s() is not supported in kernels", name);
 		ERR(fn, "name '%s' is not defined", name);
 	}
 	if (is_wp_attr(fn)) {
 		const char *name = fn->name;
 		Type ty = wp_type(name);
-		if (ty == TY_FLOAT || ty == TY_INT) {
+		if (ty_is_scalar(ty) || ty == TY_BOOL) {
 			char what[32];
 			snprintf(what, sizeof what, "wp.%s", name);
 			return convert(s, e, what, ty, t);
 		}
-		if (ty_is_vec(ty) || ty_is_mat(ty))
+		if (ty_is_composite(ty))
 			return make(s, e, ty, t);
-		if (ty == TY_BOOL)
-			return convert(s, e, "wp.bool", TY_BOOL, t);
 		if (ir_builtin_known(name))
 			return builtin(s, e, name, t, want);
-		if (!strcmp(name, "array"))
-			ERR(e, "wp.array() can only be used in a parameter annotation");
+		if (array_spelling(fn) >= 0)
+			ERR(e, "wp.%s() can only be used in a parameter annotation", name);
 		ERR(fn, "wp.%s() is not supported in kernels", name);
 	}
 	if (fn->kind == N_ATTR)
@@ -1022,12 +1502,53 @@ static void assign_name(Sema *s, Node *st, Node *lhs, Node *rhs, Type want)
 	emit(s, st, OP_MOV, &r, 1, &v, 1);
 }
 
+/* The names a tuple assignment binds: checked, and each given once. */
+static void tuple_targets(Sema *s, Node *lhs)
+{
+	for (int i = 0; i < lhs->nkid; i++) {
+		Node *x = lhs->kid[i];
+		if (x->kind != N_NAME)
+			ERR(x, "only names can receive the values of a tuple assignment");
+		check_target(s, x);
+		for (int j = 0; j < i; j++)
+			if (!strcmp(lhs->kid[j]->name, x->name))
+				ERR(x, "'%s' is assigned twice in one tuple assignment", x->name);
+	}
+}
+
+/* i, j = wp.tid(): the thread's indices in a launch of 2 to 4
+ * dimensions */
+static void assign_tid(Sema *s, Node *st, Node *lhs, Node *rhs)
+{
+	int n = lhs->nkid;
+	int32_t res[KS_MAX_NDIM];
+	if (rhs->nkid != 1)
+		ERR(rhs, "wp.tid() takes no arguments");
+	if (!s->cur->kernel)
+		ERR(rhs, "wp.tid() can only be called in a kernel");
+	if (n > KS_MAX_NDIM)
+		ERR(st, "wp.tid() gives at most %d indices (a launch has 1 to %d dimensions)",
+		    KS_MAX_NDIM, KS_MAX_NDIM);
+	tuple_targets(s, lhs);
+	for (int i = 0; i < n; i++) {
+		res[i] = map_get(&s->names, lhs->kid[i]->name);
+		if (res[i] >= 0 && ty_of(s, res[i]) != TY_INT)
+			type_mismatch(s, lhs->kid[i], lhs->kid[i]->name, ty_of(s, res[i]), TY_INT);
+	}
+	for (int i = 0; i < n; i++)
+		if (res[i] < 0)
+			res[i] = new_var(s, lhs->kid[i]->name, TY_INT);
+	emit(s, rhs, OP_BUILTIN, res, n, NULL, 0)->callee = BI_TID;
+}
+
 /* a, b = f(x): one call writing each variable */
 static void assign_tuple(Sema *s, Node *st, Node *lhs, Node *rhs)
 {
 	int n = lhs->nkid, d = callee_of(s, rhs);
-	if (rhs->kind == N_CALL && is_wp_attr(rhs->kid[0]) && !strcmp(rhs->kid[0]->name, "tid"))
-		ERR(rhs, "only 1-D launches are supported; use 'i = wp.tid()'");
+	if (rhs->kind == N_CALL && is_wp_attr(rhs->kid[0]) && !strcmp(rhs->kid[0]->name, "tid")) {
+		assign_tid(s, st, lhs, rhs);
+		return;
+	}
 	if (d < 0 && rhs->kind == N_CALL)
 		(void)expr(s, rhs, NULL); /* reports kernels, unknown names, ... */
 	if (d < 0)
@@ -1037,15 +1558,7 @@ static void assign_tuple(Sema *s, Node *st, Node *lhs, Node *rhs)
 	if (g->nret != n)
 		ERR(st, "cannot unpack %d value%s returned by '%s' into %d names", g->nret,
 		    g->nret == 1 ? "" : "s", g->name, n);
-	for (int i = 0; i < n; i++) {
-		Node *x = lhs->kid[i];
-		if (x->kind != N_NAME)
-			ERR(x, "only names can receive the values of a tuple assignment");
-		check_target(s, x);
-		for (int j = 0; j < i; j++)
-			if (!strcmp(lhs->kid[j]->name, x->name))
-				ERR(x, "'%s' is assigned twice in one tuple assignment", x->name);
-	}
+	tuple_targets(s, lhs);
 	int32_t res[MAXOPS], a[MAXOPS];
 	for (int i = 0; i < n; i++) {
 		res[i] = map_get(&s->names, lhs->kid[i]->name);
@@ -1097,7 +1610,7 @@ static void insert(Sema *s, Node *st, Node *base, Node **sub, int nsub, int k, N
 		val = expr(s, rhs, NULL); /* Python: the value before the target */
 	if (sub)
 		for (int i = 0; i < nsub; i++)
-			a[i + 1] = index_val(s, sub[i], ty_dim(tv), tv);
+			a[i + 1] = index_val(s, sub[i], ty_rows(tv), tv);
 	else
 		a[1] = ir_const_int(s->m, s->f, k), nsub = 1;
 	Type ta[4] = {tv, TY_INT, TY_INT};
@@ -1117,57 +1630,69 @@ static void insert(Sema *s, Node *st, Node *base, Node **sub, int nsub, int k, N
 	emit(s, st, OP_INSERT, &v, 1, a, nsub + 2);
 }
 
-/* a[i] = e (store); a[i] += e, -= e (atomic); a[i] op= e (load, op, store) */
-static void store(Sema *s, Node *st, Node *lhs, int32_t arr, Node *rhs, int aug)
+/* a[i, j] = e (store); a[i, j] += e, -= e (atomic, as in Warp);
+ * a[i, j] op= e (load, op, store).  Every dimension is indexed. */
+static void store(Sema *s, Node *st, Node *lhs, int32_t arr, Node **sub, int n, Node *rhs, int aug)
 {
-	int n;
-	Node **sub = subscripts(lhs, &n);
 	Type ta = ty_of(s, arr), el = ty_elem(ta);
-	check_nsub(s, lhs, ta, n);
-	int32_t a[3] = {arr};
+	int nd = ty_ndim(ta);
+	int32_t a[KS_MAX_NDIM + 2] = {arr};
+	if (n != nd)
+		ERR(lhs, n < nd ? "%s needs %d indices, not %d (a sub-array is not supported: index "
+			     "every dimension, a[i, j] = ...)"
+				: "%s takes %d indices, not %d (assign a component of an element through "
+				  "a variable)",
+		    uty(ta), nd, n);
 	if (aug < 0) {
-		a[2] = expr(s, rhs, NULL);
-		a[1] = index_val(s, sub[0], 0, ta);
-		if (ty_of(s, a[2]) != el)
-			ERR(rhs, "cannot store %s in an array of %s%s", uty(ty_of(s, a[2])), uty(el),
-			    assign_hint(el, ty_of(s, a[2])));
-		emit(s, st, OP_STORE, NULL, 0, a, 3);
+		a[nd + 1] = expr(s, rhs, NULL);
+		for (int i = 0; i < nd; i++)
+			a[i + 1] = index_val(s, sub[i], 0, ta);
+		if (ty_of(s, a[nd + 1]) != el)
+			ERR(rhs, "cannot store %s in an array of %s%s", uty(ty_of(s, a[nd + 1])), uty(el),
+			    assign_hint(el, ty_of(s, a[nd + 1])));
+		emit(s, st, OP_STORE, NULL, 0, a, nd + 2);
 		return;
 	}
-	a[1] = index_val(s, sub[0], 0, ta);
+	for (int i = 0; i < nd; i++)
+		a[i + 1] = index_val(s, sub[i], 0, ta);
 	if (aug == B_ADD || aug == B_SUB) {
 		const char *name = aug == B_ADD ? "atomic_add" : "atomic_sub";
-		a[2] = expr(s, rhs, NULL);
-		Type ty[3] = {ta, TY_INT, ty_of(s, a[2])}, res;
-		int row = ir_builtin_resolve(name, ty, 3, &res);
+		Type ty[KS_MAX_NDIM + 2], res;
+		a[nd + 1] = expr(s, rhs, NULL);
+		for (int i = 0; i < nd + 2; i++)
+			ty[i] = ty_of(s, a[i]);
+		int row = ir_builtin_resolve(name, ty, nd + 2, &res);
 		if (row < 0)
 			ERR(st, "unsupported operand types for %s=: '%s' and '%s'%s", binop_sym[aug],
-			    uty(el), uty(ty[2]), assign_hint(el, ty[2]));
-		emit(s, st, OP_BUILTIN, NULL, 0, a, 3)->callee = (int32_t)row;
+			    uty(el), uty(ty[nd + 1]), assign_hint(el, ty[nd + 1]));
+		emit(s, st, OP_BUILTIN, NULL, 0, a, nd + 2)->callee = (int32_t)row;
 		return;
 	}
-	int32_t old = emit_val(s, st, OP_LOAD, el, a, 2, NULL);
-	a[2] = binop(s, st, aug, old, expr(s, rhs, NULL), NULL, 1);
-	if (ty_of(s, a[2]) != el)
-		ERR(st, "cannot store %s in an array of %s", uty(ty_of(s, a[2])), uty(el));
-	emit(s, st, OP_STORE, NULL, 0, a, 3);
+	int32_t old = emit_val(s, st, OP_LOAD, el, a, nd + 1, NULL);
+	a[nd + 1] = binop(s, st, aug, old, expr(s, rhs, NULL), NULL, 1);
+	if (ty_of(s, a[nd + 1]) != el)
+		ERR(st, "cannot store %s in an array of %s", uty(ty_of(s, a[nd + 1])), uty(el));
+	emit(s, st, OP_STORE, NULL, 0, a, nd + 2);
 }
 
 /* x[...] = e, x.c = e and their 'op=' forms (aug: the BinOp or -1) */
 static void assign_component(Sema *s, Node *st, Node *lhs, Node *rhs, int aug)
 {
+	Node *sub[KS_MAX_NDIM + 8];
+	int arr, n;
+	if (lhs->kind == N_INDEX && (n = array_access(s, lhs, &arr, sub, (int)KS_NELEM(sub))) >= 0) {
+		store(s, st, lhs, arr, sub, n, rhs, aug);
+		return;
+	}
 	Node *base = component_base(s, lhs);
 	int v = name_value(s, base);
 	Type tv = ty_of(s, v);
 	if (lhs->kind == N_ATTR) {
 		insert(s, st, base, NULL, 0, component(s, lhs, tv), rhs, aug);
-	} else if (ty_is_array(tv)) {
-		store(s, st, lhs, v, rhs, aug);
-	} else if (ty_is_vec(tv) || ty_is_mat(tv)) {
-		int n;
-		Node **sub = subscripts(lhs, &n);
+	} else if (ty_is_composite(tv)) {
+		Node **sb = subscripts(lhs, &n);
 		check_nsub(s, lhs, tv, n);
-		insert(s, st, base, sub, n, 0, rhs, aug);
+		insert(s, st, base, sb, n, 0, rhs, aug);
 	} else {
 		ERR(lhs, "'%s' object does not support item assignment", uty(tv));
 	}
@@ -1328,8 +1853,6 @@ static void check_ret_type(Sema *s, Node *at, Type t)
 {
 	if (ty_is_array(t))
 		ERR(at, "functions cannot return arrays");
-	if (t == TY_BOOL)
-		ERR(at, "functions cannot return bool; return an int (1 if c else 0)");
 }
 
 /* return, return e, return a, b, return f(...) of a multi-value func */
@@ -1485,8 +2008,8 @@ static void lower_def(Sema *s, Def *d, int di)
 		if (map_get(&s->names, p->name) >= 0)
 			ERR(p, "duplicate parameter '%s' in function definition", p->name);
 		Type t = ann_type(s, p->kid[0]);
-		if (t == TY_BOOL)
-			ERR(p->kid[0], "bool parameters are not supported; use int");
+		if (kid(p, 1) && d->kernel)
+			ERR(kid(p, 1), "kernel parameters cannot have default values");
 		map_put(s->a, &s->names, p->name, ir_param(s->m, s->f, p->name, t));
 	}
 	if (s->f->nparam > MAXOPS)
@@ -1504,21 +2027,39 @@ static void lower_def(Sema *s, Def *d, int di)
 
 /* ---- the module ------------------------------------------------------------- */
 
-/* import warp as wp */
-static void import(Sema *s, Node *n)
+/* import warp as wp; import math, import numpy as np (for module
+ * constants such as 2.0 * math.pi) */
+static void import(Sema *s, Node *n, int *have_wp)
 {
-	if (n->kind == N_IMPORT && !strcmp(n->name, "warp") && n->str2 && !strcmp(n->str2, "wp"))
+	const char *as = n->str2 ? n->str2 : n->name;
+	if (n->kind == N_IMPORT && !strcmp(n->name, "warp") && n->str2 && !strcmp(n->str2, "wp")) {
+		*have_wp = 1;
 		return;
+	}
 	if (n->kind == N_IMPORT && !strcmp(n->name, "warp"))
 		ERR(n, "write 'import warp as wp': kernels refer to Warp as 'wp'");
-	ERR(n, "only 'import warp as wp' is supported");
+	if (n->kind == N_IMPORT && !strcmp(n->name, "math")) {
+		s->math_as = as;
+		return;
+	}
+	if (n->kind == N_IMPORT && !strcmp(n->name, "numpy")) {
+		s->np_as = as;
+		return;
+	}
+	ERR(n, "only 'import warp as wp', 'import math' and 'import numpy' are supported");
 }
 
-/* @wp.kernel or @wp.func: returns 1 for a kernel */
+enum { DEF_KERNEL = 1, DEF_NO_BACKWARD = 2 };
+
+/* @wp.kernel, @wp.kernel(enable_backward=False, module=...) or @wp.func:
+ * DEF_* flags.  module names the Warp module the kernel is built in, which
+ * means nothing here; enable_backward=False tells kdiff to leave the
+ * kernel without a backward. */
 static int decorator(Sema *s, Node *fn, int have_wp)
 {
 	Node *decs = kid(fn, 0), *dn;
 	char buf[128];
+	int flags = 0;
 	if (!decs || decs->nkid == 0)
 		ERR(fn, "function '%s' must be decorated with @wp.kernel or @wp.func", fn->name);
 	if (decs->nkid > 1)
@@ -1528,13 +2069,328 @@ static int decorator(Sema *s, Node *fn, int have_wp)
 	int ok = is_wp_attr(at) && (!strcmp(at->name, "kernel") || !strcmp(at->name, "func"));
 	if (ok && !have_wp)
 		ERR(at, "name 'wp' is not defined; start the file with 'import warp as wp'");
-	if (ok && dn->kind == N_CALL)
-		ERR(dn, "@wp.%s takes no arguments", at->name);
 	if (!ok) {
 		dotted(dn, buf, sizeof buf);
 		ERR(dn, "unsupported decorator '@%s'; use @wp.kernel or @wp.func", buf);
 	}
-	return !strcmp(at->name, "kernel");
+	if (!strcmp(at->name, "kernel"))
+		flags |= DEF_KERNEL;
+	for (int i = 1; dn->kind == N_CALL && i < dn->nkid; i++) {
+		Node *k = dn->kid[i];
+		if (k->kind != N_KWARG)
+			ERR(k, "@wp.%s takes keyword options only", at->name);
+		if ((flags & DEF_KERNEL) && !strcmp(k->name, "enable_backward")) {
+			if (k->kid[0]->kind != N_BOOL)
+				ERR(k->kid[0], "enable_backward must be True or False");
+			if (!k->kid[0]->ival)
+				flags |= DEF_NO_BACKWARD;
+		} else if ((flags & DEF_KERNEL) && !strcmp(k->name, "module")) {
+			if (k->kid[0]->kind != N_STRING)
+				ERR(k->kid[0], "module must be a string");
+		} else {
+			ERR(k, "@wp.%s option '%s' is not supported", at->name, k->name);
+		}
+	}
+	return flags;
+}
+
+/* ---- module constants ------------------------------------------------------ */
+
+/* Python's value of a number constant as a double. */
+static double cnum(const Const *c)
+{
+	return c->ty == TY_FLOAT ? c->v[0] : (double)c->i;
+}
+
+static void set_int(Sema *s, Node *at, Const *c, long double v)
+{
+	if (v > 9.2e18L || v < -9.2e18L)
+		ERR(at, "the constant is too large");
+	c->py = 1;
+	c->ty = TY_INT;
+	c->i = (int64_t)v;
+}
+
+static void set_float(Const *c, double x)
+{
+	c->py = 1;
+	c->ty = TY_FLOAT;
+	c->v[0] = x;
+}
+
+static int const_eval(Sema *s, Node *e, Const *c);
+
+/* a OP b on Python numbers, with Python's rules: int arithmetic exact,
+ * / true division, // and % rounding toward minus infinity. */
+static int const_binop(Sema *s, Node *e, Const *c)
+{
+	Const a, b;
+	if (!const_eval(s, e->kid[0], &a) || !const_eval(s, e->kid[1], &b) || !a.py || !b.py)
+		return 0;
+	int ints = a.ty != TY_FLOAT && b.ty != TY_FLOAT;
+	double x = cnum(&a), y = cnum(&b);
+	int64_t i = a.i, j = b.i;
+	memset(c, 0, sizeof *c);
+	if ((e->op == B_DIV || e->op == B_FLOORDIV || e->op == B_MOD) && y == 0)
+		ERR(e, "division by zero in a module constant");
+	switch (e->op) {
+	case B_ADD: ints ? set_int(s, e, c, (long double)i + j) : set_float(c, x + y); return 1;
+	case B_SUB: ints ? set_int(s, e, c, (long double)i - j) : set_float(c, x - y); return 1;
+	case B_MUL: ints ? set_int(s, e, c, (long double)i * j) : set_float(c, x * y); return 1;
+	case B_DIV: set_float(c, x / y); return 1;
+	case B_FLOORDIV:
+		if (ints)
+			set_int(s, e, c, (long double)(i / j - ((i % j != 0) && ((i < 0) != (j < 0)))));
+		else
+			set_float(c, floor(x / y));
+		return 1;
+	case B_MOD:
+		if (ints) {
+			int64_t r = i % j;
+			set_int(s, e, c, (long double)(r != 0 && ((r < 0) != (j < 0)) ? r + j : r));
+		} else {
+			double r = fmod(x, y);
+			set_float(c, r != 0 && ((r < 0) != (y < 0)) ? r + y : r);
+		}
+		return 1;
+	case B_POW:
+		if (ints && j >= 0)
+			set_int(s, e, c, powl((long double)i, (long double)j));
+		else
+			set_float(c, pow(x, y));
+		return 1;
+	}
+	if (!ints)
+		return 0;
+	switch (e->op) {
+	case B_BITAND: set_int(s, e, c, (long double)(i & j)); return 1;
+	case B_BITOR: set_int(s, e, c, (long double)(i | j)); return 1;
+	case B_BITXOR: set_int(s, e, c, (long double)(i ^ j)); return 1;
+	case B_SHL:
+		if (j < 0 || j > 62)
+			return 0;
+		set_int(s, e, c, (long double)i * (long double)((int64_t)1 << j));
+		return 1;
+	case B_SHR:
+		if (j < 0)
+			return 0;
+		set_int(s, e, c, (long double)(j > 62 ? (i < 0 ? -1 : 0) : i >> j));
+		return 1;
+	}
+	return 0;
+}
+
+/* math.f(x) and numpy's twins, in double, for module constants */
+static int const_math(const char *name, int n, const double *x, double *r)
+{
+	static const struct {
+		const char *name;
+		double (*f1)(double);
+		double (*f2)(double, double);
+	} fn[] = {
+		{"sqrt", sqrt, NULL}, {"sin", sin, NULL}, {"cos", cos, NULL}, {"tan", tan, NULL},
+		{"asin", asin, NULL}, {"acos", acos, NULL}, {"atan", atan, NULL}, {"exp", exp, NULL},
+		{"log", log, NULL}, {"log2", log2, NULL}, {"log10", log10, NULL},
+		{"sinh", sinh, NULL}, {"cosh", cosh, NULL}, {"tanh", tanh, NULL},
+		{"floor", floor, NULL}, {"ceil", ceil, NULL}, {"fabs", fabs, NULL},
+		{"radians", NULL, NULL}, {"degrees", NULL, NULL},
+		{"atan2", NULL, atan2}, {"pow", NULL, pow}, {"hypot", NULL, hypot},
+	};
+	for (size_t i = 0; i < KS_NELEM(fn); i++) {
+		if (strcmp(fn[i].name, name))
+			continue;
+		if (n == 1 && !strcmp(name, "radians"))
+			*r = x[0] * (3.14159265358979323846 / 180.0);
+		else if (n == 1 && !strcmp(name, "degrees"))
+			*r = x[0] * (180.0 / 3.14159265358979323846);
+		else if (n == 1 && fn[i].f1)
+			*r = fn[i].f1(x[0]);
+		else if (n == 2 && fn[i].f2)
+			*r = fn[i].f2(x[0], x[1]);
+		else
+			return 0;
+		return 1;
+	}
+	return 0;
+}
+
+/* Is the name the module imported math or numpy as? */
+static int is_module(const Node *n, const char *as)
+{
+	return as && n && n->kind == N_NAME && !strcmp(n->name, as);
+}
+
+/* wp.T(args), float(x), int(x), wp.constant(x), math.f(x) */
+static int const_call(Sema *s, Node *e, Const *c)
+{
+	Node *fn = e->kid[0];
+	int n = e->nkid - 1;
+	Const a[36];
+	if (n > 36)
+		return 0;
+	for (int i = 0; i < n; i++)
+		if (e->kid[i + 1]->kind == N_KWARG || !const_eval(s, e->kid[i + 1], &a[i]))
+			return 0;
+	memset(c, 0, sizeof *c);
+	if (is_wp_attr(fn) && !strcmp(fn->name, "constant") && n == 1) {
+		*c = a[0];
+		return 1;
+	}
+	if (fn->kind == N_NAME && n == 1 && a[0].py) {
+		if (!strcmp(fn->name, "float")) {
+			set_float(c, cnum(&a[0]));
+			return 1;
+		}
+		if (!strcmp(fn->name, "int")) {
+			set_int(s, e, c, a[0].ty == TY_FLOAT ? truncl(a[0].v[0]) : (long double)a[0].i);
+			return 1;
+		}
+		if (!strcmp(fn->name, "abs")) {
+			*c = a[0];
+			if (c->ty == TY_FLOAT)
+				c->v[0] = fabs(c->v[0]);
+			else
+				c->i = c->i < 0 ? -c->i : c->i;
+			return 1;
+		}
+	}
+	if (fn->kind == N_ATTR && (is_module(fn->kid[0], s->math_as) || is_module(fn->kid[0], s->np_as))) {
+		double x[2], r;
+		for (int i = 0; i < n && i < 2; i++)
+			if (!a[i].py)
+				return 0;
+		for (int i = 0; i < n && i < 2; i++)
+			x[i] = cnum(&a[i]);
+		if (is_module(fn->kid[0], s->np_as) && n == 1 &&
+		    (!strcmp(fn->name, "float32") || !strcmp(fn->name, "float64"))) {
+			c->ty = !strcmp(fn->name, "float32") ? TY_FLOAT : TY_DOUBLE;
+			c->v[0] = c->ty == TY_FLOAT ? (double)(float)x[0] : x[0];
+			return 1;
+		}
+		if (n > 2 || !const_math(fn->name, n, x, &r))
+			return 0;
+		set_float(c, r);
+		return 1;
+	}
+	if (!is_wp_attr(fn))
+		return 0;
+	Type ty = wp_type(fn->name);
+	if (ty_is_scalar(ty) || ty == TY_BOOL) {
+		if (n != 1)
+			return 0;
+		c->ty = ty;
+		if (ty_is_float(ty)) {
+			double x = a[0].py ? cnum(&a[0]) : a[0].v[0];
+			c->v[0] = ty == TY_HALF ? ks_half_to_float(ks_half_from_float((float)x))
+				  : ty == TY_FLOAT ? (double)(float)x : x;
+		} else {
+			c->i = a[0].py && a[0].ty == TY_FLOAT ? (int64_t)a[0].v[0] : a[0].i;
+		}
+		return 1;
+	}
+	if (!ty_is_composite(ty))
+		return 0;
+	int nc = ty_ncomp(ty);
+	if (n != 0 && n != 1 && n != nc)
+		return 0;
+	c->ty = ty;
+	for (int k = 0; k < nc; k++) {
+		const Const *x = n == 0 ? NULL : &a[n == 1 ? 0 : k];
+		if (x && !x->py && !ty_is_scalar(x->ty))
+			return 0;
+		c->v[k] = !x ? 0 : x->py ? cnum(x) : ty_is_float(x->ty) ? x->v[0] : (double)x->i;
+	}
+	return 1;
+}
+
+/* Evaluate a module-level expression as Python would, where it is a
+ * constant Warp captures: numbers, True/False, names of constants above,
+ * arithmetic, math.pi and the like, wp.constant(...), wp.float64(...),
+ * wp.vec3(...).  Returns 0 for anything else. */
+static int const_eval(Sema *s, Node *e, Const *c)
+{
+	memset(c, 0, sizeof *c);
+	switch (e->kind) {
+	case N_INT:
+		c->py = 1, c->ty = TY_INT, c->i = e->ival;
+		return 1;
+	case N_FLOAT:
+		set_float(c, e->fval);
+		return 1;
+	case N_BOOL:
+		c->py = 1, c->ty = TY_BOOL, c->i = e->ival;
+		return 1;
+	case N_NAME: {
+		int k = map_get(&s->consts, e->name);
+		if (k < 0)
+			return 0;
+		*c = s->cval[k];
+		return 1;
+	}
+	case N_ATTR: {
+		double x;
+		if ((is_wp_attr(e) || is_module(e->kid[0], s->math_as) ||
+		     is_module(e->kid[0], s->np_as)) && wp_constant(e->name, &x)) {
+			set_float(c, x);
+			return 1;
+		}
+		return 0;
+	}
+	case N_UNARY:
+		if (!const_eval(s, e->kid[0], c) || !c->py)
+			return 0;
+		if (e->op == '-' && c->ty == TY_FLOAT)
+			c->v[0] = -c->v[0];
+		else if (e->op == '-')
+			set_int(s, e, c, -(long double)c->i);
+		else if (e->op == '~' && c->ty != TY_FLOAT)
+			set_int(s, e, c, (long double)~c->i);
+		else if (e->op == '~')
+			return 0;
+		else if (c->ty == TY_BOOL)
+			c->ty = TY_INT;
+		return 1;
+	case N_NOT:
+		if (!const_eval(s, e->kid[0], c) || !c->py)
+			return 0;
+		c->i = cnum(c) == 0;
+		c->ty = TY_BOOL;
+		return 1;
+	case N_BINARY:
+		return const_binop(s, e, c);
+	case N_CALL:
+		return const_call(s, e, c);
+	}
+	return 0;
+}
+
+/* NAME = value at module level: a constant (kept), a type alias (kept),
+ * or anything else (an error where a function reads it). */
+static void module_assign(Sema *s, Node *n)
+{
+	Node *lhs = n->kid[0], *rhs = n->kind == N_ANNASSIGN ? kid(n, 2) : n->kid[1];
+	if (lhs->kind != N_NAME)
+		ERR(lhs, "only 'NAME = value' is supported at module level");
+	if (!rhs)
+		ERR(n, "a module-level annotation needs a value");
+	if (s->keep)
+		ERR(n, "module constants are read with the whole file"); /* not streamed */
+	if (reserved(lhs->name) || (s->math_as && !strcmp(lhs->name, s->math_as)) ||
+	    (s->np_as && !strcmp(lhs->name, s->np_as)))
+		ERR(lhs, "cannot assign to '%s' at module level", lhs->name);
+	Const c;
+	if (const_eval(s, rhs, &c)) {
+		arena_grow(s->a, (void **)&s->cval, &s->capcval, s->ncval + 1, sizeof *s->cval);
+		s->cval[s->ncval] = c;
+		map_put(s->a, &s->consts, lhs->name, s->ncval++);
+		return;
+	}
+	if ((rhs->kind == N_ATTR && is_wp_attr(rhs) && wp_type(rhs->name) != TY_VOID) ||
+	    ((rhs->kind == N_CALL || rhs->kind == N_INDEX) && array_spelling(rhs->kid[0]) >= 0)) {
+		map_put(s->a, &s->typealias, lhs->name, ann_type(s, rhs));
+		return;
+	}
+	map_put(s->a, &s->skipped, lhs->name, 1);
 }
 
 /* Record the calls in n that name a wp.func: the call graph's edges. */
@@ -1608,21 +2464,26 @@ static int *call_order(Sema *s)
 	return order;
 }
 
-/* A top-level statement, the i-th of the module: the import or docstring
- * (returns NULL), or a decorated def, which gets its IR function (returns
- * its node).  *have_wp: the import came before. */
-static Node *top_level(Sema *s, Node *n, int i, int *have_wp, int *kernel)
+/* A top-level statement, the i-th of the module: an import, the
+ * docstring or a constant (returns NULL), or a decorated def, which gets
+ * its IR function (returns its node).  *have_wp: the import came before;
+ * *flags: the def's DEF_* flags. */
+static Node *top_level(Sema *s, Node *n, int i, int *have_wp, int *flags)
 {
 	if (n->kind == N_IMPORT || n->kind == N_FROMIMPORT) {
-		import(s, n);
-		*have_wp = 1;
+		import(s, n, have_wp);
 		return NULL;
 	}
 	if (i == 0 && n->kind == N_EXPR && n->kid[0]->kind == N_STRING)
 		return NULL; /* docstring */
+	if (n->kind == N_ASSIGN || n->kind == N_ANNASSIGN) {
+		module_assign(s, n);
+		return NULL;
+	}
 	if (n->kind != N_DEF)
-		ERR(n, "only @wp.kernel and @wp.func definitions are supported at module level");
-	*kernel = decorator(s, n, *have_wp);
+		ERR(n, "only @wp.kernel and @wp.func definitions, imports and constants are supported "
+		       "at module level");
+	*flags = decorator(s, n, *have_wp);
 	if (reserved(n->name))
 		ERR(n, "'%s' cannot be used as a function name", n->name);
 	if (ir_func_find(s->m, n->name) >= 0)
@@ -1636,25 +2497,43 @@ static Node *top_level(Sema *s, Node *n, int i, int *have_wp, int *kernel)
 		/* a func stays, for the calls below it; a kernel goes */
 		arena_grow(s->keep, (void **)&s->m->fn, &s->m->capfn, s->m->nfn + 1,
 			   sizeof *s->m->fn);
-		s->m->fnarena = *kernel ? NULL : s->keep;
+		s->m->fnarena = (*flags & DEF_KERNEL) ? NULL : s->keep;
 	}
-	ir_func_new(s->m, n->name, *kernel, loc_of(n));
+	Func *f = ir_func_new(s->m, n->name, *flags & DEF_KERNEL, loc_of(n));
+	f->no_backward = (*flags & DEF_NO_BACKWARD) != 0;
 	return n;
 }
 
-/* The top level: the import, docstring and decorated defs. */
+/* A def's parameter defaults, for its callers. */
+static void def_defaults(Sema *s, Def *d)
+{
+	Node *ps = kid(d->node, 1);
+	int np = ps ? ps->nkid : 0;
+	d->dflt = arena_alloc(s->a, (size_t)(np + 1) * sizeof *d->dflt);
+	for (int i = 0; i < np; i++) {
+		d->dflt[i] = kid(ps->kid[i], 1);
+		if (d->dflt[i] && s->keep)
+			ERR(d->dflt[i], "default values are read with the whole file"); /* not streamed */
+		if (!d->dflt[i] && i > 0 && d->dflt[i - 1])
+			ERR(ps->kid[i], "parameter '%s' without a default follows one with a default",
+			    ps->kid[i]->name);
+	}
+}
+
+/* The top level: imports, the docstring, constants and decorated defs. */
 static void module(Sema *s, Node *mod)
 {
-	int have_wp = 0, kernel = 0, ndef = 0;
+	int have_wp = 0, flags = 0, ndef = 0;
 	for (int i = 0; i < mod->nkid; i++) {
-		Node *n = top_level(s, mod->kid[i], i, &have_wp, &kernel);
+		Node *n = top_level(s, mod->kid[i], i, &have_wp, &flags);
 		if (!n)
 			continue;
 		arena_grow(s->a, (void **)&s->def, &s->capdef, ndef + 1, sizeof *s->def);
 		Def *d = &s->def[ndef++];
 		memset(d, 0, sizeof *d);
 		d->node = n;
-		d->kernel = kernel;
+		d->kernel = flags & DEF_KERNEL;
+		def_defaults(s, d);
 	}
 	for (int i = 0; i < s->ndef; i++)
 		collect_calls(s, &s->def[i], kid(s->def[i].node, 3));
@@ -1750,7 +2629,7 @@ int ks_frontend_stream(const char *path, const char *outpath, Src *whole)
 		st_m->source = arena_strdup(&st_m->arena, st_pc.name);
 		FILE *out = out_open_spool(outpath);
 		ir_print_head(out, st_m);
-		int have_wp = 0, kernel = 0, line0, r, i = 0;
+		int have_wp = 0, flags = 0, line0, r, i = 0;
 		Src piece;
 		while ((r = pieces_next(&st_pc, &piece, &line0)) > 0) {
 			Parse p;
@@ -1764,10 +2643,11 @@ int ks_frontend_stream(const char *path, const char *outpath, Src *whole)
 				memset(&st_m->arena, 0, sizeof st_m->arena);
 				st_m->fnarena = &st_keep;
 				st_reading = 1;
-				Node *n = top_level(&s, p.module->kid[k], i, &have_wp, &kernel);
+				Node *n = top_level(&s, p.module->kid[k], i, &have_wp, &flags);
 				if (n) {
 					int fi = st_m->nfn - 1;
-					Def d = {.node = n, .kernel = kernel};
+					Def d = {.node = n, .kernel = flags & DEF_KERNEL};
+					def_defaults(&s, &d);
 					collect_calls(&s, &d, kid(n, 3));
 					for (int c = 0; c < d.ncall; c++)
 						if (d.call[c].to >= fi)

@@ -21,15 +21,23 @@ typedef struct Hasher {
 
 static void put32(Hasher *h, uint32_t x) { buf_put(&h->b, (const char *)&x, sizeof x); }
 
+/* A type by its name: Type numbers of arrays depend on the order they
+ * were first met. */
+static void put_type(Hasher *h, Type t)
+{
+	put32(h, (uint32_t)ks_hash64(ty_name(t), strlen(ty_name(t)), 0));
+}
+
 static void put_value(Hasher *h, int id)
 {
 	const Value *v = &h->f->val[id];
 	put32(h, v->kind == VK_CONST ? 0xC0u : 0x70u);
-	put32(h, v->ty);
+	put_type(h, v->ty);
 	if (v->kind == VK_CONST) {
-		uint32_t bits;
+		uint64_t bits;
 		memcpy(&bits, &v->k, sizeof bits);
-		put32(h, bits);
+		put32(h, (uint32_t)bits);
+		put32(h, (uint32_t)(bits >> 32));
 		return;
 	}
 	if (h->canon[id] < 0)
@@ -68,12 +76,12 @@ uint64_t ir_hash_func(const Module *m, const Func *f)
 	Hasher h = {m, f, {0}, xmalloc(((size_t)f->nval + 1) * sizeof(int32_t)), 0};
 	for (int i = 0; i < f->nval; i++)
 		h.canon[i] = -1;
-	put32(&h, (uint32_t)f->is_kernel | (uint32_t)f->backward << 1);
+	put32(&h, (uint32_t)f->is_kernel | (uint32_t)f->backward << 1 | (uint32_t)f->no_backward << 2);
 	put32(&h, (uint32_t)f->nparam);
 	for (int i = 0; i < f->nparam; i++)
 		put_value(&h, f->param[i]);
 	for (int i = 0; i < f->nret; i++)
-		put32(&h, f->ret[i]);
+		put_type(&h, f->ret[i]);
 	hash_block(&h, &f->body);
 	uint64_t r = ks_hash64(h.b.p, h.b.n, 0x6b73796e7468ULL);
 	buf_free(&h.b);

@@ -22,46 +22,6 @@ const BuiltinInfo ir_builtins[BI_COUNT] = {
 #undef B6
 };
 
-/* ---- types ------------------------------------------------------------ */
-
-static const char *const ty_names[TY_NBASE] = {
-	"void", "bool", "int", "float", "vec2", "vec3", "vec4", "mat22", "mat33", "mat44",
-};
-static const char *const ty_array_names[TY_NBASE] = {
-	"void[]", "bool[]", "int[]", "float[]", "vec2[]", "vec3[]", "vec4[]", "mat22[]", "mat33[]", "mat44[]",
-};
-
-const char *ty_name(Type t)
-{
-	Type e = ty_elem(t);
-	if (e >= TY_NBASE)
-		return "?";
-	return ty_is_array(t) ? ty_array_names[e] : ty_names[e];
-}
-
-Type ty_parse(const char *s, size_t n)
-{
-	int arr = n > 2 && s[n - 2] == '[' && s[n - 1] == ']';
-	if (arr)
-		n -= 2;
-	for (int t = TY_BOOL; t < TY_NBASE; t++)
-		if (strlen(ty_names[t]) == n && !memcmp(ty_names[t], s, n)) {
-			if (arr && t == TY_BOOL)
-				return TY_VOID;
-			return (Type)(arr ? (t | TY_ARRAY) : t);
-		}
-	return TY_VOID;
-}
-
-int ty_ncomp(Type t)
-{
-	if (ty_is_vec(t))
-		return ty_dim(t);
-	if (ty_is_mat(t))
-		return ty_dim(t) * ty_dim(t);
-	return 1;
-}
-
 /* ---- builtins ------------------------------------------------------------ */
 
 int ir_builtin_known(const char *name)
@@ -72,84 +32,217 @@ int ir_builtin_known(const char *name)
 	return 0;
 }
 
-/* Match type code c against t, binding *n (the row's N).  Returns 1 on a
- * match. */
-static int code_match(char c, Type t, int *n)
+/* The pattern language of the args and result columns (builtins.h),
+ * matched and built straight from the strings: a row is a few words, and
+ * only the rows of one name are tried. */
+typedef struct Bind {
+	Type S, T;
+	int len[3]; /* N, M, K; 0: unbound */
+	int D;      /* an array's rank; 0: unbound */
+} Bind;
+
+static void skip_blanks(const char **p)
 {
-	Type want;
-	switch (c) {
-	case 'f': return t == TY_FLOAT;
-	case 'i': return t == TY_INT;
-	case 'b': return t == TY_BOOL;
-	case '3': return t == TY_VEC3;
-	case 'F': return t == (TY_ARRAY | TY_FLOAT);
-	case 'I': return t == (TY_ARRAY | TY_INT);
-	case 'v':
-	case 'm':
-	case 'V':
-	case 'M':
-		want = c == 'V' || c == 'M' ? ty_elem(t) : t;
-		if ((c == 'V' || c == 'M') && !ty_is_array(t))
-			return 0;
-		if (c == 'm' || c == 'M' ? !ty_is_mat(want) : !ty_is_vec(want))
-			return 0;
-		if (*n && *n != ty_dim(want))
-			return 0;
-		*n = ty_dim(want);
-		return 1;
-	}
-	return 0;
+	while (**p == ' ')
+		(*p)++;
 }
 
-static Type code_type(char c, int n)
+/* The next word ([A-Za-z0-9_]+) into w; its length. */
+static size_t word(const char **p, char *w, size_t cap)
 {
-	switch (c) {
-	case 'f': return TY_FLOAT;
-	case 'i': return TY_INT;
-	case 'b': return TY_BOOL;
-	case '3': return TY_VEC3;
-	case 'v': return ty_vec(n);
-	case 'm': return ty_mat(n);
-	case 'F': return TY_ARRAY | TY_FLOAT;
-	case 'I': return TY_ARRAY | TY_INT;
-	case 'V': return (Type)(TY_ARRAY | ty_vec(n));
-	case 'M': return (Type)(TY_ARRAY | ty_mat(n));
+	size_t n = 0;
+	skip_blanks(p);
+	while ((**p >= 'a' && **p <= 'z') || (**p >= 'A' && **p <= 'Z') ||
+	       (**p >= '0' && **p <= '9') || **p == '_') {
+		if (n + 1 < cap)
+			w[n++] = **p;
+		(*p)++;
 	}
-	return TY_VOID;
+	w[n] = 0;
+	return n;
+}
+
+static void expect(const char **p, char c)
+{
+	skip_blanks(p);
+	if (**p == c)
+		(*p)++;
+}
+
+/* A length: digits, or N, M, K bound on first use. */
+static int match_len(const char **p, int n, Bind *b)
+{
+	char w[16];
+	word(p, w, sizeof w);
+	if (w[0] >= '0' && w[0] <= '9')
+		return atoi(w) == n;
+	int *v = &b->len[w[0] == 'N' ? 0 : w[0] == 'M' ? 1 : 2];
+	if (*v && *v != n)
+		return 0;
+	*v = n;
+	return 1;
+}
+
+static int build_len(const char **p, const Bind *b)
+{
+	char w[16];
+	word(p, w, sizeof w);
+	if (w[0] >= '0' && w[0] <= '9')
+		return atoi(w);
+	return b->len[w[0] == 'N' ? 0 : w[0] == 'M' ? 1 : 2];
+}
+
+/* Bind or check S, the scalar of class cls ("Float", "Int", "Scalar"). */
+static int bind_scalar(const char *cls, Type t, Bind *b)
+{
+	int ok = !strcmp(cls, "Float") ? ty_is_float(t) : !strcmp(cls, "Int") ? ty_is_int(t)
+		 : ty_is_scalar(t);
+	if (!ok || (b->S && b->S != t))
+		return 0;
+	b->S = t;
+	return 1;
+}
+
+static int is_class(const char *w)
+{
+	return !strcmp(w, "Float") || !strcmp(w, "Int") || !strcmp(w, "Scalar");
+}
+
+/* Bind or check T. */
+static int bind_t(Type t, Bind *b)
+{
+	if (b->T && b->T != t)
+		return 0;
+	b->T = t;
+	return 1;
+}
+
+/* Match the pattern at *p against t (advancing *p past it). */
+static int match(const char **p, Type t, Bind *b)
+{
+	char w[32];
+	word(p, w, sizeof w);
+	if (!strcmp(w, "vec") || !strcmp(w, "mat") || !strcmp(w, "quat") || !strcmp(w, "transform")) {
+		int kind = w[0] == 'v' ? TK_VEC : w[0] == 'm' ? TK_MAT : w[0] == 'q' ? TK_QUAT : TK_XFORM;
+		int ok = ty_kind(t) == kind;
+		expect(p, '(');
+		if (kind == TK_VEC || kind == TK_MAT) {
+			ok = match_len(p, ty_rows(t), b) && ok;
+			expect(p, ',');
+		}
+		if (kind == TK_MAT) {
+			ok = match_len(p, ty_cols(t), b) && ok;
+			expect(p, ',');
+		}
+		ok = match(p, ty_scalar(t), b) && ok;
+		expect(p, ')');
+		return ok;
+	}
+	if (!strcmp(w, "array")) {
+		int ok = ty_is_array(t) && (!b->D || b->D == ty_ndim(t));
+		if (ok)
+			b->D = ty_ndim(t);
+		expect(p, '(');
+		ok = match(p, ty_elem(t), b) && ok;
+		expect(p, ')');
+		return ok;
+	}
+	if (is_class(w))
+		return bind_scalar(w, t, b);
+	if (!strcmp(w, "S"))
+		return b->S && b->S == t;
+	if (!strcmp(w, "T"))
+		return b->T && b->T == t;
+	if (!strcmp(w, "Any"))
+		return t != TY_VOID && !ty_is_array(t) && bind_t(t, b);
+	if (!strcmp(w, "Arith"))
+		return (ty_is_scalar(t) || ty_is_vec(t) || ty_is_mat(t)) && bind_t(t, b);
+	return ty_parse(w, strlen(w)) == t && t != TY_VOID;
+}
+
+/* The type the pattern at *p stands for under b, or TY_VOID. */
+static Type build(const char **p, const Bind *b)
+{
+	char w[32];
+	word(p, w, sizeof w);
+	if (!strcmp(w, "vec") || !strcmp(w, "mat") || !strcmp(w, "quat") || !strcmp(w, "transform")) {
+		int kind = w[0] == 'v' ? TK_VEC : w[0] == 'm' ? TK_MAT : w[0] == 'q' ? TK_QUAT : TK_XFORM;
+		int rows = kind == TK_QUAT ? 4 : kind == TK_XFORM ? 7 : 0, cols = 1;
+		expect(p, '(');
+		if (kind == TK_VEC || kind == TK_MAT) {
+			rows = build_len(p, b);
+			expect(p, ',');
+		}
+		if (kind == TK_MAT) {
+			cols = build_len(p, b);
+			expect(p, ',');
+		}
+		Type s = build(p, b);
+		expect(p, ')');
+		return ty_find(kind, s, rows, cols);
+	}
+	if (is_class(w) || !strcmp(w, "S"))
+		return b->S;
+	if (!strcmp(w, "T") || !strcmp(w, "Any") || !strcmp(w, "Arith"))
+		return b->T;
+	return ty_parse(w, strlen(w));
+}
+
+/* Match the argument types against the row's patterns. */
+static int match_args(const BuiltinInfo *bi, const Type *args, int nargs, Bind *b)
+{
+	const char *p = bi->args;
+	int i = 0;
+	memset(b, 0, sizeof *b);
+	skip_blanks(&p);
+	while (*p) {
+		const char *q = p;
+		char w[16];
+		word(&q, w, sizeof w);
+		if (!strcmp(w, "index")) {
+			p = q;
+			for (int k = 0; k < b->D; k++, i++)
+				if (i >= nargs || args[i] != TY_INT)
+					return 0;
+		} else if (i >= nargs || !match(&p, args[i++], b)) {
+			return 0;
+		}
+		expect(&p, ',');
+		skip_blanks(&p);
+	}
+	return i == nargs;
 }
 
 int ir_builtin_resolve(const char *name, const Type *args, int nargs, Type *res)
 {
 	for (int r = 0; r < BI_COUNT; r++) {
-		const BuiltinInfo *b = &ir_builtins[r];
-		if (strcmp(b->name, name) || (int)strlen(b->args) != nargs)
+		const BuiltinInfo *bi = &ir_builtins[r];
+		Bind b;
+		if (strcmp(bi->name, name) || !match_args(bi, args, nargs, &b))
 			continue;
-		int n = 0, ok = 1;
-		for (int i = 0; i < nargs && ok; i++)
-			ok = code_match(b->args[i], args[i], &n);
-		if (!ok)
-			continue;
-		*res = b->res[0] ? code_type(b->res[0], n) : TY_VOID;
+		const char *p = bi->res;
+		*res = *p ? build(&p, &b) : TY_VOID;
+		if (*p && *res == TY_VOID)
+			continue; /* a shape the language has no type for */
 		return r;
 	}
 	return -1;
 }
 
-static const char *code_name(char c)
+int ir_builtin_arity(int row)
 {
-	switch (c) {
-	case 'f': return "float";
-	case 'i': return "int";
-	case 'b': return "bool";
-	case '3': return "vec3";
-	case 'v': return "vecN";
-	case 'm': return "matNN";
-	case 'F': return "array(float)";
-	case 'I': return "array(int)";
-	case 'V': return "array(vecN)";
-	case 'M': return "array(matNN)";
+	const char *p = ir_builtins[row].args;
+	int n = 0, depth = 0;
+	skip_blanks(&p);
+	if (!*p)
+		return 0;
+	if (strstr(p, "index"))
+		return -1;
+	for (n = 1; *p; p++) {
+		depth += *p == '(' ? 1 : *p == ')' ? -1 : 0;
+		n += *p == ',' && depth == 0;
 	}
-	return "?";
+	return n;
 }
 
 void ir_builtin_signatures(const char *name, char *out, size_t n)
@@ -161,10 +254,7 @@ void ir_builtin_signatures(const char *name, char *out, size_t n)
 			continue;
 		if (b.n)
 			buf_puts(&b, ", ");
-		buf_printf(&b, "%s(", name);
-		for (const char *a = bi->args; *a; a++)
-			buf_printf(&b, "%s%s", a == bi->args ? "" : ", ", code_name(*a));
-		buf_putc(&b, ')');
+		buf_printf(&b, "%s(%s)", name, bi->args);
 	}
 	snprintf(out, n, "%s", b.n ? b.p : "");
 	buf_free(&b);
@@ -184,9 +274,81 @@ void ir_builtin_cname(int row, const Type *args, char *out, size_t n)
 
 /* ---- opcode typing --------------------------------------------------------- */
 
+/* s * x and x * s, x a composite of the scalar s */
+static Type scale_type(Type s, Type x)
+{
+	return ty_is_scalar(s) && ty_is_composite(x) && ty_scalar(x) == s ? x : TY_VOID;
+}
+
+/* The product of two same-scalar vectors, matrices, quats or transforms:
+ * m * v, v * m, m * m (sizes matching), q * q, t * t. */
+static Type product_type(Type a, Type b)
+{
+	if (ty_scalar(a) != ty_scalar(b))
+		return TY_VOID;
+	if (ty_is_mat(a) && ty_is_vec(b) && ty_cols(a) == ty_rows(b))
+		return ty_find(TK_VEC, ty_scalar(a), ty_rows(a), 1);
+	if (ty_is_vec(a) && ty_is_mat(b) && ty_rows(a) == ty_rows(b))
+		return ty_find(TK_VEC, ty_scalar(a), ty_cols(b), 1);
+	if (ty_is_mat(a) && ty_is_mat(b) && ty_cols(a) == ty_rows(b))
+		return ty_find(TK_MAT, ty_scalar(a), ty_rows(a), ty_cols(b));
+	if (a == b && (ty_is_quat(a) || ty_is_xform(a)))
+		return a;
+	return TY_VOID;
+}
+
+/* Can a value of type a become one of type b (conv)?  Numbers (and bool)
+ * convert to one another; a vector, matrix, quat or transform to the same
+ * shape of another scalar. */
+static int convertible(Type a, Type b)
+{
+	if ((ty_is_scalar(a) || a == TY_BOOL) && (ty_is_scalar(b) || b == TY_BOOL))
+		return 1;
+	return ty_is_composite(a) && ty_kind(a) == ty_kind(b) && ty_rows(a) == ty_rows(b) &&
+	       ty_cols(a) == ty_cols(b);
+}
+
+/* The types a make of want takes: none (zero), one component (every
+ * component), all of them, or a transform's position and rotation. */
+static int make_ok(const Type *a, int n, Type want)
+{
+	Type s = ty_scalar(want);
+	int nc = ty_ncomp(want);
+	if (!ty_is_composite(want))
+		return 0;
+	if (ty_is_xform(want) && n == 2)
+		return a[0] == ty_find(TK_VEC, s, 3, 1) && a[1] == ty_find(TK_QUAT, s, 4, 1);
+	if (n != 0 && n != 1 && n != nc)
+		return 0;
+	for (int i = 0; i < n; i++)
+		if (a[i] != s)
+			return 0;
+	return 1;
+}
+
+/* Is the component selector a[1..n) right for x: one index of a vector,
+ * quat or transform, one (a row) or two of a matrix.  The result (a
+ * component or a row) in *part. */
+static int component_ok(Type x, const Type *idx, int n, Type *part)
+{
+	for (int i = 0; i < n; i++)
+		if (idx[i] != TY_INT)
+			return 0;
+	if ((ty_is_vec(x) || ty_is_quat(x) || ty_is_xform(x)) && n == 1)
+		*part = ty_scalar(x);
+	else if (ty_is_mat(x) && n == 1)
+		*part = ty_find(TK_VEC, ty_scalar(x), ty_cols(x), 1);
+	else if (ty_is_mat(x) && n == 2)
+		*part = ty_scalar(x);
+	else
+		return 0;
+	return *part != TY_VOID;
+}
+
 Type ir_op_type(int op, const Type *a, int n, Type want)
 {
 	int na = ir_ops[op].nargs;
+	Type part;
 	if (na >= 0 && n != na)
 		return TY_VOID;
 	if (n < 1 && op != OP_MAKE)
@@ -194,85 +356,109 @@ Type ir_op_type(int op, const Type *a, int n, Type want)
 	for (int i = 0; i < n; i++)
 		if (a[i] == TY_VOID)
 			return TY_VOID;
+	int same = n >= 2 && a[0] == a[1];
 	switch (op) {
 	case OP_MOV:
 		return ty_is_array(a[0]) ? TY_VOID : a[0];
 	case OP_NEG:
-		return (ty_is_scalar(a[0]) || ty_is_vec(a[0]) || ty_is_mat(a[0])) ? a[0] : TY_VOID;
+		return ty_is_scalar(a[0]) || ty_is_vec(a[0]) || ty_is_mat(a[0]) || ty_is_quat(a[0])
+			       ? a[0] : TY_VOID;
 	case OP_ADD:
 	case OP_SUB:
-		if (a[0] == a[1] && (ty_is_scalar(a[0]) || ty_is_vec(a[0]) || ty_is_mat(a[0])))
-			return a[0];
-		return TY_VOID;
+		return same && (ty_is_scalar(a[0]) || ty_is_composite(a[0])) ? a[0] : TY_VOID;
 	case OP_MUL:
-		if (a[0] == a[1] && (ty_is_scalar(a[0]) || ty_is_mat(a[0])))
-			return a[0]; /* scalar * scalar, mat @ mat */
-		if (a[0] == TY_FLOAT && (ty_is_vec(a[1]) || ty_is_mat(a[1])))
-			return a[1];
-		if (a[1] == TY_FLOAT && (ty_is_vec(a[0]) || ty_is_mat(a[0])))
+		if (same && ty_is_scalar(a[0]))
 			return a[0];
-		if (ty_is_mat(a[0]) && ty_is_vec(a[1]) && ty_dim(a[0]) == ty_dim(a[1]))
+		if (scale_type(a[0], a[1]))
 			return a[1];
-		return TY_VOID;
+		if (scale_type(a[1], a[0]))
+			return a[0];
+		return product_type(a[0], a[1]);
 	case OP_DIV:
-		if (a[0] == a[1] && ty_is_scalar(a[0]))
+		if (same && ty_is_scalar(a[0]))
 			return a[0];
-		if (a[1] == TY_FLOAT && (ty_is_vec(a[0]) || ty_is_mat(a[0])))
+		if (scale_type(a[1], a[0]) && !ty_is_xform(a[0]))
 			return a[0];
+		if (scale_type(a[0], a[1]) && (ty_is_vec(a[1]) || ty_is_mat(a[1])))
+			return a[1];
 		return TY_VOID;
 	case OP_FLOORDIV:
 	case OP_MOD:
-		return a[0] == a[1] && ty_is_scalar(a[0]) ? a[0] : TY_VOID;
+		return same && ty_is_scalar(a[0]) ? a[0] : TY_VOID;
 	case OP_LT:
 	case OP_LE:
 	case OP_GT:
 	case OP_GE:
-		return a[0] == a[1] && ty_is_scalar(a[0]) ? TY_BOOL : TY_VOID;
+		return same && ty_is_scalar(a[0]) ? TY_BOOL : TY_VOID;
 	case OP_EQ:
 	case OP_NE:
-		return a[0] == a[1] && (ty_is_scalar(a[0]) || a[0] == TY_BOOL) ? TY_BOOL : TY_VOID;
+		return same && (ty_is_scalar(a[0]) || a[0] == TY_BOOL || ty_is_composite(a[0]))
+			       ? TY_BOOL : TY_VOID;
 	case OP_AND:
 	case OP_OR:
 		return a[0] == TY_BOOL && a[1] == TY_BOOL ? TY_BOOL : TY_VOID;
 	case OP_NOT:
 		return a[0] == TY_BOOL ? TY_BOOL : TY_VOID;
+	case OP_BIT_AND:
+	case OP_BIT_OR:
+	case OP_BIT_XOR:
+	case OP_LSHIFT:
+	case OP_RSHIFT:
+		return same && ty_is_int(a[0]) ? a[0] : TY_VOID;
+	case OP_INVERT:
+		return ty_is_int(a[0]) ? a[0] : TY_VOID;
 	case OP_SELECT:
 		return a[0] == TY_BOOL && a[1] == a[2] && !ty_is_array(a[1]) ? a[1] : TY_VOID;
-	case OP_TOFLOAT:
-		return ty_is_scalar(a[0]) ? TY_FLOAT : TY_VOID;
-	case OP_TOINT:
-		return ty_is_scalar(a[0]) ? TY_INT : TY_VOID;
-	case OP_MAKE: {
-		int nc = ty_ncomp(want);
-		if (!ty_is_vec(want) && !ty_is_mat(want))
-			return TY_VOID;
-		if (n != 0 && n != 1 && n != nc)
-			return TY_VOID;
-		for (int i = 0; i < n; i++)
-			if (a[i] != TY_FLOAT)
-				return TY_VOID;
-		return want;
-	}
+	case OP_CONV:
+		return want != TY_VOID && convertible(a[0], want) ? want : TY_VOID;
+	case OP_MAKE:
+		return make_ok(a, n, want) ? want : TY_VOID;
 	case OP_EXTRACT:
-		if (ty_is_vec(a[0]) && n == 2 && a[1] == TY_INT)
-			return TY_FLOAT;
-		if (ty_is_mat(a[0]) && n == 2 && a[1] == TY_INT)
-			return ty_vec(ty_dim(a[0]));
-		if (ty_is_mat(a[0]) && n == 3 && a[1] == TY_INT && a[2] == TY_INT)
-			return TY_FLOAT;
-		return TY_VOID;
+		return component_ok(a[0], a + 1, n - 1, &part) ? part : TY_VOID;
 	case OP_INSERT:
-		if (ty_is_vec(a[0]) && n == 3 && a[1] == TY_INT && a[2] == TY_FLOAT)
-			return a[0];
-		if (ty_is_mat(a[0]) && n == 3 && a[1] == TY_INT && a[2] == ty_vec(ty_dim(a[0])))
-			return a[0];
-		if (ty_is_mat(a[0]) && n == 4 && a[1] == TY_INT && a[2] == TY_INT && a[3] == TY_FLOAT)
+		if (n >= 3 && component_ok(a[0], a + 1, n - 2, &part) && a[n - 1] == part)
 			return a[0];
 		return TY_VOID;
 	case OP_LOAD:
-		return ty_is_array(a[0]) && a[1] == TY_INT ? ty_elem(a[0]) : TY_VOID;
+		if (!ty_is_array(a[0]) || n != 1 + ty_ndim(a[0]))
+			return TY_VOID;
+		for (int i = 1; i < n; i++)
+			if (a[i] != TY_INT)
+				return TY_VOID;
+		return ty_elem(a[0]);
+	case OP_SHAPE:
+		return ty_is_array(a[0]) && a[1] == TY_INT ? TY_INT : TY_VOID;
 	}
 	return TY_VOID;
+}
+
+/* ---- constants -------------------------------------------------------- */
+
+void ir_const_text(char *out, size_t n, const Value *v)
+{
+	char num[64], *p = num + sizeof num;
+	*--p = 0;
+	if (v->ty == TY_BOOL) {
+		snprintf(out, n, "%s", v->k.i ? "true" : "false");
+		return;
+	}
+	if (ty_is_float(v->ty)) {
+		if (v->ty == TY_DOUBLE)
+			ks_fmt_double(num, sizeof num, v->k.f);
+		else
+			ks_fmt_float(num, sizeof num, (float)v->k.f);
+		p = num;
+	} else if (ty_is_unsigned(v->ty)) {
+		p = ks_udec(p, (unsigned long long)v->k.i);
+	} else {
+		p = ks_udec(p, v->k.i < 0 ? 0 - (unsigned long long)v->k.i : (unsigned long long)v->k.i);
+		if (v->k.i < 0)
+			*--p = '-';
+	}
+	if (v->ty == TY_INT || v->ty == TY_FLOAT)
+		snprintf(out, n, "%s", p);
+	else
+		snprintf(out, n, "%s:%s", p, ty_name(v->ty));
 }
 
 /* ---- building ------------------------------------------------------------- */
@@ -444,6 +630,26 @@ int ir_const_float(Module *m, Func *f, float v)
 	return id;
 }
 
+int ir_const(Module *m, Func *f, Type ty, int64_t i, double x)
+{
+	int id = new_value(m, f, VK_CONST, ty);
+	Value *v = &f->val[id];
+	switch (ty) {
+	case TY_BOOL: v->k.i = i != 0; break;
+	case TY_INT8: v->k.i = (int8_t)i; break;
+	case TY_UINT8: v->k.i = (uint8_t)i; break;
+	case TY_INT16: v->k.i = (int16_t)i; break;
+	case TY_UINT16: v->k.i = (uint16_t)i; break;
+	case TY_INT: v->k.i = (int32_t)i; break;
+	case TY_UINT32: v->k.i = (uint32_t)i; break;
+	case TY_INT64: case TY_UINT64: v->k.i = i; break;
+	case TY_HALF: v->k.f = ks_half_to_float(ks_half_from_float((float)x)); break;
+	case TY_FLOAT: v->k.f = (float)x; break;
+	default: v->k.f = x; break;
+	}
+	return id;
+}
+
 Inst *ir_emit(Module *m, Block *b, int op, const int32_t *res, int nres,
 	      const int32_t *arg, int narg, Loc loc)
 {
@@ -474,4 +680,28 @@ void ir_set_ret(Module *m, Func *f, const Type *ret, int nret)
 	f->ret = arena_alloc(&m->arena, (size_t)(nret ? nret : 1) * sizeof *ret);
 	if (nret)
 		memcpy(f->ret, ret, (size_t)nret * sizeof *ret);
+}
+
+static int block_rank(const Block *b)
+{
+	int r = 1;
+	for (int i = 0; i < b->n; i++) {
+		const Inst *in = &b->v[i];
+		int k = in->op == OP_BUILTIN && in->callee == BI_TID ? in->nres : 1;
+		int x = block_rank(&in->body), y = block_rank(&in->els);
+		r = k > r ? k : r;
+		r = x > r ? x : r;
+		r = y > r ? y : r;
+	}
+	return r;
+}
+
+int ir_kernel_rank(const Func *f)
+{
+	return block_rank(&f->body);
+}
+
+Type ir_adjoint_type(Type t)
+{
+	return ty_is_array(t) ? t : ty_array(t, 1);
 }

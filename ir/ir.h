@@ -27,40 +27,101 @@
 
 /* ---- types ----------------------------------------------------------- */
 
+/* A Type is a row of one table (ir/type.c): the named rows of types.h
+ * first, in their order (so TY_FLOAT is a constant), then the array types
+ * made as they are needed.  Two values have the same type exactly when
+ * their Types are equal. */
+typedef uint16_t Type;
 enum {
-	TY_VOID,
-	TY_BOOL,
-	TY_INT,
-	TY_FLOAT,
-	TY_VEC2,
-	TY_VEC3,
-	TY_VEC4,
-	TY_MAT22,
-	TY_MAT33,
-	TY_MAT44,
-	TY_NBASE,
-	TY_ARRAY = 0x10, /* TY_ARRAY | element type */
+#define T(e, kind, scalar, rows, cols, ir, warp, alias) TY_##e,
+#include "types.h"
+#undef T
+	TY_NFIXED
 };
-typedef uint8_t Type;
 
-static inline int ty_is_array(Type t) { return (t & TY_ARRAY) != 0; }
-static inline Type ty_elem(Type t) { return (Type)(t & ~TY_ARRAY); }
-static inline int ty_is_vec(Type t) { return t >= TY_VEC2 && t <= TY_VEC4; }
-static inline int ty_is_mat(Type t) { return t >= TY_MAT22 && t <= TY_MAT44; }
-static inline int ty_is_scalar(Type t) { return t == TY_INT || t == TY_FLOAT; }
-/* N of vecN or matNN, else 0 */
+enum TypeKind {
+	TK_VOID, TK_BOOL, TK_SINT, TK_UINT, TK_FLOAT, /* scalars */
+	TK_VEC, TK_MAT, TK_QUAT, TK_XFORM,             /* of a scalar */
+	TK_ARRAY,
+};
+
+typedef struct TypeInfo {
+	uint8_t kind;      /* TK_* */
+	uint8_t rows;      /* components (vec, quat, transform) or rows (mat) */
+	uint8_t cols;      /* mat: columns; else 1 */
+	uint8_t ndim;      /* array: rank, 1 to 4 */
+	uint16_t size;     /* bytes of one value (an array: of one element) */
+	Type scalar;       /* the component type; an array's element's */
+	Type elem;         /* array: the element type; else the type itself */
+	const char *name;  /* the IR spelling: "float", "vec3d", "float[,]" */
+	const char *warp;  /* wp.<warp>, "" for none */
+	const char *alias; /* a second wp.<alias> spelling, or "" */
+} TypeInfo;
+
+/* The table; it may move when an array type is made (ty_array). */
+extern TypeInfo *ks_types;
+static inline const TypeInfo *ty_info(Type t) { return &ks_types[t]; }
+
+#define KS_MAX_NDIM 4
+
+static inline int ty_kind(Type t) { return ks_types[t].kind; }
+static inline int ty_is_array(Type t) { return ks_types[t].kind == TK_ARRAY; }
+/* An array's element type; any other type itself. */
+static inline Type ty_elem(Type t) { return ks_types[t].elem; }
+static inline int ty_ndim(Type t) { return ks_types[t].ndim; }
+static inline Type ty_scalar(Type t) { return ks_types[t].scalar; }
+static inline int ty_is_vec(Type t) { return ks_types[t].kind == TK_VEC; }
+static inline int ty_is_mat(Type t) { return ks_types[t].kind == TK_MAT; }
+static inline int ty_is_quat(Type t) { return ks_types[t].kind == TK_QUAT; }
+static inline int ty_is_xform(Type t) { return ks_types[t].kind == TK_XFORM; }
+/* float16, float32, float64 */
+static inline int ty_is_float(Type t) { return ks_types[t].kind == TK_FLOAT; }
+/* int8 .. uint64 */
+static inline int ty_is_int(Type t)
+{
+	return ks_types[t].kind == TK_SINT || ks_types[t].kind == TK_UINT;
+}
+static inline int ty_is_unsigned(Type t) { return ks_types[t].kind == TK_UINT; }
+/* a number: an int or a float of any width (not bool) */
+static inline int ty_is_scalar(Type t) { return ty_is_int(t) || ty_is_float(t); }
+/* a vector, matrix, quaternion or transform */
+static inline int ty_is_composite(Type t)
+{
+	int k = ks_types[t].kind;
+	return k == TK_VEC || k == TK_MAT || k == TK_QUAT || k == TK_XFORM;
+}
+/* a value made of floats: a float, or a composite of floats (what has an
+ * adjoint) */
+static inline int ty_is_floaty(Type t)
+{
+	return (ty_is_float(t) || ty_is_composite(t)) && ty_is_float(ks_types[t].scalar);
+}
+/* N of vecN and of matNN (its rows), else 0 */
 static inline int ty_dim(Type t)
 {
-	return ty_is_vec(t) ? t - TY_VEC2 + 2 : ty_is_mat(t) ? t - TY_MAT22 + 2 : 0;
+	return ty_is_vec(t) || ty_is_mat(t) ? ks_types[t].rows : 0;
 }
+static inline int ty_rows(Type t) { return ks_types[t].rows; }
+static inline int ty_cols(Type t) { return ks_types[t].cols; }
+/* the number of scalar components (1 for a scalar, N, N*M, 4, 7) */
+static inline int ty_ncomp(Type t) { return ks_types[t].rows * ks_types[t].cols; }
+/* float32 vecN and matNN, N from 2 to 4 */
 static inline Type ty_vec(int n) { return (Type)(TY_VEC2 + n - 2); }
 static inline Type ty_mat(int n) { return (Type)(TY_MAT22 + n - 2); }
-/* number of float components of a type (1 for float, N, N*N) */
-int ty_ncomp(Type t);
-/* "float", "vec3", "mat33", "float[]", "bool", "void" */
-const char *ty_name(Type t);
-/* parse a type name as ty_name prints it; TY_VOID when unknown */
+/* The named type of this kind, scalar and shape, or TY_VOID if there is
+ * none (a vec5, a mat23). */
+Type ty_find(int kind, Type scalar, int rows, int cols);
+/* t's shape with another scalar (vec3 -> vec3d), or TY_VOID. */
+Type ty_with_scalar(Type t, Type scalar);
+/* The array of elem with ndim dimensions (made on first use), or TY_VOID
+ * when elem cannot be an array's element or ndim is out of range. */
+Type ty_array(Type elem, int ndim);
+/* "float", "vec3", "mat33d", "float[]", "vec3[,]", "bool" */
+static inline const char *ty_name(Type t) { return ks_types[t].name; }
+/* Parse a type name as ty_name prints it; TY_VOID when unknown. */
 Type ty_parse(const char *s, size_t n);
+/* The named type spelled wp.NAME (Warp's name or its alias), or TY_VOID. */
+Type ty_from_warp(const char *name);
 
 /* ---- opcodes and builtins -------------------------------------------- */
 
@@ -96,6 +157,8 @@ int ir_builtin_known(const char *name);
 /* Resolve an overload of NAME for the argument types.  Returns the row or
  * -1, and sets *res to its result type (TY_VOID for none). */
 int ir_builtin_resolve(const char *name, const Type *args, int nargs, Type *res);
+/* The number of arguments of a row, or -1 where it varies (index). */
+int ir_builtin_arity(int row);
 /* A readable list of NAME's signatures, "min(float, float), min(int, int),
  * ...", for error messages. */
 void ir_builtin_signatures(const char *name, char *out, size_t n);
@@ -121,8 +184,9 @@ typedef struct Value {
 	uint8_t kind;
 	int32_t num;      /* temps: number as read (renumbered on print) */
 	union {
-		int32_t i;    /* int and bool constants */
-		float f;      /* float constants */
+		int64_t i;    /* int and bool constants: the value, an unsigned
+		               * one's bits (uint64 above INT64_MAX is negative) */
+		double f;     /* float constants, exact in their type */
 	} k;
 } Value;
 
@@ -148,6 +212,8 @@ typedef struct Func {
 	const char *name;
 	int is_kernel;    /* 1 for kernels and backward kernels */
 	int backward;     /* the backward kernel of kernel @name (kdiff) */
+	int no_backward;  /* a kernel kdiff leaves without a backward
+	                   * (@wp.kernel(enable_backward=False)) */
 	int nparam;
 	int32_t *param;   /* value ids */
 	int nret;
@@ -195,6 +261,12 @@ int ir_temp(Module *m, Func *f, Type ty);
 int ir_const_int(Module *m, Func *f, int32_t v);
 int ir_const_bool(Module *m, Func *f, int v);
 int ir_const_float(Module *m, Func *f, float v);
+/* A constant of any scalar type: ints and bool from i (kept as the type
+ * keeps it: truncated to its width), floats from x (rounded to its
+ * width). */
+int ir_const(Module *m, Func *f, Type ty, int64_t i, double x);
+/* A constant as IR text: "true", "-3", "0.5", "7:uint32", "0.1:float64". */
+void ir_const_text(char *out, size_t n, const Value *v);
 /* Append an instruction to b; res and arg are copied.  The pointer stays
  * valid until the next ir_emit into the same block. */
 Inst *ir_emit(Module *m, Block *b, int op, const int32_t *res, int nres,
@@ -231,6 +303,16 @@ void ir_verify(const Module *m, const Src *src, int use_src);
  * not checked for recursion or for a name defined twice (ir_stream_open
  * only streams modules where neither can occur). */
 void ir_verify_func(const Module *m, const Src *src, int use_src, int fi);
+
+/* The type of a backward kernel's adjoint parameter for a float-valued
+ * parameter of type t: an array's own type (the seed and gradient of each
+ * element), else a 1-element array of t (the gradient summed over the
+ * threads). */
+Type ir_adjoint_type(Type t);
+
+/* A kernel's launch rank: the most indices a wp.tid() in it gives (i, j
+ * = wp.tid(): 2), and 1 where there is none. */
+int ir_kernel_rank(const Func *f);
 
 /* Structural hash of one function: independent of value names, temp
  * numbering and locations. */

@@ -27,14 +27,22 @@ OP(NE, "ne", 2, 1)
 OP(AND, "and", 2, 1)           /* bool, both sides evaluated */
 OP(OR, "or", 2, 1)
 OP(NOT, "not", 1, 1)
+OP(BIT_AND, "bit_and", 2, 1)   /* a & b, ints of one type */
+OP(BIT_OR, "bit_or", 2, 1)     /* a | b */
+OP(BIT_XOR, "bit_xor", 2, 1)   /* a ^ b */
+OP(LSHIFT, "lshift", 2, 1)     /* a << b, the count taken modulo the width */
+OP(RSHIFT, "rshift", 2, 1)     /* a >> b (arithmetic on signed types), likewise */
+OP(INVERT, "invert", 1, 1)     /* ~a */
 OP(SELECT, "select", 3, 1)     /* select c, a, b: c ? a : b, both evaluated */
-OP(TOFLOAT, "tofloat", 1, 1)   /* float(i) */
-OP(TOINT, "toint", 1, 1)       /* int(f), truncating toward zero */
-OP(MAKE, "make", -1, 1)        /* vecN/matNN from 0, 1 or all components */
+OP(CONV, "conv", 1, 1)         /* float(i), int(f) (toward zero), wp.float64(x),
+                                * wp.vec3d(v): to the result's type */
+OP(MAKE, "make", -1, 1)        /* a vector, matrix, quat or transform from 0, 1
+                                * or all components (a transform: also p, q) */
 OP(EXTRACT, "extract", -1, 1)  /* v[k], m[i] (a row), m[i, j] */
 OP(INSERT, "insert", -1, 1)    /* v with [k] replaced, m with row/element */
-OP(LOAD, "load", 2, 1)         /* a[i] */
-OP(STORE, "store", 3, 0)       /* a[i] = v */
+OP(LOAD, "load", -1, 1)        /* a[i], a[i, j], ...: one index per dimension */
+OP(STORE, "store", -1, 0)      /* a[i, ...] = v */
+OP(SHAPE, "shape", 2, 1)       /* a.shape[k], k a constant */
 OP(CALL, "call", -1, -1)       /* %r... = call @f args */
 OP(BUILTIN, "", -1, -1)        /* sin, dot, atomic_add, tid, ... */
 /* structured control flow */

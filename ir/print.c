@@ -45,14 +45,8 @@ static void print_value(Printer *p, int id)
 		buf_int(p->out, p->num[id]);
 		return;
 	case VK_CONST:
-		if (v->ty == TY_BOOL)
-			buf_puts(p->out, v->k.i ? "true" : "false");
-		else if (v->ty == TY_INT)
-			buf_int(p->out, (int)v->k.i);
-		else {
-			ks_fmt_float(buf, sizeof buf, v->k.f);
-			buf_puts(p->out, buf);
-		}
+		ir_const_text(buf, sizeof buf, v);
+		buf_puts(p->out, buf);
 		return;
 	}
 }
@@ -160,7 +154,8 @@ static void print_string(FILE *out, const char *s)
 	fputc('"', out);
 }
 
-/* func := ('func' | 'kernel') '@' NAME '(' params ')' ['->' types] loc '{' */
+/* func := ('func' | 'kernel' | 'backward') '@' NAME '(' params ')' ['->' types]
+ *         ['no_backward'] loc '{' */
 static void print_func(FILE *out, const Module *m, const Func *f)
 {
 	Buf b = {0};
@@ -182,6 +177,8 @@ static void print_func(FILE *out, const Module *m, const Func *f)
 		buf_puts(&b, i ? ", " : " -> ");
 		buf_puts(&b, ty_name(f->ret[i]));
 	}
+	if (f->no_backward)
+		buf_puts(&b, " no_backward");
 	put_loc(&b, f->loc, " {\n");
 	print_block(&p, m, &f->body, 1);
 	buf_puts(&b, "}\n");

@@ -248,7 +248,7 @@ static Loc parse_loc(Reader *r)
 	return l;
 }
 
-/* type := NAME ['[' ']'] */
+/* type := NAME ['[' {','} ']'] */
 static Type parse_type(Reader *r)
 {
 	Tok t = r->tok;
@@ -260,13 +260,16 @@ static Type parse_type(Reader *r)
 	if (ty == TY_VOID)
 		rerror(r, &t, "unknown type '%.*s'", t.n > 40 ? 40 : t.n, t.p);
 	if (is_punct(r, '[')) {
+		int ndim = 1;
 		next(r);
+		for (; is_punct(r, ','); ndim++)
+			next(r);
 		if (!is_punct(r, ']'))
 			rerror(r, &r->tok, "expected ']'");
+		if (ndim > KS_MAX_NDIM)
+			rerror(r, &r->tok, "arrays have at most %d dimensions", KS_MAX_NDIM);
 		next(r);
-		if (ty == TY_BOOL)
-			rerror(r, &t, "arrays of bool are not supported");
-		ty |= TY_ARRAY;
+		ty = ty_array(ty, ndim);
 	}
 	return ty;
 }
@@ -338,7 +341,58 @@ static void add_name(Reader *r, int id)
 
 /* ---- operands and definitions ---------------------------------------------- */
 
-/* operand := LOCAL | INT | FLOAT | 'true' | 'false' */
+/* The number t as a constant of type ty (a scalar). */
+static int number(Reader *r, const Tok *t, Type ty)
+{
+	char num[64], *e;
+	if (t->n >= (int)sizeof num)
+		rerror(r, t, "number too long");
+	memcpy(num, t->p, (size_t)t->n);
+	num[t->n] = 0;
+	errno = 0;
+	if (ty_is_int(ty)) {
+		if (t->kind != T_INT)
+			rerror(r, t, "%s is not a constant of type %s", num, ty_name(ty));
+		int64_t lo = 0, hi = 0;
+		int64_t v;
+		switch (ty) {
+		case TY_INT8: lo = INT8_MIN, hi = INT8_MAX; break;
+		case TY_UINT8: hi = UINT8_MAX; break;
+		case TY_INT16: lo = INT16_MIN, hi = INT16_MAX; break;
+		case TY_UINT16: hi = UINT16_MAX; break;
+		case TY_INT: lo = INT32_MIN, hi = INT32_MAX; break;
+		case TY_UINT32: hi = UINT32_MAX; break;
+		case TY_INT64: lo = INT64_MIN, hi = INT64_MAX; break;
+		}
+		if (ty == TY_UINT64) {
+			unsigned long long u = strtoull(num, &e, 10);
+			if (*e || num[0] == '-' || errno == ERANGE)
+				rerror(r, t, "%s is out of range for uint64", num);
+			v = (int64_t)u;
+		} else {
+			long long x = strtoll(num, &e, 10);
+			if (*e || errno == ERANGE || x < lo || x > hi)
+				rerror(r, t, "%s is out of range for %s", num, ty_name(ty));
+			v = x;
+		}
+		return ir_const(r->m, r->f, ty, v, 0);
+	}
+	if (!ty_is_float(ty))
+		rerror(r, t, "a number cannot be a constant of type %s", ty_name(ty));
+	if (t->kind != T_FLOAT)
+		rerror(r, t, "a %s constant is written with a '.' or an exponent", ty_name(ty));
+	double v = ty == TY_DOUBLE ? strtod(num, &e) : strtof(num, &e);
+	if (*e || e == num)
+		rerror(r, t, "malformed number '%s'", num);
+	if (errno == ERANGE && (v > 1.0 || v < -1.0))
+		rerror(r, t, "float %s out of range for %s", num, ty_name(ty));
+	if (ty == TY_HALF && (v > 65504.0 || v < -65504.0))
+		rerror(r, t, "float %s out of range for float16", num);
+	return ir_const(r->m, r->f, ty, 0, v);
+}
+
+/* operand := LOCAL | (INT | FLOAT) [':' type] | 'true' | 'false'
+ * A number without a type is an int or a float (float32). */
 static int parse_operand(Reader *r)
 {
 	Tok t = r->tok;
@@ -352,25 +406,17 @@ static int parse_operand(Reader *r)
 		next(r);
 		return id;
 	case T_INT:
-		id = ir_const_int(r->m, r->f, (int32_t)parse_long(r, &t, INT32_MIN, INT32_MAX));
-		next(r);
-		return id;
 	case T_FLOAT: {
-		char num[64];
-		if (t.n >= (int)sizeof num)
-			rerror(r, &t, "float literal too long");
-		memcpy(num, t.p, (size_t)t.n);
-		num[t.n] = 0;
-		char *e;
-		errno = 0;
-		float v = strtof(num, &e);
-		if (*e || e == num)
-			rerror(r, &t, "malformed number '%s'", num);
-		if (errno == ERANGE && (v > 1.0f || v < -1.0f))
-			rerror(r, &t, "float %s out of range for float32", num);
-		id = ir_const_float(r->m, r->f, v);
+		Type ty = t.kind == T_INT ? TY_INT : TY_FLOAT;
 		next(r);
-		return id;
+		if (is_punct(r, ':')) {
+			next(r);
+			Tok tt = r->tok;
+			ty = parse_type(r);
+			if (!ty_is_scalar(ty))
+				rerror(r, &tt, "a constant must be a number, not %s", ty_name(ty));
+		}
+		return number(r, &t, ty);
 	}
 	case T_IDENT:
 		if (is_word(r, "true") || is_word(r, "false")) {
@@ -610,7 +656,7 @@ static void parse_block(Reader *r, Block *b)
 /* ---- functions and the module ------------------------------------------------ */
 
 /* func := ('func'|'kernel'|'backward') GLOBAL '(' [param {',' param}] ')' ['->' type {',' type}]
- *         loc '{' NL block '}' */
+ *         ['no_backward'] loc '{' NL block '}' */
 static void parse_func(Reader *r, int index)
 {
 	Tok kw = r->tok;
@@ -658,6 +704,12 @@ static void parse_func(Reader *r, int index)
 			next(r);
 		}
 		ir_set_ret(r->m, f, rt, n);
+	}
+	if (is_word(r, "no_backward")) {
+		if (!is_kernel || backward)
+			rerror(r, &r->tok, "only a kernel can be marked no_backward");
+		f->no_backward = 1;
+		next(r);
 	}
 	f->loc = parse_loc(r);
 	parse_body(r, &f->body);

@@ -48,6 +48,7 @@ typedef struct Verifier {
 	Edge *edges;      /* calls, in order of the calling function */
 	int nedge, capedge;
 	int *first;       /* per function: its first edge (find_cycle) */
+	int rank;         /* the kernel's tid results so far (its launch rank) */
 } Verifier;
 
 KS_PRINTF(3, 4) KS_NORETURN static void verr(Verifier *v, Loc at, const char *fmt, ...)
@@ -164,10 +165,23 @@ static void check_types(Verifier *v, const Inst *in)
 		verr(v, where(v, in), "'%s' defines %d value%s, not %d", opname, oi->nres,
 		     oi->nres == 1 ? "" : "s", in->nres);
 	switch (in->op) {
-	case OP_STORE:
-		if (in->narg != 3 || !ty_is_array(at[0]) || at[1] != TY_INT || at[2] != ty_elem(at[0]))
+	case OP_STORE: {
+		int ok = in->narg >= 3 && ty_is_array(at[0]) && in->narg == 2 + ty_ndim(at[0]) &&
+			 at[in->narg - 1] == ty_elem(at[0]);
+		for (int i = 1; ok && i < in->narg - 1; i++)
+			ok = at[i] == TY_INT;
+		if (!ok)
 			bad_types(v, in, "store");
 		return;
+	}
+	case OP_SHAPE: {
+		const Value *k = &v->f->val[in->arg[1]];
+		if (ir_op_type(in->op, at, in->narg, TY_VOID) != TY_VOID &&
+		    (k->kind != VK_CONST || k->k.i < 0 || k->k.i >= ty_ndim(at[0])))
+			verr(v, where(v, in), "the dimension of 'shape' must be a constant from 0 to %d",
+			     ty_ndim(at[0]) - 1);
+		break;
+	}
 	case OP_BUILTIN: {
 		Type rt;
 		int row = ir_builtin_resolve(ir_builtins[in->callee].name, at, in->narg, &rt);
@@ -175,8 +189,21 @@ static void check_types(Verifier *v, const Inst *in)
 			bad_types(v, in, opname);
 		if (row != in->callee)
 			verr(v, where(v, in), "builtin overload mismatch for %s", opname);
-		if (in->nres > 1 || (in->nres == 1 && (rt == TY_VOID || ty_of(v, in->res[0]) != rt)))
+		if (row == BI_TID) {
+			for (int i = 0; i < in->nres; i++)
+				if (ty_of(v, in->res[i]) != TY_INT)
+					verr(v, where(v, in), "tid returns int");
+			if (in->nres > KS_MAX_NDIM)
+				verr(v, where(v, in), "tid gives at most %d indices", KS_MAX_NDIM);
+			if (in->nres && v->rank && in->nres != v->rank)
+				verr(v, where(v, in), "tid gives %d indices here and %d before: a kernel's "
+				     "launch has one number of dimensions", in->nres, v->rank);
+			if (in->nres)
+				v->rank = in->nres;
+		} else if (in->nres > 1 ||
+			   (in->nres == 1 && (rt == TY_VOID || ty_of(v, in->res[0]) != rt))) {
 			verr(v, where(v, in), "%s returns %s", opname, ty_name(rt));
+		}
 		if ((ir_builtins[row].flags & BF_KERNEL_ONLY) && !v->f->is_kernel)
 			verr(v, where(v, in), "%s can only be used in a kernel", opname);
 		return;
@@ -340,7 +367,7 @@ static void walk_block(Verifier *v, const Block *b)
 
 static int param_type_ok(Type t)
 {
-	return t != TY_VOID && ty_elem(t) != TY_VOID && ty_elem(t) != TY_BOOL && ty_elem(t) < TY_NBASE;
+	return t != TY_VOID;
 }
 
 static void verify_func(Verifier *v, int fi)
@@ -349,6 +376,7 @@ static void verify_func(Verifier *v, int fi)
 	Loc at = v->use_src ? f->loc : f->at;
 	v->f = f;
 	v->fi = fi;
+	v->rank = 0;
 	if (f->is_kernel && f->nret)
 		verr(v, at, "kernel '%s' cannot return a value", f->name);
 	if (f->backward && ir_func_find(v->m, f->name) < 0)
@@ -358,7 +386,7 @@ static void verify_func(Verifier *v, int fi)
 			verr(v, at, "parameter '%s' of '%s' cannot have type %s", f->val[f->param[i]].name,
 			     f->name, ty_name(f->val[f->param[i]].ty));
 	for (int i = 0; i < f->nret; i++)
-		if (f->ret[i] == TY_BOOL || ty_is_array(f->ret[i]) || f->ret[i] == TY_VOID)
+		if (ty_is_array(f->ret[i]) || f->ret[i] == TY_VOID)
 			verr(v, at, "'%s' cannot return %s", f->name, ty_name(f->ret[i]));
 	size_t n = (size_t)f->nval + 1;
 	v->asg = valloc(v, n);

@@ -54,3 +54,74 @@ void ks_fmt_float(char *out, size_t n, float f)
 	if (!strpbrk(out, ".eEni")) /* no '.', exponent, inf or nan */
 		strncat(out, ".0", n - strlen(out) - 1);
 }
+
+void ks_fmt_double(char *out, size_t n, double f)
+{
+	int prec = 1;
+	for (; prec <= 17; prec++) {
+		snprintf(out, n, "%.*g", prec, f);
+		if (strtod(out, NULL) == f)
+			break;
+	}
+	double a = f < 0 ? -f : f;
+	if (strchr(out, 'e') && a >= 1e-4 && a < 1e15)
+		for (; prec <= 17 && strchr(out, 'e'); prec++)
+			snprintf(out, n, "%.*g", prec, f);
+	if (!strpbrk(out, ".eEni"))
+		strncat(out, ".0", n - strlen(out) - 1);
+}
+
+/* Half precision: 1 sign bit, 5 exponent bits (bias 15), 10 fraction
+ * bits.  The conversion rounds the float's 24-bit significand to the
+ * half's 11 (fewer below 2^-14, where halves are subnormal) to nearest,
+ * ties to even, working on the float's bits. */
+uint16_t ks_half_from_float(float f)
+{
+	uint32_t x;
+	memcpy(&x, &f, sizeof x);
+	uint16_t sign = (uint16_t)((x >> 16) & 0x8000);
+	uint32_t exp = (x >> 23) & 0xff, man = x & 0x7fffff;
+	if (exp == 0xff) /* inf, NaN (quiet, some payload kept) */
+		return (uint16_t)(sign | 0x7c00 | (man ? 0x200 | (man >> 13) : 0));
+	int e = (int)exp - 127 + 15;
+	if (e >= 0x1f)
+		return (uint16_t)(sign | 0x7c00);
+	uint32_t sig = man | (exp ? 0x800000u : 0); /* 24 bits with the hidden one */
+	int shift = 13;                             /* to 11 bits */
+	if (e <= 0) {                               /* subnormal half, or zero */
+		shift = 14 - e;
+		if (shift > 25)
+			return sign;
+		e = 0;
+	}
+	uint32_t h = sig >> shift, rest = sig & ((1u << shift) - 1), half = 1u << (shift - 1);
+	if (rest > half || (rest == half && (h & 1)))
+		h++;
+	/* h holds the significand with its hidden bit; a carry out of it
+	 * (or from a subnormal into the normal range) bumps the exponent,
+	 * which adding the two fields does, up to infinity */
+	uint32_t bits = e ? ((uint32_t)e << 10) + (h - 0x400) : h;
+	return (uint16_t)(sign | bits);
+}
+
+float ks_half_to_float(uint16_t h)
+{
+	uint32_t sign = (uint32_t)(h & 0x8000) << 16, exp = (h >> 10) & 0x1f, man = h & 0x3ff, x;
+	if (exp == 0x1f) {
+		x = sign | 0x7f800000u | (man << 13);
+	} else if (exp) {
+		x = sign | ((exp - 15 + 127) << 23) | (man << 13);
+	} else if (man) { /* subnormal: normalize */
+		int e = -1;
+		do {
+			man <<= 1;
+			e++;
+		} while (!(man & 0x400));
+		x = sign | ((uint32_t)(127 - 15 - e) << 23) | ((man & 0x3ff) << 13);
+	} else {
+		x = sign;
+	}
+	float f;
+	memcpy(&f, &x, sizeof f);
+	return f;
+}

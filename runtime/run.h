@@ -106,9 +106,6 @@ void run_gradcheck(RunCheck *c, const RunGrad *g, const RunArgs *in,
 size_t run_json(Buf *b, const RunArgs *in, const RunArgs *out, const RunGrad *g,
 		const char *extra, const char *device, uint64_t seed);
 
-/* The C type a parameter has in emitted code: "float", "ks_vec3",
- * "ks_mat33 *", ... */
-const char *run_ctype(Type t);
 /* Launchers: the entry called is entry (e.g. saxpy_cpu_forward), the
  * launcher's name ks_launch_NAME (NAME: the kernel's, or KERNEL_backward).
  * CPU: void (int dim, void **args).  Sim: extern "C" void (int dim, void

@@ -23,8 +23,7 @@
 
 static int float_valued(Type t)
 {
-	Type e = ty_elem(t);
-	return e == TY_FLOAT || ty_is_vec(e) || ty_is_mat(e);
+	return ty_is_floaty(ty_elem(t));
 }
 
 /* ---- atomic_min / atomic_max targets ------------------------------------ */
@@ -37,8 +36,7 @@ static void minmax_block(const Module *m, const Func *f, const Block *b, uint8_t
 		const Inst *in = &b->v[i];
 		int val = -1;
 		if (in->op == OP_BUILTIN && in->narg &&
-		    (in->callee == BI_ATOMIC_MIN_F || in->callee == BI_ATOMIC_MIN_I ||
-		     in->callee == BI_ATOMIC_MAX_F || in->callee == BI_ATOMIC_MAX_I))
+		    (in->callee == BI_ATOMIC_MIN || in->callee == BI_ATOMIC_MAX))
 			val = in->arg[0];
 		if (val >= 0)
 			for (int p = 0; p < f->nparam; p++)
@@ -89,8 +87,7 @@ void run_grad_init(RunGrad *g, const Module *m, const Func *f, const Func *b,
 	for (int i = 0; good && i < nf; i++)
 		good = b->val[b->param[i]].ty == f->val[f->param[i]].ty;
 	for (int k = 0; good && k < g->nadj; k++)
-		good = b->val[b->param[nf + k]].ty ==
-		       (TY_ARRAY | ty_elem(f->val[f->param[g->fwd[k]]].ty));
+		good = b->val[b->param[nf + k]].ty == ir_adjoint_type(f->val[f->param[g->fwd[k]]].ty);
 	if (!good)
 		ks_fatal("backward @%s: its parameters are not those of kernel @%s followed by "
 			 "one adjoint array per float-valued parameter", b->name, f->name);

@@ -17,30 +17,15 @@
  */
 #include <string.h>
 
+#include "emit/emit.h"
 #include "run.h"
-
-const char *run_ctype(Type t)
-{
-	static const char *const base[TY_NBASE] = {
-		"void", "int", "int", "float", "ks_vec2", "ks_vec3", "ks_vec4",
-		"ks_mat22", "ks_mat33", "ks_mat44",
-	};
-	static const char *const arr[TY_NBASE] = {
-		"void *", "int *", "int *", "float *", "ks_vec2 *", "ks_vec3 *",
-		"ks_vec4 *", "ks_mat22 *", "ks_mat33 *", "ks_mat44 *",
-	};
-	Type e = ty_elem(t);
-	if (e >= TY_NBASE)
-		return "void";
-	return ty_is_array(t) ? arr[e] : base[e];
-}
 
 /* entry(dim, *(T0 *)a[0], *(T1 *)a[1], ...); */
 static void call(Buf *b, const Func *f, const char *entry, const char *ind)
 {
 	buf_printf(b, "%s%s(dim", ind, entry);
 	for (int i = 0; i < f->nparam; i++) {
-		const char *ct = run_ctype(f->val[f->param[i]].ty);
+		const char *ct = emit_param_ctype(f->val[f->param[i]].ty);
 		size_t n = strlen(ct);
 		/* "float *" -> "(float **)"; "float" -> "(float *)" */
 		buf_printf(b, ",\n%s    *(%s%s*)a[%d]", ind, ct,
