@@ -107,7 +107,7 @@ typedef struct D {
 /* ---- small helpers ------------------------------------------------------ */
 
 static Type vty(const D *d, int id) { return d->g->val[id].ty; }
-static int is_floaty(Type t) { return t == TY_FLOAT || ty_is_vec(t) || ty_is_mat(t); }
+static int is_floaty(Type t) { return ty_is_floaty(t); }
 
 KS_PRINTF(3, 4) KS_NORETURN static void derr(D *d, Loc at, const char *fmt, ...)
 {

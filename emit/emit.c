@@ -1084,7 +1084,8 @@ static int put_inst(Emitter *e, Buf *b, const Inst *in)
 		if (!c_arith(t0) || !c_arith(t1)) {
 			/* vectors, matrices, quats, transforms, float16, small ints:
 			 * ks_mul_float_vec3, ks_add_int8, ... */
-			int two = (in->op == OP_MUL || in->op == OP_DIV) && t0 != t1;
+			int two = (in->op == OP_MUL || in->op == OP_DIV) &&
+				  (ty_is_composite(t0) || ty_is_composite(t1));
 			put_vop(e, b, op_word(in->op), in, two ? 2 : 1);
 			return P_POSTFIX;
 		}

@@ -287,14 +287,20 @@ int gen_cov_print(FILE *f, const GenCov *cov)
 		GEN_CONSTRUCTS(GEN_C_NAME)
 #undef GEN_C_NAME
 	};
+	/* an overload by its row's name in ir/builtins.h: abs_f, atomic_max */
 	static const char *const bname[GB_N] = {
-#define B(e, name, res, args, fl) name "/" args,
+#define B(e, name, res, args, fl) #e,
 #include "ir/builtins.h"
 #undef B
 	};
 	int zero = 0;
 	for (int i = 0; i < GB_N; i++) {
-		fprintf(f, "builtin %-24s %llu\n", bname[i], (unsigned long long)cov->b[i]);
+		char row[32];
+		size_t k = 0;
+		for (; bname[i][k] && k + 1 < sizeof row; k++)
+			row[k] = (char)(bname[i][k] >= 'A' && bname[i][k] <= 'Z' ? bname[i][k] - 'A' + 'a' : bname[i][k]);
+		row[k] = 0;
+		fprintf(f, "builtin %-24s %llu\n", row, (unsigned long long)cov->b[i]);
 		zero += !cov->b[i];
 	}
 	for (int i = 0; i < GC_N; i++) {

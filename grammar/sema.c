@@ -615,8 +615,12 @@ static int typed_literal(Sema *s, Node *n, Type ty)
 		return -1;
 	if (ty_is_int(ty) && isf)
 		return -1; /* wp.int32(2.5) truncates: a conversion */
-	if (!fits(ty, i, x, isf))
-		ERR(n, "%s does not fit in %s", isf ? "the float" : "the integer", uty(ty));
+	if (!fits(ty, i, x, isf)) {
+		char txt[48];
+		lit_text(s, n->kind == N_UNARY ? n->kid[0] : n, txt, sizeof txt);
+		ERR(n, "%s%s does not fit in %s", n->kind == N_UNARY && n->op == '-' ? "-" : "",
+		    txt[0] ? txt : "the number", uty(ty));
+	}
 	return ir_const(s->m, s->f, ty, i, x);
 }
 
@@ -689,12 +693,14 @@ static int binop(Sema *s, Node *at, int bop, int a, int b, Target *t, int aug)
 		return r;
 	}
 	Type r = ir_op_type(irop[bop], ta, 2, TY_VOID);
+	if (r == TY_VOID && bop >= B_BITAND && !(ty_is_int(ta[0]) && ty_is_int(ta[1])))
+		ERR(at, "unsupported operand types for %s%s: '%s' and '%s' (bitwise operators take "
+		    "ints%s)", binop_sym[bop], aug ? "=" : "", uty(ta[0]), uty(ta[1]),
+		    ta[0] == TY_BOOL || ta[1] == TY_BOOL ? "; use 'and', 'or' or '!=' on bools" : "");
 	if (r == TY_VOID) {
 		const char *hint = conv_hint(ta[0], ta[1]);
 		if (!hint[0] && bop == B_MUL && ty_is_vec(ta[0]) && ty_is_vec(ta[1]))
 			hint = " (use wp.dot() or wp.cross())";
-		if (!hint[0] && bop >= B_BITAND && (ta[0] == TY_BOOL || ta[1] == TY_BOOL))
-			hint = " (use 'and', 'or' or '!=' on bools)";
 		ERR(at, "unsupported operand types for %s%s: '%s' and '%s'%s", binop_sym[bop],
 		    aug ? "=" : "", uty(ta[0]), uty(ta[1]), hint);
 	}

@@ -19,7 +19,11 @@
  *     Any                  any type but an array, bound to T (and T again)
  *     Arith                a scalar, vector or matrix, bound to T
  *     array(P)             an array of P of any rank, the rank bound to D
- *     index                D int arguments, the indices of that array
+ *     index                D int arguments (of any int type), the indices
+ *                          of that array
+ *
+ * A pattern may be named, "x: Float": the name a keyword argument gives
+ * (Warp's name for the parameter).
  *
  * So "vec(N, Scalar), vec(N, S)" is two vectors of one length and one
  * scalar type.  The name is the Warp name without "wp.".  The emitted C
@@ -44,54 +48,54 @@
 B6(TID, "tid", "int", "", BF_KERNEL_ONLY, "")
 
 /* scalar math */
-B6(SIN, "sin", "S", "Float", 0, "g * cos(a)")
-B6(COS, "cos", "S", "Float", 0, "-g * sin(a)")
-B6(TAN, "tan", "S", "Float", 0, "g / (cos(a) * cos(a))")
-B6(ASIN, "asin", "S", "Float", 0, "g / sqrt(1.0 - a * a)")
-B6(ACOS, "acos", "S", "Float", 0, "-g / sqrt(1.0 - a * a)")
-B6(ATAN, "atan", "S", "Float", 0, "g / (a * a + 1.0)")
-B6(ATAN2, "atan2", "S", "Float, S", 0, "g * b / (a * a + b * b); -g * a / (a * a + b * b)")
-B6(SINH, "sinh", "S", "Float", 0, "g * cosh(a)")
-B6(COSH, "cosh", "S", "Float", 0, "g * sinh(a)")
-B6(TANH, "tanh", "S", "Float", 0, "g * (1.0 - r * r)")
-B6(EXP, "exp", "S", "Float", 0, "g * r")
-B6(LOG, "log", "S", "Float", 0, "g / a")
-B6(LOG2, "log2", "S", "Float", 0, "g / (a * 0.6931471805599453)")
-B6(LOG10, "log10", "S", "Float", 0, "g / (a * 2.302585092994046)")
-B6(SQRT, "sqrt", "S", "Float", 0, "g / (2.0 * r)")
-B6(POW, "pow", "S", "Float, S", 0, "g * b * pow(a, b - 1.0); a > 0.0 ? g * r * log(a) : 0.0")
-B6(FLOOR, "floor", "S", "Float", 0, "")
-B6(CEIL, "ceil", "S", "Float", 0, "")
-B6(ABS_F, "abs", "S", "Float", 0, "a < 0.0 ? -g : g")
-B6(ABS_I, "abs", "S", "Int", 0, "")
-B6(ABS_V, "abs", "vec(N, S)", "vec(N, Scalar)", 0, "@a < 0.0 ? -g : g")
-B6(SIGN_F, "sign", "S", "Float", 0, "")
-B6(SIGN_I, "sign", "S", "Int", 0, "")
-B6(MIN_F, "min", "S", "Float, S", 0, "a < b ? g : 0.0; a < b ? 0.0 : g")
-B6(MIN_I, "min", "S", "Int, S", 0, "")
-B6(MIN_V, "min", "vec(N, S)", "vec(N, Scalar), vec(N, S)", 0, "@a < b ? g : 0.0; a < b ? 0.0 : g")
-B6(MAX_F, "max", "S", "Float, S", 0, "a > b ? g : 0.0; a > b ? 0.0 : g")
-B6(MAX_I, "max", "S", "Int, S", 0, "")
-B6(MAX_V, "max", "vec(N, S)", "vec(N, Scalar), vec(N, S)", 0, "@a > b ? g : 0.0; a > b ? 0.0 : g")
-B6(CLAMP_F, "clamp", "S", "Float, S, S", 0, "a < b ? 0.0 : (c < a ? 0.0 : g); a < b ? (c < b ? 0.0 : g) : 0.0; a < b ? (c < b ? g : 0.0) : (c < a ? g : 0.0)")
-B6(CLAMP_I, "clamp", "S", "Int, S, S", 0, "")
+B6(SIN, "sin", "S", "x: Float", 0, "g * cos(a)")
+B6(COS, "cos", "S", "x: Float", 0, "-g * sin(a)")
+B6(TAN, "tan", "S", "x: Float", 0, "g / (cos(a) * cos(a))")
+B6(ASIN, "asin", "S", "x: Float", 0, "g / sqrt(1.0 - a * a)")
+B6(ACOS, "acos", "S", "x: Float", 0, "-g / sqrt(1.0 - a * a)")
+B6(ATAN, "atan", "S", "x: Float", 0, "g / (a * a + 1.0)")
+B6(ATAN2, "atan2", "S", "y: Float, x: S", 0, "g * b / (a * a + b * b); -g * a / (a * a + b * b)")
+B6(SINH, "sinh", "S", "x: Float", 0, "g * cosh(a)")
+B6(COSH, "cosh", "S", "x: Float", 0, "g * sinh(a)")
+B6(TANH, "tanh", "S", "x: Float", 0, "g * (1.0 - r * r)")
+B6(EXP, "exp", "S", "x: Float", 0, "g * r")
+B6(LOG, "log", "S", "x: Float", 0, "g / a")
+B6(LOG2, "log2", "S", "x: Float", 0, "g / (a * 0.6931471805599453)")
+B6(LOG10, "log10", "S", "x: Float", 0, "g / (a * 2.302585092994046)")
+B6(SQRT, "sqrt", "S", "x: Float", 0, "g / (2.0 * r)")
+B6(POW, "pow", "S", "x: Float, y: S", 0, "g * b * pow(a, b - 1.0); a > 0.0 ? g * r * log(a) : 0.0")
+B6(FLOOR, "floor", "S", "x: Float", 0, "")
+B6(CEIL, "ceil", "S", "x: Float", 0, "")
+B6(ABS_F, "abs", "S", "x: Float", 0, "a < 0.0 ? -g : g")
+B6(ABS_I, "abs", "S", "x: Int", 0, "")
+B6(ABS_V, "abs", "vec(N, S)", "x: vec(N, Scalar)", 0, "@a < 0.0 ? -g : g")
+B6(SIGN_F, "sign", "S", "x: Float", 0, "")
+B6(SIGN_I, "sign", "S", "x: Int", 0, "")
+B6(MIN_F, "min", "S", "a: Float, b: S", 0, "a < b ? g : 0.0; a < b ? 0.0 : g")
+B6(MIN_I, "min", "S", "a: Int, b: S", 0, "")
+B6(MIN_V, "min", "vec(N, S)", "a: vec(N, Scalar), b: vec(N, S)", 0, "@a < b ? g : 0.0; a < b ? 0.0 : g")
+B6(MAX_F, "max", "S", "a: Float, b: S", 0, "a > b ? g : 0.0; a > b ? 0.0 : g")
+B6(MAX_I, "max", "S", "a: Int, b: S", 0, "")
+B6(MAX_V, "max", "vec(N, S)", "a: vec(N, Scalar), b: vec(N, S)", 0, "@a > b ? g : 0.0; a > b ? 0.0 : g")
+B6(CLAMP_F, "clamp", "S", "x: Float, low: S, high: S", 0, "a < b ? 0.0 : (c < a ? 0.0 : g); a < b ? (c < b ? 0.0 : g) : 0.0; a < b ? (c < b ? g : 0.0) : (c < a ? g : 0.0)")
+B6(CLAMP_I, "clamp", "S", "x: Int, low: S, high: S", 0, "")
 
 /* vectors and matrices */
-B6(DOT, "dot", "S", "vec(N, Scalar), vec(N, S)", 0, "g * b; g * a")
-B6(CROSS, "cross", "vec(3, S)", "vec(3, Scalar), vec(3, S)", 0, "cross(b, g); cross(g, a)")
-B6(LENGTH, "length", "S", "vec(N, Float)", 0, "r > 0.0 ? a * (g / r) : 0.0")
-B6(LENGTH_SQ, "length_sq", "S", "vec(N, Scalar)", 0, "a * (2.0 * g)")
-B6(NORMALIZE, "normalize", "vec(N, S)", "vec(N, Float)", 0, "length(a) > 0.0 ? (g - r * dot(r, g)) / length(a) : 0.0")
-B6(OUTER, "outer", "mat(N, N, S)", "vec(N, Scalar), vec(N, S)", 0, "g * b; transpose(g) * a")
-B6(TRANSPOSE, "transpose", "mat(N, N, S)", "mat(N, N, Scalar)", 0, "transpose(g)")
-B6(DETERMINANT, "determinant", "S", "mat(N, N, Float)", 0, "transpose(inverse(a)) * (g * r)")
-B6(INVERSE, "inverse", "mat(N, N, S)", "mat(N, N, Float)", 0, "-(transpose(r) * g * transpose(r))")
+B6(DOT, "dot", "S", "a: vec(N, Scalar), b: vec(N, S)", 0, "g * b; g * a")
+B6(CROSS, "cross", "vec(3, S)", "a: vec(3, Scalar), b: vec(3, S)", 0, "cross(b, g); cross(g, a)")
+B6(LENGTH, "length", "S", "a: vec(N, Float)", 0, "r > 0.0 ? a * (g / r) : 0.0")
+B6(LENGTH_SQ, "length_sq", "S", "a: vec(N, Scalar)", 0, "a * (2.0 * g)")
+B6(NORMALIZE, "normalize", "vec(N, S)", "a: vec(N, Float)", 0, "length(a) > 0.0 ? (g - r * dot(r, g)) / length(a) : 0.0")
+B6(OUTER, "outer", "mat(N, N, S)", "a: vec(N, Scalar), b: vec(N, S)", 0, "g * b; transpose(g) * a")
+B6(TRANSPOSE, "transpose", "mat(N, N, S)", "a: mat(N, N, Scalar)", 0, "transpose(g)")
+B6(DETERMINANT, "determinant", "S", "a: mat(N, N, Float)", 0, "transpose(inverse(a)) * (g * r)")
+B6(INVERSE, "inverse", "mat(N, N, S)", "a: mat(N, N, Float)", 0, "-(transpose(r) * g * transpose(r))")
 
 /* atomics: return the old value; the result may be left unused */
-B6(ATOMIC_ADD, "atomic_add", "T", "array(Arith), index, T", BF_ATOMIC, "")
-B6(ATOMIC_SUB, "atomic_sub", "T", "array(Arith), index, T", BF_ATOMIC, "")
-B6(ATOMIC_MIN, "atomic_min", "S", "array(Scalar), index, S", BF_ATOMIC, "")
-B6(ATOMIC_MAX, "atomic_max", "S", "array(Scalar), index, S", BF_ATOMIC, "")
+B6(ATOMIC_ADD, "atomic_add", "T", "arr: array(Arith), index, value: T", BF_ATOMIC, "")
+B6(ATOMIC_SUB, "atomic_sub", "T", "arr: array(Arith), index, value: T", BF_ATOMIC, "")
+B6(ATOMIC_MIN, "atomic_min", "S", "arr: array(Scalar), index, value: S", BF_ATOMIC, "")
+B6(ATOMIC_MAX, "atomic_max", "S", "arr: array(Scalar), index, value: S", BF_ATOMIC, "")
 
 #ifdef KS_B6_LOCAL
 #undef B6

@@ -199,10 +199,16 @@ static int match_args(const BuiltinInfo *bi, const Type *args, int nargs, Bind *
 		const char *q = p;
 		char w[16];
 		word(&q, w, sizeof w);
+		skip_blanks(&q);
+		if (*q == ':') { /* a parameter name */
+			p = q + 1;
+			q = p;
+			word(&q, w, sizeof w);
+		}
 		if (!strcmp(w, "index")) {
 			p = q;
 			for (int k = 0; k < b->D; k++, i++)
-				if (i >= nargs || args[i] != TY_INT)
+				if (i >= nargs || !ty_is_int(args[i]))
 					return 0;
 		} else if (i >= nargs || !match(&p, args[i++], b)) {
 			return 0;
@@ -245,16 +251,80 @@ int ir_builtin_arity(int row)
 	return n;
 }
 
+/* A pattern as a user reads it: classes and S as the number type
+ * ("float", "int", "number"), vec(N, P) as vecN, mat(N, N, P) as matNN. */
+static void put_pattern(Buf *b, const char **p, const char **cls)
+{
+	char w[32];
+	word(p, w, sizeof w);
+	if (!strcmp(w, "vec") || !strcmp(w, "mat")) {
+		char r[16], c[16];
+		expect(p, '(');
+		word(p, r, sizeof r);
+		expect(p, ',');
+		if (w[0] == 'm') {
+			word(p, c, sizeof c);
+			expect(p, ',');
+		}
+		word(p, w + 8, sizeof w - 8);
+		expect(p, ')');
+		buf_printf(b, "%s%s%s", w[0] == 'v' ? "vec" : "mat", r, w[0] == 'm' ? c : "");
+		return;
+	}
+	if (!strcmp(w, "array")) {
+		expect(p, '(');
+		buf_puts(b, "array(");
+		put_pattern(b, p, cls);
+		buf_putc(b, ')');
+		expect(p, ')');
+		return;
+	}
+	if (!strcmp(w, "quat") || !strcmp(w, "transform")) {
+		char x[32];
+		expect(p, '(');
+		word(p, x, sizeof x);
+		expect(p, ')');
+		buf_puts(b, w);
+		return;
+	}
+	if (is_class(w) && !*cls)
+		*cls = !strcmp(w, "Float") ? "float" : !strcmp(w, "Int") ? "int" : "number";
+	if (is_class(w) || !strcmp(w, "S"))
+		buf_puts(b, *cls ? *cls : "number");
+	else if (!strcmp(w, "index"))
+		buf_puts(b, "int...");
+	else if (!strcmp(w, "T") || !strcmp(w, "Any") || !strcmp(w, "Arith"))
+		buf_puts(b, "T");
+	else
+		buf_puts(b, w);
+}
+
 void ir_builtin_signatures(const char *name, char *out, size_t n)
 {
 	Buf b = {0};
 	for (int r = 0; r < BI_COUNT; r++) {
 		const BuiltinInfo *bi = &ir_builtins[r];
+		const char *p = bi->args, *cls = NULL;
 		if (strcmp(bi->name, name))
 			continue;
 		if (b.n)
 			buf_puts(&b, ", ");
-		buf_printf(&b, "%s(%s)", name, bi->args);
+		buf_printf(&b, "%s(", name);
+		skip_blanks(&p);
+		for (int k = 0; *p; k++) {
+			const char *q = p;
+			char w[32];
+			word(&q, w, sizeof w);
+			skip_blanks(&q);
+			if (*q == ':') /* a parameter name */
+				p = q + 1;
+			if (k)
+				buf_puts(&b, ", ");
+			put_pattern(&b, &p, &cls);
+			expect(&p, ',');
+			skip_blanks(&p);
+		}
+		buf_putc(&b, ')');
 	}
 	snprintf(out, n, "%s", b.n ? b.p : "");
 	buf_free(&b);

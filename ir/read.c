@@ -367,12 +367,12 @@ static int number(Reader *r, const Tok *t, Type ty)
 		if (ty == TY_UINT64) {
 			unsigned long long u = strtoull(num, &e, 10);
 			if (*e || num[0] == '-' || errno == ERANGE)
-				rerror(r, t, "%s is out of range for uint64", num);
+				rerror(r, t, "integer %s out of range for uint64", num);
 			v = (int64_t)u;
 		} else {
 			long long x = strtoll(num, &e, 10);
 			if (*e || errno == ERANGE || x < lo || x > hi)
-				rerror(r, t, "%s is out of range for %s", num, ty_name(ty));
+				rerror(r, t, "integer %s out of range for %s", num, ty_info(ty)->warp);
 			v = x;
 		}
 		return ir_const(r->m, r->f, ty, v, 0);
@@ -385,7 +385,7 @@ static int number(Reader *r, const Tok *t, Type ty)
 	if (*e || e == num)
 		rerror(r, t, "malformed number '%s'", num);
 	if (errno == ERANGE && (v > 1.0 || v < -1.0))
-		rerror(r, t, "float %s out of range for %s", num, ty_name(ty));
+		rerror(r, t, "float %s out of range for %s", num, ty_info(ty)->warp);
 	if (ty == TY_HALF && (v > 65504.0 || v < -65504.0))
 		rerror(r, t, "float %s out of range for float16", num);
 	return ir_const(r->m, r->f, ty, 0, v);

@@ -191,9 +191,9 @@ void ir_keep_signature(Module *m, Func *f)
 		param[i] = i;
 	}
 	int nr = f->is_kernel ? 0 : f->nret;
-	Type *ret = arena_alloc(a, (size_t)(nr ? nr : 1));
+	Type *ret = arena_alloc(a, (size_t)(nr ? nr : 1) * sizeof *ret);
 	if (nr)
-		memcpy(ret, f->ret, (size_t)nr);
+		memcpy(ret, f->ret, (size_t)nr * sizeof *ret);
 	f->val = val;
 	f->nval = f->capval = np;
 	f->param = param;

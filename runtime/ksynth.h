@@ -1,27 +1,39 @@
 /*
  * ksynth.h: the runtime that code emitted by kemit-cpu and kemit-cu
  * includes, and the only header it includes.  One source of truth for the
- * CPU and for CUDA: the types, the vector and matrix operations, the math
- * builtins and the atomics are written once; `#if KS_CUDA` marks the few
- * places where the two must differ (function qualifiers, atomics, libc).
+ * CPU and for CUDA: the types, the operations on them, the math builtins
+ * and the atomics are written once; `#if KS_CUDA` marks the few places
+ * where the two must differ (function qualifiers, atomics, libc).
  *
  * "CUDA code" means compiled by nvcc or NVRTC (__CUDACC__) or by the host
  * C++ compiler through the simulator shim ksynth_sim.h (KS_CUDA_SIM).
- * NVRTC has no libc headers, so under __CUDACC__ nothing is included and
- * the CUDA math builtins (sinf, sqrtf, ...) are used directly.
+ * NVRTC has no libc headers, so under __CUDACC_RTC__ nothing is included:
+ * the CUDA math builtins (sinf, sqrtf, ...) are used directly and the
+ * fixed-width ints are defined here.
  *
- * Semantics follow NVIDIA Warp (warp/native/builtin.h, vec.h, mat.h):
- * single precision throughout, min(a, b) = a < b ? a : b, max(a, b) =
- * a > b ? a : b, clamp(x, lo, hi) = min(max(lo, x), hi), sign(x) = x < 0 ?
- * -1 : 1 (so sign(0) = 1), normalize(0) = 0, inverse of a singular matrix =
- * 0.  Reductions (dot, mat * vec, mat * mat) add left to right, products
- * are never fused: FMA contraction must be off (C: -std=c11 keeps GCC's
- * -ffp-contract=off; CUDA: --fmad=false), so the CPU and CUDA agree bit
- * for bit wherever the operations are correctly rounded.
+ * Semantics follow NVIDIA Warp (warp/native/builtin.h, vec.h, mat.h,
+ * quat.h): min(a, b) = a < b ? a : b, max(a, b) = a > b ? a : b, clamp(x,
+ * lo, hi) = min(max(lo, x), hi), sign(x) = x < 0 ? -1 : 1 (so sign(0) =
+ * 1), normalize(0) = 0, inverse of a singular matrix = 0.  Every value is
+ * computed in its own type: float16 is stored as 16 bits and each
+ * operation on it is done in float32 and rounded back to float16 (to
+ * nearest, ties to even), as Warp does.  Integer arithmetic wraps in its
+ * width where Warp's does (the unsigned types; the 8- and 16-bit ones);
+ * an integer division or remainder by zero gives 0, a float converted to
+ * an int gives 0 when it is NaN or out of the int's range, and a shift by
+ * a count outside [0, width) gives 0 (or -1: a negative signed value
+ * shifted right), the same on every device.  Reductions (dot, mat * vec,
+ * mat * mat) add left to right, products are never fused: FMA contraction
+ * must be off (C: -std=c11 keeps GCC's -ffp-contract=off; CUDA:
+ * --fmad=false), so the CPU and CUDA agree bit for bit wherever the
+ * operations are correctly rounded.
  *
- * Names: ks_<op>_<type of the first operand> for builtins (the table in
- * ir/builtins.h, spelled by ir_builtin_cname) and ks_<op>_<types> for the
- * IR's own opcodes on vectors and matrices (ks_mul_mat33_vec3).
+ * Names: ks_<op>_<type> (the IR's name of the first operand's type,
+ * ir/types.h: float, float64, vec3d, mat33, quat, ...) for builtins (the
+ * table in ir/builtins.h, spelled by ir_builtin_cname) and for operators
+ * on what C has no operator for; ks_<op>_<type>_<type> where the two
+ * operands' types differ (ks_mul_mat33_vec3, ks_mul_float_vec3d);
+ * ks_to_<to>_<from> for conversions C does not do as Warp does.
  */
 #ifndef KSYNTH_H
 #define KSYNTH_H
@@ -40,15 +52,31 @@
 #define KS_FUNC static inline
 #endif
 
+#if defined(__CUDACC_RTC__)
+typedef signed char int8_t;
+typedef unsigned char uint8_t;
+typedef short int16_t;
+typedef unsigned short uint16_t;
+typedef int int32_t;
+typedef unsigned int uint32_t;
+typedef long long int64_t;
+typedef unsigned long long uint64_t;
+#else
+#include <stdint.h>
+#endif
+
 /* Double mode (CPU only): compiled with -DKS_REAL_DOUBLE, the same emitted
  * C computes in double precision, for krun --gradcheck's finite
  * differences.  The emitted code stays readable (`float`); here, after the
  * headers, every float libm call that this header or the emitted code
- * makes is mapped to its double twin and `float` itself becomes `double`,
- * so the ks_ types (ks_vec3 holds doubles), the ks_ functions, the
- * parameters and the locals are all double.  Float literals (0.5f) stay
- * float constants, promoted to double where they are used. */
+ * makes is mapped to its double twin, this header's float32 is KS_REAL,
+ * a double, and at its end `float` itself becomes `double`, so the ks_
+ * types (ks_vec3 holds doubles), the ks_ functions, the parameters and the
+ * locals are all double; float16 (ks_half) is a double too.  Float
+ * literals (0.5f) stay float constants, promoted to double where they are
+ * used. */
 #if defined(KS_REAL_DOUBLE) && !KS_CUDA
+#define KS_DOUBLE_MODE 1
 #define sinf sin
 #define cosf cos
 #define tanf tan
@@ -69,546 +97,1291 @@
 #define ceilf ceil
 #define fabsf fabs
 #define fmodf fmod
-#define float double
+#define KS_REAL double
+#else
+#define KS_DOUBLE_MODE 0
+#define KS_REAL float
 #endif
-
-/* ---- types ------------------------------------------------------------ */
-
-typedef struct { float c[2]; } ks_vec2;
-typedef struct { float c[3]; } ks_vec3;
-typedef struct { float c[4]; } ks_vec4;
-typedef struct { float c[2][2]; } ks_mat22; /* row-major: c[row][col] */
-typedef struct { float c[3][3]; } ks_mat33;
-typedef struct { float c[4][4]; } ks_mat44;
 
 #if KS_CUDA
 #define KS_INF __int_as_float(0x7f800000)
 #define KS_NAN __int_as_float(0x7fffffff)
+#define KS_INF_F64 __longlong_as_double(0x7ff0000000000000ll)
+#define KS_NAN_F64 __longlong_as_double(0x7fffffffffffffffll)
 #else
 #define KS_INF INFINITY
 #define KS_NAN NAN
+#define KS_INF_F64 ((double)INFINITY)
+#define KS_NAN_F64 ((double)NAN)
+#endif
+
+/* ---- float16 ---------------------------------------------------------- */
+
+/* A float16 is its 16 bits; ks_half_of rounds a float to the nearest one
+ * (ties to even, overflow to infinity), ks_half_to_float widens it.  Both
+ * are done on the bits, identically on every device. */
+#if KS_DOUBLE_MODE
+typedef double ks_half;
+KS_FUNC ks_half ks_half_of(double x) { return x; }
+KS_FUNC double ks_half_to_float(ks_half h) { return h; }
+#else
+typedef struct { uint16_t bits; } ks_half;
+
+KS_FUNC KS_REAL ks_half_to_float(ks_half h)
+{
+	uint32_t sign = (uint32_t)(h.bits & 0x8000) << 16, exp = (h.bits >> 10) & 0x1f;
+	uint32_t man = h.bits & 0x3ff, x;
+	if (exp == 0x1f) {
+		x = sign | 0x7f800000u | (man << 13);
+	} else if (exp) {
+		x = sign | ((exp - 15 + 127) << 23) | (man << 13);
+	} else if (man) {
+		int e = -1;
+		do {
+			man <<= 1;
+			e++;
+		} while (!(man & 0x400));
+		x = sign | ((uint32_t)(127 - 15 - e) << 23) | ((man & 0x3ff) << 13);
+	} else {
+		x = sign;
+	}
+	union { uint32_t u; KS_REAL f; } v;
+	v.u = x;
+	return v.f;
+}
+
+KS_FUNC ks_half ks_half_of(KS_REAL f)
+{
+	union { KS_REAL f; uint32_t u; } v;
+	v.f = f;
+	uint32_t x = v.u, exp = (x >> 23) & 0xff, man = x & 0x7fffff;
+	uint16_t sign = (uint16_t)((x >> 16) & 0x8000);
+	ks_half h;
+	if (exp == 0xff) {
+		h.bits = (uint16_t)(sign | 0x7c00 | (man ? 0x200 | (man >> 13) : 0));
+		return h;
+	}
+	int e = (int)exp - 127 + 15;
+	if (e >= 0x1f) {
+		h.bits = (uint16_t)(sign | 0x7c00);
+		return h;
+	}
+	uint32_t sig = man | (exp ? 0x800000u : 0);
+	int shift = 13;
+	if (e <= 0) {
+		shift = 14 - e;
+		if (shift > 25) {
+			h.bits = sign;
+			return h;
+		}
+		e = 0;
+	}
+	uint32_t r = sig >> shift, rest = sig & ((1u << shift) - 1), half = 1u << (shift - 1);
+	if (rest > half || (rest == half && (r & 1)))
+		r++;
+	/* a carry out of the significand bumps the exponent: adding the
+	 * fields does it, up to infinity */
+	h.bits = (uint16_t)(sign | (e ? ((uint32_t)e << 10) + (r - 0x400) : r));
+	return h;
+}
+#endif
+
+/* ---- scalars ------------------------------------------------------------ */
+
+/* Every scalar type has its arithmetic as functions too, ks_<op>_<type>,
+ * so that the vector and matrix code below is written once for all of
+ * them.  For float, float64, int, uint32, int64 and uint64 the emitted
+ * code uses C's operators directly (but for / and % on ints, below). */
+#define KS_NATIVE_ARITH(SN, ST)                                                      \
+	KS_FUNC ST ks_zero_##SN(void) { return (ST)0; }                             \
+	KS_FUNC ST ks_add_##SN(ST a, ST b) { return a + b; }                        \
+	KS_FUNC ST ks_sub_##SN(ST a, ST b) { return a - b; }                        \
+	KS_FUNC ST ks_mul_##SN(ST a, ST b) { return a * b; }                        \
+	KS_FUNC ST ks_neg_##SN(ST a) { return -a; }                                 \
+	KS_FUNC bool ks_lt_##SN(ST a, ST b) { return a < b; }                       \
+	KS_FUNC bool ks_le_##SN(ST a, ST b) { return a <= b; }                      \
+	KS_FUNC bool ks_gt_##SN(ST a, ST b) { return a > b; }                       \
+	KS_FUNC bool ks_ge_##SN(ST a, ST b) { return a >= b; }                      \
+	KS_FUNC bool ks_eq_##SN(ST a, ST b) { return a == b; }                      \
+	KS_FUNC bool ks_ne_##SN(ST a, ST b) { return a != b; }
+
+/* The 8- and 16-bit ints: C computes them as int; the result is brought
+ * back to the type (wrapping, as Warp's), and a product of two uint16
+ * is taken in uint32, where it cannot overflow. */
+#define KS_SMALL_ARITH(SN, ST, WIDE)                                                 \
+	KS_FUNC ST ks_zero_##SN(void) { return (ST)0; }                             \
+	KS_FUNC ST ks_add_##SN(ST a, ST b) { return (ST)((WIDE)a + (WIDE)b); }      \
+	KS_FUNC ST ks_sub_##SN(ST a, ST b) { return (ST)((WIDE)a - (WIDE)b); }      \
+	KS_FUNC ST ks_mul_##SN(ST a, ST b) { return (ST)((WIDE)a * (WIDE)b); }      \
+	KS_FUNC ST ks_neg_##SN(ST a) { return (ST)(0 - (WIDE)a); }                  \
+	KS_FUNC ST ks_invert_##SN(ST a) { return (ST)~a; }                          \
+	KS_FUNC ST ks_bit_and_##SN(ST a, ST b) { return (ST)(a & b); }              \
+	KS_FUNC ST ks_bit_or_##SN(ST a, ST b) { return (ST)(a | b); }               \
+	KS_FUNC ST ks_bit_xor_##SN(ST a, ST b) { return (ST)(a ^ b); }              \
+	KS_FUNC bool ks_lt_##SN(ST a, ST b) { return a < b; }                       \
+	KS_FUNC bool ks_le_##SN(ST a, ST b) { return a <= b; }                      \
+	KS_FUNC bool ks_gt_##SN(ST a, ST b) { return a > b; }                       \
+	KS_FUNC bool ks_ge_##SN(ST a, ST b) { return a >= b; }                      \
+	KS_FUNC bool ks_eq_##SN(ST a, ST b) { return a == b; }                      \
+	KS_FUNC bool ks_ne_##SN(ST a, ST b) { return a != b; }
+
+/* Integer division, remainder and floor division of every width: C's
+ * truncating / and %, but 0 for a divisor of 0 (Warp's answer on every
+ * device) and no overflow for the most negative value divided by -1
+ * (it wraps to itself, remainder 0).  a // b rounds toward minus
+ * infinity, as Warp's does on ints too. */
+#define KS_INT_DIV_SIGNED(SN, ST, MIN)                                               \
+	KS_FUNC ST ks_div_##SN(ST a, ST b)                                          \
+	{                                                                           \
+		if (b == 0)                                                         \
+			return (ST)0;                                               \
+		if (b == (ST)-1)                                                    \
+			return a == (ST)(MIN) ? a : (ST)(0 - a);                    \
+		return (ST)(a / b);                                                 \
+	}                                                                           \
+	KS_FUNC ST ks_mod_##SN(ST a, ST b)                                          \
+	{                                                                           \
+		return b == 0 || b == (ST)-1 ? (ST)0 : (ST)(a % b);                 \
+	}                                                                           \
+	KS_FUNC ST ks_floordiv_##SN(ST a, ST b)                                     \
+	{                                                                           \
+		ST q = ks_div_##SN(a, b), r = ks_mod_##SN(a, b);                    \
+		return (r != 0 && ((r < 0) != (b < 0))) ? (ST)(q - 1) : q;          \
+	}
+#define KS_INT_DIV_UNSIGNED(SN, ST)                                                  \
+	KS_FUNC ST ks_div_##SN(ST a, ST b) { return b == 0 ? (ST)0 : (ST)(a / b); } \
+	KS_FUNC ST ks_mod_##SN(ST a, ST b) { return b == 0 ? (ST)0 : (ST)(a % b); } \
+	KS_FUNC ST ks_floordiv_##SN(ST a, ST b) { return ks_div_##SN(a, b); }
+
+/* Shifts: the count is a number of bits; a count outside [0, width)
+ * shifts everything out (0, or -1 for a negative value shifted right),
+ * as the GPU does.  A left shift works on the unsigned bits. */
+#define KS_INT_SHIFT(SN, ST, UT, BITS, NEGFILL)                                      \
+	KS_FUNC ST ks_lshift_##SN(ST a, ST n)                                       \
+	{                                                                           \
+		return (uint64_t)n >= (BITS) ? (ST)0 : (ST)(UT)((UT)a << (int)n);  \
+	}                                                                           \
+	KS_FUNC ST ks_rshift_##SN(ST a, ST n)                                       \
+	{                                                                           \
+		return (uint64_t)n >= (BITS) ? (ST)(NEGFILL) : (ST)(a >> (int)n);   \
+	}
+
+KS_NATIVE_ARITH(int, int)
+KS_NATIVE_ARITH(uint32, uint32_t)
+KS_NATIVE_ARITH(int64, int64_t)
+KS_NATIVE_ARITH(uint64, uint64_t)
+KS_NATIVE_ARITH(float, KS_REAL)
+KS_NATIVE_ARITH(float64, double)
+KS_SMALL_ARITH(int8, int8_t, int)
+KS_SMALL_ARITH(uint8, uint8_t, int)
+KS_SMALL_ARITH(int16, int16_t, int)
+KS_SMALL_ARITH(uint16, uint16_t, uint32_t)
+KS_INT_DIV_SIGNED(int8, int8_t, -128)
+KS_INT_DIV_UNSIGNED(uint8, uint8_t)
+KS_INT_DIV_SIGNED(int16, int16_t, -32768)
+KS_INT_DIV_UNSIGNED(uint16, uint16_t)
+KS_INT_DIV_SIGNED(int, int, -2147483647 - 1)
+KS_INT_DIV_UNSIGNED(uint32, uint32_t)
+KS_INT_DIV_SIGNED(int64, int64_t, -9223372036854775807ll - 1)
+KS_INT_DIV_UNSIGNED(uint64, uint64_t)
+KS_INT_SHIFT(int8, int8_t, uint8_t, 8, a < 0 ? -1 : 0)
+KS_INT_SHIFT(uint8, uint8_t, uint8_t, 8, 0)
+KS_INT_SHIFT(int16, int16_t, uint16_t, 16, a < 0 ? -1 : 0)
+KS_INT_SHIFT(uint16, uint16_t, uint16_t, 16, 0)
+KS_INT_SHIFT(int, int, uint32_t, 32, a < 0 ? -1 : 0)
+KS_INT_SHIFT(uint32, uint32_t, uint32_t, 32, 0)
+KS_INT_SHIFT(int64, int64_t, uint64_t, 64, a < 0 ? -1 : 0)
+KS_INT_SHIFT(uint64, uint64_t, uint64_t, 64, 0)
+
+KS_FUNC KS_REAL ks_div_float(KS_REAL a, KS_REAL b) { return a / b; }
+KS_FUNC double ks_div_float64(double a, double b) { return a / b; }
+KS_FUNC KS_REAL ks_floordiv_float(KS_REAL a, KS_REAL b) { return floorf(a / b); }
+KS_FUNC double ks_floordiv_float64(double a, double b) { return floor(a / b); }
+KS_FUNC KS_REAL ks_mod_float(KS_REAL a, KS_REAL b) { return fmodf(a, b); }
+KS_FUNC double ks_mod_float64(double a, double b) { return fmod(a, b); }
+
+/* float16: computed in float32, rounded back after every operation */
+#if KS_DOUBLE_MODE
+KS_NATIVE_ARITH(float16, double)
+KS_FUNC double ks_div_float16(double a, double b) { return a / b; }
+KS_FUNC double ks_floordiv_float16(double a, double b) { return floor(a / b); }
+KS_FUNC double ks_mod_float16(double a, double b) { return fmod(a, b); }
+#define KS_H(x) (x)
+#define KS_HALF(x) (x)
+#else
+#define KS_H(x) ks_half_to_float(x)
+#define KS_HALF(x) ks_half_of(x)
+KS_FUNC ks_half ks_zero_float16(void) { ks_half h = {0}; return h; }
+KS_FUNC ks_half ks_add_float16(ks_half a, ks_half b) { return KS_HALF(KS_H(a) + KS_H(b)); }
+KS_FUNC ks_half ks_sub_float16(ks_half a, ks_half b) { return KS_HALF(KS_H(a) - KS_H(b)); }
+KS_FUNC ks_half ks_mul_float16(ks_half a, ks_half b) { return KS_HALF(KS_H(a) * KS_H(b)); }
+KS_FUNC ks_half ks_div_float16(ks_half a, ks_half b) { return KS_HALF(KS_H(a) / KS_H(b)); }
+KS_FUNC ks_half ks_floordiv_float16(ks_half a, ks_half b) { return KS_HALF(floorf(KS_H(a) / KS_H(b))); }
+KS_FUNC ks_half ks_mod_float16(ks_half a, ks_half b) { return KS_HALF(fmodf(KS_H(a), KS_H(b))); }
+KS_FUNC ks_half ks_neg_float16(ks_half a) { a.bits ^= 0x8000; return a; }
+KS_FUNC bool ks_lt_float16(ks_half a, ks_half b) { return KS_H(a) < KS_H(b); }
+KS_FUNC bool ks_le_float16(ks_half a, ks_half b) { return KS_H(a) <= KS_H(b); }
+KS_FUNC bool ks_gt_float16(ks_half a, ks_half b) { return KS_H(a) > KS_H(b); }
+KS_FUNC bool ks_ge_float16(ks_half a, ks_half b) { return KS_H(a) >= KS_H(b); }
+KS_FUNC bool ks_eq_float16(ks_half a, ks_half b) { return KS_H(a) == KS_H(b); }
+KS_FUNC bool ks_ne_float16(ks_half a, ks_half b) { return KS_H(a) != KS_H(b); }
 #endif
 
 /* ---- scalar builtins ---------------------------------------------------- */
 
-/* The emitters call the libm names (sinf, ...) directly; these aliases
- * exist so that every builtin row has its ks_ name too. */
-KS_FUNC float ks_sin_float(float x) { return sinf(x); }
-KS_FUNC float ks_cos_float(float x) { return cosf(x); }
-KS_FUNC float ks_tan_float(float x) { return tanf(x); }
-KS_FUNC float ks_asin_float(float x) { return asinf(x); }
-KS_FUNC float ks_acos_float(float x) { return acosf(x); }
-KS_FUNC float ks_atan_float(float x) { return atanf(x); }
-KS_FUNC float ks_atan2_float(float y, float x) { return atan2f(y, x); }
-KS_FUNC float ks_sinh_float(float x) { return sinhf(x); }
-KS_FUNC float ks_cosh_float(float x) { return coshf(x); }
-KS_FUNC float ks_tanh_float(float x) { return tanhf(x); }
-KS_FUNC float ks_exp_float(float x) { return expf(x); }
-KS_FUNC float ks_log_float(float x) { return logf(x); }
-KS_FUNC float ks_log2_float(float x) { return log2f(x); }
-KS_FUNC float ks_log10_float(float x) { return log10f(x); }
-KS_FUNC float ks_sqrt_float(float x) { return sqrtf(x); }
-KS_FUNC float ks_pow_float(float x, float y) { return powf(x, y); }
-KS_FUNC float ks_floor_float(float x) { return floorf(x); }
-KS_FUNC float ks_ceil_float(float x) { return ceilf(x); }
-KS_FUNC float ks_abs_float(float x) { return fabsf(x); }
-KS_FUNC int ks_abs_int(int x) { return x < 0 ? -x : x; }
-KS_FUNC float ks_sign_float(float x) { return x < 0.0f ? -1.0f : 1.0f; }
-KS_FUNC int ks_sign_int(int x) { return x < 0 ? -1 : 1; }
-KS_FUNC float ks_min_float(float a, float b) { return a < b ? a : b; }
-KS_FUNC int ks_min_int(int a, int b) { return a < b ? a : b; }
-KS_FUNC float ks_max_float(float a, float b) { return a > b ? a : b; }
-KS_FUNC int ks_max_int(int a, int b) { return a > b ? a : b; }
-KS_FUNC float ks_clamp_float(float x, float lo, float hi) { return ks_min_float(ks_max_float(lo, x), hi); }
-KS_FUNC int ks_clamp_int(int x, int lo, int hi) { return ks_min_int(ks_max_int(lo, x), hi); }
-/* a // b rounds toward minus infinity, as Warp's does (on ints too, where
- * C's / truncates); a % b truncates, as C's % and fmodf, and as Warp's. */
-KS_FUNC int ks_floordiv_int(int a, int b)
-{
-	int q = a / b;
-	return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
-}
-KS_FUNC float ks_floordiv_float(float a, float b) { return floorf(a / b); }
-KS_FUNC float ks_mod_float(float a, float b) { return fmodf(a, b); }
+/* The math of ir/builtins.h.  The emitters call the libm names (sinf,
+ * sin, ...) for float and float64 directly; these exist so that every
+ * builtin row has its ks_ name, and float16 computes in float32. */
+#define KS_MATH1(OP, F32, F64)                                                       \
+	KS_FUNC KS_REAL ks_##OP##_float(KS_REAL x) { return F32(x); }                   \
+	KS_FUNC double ks_##OP##_float64(double x) { return F64(x); }               \
+	KS_FUNC ks_half ks_##OP##_float16(ks_half x) { return KS_HALF(F32(KS_H(x))); }
+KS_MATH1(sin, sinf, sin)
+KS_MATH1(cos, cosf, cos)
+KS_MATH1(tan, tanf, tan)
+KS_MATH1(asin, asinf, asin)
+KS_MATH1(acos, acosf, acos)
+KS_MATH1(atan, atanf, atan)
+KS_MATH1(sinh, sinhf, sinh)
+KS_MATH1(cosh, coshf, cosh)
+KS_MATH1(tanh, tanhf, tanh)
+KS_MATH1(exp, expf, exp)
+KS_MATH1(log, logf, log)
+KS_MATH1(log2, log2f, log2)
+KS_MATH1(log10, log10f, log10)
+KS_MATH1(sqrt, sqrtf, sqrt)
+KS_MATH1(floor, floorf, floor)
+KS_MATH1(ceil, ceilf, ceil)
+KS_FUNC KS_REAL ks_atan2_float(KS_REAL y, KS_REAL x) { return atan2f(y, x); }
+KS_FUNC double ks_atan2_float64(double y, double x) { return atan2(y, x); }
+KS_FUNC ks_half ks_atan2_float16(ks_half y, ks_half x) { return KS_HALF(atan2f(KS_H(y), KS_H(x))); }
+KS_FUNC KS_REAL ks_pow_float(KS_REAL x, KS_REAL y) { return powf(x, y); }
+KS_FUNC double ks_pow_float64(double x, double y) { return pow(x, y); }
+KS_FUNC ks_half ks_pow_float16(ks_half x, ks_half y) { return KS_HALF(powf(KS_H(x), KS_H(y))); }
+
+/* abs, sign, min, max, clamp, on every number type */
+#define KS_MINMAX(SN, ST)                                                            \
+	KS_FUNC ST ks_min_##SN(ST a, ST b) { return ks_lt_##SN(a, b) ? a : b; }     \
+	KS_FUNC ST ks_max_##SN(ST a, ST b) { return ks_gt_##SN(a, b) ? a : b; }     \
+	KS_FUNC ST ks_clamp_##SN(ST x, ST lo, ST hi) { return ks_min_##SN(ks_max_##SN(lo, x), hi); }
+#define KS_SIGNED(SN, ST)                                                            \
+	KS_FUNC ST ks_abs_##SN(ST x) { return ks_lt_##SN(x, ks_zero_##SN()) ? ks_neg_##SN(x) : x; } \
+	KS_FUNC ST ks_sign_##SN(ST x) { return ks_lt_##SN(x, ks_zero_##SN()) ? (ST)-1 : (ST)1; }
+#define KS_UNSIGNED(SN, ST)                                                          \
+	KS_FUNC ST ks_abs_##SN(ST x) { return x; }                                  \
+	KS_FUNC ST ks_sign_##SN(ST x) { (void)x; return (ST)1; }
+KS_MINMAX(int8, int8_t)
+KS_MINMAX(uint8, uint8_t)
+KS_MINMAX(int16, int16_t)
+KS_MINMAX(uint16, uint16_t)
+KS_MINMAX(int, int)
+KS_MINMAX(uint32, uint32_t)
+KS_MINMAX(int64, int64_t)
+KS_MINMAX(uint64, uint64_t)
+KS_MINMAX(float16, ks_half)
+KS_MINMAX(float, KS_REAL)
+KS_MINMAX(float64, double)
+KS_SIGNED(int8, int8_t)
+KS_UNSIGNED(uint8, uint8_t)
+KS_SIGNED(int16, int16_t)
+KS_UNSIGNED(uint16, uint16_t)
+KS_SIGNED(int, int)
+KS_UNSIGNED(uint32, uint32_t)
+KS_SIGNED(int64, int64_t)
+KS_UNSIGNED(uint64, uint64_t)
+KS_FUNC KS_REAL ks_abs_float(KS_REAL x) { return fabsf(x); }
+KS_FUNC double ks_abs_float64(double x) { return fabs(x); }
+KS_FUNC KS_REAL ks_sign_float(KS_REAL x) { return x < 0.0f ? -1.0f : 1.0f; }
+KS_FUNC double ks_sign_float64(double x) { return x < 0.0 ? -1.0 : 1.0; }
+#if KS_DOUBLE_MODE
+KS_FUNC double ks_abs_float16(double x) { return fabs(x); }
+KS_FUNC double ks_sign_float16(double x) { return x < 0.0 ? -1.0 : 1.0; }
+#else
+KS_FUNC ks_half ks_abs_float16(ks_half x) { x.bits &= 0x7fff; return x; }
+KS_FUNC ks_half ks_sign_float16(ks_half x) { return KS_HALF(KS_H(x) < 0.0f ? -1.0f : 1.0f); }
+#endif
+
+/* ---- conversions ---------------------------------------------------------- */
+
+/* A float to an int: truncated toward zero, and 0 when it is NaN or its
+ * integer part does not fit (Warp's answer on every device; C leaves it
+ * undefined). */
+#define KS_TO_INT(IN, IT, LO, HI)                                                    \
+	KS_FUNC IT ks_to_##IN##_float(KS_REAL x)                                      \
+	{                                                                           \
+		return x > (LO) - 1.0 && x < (HI) + 1.0 ? (IT)x : (IT)0;            \
+	}                                                                           \
+	KS_FUNC IT ks_to_##IN##_float64(double x)                                   \
+	{                                                                           \
+		return x > (LO) - 1.0 && x < (HI) + 1.0 ? (IT)x : (IT)0;            \
+	}                                                                           \
+	KS_FUNC IT ks_to_##IN##_float16(ks_half x) { return ks_to_##IN##_float(KS_H(x)); } \
+	KS_FUNC ks_half ks_to_float16_##IN(IT x) { return KS_HALF((KS_REAL)x); }      \
+	KS_FUNC IT ks_to_##IN##_bool(bool x) { return (IT)x; }
+KS_TO_INT(int8, int8_t, -128.0, 127.0)
+KS_TO_INT(uint8, uint8_t, 0.0, 255.0)
+KS_TO_INT(int16, int16_t, -32768.0, 32767.0)
+KS_TO_INT(uint16, uint16_t, 0.0, 65535.0)
+KS_TO_INT(int, int, -2147483648.0, 2147483647.0)
+KS_TO_INT(uint32, uint32_t, 0.0, 4294967295.0)
+KS_TO_INT(int64, int64_t, -9223372036854775808.0, 9223372036854774784.0)
+KS_TO_INT(uint64, uint64_t, 0.0, 18446744073709549568.0)
+KS_FUNC ks_half ks_to_float16_float(KS_REAL x) { return KS_HALF(x); }
+KS_FUNC ks_half ks_to_float16_float64(double x) { return KS_HALF((KS_REAL)x); }
+KS_FUNC KS_REAL ks_to_float_float16(ks_half x) { return KS_H(x); }
+KS_FUNC double ks_to_float64_float16(ks_half x) { return (double)KS_H(x); }
+KS_FUNC ks_half ks_to_float16_bool(bool x) { return KS_HALF(x ? 1.0f : 0.0f); }
+KS_FUNC bool ks_to_bool_float16(ks_half x) { return KS_H(x) != 0.0f; }
+KS_FUNC KS_REAL ks_to_float_float(KS_REAL x) { return x; }
+KS_FUNC double ks_to_float64_float64(double x) { return x; }
+KS_FUNC double ks_to_float64_float(KS_REAL x) { return (double)x; }
+KS_FUNC KS_REAL ks_to_float_float64(double x) { return (KS_REAL)x; }
 
 /* ---- vectors -------------------------------------------------------------- */
 
-/* KS_VEC(N) defines every operation on ks_vecN. */
-#define KS_VEC(N)                                                                   \
-	KS_FUNC ks_vec##N ks_zero_vec##N(void)                                      \
+/* ks_<VT> holds N components of the scalar SN (C type ST).  KS_VEC
+ * defines what every vector has; KS_VEC_FLOAT what vectors of floats add;
+ * KS_MAKEn the constructors. */
+#define KS_VEC(VT, N, SN, ST)                                                       \
+	typedef struct { ST c[N]; } ks_##VT;                                        \
+	KS_FUNC ks_##VT ks_zero_##VT(void)                                          \
 	{                                                                           \
-		ks_vec##N r;                                                        \
+		ks_##VT r;                                                          \
 		for (int i = 0; i < N; i++)                                         \
-			r.c[i] = 0.0f;                                              \
+			r.c[i] = ks_zero_##SN();                                    \
 		return r;                                                           \
 	}                                                                           \
-	KS_FUNC ks_vec##N ks_fill_vec##N(float s)                                   \
+	KS_FUNC ks_##VT ks_fill_##VT(ST s)                                          \
 	{                                                                           \
-		ks_vec##N r;                                                        \
+		ks_##VT r;                                                          \
 		for (int i = 0; i < N; i++)                                         \
 			r.c[i] = s;                                                 \
 		return r;                                                           \
 	}                                                                           \
-	KS_FUNC ks_vec##N ks_insert_vec##N(ks_vec##N v, int k, float s)             \
+	KS_FUNC ks_##VT ks_insert_##VT(ks_##VT v, int k, ST s)                      \
 	{                                                                           \
 		v.c[k] = s;                                                         \
 		return v;                                                           \
 	}                                                                           \
-	KS_FUNC ks_vec##N ks_neg_vec##N(ks_vec##N a)                                \
+	KS_FUNC ks_##VT ks_neg_##VT(ks_##VT a)                                      \
 	{                                                                           \
 		for (int i = 0; i < N; i++)                                         \
-			a.c[i] = -a.c[i];                                           \
+			a.c[i] = ks_neg_##SN(a.c[i]);                               \
 		return a;                                                           \
 	}                                                                           \
-	KS_FUNC ks_vec##N ks_add_vec##N(ks_vec##N a, ks_vec##N b)                   \
+	KS_FUNC ks_##VT ks_add_##VT(ks_##VT a, ks_##VT b)                           \
 	{                                                                           \
 		for (int i = 0; i < N; i++)                                         \
-			a.c[i] = a.c[i] + b.c[i];                                   \
+			a.c[i] = ks_add_##SN(a.c[i], b.c[i]);                       \
 		return a;                                                           \
 	}                                                                           \
-	KS_FUNC ks_vec##N ks_sub_vec##N(ks_vec##N a, ks_vec##N b)                   \
+	KS_FUNC ks_##VT ks_sub_##VT(ks_##VT a, ks_##VT b)                           \
 	{                                                                           \
 		for (int i = 0; i < N; i++)                                         \
-			a.c[i] = a.c[i] - b.c[i];                                   \
+			a.c[i] = ks_sub_##SN(a.c[i], b.c[i]);                       \
 		return a;                                                           \
 	}                                                                           \
-	KS_FUNC ks_vec##N ks_mul_vec##N##_float(ks_vec##N a, float s)               \
+	KS_FUNC ks_##VT ks_mul_##VT##_##SN(ks_##VT a, ST s)                         \
 	{                                                                           \
 		for (int i = 0; i < N; i++)                                         \
-			a.c[i] = a.c[i] * s;                                        \
+			a.c[i] = ks_mul_##SN(a.c[i], s);                            \
 		return a;                                                           \
 	}                                                                           \
-	KS_FUNC ks_vec##N ks_mul_float_vec##N(float s, ks_vec##N a)                 \
+	KS_FUNC ks_##VT ks_mul_##SN##_##VT(ST s, ks_##VT a)                         \
 	{                                                                           \
 		for (int i = 0; i < N; i++)                                         \
-			a.c[i] = s * a.c[i];                                        \
+			a.c[i] = ks_mul_##SN(s, a.c[i]);                            \
 		return a;                                                           \
 	}                                                                           \
-	KS_FUNC ks_vec##N ks_div_vec##N##_float(ks_vec##N a, float s)               \
+	KS_FUNC ks_##VT ks_div_##VT##_##SN(ks_##VT a, ST s)                         \
 	{                                                                           \
 		for (int i = 0; i < N; i++)                                         \
-			a.c[i] = a.c[i] / s;                                        \
+			a.c[i] = ks_div_##SN(a.c[i], s);                            \
 		return a;                                                           \
 	}                                                                           \
-	KS_FUNC float ks_dot_vec##N(ks_vec##N a, ks_vec##N b)                       \
+	KS_FUNC ks_##VT ks_div_##SN##_##VT(ST s, ks_##VT a)                         \
 	{                                                                           \
-		float r = a.c[0] * b.c[0];                                          \
+		for (int i = 0; i < N; i++)                                         \
+			a.c[i] = ks_div_##SN(s, a.c[i]);                            \
+		return a;                                                           \
+	}                                                                           \
+	KS_FUNC ST ks_dot_##VT(ks_##VT a, ks_##VT b)                                \
+	{                                                                           \
+		ST r = ks_mul_##SN(a.c[0], b.c[0]);                                 \
 		for (int i = 1; i < N; i++)                                         \
-			r = r + a.c[i] * b.c[i];                                    \
+			r = ks_add_##SN(r, ks_mul_##SN(a.c[i], b.c[i]));            \
 		return r;                                                           \
 	}                                                                           \
-	KS_FUNC float ks_length_sq_vec##N(ks_vec##N a) { return ks_dot_vec##N(a, a); } \
-	KS_FUNC float ks_length_vec##N(ks_vec##N a) { return sqrtf(ks_dot_vec##N(a, a)); } \
-	KS_FUNC ks_vec##N ks_normalize_vec##N(ks_vec##N a)                          \
-	{                                                                           \
-		float l = ks_length_vec##N(a);                                      \
-		return l > 0.0f ? ks_div_vec##N##_float(a, l) : ks_zero_vec##N();   \
-	}                                                                           \
-	KS_FUNC ks_vec##N ks_abs_vec##N(ks_vec##N a)                                \
+	KS_FUNC ST ks_length_sq_##VT(ks_##VT a) { return ks_dot_##VT(a, a); }       \
+	KS_FUNC bool ks_eq_##VT(ks_##VT a, ks_##VT b)                               \
 	{                                                                           \
 		for (int i = 0; i < N; i++)                                         \
-			a.c[i] = fabsf(a.c[i]);                                     \
+			if (!ks_eq_##SN(a.c[i], b.c[i]))                            \
+				return false;                                       \
+		return true;                                                        \
+	}                                                                           \
+	KS_FUNC bool ks_ne_##VT(ks_##VT a, ks_##VT b) { return !ks_eq_##VT(a, b); } \
+	KS_FUNC ks_##VT ks_abs_##VT(ks_##VT a)                                      \
+	{                                                                           \
+		for (int i = 0; i < N; i++)                                         \
+			a.c[i] = ks_abs_##SN(a.c[i]);                               \
 		return a;                                                           \
 	}                                                                           \
-	KS_FUNC ks_vec##N ks_min_vec##N(ks_vec##N a, ks_vec##N b)                   \
+	KS_FUNC ks_##VT ks_min_##VT(ks_##VT a, ks_##VT b)                           \
 	{                                                                           \
 		for (int i = 0; i < N; i++)                                         \
-			a.c[i] = ks_min_float(a.c[i], b.c[i]);                      \
+			a.c[i] = ks_min_##SN(a.c[i], b.c[i]);                       \
 		return a;                                                           \
 	}                                                                           \
-	KS_FUNC ks_vec##N ks_max_vec##N(ks_vec##N a, ks_vec##N b)                   \
+	KS_FUNC ks_##VT ks_max_##VT(ks_##VT a, ks_##VT b)                           \
 	{                                                                           \
 		for (int i = 0; i < N; i++)                                         \
-			a.c[i] = ks_max_float(a.c[i], b.c[i]);                      \
+			a.c[i] = ks_max_##SN(a.c[i], b.c[i]);                       \
 		return a;                                                           \
 	}
 
-KS_VEC(2)
-KS_VEC(3)
-KS_VEC(4)
+#define KS_VEC_FLOAT(VT, N, SN, ST)                                                 \
+	KS_FUNC ST ks_length_##VT(ks_##VT a) { return ks_sqrt_##SN(ks_dot_##VT(a, a)); } \
+	KS_FUNC ks_##VT ks_normalize_##VT(ks_##VT a)                                \
+	{                                                                           \
+		ST l = ks_length_##VT(a);                                           \
+		return ks_gt_##SN(l, ks_zero_##SN()) ? ks_div_##VT##_##SN(a, l) : ks_zero_##VT(); \
+	}
 
-KS_FUNC ks_vec2 ks_make_vec2(float x, float y)
-{
-	ks_vec2 r;
-	r.c[0] = x;
-	r.c[1] = y;
-	return r;
-}
+#define KS_CROSS(VT, SN, ST)                                                        \
+	KS_FUNC ks_##VT ks_cross_##VT(ks_##VT a, ks_##VT b)                         \
+	{                                                                           \
+		return ks_make_##VT(ks_sub_##SN(ks_mul_##SN(a.c[1], b.c[2]), ks_mul_##SN(a.c[2], b.c[1])), \
+				    ks_sub_##SN(ks_mul_##SN(a.c[2], b.c[0]), ks_mul_##SN(a.c[0], b.c[2])), \
+				    ks_sub_##SN(ks_mul_##SN(a.c[0], b.c[1]), ks_mul_##SN(a.c[1], b.c[0]))); \
+	}
 
-KS_FUNC ks_vec3 ks_make_vec3(float x, float y, float z)
-{
-	ks_vec3 r;
-	r.c[0] = x;
-	r.c[1] = y;
-	r.c[2] = z;
-	return r;
-}
+#define KS_MAKE2(VT, ST)                                                            \
+	KS_FUNC ks_##VT ks_make_##VT(ST x, ST y)                                    \
+	{                                                                           \
+		ks_##VT r;                                                          \
+		r.c[0] = x, r.c[1] = y;                                             \
+		return r;                                                           \
+	}
+#define KS_MAKE3(VT, ST)                                                            \
+	KS_FUNC ks_##VT ks_make_##VT(ST x, ST y, ST z)                              \
+	{                                                                           \
+		ks_##VT r;                                                          \
+		r.c[0] = x, r.c[1] = y, r.c[2] = z;                                 \
+		return r;                                                           \
+	}
+#define KS_MAKE4(VT, ST)                                                            \
+	KS_FUNC ks_##VT ks_make_##VT(ST x, ST y, ST z, ST w)                        \
+	{                                                                           \
+		ks_##VT r;                                                          \
+		r.c[0] = x, r.c[1] = y, r.c[2] = z, r.c[3] = w;                     \
+		return r;                                                           \
+	}
+#define KS_MAKE6(VT, ST)                                                            \
+	KS_FUNC ks_##VT ks_make_##VT(ST a, ST b, ST c, ST d, ST e, ST f)            \
+	{                                                                           \
+		ks_##VT r;                                                          \
+		r.c[0] = a, r.c[1] = b, r.c[2] = c, r.c[3] = d, r.c[4] = e, r.c[5] = f; \
+		return r;                                                           \
+	}
 
-KS_FUNC ks_vec4 ks_make_vec4(float x, float y, float z, float w)
-{
-	ks_vec4 r;
-	r.c[0] = x;
-	r.c[1] = y;
-	r.c[2] = z;
-	r.c[3] = w;
-	return r;
-}
+/* The vectors of one scalar type: lengths 2, 3, 4 and, for floats, the
+ * spatial vector (6). */
+#define KS_VECS(SN, ST, V2, V3, V4)                                                  \
+	KS_VEC(V2, 2, SN, ST)                                                       \
+	KS_VEC(V3, 3, SN, ST)                                                       \
+	KS_VEC(V4, 4, SN, ST)                                                       \
+	KS_MAKE2(V2, ST)                                                            \
+	KS_MAKE3(V3, ST)                                                            \
+	KS_MAKE4(V4, ST)                                                            \
+	KS_CROSS(V3, SN, ST)
+#define KS_FLOAT_VECS(SN, ST, V2, V3, V4, V6)                                        \
+	KS_VECS(SN, ST, V2, V3, V4)                                                 \
+	KS_VEC(V6, 6, SN, ST)                                                       \
+	KS_MAKE6(V6, ST)                                                            \
+	KS_VEC_FLOAT(V2, 2, SN, ST)                                                 \
+	KS_VEC_FLOAT(V3, 3, SN, ST)                                                 \
+	KS_VEC_FLOAT(V4, 4, SN, ST)                                                 \
+	KS_VEC_FLOAT(V6, 6, SN, ST)
 
-KS_FUNC ks_vec3 ks_cross_vec3(ks_vec3 a, ks_vec3 b)
-{
-	return ks_make_vec3(a.c[1] * b.c[2] - a.c[2] * b.c[1],
-			    a.c[2] * b.c[0] - a.c[0] * b.c[2],
-			    a.c[0] * b.c[1] - a.c[1] * b.c[0]);
-}
+KS_FLOAT_VECS(float, KS_REAL, vec2, vec3, vec4, spatial_vector)
+KS_FLOAT_VECS(float16, ks_half, vec2h, vec3h, vec4h, spatial_vectorh)
+KS_FLOAT_VECS(float64, double, vec2d, vec3d, vec4d, spatial_vectord)
+KS_VECS(int8, int8_t, vec2b, vec3b, vec4b)
+KS_VECS(uint8, uint8_t, vec2ub, vec3ub, vec4ub)
+KS_VECS(int16, int16_t, vec2s, vec3s, vec4s)
+KS_VECS(uint16, uint16_t, vec2us, vec3us, vec4us)
+KS_VECS(int, int, vec2i, vec3i, vec4i)
+KS_VECS(uint32, uint32_t, vec2ui, vec3ui, vec4ui)
+KS_VECS(int64, int64_t, vec2l, vec3l, vec4l)
+KS_VECS(uint64, uint64_t, vec2ul, vec3ul, vec4ul)
 
 /* ---- matrices ------------------------------------------------------------- */
 
-/* KS_MAT(N) defines every operation on ks_matNN that is written the same
- * way for every N. */
-#define KS_MAT(N)                                                                   \
-	KS_FUNC ks_mat##N##N ks_zero_mat##N##N(void)                                \
+/* ks_<MT> holds N x N components of SN, row-major: c[row][col]; VT is the
+ * vector of a row. */
+#define KS_MAT(MT, N, SN, ST, VT)                                                   \
+	typedef struct { ST c[N][N]; } ks_##MT;                                     \
+	KS_FUNC ks_##MT ks_zero_##MT(void)                                          \
 	{                                                                           \
-		ks_mat##N##N r;                                                     \
+		ks_##MT r;                                                          \
 		for (int i = 0; i < N; i++)                                         \
 			for (int j = 0; j < N; j++)                                 \
-				r.c[i][j] = 0.0f;                                   \
+				r.c[i][j] = ks_zero_##SN();                         \
 		return r;                                                           \
 	}                                                                           \
-	KS_FUNC ks_mat##N##N ks_fill_mat##N##N(float s)                             \
+	KS_FUNC ks_##MT ks_fill_##MT(ST s)                                          \
 	{                                                                           \
-		ks_mat##N##N r;                                                     \
+		ks_##MT r;                                                          \
 		for (int i = 0; i < N; i++)                                         \
 			for (int j = 0; j < N; j++)                                 \
 				r.c[i][j] = s;                                      \
 		return r;                                                           \
 	}                                                                           \
-	KS_FUNC ks_vec##N ks_row_mat##N##N(ks_mat##N##N m, int i)                   \
+	KS_FUNC ks_##VT ks_row_##MT(ks_##MT m, int i)                               \
 	{                                                                           \
-		ks_vec##N r;                                                        \
+		ks_##VT r;                                                          \
 		for (int j = 0; j < N; j++)                                         \
 			r.c[j] = m.c[i][j];                                         \
 		return r;                                                           \
 	}                                                                           \
-	KS_FUNC ks_mat##N##N ks_set_row_mat##N##N(ks_mat##N##N m, int i, ks_vec##N r) \
+	KS_FUNC ks_##MT ks_set_row_##MT(ks_##MT m, int i, ks_##VT r)                \
 	{                                                                           \
 		for (int j = 0; j < N; j++)                                         \
 			m.c[i][j] = r.c[j];                                         \
 		return m;                                                           \
 	}                                                                           \
-	KS_FUNC ks_mat##N##N ks_insert_mat##N##N(ks_mat##N##N m, int i, int j, float s) \
+	KS_FUNC ks_##MT ks_insert_##MT(ks_##MT m, int i, int j, ST s)               \
 	{                                                                           \
 		m.c[i][j] = s;                                                      \
 		return m;                                                           \
 	}                                                                           \
-	KS_FUNC ks_mat##N##N ks_neg_mat##N##N(ks_mat##N##N a)                       \
+	KS_FUNC ks_##MT ks_neg_##MT(ks_##MT a)                                      \
 	{                                                                           \
 		for (int i = 0; i < N; i++)                                         \
 			for (int j = 0; j < N; j++)                                 \
-				a.c[i][j] = -a.c[i][j];                             \
+				a.c[i][j] = ks_neg_##SN(a.c[i][j]);                 \
 		return a;                                                           \
 	}                                                                           \
-	KS_FUNC ks_mat##N##N ks_add_mat##N##N(ks_mat##N##N a, ks_mat##N##N b)       \
+	KS_FUNC ks_##MT ks_add_##MT(ks_##MT a, ks_##MT b)                           \
 	{                                                                           \
 		for (int i = 0; i < N; i++)                                         \
 			for (int j = 0; j < N; j++)                                 \
-				a.c[i][j] = a.c[i][j] + b.c[i][j];                  \
+				a.c[i][j] = ks_add_##SN(a.c[i][j], b.c[i][j]);      \
 		return a;                                                           \
 	}                                                                           \
-	KS_FUNC ks_mat##N##N ks_sub_mat##N##N(ks_mat##N##N a, ks_mat##N##N b)       \
+	KS_FUNC ks_##MT ks_sub_##MT(ks_##MT a, ks_##MT b)                           \
 	{                                                                           \
 		for (int i = 0; i < N; i++)                                         \
 			for (int j = 0; j < N; j++)                                 \
-				a.c[i][j] = a.c[i][j] - b.c[i][j];                  \
+				a.c[i][j] = ks_sub_##SN(a.c[i][j], b.c[i][j]);      \
 		return a;                                                           \
 	}                                                                           \
-	KS_FUNC ks_mat##N##N ks_mul_mat##N##N##_float(ks_mat##N##N a, float s)      \
+	KS_FUNC ks_##MT ks_mul_##MT##_##SN(ks_##MT a, ST s)                         \
 	{                                                                           \
 		for (int i = 0; i < N; i++)                                         \
 			for (int j = 0; j < N; j++)                                 \
-				a.c[i][j] = a.c[i][j] * s;                          \
+				a.c[i][j] = ks_mul_##SN(a.c[i][j], s);              \
 		return a;                                                           \
 	}                                                                           \
-	KS_FUNC ks_mat##N##N ks_mul_float_mat##N##N(float s, ks_mat##N##N a)        \
+	KS_FUNC ks_##MT ks_mul_##SN##_##MT(ST s, ks_##MT a)                         \
 	{                                                                           \
 		for (int i = 0; i < N; i++)                                         \
 			for (int j = 0; j < N; j++)                                 \
-				a.c[i][j] = s * a.c[i][j];                          \
+				a.c[i][j] = ks_mul_##SN(s, a.c[i][j]);              \
 		return a;                                                           \
 	}                                                                           \
-	KS_FUNC ks_mat##N##N ks_div_mat##N##N##_float(ks_mat##N##N a, float s)      \
+	KS_FUNC ks_##MT ks_div_##MT##_##SN(ks_##MT a, ST s)                         \
 	{                                                                           \
 		for (int i = 0; i < N; i++)                                         \
 			for (int j = 0; j < N; j++)                                 \
-				a.c[i][j] = a.c[i][j] / s;                          \
+				a.c[i][j] = ks_div_##SN(a.c[i][j], s);              \
 		return a;                                                           \
 	}                                                                           \
-	KS_FUNC ks_vec##N ks_mul_mat##N##N##_vec##N(ks_mat##N##N m, ks_vec##N v)    \
+	KS_FUNC ks_##MT ks_div_##SN##_##MT(ST s, ks_##MT a)                         \
 	{                                                                           \
-		ks_vec##N r;                                                        \
+		for (int i = 0; i < N; i++)                                         \
+			for (int j = 0; j < N; j++)                                 \
+				a.c[i][j] = ks_div_##SN(s, a.c[i][j]);              \
+		return a;                                                           \
+	}                                                                           \
+	KS_FUNC ks_##VT ks_mul_##MT##_##VT(ks_##MT m, ks_##VT v)                    \
+	{                                                                           \
+		ks_##VT r;                                                          \
 		for (int i = 0; i < N; i++) {                                       \
-			r.c[i] = m.c[i][0] * v.c[0];                                \
+			r.c[i] = ks_mul_##SN(m.c[i][0], v.c[0]);                    \
 			for (int k = 1; k < N; k++)                                 \
-				r.c[i] = r.c[i] + m.c[i][k] * v.c[k];               \
+				r.c[i] = ks_add_##SN(r.c[i], ks_mul_##SN(m.c[i][k], v.c[k])); \
 		}                                                                   \
 		return r;                                                           \
 	}                                                                           \
-	KS_FUNC ks_mat##N##N ks_mul_mat##N##N##_mat##N##N(ks_mat##N##N a, ks_mat##N##N b) \
+	KS_FUNC ks_##VT ks_mul_##VT##_##MT(ks_##VT v, ks_##MT m)                    \
 	{                                                                           \
-		ks_mat##N##N r;                                                     \
+		ks_##VT r;                                                          \
+		for (int j = 0; j < N; j++) {                                       \
+			r.c[j] = ks_mul_##SN(v.c[0], m.c[0][j]);                    \
+			for (int k = 1; k < N; k++)                                 \
+				r.c[j] = ks_add_##SN(r.c[j], ks_mul_##SN(v.c[k], m.c[k][j])); \
+		}                                                                   \
+		return r;                                                           \
+	}                                                                           \
+	KS_FUNC ks_##MT ks_mul_##MT##_##MT(ks_##MT a, ks_##MT b)                    \
+	{                                                                           \
+		ks_##MT r;                                                          \
 		for (int i = 0; i < N; i++)                                         \
 			for (int j = 0; j < N; j++) {                               \
-				r.c[i][j] = a.c[i][0] * b.c[0][j];                  \
+				r.c[i][j] = ks_mul_##SN(a.c[i][0], b.c[0][j]);      \
 				for (int k = 1; k < N; k++)                         \
-					r.c[i][j] = r.c[i][j] + a.c[i][k] * b.c[k][j]; \
+					r.c[i][j] = ks_add_##SN(r.c[i][j], ks_mul_##SN(a.c[i][k], b.c[k][j])); \
 			}                                                           \
 		return r;                                                           \
 	}                                                                           \
-	KS_FUNC ks_mat##N##N ks_outer_vec##N(ks_vec##N a, ks_vec##N b)              \
+	KS_FUNC ks_##MT ks_outer_##VT(ks_##VT a, ks_##VT b)                         \
 	{                                                                           \
-		ks_mat##N##N r;                                                     \
+		ks_##MT r;                                                          \
 		for (int i = 0; i < N; i++)                                         \
 			for (int j = 0; j < N; j++)                                 \
-				r.c[i][j] = a.c[i] * b.c[j];                        \
+				r.c[i][j] = ks_mul_##SN(a.c[i], b.c[j]);            \
 		return r;                                                           \
 	}                                                                           \
-	KS_FUNC ks_mat##N##N ks_transpose_mat##N##N(ks_mat##N##N a)                 \
+	KS_FUNC ks_##MT ks_transpose_##MT(ks_##MT a)                                \
 	{                                                                           \
-		ks_mat##N##N r;                                                     \
+		ks_##MT r;                                                          \
 		for (int i = 0; i < N; i++)                                         \
 			for (int j = 0; j < N; j++)                                 \
 				r.c[i][j] = a.c[j][i];                              \
 		return r;                                                           \
+	}                                                                           \
+	KS_FUNC bool ks_eq_##MT(ks_##MT a, ks_##MT b)                               \
+	{                                                                           \
+		for (int i = 0; i < N; i++)                                         \
+			for (int j = 0; j < N; j++)                                 \
+				if (!ks_eq_##SN(a.c[i][j], b.c[i][j]))              \
+					return false;                               \
+		return true;                                                        \
+	}                                                                           \
+	KS_FUNC bool ks_ne_##MT(ks_##MT a, ks_##MT b) { return !ks_eq_##MT(a, b); }
+
+/* The constructors from every component, row by row. */
+#define KS_MAKE22(MT, ST)                                                           \
+	KS_FUNC ks_##MT ks_make_##MT(ST m00, ST m01, ST m10, ST m11)                \
+	{                                                                           \
+		ks_##MT r;                                                          \
+		r.c[0][0] = m00, r.c[0][1] = m01;                                   \
+		r.c[1][0] = m10, r.c[1][1] = m11;                                   \
+		return r;                                                           \
+	}
+#define KS_MAKE33(MT, ST)                                                           \
+	KS_FUNC ks_##MT ks_make_##MT(ST m00, ST m01, ST m02, ST m10, ST m11, ST m12, \
+				     ST m20, ST m21, ST m22)                        \
+	{                                                                           \
+		ks_##MT r;                                                          \
+		r.c[0][0] = m00, r.c[0][1] = m01, r.c[0][2] = m02;                  \
+		r.c[1][0] = m10, r.c[1][1] = m11, r.c[1][2] = m12;                  \
+		r.c[2][0] = m20, r.c[2][1] = m21, r.c[2][2] = m22;                  \
+		return r;                                                           \
+	}
+#define KS_MAKE44(MT, ST)                                                           \
+	KS_FUNC ks_##MT ks_make_##MT(ST m00, ST m01, ST m02, ST m03, ST m10, ST m11, \
+				     ST m12, ST m13, ST m20, ST m21, ST m22, ST m23, \
+				     ST m30, ST m31, ST m32, ST m33)                \
+	{                                                                           \
+		ks_##MT r;                                                          \
+		r.c[0][0] = m00, r.c[0][1] = m01, r.c[0][2] = m02, r.c[0][3] = m03; \
+		r.c[1][0] = m10, r.c[1][1] = m11, r.c[1][2] = m12, r.c[1][3] = m13; \
+		r.c[2][0] = m20, r.c[2][1] = m21, r.c[2][2] = m22, r.c[2][3] = m23; \
+		r.c[3][0] = m30, r.c[3][1] = m31, r.c[3][2] = m32, r.c[3][3] = m33; \
+		return r;                                                           \
+	}
+#define KS_MAKE66(MT, ST)                                                           \
+	KS_FUNC ks_##MT ks_make_##MT(ST m00, ST m01, ST m02, ST m03, ST m04, ST m05, \
+				     ST m10, ST m11, ST m12, ST m13, ST m14, ST m15, \
+				     ST m20, ST m21, ST m22, ST m23, ST m24, ST m25, \
+				     ST m30, ST m31, ST m32, ST m33, ST m34, ST m35, \
+				     ST m40, ST m41, ST m42, ST m43, ST m44, ST m45, \
+				     ST m50, ST m51, ST m52, ST m53, ST m54, ST m55) \
+	{                                                                           \
+		ST v[36] = {m00, m01, m02, m03, m04, m05, m10, m11, m12, m13, m14, m15, \
+			    m20, m21, m22, m23, m24, m25, m30, m31, m32, m33, m34, m35, \
+			    m40, m41, m42, m43, m44, m45, m50, m51, m52, m53, m54, m55}; \
+		ks_##MT r;                                                          \
+		for (int i = 0; i < 36; i++)                                        \
+			r.c[i / 6][i % 6] = v[i];                                   \
+		return r;                                                           \
 	}
 
-KS_MAT(2)
-KS_MAT(3)
-KS_MAT(4)
+/* Determinants and inverses follow Warp's formulas (mat.h), in the
+ * matrix's own type: the adjugate times the reciprocal of the
+ * determinant, and the zero matrix when the determinant is 0.  The 4x4
+ * cofactors come from 2x2 minors (the scheme Warp takes from USD's
+ * GfMatrix4f::Inverse).  A(x, y) and the like spell the scalar operations
+ * of SN in the macros below. */
+#define KS_DET22(MT, SN, ST)                                                        \
+	KS_FUNC ST ks_determinant_##MT(ks_##MT m)                                   \
+	{                                                                           \
+		return ks_sub_##SN(ks_mul_##SN(m.c[0][0], m.c[1][1]), ks_mul_##SN(m.c[1][0], m.c[0][1])); \
+	}                                                                           \
+	KS_FUNC ks_##MT ks_inverse_##MT(ks_##MT m)                                  \
+	{                                                                           \
+		ST det = ks_determinant_##MT(m);                                    \
+		if (ks_eq_##SN(det, ks_zero_##SN()))                                \
+			return ks_zero_##MT();                                      \
+		return ks_mul_##MT##_##SN(ks_make_##MT(m.c[1][1], ks_neg_##SN(m.c[0][1]),  \
+							ks_neg_##SN(m.c[1][0]), m.c[0][0]), \
+					  ks_div_##SN(ks_one_##SN(), det));         \
+	}
+#define KS_DET33(MT, SN, ST, VT)                                                    \
+	KS_FUNC ST ks_determinant_##MT(ks_##MT m)                                   \
+	{                                                                           \
+		return ks_dot_##VT(ks_row_##MT(m, 0), ks_cross_##VT(ks_row_##MT(m, 1), ks_row_##MT(m, 2))); \
+	}                                                                           \
+	KS_FUNC ST ks_cof33_##SN(ST a, ST b, ST c, ST d)                            \
+	{                                                                           \
+		return ks_sub_##SN(ks_mul_##SN(a, b), ks_mul_##SN(c, d));           \
+	}                                                                           \
+	KS_FUNC ks_##MT ks_inverse_##MT(ks_##MT m)                                  \
+	{                                                                           \
+		ST det = ks_determinant_##MT(m);                                    \
+		ks_##MT b;                                                          \
+		if (ks_eq_##SN(det, ks_zero_##SN()))                                \
+			return ks_zero_##MT();                                      \
+		b.c[0][0] = ks_cof33_##SN(m.c[1][1], m.c[2][2], m.c[1][2], m.c[2][1]); \
+		b.c[1][0] = ks_cof33_##SN(m.c[1][2], m.c[2][0], m.c[1][0], m.c[2][2]); \
+		b.c[2][0] = ks_cof33_##SN(m.c[1][0], m.c[2][1], m.c[1][1], m.c[2][0]); \
+		b.c[0][1] = ks_cof33_##SN(m.c[0][2], m.c[2][1], m.c[0][1], m.c[2][2]); \
+		b.c[1][1] = ks_cof33_##SN(m.c[0][0], m.c[2][2], m.c[0][2], m.c[2][0]); \
+		b.c[2][1] = ks_cof33_##SN(m.c[0][1], m.c[2][0], m.c[0][0], m.c[2][1]); \
+		b.c[0][2] = ks_cof33_##SN(m.c[0][1], m.c[1][2], m.c[0][2], m.c[1][1]); \
+		b.c[1][2] = ks_cof33_##SN(m.c[0][2], m.c[1][0], m.c[0][0], m.c[1][2]); \
+		b.c[2][2] = ks_cof33_##SN(m.c[0][0], m.c[1][1], m.c[0][1], m.c[1][0]); \
+		return ks_mul_##MT##_##SN(b, ks_div_##SN(ks_one_##SN(), det));      \
+	}
+/* a*b - c*d + e*f and a*b - c*d - e*f, left to right */
+#define KS_DET44(MT, SN, ST)                                                        \
+	KS_FUNC ST ks_pmp_##SN(ST a, ST b, ST c, ST d, ST e, ST f)                  \
+	{                                                                           \
+		return ks_add_##SN(ks_sub_##SN(ks_mul_##SN(a, b), ks_mul_##SN(c, d)), ks_mul_##SN(e, f)); \
+	}                                                                           \
+	KS_FUNC ST ks_pmm_##SN(ST a, ST b, ST c, ST d, ST e, ST f)                  \
+	{                                                                           \
+		return ks_sub_##SN(ks_sub_##SN(ks_mul_##SN(a, b), ks_mul_##SN(c, d)), ks_mul_##SN(e, f)); \
+	}                                                                           \
+	KS_FUNC ST ks_determinant_##MT(ks_##MT m)                                   \
+	{                                                                           \
+		ST(*x)[4] = m.c;                                                    \
+		ST y01 = ks_cof33_##SN(x[0][2], x[1][3], x[1][2], x[0][3]);         \
+		ST y02 = ks_cof33_##SN(x[0][2], x[2][3], x[2][2], x[0][3]);         \
+		ST y03 = ks_cof33_##SN(x[0][2], x[3][3], x[3][2], x[0][3]);         \
+		ST y12 = ks_cof33_##SN(x[1][2], x[2][3], x[2][2], x[1][3]);         \
+		ST y13 = ks_cof33_##SN(x[1][2], x[3][3], x[3][2], x[1][3]);         \
+		ST y23 = ks_cof33_##SN(x[2][2], x[3][3], x[3][2], x[2][3]);         \
+		ST z30 = ks_pmm_##SN(x[1][1], y02, x[2][1], y01, x[0][1], y12);     \
+		ST z20 = ks_pmp_##SN(x[0][1], y13, x[1][1], y03, x[3][1], y01);     \
+		ST z10 = ks_pmm_##SN(x[2][1], y03, x[3][1], y02, x[0][1], y23);     \
+		ST z00 = ks_pmp_##SN(x[1][1], y23, x[2][1], y13, x[3][1], y12);     \
+		return ks_add_##SN(ks_add_##SN(ks_add_##SN(ks_mul_##SN(x[3][0], z30), ks_mul_##SN(x[2][0], z20)), \
+					       ks_mul_##SN(x[1][0], z10)),          \
+				   ks_mul_##SN(x[0][0], z00));                      \
+	}                                                                           \
+	KS_FUNC ks_##MT ks_inverse_##MT(ks_##MT m)                                  \
+	{                                                                           \
+		ST(*x)[4] = m.c;                                                    \
+		ks_##MT r;                                                          \
+		/* 2x2 minors of the first two columns */                           \
+		ST y01 = ks_cof33_##SN(x[0][0], x[1][1], x[1][0], x[0][1]);         \
+		ST y02 = ks_cof33_##SN(x[0][0], x[2][1], x[2][0], x[0][1]);         \
+		ST y03 = ks_cof33_##SN(x[0][0], x[3][1], x[3][0], x[0][1]);         \
+		ST y12 = ks_cof33_##SN(x[1][0], x[2][1], x[2][0], x[1][1]);         \
+		ST y13 = ks_cof33_##SN(x[1][0], x[3][1], x[3][0], x[1][1]);         \
+		ST y23 = ks_cof33_##SN(x[2][0], x[3][1], x[3][0], x[2][1]);         \
+		/* cofactors of the last two columns */                             \
+		ST z33 = ks_pmp_##SN(x[0][2], y12, x[1][2], y02, x[2][2], y01);     \
+		ST z23 = ks_pmm_##SN(x[1][2], y03, x[3][2], y01, x[0][2], y13);     \
+		ST z13 = ks_pmp_##SN(x[0][2], y23, x[2][2], y03, x[3][2], y02);     \
+		ST z03 = ks_pmm_##SN(x[2][2], y13, x[3][2], y12, x[1][2], y23);     \
+		ST z32 = ks_pmm_##SN(x[1][3], y02, x[2][3], y01, x[0][3], y12);     \
+		ST z22 = ks_pmp_##SN(x[0][3], y13, x[1][3], y03, x[3][3], y01);     \
+		ST z12 = ks_pmm_##SN(x[2][3], y03, x[3][3], y02, x[0][3], y23);     \
+		ST z02 = ks_pmp_##SN(x[1][3], y23, x[2][3], y13, x[3][3], y12);     \
+		/* 2x2 minors of the last two columns */                            \
+		y01 = ks_cof33_##SN(x[0][2], x[1][3], x[1][2], x[0][3]);            \
+		y02 = ks_cof33_##SN(x[0][2], x[2][3], x[2][2], x[0][3]);            \
+		y03 = ks_cof33_##SN(x[0][2], x[3][3], x[3][2], x[0][3]);            \
+		y12 = ks_cof33_##SN(x[1][2], x[2][3], x[2][2], x[1][3]);            \
+		y13 = ks_cof33_##SN(x[1][2], x[3][3], x[3][2], x[1][3]);            \
+		y23 = ks_cof33_##SN(x[2][2], x[3][3], x[3][2], x[2][3]);            \
+		/* cofactors of the first two columns */                            \
+		ST z30 = ks_pmm_##SN(x[1][1], y02, x[2][1], y01, x[0][1], y12);     \
+		ST z20 = ks_pmp_##SN(x[0][1], y13, x[1][1], y03, x[3][1], y01);     \
+		ST z10 = ks_pmm_##SN(x[2][1], y03, x[3][1], y02, x[0][1], y23);     \
+		ST z00 = ks_pmp_##SN(x[1][1], y23, x[2][1], y13, x[3][1], y12);     \
+		ST z31 = ks_pmp_##SN(x[0][0], y12, x[1][0], y02, x[2][0], y01);     \
+		ST z21 = ks_pmm_##SN(x[1][0], y03, x[3][0], y01, x[0][0], y13);     \
+		ST z11 = ks_pmp_##SN(x[0][0], y23, x[2][0], y03, x[3][0], y02);     \
+		ST z01 = ks_pmm_##SN(x[2][0], y13, x[3][0], y12, x[1][0], y23);     \
+		ST det = ks_add_##SN(ks_add_##SN(ks_add_##SN(ks_mul_##SN(x[3][0], z30), ks_mul_##SN(x[2][0], z20)), \
+						 ks_mul_##SN(x[1][0], z10)),        \
+				     ks_mul_##SN(x[0][0], z00));                    \
+		if (ks_eq_##SN(det, ks_zero_##SN()))                                \
+			return ks_zero_##MT();                                      \
+		ST rcp = ks_div_##SN(ks_one_##SN(), det);                           \
+		ST z[4][4] = {{z00, z10, z20, z30}, {z01, z11, z21, z31},           \
+			      {z02, z12, z22, z32}, {z03, z13, z23, z33}};          \
+		for (int i = 0; i < 4; i++)                                         \
+			for (int j = 0; j < 4; j++)                                 \
+				r.c[i][j] = ks_mul_##SN(z[i][j], rcp);              \
+		return r;                                                           \
+	}
 
-KS_FUNC ks_mat22 ks_make_mat22(float m00, float m01, float m10, float m11)
-{
-	ks_mat22 r;
-	r.c[0][0] = m00, r.c[0][1] = m01;
-	r.c[1][0] = m10, r.c[1][1] = m11;
-	return r;
-}
+#define KS_MATS(SN, ST, M2, M3, M4, M6, V2, V3, V4, V6)                              \
+	KS_MAT(M2, 2, SN, ST, V2)                                                   \
+	KS_MAT(M3, 3, SN, ST, V3)                                                   \
+	KS_MAT(M4, 4, SN, ST, V4)                                                   \
+	KS_MAT(M6, 6, SN, ST, V6)                                                   \
+	KS_MAKE22(M2, ST)                                                           \
+	KS_MAKE33(M3, ST)                                                           \
+	KS_MAKE44(M4, ST)                                                           \
+	KS_MAKE66(M6, ST)                                                           \
+	KS_DET22(M2, SN, ST)                                                        \
+	KS_DET33(M3, SN, ST, V3)                                                    \
+	KS_DET44(M4, SN, ST)
 
-KS_FUNC ks_mat33 ks_make_mat33(float m00, float m01, float m02, float m10, float m11, float m12,
-			       float m20, float m21, float m22)
-{
-	ks_mat33 r;
-	r.c[0][0] = m00, r.c[0][1] = m01, r.c[0][2] = m02;
-	r.c[1][0] = m10, r.c[1][1] = m11, r.c[1][2] = m12;
-	r.c[2][0] = m20, r.c[2][1] = m21, r.c[2][2] = m22;
-	return r;
-}
+KS_FUNC KS_REAL ks_one_float(void) { return 1.0f; }
+KS_FUNC double ks_one_float64(void) { return 1.0; }
+KS_FUNC ks_half ks_one_float16(void) { return KS_HALF(1.0f); }
+KS_MATS(float, KS_REAL, mat22, mat33, mat44, spatial_matrix, vec2, vec3, vec4, spatial_vector)
+KS_MATS(float16, ks_half, mat22h, mat33h, mat44h, spatial_matrixh, vec2h, vec3h, vec4h, spatial_vectorh)
+KS_MATS(float64, double, mat22d, mat33d, mat44d, spatial_matrixd, vec2d, vec3d, vec4d, spatial_vectord)
 
-KS_FUNC ks_mat44 ks_make_mat44(float m00, float m01, float m02, float m03, float m10, float m11,
-			       float m12, float m13, float m20, float m21, float m22, float m23,
-			       float m30, float m31, float m32, float m33)
-{
-	ks_mat44 r;
-	r.c[0][0] = m00, r.c[0][1] = m01, r.c[0][2] = m02, r.c[0][3] = m03;
-	r.c[1][0] = m10, r.c[1][1] = m11, r.c[1][2] = m12, r.c[1][3] = m13;
-	r.c[2][0] = m20, r.c[2][1] = m21, r.c[2][2] = m22, r.c[2][3] = m23;
-	r.c[3][0] = m30, r.c[3][1] = m31, r.c[3][2] = m32, r.c[3][3] = m33;
-	return r;
-}
+/* ---- quaternions and transforms ------------------------------------------- */
 
-/* Determinants and inverses follow Warp's formulas (mat.h), in single
- * precision: the adjugate times the reciprocal of the determinant, and
- * the zero matrix when the determinant is 0. */
-KS_FUNC float ks_determinant_mat22(ks_mat22 m)
-{
-	return m.c[0][0] * m.c[1][1] - m.c[1][0] * m.c[0][1];
-}
+/* A quaternion is (x, y, z, w), w the real part; a transform is a
+ * position p (c[0..2]) and a rotation q (c[3..6]), as Warp lays them
+ * out.  Products follow Warp's formulas (quat.h, spatial.h). */
+#define KS_QUAT(QT, XT, SN, ST, V3)                                                 \
+	typedef struct { ST c[4]; } ks_##QT;                                        \
+	typedef struct { ST c[7]; } ks_##XT;                                        \
+	KS_MAKE4(QT, ST)                                                            \
+	KS_FUNC ks_##QT ks_zero_##QT(void) { return ks_make_##QT(ks_zero_##SN(), ks_zero_##SN(), ks_zero_##SN(), ks_zero_##SN()); } \
+	KS_FUNC ks_##QT ks_fill_##QT(ST s) { return ks_make_##QT(s, s, s, s); }     \
+	KS_FUNC ks_##QT ks_insert_##QT(ks_##QT q, int k, ST s)                      \
+	{                                                                           \
+		q.c[k] = s;                                                         \
+		return q;                                                           \
+	}                                                                           \
+	KS_FUNC ks_##QT ks_neg_##QT(ks_##QT a)                                      \
+	{                                                                           \
+		for (int i = 0; i < 4; i++)                                         \
+			a.c[i] = ks_neg_##SN(a.c[i]);                               \
+		return a;                                                           \
+	}                                                                           \
+	KS_FUNC ks_##QT ks_add_##QT(ks_##QT a, ks_##QT b)                           \
+	{                                                                           \
+		for (int i = 0; i < 4; i++)                                         \
+			a.c[i] = ks_add_##SN(a.c[i], b.c[i]);                       \
+		return a;                                                           \
+	}                                                                           \
+	KS_FUNC ks_##QT ks_sub_##QT(ks_##QT a, ks_##QT b)                           \
+	{                                                                           \
+		for (int i = 0; i < 4; i++)                                         \
+			a.c[i] = ks_sub_##SN(a.c[i], b.c[i]);                       \
+		return a;                                                           \
+	}                                                                           \
+	KS_FUNC ks_##QT ks_mul_##QT##_##SN(ks_##QT a, ST s)                         \
+	{                                                                           \
+		for (int i = 0; i < 4; i++)                                         \
+			a.c[i] = ks_mul_##SN(a.c[i], s);                            \
+		return a;                                                           \
+	}                                                                           \
+	KS_FUNC ks_##QT ks_mul_##SN##_##QT(ST s, ks_##QT a)                         \
+	{                                                                           \
+		for (int i = 0; i < 4; i++)                                         \
+			a.c[i] = ks_mul_##SN(s, a.c[i]);                            \
+		return a;                                                           \
+	}                                                                           \
+	KS_FUNC ks_##QT ks_div_##QT##_##SN(ks_##QT a, ST s)                         \
+	{                                                                           \
+		for (int i = 0; i < 4; i++)                                         \
+			a.c[i] = ks_div_##SN(a.c[i], s);                            \
+		return a;                                                           \
+	}                                                                           \
+	/* a*b + c*d + e*f - g*h, left to right */                                  \
+	KS_FUNC ST ks_ppm_##SN(ST a, ST b, ST c, ST d, ST e, ST f, ST g, ST h)      \
+	{                                                                           \
+		return ks_sub_##SN(ks_add_##SN(ks_add_##SN(ks_mul_##SN(a, b), ks_mul_##SN(c, d)), \
+					       ks_mul_##SN(e, f)),                  \
+				   ks_mul_##SN(g, h));                              \
+	}                                                                           \
+	KS_FUNC ks_##QT ks_mul_##QT##_##QT(ks_##QT a, ks_##QT b)                    \
+	{                                                                           \
+		return ks_make_##QT(                                                \
+			ks_ppm_##SN(a.c[3], b.c[0], b.c[3], a.c[0], a.c[1], b.c[2], b.c[1], a.c[2]), \
+			ks_ppm_##SN(a.c[3], b.c[1], b.c[3], a.c[1], a.c[2], b.c[0], b.c[2], a.c[0]), \
+			ks_ppm_##SN(a.c[3], b.c[2], b.c[3], a.c[2], a.c[0], b.c[1], b.c[0], a.c[1]), \
+			ks_sub_##SN(ks_sub_##SN(ks_sub_##SN(ks_mul_##SN(a.c[3], b.c[3]),  \
+							    ks_mul_##SN(a.c[0], b.c[0])), \
+						ks_mul_##SN(a.c[1], b.c[1])),       \
+				    ks_mul_##SN(a.c[2], b.c[2])));                  \
+	}                                                                           \
+	KS_FUNC bool ks_eq_##QT(ks_##QT a, ks_##QT b)                               \
+	{                                                                           \
+		for (int i = 0; i < 4; i++)                                         \
+			if (!ks_eq_##SN(a.c[i], b.c[i]))                            \
+				return false;                                       \
+		return true;                                                        \
+	}                                                                           \
+	KS_FUNC bool ks_ne_##QT(ks_##QT a, ks_##QT b) { return !ks_eq_##QT(a, b); } \
+	/* q x q^-1 for a unit q (Warp's quat_rotate) */                            \
+	KS_FUNC ks_##V3 ks_quat_rotate_##QT(ks_##QT q, ks_##V3 x)                   \
+	{                                                                           \
+		ST two = ks_add_##SN(ks_one_##SN(), ks_one_##SN());                 \
+		ST c = ks_sub_##SN(ks_mul_##SN(ks_mul_##SN(two, q.c[3]), q.c[3]), ks_one_##SN()); \
+		ST d = ks_mul_##SN(two, ks_add_##SN(ks_add_##SN(ks_mul_##SN(q.c[0], x.c[0]), \
+								  ks_mul_##SN(q.c[1], x.c[1])), \
+						    ks_mul_##SN(q.c[2], x.c[2])));  \
+		ks_##V3 r;                                                          \
+		for (int i = 0; i < 3; i++) {                                       \
+			int j = (i + 1) % 3, k = (i + 2) % 3;                       \
+			ST s = ks_sub_##SN(ks_mul_##SN(q.c[j], x.c[k]), ks_mul_##SN(q.c[k], x.c[j])); \
+			r.c[i] = ks_add_##SN(ks_add_##SN(ks_mul_##SN(x.c[i], c), ks_mul_##SN(q.c[i], d)), \
+					     ks_mul_##SN(ks_mul_##SN(s, q.c[3]), two)); \
+		}                                                                   \
+		return r;                                                           \
+	}                                                                           \
+	KS_FUNC ks_##XT ks_make_##XT(ks_##V3 p, ks_##QT q)                          \
+	{                                                                           \
+		ks_##XT t;                                                          \
+		for (int i = 0; i < 3; i++)                                         \
+			t.c[i] = p.c[i];                                            \
+		for (int i = 0; i < 4; i++)                                         \
+			t.c[3 + i] = q.c[i];                                        \
+		return t;                                                           \
+	}                                                                           \
+	KS_FUNC ks_##V3 ks_transform_p_##XT(ks_##XT t) { return ks_make_##V3(t.c[0], t.c[1], t.c[2]); } \
+	KS_FUNC ks_##QT ks_transform_q_##XT(ks_##XT t) { return ks_make_##QT(t.c[3], t.c[4], t.c[5], t.c[6]); } \
+	KS_FUNC ks_##XT ks_zero_##XT(void)                                          \
+	{                                                                           \
+		ks_##XT t;                                                          \
+		for (int i = 0; i < 7; i++)                                         \
+			t.c[i] = ks_zero_##SN();                                    \
+		return t;                                                           \
+	}                                                                           \
+	KS_FUNC ks_##XT ks_fill_##XT(ST s)                                          \
+	{                                                                           \
+		ks_##XT t;                                                          \
+		for (int i = 0; i < 7; i++)                                         \
+			t.c[i] = s;                                                 \
+		return t;                                                           \
+	}                                                                           \
+	KS_FUNC ks_##XT ks_insert_##XT(ks_##XT t, int k, ST s)                      \
+	{                                                                           \
+		t.c[k] = s;                                                         \
+		return t;                                                           \
+	}                                                                           \
+	KS_FUNC ks_##XT ks_add_##XT(ks_##XT a, ks_##XT b)                           \
+	{                                                                           \
+		for (int i = 0; i < 7; i++)                                         \
+			a.c[i] = ks_add_##SN(a.c[i], b.c[i]);                       \
+		return a;                                                           \
+	}                                                                           \
+	KS_FUNC ks_##XT ks_sub_##XT(ks_##XT a, ks_##XT b)                           \
+	{                                                                           \
+		for (int i = 0; i < 7; i++)                                         \
+			a.c[i] = ks_sub_##SN(a.c[i], b.c[i]);                       \
+		return a;                                                           \
+	}                                                                           \
+	KS_FUNC ks_##XT ks_mul_##XT##_##SN(ks_##XT a, ST s)                         \
+	{                                                                           \
+		for (int i = 0; i < 7; i++)                                         \
+			a.c[i] = ks_mul_##SN(a.c[i], s);                            \
+		return a;                                                           \
+	}                                                                           \
+	KS_FUNC ks_##XT ks_mul_##SN##_##XT(ST s, ks_##XT a)                         \
+	{                                                                           \
+		for (int i = 0; i < 7; i++)                                         \
+			a.c[i] = ks_mul_##SN(s, a.c[i]);                            \
+		return a;                                                           \
+	}                                                                           \
+	/* a * b: b's position rotated by a's rotation plus a's position, the   \
+	 * rotations multiplied */                                                  \
+	KS_FUNC ks_##XT ks_mul_##XT##_##XT(ks_##XT a, ks_##XT b)                    \
+	{                                                                           \
+		ks_##QT qa = ks_transform_q_##XT(a);                                \
+		return ks_make_##XT(ks_add_##V3(ks_quat_rotate_##QT(qa, ks_transform_p_##XT(b)), \
+						ks_transform_p_##XT(a)),            \
+				    ks_mul_##QT##_##QT(qa, ks_transform_q_##XT(b))); \
+	}                                                                           \
+	KS_FUNC bool ks_eq_##XT(ks_##XT a, ks_##XT b)                               \
+	{                                                                           \
+		for (int i = 0; i < 7; i++)                                         \
+			if (!ks_eq_##SN(a.c[i], b.c[i]))                            \
+				return false;                                       \
+		return true;                                                        \
+	}                                                                           \
+	KS_FUNC bool ks_ne_##XT(ks_##XT a, ks_##XT b) { return !ks_eq_##XT(a, b); }
 
-KS_FUNC float ks_determinant_mat33(ks_mat33 m)
-{
-	return ks_dot_vec3(ks_row_mat33(m, 0), ks_cross_vec3(ks_row_mat33(m, 1), ks_row_mat33(m, 2)));
-}
+KS_QUAT(quat, transform, float, KS_REAL, vec3)
+KS_QUAT(quath, transformh, float16, ks_half, vec3h)
+KS_QUAT(quatd, transformd, float64, double, vec3d)
 
-/* The 4x4 cofactors of the first two columns, from the 2x2 minors of the
- * last two (the scheme Warp takes from USD's GfMatrix4f::Inverse). */
-KS_FUNC float ks_determinant_mat44(ks_mat44 m)
-{
-	float (*x)[4] = m.c;
-	float y01 = x[0][2] * x[1][3] - x[1][2] * x[0][3];
-	float y02 = x[0][2] * x[2][3] - x[2][2] * x[0][3];
-	float y03 = x[0][2] * x[3][3] - x[3][2] * x[0][3];
-	float y12 = x[1][2] * x[2][3] - x[2][2] * x[1][3];
-	float y13 = x[1][2] * x[3][3] - x[3][2] * x[1][3];
-	float y23 = x[2][2] * x[3][3] - x[3][2] * x[2][3];
-	float z30 = x[1][1] * y02 - x[2][1] * y01 - x[0][1] * y12;
-	float z20 = x[0][1] * y13 - x[1][1] * y03 + x[3][1] * y01;
-	float z10 = x[2][1] * y03 - x[3][1] * y02 - x[0][1] * y23;
-	float z00 = x[1][1] * y23 - x[2][1] * y13 + x[3][1] * y12;
-	return x[3][0] * z30 + x[2][0] * z20 + x[1][0] * z10 + x[0][0] * z00;
-}
+/* ---- conversions between types ------------------------------------------ */
 
-KS_FUNC ks_mat22 ks_inverse_mat22(ks_mat22 m)
-{
-	float det = ks_determinant_mat22(m);
-	if (det == 0.0f)
-		return ks_zero_mat22();
-	return ks_mul_mat22_float(ks_make_mat22(m.c[1][1], -m.c[0][1], -m.c[1][0], m.c[0][0]), 1.0f / det);
-}
+/* Numbers convert among themselves as C's casts do (the emitted code
+ * writes the cast), but for a float to an int and for float16 (above).
+ * A vector, matrix, quaternion or transform converts component by
+ * component to the same shape of another scalar, among int32 and the
+ * floats (ks_to_vec3d_vec3). */
+#define KS_CAST(TN, TT, FN, FT) KS_FUNC TT ks_to_##TN##_##FN(FT x) { return (TT)x; }
+KS_CAST(float, KS_REAL, int, int)
+KS_CAST(float64, double, int, int)
 
-KS_FUNC ks_mat33 ks_inverse_mat33(ks_mat33 m)
-{
-	float det = ks_determinant_mat33(m);
-	ks_mat33 b;
-	if (det == 0.0f)
-		return ks_zero_mat33();
-	b.c[0][0] = m.c[1][1] * m.c[2][2] - m.c[1][2] * m.c[2][1];
-	b.c[1][0] = m.c[1][2] * m.c[2][0] - m.c[1][0] * m.c[2][2];
-	b.c[2][0] = m.c[1][0] * m.c[2][1] - m.c[1][1] * m.c[2][0];
-	b.c[0][1] = m.c[0][2] * m.c[2][1] - m.c[0][1] * m.c[2][2];
-	b.c[1][1] = m.c[0][0] * m.c[2][2] - m.c[0][2] * m.c[2][0];
-	b.c[2][1] = m.c[0][1] * m.c[2][0] - m.c[0][0] * m.c[2][1];
-	b.c[0][2] = m.c[0][1] * m.c[1][2] - m.c[0][2] * m.c[1][1];
-	b.c[1][2] = m.c[0][2] * m.c[1][0] - m.c[0][0] * m.c[1][2];
-	b.c[2][2] = m.c[0][0] * m.c[1][1] - m.c[0][1] * m.c[1][0];
-	return ks_mul_mat33_float(b, 1.0f / det);
-}
+#define KS_CONV(N, TO, TN, FROM, FN)                                                \
+	KS_FUNC ks_##TO ks_to_##TO##_##FROM(ks_##FROM a)                            \
+	{                                                                           \
+		ks_##TO r;                                                          \
+		for (int i = 0; i < N; i++)                                         \
+			r.c[i] = ks_to_##TN##_##FN(a.c[i]);                         \
+		return r;                                                           \
+	}
+#define KS_CONV_MAT(N, TO, TN, FROM, FN)                                            \
+	KS_FUNC ks_##TO ks_to_##TO##_##FROM(ks_##FROM a)                            \
+	{                                                                           \
+		ks_##TO r;                                                          \
+		for (int i = 0; i < N; i++)                                         \
+			for (int j = 0; j < N; j++)                                 \
+				r.c[i][j] = ks_to_##TN##_##FN(a.c[i][j]);           \
+		return r;                                                           \
+	}
+/* every direction between two scalar types, for one shape */
+#define KS_CONV2(CONV, N, A, AN, B, BN) CONV(N, A, AN, B, BN) CONV(N, B, BN, A, AN)
+#define KS_CONV_FLOATS(CONV, N, H, F, D)                                            \
+	KS_CONV2(CONV, N, H, float16, F, float)                                     \
+	KS_CONV2(CONV, N, H, float16, D, float64)                                   \
+	KS_CONV2(CONV, N, F, float, D, float64)
+#define KS_CONV_VECS(N, H, F, D, I)                                                 \
+	KS_CONV_FLOATS(KS_CONV, N, H, F, D)                                         \
+	KS_CONV2(KS_CONV, N, I, int, H, float16)                                    \
+	KS_CONV2(KS_CONV, N, I, int, F, float)                                      \
+	KS_CONV2(KS_CONV, N, I, int, D, float64)
+KS_CONV_VECS(2, vec2h, vec2, vec2d, vec2i)
+KS_CONV_VECS(3, vec3h, vec3, vec3d, vec3i)
+KS_CONV_VECS(4, vec4h, vec4, vec4d, vec4i)
+KS_CONV_FLOATS(KS_CONV, 6, spatial_vectorh, spatial_vector, spatial_vectord)
+KS_CONV_FLOATS(KS_CONV_MAT, 2, mat22h, mat22, mat22d)
+KS_CONV_FLOATS(KS_CONV_MAT, 3, mat33h, mat33, mat33d)
+KS_CONV_FLOATS(KS_CONV_MAT, 4, mat44h, mat44, mat44d)
+KS_CONV_FLOATS(KS_CONV_MAT, 6, spatial_matrixh, spatial_matrix, spatial_matrixd)
+KS_CONV_FLOATS(KS_CONV, 4, quath, quat, quatd)
+KS_CONV_FLOATS(KS_CONV, 7, transformh, transform, transformd)
 
-KS_FUNC ks_mat44 ks_inverse_mat44(ks_mat44 m)
-{
-	float (*x)[4] = m.c;
-	ks_mat44 r;
-	/* 2x2 minors of the first two columns */
-	float y01 = x[0][0] * x[1][1] - x[1][0] * x[0][1];
-	float y02 = x[0][0] * x[2][1] - x[2][0] * x[0][1];
-	float y03 = x[0][0] * x[3][1] - x[3][0] * x[0][1];
-	float y12 = x[1][0] * x[2][1] - x[2][0] * x[1][1];
-	float y13 = x[1][0] * x[3][1] - x[3][0] * x[1][1];
-	float y23 = x[2][0] * x[3][1] - x[3][0] * x[2][1];
-	/* cofactors of the last two columns */
-	float z33 = x[0][2] * y12 - x[1][2] * y02 + x[2][2] * y01;
-	float z23 = x[1][2] * y03 - x[3][2] * y01 - x[0][2] * y13;
-	float z13 = x[0][2] * y23 - x[2][2] * y03 + x[3][2] * y02;
-	float z03 = x[2][2] * y13 - x[3][2] * y12 - x[1][2] * y23;
-	float z32 = x[1][3] * y02 - x[2][3] * y01 - x[0][3] * y12;
-	float z22 = x[0][3] * y13 - x[1][3] * y03 + x[3][3] * y01;
-	float z12 = x[2][3] * y03 - x[3][3] * y02 - x[0][3] * y23;
-	float z02 = x[1][3] * y23 - x[2][3] * y13 + x[3][3] * y12;
-	/* 2x2 minors of the last two columns */
-	y01 = x[0][2] * x[1][3] - x[1][2] * x[0][3];
-	y02 = x[0][2] * x[2][3] - x[2][2] * x[0][3];
-	y03 = x[0][2] * x[3][3] - x[3][2] * x[0][3];
-	y12 = x[1][2] * x[2][3] - x[2][2] * x[1][3];
-	y13 = x[1][2] * x[3][3] - x[3][2] * x[1][3];
-	y23 = x[2][2] * x[3][3] - x[3][2] * x[2][3];
-	/* cofactors of the first two columns */
-	float z30 = x[1][1] * y02 - x[2][1] * y01 - x[0][1] * y12;
-	float z20 = x[0][1] * y13 - x[1][1] * y03 + x[3][1] * y01;
-	float z10 = x[2][1] * y03 - x[3][1] * y02 - x[0][1] * y23;
-	float z00 = x[1][1] * y23 - x[2][1] * y13 + x[3][1] * y12;
-	float z31 = x[0][0] * y12 - x[1][0] * y02 + x[2][0] * y01;
-	float z21 = x[1][0] * y03 - x[3][0] * y01 - x[0][0] * y13;
-	float z11 = x[0][0] * y23 - x[2][0] * y03 + x[3][0] * y02;
-	float z01 = x[2][0] * y13 - x[3][0] * y12 - x[1][0] * y23;
-	float det = x[3][0] * z30 + x[2][0] * z20 + x[1][0] * z10 + x[0][0] * z00;
-	if (det == 0.0f)
-		return ks_zero_mat44();
-	float rcp = 1.0f / det;
-	r.c[0][0] = z00 * rcp, r.c[0][1] = z10 * rcp, r.c[0][2] = z20 * rcp, r.c[0][3] = z30 * rcp;
-	r.c[1][0] = z01 * rcp, r.c[1][1] = z11 * rcp, r.c[1][2] = z21 * rcp, r.c[1][3] = z31 * rcp;
-	r.c[2][0] = z02 * rcp, r.c[2][1] = z12 * rcp, r.c[2][2] = z22 * rcp, r.c[2][3] = z32 * rcp;
-	r.c[3][0] = z03 * rcp, r.c[3][1] = z13 * rcp, r.c[3][2] = z23 * rcp, r.c[3][3] = z33 * rcp;
-	return r;
-}
+/* ---- arrays ---------------------------------------------------------------- */
+
+/* An array of two or more dimensions is a view: its elements, row-major,
+ * and its shape; a[i, j] is a.data[i * a.shape[1] + j].  (A 1-D array is
+ * a pointer to its elements.) */
+#define KS_ARRAY(EN, ET) typedef struct { ET *data; int shape[4]; } ks_array_##EN;
+#define KS_ARRAY_VECS(SN, ST, V2, V3, V4)                                            \
+	KS_ARRAY(SN, ST) KS_ARRAY(V2, ks_##V2) KS_ARRAY(V3, ks_##V3) KS_ARRAY(V4, ks_##V4)
+KS_ARRAY(bool, bool)
+KS_ARRAY_VECS(int8, int8_t, vec2b, vec3b, vec4b)
+KS_ARRAY_VECS(uint8, uint8_t, vec2ub, vec3ub, vec4ub)
+KS_ARRAY_VECS(int16, int16_t, vec2s, vec3s, vec4s)
+KS_ARRAY_VECS(uint16, uint16_t, vec2us, vec3us, vec4us)
+KS_ARRAY_VECS(int, int, vec2i, vec3i, vec4i)
+KS_ARRAY_VECS(uint32, uint32_t, vec2ui, vec3ui, vec4ui)
+KS_ARRAY_VECS(int64, int64_t, vec2l, vec3l, vec4l)
+KS_ARRAY_VECS(uint64, uint64_t, vec2ul, vec3ul, vec4ul)
+#define KS_ARRAY_FLOATS(SN, ST, V2, V3, V4, V6, M2, M3, M4, M6, Q, X)                \
+	KS_ARRAY_VECS(SN, ST, V2, V3, V4)                                           \
+	KS_ARRAY(V6, ks_##V6) KS_ARRAY(M2, ks_##M2) KS_ARRAY(M3, ks_##M3)           \
+	KS_ARRAY(M4, ks_##M4) KS_ARRAY(M6, ks_##M6) KS_ARRAY(Q, ks_##Q) KS_ARRAY(X, ks_##X)
+KS_ARRAY_FLOATS(float, KS_REAL, vec2, vec3, vec4, spatial_vector, mat22, mat33, mat44,
+		spatial_matrix, quat, transform)
+KS_ARRAY_FLOATS(float16, ks_half, vec2h, vec3h, vec4h, spatial_vectorh, mat22h, mat33h,
+		mat44h, spatial_matrixh, quath, transformh)
+KS_ARRAY_FLOATS(float64, double, vec2d, vec3d, vec4d, spatial_vectord, mat22d, mat33d,
+		mat44d, spatial_matrixd, quatd, transformd)
 
 /* ---- atomics ------------------------------------------------------------- */
 
 /* Each returns the value before the update.  The CPU runs threads one
  * after another, so there a plain read-modify-write is atomic. */
 #if KS_CUDA
-KS_FUNC float ks_atomic_add_float(float *p, float v) { return atomicAdd(p, v); }
+KS_FUNC KS_REAL ks_atomic_add_float(KS_REAL *p, KS_REAL v) { return atomicAdd(p, v); }
+KS_FUNC double ks_atomic_add_float64(double *p, double v) { return atomicAdd(p, v); }
 KS_FUNC int ks_atomic_add_int(int *p, int v) { return atomicAdd(p, v); }
-KS_FUNC float ks_atomic_sub_float(float *p, float v) { return atomicAdd(p, -v); }
+KS_FUNC uint32_t ks_atomic_add_uint32(uint32_t *p, uint32_t v) { return atomicAdd((unsigned *)p, (unsigned)v); }
+KS_FUNC uint64_t ks_atomic_add_uint64(uint64_t *p, uint64_t v)
+{
+	return atomicAdd((unsigned long long *)p, (unsigned long long)v);
+}
+KS_FUNC int64_t ks_atomic_add_int64(int64_t *p, int64_t v)
+{
+	return (int64_t)atomicAdd((unsigned long long *)p, (unsigned long long)v);
+}
+KS_FUNC KS_REAL ks_atomic_sub_float(KS_REAL *p, KS_REAL v) { return atomicAdd(p, -v); }
+KS_FUNC double ks_atomic_sub_float64(double *p, double v) { return atomicAdd(p, -v); }
 KS_FUNC int ks_atomic_sub_int(int *p, int v) { return atomicSub(p, v); }
+KS_FUNC uint32_t ks_atomic_sub_uint32(uint32_t *p, uint32_t v) { return atomicAdd((unsigned *)p, 0u - (unsigned)v); }
+KS_FUNC uint64_t ks_atomic_sub_uint64(uint64_t *p, uint64_t v)
+{
+	return atomicAdd((unsigned long long *)p, 0ull - (unsigned long long)v);
+}
+KS_FUNC int64_t ks_atomic_sub_int64(int64_t *p, int64_t v)
+{
+	return (int64_t)atomicAdd((unsigned long long *)p, 0ull - (unsigned long long)v);
+}
 KS_FUNC int ks_atomic_min_int(int *p, int v) { return atomicMin(p, v); }
 KS_FUNC int ks_atomic_max_int(int *p, int v) { return atomicMax(p, v); }
+KS_FUNC uint32_t ks_atomic_min_uint32(uint32_t *p, uint32_t v) { return atomicMin((unsigned *)p, (unsigned)v); }
+KS_FUNC uint32_t ks_atomic_max_uint32(uint32_t *p, uint32_t v) { return atomicMax((unsigned *)p, (unsigned)v); }
+KS_FUNC int64_t ks_atomic_min_int64(int64_t *p, int64_t v) { return atomicMin((long long *)p, (long long)v); }
+KS_FUNC int64_t ks_atomic_max_int64(int64_t *p, int64_t v) { return atomicMax((long long *)p, (long long)v); }
+KS_FUNC uint64_t ks_atomic_min_uint64(uint64_t *p, uint64_t v)
+{
+	return atomicMin((unsigned long long *)p, (unsigned long long)v);
+}
+KS_FUNC uint64_t ks_atomic_max_uint64(uint64_t *p, uint64_t v)
+{
+	return atomicMax((unsigned long long *)p, (unsigned long long)v);
+}
 /* No float atomicMin/atomicMax: a compare-and-swap loop on the bits,
  * storing only when the new value wins (v < old, Warp's min). */
-KS_FUNC float ks_atomic_min_float(float *p, float v)
-{
-	int *ip = (int *)p;
-	int old = *ip, seen;
-	while (v < __int_as_float(old)) {
-		seen = atomicCAS(ip, old, __float_as_int(v));
-		if (seen == old)
-			break;
-		old = seen;
+#define KS_ATOMIC_FLOAT_MINMAX(OP, SN, ST, WT, CMP, TOBITS, FROMBITS)                \
+	KS_FUNC ST ks_atomic_##OP##_##SN(ST *p, ST v)                               \
+	{                                                                           \
+		WT *ip = (WT *)p;                                                   \
+		WT old = *ip, seen;                                                 \
+		while (v CMP FROMBITS(old)) {                                       \
+			seen = atomicCAS(ip, old, TOBITS(v));                       \
+			if (seen == old)                                            \
+				break;                                              \
+			old = seen;                                                 \
+		}                                                                   \
+		return FROMBITS(old);                                               \
 	}
-	return __int_as_float(old);
-}
-KS_FUNC float ks_atomic_max_float(float *p, float v)
-{
-	int *ip = (int *)p;
-	int old = *ip, seen;
-	while (v > __int_as_float(old)) {
-		seen = atomicCAS(ip, old, __float_as_int(v));
-		if (seen == old)
-			break;
-		old = seen;
+#define KS_DBITS(x) ((unsigned long long)__double_as_longlong(x))
+#define KS_DVAL(x) __longlong_as_double((long long)(x))
+KS_ATOMIC_FLOAT_MINMAX(min, float, KS_REAL, int, <, __float_as_int, __int_as_float)
+KS_ATOMIC_FLOAT_MINMAX(max, float, KS_REAL, int, >, __float_as_int, __int_as_float)
+KS_ATOMIC_FLOAT_MINMAX(min, float64, double, unsigned long long, <, KS_DBITS, KS_DVAL)
+KS_ATOMIC_FLOAT_MINMAX(max, float64, double, unsigned long long, >, KS_DBITS, KS_DVAL)
+
+/* The 8- and 16-bit types: a compare-and-swap loop on the aligned 32-bit
+ * word that holds the value, replacing its bytes only. */
+#define KS_ATOMIC_NARROW(OP, SN, ST, BITS, GET, PUT, UPDATE)                         \
+	KS_FUNC ST ks_atomic_##OP##_##SN(ST *p, ST v)                               \
+	{                                                                           \
+		unsigned *w = (unsigned *)((unsigned long long)p & ~3ull);          \
+		unsigned shift = (unsigned)((unsigned long long)p & 3ull) * 8u;     \
+		unsigned mask = ((1u << (BITS)) - 1u) << shift, old = *w, seen;     \
+		for (;;) {                                                          \
+			ST o = GET((old & mask) >> shift);                          \
+			ST n = UPDATE;                                              \
+			seen = atomicCAS(w, old, (old & ~mask) | ((unsigned)PUT(n) << shift)); \
+			if (seen == old)                                            \
+				return o;                                           \
+			old = seen;                                                 \
+		}                                                                   \
 	}
-	return __int_as_float(old);
+#define KS_INT_GET(ST) (ST)
+#define KS_BITS_OF(x) (x)
+#define KS_ATOMIC_NARROW_INT(SN, ST, BITS, UT)                                       \
+	KS_ATOMIC_NARROW(add, SN, ST, BITS, (ST)(UT), (UT), ks_add_##SN(o, v))      \
+	KS_ATOMIC_NARROW(sub, SN, ST, BITS, (ST)(UT), (UT), ks_sub_##SN(o, v))      \
+	KS_ATOMIC_NARROW(min, SN, ST, BITS, (ST)(UT), (UT), ks_min_##SN(o, v))      \
+	KS_ATOMIC_NARROW(max, SN, ST, BITS, (ST)(UT), (UT), ks_max_##SN(o, v))
+KS_ATOMIC_NARROW_INT(int8, int8_t, 8, uint8_t)
+KS_ATOMIC_NARROW_INT(uint8, uint8_t, 8, uint8_t)
+KS_ATOMIC_NARROW_INT(int16, int16_t, 16, uint16_t)
+KS_ATOMIC_NARROW_INT(uint16, uint16_t, 16, uint16_t)
+KS_FUNC ks_half ks_half_bits(unsigned b)
+{
+	ks_half h;
+	h.bits = (uint16_t)b;
+	return h;
 }
+#define KS_HALF_BITS(h) (h).bits
+KS_ATOMIC_NARROW(add, float16, ks_half, 16, ks_half_bits, KS_HALF_BITS, ks_add_float16(o, v))
+KS_ATOMIC_NARROW(sub, float16, ks_half, 16, ks_half_bits, KS_HALF_BITS, ks_sub_float16(o, v))
+KS_ATOMIC_NARROW(min, float16, ks_half, 16, ks_half_bits, KS_HALF_BITS, ks_min_float16(o, v))
+KS_ATOMIC_NARROW(max, float16, ks_half, 16, ks_half_bits, KS_HALF_BITS, ks_max_float16(o, v))
 #else
-KS_FUNC float ks_atomic_add_float(float *p, float v) { float old = *p; *p = old + v; return old; }
-KS_FUNC int ks_atomic_add_int(int *p, int v) { int old = *p; *p = old + v; return old; }
-KS_FUNC float ks_atomic_sub_float(float *p, float v) { float old = *p; *p = old - v; return old; }
-KS_FUNC int ks_atomic_sub_int(int *p, int v) { int old = *p; *p = old - v; return old; }
-KS_FUNC float ks_atomic_min_float(float *p, float v) { float old = *p; if (v < old) *p = v; return old; }
-KS_FUNC int ks_atomic_min_int(int *p, int v) { int old = *p; if (v < old) *p = v; return old; }
-KS_FUNC float ks_atomic_max_float(float *p, float v) { float old = *p; if (v > old) *p = v; return old; }
-KS_FUNC int ks_atomic_max_int(int *p, int v) { int old = *p; if (v > old) *p = v; return old; }
+#define KS_ATOMIC_SCALAR(SN, ST)                                                     \
+	KS_FUNC ST ks_atomic_add_##SN(ST *p, ST v) { ST old = *p; *p = ks_add_##SN(old, v); return old; } \
+	KS_FUNC ST ks_atomic_sub_##SN(ST *p, ST v) { ST old = *p; *p = ks_sub_##SN(old, v); return old; } \
+	KS_FUNC ST ks_atomic_min_##SN(ST *p, ST v) { ST old = *p; if (ks_lt_##SN(v, old)) *p = v; return old; } \
+	KS_FUNC ST ks_atomic_max_##SN(ST *p, ST v) { ST old = *p; if (ks_gt_##SN(v, old)) *p = v; return old; }
+KS_ATOMIC_SCALAR(int8, int8_t)
+KS_ATOMIC_SCALAR(uint8, uint8_t)
+KS_ATOMIC_SCALAR(int16, int16_t)
+KS_ATOMIC_SCALAR(uint16, uint16_t)
+KS_ATOMIC_SCALAR(int, int)
+KS_ATOMIC_SCALAR(uint32, uint32_t)
+KS_ATOMIC_SCALAR(int64, int64_t)
+KS_ATOMIC_SCALAR(uint64, uint64_t)
+KS_ATOMIC_SCALAR(float16, ks_half)
+KS_ATOMIC_SCALAR(float, KS_REAL)
+KS_ATOMIC_SCALAR(float64, double)
 #endif
 
-/* Vector atomics: componentwise (each component is atomic, the vector as
- * a whole is not, as in Warp). */
-#define KS_VEC_ATOMIC(N)                                                            \
-	KS_FUNC ks_vec##N ks_atomic_add_vec##N(ks_vec##N *p, ks_vec##N v)           \
+/* Vector and matrix atomics: componentwise (each component is atomic,
+ * the value as a whole is not, as in Warp). */
+#define KS_VEC_ATOMIC(VT, N, SN)                                                    \
+	KS_FUNC ks_##VT ks_atomic_add_##VT(ks_##VT *p, ks_##VT v)                   \
 	{                                                                           \
-		ks_vec##N old;                                                      \
+		ks_##VT old;                                                        \
 		for (int i = 0; i < N; i++)                                         \
-			old.c[i] = ks_atomic_add_float(&p->c[i], v.c[i]);           \
+			old.c[i] = ks_atomic_add_##SN(&p->c[i], v.c[i]);            \
 		return old;                                                         \
 	}                                                                           \
-	KS_FUNC ks_vec##N ks_atomic_sub_vec##N(ks_vec##N *p, ks_vec##N v)           \
+	KS_FUNC ks_##VT ks_atomic_sub_##VT(ks_##VT *p, ks_##VT v)                   \
 	{                                                                           \
-		ks_vec##N old;                                                      \
+		ks_##VT old;                                                        \
 		for (int i = 0; i < N; i++)                                         \
-			old.c[i] = ks_atomic_sub_float(&p->c[i], v.c[i]);           \
+			old.c[i] = ks_atomic_sub_##SN(&p->c[i], v.c[i]);            \
 		return old;                                                         \
 	}
-
-KS_VEC_ATOMIC(2)
-KS_VEC_ATOMIC(3)
-KS_VEC_ATOMIC(4)
-
-/* Matrix atomics: elementwise, likewise. */
-#define KS_MAT_ATOMIC(N)                                                            \
-	KS_FUNC ks_mat##N##N ks_atomic_add_mat##N##N(ks_mat##N##N *p, ks_mat##N##N v)   \
+#define KS_MAT_ATOMIC(MT, N, SN)                                                    \
+	KS_FUNC ks_##MT ks_atomic_add_##MT(ks_##MT *p, ks_##MT v)                   \
 	{                                                                           \
-		ks_mat##N##N old;                                                   \
+		ks_##MT old;                                                        \
 		for (int i = 0; i < N; i++)                                         \
 			for (int j = 0; j < N; j++)                                 \
-				old.c[i][j] = ks_atomic_add_float(&p->c[i][j], v.c[i][j]); \
+				old.c[i][j] = ks_atomic_add_##SN(&p->c[i][j], v.c[i][j]); \
 		return old;                                                         \
 	}                                                                           \
-	KS_FUNC ks_mat##N##N ks_atomic_sub_mat##N##N(ks_mat##N##N *p, ks_mat##N##N v)   \
+	KS_FUNC ks_##MT ks_atomic_sub_##MT(ks_##MT *p, ks_##MT v)                   \
 	{                                                                           \
-		ks_mat##N##N old;                                                   \
+		ks_##MT old;                                                        \
 		for (int i = 0; i < N; i++)                                         \
 			for (int j = 0; j < N; j++)                                 \
-				old.c[i][j] = ks_atomic_sub_float(&p->c[i][j], v.c[i][j]); \
+				old.c[i][j] = ks_atomic_sub_##SN(&p->c[i][j], v.c[i][j]); \
 		return old;                                                         \
 	}
+#define KS_VEC_ATOMICS(SN, V2, V3, V4)                                               \
+	KS_VEC_ATOMIC(V2, 2, SN) KS_VEC_ATOMIC(V3, 3, SN) KS_VEC_ATOMIC(V4, 4, SN)
+#define KS_FLOAT_ATOMICS(SN, V2, V3, V4, V6, M2, M3, M4, M6)                         \
+	KS_VEC_ATOMICS(SN, V2, V3, V4) KS_VEC_ATOMIC(V6, 6, SN)                     \
+	KS_MAT_ATOMIC(M2, 2, SN) KS_MAT_ATOMIC(M3, 3, SN) KS_MAT_ATOMIC(M4, 4, SN)  \
+	KS_MAT_ATOMIC(M6, 6, SN)
+KS_FLOAT_ATOMICS(float, vec2, vec3, vec4, spatial_vector, mat22, mat33, mat44, spatial_matrix)
+KS_FLOAT_ATOMICS(float16, vec2h, vec3h, vec4h, spatial_vectorh, mat22h, mat33h, mat44h,
+		 spatial_matrixh)
+KS_FLOAT_ATOMICS(float64, vec2d, vec3d, vec4d, spatial_vectord, mat22d, mat33d, mat44d,
+		 spatial_matrixd)
+KS_VEC_ATOMICS(int8, vec2b, vec3b, vec4b)
+KS_VEC_ATOMICS(uint8, vec2ub, vec3ub, vec4ub)
+KS_VEC_ATOMICS(int16, vec2s, vec3s, vec4s)
+KS_VEC_ATOMICS(uint16, vec2us, vec3us, vec4us)
+KS_VEC_ATOMICS(int, vec2i, vec3i, vec4i)
+KS_VEC_ATOMICS(uint32, vec2ui, vec3ui, vec4ui)
+KS_VEC_ATOMICS(int64, vec2l, vec3l, vec4l)
+KS_VEC_ATOMICS(uint64, vec2ul, vec3ul, vec4ul)
 
-KS_MAT_ATOMIC(2)
-KS_MAT_ATOMIC(3)
-KS_MAT_ATOMIC(4)
+/* Double mode: the emitted code's float is double too (see the top). */
+#if KS_DOUBLE_MODE
+#define float double
+#endif
 
 #endif

@@ -69,44 +69,53 @@ static inline float __int_as_float(int i)
 	return f;
 }
 
-static inline float atomicAdd(float *p, float v)
+static inline long long __double_as_longlong(double d)
 {
-	float old = *p;
+	long long i;
+	memcpy(&i, &d, sizeof i);
+	return i;
+}
+
+static inline double __longlong_as_double(long long i)
+{
+	double d;
+	memcpy(&d, &i, sizeof d);
+	return d;
+}
+
+/* The atomics ksynth.h calls, for each type CUDA has them for (float,
+ * double, int, unsigned, long long, unsigned long long). */
+template <typename T> static inline T atomicAdd(T *p, T v)
+{
+	T old = *p;
 	*p = old + v;
 	return old;
 }
 
-static inline int atomicAdd(int *p, int v)
+template <typename T> static inline T atomicSub(T *p, T v)
 {
-	int old = *p;
-	*p = old + v;
-	return old;
-}
-
-static inline int atomicSub(int *p, int v)
-{
-	int old = *p;
+	T old = *p;
 	*p = old - v;
 	return old;
 }
 
-static inline int atomicMin(int *p, int v)
+template <typename T> static inline T atomicMin(T *p, T v)
 {
-	int old = *p;
+	T old = *p;
 	*p = v < old ? v : old;
 	return old;
 }
 
-static inline int atomicMax(int *p, int v)
+template <typename T> static inline T atomicMax(T *p, T v)
 {
-	int old = *p;
+	T old = *p;
 	*p = v > old ? v : old;
 	return old;
 }
 
-static inline int atomicCAS(int *p, int compare, int v)
+template <typename T> static inline T atomicCAS(T *p, T compare, T v)
 {
-	int old = *p;
+	T old = *p;
 	if (old == compare)
 		*p = v;
 	return old;

@@ -8,7 +8,7 @@
 kgen --coverage -c all -n 10000 >"$TMP/cov" 2>"$TMP/err"
 is "kgen --coverage -c all -n 10000 exits 0" "$?" 0
 is "no construct was produced zero times" "$(awk '$3 == 0' "$TMP/cov")" ""
-ok "the table lists every builtin overload" grep -q '^builtin atomic_max/Iii ' "$TMP/cov"
+ok "the table lists every builtin overload" grep -q '^builtin atomic_max ' "$TMP/cov"
 
 D=${KGEN_DIV_N:-1000}
 for c in arithmetic math vector matrix control_flow loop atomic function inplace combined; do

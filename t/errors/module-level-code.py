@@ -1,3 +1,3 @@
 import warp as wp
 
-x = 1.0
+wp.init()

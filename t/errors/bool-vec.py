@@ -4,5 +4,5 @@ import warp as wp
 @wp.kernel
 def k(a: wp.array(dtype=float)):
     i = wp.tid()
-    if bool(a[i]):
+    if bool(wp.vec3()):
         a[i] = 0.0

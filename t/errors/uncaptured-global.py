@@ -1,5 +1,9 @@
 import warp as wp
+import numpy as np
+
+TABLE = np.zeros(4)
+
 
 @wp.kernel
 def k(a: wp.array(dtype=float)):
-    i, j = wp.tid()
+    a[0] = TABLE

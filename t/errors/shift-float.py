@@ -1,5 +1,7 @@
 import warp as wp
 
+
 @wp.kernel
 def k(a: wp.array(dtype=float)):
-    a[0] = 1.0 < 2.0 < 3.0
+    i = wp.tid()
+    a[i] = a[i] << 1

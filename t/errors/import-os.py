@@ -1,0 +1,2 @@
+import warp as wp
+import os
