@@ -158,13 +158,8 @@ static int32_t *env_copy(D *d, const int32_t *cur)
 static int map(D *d, const int32_t *cur, int id)
 {
 	const Value *v = &d->f->val[id];
-	if (v->kind == VK_CONST) {
-		switch (v->ty) {
-		case TY_FLOAT: return ir_const_float(d->m, d->g, v->k.f);
-		case TY_INT: return ir_const_int(d->m, d->g, v->k.i);
-		default: return ir_const_bool(d->m, d->g, v->k.i);
-		}
-	}
+	if (v->kind == VK_CONST)
+		return ir_const(d->m, d->g, v->ty, v->k.i, v->k.f);
 	if (cur[id] < 0)
 		ks_fatal("kdiff: internal error: value %d of @%s has no new name", id, d->f->name);
 	return cur[id];
@@ -259,11 +254,29 @@ static void zero_adj(D *d, Block *b, int id, Loc loc)
 }
 
 /* adj array [j] += v, atomically */
-static void adj_scatter(D *d, Block *b, int ga, int j, int v, Loc loc)
+/* Array accesses (load, store, atomics) index an array of rank n with n
+ * operands after the array; access_args builds (arr, idx..., [v]) into
+ * out and returns the operand count (v < 0: none). */
+static int access_args(int32_t *out, int arr, const int32_t *idx, int n, int v)
 {
-	Type at[3] = {vty(d, ga), TY_INT, vty(d, v)}, rt;
-	int row = ir_builtin_resolve("atomic_add", at, 3, &rt);
-	Inst *in = emit(d, b, OP_BUILTIN, NULL, 0, (int32_t[]){ga, j, v}, 3, loc);
+	out[0] = arr;
+	for (int k = 0; k < n; k++)
+		out[1 + k] = idx[k];
+	if (v >= 0)
+		out[1 + n] = v;
+	return 1 + n + (v >= 0);
+}
+
+/* ga[idx...] += v, atomically */
+static void adj_scatter(D *d, Block *b, int ga, const int32_t *idx, int v, Loc loc)
+{
+	int32_t a[KS_MAX_NDIM + 2];
+	Type at[KS_MAX_NDIM + 2], rt;
+	int n = access_args(a, ga, idx, ty_ndim(vty(d, ga)), v);
+	for (int k = 0; k < n; k++)
+		at[k] = vty(d, a[k]);
+	int row = ir_builtin_resolve("atomic_add", at, n, &rt);
+	Inst *in = emit(d, b, OP_BUILTIN, NULL, 0, a, n, loc);
 	in->callee = (int32_t)row;
 }
 
@@ -526,15 +539,15 @@ static void tape_block(D *d, const Block *b, int from, int32_t *cur, Block *out,
 			}
 			break;
 		case OP_STORE: {
-			for (int k = 0; k < 3; k++)
+			for (int k = 0; k < in->narg; k++)
 				args[k] = map(d, cur, in->arg[k]);
-			Rec *r = rec_inst(d, tp, OP_STORE, -1, NULL, 0, args, 3, in->loc);
+			Rec *r = rec_inst(d, tp, OP_STORE, -1, NULL, 0, args, in->narg, in->loc);
 			r->kind = R_STORE;
 			if (rg->depth == 0) {
 				/* keep the old value, to restore it in the reverse sweep */
 				r->old = fresh_named(d, "old", ty_elem(vty(d, args[0])), 0);
-				emit(d, out, OP_LOAD, &r->old, 1, args, 2, in->loc);
-				emit(d, out, OP_STORE, NULL, 0, args, 3, in->loc);
+				emit(d, out, OP_LOAD, &r->old, 1, args, in->narg - 1, in->loc);
+				emit(d, out, OP_STORE, NULL, 0, args, in->narg, in->loc);
 			}
 			break;
 		}
@@ -551,7 +564,7 @@ static void tape_block(D *d, const Block *b, int from, int32_t *cur, Block *out,
 				 * and restore in the reverse sweep */
 				Rec *r = rec_inst(d, tp, in->op, in->callee, res, in->nres, args, in->narg, in->loc);
 				r->old = fresh_named(d, "old", ty_elem(vty(d, args[0])), 0);
-				emit(d, out, OP_LOAD, &r->old, 1, args, 2, in->loc);
+				emit(d, out, OP_LOAD, &r->old, 1, args, in->narg - 1, in->loc);
 				Inst *ni = emit(d, out, in->op, NULL, 0, args, in->narg, in->loc);
 				ni->callee = in->callee;
 				break;
@@ -752,13 +765,15 @@ static void rev_loop(D *d, LoopRec *L, Block *out, Loc loc)
 static void rev_atomic(D *d, Rec *r, Block *out)
 {
 	const char *name = ir_builtins[r->callee].name;
-	int a = r->arg[0], j = r->arg[1], v = r->arg[2];
+	int a = r->arg[0], n = r->narg - 2, v = r->arg[r->narg - 1];
+	const int32_t *idx = r->arg + 1;
+	int32_t x[KS_MAX_NDIM + 2];
 	int ga = adjarr_of(d, a);
 	if (ga < 0 || !is_floaty(vty(d, v)))
 		return;
 	DiffEmit e = de(d, out, r->loc);
 	if (!strcmp(name, "atomic_add") || !strcmp(name, "atomic_sub")) {
-		int g = diff_op(&e, OP_LOAD, (int32_t[]){ga, j}, 2, TY_VOID);
+		int g = diff_op(&e, OP_LOAD, x, access_args(x, ga, idx, n, -1), TY_VOID);
 		if (!strcmp(name, "atomic_sub"))
 			g = diff_op(&e, OP_NEG, &g, 1, TY_VOID);
 		acc(d, out, v, g, r->loc);
@@ -766,12 +781,12 @@ static void rev_atomic(D *d, Rec *r, Block *out)
 	}
 	/* atomic_min/max: the gradient goes to the value that won, which the
 	 * array holds after the forward pass */
-	int fin = diff_op(&e, OP_LOAD, (int32_t[]){a, j}, 2, TY_VOID);
+	int fin = diff_op(&e, OP_LOAD, x, access_args(x, a, idx, n, -1), TY_VOID);
 	int c = diff_op(&e, OP_EQ, (int32_t[]){v, fin}, 2, TY_VOID);
 	Block t = {0};
 	DiffEmit et = de(d, &t, r->loc);
-	int g = diff_op(&et, OP_LOAD, (int32_t[]){ga, j}, 2, TY_VOID);
-	emit(d, &t, OP_STORE, NULL, 0, (int32_t[]){ga, j, diff_zero(&et, vty(d, g))}, 3, r->loc);
+	int g = diff_op(&et, OP_LOAD, x, access_args(x, ga, idx, n, -1), TY_VOID);
+	emit(d, &t, OP_STORE, NULL, 0, x, access_args(x, ga, idx, n, diff_zero(&et, vty(d, g))), r->loc);
 	acc(d, &t, v, g, r->loc);
 	Inst *ni = emit(d, out, OP_IF, NULL, 0, &c, 1, r->loc);
 	ni->body = t;
@@ -818,12 +833,27 @@ static void rev_make(D *d, Rec *r, int g, Block *out)
 {
 	DiffEmit e = de(d, out, r->loc);
 	Type t = vty(d, r->res[0]);
-	int n = ty_dim(t), nc = ty_ncomp(t);
+	int n = ty_cols(t), nc = ty_ncomp(t);
 	if (r->narg == 0)
 		return;
+	if (ty_is_xform(t) && r->narg == 2) {
+		/* transform(p, q): the first three components are p's, the rest q's */
+		int32_t pc[3], qc[4];
+		for (int c = 0; c < 7; c++) {
+			int k = ir_const_int(d->m, d->g, c);
+			int comp = diff_op(&e, OP_EXTRACT, (int32_t[]){g, k}, 2, TY_VOID);
+			if (c < 3)
+				pc[c] = comp;
+			else
+				qc[c - 3] = comp;
+		}
+		acc(d, out, r->arg[0], diff_op(&e, OP_MAKE, pc, 3, vty(d, r->arg[0])), r->loc);
+		acc(d, out, r->arg[1], diff_op(&e, OP_MAKE, qc, 4, vty(d, r->arg[1])), r->loc);
+		return;
+	}
 	for (int c = 0; c < nc; c++) {
 		int comp;
-		if (ty_is_vec(t))
+		if (!ty_is_mat(t))
 			comp = diff_op(&e, OP_EXTRACT, (int32_t[]){g, ir_const_int(d->m, d->g, c)}, 2, TY_VOID);
 		else
 			comp = diff_op(&e, OP_EXTRACT, (int32_t[]){g, ir_const_int(d->m, d->g, c / n),
@@ -832,25 +862,33 @@ static void rev_make(D *d, Rec *r, int g, Block *out)
 	}
 }
 
-/* The opcode rules, in the notation of builtins.h (rule.c). */
+/* The opcode rules, in the notation of builtins.h (rule.c), for the
+ * operand types at hand: "" where there is no adjoint (ints, floor
+ * division), NULL where kdiff has no rule (it stops with a located
+ * error rather than guess). */
 static const char *op_rule(D *d, Rec *r)
 {
 	Type a = vty(d, r->arg[0]), b = r->narg > 1 ? vty(d, r->arg[1]) : TY_VOID;
+	int sa = ty_is_float(a), sb = ty_is_float(b);
 	switch (r->op) {
 	case OP_MOV: return "g";
 	case OP_NEG: return "-g";
 	case OP_ADD: return "g; g";
 	case OP_SUB: return "g; -g";
 	case OP_MUL:
-		if (a == TY_FLOAT && b == TY_FLOAT) return "g * b; g * a";
-		if (a == TY_FLOAT) return "fdot(g, b); g * a";
-		if (b == TY_FLOAT) return "g * b; fdot(g, a)";
-		if (ty_is_vec(b)) return "outer(g, b); transpose(a) * g";
-		return "g * transpose(b); transpose(a) * g";
+		if (sa && sb) return "g * b; g * a";
+		if (sa) return "fdot(g, b); g * a";
+		if (sb) return "g * b; fdot(g, a)";
+		if (ty_is_mat(a) && ty_is_vec(b)) return "outer(g, b); transpose(a) * g";
+		if (ty_is_vec(a) && ty_is_mat(b)) return "b * g; outer(a, g)";
+		if (ty_is_mat(a) && ty_is_mat(b)) return "g * transpose(b); transpose(a) * g";
+		return NULL;
 	case OP_DIV:
-		if (a == TY_FLOAT) return "g / b; -(g * r) / b";
-		return "g / b; -fdot(g, r) / b";
-	case OP_MOD: return "g; -g * float(int(a / b))";
+		if (sa && sb) return "g / b; -(g * r) / b";
+		if (sb) return "g / b; -fdot(g, r) / b";
+		if (sa && ty_is_vec(b)) return "@g / b; -g * r / b";
+		return NULL;
+	case OP_MOD: return sa ? "g; -g * float(int(a / b))" : "";
 	case OP_SELECT: return "; a ? g : 0.0; a ? 0.0 : g";
 	}
 	return "";
@@ -860,8 +898,11 @@ static void rev_inst(D *d, Rec *r, Block *out)
 {
 	if (r->op == OP_BUILTIN && (ir_builtins[r->callee].flags & BF_ATOMIC)) {
 		rev_atomic(d, r, out);
-		if (r->old >= 0)
-			emit(d, out, OP_STORE, NULL, 0, (int32_t[]){r->arg[0], r->arg[1], r->old}, 3, r->loc);
+		if (r->old >= 0) {
+			int32_t x[KS_MAX_NDIM + 2];
+			emit(d, out, OP_STORE, NULL, 0, x,
+			     access_args(x, r->arg[0], r->arg + 1, r->narg - 2, r->old), r->loc);
+		}
 		return;
 	}
 	if (r->op == OP_CALL) {
@@ -880,7 +921,7 @@ static void rev_inst(D *d, Rec *r, Block *out)
 	case OP_LOAD: {
 		int ga = adjarr_of(d, r->arg[0]);
 		if (ga >= 0)
-			adj_scatter(d, out, ga, r->arg[1], g, r->loc);
+			adj_scatter(d, out, ga, r->arg + 1, g, r->loc);
 		break;
 	}
 	case OP_MAKE:
@@ -908,8 +949,18 @@ static void rev_inst(D *d, Rec *r, Block *out)
 		acc(d, out, r->arg[0], cleared, r->loc);
 		break;
 	}
+	case OP_CONV:
+		/* between float widths (and shapes of floats): back to the
+		 * operand's type */
+		if (is_floaty(vty(d, r->arg[0])))
+			acc(d, out, r->arg[0], diff_op(&e, OP_CONV, &g, 1, vty(d, r->arg[0])), r->loc);
+		break;
 	default: {
 		const char *rule = r->op == OP_BUILTIN ? ir_builtins[r->callee].adj : op_rule(d, r);
+		if (!rule)
+			derr(d, r->loc, "kdiff cannot differentiate '%s' of %s and %s yet",
+			     ir_ops[r->op].name, ty_name(vty(d, r->arg[0])),
+			     ty_name(vty(d, r->arg[r->narg > 1 ? 1 : 0])));
 		if (!rule[0] || r->narg > 3)
 			break;
 		int32_t v[5] = {-1, -1, -1, r->res[0], g}, o[3];
@@ -925,16 +976,19 @@ static void rev_inst(D *d, Rec *r, Block *out)
 
 static void rev_store(D *d, Rec *r, Block *out)
 {
-	int a = r->arg[0], j = r->arg[1], v = r->arg[2];
+	int a = r->arg[0], n = r->narg - 2, v = r->arg[r->narg - 1];
+	const int32_t *idx = r->arg + 1;
+	int32_t x[KS_MAX_NDIM + 2];
 	int ga = adjarr_of(d, a);
 	if (ga >= 0) {
 		DiffEmit e = de(d, out, r->loc);
-		int g = diff_op(&e, OP_LOAD, (int32_t[]){ga, j}, 2, TY_VOID);
-		emit(d, out, OP_STORE, NULL, 0, (int32_t[]){ga, j, diff_zero(&e, vty(d, g))}, 3, r->loc);
+		int g = diff_op(&e, OP_LOAD, x, access_args(x, ga, idx, n, -1), TY_VOID);
+		emit(d, out, OP_STORE, NULL, 0, x, access_args(x, ga, idx, n, diff_zero(&e, vty(d, g))),
+		     r->loc);
 		acc(d, out, v, g, r->loc);
 	}
 	if (r->old >= 0)
-		emit(d, out, OP_STORE, NULL, 0, (int32_t[]){a, j, r->old}, 3, r->loc);
+		emit(d, out, OP_STORE, NULL, 0, x, access_args(x, a, idx, n, r->old), r->loc);
 }
 
 static void rev_tape(D *d, Tape *tp, Block *out)
@@ -1026,8 +1080,10 @@ static void uses(Module *m, D *d, const Func *f, const Block *b, int depth, Use 
 	for (int i = 0; i < b->n; i++) {
 		const Inst *in = &b->v[i];
 		int p;
+		/* thread-private: a 1-D array indexed by wp.tid() only */
 		if ((in->op == OP_LOAD || in->op == OP_STORE || is_atomic(in)) &&
-		    (p = param_index(f, in->arg[0])) >= 0 && !(u->tidv && u->tidv[in->arg[1]]))
+		    (p = param_index(f, in->arg[0])) >= 0 &&
+		    !(u->tidv && u->tidv[in->arg[1]] && ty_ndim(f->val[in->arg[0]].ty) == 1))
 			u->nontid[p] = 1;
 		if (in->op == OP_LOAD && (p = param_index(f, in->arg[0])) >= 0) {
 			if (!u->load[p])
@@ -1176,8 +1232,11 @@ static void check_kernel(Module *m, D *d, const Func *f)
 	int *ndef = salloc(d, ((size_t)f->nval + 1) * sizeof *ndef);
 	uint8_t *tidv = salloc(d, (size_t)f->nval + 1);
 	tid_defs(&f->body, ndef, tidv);
+	/* a 1-D launch: the index names the thread (in an N-D one, the
+	 * first index is shared by a row of threads) */
+	int one_d = ir_kernel_rank(f) == 1;
 	for (int v = 0; v < f->nval; v++)
-		tidv[v] = tidv[v] && ndef[v] == 1 && f->val[v].kind != VK_PARAM;
+		tidv[v] = tidv[v] && ndef[v] == 1 && f->val[v].kind != VK_PARAM && one_d;
 	u.tidv = tidv;
 	uses(m, d, f, &f->body, 0, &u);
 	for (int p = 0; p < f->nparam; p++) {
@@ -1219,7 +1278,7 @@ static void finish(D *d, Block *body)
 		int v = d->inits[i];
 		DiffEmit e = de(d, &all, d->f->loc);
 		Type t = vty(d, v);
-		if (ty_is_vec(t) || ty_is_mat(t))
+		if (ty_is_composite(t))
 			emit(d, &all, OP_MAKE, &v, 1, NULL, 0, d->f->loc);
 		else
 			mov(d, &all, v, diff_zero(&e, t), d->f->loc);
@@ -1345,8 +1404,11 @@ static const Func *promote(Module *m, D *d, const Func *f)
 	int *ndef = salloc(d, ((size_t)f->nval + 1) * sizeof *ndef);
 	uint8_t *tidv = salloc(d, (size_t)f->nval + 1);
 	tid_defs(&f->body, ndef, tidv);
+	/* a 1-D launch: the index names the thread (in an N-D one, the
+	 * first index is shared by a row of threads) */
+	int one_d = ir_kernel_rank(f) == 1;
 	for (int v = 0; v < f->nval; v++)
-		tidv[v] = tidv[v] && ndef[v] == 1 && f->val[v].kind != VK_PARAM;
+		tidv[v] = tidv[v] && ndef[v] == 1 && f->val[v].kind != VK_PARAM && one_d;
 	u.tidv = tidv;
 	uses(m, d, f, &f->body, 0, &u);
 	/* the tid variable, defined in the body's top-level block */
@@ -1432,7 +1494,7 @@ static void diff_kernel(Module *m, const Src *src, D *d, int fi)
 			continue;
 		int a = adjpeek(d, g->param[i]);
 		if (a >= 0)
-			adj_scatter(d, &body, ga, ir_const_int(m, g, 0), a, f->loc);
+			adj_scatter(d, &body, ga, (int32_t[]){ir_const_int(m, g, 0)}, a, f->loc);
 	}
 	finish(d, &body);
 }

@@ -1962,8 +1962,14 @@ static void emit_entry(Emitter *e, int fi)
 		for (int k = 0; k < r; k++)
 			buf_printf(&d, "%sint dim%d", k ? ", " : "", k);
 	}
-	fprintf(e->out, "// launch %s%s: threads 0 .. dim%s-1\n", f->backward ? "the backward of " : "",
-		f->name, r == 1 ? "" : r == 2 ? "0 * dim1 " : r == 3 ? "0 * dim1 * dim2 " : "0 * dim1 * dim2 * dim3 ");
+	if (r == 1)
+		fprintf(e->out, "// launch %s%s: threads 0 .. dim-1\n",
+			f->backward ? "the backward of " : "", f->name);
+	else
+		fprintf(e->out, "// launch %s%s: a thread at each index of %s\n",
+			f->backward ? "the backward of " : "", f->name,
+			(const char *[]){"", "", "dim0 x dim1", "dim0 x dim1 x dim2",
+					 "dim0 x dim1 x dim2 x dim3"}[r]);
 	if (cuda) {
 		fprintf(e->out, "extern \"C\" __global__ void %s_cuda_%s(%s%s%s)\n{\n", f->name, dir, d.p,
 			f->nparam ? ", " : "", b.n ? b.p : "");
@@ -1979,8 +1985,14 @@ static void emit_entry(Emitter *e, int fi)
 			fputs("; tid += blockDim.x * gridDim.x)\n", e->out);
 			for (int k = 0; k < r; k++) {
 				buf_printf(&t, "%stid", k ? ", " : "");
+				if (k + 2 < r)
+					buf_puts(&t, " / (");
+				else if (k + 1 < r)
+					buf_puts(&t, " /");
 				for (int j = k + 1; j < r; j++)
-					buf_printf(&t, "%s dim%d", j == k + 1 ? " /" : " *", j);
+					buf_printf(&t, "%sdim%d", j == k + 1 ? (k + 2 < r ? "" : " ") : " * ", j);
+				if (k + 2 < r)
+					buf_putc(&t, ')');
 				if (k > 0)
 					buf_printf(&t, " %% dim%d", k);
 			}
