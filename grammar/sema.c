@@ -708,12 +708,50 @@ static int binop(Sema *s, Node *at, int bop, int a, int b, Target *t, int aug)
 	return emit_val(s, at, irop[bop], r, args, 2, t);
 }
 
-/* One comparison a OP b of values. */
-static int compare1(Sema *s, Node *at, int op, int a, int b, Target *t)
+/* The type C compares a and b in (its usual arithmetic conversions), which
+ * is how Warp compares numbers of two types (it leaves them to C++):
+ * float64 over float32 over the ints; ints of rank below int as int; then
+ * the wider, or the unsigned one of two of a width. */
+static Type common_type(Type a, Type b)
+{
+	if (a == TY_DOUBLE || b == TY_DOUBLE)
+		return TY_DOUBLE;
+	if (a == TY_FLOAT || b == TY_FLOAT)
+		return TY_FLOAT;
+	Type pa = ty_info(a)->size < 4 ? TY_INT : a, pb = ty_info(b)->size < 4 ? TY_INT : b;
+	if (pa == pb)
+		return pa;
+	int wa = ty_info(pa)->size, wb = ty_info(pb)->size;
+	if (wa != wb)
+		return wa > wb ? pa : pb;
+	return ty_is_unsigned(pa) ? pa : pb;
+}
+
+/* v converted to type ty (a new temp), or v itself when it has it. */
+static int converted(Sema *s, Node *at, int v, Type ty)
+{
+	if (ty_of(s, v) == ty)
+		return v;
+	int32_t r = ir_temp(s->m, s->f, ty);
+	emit(s, at, OP_CONV, &r, 1, (int32_t *)&v, 1);
+	return r;
+}
+
+/* One comparison a OP b of values.  Numbers of two types (but float16)
+ * are compared in their common type, as Warp's C++ does, except in a
+ * chain (mixed: 0), which Warp refuses. */
+static int compare1(Sema *s, Node *at, int op, int a, int b, Target *t, int mixed)
 {
 	static const char *const sym[] = {"<", "<=", ">", ">=", "==", "!="};
 	static const int irop[] = {OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE};
 	Type ta[2] = {ty_of(s, a), ty_of(s, b)};
+	if (mixed && ta[0] != ta[1] && ty_is_scalar(ta[0]) && ty_is_scalar(ta[1]) &&
+	    ta[0] != TY_HALF && ta[1] != TY_HALF) {
+		Type c = common_type(ta[0], ta[1]);
+		a = converted(s, at, a, c);
+		b = converted(s, at, b, c);
+		ta[0] = ta[1] = c;
+	}
 	Type ty = ir_op_type(irop[op], ta, 2, TY_VOID);
 	if (ty == TY_VOID)
 		ERR(at, "unsupported operand types for %s: '%s' and '%s'%s", sym[op], uty(ta[0]),
@@ -743,7 +781,10 @@ static int compare(Sema *s, Node *e, Target *t)
 	int left = expr(s, chain[n - 1]->kid[0], NULL), acc = -1;
 	for (int k = n - 1; k >= 0; k--) {
 		int right = expr(s, chain[k]->kid[1], NULL);
-		int c = compare1(s, chain[k], chain[k]->op, left, right, n == 1 ? t : NULL);
+		if (n > 1 && ty_of(s, left) != ty_of(s, right))
+			ERR(chain[k], "cannot chain comparisons of %s and %s (Warp compares a chain in "
+			    "one type)", uty(ty_of(s, left)), uty(ty_of(s, right)));
+		int c = compare1(s, chain[k], chain[k]->op, left, right, n == 1 ? t : NULL, n == 1);
 		if (acc < 0) {
 			acc = c;
 		} else {
@@ -1422,6 +1463,11 @@ static int call(Sema *s, Node *e, Target *t, int want)
 			func_call(s, e, d, res, a, n);
 			return res[0];
 		}
+		int alias = map_get(&s->typealias, name);
+		if (alias >= 0 && (ty_is_scalar((Type)alias) || alias == TY_BOOL))
+			return convert(s, e, name, (Type)alias, t);
+		if (alias >= 0 && ty_is_composite((Type)alias))
+			return make(s, e, (Type)alias, t);
 		if (!strcmp(name, "float"))
 			return convert(s, e, "float", TY_FLOAT, t);
 		if (!strcmp(name, "int"))
@@ -2242,6 +2288,13 @@ static int const_call(Sema *s, Node *e, Const *c)
 		*c = a[0];
 		return 1;
 	}
+	if (fn->kind == N_NAME && n == 2 && a[0].py && a[1].py &&
+	    (!strcmp(fn->name, "min") || !strcmp(fn->name, "max"))) {
+		/* Python's min and max of two numbers: the first of equals */
+		int second = !strcmp(fn->name, "min") ? cnum(&a[1]) < cnum(&a[0]) : cnum(&a[1]) > cnum(&a[0]);
+		*c = a[second];
+		return 1;
+	}
 	if (fn->kind == N_NAME && n == 1 && a[0].py) {
 		if (!strcmp(fn->name, "float")) {
 			set_float(c, cnum(&a[0]));
@@ -2249,6 +2302,12 @@ static int const_call(Sema *s, Node *e, Const *c)
 		}
 		if (!strcmp(fn->name, "int")) {
 			set_int(s, e, c, a[0].ty == TY_FLOAT ? truncl(a[0].v[0]) : (long double)a[0].i);
+			return 1;
+		}
+		if (!strcmp(fn->name, "round")) {
+			/* Python's round: to the nearest, ties to even, an int */
+			set_int(s, e, c, a[0].ty == TY_FLOAT ? (long double)nearbyint(a[0].v[0])
+							     : (long double)a[0].i);
 			return 1;
 		}
 		if (!strcmp(fn->name, "abs")) {
@@ -2278,9 +2337,10 @@ static int const_call(Sema *s, Node *e, Const *c)
 		set_float(c, r);
 		return 1;
 	}
-	if (!is_wp_attr(fn))
+	int alias = fn->kind == N_NAME ? map_get(&s->typealias, fn->name) : -1;
+	if (!is_wp_attr(fn) && alias < 0)
 		return 0;
-	Type ty = wp_type(fn->name);
+	Type ty = alias >= 0 ? (Type)alias : wp_type(fn->name);
 	if (ty_is_scalar(ty) || ty == TY_BOOL) {
 		if (n != 1)
 			return 0;
