@@ -31,7 +31,7 @@ T(INT, TK_SINT, INT, 1, 1, "int", "int32", "")
 T(UINT32, TK_UINT, UINT32, 1, 1, "uint32", "uint32", "")
 T(INT64, TK_SINT, INT64, 1, 1, "int64", "int64", "")
 T(UINT64, TK_UINT, UINT64, 1, 1, "uint64", "uint64", "")
-T(HALF, TK_FLOAT, HALF, 1, 1, "float16", "float16", "half")
+T(HALF, TK_FLOAT, HALF, 1, 1, "float16", "float16", "")
 T(FLOAT, TK_FLOAT, FLOAT, 1, 1, "float", "float32", "")
 T(DOUBLE, TK_FLOAT, DOUBLE, 1, 1, "float64", "float64", "")
 
