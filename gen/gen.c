@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "gen/gen_int.h"
+#include "ir/ir.h"
 
 const char *const gen_cat_name[NCAT] = {
 	"arithmetic", "math", "vector", "matrix", "control_flow",
@@ -159,10 +160,21 @@ void line(G *g, const char *const *piece)
 	buf_put(g->out, b, n);
 }
 
+/* kgen's types as rows of the type table (ir/types.h) */
+static const Type gen_types[NTY] = {TY_FLOAT, TY_INT, TY_BOOL, TY_VEC2, TY_VEC3,
+				    TY_VEC4, TY_MAT22, TY_MAT33, TY_MAT44};
+
 const char *ty_spell(G *g, int ty)
 {
-	static const char *const name[NTY] = {"float", "int", "bool", "wp.vec2", "wp.vec3",
-					      "wp.vec4", "wp.mat22", "wp.mat33", "wp.mat44"};
+	/* the Python names of float, int and bool; wp.<alias> for the rest */
+	static char name[NTY][24];
+	if (!name[ty][0]) {
+		const TypeInfo *t = ty_info(gen_types[ty]);
+		if (ty_is_composite(gen_types[ty]))
+			snprintf(name[ty], sizeof name[ty], "wp.%s", t->alias[0] ? t->alias : t->warp);
+		else
+			snprintf(name[ty], sizeof name[ty], "%s", t->name);
+	}
 	if (ty == T_F && chance(g, 8)) {
 		COV(g, type_spelled_wp_float32);
 		return "wp.float32";

@@ -38,7 +38,7 @@ typedef struct Expr {
 	unsigned char ty, prec, dep, idx;
 } Expr;
 
-enum { VK_LOCAL, VK_PARAM, VK_LOOP, VK_ARRAY };
+enum { GV_LOCAL, GV_PARAM, GV_LOOP, GV_ARRAY };
 enum { R_IN, R_OUT, R_ACC };
 
 typedef struct Var {

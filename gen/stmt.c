@@ -96,7 +96,7 @@ static Var *add_var(G *g, const char *name, int ty, int kind, Iv iv, int dep, in
 	for (int t = 0; t < NTY; t++)
 		g->vmask[t][x >> 6] &= ~bit;
 	g->amask[x >> 6] &= ~bit;
-	if (kind == VK_ARRAY)
+	if (kind == GV_ARRAY)
 		g->amask[x >> 6] |= bit;
 	else
 		g->vmask[ty][x >> 6] |= bit;
@@ -138,7 +138,7 @@ static Var *pick_mod(G *g, int ty)
 	int c[MAXV], n = 0;
 	for (int i = 0; i < g->nv; i++) {
 		Var *v = &g->v[i];
-		if (!v->alive || v->kind != VK_LOCAL || v->acc || v->count || v->carried)
+		if (!v->alive || v->kind != GV_LOCAL || v->acc || v->count || v->carried)
 			continue;
 		if ((ty >= 0 && v->ty != ty) || (ty < 0 && v->ty == T_B))
 			continue;
@@ -217,7 +217,7 @@ static void st_assign(G *g)
 	cov_type(g, ty);
 	COV(g, stmt_assign);
 	L(name, " = ", e.s);
-	add_var(g, name, ty, VK_LOCAL, e.iv, e.dep, e.idx);
+	add_var(g, name, ty, GV_LOCAL, e.iv, e.dep, e.idx);
 }
 
 /* v op= e for a freely assignable variable. */
@@ -374,7 +374,7 @@ static void st_comp(G *g)
 		cov_type(g, ty);
 		COV(g, stmt_assign);
 		L(name, " = ", e.s);
-		v = add_var(g, name, ty, VK_LOCAL, e.iv, e.dep, 0);
+		v = add_var(g, name, ty, GV_LOCAL, e.iv, e.dep, 0);
 		g->sp = 0;
 	}
 	int n = TY_N(v->ty);
@@ -491,7 +491,7 @@ static void st_atomic(G *g)
 		cov_type(g, t);
 		COV(g, stmt_assign);
 		L(name, " = ", fn[mm], o->name, ", i, ", e.s, ")");
-		add_var(g, name, t, VK_LOCAL, o->iv, 1, o->idx);
+		add_var(g, name, t, GV_LOCAL, o->iv, 1, o->idx);
 		double m = iv_mag(e.iv);
 		o->iv = iv_hull(o->iv, mm < 2 ? iv_mk(o->iv.lo - m, o->iv.hi + m) : e.iv);
 		o->idx = 0;
@@ -703,7 +703,7 @@ static Var *declare_acc(G *g, int ty, double T)
 	COV(g, stmt_assign);
 	cov_type(g, ty);
 	double m = budget * T;
-	Var *v = add_var(g, name, ty, VK_LOCAL, ty == T_I ? iv_mk(0, m) : iv_sym(m), 1, 0);
+	Var *v = add_var(g, name, ty, GV_LOCAL, ty == T_I ? iv_mk(0, m) : iv_sym(m), 1, 0);
 	v->acc = 1;
 	v->budget = budget;
 	v->trip = g->trip;
@@ -906,7 +906,7 @@ static void st_for(G *g, int nest)
 	int mark = blk_begin(g);
 	g->loop++;
 	g->trip *= T;
-	Var *lv = add_var(g, name, T_I, VK_LOOP, jv, 1, jidx);
+	Var *lv = add_var(g, name, T_I, GV_LOOP, jv, 1, jidx);
 	(void)lv;
 	loop_body(g, accs, nacc, cv, nest - 1, 0);
 	loop_end(g, T, mark, accs, nacc, cv);
@@ -921,7 +921,7 @@ static void st_while(G *g, int nest)
 	COV(g, stmt_assign);
 	cov_type(g, T_I);
 	L(name, " = int(0)");
-	Var *cnt = add_var(g, name, T_I, VK_LOCAL, iv_mk(0, K), 0, 0);
+	Var *cnt = add_var(g, name, T_I, GV_LOCAL, iv_mk(0, K), 0, 0);
 	cnt->count = 1;
 	Var *accs[1];
 	int nacc = 0;
@@ -938,7 +938,7 @@ static void st_while(G *g, int nest)
 		COV(g, expr_true_false);
 		COV(g, stmt_assign);
 		L(fn, " = bool(False)");
-		flag = add_var(g, fn, T_B, VK_LOCAL, iv_mk(0, 1), 0, 0);
+		flag = add_var(g, fn, T_B, GV_LOCAL, iv_mk(0, 1), 0, 0);
 		COV(g, expr_and);
 		COV(g, expr_not);
 		cond = S(cond, " and not ", fn);
@@ -995,7 +995,7 @@ static void st_call(G *g)
 		cov_type(g, h->rty[0]);
 		COV(g, stmt_assign);
 		L(name, " = ", call.s);
-		Var *v = add_var(g, name, h->rty[0], VK_LOCAL, h->riv[0], 1, h->ridx[0]);
+		Var *v = add_var(g, name, h->rty[0], GV_LOCAL, h->riv[0], 1, h->ridx[0]);
 		(void)v;
 		return;
 	}
@@ -1003,7 +1003,7 @@ static void st_call(G *g)
 	const char *lhs = "";
 	for (int k = 0; k < h->nret; k++) {
 		fresh(g, names[k], h->rty[k]);
-		add_var(g, names[k], h->rty[k], VK_LOCAL, h->riv[k], 1, h->ridx[k]);
+		add_var(g, names[k], h->rty[k], GV_LOCAL, h->riv[k], 1, h->ridx[k]);
 		cov_type(g, h->rty[k]);
 		lhs = APP(lhs, k ? ", " : "", names[k]);
 	}
@@ -1219,7 +1219,7 @@ static void gen_helper(G *g)
 			NEWNAME(g, pn, pf);
 		sig = APP(sig, k ? ", " : "", param_text(g, pn, t, h->parr[k]));
 		Iv iv = h->pidx[k] ? iv_mk(0, NMAX - 1) : h->pcount[k] ? iv_mk(1, NMAX) : h->piv[k];
-		Var *v = add_var(g, pn, t, h->parr[k] ? VK_ARRAY : VK_PARAM, h->parr[k] ? iv_sym(1.0) : iv, 1, h->pidx[k]);
+		Var *v = add_var(g, pn, t, h->parr[k] ? GV_ARRAY : GV_PARAM, h->parr[k] ? iv_sym(1.0) : iv, 1, h->pidx[k]);
 		if (h->parr[k])
 			v->role = h->prole[k];
 		if (h->pcount[k])
@@ -1281,7 +1281,7 @@ static void add_param(G *g, int ty, int kind, int role)
 {
 	static const Words in[5] = {WORDS(aw_in), WORDS(aw_iin), WORDS(aw_in), WORDS(aw_vin), WORDS(aw_min)};
 	char name[28];
-	if (kind == VK_ARRAY) {
+	if (kind == GV_ARRAY) {
 		if (role != R_IN)
 			NEWNAME(g, name, aw_out);
 		else
@@ -1292,10 +1292,10 @@ static void add_param(G *g, int ty, int kind, int role)
 		NEWNAME(g, name, sw_f);
 	else
 		fresh(g, name, ty);
-	Iv iv = ty == T_I ? (kind == VK_ARRAY ? iv_mk(0, NMAX - 1) : iv_mk(1, NMAX)) : iv_sym(1.0);
-	Var *v = add_var(g, name, ty, kind, iv, 1, ty == T_I && kind == VK_ARRAY);
+	Iv iv = ty == T_I ? (kind == GV_ARRAY ? iv_mk(0, NMAX - 1) : iv_mk(1, NMAX)) : iv_sym(1.0);
+	Var *v = add_var(g, name, ty, kind, iv, 1, ty == T_I && kind == GV_ARRAY);
 	v->role = (unsigned char)role;
-	if (ty == T_I && kind == VK_PARAM && g->nvar < 0)
+	if (ty == T_I && kind == GV_PARAM && g->nvar < 0)
 		g->nvar = g->nv - 1;
 }
 
@@ -1366,43 +1366,43 @@ void gen_body_kernel(G *g, uint64_t index)
 	int nout = 1 + (chance(g, 30) && g->k->params > 2);
 	int order = rnd(g, 3);
 	if (order == 1 && want_n)
-		add_param(g, T_I, VK_PARAM, 0);
+		add_param(g, T_I, GV_PARAM, 0);
 	for (int k = 0; k < nin; k++)
-		add_param(g, elem_type(g), VK_ARRAY, R_IN);
+		add_param(g, elem_type(g), GV_ARRAY, R_IN);
 	for (int k = 0; k < g->nh; k++) /* arrays the helpers read */
 		for (int j = 0; j < g->h[k].np; j++)
 			if (g->h[k].parr[j] && g->h[k].prole[j] == R_IN && !pick_arr(g, g->h[k].pty[j], R_IN))
-				add_param(g, g->h[k].pty[j], VK_ARRAY, R_IN);
+				add_param(g, g->h[k].pty[j], GV_ARRAY, R_IN);
 	if (chance(g, g->cat == CAT_LOOP || g->cat == CAT_ATOMIC ? 50 : 20))
-		add_param(g, T_I, VK_ARRAY, R_IN);
+		add_param(g, T_I, GV_ARRAY, R_IN);
 	if (order != 1 && want_n)
-		add_param(g, T_I, VK_PARAM, 0);
+		add_param(g, T_I, GV_PARAM, 0);
 	if (chance(g, 45))
-		add_param(g, T_F, VK_PARAM, 0);
+		add_param(g, T_F, GV_PARAM, 0);
 	if (chance(g, g->cat == CAT_VECTOR || g->cat == CAT_MATRIX ? 25 : 4))
-		add_param(g, g->cat == CAT_MATRIX && chance(g, 50) ? MAT_OF(2 + rnd(g, 3)) : VEC_OF(g->vecn), VK_PARAM, 0);
+		add_param(g, g->cat == CAT_MATRIX && chance(g, 50) ? MAT_OF(2 + rnd(g, 3)) : VEC_OF(g->vecn), GV_PARAM, 0);
 	int nacc = g->cat == CAT_ATOMIC ? 1 + rnd(g, 2) : g->cat == CAT_COMBINED ? chance(g, 30) : 0;
 	for (int k = 0; k < g->nh; k++)
 		for (int j = 0; j < g->h[k].np; j++)
 			if (g->h[k].parr[j] && g->h[k].prole[j] == R_ACC && !pick_arr(g, g->h[k].pty[j], R_ACC))
-				add_param(g, g->h[k].pty[j], VK_ARRAY, R_ACC);
+				add_param(g, g->h[k].pty[j], GV_ARRAY, R_ACC);
 	for (int k = 0; k < nacc; k++) {
 		int t = chance(g, 25) ? T_I : chance(g, 20) ? VEC_OF(g->vecn) : T_F;
 		if (IS_VEC(t) && chance(g, 30))
 			t = MAT_OF(2 + rnd(g, 3));
-		add_param(g, t, VK_ARRAY, R_ACC);
+		add_param(g, t, GV_ARRAY, R_ACC);
 	}
 	for (int k = 0; k < nout; k++) {
 		int t = elem_type(g);
 		if (g->cat == CAT_MATRIX && k == 0 && chance(g, 50))
 			t = MAT_OF(2 + rnd(g, 3));
-		add_param(g, t, VK_ARRAY, R_OUT);
+		add_param(g, t, GV_ARRAY, R_OUT);
 	}
 	/* signature, in declaration order */
 	const char *sig = "";
 	for (int k = 0; k < g->nv; k++) {
 		Var *v = &g->v[k];
-		sig = APP(sig, k ? ", " : "", param_text(g, v->name, v->ty, v->kind == VK_ARRAY));
+		sig = APP(sig, k ? ", " : "", param_text(g, v->name, v->ty, v->kind == GV_ARRAY));
 	}
 	put(g, "@wp.kernel\n");
 	L("def ", g->kname, "(", sig, "):");
@@ -1432,7 +1432,7 @@ void gen_body_kernel(G *g, uint64_t index)
 		cov_type(g, a->ty);
 		COV(g, stmt_assign);
 		L(name, " = ", e.s);
-		add_var(g, name, a->ty, VK_LOCAL, e.iv, 1, e.idx);
+		add_var(g, name, a->ty, GV_LOCAL, e.iv, 1, e.idx);
 	}
 
 	/* the body, with the category's promised statements somewhere in it */
@@ -1482,7 +1482,7 @@ void gen_body_kernel(G *g, uint64_t index)
 	/* every output gets a final value */
 	for (int k = 0; k < g->nv; k++) {
 		Var *a = &g->v[k];
-		if (a->kind == VK_ARRAY && a->role == R_OUT && !a->stored) {
+		if (a->kind == GV_ARRAY && a->role == R_OUT && !a->stored) {
 			g->sp = 0;
 			st_store(g, a, 1);
 		}
