@@ -34,7 +34,7 @@ OP(LSHIFT, "lshift", 2, 1)     /* a << b, the count taken modulo the width */
 OP(RSHIFT, "rshift", 2, 1)     /* a >> b (arithmetic on signed types), likewise */
 OP(INVERT, "invert", 1, 1)     /* ~a */
 OP(SELECT, "select", 3, 1)     /* select c, a, b: c ? a : b, both evaluated */
-OP(CONV, "conv", 1, 1)         /* float(i), int(f) (toward zero), wp.float64(x),
+OP(CONV, "conv", 1, 1)         /* float(i), int(f) (toward zero, saturating), wp.float64(x),
                                 * wp.vec3d(v): to the result's type */
 OP(MAKE, "make", -1, 1)        /* a vector, matrix, quat or transform from 0, 1
                                 * or all components (a transform: also p, q) */

@@ -226,10 +226,11 @@ KS_FUNC ks_half ks_half_of(KS_REAL f)
 	KS_FUNC bool ks_ne_##SN(ST a, ST b) { return a != b; }
 
 /* Integer division, remainder and floor division of every width: C's
- * truncating / and %, but 0 for a divisor of 0 (Warp's answer on every
- * device) and no overflow for the most negative value divided by -1
- * (it wraps to itself, remainder 0).  a // b rounds toward minus
- * infinity, as Warp's does on ints too. */
+ * truncating / and %, with one answer on every device where C has none
+ * (and x86 traps, while a GPU gives a machine-specific value): a / 0 ==
+ * a // 0 == 0 and a % 0 == a (so a == (a / b) * b + a % b for every b),
+ * and the most negative value divided by -1 wraps to itself, remainder
+ * 0.  a // b rounds toward minus infinity, as Warp's does on ints too. */
 #define KS_INT_DIV_SIGNED(SN, ST, MIN)                                               \
 	KS_FUNC ST ks_div_##SN(ST a, ST b)                                          \
 	{                                                                           \
@@ -241,16 +242,18 @@ KS_FUNC ks_half ks_half_of(KS_REAL f)
 	}                                                                           \
 	KS_FUNC ST ks_mod_##SN(ST a, ST b)                                          \
 	{                                                                           \
-		return b == 0 || b == (ST)-1 ? (ST)0 : (ST)(a % b);                 \
+		return b == 0 ? a : b == (ST)-1 ? (ST)0 : (ST)(a % b);              \
 	}                                                                           \
 	KS_FUNC ST ks_floordiv_##SN(ST a, ST b)                                     \
 	{                                                                           \
+		if (b == 0)                                                         \
+			return (ST)0;                                               \
 		ST q = ks_div_##SN(a, b), r = ks_mod_##SN(a, b);                    \
 		return (r != 0 && ((r < 0) != (b < 0))) ? (ST)(q - 1) : q;          \
 	}
 #define KS_INT_DIV_UNSIGNED(SN, ST)                                                  \
 	KS_FUNC ST ks_div_##SN(ST a, ST b) { return b == 0 ? (ST)0 : (ST)(a / b); } \
-	KS_FUNC ST ks_mod_##SN(ST a, ST b) { return b == 0 ? (ST)0 : (ST)(a % b); } \
+	KS_FUNC ST ks_mod_##SN(ST a, ST b) { return b == 0 ? a : (ST)(a % b); }     \
 	KS_FUNC ST ks_floordiv_##SN(ST a, ST b) { return ks_div_##SN(a, b); }
 
 /* Shifts: the count is a number of bits; a count outside [0, width)
@@ -403,29 +406,30 @@ KS_FUNC ks_half ks_sign_float16(ks_half x) { return KS_HALF(KS_H(x) < 0.0f ? -1.
 
 /* ---- conversions ---------------------------------------------------------- */
 
-/* A float to an int: truncated toward zero, and 0 when it is NaN or its
- * integer part does not fit (Warp's answer on every device; C leaves it
- * undefined). */
-#define KS_TO_INT(IN, IT, LO, HI)                                                    \
+/* A float to an int: truncated toward zero, saturated at the int's
+ * limits, and 0 for a NaN, as the GPU's own conversion does (C leaves the
+ * last two undefined), the same on every device. */
+#define KS_TO_INT(IN, IT, LO, HI, FHI)                                               \
 	KS_FUNC IT ks_to_##IN##_float(KS_REAL x)                                      \
 	{                                                                           \
-		return x > (LO) - 1.0 && x < (HI) + 1.0 ? (IT)x : (IT)0;            \
+		return x != x ? (IT)0 : x < (double)(LO) ? (IT)(LO) : x >= (FHI) ? (IT)(HI) : (IT)x; \
 	}                                                                           \
 	KS_FUNC IT ks_to_##IN##_float64(double x)                                   \
 	{                                                                           \
-		return x > (LO) - 1.0 && x < (HI) + 1.0 ? (IT)x : (IT)0;            \
+		return x != x ? (IT)0 : x < (double)(LO) ? (IT)(LO) : x >= (FHI) ? (IT)(HI) : (IT)x; \
 	}                                                                           \
 	KS_FUNC IT ks_to_##IN##_float16(ks_half x) { return ks_to_##IN##_float(KS_H(x)); } \
 	KS_FUNC ks_half ks_to_float16_##IN(IT x) { return KS_HALF((KS_REAL)x); }      \
 	KS_FUNC IT ks_to_##IN##_bool(bool x) { return (IT)x; }
-KS_TO_INT(int8, int8_t, -128.0, 127.0)
-KS_TO_INT(uint8, uint8_t, 0.0, 255.0)
-KS_TO_INT(int16, int16_t, -32768.0, 32767.0)
-KS_TO_INT(uint16, uint16_t, 0.0, 65535.0)
-KS_TO_INT(int, int, -2147483648.0, 2147483647.0)
-KS_TO_INT(uint32, uint32_t, 0.0, 4294967295.0)
-KS_TO_INT(int64, int64_t, -9223372036854775808.0, 9223372036854774784.0)
-KS_TO_INT(uint64, uint64_t, 0.0, 18446744073709549568.0)
+/* FHI: 2^bits, the first float above the range, exact as a double */
+KS_TO_INT(int8, int8_t, -128, 127, 128.0)
+KS_TO_INT(uint8, uint8_t, 0, 255, 256.0)
+KS_TO_INT(int16, int16_t, -32768, 32767, 32768.0)
+KS_TO_INT(uint16, uint16_t, 0, 65535, 65536.0)
+KS_TO_INT(int, int, -2147483647 - 1, 2147483647, 2147483648.0)
+KS_TO_INT(uint32, uint32_t, 0, 4294967295u, 4294967296.0)
+KS_TO_INT(int64, int64_t, -9223372036854775807ll - 1, 9223372036854775807ll, 9223372036854775808.0)
+KS_TO_INT(uint64, uint64_t, 0, 18446744073709551615ull, 18446744073709551616.0)
 KS_FUNC ks_half ks_to_float16_float(KS_REAL x) { return KS_HALF(x); }
 KS_FUNC ks_half ks_to_float16_float64(double x) { return KS_HALF((KS_REAL)x); }
 KS_FUNC KS_REAL ks_to_float_float16(ks_half x) { return KS_H(x); }
