@@ -285,22 +285,18 @@ const char *cuda_nvrtc(const char **why)
 			buf_printf(&newer, "%s%s (NVRTC %d)", newer.n ? ", " : "", c->path, maj);
 			continue;
 		}
+		/* One passed over stays loaded: NVRTC allocates as it loads,
+		 * and unloading it would leak that. */
 		void *lib = dlopen(c->path, RTLD_NOW | RTLD_LOCAL);
 		void *p = lib ? dlsym(lib, "nvrtcVersion") : NULL;
 		nvrtcResult (*version)(int *, int *);
-		if (!p) {
-			if (lib)
-				dlclose(lib);
+		if (!p)
 			continue;
-		}
 		memcpy(&version, &p, sizeof p);
-		if (version(&maj, &min)) {
-			dlclose(lib);
+		if (version(&maj, &min))
 			continue;
-		}
 		if (drv && maj > dmaj) {
 			buf_printf(&newer, "%s%s (NVRTC %d.%d)", newer.n ? ", " : "", c->path, maj, min);
-			dlclose(lib);
 			continue;
 		}
 		const char *slash = strrchr(c->path, '/');
