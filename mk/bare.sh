@@ -149,6 +149,10 @@ git ls-files -z --cached --others --exclude-standard |
 
 step dataset 600 "make dataset N=$N DEVICE=cuda" "${inside[@]}" make dataset N="$N" DEVICE=cuda
 T_DATASET=$T
+# the packages went in before make read its makefiles again: the first
+# build found libtcc (mk/deps.mk)
+grep -q KS_HAVE_LIBTCC "$root/root/ksynth/build/runtime.flags" ||
+	die "make dataset built krun without libtcc: the makefiles were read before the packages went in"
 step check 900 "make check" "${inside[@]}" make check
 T_CHECK=$T
 
