@@ -31,10 +31,12 @@ include $(O)/.deps-ok
 endif
 
 # NVRTC for make dataset DEVICE=cuda (mk/dataset.mk), installed once: a
-# failed install (no network) is no error here; its reason is left in
-# $(NVRTC_WHY) and the next run tries again.
+# failed install (no network) is no error here, and says nothing; its
+# reason is left in $(NVRTC_WHY) for make dataset's one line, and the next
+# run tries again.
 NVRTC_STAMP := $(O)/nvrtc.stamp
 NVRTC_WHY := $(O)/nvrtc.why
 $(NVRTC_STAMP): mk/deps.sh
-	$(Q)mkdir -p $(@D); if $(DEPS_ENV) sh mk/deps.sh nvrtc 2>$(NVRTC_WHY).tmp; then \
-		rm -f $(NVRTC_WHY) $(NVRTC_WHY).tmp; touch $@; else mv $(NVRTC_WHY).tmp $(NVRTC_WHY); fi
+	$(Q)mkdir -p $(@D); if $(DEPS_ENV) sh mk/deps.sh nvrtc >$(NVRTC_WHY).out 2>$(NVRTC_WHY).tmp; then \
+		cat $(NVRTC_WHY).out; rm -f $(NVRTC_WHY) $(NVRTC_WHY).*; touch $@; \
+	else mv $(NVRTC_WHY).tmp $(NVRTC_WHY); rm -f $(NVRTC_WHY).out; fi

@@ -94,7 +94,9 @@ nvrtc() {
 	# one retry, 30 s a try: without network this fails in about a minute
 	if ! out=$("$tmp/.pip/bin/pip" install --disable-pip-version-check --no-input --progress-bar off -q \
 		--retries 1 --timeout 30 --target "$tmp" "$pin" 2>&1); then
-		echo "ksynth: pip install $pin failed: $(echo "$out" | grep -v '^ *$' | tail -n 1)" >&2
+		# pip's last line says only that nothing was found; why is earlier
+		why=$(echo "$out" | grep -o 'Failed to establish a new connection: [^)]*\|Temporary failure in name resolution\|SSLError([^)]*\|CERTIFICATE_VERIFY_FAILED' | head -n 1 | sed "s/'$//")
+		echo "ksynth: pip install $pin failed: $(echo "$out" | grep -v '^ *$' | tail -n 1)${why:+ (PyPI: $why)}" >&2
 		return 1
 	fi
 	rm -rf "$tmp/.pip"
