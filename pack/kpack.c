@@ -410,7 +410,7 @@ static void card_cuda(Buf *c, const Checked *k)
 	const Tally *t = &k->cuda_compiler;
 	int full = !strcmp(o_check, "full"), none = !strcmp(o_check, "none");
 	buf_puts(c, "### The CUDA code\n\n"
-		    "Nothing ran on a GPU: the CUDA code is codegen only, checked without one.\n");
+		    "Nothing ran on a GPU: the CUDA code is codegen only.\n");
 	if (full)
 		buf_puts(c, "It was executed on `sim`, ksynth's host device (the CUDA code compiled as C++\n"
 			    "and run on the CPU), whose outputs must equal the C code's\n"
@@ -423,7 +423,7 @@ static void card_cuda(Buf *c, const Checked *k)
 	}
 	if (t->k == 1 && t->len[0] == 4 && !memcmp(t->name[0], "none", 4)) {
 		buf_puts(c, "No CUDA compiler compiled it: there was no NVRTC where the dataset was built,\n"
-			    "so `meta.checks.compiled` is false and `compiler` is `none` for every record\n"
+			    "so `meta.checks.compiled` is false and `compiler` is `none` for every CUDA record\n"
 			    "(`make deps` installs NVRTC; `NVRTC=require` stops a build that has none).\n\n");
 		return;
 	}
