@@ -2,6 +2,7 @@
 #
 #   make dataset N=1000 DEVICE=cpu|cuda|all SEED=1 CATEGORIES=all
 #                SHARD=50 CHECK=full|compile|none OUT=dataset/<device>
+#                NVRTC=auto|require
 #                [DS_JOBS=nproc, the shards built at once when make has no -j]
 #
 # A Make graph over shards.  Shard K holds kernels [K*SHARD, (K+1)*SHARD);
@@ -38,6 +39,10 @@ endif
 ifeq ($(filter $(CHECK),full compile none),)
 $(error CHECK=$(CHECK): full, compile or none)
 endif
+NVRTC ?= auto
+ifeq ($(filter $(NVRTC),auto require),)
+$(error NVRTC=$(NVRTC): auto or require)
+endif
 
 # The tools: those of this build, made first if need be; a test points
 # DATASET_BIN at a private copy so that nothing is rebuilt under it.
@@ -54,6 +59,37 @@ DS_OUTKEY := $(DATASET_WORK)/out-$(shell printf '%s' '$(abspath $(OUT))' | cksum
 DS_ENV := KS_BIN=$(abspath $(DATASET_BIN)) DS_SEED=$(SEED) DS_CATS=$(CATEGORIES) DS_DEVICE=$(DEVICE) DS_CHECK=$(CHECK)
 DS_GNUPLOT := $(shell command -v gnuplot)
 DS_KPACK := --seed $(SEED) --cats $(CATEGORIES) --device $(DEVICE) --check $(CHECK)
+
+# NVRTC compiles the CUDA code in the check step (DEVICE=cuda or all,
+# CHECK=full or compile): the one krun finds (doc/runtime.md), which
+# `make dataset` first installs from PyPI into the build folder when there
+# is no CUDA toolkit (mk/deps.mk).  With none, NVRTC=auto (the default)
+# checks the CUDA code on sim alone, says so in one line and in the
+# records; NVRTC=require stops.  The make that builds (dataset-build, made
+# by `make dataset` once the tools and the install are done) asks krun
+# which NVRTC as it reads this file: `NVRTC 13.0` or `none` goes to the
+# check step (DS_NVRTC) and to $(DS_WORK)/nvrtc, rewritten only when it
+# changes, on which the check steps depend: another NVRTC, or one where
+# there was none, checks the shards again.
+DS_NVRTC_USE := $(and $(filter-out cpu,$(DEVICE)),$(filter-out none,$(CHECK)))
+DS_NVRTC :=
+ifneq ($(DS_NVRTC_USE),)
+ifneq ($(and $(filter dataset-build dataset-shards,$(MAKECMDGOALS)),$(wildcard $(DATASET_BIN)/krun)),)
+DS_NVRTC_SAYS := $(shell $(DATASET_BIN)/krun --nvrtc 2>&1)
+ifeq ($(.SHELLSTATUS),0)
+DS_NVRTC := $(subst :,,$(wordlist 1,2,$(DS_NVRTC_SAYS)))
+else
+DS_NVRTC := none
+DS_NVRTC_WHY := $(subst krun: --nvrtc: ,,$(DS_NVRTC_SAYS))$(if $(wildcard $(NVRTC_WHY)),; $(subst ksynth: ,,$(file <$(NVRTC_WHY))))
+ifeq ($(NVRTC),require)
+$(error make dataset: NVRTC=require, and there is no NVRTC: $(DS_NVRTC_WHY))
+endif
+$(info make dataset: no NVRTC ($(DS_NVRTC_WHY)): the CUDA code is checked on sim alone, not compiled by NVRTC, and its records say so (NVRTC=require stops instead))
+endif
+$(shell mkdir -p $(DS_WORK) && echo '$(DS_NVRTC)' | cmp -s - $(DS_WORK)/nvrtc || echo '$(DS_NVRTC)' >$(DS_WORK)/nvrtc)
+endif
+endif
+DS_ENV += DS_NVRTC='$(DS_NVRTC)' DS_NVRTC_MODE=$(NVRTC)
 
 LAUNCH ?=
 ifneq ($(filter $(LAUNCH),local srun slurm),$(LAUNCH))
@@ -79,7 +115,7 @@ else
 # with -j$(DS_JOBS) (the CPUs this process may use); an explicit -jN,
 # -j1 included, is kept.  (make 4.3 reads -j only from its command line.)
 DS_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
-dataset:
+dataset: $(DATASET_BIN)/krun $(if $(DS_NVRTC_USE),$(NVRTC_STAMP))
 	$(Q)$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(DS_JOBS)) dataset-build
 dataset-build: $(OUT)/timing.json
 endif
@@ -95,7 +131,11 @@ $(eval $(call ds_step,gen,,$(DATASET_BIN)/kgen))
 $(eval $(call ds_step,parse,$(DS_WORK)/%/gen.st,$(DATASET_BIN)/kparse $(DATASET_BIN)/kfmt))
 $(eval $(call ds_step,diff,$(DS_WORK)/%/parse.st,$(DATASET_BIN)/kdiff))
 $(eval $(call ds_step,emit,$(DS_WORK)/%/diff.st,$(DATASET_BIN)/kemit-cpu $(DATASET_BIN)/kemit-cu))
-$(eval $(call ds_step,check,$(DS_WORK)/%/emit.st,$(DATASET_BIN)/krun $(wildcard runtime/*.h)))
+$(eval $(call ds_step,check,$(DS_WORK)/%/emit.st,$(DATASET_BIN)/krun $(wildcard runtime/*.h) $(if $(DS_NVRTC_USE),$(DS_WORK)/nvrtc)))
+
+# (written as the makefile is read; made here only where krun was not there then)
+$(DS_WORK)/nvrtc:
+	$(Q)mkdir -p $(@D) && echo '$(or $(DS_NVRTC),unknown)' >$@
 
 # (`: dataset-shard K` marks the shards that `make -n` would remake: mk/slurm.mk)
 $(DS_WORK)/%.rec: $(DS_WORK)/%/check.st $(DATASET_BIN)/kpack

@@ -4,7 +4,8 @@
 #   sh mk/dataset.sh STEP DIR FIRST COUNT
 #
 # with KS_BIN (absolute), DS_SEED, DS_CATS, DS_DEVICE and DS_CHECK in the
-# environment.  STEP is gen, parse, diff, emit or check.  A step reads the
+# environment, and for the check step DS_NVRTC (`NVRTC 13.0`, `none`, or
+# empty: ask krun) and DS_NVRTC_MODE (auto or require).  STEP is gen, parse, diff, emit or check.  A step reads the
 # previous step's status DIR/PREV.st, one line per kernel, `I NAME ok` or
 # `I NAME STAGE: reason`, works on the kernels that are ok and writes
 # DIR/STEP.st under a temporary name, renamed once the step is done: Make
@@ -53,7 +54,7 @@ tmp=$step.st.tmp.$$
 # runs of a step on one shard (two makes sharing a work folder) never
 # write each other's files
 run=.run.$$
-trap 'rm -rf "$tmp" k.tmp.$$ "$run"' EXIT
+trap 'rm -rf "$tmp" k.tmp.$$ check.nvrtc.tmp.$$ "$run"' EXIT
 trap 'exit 130' INT TERM
 : >"$tmp"
 mkdir "$run" || exit 1
@@ -201,14 +202,30 @@ emit)
 	}
 	REDO=1 each "$run/emit.m1" ;;
 check)
-	# nvrtc ERRFILE KIR CU: NVRTC to an sm_90 cubin; no NVRTC stops the build
+	# The NVRTC that compiles the CUDA code (make says which: DS_NVRTC),
+	# `none` when there is none: then the CUDA code is checked on sim
+	# alone, unless NVRTC=require.  check.nvrtc tells kpack.
+	have_nvrtc=
+	if cuda && [ "$DS_CHECK" != none ]; then
+		nv=${DS_NVRTC-}
+		if [ -z "$nv" ]; then
+			nv=$("$B/krun" --nvrtc 2>"$run/nvrtc.err") && nv=$(echo "$nv" | awk '{ sub(/:$/, "", $2); print $1, $2 }') || nv=none
+		fi
+		if [ "$nv" = none ] && [ "${DS_NVRTC_MODE-}" = require ]; then
+			echo "make dataset: NVRTC=require, and there is no NVRTC: $(cat "$run/nvrtc.err" 2>/dev/null)" >&2
+			exit 1
+		fi
+		[ "$nv" = none ] || have_nvrtc=1
+		echo "$nv" >check.nvrtc.tmp.$$ && mv check.nvrtc.tmp.$$ check.nvrtc || exit 1
+	fi
+	# nvrtc ERRFILE KIR CU: NVRTC to an sm_90 cubin; NVRTC gone since make
+	# asked for it stops the build
 	nvrtc() {
 		"$B/krun" --device cuda --compile-only --arch sm_90 "$2" "$3" 2>"$1"
 		rc=$?
 		if [ $rc = 77 ]; then
-			echo "make dataset: DEVICE=$DS_DEVICE CHECK=$DS_CHECK needs NVRTC to compile the CUDA code:" >&2
+			echo "make dataset: DEVICE=$DS_DEVICE CHECK=$DS_CHECK: NVRTC ($nv) cannot be had now:" >&2
 			cat "$1" >&2
-			echo "install the CUDA toolkit (CUDA_HOME), or use CHECK=none or DEVICE=cpu" >&2
 			exit 1
 		fi
 		return $rc
@@ -218,7 +235,7 @@ check)
 	# concatenate); only when one fails is each record compiled alone, so
 	# the errors go to the records they belong to.
 	shard_nvrtc=
-	if cuda && [ "$DS_CHECK" != none ]; then
+	if [ -n "$have_nvrtc" ]; then
 		set -- $(awk '$3 == "ok" { print $2 }' emit.st)
 		if [ $# -gt 0 ]; then
 			for n; do cat "$n.f.cu"; done >shard.f.cu.tmp.$$ && mv shard.f.cu.tmp.$$ shard.f.cu
@@ -271,7 +288,7 @@ check)
 		none) return 0 ;;
 		compile)
 			krun1 "$run/bc.list" "$2.b.c" "$2.err" --compile-only "$2.d.kir" "$2.b.c" || { fail "$1" "$2" compile-cpu "$2.err"; return 1; }
-			cuda && [ -z "$shard_nvrtc" ] || return 0
+			[ -n "$have_nvrtc" ] && [ -z "$shard_nvrtc" ] || return 0
 			nvrtc "$2.err" "$2.kir" "$2.f.cu" && nvrtc "$2.err" "$2.d.kir" "$2.b.cu" ||
 				{ fail "$1" "$2" compile-cuda "$2.err"; return 1; }
 			return 0 ;;
@@ -279,7 +296,7 @@ check)
 		krun1 "$run/fc.list" "$2.f.c" "$2.err" --compile-only "$2.kir" "$2.f.c" || { fail "$1" "$2" compile-cpu "$2.err"; return 1; }
 		krun1 "$run/cpu.list" "$2.b.c" "$2.err" --gradcheck "$2.d.kir" "$2.b.c" || { fail "$1" "$2" check-cpu "$2.err"; return 1; }
 		cuda || return 0
-		if [ -z "$shard_nvrtc" ]; then
+		if [ -n "$have_nvrtc" ] && [ -z "$shard_nvrtc" ]; then
 			nvrtc "$2.err" "$2.kir" "$2.f.cu" && nvrtc "$2.err" "$2.d.kir" "$2.b.cu" ||
 				{ fail "$1" "$2" compile-cuda "$2.err"; return 1; }
 		fi
@@ -291,7 +308,8 @@ check)
 	}
 	# the statuses of the batches, one awk for the shard; a kernel they do
 	# not settle, and every kernel when the shard's NVRTC failed, by work()
-	if [ "$DS_CHECK" = full ] && { ! cuda || [ -n "$shard_nvrtc" ]; }; then
+	nvrtc_ok() { [ -z "$have_nvrtc" ] || [ -n "$shard_nvrtc" ]; }
+	if [ "$DS_CHECK" = full ] && nvrtc_ok; then
 		if cuda; then
 			AGREE=1 merge emit.st check ".f.c=compile-cpu .b.c=check-cpu .b.cu=check-sim" \
 				"$run/fc.list.status" "$run/cpu.list.status" "$run/sim.list.status" >"$run/check.m1"
@@ -299,7 +317,7 @@ check)
 			merge emit.st check ".f.c=compile-cpu .b.c=check-cpu" "$run/fc.list.status" "$run/cpu.list.status" >"$run/check.m1"
 		fi
 		REDO=1 each "$run/check.m1"
-	elif [ "$DS_CHECK" = compile ] && { ! cuda || [ -n "$shard_nvrtc" ]; }; then
+	elif [ "$DS_CHECK" = compile ] && nvrtc_ok; then
 		merge emit.st compile-cpu .b.c "$run/bc.list.status" >"$run/check.m1"
 		REDO=1 each "$run/check.m1"
 	else

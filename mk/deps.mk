@@ -1,12 +1,42 @@
-# deps.mk: `make deps` installs the Debian packages the build and the tests
-# need (mk/deps.sh says which).  The build runs the same check itself before
-# it first needs a generator, so a fresh machine needs only `make check`.
+# deps.mk: what the build, the tests and `make dataset` need, installed by
+# mk/deps.sh (which says what each package is for).
+#
+#   make deps        the Debian packages of the build and the tests, and
+#                    NVRTC for DEVICE=cuda: the CUDA toolkit's, else PyPI's
+#                    wheel installed into $(NVRTC_DIR), where krun looks
+#   make deps-list   what `make deps` would install, and why; installs nothing
+#
+# Every other goal first makes $(O)/.deps-ok, which is included below as a
+# makefile: make then reads the makefiles again once the packages are in,
+# so what they look for as they are read (libtcc.h, gnuplot, the C
+# compiler's target) is found on a fresh machine too, on the first run.
 
-.PHONY: deps
+NVRTC_DIR ?= $(O)/nvrtc
+DEPS_ENV = NVRTC_DIR=$(NVRTC_DIR)
+
+.PHONY: deps deps-list
 deps:
 	$(Q)sh mk/deps.sh build
+	$(Q)$(DEPS_ENV) sh mk/deps.sh nvrtc
+deps-list:
+	$(Q)$(DEPS_ENV) sh mk/deps.sh -n build nvrtc
 
 # Stamp: the check ran and passed for this build folder.
 $(O)/.deps-ok: mk/deps.sh
 	$(Q)sh mk/deps.sh build
 	$(Q)mkdir -p $(@D) && touch $@
+
+ifneq ($(filter-out clean deps deps-list,$(or $(MAKECMDGOALS),all)),)
+include $(O)/.deps-ok
+endif
+
+# NVRTC for make dataset DEVICE=cuda (mk/dataset.mk), installed once: a
+# failed install (no network) is no error here, and says nothing; its
+# reason is left in $(NVRTC_WHY) for make dataset's one line, and the next
+# run tries again.
+NVRTC_STAMP := $(O)/nvrtc.stamp
+NVRTC_WHY := $(O)/nvrtc.why
+$(NVRTC_STAMP): mk/deps.sh
+	$(Q)mkdir -p $(@D); if $(DEPS_ENV) sh mk/deps.sh nvrtc >$(NVRTC_WHY).out 2>$(NVRTC_WHY).tmp; then \
+		cat $(NVRTC_WHY).out; rm -f $(NVRTC_WHY) $(NVRTC_WHY).*; touch $@; \
+	else mv $(NVRTC_WHY).tmp $(NVRTC_WHY); rm -f $(NVRTC_WHY).out; fi

@@ -4,7 +4,9 @@
 # /usr/include/libtcc.h (Debian's libtcc-dev, which `make deps` installs);
 # without it krun falls back to the system C compiler at run time.  NVRTC
 # and the CUDA driver are never linked: krun opens them with dlopen, so
-# nothing here needs a CUDA toolkit.
+# nothing here needs a CUDA toolkit.  krun looks for NVRTC in the toolkit,
+# then in $(NVRTC_DIR), where `make deps` installs PyPI's NVRTC when there
+# is no toolkit (mk/deps.mk), then on the loader's path.
 #
 #   make check-cuda   compiles every sample's CUDA with NVRTC (and nvcc when
 #                     there is one) and runs the cpu/cuda agreement on the
@@ -15,7 +17,7 @@ TCC_H := $(wildcard /usr/include/libtcc.h)
 TCC_LIBDIR := $(firstword $(wildcard $(patsubst %,%/libtcc1.a,\
 	/usr/lib/$(shell $(CC) -dumpmachine 2>/dev/null)/tcc /usr/lib/tcc /usr/local/lib/tcc)))
 
-RUN_DEFS := -DKS_RUNTIME_SRC='"$(abspath runtime)"'
+RUN_DEFS := -DKS_RUNTIME_SRC='"$(abspath runtime)"' -DKS_NVRTC_DIR='"$(abspath $(NVRTC_DIR))"'
 ifneq ($(TCC_H),)
 RUN_DEFS += -DKS_HAVE_LIBTCC
 ifneq ($(TCC_LIBDIR),)
@@ -24,9 +26,9 @@ endif
 KRUN_LIBS := -ltcc
 endif
 
-$(O)/obj/runtime/run_host.o: KS_CFLAGS += $(RUN_DEFS)
-# the flags are part of the object: rebuild it when they change
-$(O)/obj/runtime/run_host.o: $(O)/runtime.flags
+$(O)/obj/runtime/run_host.o $(O)/obj/runtime/run_cuda.o: KS_CFLAGS += $(RUN_DEFS)
+# the flags are part of the objects: rebuild them when they change
+$(O)/obj/runtime/run_host.o $(O)/obj/runtime/run_cuda.o: $(O)/runtime.flags
 $(O)/runtime.flags: FORCE
 	$(Q)mkdir -p $(@D)
 	$(Q)echo '$(RUN_DEFS)' | cmp -s - $@ || echo '$(RUN_DEFS)' >$@

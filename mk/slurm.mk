@@ -46,14 +46,14 @@ SLURM_PARALLEL ?=
 # job's tools; mk/slurm.sh adds DATASET_BIN= for it.
 DS_MAKEARGS := 'O=$(O)' 'SAN=$(SAN)' 'N=$(N)' 'MARGIN=$(MARGIN)' 'SEED=$(SEED)' \
 	'CATEGORIES=$(CATEGORIES)' 'DEVICE=$(DEVICE)' 'CHECK=$(CHECK)' 'SHARD=$(SHARD)' \
-	'OUT=$(OUT)' 'DATASET_WORK=$(DATASET_WORK)'
+	'OUT=$(OUT)' 'DATASET_WORK=$(DATASET_WORK)' 'NVRTC=$(NVRTC)'
 DS_TOOLS := $(addprefix $(DATASET_BIN)/,kgen kparse kfmt kdiff kemit-cpu kemit-cu krun kpack)
 DS_SLURM := DS_MAKE='$(MAKE)' DS_BIN='$(abspath $(DATASET_BIN))' SBATCH='$(SBATCH)' \
 	SLURM_ARGS='$(SLURM_ARGS)' SLURM_TASKS='$(SLURM_TASKS)' SLURM_PARALLEL='$(SLURM_PARALLEL)' \
 	sh mk/slurm.sh
 
 .PHONY: dataset-submit dataset-status dataset-current
-dataset-submit: $(DS_TOOLS) mk/slurm.sh
+dataset-submit: $(DS_TOOLS) mk/slurm.sh $(if $(DS_NVRTC_USE),$(NVRTC_STAMP))
 	$(Q)$(DS_SLURM) submit $(DS_WORK) $(OUT) -- $(DS_MAKEARGS)
 
 dataset-status:

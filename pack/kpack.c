@@ -5,16 +5,18 @@
  *   kpack assemble --n N --out DIR --seed S --cats CATS --device D --check C SHARD...
  *
  * `shard` reads DIR/check.st, the status of every kernel of one shard
- * (`I NAME ok` or `I NAME STAGE: reason`, written by mk/dataset.sh), and
- * the files the steps left beside it (NAME.py, NAME.kir, NAME.hash, the
- * emitted NAME.f.c/.b.c/.f.cu/.b.cu), and writes one line per record or
- * reject:
+ * (`I NAME ok` or `I NAME STAGE: reason`, written by mk/dataset.sh), the
+ * NVRTC that checked the shard's CUDA code (DIR/check.nvrtc: `NVRTC 13.0`
+ * or `none`) and the files the steps left beside it (NAME.py, NAME.kir,
+ * NAME.hash, the emitted NAME.f.c/.b.c/.f.cu/.b.cu), and writes one line
+ * per record or reject:
  *     G <TAB> IR_HASH <TAB> INDEX <TAB> CATEGORY <TAB> LINES <TAB> JSON
  *     X <TAB> INDEX <TAB> REASON-JSON
  * `assemble` reads the shards in kernel order, drops later duplicates of an
  * ir_hash, keeps the first N good kernels and writes the Hugging Face
  * layout: OUT/data/{train,validation,test}-00000-of-00001.jsonl (split by
- * ir_hash: 90/5/5), OUT/rejects.jsonl, OUT/stats.json and OUT/README.md;
+ * ir_hash: 90/5/5), OUT/rejects.jsonl, OUT/stats.json and OUT/README.md
+ * (the card, which says what checked the records: their meta.checks);
  * with --plots, the data for mk/dataset.gp's plots (DATADIR/categories.dat,
  * lines.dat) and a card that shows OUT/plots/{categories,lines}.png.
  * Every file is written under a temporary name and renamed (out_open).
@@ -167,12 +169,35 @@ static unsigned cat_mix(const char *s)
 
 /* ---- kpack shard ----------------------------------------------------- */
 
+/* What checked a record's code (its meta.checks): the compile check's
+ * compiler, `none` when nothing compiled the code for its device (CUDA
+ * code where there was no NVRTC), and where the code was executed. */
+typedef struct Checks {
+	int compiled, executed, gradcheck;
+	const char *compiler, *executed_on;
+} Checks;
+
+static Checks record_checks(int cuda, const char *nvrtc)
+{
+	int full = !strcmp(o_check, "full"), comp = full || !strcmp(o_check, "compile");
+	Checks c = {comp, full, full, "none", "none"};
+	if (comp && !cuda)
+		c.compiler = "cc";
+	else if (comp && strcmp(nvrtc, "none"))
+		c.compiler = nvrtc;
+	else
+		c.compiled = 0;
+	if (full)
+		c.executed_on = cuda ? "sim" : "cpu";
+	return c;
+}
+
 static void put_record(Buf *b, const char *hash, unsigned long long idx, const char *cat,
-		       const char *name, const char *dev, const char *src, size_t srcn,
-		       const char *ir, size_t irn, const char *fw, size_t fwn, const char *bw, size_t bwn)
+		       const char *name, const char *dev, const Checks *ck, const char *src,
+		       size_t srcn, const char *ir, size_t irn, const char *fw, size_t fwn,
+		       const char *bw, size_t bwn)
 {
 	long sl = count_lines(src, srcn), fl = count_lines(fw, fwn), bl = count_lines(bw, bwn);
-	int full = !strcmp(o_check, "full"), comp = full || !strcmp(o_check, "compile");
 	buf_printf(b, "G\t%s\t%llu\t%s\t%ld %ld %ld\t", hash, idx, cat, sl, fl, bl);
 	buf_printf(b, "{\"id\": \"s%llu-%07llu-%s\", \"name\": ", o_seed, idx, dev);
 	json_cstr(b, name);
@@ -186,8 +211,25 @@ static void put_record(Buf *b, const char *hash, unsigned long long idx, const c
 	json_str(b, bw, bwn);
 	buf_printf(b,
 		   ", \"meta\": {\"source_lines\": %ld, \"forward_lines\": %ld, \"backward_lines\": %ld, "
-		   "\"ir_hash\": \"%s\", \"checks\": {\"compiled\": %s, \"executed\": %s, \"gradcheck\": %s}}}\n",
-		   sl, fl, bl, hash, comp ? "true" : "false", full ? "true" : "false", full ? "true" : "false");
+		   "\"ir_hash\": \"%s\", \"checks\": {\"compiled\": %s, \"compiler\": ",
+		   sl, fl, bl, hash, ck->compiled ? "true" : "false");
+	json_cstr(b, ck->compiler);
+	buf_printf(b, ", \"executed\": %s, \"executed_on\": \"%s\", \"gradcheck\": %s}}}\n",
+		   ck->executed ? "true" : "false", ck->executed_on, ck->gradcheck ? "true" : "false");
+}
+
+/* DIR/check.nvrtc's line: the NVRTC that compiled the shard's CUDA code
+ * (`NVRTC 13.0`), or `none`. */
+static char *shard_nvrtc(void)
+{
+	size_t n;
+	char *s = slurp(o_dir, "check.nvrtc", &n);
+	if (!s)
+		ks_fatal("%s/check.nvrtc is missing (was the check step interrupted?)", o_dir);
+	s[strcspn(s, "\n")] = 0;
+	if (!*s)
+		ks_fatal("%s/check.nvrtc is empty", o_dir);
+	return s;
 }
 
 static int do_shard(void)
@@ -199,6 +241,10 @@ static int do_shard(void)
 	char *st = slurp(o_dir, "check.st", &stn);
 	if (!st)
 		ks_fatal("%s/check.st is missing", o_dir);
+	/* the CUDA code's compile check names the NVRTC that made it */
+	int cuda = strcmp(o_device, "cpu") != 0;
+	char *nvrtc = cuda && strcmp(o_check, "none") ? shard_nvrtc() : xstrdup("none");
+	Checks ck[2] = {record_checks(0, nvrtc), record_checks(1, nvrtc)};
 	Buf b = {0};
 	for (char *line = st, *nl; *line; line = nl + 1) {
 		nl = strchr(line, '\n');
@@ -239,7 +285,8 @@ static int do_shard(void)
 				continue;
 			char *fw = need(o_dir, name, d ? ".f.cu" : ".f.c", &fwn);
 			char *bw = need(o_dir, name, d ? ".b.cu" : ".b.c", &bwn);
-			put_record(&b, hash, idx, cat, name, dev, src, srcn, ir, irn, fw, fwn, bw, bwn);
+			put_record(&b, hash, idx, cat, name, dev, &ck[d], src, srcn, ir, irn, fw, fwn, bw,
+				   bwn);
 			free(fw);
 			free(bw);
 		}
@@ -255,6 +302,7 @@ static int do_shard(void)
 	out_commit();
 	buf_free(&b);
 	free(st);
+	free(nvrtc);
 	return 0;
 }
 
@@ -269,6 +317,127 @@ typedef struct Rec {
 
 enum { SPLITS = 3, HBINS = 12 };
 static const char *split_name[SPLITS] = {"train", "validation", "test"};
+
+/* ---- what checked the records ---------------------------------------- */
+
+/* Counts by a string value (a compiler, a device), in order of first
+ * sight; the strings point into the records. */
+enum { TALLY_MAX = 16 };
+typedef struct Tally {
+	const char *name[TALLY_MAX];
+	int len[TALLY_MAX];
+	long n[TALLY_MAX];
+	int k;
+} Tally;
+
+static void tally_add(Tally *t, const char *s, int len)
+{
+	int i;
+	for (i = 0; i < t->k; i++)
+		if (t->len[i] == len && !memcmp(t->name[i], s, (size_t)len))
+			break;
+	if (i == t->k) {
+		if (t->k == TALLY_MAX)
+			return;
+		t->name[t->k] = s;
+		t->len[t->k++] = len;
+	}
+	t->n[i]++;
+}
+
+static void tally_json(Buf *b, const Tally *t)
+{
+	buf_putc(b, '{');
+	for (int i = 0; i < t->k; i++) {
+		buf_puts(b, i ? ", " : "");
+		json_str(b, t->name[i], (size_t)t->len[i]);
+		buf_printf(b, ": %ld", t->n[i]);
+	}
+	buf_putc(b, '}');
+}
+
+/* A record's meta.checks as put_record writes it: the text of a string
+ * field (its length in *len), and whether a boolean field is true. */
+static const char *checks_str(const char *ck, const char *key, int *len)
+{
+	char pat[64];
+	snprintf(pat, sizeof pat, "\"%s\": \"", key);
+	const char *p = strstr(ck, pat);
+	if (!p)
+		ks_fatal("a record's meta.checks has no %s", key);
+	p += strlen(pat);
+	*len = (int)strcspn(p, "\"");
+	return p;
+}
+
+static int checks_true(const char *ck, const char *key)
+{
+	char pat[64];
+	snprintf(pat, sizeof pat, "\"%s\": true", key);
+	return strstr(ck, pat) != NULL;
+}
+
+typedef struct Checked {
+	long compiled, executed, gradcheck, cuda;
+	Tally compiler, executed_on, cuda_compiler;
+} Checked;
+
+static void checked_add(Checked *c, const char *json)
+{
+	/* meta is the last field and no string holds an unescaped quote */
+	const char *ck = strstr(json, "\"meta\": {");
+	ck = ck ? strstr(ck, "\"checks\": {") : NULL;
+	if (!ck)
+		ks_fatal("a record has no meta.checks");
+	int len, cuda = strstr(json, "\"device\": \"cuda\"") != NULL;
+	c->compiled += checks_true(ck, "compiled");
+	c->executed += checks_true(ck, "executed");
+	c->gradcheck += checks_true(ck, "gradcheck");
+	const char *s = checks_str(ck, "compiler", &len);
+	tally_add(&c->compiler, s, len);
+	if (cuda) {
+		c->cuda++;
+		tally_add(&c->cuda_compiler, s, len);
+	}
+	s = checks_str(ck, "executed_on", &len);
+	tally_add(&c->executed_on, s, len);
+}
+
+/* The card's words on what checked the CUDA code: never a GPU, and which
+ * NVRTC compiled it, or none. */
+static void card_cuda(Buf *c, const Checked *k)
+{
+	const Tally *t = &k->cuda_compiler;
+	int full = !strcmp(o_check, "full"), none = !strcmp(o_check, "none");
+	buf_puts(c, "### The CUDA code\n\n"
+		    "Nothing ran on a GPU: the CUDA code is codegen only.\n");
+	if (full)
+		buf_puts(c, "It was executed on `sim`, ksynth's host device (the CUDA code compiled as C++\n"
+			    "and run on the CPU), whose outputs must equal the C code's\n"
+			    "(`meta.checks.executed_on`).\n");
+	else
+		buf_puts(c, "It was not executed.\n");
+	if (none) {
+		buf_puts(c, "It was not compiled either (CHECK=none).\n\n");
+		return;
+	}
+	if (t->k == 1 && t->len[0] == 4 && !memcmp(t->name[0], "none", 4)) {
+		buf_puts(c, "No CUDA compiler compiled it: there was no NVRTC where the dataset was built,\n"
+			    "so `meta.checks.compiled` is false and `compiler` is `none` for every CUDA record\n"
+			    "(`make deps` installs NVRTC; `NVRTC=require` stops a build that has none).\n\n");
+		return;
+	}
+	if (t->k == 1) {
+		buf_printf(c, "%.*s compiled it to an sm_90 cubin (`meta.checks.compiler`).\n\n", t->len[0],
+			   t->name[0]);
+		return;
+	}
+	buf_puts(c, "What compiled it to an sm_90 cubin (`meta.checks.compiler`; `none`: there was no\n"
+		    "NVRTC where those records' shards were built, and no CUDA compiler compiled them):\n\n");
+	for (int i = 0; i < t->k; i++)
+		buf_printf(c, "- %.*s: %ld records\n", t->len[i], t->name[i], t->n[i]);
+	buf_putc(c, '\n');
+}
 
 static int split_of(const char *hash)
 {
@@ -470,9 +639,18 @@ static int do_assemble(int nfiles, char **files)
 		buf_puts(&st, "]}");
 	}
 	int full = !strcmp(o_check, "full"), comp = full || !strcmp(o_check, "compile");
-	buf_printf(&st, "},\n \"checks\": {\"compiled\": %.4f, \"executed\": %.4f, \"gradcheck\": %.4f, "
-			"\"kernels_checked\": %ld, \"kernels_passed\": %ld, \"pass_rate\": %.4f},\n",
-		   comp ? 1.0 : 0.0, full ? 1.0 : 0.0, full ? 1.0 : 0.0, kernels + dups + nrej, kernels + dups,
+	Checked ck = {0};
+	for (long i = 0; i < nrec; i++)
+		checked_add(&ck, recs[i].json);
+	double share = nrec ? 1.0 / (double)nrec : 0.0;
+	buf_printf(&st, "},\n \"checks\": {\"compiled\": %.4f, \"executed\": %.4f, \"gradcheck\": %.4f, ",
+		   (double)ck.compiled * share, (double)ck.executed * share, (double)ck.gradcheck * share);
+	buf_puts(&st, "\"compiler\": ");
+	tally_json(&st, &ck.compiler);
+	buf_puts(&st, ", \"executed_on\": ");
+	tally_json(&st, &ck.executed_on);
+	buf_printf(&st, ",\n  \"kernels_checked\": %ld, \"kernels_passed\": %ld, \"pass_rate\": %.4f},\n",
+		   kernels + dups + nrej, kernels + dups,
 		   generated ? (double)(kernels + dups) / (double)(kernels + dups + nrej) : 0.0);
 	buf_puts(&st, " \"rejects\": {");
 	for (int w = 0; w < nwhy; w++)
@@ -499,7 +677,9 @@ static int do_assemble(int nfiles, char **files)
 		     "    - name: source_lines\n      dtype: int64\n    - name: forward_lines\n      dtype: int64\n"
 		     "    - name: backward_lines\n      dtype: int64\n    - name: ir_hash\n      dtype: string\n"
 		     "    - name: checks\n      struct:\n      - name: compiled\n        dtype: bool\n"
-		     "      - name: executed\n        dtype: bool\n      - name: gradcheck\n        dtype: bool\n"
+		     "      - name: compiler\n        dtype: string\n"
+		     "      - name: executed\n        dtype: bool\n      - name: executed_on\n        dtype: string\n"
+		     "      - name: gradcheck\n        dtype: bool\n"
 		     "  splits:\n");
 	long total = 0;
 	for (int sp = 0; sp < SPLITS; sp++) {
@@ -526,19 +706,23 @@ static int do_assemble(int nfiles, char **files)
 		   "structural hash (`kfmt --hash`) of an earlier one is dropped (%ld dropped),\n"
 		   "and the split (train/validation/test, 90/5/5) is chosen from that hash.\n\n",
 		   o_n, o_device, o_seed, o_cats, o_check, dups);
+	int cuda = strcmp(o_device, "cpu") != 0;
+	buf_printf(&c, "## How it was verified (CHECK=%s)\n\n", o_check);
+	if (full)
+		buf_puts(&c, "Every kernel's C code was compiled (with libtcc or cc) and executed on seeded\n"
+			     "inputs by `krun`, with finite outputs, and its backward kernel passed\n"
+			     "`krun --gradcheck` against central finite differences in double precision.\n");
+	else if (comp)
+		buf_puts(&c, "Every kernel's C code was compiled (with libtcc or cc); it was not executed.\n");
+	else
+		buf_puts(&c, "The code was not checked.\n");
+	buf_puts(&c, cuda && comp ? "The CUDA code was checked as the next section says.\n\n" : "\n");
+	if (ck.cuda)
+		card_cuda(&c, &ck);
 	buf_printf(&c,
-		   "## How it was verified (CHECK=%s)\n\n%s"
 		   "%ld of %ld generated kernels failed a check and are listed with the reason\n"
-		   "in `rejects.jsonl`; `meta.checks` says which checks each record passed.\n\n",
-		   o_check,
-		   full ? "Every kernel's code was compiled (C with libtcc or cc; CUDA with NVRTC to an\n"
-			  "sm_90 cubin), executed on seeded inputs by `krun` (the CUDA code on the `sim`\n"
-			  "device, whose outputs must equal the C code's), with finite outputs, and its\n"
-			  "backward kernel passed `krun --gradcheck` against central finite differences\n"
-			  "in double precision.\n\n"
-		   : comp ? "Every kernel's code was compiled (C with libtcc or cc; CUDA with NVRTC to an\n"
-			    "sm_90 cubin); it was not executed.\n\n"
-			  : "The code was not checked.\n\n",
+		   "in `rejects.jsonl`; `meta.checks` says which checks each record passed, with\n"
+		   "what compiler and on what device.\n\n",
 		   nrej, generated);
 	buf_puts(&c, "## Splits\n\n| split | records | bytes |\n|---|---|---|\n");
 	for (int sp = 0; sp < SPLITS; sp++)

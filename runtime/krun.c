@@ -26,9 +26,10 @@ static void usage(int status)
 {
 	fputs("usage: krun [--device cpu|sim|cuda] [--dim N] [--seed S] [--set NAME=VALUE]...\n"
 	      "            [--kernel NAME] [--grid BLOCKSxTHREADS] [--timeout SECONDS] [--cc | --tcc]\n"
-	      "            [--grad | --gradcheck] [--compile-only [--arch sm_XX]]\n"
+	      "            [--grad | --gradcheck] [--compile-only [--arch sm_XX]] [--verbose]\n"
 	      "            FILE.py | FILE.kir [CODE.c | CODE.cu]\n"
 	      "       krun [--device cpu|sim] [options above] --batch LIST\n"
+	      "       krun --nvrtc   (the NVRTC --device cuda uses; exit 77 and why when none)\n"
 	      "(a LIST line is IN CODE OUT: one compile for all the lines, each line's records\n"
 	      " to its OUT, one status line per line on stdout: CODE ok | CODE error: REASON)\n"
 	      "(FILE may be - for stdin; IR is recognized by its 'ksynth-ir' line)\n",
@@ -38,7 +39,7 @@ static void usage(int status)
 
 typedef struct Opts {
 	int device, device_set, dim, use_cc, use_tcc, compile_only, blocks, threads;
-	int grad, gradcheck;
+	int grad, gradcheck, which_nvrtc;
 	unsigned timeout;
 	uint64_t seed;
 	const char *kernel, *arch, *in, *code, *batch;
@@ -82,6 +83,14 @@ static void parse_opts(Opts *o, int argc, char **argv)
 		}
 		if (!strcmp(a, "--compile-only")) {
 			o->compile_only = 1;
+			continue;
+		}
+		if (!strcmp(a, "--verbose")) {
+			run_verbose = 1;
+			continue;
+		}
+		if (!strcmp(a, "--nvrtc")) {
+			o->which_nvrtc = 1;
 			continue;
 		}
 		if (!strcmp(a, "--grad") || !strcmp(a, "--gradcheck")) {
@@ -146,7 +155,7 @@ static void parse_opts(Opts *o, int argc, char **argv)
 			usage(2);
 		}
 	}
-	if (!npos == !o->batch)
+	if (o->which_nvrtc ? npos || o->batch : !npos == !o->batch)
 		usage(2);
 	if (o->use_tcc && !host_have_libtcc()) {
 		fprintf(stderr, "krun: --tcc: this krun was built without libtcc\n");
@@ -906,6 +915,21 @@ static int batch(Opts *o, const char *list)
 	return status;
 }
 
+/* --nvrtc: the NVRTC that --device cuda compiles with, on stdout as
+ * --verbose says it; none: exit 77 with the reason, as --device cuda. */
+static int which_nvrtc(void)
+{
+	const char *why = NULL, *desc = cuda_nvrtc(&why);
+	if (!desc) {
+		fprintf(stderr, "krun: --nvrtc: %s\n", why);
+		return RUN_SKIP;
+	}
+	printf("%s\n", desc);
+	if (ferror(stdout) || fflush(stdout))
+		ks_fatal("<stdout>: write error");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	ks_prog = "krun";
@@ -913,6 +937,8 @@ int main(int argc, char **argv)
 	parse_opts(&o, argc, argv);
 	if (o.batch)
 		return batch(&o, o.batch);
+	if (o.which_nvrtc)
+		return which_nvrtc();
 
 	Src src;
 	Arena scratch = {0};

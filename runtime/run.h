@@ -177,6 +177,13 @@ typedef struct Cuda Cuda;
 Cuda *cuda_open(void);
 /* "sm_90" for device 0 */
 const char *cuda_arch(Cuda *c);
+/* The NVRTC that cuda_compile uses, found and loaded on the first call
+ * (the search order is in run_cuda.c): "NVRTC 13.0: PATH (driver: CUDA
+ * 13.0)", or "(driver: none)" where no driver can be loaded.  NULL when
+ * there is none, with the reason in *why. */
+const char *cuda_nvrtc(const char **why);
+/* krun --verbose: cuda_compile says on stderr which NVRTC it uses. */
+extern int run_verbose;
 /* Compile .cu text to a cubin with NVRTC for arch ("sm_90").  NVRTC
  * missing: exit 77.  A compile error prints the log and exits 1; a
  * non-empty log (warnings) is printed to stderr. */

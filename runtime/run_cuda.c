@@ -5,14 +5,17 @@
  * Neither is linked: ksynth builds with no CUDA toolkit, so both libraries
  * are opened with dlopen and the few types, constants and entry points we
  * use are declared here (their values are the CUDA ABI, stable across
- * releases).  NVRTC is looked for in $CUDA_HOME/lib64, /usr/local/cuda/lib64
- * and then the loader's default path; the driver is libcuda.so.1.  When
- * either, or a device, is missing krun exits 77 with the reason, the
- * conventional "skipped" status.
+ * releases).  Where NVRTC is looked for, and which one is taken, is
+ * explained at cuda_nvrtc below; the driver is libcuda.so.1.  When either,
+ * or a device, is missing krun exits 77 with the reason, the conventional
+ * "skipped" status.
  */
 #include <dlfcn.h>
+#include <glob.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "run.h"
 
@@ -112,34 +115,237 @@ static KS_NORETURN void skip(const char *fmt, const char *a, const char *b)
 	exit(RUN_SKIP);
 }
 
-/* ---- NVRTC ------------------------------------------------------------ */
+/* ---- finding NVRTC ------------------------------------------------------
 
-static void *nvrtc_open(void)
+   NVRTC is looked for, in this order:
+     1. in the CUDA toolkit: $CUDA_HOME/lib64, else /usr/local/cuda/lib64;
+     2. in the build folder, where `make deps` installs PyPI's NVRTC (the
+        nvidia-cuda-nvrtc wheel) when there is no toolkit: nvrtc/nvidia/
+        <any>/lib beside the folder of krun's executable (build/bin/../
+        nvrtc), then in the build folder krun was built in (KS_NVRTC_DIR);
+     3. on the loader's path, by name.
+   In a folder, libnvrtc.so.N newest N first, then libnvrtc.so.  The first
+   whose major version the driver supports is taken (cuDriverGetVersion:
+   the cubin of an NVRTC newer than the driver does not load); with no
+   driver, as on a build machine with --compile-only, the first.
+
+   NVRTC opens its builtins library, libnvrtc-builtins.so.MAJOR.MINOR, by
+   name, which the loader finds only on its path.  Loaded first from
+   NVRTC's own folder, it is found under that name already loaded, so the
+   build folder's NVRTC needs no LD_LIBRARY_PATH. */
+
+/* The majors tried by name on the loader's path, which cannot be listed. */
+enum { NVRTC_OLDEST = 11, NVRTC_NEWEST = 15, NVRTC_MAXCAND = 64 };
+
+typedef struct NvCand {
+	char *path;
+	int major; /* from the name: N for libnvrtc.so.N, -1 for libnvrtc.so */
+} NvCand;
+
+typedef struct NvList {
+	NvCand c[NVRTC_MAXCAND];
+	int n;
+} NvList;
+
+static struct {
+	void *lib;
+	char desc[4400]; /* "NVRTC 13.0: PATH (driver: CUDA 13.0)" */
+	char why[8192];  /* no NVRTC: the reason */
+} nvrtc;
+
+int run_verbose;
+
+/* N for a file named libnvrtc.so.N, -1 for libnvrtc.so, -2 for any other
+ * name (libnvrtc.so.13.0.88 has a libnvrtc.so.13 beside it). */
+static int nvrtc_name_major(const char *path)
 {
-	static const char *const names[] = {"libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12"};
-	const char *dirs[3] = {getenv("CUDA_HOME"), "/usr/local/cuda", NULL};
-	char path[4200];
-	void *lib = NULL;
-	for (int d = 0; d < 3 && !lib; d++)
-		for (size_t i = 0; i < KS_NELEM(names) && !lib; i++) {
-			if (d < 2 && (!dirs[d] || !*dirs[d]))
-				continue;
-			if (d < 2)
-				snprintf(path, sizeof path, "%s/lib64/%s", dirs[d], names[i]);
-			else
-				snprintf(path, sizeof path, "%s", names[i]);
-			lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-		}
-	return lib;
+	const char *b = strrchr(path, '/');
+	b = b ? b + 1 : path;
+	if (strncmp(b, "libnvrtc.so", 11))
+		return -2;
+	b += 11;
+	if (!*b)
+		return -1;
+	if (*b != '.' || !b[1])
+		return -2;
+	int m = 0;
+	for (b++; *b; b++) {
+		if (*b < '0' || *b > '9' || m > 9999)
+			return -2;
+		m = m * 10 + (*b - '0');
+	}
+	return m;
 }
+
+static int nvrtc_newer_first(const void *a, const void *b)
+{
+	const NvCand *x = a, *y = b;
+	return (x->major < y->major) - (x->major > y->major);
+}
+
+static void nvrtc_add(NvList *l, const char *path, int major)
+{
+	if (l->n < NVRTC_MAXCAND)
+		l->c[l->n++] = (NvCand){xstrdup(path), major};
+}
+
+/* Is the file at PATH one of the list's before index END? */
+static int nvrtc_seen(const NvList *l, int end, const char *path)
+{
+	struct stat a, b;
+	if (stat(path, &a))
+		return 1;
+	for (int k = 0; k < end; k++)
+		if (!stat(l->c[k].path, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+			return 1;
+	return 0;
+}
+
+/* The libraries that PATTERN (a glob) names, newest first, each file once
+ * (libnvrtc.so is mostly a link to libnvrtc.so.N). */
+static void nvrtc_glob(NvList *l, const char *pattern)
+{
+	glob_t g;
+	int first = l->n;
+	if (glob(pattern, 0, NULL, &g) == 0)
+		for (size_t i = 0; i < g.gl_pathc; i++) {
+			int m = nvrtc_name_major(g.gl_pathv[i]);
+			if (m >= -1)
+				nvrtc_add(l, g.gl_pathv[i], m);
+		}
+	globfree(&g);
+	qsort(l->c + first, (size_t)(l->n - first), sizeof *l->c, nvrtc_newer_first);
+	int n = first;
+	for (int i = first; i < l->n; i++) {
+		if (nvrtc_seen(l, n, l->c[i].path))
+			free(l->c[i].path);
+		else
+			l->c[n++] = l->c[i];
+	}
+	l->n = n;
+}
+
+static void nvrtc_candidates(NvList *l)
+{
+	char p[4400], exe[4096];
+	const char *home = getenv("CUDA_HOME");
+	snprintf(p, sizeof p, "%s/lib64/libnvrtc.so*", home && *home ? home : "/usr/local/cuda");
+	nvrtc_glob(l, p);
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	char *slash = n > 0 ? (exe[n] = 0, strrchr(exe, '/')) : NULL;
+	if (slash) {
+		*slash = 0;
+		snprintf(p, sizeof p, "%s/../nvrtc/nvidia/*/lib/libnvrtc.so*", exe);
+		nvrtc_glob(l, p);
+	}
+#ifdef KS_NVRTC_DIR
+	snprintf(p, sizeof p, "%s/nvidia/*/lib/libnvrtc.so*", KS_NVRTC_DIR);
+	nvrtc_glob(l, p);
+#endif
+	for (int m = NVRTC_NEWEST; m >= NVRTC_OLDEST; m--) {
+		snprintf(p, sizeof p, "libnvrtc.so.%d", m);
+		nvrtc_add(l, p, m);
+	}
+	nvrtc_add(l, "libnvrtc.so", -1);
+}
+
+/* The driver's CUDA version (13000 for 13.0); 0 when there is no driver. */
+static int driver_version(void)
+{
+	void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+	void *p = lib ? dlsym(lib, "cuDriverGetVersion") : NULL;
+	CUresult (*get)(int *);
+	int v = 0;
+	if (p) {
+		memcpy(&get, &p, sizeof p);
+		if (get(&v) != CUDA_SUCCESS || v < 1000)
+			v = 0;
+	}
+	return v; /* the driver stays open: cuda_open opens it again */
+}
+
+const char *cuda_nvrtc(const char **why)
+{
+	static int done;
+	if (done)
+		goto out;
+	done = 1;
+	int drv = driver_version(), dmaj = drv / 1000;
+	char dname[64] = "none";
+	if (drv)
+		snprintf(dname, sizeof dname, "CUDA %d.%d", dmaj, drv % 1000 / 10);
+	NvList l = {.n = 0};
+	nvrtc_candidates(&l);
+	Buf newer = {0}; /* the ones newer than the driver */
+	for (int i = 0; i < l.n && !nvrtc.lib; i++) {
+		const NvCand *c = &l.c[i];
+		int maj = c->major, min = 0;
+		/* a file found in a folder: its name tells its major version */
+		if (drv && maj > dmaj && strchr(c->path, '/')) {
+			buf_printf(&newer, "%s%s (NVRTC %d)", newer.n ? ", " : "", c->path, maj);
+			continue;
+		}
+		/* One passed over stays loaded: NVRTC allocates as it loads,
+		 * and unloading it would leak that. */
+		void *lib = dlopen(c->path, RTLD_NOW | RTLD_LOCAL);
+		void *p = lib ? dlsym(lib, "nvrtcVersion") : NULL;
+		nvrtcResult (*version)(int *, int *);
+		if (!p)
+			continue;
+		memcpy(&version, &p, sizeof p);
+		if (version(&maj, &min))
+			continue;
+		if (drv && maj > dmaj) {
+			buf_printf(&newer, "%s%s (NVRTC %d.%d)", newer.n ? ", " : "", c->path, maj, min);
+			continue;
+		}
+		const char *slash = strrchr(c->path, '/');
+		if (slash) {
+			char b[4400];
+			snprintf(b, sizeof b, "%.*s/libnvrtc-builtins.so.%d.%d", (int)(slash - c->path),
+				 c->path, maj, min);
+			dlopen(b, RTLD_NOW | RTLD_LOCAL); /* none: NVRTC says so when it compiles */
+		}
+		nvrtc.lib = lib;
+		snprintf(nvrtc.desc, sizeof nvrtc.desc, "NVRTC %d.%d: %s (driver: %s)", maj, min,
+			 c->path, dname);
+	}
+	if (!nvrtc.lib && newer.n)
+		snprintf(nvrtc.why, sizeof nvrtc.why,
+			 "no NVRTC that the driver (%s) supports: newer are %s", dname, newer.p);
+	else if (!nvrtc.lib) {
+		const char *home = getenv("CUDA_HOME");
+		snprintf(nvrtc.why, sizeof nvrtc.why,
+			 "NVRTC (libnvrtc.so) not found in %s/lib64, %s or the library path",
+			 home && *home ? home : "/usr/local/cuda",
+#ifdef KS_NVRTC_DIR
+			 KS_NVRTC_DIR
+#else
+			 "the build folder's nvrtc/"
+#endif
+		);
+	}
+	buf_free(&newer);
+	for (int i = 0; i < l.n; i++)
+		free(l.c[i].path);
+out:
+	if (!nvrtc.lib && why)
+		*why = nvrtc.why;
+	return nvrtc.lib ? nvrtc.desc : NULL;
+}
+
+/* ---- NVRTC ------------------------------------------------------------ */
 
 void cuda_compile(const char *what, const Buf *code, const char *arch,
 		  const char *rtdir, Buf *cubin)
 {
-	static void *lib;
-	if (!lib && !(lib = nvrtc_open()))
-		skip("NVRTC (libnvrtc.so) not found in $CUDA_HOME/lib64, /usr/local/cuda/lib64 or the library path%s%s",
-		     "", "");
+	const char *why = NULL;
+	const char *desc = cuda_nvrtc(&why);
+	if (!desc)
+		skip("%s%s", why, "");
+	if (run_verbose)
+		fprintf(stderr, "%s: %s\n", ks_prog, desc);
+	void *lib = nvrtc.lib;
 	const char *miss = nv_lookup(lib);
 	if (miss)
 		skip("NVRTC lacks %s%s", miss, "");

@@ -34,7 +34,9 @@ for sp in ["train", "validation", "test"]:
         assert r["name"] in r["source"] and "@wp.kernel" in r["source"]
         assert r["meta"]["source_lines"] == r["source"].count("\n") + (not r["source"].endswith("\n"))
         c = r["meta"]["checks"]
-        assert c == {"compiled": check != "none", "executed": check == "full", "gradcheck": check == "full"}, c
+        assert c == {"compiled": check != "none", "compiler": "cc" if check != "none" else "none",
+                     "executed": check == "full", "executed_on": "cpu" if check == "full" else "none",
+                     "gradcheck": check == "full"}, c
         assert ("_cpu_backward" if r["device"] == "cpu" else "_cuda_backward") in r["backward"]
         key = (r["meta"]["ir_hash"], r["device"])
         assert key not in seen, key
@@ -46,8 +48,11 @@ assert st["records"] == recs and sum(v["records"] for v in st["splits"].values()
 json.load(open(f"{o}/timing.json"))
 for line in open(f"{o}/rejects.jsonl"):
     assert "reason" in json.loads(line)
+assert st["checks"]["compiler"] == {"cc": recs} and st["checks"]["executed_on"] == {"cpu": recs}, st["checks"]
 card = open(f"{o}/README.md").read()
 assert card.startswith("---\n") and "configs:" in card and "dataset_info:" in card
+assert "- name: compiler\n        dtype: string" in card and "- name: executed_on\n        dtype: string" in card
+assert "The CUDA code" not in card
 PY
 ok "every record's backward code compiles and passes --gradcheck with the runtime headers alone" python3 - "$o" "$TMP" <<'PY'
 import json, sys, subprocess

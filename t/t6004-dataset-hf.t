@@ -54,6 +54,7 @@ assert sum(ds[sp].num_rows for sp in ds) == 8
 r = ds["train"][0]
 assert set(r) == {"id", "name", "category", "seed", "source", "ir", "device", "forward", "backward", "meta"}, list(r)
 assert r["device"] == "cuda" and "__global__" in r["forward"] and "_cuda_backward" in r["backward"]
-assert r["meta"]["checks"] == {"compiled": False, "executed": False, "gradcheck": False}, r["meta"]
+assert r["meta"]["checks"] == {"compiled": False, "compiler": "none", "executed": False, "executed_on": "none",
+                              "gradcheck": False}, r["meta"]
 '
 done_testing
