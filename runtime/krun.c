@@ -213,6 +213,17 @@ static void line_directive(Buf *b, const char *name, const char *suffix)
 	buf_printf(b, "%s\"\n", suffix);
 }
 
+/* Kernel f's entry for the code of a device (the CUDA code's for sim and
+ * cuda), forward or backward, as the emitter names it; the launcher of an
+ * entry is ks_launch_ENTRY. */
+static void entry_name(char *name, size_t n, const Module *m, const Func *f, int cuda, int backward)
+{
+	Buf b = {0};
+	emit_entry_name(&b, m, f->name, cuda ? EMIT_CUDA : EMIT_CPU, backward);
+	snprintf(name, n, "%s", b.p);
+	buf_free(&b);
+}
+
 /* Is the text IR?  IR opens with its version line, after blank and
  * comment lines; a kernel source never does. */
 static int is_ir(const Src *s)
@@ -272,7 +283,7 @@ static int select_kernels(const Module *m, const Opts *o, const Func **ks)
 static void build_code(Buf *code, const Module *m, const Opts *o, const Func **ks, int nk)
 {
 	int cuda = o->device != DEV_CPU;
-	char entry[300], name[300];
+	char entry[300];
 	line_directive(code, o->code ? o->code : o->in, o->code ? "" : cuda ? ".cu" : ".c");
 	if (o->code) {
 		Src c;
@@ -286,20 +297,19 @@ static void build_code(Buf *code, const Module *m, const Opts *o, const Func **k
 		buf_putc(code, '\n');
 	line_directive(code, "krun-launchers", "");
 	for (int k = 0; k < nk; k++) {
-		snprintf(entry, sizeof entry, "%s_%s_forward", ks[k]->name, cuda ? "cuda" : "cpu");
+		entry_name(entry, sizeof entry, m, ks[k], cuda, 0);
 		if (o->device == DEV_CPU)
-			run_launcher_c(code, ks[k], entry, ks[k]->name);
+			run_launcher_c(code, ks[k], entry);
 		else if (o->device == DEV_SIM)
-			run_launcher_sim(code, ks[k], entry, ks[k]->name);
+			run_launcher_sim(code, ks[k], entry);
 		if (!o->grad)
 			continue;
 		const Func *b = m->fn[ir_backward_find(m, ks[k]->name)];
-		snprintf(entry, sizeof entry, "%s_%s_backward", ks[k]->name, cuda ? "cuda" : "cpu");
-		snprintf(name, sizeof name, "%s_backward", ks[k]->name);
+		entry_name(entry, sizeof entry, m, ks[k], cuda, 1);
 		if (o->device == DEV_CPU)
-			run_launcher_c(code, b, entry, name);
+			run_launcher_c(code, b, entry);
 		else if (o->device == DEV_SIM)
-			run_launcher_sim(code, b, entry, name);
+			run_launcher_sim(code, b, entry);
 	}
 }
 
@@ -330,8 +340,8 @@ static void double_code(Buf *code, const Module *m, const Opts *o, const Func **
 		buf_putc(code, '\n');
 	line_directive(code, "krun-launchers", "");
 	for (int k = 0; k < nk; k++) {
-		snprintf(entry, sizeof entry, "%s_cpu_forward", ks[k]->name);
-		run_launcher_c(code, ks[k], entry, ks[k]->name);
+		entry_name(entry, sizeof entry, m, ks[k], 0, 0);
+		run_launcher_c(code, ks[k], entry);
 	}
 }
 
@@ -372,38 +382,48 @@ static void need_backward(Module *m, const Src *src, const Opts *o, const Func *
 				 o->in, ks[k]->name, ks[k]->name);
 }
 
+/* Launch kernel f's forward or backward entry on the device, with args,
+ * guarded against crashes and --timeout. */
+static void launch(const Opts *o, const Module *m, const Func *f, int backward, Host *host,
+		   Cuda *gpu, RunArgs *args, int blocks, int threads)
+{
+	char entry[300], name[320];
+	entry_name(entry, sizeof entry, m, f, o->device != DEV_CPU, backward);
+	void *fn = NULL;
+	if (o->device != DEV_CUDA) {
+		snprintf(name, sizeof name, "ks_launch_%s", entry);
+		if (!(fn = host_sym(host, name)))
+			ks_fatal("%s: the compiled code has no %s", o->code ? o->code : o->in, name);
+	}
+	snprintf(name, sizeof name, "%s%s", f->name, backward ? "_backward" : "");
+	run_guard(name, o->timeout);
+	if (o->device == DEV_CPU) {
+		RunCpuLaunch l;
+		memcpy(&l, &fn, sizeof l);
+		l(args->dim, args->slot);
+	} else if (o->device == DEV_SIM) {
+		RunSimLaunch l;
+		memcpy(&l, &fn, sizeof l);
+		l(args->dim, args->slot, blocks, threads);
+	} else {
+		cuda_launch(gpu, entry, args, blocks, threads);
+	}
+	run_unguard();
+}
+
 /* Run one kernel on its seeded inputs and print its record.  Returns 1
  * when an output is not finite. */
 static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host, Cuda *gpu,
 		      Host *dbl)
 {
 	const char *what = o->code ? o->code : o->in;
-	char name[300];
+	char name[320];
 	RunArgs in, out;
 	run_args_init(&in, f, o->dim, o->seed, o->set, o->nset);
 	run_args_copy(&out, &in);
 	int threads = o->threads ? o->threads : o->device == DEV_CUDA ? 256 : 64;
 	int blocks = o->blocks ? o->blocks : (o->dim + threads - 1) / threads;
-	void *fn = NULL;
-	if (host) {
-		snprintf(name, sizeof name, "ks_launch_%s", f->name);
-		if (!(fn = host_sym(host, name)))
-			ks_fatal("%s: the compiled code has no %s", what, name);
-	}
-	run_guard(f->name, o->timeout);
-	if (o->device == DEV_CPU) {
-		RunCpuLaunch l;
-		memcpy(&l, &fn, sizeof l);
-		l(o->dim, out.slot);
-	} else if (o->device == DEV_SIM) {
-		RunSimLaunch l;
-		memcpy(&l, &fn, sizeof l);
-		l(o->dim, out.slot, blocks, threads);
-	} else {
-		snprintf(name, sizeof name, "%s_cuda_forward", f->name);
-		cuda_launch(gpu, name, &out, blocks, threads);
-	}
-	run_unguard();
+	launch(o, m, f, 0, host, gpu, &out, blocks, threads);
 
 	RunGrad g, *gp = NULL;
 	RunCheck chk;
@@ -413,30 +433,14 @@ static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host,
 		const Func *b = m->fn[ir_backward_find(m, f->name)];
 		gp = &g;
 		run_grad_init(&g, m, f, b, &in, &out, o->seed);
-		snprintf(name, sizeof name, "%s_backward", f->name);
-		run_guard(name, o->timeout);
-		if (o->device == DEV_CUDA) {
-			snprintf(name, sizeof name, "%s_cuda_backward", f->name);
-			cuda_launch(gpu, name, &g.args, blocks, threads);
-		} else {
-			snprintf(name, sizeof name, "ks_launch_%s_backward", f->name);
-			if (!(fn = host_sym(host, name)))
-				ks_fatal("%s: the compiled code has no %s", what, name);
-			if (o->device == DEV_CPU) {
-				RunCpuLaunch l;
-				memcpy(&l, &fn, sizeof l);
-				l(o->dim, g.args.slot);
-			} else {
-				RunSimLaunch l;
-				memcpy(&l, &fn, sizeof l);
-				l(o->dim, g.args.slot, blocks, threads);
-			}
-		}
-		run_unguard();
+		launch(o, m, f, 1, host, gpu, &g.args, blocks, threads);
 	}
 	if (o->gradcheck) {
-		snprintf(name, sizeof name, "ks_launch_%s", f->name);
-		if (!(fn = host_sym(dbl, name)))
+		char entry[300];
+		entry_name(entry, sizeof entry, m, f, 0, 0);
+		snprintf(name, sizeof name, "ks_launch_%s", entry);
+		void *fn = host_sym(dbl, name);
+		if (!fn)
 			ks_fatal("%s: the double-precision code has no %s", what, name);
 		RunDblLaunch l;
 		memcpy(&l, &fn, sizeof l);

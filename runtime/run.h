@@ -109,13 +109,13 @@ size_t run_json(Buf *b, const RunArgs *in, const RunArgs *out, const RunGrad *g,
 /* The C type a parameter has in emitted code: "float", "ks_vec3",
  * "ks_mat33 *", ... */
 const char *run_ctype(Type t);
-/* Launchers: the entry called is entry (e.g. saxpy_cpu_forward), the
- * launcher's name ks_launch_NAME (NAME: the kernel's, or KERNEL_backward).
- * CPU: void (int dim, void **args).  Sim: extern "C" void (int dim, void
+/* Launchers: the entry called is entry (e.g. saxpy_cpu_forward, as
+ * emit_entry_name gives it), the launcher's name ks_launch_ENTRY.  CPU:
+ * void (int dim, void **args).  Sim: extern "C" void (int dim, void
  * **args, int blocks, int threads), running every (block, thread) of the
  * grid in order. */
-void run_launcher_c(Buf *b, const Func *f, const char *entry, const char *name);
-void run_launcher_sim(Buf *b, const Func *f, const char *entry, const char *name);
+void run_launcher_c(Buf *b, const Func *f, const char *entry);
+void run_launcher_sim(Buf *b, const Func *f, const char *entry);
 typedef void (*RunCpuLaunch)(int dim, void **args);
 typedef void (*RunSimLaunch)(int dim, void **args, int blocks, int threads);
 
