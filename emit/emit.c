@@ -927,6 +927,22 @@ static void put_call(Emitter *e, Buf *b, const char *name, const Inst *in, int f
 	buf_putc(b, ')');
 }
 
+/* An int divisor for which C's / and % are defined whatever the dividend:
+ * a constant other than 0 and -1.  Any other goes through ks_div_int or
+ * ks_mod_int (ksynth.h), which define a / 0, a % 0 and INT_MIN / -1. */
+static int safe_divisor(const Value *v)
+{
+	return v->kind == VK_CONST && v->k.i != 0 && v->k.i != -1;
+}
+
+/* A float constant whose C conversion to int is defined (finite, and in
+ * int's range after truncation); any other float goes through
+ * ks_toint_float. */
+static int int_range_const(const Value *v)
+{
+	return v->kind == VK_CONST && v->k.f > -2147483648.0f && v->k.f < 2147483648.0f;
+}
+
 /* ks_<op>_<type>[_<type>](a, b) for vector and matrix operands */
 static void put_vop(Emitter *e, Buf *b, const char *op, const Inst *in, int ntypes)
 {
@@ -1000,6 +1016,11 @@ static int put_inst(Emitter *e, Buf *b, const Inst *in)
 	case OP_NE:
 	case OP_AND:
 	case OP_OR: {
+		if (t0 == TY_INT && (in->op == OP_DIV || in->op == OP_MOD) &&
+		    !safe_divisor(&f->val[in->arg[1]])) {
+			put_call(e, b, in->op == OP_DIV ? "ks_div_int" : "ks_mod_int", in, 0);
+			return P_POSTFIX;
+		}
 		if (t0 == TY_FLOAT && in->op == OP_MOD) {
 			put_call(e, b, "fmodf", in, 0);
 			return P_POSTFIX;
@@ -1060,6 +1081,10 @@ static int put_inst(Emitter *e, Buf *b, const Inst *in)
 		if (t0 == (in->op == OP_TOFLOAT ? TY_FLOAT : TY_INT)) {
 			put_expr(e, b, in->arg[0], 0);
 			return 0;
+		}
+		if (in->op == OP_TOINT && !int_range_const(&f->val[in->arg[0]])) {
+			put_call(e, b, "ks_toint_float", in, 0);
+			return P_POSTFIX;
 		}
 		buf_puts(b, in->op == OP_TOFLOAT ? "(float)" : "(int)");
 		put_expr(e, b, in->arg[0], P_UNARY);

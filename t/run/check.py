@@ -17,6 +17,9 @@
         by hand
     check.py abi FILE.jsonl
         the outputs of t/run/abi.c, worked out in float32 from the inputs
+    check.py int-edges FILE.jsonl
+        the outputs of t/run/int_edges.py (integer division by 0 and -1,
+        float -> int of NaN and out-of-range values) from doc/language.md
     check.py saxpy|histogram|weighted|swizzle|gram FILE.jsonl
         the outputs of samples/arithmetic/saxpy_rational.py's saxpy,
         samples/atomic/histogram.py's two kernels, samples/vector/
@@ -272,6 +275,56 @@ def check_abi(path):
                 fail(f"abi thread {i}: {got} != {want}")
 
 
+def int_edges(path):
+    """The outputs of t/run/int_edges.py, from the rules of doc/language.md
+    worked out here with Python's integers: a / 0 = 0, a % 0 = a, a // 0 =
+    0, INT_MIN / -1 wraps to INT_MIN, int(x) truncates, saturates and
+    gives 0 for a NaN."""
+    imin, imax = -(1 << 31), (1 << 31) - 1
+
+    def wrap(v):
+        return (v + (1 << 31)) % (1 << 32) - (1 << 31)
+
+    def div(a, b):
+        if b == 0:
+            return 0
+        q = abs(a) // abs(b)
+        return wrap(q if (a < 0) == (b < 0) else -q)
+
+    def mod(a, b):
+        return a if b == 0 else wrap(a - b * div(a, b)) if b != -1 else 0
+
+    def floordiv(a, b):
+        return 0 if b == 0 else wrap(a // b)
+
+    dividends = [7, -7, 0, imin, imax]
+    seen = set()
+    for r in load(path):
+        k, o, dim = r["kernel"], r["outputs"], r["dim"]
+        seen.add(k)
+        if k == "int_division":
+            for i in range(dim):
+                a, b = dividends[(i // 5) % 5] if i < 25 else 7, i % 5 - 2
+                want = (div(a, b), mod(a, b), floordiv(a, b))
+                got = (o["quot"][i], o["rem"][i], o["floor_quot"][i])
+                if got != want:
+                    fail(f"int_division thread {i}: {a} / {b}, % and //: {got}, want {want}")
+        elif k == "constant_divisors":
+            for i in range(dim):
+                a = dividends[i % 5]
+                want = (div(a, 0) + mod(a, 0) + floordiv(a, 0) if i < 5 else div(a, -1) if i < 10
+                        else mod(a, -1) if i < 15 else floordiv(a, -1))
+                if o["out"][i] != wrap(want):
+                    fail(f"constant_divisors thread {i}: {o['out'][i]}, want {wrap(want)}")
+        elif k == "float_to_int":
+            want = [0, imax, imin, imax, imin, imax, imin, 2147483520, -2, 2, 0]
+            got = o["out"][:len(want)] + [0] * max(0, len(want) - dim)
+            if dim < len(want) or got != want or any(o["out"][len(want):]):
+                fail(f"float_to_int: {o['out']}, want {want} then zeros")
+    if seen != {"int_division", "constant_divisors", "float_to_int"}:
+        fail(f"records of {sorted(seen)}, want the three kernels of t/run/int_edges.py")
+
+
 def check_sample(kind, path):
     for r in load(path):
         i_, o, dim = r["inputs"], r["outputs"], r["dim"]
@@ -339,6 +392,8 @@ def main(argv):
         saxpy_grad(argv[2])
     elif cmd == "abi":
         check_abi(argv[2])
+    elif cmd == "int-edges":
+        int_edges(argv[2])
     else:
         check_sample(cmd, argv[2])
     if bad > 20:
