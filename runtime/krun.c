@@ -345,6 +345,20 @@ static void double_code(Buf *code, const Module *m, const Opts *o, const Func **
 	}
 }
 
+/* The deadline's phase while the code of ks is compiled by `by`: "FILE:
+ * compiling saxpy, project (cc)", at most a few names. */
+static void compile_phase(const Opts *o, const Func **ks, int nk, const char *kind, const char *by)
+{
+	Buf names = {0};
+	for (int k = 0; k < nk && names.n < 200; k++)
+		buf_printf(&names, "%s%s", k ? ", " : "", ks[k]->name);
+	if (names.n >= 200)
+		buf_puts(&names, ", ...");
+	run_phase("%s: compiling %s%s (%s)", o->code ? o->code : o->in, kind, names.p ? names.p : "",
+		  by);
+	buf_free(&names);
+}
+
 /* The double-precision build, compiled once for the whole file. */
 static Host *build_double(const Module *m, const Opts *o, const Func **ks, int nk, const char *rtdir)
 {
@@ -352,6 +366,7 @@ static Host *build_double(const Module *m, const Opts *o, const Func **ks, int n
 	buf_puts(&code, "#define KS_REAL_DOUBLE 1\n");
 	double_code(&code, m, o, ks, nk);
 	int given = o->code && o->device == DEV_CPU;
+	compile_phase(o, ks, nk, "the double-precision build of ", host_c_compiler(o->use_cc));
 	Host *h = host_compile(given ? o->code : o->in, &code, LANG_C, o->use_cc, rtdir);
 	buf_free(&code);
 	return h;
@@ -396,7 +411,7 @@ static void launch(const Opts *o, const Module *m, const Func *f, int backward, 
 			ks_fatal("%s: the compiled code has no %s", o->code ? o->code : o->in, name);
 	}
 	snprintf(name, sizeof name, "%s%s", f->name, backward ? "_backward" : "");
-	run_guard(name, o->timeout);
+	run_guard(name);
 	if (o->device == DEV_CPU) {
 		RunCpuLaunch l;
 		memcpy(&l, &fn, sizeof l);
@@ -445,7 +460,7 @@ static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host,
 		RunDblLaunch l;
 		memcpy(&l, &fn, sizeof l);
 		snprintf(name, sizeof name, "%s (gradcheck)", f->name);
-		run_guard(name, o->timeout);
+		run_guard(name);
 		run_gradcheck(&chk, &g, &in, l);
 		run_unguard();
 		char a[32], r[32], q[32];
@@ -590,6 +605,8 @@ static void check_code(const Opts *o)
 static int job_prepare(Opts *o, Host *h1, Host *h2)
 {
 	(void)h1, (void)h2;
+	run_deadline(o->timeout);
+	run_phase("%s: reading it and emitting its code", o->in);
 	check_code(o);
 	Src src;
 	Arena scratch = {0};
@@ -616,6 +633,8 @@ static int job_prepare(Opts *o, Host *h1, Host *h2)
 /* run (in a child): as main() runs one file, with the compiled code given */
 static int job_run(Opts *o, Host *host, Host *dbl)
 {
+	run_deadline(o->timeout);
+	run_phase("%s", o->in);
 	Src src;
 	Arena scratch = {0};
 	Module *m = load_module(o->in, &src, &scratch);
@@ -752,12 +771,16 @@ static int compile_set(const Opts *o, Job *jobs, int njobs, int group, const cha
 			if (jobs[i].dfrag.n)
 				buf_put(&dcode, jobs[i].dfrag.p, jobs[i].dfrag.n);
 		}
+	run_deadline(o->timeout);
+	run_phase("%s: compiling (%s)", what, lang == LANG_C ? host_c_compiler(use_cc) : host_cxx_compiler());
 	*host = host_try_compile(what, &code, lang, use_cc, rtdir, err);
 	*dbl = NULL;
+	run_phase("%s: compiling the double-precision build (%s)", dwhat, host_c_compiler(o->use_cc));
 	if (*host && o->gradcheck && !(*dbl = host_try_compile(dwhat, &dcode, LANG_C, o->use_cc, rtdir, err))) {
 		host_free(*host);
 		*host = NULL;
 	}
+	run_deadline(0);
 	buf_free(&code);
 	buf_free(&dcode);
 	return *host != NULL;
@@ -917,6 +940,10 @@ int main(int argc, char **argv)
 	parse_opts(&o, argc, argv);
 	if (o.batch)
 		return batch(&o, o.batch);
+	/* --timeout bounds the whole run: reading, emitting, every compile and
+	 * every launch */
+	run_deadline(o.timeout);
+	run_phase("%s: reading it and emitting its code", o.in);
 
 	Src src;
 	Arena scratch = {0};
@@ -940,10 +967,13 @@ int main(int argc, char **argv)
 	if (nk)
 		build_code(&code, m, &o, ks, nk);
 	if (nk && o.device == DEV_CUDA) {
+		compile_phase(&o, ks, nk, "", "NVRTC");
 		cuda_compile(what, &code, gpu ? cuda_arch(gpu) : o.arch, rtdir, &cubin);
 		if (gpu)
 			cuda_load(gpu, &cubin);
 	} else if (nk) {
+		compile_phase(&o, ks, nk, "", o.device == DEV_CPU ? host_c_compiler(module_use_cc(m, &o))
+								     : host_cxx_compiler());
 		host = host_compile(what, &code, o.device == DEV_CPU ? LANG_C : LANG_CXX,
 				    module_use_cc(m, &o), rtdir);
 	}
@@ -957,6 +987,7 @@ int main(int argc, char **argv)
 		status |= run_kernel(m, ks[k], &o, host, gpu, dbl);
 	if (ferror(stdout) || fflush(stdout))
 		ks_fatal("<stdout>: write error");
+	run_deadline(0);
 
 	host_free(host);
 	host_free(dbl);

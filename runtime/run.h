@@ -135,8 +135,10 @@ Host *host_try_compile(const char *what, const Buf *code, int lang, int use_cc,
 		       const char *rtdir, Buf *err);
 void *host_sym(Host *h, const char *name);
 void host_free(Host *h);
-/* "libtcc" or the system compiler's name */
+/* "libtcc" or the system C compiler's name ($KSYNTH_CC, cc); the C++
+ * compiler's for sim ($KSYNTH_CXX, c++) */
 const char *host_c_compiler(int use_cc);
+const char *host_cxx_compiler(void);
 /* Was krun built with libtcc? */
 int host_have_libtcc(void);
 
@@ -158,10 +160,17 @@ void run_child(int pid);
  * status, or -1 if it could not start or died from a signal. */
 int run_cmd(char *const argv[], Buf *log);
 
-/* While guarded, a crash (SIGSEGV, SIGBUS, SIGFPE, SIGILL) or running
- * past timeout seconds (0: no limit) ends krun with status 1 and a
- * message naming what: "KERNEL crashed (signal N)". */
-void run_guard(const char *what, unsigned timeout);
+/* The deadline: SIGALRM after timeout seconds (0: none; run_deadline(0)
+ * disarms it), whenever it comes, ends krun with status 1, the child
+ * process stopped and the temporary files removed, and the message
+ * "krun: WHAT did not finish within N s (--timeout)", WHAT being the
+ * phase run_phase named last (printf-style). */
+void run_deadline(unsigned timeout);
+void run_phase(const char *fmt, ...) KS_PRINTF(1, 2);
+/* While guarded, a crash (SIGSEGV, SIGBUS, SIGFPE, SIGILL) ends krun with
+ * status 1 and the message "krun: WHAT crashed (a fatal signal)"; WHAT is
+ * also the phase. */
+void run_guard(const char *what);
 void run_unguard(void);
 
 /* The folder that holds ksynth.h: $KSYNTH_RUNTIME, then beside the
