@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
 """check.py: checks on krun's JSON records for the 4xxx tests.
 
-    check.py agree A.jsonl B.jsonl [--rel R] [--abs A]
+    check.py agree A.jsonl B.jsonl [--rel R] [--abs A] [--scale]
+                   [--grad-rel GR] [--grad-abs GA]
         the same kernels, dims, seeds and inputs; every output value within
-        |a - b| <= max(R * max(|a|, |b|), A); ints and nulls exactly equal
+        |a - b| <= max(R * max(|a|, |b|), A), every gradient within GR and
+        GA (default R and A); ints and nulls exactly equal; with --scale,
+        A (GA) times max(1, the largest |value| of A's record in that field,
+        outputs or grads)
     check.py law FILE.jsonl
         the inputs are those of the law in doc/runtime.md, recomputed here
         independently (splitmix64 from ks_hash64 of "SEED/KERNEL/INDEX"),
@@ -15,8 +19,10 @@
     check.py saxpy-grad FILE.jsonl
         the gradients of t/grad/saxpy.kir's saxpy and project, worked out
         by hand
-    check.py abi FILE.jsonl
-        the outputs of t/run/abi.c, worked out in float32 from the inputs
+    check.py abi FILE.jsonl [KERNEL...]
+        the outputs of t/run/abi.c, worked out in float32 from the inputs;
+        the records must be those of the kernels named (default: abi and
+        scale, both of t/run/abi.kir's, in order)
     check.py int-edges FILE.jsonl
         the outputs of t/run/int_edges.py (integer division by 0 and -1,
         float -> int of NaN and out-of-range values) from doc/language.md
@@ -79,7 +85,9 @@ def flat(v):
         yield v
 
 
-def agree(a, b, rel, absol):
+def agree(a, b, rel, absol, scale=False, grel=None, gabs=None):
+    grel = rel if grel is None else grel
+    gabs = absol if gabs is None else gabs
     ra, rb = load(a), load(b)
     if len(ra) != len(rb):
         fail(f"{len(ra)} records against {len(rb)}")
@@ -96,17 +104,26 @@ def agree(a, b, rel, absol):
             fail(f"{k}: seed_adj differ")
         vals = [("outputs", n) for n in x["outputs"]]
         vals += [("grads", n) for n in x.get("grads", {})]
+        # --scale: the absolute bound is relative to the field's largest
+        # float (a value that is the cancellation of larger terms)
+        big = {}
+        for field, name in vals:
+            m = max((abs(p) for p in flat(x[field][name]) if isinstance(p, float)), default=0.0)
+            big[field] = max(big.get(field, 1.0), m)
         for field, name in vals:
             u, v = list(flat(x[field][name])), list(flat(y.get(field, {}).get(name, [])))
             if len(u) != len(v):
                 fail(f"{k}.{name}: lengths {len(u)} and {len(v)}")
                 continue
+            r, t = (rel, absol) if field == "outputs" else (grel, gabs)
+            tol_abs = t * big[field] if scale else t
             for i, (p, q) in enumerate(zip(u, v)):
                 if p is None or q is None or isinstance(p, int) or isinstance(q, int):
                     if p != q or type(p) is not type(q):
                         fail(f"{k}.{name}: component {i}: {p} != {q}")
-                elif abs(p - q) > max(rel * max(abs(p), abs(q)), absol):
-                    fail(f"{k}.{name}: component {i}: {p} and {q} differ by {abs(p - q):.3g}")
+                elif abs(p - q) > max(r * max(abs(p), abs(q)), tol_abs):
+                    fail(f"{k}.{name} ({field}): component {i}: {p} and {q} differ by "
+                         f"{abs(p - q):.3g} (bound {max(r * max(abs(p), abs(q)), tol_abs):.3g})")
 
 
 # ---- the input law (doc/runtime.md) ----------------------------------------
@@ -250,8 +267,12 @@ def saxpy_grad(path):
 
 # ---- outputs worked out by hand --------------------------------------------
 
-def check_abi(path):
-    for r in load(path):
+def check_abi(path, want):
+    recs = load(path)
+    names = [r["kernel"] for r in recs]
+    if names != want:
+        fail(f"records of {names}, want {want}")
+    for r in recs:
         i_, o = r["inputs"], r["outputs"]
         if r["kernel"] == "scale":
             want = [f32(y * i_["s"]) for y in i_["ys"]]
@@ -374,16 +395,15 @@ def check_sample(kind, path):
 def main(argv):
     cmd = argv[1]
     if cmd == "agree":
-        rel = absol = 0.0
+        opt = {"--rel": 0.0, "--abs": 0.0, "--grad-rel": None, "--grad-abs": None}
         args = argv[2:]
         for j, a in enumerate(args):
-            if a == "--rel":
-                rel = float(args[j + 1])
-            if a == "--abs":
-                absol = float(args[j + 1])
+            if a in opt:
+                opt[a] = float(args[j + 1])
         files = [a for j, a in enumerate(args)
-                 if not a.startswith("--") and (j == 0 or args[j - 1] not in ("--rel", "--abs"))]
-        agree(files[0], files[1], rel, absol)
+                 if not a.startswith("--") and (j == 0 or args[j - 1] not in opt)]
+        agree(files[0], files[1], opt["--rel"], opt["--abs"], "--scale" in args,
+              opt["--grad-rel"], opt["--grad-abs"])
     elif cmd == "law":
         law(argv[2], set(argv[3:]))
     elif cmd == "grads":
@@ -391,7 +411,7 @@ def main(argv):
     elif cmd == "saxpy-grad":
         saxpy_grad(argv[2])
     elif cmd == "abi":
-        check_abi(argv[2])
+        check_abi(argv[2], argv[3:] or ["abi", "scale"])
     elif cmd == "int-edges":
         int_edges(argv[2])
     else:
