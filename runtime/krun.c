@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "emit/emit.h"
@@ -26,7 +27,7 @@ static void usage(int status)
 {
 	fputs("usage: krun [--device cpu|sim|cuda] [--dim N] [--seed S] [--set NAME=VALUE]...\n"
 	      "            [--kernel NAME] [--grid BLOCKSxTHREADS] [--timeout SECONDS] [--cc | --tcc]\n"
-	      "            [--grad | --gradcheck] [--compile-only [--arch sm_XX]]\n"
+	      "            [--grad | --gradcheck] [--compile-only [--arch sm_XX]] [--bench REPS]\n"
 	      "            FILE.py | FILE.kir [CODE.c | CODE.cu]\n"
 	      "       krun [--device cpu|sim] [options above] --batch LIST\n"
 	      "(a LIST line is IN CODE OUT: one compile for all the lines, each line's records\n"
@@ -38,7 +39,7 @@ static void usage(int status)
 
 typedef struct Opts {
 	int device, device_set, dim, use_cc, use_tcc, compile_only, blocks, threads;
-	int grad, gradcheck;
+	int grad, gradcheck, bench;
 	unsigned timeout;
 	uint64_t seed;
 	const char *kernel, *arch, *in, *code, *batch;
@@ -120,6 +121,8 @@ static void parse_opts(Opts *o, int argc, char **argv)
 			o->dim = (int)number("--dim", v, 1, 1 << 24);
 		} else if (!strcmp(a, "--seed")) {
 			o->seed = number("--seed", v, 0, UINT64_MAX);
+		} else if (!strcmp(a, "--bench")) {
+			o->bench = (int)number("--bench", v, 1, 100000);
 		} else if (!strcmp(a, "--timeout")) {
 			o->timeout = (unsigned)number("--timeout", v, 0, 86400);
 		} else if (!strcmp(a, "--kernel")) {
@@ -148,6 +151,10 @@ static void parse_opts(Opts *o, int argc, char **argv)
 	}
 	if (!npos == !o->batch)
 		usage(2);
+	if (o->bench && (o->gradcheck || o->batch || o->compile_only)) {
+		fprintf(stderr, "krun: --bench times launches: not with --gradcheck, --batch or --compile-only\n");
+		usage(2);
+	}
 	if (o->use_tcc && !host_have_libtcc()) {
 		fprintf(stderr, "krun: --tcc: this krun was built without libtcc\n");
 		usage(2);
@@ -397,10 +404,21 @@ static void need_backward(Module *m, const Src *src, const Opts *o, const Func *
 				 o->in, ks[k]->name, ks[k]->name);
 }
 
+static double now_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
 /* Launch kernel f's forward or backward entry on the device, with args,
- * guarded against crashes and --timeout. */
-static void launch(const Opts *o, const Module *m, const Func *f, int backward, Host *host,
-		   Cuda *gpu, RunArgs *args, int blocks, int threads)
+ * guarded against crashes and --timeout.  With --bench R, then R more
+ * launches back to back on the arguments as the first launch left them (a
+ * copy on the host; on cuda, the device's arrays), timed together (on
+ * cuda between two CUDA events); returns the milliseconds per launch (0
+ * without --bench). */
+static double launch(const Opts *o, const Module *m, const Func *f, int backward, Host *host,
+		     Cuda *gpu, RunArgs *args, int blocks, int threads)
 {
 	char entry[300], name[320];
 	entry_name(entry, sizeof entry, m, f, o->device != DEV_CPU, backward);
@@ -411,19 +429,37 @@ static void launch(const Opts *o, const Module *m, const Func *f, int backward, 
 			ks_fatal("%s: the compiled code has no %s", o->code ? o->code : o->in, name);
 	}
 	snprintf(name, sizeof name, "%s%s", f->name, backward ? "_backward" : "");
+	double ms = 0;
 	run_guard(name);
-	if (o->device == DEV_CPU) {
-		RunCpuLaunch l;
-		memcpy(&l, &fn, sizeof l);
-		l(args->dim, args->slot);
-	} else if (o->device == DEV_SIM) {
-		RunSimLaunch l;
-		memcpy(&l, &fn, sizeof l);
-		l(args->dim, args->slot, blocks, threads);
+	if (o->device == DEV_CUDA) {
+		ms = cuda_launch(gpu, entry, args, blocks, threads, o->bench);
 	} else {
-		cuda_launch(gpu, entry, args, blocks, threads);
+		RunArgs scratch;
+		RunArgs *a = args;
+		double t0 = 0;
+		for (int k = -1; k < o->bench; k++) {
+			if (k == 0) {
+				run_args_copy(&scratch, args);
+				a = &scratch;
+				t0 = now_ms();
+			}
+			if (o->device == DEV_CPU) {
+				RunCpuLaunch l;
+				memcpy(&l, &fn, sizeof l);
+				l(a->dim, a->slot);
+			} else {
+				RunSimLaunch l;
+				memcpy(&l, &fn, sizeof l);
+				l(a->dim, a->slot, blocks, threads);
+			}
+		}
+		if (o->bench) {
+			ms = (now_ms() - t0) / o->bench;
+			run_args_free(&scratch);
+		}
 	}
 	run_unguard();
+	return ms;
 }
 
 /* Run one kernel on its seeded inputs and print its record.  Returns 1
@@ -438,7 +474,7 @@ static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host,
 	run_args_copy(&out, &in);
 	int threads = o->threads ? o->threads : o->device == DEV_CUDA ? 256 : 64;
 	int blocks = o->blocks ? o->blocks : (o->dim + threads - 1) / threads;
-	launch(o, m, f, 0, host, gpu, &out, blocks, threads);
+	double fwd_ms = launch(o, m, f, 0, host, gpu, &out, blocks, threads), bwd_ms = 0;
 
 	RunGrad g, *gp = NULL;
 	RunCheck chk;
@@ -448,7 +484,26 @@ static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host,
 		const Func *b = m->fn[ir_backward_find(m, f->name)];
 		gp = &g;
 		run_grad_init(&g, m, f, b, &in, &out, o->seed);
-		launch(o, m, f, 1, host, gpu, &g.args, blocks, threads);
+		bwd_ms = launch(o, m, f, 1, host, gpu, &g.args, blocks, threads);
+	}
+	if (o->bench) {
+		/* the times instead of the record */
+		printf("{\"kernel\": \"%s\", \"device\": \"%s\", \"dim\": %d, ", f->name,
+		       run_device_name[o->device], o->dim);
+		if (o->device == DEV_CPU)
+			printf("\"grid\": null, ");
+		else
+			printf("\"grid\": \"%dx%d\", ", blocks, threads);
+		printf("\"reps\": %d, \"forward_ms\": %.6g", o->bench, fwd_ms);
+		if (o->grad)
+			printf(", \"backward_ms\": %.6g", bwd_ms);
+		printf("}\n");
+		fflush(stdout);
+		if (gp)
+			run_grad_free(gp);
+		run_args_free(&in);
+		run_args_free(&out);
+		return 0;
 	}
 	if (o->gradcheck) {
 		char entry[300];

@@ -195,10 +195,13 @@ const char *cuda_arch(Cuda *c);
 void cuda_compile(const char *what, const Buf *code, const char *arch,
 		  const char *rtdir, Buf *cubin);
 /* Load a cubin; then launch NAME with the arguments (copied to and from
- * the device around the launch). */
+ * the device around the launch).  With reps > 0 (krun --bench), the
+ * kernel is then launched reps more times back to back on the device's
+ * arrays, between two CUDA events; returns the milliseconds per launch
+ * (0 without reps).  The arguments copied back are the first launch's. */
 void cuda_load(Cuda *c, const Buf *cubin);
-void cuda_launch(Cuda *c, const char *entry, RunArgs *a, int blocks,
-		 int threads);
+double cuda_launch(Cuda *c, const char *entry, RunArgs *a, int blocks,
+		   int threads, int reps);
 void cuda_close(Cuda *c);
 
 #endif
