@@ -15,8 +15,7 @@ KIR=t/run/abi.kir
 krun --device cuda $KIR t/run/abi.cu >"$TMP/cuda.json" 2>"$TMP/err"
 st=$?
 if [ $st = 77 ] && [ -n "$GPU_VISIBLE" ]; then
-	t_result 1 "a GPU is visible ($GPU_VISIBLE): --device cuda runs"
-	diag "krun --device cuda exits 77: $(cat "$TMP/err")"
+	gpu_fail "a GPU is visible ($GPU_VISIBLE): --device cuda runs" "krun --device cuda exits 77: $(cat "$TMP/err")"
 elif [ $st = 77 ]; then
 	t_result 0 "no GPU here: --device cuda exits 77"
 	diag "reason: $(cat "$TMP/err")"

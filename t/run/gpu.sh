@@ -10,12 +10,19 @@ elif command -v nvidia-smi >/dev/null 2>&1; then
 	[ "${t_gpus:-0}" -gt 0 ] && GPU_VISIBLE="nvidia-smi -L lists $t_gpus GPU(s)"
 fi
 
+# gpu_fail DESC REASON: a failure, the reason also on stderr, which prove
+# shows without -v
+gpu_fail() {
+	t_result 1 "$1"
+	diag "a GPU is visible ($GPU_VISIBLE), so this may not be skipped: $2"
+	echo "$(basename "$0"): a GPU is visible ($GPU_VISIBLE), but: $2" >&2
+}
+
 # gpu_skip DESC REASON: SKIP with the reason where no GPU is visible;
 # where one is, a failure that says why the test could not run.
 gpu_skip() {
 	if [ -n "$GPU_VISIBLE" ]; then
-		t_result 1 "$1"
-		diag "a GPU is visible ($GPU_VISIBLE), so this may not be skipped: $2"
+		gpu_fail "$1" "$2"
 	else
 		skip "$1" "$2"
 	fi
