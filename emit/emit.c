@@ -78,6 +78,7 @@ typedef struct Emitter {
 	const Module *m;
 	int target;
 	char **fname;       /* C names of the module's functions */
+	char **ebase;       /* kernels: the base of their entries' names */
 	int *fx;            /* memory effects of each function, FX_* */
 	int *order;         /* functions in emission order (callees first) */
 	uint8_t *called;    /* is the function called anywhere in the module? */
@@ -187,10 +188,16 @@ static void clear_names(NameSet *ns)
 	ns->n = 0;
 }
 
+/* Does s start with a prefix C, C++ or ksynth.h keeps for itself? */
+static int reserved_prefix(const char *s)
+{
+	return s[0] == '_' || !strncmp(s, "ks_", 3) || !strncmp(s, "KS_", 3);
+}
+
 /* Is s free to be a name of the kind asked (global or local)? */
 static int name_ok(const Emitter *e, const char *s, int global)
 {
-	if (!strncmp(s, "ks_", 3) || !strncmp(s, "KS_", 3) || s[0] == '_' || strstr(s, "__"))
+	if (reserved_prefix(s) || strstr(s, "__"))
 		return 0;
 	uint64_t h = name_hash(s);
 	if (name_in(&e->reserved, s, h) || name_in(&e->gnames, s, h))
@@ -200,29 +207,134 @@ static int name_ok(const Emitter *e, const char *s, int global)
 	return 1;
 }
 
-/* A C name for source name s: s itself when free, else s_, s_1, s_2, ...
- * (v_s when s has a reserved prefix). */
+/* The C spelling of source name s before clashes are settled: s with its
+ * leading underscores dropped and every run of underscores made one, after
+ * "v_" when s has a reserved prefix ("_y" -> "v_y", "__k" -> "v_k",
+ * "a__b" -> "a_b", "ks_t" -> "v_ks_t"; "_" -> "v").  No spelling starts
+ * with '_' or holds "__", which C and C++ reserve. */
+static void c_spelling(Buf *b, const char *s)
+{
+	int prefix = reserved_prefix(s);
+	while (*s == '_')
+		s++;
+	if (prefix)
+		buf_puts(b, *s ? "v_" : "v");
+	for (; *s; s++)
+		if (!(s[0] == '_' && s[1] == '_'))
+			buf_putc(b, *s);
+	if (!b->n)
+		buf_putc(b, 'v');
+}
+
+/* Suffix k of a spelling that clashes: "_", "_1", "_2", ...; after a
+ * spelling that ends in '_', "1", "2", ... (so that no "__" appears).
+ * Every suffix gives a new name, so a search through them ends. */
+static void clash_suffix(Buf *b, size_t base, int k)
+{
+	b->n = base;
+	int under = base && b->p[base - 1] == '_';
+	if (k == 0 && !under)
+		buf_putc(b, '_');
+	else
+		buf_printf(b, under ? "%d" : "_%d", k + under);
+}
+
+/* A C name for source name s: its spelling when free, else the first free
+ * spelling with a clash suffix (doc/emit.md, Names). */
 static char *make_name(Emitter *e, const char *s, int global)
 {
 	Buf b = {0};
-	if (!strncmp(s, "ks_", 3) || !strncmp(s, "KS_", 3) || s[0] == '_')
-		buf_puts(&b, "v_");
-	for (const char *p = s; *p; p++)
-		if (!(p[0] == '_' && p[1] == '_')) /* no "__" anywhere */
-			buf_putc(&b, *p);
-	if (!b.n)
-		buf_putc(&b, 'v');
+	c_spelling(&b, s);
 	size_t base = b.n;
-	for (int k = 0; !name_ok(e, b.p, global); k++) {
-		b.n = base;
-		if (k == 0)
-			buf_putc(&b, '_');
-		else
-			buf_printf(&b, "_%d", k);
-	}
+	for (int k = 0; !name_ok(e, b.p, global); k++)
+		clash_suffix(&b, base, k);
 	char *name = xrealloc(b.p, b.n + 1); /* not the buffer's room: a module may hold many */
 	add_name(global ? &e->gnames : &e->lnames, name);
 	return name;
+}
+
+/* A kernel's entries are BASE_cpu_forward, BASE_cuda_forward,
+ * BASE_cpu_backward and BASE_cuda_backward: the ABI krun calls.  BASE is
+ * the kernel's name when C reserves nothing in those names (no leading
+ * '_', no "__", no ks_ or KS_, no trailing '_'); such names never clash.
+ * Any other kernel takes its spelling without trailing underscores, with
+ * the first clash suffix that gives four names no kernel took before it
+ * (the plain ones first, then these in module order). */
+static const char *const entry_sfx[] = {"_cpu_forward", "_cuda_forward", "_cpu_backward",
+					 "_cuda_backward"};
+
+static int plain_entry(const char *name)
+{
+	size_t n = strlen(name);
+	return n && !reserved_prefix(name) && !strstr(name, "__") && name[n - 1] != '_';
+}
+
+/* BASE for name (malloc'd), its four names added to g */
+static char *entry_base(NameSet *g, const char *name)
+{
+	Buf b = {0}, full = {0};
+	if (plain_entry(name)) {
+		buf_puts(&b, name);
+	} else {
+		c_spelling(&b, name);
+		while (b.n > 1 && b.p[b.n - 1] == '_')
+			b.p[--b.n] = 0;
+	}
+	size_t base = b.n;
+	for (int k = 0;; k++) {
+		size_t i = 0;
+		for (; i < KS_NELEM(entry_sfx); i++) {
+			full.n = 0;
+			buf_printf(&full, "%s%s", b.p, entry_sfx[i]);
+			if (strstr(full.p, "__") || name_in(g, full.p, name_hash(full.p)))
+				break;
+		}
+		if (i == KS_NELEM(entry_sfx))
+			break;
+		clash_suffix(&b, base, k);
+	}
+	for (size_t i = 0; i < KS_NELEM(entry_sfx); i++) {
+		full.n = 0;
+		buf_printf(&full, "%s%s", b.p, entry_sfx[i]);
+		add_name(g, xstrdup(full.p));
+	}
+	buf_free(&full);
+	return xrealloc(b.p, b.n + 1);
+}
+
+/* base[i]: BASE of kernel i and of its backward (NULL for funcs); the
+ * entries' names go into g. */
+static void entry_bases(NameSet *g, const Module *m, char **base)
+{
+	for (int i = 0; i < m->nfn; i++)
+		base[i] = NULL;
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < m->nfn; i++) {
+			const Func *f = m->fn[i];
+			if (f->is_kernel && !f->backward && plain_entry(f->name) == !pass)
+				base[i] = entry_base(g, f->name);
+		}
+	for (int i = 0; i < m->nfn; i++)
+		if (m->fn[i]->backward) {
+			int k = ir_func_find(m, m->fn[i]->name);
+			base[i] = xstrdup(k >= 0 && base[k] ? base[k] : m->fn[i]->name);
+		}
+}
+
+void emit_entry_name(Buf *out, const Module *m, const char *kernel, int target, int backward)
+{
+	NameSet g = {0};
+	int n = m->nfn;
+	char **base = xmalloc((size_t)(n ? n : 1) * sizeof *base);
+	entry_bases(&g, m, base);
+	int k = ir_func_find(m, kernel);
+	buf_printf(out, "%s%s", k >= 0 && base[k] ? base[k] : kernel,
+		   entry_sfx[2 * !!backward + (target == EMIT_CUDA)]);
+	for (int i = 0; i < n; i++)
+		free(base[i]);
+	free(base);
+	clear_names(&g);
+	free(g.slot);
 }
 
 /* ---- types ----------------------------------------------------------- */
@@ -815,6 +927,22 @@ static void put_call(Emitter *e, Buf *b, const char *name, const Inst *in, int f
 	buf_putc(b, ')');
 }
 
+/* An int divisor for which C's / and % are defined whatever the dividend:
+ * a constant other than 0 and -1.  Any other goes through ks_div_int or
+ * ks_mod_int (ksynth.h), which define a / 0, a % 0 and INT_MIN / -1. */
+static int safe_divisor(const Value *v)
+{
+	return v->kind == VK_CONST && v->k.i != 0 && v->k.i != -1;
+}
+
+/* A float constant whose C conversion to int is defined (finite, and in
+ * int's range after truncation); any other float goes through
+ * ks_toint_float. */
+static int int_range_const(const Value *v)
+{
+	return v->kind == VK_CONST && v->k.f > -2147483648.0f && v->k.f < 2147483648.0f;
+}
+
 /* ks_<op>_<type>[_<type>](a, b) for vector and matrix operands */
 static void put_vop(Emitter *e, Buf *b, const char *op, const Inst *in, int ntypes)
 {
@@ -888,6 +1016,11 @@ static int put_inst(Emitter *e, Buf *b, const Inst *in)
 	case OP_NE:
 	case OP_AND:
 	case OP_OR: {
+		if (t0 == TY_INT && (in->op == OP_DIV || in->op == OP_MOD) &&
+		    !safe_divisor(&f->val[in->arg[1]])) {
+			put_call(e, b, in->op == OP_DIV ? "ks_div_int" : "ks_mod_int", in, 0);
+			return P_POSTFIX;
+		}
 		if (t0 == TY_FLOAT && in->op == OP_MOD) {
 			put_call(e, b, "fmodf", in, 0);
 			return P_POSTFIX;
@@ -948,6 +1081,10 @@ static int put_inst(Emitter *e, Buf *b, const Inst *in)
 		if (t0 == (in->op == OP_TOFLOAT ? TY_FLOAT : TY_INT)) {
 			put_expr(e, b, in->arg[0], 0);
 			return 0;
+		}
+		if (in->op == OP_TOINT && !int_range_const(&f->val[in->arg[0]])) {
+			put_call(e, b, "ks_toint_float", in, 0);
+			return P_POSTFIX;
 		}
 		buf_puts(b, in->op == OP_TOFLOAT ? "(float)" : "(int)");
 		put_expr(e, b, in->arg[0], P_UNARY);
@@ -1691,12 +1828,12 @@ static void emit_entry(Emitter *e, int fi)
 	fprintf(e->out, "// launch %s%s: threads 0 .. dim-1\n", f->backward ? "the backward of " : "",
 		f->name);
 	if (cuda) {
-		fprintf(e->out, "extern \"C\" __global__ void %s_cuda_%s(int dim%s%s)\n{\n", f->name, dir,
+		fprintf(e->out, "extern \"C\" __global__ void %s_cuda_%s(int dim%s%s)\n{\n", e->ebase[fi], dir,
 			f->nparam ? ", " : "", b.n ? b.p : "");
 		fputs("    for (int tid = blockIdx.x * blockDim.x + threadIdx.x; tid < dim; "
 		      "tid += blockDim.x * gridDim.x)\n", e->out);
 	} else {
-		fprintf(e->out, "void %s_cpu_%s(int dim%s%s)\n{\n", f->name, dir, f->nparam ? ", " : "",
+		fprintf(e->out, "void %s_cpu_%s(int dim%s%s)\n{\n", e->ebase[fi], dir, f->nparam ? ", " : "",
 			b.n ? b.p : "");
 		fputs("    for (int tid = 0; tid < dim; tid++)\n", e->out);
 	}
@@ -1750,16 +1887,8 @@ static void emit_begin(Emitter *e, FILE *out, const Module *m, int target, const
 
 	/* global names: the entries first (their names are the ABI), then
 	 * functions in module order */
-	for (int i = 0; i < m->nfn; i++)
-		if (m->fn[i]->is_kernel && !m->fn[i]->backward) {
-			const char *sfx[] = {"_cpu_forward", "_cuda_forward", "_cpu_backward", "_cuda_backward"};
-			for (size_t k = 0; k < KS_NELEM(sfx); k++) {
-				size_t len = strlen(m->fn[i]->name) + 20;
-				char *s = xmalloc(len);
-				snprintf(s, len, "%s%s", m->fn[i]->name, sfx[k]);
-				add_name(&e->gnames, s);
-			}
-		}
+	e->ebase = xmalloc((size_t)n * sizeof *e->ebase);
+	entry_bases(&e->gnames, m, e->ebase);
 	/* a kernel's fname is its per-thread function, NAME_thread, and a
 	 * backward kernel's NAME_backward_thread */
 	for (int i = 0; i < m->nfn; i++) {
@@ -1788,6 +1917,9 @@ static void emit_free(Emitter *e)
 		clear_names(sets[i]);
 		free(sets[i]->slot);
 	}
+	for (int i = 0; e->ebase && i < e->m->nfn; i++)
+		free(e->ebase[i]);
+	free(e->ebase);
 	free(e->fname);
 	free(e->fx);
 	free(e->order);

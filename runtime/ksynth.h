@@ -121,12 +121,49 @@ KS_FUNC float ks_max_float(float a, float b) { return a > b ? a : b; }
 KS_FUNC int ks_max_int(int a, int b) { return a > b ? a : b; }
 KS_FUNC float ks_clamp_float(float x, float lo, float hi) { return ks_min_float(ks_max_float(lo, x), hi); }
 KS_FUNC int ks_clamp_int(int x, int lo, int hi) { return ks_min_int(ks_max_int(lo, x), hi); }
-/* a // b rounds toward minus infinity, as Warp's does (on ints too, where
- * C's / truncates); a % b truncates, as C's % and fmodf, and as Warp's. */
+/* Integer division and conversion have one answer on every device, where
+ * C and C++ leave them undefined (and x86 traps on a / 0, while the GPU
+ * gives a machine-specific value):
+ *
+ *   a / 0 == 0 and a % 0 == a (so a == (a / b) * b + a % b for every b),
+ *   INT_MIN / -1 == INT_MIN and INT_MIN % -1 == 0 (two's complement wraps);
+ *   a // b rounds toward minus infinity, as Warp's does (on ints too, where
+ *   C's / truncates), a // 0 == 0; a % b truncates, as C's %, fmodf and
+ *   Warp's;
+ *   int(x) of a float truncates toward zero, saturates out of range (to
+ *   INT_MIN or INT_MAX) and gives 0 for a NaN, as the GPU's own float to
+ *   int conversion does.
+ *
+ * The emitters call these where the divisor is not a constant other than
+ * 0 and -1, and where the float is not a constant in range. */
+KS_FUNC int ks_div_int(int a, int b)
+{
+	if (b == 0)
+		return 0;
+	if (b == -1)
+		return (int)(0u - (unsigned)a);
+	return a / b;
+}
+KS_FUNC int ks_mod_int(int a, int b)
+{
+	return b == 0 ? a : b == -1 ? 0 : a % b;
+}
 KS_FUNC int ks_floordiv_int(int a, int b)
 {
-	int q = a / b;
-	return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
+	if (b == 0)
+		return 0;
+	int q = ks_div_int(a, b), r = ks_mod_int(a, b);
+	return r != 0 && (r < 0) != (b < 0) ? q - 1 : q;
+}
+KS_FUNC int ks_toint_float(float x)
+{
+	if (x != x)
+		return 0;
+	if (x >= 2147483648.0f)
+		return 2147483647;
+	if (x <= -2147483648.0f)
+		return -2147483647 - 1;
+	return (int)x;
 }
 KS_FUNC float ks_floordiv_float(float a, float b) { return floorf(a / b); }
 KS_FUNC float ks_mod_float(float a, float b) { return fmodf(a, b); }

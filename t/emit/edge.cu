@@ -47,7 +47,7 @@ static __device__ void edge_thread(int tid, int dim_, int n, int s, float *xs, i
     float xs_i = xs[i];  // line 29
     bool c = xs_i + bump(xs, i) > 0.0f;  // line 30
     float t0 = bump(xs, 0);  // line 31
-    float t1 = -(-fmodf(floorf(min_(c ? t0 : p, q) / (float)(ks_floordiv_int(dim_, -3) % s)), -0.0f));  // line 33
+    float t1 = -(-fmodf(floorf(min_(c ? t0 : p, q) / (float)ks_mod_int(ks_floordiv_int(dim_, -3), s)), -0.0f));  // line 33
     float w = 0.0f;  // line 35
     if ((c && (!(t1 < 1e+30f)) == c) || c) {  // line 34
         w = t1;  // line 35
@@ -62,7 +62,7 @@ static __device__ void edge_thread(int tid, int dim_, int n, int s, float *xs, i
     m = ks_set_row_mat33(m, 1, v);  // line 43
     m.c[0][1] = 3.0f;  // line 44
     ks_vec3 t2 = ks_row_mat33(m, 1);  // line 45
-    ys[0] = (int)t2.c[0];  // line 45
+    ys[0] = ks_toint_float(t2.c[0]);  // line 45
 }
 
 // launch edge: threads 0 .. dim-1
