@@ -224,5 +224,10 @@ rm -rf "$NW"
 
 # what was changed for these figures, and what each change bought
 [ ! -f "$ROOT/bench/changes.md" ] || cat "$ROOT/bench/changes.md" >>"$MD"
+# the GPU section (make bench-cuda, on a GPU machine) stays as it was
+if [ -f "$OUT" ] && grep -q '^<!-- make bench-cuda: from here -->$' "$OUT"; then
+	say ""
+	sed -n '/^<!-- make bench-cuda: from here -->$/,/^<!-- make bench-cuda: to here -->$/p' "$OUT" >>"$MD"
+fi
 mv "$MD" "$OUT"
 note "wrote $OUT"

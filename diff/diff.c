@@ -1613,7 +1613,7 @@ static void make_replay(Module *m, D *d, int fi)
 	ir_set_ret(m, g, f->ret, f->nret);
 }
 
-void diff_module(Module *m, const Src *src)
+static void diff_all(Module *m, const Src *src, Arena *a)
 {
 	Src nosrc;
 	if (!src) {
@@ -1622,19 +1622,18 @@ void diff_module(Module *m, const Src *src)
 		nosrc.len = 0;
 		src = &nosrc;
 	}
-	Arena a = {0};
 	D d;
 	memset(&d, 0, sizeof d);
-	d.a = &a;
+	d.a = a;
 	d.m = m;
 	d.src = src;
 	int n = m->nfn;
-	d.fadj = arena_alloc(&a, (size_t)(n + 1) * sizeof *d.fadj);
-	d.sum = arena_alloc(&a, (size_t)(n + 1) * sizeof *d.sum);
+	d.fadj = arena_alloc(a, (size_t)(n + 1) * sizeof *d.fadj);
+	d.sum = arena_alloc(a, (size_t)(n + 1) * sizeof *d.sum);
 	for (int i = 0; i < n; i++)
 		if (!m->fn[i]->is_kernel)
 			summarize(m, &d, i);
-	d.pure = arena_alloc(&a, (size_t)(n + 1) * sizeof *d.pure);
+	d.pure = arena_alloc(a, (size_t)(n + 1) * sizeof *d.pure);
 	for (int i = 0; i < n; i++) {
 		d.pure[i] = i;
 		if (!m->fn[i]->is_kernel && d.sum[i].has_atomic)
@@ -1654,7 +1653,28 @@ void diff_module(Module *m, const Src *src)
 		else
 			diff_func(m, src, &d, i);
 	}
-	arena_free(&a);
+}
+
+void diff_module(Module *m, const Src *src)
+{
+	/* scratch; a caller that recovers from errors (ks_recover) gets it
+	 * freed on the way back */
+	Arena *a = xmalloc(sizeof *a);
+	memset(a, 0, sizeof *a);
+	jmp_buf jb, *outer = ks_recover;
+	if (outer) {
+		if (setjmp(jb)) {
+			ks_recover = outer;
+			arena_free(a);
+			free(a);
+			longjmp(*outer, 1);
+		}
+		ks_recover = &jb;
+	}
+	diff_all(m, src, a);
+	ks_recover = outer;
+	arena_free(a);
+	free(a);
 }
 
 /* ---- function by function (kdiff on a streamed module) --------------------- */

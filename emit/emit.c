@@ -80,6 +80,7 @@ typedef struct Emitter {
 	const Module *m;
 	int target;
 	char **fname;       /* C names of the module's functions */
+	char **ebase;       /* kernels: the base of their entries' names */
 	int *fx;            /* memory effects of each function, FX_* */
 	int *order;         /* functions in emission order (callees first) */
 	uint8_t *called;    /* is the function called anywhere in the module? */
@@ -193,10 +194,16 @@ static void clear_names(NameSet *ns)
 	ns->n = 0;
 }
 
+/* Does s start with a prefix C, C++ or ksynth.h keeps for itself? */
+static int reserved_prefix(const char *s)
+{
+	return s[0] == '_' || !strncmp(s, "ks_", 3) || !strncmp(s, "KS_", 3);
+}
+
 /* Is s free to be a name of the kind asked (global or local)? */
 static int name_ok(const Emitter *e, const char *s, int global)
 {
-	if (!strncmp(s, "ks_", 3) || !strncmp(s, "KS_", 3) || s[0] == '_' || strstr(s, "__"))
+	if (reserved_prefix(s) || strstr(s, "__"))
 		return 0;
 	uint64_t h = name_hash(s);
 	if (name_in(&e->reserved, s, h) || name_in(&e->gnames, s, h))
@@ -206,29 +213,134 @@ static int name_ok(const Emitter *e, const char *s, int global)
 	return 1;
 }
 
-/* A C name for source name s: s itself when free, else s_, s_1, s_2, ...
- * (v_s when s has a reserved prefix). */
+/* The C spelling of source name s before clashes are settled: s with its
+ * leading underscores dropped and every run of underscores made one, after
+ * "v_" when s has a reserved prefix ("_y" -> "v_y", "__k" -> "v_k",
+ * "a__b" -> "a_b", "ks_t" -> "v_ks_t"; "_" -> "v").  No spelling starts
+ * with '_' or holds "__", which C and C++ reserve. */
+static void c_spelling(Buf *b, const char *s)
+{
+	int prefix = reserved_prefix(s);
+	while (*s == '_')
+		s++;
+	if (prefix)
+		buf_puts(b, *s ? "v_" : "v");
+	for (; *s; s++)
+		if (!(s[0] == '_' && s[1] == '_'))
+			buf_putc(b, *s);
+	if (!b->n)
+		buf_putc(b, 'v');
+}
+
+/* Suffix k of a spelling that clashes: "_", "_1", "_2", ...; after a
+ * spelling that ends in '_', "1", "2", ... (so that no "__" appears).
+ * Every suffix gives a new name, so a search through them ends. */
+static void clash_suffix(Buf *b, size_t base, int k)
+{
+	b->n = base;
+	int under = base && b->p[base - 1] == '_';
+	if (k == 0 && !under)
+		buf_putc(b, '_');
+	else
+		buf_printf(b, under ? "%d" : "_%d", k + under);
+}
+
+/* A C name for source name s: its spelling when free, else the first free
+ * spelling with a clash suffix (doc/emit.md, Names). */
 static char *make_name(Emitter *e, const char *s, int global)
 {
 	Buf b = {0};
-	if (!strncmp(s, "ks_", 3) || !strncmp(s, "KS_", 3) || s[0] == '_')
-		buf_puts(&b, "v_");
-	for (const char *p = s; *p; p++)
-		if (!(p[0] == '_' && p[1] == '_')) /* no "__" anywhere */
-			buf_putc(&b, *p);
-	if (!b.n)
-		buf_putc(&b, 'v');
+	c_spelling(&b, s);
 	size_t base = b.n;
-	for (int k = 0; !name_ok(e, b.p, global); k++) {
-		b.n = base;
-		if (k == 0)
-			buf_putc(&b, '_');
-		else
-			buf_printf(&b, "_%d", k);
-	}
+	for (int k = 0; !name_ok(e, b.p, global); k++)
+		clash_suffix(&b, base, k);
 	char *name = xrealloc(b.p, b.n + 1); /* not the buffer's room: a module may hold many */
 	add_name(global ? &e->gnames : &e->lnames, name);
 	return name;
+}
+
+/* A kernel's entries are BASE_cpu_forward, BASE_cuda_forward,
+ * BASE_cpu_backward and BASE_cuda_backward: the ABI krun calls.  BASE is
+ * the kernel's name when C reserves nothing in those names (no leading
+ * '_', no "__", no ks_ or KS_, no trailing '_'); such names never clash.
+ * Any other kernel takes its spelling without trailing underscores, with
+ * the first clash suffix that gives four names no kernel took before it
+ * (the plain ones first, then these in module order). */
+static const char *const entry_sfx[] = {"_cpu_forward", "_cuda_forward", "_cpu_backward",
+					 "_cuda_backward"};
+
+static int plain_entry(const char *name)
+{
+	size_t n = strlen(name);
+	return n && !reserved_prefix(name) && !strstr(name, "__") && name[n - 1] != '_';
+}
+
+/* BASE for name (malloc'd), its four names added to g */
+static char *entry_base(NameSet *g, const char *name)
+{
+	Buf b = {0}, full = {0};
+	if (plain_entry(name)) {
+		buf_puts(&b, name);
+	} else {
+		c_spelling(&b, name);
+		while (b.n > 1 && b.p[b.n - 1] == '_')
+			b.p[--b.n] = 0;
+	}
+	size_t base = b.n;
+	for (int k = 0;; k++) {
+		size_t i = 0;
+		for (; i < KS_NELEM(entry_sfx); i++) {
+			full.n = 0;
+			buf_printf(&full, "%s%s", b.p, entry_sfx[i]);
+			if (strstr(full.p, "__") || name_in(g, full.p, name_hash(full.p)))
+				break;
+		}
+		if (i == KS_NELEM(entry_sfx))
+			break;
+		clash_suffix(&b, base, k);
+	}
+	for (size_t i = 0; i < KS_NELEM(entry_sfx); i++) {
+		full.n = 0;
+		buf_printf(&full, "%s%s", b.p, entry_sfx[i]);
+		add_name(g, xstrdup(full.p));
+	}
+	buf_free(&full);
+	return xrealloc(b.p, b.n + 1);
+}
+
+/* base[i]: BASE of kernel i and of its backward (NULL for funcs); the
+ * entries' names go into g. */
+static void entry_bases(NameSet *g, const Module *m, char **base)
+{
+	for (int i = 0; i < m->nfn; i++)
+		base[i] = NULL;
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < m->nfn; i++) {
+			const Func *f = m->fn[i];
+			if (f->is_kernel && !f->backward && plain_entry(f->name) == !pass)
+				base[i] = entry_base(g, f->name);
+		}
+	for (int i = 0; i < m->nfn; i++)
+		if (m->fn[i]->backward) {
+			int k = ir_func_find(m, m->fn[i]->name);
+			base[i] = xstrdup(k >= 0 && base[k] ? base[k] : m->fn[i]->name);
+		}
+}
+
+void emit_entry_name(Buf *out, const Module *m, const char *kernel, int target, int backward)
+{
+	NameSet g = {0};
+	int n = m->nfn;
+	char **base = xmalloc((size_t)(n ? n : 1) * sizeof *base);
+	entry_bases(&g, m, base);
+	int k = ir_func_find(m, kernel);
+	buf_printf(out, "%s%s", k >= 0 && base[k] ? base[k] : kernel,
+		   entry_sfx[2 * !!backward + (target == EMIT_CUDA)]);
+	for (int i = 0; i < n; i++)
+		free(base[i]);
+	free(base);
+	clear_names(&g);
+	free(g.slot);
 }
 
 /* ---- types ----------------------------------------------------------- */
@@ -1036,7 +1148,14 @@ static int put_conv(Emitter *e, Buf *b, const Inst *in)
 		return 0;
 	}
 	int scalar = (ty_is_scalar(from) || from == TY_BOOL) && (ty_is_scalar(to) || to == TY_BOOL);
-	if (scalar && from != TY_HALF && to != TY_HALF && !(ty_is_float(from) && ty_is_int(to))) {
+	const Value *k = &e->f->val[in->arg[0]];
+	/* a float constant whose integer part the int holds: C's cast is
+	 * defined, (int)2.5f */
+	int bits = 8 * ty_info(to)->size, sgn = !ty_is_unsigned(to);
+	double lim = ldexp(1.0, bits - sgn); /* 2^31 for int, 2^32 for uint32 */
+	int in_range = k->kind == VK_CONST && ty_is_float(from) && ty_is_int(to) &&
+		       k->k.f > (sgn ? -lim - 1.0 : -1.0) && k->k.f < lim;
+	if (scalar && from != TY_HALF && to != TY_HALF && (!(ty_is_float(from) && ty_is_int(to)) || in_range)) {
 		buf_printf(b, "(%s)", scalar_ctype(to));
 		put_expr(e, b, in->arg[0], P_UNARY);
 		return P_UNARY;
@@ -1971,7 +2090,7 @@ static void emit_entry(Emitter *e, int fi)
 			(const char *[]){"", "", "dim0 x dim1", "dim0 x dim1 x dim2",
 					 "dim0 x dim1 x dim2 x dim3"}[r]);
 	if (cuda) {
-		fprintf(e->out, "extern \"C\" __global__ void %s_cuda_%s(%s%s%s)\n{\n", f->name, dir, d.p,
+		fprintf(e->out, "extern \"C\" __global__ void %s_cuda_%s(%s%s%s)\n{\n", e->ebase[fi], dir, d.p,
 			f->nparam ? ", " : "", b.n ? b.p : "");
 		if (r == 1) {
 			fputs("    for (int tid = blockIdx.x * blockDim.x + threadIdx.x; tid < dim; "
@@ -1998,7 +2117,7 @@ static void emit_entry(Emitter *e, int fi)
 			}
 		}
 	} else {
-		fprintf(e->out, "void %s_cpu_%s(%s%s%s)\n{\n", f->name, dir, d.p, f->nparam ? ", " : "",
+		fprintf(e->out, "void %s_cpu_%s(%s%s%s)\n{\n", e->ebase[fi], dir, d.p, f->nparam ? ", " : "",
 			b.n ? b.p : "");
 		if (r == 1) {
 			fputs("    for (int tid = 0; tid < dim; tid++)\n", e->out);
@@ -2063,16 +2182,8 @@ static void emit_begin(Emitter *e, FILE *out, const Module *m, int target, const
 
 	/* global names: the entries first (their names are the ABI), then
 	 * functions in module order */
-	for (int i = 0; i < m->nfn; i++)
-		if (m->fn[i]->is_kernel && !m->fn[i]->backward) {
-			const char *sfx[] = {"_cpu_forward", "_cuda_forward", "_cpu_backward", "_cuda_backward"};
-			for (size_t k = 0; k < KS_NELEM(sfx); k++) {
-				size_t len = strlen(m->fn[i]->name) + 20;
-				char *s = xmalloc(len);
-				snprintf(s, len, "%s%s", m->fn[i]->name, sfx[k]);
-				add_name(&e->gnames, s);
-			}
-		}
+	e->ebase = xmalloc((size_t)n * sizeof *e->ebase);
+	entry_bases(&e->gnames, m, e->ebase);
 	/* a kernel's fname is its per-thread function, NAME_thread, and a
 	 * backward kernel's NAME_backward_thread */
 	for (int i = 0; i < m->nfn; i++) {
@@ -2101,6 +2212,9 @@ static void emit_free(Emitter *e)
 		clear_names(sets[i]);
 		free(sets[i]->slot);
 	}
+	for (int i = 0; e->ebase && i < e->m->nfn; i++)
+		free(e->ebase[i]);
+	free(e->ebase);
 	free(e->fname);
 	free(e->fx);
 	free(e->order);

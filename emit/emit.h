@@ -23,6 +23,12 @@ void emit_module(FILE *out, const Module *m, int target);
  * array of more dimensions).  The string is static. */
 const char *emit_param_ctype(Type t);
 
+/* The name of a kernel's entry, appended to *out: KERNEL_cpu_forward,
+ * KERNEL_cuda_forward, KERNEL_cpu_backward or KERNEL_cuda_backward, for
+ * target and backward, KERNEL spelled as C allows (doc/emit.md, Names).
+ * The names emit_module gives its entries, and the ABI krun calls. */
+void emit_entry_name(Buf *out, const Module *m, const char *kernel, int target, int backward);
+
 /* The shared main() of kemit-cpu and kemit-cu. */
 int emit_main(int argc, char **argv, const char *prog, int target);
 

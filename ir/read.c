@@ -110,6 +110,9 @@ static void next(Reader *r)
 			p++;
 		if (p == s + 1)
 			rerror(r, t, "expected a name after '%c'", c);
+		/* a function's name is an identifier, as in C and Python */
+		if (c == '@' && is_digit((unsigned char)s[1]))
+			rerror(r, t, "a function name starts with a letter or '_', not '%c'", s[1]);
 		t->kind = c == '%' ? T_LOCAL : T_GLOBAL;
 		s++;
 	} else if (is_digit(c) || (c == '-' && p + 1 < r->end && (is_digit((unsigned char)p[1]) || p[1] == '.'))

@@ -3,9 +3,26 @@
 # bench/RESULTS.md (bench/bench.sh says how).  Long: tens of minutes.
 # Warp's codegen is timed with the venv of mk/warp.mk.
 #   RUNS=3  repeats per figure (medians)
+#
+# `make bench-cuda` times the forward and backward kernels on the GPU at
+# dim 1M, every sample and BENCH_GEN_N kgen kernels a category, beside
+# Warp's own kernels for the same sources on the same GPU, into its
+# section of bench/RESULTS.md (bench/bench_cuda.sh).  Without a GPU it
+# fails with krun's reason.  BENCH_DEVICE=sim BENCH_OUT=FILE tries it
+# without one (a dry run, into another file).
 
 RUNS ?= 3
+BENCH_DIM ?= 1000000
+BENCH_REPS ?= 20
+BENCH_GEN_N ?= 5
+BENCH_DEVICE ?= cuda
+BENCH_OUT ?= bench/RESULTS.md
 
-.PHONY: bench
+.PHONY: bench bench-cuda
 bench: all warp-venv
 	$(Q)RUNS=$(RUNS) WARP_PY=$(abspath $(WARP_PY)) bash bench/bench.sh $(O)/bin $(O)/bench bench/RESULTS.md
+
+bench-cuda: all warp-venv
+	$(Q)DIM=$(BENCH_DIM) REPS=$(BENCH_REPS) GEN_N=$(BENCH_GEN_N) DEVICE=$(BENCH_DEVICE) \
+		WARP_PY=$(abspath $(WARP_PY)) WARP_SKIP=$(abspath $(WARP_SKIP)) \
+		bash bench/bench_cuda.sh $(O)/bin $(O)/bench-cuda $(BENCH_OUT)

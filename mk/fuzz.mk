@@ -1,8 +1,15 @@
-# fuzz.mk: libFuzzer harnesses for the source front end and the IR reader.
+# fuzz.mk: libFuzzer harnesses (t/fuzz/):
+#   fuzz-front   the source front end (kparse)
+#   fuzz-ir      the IR reader and verifier (print, read back, print)
+#   fuzz-pipe    source -> kparse -> kdiff -> kemit-cpu and kemit-cu
+#   fuzz-irpipe  IR -> kdiff -> kemit-cpu and kemit-cu
 #   make fuzz FUZZ_SECONDS=60     runs each harness that long
 #   make fuzz FUZZ_RUNS=1000000   runs each harness that many inputs
-# The library is rebuilt with clang and -fsanitize=fuzzer-no-link,address,
-# undefined into $(O)/fuzz; the seed corpus is samples/ (and their IR).
+#   make fuzz FUZZERS=pipe        runs only the harnesses named
+# Each input is bounded by -timeout=$(FUZZ_TIMEOUT) seconds (a hang is a
+# finding).  The library is rebuilt with clang and -fsanitize=fuzzer-no-link,
+# address,undefined into $(O)/fuzz; the seed corpus is samples/, the test
+# inputs, and for the pipeline harnesses kernels kgen makes.
 
 FUZZ_SECONDS ?= 60
 FUZZ_RUNS ?=
@@ -11,7 +18,9 @@ FUZZ_CC ?= clang
 FUZZ_FLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -I. -I$(O)/gen -g -O1 \
 	-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
 FUZZ_OBJ := $(LIB_SRC:%.c=$(O)/fuzz/obj/%.o) $(GEN_SRC:$(O)/gen/%.c=$(O)/fuzz/obj/gen/%.o)
-FUZZERS := front ir
+FUZZERS ?= front ir pipe irpipe
+FUZZ_TIMEOUT ?= 10
+FUZZ_GEN_N ?= 20
 
 .PHONY: fuzz fuzz-build
 .SECONDARY: $(FUZZ_OBJ)
@@ -29,23 +38,37 @@ $(O)/fuzz/obj/%.o: %.c | $(O)/fuzz/.deps-ok $(GEN_HDR)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -c -o $@ $<
 
-$(O)/fuzz/fuzz-%: t/fuzz/fuzz-%.c $(FUZZ_OBJ)
+$(O)/fuzz/fuzz-%: t/fuzz/fuzz-%.c t/fuzz/pipeline.h $(FUZZ_OBJ)
 	$(call msg,FUZZCC,$@)
-	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ -lm
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $(filter %.c %.o,$^) -lm
 
 # Seed corpus: every sample and error case, and for the IR reader the
-# samples' IR and the IR error cases.
+# samples' IR and the IR error cases; the pipeline harnesses also start
+# from the autodiff and emitter test inputs and $(FUZZ_GEN_N) kgen kernels
+# a category (and their IR).
+FUZZ_PY := $(wildcard samples/*/*.py t/errors/*.py t/grad/*.py t/emit/*.py)
+FUZZ_KIR := $(wildcard samples/*/*.kir t/ir/*.kir t/ir-errors/*.kir t/emit/*.kir t/grad/*.kir)
 $(O)/fuzz/corpus-front/.stamp: $(wildcard samples/*/*.py t/errors/*.py)
 	$(Q)mkdir -p $(@D) && cp $^ $(@D)/ && touch $@
 $(O)/fuzz/corpus-ir/.stamp: $(wildcard samples/*/*.kir t/ir/*.kir t/ir-errors/*.kir)
 	$(Q)mkdir -p $(@D) && cp $^ $(@D)/ && touch $@
+$(O)/fuzz/corpus-pipe/.stamp: $(FUZZ_PY) $(O)/bin/kgen
+	$(Q)mkdir -p $(@D) && for f in $(FUZZ_PY); do cp $$f $(@D)/$$(echo $$f | tr / _); done
+	$(Q)mkdir -p $(@D)/gen && $(O)/bin/kgen -c all -s 1 -n $$((10 * $(FUZZ_GEN_N))) --split $(@D)/gen >/dev/null
+	$(Q)touch $@
+$(O)/fuzz/corpus-irpipe/.stamp: $(FUZZ_KIR) $(O)/fuzz/corpus-pipe/.stamp $(O)/bin/kparse
+	$(Q)mkdir -p $(@D) && for f in $(FUZZ_KIR); do cp $$f $(@D)/$$(echo $$f | tr / _); done
+	$(Q)for py in $(@D)/../corpus-pipe/gen/*.py; do \
+		$(O)/bin/kparse "$$py" >$(@D)/$$(basename "$$py" .py).kir 2>/dev/null || rm -f $(@D)/$$(basename "$$py" .py).kir; \
+	done
+	$(Q)touch $@
 
 fuzz: fuzz-build $(FUZZERS:%=$(O)/fuzz/corpus-%/.stamp)
 	$(Q)for f in $(FUZZERS); do \
 		echo "fuzz-$$f: $(FUZZ_LIMIT)"; \
 		$(O)/fuzz/fuzz-$$f $(FUZZ_LIMIT) -max_len=65536 \
-			-timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+			-timeout=$(FUZZ_TIMEOUT) -rss_limit_mb=2048 -print_final_stats=1 \
 			-artifact_prefix=$(O)/fuzz/ $(O)/fuzz/corpus-$$f \
-			2>&1 | grep -E 'stat::number_of_executed_units|ERROR|SUMMARY|Done' ; \
+			2>&1 | grep -E 'stat::number_of_executed_units|stat::average_exec_per_sec|ERROR|SUMMARY|Done|timeout|deadly' ; \
 		test $${PIPESTATUS[0]:-0} -eq 0 || exit 1; \
 	done

@@ -8,10 +8,14 @@
 # then in $(NVRTC_DIR), where `make deps` installs PyPI's NVRTC when there
 # is no toolkit (mk/deps.mk), then on the loader's path.
 #
-#   make check-cuda   compiles every sample's CUDA with NVRTC (and nvcc when
-#                     there is one) and runs the cpu/cuda agreement on the
-#                     GPU (t/t4004 and t/t41xx, which `make check` skips);
-#                     what the machine lacks is reported as TAP SKIP.
+#   make check-cuda   compiles the forward and backward CUDA of every sample,
+#                     t/grad case and 20 kgen kernels a category with NVRTC
+#                     (and nvcc when there is one) and runs the cpu/cuda
+#                     agreement, forward and backward, on the GPU (t/t4004
+#                     and t/t41xx, which `make check` skips).  What the
+#                     machine lacks is reported as TAP SKIP, except that
+#                     where a GPU is visible (nvidia-smi -L lists one, or
+#                     KS_REQUIRE_GPU=1) a GPU test that cannot run fails.
 
 TCC_H := $(wildcard /usr/include/libtcc.h)
 TCC_LIBDIR := $(firstword $(wildcard $(patsubst %,%/libtcc1.a,\
@@ -41,4 +45,4 @@ $(O)/bin/krun: KS_LDLIBS += $(KRUN_LIBS) -ldl
 .PHONY: check-cuda
 check-cuda: all
 	$(Q)KS_BIN=$(abspath $(O)/bin) KS_BUILD=$(abspath $(O)) KS_SAN=$(SAN) KS_CHECK_CUDA=1 \
-		$(PROVE) $(PROVE_FLAGS) t/t4004-cuda.t $(wildcard t/t41*.t)
+		$(PROVE) $(PROVE_FLAGS) t/t4004-cuda.t $(sort $(wildcard t/t41*.t))

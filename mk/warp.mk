@@ -11,9 +11,12 @@
 #                       sample, as the table in doc/warp-differences.md
 #
 # Warp and numpy are installed with pip into $(O)/warp-venv at the versions
-# pinned here, once (a stamp file records the versions).  When pip cannot
-# install them (no network, no PyPI), $(WARP_SKIP) holds the reason and the
-# tests report SKIP with it.  Warp's kernel cache is $(O)/warp-cache.
+# pinned here, once (a stamp file records the versions); WARP_WHEELS=DIR
+# installs them from the wheels in DIR instead of PyPI (a GPU machine with
+# no registry: `pip download warp-lang==1.19.0 numpy==2.4.6 -d DIR`
+# elsewhere, and carry DIR).  When pip cannot install them, $(WARP_SKIP)
+# holds the reason and the tests report SKIP with it.  Warp's kernel cache
+# is $(O)/warp-cache.
 
 WARP_VERSION ?= 1.19.0
 WARP_NUMPY_VERSION ?= 2.4.6
@@ -24,6 +27,8 @@ WARP_SKIP := $(O)/warp-venv.skip
 WARP_CACHE := $(O)/warp-cache
 WARP_GEN_N ?= 50
 WARP_GEN_SEED ?= 1
+WARP_WHEELS ?=
+WARP_PIP_FROM := $(if $(WARP_WHEELS),--no-index --find-links $(abspath $(WARP_WHEELS)))
 
 .PHONY: warp-venv check-warp warp-codesize warp-differences
 warp-venv: $(WARP_STAMP)
@@ -35,7 +40,7 @@ $(WARP_STAMP):
 	$(Q)rm -f $(WARP_SKIP); mkdir -p $(O); \
 	if ! out=$$(python3 -m venv $(WARP_VENV) 2>&1); then \
 		echo "python3 -m venv failed: $$(echo "$$out" | tail -1)" >$(WARP_SKIP); \
-	elif ! out=$$($(WARP_PY) -m pip install --disable-pip-version-check -q \
+	elif ! out=$$($(WARP_PY) -m pip install --disable-pip-version-check -q $(WARP_PIP_FROM) \
 			warp-lang==$(WARP_VERSION) numpy==$(WARP_NUMPY_VERSION) 2>&1); then \
 		echo "pip install warp-lang==$(WARP_VERSION) failed: $$(echo "$$out" | grep -v '^ *$$' | tail -1)" >$(WARP_SKIP); \
 	else \

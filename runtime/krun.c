@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "emit/emit.h"
@@ -26,7 +27,8 @@ static void usage(int status)
 {
 	fputs("usage: krun [--device cpu|sim|cuda] [--dim N] [--seed S] [--set NAME=VALUE]...\n"
 	      "            [--kernel NAME] [--grid BLOCKSxTHREADS] [--timeout SECONDS] [--cc | --tcc]\n"
-	      "            [--grad | --gradcheck] [--compile-only [--arch sm_XX]] [--verbose]\n"
+	      "            [--grad | --gradcheck] [--compile-only [--arch sm_XX]] [--bench REPS]\n"
+	      "            [--verbose]\n"
 	      "            FILE.py | FILE.kir [CODE.c | CODE.cu]\n"
 	      "       krun [--device cpu|sim] [options above] --batch LIST\n"
 	      "       krun --nvrtc   (the NVRTC --device cuda uses; exit 77 and why when none)\n"
@@ -39,7 +41,7 @@ static void usage(int status)
 
 typedef struct Opts {
 	int device, device_set, dim, use_cc, use_tcc, compile_only, blocks, threads;
-	int grad, gradcheck, which_nvrtc;
+	int grad, gradcheck, which_nvrtc, bench;
 	unsigned timeout;
 	uint64_t seed;
 	const char *kernel, *arch, *in, *code, *batch;
@@ -129,6 +131,8 @@ static void parse_opts(Opts *o, int argc, char **argv)
 			o->dim = (int)number("--dim", v, 1, 1 << 24);
 		} else if (!strcmp(a, "--seed")) {
 			o->seed = number("--seed", v, 0, UINT64_MAX);
+		} else if (!strcmp(a, "--bench")) {
+			o->bench = (int)number("--bench", v, 1, 100000);
 		} else if (!strcmp(a, "--timeout")) {
 			o->timeout = (unsigned)number("--timeout", v, 0, 86400);
 		} else if (!strcmp(a, "--kernel")) {
@@ -157,6 +161,10 @@ static void parse_opts(Opts *o, int argc, char **argv)
 	}
 	if (o->which_nvrtc ? npos || o->batch : !npos == !o->batch)
 		usage(2);
+	if (o->bench && (o->gradcheck || o->batch || o->compile_only)) {
+		fprintf(stderr, "krun: --bench times launches: not with --gradcheck, --batch or --compile-only\n");
+		usage(2);
+	}
 	if (o->use_tcc && !host_have_libtcc()) {
 		fprintf(stderr, "krun: --tcc: this krun was built without libtcc\n");
 		usage(2);
@@ -222,6 +230,17 @@ static void line_directive(Buf *b, const char *name, const char *suffix)
 	buf_printf(b, "%s\"\n", suffix);
 }
 
+/* Kernel f's entry for the code of a device (the CUDA code's for sim and
+ * cuda), forward or backward, as the emitter names it; the launcher of an
+ * entry is ks_launch_ENTRY. */
+static void entry_name(char *name, size_t n, const Module *m, const Func *f, int cuda, int backward)
+{
+	Buf b = {0};
+	emit_entry_name(&b, m, f->name, cuda ? EMIT_CUDA : EMIT_CPU, backward);
+	snprintf(name, n, "%s", b.p);
+	buf_free(&b);
+}
+
 /* Is the text IR?  IR opens with its version line, after blank and
  * comment lines; a kernel source never does. */
 static int is_ir(const Src *s)
@@ -281,7 +300,7 @@ static int select_kernels(const Module *m, const Opts *o, const Func **ks)
 static void build_code(Buf *code, const Module *m, const Opts *o, const Func **ks, int nk)
 {
 	int cuda = o->device != DEV_CPU;
-	char entry[300], name[300];
+	char entry[300];
 	line_directive(code, o->code ? o->code : o->in, o->code ? "" : cuda ? ".cu" : ".c");
 	if (o->code) {
 		Src c;
@@ -295,20 +314,19 @@ static void build_code(Buf *code, const Module *m, const Opts *o, const Func **k
 		buf_putc(code, '\n');
 	line_directive(code, "krun-launchers", "");
 	for (int k = 0; k < nk; k++) {
-		snprintf(entry, sizeof entry, "%s_%s_forward", ks[k]->name, cuda ? "cuda" : "cpu");
+		entry_name(entry, sizeof entry, m, ks[k], cuda, 0);
 		if (o->device == DEV_CPU)
-			run_launcher_c(code, ks[k], entry, ks[k]->name);
+			run_launcher_c(code, ks[k], entry);
 		else if (o->device == DEV_SIM)
-			run_launcher_sim(code, ks[k], entry, ks[k]->name);
+			run_launcher_sim(code, ks[k], entry);
 		if (!o->grad)
 			continue;
 		const Func *b = m->fn[ir_backward_find(m, ks[k]->name)];
-		snprintf(entry, sizeof entry, "%s_%s_backward", ks[k]->name, cuda ? "cuda" : "cpu");
-		snprintf(name, sizeof name, "%s_backward", ks[k]->name);
+		entry_name(entry, sizeof entry, m, ks[k], cuda, 1);
 		if (o->device == DEV_CPU)
-			run_launcher_c(code, b, entry, name);
+			run_launcher_c(code, b, entry);
 		else if (o->device == DEV_SIM)
-			run_launcher_sim(code, b, entry, name);
+			run_launcher_sim(code, b, entry);
 	}
 }
 
@@ -339,9 +357,23 @@ static void double_code(Buf *code, const Module *m, const Opts *o, const Func **
 		buf_putc(code, '\n');
 	line_directive(code, "krun-launchers", "");
 	for (int k = 0; k < nk; k++) {
-		snprintf(entry, sizeof entry, "%s_cpu_forward", ks[k]->name);
-		run_launcher_c(code, ks[k], entry, ks[k]->name);
+		entry_name(entry, sizeof entry, m, ks[k], 0, 0);
+		run_launcher_c(code, ks[k], entry);
 	}
+}
+
+/* The deadline's phase while the code of ks is compiled by `by`: "FILE:
+ * compiling saxpy, project (cc)", at most a few names. */
+static void compile_phase(const Opts *o, const Func **ks, int nk, const char *kind, const char *by)
+{
+	Buf names = {0};
+	for (int k = 0; k < nk && names.n < 200; k++)
+		buf_printf(&names, "%s%s", k ? ", " : "", ks[k]->name);
+	if (names.n >= 200)
+		buf_puts(&names, ", ...");
+	run_phase("%s: compiling %s%s (%s)", o->code ? o->code : o->in, kind, names.p ? names.p : "",
+		  by);
+	buf_free(&names);
 }
 
 /* The double-precision build, compiled once for the whole file. */
@@ -351,6 +383,7 @@ static Host *build_double(const Module *m, const Opts *o, const Func **ks, int n
 	buf_puts(&code, "#define KS_REAL_DOUBLE 1\n");
 	double_code(&code, m, o, ks, nk);
 	int given = o->code && o->device == DEV_CPU;
+	compile_phase(o, ks, nk, "the double-precision build of ", host_c_compiler(o->use_cc));
 	Host *h = host_compile(given ? o->code : o->in, &code, LANG_C, o->use_cc, rtdir);
 	buf_free(&code);
 	return h;
@@ -381,38 +414,77 @@ static void need_backward(Module *m, const Src *src, const Opts *o, const Func *
 				 o->in, ks[k]->name, ks[k]->name);
 }
 
+static double now_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+/* Launch kernel f's forward or backward entry on the device, with args,
+ * guarded against crashes and --timeout.  With --bench R, then R more
+ * launches back to back on the arguments as the first launch left them (a
+ * copy on the host; on cuda, the device's arrays), timed together (on
+ * cuda between two CUDA events); returns the milliseconds per launch (0
+ * without --bench). */
+static double launch(const Opts *o, const Module *m, const Func *f, int backward, Host *host,
+		     Cuda *gpu, RunArgs *args, int blocks, int threads)
+{
+	char entry[300], name[320];
+	entry_name(entry, sizeof entry, m, f, o->device != DEV_CPU, backward);
+	void *fn = NULL;
+	if (o->device != DEV_CUDA) {
+		snprintf(name, sizeof name, "ks_launch_%s", entry);
+		if (!(fn = host_sym(host, name)))
+			ks_fatal("%s: the compiled code has no %s", o->code ? o->code : o->in, name);
+	}
+	snprintf(name, sizeof name, "%s%s", f->name, backward ? "_backward" : "");
+	double ms = 0;
+	run_guard(name);
+	if (o->device == DEV_CUDA) {
+		ms = cuda_launch(gpu, entry, args, blocks, threads, o->bench);
+	} else {
+		RunArgs scratch;
+		RunArgs *a = args;
+		double t0 = 0;
+		for (int k = -1; k < o->bench; k++) {
+			if (k == 0) {
+				run_args_copy(&scratch, args);
+				a = &scratch;
+				t0 = now_ms();
+			}
+			if (o->device == DEV_CPU) {
+				RunCpuLaunch l;
+				memcpy(&l, &fn, sizeof l);
+				l(a->dim, a->slot);
+			} else {
+				RunSimLaunch l;
+				memcpy(&l, &fn, sizeof l);
+				l(a->dim, a->slot, blocks, threads);
+			}
+		}
+		if (o->bench) {
+			ms = (now_ms() - t0) / o->bench;
+			run_args_free(&scratch);
+		}
+	}
+	run_unguard();
+	return ms;
+}
+
 /* Run one kernel on its seeded inputs and print its record.  Returns 1
  * when an output is not finite. */
 static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host, Cuda *gpu,
 		      Host *dbl)
 {
 	const char *what = o->code ? o->code : o->in;
-	char name[300];
+	char name[320];
 	RunArgs in, out;
 	run_args_init(&in, f, o->dim, o->seed, o->set, o->nset);
 	run_args_copy(&out, &in);
 	int threads = o->threads ? o->threads : o->device == DEV_CUDA ? 256 : 64;
 	int blocks = o->blocks ? o->blocks : (o->dim + threads - 1) / threads;
-	void *fn = NULL;
-	if (host) {
-		snprintf(name, sizeof name, "ks_launch_%s", f->name);
-		if (!(fn = host_sym(host, name)))
-			ks_fatal("%s: the compiled code has no %s", what, name);
-	}
-	run_guard(f->name, o->timeout);
-	if (o->device == DEV_CPU) {
-		RunCpuLaunch l;
-		memcpy(&l, &fn, sizeof l);
-		l(o->dim, out.slot);
-	} else if (o->device == DEV_SIM) {
-		RunSimLaunch l;
-		memcpy(&l, &fn, sizeof l);
-		l(o->dim, out.slot, blocks, threads);
-	} else {
-		snprintf(name, sizeof name, "%s_cuda_forward", f->name);
-		cuda_launch(gpu, name, &out, blocks, threads);
-	}
-	run_unguard();
+	double fwd_ms = launch(o, m, f, 0, host, gpu, &out, blocks, threads), bwd_ms = 0;
 
 	RunGrad g, *gp = NULL;
 	RunCheck chk;
@@ -422,35 +494,38 @@ static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host,
 		const Func *b = m->fn[ir_backward_find(m, f->name)];
 		gp = &g;
 		run_grad_init(&g, m, f, b, &in, &out, o->seed);
-		snprintf(name, sizeof name, "%s_backward", f->name);
-		run_guard(name, o->timeout);
-		if (o->device == DEV_CUDA) {
-			snprintf(name, sizeof name, "%s_cuda_backward", f->name);
-			cuda_launch(gpu, name, &g.args, blocks, threads);
-		} else {
-			snprintf(name, sizeof name, "ks_launch_%s_backward", f->name);
-			if (!(fn = host_sym(host, name)))
-				ks_fatal("%s: the compiled code has no %s", what, name);
-			if (o->device == DEV_CPU) {
-				RunCpuLaunch l;
-				memcpy(&l, &fn, sizeof l);
-				l(o->dim, g.args.slot);
-			} else {
-				RunSimLaunch l;
-				memcpy(&l, &fn, sizeof l);
-				l(o->dim, g.args.slot, blocks, threads);
-			}
-		}
-		run_unguard();
+		bwd_ms = launch(o, m, f, 1, host, gpu, &g.args, blocks, threads);
+	}
+	if (o->bench) {
+		/* the times instead of the record */
+		printf("{\"kernel\": \"%s\", \"device\": \"%s\", \"dim\": %d, ", f->name,
+		       run_device_name[o->device], o->dim);
+		if (o->device == DEV_CPU)
+			printf("\"grid\": null, ");
+		else
+			printf("\"grid\": \"%dx%d\", ", blocks, threads);
+		printf("\"reps\": %d, \"forward_ms\": %.6g", o->bench, fwd_ms);
+		if (o->grad)
+			printf(", \"backward_ms\": %.6g", bwd_ms);
+		printf("}\n");
+		fflush(stdout);
+		if (gp)
+			run_grad_free(gp);
+		run_args_free(&in);
+		run_args_free(&out);
+		return 0;
 	}
 	if (o->gradcheck) {
-		snprintf(name, sizeof name, "ks_launch_%s", f->name);
-		if (!(fn = host_sym(dbl, name)))
+		char entry[300];
+		entry_name(entry, sizeof entry, m, f, 0, 0);
+		snprintf(name, sizeof name, "ks_launch_%s", entry);
+		void *fn = host_sym(dbl, name);
+		if (!fn)
 			ks_fatal("%s: the double-precision code has no %s", what, name);
 		RunDblLaunch l;
 		memcpy(&l, &fn, sizeof l);
 		snprintf(name, sizeof name, "%s (gradcheck)", f->name);
-		run_guard(name, o->timeout);
+		run_guard(name);
 		run_gradcheck(&chk, &g, &in, l);
 		run_unguard();
 		char a[32], r[32], q[32];
@@ -595,6 +670,8 @@ static void check_code(const Opts *o)
 static int job_prepare(Opts *o, Host *h1, Host *h2)
 {
 	(void)h1, (void)h2;
+	run_deadline(o->timeout);
+	run_phase("%s: reading it and emitting its code", o->in);
 	check_code(o);
 	Src src;
 	Arena scratch = {0};
@@ -621,6 +698,8 @@ static int job_prepare(Opts *o, Host *h1, Host *h2)
 /* run (in a child): as main() runs one file, with the compiled code given */
 static int job_run(Opts *o, Host *host, Host *dbl)
 {
+	run_deadline(o->timeout);
+	run_phase("%s", o->in);
 	Src src;
 	Arena scratch = {0};
 	Module *m = load_module(o->in, &src, &scratch);
@@ -757,12 +836,16 @@ static int compile_set(const Opts *o, Job *jobs, int njobs, int group, const cha
 			if (jobs[i].dfrag.n)
 				buf_put(&dcode, jobs[i].dfrag.p, jobs[i].dfrag.n);
 		}
+	run_deadline(o->timeout);
+	run_phase("%s: compiling (%s)", what, lang == LANG_C ? host_c_compiler(use_cc) : host_cxx_compiler());
 	*host = host_try_compile(what, &code, lang, use_cc, rtdir, err);
 	*dbl = NULL;
+	run_phase("%s: compiling the double-precision build (%s)", dwhat, host_c_compiler(o->use_cc));
 	if (*host && o->gradcheck && !(*dbl = host_try_compile(dwhat, &dcode, LANG_C, o->use_cc, rtdir, err))) {
 		host_free(*host);
 		*host = NULL;
 	}
+	run_deadline(0);
 	buf_free(&code);
 	buf_free(&dcode);
 	return *host != NULL;
@@ -939,6 +1022,10 @@ int main(int argc, char **argv)
 		return batch(&o, o.batch);
 	if (o.which_nvrtc)
 		return which_nvrtc();
+	/* --timeout bounds the whole run: reading, emitting, every compile and
+	 * every launch */
+	run_deadline(o.timeout);
+	run_phase("%s: reading it and emitting its code", o.in);
 
 	Src src;
 	Arena scratch = {0};
@@ -962,10 +1049,13 @@ int main(int argc, char **argv)
 	if (nk)
 		build_code(&code, m, &o, ks, nk);
 	if (nk && o.device == DEV_CUDA) {
+		compile_phase(&o, ks, nk, "", "NVRTC");
 		cuda_compile(what, &code, gpu ? cuda_arch(gpu) : o.arch, rtdir, &cubin);
 		if (gpu)
 			cuda_load(gpu, &cubin);
 	} else if (nk) {
+		compile_phase(&o, ks, nk, "", o.device == DEV_CPU ? host_c_compiler(module_use_cc(m, &o))
+								     : host_cxx_compiler());
 		host = host_compile(what, &code, o.device == DEV_CPU ? LANG_C : LANG_CXX,
 				    module_use_cc(m, &o), rtdir);
 	}
@@ -979,6 +1069,7 @@ int main(int argc, char **argv)
 		status |= run_kernel(m, ks[k], &o, host, gpu, dbl);
 	if (ferror(stdout) || fflush(stdout))
 		ks_fatal("<stdout>: write error");
+	run_deadline(0);
 
 	host_free(host);
 	host_free(dbl);

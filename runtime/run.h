@@ -106,13 +106,13 @@ void run_gradcheck(RunCheck *c, const RunGrad *g, const RunArgs *in,
 size_t run_json(Buf *b, const RunArgs *in, const RunArgs *out, const RunGrad *g,
 		const char *extra, const char *device, uint64_t seed);
 
-/* Launchers: the entry called is entry (e.g. saxpy_cpu_forward), the
- * launcher's name ks_launch_NAME (NAME: the kernel's, or KERNEL_backward).
- * CPU: void (int dim, void **args).  Sim: extern "C" void (int dim, void
+/* Launchers: the entry called is entry (e.g. saxpy_cpu_forward, as
+ * emit_entry_name gives it), the launcher's name ks_launch_ENTRY.  CPU:
+ * void (int dim, void **args).  Sim: extern "C" void (int dim, void
  * **args, int blocks, int threads), running every (block, thread) of the
  * grid in order. */
-void run_launcher_c(Buf *b, const Func *f, const char *entry, const char *name);
-void run_launcher_sim(Buf *b, const Func *f, const char *entry, const char *name);
+void run_launcher_c(Buf *b, const Func *f, const char *entry);
+void run_launcher_sim(Buf *b, const Func *f, const char *entry);
 typedef void (*RunCpuLaunch)(int dim, void **args);
 typedef void (*RunSimLaunch)(int dim, void **args, int blocks, int threads);
 
@@ -132,8 +132,10 @@ Host *host_try_compile(const char *what, const Buf *code, int lang, int use_cc,
 		       const char *rtdir, Buf *err);
 void *host_sym(Host *h, const char *name);
 void host_free(Host *h);
-/* "libtcc" or the system compiler's name */
+/* "libtcc" or the system C compiler's name ($KSYNTH_CC, cc); the C++
+ * compiler's for sim ($KSYNTH_CXX, c++) */
 const char *host_c_compiler(int use_cc);
+const char *host_cxx_compiler(void);
 /* Was krun built with libtcc? */
 int host_have_libtcc(void);
 
@@ -155,10 +157,17 @@ void run_child(int pid);
  * status, or -1 if it could not start or died from a signal. */
 int run_cmd(char *const argv[], Buf *log);
 
-/* While guarded, a crash (SIGSEGV, SIGBUS, SIGFPE, SIGILL) or running
- * past timeout seconds (0: no limit) ends krun with status 1 and a
- * message naming what: "KERNEL crashed (signal N)". */
-void run_guard(const char *what, unsigned timeout);
+/* The deadline: SIGALRM after timeout seconds (0: none; run_deadline(0)
+ * disarms it), whenever it comes, ends krun with status 1, the child
+ * process stopped and the temporary files removed, and the message
+ * "krun: WHAT did not finish within N s (--timeout)", WHAT being the
+ * phase run_phase named last (printf-style). */
+void run_deadline(unsigned timeout);
+void run_phase(const char *fmt, ...) KS_PRINTF(1, 2);
+/* While guarded, a crash (SIGSEGV, SIGBUS, SIGFPE, SIGILL) ends krun with
+ * status 1 and the message "krun: WHAT crashed (a fatal signal)"; WHAT is
+ * also the phase. */
+void run_guard(const char *what);
 void run_unguard(void);
 
 /* The folder that holds ksynth.h: $KSYNTH_RUNTIME, then beside the
@@ -190,10 +199,13 @@ extern int run_verbose;
 void cuda_compile(const char *what, const Buf *code, const char *arch,
 		  const char *rtdir, Buf *cubin);
 /* Load a cubin; then launch NAME with the arguments (copied to and from
- * the device around the launch). */
+ * the device around the launch).  With reps > 0 (krun --bench), the
+ * kernel is then launched reps more times back to back on the device's
+ * arrays, between two CUDA events; returns the milliseconds per launch
+ * (0 without reps).  The arguments copied back are the first launch's. */
 void cuda_load(Cuda *c, const Buf *cubin);
-void cuda_launch(Cuda *c, const char *entry, RunArgs *a, int blocks,
-		 int threads);
+double cuda_launch(Cuda *c, const char *entry, RunArgs *a, int blocks,
+		   int threads, int reps);
 void cuda_close(Cuda *c);
 
 #endif

@@ -27,6 +27,7 @@ typedef struct CUctx_st *CUcontext;
 typedef struct CUmod_st *CUmodule;
 typedef struct CUfunc_st *CUfunction;
 typedef struct CUstream_st *CUstream;
+typedef struct CUevent_st *CUevent;
 typedef unsigned long long CUdeviceptr;
 enum {
 	CUDA_SUCCESS = 0,
@@ -59,6 +60,16 @@ typedef struct _nvrtcProgram *nvrtcProgram;
 	   unsigned, CUstream, void **, void **))                                    \
 	X(CUresult, cuGetErrorString, "cuGetErrorString", (CUresult, const char **))
 
+/* Timing (krun --bench), looked up when first asked for, so that a driver
+ * without them still runs kernels.  cuEventElapsedTime is the _v2 symbol
+ * since CUDA 12.8 (cuda.h maps the name to it); older drivers have the
+ * plain one only: cu_timing tries both. */
+#define CU_TIMING_FUNCS(X)                                                           \
+	X(CUresult, cuEventCreate, "cuEventCreate", (CUevent *, unsigned))           \
+	X(CUresult, cuEventRecord, "cuEventRecord", (CUevent, CUstream))             \
+	X(CUresult, cuEventSynchronize, "cuEventSynchronize", (CUevent))             \
+	X(CUresult, cuEventDestroy, "cuEventDestroy_v2", (CUevent))
+
 #define NVRTC_FUNCS(X)                                                               \
 	X(nvrtcResult, nvrtcVersion, "nvrtcVersion", (int *, int *))                 \
 	X(const char *, nvrtcGetErrorString, "nvrtcGetErrorString", (nvrtcResult))   \
@@ -80,8 +91,13 @@ typedef struct CuApi {
 typedef struct NvApi {
 	NVRTC_FUNCS(DECL)
 } NvApi;
+typedef struct CuTiming {
+	CU_TIMING_FUNCS(DECL)
+	CUresult (*cuEventElapsedTime)(float *, CUevent, CUevent);
+} CuTiming;
 static CuApi cu;
 static NvApi nv;
+static CuTiming cut;
 #undef DECL
 
 /* Resolve every entry of a table; the first missing symbol's name, or
@@ -102,6 +118,16 @@ static const char *nv_lookup(void *lib)
 	NvApi *tab = &nv;
 	void *p;
 	NVRTC_FUNCS(LOOKUP)
+	return NULL;
+}
+static const char *cut_lookup(void *lib)
+{
+	CuTiming *tab = &cut;
+	void *p;
+	CU_TIMING_FUNCS(LOOKUP)
+	if (!(p = dlsym(lib, "cuEventElapsedTime_v2")) && !(p = dlsym(lib, "cuEventElapsedTime")))
+		return "cuEventElapsedTime";
+	memcpy(&tab->cuEventElapsedTime, &p, sizeof p);
 	return NULL;
 }
 #undef LOOKUP
@@ -453,7 +479,37 @@ void cuda_load(Cuda *c, const Buf *cubin)
 	CHECK(cu.cuModuleLoadData(&c->mod, cubin->p), "cuModuleLoadData");
 }
 
-void cuda_launch(Cuda *c, const char *entry, RunArgs *a, int blocks, int threads)
+/* reps launches of fn back to back between two events: the milliseconds
+ * per launch */
+static double time_launches(Cuda *c, CUfunction fn, const char *entry, void **params, int blocks,
+			    int threads, int reps)
+{
+	static const char *miss;
+	static int looked;
+	if (!looked) {
+		looked = 1;
+		miss = cut_lookup(c->lib);
+	}
+	if (miss)
+		ks_fatal("--bench on cuda: the CUDA driver lacks %s", miss);
+	CUevent ev[2];
+	CHECK(cut.cuEventCreate(&ev[0], 0), "cuEventCreate");
+	CHECK(cut.cuEventCreate(&ev[1], 0), "cuEventCreate");
+	CHECK(cut.cuEventRecord(ev[0], NULL), "cuEventRecord");
+	for (int k = 0; k < reps; k++)
+		CHECK(cu.cuLaunchKernel(fn, (unsigned)blocks, 1, 1, (unsigned)threads, 1, 1, 0, NULL,
+					params, NULL),
+		      entry);
+	CHECK(cut.cuEventRecord(ev[1], NULL), "cuEventRecord");
+	CHECK(cut.cuEventSynchronize(ev[1]), entry);
+	float t = 0;
+	CHECK(cut.cuEventElapsedTime(&t, ev[0], ev[1]), "cuEventElapsedTime");
+	cut.cuEventDestroy(ev[0]);
+	cut.cuEventDestroy(ev[1]);
+	return t / reps;
+}
+
+double cuda_launch(Cuda *c, const char *entry, RunArgs *a, int blocks, int threads, int reps)
 {
 	CUfunction fn;
 	CUresult r = cu.cuModuleGetFunction(&fn, c->mod, entry);
@@ -479,12 +535,15 @@ void cuda_launch(Cuda *c, const char *entry, RunArgs *a, int blocks, int threads
 	      entry);
 	CHECK(cu.cuCtxSynchronize(), entry);
 	for (int i = 0; i < n; i++)
-		if (a->buf[i]) {
+		if (a->buf[i])
 			CHECK(cu.cuMemcpyDtoH(a->buf[i], d[i], a->bytes[i]), "cuMemcpyDtoH");
+	double ms = reps > 0 ? time_launches(c, fn, entry, params, blocks, threads, reps) : 0;
+	for (int i = 0; i < n; i++)
+		if (a->buf[i])
 			cu.cuMemFree(d[i]);
-		}
 	free(d);
 	free(params);
+	return ms;
 }
 
 void cuda_close(Cuda *c)

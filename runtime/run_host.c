@@ -11,14 +11,17 @@
  * evaluate the same float32 operations in the same order.
  *
  * Temporary files live in one folder under $TMPDIR that exists only
- * while they do and is removed at exit and on a fatal signal; a kernel that crashes or runs too long is
- * caught (run_guard) and ends krun with a message instead of a core.
+ * while they do and is removed at exit and on a fatal signal; a kernel that
+ * crashes is caught (run_guard), and so is a run past --timeout, whatever
+ * it was doing (run_deadline): krun ends with a message instead of a core
+ * or a hang.
  */
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -210,15 +213,22 @@ int run_cmd(char *const argv[], Buf *log)
 	return WEXITSTATUS(st);
 }
 
-/* ---- guarding a launch ---------------------------------------------- */
+/* ---- the deadline and guarding a launch ------------------------------ */
 
-static const int guard_sig[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGALRM};
+/* --timeout bounds a whole run: one alarm, armed once, whose handler says
+ * what was going on (the phase) and ends krun as a crash does.  The phase
+ * text is written into the buffer the handler is not reading, then made
+ * current by one store, so that the handler never sees half a message. */
+static char phase_msg[2][700];
+static volatile sig_atomic_t phase_cur;
+static unsigned deadline_s;
+static const int guard_sig[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
 static struct sigaction guard_old[KS_NELEM(guard_sig)];
-static char guard_msg[2][600];
+static char guard_msg[600];
 
 static void on_guard(int sig)
 {
-	const char *m = guard_msg[sig == SIGALRM];
+	const char *m = sig == SIGALRM ? phase_msg[phase_cur] : guard_msg;
 	ssize_t r = write(2, m, strlen(m));
 	(void)r;
 	stop_child();
@@ -226,24 +236,48 @@ static void on_guard(int sig)
 	_exit(1);
 }
 
-void run_guard(const char *what, unsigned timeout)
+void run_deadline(unsigned timeout)
 {
-	snprintf(guard_msg[0], sizeof guard_msg[0], "%s: %s crashed (a fatal signal)\n",
-		 ks_prog, what);
-	snprintf(guard_msg[1], sizeof guard_msg[1], "%s: %s did not finish within %u s (--timeout)\n",
-		 ks_prog, what, timeout);
+	deadline_s = timeout;
+	if (!timeout) {
+		alarm(0);
+		return;
+	}
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_guard;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, NULL);
+	alarm(timeout);
+}
+
+void run_phase(const char *fmt, ...)
+{
+	char what[600];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	int next = !phase_cur;
+	snprintf(phase_msg[next], sizeof phase_msg[next],
+		 "%s: %s did not finish within %u s (--timeout)\n", ks_prog, what, deadline_s);
+	phase_cur = next;
+}
+
+void run_guard(const char *what)
+{
+	run_phase("%s", what);
+	snprintf(guard_msg, sizeof guard_msg, "%s: %s crashed (a fatal signal)\n", ks_prog, what);
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_guard;
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < KS_NELEM(guard_sig); i++)
 		sigaction(guard_sig[i], &sa, &guard_old[i]);
-	alarm(timeout);
 }
 
 void run_unguard(void)
 {
-	alarm(0);
 	for (size_t i = 0; i < KS_NELEM(guard_sig); i++)
 		sigaction(guard_sig[i], &guard_old[i], NULL);
 }
@@ -319,6 +353,12 @@ const char *host_c_compiler(int use_cc)
 	(void)use_cc;
 	const char *e = getenv("KSYNTH_CC");
 	return e && *e ? e : "cc";
+}
+
+const char *host_cxx_compiler(void)
+{
+	const char *e = getenv("KSYNTH_CXX");
+	return e && *e ? e : "c++";
 }
 
 static KS_NORETURN void compile_failed(const Buf *msg)
@@ -399,11 +439,10 @@ Host *host_try_compile(const char *what, const Buf *code, int lang, int use_cc,
 		ks_fatal("%s:", src);
 	char inc[4200];
 	snprintf(inc, sizeof inc, "-I%s", rtdir);
-	const char *cxx = getenv("KSYNTH_CXX");
 	char *argv_c[] = {(char *)host_c_compiler(1), "-std=c11", "-O0", "-fno-builtin", "-ffp-contract=off",
 			  "-fno-fast-math", "-shared", "-fPIC", inc, "-o", so, src,
 			  "-lm", NULL};
-	char *argv_cxx[] = {(char *)(cxx && *cxx ? cxx : "c++"), "-std=c++17", "-O0", "-fno-builtin",
+	char *argv_cxx[] = {(char *)host_cxx_compiler(), "-std=c++17", "-O0", "-fno-builtin",
 			    "-ffp-contract=off", "-fno-fast-math", "-shared", "-fPIC",
 			    inc, "-include", "ksynth_sim.h", "-x", "c++", src, "-o",
 			    so, "-lm", NULL};

@@ -7,7 +7,7 @@
  * A launcher, appended to the emitted code and compiled with it, unpacks
  * them and calls the entry with the types of the emitted ABI:
  *
- *     void ks_launch_saxpy(int dim, void **a)
+ *     void ks_launch_saxpy_cpu_forward(int dim, void **a)
  *     {
  *         saxpy_cpu_forward(dim, *(float *)a[0], *(float **)a[1]);
  *     }
@@ -34,23 +34,23 @@ static void call(Buf *b, const Func *f, const char *entry, const char *ind)
 	buf_puts(b, ");\n");
 }
 
-void run_launcher_c(Buf *b, const Func *f, const char *entry, const char *name)
+void run_launcher_c(Buf *b, const Func *f, const char *entry)
 {
 	buf_printf(b, "\n/* krun: calls %s with its arguments from an array of pointers */\n",
 		   entry);
-	buf_printf(b, "void ks_launch_%s(int dim, void **a);\n", name);
-	buf_printf(b, "void ks_launch_%s(int dim, void **a)\n{\n", name);
+	buf_printf(b, "void ks_launch_%s(int dim, void **a);\n", entry);
+	buf_printf(b, "void ks_launch_%s(int dim, void **a)\n{\n", entry);
 	call(b, f, entry, "\t");
 	buf_puts(b, "}\n");
 }
 
-void run_launcher_sim(Buf *b, const Func *f, const char *entry, const char *name)
+void run_launcher_sim(Buf *b, const Func *f, const char *entry)
 {
 	buf_printf(b, "\n/* krun: runs the grid of %s on the host, one (block, thread) after\n"
 		      " * the other, through the shim's ks_sim_grid and ks_sim_thread */\n",
 		   entry);
 	buf_printf(b, "extern \"C\" void ks_launch_%s(int dim, void **a, int blocks, int threads)\n{\n",
-		   name);
+		   entry);
 	buf_puts(b, "\tks_sim_grid((unsigned)blocks, (unsigned)threads);\n"
 		    "\tfor (int bi = 0; bi < blocks; bi++) {\n"
 		    "\t\tfor (int ti = 0; ti < threads; ti++) {\n"

@@ -54,7 +54,7 @@ ok "--dim 1 and the largest seed follow the law" $CHECK law "$TMP/big.json"
 krun --set n=-7 --set=a=0.5 --kernel abi $KIR t/run/abi.c >"$TMP/set.json"
 ok "--set NAME=VALUE and --set=NAME=VALUE replace int and float scalars" \
 	python3 -c 'import json,sys; r=json.loads(open(sys.argv[1]).read()); sys.exit(not (r["inputs"]["n"] == -7 and r["inputs"]["a"] == 0.5))' "$TMP/set.json"
-ok "outputs under --set are still right" $CHECK abi "$TMP/set.json"
+ok "outputs under --set are still right" $CHECK abi "$TMP/set.json" abi
 
 # the pipeline's entry points agree: FILE.py, its IR, IR and emitted code, stdin
 PY=samples/arithmetic/saxpy_rational.py

@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
 """check.py: checks on krun's JSON records for the 4xxx tests.
 
-    check.py agree A.jsonl B.jsonl [--rel R] [--abs A]
+    check.py agree A.jsonl B.jsonl [--rel R] [--abs A] [--scale]
+                   [--grad-rel GR] [--grad-abs GA]
         the same kernels, dims, seeds and inputs; every output value within
-        |a - b| <= max(R * max(|a|, |b|), A); ints and nulls exactly equal
+        |a - b| <= max(R * max(|a|, |b|), A), every gradient within GR and
+        GA (default R and A); ints and nulls exactly equal; with --scale,
+        A (GA) times max(1, the largest |value| of A's record in that field,
+        outputs or grads)
     check.py law FILE.jsonl
         the inputs are those of the law in doc/runtime.md, recomputed here
         independently (splitmix64 from ks_hash64 of "SEED/KERNEL/INDEX"),
@@ -15,8 +19,13 @@
     check.py saxpy-grad FILE.jsonl
         the gradients of t/grad/saxpy.kir's saxpy and project, worked out
         by hand
-    check.py abi FILE.jsonl
-        the outputs of t/run/abi.c, worked out in float32 from the inputs
+    check.py abi FILE.jsonl [KERNEL...]
+        the outputs of t/run/abi.c, worked out in float32 from the inputs;
+        the records must be those of the kernels named (default: abi and
+        scale, both of t/run/abi.kir's, in order)
+    check.py int-edges FILE.jsonl
+        the outputs of t/run/int_edges.py (integer division by 0 and -1,
+        float -> int of NaN and out-of-range values) from doc/language.md
     check.py saxpy|histogram|weighted|swizzle|gram FILE.jsonl
         the outputs of samples/arithmetic/saxpy_rational.py's saxpy,
         samples/atomic/histogram.py's two kernels, samples/vector/
@@ -76,7 +85,9 @@ def flat(v):
         yield v
 
 
-def agree(a, b, rel, absol):
+def agree(a, b, rel, absol, scale=False, grel=None, gabs=None):
+    grel = rel if grel is None else grel
+    gabs = absol if gabs is None else gabs
     ra, rb = load(a), load(b)
     if len(ra) != len(rb):
         fail(f"{len(ra)} records against {len(rb)}")
@@ -93,17 +104,26 @@ def agree(a, b, rel, absol):
             fail(f"{k}: seed_adj differ")
         vals = [("outputs", n) for n in x["outputs"]]
         vals += [("grads", n) for n in x.get("grads", {})]
+        # --scale: the absolute bound is relative to the field's largest
+        # float (a value that is the cancellation of larger terms)
+        big = {}
+        for field, name in vals:
+            m = max((abs(p) for p in flat(x[field][name]) if isinstance(p, float)), default=0.0)
+            big[field] = max(big.get(field, 1.0), m)
         for field, name in vals:
             u, v = list(flat(x[field][name])), list(flat(y.get(field, {}).get(name, [])))
             if len(u) != len(v):
                 fail(f"{k}.{name}: lengths {len(u)} and {len(v)}")
                 continue
+            r, t = (rel, absol) if field == "outputs" else (grel, gabs)
+            tol_abs = t * big[field] if scale else t
             for i, (p, q) in enumerate(zip(u, v)):
                 if p is None or q is None or isinstance(p, int) or isinstance(q, int):
                     if p != q or type(p) is not type(q):
                         fail(f"{k}.{name}: component {i}: {p} != {q}")
-                elif abs(p - q) > max(rel * max(abs(p), abs(q)), absol):
-                    fail(f"{k}.{name}: component {i}: {p} and {q} differ by {abs(p - q):.3g}")
+                elif abs(p - q) > max(r * max(abs(p), abs(q)), tol_abs):
+                    fail(f"{k}.{name} ({field}): component {i}: {p} and {q} differ by "
+                         f"{abs(p - q):.3g} (bound {max(r * max(abs(p), abs(q)), tol_abs):.3g})")
 
 
 # ---- the input law (doc/runtime.md) ----------------------------------------
@@ -247,8 +267,12 @@ def saxpy_grad(path):
 
 # ---- outputs worked out by hand --------------------------------------------
 
-def check_abi(path):
-    for r in load(path):
+def check_abi(path, want):
+    recs = load(path)
+    names = [r["kernel"] for r in recs]
+    if names != want:
+        fail(f"records of {names}, want {want}")
+    for r in recs:
         i_, o = r["inputs"], r["outputs"]
         if r["kernel"] == "scale":
             want = [f32(y * i_["s"]) for y in i_["ys"]]
@@ -270,6 +294,56 @@ def check_abi(path):
             want = (s, i_["ks"][i] * 2 + n, vs, ms, i_["xs"][i])
             if got != want:
                 fail(f"abi thread {i}: {got} != {want}")
+
+
+def int_edges(path):
+    """The outputs of t/run/int_edges.py, from the rules of doc/language.md
+    worked out here with Python's integers: a / 0 = 0, a % 0 = a, a // 0 =
+    0, INT_MIN / -1 wraps to INT_MIN, int(x) truncates, saturates and
+    gives 0 for a NaN."""
+    imin, imax = -(1 << 31), (1 << 31) - 1
+
+    def wrap(v):
+        return (v + (1 << 31)) % (1 << 32) - (1 << 31)
+
+    def div(a, b):
+        if b == 0:
+            return 0
+        q = abs(a) // abs(b)
+        return wrap(q if (a < 0) == (b < 0) else -q)
+
+    def mod(a, b):
+        return a if b == 0 else wrap(a - b * div(a, b)) if b != -1 else 0
+
+    def floordiv(a, b):
+        return 0 if b == 0 else wrap(a // b)
+
+    dividends = [7, -7, 0, imin, imax]
+    seen = set()
+    for r in load(path):
+        k, o, dim = r["kernel"], r["outputs"], r["dim"]
+        seen.add(k)
+        if k == "int_division":
+            for i in range(dim):
+                a, b = dividends[(i // 5) % 5] if i < 25 else 7, i % 5 - 2
+                want = (div(a, b), mod(a, b), floordiv(a, b))
+                got = (o["quot"][i], o["rem"][i], o["floor_quot"][i])
+                if got != want:
+                    fail(f"int_division thread {i}: {a} / {b}, % and //: {got}, want {want}")
+        elif k == "constant_divisors":
+            for i in range(dim):
+                a = dividends[i % 5]
+                want = (div(a, 0) + mod(a, 0) + floordiv(a, 0) if i < 5 else div(a, -1) if i < 10
+                        else mod(a, -1) if i < 15 else floordiv(a, -1))
+                if o["out"][i] != wrap(want):
+                    fail(f"constant_divisors thread {i}: {o['out'][i]}, want {wrap(want)}")
+        elif k == "float_to_int":
+            want = [0, imax, imin, imax, imin, imax, imin, 2147483520, -2, 2, 0]
+            got = o["out"][:len(want)] + [0] * max(0, len(want) - dim)
+            if dim < len(want) or got != want or any(o["out"][len(want):]):
+                fail(f"float_to_int: {o['out']}, want {want} then zeros")
+    if seen != {"int_division", "constant_divisors", "float_to_int"}:
+        fail(f"records of {sorted(seen)}, want the three kernels of t/run/int_edges.py")
 
 
 def check_sample(kind, path):
@@ -321,16 +395,15 @@ def check_sample(kind, path):
 def main(argv):
     cmd = argv[1]
     if cmd == "agree":
-        rel = absol = 0.0
+        opt = {"--rel": 0.0, "--abs": 0.0, "--grad-rel": None, "--grad-abs": None}
         args = argv[2:]
         for j, a in enumerate(args):
-            if a == "--rel":
-                rel = float(args[j + 1])
-            if a == "--abs":
-                absol = float(args[j + 1])
+            if a in opt:
+                opt[a] = float(args[j + 1])
         files = [a for j, a in enumerate(args)
-                 if not a.startswith("--") and (j == 0 or args[j - 1] not in ("--rel", "--abs"))]
-        agree(files[0], files[1], rel, absol)
+                 if not a.startswith("--") and (j == 0 or args[j - 1] not in opt)]
+        agree(files[0], files[1], opt["--rel"], opt["--abs"], "--scale" in args,
+              opt["--grad-rel"], opt["--grad-abs"])
     elif cmd == "law":
         law(argv[2], set(argv[3:]))
     elif cmd == "grads":
@@ -338,7 +411,9 @@ def main(argv):
     elif cmd == "saxpy-grad":
         saxpy_grad(argv[2])
     elif cmd == "abi":
-        check_abi(argv[2])
+        check_abi(argv[2], argv[3:] or ["abi", "scale"])
+    elif cmd == "int-edges":
+        int_edges(argv[2])
     else:
         check_sample(cmd, argv[2])
     if bad > 20:

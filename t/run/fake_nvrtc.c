@@ -1,7 +1,7 @@
 /*
  * fake_nvrtc.c: a stand-in for libnvrtc.so that reports the version it is
  * built with (-DMAJOR=12 -DMINOR=4) and "compiles" anything to a 4-byte
- * cubin, for t/t4007-nvrtc.t to see which NVRTC krun picks without
+ * cubin, for t/t4011-nvrtc.t to see which NVRTC krun picks without
  * installing several CUDA toolkits.
  */
 #include <string.h>

@@ -90,6 +90,27 @@ int main(void)
 	       ks_floordiv_int(-8, 2) == -4 && ks_floordiv_int(7, 2) == 3 && ks_floordiv_int(-7, -2) == 3 &&
 	       ks_floordiv_int(0, -3) == 0,
 	   "int // rounds down as Warp's: -7 // 2 = -4, 7 // -2 = -4, -1 // 2 = -1, -7 // -2 = 3");
+	/* the results C leaves undefined, defined the same on every device */
+	int imin = -2147483647 - 1, imax = 2147483647;
+	ok(ks_div_int(7, 0) == 0 && ks_div_int(-7, 0) == 0 && ks_div_int(imin, 0) == 0,
+	   "int a / 0 = 0");
+	ok(ks_mod_int(7, 0) == 7 && ks_mod_int(-7, 0) == -7 && ks_mod_int(imin, 0) == imin,
+	   "int a % 0 = a");
+	ok(ks_floordiv_int(7, 0) == 0 && ks_floordiv_int(-7, 0) == 0, "int a // 0 = 0");
+	ok(ks_div_int(imin, -1) == imin && ks_mod_int(imin, -1) == 0 &&
+	       ks_floordiv_int(imin, -1) == imin && ks_div_int(imax, -1) == -imax,
+	   "INT_MIN / -1 = INT_MIN, INT_MIN % -1 = 0, INT_MIN // -1 = INT_MIN");
+	ok(ks_div_int(-7, 2) == -3 && ks_mod_int(-7, 2) == -1 && ks_div_int(7, -1) == -7 &&
+	       ks_mod_int(7, -2) == 1,
+	   "ks_div_int and ks_mod_int truncate elsewhere, as C");
+	ok(ks_to_int_float(KS_NAN) == 0 && ks_to_int_float(-KS_NAN) == 0, "int(nan) = 0");
+	ok(ks_to_int_float(KS_INF) == imax && ks_to_int_float(-KS_INF) == imin &&
+	       ks_to_int_float(3.0e9f) == imax && ks_to_int_float(-3.0e9f) == imin &&
+	       ks_to_int_float(2147483648.0f) == imax,
+	   "int(x) saturates out of range: inf, 3e9, 2^31 -> INT_MAX; -inf, -3e9 -> INT_MIN");
+	ok(ks_to_int_float(-2147483648.0f) == imin && ks_to_int_float(2147483520.0f) == 2147483520 &&
+	       ks_to_int_float(-2.7f) == -2 && ks_to_int_float(2.7f) == 2 && ks_to_int_float(-0.5f) == 0,
+	   "int(x) truncates toward zero in range: -2^31, 2147483520, -2.7 -> -2, 2.7 -> 2");
 	ok(ks_clamp_float(5.0f, -1.0f, 1.0f) == 1.0f && ks_clamp_float(-5.0f, -1.0f, 1.0f) == -1.0f &&
 	   ks_clamp_float(0.25f, -1.0f, 1.0f) == 0.25f, "clamp float");
 	ok(ks_clamp_int(9, 0, 4) == 4 && ks_clamp_int(-9, 0, 4) == 0, "clamp int");

@@ -1,0 +1,37 @@
+#!/bin/bash
+# The libFuzzer harnesses of t/fuzz (make fuzz) replayed without libFuzzer:
+# each is built with t/fuzz/replay.c against this build's library (with
+# its sanitizers under make check SAN=1) and run on what the fuzzers found
+# (t/fuzz/findings: a name that made the emitters loop forever, an error
+# in kdiff that leaked its scratch memory) and on the seed corpus.  Each
+# input must finish, bounded, and pass the harness's checks: a located
+# error or IR that goes through kdiff and both emitters to code without a
+# reserved name.
+. "$(dirname "$0")/lib.sh"
+
+BUILD=${KS_BUILD:-$T_ROOT/build}
+LIB=$BUILD/libksynth.a
+if [ ! -f "$LIB" ]; then
+	skip "fuzz harness replay" "no $LIB (run make first)"
+	done_testing
+fi
+FLAGS="-std=c11 -D_POSIX_C_SOURCE=200809L -I. -I$BUILD/gen -g -O1"
+[ "${KS_SAN:-}" = 1 ] && FLAGS="$FLAGS -fsanitize=address,undefined -fno-sanitize-recover=all"
+
+py=(t/fuzz/findings/*.py samples/*/*.py t/errors/*.py t/grad/*.py t/emit/*.py)
+kir=(t/fuzz/findings/*.kir samples/*/*.kir t/ir/*.kir t/ir-errors/*.kir t/emit/*.kir t/grad/*.kir)
+for h in front:py ir:kir pipe:py irpipe:kir; do
+	name=${h%%:*}
+	if ! cc $FLAGS -o "$TMP/replay-$name" t/fuzz/replay.c "t/fuzz/fuzz-$name.c" "$LIB" -lm \
+		>"$TMP/err" 2>&1; then
+		t_result 1 "fuzz-$name builds with replay.c"
+		diag "$(head -c 3000 "$TMP/err")"
+		continue
+	fi
+	if [ "${h#*:}" = py ]; then set -- "${py[@]}"; else set -- "${kir[@]}"; fi
+	timeout 300 "$TMP/replay-$name" "$@" >"$TMP/out" 2>&1
+	st=$?
+	is "fuzz-$name: $# findings and seeds pass (status; 124: a hang)" "$st" 0 ||
+		diag "$(tail -c 3000 "$TMP/out")"
+done
+done_testing
