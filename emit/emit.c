@@ -1978,9 +1978,14 @@ static void emit_entry(Emitter *e, int fi)
 				fprintf(e->out, " * dim%d", k);
 			fputs("; tid += blockDim.x * gridDim.x)\n", e->out);
 			for (int k = 0; k < r; k++) {
+				/* tid / (dim1 * dim2) % dim0: the product in parentheses */
 				buf_printf(&t, "%stid", k ? ", " : "");
+				if (k + 1 < r)
+					buf_puts(&t, k + 2 < r ? " / (" : " / ");
 				for (int j = k + 1; j < r; j++)
-					buf_printf(&t, "%s dim%d", j == k + 1 ? " /" : " *", j);
+					buf_printf(&t, "%sdim%d", j > k + 1 ? " * " : "", j);
+				if (k + 2 < r)
+					buf_putc(&t, ')');
 				if (k > 0)
 					buf_printf(&t, " %% dim%d", k);
 			}
