@@ -24,8 +24,9 @@
 
 static void usage(int status)
 {
-	fputs("usage: krun [--device cpu|sim|cuda] [--dim N] [--seed S] [--set NAME=VALUE]...\n"
-	      "            [--kernel NAME] [--grid BLOCKSxTHREADS] [--timeout SECONDS] [--cc | --tcc]\n"
+	fputs("usage: krun [--device cpu|sim|cuda] [--dim N|AxB...] [--shape NAME=AxB...]...\n"
+	      "            [--seed S] [--set NAME=VALUE]... [--kernel NAME] [--grid BLOCKSxTHREADS]\n"
+	      "            [--timeout SECONDS] [--cc | --tcc]\n"
 	      "            [--grad | --gradcheck] [--compile-only [--arch sm_XX]]\n"
 	      "            FILE.py | FILE.kir [CODE.c | CODE.cu]\n"
 	      "       krun [--device cpu|sim] [options above] --batch LIST\n"
@@ -37,14 +38,20 @@ static void usage(int status)
 }
 
 typedef struct Opts {
-	int device, device_set, dim, use_cc, use_tcc, compile_only, blocks, threads;
+	int device, device_set, use_cc, use_tcc, compile_only, blocks, threads;
+	int ndim, dim[KS_MAX_NDIM]; /* --dim AxB...; ndim 0: a plain --dim N (dim[0]) */
 	int grad, gradcheck;
 	unsigned timeout;
 	uint64_t seed;
 	const char *kernel, *arch, *in, *code, *batch;
 	RunSet *set;
 	int nset;
+	RunShape *shape;
+	int nshape;
 } Opts;
+
+/* The most threads of a launch and elements of an array */
+#define MAX_ELEMS (1L << 24)
 
 static int ends_with(const char *s, const char *suf)
 {
@@ -66,6 +73,25 @@ bad:
 	fprintf(stderr, "krun: %s %s: want an integer in [%llu, %llu]\n", opt, s, lo, hi);
 	usage(2);
 	return 0;
+}
+
+/* "16x8" into ext[0 .. 4): returns the number of extents */
+static int extents(const char *opt, char *v, int *ext)
+{
+	int n = 0;
+	for (char *p = v;; n++) {
+		char *x = strchr(p, 'x');
+		if (x)
+			*x = 0;
+		if (n == KS_MAX_NDIM) {
+			fprintf(stderr, "krun: %s: at most %d dimensions\n", opt, KS_MAX_NDIM);
+			usage(2);
+		}
+		ext[n] = (int)number(opt, p, 1, MAX_ELEMS);
+		if (!x)
+			return n + 1;
+		p = x + 1;
+	}
 }
 
 static void parse_opts(Opts *o, int argc, char **argv)
@@ -117,7 +143,18 @@ static void parse_opts(Opts *o, int argc, char **argv)
 				usage(2);
 			o->device_set = 1;
 		} else if (!strcmp(a, "--dim")) {
-			o->dim = (int)number("--dim", v, 1, 1 << 24);
+			o->ndim = extents("--dim", v, o->dim);
+			if (o->ndim == 1)
+				o->ndim = 0;
+		} else if (!strcmp(a, "--shape")) {
+			char *e = strchr(v, '=');
+			if (!e || e == v)
+				usage(2);
+			*e = 0;
+			RunShape sh = {v, 0, {0}, 0};
+			sh.rank = extents("--shape", e + 1, sh.ext);
+			o->shape = xrealloc(o->shape, sizeof *o->shape * (size_t)(o->nshape + 1));
+			o->shape[o->nshape++] = sh;
 		} else if (!strcmp(a, "--seed")) {
 			o->seed = number("--seed", v, 0, UINT64_MAX);
 		} else if (!strcmp(a, "--timeout")) {
@@ -171,33 +208,39 @@ static void parse_opts(Opts *o, int argc, char **argv)
 
 /* The emitted code for the module (emit/emit.c, as kemit-cpu or kemit-cu
  * would print it). */
-static void emit(const Module *m, int cuda, Buf *code)
+static void emit(const Module *m, int target, Buf *code)
 {
 	char *p = NULL;
 	size_t n = 0;
 	FILE *f = open_memstream(&p, &n);
 	if (!f)
 		ks_fatal("open_memstream:");
-	emit_module(f, m, cuda ? EMIT_CUDA : EMIT_CPU);
+	emit_module(f, m, target);
 	if (fclose(f))
 		ks_fatal("emitting the code:");
 	buf_put(code, p, n);
 	free(p);
 }
 
-/* Does any value of the module have type vec3 or vec3[]?  libtcc 0.9.27
- * (Debian 12's) miscompiles calls that return a 12-byte struct into a
- * temporary (it stores 16 bytes, clobbering the 4 bytes above the slot,
- * which may be a live local), so such modules go to the system compiler
- * unless --tcc asks otherwise.  The double-precision build has no 12-byte
- * struct (a vec3 of doubles is 24 bytes, returned in memory), so it goes
- * to libtcc whatever the module holds, unless --cc asks otherwise. */
-static int uses_vec3(const Module *m)
+/* Does any value of the module have a composite type (or an array of
+ * one) of 9 to 15 bytes, not a multiple of 8, in the float build (or with
+ * dbl, in the double-precision build, where float components take 8
+ * bytes)?  libtcc 0.9.27 (Debian 12's) miscompiles calls that return a
+ * 12-byte struct into a temporary (it stores 16 bytes, clobbering the 4
+ * bytes above the slot, which may be a live local; so it does for 9 to 12
+ * bytes), so such modules go to the system compiler unless --tcc asks
+ * otherwise: vec3, vec3i, vec3ui and spatial_vectorh (12 bytes), and
+ * transformh (14) to be safe.  In the double build a vec3 is 24 bytes,
+ * returned in memory, but a vec3i is still 12. */
+static int tcc_unsafe(const Module *m, int dbl)
 {
 	for (int i = 0; i < m->nfn; i++)
-		for (int v = 0; v < m->fn[i]->nval; v++)
-			if (ty_elem(m->fn[i]->val[v].ty) == TY_VEC3)
+		for (int v = 0; v < m->fn[i]->nval; v++) {
+			Type e = ty_elem(m->fn[i]->val[v].ty);
+			size_t n = run_size(e, dbl);
+			if (ty_is_composite(e) && n > 8 && n < 16 && n % 8)
 				return 1;
+		}
 	return 0;
 }
 
@@ -241,8 +284,70 @@ static Module *load_module(const char *path, Src *src, Arena *scratch)
 	return ks_frontend(src, scratch);
 }
 
-/* The kernels to run, in module order; check that --kernel and every
- * --set name something. */
+/* "16x8" */
+static void dims_text(char *out, size_t n, const int *dim, int rank)
+{
+	int len = 0;
+	out[0] = 0;
+	for (int k = 0; k < rank && len >= 0 && (size_t)len < n; k++)
+		len += snprintf(out + len, n - (size_t)len, "%s%d", k ? "x" : "", dim[k]);
+}
+
+/* Kernel f's law: its launch (--dim N along each of its dimensions, or
+ * the --dim AxB... given for it), the seed, --set and --shape. */
+static void kernel_law(const Opts *o, const Func *f, RunLaw *law)
+{
+	memset(law, 0, sizeof *law);
+	law->rank = ir_kernel_rank(f);
+	for (int k = 0; k < law->rank; k++)
+		law->dim[k] = o->ndim ? o->dim[k] : o->dim[0];
+	law->seed = o->seed;
+	law->set = o->set;
+	law->nset = o->nset;
+	law->shape = o->shape;
+	law->nshape = o->nshape;
+}
+
+/* Does kernel f's launch and every array's size under the law fit?
+ * (--dim AxB... of its rank; at most MAX_ELEMS threads and elements) */
+static void check_law(const Opts *o, const Func *f)
+{
+	char t[64];
+	RunLaw law;
+	int rank = ir_kernel_rank(f);
+	if (o->ndim && o->ndim != rank) {
+		dims_text(t, sizeof t, o->dim, o->ndim);
+		ks_fatal("--dim %s: kernel %s is launched over %d dimension%s (its wp.tid() gives %d), "
+			 "not %d", t, f->name, rank, rank == 1 ? "" : "s", rank, o->ndim);
+	}
+	kernel_law(o, f, &law);
+	long threads = 1;
+	for (int k = 0; k < rank; k++)
+		threads = threads > MAX_ELEMS ? threads : threads * law.dim[k];
+	if (threads > MAX_ELEMS) {
+		dims_text(t, sizeof t, law.dim, rank);
+		ks_fatal("kernel %s: a launch of %s is %ld threads, more than %ld", f->name, t,
+			 threads, MAX_ELEMS);
+	}
+	for (int i = 0; i < f->nparam; i++) {
+		const Value *p = &f->val[f->param[i]];
+		if (!ty_is_array(p->ty))
+			continue;
+		int ext[KS_MAX_NDIM];
+		run_law_shape(&law, p->name, p->ty, ext);
+		long n = 1;
+		for (int k = 0; k < ty_ndim(p->ty); k++)
+			n = n > MAX_ELEMS ? n : n * ext[k];
+		if (n > MAX_ELEMS) {
+			dims_text(t, sizeof t, ext, ty_ndim(p->ty));
+			ks_fatal("kernel %s: array %s of shape %s has more than %ld elements "
+				 "(give it a smaller --shape %s=...)", f->name, p->name, t, MAX_ELEMS, p->name);
+		}
+	}
+}
+
+/* The kernels to run, in module order; check that --kernel, every --set
+ * and every --shape name something, and that every launch fits. */
 static int select_kernels(const Module *m, const Opts *o, const Func **ks)
 {
 	int nk = 0;
@@ -256,58 +361,83 @@ static int select_kernels(const Module *m, const Opts *o, const Func **ks)
 		for (int k = 0; k < nk && !found; k++)
 			for (int i = 0; i < ks[k]->nparam; i++) {
 				const Value *p = &ks[k]->val[ks[k]->param[i]];
-				if (!strcmp(p->name, o->set[s].name) && ty_is_scalar(p->ty))
+				if (!strcmp(p->name, o->set[s].name) && (ty_is_scalar(p->ty) || p->ty == TY_BOOL))
 					found = 1;
 			}
 		if (!found)
-			ks_fatal("--set %s: no kernel run has an int or float parameter %s",
+			ks_fatal("--set %s: no kernel run has an int, float or bool parameter %s",
 				 o->set[s].name, o->set[s].name);
 	}
+	for (int s = 0; s < o->nshape; s++) {
+		const RunShape *sh = &o->shape[s];
+		int found = 0;
+		for (int k = 0; k < nk; k++)
+			for (int i = 0; i < ks[k]->nparam; i++) {
+				const Value *p = &ks[k]->val[ks[k]->param[i]];
+				if (strcmp(p->name, sh->name) || !ty_is_array(p->ty))
+					continue;
+				if (ty_ndim(p->ty) != sh->rank)
+					ks_fatal("--shape %s=...: kernel %s's %s is a %s, of %d dimension%s; "
+						 "the shape gives %d", sh->name, ks[k]->name, sh->name,
+						 ty_name(p->ty), ty_ndim(p->ty), ty_ndim(p->ty) == 1 ? "" : "s",
+						 sh->rank);
+				found = 1;
+			}
+		if (!found)
+			ks_fatal("--shape %s: no kernel run has an array parameter %s", sh->name, sh->name);
+	}
+	for (int k = 0; k < nk; k++)
+		check_law(o, ks[k]);
 	return nk;
 }
 
-/* The code to compile: the given or emitted code, then on the host
- * devices a launcher per kernel.  Compiler messages cite the code file,
- * or FILE.py.c / FILE.py.cu for emitted code. */
-static void build_code(Buf *code, const Module *m, const Opts *o, const Func **ks, int nk)
+/* Does krun emit the code of the float build (or of the double build,
+ * dbl) itself, rather than compile the code given? */
+static int emits(const Opts *o, int dbl)
 {
-	int cuda = o->device != DEV_CPU;
+	return !o->code || (dbl && o->device != DEV_CPU);
+}
+
+/* The code, given or emitted, with a launcher per kernel (and with grad,
+ * per backward kernel): for the float build, or the double-precision
+ * build's C (dbl).  Compiler messages cite the code file, or FILE.py.c /
+ * FILE.py.cu for emitted code. */
+static void code_of(Buf *code, const Module *m, const Opts *o, const Func **ks, int nk, int dbl)
+{
+	int dev = dbl ? DEV_CPU : o->device, cuda = dev != DEV_CPU;
+	int given = !emits(o, dbl), grad = o->grad && !dbl;
+	const char *side = cuda ? "cuda" : "cpu";
 	char entry[300], name[300];
-	line_directive(code, o->code ? o->code : o->in, o->code ? "" : cuda ? ".cu" : ".c");
-	if (o->code) {
+	line_directive(code, given ? o->code : o->in, given ? "" : cuda ? ".cu" : ".c");
+	if (given) {
 		Src c;
 		src_read(&c, o->code);
 		buf_put(code, c.text, c.len);
 		src_free(&c);
 	} else {
-		emit(m, cuda, code);
+		emit(m, cuda ? EMIT_CUDA : EMIT_CPU, code);
 	}
 	if (code->n && code->p[code->n - 1] != '\n')
 		buf_putc(code, '\n');
 	line_directive(code, "krun-launchers", "");
 	for (int k = 0; k < nk; k++) {
-		snprintf(entry, sizeof entry, "%s_%s_forward", ks[k]->name, cuda ? "cuda" : "cpu");
-		if (o->device == DEV_CPU)
-			run_launcher_c(code, ks[k], entry, ks[k]->name);
-		else if (o->device == DEV_SIM)
-			run_launcher_sim(code, ks[k], entry, ks[k]->name);
-		if (!o->grad)
-			continue;
-		const Func *b = m->fn[ir_backward_find(m, ks[k]->name)];
-		snprintf(entry, sizeof entry, "%s_%s_backward", ks[k]->name, cuda ? "cuda" : "cpu");
-		snprintf(name, sizeof name, "%s_backward", ks[k]->name);
-		if (o->device == DEV_CPU)
-			run_launcher_c(code, b, entry, name);
-		else if (o->device == DEV_SIM)
-			run_launcher_sim(code, b, entry, name);
+		for (int back = 0; back <= grad; back++) {
+			const Func *f = back ? m->fn[ir_backward_find(m, ks[k]->name)] : ks[k];
+			snprintf(entry, sizeof entry, "%s_%s_%s", ks[k]->name, side, back ? "backward" : "forward");
+			snprintf(name, sizeof name, "%s%s", ks[k]->name, back ? "_backward" : "");
+			if (dev == DEV_CPU)
+				run_launcher_c(code, f, entry, name, 0);
+			else if (dev == DEV_SIM)
+				run_launcher_sim(code, f, entry, name);
+		}
 	}
 }
 
-/* Does the float code go to the system C compiler?  Only the cpu device's
- * C can go to libtcc; sim's C++ always goes to c++. */
-static int module_use_cc(const Module *m, const Opts *o)
+/* The code of the device (not cuda's: it needs no launchers), with a
+ * launcher per kernel. */
+static void build_code(Buf *code, const Module *m, const Opts *o, const Func **ks, int nk)
 {
-	return o->device == DEV_CPU && (o->use_cc || (!o->use_tcc && uses_vec3(m)));
+	code_of(code, m, o, ks, nk, 0);
 }
 
 /* --gradcheck: the CPU code that the double-precision build compiles (the
@@ -315,24 +445,17 @@ static int module_use_cc(const Module *m, const Opts *o)
  * build puts "#define KS_REAL_DOUBLE 1" before it. */
 static void double_code(Buf *code, const Module *m, const Opts *o, const Func **ks, int nk)
 {
-	char entry[300];
-	int given = o->code && o->device == DEV_CPU;
-	line_directive(code, given ? o->code : o->in, given ? "" : ".c");
-	if (given) {
-		Src c;
-		src_read(&c, o->code);
-		buf_put(code, c.text, c.len);
-		src_free(&c);
-	} else {
-		emit(m, 0, code);
-	}
-	if (code->n && code->p[code->n - 1] != '\n')
-		buf_putc(code, '\n');
-	line_directive(code, "krun-launchers", "");
-	for (int k = 0; k < nk; k++) {
-		snprintf(entry, sizeof entry, "%s_cpu_forward", ks[k]->name);
-		run_launcher_c(code, ks[k], entry, ks[k]->name);
-	}
+	code_of(code, m, o, ks, nk, 1);
+}
+
+/* Does the float code (bit 0) and the double-precision code (bit 1) go to
+ * the system C compiler?  Only the cpu device's C can go to libtcc (sim's
+ * C++ always goes to c++); the double build is always C. */
+static int module_use_cc(const Module *m, const Opts *o)
+{
+	int f = o->device == DEV_CPU && (o->use_cc || (!o->use_tcc && tcc_unsafe(m, 0)));
+	int d = o->use_cc || (!o->use_tcc && tcc_unsafe(m, 1));
+	return f | d << 1;
 }
 
 /* The double-precision build, compiled once for the whole file. */
@@ -341,8 +464,8 @@ static Host *build_double(const Module *m, const Opts *o, const Func **ks, int n
 	Buf code = {0};
 	buf_puts(&code, "#define KS_REAL_DOUBLE 1\n");
 	double_code(&code, m, o, ks, nk);
-	int given = o->code && o->device == DEV_CPU;
-	Host *h = host_compile(given ? o->code : o->in, &code, LANG_C, o->use_cc, rtdir);
+	int given = !emits(o, 1);
+	Host *h = host_compile(given ? o->code : o->in, &code, LANG_C, module_use_cc(m, o) >> 1, rtdir);
 	buf_free(&code);
 	return h;
 }
@@ -380,10 +503,12 @@ static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host,
 	const char *what = o->code ? o->code : o->in;
 	char name[300];
 	RunArgs in, out;
-	run_args_init(&in, f, o->dim, o->seed, o->set, o->nset);
+	RunLaw law;
+	kernel_law(o, f, &law);
+	run_args_init(&in, f, &law);
 	run_args_copy(&out, &in);
 	int threads = o->threads ? o->threads : o->device == DEV_CUDA ? 256 : 64;
-	int blocks = o->blocks ? o->blocks : (o->dim + threads - 1) / threads;
+	int blocks = o->blocks ? o->blocks : (int)((run_threads(&in) + threads - 1) / threads);
 	void *fn = NULL;
 	if (host) {
 		snprintf(name, sizeof name, "ks_launch_%s", f->name);
@@ -394,11 +519,11 @@ static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host,
 	if (o->device == DEV_CPU) {
 		RunCpuLaunch l;
 		memcpy(&l, &fn, sizeof l);
-		l(o->dim, out.slot);
+		l(out.dim, out.slot, run_shapes(&out));
 	} else if (o->device == DEV_SIM) {
 		RunSimLaunch l;
 		memcpy(&l, &fn, sizeof l);
-		l(o->dim, out.slot, blocks, threads);
+		l(out.dim, out.slot, run_shapes(&out), blocks, threads);
 	} else {
 		snprintf(name, sizeof name, "%s_cuda_forward", f->name);
 		cuda_launch(gpu, name, &out, blocks, threads);
@@ -425,11 +550,11 @@ static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host,
 			if (o->device == DEV_CPU) {
 				RunCpuLaunch l;
 				memcpy(&l, &fn, sizeof l);
-				l(o->dim, g.args.slot);
+				l(g.args.dim, g.args.slot, run_shapes(&g.args));
 			} else {
 				RunSimLaunch l;
 				memcpy(&l, &fn, sizeof l);
-				l(o->dim, g.args.slot, blocks, threads);
+				l(g.args.dim, g.args.slot, run_shapes(&g.args), blocks, threads);
 			}
 		}
 		run_unguard();
@@ -438,10 +563,11 @@ static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host,
 		snprintf(name, sizeof name, "ks_launch_%s", f->name);
 		if (!(fn = host_sym(dbl, name)))
 			ks_fatal("%s: the double-precision code has no %s", what, name);
-		RunDblLaunch l;
+		RunCpuLaunch l;
 		memcpy(&l, &fn, sizeof l);
 		snprintf(name, sizeof name, "%s (gradcheck)", f->name);
 		run_guard(name, o->timeout);
+		run_tolerance(&chk, m, f);
 		run_gradcheck(&chk, &g, &in, l);
 		run_unguard();
 		char a[32], r[32], q[32];
@@ -511,7 +637,8 @@ static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host,
 
 typedef struct Job {
 	char *in, *code, *out;
-	int line, nk, use_cc, group, failed;
+	int line, nk, group, failed;
+	int use_cc;        /* module_use_cc: bit 0 the float code, bit 1 the double */
 	char **names;
 	int nnames;
 	Buf frag, dfrag;   /* the code with launchers; the double-precision code */
@@ -733,8 +860,9 @@ static int shares_name(const Group *g, const Job *j)
 	return 0;
 }
 
-/* Compile the group's (or with one job, the job's) float and double code;
- * NULL hosts and the messages in *err when either does not compile. */
+/* Compile the group's (or with one job, the job's) float and double code
+ * (use_cc as module_use_cc gives it); NULL hosts and the messages in *err
+ * when either does not compile. */
 static int compile_set(const Opts *o, Job *jobs, int njobs, int group, const char *what,
 		       const char *dwhat, int use_cc, const char *rtdir, Host **host, Host **dbl, Buf *err)
 {
@@ -748,9 +876,9 @@ static int compile_set(const Opts *o, Job *jobs, int njobs, int group, const cha
 			if (jobs[i].dfrag.n)
 				buf_put(&dcode, jobs[i].dfrag.p, jobs[i].dfrag.n);
 		}
-	*host = host_try_compile(what, &code, lang, use_cc, rtdir, err);
+	*host = host_try_compile(what, &code, lang, use_cc & 1, rtdir, err);
 	*dbl = NULL;
-	if (*host && o->gradcheck && !(*dbl = host_try_compile(dwhat, &dcode, LANG_C, o->use_cc, rtdir, err))) {
+	if (*host && o->gradcheck && !(*dbl = host_try_compile(dwhat, &dcode, LANG_C, use_cc >> 1, rtdir, err))) {
 		host_free(*host);
 		*host = NULL;
 	}
@@ -909,7 +1037,7 @@ static int batch(Opts *o, const char *list)
 int main(int argc, char **argv)
 {
 	ks_prog = "krun";
-	Opts o = {.device = DEV_CPU, .dim = 16, .seed = 1, .timeout = 60, .arch = "sm_90"};
+	Opts o = {.device = DEV_CPU, .dim = {16}, .seed = 1, .timeout = 60, .arch = "sm_90"};
 	parse_opts(&o, argc, argv);
 	if (o.batch)
 		return batch(&o, o.batch);
@@ -941,7 +1069,7 @@ int main(int argc, char **argv)
 			cuda_load(gpu, &cubin);
 	} else if (nk) {
 		host = host_compile(what, &code, o.device == DEV_CPU ? LANG_C : LANG_CXX,
-				    module_use_cc(m, &o), rtdir);
+				    module_use_cc(m, &o) & 1, rtdir);
 	}
 
 	Host *dbl = NULL;
@@ -961,6 +1089,7 @@ int main(int argc, char **argv)
 	buf_free(&code);
 	free(ks);
 	free(o.set);
+	free(o.shape);
 	ir_module_free(m);
 	arena_free(&scratch);
 	src_free(&src);
