@@ -206,8 +206,8 @@ static void parse_opts(Opts *o, int argc, char **argv)
 	}
 }
 
-/* The emitted code for the module (emit/emit.c, as kemit-cpu or kemit-cu
- * would print it). */
+/* The emitted code for the module (emit/emit.c, as kemit-cpu, kemit-cpu
+ * --checked or kemit-cu would print it). */
 static void emit(const Module *m, int target, Buf *code)
 {
 	char *p = NULL;
@@ -392,7 +392,8 @@ static int select_kernels(const Module *m, const Opts *o, const Func **ks)
 }
 
 /* Does krun emit the code of the float build (or of the double build,
- * dbl) itself, rather than compile the code given? */
+ * dbl) itself, rather than compile the code given?  C it emits is in the
+ * checked mode: every array access checked against its shape (emit.h). */
 static int emits(const Opts *o, int dbl)
 {
 	return !o->code || (dbl && o->device != DEV_CPU);
@@ -415,7 +416,7 @@ static void code_of(Buf *code, const Module *m, const Opts *o, const Func **ks, 
 		buf_put(code, c.text, c.len);
 		src_free(&c);
 	} else {
-		emit(m, cuda ? EMIT_CUDA : EMIT_CPU, code);
+		emit(m, cuda ? EMIT_CUDA : EMIT_CPU_CHECKED, code);
 	}
 	if (code->n && code->p[code->n - 1] != '\n')
 		buf_putc(code, '\n');
@@ -426,7 +427,7 @@ static void code_of(Buf *code, const Module *m, const Opts *o, const Func **ks, 
 			snprintf(entry, sizeof entry, "%s_%s_%s", ks[k]->name, side, back ? "backward" : "forward");
 			snprintf(name, sizeof name, "%s%s", ks[k]->name, back ? "_backward" : "");
 			if (dev == DEV_CPU)
-				run_launcher_c(code, f, entry, name, 0);
+				run_launcher_c(code, f, entry, name, !given);
 			else if (dev == DEV_SIM)
 				run_launcher_sim(code, f, entry, name);
 		}
@@ -495,6 +496,65 @@ static void need_backward(Module *m, const Src *src, const Opts *o, const Func *
 				 o->in, ks[k]->name, ks[k]->name);
 }
 
+/* ---- an index out of bounds ----------------------------------------------
+
+   The C krun emits is checked (EMIT_CPU_CHECKED): an access out of its
+   array's bounds calls the code's ks_bounds_error, which krun points at
+   bounds_error.  That reports it as a located error in the kernel source
+   (FILE:LINE:COL of the access, the line and a caret) and exits 1. */
+
+static Src bounds_src;     /* the kernel source the IR's locations point into */
+static Src bounds_file;    /* read here (IR input): bounds_src's text */
+static const char *bounds_kernel;
+
+/* The kernel source that locations refer to: the input itself, or for
+ * IR the file its source line names (when it can be read; else the
+ * message names it without showing the line). */
+static void bounds_source(const Module *m, const Src *src)
+{
+	bounds_src = *src;
+	if (!is_ir(src))
+		return;
+	bounds_src = (Src){m->source ? m->source : src->name, NULL, 0};
+	FILE *f = m->source ? fopen(m->source, "rb") : NULL;
+	if (f) {
+		src_read_file(&bounds_file, f, m->source);
+		fclose(f);
+		bounds_src = bounds_file;
+	}
+}
+
+static KS_NORETURN void bounds_error(const char *array, int line, int col, int rank,
+				     const long long *index, const int *shape)
+{
+	run_unguard();
+	char idx[128], ext[64];
+	int n = 0, axis = 0;
+	for (int k = 0; k < rank; k++) {
+		n += snprintf(idx + n, sizeof idx - (size_t)n, "%s%lld", k ? ", " : "", index[k]);
+		if (index[k] < 0 || index[k] >= shape[k])
+			axis = axis ? axis : k + 1;
+	}
+	dims_text(ext, sizeof ext, shape, rank);
+	axis = axis ? axis - 1 : 0;
+	if (rank == 1)
+		ks_error_at(&bounds_src, line, col, "%s[%s] is out of bounds in kernel %s: %s has %d elements",
+			    array, idx, bounds_kernel, array, shape[0]);
+	ks_error_at(&bounds_src, line, col, "%s[%s] is out of bounds in kernel %s: index %lld along "
+		    "axis %d is not in [0, %d) (%s has shape %s)", array, idx, bounds_kernel,
+		    index[axis], axis, shape[axis], array, ext);
+}
+
+/* Point the compiled code's ks_bounds_error (checked code has one) at
+ * bounds_error. */
+static void bounds_hook(Host *h)
+{
+	void *p = h ? host_sym(h, "ks_bounds_error") : NULL;
+	void (*fn)(const char *, int, int, int, const long long *, const int *) = bounds_error;
+	if (p)
+		memcpy(p, &fn, sizeof fn);
+}
+
 /* Run one kernel on its seeded inputs and print its record.  Returns 1
  * when an output is not finite. */
 static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host, Cuda *gpu,
@@ -509,6 +569,7 @@ static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host,
 	run_args_copy(&out, &in);
 	int threads = o->threads ? o->threads : o->device == DEV_CUDA ? 256 : 64;
 	int blocks = o->blocks ? o->blocks : (int)((run_threads(&in) + threads - 1) / threads);
+	bounds_kernel = f->name;
 	void *fn = NULL;
 	if (host) {
 		snprintf(name, sizeof name, "ks_launch_%s", f->name);
@@ -746,6 +807,9 @@ static int job_run(Opts *o, Host *host, Host *dbl)
 	int nk = select_kernels(m, o, ks);
 	if (o->grad && nk)
 		need_backward(m, &src, o, ks, nk);
+	bounds_source(m, &src);
+	bounds_hook(host);
+	bounds_hook(dbl);
 	int status = 0;
 	for (int k = 0; k < nk; k++)
 		status |= run_kernel(m, ks[k], o, host, NULL, dbl);
@@ -1075,6 +1139,9 @@ int main(int argc, char **argv)
 	Host *dbl = NULL;
 	if (nk && o.gradcheck)
 		dbl = build_double(m, &o, ks, nk, rtdir);
+	bounds_source(m, &src);
+	bounds_hook(host);
+	bounds_hook(dbl);
 
 	int status = 0;
 	for (int k = 0; k < nk && !o.compile_only; k++)
@@ -1093,5 +1160,6 @@ int main(int argc, char **argv)
 	ir_module_free(m);
 	arena_free(&scratch);
 	src_free(&src);
+	src_free(&bounds_file);
 	return status;
 }

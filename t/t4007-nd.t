@@ -4,7 +4,8 @@
 # records that agree bit for bit, outputs worked out from the inputs, the
 # law for every shape, --dim AxB and --shape and their errors; the
 # backward ABI on float64, float16 and 2-D arrays (the hand-written
-# backward kernels of t/run/nd/grad.kir).
+# backward kernels of t/run/nd/grad.kir); and an access out of bounds in
+# krun's checked cpu code as a located error.
 . "$(dirname "$0")/lib.sh"
 
 CHECK="python3 t/run/check.py"
@@ -35,10 +36,11 @@ krun --dim 5 $PY >"$TMP/cpu5.json"
 ok "sim --grid 3x7 (a grid-stride loop over the product of the dimensions) agrees with cpu" \
 	$CHECK agree "$TMP/cpu5.json" "$TMP/grid.json" --rel 1e-6
 
-# the pipeline's entry points agree
+# krun's own cpu code is checked (every array a view); kemit-cpu's is not:
+# the records are the same
 kparse $PY -o "$TMP/grid.kir" && kemit-cpu "$TMP/grid.kir" >"$TMP/grid.c" && kemit-cu "$TMP/grid.kir" >"$TMP/grid.cu"
 krun --dim 5 "$TMP/grid.kir" "$TMP/grid.c" >"$TMP/given.json"
-same_file "krun FILE.kir CODE.c (kemit-cpu) is krun FILE.py" "$TMP/given.json" "$TMP/cpu5.json"
+same_file "krun FILE.kir CODE.c (kemit-cpu, unchecked) is krun FILE.py (checked)" "$TMP/given.json" "$TMP/cpu5.json"
 krun --dim 5 "$TMP/grid.kir" "$TMP/grid.cu" >"$TMP/givencu.json"
 is "krun FILE.kir CODE.cu (kemit-cu) agrees too" \
 	"$(sed 's/"device": "sim"/"device": "cpu"/' "$TMP/givencu.json")" "$(cat "$TMP/cpu5.json")"
@@ -135,6 +137,25 @@ ok "... and names a 2-D element" grep -q "worst at src\[[0-9]*, [0-9]*\]" "$TMP/
 sed 's/%2: float16 = add %1, 1.0:float16 !9:5/%2: float16 = add %1, 0.5:float16 !9:5/' $KIR >"$TMP/bad16.kir"
 krun --gradcheck --kernel poly16 "$TMP/bad16.kir" >"$TMP/bad16.json" 2>"$TMP/err"
 is "a wrong float16 adjoint fails the float16 tolerance" "$?" 1
+
+# ---- an index out of bounds ------------------------------------------------
+
+OOB=t/run/nd/oob.py
+status 1 "x[i + 1]: a located error at the access, with the index and the extent" \
+	"^$OOB:9:12: error: x\[16\] is out of bounds in kernel shift: x has 16 elements" --kernel shift $OOB
+ok "... with the source line and a caret" grep -qx "               ^" "$TMP/err"
+status 1 "a negative index in an atomic" "^$OOB:15:5: error: y\[-1\] is out of bounds in kernel back: y has 16 elements" \
+	--kernel back $OOB
+status 1 "a 2-D access: the axis, its extent and the shape" \
+	"^$OOB:21:5: error: a\[0, 5\] is out of bounds in kernel grid: index 5 along axis 1 is not in \[0, 5) (a has shape 4x5)" \
+	--kernel grid --dim 4x5 --set k=3 $OOB
+kparse $OOB -o "$TMP/oob.kir"
+status 1 "from the IR: located in the source its source line names" "^$OOB:9:12: error: x\[16\]" --kernel shift "$TMP/oob.kir"
+krun --kernel grid --set k=0 $OOB >"$TMP/inb.json"
+is "in bounds, the same kernel runs" "$?" 0
+kemit-cpu --checked "$TMP/oob.kir" >"$TMP/checked.c"
+ok "kemit-cpu --checked: every access through ks_index" grep -q 'x.data\[ks_index1(x.shape, i + 1, "x", 9, 12)\]' "$TMP/checked.c"
+ok "... and the checked C compiles warning-free" cc -std=c11 -Wall -Wextra -Werror -Iruntime -c -o "$TMP/checked.o" "$TMP/checked.c"
 
 is "no temporary file is left behind" "$(ls -A "$TMPDIR")" ""
 done_testing
