@@ -151,7 +151,7 @@ static void parse_opts(Opts *o, int argc, char **argv)
 			if (!e || e == v)
 				usage(2);
 			*e = 0;
-			RunShape sh = {v, 0, {0}, 0};
+			RunShape sh = {v, 0, {0}};
 			sh.rank = extents("--shape", e + 1, sh.ext);
 			o->shape = xrealloc(o->shape, sizeof *o->shape * (size_t)(o->nshape + 1));
 			o->shape[o->nshape++] = sh;

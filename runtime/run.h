@@ -35,7 +35,6 @@ typedef struct RunSet {
 typedef struct RunShape {
 	const char *name;
 	int rank, ext[KS_MAX_NDIM];
-	int used;
 } RunShape;
 
 /* What a kernel's inputs depend on besides the kernel: the launch (rank
@@ -84,6 +83,9 @@ static inline const int (*run_shapes(const RunArgs *a))[KS_MAX_NDIM]
 	return (const int(*)[KS_MAX_NDIM])a->shape;
 }
 
+/* Room for f's arguments, zeroed, every slot pointing at its val (the
+ * caller points an array's at its buf). */
+void run_args_alloc(RunArgs *a, const Func *f);
 /* Fill a's inputs from the law: seed, kernel name, parameter index. */
 void run_args_init(RunArgs *a, const Func *f, RunLaw *law);
 void run_args_copy(RunArgs *dst, const RunArgs *src);
@@ -115,9 +117,10 @@ void run_draw(Type t, void *p, size_t count, uint64_t *state, int n, int scalar)
 
 /* One kernel's backward run.  The backward kernel b takes the forward
  * parameters, then one adjoint array per float-valued forward parameter
- * (float, vecN, matNN or an array of those), in order: for an array the
- * seed on entry and J^T seed on exit, for a scalar a 1-element array,
- * zeroed, that receives the gradient summed over the threads. */
+ * (a float of any width, a composite of floats or an array of those), of
+ * type ir_adjoint_type, in order: for an array the seed on entry and J^T
+ * seed on exit, for a scalar a 1-element array, zeroed, that receives
+ * the gradient summed over the threads. */
 typedef struct RunGrad {
 	const Func *f, *b;
 	int nadj;

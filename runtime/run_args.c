@@ -22,7 +22,6 @@
  */
 #include <errno.h>
 #include <math.h>
-#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,7 +82,7 @@ static uint64_t int_max(Type s)
 static void put_int(Type s, void *p, size_t k, int64_t v)
 {
 	switch (s) {
-	case TY_BOOL: ((bool *)p)[k] = v != 0; break;
+	case TY_BOOL: ((uint8_t *)p)[k] = v != 0; break; /* C's and C++'s bool: a byte, 0 or 1 */
 	case TY_INT8: ((int8_t *)p)[k] = (int8_t)v; break;
 	case TY_UINT8: ((uint8_t *)p)[k] = (uint8_t)v; break;
 	case TY_INT16: ((int16_t *)p)[k] = (int16_t)v; break;
@@ -100,7 +99,7 @@ static void put_int(Type s, void *p, size_t k, int64_t v)
 static int64_t get_int(Type s, const void *p, size_t k)
 {
 	switch (s) {
-	case TY_BOOL: return ((const bool *)p)[k];
+	case TY_BOOL: return ((const uint8_t *)p)[k] != 0;
 	case TY_INT8: return ((const int8_t *)p)[k];
 	case TY_UINT8: return ((const uint8_t *)p)[k];
 	case TY_INT16: return ((const int16_t *)p)[k];
@@ -226,9 +225,9 @@ static void set_value(RunVal *v, Type t, const RunSet *s, const char *kernel)
 	}
 }
 
-static void args_alloc(RunArgs *a, const Func *f, int n)
+void run_args_alloc(RunArgs *a, const Func *f)
 {
-	int m = n ? n : 1;
+	int n = f->nparam, m = n ? n : 1;
 	a->f = f;
 	a->n = n;
 	a->slot = xmalloc(sizeof *a->slot * (size_t)m);
@@ -250,7 +249,7 @@ void run_args_init(RunArgs *a, const Func *f, RunLaw *law)
 {
 	int n = f->nparam, range = run_law_n(law);
 	memset(a, 0, sizeof *a);
-	args_alloc(a, f, n);
+	run_args_alloc(a, f);
 	a->rank = law->rank;
 	memcpy(a->dim, law->dim, sizeof a->dim);
 	for (int i = 0; i < n; i++) {
@@ -279,7 +278,7 @@ void run_args_init(RunArgs *a, const Func *f, RunLaw *law)
 
 void run_args_copy(RunArgs *d, const RunArgs *s)
 {
-	args_alloc(d, s->f, s->n);
+	run_args_alloc(d, s->f);
 	d->dbl = s->dbl;
 	d->rank = s->rank;
 	memcpy(d->dim, s->dim, sizeof d->dim);

@@ -93,60 +93,50 @@ void run_grad_init(RunGrad *g, const Module *m, const Func *f, const Func *b,
 			 "one adjoint array per float-valued parameter, or its launch is not %s's",
 			 b->name, f->name, f->name);
 
-	/* f's arguments, then room for the adjoints */
+	/* f's arguments, then the adjoints */
 	RunArgs *a = &g->args;
-	RunArgs fa = *in;
-	fa.f = b;
-	fa.n = b->nparam;
-	fa.slot = xmalloc(sizeof *fa.slot * (size_t)(b->nparam + 1));
-	fa.buf = xmalloc(sizeof *fa.buf * (size_t)(b->nparam + 1));
-	fa.bytes = xmalloc(sizeof *fa.bytes * (size_t)(b->nparam + 1));
-	fa.count = xmalloc(sizeof *fa.count * (size_t)(b->nparam + 1));
-	fa.shape = xmalloc(sizeof *fa.shape * (size_t)(b->nparam + 1));
-	fa.val = xmalloc(sizeof *fa.val * (size_t)(b->nparam + 1));
-	memset(fa.buf, 0, sizeof *fa.buf * (size_t)(b->nparam + 1));
-	memset(fa.bytes, 0, sizeof *fa.bytes * (size_t)(b->nparam + 1));
-	memset(fa.count, 0, sizeof *fa.count * (size_t)(b->nparam + 1));
-	memset(fa.shape, 0, sizeof *fa.shape * (size_t)(b->nparam + 1));
-	memset(fa.val, 0, sizeof *fa.val * (size_t)(b->nparam + 1));
+	memset(a, 0, sizeof *a);
+	run_args_alloc(a, b);
+	a->rank = in->rank;
+	memcpy(a->dim, in->dim, sizeof a->dim);
 	for (int i = 0; i < nf; i++) {
 		/* the arrays as they were before the forward run, but the
 		 * targets of atomic_min / atomic_max as they are after it */
 		const RunArgs *src = run_minmax_target(m, f, i) ? out : in;
-		fa.bytes[i] = src->bytes[i];
-		fa.count[i] = src->count[i];
-		memcpy(fa.shape[i], src->shape[i], sizeof fa.shape[i]);
-		fa.val[i] = src->val[i];
+		a->bytes[i] = src->bytes[i];
+		a->count[i] = src->count[i];
+		memcpy(a->shape[i], src->shape[i], sizeof a->shape[i]);
+		a->val[i] = src->val[i];
 		if (src->buf[i]) {
-			fa.buf[i] = xmalloc(src->bytes[i] ? src->bytes[i] : 1);
-			memcpy(fa.buf[i], src->buf[i], src->bytes[i]);
+			a->buf[i] = xmalloc(src->bytes[i] ? src->bytes[i] : 1);
+			memcpy(a->buf[i], src->buf[i], src->bytes[i]);
+			a->slot[i] = &a->buf[i];
 		}
 	}
 	g->seed = xmalloc(sizeof *g->seed * (size_t)(g->nadj + 1));
 	for (int k = 0; k < g->nadj; k++) {
 		int i = g->fwd[k], j = nf + k;
-		Type t = f->val[f->param[i]].ty;
-		Type e = ty_elem(t);
+		Type t = f->val[f->param[i]].ty, e = ty_elem(t);
 		/* an array's adjoint has its shape; a scalar's is one element */
-		fa.count[j] = ty_is_array(t) ? in->count[i] : 1;
-		if (ty_is_array(t))
-			memcpy(fa.shape[j], in->shape[i], sizeof fa.shape[j]);
-		else
-			fa.shape[j][0] = 1;
-		fa.bytes[j] = fa.count[j] * run_size(e, 0);
-		fa.buf[j] = xmalloc(fa.bytes[j] ? fa.bytes[j] : 1);
-		memset(fa.buf[j], 0, fa.bytes[j]);
+		if (ty_is_array(t)) {
+			a->count[j] = in->count[i];
+			memcpy(a->shape[j], in->shape[i], sizeof a->shape[j]);
+		} else {
+			a->count[j] = 1;
+			a->shape[j][0] = 1;
+		}
+		a->bytes[j] = a->count[j] * run_size(e, 0);
+		a->buf[j] = xmalloc(a->bytes[j] ? a->bytes[j] : 1);
+		memset(a->buf[j], 0, a->bytes[j]);
+		a->slot[j] = &a->buf[j];
 		g->seed[k] = NULL;
 		if (ty_is_array(t)) {
 			uint64_t st = run_stream_adj(seed, f->name, i);
-			run_draw(e, fa.buf[j], fa.count[j], &st, 1, 0);
-			g->seed[k] = xmalloc(fa.bytes[j] ? fa.bytes[j] : 1);
-			memcpy(g->seed[k], fa.buf[j], fa.bytes[j]);
+			run_draw(e, a->buf[j], a->count[j], &st, 1, 0);
+			g->seed[k] = xmalloc(a->bytes[j] ? a->bytes[j] : 1);
+			memcpy(g->seed[k], a->buf[j], a->bytes[j]);
 		}
 	}
-	for (int i = 0; i < b->nparam; i++)
-		fa.slot[i] = fa.buf[i] ? (void *)&fa.buf[i] : (void *)&fa.val[i];
-	*a = fa;
 }
 
 void run_grad_free(RunGrad *g)
