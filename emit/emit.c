@@ -366,9 +366,16 @@ static const char *scalar_ctype(Type t)
 	return NULL;
 }
 
-/* An array of rank 1 is a pointer to its elements; a larger one a view,
- * its data and its shape (ks_array_<elem>), indexed row-major. */
-static int is_view(Type t) { return ty_is_array(t) && ty_ndim(t) > 1; }
+/* The checked mode (EMIT_CPU_CHECKED) of the module being emitted: every
+ * array is a view and every access is checked (put_elem).  A file-scope
+ * flag, as ctype and put_decl have no emitter at hand; emit_begin sets
+ * it, emit_free clears it. */
+static int checked;
+
+/* An array of rank 1 is a pointer to its elements (in the checked mode,
+ * a view too); a larger one a view, its data and its shape
+ * (ks_array_<elem>), indexed row-major. */
+static int is_view(Type t) { return ty_is_array(t) && (ty_ndim(t) > 1 || checked); }
 
 /* The C type of a value or parameter: "float", "ks_vec3d", "ks_array_float";
  * for a 1-D array the element type, put_decl adding the '*'. */
@@ -1053,6 +1060,18 @@ static void put_elem(Emitter *e, Buf *b, const Inst *in)
 	Type t = vty(e, in->arg[0]);
 	int nd = ty_ndim(t);
 	put_expr(e, b, in->arg[0], P_POSTFIX);
+	if (checked) {
+		/* a.data[ks_index2(a.shape, i, j, "a", LINE, COL)] */
+		const char *name = e->v[in->arg[0]].name;
+		buf_printf(b, ".data[ks_index%d(%s.shape", nd, name);
+		for (int k = 1; k <= nd; k++) {
+			buf_puts(b, ", ");
+			put_expr(e, b, in->arg[k], P_COND);
+		}
+		buf_printf(b, ", \"%s\", %d, %d)]", e->f->val[in->arg[0]].name, in->loc.line,
+			   in->loc.col);
+		return;
+	}
 	if (nd == 1) {
 		buf_putc(b, '[');
 		put_expr(e, b, in->arg[1], 0);
@@ -2103,13 +2122,12 @@ static void emit_entry(Emitter *e, int fi)
 				fprintf(e->out, " * dim%d", k);
 			fputs("; tid += blockDim.x * gridDim.x)\n", e->out);
 			for (int k = 0; k < r; k++) {
+				/* tid / (dim1 * dim2) % dim0: the product in parentheses */
 				buf_printf(&t, "%stid", k ? ", " : "");
-				if (k + 2 < r)
-					buf_puts(&t, " / (");
-				else if (k + 1 < r)
-					buf_puts(&t, " /");
+				if (k + 1 < r)
+					buf_puts(&t, k + 2 < r ? " / (" : " / ");
 				for (int j = k + 1; j < r; j++)
-					buf_printf(&t, "%sdim%d", j == k + 1 ? (k + 2 < r ? "" : " ") : " * ", j);
+					buf_printf(&t, "%sdim%d", j > k + 1 ? " * " : "", j);
 				if (k + 2 < r)
 					buf_putc(&t, ')');
 				if (k > 0)
@@ -2161,7 +2179,8 @@ static void emit_begin(Emitter *e, FILE *out, const Module *m, int target, const
 		add_name(&e->reserved_global, xstrdup(reserved_global[i]));
 	e->out = out;
 	e->m = m;
-	e->target = target;
+	checked = target == EMIT_CPU_CHECKED;
+	e->target = checked ? EMIT_CPU : target;
 	int n = m->nfn ? m->nfn : 1;
 	e->fname = xmalloc((size_t)n * sizeof *e->fname);
 	e->fx = xmalloc((size_t)n * sizeof *e->fx);
@@ -2202,6 +2221,8 @@ static void emit_begin(Emitter *e, FILE *out, const Module *m, int target, const
 		target == EMIT_CUDA ? "kemit-cu" : "kemit-cpu");
 	put_comment_text(out, m->source ? m->source : "<stdin>");
 	fputs(".\n * Do not edit: edit the source and run the pipeline again.\n */\n", out);
+	if (checked)
+		fputs("#define KS_CHECKED 1 /* every array access checked against its shape */\n", out);
 	fputs("#include \"ksynth.h\"\n", out);
 }
 
@@ -2225,6 +2246,7 @@ static void emit_free(Emitter *e)
 	if (e->spool)
 		fclose(e->spool);
 	memset(e, 0, sizeof *e);
+	checked = 0;
 }
 
 void emit_module(FILE *out, const Module *m, int target)
@@ -2300,13 +2322,23 @@ static void stream_free(void *ctx) { emit_free(&((EmitStream *)ctx)->e); }
 
 /* ---- the tools' main ------------------------------------------------------------ */
 
+/* kemit-cpu --checked */
+static int checked_flag(const char *arg, void *ctx)
+{
+	if (strcmp(arg, "--checked"))
+		return 0;
+	*(int *)ctx = EMIT_CPU_CHECKED;
+	return 1;
+}
+
 int emit_main(int argc, char **argv, const char *prog, int target)
 {
 	const char *in, *out;
 	char usage[96];
 	ks_prog = prog;
-	snprintf(usage, sizeof usage, "%s [-o OUT] [FILE.kir | -]", prog);
-	ks_args(argc, argv, usage, NULL, NULL, &in, &out);
+	snprintf(usage, sizeof usage, "%s %s[-o OUT] [FILE.kir | -]", prog,
+		 target == EMIT_CPU ? "[--checked] " : "");
+	ks_args(argc, argv, usage, target == EMIT_CPU ? checked_flag : NULL, &target, &in, &out);
 	static const IrStreamTool tool = {stream_begin, stream_each, stream_end, stream_free};
 	static EmitStream es;
 	es.target = target;

@@ -11,7 +11,11 @@
 
 #include "ir/ir.h"
 
-enum { EMIT_CPU, EMIT_CUDA };
+/* EMIT_CPU_CHECKED (kemit-cpu --checked; krun's own cpu build) is C for
+ * the CPU in which every array, a 1-D one too, is a view (ks_array_<elem>)
+ * and every access goes through ksynth.h's ks_index<R>, which reports an
+ * index out of bounds at the access's source position (KS_CHECKED). */
+enum { EMIT_CPU, EMIT_CUDA, EMIT_CPU_CHECKED };
 
 /* Write the whole module: a header comment, #include "ksynth.h", every
  * func and kernel (callees first) and one entry per kernel.  The output is

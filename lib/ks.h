@@ -163,8 +163,9 @@ uint64_t ks_hash64(const void *p, size_t n, uint64_t seed); /* FNV-1a based */
 /* Shortest decimal text that reads back as the same float; always has a '.'
  * or an exponent so it reads as a float literal. */
 void ks_fmt_float(char *out, size_t n, float f);
-/* The same for a double. */
+/* The same for a double, and for a float16 (its bits). */
 void ks_fmt_double(char *out, size_t n, double f);
+void ks_fmt_half(char *out, size_t n, uint16_t h);
 /* IEEE half precision: the nearest half (ties to even; overflow to
  * infinity, NaN kept) of a float, and a half's value. */
 uint16_t ks_half_from_float(float f);

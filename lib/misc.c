@@ -71,6 +71,30 @@ void ks_fmt_double(char *out, size_t n, double f)
 		strncat(out, ".0", n - strlen(out) - 1);
 }
 
+/* The shortest text that a float16 reader (the decimal rounded to the
+ * nearest float16) gives back as h: at most 5 significant digits, and
+ * the float's own text when digits alone are not enough. */
+void ks_fmt_half(char *out, size_t n, uint16_t h)
+{
+	float f = ks_half_to_float(h);
+	if (!isfinite(f) || f == (float)(long)f) {
+		ks_fmt_float(out, n, f);
+		return;
+	}
+	int prec = 1;
+	for (; prec <= 9; prec++) {
+		snprintf(out, n, "%.*g", prec, (double)f);
+		if (ks_half_from_float(strtof(out, NULL)) == h)
+			break;
+	}
+	double a = fabs((double)f);
+	if (strchr(out, 'e') && a >= 1e-4)
+		for (; prec <= 9 && strchr(out, 'e'); prec++)
+			snprintf(out, n, "%.*g", prec, (double)f);
+	if (!strpbrk(out, ".eEni"))
+		strncat(out, ".0", n - strlen(out) - 1);
+}
+
 /* Half precision: 1 sign bit, 5 exponent bits (bias 15), 10 fraction
  * bits.  The conversion rounds the float's 24-bit significand to the
  * half's 11 (fewer below 2^-14, where halves are subnormal) to nearest,

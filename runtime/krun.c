@@ -25,11 +25,11 @@
 
 static void usage(int status)
 {
-	fputs("usage: krun [--device cpu|sim|cuda] [--dim N] [--seed S] [--set NAME=VALUE]...\n"
-	      "            [--kernel NAME] [--grid BLOCKSxTHREADS] [--timeout SECONDS] [--cc | --tcc]\n"
+	fputs("usage: krun [--device cpu|sim|cuda] [--dim N|AxB...] [--shape NAME=AxB...]...\n"
+	      "            [--seed S] [--set NAME=VALUE]... [--kernel NAME] [--grid BLOCKSxTHREADS]\n"
+	      "            [--timeout SECONDS] [--cc | --tcc]\n"
 	      "            [--grad | --gradcheck] [--compile-only [--arch sm_XX]] [--bench REPS]\n"
-	      "            [--verbose]\n"
-	      "            FILE.py | FILE.kir [CODE.c | CODE.cu]\n"
+	      "            [--verbose] FILE.py | FILE.kir [CODE.c | CODE.cu]\n"
 	      "       krun [--device cpu|sim] [options above] --batch LIST\n"
 	      "       krun --nvrtc   (the NVRTC --device cuda uses; exit 77 and why when none)\n"
 	      "(a LIST line is IN CODE OUT: one compile for all the lines, each line's records\n"
@@ -40,14 +40,20 @@ static void usage(int status)
 }
 
 typedef struct Opts {
-	int device, device_set, dim, use_cc, use_tcc, compile_only, blocks, threads;
+	int device, device_set, use_cc, use_tcc, compile_only, blocks, threads;
+	int ndim, dim[KS_MAX_NDIM]; /* --dim AxB...; ndim 0: a plain --dim N (dim[0]) */
 	int grad, gradcheck, which_nvrtc, bench;
 	unsigned timeout;
 	uint64_t seed;
 	const char *kernel, *arch, *in, *code, *batch;
 	RunSet *set;
 	int nset;
+	RunShape *shape;
+	int nshape;
 } Opts;
+
+/* The most threads of a launch and elements of an array */
+#define MAX_ELEMS (1L << 24)
 
 static int ends_with(const char *s, const char *suf)
 {
@@ -69,6 +75,25 @@ bad:
 	fprintf(stderr, "krun: %s %s: want an integer in [%llu, %llu]\n", opt, s, lo, hi);
 	usage(2);
 	return 0;
+}
+
+/* "16x8" into ext[0 .. 4): returns the number of extents */
+static int extents(const char *opt, char *v, int *ext)
+{
+	int n = 0;
+	for (char *p = v;; n++) {
+		char *x = strchr(p, 'x');
+		if (x)
+			*x = 0;
+		if (n == KS_MAX_NDIM) {
+			fprintf(stderr, "krun: %s: at most %d dimensions\n", opt, KS_MAX_NDIM);
+			usage(2);
+		}
+		ext[n] = (int)number(opt, p, 1, MAX_ELEMS);
+		if (!x)
+			return n + 1;
+		p = x + 1;
+	}
 }
 
 static void parse_opts(Opts *o, int argc, char **argv)
@@ -128,7 +153,18 @@ static void parse_opts(Opts *o, int argc, char **argv)
 				usage(2);
 			o->device_set = 1;
 		} else if (!strcmp(a, "--dim")) {
-			o->dim = (int)number("--dim", v, 1, 1 << 24);
+			o->ndim = extents("--dim", v, o->dim);
+			if (o->ndim == 1)
+				o->ndim = 0;
+		} else if (!strcmp(a, "--shape")) {
+			char *e = strchr(v, '=');
+			if (!e || e == v)
+				usage(2);
+			*e = 0;
+			RunShape sh = {v, 0, {0}};
+			sh.rank = extents("--shape", e + 1, sh.ext);
+			o->shape = xrealloc(o->shape, sizeof *o->shape * (size_t)(o->nshape + 1));
+			o->shape[o->nshape++] = sh;
 		} else if (!strcmp(a, "--seed")) {
 			o->seed = number("--seed", v, 0, UINT64_MAX);
 		} else if (!strcmp(a, "--bench")) {
@@ -186,35 +222,41 @@ static void parse_opts(Opts *o, int argc, char **argv)
 	}
 }
 
-/* The emitted code for the module (emit/emit.c, as kemit-cpu or kemit-cu
- * would print it). */
-static void emit(const Module *m, int cuda, Buf *code)
+/* The emitted code for the module (emit/emit.c, as kemit-cpu, kemit-cpu
+ * --checked or kemit-cu would print it). */
+static void emit(const Module *m, int target, Buf *code)
 {
 	char *p = NULL;
 	size_t n = 0;
 	FILE *f = open_memstream(&p, &n);
 	if (!f)
 		ks_fatal("open_memstream:");
-	emit_module(f, m, cuda ? EMIT_CUDA : EMIT_CPU);
+	emit_module(f, m, target);
 	if (fclose(f))
 		ks_fatal("emitting the code:");
 	buf_put(code, p, n);
 	free(p);
 }
 
-/* Does any value of the module have type vec3 or vec3[]?  libtcc 0.9.27
- * (Debian 12's) miscompiles calls that return a 12-byte struct into a
- * temporary (it stores 16 bytes, clobbering the 4 bytes above the slot,
- * which may be a live local), so such modules go to the system compiler
- * unless --tcc asks otherwise.  The double-precision build has no 12-byte
- * struct (a vec3 of doubles is 24 bytes, returned in memory), so it goes
- * to libtcc whatever the module holds, unless --cc asks otherwise. */
-static int uses_vec3(const Module *m)
+/* Does any value of the module have a composite type (or an array of
+ * one) of 9 to 15 bytes, not a multiple of 8, in the float build (or with
+ * dbl, in the double-precision build, where float components take 8
+ * bytes)?  libtcc 0.9.27 (Debian 12's) miscompiles calls that return a
+ * 12-byte struct into a temporary (it stores 16 bytes, clobbering the 4
+ * bytes above the slot, which may be a live local; so it does for 9 to 12
+ * bytes), so such modules go to the system compiler unless --tcc asks
+ * otherwise: vec3, vec3i, vec3ui and spatial_vectorh (12 bytes), and
+ * transformh (14) to be safe.  In the double build a vec3 is 24 bytes,
+ * returned in memory, but a vec3i is still 12. */
+static int tcc_unsafe(const Module *m, int dbl)
 {
 	for (int i = 0; i < m->nfn; i++)
-		for (int v = 0; v < m->fn[i]->nval; v++)
-			if (ty_elem(m->fn[i]->val[v].ty) == TY_VEC3)
+		for (int v = 0; v < m->fn[i]->nval; v++) {
+			Type e = ty_elem(m->fn[i]->val[v].ty);
+			size_t n = run_size(e, dbl);
+			if (ty_is_composite(e) && n > 8 && n < 16 && n % 8)
 				return 1;
+		}
 	return 0;
 }
 
@@ -269,8 +311,70 @@ static Module *load_module(const char *path, Src *src, Arena *scratch)
 	return ks_frontend(src, scratch);
 }
 
-/* The kernels to run, in module order; check that --kernel and every
- * --set name something. */
+/* "16x8" */
+static void dims_text(char *out, size_t n, const int *dim, int rank)
+{
+	int len = 0;
+	out[0] = 0;
+	for (int k = 0; k < rank && len >= 0 && (size_t)len < n; k++)
+		len += snprintf(out + len, n - (size_t)len, "%s%d", k ? "x" : "", dim[k]);
+}
+
+/* Kernel f's law: its launch (--dim N along each of its dimensions, or
+ * the --dim AxB... given for it), the seed, --set and --shape. */
+static void kernel_law(const Opts *o, const Func *f, RunLaw *law)
+{
+	memset(law, 0, sizeof *law);
+	law->rank = ir_kernel_rank(f);
+	for (int k = 0; k < law->rank; k++)
+		law->dim[k] = o->ndim ? o->dim[k] : o->dim[0];
+	law->seed = o->seed;
+	law->set = o->set;
+	law->nset = o->nset;
+	law->shape = o->shape;
+	law->nshape = o->nshape;
+}
+
+/* Does kernel f's launch and every array's size under the law fit?
+ * (--dim AxB... of its rank; at most MAX_ELEMS threads and elements) */
+static void check_law(const Opts *o, const Func *f)
+{
+	char t[64];
+	RunLaw law;
+	int rank = ir_kernel_rank(f);
+	if (o->ndim && o->ndim != rank) {
+		dims_text(t, sizeof t, o->dim, o->ndim);
+		ks_fatal("--dim %s: kernel %s is launched over %d dimension%s (its wp.tid() gives %d), "
+			 "not %d", t, f->name, rank, rank == 1 ? "" : "s", rank, o->ndim);
+	}
+	kernel_law(o, f, &law);
+	long threads = 1;
+	for (int k = 0; k < rank; k++)
+		threads = threads > MAX_ELEMS ? threads : threads * law.dim[k];
+	if (threads > MAX_ELEMS) {
+		dims_text(t, sizeof t, law.dim, rank);
+		ks_fatal("kernel %s: a launch of %s is %ld threads, more than %ld", f->name, t,
+			 threads, MAX_ELEMS);
+	}
+	for (int i = 0; i < f->nparam; i++) {
+		const Value *p = &f->val[f->param[i]];
+		if (!ty_is_array(p->ty))
+			continue;
+		int ext[KS_MAX_NDIM];
+		run_law_shape(&law, p->name, p->ty, ext);
+		long n = 1;
+		for (int k = 0; k < ty_ndim(p->ty); k++)
+			n = n > MAX_ELEMS ? n : n * ext[k];
+		if (n > MAX_ELEMS) {
+			dims_text(t, sizeof t, ext, ty_ndim(p->ty));
+			ks_fatal("kernel %s: array %s of shape %s has more than %ld elements "
+				 "(give it a smaller --shape %s=...)", f->name, p->name, t, MAX_ELEMS, p->name);
+		}
+	}
+}
+
+/* The kernels to run, in module order; check that --kernel, every --set
+ * and every --shape name something, and that every launch fits. */
 static int select_kernels(const Module *m, const Opts *o, const Func **ks)
 {
 	int nk = 0;
@@ -284,57 +388,82 @@ static int select_kernels(const Module *m, const Opts *o, const Func **ks)
 		for (int k = 0; k < nk && !found; k++)
 			for (int i = 0; i < ks[k]->nparam; i++) {
 				const Value *p = &ks[k]->val[ks[k]->param[i]];
-				if (!strcmp(p->name, o->set[s].name) && ty_is_scalar(p->ty))
+				if (!strcmp(p->name, o->set[s].name) && (ty_is_scalar(p->ty) || p->ty == TY_BOOL))
 					found = 1;
 			}
 		if (!found)
-			ks_fatal("--set %s: no kernel run has an int or float parameter %s",
+			ks_fatal("--set %s: no kernel run has an int, float or bool parameter %s",
 				 o->set[s].name, o->set[s].name);
 	}
+	for (int s = 0; s < o->nshape; s++) {
+		const RunShape *sh = &o->shape[s];
+		int found = 0;
+		for (int k = 0; k < nk; k++)
+			for (int i = 0; i < ks[k]->nparam; i++) {
+				const Value *p = &ks[k]->val[ks[k]->param[i]];
+				if (strcmp(p->name, sh->name) || !ty_is_array(p->ty))
+					continue;
+				if (ty_ndim(p->ty) != sh->rank)
+					ks_fatal("--shape %s=...: kernel %s's %s is a %s, of %d dimension%s; "
+						 "the shape gives %d", sh->name, ks[k]->name, sh->name,
+						 ty_name(p->ty), ty_ndim(p->ty), ty_ndim(p->ty) == 1 ? "" : "s",
+						 sh->rank);
+				found = 1;
+			}
+		if (!found)
+			ks_fatal("--shape %s: no kernel run has an array parameter %s", sh->name, sh->name);
+	}
+	for (int k = 0; k < nk; k++)
+		check_law(o, ks[k]);
 	return nk;
 }
 
-/* The code to compile: the given or emitted code, then on the host
- * devices a launcher per kernel.  Compiler messages cite the code file,
- * or FILE.py.c / FILE.py.cu for emitted code. */
-static void build_code(Buf *code, const Module *m, const Opts *o, const Func **ks, int nk)
+/* Does krun emit the code of the float build (or of the double build,
+ * dbl) itself, rather than compile the code given?  C it emits is in the
+ * checked mode: every array access checked against its shape (emit.h). */
+static int emits(const Opts *o, int dbl)
 {
-	int cuda = o->device != DEV_CPU;
+	return !o->code || (dbl && o->device != DEV_CPU);
+}
+
+/* The code, given or emitted, with a launcher per kernel (and with grad,
+ * per backward kernel): for the float build, or the double-precision
+ * build's C (dbl).  Compiler messages cite the code file, or FILE.py.c /
+ * FILE.py.cu for emitted code. */
+static void code_of(Buf *code, const Module *m, const Opts *o, const Func **ks, int nk, int dbl)
+{
+	int dev = dbl ? DEV_CPU : o->device, cuda = dev != DEV_CPU;
+	int given = !emits(o, dbl), grad = o->grad && !dbl;
 	char entry[300];
-	line_directive(code, o->code ? o->code : o->in, o->code ? "" : cuda ? ".cu" : ".c");
-	if (o->code) {
+	line_directive(code, given ? o->code : o->in, given ? "" : cuda ? ".cu" : ".c");
+	if (given) {
 		Src c;
 		src_read(&c, o->code);
 		buf_put(code, c.text, c.len);
 		src_free(&c);
 	} else {
-		emit(m, cuda, code);
+		emit(m, cuda ? EMIT_CUDA : EMIT_CPU_CHECKED, code);
 	}
 	if (code->n && code->p[code->n - 1] != '\n')
 		buf_putc(code, '\n');
 	line_directive(code, "krun-launchers", "");
 	for (int k = 0; k < nk; k++) {
-		entry_name(entry, sizeof entry, m, ks[k], cuda, 0);
-		if (o->device == DEV_CPU)
-			run_launcher_c(code, ks[k], entry);
-		else if (o->device == DEV_SIM)
-			run_launcher_sim(code, ks[k], entry);
-		if (!o->grad)
-			continue;
-		const Func *b = m->fn[ir_backward_find(m, ks[k]->name)];
-		entry_name(entry, sizeof entry, m, ks[k], cuda, 1);
-		if (o->device == DEV_CPU)
-			run_launcher_c(code, b, entry);
-		else if (o->device == DEV_SIM)
-			run_launcher_sim(code, b, entry);
+		for (int back = 0; back <= grad; back++) {
+			const Func *f = back ? m->fn[ir_backward_find(m, ks[k]->name)] : ks[k];
+			entry_name(entry, sizeof entry, m, ks[k], cuda, back);
+			if (dev == DEV_CPU)
+				run_launcher_c(code, f, entry, !given);
+			else if (dev == DEV_SIM)
+				run_launcher_sim(code, f, entry);
+		}
 	}
 }
 
-/* Does the float code go to the system C compiler?  Only the cpu device's
- * C can go to libtcc; sim's C++ always goes to c++. */
-static int module_use_cc(const Module *m, const Opts *o)
+/* The code of the device (not cuda's: it needs no launchers), with a
+ * launcher per kernel. */
+static void build_code(Buf *code, const Module *m, const Opts *o, const Func **ks, int nk)
 {
-	return o->device == DEV_CPU && (o->use_cc || (!o->use_tcc && uses_vec3(m)));
+	code_of(code, m, o, ks, nk, 0);
 }
 
 /* --gradcheck: the CPU code that the double-precision build compiles (the
@@ -342,24 +471,17 @@ static int module_use_cc(const Module *m, const Opts *o)
  * build puts "#define KS_REAL_DOUBLE 1" before it. */
 static void double_code(Buf *code, const Module *m, const Opts *o, const Func **ks, int nk)
 {
-	char entry[300];
-	int given = o->code && o->device == DEV_CPU;
-	line_directive(code, given ? o->code : o->in, given ? "" : ".c");
-	if (given) {
-		Src c;
-		src_read(&c, o->code);
-		buf_put(code, c.text, c.len);
-		src_free(&c);
-	} else {
-		emit(m, 0, code);
-	}
-	if (code->n && code->p[code->n - 1] != '\n')
-		buf_putc(code, '\n');
-	line_directive(code, "krun-launchers", "");
-	for (int k = 0; k < nk; k++) {
-		entry_name(entry, sizeof entry, m, ks[k], 0, 0);
-		run_launcher_c(code, ks[k], entry);
-	}
+	code_of(code, m, o, ks, nk, 1);
+}
+
+/* Does the float code (bit 0) and the double-precision code (bit 1) go to
+ * the system C compiler?  Only the cpu device's C can go to libtcc (sim's
+ * C++ always goes to c++); the double build is always C. */
+static int module_use_cc(const Module *m, const Opts *o)
+{
+	int f = o->device == DEV_CPU && (o->use_cc || (!o->use_tcc && tcc_unsafe(m, 0)));
+	int d = o->use_cc || (!o->use_tcc && tcc_unsafe(m, 1));
+	return f | d << 1;
 }
 
 /* The deadline's phase while the code of ks is compiled by `by`: "FILE:
@@ -382,9 +504,9 @@ static Host *build_double(const Module *m, const Opts *o, const Func **ks, int n
 	Buf code = {0};
 	buf_puts(&code, "#define KS_REAL_DOUBLE 1\n");
 	double_code(&code, m, o, ks, nk);
-	int given = o->code && o->device == DEV_CPU;
-	compile_phase(o, ks, nk, "the double-precision build of ", host_c_compiler(o->use_cc));
-	Host *h = host_compile(given ? o->code : o->in, &code, LANG_C, o->use_cc, rtdir);
+	int given = !emits(o, 1);
+	compile_phase(o, ks, nk, "the double-precision build of ", host_c_compiler(module_use_cc(m, o) >> 1));
+	Host *h = host_compile(given ? o->code : o->in, &code, LANG_C, module_use_cc(m, o) >> 1, rtdir);
 	buf_free(&code);
 	return h;
 }
@@ -412,6 +534,65 @@ static void need_backward(Module *m, const Src *src, const Opts *o, const Func *
 		if (ir_backward_find(m, ks[k]->name) < 0)
 			ks_fatal("%s: --grad: kernel %s has no backward kernel (give IR with `backward @%s`)",
 				 o->in, ks[k]->name, ks[k]->name);
+}
+
+/* ---- an index out of bounds ----------------------------------------------
+
+   The C krun emits is checked (EMIT_CPU_CHECKED): an access out of its
+   array's bounds calls the code's ks_bounds_error, which krun points at
+   bounds_error.  That reports it as a located error in the kernel source
+   (FILE:LINE:COL of the access, the line and a caret) and exits 1. */
+
+static Src bounds_src;     /* the kernel source the IR's locations point into */
+static Src bounds_file;    /* read here (IR input): bounds_src's text */
+static const char *bounds_kernel;
+
+/* The kernel source that locations refer to: the input itself, or for
+ * IR the file its source line names (when it can be read; else the
+ * message names it without showing the line). */
+static void bounds_source(const Module *m, const Src *src)
+{
+	bounds_src = *src;
+	if (!is_ir(src))
+		return;
+	bounds_src = (Src){m->source ? m->source : src->name, NULL, 0};
+	FILE *f = m->source ? fopen(m->source, "rb") : NULL;
+	if (f) {
+		src_read_file(&bounds_file, f, m->source);
+		fclose(f);
+		bounds_src = bounds_file;
+	}
+}
+
+static KS_NORETURN void bounds_error(const char *array, int line, int col, int rank,
+				     const long long *index, const int *shape)
+{
+	run_unguard();
+	char idx[128], ext[64];
+	int n = 0, axis = 0;
+	for (int k = 0; k < rank; k++) {
+		n += snprintf(idx + n, sizeof idx - (size_t)n, "%s%lld", k ? ", " : "", index[k]);
+		if (index[k] < 0 || index[k] >= shape[k])
+			axis = axis ? axis : k + 1;
+	}
+	dims_text(ext, sizeof ext, shape, rank);
+	axis = axis ? axis - 1 : 0;
+	if (rank == 1)
+		ks_error_at(&bounds_src, line, col, "%s[%s] is out of bounds in kernel %s: %s has %d elements",
+			    array, idx, bounds_kernel, array, shape[0]);
+	ks_error_at(&bounds_src, line, col, "%s[%s] is out of bounds in kernel %s: index %lld along "
+		    "axis %d is not in [0, %d) (%s has shape %s)", array, idx, bounds_kernel,
+		    index[axis], axis, shape[axis], array, ext);
+}
+
+/* Point the compiled code's ks_bounds_error (checked code has one) at
+ * bounds_error. */
+static void bounds_hook(Host *h)
+{
+	void *p = h ? host_sym(h, "ks_bounds_error") : NULL;
+	void (*fn)(const char *, int, int, int, const long long *, const int *) = bounds_error;
+	if (p)
+		memcpy(p, &fn, sizeof fn);
 }
 
 static double now_ms(void)
@@ -456,11 +637,11 @@ static double launch(const Opts *o, const Module *m, const Func *f, int backward
 			if (o->device == DEV_CPU) {
 				RunCpuLaunch l;
 				memcpy(&l, &fn, sizeof l);
-				l(a->dim, a->slot);
+				l(a->dim, a->slot, run_shapes(a));
 			} else {
 				RunSimLaunch l;
 				memcpy(&l, &fn, sizeof l);
-				l(a->dim, a->slot, blocks, threads);
+				l(a->dim, a->slot, run_shapes(a), blocks, threads);
 			}
 		}
 		if (o->bench) {
@@ -480,10 +661,13 @@ static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host,
 	const char *what = o->code ? o->code : o->in;
 	char name[320];
 	RunArgs in, out;
-	run_args_init(&in, f, o->dim, o->seed, o->set, o->nset);
+	RunLaw law;
+	kernel_law(o, f, &law);
+	run_args_init(&in, f, &law);
 	run_args_copy(&out, &in);
 	int threads = o->threads ? o->threads : o->device == DEV_CUDA ? 256 : 64;
-	int blocks = o->blocks ? o->blocks : (o->dim + threads - 1) / threads;
+	int blocks = o->blocks ? o->blocks : (int)((run_threads(&in) + threads - 1) / threads);
+	bounds_kernel = f->name;
 	double fwd_ms = launch(o, m, f, 0, host, gpu, &out, blocks, threads), bwd_ms = 0;
 
 	RunGrad g, *gp = NULL;
@@ -498,8 +682,11 @@ static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host,
 	}
 	if (o->bench) {
 		/* the times instead of the record */
-		printf("{\"kernel\": \"%s\", \"device\": \"%s\", \"dim\": %d, ", f->name,
-		       run_device_name[o->device], o->dim);
+		Buf dims = {0};
+		run_json_dim(&dims, &out);
+		printf("{\"kernel\": \"%s\", \"device\": \"%s\", \"dim\": %s, ", f->name,
+		       run_device_name[o->device], dims.p);
+		buf_free(&dims);
 		if (o->device == DEV_CPU)
 			printf("\"grid\": null, ");
 		else
@@ -522,10 +709,11 @@ static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host,
 		void *fn = host_sym(dbl, name);
 		if (!fn)
 			ks_fatal("%s: the double-precision code has no %s", what, name);
-		RunDblLaunch l;
+		RunCpuLaunch l;
 		memcpy(&l, &fn, sizeof l);
 		snprintf(name, sizeof name, "%s (gradcheck)", f->name);
 		run_guard(name);
+		run_tolerance(&chk, m, f);
 		run_gradcheck(&chk, &g, &in, l);
 		run_unguard();
 		char a[32], r[32], q[32];
@@ -595,7 +783,8 @@ static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host,
 
 typedef struct Job {
 	char *in, *code, *out;
-	int line, nk, use_cc, group, failed;
+	int line, nk, group, failed;
+	int use_cc;        /* module_use_cc: bit 0 the float code, bit 1 the double */
 	char **names;
 	int nnames;
 	Buf frag, dfrag;   /* the code with launchers; the double-precision code */
@@ -707,6 +896,9 @@ static int job_run(Opts *o, Host *host, Host *dbl)
 	int nk = select_kernels(m, o, ks);
 	if (o->grad && nk)
 		need_backward(m, &src, o, ks, nk);
+	bounds_source(m, &src);
+	bounds_hook(host);
+	bounds_hook(dbl);
 	int status = 0;
 	for (int k = 0; k < nk; k++)
 		status |= run_kernel(m, ks[k], o, host, NULL, dbl);
@@ -821,8 +1013,9 @@ static int shares_name(const Group *g, const Job *j)
 	return 0;
 }
 
-/* Compile the group's (or with one job, the job's) float and double code;
- * NULL hosts and the messages in *err when either does not compile. */
+/* Compile the group's (or with one job, the job's) float and double code
+ * (use_cc as module_use_cc gives it); NULL hosts and the messages in *err
+ * when either does not compile. */
 static int compile_set(const Opts *o, Job *jobs, int njobs, int group, const char *what,
 		       const char *dwhat, int use_cc, const char *rtdir, Host **host, Host **dbl, Buf *err)
 {
@@ -837,11 +1030,11 @@ static int compile_set(const Opts *o, Job *jobs, int njobs, int group, const cha
 				buf_put(&dcode, jobs[i].dfrag.p, jobs[i].dfrag.n);
 		}
 	run_deadline(o->timeout);
-	run_phase("%s: compiling (%s)", what, lang == LANG_C ? host_c_compiler(use_cc) : host_cxx_compiler());
-	*host = host_try_compile(what, &code, lang, use_cc, rtdir, err);
+	run_phase("%s: compiling (%s)", what, lang == LANG_C ? host_c_compiler(use_cc & 1) : host_cxx_compiler());
+	*host = host_try_compile(what, &code, lang, use_cc & 1, rtdir, err);
 	*dbl = NULL;
-	run_phase("%s: compiling the double-precision build (%s)", dwhat, host_c_compiler(o->use_cc));
-	if (*host && o->gradcheck && !(*dbl = host_try_compile(dwhat, &dcode, LANG_C, o->use_cc, rtdir, err))) {
+	run_phase("%s: compiling the double-precision build (%s)", dwhat, host_c_compiler(use_cc >> 1));
+	if (*host && o->gradcheck && !(*dbl = host_try_compile(dwhat, &dcode, LANG_C, use_cc >> 1, rtdir, err))) {
 		host_free(*host);
 		*host = NULL;
 	}
@@ -1016,7 +1209,7 @@ static int which_nvrtc(void)
 int main(int argc, char **argv)
 {
 	ks_prog = "krun";
-	Opts o = {.device = DEV_CPU, .dim = 16, .seed = 1, .timeout = 60, .arch = "sm_90"};
+	Opts o = {.device = DEV_CPU, .dim = {16}, .seed = 1, .timeout = 60, .arch = "sm_90"};
 	parse_opts(&o, argc, argv);
 	if (o.batch)
 		return batch(&o, o.batch);
@@ -1054,15 +1247,18 @@ int main(int argc, char **argv)
 		if (gpu)
 			cuda_load(gpu, &cubin);
 	} else if (nk) {
-		compile_phase(&o, ks, nk, "", o.device == DEV_CPU ? host_c_compiler(module_use_cc(m, &o))
+		compile_phase(&o, ks, nk, "", o.device == DEV_CPU ? host_c_compiler(module_use_cc(m, &o) & 1)
 								     : host_cxx_compiler());
 		host = host_compile(what, &code, o.device == DEV_CPU ? LANG_C : LANG_CXX,
-				    module_use_cc(m, &o), rtdir);
+				    module_use_cc(m, &o) & 1, rtdir);
 	}
 
 	Host *dbl = NULL;
 	if (nk && o.gradcheck)
 		dbl = build_double(m, &o, ks, nk, rtdir);
+	bounds_source(m, &src);
+	bounds_hook(host);
+	bounds_hook(dbl);
 
 	int status = 0;
 	for (int k = 0; k < nk && !o.compile_only; k++)
@@ -1078,8 +1274,10 @@ int main(int argc, char **argv)
 	buf_free(&code);
 	free(ks);
 	free(o.set);
+	free(o.shape);
 	ir_module_free(m);
 	arena_free(&scratch);
 	src_free(&src);
+	src_free(&bounds_file);
 	return status;
 }

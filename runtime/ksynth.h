@@ -1206,6 +1206,57 @@ KS_ARRAY_FLOATS(float16, ks_half, vec2h, vec3h, vec4h, spatial_vectorh, mat22h, 
 KS_ARRAY_FLOATS(float64, double, vec2d, vec3d, vec4d, spatial_vectord, mat22d, mat33d,
 		mat44d, spatial_matrixd, quatd, transformd)
 
+/* Checked mode (kemit-cpu --checked, krun's own cpu build; C only): every
+ * array, a 1-D one too, is a view, and every access a[i, j] is
+ * a.data[ks_index2(a.shape, i, j, "a", LINE, COL)], the source position
+ * of the access.  An index outside its extent calls ks_bounds_error, which
+ * the program that loads the code (krun) points at a function that
+ * reports the access and does not return; left unset, the program
+ * aborts. */
+#if defined(KS_CHECKED) && !KS_CUDA
+#include <stdlib.h>
+void (*ks_bounds_error)(const char *array, int line, int col, int rank, const long long *index,
+			const int *shape);
+
+KS_FUNC long long ks_index_checked(const int *shape, int rank, const long long *index,
+				 const char *array, int line, int col)
+{
+	long long at = 0;
+	for (int k = 0; k < rank; k++) {
+		if (index[k] < 0 || index[k] >= shape[k]) {
+			if (ks_bounds_error)
+				ks_bounds_error(array, line, col, rank, index, shape);
+			abort();
+		}
+		at = at * shape[k] + index[k];
+	}
+	return at;
+}
+KS_FUNC long long ks_index1(const int *shape, long long i, const char *array, int line, int col)
+{
+	long long index[1] = {i};
+	return ks_index_checked(shape, 1, index, array, line, col);
+}
+KS_FUNC long long ks_index2(const int *shape, long long i, long long j, const char *array, int line,
+			    int col)
+{
+	long long index[2] = {i, j};
+	return ks_index_checked(shape, 2, index, array, line, col);
+}
+KS_FUNC long long ks_index3(const int *shape, long long i, long long j, long long k,
+			    const char *array, int line, int col)
+{
+	long long index[3] = {i, j, k};
+	return ks_index_checked(shape, 3, index, array, line, col);
+}
+KS_FUNC long long ks_index4(const int *shape, long long i, long long j, long long k, long long l,
+			    const char *array, int line, int col)
+{
+	long long index[4] = {i, j, k, l};
+	return ks_index_checked(shape, 4, index, array, line, col);
+}
+#endif
+
 /* ---- atomics ------------------------------------------------------------- */
 
 /* Each returns the value before the update.  The CPU runs threads one

@@ -31,27 +31,76 @@ typedef struct RunSet {
 	int used;
 } RunSet;
 
+/* --shape NAME=AxB...: the extents of every array parameter NAME */
+typedef struct RunShape {
+	const char *name;
+	int rank, ext[KS_MAX_NDIM];
+} RunShape;
+
+/* What a kernel's inputs depend on besides the kernel: the launch (rank
+ * and dimensions), the seed and the --set and --shape options. */
+typedef struct RunLaw {
+	int rank, dim[KS_MAX_NDIM];
+	uint64_t seed;
+	RunSet *set;
+	int nset;
+	RunShape *shape;
+	int nshape;
+} RunLaw;
+
+/* The smallest launch dimension: the range of the law's ints. */
+int run_law_n(const RunLaw *law);
+/* The extents of array type t under the law: the launch's for the axes
+ * it has, its last for the others, unless a --shape names the array. */
+void run_law_shape(const RunLaw *law, const char *name, Type t, int ext[KS_MAX_NDIM]);
+
 /* One kernel's arguments.  slot[i] points at parameter i's value: the
- * scalar, vector or matrix itself, or for an array the pointer to its
- * buffer, so that a launcher reads parameter i as *(T *)slot[i]. */
+ * scalar or composite itself, or for an array the pointer to its buffer,
+ * so that a launcher reads parameter i as *(T *)slot[i] and an array's
+ * extents as shape[i].  A value is held as the emitted code holds it
+ * (a float16 as its 16 bits, a bool as a byte), except with dbl set, for
+ * the double-precision build: there every float component of any width
+ * is a double. */
 typedef union RunVal {
-	int i;
-	float f[16];
+	double d[36];   /* the largest value: spatial_matrixd */
+	int64_t i[36];
 } RunVal;
 typedef struct RunArgs {
 	const Func *f;
-	int n, dim;
+	int n, dbl;
+	int rank, dim[KS_MAX_NDIM]; /* the launch */
 	void **slot;
-	void **buf;     /* arrays: host buffers (dim elements); else NULL */
+	void **buf;     /* arrays: host buffers; else NULL */
 	size_t *bytes;  /* arrays: buffer size in bytes */
-	RunVal *val;    /* scalars, vectors, matrices */
+	size_t *count;  /* arrays: elements */
+	int (*shape)[KS_MAX_NDIM]; /* arrays: extents, 0 past the rank */
+	RunVal *val;    /* scalars and composites */
 } RunArgs;
 
+/* a's extents as the launchers take them */
+static inline const int (*run_shapes(const RunArgs *a))[KS_MAX_NDIM]
+{
+	return (const int(*)[KS_MAX_NDIM])a->shape;
+}
+
+/* Room for f's arguments, zeroed, every slot pointing at its val (the
+ * caller points an array's at its buf). */
+void run_args_alloc(RunArgs *a, const Func *f);
 /* Fill a's inputs from the law: seed, kernel name, parameter index. */
-void run_args_init(RunArgs *a, const Func *f, int dim, uint64_t seed,
-		   RunSet *set, int nset);
+void run_args_init(RunArgs *a, const Func *f, RunLaw *law);
 void run_args_copy(RunArgs *dst, const RunArgs *src);
+/* dst: src with every float component as a double (dst->dbl set). */
+void run_args_double(RunArgs *dst, const RunArgs *src);
 void run_args_free(RunArgs *a);
+/* The bytes of one value of type t (not an array) as the code holds it:
+ * in the double build (dbl) a float component takes 8. */
+size_t run_size(Type t, int dbl);
+/* Component k of a value of scalar type s at p (held as above), as a
+ * double; and the other way. */
+double run_get(Type s, int dbl, const void *p, size_t k);
+void run_put(Type s, int dbl, void *p, size_t k, double v);
+/* The number of threads of a's launch. */
+long run_threads(const RunArgs *a);
 /* The stream that parameter index of kernel draws from (doc/runtime.md). */
 uint64_t run_stream(uint64_t seed, const char *kernel, int index);
 /* The stream of the seed (adjoint on entry) of array parameter index:
@@ -60,14 +109,18 @@ uint64_t run_stream_adj(uint64_t seed, const char *kernel, int index);
 uint64_t run_next(uint64_t *state);
 /* A float of the input law: uniform on the multiples of 2^-23 in [-1, 1). */
 float run_draw_float(uint64_t *state);
+/* count values of type t at p (held as the code holds them), drawn from
+ * *state by the law with n its int range; an int scalar is n (capped). */
+void run_draw(Type t, void *p, size_t count, uint64_t *state, int n, int scalar);
 
 /* ---- the backward pass (run_grad.c) ---------------------------------- */
 
 /* One kernel's backward run.  The backward kernel b takes the forward
  * parameters, then one adjoint array per float-valued forward parameter
- * (float, vecN, matNN or an array of those), in order: for an array the
- * seed on entry and J^T seed on exit, for a scalar a 1-element array,
- * zeroed, that receives the gradient summed over the threads. */
+ * (a float of any width, a composite of floats or an array of those), of
+ * type ir_adjoint_type, in order: for an array the seed on entry and J^T
+ * seed on exit, for a scalar a 1-element array, zeroed, that receives
+ * the gradient summed over the threads. */
 typedef struct RunGrad {
 	const Func *f, *b;
 	int nadj;
@@ -86,19 +139,34 @@ void run_grad_init(RunGrad *g, const Module *m, const Func *f, const Func *b,
 		   const RunArgs *in, const RunArgs *out, uint64_t seed);
 void run_grad_free(RunGrad *g);
 
+/* A launcher of the cpu device (and of the double-precision build): the
+ * launch's dimensions, the arguments (RunArgs.slot) and the arrays'
+ * extents (RunArgs.shape). */
+typedef void (*RunCpuLaunch)(const int *dim, void **args, const int (*shape)[KS_MAX_NDIM]);
+/* sim's: the same, then the grid (blocks of threads) it runs in order */
+typedef void (*RunSimLaunch)(const int *dim, void **args, const int (*shape)[KS_MAX_NDIM],
+			     int blocks, int threads);
+
 /* --gradcheck: central differences of L(x) = sum over float arrays of
  * seed . final(x), the forward run in double precision, against the
- * backward's gradients. */
+ * backward's gradients.  rtol and atol are the caller's (run_tolerance):
+ * atol is scaled by max(1, max |fd|). */
 typedef struct RunCheck {
-	double h, rtol, atol;   /* atol is scaled by max(1, max |fd|) */
+	double h, rtol, atol;
 	double worst_abs, worst_rel, worst_ratio; /* ratio: err / tolerance */
 	char where[256];
 	int ncomp, skipped, ok;
 } RunCheck;
-typedef void (*RunDblLaunch)(int dim, void **args);
-void run_gradcheck(RunCheck *c, const RunGrad *g, const RunArgs *in,
-		   RunDblLaunch forward);
+/* Does kernel f compute in float16 (a value of it, or of a function it
+ * calls, has float16 components)?  Its backward then runs in half
+ * precision and is checked against the float16 tolerance. */
+int run_uses_half(const Module *m, const Func *f);
+/* The tolerance for f: float32's, or float16's (doc/runtime.md). */
+void run_tolerance(RunCheck *c, const Module *m, const Func *f);
+void run_gradcheck(RunCheck *c, const RunGrad *g, const RunArgs *in, RunCpuLaunch forward);
 
+/* The launch's dimensions as a record gives them: 16, or [16, 8]. */
+void run_json_dim(Buf *b, const RunArgs *a);
 /* The JSON record of a run: inputs from in, outputs from out, and with g
  * the seeds and gradients; extra (or NULL) is text put before the closing
  * brace (", \"gradcheck\": {...}").  Returns the number of non-finite
@@ -107,14 +175,12 @@ size_t run_json(Buf *b, const RunArgs *in, const RunArgs *out, const RunGrad *g,
 		const char *extra, const char *device, uint64_t seed);
 
 /* Launchers: the entry called is entry (e.g. saxpy_cpu_forward, as
- * emit_entry_name gives it), the launcher's name ks_launch_ENTRY.  CPU:
- * void (int dim, void **args).  Sim: extern "C" void (int dim, void
- * **args, int blocks, int threads), running every (block, thread) of the
- * grid in order. */
-void run_launcher_c(Buf *b, const Func *f, const char *entry);
+ * emit_entry_name gives it), the launcher's name ks_launch_ENTRY, of type
+ * RunCpuLaunch (C) or RunSimLaunch (extern "C", C++), running every
+ * (block, thread) of the grid in order.  With views set, every array is
+ * passed as a view, a 1-D one too (the checked ABI, emit.h). */
+void run_launcher_c(Buf *b, const Func *f, const char *entry, int views);
 void run_launcher_sim(Buf *b, const Func *f, const char *entry);
-typedef void (*RunCpuLaunch)(int dim, void **args);
-typedef void (*RunSimLaunch)(int dim, void **args, int blocks, int threads);
 
 /* ---- host compilation (run_host.c) -------------------------------- */
 

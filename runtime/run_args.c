@@ -5,13 +5,20 @@
  * The input law (doc/runtime.md) gives each parameter its own stream, a
  * splitmix64 sequence started from a hash of (seed, kernel name, parameter
  * index), so that a kernel's inputs depend on nothing else: not on the other
- * kernels in the file, not on --kernel, not on the device.
- *   float (scalar, and every component of vec, mat and their arrays):
- *       the top 24 bits r of a draw, (r - 2^23) / 2^23: uniform on the
- *       2^24 multiples of 2^-23 in [-1, 1), exact in float32
- *   int array element: ((draw >> 32) * dim) >> 32, uniform in [0, dim)
- *   int scalar: dim
- * --set NAME=VALUE replaces an int or float scalar's value.
+ * kernels in the file, not on --kernel, not on the device.  With n the
+ * smallest launch dimension:
+ *   float of any width (a scalar, every component of a composite, of every
+ *       element of an array, in memory order): the top 24 bits r of a
+ *       draw, (r - 2^23) / 2^23, uniform on the multiples of 2^-23 in
+ *       [-1, 1), rounded to float16 (to nearest, ties to even) for a
+ *       float16, exact in float32 and float64
+ *   int of any width: ((draw >> 32) * c) >> 32, uniform in [0, c), c = n
+ *       capped at the type's largest value + 1; but an int scalar
+ *       parameter is n, capped at the type's largest value
+ *   bool: the top bit of a draw
+ * --set NAME=VALUE replaces a scalar's value.  An array of rank r takes
+ * the launch's dimensions, the last one for axes past the launch's rank,
+ * unless --shape NAME=AxB... gives its extents.
  */
 #include <errno.h>
 #include <math.h>
@@ -30,24 +37,24 @@ uint64_t run_next(uint64_t *state)
 	return z ^ (z >> 31);
 }
 
-uint64_t run_stream(uint64_t seed, const char *kernel, int index)
+static uint64_t stream(uint64_t seed, const char *kernel, int index, const char *suffix)
 {
 	char key[512];
-	int n = snprintf(key, sizeof key, "%llu/%s/%d", (unsigned long long)seed,
-			 kernel, index);
+	int n = snprintf(key, sizeof key, "%llu/%s/%d%s", (unsigned long long)seed, kernel,
+			 index, suffix);
 	if (n < 0 || (size_t)n >= sizeof key)
 		n = (int)sizeof key - 1;
 	return ks_hash64(key, (size_t)n, 0);
 }
 
+uint64_t run_stream(uint64_t seed, const char *kernel, int index)
+{
+	return stream(seed, kernel, index, "");
+}
+
 uint64_t run_stream_adj(uint64_t seed, const char *kernel, int index)
 {
-	char key[512];
-	int n = snprintf(key, sizeof key, "%llu/%s/%d/adj", (unsigned long long)seed,
-			 kernel, index);
-	if (n < 0 || (size_t)n >= sizeof key)
-		n = (int)sizeof key - 1;
-	return ks_hash64(key, (size_t)n, 0);
+	return stream(seed, kernel, index, "/adj");
 }
 
 float run_draw_float(uint64_t *st)
@@ -56,97 +63,265 @@ float run_draw_float(uint64_t *st)
 	return (float)(r - (1 << 23)) / 8388608.0f;
 }
 
-static int draw_int(uint64_t *st, int dim)
+/* ---- values as the code holds them ------------------------------------ */
+
+size_t run_size(Type t, int dbl)
 {
-	return (int)(((run_next(st) >> 32) * (uint64_t)dim) >> 32);
+	Type s = ty_scalar(ty_elem(t));
+	size_t c = dbl && ty_is_float(s) ? 8 : ty_info(s)->size;
+	return c * (size_t)ty_ncomp(ty_elem(t));
 }
 
+/* The largest value of int type s */
+static uint64_t int_max(Type s)
+{
+	int bits = 8 * ty_info(s)->size - !ty_is_unsigned(s);
+	return bits == 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1;
+}
+
+static void put_int(Type s, void *p, size_t k, int64_t v)
+{
+	switch (s) {
+	case TY_BOOL: ((uint8_t *)p)[k] = v != 0; break; /* C's and C++'s bool: a byte, 0 or 1 */
+	case TY_INT8: ((int8_t *)p)[k] = (int8_t)v; break;
+	case TY_UINT8: ((uint8_t *)p)[k] = (uint8_t)v; break;
+	case TY_INT16: ((int16_t *)p)[k] = (int16_t)v; break;
+	case TY_UINT16: ((uint16_t *)p)[k] = (uint16_t)v; break;
+	case TY_INT: ((int32_t *)p)[k] = (int32_t)v; break;
+	case TY_UINT32: ((uint32_t *)p)[k] = (uint32_t)v; break;
+	case TY_INT64: ((int64_t *)p)[k] = v; break;
+	case TY_UINT64: ((uint64_t *)p)[k] = (uint64_t)v; break;
+	}
+}
+
+/* An int or bool component as its bits, sign-extended for a signed type
+ * (a uint64 above INT64_MAX comes back negative). */
+static int64_t get_int(Type s, const void *p, size_t k)
+{
+	switch (s) {
+	case TY_BOOL: return ((const uint8_t *)p)[k] != 0;
+	case TY_INT8: return ((const int8_t *)p)[k];
+	case TY_UINT8: return ((const uint8_t *)p)[k];
+	case TY_INT16: return ((const int16_t *)p)[k];
+	case TY_UINT16: return ((const uint16_t *)p)[k];
+	case TY_INT: return ((const int32_t *)p)[k];
+	case TY_UINT32: return ((const uint32_t *)p)[k];
+	case TY_INT64: return ((const int64_t *)p)[k];
+	case TY_UINT64: return (int64_t)((const uint64_t *)p)[k];
+	}
+	return 0;
+}
+
+double run_get(Type s, int dbl, const void *p, size_t k)
+{
+	if (ty_is_float(s) && dbl)
+		return ((const double *)p)[k];
+	switch (s) {
+	case TY_HALF: return ks_half_to_float(((const uint16_t *)p)[k]);
+	case TY_FLOAT: return ((const float *)p)[k];
+	case TY_DOUBLE: return ((const double *)p)[k];
+	case TY_UINT64: return (double)(uint64_t)get_int(s, p, k);
+	}
+	return (double)get_int(s, p, k);
+}
+
+void run_put(Type s, int dbl, void *p, size_t k, double v)
+{
+	if (ty_is_float(s) && dbl)
+		((double *)p)[k] = v;
+	else if (s == TY_HALF)
+		((uint16_t *)p)[k] = ks_half_from_float((float)v);
+	else if (s == TY_FLOAT)
+		((float *)p)[k] = (float)v;
+	else if (s == TY_DOUBLE)
+		((double *)p)[k] = v;
+	else
+		put_int(s, p, k, (int64_t)v);
+}
+
+void run_draw(Type t, void *p, size_t count, uint64_t *st, int n, int scalar)
+{
+	Type s = ty_scalar(t);
+	size_t nc = count * (size_t)ty_ncomp(t);
+	uint64_t max = ty_is_int(s) ? int_max(s) : 0;
+	if (scalar && ty_is_int(t)) {
+		put_int(s, p, 0, (int64_t)((uint64_t)n < max ? (uint64_t)n : max));
+		return;
+	}
+	uint64_t c = (uint64_t)n <= max ? (uint64_t)n : max + 1;
+	for (size_t k = 0; k < nc; k++) {
+		if (s == TY_BOOL)
+			put_int(s, p, k, (int64_t)(run_next(st) >> 63));
+		else if (ty_is_int(s))
+			put_int(s, p, k, (int64_t)(((run_next(st) >> 32) * c) >> 32));
+		else
+			run_put(s, 0, p, k, run_draw_float(st));
+	}
+}
+
+/* ---- the law ------------------------------------------------------------ */
+
+int run_law_n(const RunLaw *law)
+{
+	int n = law->dim[0];
+	for (int k = 1; k < law->rank; k++)
+		n = law->dim[k] < n ? law->dim[k] : n;
+	return n;
+}
+
+void run_law_shape(const RunLaw *law, const char *name, Type t, int ext[KS_MAX_NDIM])
+{
+	int r = ty_ndim(t);
+	for (int k = 0; k < KS_MAX_NDIM; k++)
+		ext[k] = k >= r ? 0 : law->dim[k < law->rank ? k : law->rank - 1];
+	for (int s = 0; s < law->nshape; s++)
+		if (!strcmp(law->shape[s].name, name) && law->shape[s].rank == r)
+			memcpy(ext, law->shape[s].ext, sizeof law->shape[s].ext);
+}
+
+long run_threads(const RunArgs *a)
+{
+	long n = 1;
+	for (int k = 0; k < a->rank; k++)
+		n *= a->dim[k];
+	return n;
+}
+
+/* --set NAME=VALUE for a scalar of type t: an int in its type's range, a
+ * float finite in its type (rounded to it), a bool true, false, 1 or 0. */
 static void set_value(RunVal *v, Type t, const RunSet *s, const char *kernel)
 {
 	char *end;
 	errno = 0;
-	if (t == TY_INT) {
-		long x = strtol(s->val, &end, 10);
-		if (!*s->val || *end || errno || x < INT32_MIN || x > INT32_MAX)
-			ks_fatal("--set %s=%s: %s's %s is an int; the value is not a 32-bit integer",
+	if (t == TY_BOOL) {
+		int b = !strcmp(s->val, "true") || !strcmp(s->val, "1") ? 1
+			: !strcmp(s->val, "false") || !strcmp(s->val, "0") ? 0 : -1;
+		if (b < 0)
+			ks_fatal("--set %s=%s: %s's %s is a bool; the value is not true, false, 1 or 0",
 				 s->name, s->val, kernel, s->name);
-		v->i = (int)x;
+		put_int(t, v, 0, b);
+	} else if (ty_is_unsigned(t)) {
+		unsigned long long x = strtoull(s->val, &end, 10);
+		if (!*s->val || *end || errno || *s->val == '-' || x > int_max(t))
+			ks_fatal("--set %s=%s: %s's %s is a %s; the value is not an integer in [0, %llu]",
+				 s->name, s->val, kernel, s->name, ty_info(t)->warp,
+				 (unsigned long long)int_max(t));
+		put_int(t, v, 0, (int64_t)x);
+	} else if (ty_is_int(t)) {
+		long long x = strtoll(s->val, &end, 10), hi = (long long)int_max(t);
+		if (!*s->val || *end || errno || x > hi || x < -hi - 1)
+			ks_fatal("--set %s=%s: %s's %s is an %s; the value is not an integer in [%lld, %lld]",
+				 s->name, s->val, kernel, s->name, ty_info(t)->warp, -hi - 1, hi);
+		put_int(t, v, 0, x);
 	} else {
-		float x = strtof(s->val, &end);
-		if (!*s->val || *end || !isfinite(x))
-			ks_fatal("--set %s=%s: %s's %s is a float; the value is not a finite number",
-				 s->name, s->val, kernel, s->name);
-		v->f[0] = x;
+		/* float16 by way of float32: both roundings to nearest */
+		if (t == TY_DOUBLE)
+			run_put(t, 0, v, 0, strtod(s->val, &end));
+		else
+			run_put(t, 0, v, 0, strtof(s->val, &end));
+		if (!*s->val || *end || !isfinite(run_get(t, 0, v, 0)))
+			ks_fatal("--set %s=%s: %s's %s is a %s; the value is not a finite %s",
+				 s->name, s->val, kernel, s->name, ty_info(t)->warp, ty_info(t)->warp);
 	}
 }
 
-void run_args_init(RunArgs *a, const Func *f, int dim, uint64_t seed,
-		   RunSet *set, int nset)
+void run_args_alloc(RunArgs *a, const Func *f)
 {
-	int n = f->nparam;
+	int n = f->nparam, m = n ? n : 1;
 	a->f = f;
 	a->n = n;
-	a->dim = dim;
-	a->slot = xmalloc(sizeof *a->slot * (size_t)(n ? n : 1));
-	a->buf = xmalloc(sizeof *a->buf * (size_t)(n ? n : 1));
-	a->bytes = xmalloc(sizeof *a->bytes * (size_t)(n ? n : 1));
-	a->val = xmalloc(sizeof *a->val * (size_t)(n ? n : 1));
-	memset(a->val, 0, sizeof *a->val * (size_t)(n ? n : 1));
+	a->slot = xmalloc(sizeof *a->slot * (size_t)m);
+	a->buf = xmalloc(sizeof *a->buf * (size_t)m);
+	a->bytes = xmalloc(sizeof *a->bytes * (size_t)m);
+	a->count = xmalloc(sizeof *a->count * (size_t)m);
+	a->shape = xmalloc(sizeof *a->shape * (size_t)m);
+	a->val = xmalloc(sizeof *a->val * (size_t)m);
+	memset(a->buf, 0, sizeof *a->buf * (size_t)m);
+	memset(a->bytes, 0, sizeof *a->bytes * (size_t)m);
+	memset(a->count, 0, sizeof *a->count * (size_t)m);
+	memset(a->shape, 0, sizeof *a->shape * (size_t)m);
+	memset(a->val, 0, sizeof *a->val * (size_t)m);
+	for (int i = 0; i < n; i++)
+		a->slot[i] = &a->val[i];
+}
+
+void run_args_init(RunArgs *a, const Func *f, RunLaw *law)
+{
+	int n = f->nparam, range = run_law_n(law);
+	memset(a, 0, sizeof *a);
+	run_args_alloc(a, f);
+	a->rank = law->rank;
+	memcpy(a->dim, law->dim, sizeof a->dim);
 	for (int i = 0; i < n; i++) {
 		const Value *p = &f->val[f->param[i]];
 		Type t = p->ty, e = ty_elem(t);
-		uint64_t st = run_stream(seed, f->name, i);
-		a->buf[i] = NULL;
-		a->bytes[i] = 0;
+		uint64_t st = run_stream(law->seed, f->name, i);
 		if (ty_is_array(t)) {
-			size_t nc = (size_t)ty_ncomp(e);
-			a->bytes[i] = (size_t)dim * nc * 4;
+			run_law_shape(law, p->name, t, a->shape[i]);
+			a->count[i] = 1;
+			for (int k = 0; k < ty_ndim(t); k++)
+				a->count[i] *= (size_t)a->shape[i][k];
+			a->bytes[i] = a->count[i] * run_size(e, 0);
 			a->buf[i] = xmalloc(a->bytes[i] ? a->bytes[i] : 1);
-			if (e == TY_INT) {
-				int *q = a->buf[i];
-				for (int k = 0; k < dim; k++)
-					q[k] = draw_int(&st, dim);
-			} else {
-				float *q = a->buf[i];
-				for (size_t k = 0; k < (size_t)dim * nc; k++)
-					q[k] = run_draw_float(&st);
-			}
+			run_draw(e, a->buf[i], a->count[i], &st, range, 0);
 			a->slot[i] = &a->buf[i];
 			continue;
 		}
-		a->slot[i] = &a->val[i];
-		if (t == TY_INT)
-			a->val[i].i = dim;
-		else
-			for (int k = 0; k < ty_ncomp(t); k++)
-				a->val[i].f[k] = run_draw_float(&st);
-		for (int s = 0; s < nset; s++)
-			if (!strcmp(set[s].name, p->name) && ty_is_scalar(t)) {
-				set_value(&a->val[i], t, &set[s], f->name);
-				set[s].used = 1;
+		run_draw(t, &a->val[i], 1, &st, range, 1);
+		for (int s = 0; s < law->nset; s++)
+			if (!strcmp(law->set[s].name, p->name) && (ty_is_scalar(t) || t == TY_BOOL)) {
+				set_value(&a->val[i], t, &law->set[s], f->name);
+				law->set[s].used = 1;
 			}
 	}
 }
 
 void run_args_copy(RunArgs *d, const RunArgs *s)
 {
-	int n = s->n ? s->n : 1;
-	*d = *s;
-	d->slot = xmalloc(sizeof *d->slot * (size_t)n);
-	d->buf = xmalloc(sizeof *d->buf * (size_t)n);
-	d->bytes = xmalloc(sizeof *d->bytes * (size_t)n);
-	d->val = xmalloc(sizeof *d->val * (size_t)n);
-	memcpy(d->bytes, s->bytes, sizeof *d->bytes * (size_t)n);
-	memcpy(d->val, s->val, sizeof *d->val * (size_t)n);
-	for (int i = 0; i < s->n; i++) {
-		d->buf[i] = NULL;
+	run_args_alloc(d, s->f);
+	d->dbl = s->dbl;
+	d->rank = s->rank;
+	memcpy(d->dim, s->dim, sizeof d->dim);
+	memcpy(d->bytes, s->bytes, sizeof *d->bytes * (size_t)s->n);
+	memcpy(d->count, s->count, sizeof *d->count * (size_t)s->n);
+	memcpy(d->shape, s->shape, sizeof *d->shape * (size_t)s->n);
+	memcpy(d->val, s->val, sizeof *d->val * (size_t)s->n);
+	for (int i = 0; i < s->n; i++)
 		if (s->buf[i]) {
 			d->buf[i] = xmalloc(s->bytes[i] ? s->bytes[i] : 1);
 			memcpy(d->buf[i], s->buf[i], s->bytes[i]);
 			d->slot[i] = &d->buf[i];
-		} else {
-			d->slot[i] = &d->val[i];
 		}
+}
+
+/* Convert count values of type t from p (as the code holds them) to q
+ * (as the double build does): float components widened, others copied. */
+static void to_double(Type t, const void *p, void *q, size_t count)
+{
+	Type s = ty_scalar(t);
+	if (!ty_is_float(s)) {
+		memcpy(q, p, count * run_size(t, 0));
+		return;
+	}
+	size_t nc = count * (size_t)ty_ncomp(t);
+	for (size_t k = 0; k < nc; k++)
+		((double *)q)[k] = run_get(s, 0, p, k);
+}
+
+void run_args_double(RunArgs *d, const RunArgs *s)
+{
+	run_args_copy(d, s);
+	d->dbl = 1;
+	for (int i = 0; i < s->n; i++) {
+		Type t = s->f->val[s->f->param[i]].ty;
+		if (!s->buf[i]) {
+			to_double(t, &s->val[i], &d->val[i], 1);
+			continue;
+		}
+		free(d->buf[i]);
+		d->bytes[i] = s->count[i] * run_size(ty_elem(t), 1);
+		d->buf[i] = xmalloc(d->bytes[i] ? d->bytes[i] : 1);
+		to_double(ty_elem(t), s->buf[i], d->buf[i], s->count[i]);
 	}
 }
 
@@ -157,6 +332,8 @@ void run_args_free(RunArgs *a)
 	free(a->slot);
 	free(a->buf);
 	free(a->bytes);
+	free(a->count);
+	free(a->shape);
 	free(a->val);
 	memset(a, 0, sizeof *a);
 }
@@ -178,52 +355,81 @@ static void json_str(Buf *b, const char *s)
 	buf_putc(b, '"');
 }
 
-static size_t json_float(Buf *b, float x)
+/* Component k of scalar type s at p: true/false, an integer, or the
+ * shortest text that reads back to the same value of the float's width
+ * (null when it is not finite: returns 1). */
+static size_t json_comp(Buf *b, Type s, const void *p, size_t k)
 {
+	char t[40];
+	if (s == TY_BOOL) {
+		buf_puts(b, get_int(s, p, k) ? "true" : "false");
+		return 0;
+	}
+	if (ty_is_int(s)) {
+		int64_t v = get_int(s, p, k);
+		char *q = ty_is_unsigned(s) ? ks_udec(t + sizeof t, (uint64_t)v) : ks_dec(t + sizeof t, v);
+		buf_put(b, q, (size_t)(t + sizeof t - q));
+		return 0;
+	}
+	double x = run_get(s, 0, p, k);
 	if (!isfinite(x)) {
 		buf_puts(b, "null");
 		return 1;
 	}
-	char t[32];
-	ks_fmt_float(t, sizeof t, x);
+	if (s == TY_HALF)
+		ks_fmt_half(t, sizeof t, ((const uint16_t *)p)[k]);
+	else if (s == TY_FLOAT)
+		ks_fmt_float(t, sizeof t, (float)x);
+	else
+		ks_fmt_double(t, sizeof t, x);
 	buf_puts(b, t);
 	return 0;
 }
 
-/* One value of type t (not an array) at p: a number, a list for a
- * vector, a list of rows for a matrix. */
+/* One value of type t (not an array) at p: a scalar, a list for a
+ * vector, quaternion or transform, a list of rows for a matrix. */
 static size_t json_value(Buf *b, Type t, const void *p)
 {
+	Type s = ty_scalar(t);
 	size_t bad = 0;
-	const float *f = p;
-	int n = ty_dim(t);
-	if (t == TY_INT) {
-		int v;
-		memcpy(&v, p, sizeof v);
-		buf_printf(b, "%d", v);
-	} else if (t == TY_FLOAT) {
-		bad += json_float(b, f[0]);
-	} else if (ty_is_vec(t)) {
-		buf_putc(b, '[');
-		for (int k = 0; k < n; k++) {
-			if (k)
+	int rows = ty_rows(t), cols = ty_cols(t);
+	if (!ty_is_composite(t))
+		return json_comp(b, s, p, 0);
+	buf_putc(b, '[');
+	for (int r = 0; r < rows; r++) {
+		if (r)
+			buf_puts(b, ", ");
+		if (ty_is_mat(t))
+			buf_putc(b, '[');
+		for (int c = 0; c < cols; c++) {
+			if (c)
 				buf_puts(b, ", ");
-			bad += json_float(b, f[k]);
+			bad += json_comp(b, s, p, (size_t)(r * cols + c));
 		}
-		buf_putc(b, ']');
-	} else {
-		buf_putc(b, '[');
-		for (int r = 0; r < n; r++) {
-			buf_puts(b, r ? ", [" : "[");
-			for (int k = 0; k < n; k++) {
-				if (k)
-					buf_puts(b, ", ");
-				bad += json_float(b, f[r * n + k]);
-			}
+		if (ty_is_mat(t))
 			buf_putc(b, ']');
-		}
-		buf_putc(b, ']');
 	}
+	buf_putc(b, ']');
+	return bad;
+}
+
+/* The elements of an array of element type e and extents ext[0 .. r) at
+ * p, as nested lists, row-major. */
+static size_t json_array(Buf *b, Type e, const char *p, const int *ext, int r)
+{
+	size_t bad = 0, sz = run_size(e, 0), inner = 1;
+	for (int k = 1; k < r; k++)
+		inner *= (size_t)ext[k];
+	buf_putc(b, '[');
+	for (int i = 0; i < ext[0]; i++) {
+		if (i)
+			buf_puts(b, ", ");
+		if (r > 1)
+			bad += json_array(b, e, p + (size_t)i * inner * sz, ext + 1, r - 1);
+		else
+			bad += json_value(b, e, p + (size_t)i * sz);
+	}
+	buf_putc(b, ']');
 	return bad;
 }
 
@@ -232,30 +438,20 @@ static size_t json_param(Buf *b, const RunArgs *a, int i)
 	Type t = a->f->val[a->f->param[i]].ty;
 	if (!ty_is_array(t))
 		return json_value(b, t, &a->val[i]);
-	size_t bad = 0, sz = (size_t)ty_ncomp(ty_elem(t)) * 4;
-	const char *p = a->buf[i];
-	buf_putc(b, '[');
-	for (int k = 0; k < a->dim; k++) {
-		if (k)
-			buf_puts(b, ", ");
-		bad += json_value(b, ty_elem(t), p + (size_t)k * sz);
-	}
-	buf_putc(b, ']');
-	return bad;
+	return json_array(b, ty_elem(t), a->buf[i], a->shape[i], ty_ndim(t));
 }
 
-/* n values of type t (an element type) at p, as a list */
-static size_t json_list(Buf *b, Type t, const void *p, int n)
+void run_json_dim(Buf *b, const RunArgs *a)
 {
-	size_t bad = 0, sz = (size_t)ty_ncomp(t) * 4;
-	buf_putc(b, '[');
-	for (int k = 0; k < n; k++) {
-		if (k)
-			buf_puts(b, ", ");
-		bad += json_value(b, t, (const char *)p + (size_t)k * sz);
+	if (a->rank == 1) {
+		buf_int(b, a->dim[0]);
+		return;
+	}
+	for (int k = 0; k < a->rank; k++) {
+		buf_puts(b, k ? ", " : "[");
+		buf_int(b, a->dim[k]);
 	}
 	buf_putc(b, ']');
-	return bad;
 }
 
 size_t run_json(Buf *b, const RunArgs *in, const RunArgs *out, const RunGrad *g,
@@ -267,8 +463,9 @@ size_t run_json(Buf *b, const RunArgs *in, const RunArgs *out, const RunGrad *g,
 	json_str(b, f->name);
 	buf_puts(b, ", \"device\": ");
 	json_str(b, device);
-	buf_printf(b, ", \"dim\": %d, \"seed\": %llu, \"inputs\": {", in->dim,
-		   (unsigned long long)seed);
+	buf_puts(b, ", \"dim\": ");
+	run_json_dim(b, in);
+	buf_printf(b, ", \"seed\": %llu, \"inputs\": {", (unsigned long long)seed);
 	for (int i = 0; i < in->n; i++) {
 		if (i)
 			buf_puts(b, ", ");
@@ -293,7 +490,8 @@ size_t run_json(Buf *b, const RunArgs *in, const RunArgs *out, const RunGrad *g,
 		buf_puts(b, ", \"seed_adj\": {");
 		first = 1;
 		for (int k = 0; k < g->nadj; k++) {
-			const Value *p = &f->val[f->param[g->fwd[k]]];
+			int i = g->fwd[k];
+			const Value *p = &f->val[f->param[i]];
 			if (!ty_is_array(p->ty))
 				continue;
 			if (!first)
@@ -301,18 +499,19 @@ size_t run_json(Buf *b, const RunArgs *in, const RunArgs *out, const RunGrad *g,
 			first = 0;
 			json_str(b, p->name);
 			buf_puts(b, ": ");
-			json_list(b, ty_elem(p->ty), g->seed[k], in->dim);
+			json_array(b, ty_elem(p->ty), g->seed[k], in->shape[i], ty_ndim(p->ty));
 		}
 		buf_puts(b, "}, \"grads\": {");
 		for (int k = 0; k < g->nadj; k++) {
-			const Value *p = &f->val[f->param[g->fwd[k]]];
+			int i = g->fwd[k];
+			const Value *p = &f->val[f->param[i]];
 			if (k)
 				buf_puts(b, ", ");
 			json_str(b, p->name);
 			buf_puts(b, ": ");
 			const void *q = g->args.buf[g->f->nparam + k];
 			if (ty_is_array(p->ty))
-				bad += json_list(b, ty_elem(p->ty), q, in->dim);
+				bad += json_array(b, ty_elem(p->ty), q, in->shape[i], ty_ndim(p->ty));
 			else
 				bad += json_value(b, p->ty, q);
 		}

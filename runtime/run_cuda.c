@@ -509,25 +509,42 @@ static double time_launches(Cuda *c, CUfunction fn, const char *entry, void **pa
 	return t / reps;
 }
 
+/* An array of two or more dimensions is passed as a view, the device's
+ * ks_array_<elem> (runtime/ksynth.h): its data and its extents. */
+typedef struct CuView {
+	CUdeviceptr data;
+	int shape[KS_MAX_NDIM];
+} CuView;
+_Static_assert(sizeof(CuView) == 24, "CuView must match ks_array_<elem> on the device");
+
 double cuda_launch(Cuda *c, const char *entry, RunArgs *a, int blocks, int threads, int reps)
 {
 	CUfunction fn;
 	CUresult r = cu.cuModuleGetFunction(&fn, c->mod, entry);
 	if (r)
 		ks_fatal("%s: not in the compiled module: %s", entry, cu_err(r));
-	int n = a->n;
+	int n = a->n, np = 0;
 	CUdeviceptr *d = xmalloc(sizeof *d * (size_t)(n + 1));
-	void **params = xmalloc(sizeof *params * (size_t)(n + 1));
-	int dim = a->dim;
-	params[0] = &dim;
+	CuView *view = xmalloc(sizeof *view * (size_t)(n + 1));
+	void **params = xmalloc(sizeof *params * (size_t)(n + KS_MAX_NDIM + 1));
+	/* the launch's dimensions, then the parameters */
+	for (int k = 0; k < a->rank; k++)
+		params[np++] = &a->dim[k];
 	for (int i = 0; i < n; i++) {
+		Type t = a->f->val[a->f->param[i]].ty;
 		d[i] = 0;
-		if (a->buf[i]) {
-			CHECK(cu.cuMemAlloc(&d[i], a->bytes[i] ? a->bytes[i] : 4), "cuMemAlloc");
-			CHECK(cu.cuMemcpyHtoD(d[i], a->buf[i], a->bytes[i]), "cuMemcpyHtoD");
-			params[i + 1] = &d[i];
+		if (!a->buf[i]) {
+			params[np++] = a->slot[i];
+			continue;
+		}
+		CHECK(cu.cuMemAlloc(&d[i], a->bytes[i] ? a->bytes[i] : 4), "cuMemAlloc");
+		CHECK(cu.cuMemcpyHtoD(d[i], a->buf[i], a->bytes[i]), "cuMemcpyHtoD");
+		if (ty_ndim(t) > 1) {
+			view[i].data = d[i];
+			memcpy(view[i].shape, a->shape[i], sizeof view[i].shape);
+			params[np++] = &view[i];
 		} else {
-			params[i + 1] = a->slot[i];
+			params[np++] = &d[i];
 		}
 	}
 	CHECK(cu.cuLaunchKernel(fn, (unsigned)blocks, 1, 1, (unsigned)threads, 1, 1, 0,
@@ -542,6 +559,7 @@ double cuda_launch(Cuda *c, const char *entry, RunArgs *a, int blocks, int threa
 		if (a->buf[i])
 			cu.cuMemFree(d[i]);
 	free(d);
+	free(view);
 	free(params);
 	return ms;
 }

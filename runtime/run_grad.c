@@ -77,61 +77,64 @@ void run_grad_init(RunGrad *g, const Module *m, const Func *f, const Func *b,
 	memset(g, 0, sizeof *g);
 	g->f = f;
 	g->b = b;
-	int nf = f->nparam, dim = in->dim;
+	int nf = f->nparam;
 	g->fwd = xmalloc(sizeof *g->fwd * (size_t)(nf + 1));
 	for (int i = 0; i < nf; i++)
 		if (float_valued(f->val[f->param[i]].ty))
 			g->fwd[g->nadj++] = i;
-	/* the signature: f's parameters, then the adjoints */
-	int good = b->nparam == nf + g->nadj;
+	/* the signature: f's parameters, then the adjoints; f's launch */
+	int good = b->nparam == nf + g->nadj && ir_kernel_rank(b) == ir_kernel_rank(f);
 	for (int i = 0; good && i < nf; i++)
 		good = b->val[b->param[i]].ty == f->val[f->param[i]].ty;
 	for (int k = 0; good && k < g->nadj; k++)
 		good = b->val[b->param[nf + k]].ty == ir_adjoint_type(f->val[f->param[g->fwd[k]]].ty);
 	if (!good)
 		ks_fatal("backward @%s: its parameters are not those of kernel @%s followed by "
-			 "one adjoint array per float-valued parameter", b->name, f->name);
+			 "one adjoint array per float-valued parameter, or its launch is not %s's",
+			 b->name, f->name, f->name);
 
+	/* f's arguments, then the adjoints */
 	RunArgs *a = &g->args;
-	int n = b->nparam ? b->nparam : 1;
-	a->f = b;
-	a->n = b->nparam;
-	a->dim = dim;
-	a->slot = xmalloc(sizeof *a->slot * (size_t)n);
-	a->buf = xmalloc(sizeof *a->buf * (size_t)n);
-	a->bytes = xmalloc(sizeof *a->bytes * (size_t)n);
-	a->val = xmalloc(sizeof *a->val * (size_t)n);
-	memset(a->val, 0, sizeof *a->val * (size_t)n);
-	g->seed = xmalloc(sizeof *g->seed * (size_t)(g->nadj + 1));
+	memset(a, 0, sizeof *a);
+	run_args_alloc(a, b);
+	a->rank = in->rank;
+	memcpy(a->dim, in->dim, sizeof a->dim);
 	for (int i = 0; i < nf; i++) {
+		/* the arrays as they were before the forward run, but the
+		 * targets of atomic_min / atomic_max as they are after it */
 		const RunArgs *src = run_minmax_target(m, f, i) ? out : in;
 		a->bytes[i] = src->bytes[i];
-		a->buf[i] = NULL;
+		a->count[i] = src->count[i];
+		memcpy(a->shape[i], src->shape[i], sizeof a->shape[i]);
+		a->val[i] = src->val[i];
 		if (src->buf[i]) {
 			a->buf[i] = xmalloc(src->bytes[i] ? src->bytes[i] : 1);
 			memcpy(a->buf[i], src->buf[i], src->bytes[i]);
 			a->slot[i] = &a->buf[i];
-		} else {
-			a->val[i] = src->val[i];
-			a->slot[i] = &a->val[i];
 		}
 	}
+	g->seed = xmalloc(sizeof *g->seed * (size_t)(g->nadj + 1));
 	for (int k = 0; k < g->nadj; k++) {
 		int i = g->fwd[k], j = nf + k;
-		Type t = f->val[f->param[i]].ty;
-		size_t nc = (size_t)ty_ncomp(ty_elem(t)), len = ty_is_array(t) ? (size_t)dim : 1;
-		a->bytes[j] = len * nc * 4;
+		Type t = f->val[f->param[i]].ty, e = ty_elem(t);
+		/* an array's adjoint has its shape; a scalar's is one element */
+		if (ty_is_array(t)) {
+			a->count[j] = in->count[i];
+			memcpy(a->shape[j], in->shape[i], sizeof a->shape[j]);
+		} else {
+			a->count[j] = 1;
+			a->shape[j][0] = 1;
+		}
+		a->bytes[j] = a->count[j] * run_size(e, 0);
 		a->buf[j] = xmalloc(a->bytes[j] ? a->bytes[j] : 1);
 		memset(a->buf[j], 0, a->bytes[j]);
 		a->slot[j] = &a->buf[j];
 		g->seed[k] = NULL;
 		if (ty_is_array(t)) {
 			uint64_t st = run_stream_adj(seed, f->name, i);
-			float *q = a->buf[j];
-			for (size_t c = 0; c < len * nc; c++)
-				q[c] = run_draw_float(&st);
+			run_draw(e, a->buf[j], a->count[j], &st, 1, 0);
 			g->seed[k] = xmalloc(a->bytes[j] ? a->bytes[j] : 1);
-			memcpy(g->seed[k], q, a->bytes[j]);
+			memcpy(g->seed[k], a->buf[j], a->bytes[j]);
 		}
 	}
 }
@@ -148,142 +151,114 @@ void run_grad_free(RunGrad *g)
 
 /* ---- the gradient check ------------------------------------------------------ */
 
-/* The forward's arguments in double precision: float components as
- * double, ints as they are. */
-typedef struct Dbl {
-	int n;
-	void **slot, **buf;
-	double (*val)[16];
-	int *ival;
-} Dbl;
+/* Does a value of f, or of a function f calls, have float16 components? */
+static int half_in(const Module *m, const Func *f, int depth);
 
-static void dbl_init(Dbl *d, const RunArgs *in)
+static int half_in_block(const Module *m, const Block *b, int depth)
 {
-	const Func *f = in->f;
-	int n = in->n ? in->n : 1;
-	d->n = in->n;
-	d->slot = xmalloc(sizeof *d->slot * (size_t)n);
-	d->buf = xmalloc(sizeof *d->buf * (size_t)n);
-	d->val = xmalloc(sizeof *d->val * (size_t)n);
-	d->ival = xmalloc(sizeof *d->ival * (size_t)n);
-	for (int i = 0; i < in->n; i++) {
-		Type t = f->val[f->param[i]].ty;
-		d->buf[i] = NULL;
-		if (ty_is_array(t)) {
-			size_t nc = (size_t)in->dim * (size_t)ty_ncomp(ty_elem(t));
-			if (ty_elem(t) == TY_INT) {
-				d->buf[i] = xmalloc(in->bytes[i] ? in->bytes[i] : 1);
-				memcpy(d->buf[i], in->buf[i], in->bytes[i]);
-			} else {
-				double *q = xmalloc(sizeof *q * (nc ? nc : 1));
-				const float *p = in->buf[i];
-				for (size_t c = 0; c < nc; c++)
-					q[c] = p[c];
-				d->buf[i] = q;
-			}
-			d->slot[i] = &d->buf[i];
-		} else if (t == TY_INT) {
-			d->ival[i] = in->val[i].i;
-			d->slot[i] = &d->ival[i];
-		} else {
-			for (int c = 0; c < ty_ncomp(t); c++)
-				d->val[i][c] = in->val[i].f[c];
-			d->slot[i] = &d->val[i];
-		}
+	for (int i = 0; i < b->n; i++) {
+		const Inst *in = &b->v[i];
+		if (in->op == OP_CALL && in->callee >= 0 && in->callee < m->nfn && depth < 64 &&
+		    half_in(m, m->fn[in->callee], depth + 1))
+			return 1;
+		if (half_in_block(m, &in->body, depth) || half_in_block(m, &in->els, depth))
+			return 1;
+	}
+	return 0;
+}
+
+static int half_in(const Module *m, const Func *f, int depth)
+{
+	for (int v = 0; v < f->nval; v++)
+		if (ty_scalar(ty_elem(f->val[v].ty)) == TY_HALF)
+			return 1;
+	return half_in_block(m, &f->body, depth);
+}
+
+int run_uses_half(const Module *m, const Func *f)
+{
+	return half_in(m, f, 0);
+}
+
+void run_tolerance(RunCheck *c, const Module *m, const Func *f)
+{
+	c->h = 1e-6;
+	if (run_uses_half(m, f)) {
+		c->rtol = 3e-2;
+		c->atol = 3e-2;
+	} else {
+		c->rtol = 1e-3;
+		c->atol = 1e-4;
 	}
 }
 
-/* dst = src (same shapes) */
-static void dbl_copy(Dbl *dst, const Dbl *src, const RunArgs *in)
+/* L = sum over float arrays of seed . final, the forward run on x (in
+ * the double build's representation) */
+static double objective(const RunGrad *g, const RunArgs *x, RunArgs *work, RunCpuLaunch forward)
 {
-	const Func *f = in->f;
-	for (int i = 0; i < in->n; i++) {
-		Type t = f->val[f->param[i]].ty;
-		if (ty_is_array(t)) {
-			size_t sz = ty_elem(t) == TY_INT ? in->bytes[i] : in->bytes[i] * 2;
-			memcpy(dst->buf[i], src->buf[i], sz);
-		} else {
-			memcpy(dst->val[i], src->val[i], sizeof dst->val[i]);
-			dst->ival[i] = src->ival[i];
-		}
-	}
-}
-
-static void dbl_free(Dbl *d)
-{
-	for (int i = 0; i < d->n; i++)
-		free(d->buf[i]);
-	free(d->slot);
-	free(d->buf);
-	free(d->val);
-	free(d->ival);
-}
-
-/* The component c of parameter i in d (a float-valued parameter). */
-static double *dbl_comp(Dbl *d, const RunArgs *in, int i, size_t c)
-{
-	Type t = in->f->val[in->f->param[i]].ty;
-	return ty_is_array(t) ? (double *)d->buf[i] + c : &d->val[i][c];
-}
-
-/* L = sum over float arrays of seed . final, the forward run on x */
-static double objective(const RunGrad *g, const RunArgs *in, Dbl *x, Dbl *work,
-			RunDblLaunch forward)
-{
-	dbl_copy(work, x, in);
-	forward(in->dim, work->slot);
+	for (int i = 0; i < x->n; i++)
+		if (x->buf[i])
+			memcpy(work->buf[i], x->buf[i], x->bytes[i]);
+	memcpy(work->val, x->val, sizeof *work->val * (size_t)x->n);
+	forward(x->dim, work->slot, (const int(*)[KS_MAX_NDIM])work->shape);
 	double L = 0;
 	for (int k = 0; k < g->nadj; k++) {
 		int i = g->fwd[k];
-		Type t = g->f->val[g->f->param[i]].ty;
+		Type t = g->f->val[g->f->param[i]].ty, s = ty_scalar(ty_elem(t));
 		if (!ty_is_array(t))
 			continue;
-		size_t nc = (size_t)in->dim * (size_t)ty_ncomp(ty_elem(t));
-		const float *s = g->seed[k];
+		size_t nc = x->count[i] * (size_t)ty_ncomp(ty_elem(t));
 		const double *q = work->buf[i];
 		for (size_t c = 0; c < nc; c++)
-			L += (double)s[c] * q[c];
+			L += run_get(s, 0, g->seed[k], c) * q[c];
 	}
 	return L;
 }
 
-static void where(char *out, size_t n, const Func *f, int i, size_t c)
+/* "x[3]", "v[1]", "p[3][1]", "m[0, 2]", "ms[5][1, 0]", "img[2, 7]" */
+static void where(char *out, size_t n, const Func *f, const RunArgs *in, int i, size_t c)
 {
 	const Value *p = &f->val[f->param[i]];
 	Type t = p->ty, e = ty_elem(t);
-	int nc = ty_ncomp(e), d = ty_dim(e);
-	int len = 0;
-	if (ty_is_array(t))
-		len = snprintf(out, n, "%s[%zu]", p->name, c / (size_t)nc);
-	else
-		len = snprintf(out, n, "%s", p->name);
+	size_t nc = (size_t)ty_ncomp(e), el = c / nc;
+	int len = snprintf(out, n, "%s", p->name);
+	if (ty_is_array(t)) {
+		int r = ty_ndim(t);
+		size_t idx[KS_MAX_NDIM];
+		for (int k = r - 1; k >= 0; k--) {
+			size_t ext = in->shape[i][k] ? (size_t)in->shape[i][k] : 1;
+			idx[k] = el % ext;
+			el /= ext;
+		}
+		for (int k = 0; k < r && len >= 0 && (size_t)len < n; k++)
+			len += snprintf(out + len, n - (size_t)len, "%s%zu%s", k ? ", " : "[", idx[k],
+					k == r - 1 ? "]" : "");
+	}
 	if (len < 0 || (size_t)len >= n)
 		return;
-	int k = (int)(c % (size_t)nc);
-	if (ty_is_vec(e))
+	int k = (int)(c % nc);
+	if (ty_is_mat(e))
+		snprintf(out + len, n - (size_t)len, "[%d, %d]", k / ty_cols(e), k % ty_cols(e));
+	else if (ty_is_composite(e))
 		snprintf(out + len, n - (size_t)len, "[%d]", k);
-	else if (ty_is_mat(e))
-		snprintf(out + len, n - (size_t)len, "[%d, %d]", k / d, k % d);
 }
 
-void run_gradcheck(RunCheck *c, const RunGrad *g, const RunArgs *in, RunDblLaunch forward)
+void run_gradcheck(RunCheck *c, const RunGrad *g, const RunArgs *in, RunCpuLaunch forward)
 {
-	c->h = 1e-6;
-	c->rtol = 1e-3;
-	c->atol = 1e-4;
 	c->worst_abs = c->worst_rel = c->worst_ratio = 0;
 	c->where[0] = 0;
 	c->ncomp = c->skipped = 0;
 	c->ok = 1;
-	Dbl x, work;
-	dbl_init(&x, in);
-	dbl_init(&work, in);
+	RunArgs x, work;
+	run_args_double(&x, in);
+	run_args_double(&work, in);
 
 	/* every component: its place, its finite difference, its gradient */
 	size_t total = 0;
 	for (int k = 0; k < g->nadj; k++) {
-		Type t = g->f->val[g->f->param[g->fwd[k]]].ty;
-		total += (size_t)ty_ncomp(ty_elem(t)) * (ty_is_array(t) ? (size_t)in->dim : 1);
+		int i = g->fwd[k];
+		Type t = g->f->val[g->f->param[i]].ty;
+		total += (size_t)ty_ncomp(ty_elem(t)) * (ty_is_array(t) ? in->count[i] : 1);
 	}
 	double *fd = xmalloc(sizeof *fd * (total + 1));
 	double *gr = xmalloc(sizeof *gr * (total + 1));
@@ -293,19 +268,20 @@ void run_gradcheck(RunCheck *c, const RunGrad *g, const RunArgs *in, RunDblLaunc
 	double scale = 1;
 	for (int k = 0; k < g->nadj; k++) {
 		int i = g->fwd[k];
-		Type t = g->f->val[g->f->param[i]].ty;
-		size_t nc = (size_t)ty_ncomp(ty_elem(t)) * (ty_is_array(t) ? (size_t)in->dim : 1);
-		const float *adj = g->args.buf[g->f->nparam + k];
+		Type t = g->f->val[g->f->param[i]].ty, s = ty_scalar(ty_elem(t));
+		size_t nc = (size_t)ty_ncomp(ty_elem(t)) * (ty_is_array(t) ? in->count[i] : 1);
+		const void *adj = g->args.buf[g->f->nparam + k];
+		double *comp = ty_is_array(t) ? x.buf[i] : x.val[i].d;
 		for (size_t cc = 0; cc < nc; cc++, n++) {
-			double *xc = dbl_comp(&x, in, i, cc), x0 = *xc;
+			double *xc = &comp[cc], x0 = *xc;
 			double h = c->h * (fabs(x0) > 1 ? fabs(x0) : 1);
 			*xc = x0 + h;
-			double lp = objective(g, in, &x, &work, forward);
+			double lp = objective(g, &x, &work, forward);
 			*xc = x0 - h;
-			double lm = objective(g, in, &x, &work, forward);
+			double lm = objective(g, &x, &work, forward);
 			*xc = x0;
 			fd[n] = (lp - lm) / (2 * h);
-			gr[n] = adj[cc];
+			gr[n] = run_get(s, 0, adj, cc);
 			pk[n] = i;
 			pc[n] = cc;
 			if (isfinite(fd[n]) && fabs(fd[n]) > scale)
@@ -325,7 +301,7 @@ void run_gradcheck(RunCheck *c, const RunGrad *g, const RunArgs *in, RunDblLaunc
 			c->worst_ratio = ratio;
 			c->worst_abs = err;
 			c->worst_rel = fd[j] != 0 ? err / fabs(fd[j]) : err == 0 ? 0 : INFINITY;
-			where(c->where, sizeof c->where, g->f, pk[j], pc[j]);
+			where(c->where, sizeof c->where, g->f, in, pk[j], pc[j]);
 		}
 		if (!(ratio <= 1))
 			c->ok = 0;
@@ -335,6 +311,6 @@ void run_gradcheck(RunCheck *c, const RunGrad *g, const RunArgs *in, RunDblLaunc
 	free(gr);
 	free(pk);
 	free(pc);
-	dbl_free(&x);
-	dbl_free(&work);
+	run_args_free(&x);
+	run_args_free(&work);
 }

@@ -3,7 +3,7 @@
 # .kir), on the hand-written IR of t/ir, t/emit and t/grad (backward
 # kernels) and on kdiff's output for every sample: the output is
 # deterministic, the C compiles warning-free with gcc and tcc (also in
-# double mode, -DKS_REAL_DOUBLE), the CUDA
+# double mode, -DKS_REAL_DOUBLE, and kemit-cpu --checked's), the CUDA
 # with the host C++ compiler through runtime/ksynth_sim.h, with nvcc -ptx
 # and with NVRTC (compute_90).  What needs the CUDA toolkit is skipped
 # when it is absent ($CUDA_HOME, else /usr/local/cuda).
@@ -78,6 +78,11 @@ for kir in "${inputs[@]}"; do
 	else
 		skip "$n.c: tcc -DKS_REAL_DOUBLE" "tcc not installed"
 	fi
+	# the checked mode (krun's own cpu code): every array a view, every
+	# access through ks_index
+	kemit-cpu --checked "$kir" >"$b.k.c"
+	ok "$n.c: kemit-cpu --checked, gcc -Werror" \
+		gcc -std=c11 -Wall -Wextra -Werror -O2 -c -I runtime -o "$b.k.o" "$b.k.c"
 	if command -v g++ >/dev/null; then
 		ok "$n.cu: g++ with ksynth_sim.h" g++ -std=c++17 -Wall -Wextra -Werror -c -I runtime \
 			-include runtime/ksynth_sim.h -x c++ -o "$b.sim.o" "$b.cu"

@@ -94,9 +94,9 @@ status 2 "--grid without x: status 2" "usage: krun" --grid 4 $KIR t/run/abi.c
 status 2 "C code on the sim device: status 2" "is C code" --device sim $KIR t/run/abi.c
 status 2 "code that is neither .c nor .cu: status 2" "must be a .c or a .cu" $KIR t/run/abi.kir
 status 1 "--kernel naming no kernel: status 1" "no kernel named nope" --kernel nope $KIR t/run/abi.c
-status 1 "--set naming no scalar: status 1" "no kernel run has an int or float parameter xs" --set xs=1 $KIR t/run/abi.c
-status 1 "--set int from a non-integer: status 1" "not a 32-bit integer" --set n=1.5 $KIR t/run/abi.c
-status 1 "--set float from nan: status 1" "not a finite number" --set a=nan $KIR t/run/abi.c
+status 1 "--set naming no scalar: status 1" "no kernel run has an int, float or bool parameter xs" --set xs=1 $KIR t/run/abi.c
+status 1 "--set int from a non-integer: status 1" "is an int32; the value is not an integer in" --set n=1.5 $KIR t/run/abi.c
+status 1 "--set float from nan: status 1" "is a float32; the value is not a finite float32" --set a=nan $KIR t/run/abi.c
 status 1 "a missing file: status 1" "nope.c" $KIR nope.c
 printf 'ksynth-ir 1\n\nkernel @scale(%%s: float, %%ys: float[]) !1:1 {\n  %%0: float = load %%s, 1 !2:5\n}\n' >"$TMP/bad.kir"
 status 1 "malformed IR: status 1, located in the IR" "bad.kir:4:.*error" "$TMP/bad.kir" t/run/abi.c

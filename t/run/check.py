@@ -8,10 +8,15 @@
         GA (default R and A); ints and nulls exactly equal; with --scale,
         A (GA) times max(1, the largest |value| of A's record in that field,
         outputs or grads)
-    check.py law FILE.jsonl
+    check.py law FILE.jsonl [--ir FILE.kir|FILE.py] [--shape NAME=AxB]... [NAME]...
         the inputs are those of the law in doc/runtime.md, recomputed here
         independently (splitmix64 from ks_hash64 of "SEED/KERNEL/INDEX"),
-        and so are the seeds of --grad ("SEED/KERNEL/INDEX/adj")
+        and so are the seeds of --grad ("SEED/KERNEL/INDEX/adj"); the
+        parameters' types come from the IR (a .py is read by kparse), or
+        without --ir are guessed from the values (int, float32, bool,
+        float32 vectors and matrices, 1-D arrays); every array has the
+        shape the launch gives it unless a --shape says otherwise; a NAME
+        is a scalar given by --set (its value is not checked)
     check.py grads FILE.jsonl
         --grad records: seed_adj has every float array, grads every float
         array and float scalar, shaped like the inputs; with --gradcheck
@@ -26,6 +31,17 @@
     check.py int-edges FILE.jsonl
         the outputs of t/run/int_edges.py (integer division by 0 and -1,
         float -> int of NaN and out-of-range values) from doc/language.md
+    check.py grid FILE.jsonl
+        the outputs of t/run/nd/grid.py's kernels, worked out from the
+        inputs in the runtime's order and precision (float32, float64,
+        float16 rounded after each operation), exactly
+    check.py nd-grad FILE.jsonl
+        the gradients of t/run/nd/grad.kir's poly64, stencil and square16,
+        worked out by hand in their precision, exactly
+    check.py types FILE.jsonl
+        t/run/nd/scalars.py's outputs repeat its inputs, every float16 is
+        printed in the fewest digits that read back to it, and a bool is
+        true or false
     check.py saxpy|histogram|weighted|swizzle|gram FILE.jsonl
         the outputs of samples/arithmetic/saxpy_rational.py's saxpy,
         samples/atomic/histogram.py's two kernels, samples/vector/
@@ -38,7 +54,10 @@ be valid JSON with its keys in the documented order.
 """
 import json
 import math
+import os
+import re
 import struct
+import subprocess
 import sys
 
 M = (1 << 64) - 1
@@ -53,17 +72,35 @@ def f32(x):
     return struct.unpack("f", struct.pack("f", x))[0]
 
 
+def f16(x):
+    """Round a double to float16 (to nearest, ties to even)."""
+    return struct.unpack("e", struct.pack("e", x))[0]
+
+
+class Num(float):
+    """A JSON float: its value read back as the float32 it was printed
+    from (krun prints a float32 as the shortest text that reads back to
+    it), and .d, the text's value as a double (a float64's value, and a
+    float16's before it is rounded to float16)."""
+
+    def __new__(cls, text):
+        n = float.__new__(cls, f32(float(text)))
+        n.d = float(text)
+        n.text = text
+        return n
+
+
 def load(path):
-    """The records of a JSON-lines file, every float read back as the
-    float32 it was printed from (krun prints the shortest text that reads
-    back to the same float32)."""
+    """The records of a JSON-lines file, every float a Num."""
     recs = []
     with open(path) as f:
         for n, line in enumerate(f, 1):
-            r = json.loads(line, parse_float=lambda t: f32(float(t)))
+            r = json.loads(line, parse_float=Num)
             if list(r) not in (KEYS, GRAD_KEYS, CHECK_KEYS):
                 fail(f"{path}:{n}: keys {list(r)}, want {KEYS} (+ seed_adj, grads [, gradcheck])")
             recs.append(r)
+    if not recs:
+        fail(f"{path}: no record")
     return recs
 
 
@@ -121,7 +158,9 @@ def agree(a, b, rel, absol, scale=False, grel=None, gabs=None):
                 if p is None or q is None or isinstance(p, int) or isinstance(q, int):
                     if p != q or type(p) is not type(q):
                         fail(f"{k}.{name}: component {i}: {p} != {q}")
-                elif abs(p - q) > max(r * max(abs(p), abs(q)), tol_abs):
+                    continue
+                p, q = p.d, q.d
+                if abs(p - q) > max(r * max(abs(p), abs(q)), tol_abs):
                     fail(f"{k}.{name} ({field}): component {i}: {p} and {q} differ by "
                          f"{abs(p - q):.3g} (bound {max(r * max(abs(p), abs(q)), tol_abs):.3g})")
 
@@ -169,62 +208,179 @@ def shape(v):
     return tuple(s)
 
 
-def law(path, sets=()):
+# ---- types: ir/types.h's table, and the kernels' signatures from the IR ----
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+ROW = re.compile(r'^T\((\w+), (\w+), (\w+), (\d+), (\d+), "([^"]*)"')
+
+
+def type_table():
+    """IR name -> (kind, scalar IR name, rows, cols) for every named type."""
+    rows = []
+    with open(os.path.join(ROOT, "ir", "types.h")) as f:
+        for line in f:
+            m = ROW.match(line)
+            if m:
+                rows.append(m.groups())
+    ir = {e: name for e, _, _, _, _, name in rows}
+    return {name: (kind, ir[sc], int(r), int(c)) for e, kind, sc, r, c, name in rows}
+
+
+TYPES = None
+SIG = re.compile(r"^kernel @(\w+)\((.*)\) !")
+PARAM = re.compile(r"%(\w+): (\w+(?:\[,*\])?)")
+
+
+def signatures(path):
+    """kernel name -> [(param, type)] from IR text, or from kparse's IR for
+    a kernel source."""
+    if path.endswith(".py"):
+        kparse = os.path.join(os.environ.get("KS_BIN", ""), "kparse")
+        text = subprocess.run([kparse if os.environ.get("KS_BIN") else "kparse", path],
+                              capture_output=True, text=True, check=True).stdout
+    else:
+        with open(path) as f:
+            text = f.read()
+    sigs = {}
+    for line in text.splitlines():
+        m = SIG.match(line)
+        if m:
+            sigs[m.group(1)] = PARAM.findall(m.group(2))
+    return sigs
+
+
+def guess_type(v, is_array):
+    """A parameter's type from its value, for records without IR: int,
+    float, bool and float32 vectors and matrices, their 1-D arrays."""
+    e = (v[0] if v else 0.0) if is_array else v
+    t = ("bool" if isinstance(e, bool) else "int" if isinstance(e, int)
+         else "float" if not isinstance(e, list)
+         else f"mat{len(e)}{len(e)}" if isinstance(e[0], list) else f"vec{len(e)}")
+    return t + "[]" if is_array else t
+
+
+def int_max(scalar):
+    bits = {"int8": 7, "uint8": 8, "int16": 15, "uint16": 16, "int": 31, "uint32": 32,
+            "int64": 63, "uint64": 64}[scalar]
+    return (1 << bits) - 1
+
+
+def comp_ok(x, scalar, st, n):
+    """Is x the next component of the law, of scalar type scalar?  (n: the
+    range of the ints)"""
+    if scalar == "bool":
+        return x is bool(st.next() >> 63)
+    if scalar in ("float", "float16", "float64"):
+        want = st.float()
+        if isinstance(x, bool) or not isinstance(x, float):
+            return False
+        if scalar == "float16":
+            return f16(x.d) == f16(want)
+        return (x.d if scalar == "float64" else x) == want
+    c = min(n, int_max(scalar) + 1)
+    return type(x) is int and x == st.int(c)
+
+
+def value_ok(v, t, st, n):
+    """Does the value v of type t (a named type) follow the law?"""
+    kind, scalar, rows, cols = TYPES[t]
+    if kind in ("TK_BOOL", "TK_SINT", "TK_UINT", "TK_FLOAT"):
+        return comp_ok(v, scalar, st, n)
+    if kind == "TK_MAT":
+        if shape(v) != (rows, cols):
+            return False
+        return all(comp_ok(x, scalar, st, n) for row in v for x in row)
+    if shape(v) != (rows,):
+        return False
+    return all(comp_ok(x, scalar, st, n) for x in v)
+
+
+def elements(v, ext):
+    """The elements of a nested list of extents ext, row-major; None when
+    the nesting is not ext."""
+    if not isinstance(v, list) or len(v) != ext[0]:
+        return None
+    if len(ext) == 1:
+        return list(v)
+    out = []
+    for row in v:
+        e = elements(row, ext[1:])
+        if e is None:
+            return None
+        out += e
+    return out
+
+
+def law(path, sets=(), ir=None, shapes=None):
+    global TYPES
+    TYPES = TYPES or type_table()
+    sigs = signatures(ir) if ir else None
+    shapes = shapes or {}
     for r in load(path):
-        dim, seed, k = r["dim"], r["seed"], r["kernel"]
+        dims, seed, k = r["dim"], r["seed"], r["kernel"]
+        dims = dims if isinstance(dims, list) else [dims]
+        n = min(dims)
+        if sigs is not None and k not in sigs:
+            fail(f"{k}: not a kernel of {ir}")
+            continue
+        types = dict(sigs[k]) if sigs is not None else {
+            name: guess_type(v, name in r["outputs"]) for name, v in r["inputs"].items()}
+        if list(types) != list(r["inputs"]):
+            fail(f"{k}: inputs {list(r['inputs'])}, want the parameters {list(types)}")
+            continue
         for idx, (name, v) in enumerate(r["inputs"].items()):
-            st = Stream(seed, k, idx)
-            if isinstance(v, int):
-                if v != dim and name not in sets:
-                    fail(f"{k}.{name}: int scalar {v}, want dim {dim}")
-                continue
-            if isinstance(v, float):
-                want = st.float()
-                if v != want and name not in sets:
-                    fail(f"{k}.{name}: {v}, want {want}")
-                continue
-            # an array (length dim) or a vector/matrix scalar
-            is_array = name in r["outputs"]
-            elems = v if is_array else [v]
-            for e in elems:
-                if isinstance(e, int):
-                    want = st.int(dim)
-                    if e != want:
-                        fail(f"{k}.{name}: int element {e}, want {want}")
+            st, t = Stream(seed, k, idx), types[name]
+            if not t.endswith("]"):
+                kind, scalar = TYPES[t][:2]
+                if name in sets:
                     continue
-                for x in flat(e):
-                    want = st.float()
-                    if x != want:
-                        fail(f"{k}.{name}: {x}, want {want}")
-                        break
+                if kind in ("TK_SINT", "TK_UINT"):
+                    want = min(n, int_max(scalar))
+                    if type(v) is not int or v != want:
+                        fail(f"{k}.{name}: int scalar {v}, want {want}")
+                elif not value_ok(v, t, st, n):
+                    fail(f"{k}.{name}: {v} is not the law's {t}")
+                continue
+            elem, rank = t[:t.index("[")], t.count(",") + 1
+            ext = shapes.get(name) or [dims[min(a, len(dims) - 1)] for a in range(rank)]
+            els = elements(v, ext)
+            if els is None:
+                fail(f"{k}.{name}: not an array of shape {ext}")
+                continue
+            for i, e in enumerate(els):
+                if not value_ok(e, elem, st, n):
+                    fail(f"{k}.{name}: element {i}: {e} is not the law's {elem}")
+                    break
         names = list(r["inputs"])
         for name, v in r.get("seed_adj", {}).items():
             st = Stream(seed, k, names.index(name), "adj")
+            t = types[name]
+            elem = t[:t.index("[")]
+            scalar = TYPES[elem][1]
             for x in flat(v):
-                want = st.float()
-                if x != want:
-                    fail(f"{k}: seed_adj.{name}: {x}, want {want}")
+                if not comp_ok(x, scalar, st, n):
+                    fail(f"{k}: seed_adj.{name}: {x} is not the law's {scalar}")
                     break
 
 
 def grads(path):
     for r in load(path):
-        k, dim = r["kernel"], r["dim"]
+        k = r["kernel"]
         if "grads" not in r:
             fail(f"{k}: no grads")
             continue
         want_seed, want_grad = [], []
         for name, v in r["inputs"].items():
             is_array = name in r["outputs"]
-            elem = (v[0] if v else None) if is_array else v
-            if isinstance(elem, int):
+            leaf = next(flat(v))
+            if isinstance(leaf, int):  # ints and bools have no adjoint
                 continue
             want_grad.append(name)
             if is_array:
                 want_seed.append(name)
                 for f in ("seed_adj", "grads"):
                     g = r[f].get(name)
-                    if g is None or len(g) != dim or (dim and shape(g[0]) != shape(elem)):
+                    if g is None or shape(g) != shape(v):
                         fail(f"{k}.{name}: {f} not shaped like the input")
             elif shape(r["grads"].get(name, 0)) != shape(v):
                 fail(f"{k}.{name}: grads not shaped like the input")
@@ -392,6 +548,157 @@ def check_sample(kind, path):
                 fail(f"weighted_histogram: {o['bins']} != {want}")
 
 
+# ---- N-D launches and every type (t/run/nd) ---------------------------------
+
+def h(x):
+    """float16 arithmetic as the runtime does it: an operation on float16
+    values is done in float32 (x: its double result, exact for + and * of
+    two float16 values) and rounded to float16"""
+    return f16(f32(x))
+
+
+def nd_index(dims):
+    """the thread indices of a launch, row-major (the cpu's order)"""
+    idx = [[]]
+    for d in dims:
+        idx = [t + [k] for t in idx for k in range(d)]
+    return idx
+
+
+def check_grid(path):
+    for r in load(path):
+        i_, o, k = r["inputs"], r["outputs"], r["kernel"]
+        dims = r["dim"]
+        if k == "blur":
+            src, w = i_["src"], i_["w"]
+            n, m = len(src), len(src[0])
+            for i, j in nd_index(dims):
+                acc = src[i][j]
+                if i > 0:
+                    acc = f32(acc + f32(w * src[i - 1][j]))
+                if j + 1 < m:
+                    acc = f32(acc + f32(w * src[i][j + 1]))
+                if i + 1 < n:
+                    acc = f32(acc - f32(f32(w * w) * src[i + 1][j]))
+                if o["dst"][i][j] != f32(acc * acc):
+                    fail(f"blur: dst[{i}, {j}] = {o['dst'][i][j]}, want {f32(acc * acc)}")
+        elif k == "row_sums":
+            rows, cols, a = list(i_["rows"]), list(i_["cols"]), i_["a"]
+            for i, j in nd_index(dims):
+                rows[i] = f32(rows[i] + a[i][j])
+                cols[j] = f32(cols[j] + f32(a[i][j] * a[i][j]))
+            if o["rows"] != rows or o["cols"] != cols:
+                fail(f"row_sums: {o['rows']}, {o['cols']} != {rows}, {cols}")
+        elif k == "volume":
+            for i, j, l in nd_index(dims):
+                p = [x.d for x in i_["v"][i][j][l]]
+                want = (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]) * i_["s"][i].d + p[0] * j
+                if o["out"][i][j][l].d != want:
+                    fail(f"volume: out[{i}, {j}, {l}] = {o['out'][i][j][l].d}, want {want}")
+        elif k == "hyper":
+            c = f16(i_["c"].d)
+            for i, j, q, l in nd_index(dims):
+                x = f16(i_["h"][i][j][q][l].d)
+                want = h(h(h(x * x) * c) + f16(i_["g"][i][l].d))
+                got = f16(o["h"][i][j][q][l].d)
+                if got != want:
+                    fail(f"hyper: h[{i}, {j}, {q}, {l}] = {got}, want {want}")
+        elif k == "counts":
+            hist = list(i_["hist"])
+            for i, j in nd_index(dims):
+                if i_["flags"][i][j]:
+                    hist[i_["keys"][i][j]] += 1
+            if o["hist"] != hist:
+                fail(f"counts: {o['hist']} != {hist}")
+            if any(flat(o["flags"])):
+                fail("counts: a flag is still set")
+
+
+def check_nd_grad(path):
+    for r in load(path):
+        i_, s, g, k = r["inputs"], r["seed_adj"], r["grads"], r["kernel"]
+        if k == "poly64":
+            a, ga = i_["a"].d, 0.0
+            for i, v in enumerate(x.d for x in i_["x"]):
+                gy = s["y"][i].d
+                want = s["x"][i].d + gy * (a * v * 2.0 + math.cos(v))
+                if g["x"][i].d != want:
+                    fail(f"poly64: grads.x[{i}] = {g['x'][i].d}, want {want}")
+                ga += gy * (v * v)
+            if g["a"].d != ga or any(y != 0 for y in g["y"]):
+                fail(f"poly64: grads.a = {g['a'].d}, want {ga}; grads.y = {g['y']}")
+        elif k == "stencil":
+            src, w = i_["src"], i_["w"]
+            n, m = len(src), len(src[0])
+            want = [[s["src"][i][j] for j in range(m)] for i in range(n)]
+            gw = 0.0
+            for i, j in nd_index(r["dim"]):
+                jn = (j + 1) % m
+                a, b = src[i][j], src[i][jn]
+                ds = f32(f32(f32(a + f32(w * b)) * 2.0) * s["dst"][i][j])
+                want[i][j] = f32(want[i][j] + ds)
+                want[i][jn] = f32(want[i][jn] + f32(ds * w))
+                gw = f32(gw + f32(ds * b))
+            if g["src"] != want or g["w"] != gw or any(x != 0 for x in flat(g["dst"])):
+                fail(f"stencil: grads {g} != src {want}, w {gw}, dst 0")
+        elif k == "square16":
+            c, gc = f16(i_["c"].d), 0.0
+            for i, j in nd_index(r["dim"]):
+                x, gs = f16(i_["h"][i][j].d), f16(s["h"][i][j].d)
+                want = h(gs * h(h(c * x) * 2.0))
+                if f16(g["h"][i][j].d) != want:
+                    fail(f"square16: grads.h[{i}, {j}] = {g['h'][i][j].d}, want {want}")
+                gc = h(gc + h(gs * h(x * x)))
+            if f16(g["c"].d) != gc:
+                fail(f"square16: grads.c = {g['c'].d}, want {gc}")
+
+
+def shortest_half(x):
+    """Is x (a Num) printed in the fewest significant digits that read
+    back to its float16?"""
+    digits = len(x.text.lstrip("-").split("e")[0].replace(".", "").lstrip("0"))
+    v = f16(x.d)
+    if v == int(v):
+        return True
+    return all(f16(float(f"{x.d:.{p}g}")) != v for p in range(1, digits))
+
+
+HALVES = {"h", "oh", "vh", "ovh", "mh", "omh", "ah", "bh"}  # scalars.py's float16 values
+
+
+def check_types(path):
+    for r in load(path):
+        i_, o, k = r["inputs"], r["outputs"], r["kernel"]
+        for name, v in list(i_.items()) + list(o.items()):
+            for x in flat(v):
+                if name in HALVES and not shortest_half(x):
+                    fail(f"{k}.{name}: {x.text} is not the shortest float16 text")
+        if k == "scalars":
+            for name in [n for n in i_ if not n.startswith("o")]:
+                want = i_[name]
+                got = o["o" + name]
+                if any(type(x) is not type(want) or getattr(x, "text", x) != getattr(want, "text", want)
+                       for x in got):
+                    fail(f"scalars: o{name} = {got}, want every element {want}")
+        elif k == "arrays":
+            for name in [n for n in i_ if not n.startswith("o")]:
+                if o["o" + name] != i_[name] or [getattr(x, "text", x) for x in o["o" + name]] != \
+                        [getattr(x, "text", x) for x in i_[name]]:
+                    fail(f"arrays: o{name} = {o['o' + name]}, want {i_[name]}")
+        elif k == "composites":
+            for name in ("vh", "vd", "vi", "vub", "vul", "mh", "md", "q", "x"):
+                if any(e != i_[name] for e in o["o" + name]):
+                    fail(f"composites: o{name} = {o['o' + name]}, want every element {i_[name]}")
+            want = [list(row) for row in i_["bh"]]
+            for i in range(len(want)):
+                want[i][0] = i_["ah"][i][1]
+            if o["bh"] != want or o["ah"] != i_["ah"]:
+                fail(f"composites: bh {o['bh']} != {want}")
+        for name, v in i_.items():
+            if any(isinstance(x, bool) for x in flat(v)) and not all(isinstance(x, bool) for x in flat(v)):
+                fail(f"{k}.{name}: a bool array with other values")
+
+
 def main(argv):
     cmd = argv[1]
     if cmd == "agree":
@@ -405,7 +712,17 @@ def main(argv):
         agree(files[0], files[1], opt["--rel"], opt["--abs"], "--scale" in args,
               opt["--grad-rel"], opt["--grad-abs"])
     elif cmd == "law":
-        law(argv[2], set(argv[3:]))
+        args, sets, ir, shapes = argv[3:], set(), None, {}
+        while args:
+            a = args.pop(0)
+            if a == "--ir":
+                ir = args.pop(0)
+            elif a == "--shape":
+                name, ext = args.pop(0).split("=")
+                shapes[name] = [int(x) for x in ext.split("x")]
+            else:
+                sets.add(a)
+        law(argv[2], sets, ir, shapes)
     elif cmd == "grads":
         grads(argv[2])
     elif cmd == "saxpy-grad":
@@ -414,6 +731,12 @@ def main(argv):
         check_abi(argv[2], argv[3:] or ["abi", "scale"])
     elif cmd == "int-edges":
         int_edges(argv[2])
+    elif cmd == "grid":
+        check_grid(argv[2])
+    elif cmd == "nd-grad":
+        check_nd_grad(argv[2])
+    elif cmd == "types":
+        check_types(argv[2])
     else:
         check_sample(cmd, argv[2])
     if bad > 20:
