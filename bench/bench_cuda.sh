@@ -65,11 +65,33 @@ for py in "$WORK"/gen/*/*.py; do files+=("$py"); done
 note "ksynth: ${#files[@]} files at dim $DIM on $DEVICE"
 : >"$WORK/ksynth.jsonl"
 for py in "${files[@]}"; do
-	sets=$(kparse "$py" 2>/dev/null | grep '^kernel' | grep -o '%[A-Za-z_0-9]*: int[,)]' |
-		sed 's/^%//; s/: int.$//' | sort -u | sed 's/.*/--set &=64/')
-	# shellcheck disable=SC2086
-	if krun --device "$DEVICE" --grad --bench "$REPS" --dim "$DIM" --timeout 600 $sets "$py" \
-		>"$WORK/one.jsonl" 2>"$WORK/one.err"; then
+	# int parameters are set to 64 (a loop bound of n runs 64 times); a
+	# kernel of R dimensions runs on about DIM threads, DIM^(1/R) along each
+	# (krun's plain --dim N would give N along each), so a file with such
+	# kernels runs one krun a kernel: lines "NAME DIMS SETS..." ("-": all)
+	runs=$(kparse "$py" 2>/dev/null | awk -v n="$DIM" '
+		/^kernel @/ { name = substr($2, 2); sub(/\(.*/, "", name); r = 1; ks = ""
+			line = $0
+			while (match(line, /%[A-Za-z_0-9]*: int[,)]/)) {
+				p = substr(line, RSTART + 1, RLENGTH - 1); sub(/: int.$/, "", p)
+				ks = ks " --set " p "=64"; all[p] = 1
+				line = substr(line, RSTART + RLENGTH) } }
+		/= tid / { k = gsub(/: int/, "&"); if (k > r) r = k }
+		/^}/ && name != "" { e = int(exp(log(n) / r) + 0.5); s = r > 1 ? e : n
+			for (i = 1; i < r; i++) s = s "x" e
+			out = out name " " s ks "\n"; nd += r > 1; name = "" }
+		END { if (nd) { printf "%s", out; exit }
+			printf "- %d", n; for (p in all) printf " --set %s=64", p; print "" }')
+	: >"$WORK/one.jsonl"
+	: >"$WORK/one.err"
+	ok=1
+	while read -r kname kdim ksets; do
+		[ "$kname" = - ] && kname=
+		# shellcheck disable=SC2086
+		krun --device "$DEVICE" --grad --bench "$REPS" --dim "$kdim" --timeout 600 $ksets \
+			${kname:+--kernel "$kname"} "$py" >>"$WORK/one.jsonl" 2>>"$WORK/one.err" || ok=0
+	done <<<"$runs"
+	if [ $ok = 1 ]; then
 		python3 -c 'import json, sys
 for line in open(sys.argv[1]):
     r = json.loads(line); r["file"] = sys.argv[2]; print(json.dumps(r))' "$WORK/one.jsonl" "$py" >>"$WORK/ksynth.jsonl"

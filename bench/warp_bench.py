@@ -22,7 +22,10 @@ Prints one JSON object per kernel: {"file", "kernel", "device", "dim",
 
 import argparse
 import importlib.util
+import ast
+import inspect
 import json
+import textwrap
 import os
 import sys
 
@@ -30,17 +33,32 @@ import numpy as np
 import warp as wp
 
 
-def make_value(t, dim, int_value, rng, device, adjoint):
-    """An argument of type t: an array of dim elements, a vector, a matrix
-    or a scalar; with adjoint, the zero (scalars) or random seed (arrays)
-    of the adjoint launch."""
+def launch_dims(k, dim):
+    """A launch of about dim threads for kernel k: one dimension, or as
+    many as its `i, j = wp.tid()` names, of equal extent (krun's --dim
+    AxB... as bench/bench_cuda.sh gives it)."""
+    rank = 1
+    for node in ast.walk(ast.parse(textwrap.dedent(inspect.getsource(k.func)))):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and \
+                ast.unparse(node.value.func) == "wp.tid" and isinstance(node.targets[0], ast.Tuple):
+            rank = max(rank, len(node.targets[0].elts))
+    n = int(round(dim ** (1.0 / rank)))
+    return (n,) * rank if rank > 1 else dim
+
+
+def make_value(t, dims, int_value, rng, device, adjoint):
+    """An argument of type t: an array (its axes the launch's, the last one
+    for any more), a vector, a matrix or a scalar; with adjoint, the zero
+    (scalars) or random seed (arrays) of the adjoint launch."""
+    dims = dims if isinstance(dims, tuple) else (dims,)
     if wp.types.is_array(t):
         dt = t.dtype
         scalar = getattr(dt, "_wp_scalar_type_", dt)
         length = getattr(dt, "_length_", 1)
-        shape = (dim,) + tuple(getattr(dt, "_shape_", ())) if length > 1 else (dim,)
+        axes = tuple(dims[min(a, len(dims) - 1)] for a in range(t.ndim))
+        shape = axes + tuple(getattr(dt, "_shape_", ())) if length > 1 else axes
         if scalar in (int, wp.int32):
-            data = rng.integers(0, dim, size=shape, dtype=np.int32)
+            data = rng.integers(0, min(dims), size=shape, dtype=np.int32)
             return wp.array(data if not adjoint else np.zeros(shape, np.int32), dtype=dt,
                             device=device)
         data = rng.uniform(-1.0, 1.0, size=shape).astype(np.float32)
@@ -101,14 +119,16 @@ def bench_file(path, index, opts):
         rec = {"file": path, "kernel": k.key.split(".")[-1]}
         try:
             types = [a.type for a in k.adj.args]
-            args = [make_value(t, opts.dim, opts.int, rng, opts.device, False) for t in types]
-            adj = [make_value(t, opts.dim, opts.int, rng, opts.device, True) for t in types]
-            fwd = time_launches(lambda: wp.launch(k, dim=opts.dim, inputs=args, device=opts.device,
+            dims = launch_dims(k, opts.dim)
+            args = [make_value(t, dims, opts.int, rng, opts.device, False) for t in types]
+            adj = [make_value(t, dims, opts.int, rng, opts.device, True) for t in types]
+            fwd = time_launches(lambda: wp.launch(k, dim=dims, inputs=args, device=opts.device,
                                                   record_tape=False), opts.device, opts.reps)
-            bwd = time_launches(lambda: wp.launch(k, dim=opts.dim, inputs=args, adj_inputs=adj,
+            bwd = time_launches(lambda: wp.launch(k, dim=dims, inputs=args, adj_inputs=adj,
                                                   adjoint=True, device=opts.device,
                                                   record_tape=False), opts.device, opts.reps)
-            rec.update({"device": opts.device, "dim": opts.dim, "reps": opts.reps,
+            rec.update({"device": opts.device, "dim": list(dims) if isinstance(dims, tuple) else dims,
+                        "reps": opts.reps,
                         "forward_ms": round(fwd, 6), "backward_ms": round(bwd, 6)})
         except Exception as e:
             rec["error"] = "%s: %s" % (type(e).__name__, e)

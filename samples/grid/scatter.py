@@ -6,8 +6,9 @@ import warp as wp
 def splat(pos: wp.array[wp.vec2], mass: wp.array[float], grid: wp.array2d[float], cell: float):
     p = wp.tid()
     x = pos[p]
-    gi = int(wp.abs(x[0]) / cell) % grid.shape[0]
-    gj = int(wp.abs(x[1]) / cell) % grid.shape[1]
+    inv_cell = 1.0 / (wp.abs(cell) + 0.25)
+    gi = int(wp.abs(x[0]) * inv_cell) % grid.shape[0]
+    gj = int(wp.abs(x[1]) * inv_cell) % grid.shape[1]
     grid[gi, gj] += mass[p]
     wp.atomic_add(grid, gj % grid.shape[0], gi % grid.shape[1], 0.5 * mass[p])
 
