@@ -372,23 +372,30 @@ static const char *scalar_ctype(Type t)
  * it, emit_free clears it. */
 static int checked;
 
-/* An array of rank 1 is a pointer to its elements (in the checked mode,
- * a view too); a larger one a view, its data and its shape
- * (ks_array_<elem>), indexed row-major. */
-static int is_view(Type t) { return ty_is_array(t) && (ty_ndim(t) > 1 || checked); }
+/* Is parameter i of f passed as a view (ks_array_<elem>: its data and
+ * its shape, indexed row-major) rather than a pointer to its elements: an
+ * array of 2 to 4 dimensions, a 1-D one whose shape f reads
+ * (ir_param_view), and in the checked mode every array. */
+static int param_view(const Module *m, const Func *f, int i)
+{
+	return ty_is_array(f->val[f->param[i]].ty) && (checked || ir_param_view(m, f, i));
+}
 
-/* The C type of a value or parameter: "float", "ks_vec3d", "ks_array_float";
- * for a 1-D array the element type, put_decl adding the '*'. */
+/* The same for an operand: arrays are parameters. */
+static int val_view(const Emitter *e, int val)
+{
+	for (int i = 0; i < e->f->nparam; i++)
+		if (e->f->param[i] == val)
+			return param_view(e->m, e->f, i);
+	return 0;
+}
+
+/* The C type of a value: "float", "ks_vec3d"; of an array, its element's. */
 static const char *ctype(Type t)
 {
 	static char buf[4][48];
 	static int k;
 	Type e = ty_elem(t);
-	if (is_view(t)) {
-		char *b = buf[k++ & 3];
-		snprintf(b, sizeof buf[0], "ks_array_%s", ty_name(e));
-		return b;
-	}
 	if (scalar_ctype(e))
 		return scalar_ctype(e);
 	if (e == TY_VOID)
@@ -398,18 +405,34 @@ static const char *ctype(Type t)
 	return b;
 }
 
-/* "float x", "float *xs", "ks_vec3 v", "ks_array_float grid" */
+/* "float x", "ks_vec3 v" */
 static void put_decl(Buf *b, Type t, const char *name)
 {
 	buf_puts(b, ctype(t));
-	buf_puts(b, ty_is_array(t) && !is_view(t) ? " *" : " ");
+	buf_putc(b, ' ');
 	buf_puts(b, name);
 }
 
-const char *emit_param_ctype(Type t)
+/* A parameter's C type: "float", "float *" (a 1-D array),
+ * "ks_array_float" (a view). */
+static void param_ctype(Buf *b, const Module *m, const Func *f, int i)
+{
+	Type t = f->val[f->param[i]].ty;
+	if (param_view(m, f, i))
+		buf_printf(b, "ks_array_%s", ty_name(ty_elem(t)));
+	else
+		buf_printf(b, "%s%s", ctype(t), ty_is_array(t) ? " *" : "");
+}
+
+const char *emit_ctype(Type t) { return ctype(t); }
+
+const char *emit_param_ctype(const Module *m, const Func *f, int i)
 {
 	static char buf[64];
-	snprintf(buf, sizeof buf, "%s%s", ctype(t), ty_is_array(t) && !is_view(t) ? " *" : "");
+	Buf b = {0};
+	param_ctype(&b, m, f, i);
+	snprintf(buf, sizeof buf, "%s", b.p);
+	buf_free(&b);
 	return buf;
 }
 
@@ -1039,6 +1062,24 @@ static void put_call(Emitter *e, Buf *b, const char *name, const Inst *in, int f
 	buf_putc(b, ')');
 }
 
+/* f(a, b): a call of a function of the module, an array the caller
+ * holds as a view passed as its data where f takes a pointer */
+static void put_func_call(Emitter *e, Buf *b, const Inst *in)
+{
+	const Func *callee = e->m->fn[in->callee];
+	buf_puts(b, e->fname[in->callee]);
+	buf_putc(b, '(');
+	for (int k = 0; k < in->narg; k++) {
+		if (k)
+			buf_puts(b, ", ");
+		put_expr(e, b, in->arg[k], P_COND);
+		if (ty_is_array(vty(e, in->arg[k])) && val_view(e, in->arg[k]) &&
+		    !param_view(e->m, callee, k))
+			buf_puts(b, ".data");
+	}
+	buf_putc(b, ')');
+}
+
 /* ks_<op>_<type>[_<type>](a, b): operations the runtime spells as
  * functions (vectors, matrices, float16, the small ints) */
 static void put_vop(Emitter *e, Buf *b, const char *op, const Inst *in, int ntypes)
@@ -1073,7 +1114,7 @@ static void put_elem(Emitter *e, Buf *b, const Inst *in)
 		return;
 	}
 	if (nd == 1) {
-		buf_putc(b, '[');
+		buf_puts(b, val_view(e, in->arg[0]) ? ".data[" : "[");
 		put_expr(e, b, in->arg[1], 0);
 		buf_putc(b, ']');
 		return;
@@ -1365,7 +1406,7 @@ static int put_inst(Emitter *e, Buf *b, const Inst *in)
 		buf_printf(b, ".shape[%d]", (int)f->val[in->arg[1]].k.i);
 		return P_POSTFIX;
 	case OP_CALL:
-		put_call(e, b, e->fname[in->callee], in, 0);
+		put_func_call(e, b, in);
 		return P_POSTFIX;
 	case OP_BUILTIN: {
 		int row = in->callee;
@@ -1881,7 +1922,10 @@ static void param_list(Emitter *e, Buf *b)
 		int p = e->f->param[i];
 		if (i)
 			buf_puts(b, ", ");
-		put_decl(b, e->f->val[p].ty, e->v[p].name);
+		param_ctype(b, e->m, e->f, i);
+		if (b->n && b->p[b->n - 1] != '*')
+			buf_putc(b, ' ');
+		buf_puts(b, e->v[p].name);
 	}
 }
 

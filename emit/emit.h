@@ -22,10 +22,15 @@ enum { EMIT_CPU, EMIT_CUDA, EMIT_CPU_CHECKED };
  * a function of the module alone (deterministic). */
 void emit_module(FILE *out, const Module *m, int target);
 
-/* The C type of a parameter of type t as the emitted code declares it:
+/* The C type of a value of type t: "float", "ks_vec3d"; of an array, its
+ * element's.  The string is static. */
+const char *emit_ctype(Type t);
+
+/* The C type of parameter i of f as the emitted code declares it:
  * "float", "ks_vec3d", "float *" (a 1-D array), "ks_array_float" (an
- * array of more dimensions).  The string is static. */
-const char *emit_param_ctype(Type t);
+ * array passed as a view: of more dimensions, or whose shape f reads;
+ * ir_param_view).  The string is static. */
+const char *emit_param_ctype(const Module *m, const Func *f, int i);
 
 /* The name of a kernel's entry, appended to *out: KERNEL_cpu_forward,
  * KERNEL_cuda_forward, KERNEL_cpu_backward or KERNEL_cuda_backward, for

@@ -775,3 +775,44 @@ Type ir_adjoint_type(Type t)
 {
 	return ty_is_array(t) ? t : ty_array(t, 1);
 }
+
+/* Does b read the shape of value v, or pass v to a function parameter
+ * that is a view? */
+static int reads_shape(const Module *m, const Block *b, int v)
+{
+	for (int i = 0; i < b->n; i++) {
+		const Inst *in = &b->v[i];
+		if (in->op == OP_SHAPE && in->arg[0] == v)
+			return 1;
+		if (in->op == OP_CALL)
+			for (int k = 0; k < in->narg; k++)
+				if (in->arg[k] == v && ir_param_view(m, m->fn[in->callee], k))
+					return 1;
+		if (reads_shape(m, &in->body, v) || reads_shape(m, &in->els, v))
+			return 1;
+	}
+	return 0;
+}
+
+int ir_param_view(const Module *m, const Func *f, int i)
+{
+	Value *v = (Value *)&f->val[f->param[i]]; /* the answer is a cache */
+	if (!ty_is_array(v->ty))
+		return 0;
+	if (ty_ndim(v->ty) > 1)
+		return 1;
+	if (!v->view) {
+		if (!m)
+			ks_fatal("internal error: @%s's array %%%s: its views were not marked", f->name,
+				 v->name);
+		v->view = reads_shape(m, &f->body, f->param[i]) ? 2 : 1;
+	}
+	return v->view == 2;
+}
+
+void ir_mark_views(const Module *m)
+{
+	for (int k = 0; k < m->nfn; k++)
+		for (int i = 0; i < m->fn[k]->nparam; i++)
+			ir_param_view(m, m->fn[k], i);
+}

@@ -182,6 +182,8 @@ typedef struct Value {
 	const char *name; /* params and variables; NULL otherwise */
 	Type ty;
 	uint8_t kind;
+	uint8_t view;     /* an array parameter: 0 not yet known, 1 passed as a
+	                   * pointer, 2 as a view (ir_param_view) */
 	int32_t num;      /* temps: number as read (renumbered on print) */
 	union {
 		int64_t i;    /* int and bool constants: the value, an unsigned
@@ -303,6 +305,16 @@ void ir_verify(const Module *m, const Src *src, int use_src);
  * not checked for recursion or for a name defined twice (ir_stream_open
  * only streams modules where neither can occur). */
 void ir_verify_func(const Module *m, const Src *src, int use_src, int fi);
+
+/* Is parameter i of f an array passed as a view (ks_array_<elem>: its
+ * data and its shape) rather than a pointer to its elements: one of 2 to 4
+ * dimensions, or a 1-D one whose shape f reads (a.shape[0], len(a)) or
+ * passes on to a function that reads it.  Worked out from the body once
+ * and kept with the parameter (so in a signature ir_keep_signature
+ * keeps); m may be NULL when that is done (ir_mark_views). */
+int ir_param_view(const Module *m, const Func *f, int i);
+/* Work it out for every parameter of every function of m. */
+void ir_mark_views(const Module *m);
 
 /* The type of a backward kernel's adjoint parameter for a float-valued
  * parameter of type t: an array's own type (the seed and gradient of each

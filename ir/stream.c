@@ -183,6 +183,8 @@ void ir_keep_signature(Module *m, Func *f)
 	/* a func keeps its signature (for the calls below it); a kernel,
 	 * which nothing calls, its name */
 	int np = f->is_kernel ? 0 : f->nparam;
+	for (int i = 0; i < np; i++)
+		ir_param_view(m, f, i); /* while the body is there */
 	Value *val = arena_alloc(a, (size_t)(np ? np : 1) * sizeof *val);
 	int32_t *param = arena_alloc(a, (size_t)(np ? np : 1) * sizeof *param);
 	for (int i = 0; i < np; i++) {

@@ -452,9 +452,9 @@ static void code_of(Buf *code, const Module *m, const Opts *o, const Func **ks, 
 			const Func *f = back ? m->fn[ir_backward_find(m, ks[k]->name)] : ks[k];
 			entry_name(entry, sizeof entry, m, ks[k], cuda, back);
 			if (dev == DEV_CPU)
-				run_launcher_c(code, f, entry, !given);
+				run_launcher_c(code, m, f, entry, !given);
 			else if (dev == DEV_SIM)
-				run_launcher_sim(code, f, entry);
+				run_launcher_sim(code, m, f, entry);
 		}
 	}
 }
@@ -869,6 +869,7 @@ static int job_prepare(Opts *o, Host *h1, Host *h2)
 	int nk = select_kernels(m, o, ks);
 	if (o->grad && nk)
 		need_backward(m, &src, o, ks, nk);
+	ir_mark_views(m);
 	Buf code = {0}, dcode = {0};
 	if (nk)
 		build_code(&code, m, o, ks, nk);
@@ -896,6 +897,7 @@ static int job_run(Opts *o, Host *host, Host *dbl)
 	int nk = select_kernels(m, o, ks);
 	if (o->grad && nk)
 		need_backward(m, &src, o, ks, nk);
+	ir_mark_views(m);
 	bounds_source(m, &src);
 	bounds_hook(host);
 	bounds_hook(dbl);
@@ -1227,6 +1229,7 @@ int main(int argc, char **argv)
 	int nk = select_kernels(m, &o, ks);
 	if (o.grad && nk)
 		need_backward(m, &src, &o, ks, nk);
+	ir_mark_views(m);
 
 	/* no driver or no device: exit 77 now, before any work */
 	Cuda *gpu = NULL;

@@ -179,8 +179,8 @@ size_t run_json(Buf *b, const RunArgs *in, const RunArgs *out, const RunGrad *g,
  * RunCpuLaunch (C) or RunSimLaunch (extern "C", C++), running every
  * (block, thread) of the grid in order.  With views set, every array is
  * passed as a view, a 1-D one too (the checked ABI, emit.h). */
-void run_launcher_c(Buf *b, const Func *f, const char *entry, int views);
-void run_launcher_sim(Buf *b, const Func *f, const char *entry);
+void run_launcher_c(Buf *b, const Module *m, const Func *f, const char *entry, int views);
+void run_launcher_sim(Buf *b, const Module *m, const Func *f, const char *entry);
 
 /* ---- host compilation (run_host.c) -------------------------------- */
 

@@ -531,7 +531,6 @@ double cuda_launch(Cuda *c, const char *entry, RunArgs *a, int blocks, int threa
 	for (int k = 0; k < a->rank; k++)
 		params[np++] = &a->dim[k];
 	for (int i = 0; i < n; i++) {
-		Type t = a->f->val[a->f->param[i]].ty;
 		d[i] = 0;
 		if (!a->buf[i]) {
 			params[np++] = a->slot[i];
@@ -539,7 +538,7 @@ double cuda_launch(Cuda *c, const char *entry, RunArgs *a, int blocks, int threa
 		}
 		CHECK(cu.cuMemAlloc(&d[i], a->bytes[i] ? a->bytes[i] : 4), "cuMemAlloc");
 		CHECK(cu.cuMemcpyHtoD(d[i], a->buf[i], a->bytes[i]), "cuMemcpyHtoD");
-		if (ty_ndim(t) > 1) {
+		if (ir_param_view(NULL, a->f, i)) {
 			view[i].data = d[i];
 			memcpy(view[i].shape, a->shape[i], sizeof view[i].shape);
 			params[np++] = &view[i];
