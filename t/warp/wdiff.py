@@ -47,6 +47,10 @@ import pickle
 import signal
 
 FWD_RTOL, FWD_ATOL = 1e-5, 1e-6
+# float16 arrays: both sides round every value to half, so they agree to
+# about one half ulp (2^-11 relative); two ulps of slack for a sum whose
+# terms round apart.
+HALF_RTOL, HALF_ATOL = 2e-3, 1e-3
 PERTURB = 2.0 ** -20     # 8 ulps of float32: the conditioning probe
 GRAD_RTOL, GRAD_ATOL = 1e-4, 1e-5
 
@@ -228,6 +232,7 @@ class WarpModule:
         if os.WIFSIGNALED(status):
             crash = "Warp's %s pass died of %s" % ("forward" if "fwd" not in parts else "backward",
                                                    signal.Signals(os.WTERMSIG(status)).name)
+        self.half = parts.get("half", set())
         return parts.get("fwd"), parts.get("grad", None if grad else {}), crash
 
     def run_here(self, name, rec, grad, perturb, send):
@@ -236,7 +241,7 @@ class WarpModule:
         grads of the float arrays), as nested lists."""
         wp = self.wp
         k = self.kernel(name)
-        dim = rec["dim"]
+        dim = tuple(rec["dim"]) if isinstance(rec["dim"], list) else rec["dim"]
         args, arrays = [], {}
         def scale(v):
             if isinstance(v, list):
@@ -253,10 +258,17 @@ class WarpModule:
                 args.append(a)
             elif wp.types.type_is_vector(t) or wp.types.type_is_matrix(t):
                 args.append(t(*flat(v)))
-            elif t in (int, wp.int32):
-                args.append(int(v))
+            elif t in (bool, wp.bool):
+                args.append(bool(v))
+            elif t is int or t in (wp.int8, wp.uint8, wp.int16, wp.uint16,
+                                   wp.int32, wp.uint32, wp.int64, wp.uint64):
+                args.append(t(int(v)) if t is not int else int(v))
+            elif t in (wp.float16, wp.float64):
+                args.append(t(float(v)))
             else:
                 args.append(float(v))
+        send(("half", {n for n, a in arrays.items()
+                       if getattr(a.dtype, "_wp_scalar_type_", a.dtype) is wp.float16}))
         if not grad:
             wp.launch(k, dim=dim, inputs=args, device="cpu")
             send(("fwd", {n: a.numpy().tolist() for n, a in arrays.items()}))
@@ -481,7 +493,8 @@ def main(argv):
                     if ref is None:
                         return math.inf, "no %s record" % dev
                     for p, v in ref["outputs"].items():
-                        q, w = compare(wout[p], v, FWD_RTOL, FWD_ATOL, "%s %s" % (dev, p))
+                        rtol, atol = (HALF_RTOL, HALF_ATOL) if p in wm.half else (FWD_RTOL, FWD_ATOL)
+                        q, w = compare(wout[p], v, rtol, atol, "%s %s" % (dev, p))
                         if q > worst:
                             worst, at = q, w
                 return worst, at
@@ -521,7 +534,8 @@ def main(argv):
                 if ref is None or "grads" not in ref or crash:
                     continue
                 for p in wgrad:
-                    q, w = compare(wgrad[p], ref["grads"][p], GRAD_RTOL, GRAD_ATOL, "%s grad %s" % (dev, p))
+                    rtol, atol = (HALF_RTOL, HALF_ATOL) if p in wm.half else (GRAD_RTOL, GRAD_ATOL)
+                    q, w = compare(wgrad[p], ref["grads"][p], rtol, atol, "%s grad %s" % (dev, p))
                     if q > gworst:
                         gworst, gat = q, w
             counts["arrays"] += len(wgrad)
