@@ -1,5 +1,5 @@
 # Launches of 2, 3 and 4 dimensions over arrays of 1 to 4 dimensions, for
-# t/t4007-nd.t: neighbours read at the edges of the shape, row sums
+# t/t4012-nd.t: neighbours read at the edges of the shape, row sums
 # through atomics, a shape read in the kernel, composites and float16
 # and float64 elements.
 import warp as wp

@@ -1,4 +1,4 @@
-# Accesses out of bounds, for t/t4007-nd.t: krun's checked cpu code
+# Accesses out of bounds, for t/t4012-nd.t: krun's checked cpu code
 # reports each as a located error at the access.
 import warp as wp
 

@@ -1,7 +1,7 @@
 # Every scalar type as a kernel parameter and as an array element: each
 # scalar is stored into every element of an array of its type, and each
 # input array is copied into an output array of its type, so that the
-# record's outputs must repeat its inputs (t/t4008-types.t).
+# record's outputs must repeat its inputs (t/t4013-types.t).
 import warp as wp
 
 
