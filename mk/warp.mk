@@ -1,7 +1,8 @@
 # warp.mk: differential tests against NVIDIA Warp (doc/warp-differences.md).
 #
-#   make check-warp     every sample and WARP_GEN_N generated kernels per
-#                       category: Warp accepts the module unchanged, its CPU
+#   make check-warp     every sample, WARP_GEN_N generated kernels per
+#                       category and the kernels of Warp's own examples that
+#                       kparse accepts: Warp accepts the module unchanged, its CPU
 #                       forward outputs agree with krun's cpu and sim, and its
 #                       adjoints with `krun --grad` where Warp's are exact
 #   make warp-venv      the virtual environment with Warp alone (other

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """wdiff.py: ksynth against NVIDIA Warp, kernel by kernel, as TAP.
 
-    wdiff.py [--grad] [--name LABEL] FILE.py ...
+    wdiff.py [--grad] [--name LABEL] [--options TSV] FILE.py ...
 
 Each FILE.py is one Warp module (a sample, or a kgen module of many
 kernels: Warp compiles per module, so batching many kernels in one is
@@ -25,6 +25,17 @@ what keeps this fast).  For each file:
      must pass for ksynth, Warp's gradient must miss ksynth's by more than
      the tolerance, and the kernel must be listed in
      doc/warp-differences.md.
+
+With --options TSV, a line `NAME<TAB>OPTIONS<TAB>WHY` of TSV gives the
+module NAME.py (its file name without .py) krun options (a launch, shapes,
+--set values that keep a kernel written for one size in bounds) and two
+words of wdiff's own: `forward` compares the forward only (a kernel whose
+adjoint kdiff refuses, said in WHY), `nofd` gradients from `krun --grad`
+without central differences (a launch too large for --gradcheck's one
+pair of runs per input component), so a disagreement with Warp fails.
+
+A kernel Warp builds with enable_backward=False has no adjoint in Warp:
+its gradients are ksynth's alone, and must pass --gradcheck.
 
 The tools come from $KS_BIN (build/bin by default); Warp's kernel cache is
 $WARP_CACHE (default build/warp-cache).  Warp is compiled with
@@ -426,10 +437,25 @@ def hazards(path):
     return out
 
 
+def read_options(path):
+    """{module name: (krun options, wdiff words)} from an --options TSV."""
+    import shlex
+    out = {}
+    for line in open(path, encoding="utf-8"):
+        if not line.strip() or line.startswith("#"):
+            continue
+        cols = line.rstrip("\n").split("\t")
+        words = shlex.split(cols[1]) if len(cols) > 1 else []
+        own = {w for w in words if w in ("forward", "nofd")}
+        out[cols[0]] = ([w for w in words if w not in own], own)
+    return out
+
+
 def main(argv):
     grad = False
     label = None
     only = None
+    options = {}
     files = []
     i = 0
     while i < len(argv):
@@ -442,6 +468,9 @@ def main(argv):
         elif a == "--kernel":
             i += 1
             only = argv[i]
+        elif a == "--options":
+            i += 1
+            options = read_options(argv[i])
         else:
             files.append(a)
         i += 1
@@ -451,7 +480,7 @@ def main(argv):
     wp.config.kernel_cache_dir = os.environ.get("WARP_CACHE", os.path.join(ROOT, "build", "warp-cache"))
     wp.init()
     counts = dict.fromkeys(["kernels", "fwd", "fwd_illc", "grad", "grad_agree", "grad_warp_wrong",
-                            "arrays", "rejected"], 0)
+                            "grad_ksynth_only", "arrays", "rejected"], 0)
     for fi, path in enumerate(files):
         tag = label + ": " + os.path.basename(path) if label else path
         modname = "ksw_%d_%s" % (fi, re.sub(r"\W", "_", os.path.basename(path)[:-3]))
@@ -468,18 +497,22 @@ def main(argv):
             continue
         # cpu: --gradcheck gives the gradients and checks them against
         # central differences in one double build per file.
-        kopt = (["--kernel", only] if only else [])
-        cpu, st_c, err_c = krun(kopt + (["--gradcheck"] if grad else []), path)
-        sim, st_s, err_s = krun(kopt + (["--grad"] if grad else []) + ["--device", "sim"], path)
+        kopt, own = options.get(os.path.basename(path)[:-3], ([], set()))
+        kopt = kopt + (["--kernel", only] if only else [])
+        fgrad = grad and "forward" not in own
+        cpu, st_c, err_c = krun(kopt + (["--gradcheck" if "nofd" not in own else "--grad"] if fgrad else []),
+                                path)
+        sim, st_s, err_s = krun(kopt + (["--grad"] if fgrad else []) + ["--device", "sim"], path)
         if not cpu:
             tap.result(False, "krun runs %s" % tag, [err_c])
             continue
-        haz = hazards(path) if grad else {}
+        haz = hazards(path) if fgrad else {}
         for name in cpu:
             counts["kernels"] += 1
             rc, rs = cpu[name], sim.get(name)
             try:
-                wout, wgrad, crash = wm.run(name, rc, grad and "grads" in rc)
+                no_adj = wm.kernel(name).options.get("enable_backward", True) is False
+                wout, wgrad, crash = wm.run(name, rc, fgrad and "grads" in rc and not no_adj)
             except Exception as e:
                 tap.result(False, "%s %s: Warp runs it" % (tag, name), ["%s: %s" % (type(e).__name__, e)])
                 continue
@@ -524,9 +557,26 @@ def main(argv):
                 if illc:
                     print("# ill-conditioned\t%s\t%s\t%.3g\t%s" % (tag, name, worst, at), flush=True)
                     continue
-            if not (grad and "grads" in rc):
+            if not (fgrad and "grads" in rc):
                 continue
             counts["grad"] += 1
+            if no_adj:
+                # Warp has no adjoint to compare with: ksynth's passes central
+                # differences, or (nofd) cpu's and sim's agree.
+                if "gradcheck" in rc:
+                    ok, what, why = rc["gradcheck"].get("ok", False), "passes --gradcheck", rc["gradcheck"]
+                else:
+                    q, why = 0.0, "no sim record"
+                    if rs is not None and "grads" in rs:
+                        for p, g in rc["grads"].items():
+                            qp, w = compare(rs["grads"][p], g, GRAD_RTOL, GRAD_ATOL, "sim grad " + p)
+                            if qp >= q:
+                                q, why = qp, w
+                    ok, what = q <= 1.0, "cpu = sim"
+                counts["grad_ksynth_only"] += ok
+                tap.result(ok, "%s %s: Warp builds no backward (enable_backward=False); ksynth's %s"
+                           % (tag, name, what), [json.dumps(why)])
+                continue
             gworst, gat = 0.0, ""
             if wgrad is None:
                 gworst, gat, wgrad = math.inf, crash, {}
@@ -559,10 +609,10 @@ def main(argv):
             if fd_ok and h:
                 print("# warp-wrong\t%s\t%s\t%s\t%.3g\t%s" % (tag, name, ",".join(h), gworst, gat), flush=True)
     tap.diag("summary\t%s: %d modules (%d rejected), %d kernels; forward: %d agree, %d ill-conditioned; "
-             "gradients: %d kernels, %d agree, %d Warp wrong (%d arrays compared)"
+             "gradients: %d kernels, %d agree, %d Warp wrong, %d ksynth's alone (%d arrays compared)"
              % (label or "files", len(files), counts["rejected"], counts["kernels"], counts["fwd"],
                 counts["fwd_illc"], counts["grad"], counts["grad_agree"], counts["grad_warp_wrong"],
-                counts["arrays"]))
+                counts["grad_ksynth_only"], counts["arrays"]))
     return tap.done()
 
 
