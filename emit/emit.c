@@ -68,6 +68,12 @@ typedef struct NameSet {
 	int n, cap;
 } NameSet;
 
+/* The checkpoint of a loop of the tape: word offsets of its slots. */
+typedef struct TapeLayout {
+	int nslot, width;
+	int *off;
+} TapeLayout;
+
 typedef struct Decl {
 	const Block *b;
 	int idx, val, line;
@@ -102,6 +108,12 @@ typedef struct Emitter {
 	int ndecl, capdecl;
 	char **retname;     /* out parameters of a multi-result func */
 	FILE *spool;        /* streaming: the entries, until the end */
+	/* a backward kernel's tape: its local, per value the loop ID of a
+	 * handle (-1: none), per loop ID its checkpoint's layout */
+	char *tapename;
+	int *hid;
+	TapeLayout *tl;
+	int ntl;
 } Emitter;
 
 /* ---- names ---------------------------------------------------------- */
@@ -251,6 +263,9 @@ static void put_decl(Buf *b, Type t, const char *name)
 	buf_puts(b, name);
 }
 
+/* A loop handle of the tape is a ks_trips (ksynth.h), whatever its IR type. */
+static int is_handle(const struct Emitter *e, int val);
+
 static const char *zero_of(Type t)
 {
 	switch (t) {
@@ -277,6 +292,16 @@ static int inst_fx(const Emitter *e, const Inst *in)
 	case OP_CALL: return e->fx[in->callee];
 	case OP_BUILTIN:
 		return ir_builtins[in->callee].flags & BF_ATOMIC ? FX_READ | FX_WRITE : 0;
+	case OP_TAPE_GET:
+		return FX_READ;
+	case OP_TAPE_OPEN:
+	case OP_TAPE_LOOP:
+	case OP_TAPE_KEEP:
+	case OP_TAPE_PUT:
+	case OP_TAPE_BACK:
+	case OP_TAPE_COUNT:
+	case OP_TAPE_MEASURED:
+		return FX_READ | FX_WRITE;
 	}
 	return 0;
 }
@@ -494,6 +519,11 @@ static int assigns_in(const Emitter *e, const Block *b, int val)
 static int slot_kind(const Inst *j, int p)
 {
 	switch (j->op) {
+	case OP_TAPE_KEEP:
+	case OP_TAPE_PUT:
+	case OP_TAPE_BACK:
+	case OP_TAPE_GET:
+		return p == 0 ? -1 : 0; /* &handle needs a name */
 	case OP_EXTRACT:
 	case OP_INSERT:
 		return p == 0 ? -1 : 0; /* v.c[k] needs a name */
@@ -837,6 +867,51 @@ static void put_addr(Emitter *e, Buf *b, const Inst *in)
 	buf_putc(b, ']');
 }
 
+/* The layout of loop ID id's checkpoint. */
+static const TapeLayout *layout(const Emitter *e, int id)
+{
+	static const TapeLayout none = {0, 0, NULL};
+	return id >= 0 && id < e->ntl ? &e->tl[id] : &none;
+}
+
+/* A tape operation, a call into ksynth.h: ks_tape_keep(&tp, &k_loop, trips) */
+static void put_tape(Emitter *e, Buf *b, const Inst *in)
+{
+	const char *tp = e->tapename ? e->tapename : "tp";
+	switch (in->op) {
+	case OP_TAPE_LOOP:
+		buf_printf(b, "ks_tape_loop(&%s, %d)", tp, layout(e, e->f->val[in->arg[0]].k.i)->width);
+		return;
+	case OP_TAPE_COUNT:
+		buf_printf(b, "ks_tape_count(&%s, %d)", tp, layout(e, e->f->val[in->arg[0]].k.i)->width);
+		return;
+	case OP_TAPE_MEASURED:
+		buf_printf(b, "ks_tape_measured(&%s)", tp);
+		return;
+	case OP_TAPE_PUT:
+		buf_printf(b, "ks_tape_put_%s(&%s, ", ty_name(vty(e, in->arg[2])), tp);
+		put_expr(e, b, in->arg[2], P_COND);
+		buf_putc(b, ')');
+		return;
+	}
+	const char *fn = in->op == OP_TAPE_KEEP ? "keep" : in->op == OP_TAPE_BACK ? "back" : "get";
+	if (in->op == OP_TAPE_GET)
+		buf_printf(b, "ks_tape_get_%s(&%s, &", ty_name(vty(e, in->arg[2])), tp);
+	else
+		buf_printf(b, "ks_tape_%s(&%s, &", fn, tp);
+	put_expr(e, b, in->arg[0], P_POSTFIX);
+	buf_puts(b, ", ");
+	if (in->op == OP_TAPE_GET) {
+		const TapeLayout *l = layout(e, e->hid[in->arg[0]]);
+		int slot = e->f->val[in->arg[1]].k.i;
+		buf_printf(b, "%d, ", slot < l->nslot ? l->off[slot] : 0);
+		put_expr(e, b, in->arg[2], P_COND);
+	} else {
+		put_expr(e, b, in->arg[1], P_COND);
+	}
+	buf_putc(b, ')');
+}
+
 /* The expression an instruction computes; returns its precedence. */
 static int put_inst(Emitter *e, Buf *b, const Inst *in)
 {
@@ -846,6 +921,10 @@ static int put_inst(Emitter *e, Buf *b, const Inst *in)
 	char name[64];
 	switch (in->op) {
 	case OP_MOV:
+		if (is_handle(e, in->res[0])) {
+			buf_puts(b, "ks_tape_none()"); /* a loop handle zeroed */
+			return P_POSTFIX;
+		}
 		put_expr(e, b, in->arg[0], 0);
 		return 0;
 	case OP_NEG:
@@ -1014,6 +1093,15 @@ static int put_inst(Emitter *e, Buf *b, const Inst *in)
 		put_call(e, b, name, in, 0);
 		return P_POSTFIX;
 	}
+	case OP_TAPE_LOOP:
+	case OP_TAPE_KEEP:
+	case OP_TAPE_PUT:
+	case OP_TAPE_BACK:
+	case OP_TAPE_GET:
+	case OP_TAPE_COUNT:
+	case OP_TAPE_MEASURED:
+		put_tape(e, b, in);
+		return P_POSTFIX;
 	}
 	ks_fatal("cannot emit opcode %s", ir_ops[in->op].name);
 }
@@ -1142,7 +1230,12 @@ static void emit_assign(Emitter *e, const Inst *in, int depth)
 		int declare = is_named_temp(e, r) || (rv->kind == VK_VAR && decl_inline(e, r) &&
 						       in == first_occ(e, r));
 		if (declare) {
-			put_decl(&b, rv->ty, e->v[r].name);
+			if (is_handle(e, r)) {
+				buf_puts(&b, "ks_trips ");
+				buf_puts(&b, e->v[r].name);
+			} else {
+				put_decl(&b, rv->ty, e->v[r].name);
+			}
 			buf_puts(&b, " = ");
 		} else {
 			buf_puts(&b, e->v[r].name);
@@ -1378,6 +1471,13 @@ static void emit_stmt(Emitter *e, const Inst *in, int depth, int last)
 		fputs("return;", e->out);
 		line_end(e, in);
 		break;
+	case OP_TAPE_OPEN:
+		indent(e, depth);
+		buf_printf(&b, "ks_tape %s = ks_tape_open(", e->tapename);
+		put_expr(e, &b, in->arg[0], P_COND);
+		put_text(e, &b, ", tid);");
+		line_end(e, in);
+		break;
 	case OP_STORE:
 		indent(e, depth);
 		put_expr(e, &b, in->arg[0], P_POSTFIX);
@@ -1421,6 +1521,8 @@ static void emit_block(Emitter *e, const Block *b, int depth, int skip)
 			if (b->v[i].op == OP_CALL && e->m->fn[b->v[i].callee]->nret > 1 &&
 			    first_occ(e, d->val) == &b->v[i])
 				fprintf(e->out, "%s %s;", ctype(t), e->v[d->val].name);
+			else if (is_handle(e, d->val))
+				fprintf(e->out, "ks_trips %s = ks_tape_none();", e->v[d->val].name);
 			else if (zero_of(t))
 				fprintf(e->out, "%s %s = %s;", ctype(t), e->v[d->val].name, zero_of(t));
 			else
@@ -1459,6 +1561,10 @@ static void temp_name(Emitter *e, int val, int *counter)
 		if (k >= 0 && k < 4)
 			snprintf(base, sizeof base, "%s_%c", e->v[in->arg[0]].name, "xyzw"[k]);
 	}
+	if (in && in->op == OP_TAPE_BACK)
+		snprintf(base, sizeof base, "from");
+	else if (in && in->op == OP_TAPE_KEEP)
+		snprintf(base, sizeof base, "keep");
 	if (base[0] && !strstr(base, "__")) {
 		local_name(e, val, base);
 		return;
@@ -1519,9 +1625,73 @@ static void alloc_values(Emitter *e, const Func *f, int fi)
 		e->v[i].def = -1;
 }
 
+static int is_handle(const Emitter *e, int val)
+{
+	return e->hid && val >= 0 && val < e->f->nval && e->hid[val] >= 0;
+}
+
+static int words_of(Type t)
+{
+	return ty_is_vec(t) || ty_is_mat(t) ? ty_ncomp(t) : 1;
+}
+
+/* The tape's loop handles and the layout of each loop's checkpoint: the
+ * values tape_put stores, in slot order, one word per int, bool or float
+ * component. */
+static void scan_tape(Emitter *e, const Block *b, int pass)
+{
+	for (int i = 0; i < b->n; i++) {
+		const Inst *in = &b->v[i];
+		if (pass == 0 && in->op == OP_TAPE_LOOP) {
+			int id = e->f->val[in->arg[0]].k.i;
+			e->hid[in->res[0]] = id;
+			if (id >= e->ntl) {
+				e->tl = xrealloc(e->tl, (size_t)(id + 1) * sizeof *e->tl);
+				memset(e->tl + e->ntl, 0, (size_t)(id + 1 - e->ntl) * sizeof *e->tl);
+				e->ntl = id + 1;
+			}
+		}
+		if (pass == 1 && in->op == OP_TAPE_PUT && is_handle(e, in->arg[0])) {
+			TapeLayout *l = &e->tl[e->hid[in->arg[0]]];
+			int slot = e->f->val[in->arg[1]].k.i;
+			if (slot >= l->nslot) {
+				l->off = xrealloc(l->off, (size_t)(slot + 1) * sizeof *l->off);
+				for (int k = l->nslot; k <= slot; k++)
+					l->off[k] = 0;
+				l->nslot = slot + 1;
+			}
+			l->off[slot] = words_of(vty(e, in->arg[2])); /* sizes, then offsets */
+		}
+		scan_tape(e, &in->body, pass);
+		scan_tape(e, &in->els, pass);
+	}
+}
+
+static void tape_layouts(Emitter *e, const Func *f)
+{
+	e->hid = xmalloc((size_t)(f->nval + 1) * sizeof *e->hid);
+	for (int i = 0; i <= f->nval; i++)
+		e->hid[i] = -1;
+	e->ntl = 0;
+	e->tl = NULL;
+	scan_tape(e, &f->body, 0);
+	scan_tape(e, &f->body, 1);
+	for (int id = 0; id < e->ntl; id++) {
+		TapeLayout *l = &e->tl[id];
+		int off = 0;
+		for (int k = 0; k < l->nslot; k++) {
+			int w = l->off[k];
+			l->off[k] = off;
+			off += w;
+		}
+		l->width = off;
+	}
+}
+
 static void analyse(Emitter *e, const Func *f, int fi)
 {
 	alloc_values(e, f, fi);
+	tape_layouts(e, f);
 	e->ninst = 0;
 	number_block(e, &f->body);
 	e->tree = xrealloc(e->tree, (size_t)(e->ninst + 1) * sizeof *e->tree);
@@ -1555,6 +1725,10 @@ static void analyse(Emitter *e, const Func *f, int fi)
 		if (f->val[i].kind == VK_VAR)
 			local_name(e, i, f->val[i].name);
 	e->retname = NULL;
+	e->tapename = NULL;
+	for (int i = 0; i < f->body.n && !e->tapename; i++)
+		if (f->body.v[i].op == OP_TAPE_OPEN)
+			e->tapename = make_name(e, "tp", 0);
 	if (f->nret > 1) {
 		e->retname = xmalloc((size_t)f->nret * sizeof *e->retname);
 		for (int k = 0; k < f->nret; k++) {
@@ -1594,6 +1768,14 @@ static void release(Emitter *e)
 	clear_names(&e->lnames);
 	free(e->retname);
 	e->retname = NULL;
+	e->tapename = NULL;
+	for (int id = 0; id < e->ntl; id++)
+		free(e->tl[id].off);
+	free(e->tl);
+	e->tl = NULL;
+	e->ntl = 0;
+	free(e->hid);
+	e->hid = NULL;
 	free(e->v);
 	free(e->hkey);
 	free(e->hval);
@@ -1621,7 +1803,7 @@ static int uses_tid(const Emitter *e, const Block *b)
 		const Inst *in = &b->v[i];
 		if (e->ii[inst_id(e, in)].dead)
 			continue;
-		if (in->op == OP_BUILTIN && in->callee == BI_TID)
+		if ((in->op == OP_BUILTIN && in->callee == BI_TID) || in->op == OP_TAPE_OPEN)
 			return 1;
 		if (uses_tid(e, &in->body) || uses_tid(e, &in->els))
 			return 1;

@@ -26,7 +26,7 @@ static void usage(int status)
 {
 	fputs("usage: krun [--device cpu|sim|cuda] [--dim N] [--seed S] [--set NAME=VALUE]...\n"
 	      "            [--kernel NAME] [--grid BLOCKSxTHREADS] [--timeout SECONDS] [--cc | --tcc]\n"
-	      "            [--grad | --gradcheck] [--compile-only [--arch sm_XX]]\n"
+	      "            [--grad | --gradcheck [--tape WORDS]] [--compile-only [--arch sm_XX]]\n"
 	      "            FILE.py | FILE.kir [CODE.c | CODE.cu]\n"
 	      "       krun [--device cpu|sim] [options above] --batch LIST\n"
 	      "(a LIST line is IN CODE OUT: one compile for all the lines, each line's records\n"
@@ -36,9 +36,13 @@ static void usage(int status)
 	exit(status);
 }
 
+/* The most words (4 bytes) a tape may have in all: 1 GiB. */
+#define TAPE_MAX_WORDS (1LL << 28)
+
 typedef struct Opts {
 	int device, device_set, dim, use_cc, use_tcc, compile_only, blocks, threads;
 	int grad, gradcheck;
+	long long tape_words; /* --tape: the most words per thread, -1: no bound */
 	unsigned timeout;
 	uint64_t seed;
 	const char *kernel, *arch, *in, *code, *batch;
@@ -120,6 +124,8 @@ static void parse_opts(Opts *o, int argc, char **argv)
 			o->dim = (int)number("--dim", v, 1, 1 << 24);
 		} else if (!strcmp(a, "--seed")) {
 			o->seed = number("--seed", v, 0, UINT64_MAX);
+		} else if (!strcmp(a, "--tape")) {
+			o->tape_words = (long long)number("--tape", v, 0, 0x7fffffff);
 		} else if (!strcmp(a, "--timeout")) {
 			o->timeout = (unsigned)number("--timeout", v, 0, 86400);
 		} else if (!strcmp(a, "--kernel")) {
@@ -415,14 +421,22 @@ static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host,
 		run_grad_init(&g, m, f, b, &in, &out, o->seed);
 		snprintf(name, sizeof name, "%s_backward", f->name);
 		run_guard(name, o->timeout);
-		if (o->device == DEV_CUDA) {
-			snprintf(name, sizeof name, "%s_cuda_backward", f->name);
-			cuda_launch(gpu, name, &g.args, blocks, threads);
-		} else {
+		if (o->device != DEV_CUDA) {
 			snprintf(name, sizeof name, "ks_launch_%s_backward", f->name);
 			if (!(fn = host_sym(host, name)))
 				ks_fatal("%s: the compiled code has no %s", what, name);
-			if (o->device == DEV_CPU) {
+		}
+		/* a backward with a tape runs twice: to measure what it needs,
+		 * then with the tape allocated (doc/autodiff.md) */
+		for (int pass = g.tape >= 0 ? 0 : 1; pass < 2; pass++) {
+			if (pass == 0)
+				run_tape_measure(&g);
+			else
+				run_tape_alloc(&g, o->tape_words, TAPE_MAX_WORDS);
+			if (o->device == DEV_CUDA) {
+				snprintf(name, sizeof name, "%s_cuda_backward", f->name);
+				cuda_launch(gpu, name, &g.args, blocks, threads);
+			} else if (o->device == DEV_CPU) {
 				RunCpuLaunch l;
 				memcpy(&l, &fn, sizeof l);
 				l(o->dim, g.args.slot);
@@ -909,7 +923,7 @@ static int batch(Opts *o, const char *list)
 int main(int argc, char **argv)
 {
 	ks_prog = "krun";
-	Opts o = {.device = DEV_CPU, .dim = 16, .seed = 1, .timeout = 60, .arch = "sm_90"};
+	Opts o = {.device = DEV_CPU, .dim = 16, .seed = 1, .timeout = 60, .arch = "sm_90", .tape_words = -1};
 	parse_opts(&o, argc, argv);
 	if (o.batch)
 		return batch(&o, o.batch);
