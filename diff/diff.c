@@ -119,6 +119,7 @@ typedef struct D {
 	int tape;        /* a kernel: loops keep checkpoints on the tape */
 	int nloop;       /* loops taped so far */
 	int *mentions;   /* per original value: the instructions that name it */
+	uint8_t *iscell; /* per original value: an array element promoted (promote) */
 } D;
 
 int diff_optimize = 1;
@@ -205,7 +206,7 @@ static int fresh(D *d, int orig, Type t)
 {
 	const char *n = orig >= 0 && orig < d->f->nval ? d->f->val[orig].name : NULL;
 	int id = fresh_named(d, n ? n : "t", t, 0);
-	if (n)
+	if (n && !(d->iscell && orig < d->f->nval && d->iscell[orig]))
 		note(d, id, NULL, DV_SOURCE);
 	return id;
 }
@@ -1032,6 +1033,33 @@ static void rev_atomic(D *d, Rec *r, Block *out)
 	ni->body = t;
 }
 
+/* The adjoints a func @f_adj returns, one per float-valued scalar or
+ * vector parameter of f, come as one vecN (a gradient: their components
+ * in order) when there are several and 2 to 4 components in all: a call
+ * then assigns one value.  Returns N, or 0. */
+static int packed(const Func *f)
+{
+	int n = 0, np = 0;
+	for (int i = 0; i < f->nparam; i++) {
+		Type t = f->val[f->param[i]].ty;
+		if (ty_is_array(t) || !diff_floaty(t))
+			continue;
+		if (ty_is_mat(t))
+			return 0;
+		n += ty_ncomp(t);
+		np++;
+	}
+	return np >= 2 && n >= 2 && n <= 4 ? n : 0;
+}
+
+/* Component k of v (a float, or a vector's component) */
+static int comp(D *d, DiffEmit *e, int v, int k)
+{
+	if (diff_float_scalar(vty(d, v)))
+		return v;
+	return diff_op(e, OP_EXTRACT, (int32_t[]){v, ir_const_int(d->m, d->g, k)}, 2, TY_VOID);
+}
+
 static void rev_call(D *d, Rec *r, Block *out)
 {
 	const Func *f = d->m->fn[r->callee];
@@ -1061,11 +1089,23 @@ static void rev_call(D *d, Rec *r, Block *out)
 		res[nr++] = ir_temp(d->m, d->g, fj->ret[i]);
 	Inst *ni = emit(d, out, OP_CALL, res, nr, args, na, r->loc);
 	ni->callee = (int32_t)fa;
-	int q = 0;
+	int q = 0, pk = packed(f);
 	for (int i = 0; i < f->nparam; i++) {
 		Type t = f->val[f->param[i]].ty;
-		if (!ty_is_array(t) && diff_floaty(t))
-			acc(d, out, r->arg[i], res[q++], r->loc);
+		if (ty_is_array(t) || !diff_floaty(t))
+			continue;
+		int g;
+		if (!pk) {
+			g = res[q++];
+		} else {
+			/* its components of the gradient */
+			int32_t c[4];
+			int nc = ty_ncomp(t);
+			for (int k = 0; k < nc; k++)
+				c[k] = comp(d, &e, res[0], q++);
+			g = nc == 1 ? c[0] : diff_op(&e, OP_MAKE, c, nc, t);
+		}
+		acc(d, out, r->arg[i], g, r->loc);
 	}
 }
 
@@ -1554,12 +1594,12 @@ static int32_t *d_env(D *d)
  * the end.  A store in a loop then is just a loop-carried variable.  Not
  * done when a ret sits inside a loop (the store back would be in it). */
 static void promote_block(Module *m, Func *pf, const Block *b, Block *out, const int32_t *cell,
-			  int tidv, int top)
+			  const uint8_t *ro, const uint8_t *attid, int tidv, int top)
 {
 	for (int i = 0; i < b->n; i++) {
 		const Inst *in = &b->v[i];
 		int c = in->narg ? cell[in->arg[0]] : -1;
-		if (in->op == OP_LOAD && c >= 0) {
+		if (in->op == OP_LOAD && c >= 0 && attid[in->arg[1]]) {
 			ir_emit(m, out, OP_MOV, in->res, 1, &c, 1, in->loc);
 			continue;
 		}
@@ -1577,13 +1617,13 @@ static void promote_block(Module *m, Func *pf, const Block *b, Block *out, const
 		}
 		if (in->op == OP_RET)
 			for (int v = 0; v < pf->nval; v++)
-				if (cell[v] >= 0)
+				if (cell[v] >= 0 && !ro[v])
 					ir_emit(m, out, OP_STORE, NULL, 0, (int32_t[]){v, tidv, cell[v]}, 3, in->loc);
 		Inst *ni = ir_emit(m, out, in->op, in->res, in->nres, in->arg, in->narg, in->loc);
 		ni->callee = in->callee;
 		Block t = {0}, e = {0};
-		promote_block(m, pf, &in->body, &t, cell, tidv, 0);
-		promote_block(m, pf, &in->els, &e, cell, tidv, 0);
+		promote_block(m, pf, &in->body, &t, cell, ro, attid, tidv, 0);
+		promote_block(m, pf, &in->els, &e, cell, ro, attid, tidv, 0);
 		ni = &out->v[out->n - 1];
 		ni->body = t;
 		ni->els = e;
@@ -1595,8 +1635,20 @@ static void promote_block(Module *m, Func *pf, const Block *b, Block *out, const
 	if (top && (!b->n || b->v[b->n - 1].op != OP_RET)) {
 		Loc at = b->n ? b->v[b->n - 1].loc : pf->loc;
 		for (int v = 0; v < pf->nval; v++)
-			if (cell[v] >= 0)
+			if (cell[v] >= 0 && !ro[v])
 				ir_emit(m, out, OP_STORE, NULL, 0, (int32_t[]){v, tidv, cell[v]}, 3, at);
+	}
+}
+
+/* count, per array, its loads at an index holding wp.tid() (tidv) */
+static void tid_loads(const Block *b, const uint8_t *tidv, int *n)
+{
+	for (int i = 0; i < b->n; i++) {
+		const Inst *in = &b->v[i];
+		if (in->op == OP_LOAD && tidv[in->arg[1]])
+			n[in->arg[0]]++;
+		tid_loads(&in->body, tidv, n);
+		tid_loads(&in->els, tidv, n);
 	}
 }
 
@@ -1636,37 +1688,48 @@ static const Func *promote(Module *m, D *d, const Func *f)
 	for (int i = 0; i < f->body.n && tv < 0; i++)
 		if (f->body.v[i].nres == 1 && tidv[f->body.v[i].res[0]] && f->body.v[i].op == OP_BUILTIN)
 			tv = f->body.v[i].res[0];
-	if (tv < 0 || ret_in_loop(&f->body, 0))
+	if (tv < 0)
 		return f;
+	int writable = !ret_in_loop(&f->body, 0);
+	int *attid = salloc(d, ((size_t)f->nval + 1) * sizeof *attid);
+	tid_loads(&f->body, tidv, attid);
 	Func *pf = salloc(d, sizeof *pf);
 	*pf = *f;
+	d->iscell = salloc(d, (size_t)f->nval + f->nparam + 1);
 	pf->val = arena_alloc(&m->arena, (size_t)(f->nval + f->nparam + 1) * sizeof *pf->val);
 	if (f->nval)
 		memcpy(pf->val, f->val, (size_t)f->nval * sizeof *pf->val);
 	pf->capval = f->nval + f->nparam + 1;
 	/* indexed by value, the cells included */
 	int32_t *cell = salloc(d, ((size_t)f->nval + f->nparam + 1) * sizeof *cell);
+	uint8_t *ro = salloc(d, (size_t)f->nval + f->nparam + 1);
 	for (int v = 0; v < f->nval + f->nparam + 1; v++)
 		cell[v] = -1;
 	int any = 0;
 	for (int p = 0; p < f->nparam; p++) {
 		int id = f->param[p];
+		if (!ty_is_array(f->val[id].ty))
+			continue;
+		/* an array the kernel never writes and loads at the thread's
+		 * index: read once, its adjoint added once */
+		int readonly = !u.store[p] && !u.atomic[p] && attid[id] > 1;
 		/* atomic_min/max targets are passed to the backward kernel in
 		 * their final state (doc/autodiff.md): never promoted */
-		if (!ty_is_array(f->val[id].ty) || u.nontid[p] || (u.kinds[p] & 6) ||
-		    !(u.store[p] || u.atomic[p]))
+		if (!readonly && (!writable || u.nontid[p] || (u.kinds[p] & 6) || !(u.store[p] || u.atomic[p])))
 			continue;
-		char buf[160];
-		snprintf(buf, sizeof buf, "%.120s_elem", f->val[id].name);
+		char buf[200];
+		snprintf(buf, sizeof buf, "%.100s_%.50s", f->val[id].name, f->val[tv].name);
 		for (int n = 2; name_in_func(pf, buf); n++)
-			snprintf(buf, sizeof buf, "%.120s_elem%d", f->val[id].name, n);
+			snprintf(buf, sizeof buf, "%.100s_%.50s%d", f->val[id].name, f->val[tv].name, n);
 		cell[id] = ir_var(m, pf, buf, ty_elem(f->val[id].ty));
+		d->iscell[cell[id]] = 1;
+		ro[id] = (uint8_t)readonly;
 		any = 1;
 	}
 	if (!any)
 		return f;
 	pf->body = (Block){0};
-	promote_block(m, pf, &f->body, &pf->body, cell, tv, 1);
+	promote_block(m, pf, &f->body, &pf->body, cell, ro, tidv, tv, 1);
 	return pf;
 }
 
@@ -1810,6 +1873,10 @@ static void diff_func_sig(Module *m, int fi, int32_t *fadj)
 		if (!ty_is_array(t) && diff_floaty(t))
 			rt[nr++] = t;
 	}
+	if (packed(f)) {
+		rt[0] = ty_vec(packed(f));
+		nr = 1;
+	}
 	ir_set_ret(m, g, rt, nr);
 }
 
@@ -1842,6 +1909,17 @@ static void diff_func(Module *m, const Src *src, D *d, int fi)
 		Type t = f->val[f->param[i]].ty;
 		if (!ty_is_array(t) && diff_floaty(t))
 			rv[nr++] = adjof(d, g->param[i]);
+	}
+	if (packed(f)) {
+		/* the gradient: every component of every adjoint, in order */
+		DiffEmit e = de(d, &body, f->loc);
+		int32_t c[4];
+		int n = 0;
+		for (int k = 0; k < nr; k++)
+			for (int j = 0; j < ty_ncomp(vty(d, rv[k])); j++)
+				c[n++] = comp(d, &e, rv[k], j);
+		rv[0] = diff_op(&e, OP_MAKE, c, n, ty_vec(n));
+		nr = 1;
 	}
 	emit(d, &body, OP_RET, NULL, 0, rv, nr, f->loc);
 	finish(d, &body);

@@ -106,6 +106,7 @@ struct Opt {
 	Visit visit;
 	void *vctx;
 	int nodelete;      /* liveness only looks */
+	uint8_t *written;  /* per array value: may the function write it? */
 };
 
 /* ---- values ------------------------------------------------------------- */
@@ -1469,17 +1470,29 @@ static void cat(Opt *O, Block *dst, const Block *src)
 		append(O, dst, &src->v[i]);
 }
 
-/* if c {A} else {B}; S; if c {C} else {D}  is  S; if c {A; C} else {B; D}
- * when c is the same value at both (a temp, or a variable assigned by
- * neither), and S are value instructions that the first if neither reads
- * the results of nor feeds.  The forward sweep's guard and the reverse's
- * replay of it become one if, so what the first computes the second reads
- * in the same block. */
-static void fuse_ifs(Opt *O, Block *b)
+/* notof[t] = c for each temp t = not c */
+static void nots(const Opt *O, const Block *b, int *notof)
 {
 	for (int i = 0; i < b->n; i++) {
-		fuse_ifs(O, &b->v[i].body);
-		fuse_ifs(O, &b->v[i].els);
+		const Inst *in = &b->v[i];
+		if (in->op == OP_NOT && V(O, in->res[0])->kind == VK_TEMP)
+			notof[in->res[0]] = in->arg[0];
+		nots(O, &in->body, notof);
+		nots(O, &in->els, notof);
+	}
+}
+
+/* if c {A} else {B}; S; if c {C} else {D}  is  S; if c {A; C} else {B; D}
+ * (and if (not c) {C} else {D}, the other way round) when c is the same
+ * value at both (a temp, or a variable assigned by neither), and S are
+ * value instructions that the first if neither reads the results of nor
+ * feeds.  The forward sweep's guard and the reverse's replay of it become
+ * one if, so what the first computes the second reads in the same block. */
+static void fuse_block(Opt *O, Block *b, const int *notof)
+{
+	for (int i = 0; i < b->n; i++) {
+		fuse_block(O, &b->v[i].body, notof);
+		fuse_block(O, &b->v[i].els, notof);
 	}
 	for (int i = 0; i < b->n; i++) {
 		if (b->v[i].op != OP_IF)
@@ -1501,7 +1514,13 @@ static void fuse_ifs(Opt *O, Block *b)
 					break;
 				j++;
 			}
-			if (j >= b->n || b->v[j].op != OP_IF || b->v[j].arg[0] != c)
+			if (j >= b->n || b->v[j].op != OP_IF)
+				break;
+			int c2 = b->v[j].arg[0];
+			int flipped = c2 != c && c2 < O->cap && notof[c2] == c;
+			if (c2 != c && !flipped)
+				break;
+			if (flipped && O->stamp[c2] == O->gen)
 				break;
 			/* S above the first if, then the second if's blocks after the first's */
 			Inst first = *a, second = b->v[j];
@@ -1509,9 +1528,9 @@ static void fuse_ifs(Opt *O, Block *b)
 				b->v[k - 1] = b->v[k];
 			Block body = {0}, els = {0};
 			cat(O, &body, &first.body);
-			cat(O, &body, &second.body);
+			cat(O, &body, flipped ? &second.els : &second.body);
 			cat(O, &els, &first.els);
-			cat(O, &els, &second.els);
+			cat(O, &els, flipped ? &second.body : &second.els);
 			first.body = body;
 			first.els = els;
 			i = j - 1;
@@ -1523,20 +1542,42 @@ static void fuse_ifs(Opt *O, Block *b)
 	}
 }
 
+static void fuse_ifs(Opt *O, Block *b)
+{
+	ensure(O);
+	int *notof = xmalloc((size_t)(O->cap + 1) * sizeof *notof);
+	for (int v = 0; v <= O->cap; v++)
+		notof[v] = -1;
+	nots(O, b, notof);
+	fuse_block(O, b, notof);
+	free(notof);
+}
+
 /* ---- peepholes on temps ------------------------------------------------------------ */
+
+static int names_arg(const Inst *in, int v);
 
 typedef struct Defs {
 	const Inst **def;   /* per value: a temp's definition */
+	const Block **blk;  /* and the block holding it */
 	int *uses;          /* per value: instructions reading it */
+	int *ndef, *walk;   /* per value: its definitions; where in the walk the last is */
+	int n, next;        /* values described; the walk's counter */
 } Defs;
 
 static void find_defs(const Opt *O, Defs *d, const Block *b)
 {
 	for (int i = 0; i < b->n; i++) {
 		const Inst *in = &b->v[i];
-		for (int k = 0; k < in->nres; k++)
-			if (V(O, in->res[k])->kind == VK_TEMP)
+		int w = d->next++;
+		for (int k = 0; k < in->nres; k++) {
+			d->ndef[in->res[k]]++;
+			d->walk[in->res[k]] = w;
+			if (V(O, in->res[k])->kind == VK_TEMP) {
 				d->def[in->res[k]] = in;
+				d->blk[in->res[k]] = b;
+			}
+		}
 		for (int k = 0; k < in->narg; k++)
 			d->uses[in->arg[k]]++;
 		find_defs(O, d, &in->body);
@@ -1548,9 +1589,17 @@ static Defs defs_new(const Opt *O)
 {
 	Defs d;
 	int n = O->f->nval + 1;
+	d.n = O->f->nval;
 	d.def = xmalloc((size_t)n * sizeof *d.def);
+	d.blk = xmalloc((size_t)n * sizeof *d.blk);
 	d.uses = xmalloc((size_t)n * sizeof *d.uses);
+	d.ndef = xmalloc((size_t)n * sizeof *d.ndef);
+	d.walk = xmalloc((size_t)n * sizeof *d.walk);
+	d.next = 0;
 	memset(d.def, 0, (size_t)n * sizeof *d.def);
+	memset(d.blk, 0, (size_t)n * sizeof *d.blk);
+	memset(d.ndef, 0, (size_t)n * sizeof *d.ndef);
+	memset(d.walk, 0, (size_t)n * sizeof *d.walk);
 	memset(d.uses, 0, (size_t)n * sizeof *d.uses);
 	find_defs(O, &d, &O->f->body);
 	return d;
@@ -1559,6 +1608,9 @@ static Defs defs_new(const Opt *O)
 static void defs_free(Defs *d)
 {
 	free(d->def);
+	free(d->blk);
+	free(d->ndef);
+	free(d->walk);
 	free(d->uses);
 }
 
@@ -1591,9 +1643,10 @@ static void copies_into_defs(Opt *O, Block *b, Defs *d)
 	}
 }
 
-/* x = add x, a; ...; x = add x, b  (nothing between naming x) is
- * %s = add x, a; ...; x = add %s, b: one statement, x + a + b, the same
- * sums in the same order. */
+/* x = ...; ...; x = add x, b  (nothing between naming x, nothing there
+ * that the first could not move past) is %s = ...; ...; x = add %s, b:
+ * one statement, the same sums in the same order; and so on along the
+ * chain of a variable's accumulations. */
 static void chains(Opt *O, Block *b)
 {
 	for (int i = 0; i < b->n; i++) {
@@ -1602,12 +1655,20 @@ static void chains(Opt *O, Block *b)
 	}
 	for (int i = 0; i < b->n; i++) {
 		Inst *a = &b->v[i];
-		if (a->op != OP_ADD || !is_var(O, a->res[0]) || a->arg[0] != a->res[0])
+		if (a->nres != 1 || !is_var(O, a->res[0]) || !removable(O, a) || a->op == OP_CALL ||
+		    a->op == OP_LOAD || is_tape(a->op) || a->op == OP_MAKE)
 			continue;
-		int x = a->res[0], j = i + 1;
-		while (j < b->n && !mentions(&b->v[j], x))
+		int x = a->res[0], j = i + 1, ok = 1;
+		while (j < b->n && !mentions(&b->v[j], x)) {
+			const Inst *m = &b->v[j];
+			if (m->op == OP_IF || m->op == OP_FOR || m->op == OP_LOOP || m->op == OP_BREAK ||
+			    m->op == OP_CONTINUE || m->op == OP_RET)
+				ok = 0;
+			for (int k = 0; k < m->nres && ok; k++)
+				ok = !names_arg(a, m->res[k]);
 			j++;
-		if (j >= b->n)
+		}
+		if (!ok || j >= b->n)
 			continue;
 		Inst *c = &b->v[j];
 		if (c->op != OP_ADD || c->res[0] != x || c->arg[0] != x || c->arg[1] == x)
@@ -1624,25 +1685,84 @@ static void chains(Opt *O, Block *b)
 	}
 }
 
-/* A component of a value (v.c[k], m.c[i][j]) read by several instructions
- * is taken again where each reads it, so that each folds it in. */
-static void remat(Opt *O, Block *b, Defs *d)
+/* Is e cheap enough to compute again where each of its readers is: a
+ * component, a vector or matrix built of values, a negation, a conversion,
+ * an operation with a constant? */
+static int cheap(const Opt *O, const Defs *d, int t)
+{
+	const Inst *e = d->def[t];
+	for (int k = 0; k < e->narg; k++) {
+		int a = e->arg[k];
+		if (ty_is_array(T(O, a)))
+			return 0;
+		/* what it reads stays as it is: a variable last assigned before */
+		if (is_var(O, a) && (a >= d->n || d->walk[a] >= d->walk[t]))
+			return 0;
+	}
+	switch (e->op) {
+	case OP_EXTRACT:
+	case OP_MAKE:
+	case OP_NEG:
+	case OP_NOT:
+	case OP_TOFLOAT:
+	case OP_TOINT:
+	case OP_SELECT:
+		return 1;
+	case OP_LT:
+	case OP_LE:
+	case OP_GT:
+	case OP_GE:
+		return 1;
+	case OP_ADD:
+	case OP_SUB:
+	case OP_MUL:
+	case OP_DIV:
+		return is_const(O, e->arg[0]) || is_const(O, e->arg[1]);
+	}
+	return 0;
+}
+
+/* May operand k of in take a temp computed again there? */
+static int copyable(const Inst *in, int k)
+{
+	if ((in->op == OP_EXTRACT || in->op == OP_INSERT) && k == 0)
+		return 0; /* v.c[k] needs a name */
+	return !(is_tape(in->op) && k == 0) && in->op != OP_FOR;
+}
+
+/* count, per temp, its readers that may take a copy; note a block where
+ * one reads it */
+static void count_copyable(const Block *b, const Defs *d, int *n, const Block **ub)
+{
+	for (int i = 0; i < b->n; i++) {
+		const Inst *in = &b->v[i];
+		for (int k = 0; k < in->narg; k++)
+			if (in->arg[k] < d->n && copyable(in, k)) {
+				n[in->arg[k]]++;
+				ub[in->arg[k]] = b;
+			}
+		count_copyable(&in->body, d, n, ub);
+		count_copyable(&in->els, d, n, ub);
+	}
+}
+
+/* A temp of a cheap instruction read by several instructions, or in a
+ * block nested below its own, is computed again where each reads it (so
+ * each folds it into its expression), when every reader can take it. */
+static int remat(Opt *O, Block *b, Defs *d, const uint8_t *all)
 {
 	Block nb = {0};
 	int any = 0;
 	for (int i = 0; i < b->n; i++) {
 		Inst *in = &b->v[i];
-		remat(O, &in->body, d);
-		remat(O, &in->els, d);
+		any |= remat(O, &in->body, d, all);
+		any |= remat(O, &in->els, d, all);
 		for (int k = 0; k < in->narg; k++) {
 			int t = in->arg[k];
+			if (t >= d->n || !all[t] || !copyable(in, k))
+				continue;
 			const Inst *e = d->def[t];
-			if (!e || e->op != OP_EXTRACT || d->uses[t] < 2 || V(O, e->arg[0])->kind == VK_VAR ||
-			    T(O, t) != TY_FLOAT)
-				continue;
-			if (in->op == OP_EXTRACT || in->op == OP_INSERT || in->op == OP_FOR)
-				continue;
-			int c = ir_temp(O->m, O->f, TY_FLOAT);
+			int c = ir_temp(O->m, O->f, T(O, t));
 			ensure(O);
 			Inst copy = *e;
 			int32_t *r = arena(O, sizeof *r);
@@ -1653,26 +1773,208 @@ static void remat(Opt *O, Block *b, Defs *d)
 			memcpy(na, in->arg, (size_t)in->narg * sizeof *na);
 			na[k] = c;
 			in->arg = na;
-			d->uses[t]--;
 			any = 1;
 		}
 		append(O, &nb, in);
 	}
 	if (any)
 		*b = nb;
+	return any;
 }
 
-/* neg (neg x) is x */
+/* The temps remat computes again everywhere */
+static uint8_t *remat_set(const Opt *O, const Defs *d)
+{
+	int *n = xmalloc((size_t)(d->n + 1) * sizeof *n);
+	const Block **ub = xmalloc((size_t)(d->n + 1) * sizeof *ub);
+	memset(n, 0, (size_t)(d->n + 1) * sizeof *n);
+	memset(ub, 0, (size_t)(d->n + 1) * sizeof *ub);
+	count_copyable(&O->f->body, d, n, ub);
+	uint8_t *all = xmalloc((size_t)d->n + 1);
+	int any = 0;
+	for (int t = 0; t < d->n; t++) {
+		all[t] = d->def[t] && d->uses[t] && n[t] == d->uses[t] && cheap(O, d, t) &&
+			 (d->uses[t] >= 2 || ub[t] != d->blk[t]);
+		any |= all[t];
+	}
+	free(n);
+	free(ub);
+	if (!any) {
+		free(all);
+		return NULL;
+	}
+	return all;
+}
+
+/* Do values u and v (temps computed before w walk) hold the same: one
+ * value, equal constants, or temps computed the same from such values by
+ * pure instructions? */
+static int equiv(const Opt *O, const Defs *d, int u, int v, int w, int depth)
+{
+	if (is_const(O, u) || is_const(O, v))
+		return is_const(O, u) && is_const(O, v) && const_eq(O, u, v);
+	if (u == v)
+		/* a variable: last assigned before */
+		return !is_var(O, u) || (u < d->n && d->walk[u] < w);
+	if (depth > 6 || u >= d->n || v >= d->n)
+		return 0;
+	const Inst *x = d->def[u], *y = d->def[v];
+	if (!x || !y || x->op != y->op || x->callee != y->callee || x->narg != y->narg || x->nres != 1 ||
+	    y->nres != 1 || T(O, u) != T(O, v))
+		return 0;
+	switch (x->op) {
+	case OP_BUILTIN:
+		if (ir_builtins[x->callee].flags & BF_ATOMIC || x->callee == BI_TID)
+			return 0;
+		break;
+	case OP_CALL:
+		if (x->callee < O->di->ncallfx && O->di->callfx[x->callee])
+			return 0;
+		break;
+	case OP_LOAD:
+		if (!O->written || O->written[x->arg[0]])
+			return 0;
+		break;
+	case OP_MOV:
+	case OP_STORE:
+	case OP_IF:
+	case OP_FOR:
+	case OP_LOOP:
+		return 0;
+	default:
+		if (is_tape(x->op))
+			return 0;
+	}
+	for (int k = 0; k < x->narg; k++)
+		if (!equiv(O, d, x->arg[k], y->arg[k], w, depth + 1))
+			return 0;
+	return 1;
+}
+
+/* ... and worth computing once: no cheap instruction */
+static int same_value(const Opt *O, const Defs *d, int a, int b)
+{
+	return d->def[a] && !cheap(O, d, a) && equiv(O, d, a, b, d->walk[a], 0);
+}
+
+/* A temp computing what an earlier temp of its block, already read by
+ * several instructions, computed: its readers take that one. */
+static void cse_block(Opt *O, Block *b, Defs *d, int *to)
+{
+	for (int i = 0; i < b->n; i++) {
+		Inst *in = &b->v[i];
+		cse_block(O, &in->body, d, to);
+		cse_block(O, &in->els, d, to);
+		for (int k = 0; k < in->narg; k++)
+			if (in->arg[k] < d->n && to[in->arg[k]] >= 0) {
+				int32_t *na = arena(O, (size_t)in->narg * sizeof *na);
+				memcpy(na, in->arg, (size_t)in->narg * sizeof *na);
+				for (int q = 0; q < in->narg; q++)
+					if (na[q] < d->n && to[na[q]] >= 0)
+						na[q] = to[na[q]];
+				in->arg = na;
+				break;
+			}
+		if (in->nres != 1 || V(O, in->res[0])->kind != VK_TEMP)
+			continue;
+		int t = in->res[0];
+		for (int j = 0; j < i; j++) {
+			const Inst *p = &b->v[j];
+			if (p->nres != 1 || V(O, p->res[0])->kind != VK_TEMP || to[p->res[0]] >= 0)
+				continue;
+			int u = p->res[0];
+			if (d->uses[u] < 2 || !same_value(O, d, u, t))
+				continue;
+			to[t] = u;
+			d->uses[u] += d->uses[t];
+			break;
+		}
+	}
+}
+
+/* A component of a value with that component just set: (insert v, k, x)[k]
+ * is x, when x still holds it (a temp, a constant, a variable last set
+ * before). */
+static void component_of_insert(Opt *O, Block *b, Defs *d)
+{
+	for (int i = 0; i < b->n; i++) {
+		Inst *in = &b->v[i];
+		component_of_insert(O, &in->body, d);
+		component_of_insert(O, &in->els, d);
+		if (in->op != OP_EXTRACT || in->arg[0] >= d->n || in->nres != 1)
+			continue;
+		const Inst *e = d->def[in->arg[0]];
+		if (!e || e->op != OP_INSERT || e->narg != in->narg + 1)
+			continue;
+		int same = 1;
+		for (int k = 1; k < in->narg; k++)
+			same &= is_const(O, in->arg[k]) && is_const(O, e->arg[k]) && const_eq(O, in->arg[k], e->arg[k]);
+		int x = e->arg[e->narg - 1];
+		if (!same || (is_var(O, x) && (x >= d->n || d->walk[x] >= d->walk[in->arg[0]])))
+			continue;
+		in->op = OP_MOV;
+		in->narg = 1;
+		int32_t *na = arena(O, sizeof *na);
+		na[0] = x;
+		in->arg = na;
+	}
+}
+
+static int assigns(const Inst *in, int v);
+
+/* y = insert x, k, a; ...; z = insert y, k, b, y read there alone: the
+ * first component is overwritten, z = insert x, k, b (when x is as it
+ * was: nothing between assigns it). */
+static void reinserts(Opt *O, Block *b, const Defs *d)
+{
+	for (int i = 0; i < b->n; i++) {
+		reinserts(O, &b->v[i].body, d);
+		reinserts(O, &b->v[i].els, d);
+	}
+	for (int i = 0; i < b->n; i++) {
+		const Inst *a = &b->v[i];
+		if (a->op != OP_INSERT || a->nres != 1)
+			continue;
+		int y = a->res[0], x = a->arg[0], j = i + 1;
+		if (y >= d->n)
+			continue;
+		while (j < b->n && !mentions(&b->v[j], y) && !assigns(&b->v[j], x))
+			j++;
+		if (j >= b->n)
+			continue;
+		Inst *c = &b->v[j];
+		if (c->op != OP_INSERT || c->arg[0] != y || c->narg != a->narg || c->arg[c->narg - 1] == y)
+			continue;
+		/* y's value read there alone: it is assigned again there, or
+		 * nothing else reads it */
+		if (c->res[0] != y && (d->uses[y] != 1 || d->ndef[y] != 1))
+			continue;
+		int same = 1;
+		for (int k = 1; k + 1 < c->narg; k++)
+			same &= is_const(O, c->arg[k]) && is_const(O, a->arg[k]) && const_eq(O, c->arg[k], a->arg[k]);
+		if (!same)
+			continue;
+		int32_t *na = arena(O, (size_t)c->narg * sizeof *na);
+		memcpy(na, c->arg, (size_t)c->narg * sizeof *na);
+		na[0] = x;
+		c->arg = na;
+		memmove(&b->v[i], &b->v[i + 1], (size_t)(b->n - i - 1) * sizeof *b->v);
+		b->n--;
+		i--;
+	}
+}
+
+/* neg (neg x) is x, not (not x) too */
 static void negs(Opt *O, Block *b, Defs *d)
 {
 	for (int i = 0; i < b->n; i++) {
 		Inst *in = &b->v[i];
 		negs(O, &in->body, d);
 		negs(O, &in->els, d);
-		if (in->op != OP_NEG)
+		if (in->op != OP_NEG && in->op != OP_NOT)
 			continue;
 		const Inst *e = d->def[in->arg[0]];
-		if (e && e->op == OP_NEG) {
+		if (e && e->op == in->op) {
 			in->op = OP_MOV;
 			int32_t *na = arena(O, sizeof *na);
 			na[0] = e->arg[0];
@@ -1681,18 +1983,434 @@ static void negs(Opt *O, Block *b, Defs *d)
 	}
 }
 
+static int names_arg(const Inst *in, int v)
+{
+	for (int k = 0; k < in->narg; k++)
+		if (in->arg[k] == v)
+			return 1;
+	for (int i = 0; i < in->body.n; i++)
+		if (names_arg(&in->body.v[i], v))
+			return 1;
+	for (int i = 0; i < in->els.n; i++)
+		if (names_arg(&in->els.v[i], v))
+			return 1;
+	return 0;
+}
+
+static int assigns(const Inst *in, int v)
+{
+	for (int k = 0; k < in->nres; k++)
+		if (in->res[k] == v)
+			return 1;
+	for (int i = 0; i < in->body.n; i++)
+		if (assigns(&in->body.v[i], v))
+			return 1;
+	for (int i = 0; i < in->els.n; i++)
+		if (assigns(&in->els.v[i], v))
+			return 1;
+	return 0;
+}
+
+/* x = load A, j; store A, j, 0; ... atomic_add A, j, x, with nothing in
+ * between naming A or assigning x or j: A[j] ends as it began, so the
+ * store and the atomic go (an adjoint passed through unchanged). */
+static void round_trips(Opt *O, Block *b, const Defs *d)
+{
+	for (int i = 0; i < b->n; i++) {
+		round_trips(O, &b->v[i].body, d);
+		round_trips(O, &b->v[i].els, d);
+	}
+	for (int i = 0; i + 1 < b->n; i++) {
+		const Inst *ld = &b->v[i], *st = &b->v[i + 1];
+		if (ld->op != OP_LOAD || st->op != OP_STORE || st->arg[0] != ld->arg[0] || st->arg[1] != ld->arg[1])
+			continue;
+		int z = st->arg[2], x = ld->res[0], a = ld->arg[0], j = ld->arg[1];
+		const Inst *zd = V(O, z)->kind == VK_TEMP ? d->def[z] : NULL;
+		if (!(is_const(O, z) && const_is(O, z, 0.0f)) && !(zd && zd->op == OP_MAKE && !zd->narg))
+			continue;
+		for (int k = i + 2; k < b->n; k++) {
+			const Inst *in = &b->v[k];
+			if (is_atomic_inst(in) && in->arg[0] == a && in->arg[1] == j && in->arg[2] == x &&
+			    !in->nres && !strcmp(ir_builtins[in->callee].name, "atomic_add")) {
+				memmove(&b->v[k], &b->v[k + 1], (size_t)(b->n - k - 1) * sizeof *b->v);
+				b->n--;
+				memmove(&b->v[i + 1], &b->v[i + 2], (size_t)(b->n - i - 2) * sizeof *b->v);
+				b->n--;
+				break;
+			}
+			if (names_arg(in, a) || assigns(in, x) || assigns(in, j))
+				break;
+		}
+	}
+}
+
+static int skip(char c)
+{
+	const char *e = getenv("KS_OPT_SKIP");
+	return e && strchr(e, c);
+}
+
 static void peepholes(Opt *O)
 {
 	Defs d = defs_new(O);
+	if (!skip('c')) copies_into_defs(O, &O->f->body, &d);
+	defs_free(&d);
+	if (!skip('h')) chains(O, &O->f->body);
+	d = defs_new(O);
+	if (!skip('n')) negs(O, &O->f->body, &d);
+	component_of_insert(O, &O->f->body, &d);
+	defs_free(&d);
+	d = defs_new(O);
+	if (!skip('t')) round_trips(O, &O->f->body, &d);
+	defs_free(&d);
+	d = defs_new(O);
 	copies_into_defs(O, &O->f->body, &d);
 	defs_free(&d);
-	chains(O, &O->f->body);
 	d = defs_new(O);
-	negs(O, &O->f->body, &d);
+	reinserts(O, &O->f->body, &d);
 	defs_free(&d);
+	/* what those leave to fold: (0.0 + x) and the like */
+	fwd_pass(O);
+	live_pass(O, NULL, NULL);
 	d = defs_new(O);
-	remat(O, &O->f->body, &d);
+	int *to = xmalloc((size_t)(d.n + 1) * sizeof *to);
+	for (int v = 0; v <= d.n; v++)
+		to[v] = -1;
+	if (!skip('e')) cse_block(O, &O->f->body, &d, to);
+	free(to);
 	defs_free(&d);
+	for (int pass = 0; pass < 4 && !skip('m'); pass++) {
+		d = defs_new(O);
+		uint8_t *all = remat_set(O, &d);
+		int any = all && remat(O, &O->f->body, &d, all);
+		free(all);
+		defs_free(&d);
+		if (!any)
+			break;
+	}
+}
+
+static void insert_at(Opt *O, Block *b, int at, const Inst *in);
+static int is_init(const Opt *O, const Inst *in);
+
+/* Replace the reads of v by w in in and what it holds. */
+static void replace_use(Inst *in, int v, int w, Opt *O)
+{
+	int any = 0;
+	for (int k = 0; k < in->narg; k++)
+		any |= in->arg[k] == v;
+	if (any) {
+		int32_t *na = arena(O, (size_t)in->narg * sizeof *na);
+		for (int k = 0; k < in->narg; k++)
+			na[k] = in->arg[k] == v ? w : in->arg[k];
+		in->arg = na;
+	}
+	for (int i = 0; i < in->body.n; i++)
+		replace_use(&in->body.v[i], v, w, O);
+	for (int i = 0; i < in->els.n; i++)
+		replace_use(&in->els.v[i], v, w, O);
+}
+
+/* ---- recomputing in the replay of a branch ------------------------------------------ */
+
+/* A value computed in a branch of the forward sweep and read in the
+ * reverse's replay of that branch (a later if on the same condition) needs
+ * a variable declared before both, zeroed.  When it is cheap and pure and
+ * what it reads is still there, the replay computes it again instead. */
+
+typedef struct RNode {
+	Inst *in;
+	Block *b;       /* the block holding it */
+	int idx;        /* its index there */
+	int parent;     /* enclosing if or loop node, or -1 */
+	int end;        /* walk index after its subtree */
+} RNode;
+
+typedef struct Remat {
+	Opt *O;
+	RNode *node;
+	int nn, capn;
+	int *defstart, *defs;  /* per value: defining nodes */
+	int *usestart, *uses;  /* per value: reading nodes */
+} Remat;
+
+static void rgather(Remat *R, Block *b, int parent)
+{
+	for (int i = 0; i < b->n; i++) {
+		if (R->nn == R->capn) {
+			R->capn = R->capn ? 2 * R->capn : 256;
+			R->node = xrealloc(R->node, (size_t)R->capn * sizeof *R->node);
+		}
+		int x = R->nn++;
+		R->node[x] = (RNode){&b->v[i], b, i, parent, 0};
+		rgather(R, &b->v[i].body, x);
+		rgather(R, &b->v[i].els, x);
+		R->node[x].end = R->nn;
+	}
+}
+
+static int *index_by(Remat *R, int nv, int **list, int res)
+{
+	int *start = xmalloc((size_t)(nv + 2) * sizeof *start);
+	memset(start, 0, (size_t)(nv + 2) * sizeof *start);
+	for (int x = 0; x < R->nn; x++) {
+		const Inst *in = R->node[x].in;
+		int n = res ? in->nres : in->narg;
+		for (int k = 0; k < n; k++) {
+			int v = res ? in->res[k] : in->arg[k];
+			if (!k || (res ? in->res[k - 1] : in->arg[k - 1]) != v)
+				start[v + 1]++;
+		}
+	}
+	for (int v = 0; v < nv; v++)
+		start[v + 1] += start[v];
+	*list = xmalloc((size_t)(start[nv] + 1) * sizeof **list);
+	int *fill = xmalloc((size_t)(nv + 1) * sizeof *fill);
+	memcpy(fill, start, (size_t)nv * sizeof *fill);
+	for (int x = 0; x < R->nn; x++) {
+		const Inst *in = R->node[x].in;
+		int n = res ? in->nres : in->narg;
+		for (int k = 0; k < n; k++) {
+			int v = res ? in->res[k] : in->arg[k];
+			if (!k || (res ? in->res[k - 1] : in->arg[k - 1]) != v)
+				(*list)[fill[v]++] = x;
+		}
+	}
+	free(fill);
+	return start;
+}
+
+/* Is node x inside node y's subtree? */
+static int inside(const Remat *R, int x, int y) { return x > y && x < R->node[y].end; }
+
+/* May in be computed again elsewhere: pure, one result, no memory but an
+ * array the function never writes? */
+static int recomputable(const Opt *O, const Inst *in)
+{
+	if (in->op == OP_LOAD && O->written && !O->written[in->arg[0]])
+		return 1;
+	if (in->nres != 1 || !removable(O, in) || in->op == OP_LOAD || in->op == OP_CALL || is_tape(in->op) ||
+	    in->op == OP_IF || in->op == OP_FOR || in->op == OP_LOOP)
+		return 0;
+	return in->op != OP_BUILTIN || !(ir_builtins[in->callee].flags & BF_ATOMIC);
+}
+
+/* Is value a assigned by a node walked in (from, to)? */
+static int assigned_between(const Remat *R, int a, int from, int to)
+{
+	for (int k = R->defstart[a]; k < R->defstart[a + 1]; k++)
+		if (R->defs[k] > from && R->defs[k] < to)
+			return 1;
+	return 0;
+}
+
+/* Collect into chain (in order) the definitions to compute again at node
+ * `at` for value v defined by node d inside statement p: d itself, and the
+ * temps of p it reads.  0 when something it reads may differ there. */
+static int collect(Remat *R, int d, int p, int at, int *chain, int *n, int depth)
+{
+	const Inst *in = R->node[d].in;
+	if (depth > 8 || *n >= 32 || !recomputable(R->O, in))
+		return 0;
+	for (int k = 0; k < in->narg; k++) {
+		int a = in->arg[k];
+		if (is_const(R->O, a))
+			continue;
+		if (V(R->O, a)->kind == VK_TEMP && R->defstart[a + 1] - R->defstart[a] == 1 &&
+		    inside(R, R->defs[R->defstart[a]], p)) {
+			if (!collect(R, R->defs[R->defstart[a]], p, at, chain, n, depth + 1))
+				return 0;
+			continue;
+		}
+		if (V(R->O, a)->kind == VK_VAR) {
+			/* a variable p assigns: computed again too, if assigned once */
+			int inp = 0, da = -1, nda = 0;
+			for (int q = R->defstart[a]; q < R->defstart[a + 1]; q++) {
+				int x = R->defs[q];
+				if (R->node[x].parent < 0 && is_init(R->O, R->node[x].in))
+					continue;
+				inp |= inside(R, x, p);
+				da = x;
+				nda++;
+			}
+			if (inp) {
+				/* assigned once, before d in its block: so on every
+				 * path to d */
+				if (nda != 1 || R->node[da].b != R->node[d].b || R->node[da].idx >= R->node[d].idx ||
+				    !collect(R, da, p, at, chain, n, depth + 1))
+					return 0;
+				continue;
+			}
+		}
+		if (V(R->O, a)->kind == VK_TEMP) {
+			/* a temp from outside p: visible at `at` when its block holds p */
+			int td = R->defstart[a + 1] - R->defstart[a] == 1 ? R->defs[R->defstart[a]] : -1;
+			if (td < 0 || R->node[td].b != R->node[p].b)
+				return 0;
+			continue;
+		}
+		if (assigned_between(R, a, d, at))
+			return 0;
+	}
+	for (int k = 0; k < *n; k++)
+		if (chain[k] == d)
+			return 1;
+	chain[(*n)++] = d;
+	return 1;
+}
+
+static void remat_branches(Opt *O)
+{
+	Remat R = {0};
+	R.O = O;
+	rgather(&R, &O->f->body, -1);
+	int nv = O->f->nval;
+	R.defstart = index_by(&R, nv, &R.defs, 1);
+	R.usestart = index_by(&R, nv, &R.uses, 0);
+	/* what to do, found first, done after (inserting moves nodes) */
+	typedef struct Job {
+		int v, at, nchain;
+		int chain[32];
+		Block *b;
+		int idx;
+	} Job;
+	Job *job = NULL;
+	int njob = 0;
+	for (int v = 0; v < nv; v++) {
+		if (!is_var(O, v))
+			continue;
+		/* one definition, but for the function's init of it */
+		int d = -1, nd = 0;
+		for (int k = R.defstart[v]; k < R.defstart[v + 1]; k++) {
+			int x = R.defs[k];
+			if (R.node[x].parent < 0 && is_init(O, R.node[x].in))
+				continue;
+			d = x;
+			nd++;
+		}
+		if (nd != 1)
+			continue;
+		if (!recomputable(O, R.node[d].in))
+			continue;
+		/* the statement p holding d in the block where the first use
+		 * outside d's own block is a later statement r */
+		int r = -1, p = -1;
+		for (int k = R.usestart[v]; k < R.usestart[v + 1]; k++) {
+			int u = R.uses[k];
+			if (R.node[u].b == R.node[d].b && R.node[u].idx > R.node[d].idx)
+				continue; /* read where d is seen */
+			int pu = d, ru = u;
+			while (pu >= 0 && ru >= 0 && R.node[pu].b != R.node[ru].b) {
+				if (R.node[pu].parent > R.node[ru].parent || R.node[ru].parent < 0)
+					pu = R.node[pu].parent;
+				else
+					ru = R.node[ru].parent;
+			}
+			if (pu < 0 || ru < 0 || pu == ru || R.node[ru].idx <= R.node[pu].idx || R.node[ru].in->op != OP_IF) {
+				r = -2;
+				break;
+			}
+			if (r == -1) {
+				r = ru;
+				p = pu;
+			} else if (r != ru || p != pu) {
+				r = -2;
+				break;
+			}
+		}
+		/* d runs whenever p's branch does, and r is the replay of p: the
+		 * same condition, read in the same branch (below) */
+		if (r < 0 || R.node[p].in->op != OP_IF || R.node[d].parent != p ||
+		    R.node[r].in->arg[0] != R.node[p].in->arg[0])
+			continue;
+		int dthen = R.node[d].b == &R.node[p].in->body;
+		/* where in r: before the first statement of one branch that
+		 * reads v, not inside a loop of r */
+		int first = -1, inthen = 0, inels = 0;
+		for (int k = R.usestart[v]; k < R.usestart[v + 1]; k++) {
+			int u = R.uses[k];
+			if (!inside(&R, u, r))
+				continue;
+			if (first < 0 || u < first)
+				first = u;
+			int x = u;
+			while (R.node[x].parent != r)
+				x = R.node[x].parent;
+			if (R.node[x].b == &R.node[r].in->body)
+				inthen = 1;
+			else
+				inels = 1;
+		}
+		if (first < 0 || inthen == inels || inthen != dthen || R.node[r].in->arg[0] == v)
+			continue;
+		int at = first;
+		while (R.node[at].parent != r)
+			at = R.node[at].parent;
+		Job j = {v, at, 0, {0}, R.node[at].b, R.node[at].idx};
+		if (!collect(&R, d, p, at, j.chain, &j.nchain, 0))
+			continue;
+		job = xrealloc(job, (size_t)(njob + 1) * sizeof *job);
+		job[njob++] = j;
+	}
+	/* apply them deepest first: inserting into a block rebuilds its array,
+	 * which holds the blocks nested in it */
+	for (int q = 0; q < njob; q++) {
+		int depth = 0;
+		for (int x = job[q].at; x >= 0; x = R.node[x].parent)
+			depth++;
+		job[q].nchain |= depth << 8;
+	}
+	for (int q = 1; q < njob; q++) {
+		Job t = job[q];
+		int k = q - 1;
+		while (k >= 0 && (job[k].nchain >> 8) < (t.nchain >> 8)) {
+			job[k + 1] = job[k];
+			k--;
+		}
+		job[k + 1] = t;
+	}
+	for (int q = 0; q < njob; q++)
+		job[q].nchain &= 0xff;
+	for (int q = 0; q < njob; q++) {
+		Job *j = &job[q];
+		int *map = xmalloc((size_t)(O->f->nval + 64) * sizeof *map);
+		for (int v = 0; v < O->f->nval; v++)
+			map[v] = v;
+		Block ins = {0};
+		for (int k = 0; k < j->nchain; k++) {
+			Inst c = *R.node[j->chain[k]].in;
+			int t = ir_temp(O->m, O->f, T(O, c.res[0]));
+			ensure(O);
+			map = xrealloc(map, (size_t)(O->f->nval + 1) * sizeof *map);
+			map[t] = t;
+			int32_t *res = arena(O, sizeof *res), *arg = arena(O, (size_t)(c.narg ? c.narg : 1) * sizeof *arg);
+			res[0] = t;
+			for (int a = 0; a < c.narg; a++)
+				arg[a] = map[c.arg[a]];
+			map[c.res[0]] = t;
+			c.res = res;
+			c.arg = arg;
+			append(O, &ins, &c);
+		}
+		/* the reads of v in r's branch (the statements from idx on) */
+		int nt = map[j->v];
+		for (int i = j->idx; i < j->b->n; i++)
+			replace_use(&j->b->v[i], j->v, nt, O);
+		for (int k = 0; k < ins.n; k++)
+			insert_at(O, j->b, j->idx + k, &ins.v[k]);
+		/* later jobs in the same block, past this point, moved */
+		for (int q2 = q + 1; q2 < njob; q2++)
+			if (job[q2].b == j->b && job[q2].idx >= j->idx)
+				job[q2].idx += ins.n;
+		free(map);
+		O->changed = 1;
+	}
+	free(job);
+	free(R.node);
+	free(R.defstart);
+	free(R.defs);
+	free(R.usestart);
+	free(R.uses);
 }
 
 /* ---- moving inits down -------------------------------------------------------------- */
@@ -2441,6 +3159,22 @@ static void share(Opt *O)
 
 /* ---- the driver ------------------------------------------------------------------ */
 
+/* Mark the arrays b may write: stored to, updated by an atomic, passed
+ * to a call that writes. */
+static void find_written(Opt *O, const Block *b)
+{
+	for (int i = 0; i < b->n; i++) {
+		const Inst *in = &b->v[i];
+		if (in->op == OP_STORE || is_atomic_inst(in))
+			O->written[in->arg[0]] = 1;
+		if (in->op == OP_CALL && in->callee < O->di->ncallfx && O->di->callfx[in->callee])
+			for (int k = 0; k < in->narg; k++)
+				O->written[in->arg[k]] = 1;
+		find_written(O, &in->body);
+		find_written(O, &in->els);
+	}
+}
+
 void diff_opt(Module *m, Func *f, const DiffInfo *di)
 {
 	Opt O;
@@ -2448,24 +3182,40 @@ void diff_opt(Module *m, Func *f, const DiffInfo *di)
 	O.m = m;
 	O.f = f;
 	O.di = di;
+	O.written = xmalloc((size_t)f->nval + 1);
+	memset(O.written, 0, (size_t)f->nval + 1);
+	find_written(&O, &f->body);
 	for (int round = 0; round < 16; round++) {
 		O.changed = 0;
 		fwd_pass(&O);
 		live_pass(&O, NULL, NULL);
 		sweep_pass(&O);
-		flip_ifs(&O, &f->body);
-		fuse_ifs(&O, &f->body);
+		if (!skip('f'))
+			fuse_ifs(&O, &f->body);
 		if (!O.changed)
 			break;
 	}
+	if (getenv("KS_OPT_DEBUG")) { fprintf(stderr, "---- before remat\n"); ir_print_func(stderr, m, f); }
+	if (!skip('r'))
+		remat_branches(&O);
+	if (getenv("KS_OPT_DEBUG")) { fprintf(stderr, "---- after remat\n"); ir_print_func(stderr, m, f); }
+	for (int round = 0; round < 4 && O.changed; round++) {
+		O.changed = 0;
+		fwd_pass(&O);
+		live_pass(&O, NULL, NULL);
+		sweep_pass(&O);
+	}
+	flip_ifs(&O, &f->body);
 	sink_inits(&O);
 	to_temps(&O);
 	peepholes(&O);
 	share(&O);
+	if (getenv("KS_OPT_DEBUG")) { fprintf(stderr, "---- final\n"); ir_print_func(stderr, m, f); }
 	free(O.fact);
 	free(O.ver);
 	free(O.stamp);
 	free(O.pos1);
 	free(O.pos2);
 	free(O.log);
+	free(O.written);
 }

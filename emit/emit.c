@@ -114,6 +114,9 @@ typedef struct Emitter {
 	int *hid;
 	TapeLayout *tl;
 	int ntl;
+	/* per backward kernel: which parameters its thread function leaves
+	 * out (nothing there reads them; the entry still takes them) */
+	uint8_t **unread;
 } Emitter;
 
 /* ---- names ---------------------------------------------------------- */
@@ -1255,13 +1258,22 @@ static void emit_effect(Emitter *e, const Inst *in, int depth)
 	Buf b = {0};
 	const Func *callee = in->op == OP_CALL ? e->m->fn[in->callee] : NULL;
 	if (callee && callee->nret > 1) {
+		/* the temps it assigns, one declaration per type: float t3, t4; */
 		for (int k = 0; k < in->nres; k++) {
-			int r = in->res[k];
-			if (is_named_temp(e, r)) {
-				indent(e, depth);
-				fprintf(e->out, "%s %s;", ctype(e->f->val[r].ty), e->v[r].name);
-				line_end(e, in);
-			}
+			int r = in->res[k], seen = 0;
+			if (!is_named_temp(e, r))
+				continue;
+			for (int q = 0; q < k && !seen; q++)
+				seen = is_named_temp(e, in->res[q]) && e->f->val[in->res[q]].ty == e->f->val[r].ty;
+			if (seen)
+				continue;
+			indent(e, depth);
+			fprintf(e->out, "%s %s", ctype(e->f->val[r].ty), e->v[r].name);
+			for (int q = k + 1; q < in->nres; q++)
+				if (is_named_temp(e, in->res[q]) && e->f->val[in->res[q]].ty == e->f->val[r].ty)
+					fprintf(e->out, ", %s", e->v[in->res[q]].name);
+			fputc(';', e->out);
+			line_end(e, in);
 		}
 		if (!in->nres) {
 			/* results ignored: the function still writes them somewhere */
@@ -1589,15 +1601,21 @@ static void name_temps(Emitter *e, const Block *b, int *counter)
 	}
 }
 
-static void param_list(Emitter *e, Buf *b)
+/* The parameters, but those skip marks. */
+static void param_list_but(Emitter *e, Buf *b, const uint8_t *skip)
 {
+	int n = 0;
 	for (int i = 0; i < e->f->nparam; i++) {
 		int p = e->f->param[i];
-		if (i)
+		if (skip && skip[i])
+			continue;
+		if (n++)
 			buf_puts(b, ", ");
 		put_decl(b, e->f->val[p].ty, e->v[p].name);
 	}
 }
+
+static void param_list(Emitter *e, Buf *b) { param_list_but(e, b, NULL); }
 
 /* The first local names: emit_effect's scratch results of a call whose
  * results are ignored, then the parameters in order.  They depend on
@@ -1822,14 +1840,10 @@ static void emit_func(Emitter *e, int fi)
 			f->name, f->loc.line);
 		buf_printf(&b, "%s %s(int tid", cuda ? "static __device__ void" : "static void",
 			   e->fname[fi]);
-		if (f->nparam)
-			buf_puts(&b, ", ");
 	} else if (f->is_kernel) {
 		fprintf(e->out, "// @wp.kernel %s, line %d: the body of one thread\n", f->name, f->loc.line);
 		buf_printf(&b, "%s %s(int tid", cuda ? "static __device__ void" : "static void",
 			   e->fname[fi]);
-		if (f->nparam)
-			buf_puts(&b, ", ");
 	} else {
 		fprintf(e->out, "// @wp.func %s, line %d\n", f->name, f->loc.line);
 		/* nvcc and NVRTC warn about a static function nobody calls (an
@@ -1843,7 +1857,25 @@ static void emit_func(Emitter *e, int fi)
 		else
 			buf_printf(&b, "%s void %s(", q, e->fname[fi]);
 	}
-	param_list(e, &b);
+	/* a backward kernel's thread function takes what it reads: the
+	 * parameters of the forward kernel its adjoint has no use for stay
+	 * in the entry */
+	uint8_t *skip = NULL;
+	if (f->backward) {
+		skip = xmalloc((size_t)f->nparam + 1);
+		for (int i = 0; i < f->nparam; i++)
+			skip[i] = !e->v[f->param[i]].uses;
+		free(e->unread[fi]);
+		e->unread[fi] = skip;
+	}
+	int shown = 0;
+	for (int i = 0; i < f->nparam; i++)
+		shown += !(skip && skip[i]);
+	if (f->is_kernel && shown)
+		buf_puts(&b, ", ");
+	else if (f->is_kernel && b.n >= 2 && !strcmp(b.p + b.n - 2, ", "))
+		b.n -= 2, b.p[b.n] = 0;
+	param_list_but(e, &b, skip);
 	if (f->nret > 1)
 		for (int k = 0; k < f->nret; k++)
 			buf_printf(&b, "%s%s *%s", f->nparam || k ? ", " : "", ctype(f->ret[k]), e->retname[k]);
@@ -1853,9 +1885,18 @@ static void emit_func(Emitter *e, int fi)
 	buf_free(&b);
 	if (f->is_kernel && !uses_tid(e, &f->body))
 		fprintf(e->out, "    (void)tid;  // line %d: not used\n", f->loc.line);
-	emit_unused_params(e);
+	if (!f->backward)
+		emit_unused_params(e);
 	emit_block(e, &f->body, 1, -1);
 	fputs("}\n", e->out);
+}
+
+/* (void)p; in an entry for the parameters its thread function leaves out */
+static void entry_unread(Emitter *e, const Func *f, const uint8_t *skip)
+{
+	for (int i = 0; skip && i < f->nparam; i++)
+		if (skip[i])
+			fprintf(e->out, "    (void)%s;  // the adjoint does not read it\n", e->v[f->param[i]].name);
 }
 
 /* The kernel's launch entry: NAME_cpu_forward / NAME_cuda_forward. */
@@ -1867,19 +1908,23 @@ static void emit_entry(Emitter *e, int fi)
 	name_params(e);
 	Buf b = {0}, a = {0};
 	param_list(e, &b);
+	const uint8_t *skip = f->backward ? e->unread[fi] : NULL;
 	for (int i = 0; i < f->nparam; i++)
-		buf_printf(&a, ", %s", e->v[f->param[i]].name);
+		if (!(skip && skip[i]))
+			buf_printf(&a, ", %s", e->v[f->param[i]].name);
 	const char *dir = f->backward ? "backward" : "forward";
 	fprintf(e->out, "// launch %s%s: threads 0 .. dim-1\n", f->backward ? "the backward of " : "",
 		f->name);
 	if (cuda) {
 		fprintf(e->out, "extern \"C\" __global__ void %s_cuda_%s(int dim%s%s)\n{\n", f->name, dir,
 			f->nparam ? ", " : "", b.n ? b.p : "");
+		entry_unread(e, f, skip);
 		fputs("    for (int tid = blockIdx.x * blockDim.x + threadIdx.x; tid < dim; "
 		      "tid += blockDim.x * gridDim.x)\n", e->out);
 	} else {
 		fprintf(e->out, "void %s_cpu_%s(int dim%s%s)\n{\n", f->name, dir, f->nparam ? ", " : "",
 			b.n ? b.p : "");
+		entry_unread(e, f, skip);
 		fputs("    for (int tid = 0; tid < dim; tid++)\n", e->out);
 	}
 	fprintf(e->out, "        %s(tid%s);\n}\n", e->fname[fi], a.n ? a.p : "");
@@ -1917,6 +1962,8 @@ static void emit_begin(Emitter *e, FILE *out, const Module *m, int target, const
 	e->fx = xmalloc((size_t)n * sizeof *e->fx);
 	e->called = xmalloc((size_t)n);
 	memset(e->called, 0, (size_t)n);
+	e->unread = xmalloc((size_t)n * sizeof *e->unread);
+	memset(e->unread, 0, (size_t)n * sizeof *e->unread);
 	if (called) {
 		memcpy(e->called, called, (size_t)m->nfn);
 	} else {
@@ -1974,6 +2021,9 @@ static void emit_free(Emitter *e)
 	free(e->fx);
 	free(e->order);
 	free(e->called);
+	for (int i = 0; e->unread && i < (e->m->nfn ? e->m->nfn : 1); i++)
+		free(e->unread[i]);
+	free(e->unread);
 	free(e->ii);
 	free(e->tree);
 	free(e->decl);
