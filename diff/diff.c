@@ -1539,13 +1539,29 @@ static void finish(D *d, Block *body)
 }
 
 /* Does a call to function fi (an _adj func) write memory: has it adjoint
- * arrays to accumulate into? */
+ * arrays to accumulate into?  (Before its body is made.) */
 static int adj_writes(const Module *m, int fi)
 {
 	const Func *g = m->fn[fi];
 	for (int i = 0; i < g->nparam; i++)
 		if (ty_is_array(g->val[g->param[i]].ty) && diff_floaty(ty_elem(g->val[g->param[i]].ty)))
 			return 1;
+	return 0;
+}
+
+/* Does b write memory (a store, an atomic, a call that writes)?  Once an
+ * _adj func's body is made and simplified, this says it exactly. */
+static int writes(const D *d, const Block *b)
+{
+	for (int i = 0; i < b->n; i++) {
+		const Inst *in = &b->v[i];
+		if (in->op == OP_STORE || is_atomic(in))
+			return 1;
+		if (in->op == OP_CALL && in->callee < *d->capfnfx && (*d->fnfx)[in->callee])
+			return 1;
+		if (writes(d, &in->body) || writes(d, &in->els))
+			return 1;
+	}
 	return 0;
 }
 
@@ -2011,10 +2027,12 @@ void diff_module(Module *m, const Src *src)
 	for (int i = 0; i < n; i++) {
 		if (m->fn[i]->backward)
 			continue;
-		if (m->fn[i]->is_kernel)
+		if (m->fn[i]->is_kernel) {
 			diff_kernel(m, src, &d, i);
-		else
+		} else {
 			diff_func(m, src, &d, i);
+			set_fnfx(&d, d.fadj[i], writes(&d, &m->fn[d.fadj[i]]->body));
+		}
 	}
 	arena_free(&a);
 	free(fnfx);
@@ -2094,6 +2112,7 @@ void diff_stream_func(DiffStream *ds, int fi, const Src *irsrc, FILE *out)
 		diff_func_sig(m, fi, d->fadj);
 		set_fnfx(d, d->fadj[fi], adj_writes(m, d->fadj[fi]));
 		diff_func(m, &ds->nosrc, d, fi);
+		set_fnfx(d, d->fadj[fi], writes(d, &m->fn[d->fadj[fi]]->body));
 		if (replay)
 			spool_func(ds, 0, d->pure[fi]);
 		spool_func(ds, 1, d->fadj[fi]);

@@ -1404,7 +1404,22 @@ static void sweep_pass(Opt *O)
 
 /* ---- small rewrites --------------------------------------------------------------- */
 
-/* if c {} else {E} is if not c {E} */
+static int mentions(const Inst *in, int v);
+static int assigns(const Inst *in, int v);
+
+/* Is v assigned by b's statements before index i, after the last
+ * statement that defines... (any of them: a variable may change) */
+static int assigned_after(const Opt *O, const Block *b, int i, int v)
+{
+	if (V(O, v)->kind != VK_VAR)
+		return 0;
+	for (int k = 0; k < i; k++)
+		if (assigns(&b->v[k], v))
+			return 1;
+	return 0;
+}
+
+/* if c {} else {E} is if not c {E} (if x {E} when c is not x) */
 static void flip_ifs(Opt *O, Block *b)
 {
 	for (int i = 0; i < b->n; i++) {
@@ -1413,26 +1428,35 @@ static void flip_ifs(Opt *O, Block *b)
 		flip_ifs(O, &in->els);
 		if (in->op != OP_IF || in->body.n || !in->els.n)
 			continue;
-		int t = ir_temp(O->m, O->f, TY_BOOL);
-		ensure(O);
 		Loc loc = in->loc;
-		int c = in->arg[0];
+		int c = in->arg[0], nc = -1;
+		for (int k = i - 1; k >= 0 && nc < 0; k--) {
+			const Inst *d = &b->v[k];
+			if (d->op == OP_NOT && d->nres == 1 && d->res[0] == c && V(O, c)->kind == VK_TEMP)
+				nc = d->arg[0];
+			else if (d->nres && mentions(d, c))
+				break;
+		}
 		in->body = in->els;
 		in->els = (Block){0};
 		in->arg = arena(O, sizeof *in->arg);
+		O->changed = 1;
+		if (nc >= 0 && !assigned_after(O, b, i, nc)) {
+			in->arg[0] = nc;
+			continue;
+		}
+		int t = ir_temp(O->m, O->f, TY_BOOL);
+		ensure(O);
 		in->arg[0] = t;
 		/* insert `t = not c` before it */
 		Block nb = {0};
 		for (int k = 0; k < b->n; k++) {
-			if (k == i) {
-				Inst *ni = ir_emit(O->m, &nb, OP_NOT, &t, 1, &c, 1, loc);
-				(void)ni;
-			}
+			if (k == i)
+				ir_emit(O->m, &nb, OP_NOT, &t, 1, &c, 1, loc);
 			append(O, &nb, &b->v[k]);
 		}
 		*b = nb;
 		i++;
-		O->changed = 1;
 	}
 }
 
@@ -2044,24 +2068,18 @@ static void round_trips(Opt *O, Block *b, const Defs *d)
 	}
 }
 
-static int skip(char c)
-{
-	const char *e = getenv("KS_OPT_SKIP");
-	return e && strchr(e, c);
-}
-
 static void peepholes(Opt *O)
 {
 	Defs d = defs_new(O);
-	if (!skip('c')) copies_into_defs(O, &O->f->body, &d);
+	copies_into_defs(O, &O->f->body, &d);
 	defs_free(&d);
-	if (!skip('h')) chains(O, &O->f->body);
+	chains(O, &O->f->body);
 	d = defs_new(O);
-	if (!skip('n')) negs(O, &O->f->body, &d);
+	negs(O, &O->f->body, &d);
 	component_of_insert(O, &O->f->body, &d);
 	defs_free(&d);
 	d = defs_new(O);
-	if (!skip('t')) round_trips(O, &O->f->body, &d);
+	round_trips(O, &O->f->body, &d);
 	defs_free(&d);
 	d = defs_new(O);
 	copies_into_defs(O, &O->f->body, &d);
@@ -2076,10 +2094,10 @@ static void peepholes(Opt *O)
 	int *to = xmalloc((size_t)(d.n + 1) * sizeof *to);
 	for (int v = 0; v <= d.n; v++)
 		to[v] = -1;
-	if (!skip('e')) cse_block(O, &O->f->body, &d, to);
+	cse_block(O, &O->f->body, &d, to);
 	free(to);
 	defs_free(&d);
-	for (int pass = 0; pass < 4 && !skip('m'); pass++) {
+	for (int pass = 0; pass < 4; pass++) {
 		d = defs_new(O);
 		uint8_t *all = remat_set(O, &d);
 		int any = all && remat(O, &O->f->body, &d, all);
@@ -3190,15 +3208,11 @@ void diff_opt(Module *m, Func *f, const DiffInfo *di)
 		fwd_pass(&O);
 		live_pass(&O, NULL, NULL);
 		sweep_pass(&O);
-		if (!skip('f'))
-			fuse_ifs(&O, &f->body);
+		fuse_ifs(&O, &f->body);
 		if (!O.changed)
 			break;
 	}
-	if (getenv("KS_OPT_DEBUG")) { fprintf(stderr, "---- before remat\n"); ir_print_func(stderr, m, f); }
-	if (!skip('r'))
-		remat_branches(&O);
-	if (getenv("KS_OPT_DEBUG")) { fprintf(stderr, "---- after remat\n"); ir_print_func(stderr, m, f); }
+	remat_branches(&O);
 	for (int round = 0; round < 4 && O.changed; round++) {
 		O.changed = 0;
 		fwd_pass(&O);
@@ -3210,7 +3224,8 @@ void diff_opt(Module *m, Func *f, const DiffInfo *di)
 	to_temps(&O);
 	peepholes(&O);
 	share(&O);
-	if (getenv("KS_OPT_DEBUG")) { fprintf(stderr, "---- final\n"); ir_print_func(stderr, m, f); }
+	live_pass(&O, NULL, NULL); /* ifs that held only copies share removed */
+	flip_ifs(&O, &f->body);
 	free(O.fact);
 	free(O.ver);
 	free(O.stamp);
