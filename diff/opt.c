@@ -2700,6 +2700,7 @@ typedef struct Share {
 	int *order;      /* per value: walk order of its first definition */
 	int *loopbeg, *loopend; /* for-loop variables: the walk interval of their loop */
 	uint8_t *forvar;
+	const char **src;       /* per group root: the source name it holds, or NULL */
 	int *members, *mstart;  /* group members, in order */
 	/* interference between members of a group: a hash set of pairs */
 	uint64_t *edge;
@@ -2900,8 +2901,15 @@ static void copies(Opt *O, Share *s, int *uf, const Block *b)
 		if (in->op == OP_MOV && is_var(O, in->res[0]) && is_var(O, in->arg[0])) {
 			int a = in->res[0], c = in->arg[0];
 			int internal = !(flag(O, a) & DV_SOURCE) || !(flag(O, c) & DV_SOURCE);
-			if (T(O, a) == T(O, c) && internal && !s->forvar[a] && !s->forvar[c])
-				uf[find(uf, a)] = find(uf, c);
+			int ra = find(uf, a), rc = find(uf, c);
+			/* never two source names in one group: adj_err is
+			 * not to be named adj_energy where it is copied */
+			int clash = s->src[ra] && s->src[rc] && strcmp(s->src[ra], s->src[rc]);
+			if (T(O, a) == T(O, c) && internal && !clash && !s->forvar[a] && !s->forvar[c]) {
+				uf[ra] = rc;
+				if (!s->src[rc])
+					s->src[rc] = s->src[ra];
+			}
 		}
 		copies(O, s, uf, &in->body);
 		copies(O, s, uf, &in->els);
@@ -2951,6 +2959,40 @@ static int take(Names *ns, const char *s, int add)
 	return 1;
 }
 
+/* Join the variables of one base name and type (both for-loop variables
+ * or neither): with src, those whose name is a source name (in names);
+ * else those of a group that holds no source name, by the base name of
+ * each. */
+static void by_name(Opt *O, Share *s, int *uf, Names *names, int src)
+{
+	int nv = O->f->nval, hcap = 64;
+	while (hcap < 2 * nv + 2)
+		hcap *= 2;
+	int *slot = xmalloc((size_t)hcap * sizeof *slot);
+	for (int i = 0; i < hcap; i++)
+		slot[i] = -1;
+	for (int v = 0; v < nv; v++) {
+		const char *bn = base_name(O, v);
+		if (!is_var(O, v) || s->order[v] < 0 || !bn)
+			continue;
+		if (src ? take(names, bn, 0) : s->src[find(uf, v)] != NULL)
+			continue;
+		size_t h = (size_t)ks_hash64(bn, strlen(bn), (uint64_t)T(O, v) * 2 + s->forvar[v]) & (size_t)(hcap - 1);
+		for (;; h = (h + 1) & (size_t)(hcap - 1)) {
+			int u = slot[h];
+			if (u < 0) {
+				slot[h] = v;
+				break;
+			}
+			if (T(O, u) == T(O, v) && s->forvar[u] == s->forvar[v] && same_base(O, u, v)) {
+				uf[find(uf, v)] = find(uf, u);
+				break;
+			}
+		}
+	}
+	free(slot);
+}
+
 static void share(Opt *O)
 {
 	Func *f = O->f;
@@ -2968,37 +3010,33 @@ static void share(Opt *O)
 		s.order[v] = s.loopbeg[v] = s.loopend[v] = -1;
 	live_pass(O, NULL, NULL); /* what the peepholes left unread goes first */
 	walk_order(O, &s, &f->body);
-	/* groups: the same base name and type (and both for-loop variables or
-	 * neither), joined by copies that involve a name kdiff made up */
+	/* groups: the versions of a source variable (the same base name and
+	 * type, and both for-loop variables or neither), joined by copies
+	 * that involve a name kdiff made up, but never two source names in
+	 * one group; then the variables of one name kdiff made up (adj_carry,
+	 * trips) that no copy joined to a source name */
 	int *uf = xmalloc((size_t)(nv + 1) * sizeof *uf);
 	for (int v = 0; v < nv; v++)
 		uf[v] = v;
-	/* the first member of each (name, type, loop variable or not), hashed */
-	int hcap = 64;
-	while (hcap < 2 * nv + 2)
-		hcap *= 2;
-	int *slot = xmalloc((size_t)hcap * sizeof *slot);
-	for (int i = 0; i < hcap; i++)
-		slot[i] = -1;
-	for (int v = 0; v < nv; v++) {
-		const char *bn = base_name(O, v);
-		if (!is_var(O, v) || s.order[v] < 0 || !bn)
-			continue;
-		size_t h = (size_t)ks_hash64(bn, strlen(bn), (uint64_t)T(O, v) * 2 + s.forvar[v]) & (size_t)(hcap - 1);
-		for (;; h = (h + 1) & (size_t)(hcap - 1)) {
-			int u = slot[h];
-			if (u < 0) {
-				slot[h] = v;
-				break;
-			}
-			if (T(O, u) == T(O, v) && s.forvar[u] == s.forvar[v] && same_base(O, u, v)) {
-				uf[v] = u;
-				break;
-			}
-		}
-	}
-	free(slot);
+	Names srcnames = {NULL, 64};
+	while (srcnames.cap < 2 * nv + 2)
+		srcnames.cap *= 2;
+	srcnames.slot = xmalloc((size_t)srcnames.cap * sizeof *srcnames.slot);
+	memset(srcnames.slot, 0, (size_t)srcnames.cap * sizeof *srcnames.slot);
+	for (int v = 0; v < nv; v++)
+		if (is_var(O, v) && (flag(O, v) & DV_SOURCE) && base_name(O, v))
+			take(&srcnames, base_name(O, v), 1);
+	s.src = xmalloc((size_t)(nv + 1) * sizeof *s.src);
+	for (int v = 0; v < nv; v++)
+		s.src[v] = NULL;
+	by_name(O, &s, uf, &srcnames, 1);
+	for (int v = 0; v < nv; v++)
+		if (is_var(O, v) && s.order[v] >= 0 && base_name(O, v) && !take(&srcnames, base_name(O, v), 0))
+			s.src[find(uf, v)] = base_name(O, v);
 	copies(O, &s, uf, &f->body);
+	by_name(O, &s, uf, &srcnames, 0);
+	free(srcnames.slot);
+	free(s.src);
 	int ng = 0;
 	int *gid = xmalloc((size_t)(nv + 1) * sizeof *gid);
 	for (int v = 0; v < nv; v++)
