@@ -891,7 +891,11 @@ static void rev_loop(D *d, LoopRec *L, Block *out, Loc loc)
 	int32_t *A = salloc(d, (size_t)(nf + 1) * sizeof *A);
 	for (int q = 0; q < nf; q++) {
 		int k = fk[q];
-		A[q] = fresh_named(d, "adj_carry", d->f->val[L->car[k]].ty, 0);
+		/* named after the state variable: adj_p */
+		const char *cn = d->f->val[L->car[k]].name;
+		char an[140];
+		snprintf(an, sizeof an, "adj_%.120s", cn ? cn : "carry");
+		A[q] = fresh_named(d, an, d->f->val[L->car[k]].ty, 0);
 		note(d, A[q], NULL, DV_DERIV);
 		int as = adjof(d, L->s[k]);
 		mov(d, out, A[q], as, loc);

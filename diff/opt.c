@@ -376,6 +376,8 @@ static Simp simp(Opt *O, const Inst *in, const int32_t *a)
 	case OP_MOV:
 		if (a[0] == r)
 			return (Simp){S_DELETE, -1};
+		if (f0.kind == F_ZERO)
+			return (Simp){S_ZERO, -1}; /* a vector or matrix known zero */
 		return smov(a[0]);
 	case OP_NEG:
 		if (c0 && diff_float_scalar(rt))
@@ -1988,13 +1990,25 @@ static void reinserts(Opt *O, Block *b, const Defs *d)
 	}
 }
 
-/* neg (neg x) is x, not (not x) too */
+/* neg (neg x) is x, not (not x) too; a + neg b is a - b (exactly: IEEE
+ * subtraction is the addition of the negation) */
 static void negs(Opt *O, Block *b, Defs *d)
 {
 	for (int i = 0; i < b->n; i++) {
 		Inst *in = &b->v[i];
 		negs(O, &in->body, d);
 		negs(O, &in->els, d);
+		if (in->op == OP_ADD && in->narg == 2 && T(O, in->arg[0]) == T(O, in->arg[1])) {
+			const Inst *e = d->def[in->arg[1]];
+			if (e && e->op == OP_NEG) {
+				int32_t *na = arena(O, 2 * sizeof *na);
+				na[0] = in->arg[0];
+				na[1] = e->arg[0];
+				in->op = OP_SUB;
+				in->arg = na;
+			}
+			continue;
+		}
 		if (in->op != OP_NEG && in->op != OP_NOT)
 			continue;
 		const Inst *e = d->def[in->arg[0]];
@@ -3262,7 +3276,8 @@ void diff_opt(Module *m, Func *f, const DiffInfo *di)
 	to_temps(&O);
 	peepholes(&O);
 	share(&O);
-	live_pass(&O, NULL, NULL); /* ifs that held only copies share removed */
+	fwd_pass(&O); /* what sharing makes known: a variable zeroed on every path */
+	live_pass(&O, NULL, NULL); /* and ifs that held only copies share removed */
 	flip_ifs(&O, &f->body);
 	free(O.fact);
 	free(O.ver);

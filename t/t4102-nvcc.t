@@ -1,6 +1,8 @@
 #!/bin/bash
 # make check-cuda: every sample's emitted CUDA (kparse | kemit-cu) compiles
-# with nvcc -ptx -arch=sm_90 -Werror all-warnings.  No nvcc: SKIP.
+# with nvcc -ptx -arch=sm_90 -Werror all-warnings, and so do the backward
+# kernels of every sample and t/grad kernel (kparse | kdiff | kemit-cu).
+# No nvcc: SKIP.
 . "$(dirname "$0")/lib.sh"
 . t/run/cuda.sh
 
@@ -22,5 +24,11 @@ for py in samples/*/*.py; do
 	kparse "$py" 2>"$TMP/err" | kemit-cu - >"$TMP/$base.cu" 2>>"$TMP/err" ||
 		{ t_result 1 "kemit-cu $py"; diag "$(cat "$TMP/err")"; continue; }
 	nvcc_ok "nvcc -ptx -arch=sm_90 -Werror all-warnings compiles $py" "$TMP/$base.cu"
+done
+for py in samples/*/*.py t/grad/*.py t/diff/tape_loop.py; do
+	base=$(basename "$py" .py)
+	{ kparse "$py" | kdiff | kemit-cu - >"$TMP/$base.d.cu"; } 2>"$TMP/err" ||
+		{ t_result 1 "kdiff | kemit-cu $py"; diag "$(cat "$TMP/err")"; continue; }
+	nvcc_ok "nvcc -ptx -arch=sm_90 -Werror all-warnings compiles $py's backward" "$TMP/$base.d.cu"
 done
 done_testing
