@@ -6,7 +6,14 @@
 # (t/diff/scan.py); the backward thread functions of the generated
 # kernels hold at most 3 times the code lines of the forward ones at the
 # median, 10 times at most.  The scan finds such code where kdiff -O0 (the
-# transform unsimplified) leaves it.
+# transform unsimplified) leaves it.  t/diff/golden/ holds the C and CUDA
+# of three kernel files through kparse | kdiff | kemit-*, to read and to
+# compare byte for byte; after an intended change to kdiff or the
+# emitters, read the new output and regenerate them with
+#     for py in samples/combined/particle_step.py samples/combined/polynomial.py \
+#         t/diff/tape_loop.py; do b=t/diff/golden/$(basename $py .py)
+#         kparse $py | kdiff >$b.kir; kemit-cpu -o $b.c $b.kir
+#         kemit-cu -o $b.cu $b.kir; rm $b.kir; done
 . "$(dirname "$0")/lib.sh"
 SCAN="python3 t/diff/scan.py"
 
@@ -28,6 +35,14 @@ is "500 generated kernels: median backward/forward code lines at most 3 (is $med
 	"$(awk -v m="$med" 'BEGIN { print (m <= 3) }')" 1
 is "500 generated kernels: largest backward/forward code lines at most 10 (is $max, $kernel)" \
 	"$(awk -v m="$max" 'BEGIN { print (m <= 10) }')" 1
+
+for py in samples/combined/particle_step.py samples/combined/polynomial.py t/diff/tape_loop.py; do
+	b=t/diff/golden/$(basename "$py" .py)
+	kparse "$py" | kdiff >"$TMP/g1.kir" && kemit-cpu "$TMP/g1.kir" -o "$TMP/g1.c" &&
+		kemit-cu "$TMP/g1.kir" -o "$TMP/g1.cu"
+	same_file "$py: kdiff | kemit-cpu == $b.c" "$TMP/g1.c" "$b.c"
+	same_file "$py: kdiff | kemit-cu == $b.cu" "$TMP/g1.cu" "$b.cu"
+done
 
 # the scan finds what it looks for
 kparse samples/loop/dynamic_loops.py -o "$TMP/d.kir" && kdiff -O0 "$TMP/d.kir" -o "$TMP/d0.kir" &&
