@@ -8,8 +8,10 @@
 # (a Python with warp-lang; its codegen is timed beside ksynth's when set),
 # DS_N (records of the verified dataset build, default 2000), NOOP_N
 # (records of the no-op rebuild, default 10000), SCALE (codegen sizes,
-# default "1000 10000 100000").  Each figure is the median of RUNS runs
-# unless it says otherwise; every command is printed in the results.
+# default "1000 10000 100000"), BEFORE (a commit: section f's figures
+# for the code it builds too, beside this tree's; unset: this tree's
+# only).  Each figure is the median of RUNS runs unless it says
+# otherwise; every command is printed in the results.
 set -euo pipefail
 BT='`'
 BIN=$(cd "$1" && pwd)
@@ -20,6 +22,7 @@ DS_N=${DS_N:-2000}
 NOOP_N=${NOOP_N:-10000}
 SCALE=${SCALE:-1000 10000 100000}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BEFORE=${BEFORE:-}
 mkdir -p "$WORK"
 WORK=$(cd "$WORK" && pwd)
 MD=$WORK/results.md
@@ -66,9 +69,20 @@ say ""
 say "Machine: $cpu, $(nproc) cores, $mem, $(. /etc/os-release && echo "$PRETTY_NAME"),"
 say "$(cc --version | head -1), $(nvcc --version 2>/dev/null | tail -2 | head -1 || echo 'no nvcc')."
 say "Figures are medians of $RUNS runs unless marked; times are wall-clock."
-say "Parameters: RUNS=$RUNS WN=${WN:-1000} DS_N=$DS_N NOOP_N=$NOOP_N SCALE=\"$SCALE\";"
+say "Parameters: RUNS=$RUNS WN=${WN:-1000} DS_N=$DS_N NOOP_N=$NOOP_N SCALE=\"$SCALE\" BEFORE=${BEFORE:-none};"
 say "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)."
 say ""
+
+# The tools of commit BEFORE, built in WORK/before (section f).
+BBIN=
+if [ -n "$BEFORE" ]; then
+	note "building $BEFORE"
+	rm -rf "$WORK/before"
+	mkdir -p "$WORK/before"
+	git -C "$ROOT" archive "$BEFORE" | tar -x -C "$WORK/before"
+	make -s -C "$WORK/before" -j"$(nproc)" >"$WORK/before.log" 2>&1 || { cat "$WORK/before.log" >&2; exit 1; }
+	BBIN=$WORK/before/build/bin
+fi
 
 # ---- a. codegen throughput ---------------------------------------------------
 note "codegen throughput"
@@ -163,6 +177,16 @@ t0=$(now)
 make -s -C "$ROOT" dataset N="$DS_N" DEVICE=cuda CHECK=full OUT="$DSW/out" DATASET_WORK="$DSW/work" DATASET_BIN="$BIN" -j"$(nproc)" >/dev/null 2>"$DSW.log" ||
 	{ cat "$DSW.log" >&2; exit 1; }
 tds=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { print b - a }')
+# the same build with the tools (and the makefiles) of BEFORE, for f
+tdsb=
+if [ -n "$BBIN" ]; then
+	rm -rf "$WORK/dsb"
+	t0=$(now)
+	make -s -C "$WORK/before" dataset N="$DS_N" DEVICE=cuda CHECK=full OUT="$WORK/dsb/out" DATASET_WORK="$WORK/dsb/work" DATASET_BIN="$BBIN" -j"$(nproc)" >/dev/null 2>"$WORK/dsb.log" ||
+		{ cat "$WORK/dsb.log" >&2; exit 1; }
+	tdsb=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { print b - a }')
+	rm -rf "$WORK/dsb"
+fi
 # The floor: NVRTC on each shard's forward and backward CUDA, and cc -O0 on
 # the shard's C, nothing else, the shards spread over the same cores.
 ls -d "$DSW"/work/*/*/ >"$WORK/shards"
@@ -221,6 +245,123 @@ say "${BT}make dataset N=$NOOP_N DEVICE=cpu CHECK=none${BT} again after it compl
 say "graph has the same shards and steps whatever CHECK is): **$(fmt "$tno") s**."
 say ""
 rm -rf "$NW"
+
+# ---- f. adjoints ------------------------------------------------------------------------
+note "adjoints"
+AD=$WORK/adj
+rm -rf "$AD"
+mkdir -p "$AD"
+# trees: "after BIN RUNTIME" and, with BEFORE, "before BBIN ITS-RUNTIME"
+trees="after"
+[ -z "$BBIN" ] || trees="before after"
+tbin() { if [ "$1" = before ]; then echo "$BBIN"; else echo "$BIN"; fi; }
+trt() { if [ "$1" = before ]; then echo "$WORK/before/runtime"; else echo "$ROOT/runtime"; fi; }
+say "## f. Adjoints: the backward code and its cost"
+say ""
+if [ -n "$BEFORE" ]; then
+	say "Before: the tools of commit ${BT}$BEFORE${BT}, built from ${BT}git archive $BEFORE${BT} in"
+	say "the scratch folder; after: this tree's.  Every figure below is taken with both in the same run."
+else
+	say "This tree's tools only (set BEFORE=COMMIT for the figures of an earlier commit beside them)."
+fi
+say ""
+
+# code lines of the CUDA thread functions
+"$BIN/kgen" -c all -s 1 -n 1000 -o "$AD/g.py"
+say "**Code lines** of the CUDA thread functions over ${BT}kgen -c all -s 1 -n 1000${BT}"
+say "(${BT}kparse | kdiff | kemit-cu${BT}, then ${BT}python3 t/diff/scan.py --lines k.cu${BT}: lines"
+say "not blank, not only a comment or a brace, of each kernel's ${BT}K_thread${BT} and"
+say "${BT}K_backward_thread${BT}):"
+say ""
+say "| code | forward lines | backward lines | median backward/forward | largest (kernel) |"
+say "|---|---|---|---|---|"
+for t in $trees; do
+	b=$(tbin $t)
+	"$b/kparse" "$AD/g.py" -o "$AD/$t.kir"
+	"$b/kdiff" "$AD/$t.kir" -o "$AD/$t.d.kir"
+	"$b/kemit-cu" "$AD/$t.d.kir" -o "$AD/$t.d.cu"
+	python3 "$ROOT/t/diff/scan.py" --lines "$AD/$t.d.cu" >"$AD/$t.lines"
+	read -r _ med _ max kern < <(tail -1 "$AD/$t.lines")
+	read -r fl bl < <(awk 'NF == 4 { f += $2; b += $3 } END { print f, b }' "$AD/$t.lines")
+	say "| $t | $fl | $bl | $med | $max ($kern) |"
+done
+say ""
+
+# NVRTC on a 50-kernel shard
+"$BIN/kgen" -c all -s 1 -n 50 -o "$AD/s.py"
+say "**NVRTC** to an sm_90 cubin for a 50-kernel shard (${BT}kgen -c all -s 1 -n 50${BT};"
+say "${BT}krun --device cuda --compile-only --arch sm_90 k.kir k.cu${BT}, the forward alone from"
+say "${BT}kemit-cu k.kir${BT}, forward and backward from ${BT}kemit-cu k.d.kir${BT}; seconds, the median of $RUNS):"
+say ""
+say "| code | forward | forward + backward | the backward's part |"
+say "|---|---|---|---|"
+for t in $trees; do
+	b=$(tbin $t)
+	"$b/kparse" "$AD/s.py" -o "$AD/s$t.kir"
+	"$b/kdiff" "$AD/s$t.kir" -o "$AD/s$t.d.kir"
+	"$b/kemit-cu" "$AD/s$t.kir" -o "$AD/s$t.f.cu"
+	"$b/kemit-cu" "$AD/s$t.d.kir" -o "$AD/s$t.d.cu"
+	nv() {
+		local t0
+		t0=$(now)
+		"$b/krun" --device cuda --compile-only --arch sm_90 "$@" || return 1
+		awk -v a="$t0" -v b="$(now)" 'BEGIN { print b - a }'
+	}
+	if nv "$AD/s$t.kir" "$AD/s$t.f.cu" >/dev/null 2>"$AD/nv.err"; then
+		nf=$(for r in $(seq "$RUNS"); do nv "$AD/s$t.kir" "$AD/s$t.f.cu"; done | median)
+		nd=$(for r in $(seq "$RUNS"); do nv "$AD/s$t.d.kir" "$AD/s$t.d.cu"; done | median)
+		say "| $t | $(fmt "$nf") | $(fmt "$nd") | $(fmt "$(awk -v a="$nd" -v b="$nf" 'BEGIN { print a - b }')") |"
+	else
+		say "| $t | no NVRTC: $(head -1 "$AD/nv.err") | | |"
+	fi
+done
+say ""
+
+# run time of the loop kernel's backward against its forward
+LOOP_DIM=${LOOP_DIM:-1024}
+LOOP_BEFORE_DIM=${LOOP_BEFORE_DIM:-16}
+say "**Run time** of the backward against the forward on the cpu, for the loop-carried"
+say "dynamic loop of bench/loop_kernel.py (${BT}p = p * x[i] + wp.sin(p)${BT} over n trips),"
+say "dim $LOOP_DIM: ${BT}kparse | kdiff | kemit-cpu${BT}, then ${BT}cc -O2 -std=c11 -I runtime -include k.c"
+say "bench/loop_grad.c -lm${BT} (${BT}-DNO_TAPE${BT} for a backward without a tape), ${BT}loop_grad N DIM${BT}:"
+say "CPU time of one thread, the fastest of runs lasting 0.2 s at least.  \"backward\" is"
+say "the run with the tape allocated; \"measure\" the run that measures the tape's need, which"
+say "krun makes first (a caller that knows the need, or bounds it, skips it)."
+say ""
+say "| code | n | forward (s) | backward (s) | backward/forward | measure (s) | (backward + measure)/forward |"
+say "|---|---|---|---|---|---|---|"
+for t in $trees; do
+	b=$(tbin $t)
+	"$b/kparse" "$ROOT/bench/loop_kernel.py" | "$b/kdiff" | "$b/kemit-cpu" -o "$AD/l$t.c"
+	def=
+	grep -q 'int \*tape)' "$AD/l$t.c" || def=-DNO_TAPE
+	cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L $def -I "$(trt $t)" -include "$AD/l$t.c" \
+		"$ROOT/bench/loop_grad.c" -o "$AD/l$t" -lm
+	for n in 10 100 1000 10000; do
+		dim=$LOOP_DIM mark=
+		if [ "$t" = before ] && [ "$n" -ge 10000 ]; then
+			dim=$LOOP_BEFORE_DIM mark=" (dim $dim)"
+		fi
+		read -r _ f bw ms < <("$AD/l$t" "$n" "$dim")
+		if [ -n "$def" ]; then
+			say "| $t | $n$mark | $(fmt "$f") | $(fmt "$bw") | **$(fmt "$(awk -v a="$bw" -v b="$f" 'BEGIN { print a / b }')")** | | |"
+		else
+			say "| $t | $n | $(fmt "$f") | $(fmt "$bw") | **$(fmt "$(awk -v a="$bw" -v b="$f" 'BEGIN { print a / b }')")** | $(fmt "$ms") | $(fmt "$(awk -v a="$bw" -v m="$ms" -v b="$f" 'BEGIN { print (a + m) / b }')") |"
+		fi
+	done
+done
+say ""
+[ -z "$BBIN" ] || say "Before, at n = 10000, the backward recomputes the loop from its start for every trip (O(n²)): it runs at dim $LOOP_BEFORE_DIM, the ratio being that of one thread, the same at any dim (the threads run one after the other)."
+[ -z "$BBIN" ] || say ""
+
+say "**${BT}make dataset N=$DS_N DEVICE=cuda CHECK=full${BT}** wall time, one run each (section b's run for after):"
+say ""
+say "| code | seconds |"
+say "|---|---|"
+[ -z "$tdsb" ] || say "| before | $(fmt "$tdsb") |"
+say "| after | $(fmt "$tds") |"
+say ""
+rm -rf "$AD"
 
 # what was changed for these figures, and what each change bought
 [ ! -f "$ROOT/bench/changes.md" ] || cat "$ROOT/bench/changes.md" >>"$MD"

@@ -1,11 +1,11 @@
 #!/bin/bash
 # The backward code reads like an adjoint a person would write: in what
-# both emitters print for every sample, every t/grad kernel and the 1000
-# kernels of kgen -c all -s 1 -n 1000, no backward function holds an empty block, a store
-# that nothing reads or an adjoint zeroed after its last use
-# (t/diff/scan.py); the backward thread functions of the generated
-# kernels hold at most 3 times the code lines of the forward ones at the
-# median, 10 times at most.  The scan finds such code where kdiff -O0 (the
+# both emitters print for every sample, every t/grad kernel and the
+# kernels of kgen -c all -s 1 -n 1000, no backward function holds an
+# empty block, a store that nothing reads or an adjoint zeroed after its
+# last use (t/diff/scan.py); the backward thread functions of the
+# generated kernels hold at most 3 times the code lines of the forward
+# ones at the median, 10 times at most.  The scan finds such code where kdiff -O0 (the
 # transform unsimplified) leaves it.  t/diff/golden/ holds the C and CUDA
 # of three kernel files through kparse | kdiff | kemit-*, to read and to
 # compare byte for byte; after an intended change to kdiff or the
