@@ -53,12 +53,19 @@ struct Tape {
 struct LoopRec {
 	const Inst *in;
 	int32_t *entry;  /* the environment at loop entry */
-	int *car, ncar;  /* carried variables (original ids) */
+	int *car, ncar;  /* the variables the body assigns (original ids) */
+	uint8_t *kind;   /* per car[k]: C_* */
 	int32_t *s;      /* their state variables (values after the loop) */
 	int T;           /* trip count */
 	int lo, hi, step;
 	int depth;       /* loop depth of the body */
+	int h;           /* the tape handle (tape_loop's result), or -1 */
 };
+
+/* How a variable the body of a loop assigns goes round it: C_IN, a trip
+ * reads the value the trip before left (it is restored, from a checkpoint);
+ * C_OUT, the code after the loop reads it; neither: it lives in one trip. */
+enum { C_IN = 1, C_OUT = 2 };
 
 /* Code that runs where a block ends normally or exits: movs from the
  * current names of orig[i] into dst[i] (recorded for the reverse). */
@@ -102,7 +109,20 @@ typedef struct D {
 	int32_t *pure;   /* per function: the function to call in a sweep */
 	Summary *sum;
 	uint8_t *rmw;    /* per original value: array whose atomics act as stores */
+	/* per new value, for diff_opt: its name before numbering, DV_* flags */
+	const char **vbase;
+	uint8_t *vflag;
+	int capinfo;
+	/* per function of the module: may a call to it write memory? */
+	uint8_t **fnfx;
+	int *capfnfx;
+	int tape;        /* a kernel: loops keep checkpoints on the tape */
+	int nloop;       /* loops taped so far */
+	int *mentions;   /* per original value: the instructions that name it */
+	uint8_t *iscell; /* per original value: an array element promoted (promote) */
 } D;
+
+int diff_optimize = 1;
 
 /* ---- small helpers ------------------------------------------------------ */
 
@@ -124,6 +144,47 @@ static int name_taken(const Func *g, const char *s)
 	return 0;
 }
 
+/* Note what diff_opt needs to know of new value id. */
+static void note(D *d, int id, const char *base, int flags)
+{
+	if (id >= d->capinfo) {
+		int old = d->capinfo;
+		arena_grow(d->a, (void **)&d->vbase, &d->capinfo, id + 1, sizeof *d->vbase);
+		int cap = old;
+		arena_grow(d->a, (void **)&d->vflag, &cap, d->capinfo, 1);
+		for (int i = old; i < d->capinfo; i++) {
+			d->vbase[i] = NULL;
+			d->vflag[i] = 0;
+		}
+	}
+	if (base)
+		d->vbase[id] = base;
+	d->vflag[id] |= (uint8_t)flags;
+}
+
+static int vflags(const D *d, int id) { return id < d->capinfo ? d->vflag[id] : 0; }
+
+/* Every value made since value n0 computes a derivative. */
+static void mark_deriv(D *d, int n0)
+{
+	for (int id = n0; id < d->g->nval; id++)
+		note(d, id, NULL, DV_DERIV);
+}
+
+/* Whether a call to function fi may write memory. */
+static void set_fnfx(D *d, int fi, int fx)
+{
+	if (fi >= *d->capfnfx) {
+		int old = *d->capfnfx, cap = old ? old : 16;
+		while (cap <= fi)
+			cap *= 2;
+		*d->fnfx = xrealloc(*d->fnfx, (size_t)cap);
+		memset(*d->fnfx + old, 0, (size_t)(cap - old));
+		*d->capfnfx = cap;
+	}
+	(*d->fnfx)[fi] = (uint8_t)fx;
+}
+
 /* A new variable named after base, zeroed at the top unless noinit. */
 static int fresh_named(D *d, const char *base, Type t, int noinit)
 {
@@ -132,6 +193,7 @@ static int fresh_named(D *d, const char *base, Type t, int noinit)
 		snprintf(buf, sizeof buf, "%.120s_%d", base, ++d->nname);
 	while (name_taken(d->g, buf));
 	int id = ir_var(d->m, d->g, buf, t);
+	note(d, id, arena_strdup(d->a, base), 0);
 	if (!noinit) {
 		arena_grow(d->a, (void **)&d->inits, &d->capinit, d->ninit + 1, sizeof *d->inits);
 		d->inits[d->ninit++] = id;
@@ -139,10 +201,15 @@ static int fresh_named(D *d, const char *base, Type t, int noinit)
 	return id;
 }
 
+/* A new version of original value orig: a source variable's keeps its
+ * name, a temp's is "t". */
 static int fresh(D *d, int orig, Type t)
 {
 	const char *n = orig >= 0 && orig < d->f->nval ? d->f->val[orig].name : NULL;
-	return fresh_named(d, n ? n : "t", t, 0);
+	int id = fresh_named(d, n ? n : "t", t, 0);
+	if (n && !(d->iscell && orig < d->f->nval && d->iscell[orig]))
+		note(d, id, NULL, DV_SOURCE);
+	return id;
 }
 
 static void *salloc(D *d, size_t n) { return arena_alloc(d->a, n); }
@@ -197,7 +264,7 @@ static int adjpeek(D *d, int id)
 static int adjof(D *d, int id)
 {
 	const Value *v = &d->g->val[id];
-	if (v->kind == VK_CONST || !is_floaty(v->ty))
+	if (v->kind == VK_CONST || !diff_floaty(v->ty))
 		return -1;
 	if (id >= d->capadj) {
 		int old = d->capadj;
@@ -206,9 +273,14 @@ static int adjof(D *d, int id)
 			d->adj[i] = -1;
 	}
 	if (d->adj[id] < 0) {
+		/* adj_x for a version of x (the name x had before numbering),
+		 * adj_t for a temp's */
 		char buf[140];
-		snprintf(buf, sizeof buf, "adj_%.120s", v->name ? v->name : "t");
+		const char *b = id < d->capinfo && d->vbase[id] ? d->vbase[id] : v->name;
+		snprintf(buf, sizeof buf, "adj_%.120s", b ? b : "t");
 		d->adj[id] = fresh_named(d, buf, v->ty, 0);
+		int src = (vflags(d, id) & DV_SOURCE) || v->kind == VK_PARAM;
+		note(d, d->adj[id], NULL, DV_DERIV | (src ? DV_SOURCE : 0));
 	}
 	return d->adj[id];
 }
@@ -364,9 +436,106 @@ static int may_exit(const Block *b)
 	return 0;
 }
 
+/* does every path through b leave the enclosing region (break, continue
+ * or ret)? */
+static int always_exits(const Block *b)
+{
+	for (int i = 0; i < b->n; i++) {
+		const Inst *in = &b->v[i];
+		if (in->op == OP_BREAK || in->op == OP_CONTINUE || in->op == OP_RET)
+			return 1;
+		if (in->op == OP_IF && always_exits(&in->body) && always_exits(&in->els))
+			return 1;
+	}
+	return 0;
+}
+
 static int is_atomic(const Inst *in)
 {
 	return in->op == OP_BUILTIN && (ir_builtins[in->callee].flags & BF_ATOMIC);
+}
+
+/* Walk b for store `st`; then for an instruction that may read array arr
+ * (a load, a call of a func that loads it, an atomic): 1 when found. */
+static int reads_after(D *d, const Block *b, const Inst *st, int arr, int *seen)
+{
+	for (int i = 0; i < b->n; i++) {
+		const Inst *in = &b->v[i];
+		if (in == st) {
+			*seen = 1;
+		} else if (*seen && in->narg && in->arg[0] == arr &&
+			   (in->op == OP_LOAD || is_atomic(in))) {
+			return 1;
+		} else if (*seen && in->op == OP_CALL) {
+			Summary *sm = &d->sum[in->callee];
+			for (int k = 0; k < in->narg; k++)
+				if (in->arg[k] == arr && (!sm->done || sm->loads[k] || sm->atomics[k]))
+					return 1;
+		}
+		if (reads_after(d, &in->body, st, arr, seen) || reads_after(d, &in->els, st, arr, seen))
+			return 1;
+	}
+	return 0;
+}
+
+/* Is the value store st writes read later in the kernel?  If not, the
+ * forward sweep need not make it (nor the reverse undo it). */
+static int read_after(D *d, const Inst *st)
+{
+	int seen = 0;
+	return reads_after(d, &d->f->body, st, st->arg[0], &seen);
+}
+
+/* count, per value, the instructions of b that name it */
+static void count_mentions(const Block *b, int *n)
+{
+	for (int i = 0; i < b->n; i++) {
+		const Inst *in = &b->v[i];
+		for (int k = 0; k < in->nres; k++)
+			n[in->res[k]]++;
+		for (int k = 0; k < in->narg; k++)
+			n[in->arg[k]]++;
+		count_mentions(&in->body, n);
+		count_mentions(&in->els, n);
+	}
+}
+
+/* The tape ID of loop in: its number in the walk of the function. */
+static int loop_id_in(const Block *b, const Inst *in, int *next)
+{
+	for (int i = 0; i < b->n; i++) {
+		const Inst *x = &b->v[i];
+		if (x == in)
+			return *next;
+		if (x->op == OP_FOR || x->op == OP_LOOP)
+			(*next)++;
+		int r = loop_id_in(&x->body, in, next);
+		if (r >= 0)
+			return r;
+		r = loop_id_in(&x->els, in, next);
+		if (r >= 0)
+			return r;
+	}
+	return -1;
+}
+
+static int loop_id(const D *d, const Inst *in)
+{
+	int next = 0;
+	return loop_id_in(&d->f->body, in, &next);
+}
+
+/* How each variable the body of loop in assigns goes round it (C_*). */
+static void classify(D *d, const Inst *in, LoopRec *L)
+{
+	int *inside = salloc(d, (size_t)d->f->nval * sizeof *inside);
+	count_mentions(&in->body, inside);
+	L->kind = salloc(d, (size_t)(L->ncar + 1));
+	for (int k = 0; k < L->ncar; k++) {
+		int x = L->car[k], def;
+		L->kind[k] = (uint8_t)((diff_exposed(&in->body, x, &def) ? C_IN : 0) |
+				       (d->mentions[x] > inside[x] ? C_OUT : 0));
+	}
 }
 
 /* ---- plain code (loop runs and recomputation) --------------------------- */
@@ -375,7 +544,7 @@ static int is_atomic(const Inst *in)
  * variables in env (overwritten in place), temps get fresh temps.  Stores
  * and atomics are left out (their arrays are never loaded; see the rules
  * in check_kernel).  A ret sets done and leaves the loop being run. */
-static void plain_block(D *d, const Block *b, int32_t *env, Block *out)
+static void plain_block(D *d, const Block *b, int32_t *env, Block *out, int count)
 {
 	for (int i = 0; i < b->n; i++) {
 		const Inst *in = &b->v[i];
@@ -396,8 +565,8 @@ static void plain_block(D *d, const Block *b, int32_t *env, Block *out)
 		case OP_IF: {
 			int c = map(d, env, in->arg[0]);
 			Block t = {0}, e = {0};
-			plain_block(d, &in->body, env, &t);
-			plain_block(d, &in->els, env, &e);
+			plain_block(d, &in->body, env, &t, count);
+			plain_block(d, &in->els, env, &e, count);
 			Inst *ni = emit(d, out, OP_IF, NULL, 0, &c, 1, in->loc);
 			ni->body = t;
 			ni->els = e;
@@ -414,7 +583,13 @@ static void plain_block(D *d, const Block *b, int32_t *env, Block *out)
 				j = fresh_named(d, d->f->val[in->res[0]].name, TY_INT, 1);
 				env[in->res[0]] = j;
 			}
-			plain_block(d, &in->body, env, &body);
+			if (count) {
+				/* measuring: this loop keeps its checkpoints when its
+				 * outer loop's trip is differentiated; count them */
+				int id = ir_const_int(d->m, d->g, loop_id(d, in));
+				emit(d, &body, OP_TAPE_COUNT, NULL, 0, &id, 1, in->loc);
+			}
+			plain_block(d, &in->body, env, &body, count);
 			Inst *ni = emit(d, out, in->op, &j, j >= 0, args, na, in->loc);
 			ni->body = body;
 			if (has_ret(&in->body)) {
@@ -491,6 +666,23 @@ static void tape_block(D *d, const Block *b, int from, int32_t *cur, Block *out,
 			return;
 		case OP_IF: {
 			int c = map(d, cur, in->arg[0]);
+			if (always_exits(&in->body) && !may_exit(&in->els)) {
+				/* if c { ...; break } else { ... } and the rest: the
+				 * rest is the else-branch's, so no flag guards it */
+				Rec *r = rec(d, tp, R_IF, in->loc);
+				r->cond = c;
+				r->t = tape_new(d);
+				r->e = tape_new(d);
+				Block t = {0}, e = {0};
+				int32_t *ct = env_copy(d, cur);
+				tape_block(d, &in->body, 0, ct, &t, r->t, rg, NULL);
+				tape_block(d, &in->els, 0, cur, &e, r->e, rg, NULL);
+				tape_block(d, b, i + 1, cur, &e, r->e, rg, hook);
+				Inst *ni = emit(d, out, OP_IF, NULL, 0, &c, 1, in->loc);
+				ni->body = t;
+				ni->els = e;
+				return;
+			}
 			uint8_t *mark = salloc(d, (size_t)d->f->nval);
 			assigned(d, &in->body, mark);
 			assigned(d, &in->els, mark);
@@ -543,7 +735,7 @@ static void tape_block(D *d, const Block *b, int from, int32_t *cur, Block *out,
 				args[k] = map(d, cur, in->arg[k]);
 			Rec *r = rec_inst(d, tp, OP_STORE, -1, NULL, 0, args, in->narg, in->loc);
 			r->kind = R_STORE;
-			if (rg->depth == 0) {
+			if (rg->depth == 0 && read_after(d, in)) {
 				/* keep the old value, to restore it in the reverse sweep */
 				r->old = fresh_named(d, "old", ty_elem(vty(d, args[0])), 0);
 				emit(d, out, OP_LOAD, &r->old, 1, args, in->narg - 1, in->loc);
@@ -607,12 +799,15 @@ static void tape_block(D *d, const Block *b, int from, int32_t *cur, Block *out,
 }
 
 /* Forward sweep of a loop: run it plainly on state variables, counting
- * its trips. */
+ * its trips T, and in a kernel keep on the tape, as checkpoints, the state
+ * that trips begin with (tape_keep says which: every one while there is
+ * room, then fewer). */
 static void tape_loop(D *d, const Inst *in, int32_t *cur, Block *out, Tape *tp, Region *rg)
 {
 	LoopRec *L = salloc(d, sizeof *L);
 	L->in = in;
 	L->depth = rg->depth + 1;
+	L->h = -1;
 	uint8_t *mark = salloc(d, (size_t)d->f->nval);
 	assigned(d, &in->body, mark);
 	L->car = salloc(d, (size_t)d->f->nval * sizeof *L->car);
@@ -622,16 +817,29 @@ static void tape_loop(D *d, const Inst *in, int32_t *cur, Block *out, Tape *tp, 
 			L->s[L->ncar] = fresh(d, v, d->f->val[v].ty);
 			L->car[L->ncar++] = v;
 		}
+	classify(d, in, L);
 	L->entry = env_copy(d, cur);
 	int32_t *env = env_copy(d, cur);
 	for (int k = 0; k < L->ncar; k++) {
 		int x = L->car[k];
-		if (cur[x] >= 0)
+		if (L->kind[k] && cur[x] >= 0)
 			mov(d, out, L->s[k], cur[x], in->loc);
 		env[x] = L->s[k];
 	}
 	L->T = fresh_named(d, "trips", TY_INT, 0);
 	mov(d, out, L->T, ir_const_int(d->m, d->g, 0), in->loc);
+	if (d->tape) {
+		const char *jn = in->op == OP_FOR ? d->f->val[in->res[0]].name : NULL;
+		char base[140];
+		snprintf(base, sizeof base, "%.120s_loop", jn ? jn : "while");
+		/* zeroed at the top like any variable of the sweeps: the
+		 * reverse may use it in an if apart from the one it is set in */
+		L->h = fresh_named(d, base, TY_INT, 0);
+		note(d, L->h, NULL, DV_SOURCE);
+		int id = ir_const_int(d->m, d->g, loop_id(d, in));
+		emit(d, out, OP_TAPE_LOOP, &L->h, 1, &id, 1, in->loc);
+		d->nloop++;
+	}
 	int32_t args[3];
 	int j = -1, na = 0;
 	if (in->op == OP_FOR) {
@@ -640,12 +848,25 @@ static void tape_loop(D *d, const Inst *in, int32_t *cur, Block *out, Tape *tp, 
 		L->step = args[2] = map(d, cur, in->arg[2]);
 		na = 3;
 		j = fresh_named(d, d->f->val[in->res[0]].name, TY_INT, 1);
+		note(d, j, NULL, DV_SOURCE);
 		env[in->res[0]] = j;
 	}
 	Block body = {0};
+	if (L->h >= 0) {
+		/* keep the state trip T begins with? */
+		int keep = ir_temp(d->m, d->g, TY_BOOL);
+		emit(d, &body, OP_TAPE_KEEP, &keep, 1, (int32_t[]){L->h, L->T}, 2, in->loc);
+		Block put = {0};
+		for (int k = 0, slot = 0; k < L->ncar; k++)
+			if (L->kind[k] & C_IN)
+				emit(d, &put, OP_TAPE_PUT, NULL, 0,
+				     (int32_t[]){L->h, ir_const_int(d->m, d->g, slot++), L->s[k]}, 3, in->loc);
+		Inst *ni = emit(d, &body, OP_IF, NULL, 0, &keep, 1, in->loc);
+		ni->body = put;
+	}
 	int32_t inc[2] = {L->T, ir_const_int(d->m, d->g, 1)};
 	emit(d, &body, OP_ADD, &L->T, 1, inc, 2, in->loc);
-	plain_block(d, &in->body, env, &body);
+	plain_block(d, &in->body, env, &body, d->tape);
 	Inst *ni = emit(d, out, in->op, &j, j >= 0, args, na, in->loc);
 	ni->body = body;
 	for (int k = 0; k < L->ncar; k++)
@@ -658,66 +879,100 @@ static void tape_loop(D *d, const Inst *in, int32_t *cur, Block *out, Tape *tp, 
 
 static void rev_tape(D *d, Tape *tp, Block *out);
 
+/* The reverse of a loop of T trips:
+ *
+ *     for it = T-1 down to 0:
+ *         from = the trip of the checkpoint it goes back to (tape_back)
+ *         r = that checkpoint's state (tape_get; the loop's entry values
+ *             when from is 0)
+ *         run trips from .. it-1 plainly on r (none when every trip's
+ *             state was kept)
+ *         run trip it's forward sweep, then its reverse sweep: its final
+ *             values' adjoints are A, and A becomes the adjoints of r
+ *     the loop's entry values get A
+ *
+ * Without a tape (a wp.func) from is 0: every trip is recomputed from the
+ * loop's entry, O(T^2). */
 static void rev_loop(D *d, LoopRec *L, Block *out, Loc loc)
 {
 	const Inst *in = L->in;
 	int nf = 0;
 	int *fk = salloc(d, (size_t)(L->ncar + 1) * sizeof *fk);
 	for (int k = 0; k < L->ncar; k++)
-		if (is_floaty(d->f->val[L->car[k]].ty))
+		if (L->kind[k] && diff_floaty(d->f->val[L->car[k]].ty))
 			fk[nf++] = k;
 	/* A[x]: the adjoint of the carried state, from the end backwards */
 	int32_t *A = salloc(d, (size_t)(nf + 1) * sizeof *A);
 	for (int q = 0; q < nf; q++) {
 		int k = fk[q];
-		A[q] = fresh_named(d, "adj_carry", d->f->val[L->car[k]].ty, 0);
+		/* named after the state variable: adj_p */
+		const char *cn = d->f->val[L->car[k]].name;
+		char an[140];
+		snprintf(an, sizeof an, "adj_%.120s", cn ? cn : "carry");
+		A[q] = fresh_named(d, an, d->f->val[L->car[k]].ty, 0);
+		note(d, A[q], NULL, DV_DERIV);
 		int as = adjof(d, L->s[k]);
 		mov(d, out, A[q], as, loc);
 		zero_adj(d, out, L->s[k], loc);
 	}
+	/* the trip: its loop variable's value is lo + it * step */
+	int isfor = in->op == OP_FOR;
+	int simple = isfor && d->g->val[L->lo].kind == VK_CONST && d->g->val[L->lo].k.i == 0 &&
+		     d->g->val[L->step].kind == VK_CONST && d->g->val[L->step].k.i == 1;
+	int it = fresh_named(d, simple ? d->f->val[in->res[0]].name : "trip", TY_INT, 1);
+	note(d, it, NULL, simple ? DV_SOURCE : 0);
 	Block body = {0};
-	int kk = fresh_named(d, "rev", TY_INT, 1);
-	/* k = T - 1 - kk */
-	int kv = fresh_named(d, "iter", TY_INT, 0);
+	int from;
 	{
 		DiffEmit e = de(d, &body, loc);
-		int t1 = diff_op(&e, OP_SUB, (int32_t[]){L->T, ir_const_int(d->m, d->g, 1)}, 2, TY_VOID);
-		emit(d, &body, OP_SUB, &kv, 1, (int32_t[]){t1, kk}, 2, loc);
+		if (L->h >= 0) {
+			from = diff_op(&e, OP_TAPE_BACK, (int32_t[]){L->h, it}, 2, TY_INT);
+		} else {
+			from = ir_const_int(d->m, d->g, 0);
+		}
 	}
-	/* restore the loop-entry state and recompute k iterations */
+	/* the state trip `from` begins with */
 	int32_t *r = salloc(d, (size_t)(L->ncar + 1) * sizeof *r);
 	int32_t *env = env_copy(d, L->entry);
-	set_bool(d, &body, d->done_var, 0, loc);
-	for (int k = 0; k < L->ncar; k++) {
+	for (int k = 0, slot = 0; k < L->ncar; k++) {
 		int x = L->car[k];
 		r[k] = fresh(d, x, d->f->val[x].ty);
-		if (L->entry[x] >= 0)
-			mov(d, &body, r[k], L->entry[x], loc);
+		if ((L->kind[k] & C_IN) && L->entry[x] >= 0) {
+			if (L->h >= 0) {
+				Inst *g = emit(d, &body, OP_TAPE_GET, &r[k], 1,
+					       (int32_t[]){L->h, ir_const_int(d->m, d->g, slot), L->entry[x]}, 3, loc);
+				(void)g;
+			} else {
+				mov(d, &body, r[k], L->entry[x], loc);
+			}
+		}
+		if (L->kind[k] & C_IN)
+			slot++;
 		env[x] = r[k];
 	}
-	int cnt = fresh_named(d, "count", TY_INT, 0);
-	mov(d, &body, cnt, ir_const_int(d->m, d->g, 0), loc);
+	/* recompute trips from .. it-1 */
+	set_bool(d, &body, d->done_var, 0, loc);
 	{
-		Block rb = {0}, brk = {0};
-		DiffEmit e = de(d, &rb, in->loc);
-		int c = diff_op(&e, OP_GE, (int32_t[]){cnt, kv}, 2, TY_VOID);
-		emit(d, &brk, OP_BREAK, NULL, 0, NULL, 0, in->loc);
-		Inst *ni = emit(d, &rb, OP_IF, NULL, 0, &c, 1, in->loc);
-		ni->body = brk;
-		emit(d, &rb, OP_ADD, &cnt, 1, (int32_t[]){cnt, ir_const_int(d->m, d->g, 1)}, 2, in->loc);
+		Block rb = {0};
 		int32_t *penv = env_copy(d, env);
-		int j = -1, na = 0;
-		int32_t args[3] = {L->lo, L->hi, L->step};
-		if (in->op == OP_FOR) {
-			na = 3;
-			j = fresh_named(d, d->f->val[in->res[0]].name, TY_INT, 1);
-			penv[in->res[0]] = j;
+		int rr = fresh_named(d, "redo", TY_INT, 1);
+		if (isfor) {
+			int jv;
+			if (simple) {
+				jv = rr;
+			} else {
+				DiffEmit e = de(d, &rb, in->loc);
+				int t = diff_op(&e, OP_MUL, (int32_t[]){rr, L->step}, 2, TY_VOID);
+				jv = diff_op(&e, OP_ADD, (int32_t[]){L->lo, t}, 2, TY_VOID);
+			}
+			penv[in->res[0]] = jv;
 		}
-		plain_block(d, &in->body, penv, &rb);
-		ni = emit(d, &body, in->op, &j, j >= 0, args, na, in->loc);
+		plain_block(d, &in->body, penv, &rb, 0);
+		int32_t args[3] = {from, it, ir_const_int(d->m, d->g, 1)};
+		Inst *ni = emit(d, &body, OP_FOR, &rr, 1, args, 3, in->loc);
 		ni->body = rb;
 	}
-	/* one iteration's forward sweep */
+	/* trip it's forward sweep */
 	set_bool(d, &body, d->done_var, 0, loc);
 	Region rg = {0};
 	rg.E = fresh_named(d, "exited", TY_BOOL, 0);
@@ -725,11 +980,14 @@ static void rev_loop(D *d, LoopRec *L, Block *out, Loc loc)
 	rg.depth = L->depth;
 	set_bool(d, &body, rg.E, 0, loc);
 	int32_t *ienv = env_copy(d, env);
-	if (in->op == OP_FOR) {
-		int jv = fresh(d, in->res[0], TY_INT);
-		DiffEmit e = de(d, &body, loc);
-		int t = diff_op(&e, OP_MUL, (int32_t[]){kv, L->step}, 2, TY_VOID);
-		emit(d, &body, OP_ADD, &jv, 1, (int32_t[]){L->lo, t}, 2, loc);
+	if (isfor) {
+		int jv = it;
+		if (!simple) {
+			jv = fresh(d, in->res[0], TY_INT);
+			DiffEmit e = de(d, &body, loc);
+			int t = diff_op(&e, OP_MUL, (int32_t[]){it, L->step}, 2, TY_VOID);
+			emit(d, &body, OP_ADD, &jv, 1, (int32_t[]){L->lo, t}, 2, loc);
+		}
 		ienv[in->res[0]] = jv;
 	}
 	Hook *h = salloc(d, sizeof *h);
@@ -741,19 +999,22 @@ static void rev_loop(D *d, LoopRec *L, Block *out, Loc loc)
 		h->dst[h->n++] = fresh(d, x, d->f->val[x].ty);
 	}
 	rg.out = h;
-	Tape *it = tape_new(d);
-	tape_block(d, &in->body, 0, ienv, &body, it, &rg, h);
+	Tape *tape = tape_new(d);
+	tape_block(d, &in->body, 0, ienv, &body, tape, &rg, h);
 	/* ... and its reverse sweep */
 	for (int q = 0; q < nf; q++)
 		mov(d, &body, adjof(d, h->dst[q]), A[q], loc);
-	rev_tape(d, it, &body);
+	rev_tape(d, tape, &body);
 	for (int q = 0; q < nf; q++) {
 		int k = fk[q];
 		mov(d, &body, A[q], adjof(d, r[k]), loc);
 		zero_adj(d, &body, r[k], loc);
 	}
-	int32_t args[3] = {ir_const_int(d->m, d->g, 0), L->T, ir_const_int(d->m, d->g, 1)};
-	Inst *ni = emit(d, out, OP_FOR, &kk, 1, args, 3, loc);
+	/* for it = T-1 down to 0 */
+	DiffEmit e = de(d, out, loc);
+	int last = diff_op(&e, OP_SUB, (int32_t[]){L->T, ir_const_int(d->m, d->g, 1)}, 2, TY_VOID);
+	int32_t args[3] = {last, ir_const_int(d->m, d->g, -1), ir_const_int(d->m, d->g, -1)};
+	Inst *ni = emit(d, out, OP_FOR, &it, 1, args, 3, loc);
 	ni->body = body;
 	for (int q = 0; q < nf; q++) {
 		int x = L->car[fk[q]];
@@ -769,7 +1030,7 @@ static void rev_atomic(D *d, Rec *r, Block *out)
 	const int32_t *idx = r->arg + 1;
 	int32_t x[KS_MAX_NDIM + 2];
 	int ga = adjarr_of(d, a);
-	if (ga < 0 || !is_floaty(vty(d, v)))
+	if (ga < 0 || !diff_floaty(vty(d, v)))
 		return;
 	DiffEmit e = de(d, out, r->loc);
 	if (!strcmp(name, "atomic_add") || !strcmp(name, "atomic_sub")) {
@@ -792,6 +1053,33 @@ static void rev_atomic(D *d, Rec *r, Block *out)
 	ni->body = t;
 }
 
+/* The adjoints a func @f_adj returns, one per float-valued scalar or
+ * vector parameter of f, come as one vecN (a gradient: their components
+ * in order) when there are several and 2 to 4 components in all: a call
+ * then assigns one value.  Returns N, or 0. */
+static int packed(const Func *f)
+{
+	int n = 0, np = 0;
+	for (int i = 0; i < f->nparam; i++) {
+		Type t = f->val[f->param[i]].ty;
+		if (ty_is_array(t) || !diff_floaty(t))
+			continue;
+		if (ty_is_mat(t))
+			return 0;
+		n += ty_ncomp(t);
+		np++;
+	}
+	return np >= 2 && n >= 2 && n <= 4 ? n : 0;
+}
+
+/* Component k of v (a float, or a vector's component) */
+static int comp(D *d, DiffEmit *e, int v, int k)
+{
+	if (ty_is_float(vty(d, v)))
+		return v;
+	return diff_op(e, OP_EXTRACT, (int32_t[]){v, ir_const_int(d->m, d->g, k)}, 2, TY_VOID);
+}
+
 static void rev_call(D *d, Rec *r, Block *out)
 {
 	const Func *f = d->m->fn[r->callee];
@@ -803,14 +1091,14 @@ static void rev_call(D *d, Rec *r, Block *out)
 		args[na++] = r->arg[i];
 	for (int i = 0; i < f->nparam; i++) {
 		Type t = f->val[f->param[i]].ty;
-		if (ty_is_array(t) && is_floaty(ty_elem(t))) {
+		if (ty_is_array(t) && diff_floaty(ty_elem(t))) {
 			args[na++] = adjarr_of(d, r->arg[i]);
 			any = 1;
 		}
 	}
 	DiffEmit e = de(d, out, r->loc);
 	for (int k = 0; k < r->nres; k++)
-		if (is_floaty(vty(d, r->res[k]))) {
+		if (diff_floaty(vty(d, r->res[k]))) {
 			int a = adjpeek(d, r->res[k]);
 			args[na++] = a >= 0 ? a : diff_zero(&e, vty(d, r->res[k]));
 			any |= a >= 0;
@@ -821,11 +1109,23 @@ static void rev_call(D *d, Rec *r, Block *out)
 		res[nr++] = ir_temp(d->m, d->g, fj->ret[i]);
 	Inst *ni = emit(d, out, OP_CALL, res, nr, args, na, r->loc);
 	ni->callee = (int32_t)fa;
-	int q = 0;
+	int q = 0, pk = packed(f);
 	for (int i = 0; i < f->nparam; i++) {
 		Type t = f->val[f->param[i]].ty;
-		if (!ty_is_array(t) && is_floaty(t))
-			acc(d, out, r->arg[i], res[q++], r->loc);
+		if (ty_is_array(t) || !diff_floaty(t))
+			continue;
+		int g;
+		if (!pk) {
+			g = res[q++];
+		} else {
+			/* its components of the gradient */
+			int32_t c[4];
+			int nc = ty_ncomp(t);
+			for (int k = 0; k < nc; k++)
+				c[k] = comp(d, &e, res[0], q++);
+			g = nc == 1 ? c[0] : diff_op(&e, OP_MAKE, c, nc, t);
+		}
+		acc(d, out, r->arg[i], g, r->loc);
 	}
 }
 
@@ -995,9 +1295,16 @@ static void rev_tape(D *d, Tape *tp, Block *out)
 {
 	for (int i = tp->n - 1; i >= 0; i--) {
 		Rec *r = tp->v[i];
+		int n0 = d->g->nval;
 		switch (r->kind) {
-		case R_INST: rev_inst(d, r, out); break;
-		case R_STORE: rev_store(d, r, out); break;
+		case R_INST:
+			rev_inst(d, r, out);
+			mark_deriv(d, n0);
+			break;
+		case R_STORE:
+			rev_store(d, r, out);
+			mark_deriv(d, n0);
+			break;
 		case R_LOOP: rev_loop(d, r->L, out, r->loc); break;
 		case R_IF: {
 			Block t = {0}, e = {0};
@@ -1055,7 +1362,7 @@ KS_NORETURN static void atomic_result_error(D *d, Loc at, int row)
 static int mixed(const Func *f, const Use *u, int p)
 {
 	return (u->kinds[p] & 6) && (u->kinds[p] & (u->kinds[p] - 1)) &&
-	       is_floaty(ty_elem(f->val[f->param[p]].ty));
+	       diff_floaty(ty_elem(f->val[f->param[p]].ty));
 }
 
 /* Record that array parameter p is updated by atomic_min or atomic_max and
@@ -1288,16 +1595,52 @@ static void finish(D *d, Block *body)
 		all.v[all.n++] = body->v[i];
 	}
 	d->g->body = all;
+	if (diff_optimize) {
+		DiffInfo di = {d->vbase, d->vflag, d->capinfo < d->g->nval ? d->capinfo : d->g->nval,
+			       *d->fnfx, *d->capfnfx};
+		diff_opt(d->m, d->g, &di);
+	}
+}
+
+/* Does a call to function fi (an _adj func) write memory: has it adjoint
+ * arrays to accumulate into?  (Before its body is made.) */
+static int adj_writes(const Module *m, int fi)
+{
+	const Func *g = m->fn[fi];
+	for (int i = 0; i < g->nparam; i++)
+		if (ty_is_array(g->val[g->param[i]].ty) && diff_floaty(ty_elem(g->val[g->param[i]].ty)))
+			return 1;
+	return 0;
+}
+
+/* Does b write memory (a store, an atomic, a call that writes)?  Once an
+ * _adj func's body is made and simplified, this says it exactly. */
+static int writes(const D *d, const Block *b)
+{
+	for (int i = 0; i < b->n; i++) {
+		const Inst *in = &b->v[i];
+		if (in->op == OP_STORE || is_atomic(in))
+			return 1;
+		if (in->op == OP_CALL && in->callee < *d->capfnfx && (*d->fnfx)[in->callee])
+			return 1;
+		if (writes(d, &in->body) || writes(d, &in->els))
+			return 1;
+	}
+	return 0;
 }
 
 static void d_init(D *d, Module *m, const Src *src, Arena *a, int fi, Func *g)
 {
 	int32_t *fadj = d->fadj, *pure = d->pure;
 	Summary *sum = d->sum;
+	uint8_t **fnfx = d->fnfx;
+	int *capfnfx = d->capfnfx;
 	memset(d, 0, sizeof *d);
 	d->fadj = fadj;
 	d->pure = pure;
 	d->sum = sum;
+	d->fnfx = fnfx;
+	d->capfnfx = capfnfx;
 	d->m = m;
 	d->src = src;
 	d->a = a;
@@ -1331,12 +1674,12 @@ static int32_t *d_env(D *d)
  * the end.  A store in a loop then is just a loop-carried variable.  Not
  * done when a ret sits inside a loop (the store back would be in it). */
 static void promote_block(Module *m, Func *pf, const Block *b, Block *out, const int32_t *cell,
-			  int tidv, int top)
+			  const uint8_t *ro, const uint8_t *attid, int tidv, int top)
 {
 	for (int i = 0; i < b->n; i++) {
 		const Inst *in = &b->v[i];
 		int c = in->narg ? cell[in->arg[0]] : -1;
-		if (in->op == OP_LOAD && c >= 0) {
+		if (in->op == OP_LOAD && c >= 0 && attid[in->arg[1]]) {
 			ir_emit(m, out, OP_MOV, in->res, 1, &c, 1, in->loc);
 			continue;
 		}
@@ -1354,13 +1697,13 @@ static void promote_block(Module *m, Func *pf, const Block *b, Block *out, const
 		}
 		if (in->op == OP_RET)
 			for (int v = 0; v < pf->nval; v++)
-				if (cell[v] >= 0)
+				if (cell[v] >= 0 && !ro[v])
 					ir_emit(m, out, OP_STORE, NULL, 0, (int32_t[]){v, tidv, cell[v]}, 3, in->loc);
 		Inst *ni = ir_emit(m, out, in->op, in->res, in->nres, in->arg, in->narg, in->loc);
 		ni->callee = in->callee;
 		Block t = {0}, e = {0};
-		promote_block(m, pf, &in->body, &t, cell, tidv, 0);
-		promote_block(m, pf, &in->els, &e, cell, tidv, 0);
+		promote_block(m, pf, &in->body, &t, cell, ro, attid, tidv, 0);
+		promote_block(m, pf, &in->els, &e, cell, ro, attid, tidv, 0);
 		ni = &out->v[out->n - 1];
 		ni->body = t;
 		ni->els = e;
@@ -1372,8 +1715,20 @@ static void promote_block(Module *m, Func *pf, const Block *b, Block *out, const
 	if (top && (!b->n || b->v[b->n - 1].op != OP_RET)) {
 		Loc at = b->n ? b->v[b->n - 1].loc : pf->loc;
 		for (int v = 0; v < pf->nval; v++)
-			if (cell[v] >= 0)
+			if (cell[v] >= 0 && !ro[v])
 				ir_emit(m, out, OP_STORE, NULL, 0, (int32_t[]){v, tidv, cell[v]}, 3, at);
+	}
+}
+
+/* count, per array, its loads at an index holding wp.tid() (tidv) */
+static void tid_loads(const Block *b, const uint8_t *tidv, int *n)
+{
+	for (int i = 0; i < b->n; i++) {
+		const Inst *in = &b->v[i];
+		if (in->op == OP_LOAD && tidv[in->arg[1]])
+			n[in->arg[0]]++;
+		tid_loads(&in->body, tidv, n);
+		tid_loads(&in->els, tidv, n);
 	}
 }
 
@@ -1416,38 +1771,71 @@ static const Func *promote(Module *m, D *d, const Func *f)
 	for (int i = 0; i < f->body.n && tv < 0; i++)
 		if (f->body.v[i].nres == 1 && tidv[f->body.v[i].res[0]] && f->body.v[i].op == OP_BUILTIN)
 			tv = f->body.v[i].res[0];
-	if (tv < 0 || ret_in_loop(&f->body, 0))
+	if (tv < 0)
 		return f;
+	int writable = !ret_in_loop(&f->body, 0);
+	int *attid = salloc(d, ((size_t)f->nval + 1) * sizeof *attid);
+	tid_loads(&f->body, tidv, attid);
 	Func *pf = salloc(d, sizeof *pf);
 	*pf = *f;
+	d->iscell = salloc(d, (size_t)f->nval + f->nparam + 1);
 	pf->val = arena_alloc(&m->arena, (size_t)(f->nval + f->nparam + 1) * sizeof *pf->val);
 	if (f->nval)
 		memcpy(pf->val, f->val, (size_t)f->nval * sizeof *pf->val);
 	pf->capval = f->nval + f->nparam + 1;
 	/* indexed by value, the cells included */
 	int32_t *cell = salloc(d, ((size_t)f->nval + f->nparam + 1) * sizeof *cell);
+	uint8_t *ro = salloc(d, (size_t)f->nval + f->nparam + 1);
 	for (int v = 0; v < f->nval + f->nparam + 1; v++)
 		cell[v] = -1;
 	int any = 0;
 	for (int p = 0; p < f->nparam; p++) {
 		int id = f->param[p];
+		if (!ty_is_array(f->val[id].ty))
+			continue;
+		/* an array the kernel never writes and loads at the thread's
+		 * index: read once, its adjoint added once */
+		int readonly = !u.store[p] && !u.atomic[p] && attid[id] > 1;
 		/* atomic_min/max targets are passed to the backward kernel in
 		 * their final state (doc/autodiff.md): never promoted */
-		if (!ty_is_array(f->val[id].ty) || u.nontid[p] || (u.kinds[p] & 6) ||
-		    !(u.store[p] || u.atomic[p]))
+		if (!readonly && (!writable || u.nontid[p] || (u.kinds[p] & 6) || !(u.store[p] || u.atomic[p])))
 			continue;
-		char buf[160];
-		snprintf(buf, sizeof buf, "%.120s_elem", f->val[id].name);
+		char buf[200];
+		snprintf(buf, sizeof buf, "%.100s_%.50s", f->val[id].name, f->val[tv].name);
 		for (int n = 2; name_in_func(pf, buf); n++)
-			snprintf(buf, sizeof buf, "%.120s_elem%d", f->val[id].name, n);
+			snprintf(buf, sizeof buf, "%.100s_%.50s%d", f->val[id].name, f->val[tv].name, n);
 		cell[id] = ir_var(m, pf, buf, ty_elem(f->val[id].ty));
+		d->iscell[cell[id]] = 1;
+		ro[id] = (uint8_t)readonly;
 		any = 1;
 	}
 	if (!any)
 		return f;
 	pf->body = (Block){0};
-	promote_block(m, pf, &f->body, &pf->body, cell, tv, 1);
+	promote_block(m, pf, &f->body, &pf->body, cell, ro, tidv, tv, 1);
 	return pf;
+}
+
+/* The restores of the stores the forward sweep keeps, alone: what a
+ * measuring run (that stops after the forward sweep) must undo. */
+static void rev_restore(D *d, Tape *tp, Block *out)
+{
+	for (int i = tp->n - 1; i >= 0; i--) {
+		Rec *r = tp->v[i];
+		if ((r->kind == R_STORE || r->kind == R_INST) && r->old >= 0) {
+			emit(d, out, OP_STORE, NULL, 0, (int32_t[]){r->arg[0], r->arg[1], r->old}, 3, r->loc);
+		} else if (r->kind == R_IF) {
+			Block t = {0}, e = {0};
+			rev_restore(d, r->t, &t);
+			if (r->e)
+				rev_restore(d, r->e, &e);
+			if (!t.n && !e.n)
+				continue;
+			Inst *ni = emit(d, out, OP_IF, NULL, 0, &r->cond, 1, r->loc);
+			ni->body = t;
+			ni->els = e;
+		}
+	}
 }
 
 static void diff_kernel(Module *m, const Src *src, D *d, int fi)
@@ -1460,12 +1848,15 @@ static void diff_kernel(Module *m, const Src *src, D *d, int fi)
 	d->f = f;
 	d->nenv = f->nval + 1 + f->nret;
 	d->rmw = salloc(d, (size_t)f->nval + 1);
+	d->tape = 1;
+	d->mentions = salloc(d, ((size_t)f->nval + 1) * sizeof *d->mentions);
+	count_mentions(&f->body, d->mentions);
 	check_kernel(m, d, f);
 	for (int i = 0; i < f->nparam; i++)
 		ir_param(m, g, f->val[f->param[i]].name, f->val[f->param[i]].ty);
 	for (int i = 0; i < f->nparam; i++) {
 		Type t = f->val[f->param[i]].ty;
-		if (!is_floaty(ty_elem(t)))
+		if (!diff_floaty(ty_elem(t)))
 			continue;
 		char buf[160];
 		int n = 0;
@@ -1476,18 +1867,40 @@ static void diff_kernel(Module *m, const Src *src, D *d, int fi)
 		if (ty_is_array(t))
 			set_adjarr(d, g->param[i], ga);
 	}
+	/* the tape, the last parameter: dropped again if no loop keeps a
+	 * checkpoint */
+	char tname[64];
+	snprintf(tname, sizeof tname, "tape");
+	for (int n = 2; name_taken(g, tname); n++)
+		snprintf(tname, sizeof tname, "tape_%d", n);
+	int tapep = ir_param(m, g, tname, ty_array(TY_INT, 1));
 	int32_t *cur = d_env(d);
 	Block body = {0};
+	emit(d, &body, OP_TAPE_OPEN, NULL, 0, &tapep, 1, f->loc);
 	Tape *tp = tape_new(d);
 	Region rg = {0};
 	rg.E = fresh_named(d, "exited", TY_BOOL, 0);
 	tape_block(d, &f->body, 0, cur, &body, tp, &rg, NULL);
+	if (!d->nloop) {
+		memmove(&body.v[0], &body.v[1], (size_t)(body.n - 1) * sizeof *body.v);
+		body.n--;
+	}
+	if (d->nloop) {
+		/* a measuring run stops here, undoing its stores */
+		int mres = ir_temp(m, g, TY_BOOL);
+		emit(d, &body, OP_TAPE_MEASURED, &mres, 1, NULL, 0, f->loc);
+		Block mb = {0};
+		rev_restore(d, tp, &mb);
+		emit(d, &mb, OP_RET, NULL, 0, NULL, 0, f->loc);
+		Inst *ni = emit(d, &body, OP_IF, NULL, 0, &mres, 1, f->loc);
+		ni->body = mb;
+	}
 	rev_tape(d, tp, &body);
 	/* scalar parameters: sum over threads */
 	int q = 0;
 	for (int i = 0; i < f->nparam; i++) {
 		Type t = f->val[f->param[i]].ty;
-		if (!is_floaty(ty_elem(t)))
+		if (!diff_floaty(ty_elem(t)))
 			continue;
 		int ga = g->param[f->nparam + q++];
 		if (ty_is_array(t))
@@ -1497,6 +1910,11 @@ static void diff_kernel(Module *m, const Src *src, D *d, int fi)
 			adj_scatter(d, &body, ga, (int32_t[]){ir_const_int(m, g, 0)}, a, f->loc);
 	}
 	finish(d, &body);
+	int opened = 0;
+	for (int i = 0; i < g->body.n; i++)
+		opened |= g->body.v[i].op == OP_TAPE_OPEN;
+	if (!opened)
+		g->nparam--;
 }
 
 static void diff_func_sig(Module *m, int fi, int32_t *fadj)
@@ -1512,7 +1930,7 @@ static void diff_func_sig(Module *m, int fi, int32_t *fadj)
 		ir_param(m, g, f->val[f->param[i]].name, f->val[f->param[i]].ty);
 	for (int i = 0; i < f->nparam; i++) {
 		Type t = f->val[f->param[i]].ty;
-		if (!ty_is_array(t) || !is_floaty(ty_elem(t)))
+		if (!ty_is_array(t) || !diff_floaty(ty_elem(t)))
 			continue;
 		char buf[160];
 		int n = 0;
@@ -1522,7 +1940,7 @@ static void diff_func_sig(Module *m, int fi, int32_t *fadj)
 		ir_param(m, g, buf, t);
 	}
 	for (int k = 0; k < f->nret; k++) {
-		if (!is_floaty(f->ret[k]))
+		if (!diff_floaty(f->ret[k]))
 			continue;
 		char buf[64];
 		int n = 0;
@@ -1535,8 +1953,12 @@ static void diff_func_sig(Module *m, int fi, int32_t *fadj)
 	int nr = 0;
 	for (int i = 0; i < f->nparam; i++) {
 		Type t = f->val[f->param[i]].ty;
-		if (!ty_is_array(t) && is_floaty(t))
+		if (!ty_is_array(t) && diff_floaty(t))
 			rt[nr++] = t;
+	}
+	if (packed(f)) {
+		rt[0] = ty_vec(packed(f));
+		nr = 1;
 	}
 	ir_set_ret(m, g, rt, nr);
 }
@@ -1546,10 +1968,12 @@ static void diff_func(Module *m, const Src *src, D *d, int fi)
 	const Func *f = m->fn[fi];
 	Func *g = m->fn[d->fadj[fi]];
 	d_init(d, m, src, d->a, fi, g);
+	d->mentions = salloc(d, ((size_t)f->nval + 1) * sizeof *d->mentions);
+	count_mentions(&f->body, d->mentions);
 	int q = f->nparam;
 	for (int i = 0; i < f->nparam; i++) {
 		Type t = f->val[f->param[i]].ty;
-		if (ty_is_array(t) && is_floaty(ty_elem(t)))
+		if (ty_is_array(t) && diff_floaty(ty_elem(t)))
 			set_adjarr(d, g->param[i], g->param[q++]);
 	}
 	int32_t *cur = d_env(d);
@@ -1559,15 +1983,26 @@ static void diff_func(Module *m, const Src *src, D *d, int fi)
 	rg.E = fresh_named(d, "exited", TY_BOOL, 0);
 	tape_block(d, &f->body, 0, cur, &body, tp, &rg, NULL);
 	for (int k = 0; k < f->nret; k++)
-		if (is_floaty(f->ret[k]))
+		if (diff_floaty(f->ret[k]))
 			mov(d, &body, adjof(d, d->ret_var[k]), g->param[q++], f->loc);
 	rev_tape(d, tp, &body);
 	int32_t rv[256];
 	int nr = 0;
 	for (int i = 0; i < f->nparam; i++) {
 		Type t = f->val[f->param[i]].ty;
-		if (!ty_is_array(t) && is_floaty(t))
+		if (!ty_is_array(t) && diff_floaty(t))
 			rv[nr++] = adjof(d, g->param[i]);
+	}
+	if (packed(f)) {
+		/* the gradient: every component of every adjoint, in order */
+		DiffEmit e = de(d, &body, f->loc);
+		int32_t c[4];
+		int n = 0;
+		for (int k = 0; k < nr; k++)
+			for (int j = 0; j < ty_ncomp(vty(d, rv[k])); j++)
+				c[n++] = comp(d, &e, rv[k], j);
+		rv[0] = diff_op(&e, OP_MAKE, c, n, ty_vec(n));
+		nr = 1;
 	}
 	emit(d, &body, OP_RET, NULL, 0, rv, nr, f->loc);
 	finish(d, &body);
@@ -1613,8 +2048,16 @@ static void make_replay(Module *m, D *d, int fi)
 	ir_set_ret(m, g, f->ret, f->nret);
 }
 
-static void diff_all(Module *m, const Src *src, Arena *a)
+/* What diff_module allocates for one module's differentiation. */
+typedef struct {
+	Arena a;
+	uint8_t *fnfx;
+	int capfnfx;
+} Scratch;
+
+static void diff_all(Module *m, const Src *src, Scratch *sc)
 {
+	Arena *a = &sc->a;
 	Src nosrc;
 	if (!src) {
 		nosrc.name = m->source ? m->source : "<ir>";
@@ -1627,54 +2070,69 @@ static void diff_all(Module *m, const Src *src, Arena *a)
 	d.a = a;
 	d.m = m;
 	d.src = src;
+	d.fnfx = &sc->fnfx;
+	d.capfnfx = &sc->capfnfx;
 	int n = m->nfn;
 	d.fadj = arena_alloc(a, (size_t)(n + 1) * sizeof *d.fadj);
 	d.sum = arena_alloc(a, (size_t)(n + 1) * sizeof *d.sum);
 	for (int i = 0; i < n; i++)
-		if (!m->fn[i]->is_kernel)
+		if (!m->fn[i]->is_kernel) {
 			summarize(m, &d, i);
+			set_fnfx(&d, i, d.sum[i].has_atomic);
+		}
 	d.pure = arena_alloc(a, (size_t)(n + 1) * sizeof *d.pure);
 	for (int i = 0; i < n; i++) {
 		d.pure[i] = i;
-		if (!m->fn[i]->is_kernel && d.sum[i].has_atomic)
+		if (!m->fn[i]->is_kernel && d.sum[i].has_atomic) {
 			make_replay(m, &d, i);
+			set_fnfx(&d, d.pure[i], 0);
+		}
 	}
 	for (int i = 0; i < n; i++)
 		if (d.pure[i] != i)
 			copy_block(m, &d, &m->fn[i]->body, &m->fn[d.pure[i]]->body);
 	for (int i = 0; i < n; i++)
-		if (!m->fn[i]->is_kernel)
+		if (!m->fn[i]->is_kernel) {
 			diff_func_sig(m, i, d.fadj);
+			set_fnfx(&d, d.fadj[i], adj_writes(m, d.fadj[i]));
+		}
 	for (int i = 0; i < n; i++) {
 		if (m->fn[i]->backward)
 			continue;
-		if (m->fn[i]->is_kernel)
+		if (m->fn[i]->is_kernel) {
 			diff_kernel(m, src, &d, i);
-		else
+		} else {
 			diff_func(m, src, &d, i);
+			set_fnfx(&d, d.fadj[i], writes(&d, &m->fn[d.fadj[i]]->body));
+		}
 	}
+}
+
+static void scratch_free(Scratch *sc)
+{
+	arena_free(&sc->a);
+	free(sc->fnfx);
+	free(sc);
 }
 
 void diff_module(Module *m, const Src *src)
 {
 	/* scratch; a caller that recovers from errors (ks_recover) gets it
 	 * freed on the way back */
-	Arena *a = xmalloc(sizeof *a);
-	memset(a, 0, sizeof *a);
+	Scratch *sc = xmalloc(sizeof *sc);
+	memset(sc, 0, sizeof *sc);
 	jmp_buf jb, *outer = ks_recover;
 	if (outer) {
 		if (setjmp(jb)) {
 			ks_recover = outer;
-			arena_free(a);
-			free(a);
+			scratch_free(sc);
 			longjmp(*outer, 1);
 		}
 		ks_recover = &jb;
 	}
-	diff_all(m, src, a);
+	diff_all(m, src, sc);
 	ks_recover = outer;
-	arena_free(a);
-	free(a);
+	scratch_free(sc);
 }
 
 /* ---- function by function (kdiff on a streamed module) --------------------- */
@@ -1694,6 +2152,8 @@ struct DiffStream {
 	Arena fa;        /* the function at hand */
 	D d;
 	FILE *spool[3];
+	uint8_t *fnfx;
+	int capfnfx;
 };
 
 DiffStream *diff_stream_new(Module *m)
@@ -1709,6 +2169,8 @@ DiffStream *diff_stream_new(Module *m)
 	ds->d.fadj = arena_alloc(&ds->a, (size_t)(n + 1) * sizeof *ds->d.fadj);
 	ds->d.sum = arena_alloc(&ds->a, (size_t)(n + 1) * sizeof *ds->d.sum);
 	ds->d.pure = arena_alloc(&ds->a, (size_t)(n + 1) * sizeof *ds->d.pure);
+	ds->d.fnfx = &ds->fnfx;
+	ds->d.capfnfx = &ds->capfnfx;
 	for (int k = 0; k < 3; k++)
 		if (!(ds->spool[k] = tmpfile()))
 			ks_fatal("temporary file:");
@@ -1737,13 +2199,17 @@ void diff_stream_func(DiffStream *ds, int fi, const Src *irsrc, FILE *out)
 		d->a = &ds->a;
 		summarize(m, d, fi);
 		d->a = &ds->fa;
+		set_fnfx(d, fi, d->sum[fi].has_atomic);
 		int replay = d->sum[fi].has_atomic;
 		if (replay) {
 			make_replay(m, d, fi);
+			set_fnfx(d, d->pure[fi], 0);
 			copy_block(m, d, &f->body, &m->fn[d->pure[fi]]->body);
 		}
 		diff_func_sig(m, fi, d->fadj);
+		set_fnfx(d, d->fadj[fi], adj_writes(m, d->fadj[fi]));
 		diff_func(m, &ds->nosrc, d, fi);
+		set_fnfx(d, d->fadj[fi], writes(d, &m->fn[d->fadj[fi]]->body));
 		if (replay)
 			spool_func(ds, 0, d->pure[fi]);
 		spool_func(ds, 1, d->fadj[fi]);
@@ -1780,5 +2246,6 @@ void diff_stream_free(DiffStream *ds)
 			fclose(ds->spool[k]);
 	arena_free(&ds->fa);
 	arena_free(&ds->a);
+	free(ds->fnfx);
 	free(ds);
 }

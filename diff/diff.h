@@ -27,6 +27,42 @@ void diff_stream_func(DiffStream *ds, int fi, const Src *irsrc, FILE *out);
 void diff_stream_end(DiffStream *ds, FILE *out);
 void diff_stream_free(DiffStream *ds);
 
+/* The type tests of kdiff, in one place: a float32 scalar (what the
+ * simplifier folds); a vector or
+ * matrix (no inline constant, zero is `make`); float-valued (has an
+ * adjoint). */
+static inline int diff_float_scalar(Type t) { return t == TY_FLOAT; }
+static inline int diff_composite(Type t) { return ty_is_vec(t) || ty_is_mat(t); }
+static inline int diff_floaty(Type t) { return ty_is_floaty(t); }
+
+/* 1 (the default): simplify what kdiff appends (diff_opt); 0: leave it as
+ * the transform writes it (kdiff -O0, for debugging kdiff itself). */
+extern int diff_optimize;
+
+/* ---- internal: the simplifier (opt.c) ---- */
+
+/* What kdiff knows of the values of a function it built. */
+enum {
+	DV_SOURCE = 1, /* a version of a source variable or its adjoint: keeps a variable */
+	DV_DERIV = 2,  /* a derivative's value: where it is zero, so is a product with it */
+};
+typedef struct DiffInfo {
+	const char **base;     /* per value: the name before kdiff numbered it, or NULL */
+	uint8_t *flag;         /* per value: DV_* */
+	int n;                 /* values described; later ones have neither */
+	const uint8_t *callfx; /* per function of the module: may a call write memory? */
+	int ncallfx;
+} DiffInfo;
+/* Simplify f, a backward kernel or adjoint func that kdiff built, into the
+ * code a person would write (opt.c explains the passes).  The semantics
+ * are kept exactly, but for the sign of a zero and for a zero adjoint times
+ * an infinite value, which counts as zero. */
+void diff_opt(Module *m, Func *f, const DiffInfo *di);
+/* May variable v be read in b before b assigns it, on some path from b's
+ * start (the value it has when b begins is live)?  *def: does every path
+ * through b assign it? */
+int diff_exposed(const Block *b, int v, int *def);
+
 /* ---- internal: derivative rules (rule.c) ---- */
 
 /* Lower the adjoint contributions of a derivative rule (a row's sixth

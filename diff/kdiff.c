@@ -43,11 +43,22 @@ static void release(void *ctx)
 	*(DiffStream **)ctx = NULL;
 }
 
+/* -O0: the adjoints as the transform writes them, unsimplified */
+static int flag(const char *arg, void *ctx)
+{
+	(void)ctx;
+	if (!strcmp(arg, "-O0") || !strcmp(arg, "-O1")) {
+		diff_optimize = arg[2] == '1';
+		return 1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *in, *out;
 	ks_prog = "kdiff";
-	ks_args(argc, argv, "kdiff [-o OUT] [FILE.kir | -]", NULL, NULL, &in, &out);
+	ks_args(argc, argv, "kdiff [-O0] [-o OUT] [FILE.kir | -]", flag, NULL, &in, &out);
 	static const IrStreamTool tool = {begin, each, end, release};
 	static DiffStream *ds;
 	Src src, ksrc;

@@ -70,6 +70,12 @@ typedef struct NameSet {
 	int n, cap;
 } NameSet;
 
+/* The checkpoint of a loop of the tape: word offsets of its slots. */
+typedef struct TapeLayout {
+	int nslot, width;
+	int *off;
+} TapeLayout;
+
 typedef struct Decl {
 	const Block *b;
 	int idx, val, line;
@@ -106,6 +112,16 @@ typedef struct Emitter {
 	char **retname;     /* out parameters of a multi-result func */
 	int rank;           /* a kernel's launch dimensions (ir_kernel_rank) */
 	FILE *spool;        /* streaming: the entries, until the end */
+	/* a backward kernel's tape: its local, per value the loop ID of a
+	 * handle (-1: none), per loop ID its checkpoint's layout */
+	char *tapename;
+	char *threadname;  /* a backward with a tape in an N-D launch: its row-major index */
+	int *hid;
+	TapeLayout *tl;
+	int ntl;
+	/* per backward kernel: which parameters its thread function leaves
+	 * out (nothing there reads them; the entry still takes them) */
+	uint8_t **unread;
 } Emitter;
 
 /* ---- names ---------------------------------------------------------- */
@@ -413,6 +429,9 @@ static void put_decl(Buf *b, Type t, const char *name)
 	buf_puts(b, name);
 }
 
+/* A loop handle of the tape is a ks_trips (ksynth.h), whatever its IR type. */
+static int is_handle(const struct Emitter *e, int val);
+
 /* A parameter's C type: "float", "float *" (a 1-D array),
  * "ks_array_float" (a view). */
 static void param_ctype(Buf *b, const Module *m, const Func *f, int i)
@@ -476,6 +495,16 @@ static int inst_fx(const Emitter *e, const Inst *in)
 	case OP_CALL: return e->fx[in->callee];
 	case OP_BUILTIN:
 		return ir_builtins[in->callee].flags & BF_ATOMIC ? FX_READ | FX_WRITE : 0;
+	case OP_TAPE_GET:
+		return FX_READ;
+	case OP_TAPE_OPEN:
+	case OP_TAPE_LOOP:
+	case OP_TAPE_KEEP:
+	case OP_TAPE_PUT:
+	case OP_TAPE_BACK:
+	case OP_TAPE_COUNT:
+	case OP_TAPE_MEASURED:
+		return FX_READ | FX_WRITE;
 	}
 	return 0;
 }
@@ -693,6 +722,11 @@ static int assigns_in(const Emitter *e, const Block *b, int val)
 static int slot_kind(const Inst *j, int p)
 {
 	switch (j->op) {
+	case OP_TAPE_KEEP:
+	case OP_TAPE_PUT:
+	case OP_TAPE_BACK:
+	case OP_TAPE_GET:
+		return p == 0 ? -1 : 0; /* &handle needs a name */
 	case OP_EXTRACT:
 	case OP_INSERT:
 		return p == 0 ? -1 : 0; /* v.c[k] needs a name */
@@ -1225,6 +1259,51 @@ static int put_conv(Emitter *e, Buf *b, const Inst *in)
 	return P_POSTFIX;
 }
 
+/* The layout of loop ID id's checkpoint. */
+static const TapeLayout *layout(const Emitter *e, int id)
+{
+	static const TapeLayout none = {0, 0, NULL};
+	return id >= 0 && id < e->ntl ? &e->tl[id] : &none;
+}
+
+/* A tape operation, a call into ksynth.h: ks_tape_keep(&tp, &k_loop, trips) */
+static void put_tape(Emitter *e, Buf *b, const Inst *in)
+{
+	const char *tp = e->tapename ? e->tapename : "tp";
+	switch (in->op) {
+	case OP_TAPE_LOOP:
+		buf_printf(b, "ks_tape_loop(&%s, %d)", tp, layout(e, e->f->val[in->arg[0]].k.i)->width);
+		return;
+	case OP_TAPE_COUNT:
+		buf_printf(b, "ks_tape_count(&%s, %d)", tp, layout(e, e->f->val[in->arg[0]].k.i)->width);
+		return;
+	case OP_TAPE_MEASURED:
+		buf_printf(b, "ks_tape_measured(&%s)", tp);
+		return;
+	case OP_TAPE_PUT:
+		buf_printf(b, "ks_tape_put_%s(&%s, ", ty_name(vty(e, in->arg[2])), tp);
+		put_expr(e, b, in->arg[2], P_COND);
+		buf_putc(b, ')');
+		return;
+	}
+	const char *fn = in->op == OP_TAPE_KEEP ? "keep" : in->op == OP_TAPE_BACK ? "back" : "get";
+	if (in->op == OP_TAPE_GET)
+		buf_printf(b, "ks_tape_get_%s(&%s, &", ty_name(vty(e, in->arg[2])), tp);
+	else
+		buf_printf(b, "ks_tape_%s(&%s, &", fn, tp);
+	put_expr(e, b, in->arg[0], P_POSTFIX);
+	buf_puts(b, ", ");
+	if (in->op == OP_TAPE_GET) {
+		const TapeLayout *l = layout(e, e->hid[in->arg[0]]);
+		int slot = e->f->val[in->arg[1]].k.i;
+		buf_printf(b, "%d, ", slot < l->nslot ? l->off[slot] : 0);
+		put_expr(e, b, in->arg[2], P_COND);
+	} else {
+		put_expr(e, b, in->arg[1], P_COND);
+	}
+	buf_putc(b, ')');
+}
+
 /* The expression an instruction computes; returns its precedence. */
 static int put_inst(Emitter *e, Buf *b, const Inst *in)
 {
@@ -1234,6 +1313,10 @@ static int put_inst(Emitter *e, Buf *b, const Inst *in)
 	char name[96];
 	switch (in->op) {
 	case OP_MOV:
+		if (is_handle(e, in->res[0])) {
+			buf_puts(b, "ks_tape_none()"); /* a loop handle zeroed */
+			return P_POSTFIX;
+		}
 		put_expr(e, b, in->arg[0], 0);
 		return 0;
 	case OP_NEG:
@@ -1435,6 +1518,15 @@ static int put_inst(Emitter *e, Buf *b, const Inst *in)
 		put_call(e, b, name, in, 0);
 		return P_POSTFIX;
 	}
+	case OP_TAPE_LOOP:
+	case OP_TAPE_KEEP:
+	case OP_TAPE_PUT:
+	case OP_TAPE_BACK:
+	case OP_TAPE_GET:
+	case OP_TAPE_COUNT:
+	case OP_TAPE_MEASURED:
+		put_tape(e, b, in);
+		return P_POSTFIX;
 	}
 	ks_fatal("cannot emit opcode %s", ir_ops[in->op].name);
 }
@@ -1563,7 +1655,12 @@ static void emit_assign(Emitter *e, const Inst *in, int depth)
 		int declare = is_named_temp(e, r) || (rv->kind == VK_VAR && decl_inline(e, r) &&
 						       in == first_occ(e, r));
 		if (declare) {
-			put_decl(&b, rv->ty, e->v[r].name);
+			if (is_handle(e, r)) {
+				buf_puts(&b, "ks_trips ");
+				buf_puts(&b, e->v[r].name);
+			} else {
+				put_decl(&b, rv->ty, e->v[r].name);
+			}
 			buf_puts(&b, " = ");
 		} else {
 			buf_puts(&b, e->v[r].name);
@@ -1583,13 +1680,22 @@ static void emit_effect(Emitter *e, const Inst *in, int depth)
 	Buf b = {0};
 	const Func *callee = in->op == OP_CALL ? e->m->fn[in->callee] : NULL;
 	if (callee && callee->nret > 1) {
+		/* the temps it assigns, one declaration per type: float t3, t4; */
 		for (int k = 0; k < in->nres; k++) {
-			int r = in->res[k];
-			if (is_named_temp(e, r)) {
-				indent(e, depth);
-				fprintf(e->out, "%s %s;", ctype(e->f->val[r].ty), e->v[r].name);
-				line_end(e, in);
-			}
+			int r = in->res[k], seen = 0;
+			if (!is_named_temp(e, r))
+				continue;
+			for (int q = 0; q < k && !seen; q++)
+				seen = is_named_temp(e, in->res[q]) && e->f->val[in->res[q]].ty == e->f->val[r].ty;
+			if (seen)
+				continue;
+			indent(e, depth);
+			fprintf(e->out, "%s %s", ctype(e->f->val[r].ty), e->v[r].name);
+			for (int q = k + 1; q < in->nres; q++)
+				if (is_named_temp(e, in->res[q]) && e->f->val[in->res[q]].ty == e->f->val[r].ty)
+					fprintf(e->out, ", %s", e->v[in->res[q]].name);
+			fputc(';', e->out);
+			line_end(e, in);
 		}
 		if (!in->nres) {
 			/* results ignored: the function still writes them somewhere */
@@ -1811,6 +1917,15 @@ static void emit_stmt(Emitter *e, const Inst *in, int depth, int last)
 		fputs("return;", e->out);
 		line_end(e, in);
 		break;
+	case OP_TAPE_OPEN:
+		indent(e, depth);
+		buf_printf(&b, "ks_tape %s = ks_tape_open(", e->tapename);
+		put_expr(e, &b, in->arg[0], P_COND);
+		buf_printf(&b, "%s, %s);", val_view(e, in->arg[0]) ? ".data" : "",
+			   e->threadname ? e->threadname : "tid");
+		put_text(e, &b, "");
+		line_end(e, in);
+		break;
 	case OP_STORE:
 		indent(e, depth);
 		put_elem(e, &b, in);
@@ -1854,6 +1969,8 @@ static void emit_block(Emitter *e, const Block *b, int depth, int skip)
 			if (b->v[i].op == OP_CALL && e->m->fn[b->v[i].callee]->nret > 1 &&
 			    first_occ(e, d->val) == &b->v[i])
 				fprintf(e->out, "%s %s;", ctype(t), e->v[d->val].name);
+			else if (is_handle(e, d->val))
+				fprintf(e->out, "ks_trips %s = ks_tape_none();", e->v[d->val].name);
 			else if (zero_of(t))
 				fprintf(e->out, "%s %s = %s;", ctype(t), e->v[d->val].name, zero_of(t));
 			else
@@ -1892,6 +2009,10 @@ static void temp_name(Emitter *e, int val, int *counter)
 		if (k >= 0 && k < 4)
 			snprintf(base, sizeof base, "%s_%c", e->v[in->arg[0]].name, "xyzw"[k]);
 	}
+	if (in && in->op == OP_TAPE_BACK)
+		snprintf(base, sizeof base, "from");
+	else if (in && in->op == OP_TAPE_KEEP)
+		snprintf(base, sizeof base, "keep");
 	if (base[0] && !strstr(base, "__")) {
 		local_name(e, val, base);
 		return;
@@ -1916,11 +2037,15 @@ static void name_temps(Emitter *e, const Block *b, int *counter)
 	}
 }
 
-static void param_list(Emitter *e, Buf *b)
+/* The parameters, but those skip marks. */
+static void param_list_but(Emitter *e, Buf *b, const uint8_t *skip)
 {
+	int n = 0;
 	for (int i = 0; i < e->f->nparam; i++) {
 		int p = e->f->param[i];
-		if (i)
+		if (skip && skip[i])
+			continue;
+		if (n++)
 			buf_puts(b, ", ");
 		param_ctype(b, e->m, e->f, i);
 		if (b->n && b->p[b->n - 1] != '*')
@@ -1928,6 +2053,8 @@ static void param_list(Emitter *e, Buf *b)
 		buf_puts(b, e->v[p].name);
 	}
 }
+
+static void param_list(Emitter *e, Buf *b) { param_list_but(e, b, NULL); }
 
 /* The first local names: emit_effect's scratch results of a call whose
  * results are ignored, then the parameters in order.  They depend on
@@ -1955,10 +2082,74 @@ static void alloc_values(Emitter *e, const Func *f, int fi)
 		e->v[i].def = -1;
 }
 
+static int is_handle(const Emitter *e, int val)
+{
+	return e->hid && val >= 0 && val < e->f->nval && e->hid[val] >= 0;
+}
+
+static int words_of(Type t)
+{
+	return ty_is_vec(t) || ty_is_mat(t) ? ty_ncomp(t) : 1;
+}
+
+/* The tape's loop handles and the layout of each loop's checkpoint: the
+ * values tape_put stores, in slot order, one word per int, bool or float
+ * component. */
+static void scan_tape(Emitter *e, const Block *b, int pass)
+{
+	for (int i = 0; i < b->n; i++) {
+		const Inst *in = &b->v[i];
+		if (pass == 0 && in->op == OP_TAPE_LOOP) {
+			int id = e->f->val[in->arg[0]].k.i;
+			e->hid[in->res[0]] = id;
+			if (id >= e->ntl) {
+				e->tl = xrealloc(e->tl, (size_t)(id + 1) * sizeof *e->tl);
+				memset(e->tl + e->ntl, 0, (size_t)(id + 1 - e->ntl) * sizeof *e->tl);
+				e->ntl = id + 1;
+			}
+		}
+		if (pass == 1 && in->op == OP_TAPE_PUT && is_handle(e, in->arg[0])) {
+			TapeLayout *l = &e->tl[e->hid[in->arg[0]]];
+			int slot = e->f->val[in->arg[1]].k.i;
+			if (slot >= l->nslot) {
+				l->off = xrealloc(l->off, (size_t)(slot + 1) * sizeof *l->off);
+				for (int k = l->nslot; k <= slot; k++)
+					l->off[k] = 0;
+				l->nslot = slot + 1;
+			}
+			l->off[slot] = words_of(vty(e, in->arg[2])); /* sizes, then offsets */
+		}
+		scan_tape(e, &in->body, pass);
+		scan_tape(e, &in->els, pass);
+	}
+}
+
+static void tape_layouts(Emitter *e, const Func *f)
+{
+	e->hid = xmalloc((size_t)(f->nval + 1) * sizeof *e->hid);
+	for (int i = 0; i <= f->nval; i++)
+		e->hid[i] = -1;
+	e->ntl = 0;
+	e->tl = NULL;
+	scan_tape(e, &f->body, 0);
+	scan_tape(e, &f->body, 1);
+	for (int id = 0; id < e->ntl; id++) {
+		TapeLayout *l = &e->tl[id];
+		int off = 0;
+		for (int k = 0; k < l->nslot; k++) {
+			int w = l->off[k];
+			l->off[k] = off;
+			off += w;
+		}
+		l->width = off;
+	}
+}
+
 static void analyse(Emitter *e, const Func *f, int fi)
 {
 	alloc_values(e, f, fi);
 	e->rank = f->is_kernel ? ir_kernel_rank(f) : 1;
+	tape_layouts(e, f);
 	e->ninst = 0;
 	number_block(e, &f->body);
 	e->tree = xrealloc(e->tree, (size_t)(e->ninst + 1) * sizeof *e->tree);
@@ -1992,6 +2183,13 @@ static void analyse(Emitter *e, const Func *f, int fi)
 		if (f->val[i].kind == VK_VAR)
 			local_name(e, i, f->val[i].name);
 	e->retname = NULL;
+	e->tapename = e->threadname = NULL;
+	for (int i = 0; i < f->body.n && !e->tapename; i++)
+		if (f->body.v[i].op == OP_TAPE_OPEN) {
+			e->tapename = make_name(e, "tp", 0);
+			if (e->rank > 1)
+				e->threadname = make_name(e, "thread", 0);
+		}
 	if (f->nret > 1) {
 		e->retname = xmalloc((size_t)f->nret * sizeof *e->retname);
 		for (int k = 0; k < f->nret; k++) {
@@ -2031,6 +2229,14 @@ static void release(Emitter *e)
 	clear_names(&e->lnames);
 	free(e->retname);
 	e->retname = NULL;
+	e->tapename = NULL;
+	for (int id = 0; id < e->ntl; id++)
+		free(e->tl[id].off);
+	free(e->tl);
+	e->tl = NULL;
+	e->ntl = 0;
+	free(e->hid);
+	e->hid = NULL;
 	free(e->v);
 	free(e->hkey);
 	free(e->hval);
@@ -2061,6 +2267,10 @@ static int uses_tid(const Emitter *e, const Block *b)
 			continue;
 		if (in->op == OP_BUILTIN && in->callee == BI_TID && in->nres > n)
 			n = in->nres;
+		/* the tape of a 1-D launch is the thread's at tid; of an N-D
+		 * one, at the thread's row-major index (a parameter of its own) */
+		if (in->op == OP_TAPE_OPEN && e->rank == 1 && n < 1)
+			n = 1;
 		int m = uses_tid(e, &in->body), k = uses_tid(e, &in->els);
 		n = m > n ? m : n;
 		n = k > n ? k : n;
@@ -2092,8 +2302,8 @@ static void emit_func(Emitter *e, int fi)
 				f->loc.line);
 		buf_printf(&b, "%s %s(", cuda ? "static __device__ void" : "static void", e->fname[fi]);
 		put_tid_params(&b, e->rank);
-		if (f->nparam)
-			buf_puts(&b, ", ");
+		if (e->tapename && e->rank > 1)
+			buf_printf(&b, ", int %s", e->threadname);
 	} else {
 		fprintf(e->out, "// @wp.func %s, line %d\n", f->name, f->loc.line);
 		/* nvcc and NVRTC warn about a static function nobody calls (an
@@ -2107,7 +2317,25 @@ static void emit_func(Emitter *e, int fi)
 		else
 			buf_printf(&b, "%s void %s(", q, e->fname[fi]);
 	}
-	param_list(e, &b);
+	/* a backward kernel's thread function takes what it reads: the
+	 * parameters of the forward kernel its adjoint has no use for stay
+	 * in the entry */
+	uint8_t *skip = NULL;
+	if (f->backward) {
+		skip = xmalloc((size_t)f->nparam + 1);
+		for (int i = 0; i < f->nparam; i++)
+			skip[i] = !e->v[f->param[i]].uses;
+		free(e->unread[fi]);
+		e->unread[fi] = skip;
+	}
+	int shown = 0;
+	for (int i = 0; i < f->nparam; i++)
+		shown += !(skip && skip[i]);
+	if (f->is_kernel && shown)
+		buf_puts(&b, ", ");
+	else if (f->is_kernel && b.n >= 2 && !strcmp(b.p + b.n - 2, ", "))
+		b.n -= 2, b.p[b.n] = 0;
+	param_list_but(e, &b, skip);
 	if (f->nret > 1)
 		for (int k = 0; k < f->nret; k++)
 			buf_printf(&b, "%s%s *%s", f->nparam || k ? ", " : "", ctype(f->ret[k]), e->retname[k]);
@@ -2118,15 +2346,26 @@ static void emit_func(Emitter *e, int fi)
 	for (int k = f->is_kernel ? uses_tid(e, &f->body) : e->rank; k < e->rank; k++)
 		fprintf(e->out, "    (void)tid%s;  // line %d: not used\n",
 			e->rank == 1 ? "" : (const char *[]){"0", "1", "2", "3"}[k], f->loc.line);
-	emit_unused_params(e);
+	if (!f->backward)
+		emit_unused_params(e);
 	emit_block(e, &f->body, 1, -1);
 	fputs("}\n", e->out);
+}
+
+/* (void)p; in an entry for the parameters its thread function leaves out */
+static void entry_unread(Emitter *e, const Func *f, const uint8_t *skip)
+{
+	for (int i = 0; skip && i < f->nparam; i++)
+		if (skip[i])
+			fprintf(e->out, "    (void)%s;  // the adjoint does not read it\n", e->v[f->param[i]].name);
 }
 
 /* The kernel's launch entry: NAME_cpu_forward / NAME_cuda_forward.  A
  * launch of R dimensions takes them as dim0 .. dimR-1 (a 1-D launch: dim)
  * and runs the thread function at every index, row-major: on the CPU in
- * nested loops, on the GPU a grid-stride loop over their product. */
+ * nested loops, on the GPU a grid-stride loop over their product.  A
+ * backward with a tape gets, after the indices, the thread's row-major
+ * index, where its part of the tape lies. */
 static void emit_entry(Emitter *e, int fi)
 {
 	const Func *f = e->m->fn[fi];
@@ -2135,8 +2374,10 @@ static void emit_entry(Emitter *e, int fi)
 	name_params(e);
 	Buf b = {0}, a = {0}, d = {0}, t = {0};
 	param_list(e, &b);
+	const uint8_t *skip = f->backward ? e->unread[fi] : NULL;
 	for (int i = 0; i < f->nparam; i++)
-		buf_printf(&a, ", %s", e->v[f->param[i]].name);
+		if (!(skip && skip[i]))
+			buf_printf(&a, ", %s", e->v[f->param[i]].name);
 	const char *dir = f->backward ? "backward" : "forward";
 	if (r == 1) {
 		buf_puts(&d, "int dim");
@@ -2155,6 +2396,7 @@ static void emit_entry(Emitter *e, int fi)
 	if (cuda) {
 		fprintf(e->out, "extern \"C\" __global__ void %s_cuda_%s(%s%s%s)\n{\n", e->ebase[fi], dir, d.p,
 			f->nparam ? ", " : "", b.n ? b.p : "");
+		entry_unread(e, f, skip);
 		if (r == 1) {
 			fputs("    for (int tid = blockIdx.x * blockDim.x + threadIdx.x; tid < dim; "
 			      "tid += blockDim.x * gridDim.x)\n", e->out);
@@ -2181,6 +2423,7 @@ static void emit_entry(Emitter *e, int fi)
 	} else {
 		fprintf(e->out, "void %s_cpu_%s(%s%s%s)\n{\n", e->ebase[fi], dir, d.p, f->nparam ? ", " : "",
 			b.n ? b.p : "");
+		entry_unread(e, f, skip);
 		if (r == 1) {
 			fputs("    for (int tid = 0; tid < dim; tid++)\n", e->out);
 			buf_puts(&t, "tid");
@@ -2189,6 +2432,23 @@ static void emit_entry(Emitter *e, int fi)
 			fprintf(e->out, "%*s    for (int tid%d = 0; tid%d < dim%d; tid%d++)\n", 4 * k, "", k,
 				k, k, k);
 			buf_printf(&t, "%stid%d", k ? ", " : "", k);
+		}
+	}
+	int tape = 0;
+	for (int i = 0; i < f->body.n; i++)
+		tape |= f->body.v[i].op == OP_TAPE_OPEN;
+	if (tape && r > 1) {
+		/* the thread's row-major index: tid on the GPU, from the
+		 * indices on the CPU */
+		if (cuda) {
+			buf_puts(&t, ", tid");
+		} else {
+			buf_puts(&t, ", ");
+			for (int k = 1; k + 1 < r; k++)
+				buf_putc(&t, '(');
+			buf_puts(&t, "tid0");
+			for (int k = 1; k < r; k++)
+				buf_printf(&t, " * dim%d + tid%d%s", k, k, k + 1 < r ? ")" : "");
 		}
 	}
 	fprintf(e->out, "%*s        %s(%s%s);\n}\n", r > 1 && !cuda ? 4 * (r - 1) : 0, "", e->fname[fi],
@@ -2230,6 +2490,8 @@ static void emit_begin(Emitter *e, FILE *out, const Module *m, int target, const
 	e->fx = xmalloc((size_t)n * sizeof *e->fx);
 	e->called = xmalloc((size_t)n);
 	memset(e->called, 0, (size_t)n);
+	e->unread = xmalloc((size_t)n * sizeof *e->unread);
+	memset(e->unread, 0, (size_t)n * sizeof *e->unread);
 	if (called) {
 		memcpy(e->called, called, (size_t)m->nfn);
 	} else {
@@ -2284,6 +2546,9 @@ static void emit_free(Emitter *e)
 	free(e->fx);
 	free(e->order);
 	free(e->called);
+	for (int i = 0; e->unread && i < (e->m->nfn ? e->m->nfn : 1); i++)
+		free(e->unread[i]);
+	free(e->unread);
 	free(e->ii);
 	free(e->tree);
 	free(e->decl);

@@ -421,7 +421,7 @@ Type ir_op_type(int op, const Type *a, int n, Type want)
 	Type part;
 	if (na >= 0 && n != na)
 		return TY_VOID;
-	if (n < 1 && op != OP_MAKE)
+	if (n < 1 && op != OP_MAKE && op != OP_TAPE_MEASURED)
 		return TY_VOID;
 	for (int i = 0; i < n; i++)
 		if (a[i] == TY_VOID)
@@ -498,6 +498,17 @@ Type ir_op_type(int op, const Type *a, int n, Type want)
 		return ty_elem(a[0]);
 	case OP_SHAPE:
 		return ty_is_array(a[0]) && a[1] == TY_INT ? TY_INT : TY_VOID;
+	case OP_TAPE_LOOP:
+		return n == 1 && a[0] == TY_INT ? TY_INT : TY_VOID;
+	case OP_TAPE_KEEP:
+		return n == 2 && a[0] == TY_INT && a[1] == TY_INT ? TY_BOOL : TY_VOID;
+	case OP_TAPE_BACK:
+		return n == 2 && a[0] == TY_INT && a[1] == TY_INT ? TY_INT : TY_VOID;
+	case OP_TAPE_GET:
+		return n == 3 && a[0] == TY_INT && a[1] == TY_INT && a[2] != TY_VOID && !ty_is_array(a[2])
+			       ? a[2] : TY_VOID;
+	case OP_TAPE_MEASURED:
+		return n == 0 ? TY_BOOL : TY_VOID;
 	}
 	return TY_VOID;
 }

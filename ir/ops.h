@@ -52,3 +52,13 @@ OP(LOOP, "loop", 0, 0)         /* loop { body }, left by break or return */
 OP(BREAK, "break", 0, 0)
 OP(CONTINUE, "continue", 0, 0)
 OP(RET, "ret", -1, 0)          /* ret, or ret a, b in a func */
+/* the tape of a backward kernel (doc/autodiff.md): per thread, the states
+ * its loops begin their trips with, as checkpoints */
+OP(TAPE_OPEN, "tape_open", 1, 0)       /* tape_open %tape: this thread's part of the tape */
+OP(TAPE_LOOP, "tape_loop", 1, 1)       /* %h: int = tape_loop ID: a run of loop ID keeps checkpoints */
+OP(TAPE_KEEP, "tape_keep", 2, 1)       /* %k: bool = tape_keep %h, %trip: is trip's state kept? */
+OP(TAPE_PUT, "tape_put", 3, 0)         /* tape_put %h, SLOT, %x: value SLOT of that state */
+OP(TAPE_BACK, "tape_back", 2, 1)       /* %from: int = tape_back %h, %trip: trip's checkpoint */
+OP(TAPE_GET, "tape_get", 3, 1)         /* %x: T = tape_get %h, SLOT, %start: value SLOT there */
+OP(TAPE_COUNT, "tape_count", 1, 0)     /* tape_count ID: a trip of loop ID, only counted */
+OP(TAPE_MEASURED, "tape_measured", 0, 1) /* %m: bool = tape_measured: only measuring? */

@@ -45,6 +45,8 @@ typedef struct Verifier {
 	int nloops;       /* open loops of either kind */
 	uint8_t *brk;     /* innermost `loop`: intersection of break states */
 	int brk_seen;
+	uint8_t *handle;  /* per value: defined by tape_loop */
+	int opened;       /* tape_open seen */
 	Edge *edges;      /* calls, in order of the calling function */
 	int nedge, capedge;
 	int *first;       /* per function: its first edge (find_cycle) */
@@ -94,6 +96,66 @@ static void state_and(const Verifier *v, uint8_t *dst, const uint8_t *src)
 		dst[i] &= src[i];
 }
 
+static int is_tape_op(int op) { return op >= OP_TAPE_OPEN && op <= OP_TAPE_MEASURED; }
+
+/* A tape operand that must be a non-negative int constant. */
+static void tape_const(Verifier *v, const Inst *in, int k)
+{
+	const Value *c = &v->f->val[in->arg[k]];
+	if (c->kind != VK_CONST || c->ty != TY_INT || c->k.i < 0)
+		verr(v, where(v, in), "operand %d of %s must be a non-negative int constant", k + 1,
+		     ir_ops[in->op].name);
+}
+
+/* The rules of the tape (doc/ir.md): only in a backward kernel, after its
+ * one tape_open; a loop handle comes from tape_loop and goes only to the
+ * tape operations' first operand. */
+static void check_tape(Verifier *v, const Inst *in)
+{
+	int op = in->op;
+	for (int k = 0; k < in->narg; k++)
+		if (v->handle[in->arg[k]] && !(k == 0 && op >= OP_TAPE_KEEP && op <= OP_TAPE_GET))
+			verr(v, where(v, in), "a loop handle of the tape can only be the first operand "
+			     "of tape_keep, tape_put, tape_back or tape_get");
+	if (!is_tape_op(op))
+		return;
+	if (!v->f->backward)
+		verr(v, where(v, in), "%s can only be used in a backward kernel", ir_ops[op].name);
+	if (op == OP_TAPE_OPEN) {
+		if (v->opened || v->nblk != 1)
+			verr(v, where(v, in), "tape_open must come once, in the body's outermost block");
+		v->opened = 1;
+		return;
+	}
+	if (!v->opened)
+		verr(v, where(v, in), "%s before tape_open", ir_ops[op].name);
+	if (op >= OP_TAPE_KEEP && op <= OP_TAPE_GET && !v->handle[in->arg[0]])
+		verr(v, where(v, in), "the first operand of %s must be a loop handle from tape_loop",
+		     ir_ops[op].name);
+	if (op == OP_TAPE_LOOP || op == OP_TAPE_COUNT)
+		tape_const(v, in, 0);
+	if (op == OP_TAPE_PUT || op == OP_TAPE_GET)
+		tape_const(v, in, 1);
+}
+
+/* Mark the values tape_loop defines; each has one loop ID. */
+static void find_handles(Verifier *v, const Block *b, int32_t *id)
+{
+	for (int i = 0; i < b->n; i++) {
+		const Inst *in = &b->v[i];
+		if (in->op == OP_TAPE_LOOP && in->nres == 1 && in->narg == 1) {
+			int h = in->res[0];
+			int32_t k = v->f->val[in->arg[0]].k.i;
+			if (v->handle[h] && id[h] != k)
+				verr(v, where(v, in), "a loop handle of the tape is defined for two loops");
+			v->handle[h] = 1;
+			id[h] = k;
+		}
+		find_handles(v, &in->body, id);
+		find_handles(v, &in->els, id);
+	}
+}
+
 static void check_use(Verifier *v, const Inst *in, int id)
 {
 	char buf[128];
@@ -128,6 +190,10 @@ static void define(Verifier *v, const Inst *in, int id, int blk)
 	for (int i = 0; i < v->nloopvar; i++)
 		if (v->loopvar[i] == id)
 			verr(v, where(v, in), "cannot assign to loop variable %s", vname(v, id, buf, sizeof buf));
+	/* a loop handle comes from tape_loop, or is zeroed (`mov 0`) before */
+	if (v->handle[id] && in->op != OP_TAPE_LOOP &&
+	    !(in->op == OP_MOV && v->f->val[in->arg[0]].kind == VK_CONST && v->f->val[in->arg[0]].k.i == 0))
+		verr(v, where(v, in), "a loop handle of the tape is assigned by %s", ir_ops[in->op].name);
 	if (ty_is_array(val->ty))
 		verr(v, where(v, in), "cannot assign an array to %s", vname(v, id, buf, sizeof buf));
 	v->asg[id] = 1;
@@ -182,6 +248,18 @@ static void check_types(Verifier *v, const Inst *in)
 			     ty_ndim(at[0]) - 1);
 		break;
 	}
+	case OP_TAPE_OPEN:
+		if (in->narg != 1 || at[0] != ty_array(TY_INT, 1))
+			bad_types(v, in, opname);
+		return;
+	case OP_TAPE_PUT:
+		if (in->narg != 3 || at[0] != TY_INT || at[1] != TY_INT || at[2] == TY_VOID || ty_is_array(at[2]))
+			bad_types(v, in, opname);
+		return;
+	case OP_TAPE_COUNT:
+		if (in->narg != 1 || at[0] != TY_INT)
+			bad_types(v, in, opname);
+		return;
 	case OP_BUILTIN: {
 		Type rt;
 		int row = ir_builtin_resolve(ir_builtins[in->callee].name, at, in->narg, &rt);
@@ -271,6 +349,7 @@ static void walk_inst(Verifier *v, const Inst *in, int blk)
 {
 	for (int i = 0; i < in->narg; i++)
 		check_use(v, in, in->arg[i]);
+	check_tape(v, in);
 	switch (in->op) {
 	case OP_IF: {
 		if (in->narg != 1 || ty_of(v, in->arg[0]) != TY_BOOL)
@@ -389,6 +468,9 @@ static void verify_func(Verifier *v, int fi)
 		if (ty_is_array(f->ret[i]) || f->ret[i] == TY_VOID)
 			verr(v, at, "'%s' cannot return %s", f->name, ty_name(f->ret[i]));
 	size_t n = (size_t)f->nval + 1;
+	v->handle = valloc(v, n);
+	v->opened = 0;
+	find_handles(v, &f->body, valloc(v, n * sizeof(int32_t)));
 	v->asg = valloc(v, n);
 	v->defblk = valloc(v, n * sizeof *v->defblk);
 	v->ndef = valloc(v, n * sizeof *v->ndef);

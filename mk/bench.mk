@@ -3,6 +3,9 @@
 # bench/RESULTS.md (bench/bench.sh says how).  Long: tens of minutes.
 # Warp's codegen is timed with the venv of mk/warp.mk.
 #   RUNS=3  repeats per figure (medians)
+#   BEFORE=COMMIT  the adjoint figures (section f) for that commit's code too
+#   SECTIONS="f"   only those sections (of a b c d e f), replaced in RESULTS.md
+#   DS_N=2000      records of the verified dataset build (sections b and f)
 #
 # `make bench-cuda` times the forward and backward kernels on the GPU at
 # dim 1M, every sample and BENCH_GEN_N kgen kernels a category, beside
@@ -20,7 +23,7 @@ BENCH_OUT ?= bench/RESULTS.md
 
 .PHONY: bench bench-cuda
 bench: all warp-venv
-	$(Q)RUNS=$(RUNS) WARP_PY=$(abspath $(WARP_PY)) bash bench/bench.sh $(O)/bin $(O)/bench bench/RESULTS.md
+	$(Q)RUNS=$(RUNS) BEFORE=$(BEFORE) SECTIONS="$(SECTIONS)" DS_N=$(DS_N) WARP_PY=$(abspath $(WARP_PY)) bash bench/bench.sh $(O)/bin $(O)/bench bench/RESULTS.md
 
 bench-cuda: all warp-venv
 	$(Q)DIM=$(BENCH_DIM) REPS=$(BENCH_REPS) GEN_N=$(BENCH_GEN_N) DEVICE=$(BENCH_DEVICE) \

@@ -28,8 +28,8 @@ static void usage(int status)
 	fputs("usage: krun [--device cpu|sim|cuda] [--dim N|AxB...] [--shape NAME=AxB...]...\n"
 	      "            [--seed S] [--set NAME=VALUE]... [--kernel NAME] [--grid BLOCKSxTHREADS]\n"
 	      "            [--timeout SECONDS] [--cc | --tcc]\n"
-	      "            [--grad | --gradcheck] [--compile-only [--arch sm_XX]] [--bench REPS]\n"
-	      "            [--verbose] FILE.py | FILE.kir [CODE.c | CODE.cu]\n"
+	      "            [--grad | --gradcheck [--tape WORDS]] [--compile-only [--arch sm_XX]]\n"
+	      "            [--bench REPS] [--verbose] FILE.py | FILE.kir [CODE.c | CODE.cu]\n"
 	      "       krun [--device cpu|sim] [options above] --batch LIST\n"
 	      "       krun --nvrtc   (the NVRTC --device cuda uses; exit 77 and why when none)\n"
 	      "(a LIST line is IN CODE OUT: one compile for all the lines, each line's records\n"
@@ -39,10 +39,14 @@ static void usage(int status)
 	exit(status);
 }
 
+/* The most words (4 bytes) a tape may have in all: 1 GiB. */
+#define TAPE_MAX_WORDS (1LL << 28)
+
 typedef struct Opts {
 	int device, device_set, use_cc, use_tcc, compile_only, blocks, threads;
 	int ndim, dim[KS_MAX_NDIM]; /* --dim AxB...; ndim 0: a plain --dim N (dim[0]) */
 	int grad, gradcheck, which_nvrtc, bench;
+	long long tape_words; /* --tape: the most words per thread, -1: no bound */
 	unsigned timeout;
 	uint64_t seed;
 	const char *kernel, *arch, *in, *code, *batch;
@@ -169,6 +173,8 @@ static void parse_opts(Opts *o, int argc, char **argv)
 			o->seed = number("--seed", v, 0, UINT64_MAX);
 		} else if (!strcmp(a, "--bench")) {
 			o->bench = (int)number("--bench", v, 1, 100000);
+		} else if (!strcmp(a, "--tape")) {
+			o->tape_words = (long long)number("--tape", v, 0, 0x7fffffff);
 		} else if (!strcmp(a, "--timeout")) {
 			o->timeout = (unsigned)number("--timeout", v, 0, 86400);
 		} else if (!strcmp(a, "--kernel")) {
@@ -678,7 +684,15 @@ static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host,
 		const Func *b = m->fn[ir_backward_find(m, f->name)];
 		gp = &g;
 		run_grad_init(&g, m, f, b, &in, &out, o->seed);
-		bwd_ms = launch(o, m, f, 1, host, gpu, &g.args, blocks, threads);
+		/* a backward with a tape runs twice: to measure what it needs,
+		 * then with the tape allocated (doc/autodiff.md) */
+		for (int pass = g.tape >= 0 ? 0 : 1; pass < 2; pass++) {
+			if (pass == 0)
+				run_tape_measure(&g);
+			else
+				run_tape_alloc(&g, o->tape_words, TAPE_MAX_WORDS);
+			bwd_ms = launch(o, m, f, 1, host, gpu, &g.args, blocks, threads);
+		}
 	}
 	if (o->bench) {
 		/* the times instead of the record */
@@ -1211,7 +1225,7 @@ static int which_nvrtc(void)
 int main(int argc, char **argv)
 {
 	ks_prog = "krun";
-	Opts o = {.device = DEV_CPU, .dim = {16}, .seed = 1, .timeout = 60, .arch = "sm_90"};
+	Opts o = {.device = DEV_CPU, .dim = {16}, .seed = 1, .timeout = 60, .arch = "sm_90", .tape_words = -1};
 	parse_opts(&o, argc, argv);
 	if (o.batch)
 		return batch(&o, o.batch);

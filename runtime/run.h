@@ -127,6 +127,9 @@ typedef struct RunGrad {
 	int *fwd;       /* adjoint k belongs to forward parameter fwd[k] */
 	RunArgs args;   /* b's arguments */
 	void **seed;    /* adjoint k's seed (arrays; NULL for scalars) */
+	int tape;       /* b's tape parameter (its last), or -1 */
+	long long need; /* the words per thread the backward asked for */
+	long long words;/* the words per thread it got */
 } RunGrad;
 
 /* Is parameter i of f the array operand of an atomic_min or atomic_max
@@ -137,6 +140,12 @@ int run_minmax_target(const Module *m, const Func *f, int i);
  * (out); exits with a message when b's signature is not f's backward. */
 void run_grad_init(RunGrad *g, const Module *m, const Func *f, const Func *b,
 		   const RunArgs *in, const RunArgs *out, uint64_t seed);
+/* The tape (doc/autodiff.md): set b's tape argument for a measuring run
+ * (run_tape_measure), then, from the words per thread that run asked for,
+ * bounded by max_words per thread and max_total words in all, for the
+ * real run (run_tape_alloc). */
+void run_tape_measure(RunGrad *g);
+void run_tape_alloc(RunGrad *g, long long max_words, long long max_total);
 void run_grad_free(RunGrad *g);
 
 /* A launcher of the cpu device (and of the double-precision build): the

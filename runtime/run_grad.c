@@ -82,8 +82,12 @@ void run_grad_init(RunGrad *g, const Module *m, const Func *f, const Func *b,
 	for (int i = 0; i < nf; i++)
 		if (float_valued(f->val[f->param[i]].ty))
 			g->fwd[g->nadj++] = i;
-	/* the signature: f's parameters, then the adjoints; f's launch */
-	int good = b->nparam == nf + g->nadj && ir_kernel_rank(b) == ir_kernel_rank(f);
+	/* the signature: f's parameters, then the adjoints, then perhaps the
+	 * tape; f's launch */
+	g->tape = -1;
+	if (b->nparam == nf + g->nadj + 1 && b->val[b->param[nf + g->nadj]].ty == ty_array(TY_INT, 1))
+		g->tape = nf + g->nadj;
+	int good = b->nparam == nf + g->nadj + (g->tape >= 0) && ir_kernel_rank(b) == ir_kernel_rank(f);
 	for (int i = 0; good && i < nf; i++)
 		good = b->val[b->param[i]].ty == f->val[f->param[i]].ty;
 	for (int k = 0; good && k < g->nadj; k++)
@@ -114,6 +118,11 @@ void run_grad_init(RunGrad *g, const Module *m, const Func *f, const Func *b,
 		}
 	}
 	g->seed = xmalloc(sizeof *g->seed * (size_t)(g->nadj + 1));
+	if (g->tape >= 0) {
+		a->buf[g->tape] = NULL;
+		a->bytes[g->tape] = 0;
+		a->slot[g->tape] = &a->buf[g->tape];
+	}
 	for (int k = 0; k < g->nadj; k++) {
 		int i = g->fwd[k], j = nf + k;
 		Type t = f->val[f->param[i]].ty, e = ty_elem(t);
@@ -137,6 +146,48 @@ void run_grad_init(RunGrad *g, const Module *m, const Func *f, const Func *b,
 			memcpy(g->seed[k], a->buf[j], a->bytes[j]);
 		}
 	}
+}
+
+/* The tape's four ints: words per thread (-1: measure), need, threads, 0;
+ * a thread of an N-D launch has its row-major index in it. */
+static void tape_set(RunGrad *g, long long words)
+{
+	RunArgs *a = &g->args;
+	long threads = run_threads(a);
+	size_t n = 4 + (words > 0 ? (size_t)words * (size_t)threads : 0);
+	free(a->buf[g->tape]);
+	int *t = xmalloc(n * sizeof *t);
+	memset(t, 0, 4 * sizeof *t);
+	t[0] = (int)words;
+	t[2] = (int)threads;
+	a->buf[g->tape] = t;
+	a->bytes[g->tape] = n * sizeof *t;
+	a->count[g->tape] = n;
+	a->shape[g->tape][0] = (int)n;
+}
+
+void run_tape_measure(RunGrad *g)
+{
+	if (g->tape >= 0)
+		tape_set(g, -1);
+}
+
+void run_tape_alloc(RunGrad *g, long long max_words, long long max_total)
+{
+	if (g->tape < 0)
+		return;
+	const int *t = g->args.buf[g->tape];
+	g->need = t[1];
+	long long w = g->need;
+	if (max_words >= 0 && w > max_words)
+		w = max_words;
+	long threads = run_threads(&g->args);
+	if (w * threads > max_total)
+		w = max_total / threads;
+	if (w > 0x7fffffff)
+		w = 0x7fffffff;
+	g->words = w;
+	tape_set(g, w);
 }
 
 void run_grad_free(RunGrad *g)

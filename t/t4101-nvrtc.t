@@ -34,4 +34,16 @@ done
 for f in samples/*/*.py t/grad/*.py t/grad/*.kir t/run/int_edges.py t/emit/names.py $gen; do
 	nvrtc_ok "NVRTC compiles ${f#"$TMP/gen/"} with its backward (--grad) for sm_90 without a warning" --grad "$f"
 done
+for py in samples/*/*.py t/grad/*.py t/diff/tape_loop.py; do
+	{ kparse "$py" | kdiff >"$TMP/d.kir"; } 2>"$TMP/err" ||
+		{ t_result 1 "kdiff $py"; diag "$(cat "$TMP/err")"; continue; }
+	krun --device cuda --compile-only --arch sm_90 "$TMP/d.kir" >"$TMP/out" 2>"$TMP/err"
+	st=$?
+	if [ $st = 0 ] && [ ! -s "$TMP/err" ]; then
+		t_result 0 "NVRTC compiles $py's backward for sm_90 without a warning"
+	else
+		t_result 1 "NVRTC compiles $py's backward for sm_90 without a warning"
+		diag "exit $st" "$(head -c 3000 "$TMP/err")"
+	fi
+done
 done_testing

@@ -32,4 +32,10 @@ for f in samples/*/*.py t/grad/*.py t/run/int_edges.py t/grad/*.kir t/emit/*.kir
 	[ $st = 0 ] || { t_result 1 "kemit-cu $f"; diag "$(cat "$TMP/err")"; continue; }
 	nvcc_ok "nvcc -ptx -arch=sm_90 -Werror all-warnings compiles ${f#"$TMP/gen/"}, forward and backward" "$cu"
 done
+for py in samples/*/*.py t/grad/*.py t/diff/tape_loop.py; do
+	base=$(basename "$py" .py)
+	{ kparse "$py" | kdiff | kemit-cu - >"$TMP/$base.d.cu"; } 2>"$TMP/err" ||
+		{ t_result 1 "kdiff | kemit-cu $py"; diag "$(cat "$TMP/err")"; continue; }
+	nvcc_ok "nvcc -ptx -arch=sm_90 -Werror all-warnings compiles $py's backward" "$TMP/$base.d.cu"
+done
 done_testing

@@ -200,8 +200,7 @@ static void v_k_backward_thread(int tid, float *v_a, float *v_b, float a_b, floa
     adj_p_16_27 = adj_p_16_27 + adj_t_18_26;  // line 31
     adj_q_17_28 = adj_q_17_28 + adj_t_18_26;  // line 31
     adj_t_18_26 = 0.0f;  // line 31
-    float t0;  // line 30
-    float t1;  // line 30
+    float t0, t1;  // line 30
     v_h2_adj(v_13, y_11, adj_p_16_27, adj_q_17_28, &t0, &t1);  // line 30
     adj_13_29 = adj_13_29 + t0;  // line 30
     adj_y_11_30 = adj_y_11_30 + t1;  // line 30
