@@ -47,7 +47,7 @@ def main(argv):
     wp, wp_err = load(warp_path)
     rel = lambda f: os.path.relpath(f, root) if f.startswith(root) else f
     say = print
-    say("## f. GPU kernel times: ksynth beside Warp (`make bench-cuda`)")
+    say("## g. GPU kernel times: ksynth beside Warp (`make bench-cuda`)")
     say("")
     say(f"Written by `make bench-cuda` (bench/bench_cuda.sh) on {date}, commit `{commit}`.")
     say(f"Device: {gpu}.  Warp: " + (f"{warp_ver}, on the same device." if not warp_why
