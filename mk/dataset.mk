@@ -22,6 +22,17 @@
 #
 #   make dataset-shards SHARDS="3 7"   builds only those shards' K.rec
 
+# The tools' version: a hash of the sources of every tool but kpack,
+# kverify and krun, i.e. of what makes a record's source, IR and code.
+# kpack records it in stats.json and kverify compares its own with it
+# (make verify): $(O)/gen/version.h, rewritten only when it changes.
+KS_VERSION_SRC := $(sort $(wildcard $(foreach d,$(filter-out pack runtime,$(SRCDIRS)),$(d)/*.[ch] $(d)/*.re $(d)/*.y)))
+KS_VERSION := $(shell cat $(KS_VERSION_SRC) | sha256sum | cut -c1-16)
+$(O)/gen/version.h: FORCE
+	$(Q)mkdir -p $(@D)
+	$(Q)echo '#define KS_VERSION "$(KS_VERSION)"' | cmp -s - $@ || echo '#define KS_VERSION "$(KS_VERSION)"' >$@
+$(O)/obj/pack/kpack.o $(O)/obj/pack/kverify.o: $(O)/gen/version.h
+
 ifneq ($(filter dataset dataset-%,$(MAKECMDGOALS)),)
 
 N ?= 1000
