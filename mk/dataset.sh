@@ -15,39 +15,116 @@
 # run inside DIR on NAME.py, so the IR and the code name their source
 # `NAME.py`, not a path.
 #
-#   sh mk/dataset.sh progress K WORK T0 SHARD REC...
+#   sh mk/dataset.sh started DIR
+#   sh mk/dataset.sh progress LABEL K WORK RECORDS DEP FILE...
 #
-# says on stderr that shard K is done, with the shards done of all (those
-# still to be remade, a newer tool's, not counted), the records/s of this
-# run and the ETA: one updating line on a terminal, plain lines otherwise.
+# The progress line of `make dataset` (LABEL SHARD) and `make verify`
+# (VERIFY): `started` notes, once per run, that shard DIR (WORK/K) began
+# (every step of a shard says so first); `progress` says on stderr that
+# shard K is done, RECORDS the records it made, with the shards done of
+# all (FILE...: every shard's product, WORK/K.EXT), the records/s of this
+# run and the ETA: one updating line on a terminal, plain lines
+# otherwise.  A run is what WORK/.run names (make writes it as it reads
+# the makefiles, after the tools were built, and empties WORK/.progress,
+# the run's log: `s K TIME` when a shard begins, `d K RECORDS TIME` when
+# it is done).  The rate counts the records of the shards this run made
+# over the time since its first shard began, the shards still being made
+# counted in part (the time each has run over the mean time a shard has
+# taken, at most 0.95), so that the first shards to finish, side by side
+# under make -j, do not make the rate climb as the others follow; the ETA
+# is the shards still to make at that pace.
+#
+#   sh mk/dataset.sh assemble OUT WORK CHECK KPACK ARGS...
+#
+# `kpack assemble` (KPACK ARGS...) and the card's plots: gnuplot ($GNUPLOT,
+# default gnuplot) draws them (mk/dataset.gp) from the data kpack writes
+# to WORK; where it is not
+# installed, or fails, the card says why it has none, and so does a line
+# on stderr, as it does when there is no gradient-check plot (CHECK).
 set -u
+# started DIR: shard DIR began in this run (once per run)
+started() {
+	s_work=${1%/*}
+	[ -f "$s_work/.run" ] || return 0
+	s_run=$(cat "$s_work/.run")
+	[ ! -e "$1/.started.$s_run" ] || return 0
+	mkdir -p "$1" && rm -f "$1"/.started.* && : >"$1/.started.$s_run"
+	echo "s ${1##*/} $(date +%s.%N)" >>"$s_work/.progress"
+}
+if [ "$1" = started ]; then
+	started "$2"
+	exit 0
+fi
 if [ "$1" = progress ]; then
-	k=$2 work=$3 t0=$4 size=$5
-	shift 5
-	# A shard is done when its record file was made by this run, or made
+	label=$2 k=$3 work=$4 recs=$5 dep=$6
+	shift 6
+	echo "d $k $recs $(date +%s.%N)" >>"$work/.progress"
+	# A shard is done when its product was made by this run, or made
 	# before it and newer than every tool, script and header it depends
-	# on (Make will not remake it); an older one is still to be remade.
+	# on, and than WORK/K/DEP (Make will not remake it); an older one is
+	# still to be remade.
 	newest=$(ls -t "$KS_BIN"/k* mk/dataset.sh runtime/*.h 2>/dev/null | head -n 1)
-	total=$# done=0 new=0
+	total=$# done=0
 	for f; do
 		[ -e "$f" ] || continue
-		if [ "$f" -nt "$work/.t0" ]; then
-			new=$((new + 1))
-		elif [ -n "$newest" ] && [ ! "$f" -nt "$newest" ]; then
-			continue
+		if [ ! "$f" -nt "$work/.run" ]; then
+			[ -n "$newest" ] && [ "$f" -nt "$newest" ] || continue
+			d=${f%.*}/$dep
+			[ "$dep" = - ] || [ ! -e "$d" ] || [ "$f" -nt "$d" ] || continue
 		fi
 		done=$((done + 1))
 	done
-	line=$(awk -v k="$k" -v d=$done -v n=$new -v t=$total -v s="$size" -v t0="$t0" -v t1="$(date +%s.%N)" 'BEGIN {
-		e = t1 - t0; r = 0; eta = 0
-		if (e > 0) r = n * s / e
-		if (n > 0) eta = (t - d) * e / n
-		printf "  SHARD   %s  %d/%d done, %.1f records/s, ETA %d:%02d", k, d, t, r, eta / 60, eta % 60 }')
+	line=$(awk -v label="$label" -v k="$k" -v d=$done -v t=$total -v now="$(date +%s.%N)" '
+	$1 == "s" && !($2 in start) { start[$2] = $3; if (t0 == "" || $3 < t0) t0 = $3 }
+	$1 == "d" && !($2 in end) { end[$2] = $4; recs += $3; n++ }
+	END {
+		took = 0; m = 0
+		for (s in end) if (s in start) { took += end[s] - start[s]; m++ }
+		part = 0
+		if (m > 0 && took > 0)
+			for (s in start) if (!(s in end)) {
+				f = (now - start[s]) / (took / m)
+				part += f > 0.95 ? 0.95 : f
+			}
+		e = t0 == "" ? 0 : now - t0; r = 0; eta = 0
+		if (e > 0 && n > 0) r = recs / n * (n + part) / e
+		if (n > 0) eta = (t - d - part) * e / (n + part)
+		if (eta < 0) eta = 0
+		printf "  %-7s %s  %d/%d done, %.1f records/s, ETA %d:%02d", label, k, d, t, r, eta / 60, eta % 60
+	}' "$work/.progress")
 	if [ -t 2 ]; then printf '\r%s\033[K' "$line" >&2; else printf '%s\n' "$line" >&2; fi
 	exit 0
 fi
+if [ "$1" = assemble ]; then
+	out=$2 work=$3 check=$4
+	shift 4
+	say() { echo "make dataset: $*" >&2; }
+	why=
+	gp=${GNUPLOT:-gnuplot}
+	if ! command -v "$gp" >/dev/null 2>&1; then
+		why="gnuplot is not installed (make deps installs gnuplot-nox)"
+	else
+		"$@" --plots "$work" || exit 1
+		grad=0
+		[ ! -s "$work/gradcheck.dat" ] || grad=1
+		rm -rf "$out/plots.tmp" && mkdir -p "$out/plots.tmp" || exit 1
+		if "$gp" -e "dat='$work'; png='$out/plots.tmp'; grad=$grad" mk/dataset.gp 2>"$work/gnuplot.err"; then
+			for f in "$out"/plots.tmp/*.png.tmp; do mv "$f" "${f%.tmp}"; done
+			rm -rf "$out/plots" && mv "$out/plots.tmp" "$out/plots" || exit 1
+			[ $grad = 1 ] || say "no gradient-check plot in the card: CHECK=$check ran no gradient check"
+			exit 0
+		fi
+		why="gnuplot could not draw them: $(grep -m1 -v '^[[:space:]]*$' "$work/gnuplot.err" | cut -c1-200)"
+		rm -rf "$out/plots.tmp"
+	fi
+	say "the card has no plots: $why"
+	rm -rf "$out/plots"
+	"$@" --no-plots "$why"
+	exit
+fi
 step=$1 dir=$2 first=$3 count=$4
 B=$KS_BIN
+started "$dir"
 mkdir -p "$dir" && cd "$dir" || exit 1
 tmp=$step.st.tmp.$$
 # this run's lists, statuses and merged lines: a folder of its own, so two

@@ -85,7 +85,7 @@ ok "make dataset DEVICE=all CHECK=none" mk dataset N=6 SHARD=4 DEVICE=all CHECK=
 
 # a newer tool redoes the steps after it only (-j1: one shard at a time, so
 # the first progress line comes before the second shard is remade)
-w=$(dirname "$(ls -t "$TMP"/work/*/.t0 | head -1)")
+w=$(dirname "$(ls -t "$TMP"/work/*/.run | head -1)")
 touch "$TMP/stamp"
 cp -p "$TMP/bin/kemit-cu" "$TMP/kemit-cu.keep"
 touch "$TMP/bin/kemit-cu"
