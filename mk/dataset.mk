@@ -75,7 +75,7 @@ endif
 # (the gnuplot found, if any, is one of them: once installed, it draws the plots)
 DS_OUTPARAMS := n=$(N) margin=$(MARGIN) out=$(OUT) $(DS_PARAMS) gnuplot=$(shell command -v $(GNUPLOT))
 DS_OUTKEY := $(DATASET_WORK)/out-$(shell printf '%s' '$(abspath $(OUT))' | cksum | tr ' ' -)
-DS_ENV := KS_BIN=$(abspath $(DATASET_BIN)) DS_SEED=$(SEED) DS_CATS=$(CATEGORIES) DS_DEVICE=$(DEVICE) DS_CHECK=$(CHECK)
+DS_ENV := KS_BIN=$(abspath $(DATASET_BIN)) DS_ROOT=$(CURDIR) DS_NSHARD=$(DS_NSHARD) DS_SEED=$(SEED) DS_CATS=$(CATEGORIES) DS_DEVICE=$(DEVICE) DS_CHECK=$(CHECK)
 DS_KPACK := --seed $(SEED) --cats $(CATEGORIES) --device $(DEVICE) --check $(CHECK)
 
 # NVRTC compiles the CUDA code in the check step (DEVICE=cuda or all,
@@ -161,7 +161,6 @@ $(DS_WORK)/%.rec: $(DS_WORK)/%/check.st $(DATASET_BIN)/kpack
 	$(Q): dataset-shard $*
 	$(Q)sh mk/dataset.sh started $(DS_WORK)/$*
 	$(Q)$(DS_RUN) $(DATASET_BIN)/kpack shard --dir $(DS_WORK)/$* $(DS_KPACK) -o $@
-	$(Q)$(DS_ENV) sh mk/dataset.sh progress SHARD $* $(DS_WORK) $$(grep -c '^G' $@) - $(DS_RECS)
 
 .SECONDARY: $(foreach s,gen parse diff emit check,$(DS_SHARDS:%=$(DS_WORK)/%/$(s).st))
 
@@ -180,4 +179,52 @@ $(OUT)/timing.json: $(DS_RECS) $(DATASET_BIN)/kpack $(DS_OUTKEY).params mk/datas
 		>$(OUT)/timing.json.tmp && mv $(OUT)/timing.json.tmp $(OUT)/timing.json
 	$(Q)echo "dataset: $$(cat $(OUT)/data/*.jsonl | wc -l) records in $(OUT)"
 
+endif
+
+# make verify DATASET=DIR [SHARD=50] [-jN] [VERIFY_WORK=DIR] [VERIFY_JSON=FILE]
+#
+# re-checks every record of the dataset in DIR with this build's tools
+# (kverify, doc/dataset.md): `kverify index` reads the dataset into the
+# work folder VERIFY_WORK (default $(O)/verify/<cksum of DIR and SHARD>),
+# a folder per shard of SHARD kernels whose files change only when their
+# records do; a Make graph runs `kverify shard` on each (-j as make
+# dataset: without -j, DS_JOBS at once), then `kverify report` prints the
+# failures and the summary, writes VERIFY_JSON (default DIR/verify.json)
+# and fails unless every record passed.  A second run re-checks only the
+# shards whose records, the tools or what this machine has (NVRTC, a GPU)
+# changed.
+ifneq ($(filter verify verify-%,$(MAKECMDGOALS)),)
+ifeq ($(DATASET),)
+$(error make verify: say which dataset: DATASET=DIR, e.g. DATASET=dataset/cuda)
+endif
+SHARD ?= 50
+DATASET_BIN ?= $(O)/bin
+VERIFY_WORK ?= $(O)/verify/$(shell printf '%s' '$(abspath $(DATASET)) $(SHARD)' | cksum | tr ' ' -)
+VERIFY_JSON ?= $(DATASET)/verify.json
+VF_TOOLS := $(addprefix $(DATASET_BIN)/,kgen kparse kfmt kdiff kemit-cpu kemit-cu krun kverify)
+VF_ARGS := --work $(VERIFY_WORK) --bin $(abspath $(DATASET_BIN))
+VF_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+# the CUDA code's compile check wants NVRTC, installed as make dataset does
+VF_CUDA := $(filter cuda all,$(patsubst "%",%,$(lastword $(shell grep -o '"device": "[a-z]*"' $(DATASET)/stats.json 2>/dev/null))))
+
+.PHONY: verify verify-build
+verify: $(VF_TOOLS) $(if $(VF_CUDA),$(NVRTC_STAMP))
+	$(call msg,INDEX,$(DATASET))
+	$(Q)$(DATASET_BIN)/kverify index $(VF_ARGS) --shard $(SHARD) $(DATASET)
+	$(Q)$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(VF_JOBS)) verify-build
+
+ifneq ($(filter verify-build,$(MAKECMDGOALS)),)
+VF_SHARDS := $(file <$(VERIFY_WORK)/shards)
+$(shell echo "$$(date +%s.%N)-$$PPID" >$(VERIFY_WORK)/.run && : >$(VERIFY_WORK)/.progress)
+endif
+VF_VERS := $(VF_SHARDS:%=$(VERIFY_WORK)/%.ver)
+verify-build: $(VF_VERS)
+	$(Q)[ ! -t 2 ] || printf '\n' >&2
+	$(Q)$(DATASET_BIN)/kverify report $(VF_ARGS) --json $(VERIFY_JSON) $(DATASET)
+
+$(VERIFY_WORK)/%.ver: $(VERIFY_WORK)/%/index.st $(VERIFY_WORK)/env $(VF_TOOLS) $(wildcard runtime/*.h)
+	$(Q)sh mk/dataset.sh started $(VERIFY_WORK)/$* costly
+	$(Q)$(DATASET_BIN)/kverify shard $(VF_ARGS) $*
+	$(Q)KS_BIN=$(abspath $(DATASET_BIN)) sh mk/dataset.sh progress VERIFY $* $(VERIFY_WORK) \
+		$$(grep -c . $(VERIFY_WORK)/$*/index.st) %.ver %/index.st $(VF_SHARDS)
 endif

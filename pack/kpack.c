@@ -399,13 +399,19 @@ static void card_cuda(Buf *c, const Checked *k)
 	buf_putc(c, '\n');
 }
 
-static int hash_seen(char **set, size_t cap, const char *h)
+/* Has hash H been seen (a kernel index in *FIRST, the first with it)?
+ * If not, it is now, with kernel KIDX. */
+static int hash_seen(char **set, unsigned long long *idx, size_t cap, const char *h, unsigned long long kidx,
+		     unsigned long long *first)
 {
 	size_t i = ks_hash64(h, strlen(h), 0) & (cap - 1);
 	for (; set[i]; i = (i + 1) & (cap - 1))
-		if (!strcmp(set[i], h))
+		if (!strcmp(set[i], h)) {
+			*first = idx[i];
 			return 1;
+		}
 	set[i] = (char *)h;
+	idx[i] = kidx;
 	return 0;
 }
 
@@ -433,6 +439,10 @@ static int do_assemble(int nfiles, char **files)
 	while (cap < (size_t)(o_n + 16) * 4 * (size_t)per)
 		cap *= 2;
 	char **seen = calloc(cap, sizeof *seen);
+	unsigned long long *seen_idx = calloc(cap, sizeof *seen_idx);
+	if (!seen || !seen_idx)
+		ks_fatal("out of memory");
+	Buf dupl = {0}; /* "DUPLICATE": "FIRST", the kernels dropped */
 	Rec *recs = xmalloc(sizeof *recs * ((size_t)o_n * (size_t)per + 1));
 	long nrec = 0, kernels = 0, dups = 0, generated = 0;
 	Buf rej = {0};
@@ -501,11 +511,15 @@ static int do_assemble(int nfiles, char **files)
 				}
 				generated++;
 				last_idx = idx;
-				kept_last = !hash_seen(seen, cap, f[1]);
-				if (kept_last)
+				unsigned long long first;
+				kept_last = !hash_seen(seen, seen_idx, cap, f[1], idx, &first);
+				if (kept_last) {
 					kernels++;
-				else
+				} else {
+					buf_printf(&dupl, "%s\"s%llu-%07llu\": \"s%llu-%07llu\"", dups ? ", " : "", o_seed, idx,
+						   o_seed, first);
 					dups++;
+				}
 			}
 			if (!kept_last)
 				continue;
@@ -629,6 +643,9 @@ static int do_assemble(int nfiles, char **files)
 	buf_puts(&st, "},\n \"rejects\": {");
 	for (int w = 0; w < nwhy; w++)
 		buf_printf(&st, "%s\"%s\": %ld", w ? ", " : "", rwhy[w], rcount[w]);
+	buf_puts(&st, "},\n \"duplicate_kernels\": {");
+	if (dupl.n)
+		buf_put(&st, dupl.p, dupl.n);
 	buf_puts(&st, "},\n \"tools_version\": \"" KS_VERSION "\"}\n");
 	snprintf(path, sizeof path, "%s/stats.json", o_out);
 	write_file(path, &st);
@@ -745,6 +762,8 @@ static int do_assemble(int nfiles, char **files)
 		free(blobs[i]);
 	free(recs);
 	free(seen);
+	free(seen_idx);
+	buf_free(&dupl);
 	for (int w = 0; w < nwhy; w++)
 		free(rwhy[w]);
 	return 0;
