@@ -38,7 +38,7 @@
 # time each has run over the mean time of those done, at most 0.95), so
 # that the first shards to finish side by side under make -j do not make
 # it climb as the others follow; the ETA is the shards left at the pace
-# of the costly steps.
+# of the costly steps.  (DS_NOW, when set, is the time: for the tests.)
 #
 #   sh mk/dataset.sh assemble OUT WORK CHECK KPACK ARGS...
 #
@@ -69,7 +69,7 @@ fi
 progress() {
 	p_label=$1 p_k=$2 p_work=$3 p_recs=$4 p_prod=$5 p_dep=$6
 	shift 6
-	echo "d $p_k $p_recs $(date +%s.%N)" >>"$p_work/.progress"
+	echo "d $p_k $p_recs ${DS_NOW:-$(date +%s.%N)}" >>"$p_work/.progress"
 	newest=$(ls -t "$KS_BIN"/k* mk/dataset.sh runtime/*.h 2>/dev/null | head -n 1)
 	total=$# done=0
 	for k; do
@@ -82,7 +82,7 @@ progress() {
 		fi
 		done=$((done + 1))
 	done
-	line=$(awk -v label="$p_label" -v k="$p_k" -v d=$done -v t=$total -v now="$(date +%s.%N)" '
+	line=$(awk -v label="$p_label" -v k="$p_k" -v d=$done -v t=$total -v now="${DS_NOW:-$(date +%s.%N)}" '
 	$1 == "t" && (t0 == "" || $2 < t0) { t0 = $2 }
 	$1 == "s" && !($2 in start) { start[$2] = $3; if (c0 == "" || $3 < c0) c0 = $3 }
 	$1 == "d" && !($2 in end) { end[$2] = $4; recs += $3; n++ }
@@ -426,5 +426,5 @@ if [ "$step" = check ] && [ -n "${DS_NSHARD-}" ]; then
 	work=${dir%/*}
 	n=$(awk '$3 == "ok"' check.st | wc -l)
 	[ "$DS_DEVICE" != all ] || n=$((2 * n))
-	cd "$DS_ROOT" && progress SHARD "${dir##*/}" "$work" "$n" %/check.st %/emit.st $(seq 0 $((DS_NSHARD - 1)))
+	(cd "$DS_ROOT" && progress SHARD "${dir##*/}" "$work" "$n" %/check.st %/emit.st $(seq 0 $((DS_NSHARD - 1))))
 fi
