@@ -44,7 +44,7 @@ if [ -z "${KS_DATASETS_PYTHON:-}" ] && ! { [ -f "$stamp" ] && "$py" -c 'import d
 	# name) can be reached: the wheel alone, bounded in time
 	if ! timeout 120 "$venv/bin/pip" download --disable-pip-version-check --no-input --progress-bar off -q \
 		--no-deps --timeout 20 --retries 1 -d "$TMP/probe" datasets >"$TMP/probe.log" 2>&1; then
-		skip "load_dataset reads the dataset" "pip could not reach its index to install datasets: $(grep -m1 -i 'error\|warning' "$TMP/probe.log" | cut -c1-160)"
+		skip "load_dataset reads the dataset" "pip could not reach its index to install datasets: $({ grep -m1 '^ERROR' "$TMP/probe.log" || tail -n 1 "$TMP/probe.log"; } | cut -c1-160)"
 		done_testing
 	fi
 	ok "pip install datasets (its index is reachable)" timeout 600 "$venv/bin/pip" install --disable-pip-version-check \
