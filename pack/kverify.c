@@ -45,6 +45,10 @@
  * unless --json) and exits 0 only when every record and every file
  * passed.  Where the dataset's tools' version is not these tools', a
  * record whose bytes differ from what they make is reported, not failed.
+ *
+ * The three steps live in this file, in sections, rather than in the
+ * library: a change to the library relinks every tool, and a newer tool
+ * remakes every shard of every dataset; a change here relinks kverify.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -407,6 +411,7 @@ static int parse_id(const char *id, unsigned long long *seed, unsigned long long
 	p = e + 1;
 	if (*p < '0' || *p > '9')
 		return 0;
+	errno = 0;
 	*idx = strtoull(p, &e, 10);
 	if (errno || *e != '-' || e - p < 7 || (e - p > 7 && p[0] == '0') || *idx > (1ull << 40))
 		return 0;
@@ -646,41 +651,42 @@ static void index_record(Index *x, Arena *a, const char *line, size_t n, int las
 	(*set_find(&x->hashes, key, 1))++;
 }
 
-/* A split file: its lines, each a record. */
+/* A split file: its lines, each a record, read one at a time (a split
+ * file may be far larger than memory). */
 static void index_file(Index *x, const char *rel, int sp)
 {
 	char *path = pathf("%s/%s", o_data, rel);
-	size_t n;
-	char *s = slurp(path, &n);
-	if (!s) {
+	struct stat st;
+	FILE *f = stat(path, &st) || !S_ISREG(st.st_mode) ? NULL : fopen(path, "rb");
+	free(path);
+	if (!f) {
 		finding(x, rel, "split-file", "not a file that can be read");
-		free(path);
 		return;
 	}
-	x->split_bytes[sp] += (long)n;
 	if (x->nfile == (int)KS_NELEM(x->file)) {
 		finding(x, rel, "file", "more than %d split files", x->nfile);
-		free(s);
-		free(path);
+		fclose(f);
 		return;
 	}
 	x->file[x->nfile++] = xstrdup(rel);
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
 	long ln = 0;
-	for (size_t i = 0; i < n;) {
-		size_t e = i;
-		while (e < n && s[e] != '\n')
-			e++;
-		ln++;
+	while ((n = getline(&line, &cap, f)) > 0) {
+		int nl = line[n - 1] == '\n';
 		char where[600];
-		snprintf(where, sizeof where, "%s:%ld", rel, ln);
+		snprintf(where, sizeof where, "%s:%ld", rel, ++ln);
 		Arena a = {0};
-		index_record(x, &a, s + i, e - i, e == n, where, ln, sp);
+		index_record(x, &a, line, (size_t)n - (size_t)nl, !nl, where, ln, sp);
 		arena_free(&a);
 		x->split_lines[sp]++;
-		i = e + 1;
+		x->split_bytes[sp] += (long)n;
 	}
-	free(s);
-	free(path);
+	if (ferror(f))
+		finding(x, rel, "split-file", "a read error after line %ld", ln);
+	free(line);
+	fclose(f);
 }
 
 /* The card's counts: `  - name: SPLIT` `    num_bytes: B` `    num_examples: N`
@@ -1218,7 +1224,7 @@ static void read_env(Env *e)
 
 typedef struct VRec {
 	char id[80], name[256], cat[32], hash[32], on[16];
-	unsigned long long idx;
+	unsigned long long idx, seed;
 	int dev, src_ok, have_dkir;
 	Buf out; /* its lines of K.ver */
 } VRec;
@@ -1524,8 +1530,9 @@ static int depends(const JVal *r1, const JVal *r2)
 /* NVRTC on all the records' code of one kind (EXT: .f.cu or .b.cu) as
  * one program, to an sm_90 cubin; where it fails, each record's alone.
  * WHY[i] as krun_each's; 77 from krun (NVRTC gone) fails every record. */
-static void nvrtc_each(const char *dir, VRec **r, int n, const char *ext, char **why)
+static void nvrtc_each(const char *dir, VRec **r, int n, const char *ext, const char *nvrtc, char **why)
 {
+	int bw = strcmp(ext, ".f.cu") != 0; /* the backward code: with kdiff's IR */
 	Buf all = {0};
 	const char *ir = NULL;
 	for (int i = 0; i < n; i++) {
@@ -1536,22 +1543,24 @@ static void nvrtc_each(const char *dir, VRec **r, int n, const char *ext, char *
 			buf_put(&all, s, len);
 			buf_putc(&all, '\n');
 		}
-		if (!ir && (!strcmp(ext, ".f.cu") || r[i]->have_dkir))
+		if (!ir && (!bw || r[i]->have_dkir))
 			ir = r[i]->name;
 		free(s);
 		free(p);
 	}
 	char *prog = pathf("%s/../cuda.shard%s", dir, ext), *err = pathf("%s.err", prog), *kir = NULL;
 	if (ir)
-		kir = pathf("%s%s", ir, strcmp(ext, ".f.cu") ? ".d.kir" : ".kir");
+		kir = pathf("%s%s", ir, bw ? ".d.kir" : ".kir");
 	out_write_whole(prog, all.p, all.n);
 	buf_free(&all);
 	const char *argv[] = {"krun", "--device", "cuda", "--compile-only", "--arch", "sm_90", kir, prog, NULL};
 	int rc = kir ? run(dir, argv, NULL, err) : 1;
 	if (rc == 77)
-		ks_fatal("NVRTC (%s) was there as the index ran and cannot be had now: %s", ir, first_line_of(err));
+		ks_fatal("%s was there as kverify index ran and cannot be had now: %s", nvrtc, first_line_of(err));
 	for (int i = 0; rc && i < n; i++) {
-		char *code = pathf("%s%s", r[i]->name, ext), *one = pathf("%s%s", r[i]->name, strcmp(ext, ".f.cu") ? ".d.kir" : ".kir");
+		if (bw && !r[i]->have_dkir)
+			continue; /* its backward failed already */
+		char *code = pathf("%s%s", r[i]->name, ext), *one = pathf("%s%s", r[i]->name, bw ? ".d.kir" : ".kir");
 		const char *a1[] = {"krun", "--device", "cuda", "--compile-only", "--arch", "sm_90", one, code, NULL};
 		if (run(dir, a1, NULL, err))
 			why[i] = first_line_of(err);
@@ -1580,7 +1589,6 @@ static void verify_group(const char *dir, VRec **r, int n, int dev, const Env *e
 	char detail[600], cats[300], seed[32];
 	const char *c = dev ? "cu" : "c", *emitter = dev ? "kemit-cu" : "kemit-cpu";
 	snprintf(cats, sizeof cats, "%s", env->cats);
-	snprintf(seed, sizeof seed, "%llu", env->seed);
 #define EACH_REC for (int i = 0; i < n; i++)
 #define F(fmt) pathf(fmt, r[i]->name)
 
@@ -1588,6 +1596,7 @@ static void verify_group(const char *dir, VRec **r, int n, int dev, const Env *e
 	EACH_REC {
 		char idx[32];
 		snprintf(idx, sizeof idx, "%llu", r[i]->idx);
+		snprintf(seed, sizeof seed, "%llu", r[i]->seed);
 		char *g = F("%s.g.py"), *cv = F("%s.cov"), *py = F("%s.py"), *err = pathf("%s/../kgen.err", dir);
 		const char *argv[] = {"kgen", "-c", cats, "-s", seed, "-n", "1", "--first", idx, "-o", g, NULL};
 		if (run(dir, argv, NULL, err)) {
@@ -1710,10 +1719,10 @@ static void verify_group(const char *dir, VRec **r, int n, int dev, const Env *e
 	} else if (!strncmp(env->nvrtc, "none", 4)) {
 		EACH_REC rec_skip(r[i], "compile", "no NVRTC here: %s", env->nvrtc);
 	} else {
-		nvrtc_each(dir, r, n, ".f.cu", why);
+		nvrtc_each(dir, r, n, ".f.cu", env->nvrtc, why);
 		EACH_REC if (why[i]) rec_fail(r[i], "compile", "%s, forward: %s", env->nvrtc, why[i]);
 		free_why(why, n);
-		nvrtc_each(dir, r, n, ".b.cu", why);
+		nvrtc_each(dir, r, n, ".b.cu", env->nvrtc, why);
 		EACH_REC if (why[i]) rec_fail(r[i], "compile", "%s, backward: %s", env->nvrtc, why[i]);
 		free_why(why, n);
 	}
@@ -1829,6 +1838,9 @@ static int do_shard(const char *karg)
 		if (sscanf(l, "%79s %15s %255s %llu %31s %31s %15s %d", v.id, dev, v.name, &v.idx, v.cat, v.hash, v.on,
 			   &compiled) != 8 || !is_name(v.name))
 			ks_fatal("%s/%ld/index.st: a bad line", o_work, k);
+		int d;
+		if (!parse_id(v.id, &v.seed, &v.idx, &d))
+			ks_fatal("%s/%ld/index.st: a bad id '%s'", o_work, k, v.id);
 		v.dev = !strcmp(dev, "cuda");
 		rec = xrealloc(rec, sizeof *rec * (size_t)(nrec + 1));
 		rec[nrec++] = v;
@@ -2093,8 +2105,10 @@ static int do_report(void)
 	for (long i = 0; i < rp.nfail; i++) {
 		Fail *f = &rp.fail[i];
 		const char *id = f->rec >= 0 ? rp.rec[f->rec].id : "-";
-		if (f->rec >= 0 && strcmp(f->where, "-"))
+		if (f->rec >= 0 && strcmp(f->where, "-") && strcmp(id, "-"))
 			buf_printf(&out, "FAIL %s (%s): %s: %s\n", id, f->where, f->reason, f->detail);
+		else if (f->rec >= 0 && strcmp(f->where, "-"))
+			buf_printf(&out, "FAIL %s: %s: %s\n", f->where, f->reason, f->detail);
 		else if (f->rec >= 0)
 			buf_printf(&out, "FAIL %s: %s: %s\n", id, f->reason, f->detail);
 		else
