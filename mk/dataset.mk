@@ -188,11 +188,11 @@ endif
 # work folder VERIFY_WORK (default $(O)/verify/<cksum of DIR and SHARD>),
 # a folder per shard of SHARD kernels whose files change only when their
 # records do; a Make graph runs `kverify shard` on each (-j as make
-# dataset: without -j, DS_JOBS at once), then `kverify report` prints the
-# failures and the summary, writes VERIFY_JSON (default DIR/verify.json)
-# and fails unless every record passed.  A second run re-checks only the
-# shards whose records, the tools or what this machine has (NVRTC, a GPU)
-# changed.
+# dataset: without -j, VF_JOBS at once, default nproc), then `kverify
+# report` prints the failures and the summary, writes VERIFY_JSON
+# (default DIR/verify.json) and fails unless every record passed.  A
+# second run re-checks only the shards whose records, the tools or what
+# this machine has (NVRTC, a GPU) changed.
 ifneq ($(filter verify verify-%,$(MAKECMDGOALS)),)
 ifeq ($(DATASET),)
 $(error make verify: say which dataset: DATASET=DIR, e.g. DATASET=dataset/cuda)

@@ -1071,7 +1071,7 @@ static int do_index(void)
 	} else {
 		struct dirent *de;
 		while ((de = readdir(d)))
-			if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+			if (de->d_name[0] != '.') { /* hidden files are no loader's business */
 				ents = xrealloc(ents, sizeof *ents * (ne + 1));
 				ents[ne++] = xstrdup(de->d_name);
 			}
@@ -2088,7 +2088,8 @@ static int do_report(void)
 			char *d = pathf("its shard %ld was not verified (no %s/%ld.ver)", rp.rec[i].shard, o_work, rp.rec[i].shard);
 			add_fail(&rp, i, rp.rec[i].where, "not-verified", d);
 		}
-	qsort(rp.fail, (size_t)rp.nfail, sizeof *rp.fail, cmp_fail);
+	if (rp.nfail) /* qsort(NULL, 0) is undefined */
+		qsort(rp.fail, (size_t)rp.nfail, sizeof *rp.fail, cmp_fail);
 
 	/* the failures, a line each, then the summary */
 	Tally why_rec = {0}, why_files = {0};
@@ -2452,8 +2453,15 @@ static int do_all(void)
 			pid[next] = fork();
 			if (pid[next] < 0)
 				ks_fatal("fork:");
-			if (!pid[next])
-				exit(do_shard(pathf("%ld", ks[next])));
+			if (!pid[next]) {
+				char *ka = pathf("%ld", ks[next]);
+				int rc = do_shard(ka);
+				free(ka);
+				free(ks);
+				free(pid);
+				free(start);
+				exit(rc);
+			}
 			start[next++] = now();
 			running++;
 		}
