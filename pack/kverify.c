@@ -496,10 +496,13 @@ static void index_record(Index *x, Arena *a, const char *line, size_t n, int las
 	}
 	JVal *r = json_parse(a, line, n, why, sizeof why, &at, &trunc);
 	if (!r) {
+		/* FILE:LINE:COL, the column the byte where the text stops being JSON */
+		char at_col[640];
+		snprintf(at_col, sizeof at_col, "%s:%zu", where, at + 1);
 		if (trunc || last_no_nl)
-			bad_record(x, id, where, "-", "-", "truncated", "the record is cut short (%zu bytes: %s)", n, why);
+			bad_record(x, id, at_col, "-", "-", "truncated", "the record is cut short (%zu bytes: %s)", n, why);
 		else
-			bad_record(x, id, where, "-", "-", "format", "not JSON: byte %zu: %s", at + 1, why);
+			bad_record(x, id, at_col, "-", "-", "format", "not JSON: %s", why);
 		return;
 	}
 	if (r->kind != J_OBJ) {
@@ -798,6 +801,21 @@ static const JVal *num_at(const JVal *v, const char *a, const char *b, const cha
 	return v && v->kind == J_NUM ? v : NULL;
 }
 
+/* "NAME:LINE:COL" of byte AT of TEXT, into OUT */
+static void text_pos(const char *text, size_t at, const char *name, char *out, size_t outn)
+{
+	size_t line = 1, col = 1;
+	for (size_t i = 0; i < at; i++) {
+		if (text[i] == '\n') {
+			line++;
+			col = 1;
+		} else {
+			col++;
+		}
+	}
+	snprintf(out, outn, "%s:%zu:%zu", name, line, col);
+}
+
 /* stats.json, read before the records: the parameters the records must
  * follow.  NULL when it is missing or not JSON (a finding). */
 static JVal *read_stats(Index *x, Arena *a)
@@ -810,15 +828,20 @@ static JVal *read_stats(Index *x, Arena *a)
 		finding(x, "stats.json", "stats", "stats.json is missing");
 		return NULL;
 	}
-	char why[256];
-	size_t at;
+	char why[256], where[64];
+	size_t at = 0;
 	/* the numbers' text points into the text: it lives as long as the tree */
 	char *text = arena_alloc(a, n + 1);
 	memcpy(text, s, n + 1);
 	free(s);
 	JVal *st = json_parse(a, text, n, why, sizeof why, &at, NULL);
-	if (!st || st->kind != J_OBJ) {
-		finding(x, "stats.json", "stats", st ? "not a JSON object" : "not JSON: byte %zu: %s", at + 1, why);
+	if (!st) {
+		text_pos(text, at, "stats.json", where, sizeof where);
+		finding(x, where, "stats", "not JSON: %s", why);
+		return NULL;
+	}
+	if (st->kind != J_OBJ) {
+		finding(x, "stats.json", "stats", "not a JSON object");
 		return NULL;
 	}
 	JVal *p = json_get(st, "parameters");
@@ -925,8 +948,12 @@ static void check_rejects(Index *x, const JVal *st)
 		ln++;
 		Arena a = {0};
 		char why[256], where[64];
-		snprintf(where, sizeof where, "rejects.jsonl:%ld", ln);
-		JVal *r = json_parse(&a, s + i, e - i, why, sizeof why, NULL, NULL);
+		size_t at = 0;
+		JVal *r = json_parse(&a, s + i, e - i, why, sizeof why, &at, NULL);
+		if (r)
+			snprintf(where, sizeof where, "rejects.jsonl:%ld", ln);
+		else
+			snprintf(where, sizeof where, "rejects.jsonl:%ld:%zu", ln, at + 1);
 		if (!r || r->kind != J_OBJ)
 			finding(x, where, "rejects", "%s", r ? "not a JSON object" : why);
 		else if (!keys_are(r, keys, 4, "the reject", why, sizeof why) || !types_are(r, keys, "ssss", "", why, sizeof why))

@@ -142,6 +142,8 @@ fails backward 'backward: not kemit-cpu'"'"'s code'
 ok "... and its gradient check fails" grep -q "^FAIL .*gradcheck: on cpu: krun: .*gradcheck failed" "$TMP/c-backward.out"
 fails duplicate 'duplicate-id: the id of data/train-00000-of-00001.jsonl:4 as well'
 fails truncated 'truncated: the record is cut short'
+ok "... at FILE:LINE:COL, the column where the text ends" \
+	grep -q "^FAIL [^ ]* (data/train-00000-of-00001.jsonl:6:[1-9][0-9]*): truncated: " "$TMP/c-truncated.out"
 fails split 'missing: kernel [0-9]* is not in the split files'
 ok "... and names the split file gone" grep -q '^FAIL data/[a-z]*-00000-of-00001.jsonl: split-file: missing' "$TMP/c-split.out"
 
@@ -196,6 +198,8 @@ for c in empty random deep utf8 surrogate nul number types name id source code l
 	python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["ok"] is False' "$TMP/g-$c.json" ||
 		t_result 1 "... verify.json says it failed ($c)"
 done
+ok "a line that is not JSON: FAIL at FILE:LINE:COL" grep -q '^FAIL s1-0000000-cpu (data/train-00000-of-00001.jsonl:1:35): format: not JSON: ' "$TMP/g-utf8.out"
+ok "a stats.json that is not JSON: FAIL at stats.json:LINE:COL" grep -q '^FAIL stats.json:[1-9][0-9]*:[1-9][0-9]*: stats: not JSON: ' "$TMP/g-stats.out"
 ok "a bad name writes nothing outside the work folder" test ! -e "$TMP/x.py" -a ! -e "$TMP/gwork/x.py"
 ok "a source kparse rejects: the record fails, named" grep -q '^FAIL s1-0000000-cpu (.*): ir: kparse: ' "$TMP/g-source.out"
 ok "backward code that does not compile: the record fails, named" grep -q '^FAIL s1-0000000-cpu (.*): gradcheck: ' "$TMP/g-code.out"
