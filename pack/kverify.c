@@ -327,6 +327,7 @@ typedef struct Index {
 	Set shard_of;              /* shard number -> its slot above */
 	Set ids, names, hashes;    /* id, dev/name -> where (file << 32 | line); dev/hash -> records */
 	Set rejects;               /* rejects.jsonl's ids */
+	Set broken;                /* the ids of lines that failed before their id was taken */
 	char *file[64];            /* the split files read */
 	int nfile;
 	long lines;                /* record lines in the split files */
@@ -367,6 +368,9 @@ static void bad_record(Index *x, const char *id, const char *where, const char *
 	buf_printf(&x->txt, "R\t%s\t%s\t%s\t%s\t-\t-\t-\t%s\t", id, where, cat, dev, reason);
 	one_line(&x->txt, d);
 	buf_putc(&x->txt, '\n');
+	/* a line that names its record: that record is this failure, not missing too */
+	if (strcmp(id, "-") && strcmp(where, "-"))
+		*set_find(&x->broken, id, 1) = 1;
 }
 
 /* The id at the start of a line that did not parse, if it can be read:
@@ -998,7 +1002,7 @@ static void check_kernels(Index *x, const JVal *st)
 				continue;
 			snprintf(id, sizeof id, "%s-%s", kid, dev_name[dev]);
 			long *w = set_find(&x->ids, id, 0);
-			if (!rj && !dp && !w)
+			if (!rj && !dp && !w && !set_find(&x->broken, id, 0))
 				bad_record(x, id, "-", gen_cat_name[gen_pick_category(x->par.seed, (uint64_t)i, x->par.mix)],
 					   dev_name[dev], "missing",
 					   "kernel %lld is not in the split files, nor a reject (rejects.jsonl) nor a duplicate (stats.json)", i);
@@ -1201,6 +1205,7 @@ static int do_index(void)
 	set_free(&x.shard_of);
 	set_free(&x.ids);
 	set_free(&x.names);
+	set_free(&x.broken);
 	set_free(&x.hashes);
 	set_free(&x.rejects);
 	for (int i = 0; i < x.nfile; i++)

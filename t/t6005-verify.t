@@ -144,6 +144,7 @@ fails duplicate 'duplicate-id: the id of data/train-00000-of-00001.jsonl:4 as we
 fails truncated 'truncated: the record is cut short'
 ok "... at FILE:LINE:COL, the column where the text ends" \
 	grep -q "^FAIL [^ ]* (data/train-00000-of-00001.jsonl:6:[1-9][0-9]*): truncated: " "$TMP/c-truncated.out"
+ok "... and the record is not called missing too" bash -c "! grep -q '^FAIL .*: missing: ' '$TMP/c-truncated.out'"
 fails split 'missing: kernel [0-9]* is not in the split files'
 ok "... and names the split file gone" grep -q '^FAIL data/[a-z]*-00000-of-00001.jsonl: split-file: missing' "$TMP/c-split.out"
 
