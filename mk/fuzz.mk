@@ -1,10 +1,8 @@
-# fuzz.mk: libFuzzer harnesses for the source front end, the IR reader and
-# the JSON reader of kverify (pack/json.c).
+# fuzz.mk: libFuzzer harnesses for the source front end and the IR reader.
 #   make fuzz FUZZ_SECONDS=60     runs each harness that long
 #   make fuzz FUZZ_RUNS=1000000   runs each harness that many inputs
 # The library is rebuilt with clang and -fsanitize=fuzzer-no-link,address,
-# undefined into $(O)/fuzz; the seed corpus is samples/ (and their IR), and
-# for the JSON reader t/fuzz/json/.
+# undefined into $(O)/fuzz; the seed corpus is samples/ (and their IR).
 
 FUZZ_SECONDS ?= 60
 FUZZ_RUNS ?=
@@ -13,7 +11,7 @@ FUZZ_CC ?= clang
 FUZZ_FLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -I. -I$(O)/gen -g -O1 \
 	-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
 FUZZ_OBJ := $(LIB_SRC:%.c=$(O)/fuzz/obj/%.o) $(GEN_SRC:$(O)/gen/%.c=$(O)/fuzz/obj/gen/%.o)
-FUZZERS := front ir json
+FUZZERS := front ir
 
 .PHONY: fuzz fuzz-build
 .SECONDARY: $(FUZZ_OBJ)
@@ -41,9 +39,6 @@ $(O)/fuzz/corpus-front/.stamp: $(wildcard samples/*/*.py t/errors/*.py)
 	$(Q)mkdir -p $(@D) && cp $^ $(@D)/ && touch $@
 $(O)/fuzz/corpus-ir/.stamp: $(wildcard samples/*/*.kir t/ir/*.kir t/ir-errors/*.kir)
 	$(Q)mkdir -p $(@D) && cp $^ $(@D)/ && touch $@
-# the JSON reader starts from JSON of the kinds a dataset holds
-$(O)/fuzz/corpus-json/.stamp: $(wildcard t/fuzz/json/*.json)
-	$(Q)mkdir -p $(@D) && cp $^ $(@D)/ && touch $@
 
 fuzz: fuzz-build $(FUZZERS:%=$(O)/fuzz/corpus-%/.stamp)
 	$(Q)for f in $(FUZZERS); do \
@@ -54,3 +49,12 @@ fuzz: fuzz-build $(FUZZERS:%=$(O)/fuzz/corpus-%/.stamp)
 			2>&1 | grep -E 'stat::number_of_executed_units|ERROR|SUMMARY|Done' ; \
 		test $${PIPESTATUS[0]:-0} -eq 0 || exit 1; \
 	done
+
+# fuzz-json: the strict JSON reader that kverify reads a dataset with
+# (pack/json.c), from JSON of the kinds a dataset holds (t/fuzz/json/).
+# (The rules above read FUZZERS as they are read: its own prerequisites.)
+FUZZERS += json
+fuzz-build: $(O)/fuzz/fuzz-json
+fuzz: $(O)/fuzz/corpus-json/.stamp
+$(O)/fuzz/corpus-json/.stamp: $(wildcard t/fuzz/json/*.json)
+	$(Q)mkdir -p $(@D) && cp $^ $(@D)/ && touch $@
