@@ -60,9 +60,10 @@ mirror() {
 	[ -n "$m" ] || m=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null | awk '$1 == "deb" {
 		for (i = 2; i < NF; i++) if ($i ~ /^[a-z+]+:\/\//) { if ($(i + 1) == "bookworm") { print $i; exit } break }
 	}')
-	echo "${m:-http://deb.debian.org/debian}"
+	echo "$m"
 }
 MIRROR=${BARE_MIRROR:-$(mirror)}
+[ -n "$MIRROR" ] || die "apt's sources name no Debian bookworm mirror to build the root from: set BARE_MIRROR=URI"
 
 mkdir -p "$logs" && rm -f "$logs"/*.log
 root=$(mktemp -d "${TMPDIR:-/var/tmp}/ksynth-bare.XXXXXX") && chmod 755 "$root" || die "mktemp failed"

@@ -2,7 +2,7 @@
 #
 #   make dataset N=1000 DEVICE=cpu|cuda|all SEED=1 CATEGORIES=all
 #                SHARD=50 CHECK=full|compile|none OUT=dataset/<device>
-#                NVRTC=auto|require
+#                NVRTC=auto|require GNUPLOT=gnuplot (the card's plots)
 #                [DS_JOBS=nproc, the shards built at once when make has no -j]
 #
 # A Make graph over shards.  Shard K holds kernels [K*SHARD, (K+1)*SHARD);
@@ -22,6 +22,17 @@
 #
 #   make dataset-shards SHARDS="3 7"   builds only those shards' K.rec
 
+# The tools' version: a hash of the sources of every tool but kpack,
+# kverify and krun, i.e. of what makes a record's source, IR and code.
+# kpack records it in stats.json and kverify compares its own with it
+# (make verify): $(O)/gen/version.h, rewritten only when it changes.
+KS_VERSION_SRC := $(sort $(wildcard $(foreach d,$(filter-out pack runtime,$(SRCDIRS)),$(d)/*.[ch] $(d)/*.re $(d)/*.y)))
+KS_VERSION := $(shell cat $(KS_VERSION_SRC) | sha256sum | cut -c1-16)
+$(O)/gen/version.h: FORCE
+	$(Q)mkdir -p $(@D)
+	$(Q)echo '#define KS_VERSION "$(KS_VERSION)"' | cmp -s - $@ || echo '#define KS_VERSION "$(KS_VERSION)"' >$@
+$(O)/obj/pack/kpack.o $(O)/obj/pack/kverify.o: $(O)/gen/version.h
+
 ifneq ($(filter dataset dataset-%,$(MAKECMDGOALS)),)
 
 N ?= 1000
@@ -40,6 +51,7 @@ ifeq ($(filter $(CHECK),full compile none),)
 $(error CHECK=$(CHECK): full, compile or none)
 endif
 NVRTC ?= auto
+GNUPLOT ?= gnuplot
 ifeq ($(filter $(NVRTC),auto require),)
 $(error NVRTC=$(NVRTC): auto or require)
 endif
@@ -53,11 +65,17 @@ DS_WORK := $(DATASET_WORK)/$(shell printf '%s' '$(DS_PARAMS)' | cksum | tr ' ' -
 DS_NSHARD := $(shell echo $$(( ($(N) + $(MARGIN) + $(SHARD) - 1) / $(SHARD) )))
 DS_SHARDS := $(shell seq 0 $$(( $(DS_NSHARD) - 1 )))
 DS_RECS := $(DS_SHARDS:%=$(DS_WORK)/%.rec)
-DS_T0 := $(shell date +%s.%N; mkdir -p $(DS_WORK) && touch $(DS_WORK)/.t0)
-DS_OUTPARAMS := n=$(N) margin=$(MARGIN) out=$(OUT) $(DS_PARAMS)
+DS_T0 := $(shell date +%s.%N)
+# The run that makes the shards (mk/dataset.sh progress): its name in
+# WORK/.run, its log WORK/.progress emptied, as this make reads the
+# makefiles: the make that builds, once the tools are built.
+ifneq ($(filter dataset-build dataset-shards,$(MAKECMDGOALS)),)
+$(shell mkdir -p $(DS_WORK) && echo '$(DS_T0)-'$$PPID >$(DS_WORK)/.run && : >$(DS_WORK)/.progress)
+endif
+# (the gnuplot found, if any, is one of them: once installed, it draws the plots)
+DS_OUTPARAMS := n=$(N) margin=$(MARGIN) out=$(OUT) $(DS_PARAMS) gnuplot=$(shell command -v $(GNUPLOT))
 DS_OUTKEY := $(DATASET_WORK)/out-$(shell printf '%s' '$(abspath $(OUT))' | cksum | tr ' ' -)
-DS_ENV := KS_BIN=$(abspath $(DATASET_BIN)) DS_SEED=$(SEED) DS_CATS=$(CATEGORIES) DS_DEVICE=$(DEVICE) DS_CHECK=$(CHECK)
-DS_GNUPLOT := $(shell command -v gnuplot)
+DS_ENV := KS_BIN=$(abspath $(DATASET_BIN)) DS_ROOT=$(CURDIR) DS_NSHARD=$(DS_NSHARD) DS_SEED=$(SEED) DS_CATS=$(CATEGORIES) DS_DEVICE=$(DEVICE) DS_CHECK=$(CHECK)
 DS_KPACK := --seed $(SEED) --cats $(CATEGORIES) --device $(DEVICE) --check $(CHECK)
 
 # NVRTC compiles the CUDA code in the check step (DEVICE=cuda or all,
@@ -115,7 +133,8 @@ else
 # with -j$(DS_JOBS) (the CPUs this process may use); an explicit -jN,
 # -j1 included, is kept.  (make 4.3 reads -j only from its command line.)
 DS_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
-dataset: $(DATASET_BIN)/krun $(if $(DS_NVRTC_USE),$(NVRTC_STAMP))
+DS_TOOLS := $(addprefix $(DATASET_BIN)/,kgen kparse kfmt kdiff kemit-cpu kemit-cu krun kpack)
+dataset: $(DS_TOOLS) $(if $(DS_NVRTC_USE),$(NVRTC_STAMP))
 	$(Q)$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(DS_JOBS)) dataset-build
 dataset-build: $(OUT)/timing.json
 endif
@@ -140,8 +159,8 @@ $(DS_WORK)/nvrtc:
 # (`: dataset-shard K` marks the shards that `make -n` would remake: mk/slurm.mk)
 $(DS_WORK)/%.rec: $(DS_WORK)/%/check.st $(DATASET_BIN)/kpack
 	$(Q): dataset-shard $*
+	$(Q)sh mk/dataset.sh started $(DS_WORK)/$*
 	$(Q)$(DS_RUN) $(DATASET_BIN)/kpack shard --dir $(DS_WORK)/$* $(DS_KPACK) -o $@
-	$(Q)$(DS_ENV) sh mk/dataset.sh progress $* $(DS_WORK) $(DS_T0) $(SHARD) $(DS_RECS)
 
 .SECONDARY: $(foreach s,gen parse diff emit check,$(DS_SHARDS:%=$(DS_WORK)/%/$(s).st))
 
@@ -154,14 +173,58 @@ $(OUT)/timing.json: $(DS_RECS) $(DATASET_BIN)/kpack $(DS_OUTKEY).params mk/datas
 	$(Q)[ ! -t 2 ] || printf '\n' >&2
 	$(call msg,PACK,$(OUT))
 	$(Q)mkdir -p $(OUT)/data
-	$(Q)$(DATASET_BIN)/kpack assemble --n $(N) --out $(OUT) $(DS_KPACK) $(if $(DS_GNUPLOT),--plots $(DS_WORK)) $(DS_RECS)
-ifneq ($(DS_GNUPLOT),)
-	$(Q)mkdir -p $(OUT)/plots && $(DS_GNUPLOT) -e "dat='$(DS_WORK)'; png='$(OUT)/plots'" mk/dataset.gp && \
-		mv $(OUT)/plots/categories.png.tmp $(OUT)/plots/categories.png && mv $(OUT)/plots/lines.png.tmp $(OUT)/plots/lines.png
-endif
+	$(Q)GNUPLOT=$(GNUPLOT) sh mk/dataset.sh assemble $(OUT) $(DS_WORK) $(CHECK) $(DATASET_BIN)/kpack assemble --n $(N) --out $(OUT) $(DS_KPACK) $(DS_RECS)
 	$(Q)awk -v t0=$(DS_T0) -v t1=$$(date +%s.%N) -v r=$$(cat $(OUT)/data/*.jsonl | wc -l) -v s=$(DS_NSHARD) \
 		'BEGIN { t = t1 - t0; rps = 0; if (t > 0) rps = r / t; printf "{\"seconds\": %.3f, \"records\": %d, \"records_per_second\": %.2f, \"shards\": %d}\n", t, r, rps, s }' \
 		>$(OUT)/timing.json.tmp && mv $(OUT)/timing.json.tmp $(OUT)/timing.json
 	$(Q)echo "dataset: $$(cat $(OUT)/data/*.jsonl | wc -l) records in $(OUT)"
 
+endif
+
+# make verify DATASET=DIR [SHARD=50] [-jN] [VERIFY_WORK=DIR] [VERIFY_JSON=FILE]
+#
+# re-checks every record of the dataset in DIR with this build's tools
+# (kverify, doc/dataset.md): `kverify index` reads the dataset into the
+# work folder VERIFY_WORK (default $(O)/verify/<cksum of DIR and SHARD>),
+# a folder per shard of SHARD kernels whose files change only when their
+# records do; a Make graph runs `kverify shard` on each (-j as make
+# dataset: without -j, VF_JOBS at once, default nproc), then `kverify
+# report` prints the failures and the summary, writes VERIFY_JSON
+# (default DIR/verify.json) and fails unless every record passed.  A
+# second run re-checks only the shards whose records, the tools or what
+# this machine has (NVRTC, a GPU) changed.
+ifneq ($(filter verify verify-%,$(MAKECMDGOALS)),)
+ifeq ($(DATASET),)
+$(error make verify: say which dataset: DATASET=DIR, e.g. DATASET=dataset/cuda)
+endif
+SHARD ?= 50
+DATASET_BIN ?= $(O)/bin
+VERIFY_WORK ?= $(O)/verify/$(shell printf '%s' '$(abspath $(DATASET)) $(SHARD)' | cksum | tr ' ' -)
+VERIFY_JSON ?= $(DATASET)/verify.json
+VF_TOOLS := $(addprefix $(DATASET_BIN)/,kgen kparse kfmt kdiff kemit-cpu kemit-cu krun kverify)
+VF_ARGS := --work $(VERIFY_WORK) --bin $(abspath $(DATASET_BIN))
+VF_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+# the CUDA code's compile check wants NVRTC, installed as make dataset does
+VF_CUDA := $(filter cuda all,$(patsubst "%",%,$(lastword $(shell grep -o '"device": "[a-z]*"' $(DATASET)/stats.json 2>/dev/null))))
+
+.PHONY: verify verify-build
+verify: $(VF_TOOLS) $(if $(VF_CUDA),$(NVRTC_STAMP))
+	$(call msg,INDEX,$(DATASET))
+	$(Q)$(DATASET_BIN)/kverify index $(VF_ARGS) --shard $(SHARD) $(DATASET)
+	$(Q)$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(VF_JOBS)) verify-build
+
+ifneq ($(filter verify-build,$(MAKECMDGOALS)),)
+VF_SHARDS := $(file <$(VERIFY_WORK)/shards)
+$(shell echo "$$(date +%s.%N)-$$PPID" >$(VERIFY_WORK)/.run && : >$(VERIFY_WORK)/.progress)
+endif
+VF_VERS := $(VF_SHARDS:%=$(VERIFY_WORK)/%.ver)
+verify-build: $(VF_VERS)
+	$(Q)[ ! -t 2 ] || printf '\n' >&2
+	$(Q)$(DATASET_BIN)/kverify report $(VF_ARGS) --json $(VERIFY_JSON) $(DATASET)
+
+$(VERIFY_WORK)/%.ver: $(VERIFY_WORK)/%/index.st $(VERIFY_WORK)/env $(VF_TOOLS) $(wildcard runtime/*.h)
+	$(Q)sh mk/dataset.sh started $(VERIFY_WORK)/$* costly
+	$(Q)$(DATASET_BIN)/kverify shard $(VF_ARGS) $*
+	$(Q)KS_BIN=$(abspath $(DATASET_BIN)) sh mk/dataset.sh progress VERIFY $* $(VERIFY_WORK) \
+		$$(grep -c . $(VERIFY_WORK)/$*/index.st) %.ver %/index.st $(VF_SHARDS)
 endif

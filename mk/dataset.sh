@@ -3,8 +3,9 @@
 #
 #   sh mk/dataset.sh STEP DIR FIRST COUNT
 #
-# with KS_BIN (absolute), DS_SEED, DS_CATS, DS_DEVICE and DS_CHECK in the
-# environment, and for the check step DS_NVRTC (`NVRTC 13.0`, `none`, or
+# with KS_BIN (absolute), DS_ROOT (the repository: the step runs in DIR),
+# DS_NSHARD (the build's shards, for the progress line), DS_SEED, DS_CATS,
+# DS_DEVICE and DS_CHECK in the environment, and for the check step DS_NVRTC (`NVRTC 13.0`, `none`, or
 # empty: ask krun) and DS_NVRTC_MODE (auto or require).  STEP is gen, parse, diff, emit or check.  A step reads the
 # previous step's status DIR/PREV.st, one line per kernel, `I NAME ok` or
 # `I NAME STAGE: reason`, works on the kernels that are ok and writes
@@ -15,39 +16,130 @@
 # run inside DIR on NAME.py, so the IR and the code name their source
 # `NAME.py`, not a path.
 #
-#   sh mk/dataset.sh progress K WORK T0 SHARD REC...
+#   sh mk/dataset.sh started DIR [costly]
+#   sh mk/dataset.sh progress LABEL K WORK RECORDS PRODUCT DEP SHARD...
 #
-# says on stderr that shard K is done, with the shards done of all (those
-# still to be remade, a newer tool's, not counted), the records/s of this
-# run and the ETA: one updating line on a terminal, plain lines otherwise.
+# The progress line of `make dataset` (LABEL SHARD, said as each shard's
+# check step ends) and `make verify` (VERIFY, as each `kverify shard`
+# ends).  A run is what WORK/.run names: make writes it as it reads the
+# makefiles, after the tools were built, and empties WORK/.progress, the
+# run's log.  `started` notes there when the run's first step began (`t
+# TIME`) and, with `costly`, when shard DIR's costly step began (`s K
+# TIME`, once a run): the check step, which takes most of a shard's time
+# (make runs the cheap steps of every shard first).  `progress` notes
+# that shard K is done with RECORDS records (`d K RECORDS TIME`) and says
+# on stderr how many shards are done of all (SHARD...: WORK/PRODUCT with
+# % for the shard is done when this run made it, or made it before and
+# it is newer than every tool, mk/dataset.sh, runtime/*.h and WORK/DEP,
+# i.e. Make leaves it), the records/s of this run and the ETA, on one
+# updating line on a terminal, plain lines otherwise.  The rate is the
+# records of the shards this run made over the time since its first step
+# began, the shards whose costly step is under way counted in part (the
+# time each has run over the mean time of those done, at most 0.95), so
+# that the first shards to finish side by side under make -j do not make
+# it climb as the others follow; the ETA is the shards left at the pace
+# of the costly steps.  (DS_NOW, when set, is the time: for the tests.)
+#
+#   sh mk/dataset.sh assemble OUT WORK CHECK KPACK ARGS...
+#
+# `kpack assemble` (KPACK ARGS...) and the card's plots: gnuplot ($GNUPLOT,
+# default gnuplot) draws them (mk/dataset.gp) from the data kpack writes
+# to WORK; where it is not
+# installed, or fails, the card says why it has none, and so does a line
+# on stderr, as it does when there is no gradient-check plot (CHECK).
 set -u
-if [ "$1" = progress ]; then
-	k=$2 work=$3 t0=$4 size=$5
-	shift 5
-	# A shard is done when its record file was made by this run, or made
-	# before it and newer than every tool, script and header it depends
-	# on (Make will not remake it); an older one is still to be remade.
+# started DIR [costly]: a step of shard DIR began (above)
+started() {
+	s_work=${1%/*}
+	[ -f "$s_work/.run" ] || return 0
+	s_run=$(cat "$s_work/.run")
+	if [ ! -e "$s_work/.t0.$s_run" ]; then
+		rm -f "$s_work"/.t0.*
+		(set -C && : >"$s_work/.t0.$s_run") 2>/dev/null && echo "t $(date +%s.%N)" >>"$s_work/.progress"
+	fi
+	[ "${2-}" = costly ] && [ ! -e "$1/.started.$s_run" ] || return 0
+	mkdir -p "$1" && rm -f "$1"/.started.* && : >"$1/.started.$s_run"
+	echo "s ${1##*/} $(date +%s.%N)" >>"$s_work/.progress"
+}
+if [ "$1" = started ]; then
+	started "$2" "${3-}"
+	exit 0
+fi
+# progress LABEL K WORK RECORDS PRODUCT DEP SHARD...
+progress() {
+	p_label=$1 p_k=$2 p_work=$3 p_recs=$4 p_prod=$5 p_dep=$6
+	shift 6
+	echo "d $p_k $p_recs ${DS_NOW:-$(date +%s.%N)}" >>"$p_work/.progress"
 	newest=$(ls -t "$KS_BIN"/k* mk/dataset.sh runtime/*.h 2>/dev/null | head -n 1)
-	total=$# done=0 new=0
-	for f; do
+	total=$# done=0
+	for k; do
+		f=$p_work/${p_prod%%%*}$k${p_prod#*%}
 		[ -e "$f" ] || continue
-		if [ "$f" -nt "$work/.t0" ]; then
-			new=$((new + 1))
-		elif [ -n "$newest" ] && [ ! "$f" -nt "$newest" ]; then
-			continue
+		if [ ! "$f" -nt "$p_work/.run" ]; then
+			[ -n "$newest" ] && [ "$f" -nt "$newest" ] || continue
+			d=$p_work/${p_dep%%%*}$k${p_dep#*%}
+			[ ! -e "$d" ] || [ "$f" -nt "$d" ] || continue
 		fi
 		done=$((done + 1))
 	done
-	line=$(awk -v k="$k" -v d=$done -v n=$new -v t=$total -v s="$size" -v t0="$t0" -v t1="$(date +%s.%N)" 'BEGIN {
-		e = t1 - t0; r = 0; eta = 0
-		if (e > 0) r = n * s / e
-		if (n > 0) eta = (t - d) * e / n
-		printf "  SHARD   %s  %d/%d done, %.1f records/s, ETA %d:%02d", k, d, t, r, eta / 60, eta % 60 }')
+	line=$(awk -v label="$p_label" -v k="$p_k" -v d=$done -v t=$total -v now="${DS_NOW:-$(date +%s.%N)}" '
+	$1 == "t" && (t0 == "" || $2 < t0) { t0 = $2 }
+	$1 == "s" && !($2 in start) { start[$2] = $3; if (c0 == "" || $3 < c0) c0 = $3 }
+	$1 == "d" && !($2 in end) { end[$2] = $4; recs += $3; n++ }
+	END {
+		took = 0; m = 0
+		for (s in end) if (s in start) { took += end[s] - start[s]; m++ }
+		part = 0
+		if (m > 0 && took > 0)
+			for (s in start) if (!(s in end)) {
+				f = (now - start[s]) / (took / m)
+				part += f > 0.95 ? 0.95 : f
+			}
+		if (t0 == "") t0 = c0
+		if (c0 == "") c0 = t0
+		e = t0 == "" ? 0 : now - t0; ec = c0 == "" ? 0 : now - c0; r = 0; eta = 0
+		if (e > 0 && n > 0) r = recs / n * (n + part) / e
+		if (n > 0) eta = (t - d - part) * ec / (n + part)
+		if (eta < 0) eta = 0
+		printf "  %-7s %s  %d/%d done, %.1f records/s, ETA %d:%02d", label, k, d, t, r, eta / 60, eta % 60
+	}' "$p_work/.progress")
 	if [ -t 2 ]; then printf '\r%s\033[K' "$line" >&2; else printf '%s\n' "$line" >&2; fi
+}
+if [ "$1" = progress ]; then
+	shift
+	progress "$@"
 	exit 0
+fi
+if [ "$1" = assemble ]; then
+	out=$2 work=$3 check=$4
+	shift 4
+	say() { echo "make dataset: $*" >&2; }
+	why=
+	gp=${GNUPLOT:-gnuplot}
+	if ! command -v "$gp" >/dev/null 2>&1; then
+		why="gnuplot is not installed (make deps installs gnuplot-nox)"
+	else
+		"$@" --plots "$work" || exit 1
+		grad=0
+		[ ! -s "$work/gradcheck.dat" ] || grad=1
+		rm -rf "$out/plots.tmp" && mkdir -p "$out/plots.tmp" || exit 1
+		if "$gp" -e "dat='$work'; png='$out/plots.tmp'; grad=$grad" mk/dataset.gp 2>"$work/gnuplot.err"; then
+			for f in "$out"/plots.tmp/*.png.tmp; do mv "$f" "${f%.tmp}"; done
+			rm -rf "$out/plots" && mv "$out/plots.tmp" "$out/plots" || exit 1
+			[ $grad = 1 ] || say "no gradient-check plot in the card: CHECK=$check ran no gradient check"
+			exit 0
+		fi
+		why="gnuplot could not draw them: $(grep -m1 -v '^[[:space:]]*$' "$work/gnuplot.err" | cut -c1-200)"
+		rm -rf "$out/plots.tmp"
+	fi
+	say "the card has no plots: $why"
+	rm -rf "$out/plots"
+	"$@" --no-plots "$why"
+	exit
 fi
 step=$1 dir=$2 first=$3 count=$4
 B=$KS_BIN
+started "$dir" "$([ "$step" != check ] || echo costly)"
 mkdir -p "$dir" && cd "$dir" || exit 1
 tmp=$step.st.tmp.$$
 # this run's lists, statuses and merged lines: a folder of its own, so two
@@ -327,4 +419,12 @@ check)
 	echo "dataset.sh: unknown step $step" >&2
 	exit 2 ;;
 esac
-mv "$tmp" "$step.st"
+mv "$tmp" "$step.st" || exit 1
+# the progress line: the shard's records, its kernels that passed (both
+# devices' with DEVICE=all), said once its check step is done
+if [ "$step" = check ] && [ -n "${DS_NSHARD-}" ]; then
+	work=${dir%/*}
+	n=$(awk '$3 == "ok"' check.st | wc -l)
+	[ "$DS_DEVICE" != all ] || n=$((2 * n))
+	(cd "$DS_ROOT" && progress SHARD "${dir##*/}" "$work" "$n" %/check.st %/emit.st $(seq 0 $((DS_NSHARD - 1))))
+fi

@@ -72,3 +72,12 @@ fuzz: fuzz-build $(FUZZERS:%=$(O)/fuzz/corpus-%/.stamp)
 			2>&1 | grep -E 'stat::number_of_executed_units|stat::average_exec_per_sec|ERROR|SUMMARY|Done|timeout|deadly' ; \
 		test $${PIPESTATUS[0]:-0} -eq 0 || exit 1; \
 	done
+
+# fuzz-json: the strict JSON reader that kverify reads a dataset with
+# (pack/json.c), from JSON of the kinds a dataset holds (t/fuzz/json/).
+# (The rules above read FUZZERS as they are read: its own prerequisites.)
+FUZZERS += json
+fuzz-build: $(O)/fuzz/fuzz-json
+fuzz: $(O)/fuzz/corpus-json/.stamp
+$(O)/fuzz/corpus-json/.stamp: $(wildcard t/fuzz/json/*.json)
+	$(Q)mkdir -p $(@D) && cp $^ $(@D)/ && touch $@

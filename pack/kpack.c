@@ -10,7 +10,7 @@
  * or `none`) and the files the steps left beside it (NAME.py, NAME.kir,
  * NAME.hash, the emitted NAME.f.c/.b.c/.f.cu/.b.cu), and writes one line
  * per record or reject:
- *     G <TAB> IR_HASH <TAB> INDEX <TAB> CATEGORY <TAB> LINES <TAB> JSON
+ *     G <TAB> IR_HASH <TAB> INDEX <TAB> CATEGORY <TAB> LINES <TAB> GRAD <TAB> JSON
  *     X <TAB> INDEX <TAB> REASON-JSON
  * `assemble` reads the shards in kernel order, drops later duplicates of an
  * ir_hash, keeps the first N good kernels and writes the Hugging Face
@@ -18,7 +18,11 @@
  * ir_hash: 90/5/5), OUT/rejects.jsonl, OUT/stats.json and OUT/README.md
  * (the card, which says what checked the records: their meta.checks);
  * with --plots, the data for mk/dataset.gp's plots (DATADIR/categories.dat,
- * lines.dat) and a card that shows OUT/plots/{categories,lines}.png.
+ * lines.dat, gradcheck.dat: the gradient check's worst error over its
+ * tolerance per record) and a card that shows OUT/plots/{categories,lines,
+ * gradcheck}.png; with --no-plots, a card that says why it has none.
+ * stats.json records the tools' version (KS_VERSION, $(O)/gen/version.h:
+ * a hash of their sources), which kverify compares with its own.
  * Every file is written under a temporary name and renamed (out_open).
  */
 #include <errno.h>
@@ -30,11 +34,14 @@
 
 #include "gen/gen.h"
 #include "lib/ks.h"
+#include "pack/json.h"
+#include "pack/record.h"
+#include "version.h"
 
 static const char usage_text[] =
 	"usage: kpack shard --dir DIR --seed S --cats CATS --device D --check C [-o OUT]\n"
 	"       kpack assemble --n N --out DIR --seed S --cats CATS --device D --check C\n"
-	"                      [--plots DATADIR] SHARD...\n";
+	"                      [--plots DATADIR | --no-plots REASON] SHARD...\n";
 
 static KS_NORETURN void usage(void)
 {
@@ -42,58 +49,9 @@ static KS_NORETURN void usage(void)
 	exit(2);
 }
 
-static const char *o_dir, *o_out, *o_plots, *o_cats = "all", *o_device = "cpu", *o_check = "full";
+static const char *o_dir, *o_out, *o_plots, *o_noplots, *o_cats = "all", *o_device = "cpu", *o_check = "full";
 static unsigned long long o_seed = 1;
 static long o_n = -1;
-
-/* ---- JSON ---------------------------------------------------------- */
-
-/* A JSON string: quotes, backslashes and control characters escaped,
- * valid UTF-8 copied, any invalid byte replaced by U+FFFD. */
-static void json_str(Buf *b, const char *s, size_t n)
-{
-	const unsigned char *p = (const unsigned char *)s, *e = p + n;
-	buf_putc(b, '"');
-	while (p < e) {
-		unsigned c = *p;
-		if (c == '"' || c == '\\') {
-			buf_putc(b, '\\');
-			buf_putc(b, (int)c);
-			p++;
-		} else if (c == '\n') {
-			buf_puts(b, "\\n");
-			p++;
-		} else if (c == '\t') {
-			buf_puts(b, "\\t");
-			p++;
-		} else if (c < 0x20 || c == 0x7f) {
-			buf_printf(b, "\\u%04x", c);
-			p++;
-		} else if (c < 0x80) {
-			buf_putc(b, (int)c);
-			p++;
-		} else {
-			int len = c >= 0xf0 && c < 0xf5 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
-			int okay = len && p + len <= e;
-			for (int k = 1; okay && k < len; k++)
-				okay = (p[k] & 0xc0) == 0x80;
-			if (okay && len == 3 && ((c == 0xe0 && p[1] < 0xa0) || (c == 0xed && p[1] >= 0xa0)))
-				okay = 0;
-			if (okay && len == 4 && ((c == 0xf0 && p[1] < 0x90) || (c == 0xf4 && p[1] >= 0x90)))
-				okay = 0;
-			if (okay) {
-				buf_put(b, (const char *)p, (size_t)len);
-				p += len;
-			} else {
-				buf_puts(b, "\\ufffd");
-				p++;
-			}
-		}
-	}
-	buf_putc(b, '"');
-}
-
-static void json_cstr(Buf *b, const char *s) { json_str(b, s, strlen(s)); }
 
 /* ---- files --------------------------------------------------------- */
 
@@ -124,16 +82,6 @@ static char *slurp(const char *dir, const char *name, size_t *len)
 	return b.p;
 }
 
-static long count_lines(const char *s, size_t n)
-{
-	long k = 0;
-	for (size_t i = 0; i < n; i++)
-		k += s[i] == '\n';
-	if (n && s[n - 1] != '\n')
-		k++;
-	return k;
-}
-
 static char *need(const char *dir, const char *name, const char *ext, size_t *len)
 {
 	char f[512];
@@ -142,29 +90,6 @@ static char *need(const char *dir, const char *name, const char *ext, size_t *le
 	if (!s)
 		ks_fatal("%s/%s is missing (was the step before interrupted?)", dir, f);
 	return s;
-}
-
-/* ---- categories ------------------------------------------------------ */
-
-static unsigned cat_mix(const char *s)
-{
-	if (!strcmp(s, "all"))
-		return (1u << NCAT) - 1;
-	unsigned m = 0;
-	while (*s) {
-		size_t n = strcspn(s, ",");
-		int c;
-		for (c = 0; c < NCAT; c++)
-			if (strlen(gen_cat_name[c]) == n && !strncmp(gen_cat_name[c], s, n))
-				break;
-		if (c == NCAT)
-			ks_fatal("unknown category '%.*s'", (int)n, s);
-		m |= 1u << c;
-		s += n;
-		if (*s == ',')
-			s++;
-	}
-	return m;
 }
 
 /* ---- kpack shard ----------------------------------------------------- */
@@ -192,13 +117,46 @@ static Checks record_checks(int cuda, const char *nvrtc)
 	return c;
 }
 
+/* The gradient check's worst figures for a record (its krun --gradcheck
+ * record, DIR/NAME.cpu.json or NAME.sim.json: the largest worst_ratio,
+ * error over tolerance, and worst_rel of its kernels) as "RATIO REL", or
+ * "-" when the check did not run. */
+static void grad_figures(char *out, size_t n, const char *name, int cuda)
+{
+	size_t len;
+	char f[512];
+	snprintf(f, sizeof f, "%s.%s.json", name, cuda ? "sim" : "cpu");
+	char *s = slurp(o_dir, f, &len);
+	double ratio = -1, rel = -1;
+	Arena a = {0};
+	for (char *line = s; line && *line;) {
+		size_t k = strcspn(line, "\n");
+		JVal *g = json_get(json_parse(&a, line, k, NULL, 0, NULL, NULL), "gradcheck");
+		line += k + (line[k] == '\n');
+		JVal *q = json_get(g, "worst_ratio"), *r = json_get(g, "worst_rel");
+		if (q && q->kind == J_NUM && q->num > ratio)
+			ratio = q->num;
+		if (r && r->kind == J_NUM && r->num > rel)
+			rel = r->num;
+	}
+	arena_free(&a);
+	free(s);
+	if (ratio < 0 || rel < 0)
+		snprintf(out, n, "-");
+	else
+		snprintf(out, n, "%.4g %.4g", ratio, rel);
+}
+
 static void put_record(Buf *b, const char *hash, unsigned long long idx, const char *cat,
 		       const char *name, const char *dev, const Checks *ck, const char *src,
 		       size_t srcn, const char *ir, size_t irn, const char *fw, size_t fwn,
 		       const char *bw, size_t bwn)
 {
 	long sl = count_lines(src, srcn), fl = count_lines(fw, fwn), bl = count_lines(bw, bwn);
-	buf_printf(b, "G\t%s\t%llu\t%s\t%ld %ld %ld\t", hash, idx, cat, sl, fl, bl);
+	char grad[64] = "-";
+	if (ck->gradcheck)
+		grad_figures(grad, sizeof grad, name, strcmp(dev, "cpu") != 0);
+	buf_printf(b, "G\t%s\t%llu\t%s\t%ld %ld %ld\t%s\t", hash, idx, cat, sl, fl, bl, grad);
 	buf_printf(b, "{\"id\": \"s%llu-%07llu-%s\", \"name\": ", o_seed, idx, dev);
 	json_cstr(b, name);
 	buf_printf(b, ", \"category\": \"%s\", \"seed\": %llu, \"source\": ", cat, o_seed);
@@ -237,6 +195,8 @@ static int do_shard(void)
 	if (!o_dir)
 		usage();
 	unsigned mix = cat_mix(o_cats);
+	if (!mix)
+		ks_fatal("--cats %s: an unknown category", o_cats);
 	size_t stn;
 	char *st = slurp(o_dir, "check.st", &stn);
 	if (!st)
@@ -312,11 +272,11 @@ typedef struct Rec {
 	char *hash, *cat, *json;
 	unsigned long long idx;
 	long lines[3];
+	double grad_ratio, grad_rel; /* the gradient check's worst figures; < 0: none */
 	int split;
 } Rec;
 
-enum { SPLITS = 3, HBINS = 12 };
-static const char *split_name[SPLITS] = {"train", "validation", "test"};
+enum { HBINS = 12 };
 
 /* ---- what checked the records ---------------------------------------- */
 
@@ -439,20 +399,19 @@ static void card_cuda(Buf *c, const Checked *k)
 	buf_putc(c, '\n');
 }
 
-static int split_of(const char *hash)
-{
-	uint64_t h = ks_hash64(hash, strlen(hash), 0x5eed);
-	unsigned p = (unsigned)(h % 100);
-	return p < 90 ? 0 : p < 95 ? 1 : 2;
-}
-
-static int hash_seen(char **set, size_t cap, const char *h)
+/* Has hash H been seen (a kernel index in *FIRST, the first with it)?
+ * If not, it is now, with kernel KIDX. */
+static int hash_seen(char **set, unsigned long long *idx, size_t cap, const char *h, unsigned long long kidx,
+		     unsigned long long *first)
 {
 	size_t i = ks_hash64(h, strlen(h), 0) & (cap - 1);
 	for (; set[i]; i = (i + 1) & (cap - 1))
-		if (!strcmp(set[i], h))
+		if (!strcmp(set[i], h)) {
+			*first = idx[i];
 			return 1;
+		}
 	set[i] = (char *)h;
+	idx[i] = kidx;
 	return 0;
 }
 
@@ -480,6 +439,10 @@ static int do_assemble(int nfiles, char **files)
 	while (cap < (size_t)(o_n + 16) * 4 * (size_t)per)
 		cap *= 2;
 	char **seen = calloc(cap, sizeof *seen);
+	unsigned long long *seen_idx = calloc(cap, sizeof *seen_idx);
+	if (!seen || !seen_idx)
+		ks_fatal("out of memory");
+	Buf dupl = {0}; /* "DUPLICATE": "FIRST", the kernels dropped */
 	Rec *recs = xmalloc(sizeof *recs * ((size_t)o_n * (size_t)per + 1));
 	long nrec = 0, kernels = 0, dups = 0, generated = 0;
 	Buf rej = {0};
@@ -502,11 +465,11 @@ static int do_assemble(int nfiles, char **files)
 			if (!nl)
 				ks_fatal("%s: unterminated line", files[fi]);
 			*nl = 0;
-			char *f[6];
+			char *f[7];
 			int k = 0;
-			for (char *p = line; k < 6; k++) {
+			for (char *p = line; k < 7; k++) {
 				f[k] = p;
-				char *t = k < 5 ? strchr(p, '\t') : NULL;
+				char *t = k < 6 ? strchr(p, '\t') : NULL;
 				if (!t)
 					break;
 				*t = 0;
@@ -538,7 +501,7 @@ static int do_assemble(int nfiles, char **files)
 					rcount[w]++;
 				continue;
 			}
-			if (line[0] != 'G' || k != 5)
+			if (line[0] != 'G' || k != 6)
 				ks_fatal("%s: bad line", files[fi]);
 			unsigned long long idx = strtoull(f[2], NULL, 10);
 			if (idx != last_idx) {
@@ -548,11 +511,15 @@ static int do_assemble(int nfiles, char **files)
 				}
 				generated++;
 				last_idx = idx;
-				kept_last = !hash_seen(seen, cap, f[1]);
-				if (kept_last)
+				unsigned long long first;
+				kept_last = !hash_seen(seen, seen_idx, cap, f[1], idx, &first);
+				if (kept_last) {
 					kernels++;
-				else
+				} else {
+					buf_printf(&dupl, "%s\"s%llu-%07llu\": \"s%llu-%07llu\"", dups ? ", " : "", o_seed, idx,
+						   o_seed, first);
 					dups++;
+				}
 			}
 			if (!kept_last)
 				continue;
@@ -561,7 +528,9 @@ static int do_assemble(int nfiles, char **files)
 			r->idx = idx;
 			r->cat = f[3];
 			sscanf(f[4], "%ld %ld %ld", &r->lines[0], &r->lines[1], &r->lines[2]);
-			r->json = f[5];
+			r->grad_ratio = r->grad_rel = -1;
+			sscanf(f[5], "%lf %lf", &r->grad_ratio, &r->grad_rel);
+			r->json = f[6];
 			r->split = split_of(f[1]);
 		}
 	}
@@ -652,10 +621,32 @@ static int do_assemble(int nfiles, char **files)
 	buf_printf(&st, ",\n  \"kernels_checked\": %ld, \"kernels_passed\": %ld, \"pass_rate\": %.4f},\n",
 		   kernels + dups + nrej, kernels + dups,
 		   generated ? (double)(kernels + dups) / (double)(kernels + dups + nrej) : 0.0);
-	buf_puts(&st, " \"rejects\": {");
+	/* the gradient check's worst figures by category (records that ran it) */
+	double gratio[NCAT] = {0}, grel[NCAT] = {0};
+	long gn[NCAT] = {0}, gall = 0;
+	for (long i = 0; i < nrec; i++)
+		for (int c = 0; c < NCAT; c++)
+			if (recs[i].grad_ratio >= 0 && !strcmp(recs[i].cat, gen_cat_name[c])) {
+				gratio[c] = gn[c] && gratio[c] > recs[i].grad_ratio ? gratio[c] : recs[i].grad_ratio;
+				grel[c] = gn[c] && grel[c] > recs[i].grad_rel ? grel[c] : recs[i].grad_rel;
+				gn[c]++;
+				gall++;
+			}
+	buf_puts(&st, " \"gradcheck\": {");
+	first = 1;
+	for (int c = 0; c < NCAT; c++)
+		if (gn[c]) {
+			buf_printf(&st, "%s\"%s\": {\"records\": %ld, \"worst_ratio\": %.4g, \"worst_rel\": %.4g}",
+				   first ? "" : ", ", gen_cat_name[c], gn[c], gratio[c], grel[c]);
+			first = 0;
+		}
+	buf_puts(&st, "},\n \"rejects\": {");
 	for (int w = 0; w < nwhy; w++)
 		buf_printf(&st, "%s\"%s\": %ld", w ? ", " : "", rwhy[w], rcount[w]);
-	buf_puts(&st, "}}\n");
+	buf_puts(&st, "},\n \"duplicate_kernels\": {");
+	if (dupl.n)
+		buf_put(&st, dupl.p, dupl.n);
+	buf_puts(&st, "},\n \"tools_version\": \"" KS_VERSION "\"}\n");
 	snprintf(path, sizeof path, "%s/stats.json", o_out);
 	write_file(path, &st);
 	buf_free(&st);
@@ -704,8 +695,10 @@ static int do_assemble(int nfiles, char **files)
 		   "The build runs in shards that Make tracks, and gives the same bytes whatever\n"
 		   "`-j` and shard size.  Kernels are taken in index order; one whose IR has the\n"
 		   "structural hash (`kfmt --hash`) of an earlier one is dropped (%ld dropped),\n"
-		   "and the split (train/validation/test, 90/5/5) is chosen from that hash.\n\n",
-		   o_n, o_device, o_seed, o_cats, o_check, dups);
+		   "and the split (train/validation/test, 90/5/5) is chosen from that hash.\n"
+		   "The tools' version, a hash of their sources, is `%s` (`stats.json`'s\n"
+		   "`tools_version`): `make verify` checks the code against it.\n\n",
+		   o_n, o_device, o_seed, o_cats, o_check, dups, KS_VERSION);
 	int cuda = strcmp(o_device, "cpu") != 0;
 	buf_printf(&c, "## How it was verified (CHECK=%s)\n\n", o_check);
 	if (full)
@@ -741,9 +734,21 @@ static int do_assemble(int nfiles, char **files)
 			buf_printf(&d, "%ld %ld %ld\n", recs[i].lines[0], recs[i].lines[1], recs[i].lines[2]);
 		snprintf(path, sizeof path, "%s/lines.dat", o_plots);
 		write_file(path, &d);
+		d.n = 0;
+		for (long i = 0; i < nrec; i++)
+			if (recs[i].grad_ratio >= 0)
+				buf_printf(&d, "%.4g\n", recs[i].grad_ratio);
+		snprintf(path, sizeof path, "%s/gradcheck.dat", o_plots);
+		write_file(path, &d);
 		buf_free(&d);
 		buf_puts(&c, "\n## Plots\n\n![records per category](plots/categories.png)\n\n"
-			     "![source, forward and backward lines per record](plots/lines.png)\n");
+			     "![source, forward and backward lines per record](plots/lines.png)\n\n");
+		if (gall)
+			buf_puts(&c, "![the gradient check's worst error over its tolerance, per record](plots/gradcheck.png)\n");
+		else
+			buf_printf(&c, "No gradient-check plot: CHECK=%s ran no gradient check.\n", o_check);
+	} else if (o_noplots) {
+		buf_printf(&c, "\n## Plots\n\nNo plots: %s.\n", o_noplots);
 	}
 	buf_puts(&c, "\n`stats.json` holds the counts by category and split, line-count histograms,\n"
 		     "pass rates and rejects by reason.\n\n## Loading\n\n"
@@ -757,6 +762,8 @@ static int do_assemble(int nfiles, char **files)
 		free(blobs[i]);
 	free(recs);
 	free(seen);
+	free(seen_idx);
+	buf_free(&dupl);
 	for (int w = 0; w < nwhy; w++)
 		free(rwhy[w]);
 	return 0;
@@ -787,6 +794,8 @@ int main(int argc, char **argv)
 			o_check = argv[++i];
 		else if (!strcmp(a, "--plots") && has)
 			o_plots = argv[++i];
+		else if (!strcmp(a, "--no-plots") && has)
+			o_noplots = argv[++i];
 		else if (!strcmp(a, "--n") && has)
 			o_n = strtol(argv[++i], NULL, 10);
 		else if (a[0] == '-' && a[1])

@@ -80,12 +80,39 @@ is "N=9 keeps shard 0" "$(ls -l --time-style=+%s.%N "$TMP"/work/*/0.rec)" "$old"
 ok "N=9 builds new shards" grep -q 'SHARD   3 ' "$TMP/more"
 is "N=9: 9 records" "$(cat "$o"/data/*.jsonl | wc -l)" 9
 
+# the card's plots: three with CHECK=full; where gnuplot is missing or
+# fails, the card and one line say so
+if command -v gnuplot >/dev/null 2>&1; then
+	ok "the card shows its three plots" test "$(grep -c '](plots/[a-z]*\.png)' "$o/README.md")" = 3 \
+		-a -s "$o/plots/categories.png" -a -s "$o/plots/lines.png" -a -s "$o/plots/gradcheck.png"
+else
+	skip "the card shows its three plots" "gnuplot is not installed (make deps installs gnuplot-nox)"
+fi
+mk dataset N=9 SHARD=3 DEVICE=cpu CHECK=full OUT="$o" GNUPLOT=/nonexistent/gnuplot >"$TMP/nogp" 2>&1
+is "no gnuplot: make dataset says so" "$(grep -c '^make dataset: the card has no plots: gnuplot is not installed' "$TMP/nogp")" 1
+ok "... and so does the card, which shows none" grep -q '^No plots: gnuplot is not installed (make deps installs gnuplot-nox)\.$' "$o/README.md"
+ok "... and no plots folder is left" test ! -e "$o/plots" -a -z "$(grep '](plots/' "$o/README.md")"
+printf '#!/bin/sh\necho "gnuplot: no png terminal here" >&2\nexit 1\n' >"$TMP/badgp" && chmod +x "$TMP/badgp"
+mk dataset N=9 SHARD=3 DEVICE=cpu CHECK=full OUT="$o" GNUPLOT="$TMP/badgp" >"$TMP/badgp.out" 2>&1
+ok "gnuplot fails: make dataset and the card say why" grep -q '^make dataset: the card has no plots: gnuplot could not draw them: gnuplot: no png terminal here$' "$TMP/badgp.out"
+ok "... the card" grep -q '^No plots: gnuplot could not draw them: gnuplot: no png terminal here\.$' "$o/README.md"
+mk dataset N=9 SHARD=3 DEVICE=cpu CHECK=full OUT="$o" >/dev/null 2>&1
+
+# the progress line: two shards side by side, the first done: the one
+# under way counts in part, so the rate is not half the pace
+P=$TMP/progress
+mkdir -p "$P/0" "$P/1" && echo run >"$P/.run" && sleep 0.01 && touch "$P/0/check.st"
+printf 't 1000\ns 0 1000\ns 1 1000\n' >"$P/.progress"
+is "progress: the first of two shards side by side" \
+	"$(DS_NOW=1010 sh mk/dataset.sh progress SHARD 0 "$P" 50 %/check.st %/emit.st 0 1 2>&1)" \
+	"  SHARD   0  1/2 done, 9.8 records/s, ETA 0:00"
+
 # DEVICE=all: one record per device
 ok "make dataset DEVICE=all CHECK=none" mk dataset N=6 SHARD=4 DEVICE=all CHECK=none OUT="$TMP/all"
 
 # a newer tool redoes the steps after it only (-j1: one shard at a time, so
 # the first progress line comes before the second shard is remade)
-w=$(dirname "$(ls -t "$TMP"/work/*/.t0 | head -1)")
+w=$(dirname "$(ls -t "$TMP"/work/*/.run | head -1)")
 touch "$TMP/stamp"
 cp -p "$TMP/bin/kemit-cu" "$TMP/kemit-cu.keep"
 touch "$TMP/bin/kemit-cu"

@@ -46,7 +46,7 @@ ok "a bad NVRTC= is an error" bash -c "! make --no-print-directory O='$KS_BUILD'
 if nv=$(krun --nvrtc 2>"$TMP/nv.err"); then
 	nv=$(echo "$nv" | sed 's/:.*//')
 	ok "DEVICE=cuda CHECK=full with NVRTC" mk dataset N=3 SHARD=3 MARGIN=0 DEVICE=cuda CHECK=full OUT="$TMP/cu"
-	ok "one NVRTC program per shard" test -s "$(dirname "$(ls -t "$TMP"/work/*/.t0 | head -1)")/0/shard.b.cu"
+	ok "one NVRTC program per shard" test -s "$(dirname "$(ls -t "$TMP"/work/*/.run | head -1)")/0/shard.b.cu"
 	ok "cuda records: every check passed, compiled by $nv, executed on sim" python3 -c '
 import json, glob, sys
 recs = [json.loads(l) for f in glob.glob(sys.argv[1] + "/data/*.jsonl") for l in open(f)]

@@ -7,8 +7,10 @@
 # The library comes from $KS_DATASETS_PYTHON when set, else from a venv of
 # the build, $KS_BUILD/venv-hf, made on the first run (`pip install
 # datasets`, bounded to 10 minutes) and kept: its stamp file says the
-# install finished and imports.  SKIP only when PyPI cannot be reached
-# (no network) or python3 cannot make a venv (python3-venv: `make deps`).
+# install finished and imports.  SKIP only when pip cannot reach its
+# package index (`pip download --no-deps datasets`, bounded in time, says
+# so: no network) or python3 cannot make a venv (python3-venv: `make
+# deps`).
 . "$(dirname "$0")/lib.sh"
 
 KS_BUILD=${KS_BUILD:-$T_ROOT/build}
@@ -17,21 +19,35 @@ unset MAKEFLAGS MFLAGS MAKELEVEL # the make that runs the suite passes its own f
 mkdir -p "$TMP/bin" && cp -p "$KS_BIN"/k* "$TMP/bin/"
 KS_SAN=${KS_SAN:-}
 
+# The repository names no network address (no URL, no host name): what is
+# fetched is fetched by the package managers (apt, pip) from where they
+# are told to look.
+if git -C "$T_ROOT" rev-parse --git-dir >/dev/null 2>&1; then
+	files() { git -C "$T_ROOT" ls-files -z -co --exclude-standard; }
+else
+	files() { (cd "$T_ROOT" && find . -path ./build -prune -o -path ./dataset -prune -o -path ./.git -prune -o -type f -print0); }
+fi
+addr=$(cd "$T_ROOT" && files | xargs -0 grep -I -n -i -E '[a-z][a-z0-9+.-]*://|\b[a-z0-9-]+(\.[a-z0-9-]+)*\.(org|com|net|edu|gov)\b' 2>/dev/null)
+is "the repository names no network address" "$addr" ""
+
 venv=$KS_BUILD/venv-hf
 stamp=$venv/.ksynth-datasets
 py=${KS_DATASETS_PYTHON:-$venv/bin/python}
 if [ -z "${KS_DATASETS_PYTHON:-}" ] && ! { [ -f "$stamp" ] && "$py" -c 'import datasets' 2>/dev/null; }; then
-	if ! timeout 30 python3 -c 'import urllib.request as u; u.urlopen("https://pypi.org/simple/datasets/", timeout=20)' 2>/dev/null; then
-		skip "load_dataset reads the dataset" "PyPI (https://pypi.org) cannot be reached to install datasets"
-		done_testing
-	fi
 	if ! python3 -c 'import ensurepip, venv' 2>/dev/null; then
 		skip "load_dataset reads the dataset" "python3 cannot make a venv (apt-get install python3-venv, or make deps)"
 		done_testing
 	fi
 	rm -rf "$venv"
 	ok "a venv for datasets: $venv" python3 -m venv "$venv" || done_testing
-	ok "pip install datasets (PyPI is reachable)" timeout 600 "$venv/bin/pip" install --disable-pip-version-check \
+	# pip itself says whether its index (whatever pip.conf or PIP_INDEX_URL
+	# name) can be reached: the wheel alone, bounded in time
+	if ! timeout 120 "$venv/bin/pip" download --disable-pip-version-check --no-input --progress-bar off -q \
+		--no-deps --timeout 20 --retries 1 -d "$TMP/probe" datasets >"$TMP/probe.log" 2>&1; then
+		skip "load_dataset reads the dataset" "pip could not reach its index to install datasets: $({ grep -m1 '^ERROR' "$TMP/probe.log" || tail -n 1 "$TMP/probe.log"; } | cut -c1-160)"
+		done_testing
+	fi
+	ok "pip install datasets (its index is reachable)" timeout 600 "$venv/bin/pip" install --disable-pip-version-check \
 		--no-input --progress-bar off -q datasets || done_testing
 	ok "the venv imports datasets" "$py" -c 'import datasets' && date >"$stamp"
 fi

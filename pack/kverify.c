@@ -1,0 +1,2595 @@
+/*
+ * kverify: re-checks a dataset that `make dataset` made, on the machine
+ * at hand (doc/dataset.md, "make verify").
+ *
+ *   kverify [-j N] [--shard S] [--work DIR] [--bin DIR] [--json FILE] DATASET
+ *   kverify index --work DIR [--shard S] [--bin DIR] DATASET
+ *   kverify shard --work DIR [--bin DIR] K
+ *   kverify report --work DIR [--json FILE] DATASET
+ *
+ * The first form does the three steps below in one process, N shards at
+ * a time, in a work folder of its own (or DIR, kept); `make verify` runs
+ * them as a Make graph over shards, as `make dataset` builds.
+ *
+ * index reads every line of the split files, stats.json, README.md and
+ * rejects.jsonl once.  A record must be well formed (JSON, the fields of
+ * doc/dataset.md in order with their types, an id that names its seed,
+ * kernel index and device, the category kgen picks for that index, line
+ * counts that are the fields', the split its ir_hash gives, an id no
+ * other line has); the files must agree (the lines of each split file
+ * with stats.json and the card, bytes, categories, line statistics, the
+ * plots the card shows).  It writes the work folder: WORK/index.txt, a
+ * line per record and per finding; WORK/env, what the shards depend on
+ * (the dataset's seed, categories and tools' version, the NVRTC here,
+ * whether a GPU runs CUDA here), rewritten only when it changes; and per
+ * shard K (the records of kernels [K*S, (K+1)*S)) WORK/K/index.st and
+ * each record's source, IR and code under WORK/K/DEVICE/, each file
+ * rewritten only when its bytes change, so that Make remakes only the
+ * shards whose records changed; WORK/shards lists the shards.
+ *
+ * shard runs the tools (those of --bin, else those beside kverify) in
+ * WORK/K/DEVICE, a batch per tool and check as make dataset does: kgen
+ * makes the record's kernel again (its source, and its coverage counts),
+ * kparse its IR from the source, kfmt --hash its ir_hash, kdiff and the
+ * emitter its forward and backward code from the record's IR; each must
+ * equal the record's bytes.  Then the record's own code is compiled (C
+ * by krun, CUDA by NVRTC to an sm_90 cubin when there is one here), its
+ * forward code run on input seeds 1 and 2, its backward code
+ * gradient-checked, and the forward run must equal the backward code's
+ * forward run; on the device recorded (cpu; cuda on a GPU, else sim).
+ * What it finds goes to WORK/K.ver.
+ *
+ * report reads index.txt and every K.ver, prints a line per failure
+ * (`FAIL ID (FILE:LINE): REASON: DETAIL`) and the summary with the
+ * quality figures, writes them to verify.json (DATASET/verify.json
+ * unless --json) and exits 0 only when every record and every file
+ * passed.  Where the dataset's tools' version is not these tools', a
+ * record whose bytes differ from what they make is reported, not failed.
+ *
+ * The three steps live in this file, in sections, rather than in the
+ * library: a change to the library relinks every tool, and a newer tool
+ * remakes every shard of every dataset; a change here relinks kverify.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gen/gen.h"
+#include "lib/ks.h"
+#include "pack/json.h"
+#include "pack/record.h"
+#include "version.h"
+
+static const char usage_text[] =
+	"usage: kverify [-j N] [--shard S] [--work DIR] [--bin DIR] [--json FILE] DATASET\n"
+	"       kverify index --work DIR [--shard S] [--bin DIR] DATASET\n"
+	"       kverify shard --work DIR [--bin DIR] K\n"
+	"       kverify report --work DIR [--json FILE] DATASET\n";
+
+static KS_NORETURN void usage(int status)
+{
+	fputs(usage_text, status ? stderr : stdout);
+	exit(status);
+}
+
+static const char *o_work, *o_bin, *o_json, *o_data;
+static long o_shard = 50, o_jobs;
+
+/* ---- small helpers ---------------------------------------------------- */
+
+/* The whole of PATH, or NULL when it is not a regular file that can be
+ * read (the dataset's files may be anything). */
+static char *slurp(const char *path, size_t *len)
+{
+	struct stat st;
+	if (stat(path, &st) || !S_ISREG(st.st_mode))
+		return NULL;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	Buf b = {0};
+	char tmp[65536];
+	size_t k;
+	while ((k = fread(tmp, 1, sizeof tmp, f)) > 0)
+		buf_put(&b, tmp, k);
+	int bad = ferror(f);
+	fclose(f);
+	if (bad) {
+		buf_free(&b);
+		return NULL;
+	}
+	buf_putc(&b, 0);
+	*len = b.n - 1;
+	return b.p;
+}
+
+static char *pathf(const char *fmt, ...) KS_PRINTF(1, 2);
+static char *pathf(const char *fmt, ...)
+{
+	Buf b = {0};
+	va_list ap;
+	va_start(ap, fmt);
+	char tmp[4096];
+	vsnprintf(tmp, sizeof tmp, fmt, ap);
+	va_end(ap);
+	buf_puts(&b, tmp);
+	buf_putc(&b, 0);
+	return b.p;
+}
+
+static void mkdirs(const char *path)
+{
+	char *p = xstrdup(path);
+	for (char *s = p + 1; *s; s++)
+		if (*s == '/') {
+			*s = 0;
+			mkdir(p, 0777);
+			*s = '/';
+		}
+	if (mkdir(p, 0777) && errno != EEXIST)
+		ks_fatal("%s:", p);
+	free(p);
+}
+
+/* Write P[0 .. N) to PATH unless it holds those bytes already (so that
+ * its time stamp says when its content last changed). */
+static void write_if_changed(const char *path, const char *p, size_t n)
+{
+	size_t on;
+	char *old = slurp(path, &on);
+	int same = old && on == n && !memcmp(old, p, n);
+	free(old);
+	if (!same)
+		out_write_whole(path, p, n);
+}
+
+/* TEXT cut to one line of at most 200 bytes, control characters as spaces */
+static void one_line(Buf *b, const char *s)
+{
+	size_t start = b->n;
+	buf_first_line(b, s, strlen(s));
+	if (b->n - start > 200)
+		b->n = start + 200;
+}
+
+static double now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_REALTIME, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* A set of strings (ids, names) with a value each, open addressing. */
+typedef struct Set {
+	char **key;
+	long *val;
+	size_t cap, n;
+} Set;
+
+static long *set_find(Set *s, const char *k, int add)
+{
+	if (add && (s->n + 1) * 2 > s->cap) {
+		Set t = {0};
+		t.cap = s->cap ? 2 * s->cap : 1024;
+		t.key = calloc(t.cap, sizeof *t.key);
+		t.val = calloc(t.cap, sizeof *t.val);
+		if (!t.key || !t.val)
+			ks_fatal("out of memory");
+		for (size_t i = 0; i < s->cap; i++)
+			if (s->key[i]) {
+				size_t j = ks_hash64(s->key[i], strlen(s->key[i]), 0) & (t.cap - 1);
+				while (t.key[j])
+					j = (j + 1) & (t.cap - 1);
+				t.key[j] = s->key[i];
+				t.val[j] = s->val[i];
+			}
+		free(s->key);
+		free(s->val);
+		t.n = s->n;
+		*s = t;
+	}
+	if (!s->cap)
+		return NULL;
+	size_t j = ks_hash64(k, strlen(k), 0) & (s->cap - 1);
+	for (; s->key[j]; j = (j + 1) & (s->cap - 1))
+		if (!strcmp(s->key[j], k))
+			return &s->val[j];
+	if (!add)
+		return NULL;
+	s->key[j] = xstrdup(k);
+	s->n++;
+	return &s->val[j];
+}
+
+static void set_free(Set *s)
+{
+	for (size_t i = 0; i < s->cap; i++)
+		free(s->key[i]);
+	free(s->key);
+	free(s->val);
+	memset(s, 0, sizeof *s);
+}
+
+/* ---- running the tools ------------------------------------------------ */
+
+static char bin_dir[4096];
+
+static void find_bin(void)
+{
+	if (o_bin) {
+		snprintf(bin_dir, sizeof bin_dir, "%s", o_bin);
+		return;
+	}
+	ssize_t n = readlink("/proc/self/exe", bin_dir, sizeof bin_dir - 1);
+	if (n <= 0)
+		ks_fatal("cannot tell where kverify is: give --bin DIR, the folder of the tools");
+	bin_dir[n] = 0;
+	*strrchr(bin_dir, '/') = 0;
+}
+
+/* Run ARGV (ARGV[0] a tool's name, found in bin_dir) in folder CWD, its
+ * stdout to OUT and stderr to ERR (NULL: /dev/null); its exit status, or
+ * 128 + the signal that ended it. */
+static int run(const char *cwd, const char *const *argv, const char *out, const char *err)
+{
+	fflush(stdout);
+	fflush(stderr);
+	pid_t pid = fork();
+	if (pid < 0)
+		ks_fatal("fork:");
+	if (!pid) {
+		if (cwd && chdir(cwd))
+			_exit(126);
+		int o = open(out ? out : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0666);
+		int e = open(err ? err : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0666);
+		int in = open("/dev/null", O_RDONLY);
+		if (o < 0 || e < 0 || in < 0)
+			_exit(126);
+		dup2(in, 0);
+		dup2(o, 1);
+		dup2(e, 2);
+		char path[4200];
+		snprintf(path, sizeof path, "%s/%s", bin_dir, argv[0]);
+		execv(path, (char *const *)argv);
+		_exit(127);
+	}
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			ks_fatal("waitpid:");
+	if (WIFEXITED(st) && (WEXITSTATUS(st) == 126 || WEXITSTATUS(st) == 127))
+		ks_fatal("%s/%s cannot be run in %s (give --bin DIR, the folder of the tools)", bin_dir, argv[0],
+			 cwd ? cwd : ".");
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* The first non-blank line of file PATH (a failed run's reason). */
+static char *first_line_of(const char *path)
+{
+	size_t n;
+	char *s = slurp(path, &n);
+	Buf b = {0};
+	buf_first_line(&b, s ? s : "", s ? n : 0);
+	buf_putc(&b, 0);
+	free(s);
+	return b.p;
+}
+
+/* The status lines of a batch (`KEY ok` | `KEY error: REASON`): KEY's
+ * reason, "" for ok, or NULL when the batch gave KEY no line. */
+static char *status_of(const char *st, const char *key)
+{
+	size_t kl = strlen(key);
+	for (const char *p = st; p && *p; p += strcspn(p, "\n"), p += *p == '\n') {
+		if (strncmp(p, key, kl) || p[kl] != ' ')
+			continue;
+		const char *r = p + kl + 1;
+		size_t n = strcspn(r, "\n");
+		if (n == 2 && !strncmp(r, "ok", 2))
+			return xstrdup("");
+		if (n > 7 && !strncmp(r, "error: ", 7)) {
+			char *s = xmalloc(n - 6);
+			memcpy(s, r + 7, n - 7);
+			s[n - 7] = 0;
+			return s;
+		}
+	}
+	return NULL;
+}
+
+/* ---- the work folder's index ------------------------------------------- */
+
+enum { CPU, CUDA };
+static const char *dev_name[2] = {"cpu", "cuda"};
+
+/* What the index learns of the dataset's parameters (stats.json). */
+typedef struct Params {
+	unsigned long long seed;
+	int seed_known;
+	char cats[256], device[16], version[64];
+	unsigned mix;
+} Params;
+
+typedef struct Index {
+	Params par;
+	Buf txt;                   /* index.txt */
+	Buf *shard;                /* per shard with records: its index.st lines */
+	long *shard_k, nshard;     /* its number */
+	Set shard_of;              /* shard number -> its slot above */
+	Set ids, names, hashes;    /* id, dev/name -> where (file << 32 | line); dev/hash -> records */
+	Set rejects;               /* rejects.jsonl's ids */
+	Set broken;                /* the ids of lines that failed before their id was taken */
+	char *file[64];            /* the split files read */
+	int nfile;
+	long lines;                /* record lines in the split files */
+	long good;                 /* well-formed records */
+	long split_lines[SPLITS], split_bytes[SPLITS];
+	int split_files[SPLITS];
+	long cat_split[NCAT][SPLITS];
+	long lmin[3], lmax[3];
+	double lsum[3];
+	int any_cuda;
+} Index;
+
+static void finding(Index *x, const char *where, const char *reason, const char *fmt, ...) KS_PRINTF(4, 5);
+static void finding(Index *x, const char *where, const char *reason, const char *fmt, ...)
+{
+	char d[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(d, sizeof d, fmt, ap);
+	va_end(ap);
+	buf_printf(&x->txt, "F\t%s\t%s\t", where, reason);
+	one_line(&x->txt, d);
+	buf_putc(&x->txt, '\n');
+}
+
+/* A record line's failure here: R <TAB> ID <TAB> WHERE <TAB> CAT <TAB>
+ * DEV <TAB> - <TAB> - <TAB> - <TAB> REASON <TAB> DETAIL */
+static void bad_record(Index *x, const char *id, const char *where, const char *cat, const char *dev,
+		       const char *reason, const char *fmt, ...) KS_PRINTF(7, 8);
+static void bad_record(Index *x, const char *id, const char *where, const char *cat, const char *dev,
+		       const char *reason, const char *fmt, ...)
+{
+	char d[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(d, sizeof d, fmt, ap);
+	va_end(ap);
+	buf_printf(&x->txt, "R\t%s\t%s\t%s\t%s\t-\t-\t-\t%s\t", id, where, cat, dev, reason);
+	one_line(&x->txt, d);
+	buf_putc(&x->txt, '\n');
+	/* a line that names its record: that record is this failure, not missing too */
+	if (strcmp(id, "-") && strcmp(where, "-"))
+		*set_find(&x->broken, id, 1) = 1;
+}
+
+/* The id at the start of a line that did not parse, if it can be read:
+ * `{"id": "s1-0000017-cpu"`. */
+static void id_of_broken(const char *line, size_t n, char *id, size_t idn)
+{
+	snprintf(id, idn, "-");
+	static const char pre[] = "{\"id\": \"";
+	if (n < sizeof pre || memcmp(line, pre, sizeof pre - 1))
+		return;
+	size_t k = 0;
+	const char *p = line + sizeof pre - 1;
+	while (k + 1 < idn && p + k < line + n && p[k] != '"' && p[k] > ' ' && p[k] < 0x7f)
+		k++;
+	if (p + k < line + n && p[k] == '"' && k) {
+		memcpy(id, p, k);
+		id[k] = 0;
+	}
+}
+
+static int is_name(const char *s)
+{
+	if (!*s || strlen(s) > 200 || (*s >= '0' && *s <= '9'))
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_'))
+			return 0;
+	return 1;
+}
+
+/* id = s<SEED>-<INDEX, 7 digits or more>-<cpu|cuda> */
+static int parse_id(const char *id, unsigned long long *seed, unsigned long long *idx, int *dev)
+{
+	const char *p = id;
+	if (*p++ != 's' || *p < '0' || *p > '9')
+		return 0;
+	char *e;
+	errno = 0;
+	*seed = strtoull(p, &e, 10);
+	if (errno || *e != '-' || (p[0] == '0' && e - p > 1))
+		return 0;
+	p = e + 1;
+	if (*p < '0' || *p > '9')
+		return 0;
+	errno = 0;
+	*idx = strtoull(p, &e, 10);
+	if (errno || *e != '-' || e - p < 7 || (e - p > 7 && p[0] == '0') || *idx > (1ull << 40))
+		return 0;
+	p = e + 1;
+	*dev = !strcmp(p, "cpu") ? CPU : !strcmp(p, "cuda") ? CUDA : -1;
+	return *dev >= 0;
+}
+
+static int is_hex16(const char *s)
+{
+	if (strlen(s) != 16)
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'f')))
+			return 0;
+	return 1;
+}
+
+/* OBJ's keys are exactly KEYS, in order: 1, else a message in WHY. */
+static int keys_are(const JVal *obj, const char *const *keys, int n, const char *what, char *why, size_t whyn)
+{
+	int ok = obj->n == n;
+	for (int k = 0; ok && k < n; k++)
+		ok = !strcmp(obj->key[k], keys[k]);
+	if (ok)
+		return 1;
+	Buf b = {0};
+	for (int k = 0; k < obj->n && b.n < 300; k++)
+		buf_printf(&b, "%s%s", k ? ", " : "", obj->key[k]);
+	buf_putc(&b, 0);
+	Buf w = {0};
+	for (int k = 0; k < n; k++)
+		buf_printf(&w, "%s%s", k ? ", " : "", keys[k]);
+	buf_putc(&w, 0);
+	snprintf(why, whyn, "%s has the fields (%s), not (%s)", what, b.p, w.p);
+	buf_free(&b);
+	buf_free(&w);
+	return 0;
+}
+
+static const char *kind_name(JKind k)
+{
+	static const char *n[] = {"null", "a boolean", "a number", "a string", "an array", "an object"};
+	return n[k];
+}
+
+/* Each FIELD of OBJ has its type (s: string, i: non-negative integer, b:
+ * boolean, o: object): 1, else a message in WHY. */
+static int types_are(const JVal *obj, const char *const *keys, const char *types, const char *what, char *why,
+		     size_t whyn)
+{
+	for (int k = 0; types[k]; k++) {
+		const JVal *v = obj->item[k];
+		JKind want = types[k] == 's' ? J_STR : types[k] == 'i' ? J_NUM : types[k] == 'b' ? J_BOOL : J_OBJ;
+		if (v->kind != want || (want == J_NUM && (!v->integral || v->i < 0))) {
+			snprintf(why, whyn, "%s%s is %s, not %s", what, keys[k], kind_name(v->kind),
+				 types[k] == 's' ? "a string" : types[k] == 'i' ? "a whole number >= 0" :
+				 types[k] == 'b' ? "a boolean" : "an object");
+			return 0;
+		}
+	}
+	return 1;
+}
+
+static const char *const rec_keys[] = {"id", "name", "category", "seed", "source", "ir", "device", "forward", "backward", "meta"};
+static const char *const meta_keys[] = {"source_lines", "forward_lines", "backward_lines", "ir_hash", "checks"};
+static const char *const check_keys[] = {"compiled", "compiler", "executed", "executed_on", "gradcheck"};
+
+/* One record line: checked, and if it is well formed, its files written
+ * to its shard; WHERE names it (FILE:LINE), SP is its file's split. */
+static void index_record(Index *x, Arena *a, const char *line, size_t n, int last_no_nl, const char *where, long line_no,
+			 int sp)
+{
+	char id[80], why[1024];
+	size_t at;
+	int trunc;
+	x->lines++;
+	id_of_broken(line, n, id, sizeof id);
+	if (!n) {
+		bad_record(x, id, where, "-", "-", "format", "an empty line");
+		return;
+	}
+	JVal *r = json_parse(a, line, n, why, sizeof why, &at, &trunc);
+	if (!r) {
+		/* FILE:LINE:COL, the column the byte where the text stops being JSON */
+		char at_col[640];
+		snprintf(at_col, sizeof at_col, "%s:%zu", where, at + 1);
+		if (trunc || last_no_nl)
+			bad_record(x, id, at_col, "-", "-", "truncated", "the record is cut short (%zu bytes: %s)", n, why);
+		else
+			bad_record(x, id, at_col, "-", "-", "format", "not JSON: %s", why);
+		return;
+	}
+	if (r->kind != J_OBJ) {
+		bad_record(x, id, where, "-", "-", "format", "%s, not an object", kind_name(r->kind));
+		return;
+	}
+	if (!keys_are(r, rec_keys, 10, "the record", why, sizeof why) ||
+	    !types_are(r, rec_keys, "sssisssss" "o", "", why, sizeof why)) {
+		JVal *i = json_get(r, "id");
+		bad_record(x, i && i->kind == J_STR && strlen(i->s) < 64 ? i->s : id, where, "-", "-", "format", "%s", why);
+		return;
+	}
+	const JVal *meta = r->item[9];
+	snprintf(id, sizeof id, "%.79s", r->item[0]->s);
+	unsigned long long seed, idx;
+	int dev;
+	const char *name = r->item[1]->s, *cat = r->item[2]->s, *device = r->item[6]->s;
+	if (!parse_id(r->item[0]->s, &seed, &idx, &dev) || strlen(r->item[0]->s) >= sizeof id) {
+		bad_record(x, "-", where, "-", "-", "format", "the id '%.60s' is not s<SEED>-<INDEX>-<cpu|cuda>", r->item[0]->s);
+		return;
+	}
+	if (!keys_are(meta, meta_keys, 5, "meta", why, sizeof why) ||
+	    !types_are(meta, meta_keys, "iiiso", "meta.", why, sizeof why) ||
+	    !keys_are(meta->item[4], check_keys, 5, "meta.checks", why, sizeof why) ||
+	    !types_are(meta->item[4], check_keys, "bsbsb", "meta.checks.", why, sizeof why)) {
+		bad_record(x, id, where, "-", "-", "format", "%s", why);
+		return;
+	}
+	if ((unsigned long long)r->item[3]->i != seed) {
+		bad_record(x, id, where, "-", "-", "meta", "seed %lld, and the id says %llu", r->item[3]->i, seed);
+		return;
+	}
+	if (strcmp(device, dev_name[dev])) {
+		bad_record(x, id, where, "-", "-", "meta", "device '%.20s', and the id says %s", device, dev_name[dev]);
+		return;
+	}
+	if (x->par.seed_known && seed != x->par.seed) {
+		bad_record(x, id, where, "-", dev_name[dev], "meta", "seed %llu; the dataset's is %llu (stats.json)", seed,
+			   x->par.seed);
+		return;
+	}
+	if (strcmp(x->par.device, "all") && strcmp(x->par.device, dev_name[dev])) {
+		bad_record(x, id, where, "-", dev_name[dev], "meta", "a %s record in a DEVICE=%s dataset (stats.json)",
+			   dev_name[dev], x->par.device);
+		return;
+	}
+	if (!is_name(name)) {
+		bad_record(x, id, where, "-", dev_name[dev], "format", "the name '%.60s' is not a Python name", name);
+		return;
+	}
+	int c;
+	for (c = 0; c < NCAT && strcmp(gen_cat_name[c], cat); c++)
+		;
+	if (c == NCAT) {
+		bad_record(x, id, where, "-", dev_name[dev], "category", "'%.40s' is not one of kgen's categories", cat);
+		return;
+	}
+	int want = gen_pick_category(seed, idx, x->par.mix);
+	if (want != c) {
+		bad_record(x, id, where, cat, dev_name[dev], "category",
+			   "'%s', and kgen's kernel %llu of seed %llu (categories %s) is %s", cat, idx, seed, x->par.cats,
+			   gen_cat_name[want]);
+		return;
+	}
+	static const int field[3] = {4, 7, 8};
+	long lines[3];
+	for (int l = 0; l < 3; l++) {
+		const JVal *f = r->item[field[l]];
+		lines[l] = count_lines(f->s, f->len);
+		if (meta->item[l]->i != lines[l]) {
+			bad_record(x, id, where, cat, dev_name[dev], "meta", "meta.%s is %lld; %s has %ld lines", meta_keys[l],
+				   meta->item[l]->i, rec_keys[field[l]], lines[l]);
+			return;
+		}
+	}
+	const char *hash = meta->item[3]->s;
+	if (!is_hex16(hash)) {
+		bad_record(x, id, where, cat, dev_name[dev], "meta", "meta.ir_hash '%.40s' is not 16 hex digits", hash);
+		return;
+	}
+	const JVal *ck = meta->item[4];
+	const char *on = ck->item[3]->s;
+	if (strcmp(on, "none") && strcmp(on, dev ? "sim" : "cpu") && strcmp(on, dev ? "cuda" : "cpu")) {
+		bad_record(x, id, where, cat, dev_name[dev], "meta", "meta.checks.executed_on '%.20s' for a %s record", on,
+			   dev_name[dev]);
+		return;
+	}
+	if (split_of(hash) != sp) {
+		bad_record(x, id, where, cat, dev_name[dev], "split", "in the %s split; its ir_hash %s puts it in %s",
+			   split_name[sp], hash, split_name[split_of(hash)]);
+		return;
+	}
+	long *seen = set_find(&x->ids, id, 0), here = (long)(x->nfile - 1) << 32 | (long)line_no;
+	if (seen) {
+		bad_record(x, id, where, cat, dev_name[dev], "duplicate-id", "the id of %s:%ld as well",
+			   x->file[*seen >> 32], *seen & 0xffffffff);
+		return;
+	}
+	*set_find(&x->ids, id, 1) = here;
+	char key[300];
+	snprintf(key, sizeof key, "%s/%s", dev_name[dev], name);
+	seen = set_find(&x->names, key, 0);
+	if (seen) {
+		bad_record(x, id, where, cat, dev_name[dev], "duplicate-name", "the name %s is that of the %s record at %s:%ld",
+			   name, dev_name[dev], x->file[*seen >> 32], *seen & 0xffffffff);
+		return;
+	}
+	*set_find(&x->names, key, 1) = here;
+
+	/* well formed: its shard's files */
+	long k = (long)(idx / (unsigned long long)o_shard), slot;
+	char ks[32];
+	snprintf(ks, sizeof ks, "%ld", k);
+	long *sl = set_find(&x->shard_of, ks, 0);
+	if (sl) {
+		slot = *sl;
+	} else {
+		slot = x->nshard++;
+		*set_find(&x->shard_of, ks, 1) = slot;
+		x->shard = xrealloc(x->shard, sizeof *x->shard * (size_t)x->nshard);
+		x->shard_k = xrealloc(x->shard_k, sizeof *x->shard_k * (size_t)x->nshard);
+		x->shard[slot] = (Buf){0};
+		x->shard_k[slot] = k;
+	}
+	char *dir = pathf("%s/%ld/%s", o_work, k, dev_name[dev]);
+	mkdirs(dir);
+	static const char *const ext[2][4] = {{".py", ".kir", ".f.c", ".b.c"}, {".py", ".kir", ".f.cu", ".b.cu"}};
+	static const int fld[4] = {4, 5, 7, 8};
+	for (int f = 0; f < 4; f++) {
+		char *p = pathf("%s/%s%s", dir, name, ext[dev][f]);
+		write_if_changed(p, r->item[fld[f]]->s, r->item[fld[f]]->len);
+		free(p);
+	}
+	free(dir);
+	/* ID DEV NAME INDEX CATEGORY IR_HASH CHECKED-ON COMPILED LINE-HASH */
+	buf_printf(&x->shard[slot], "%s %s %s %llu %s %s %s %d %016llx\n", id, dev_name[dev], name, idx, cat, hash, on,
+		   ck->item[0]->b, (unsigned long long)ks_hash64(line, n, 0));
+	buf_printf(&x->txt, "R\t%s\t%s\t%s\t%s\t%ld %ld %ld\t%s\t%ld\tok\n", id, where, cat, dev_name[dev], lines[0],
+		   lines[1], lines[2], hash, k);
+	x->good++;
+	x->any_cuda |= dev == CUDA;
+	x->cat_split[c][sp]++;
+	for (int l = 0; l < 3; l++) {
+		x->lmin[l] = x->good == 1 || lines[l] < x->lmin[l] ? lines[l] : x->lmin[l];
+		x->lmax[l] = lines[l] > x->lmax[l] ? lines[l] : x->lmax[l];
+		x->lsum[l] += (double)lines[l];
+	}
+	snprintf(key, sizeof key, "%s/%s", dev_name[dev], hash);
+	(*set_find(&x->hashes, key, 1))++;
+}
+
+/* A split file: its lines, each a record, read one at a time (a split
+ * file may be far larger than memory). */
+static void index_file(Index *x, const char *rel, int sp)
+{
+	char *path = pathf("%s/%s", o_data, rel);
+	struct stat st;
+	FILE *f = stat(path, &st) || !S_ISREG(st.st_mode) ? NULL : fopen(path, "rb");
+	free(path);
+	if (!f) {
+		finding(x, rel, "split-file", "not a file that can be read");
+		return;
+	}
+	if (x->nfile == (int)KS_NELEM(x->file)) {
+		finding(x, rel, "file", "more than %d split files", x->nfile);
+		fclose(f);
+		return;
+	}
+	x->file[x->nfile++] = xstrdup(rel);
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	long ln = 0;
+	while ((n = getline(&line, &cap, f)) > 0) {
+		int nl = line[n - 1] == '\n';
+		char where[600];
+		snprintf(where, sizeof where, "%s:%ld", rel, ++ln);
+		Arena a = {0};
+		index_record(x, &a, line, (size_t)n - (size_t)nl, !nl, where, ln, sp);
+		arena_free(&a);
+		x->split_lines[sp]++;
+		x->split_bytes[sp] += (long)n;
+	}
+	if (ferror(f))
+		finding(x, rel, "split-file", "a read error after line %ld", ln);
+	free(line);
+	fclose(f);
+}
+
+/* The card's counts: `  - name: SPLIT` `    num_bytes: B` `    num_examples: N`
+ * under dataset_info's splits, and the table `| SPLIT | N | B |`. */
+typedef struct Card {
+	int ok;
+	long yaml_n[SPLITS], yaml_bytes[SPLITS], table_n[SPLITS], table_bytes[SPLITS];
+	int yaml_has[SPLITS], table_has[SPLITS], files_has[SPLITS];
+} Card;
+
+static void read_card(Index *x, Card *cd)
+{
+	char *path = pathf("%s/README.md", o_data);
+	size_t n;
+	char *s = slurp(path, &n);
+	free(path);
+	memset(cd, 0, sizeof *cd);
+	if (!s) {
+		finding(x, "README.md", "card", "the dataset card is missing");
+		return;
+	}
+	if (strncmp(s, "---\n", 4) || !strstr(s + 4, "\n---\n")) {
+		finding(x, "README.md", "card", "the card has no YAML front matter (--- ... ---)");
+		free(s);
+		return;
+	}
+	cd->ok = 1;
+	char *end = strstr(s + 4, "\n---\n");
+	int in_splits = 0, cur = -1;
+	for (char *p = s, *nl; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			nl = p + strlen(p);
+		char l[512];
+		size_t ll = (size_t)(nl - p) < sizeof l - 1 ? (size_t)(nl - p) : sizeof l - 1;
+		memcpy(l, p, ll);
+		l[ll] = 0;
+		char w[64];
+		long a, b;
+		if (p < end) {
+			if (!strcmp(l, "  splits:"))
+				in_splits = 1;
+			else if (strncmp(l, "  - ", 4) && strncmp(l, "    ", 4))
+				in_splits = 0, cur = -1;
+			if (sscanf(l, "  - split: %63s", w) == 1)
+				for (int sp = 0; sp < SPLITS; sp++)
+					cd->files_has[sp] |= !strcmp(w, split_name[sp]);
+			if (in_splits && sscanf(l, "  - name: %63s", w) == 1) {
+				cur = -1;
+				for (int sp = 0; sp < SPLITS; sp++)
+					if (!strcmp(w, split_name[sp]))
+						cur = sp;
+				if (cur >= 0)
+					cd->yaml_has[cur] = 1;
+			}
+			if (in_splits && cur >= 0 && sscanf(l, "    num_bytes: %ld", &a) == 1)
+				cd->yaml_bytes[cur] = a;
+			if (in_splits && cur >= 0 && sscanf(l, "    num_examples: %ld", &a) == 1)
+				cd->yaml_n[cur] = a;
+		} else {
+			if (sscanf(l, "| %63[a-z] | %ld | %ld |", w, &a, &b) == 3)
+				for (int sp = 0; sp < SPLITS; sp++)
+					if (!strcmp(w, split_name[sp])) {
+						cd->table_has[sp] = 1;
+						cd->table_n[sp] = a;
+						cd->table_bytes[sp] = b;
+					}
+			/* the plots it shows: ![...](plots/NAME.png) */
+			for (char *q = strstr(l, "](plots/"); q; q = strstr(q + 1, "](plots/")) {
+				char img[256];
+				if (sscanf(q + 2, "%255[^)]", img) != 1)
+					continue;
+				char *ip = pathf("%s/%s", o_data, img);
+				size_t in;
+				char *png = slurp(ip, &in);
+				if (!png)
+					finding(x, "README.md", "card", "the card shows %s, which is missing", img);
+				else if (in < 8 || memcmp(png, "\x89PNG\r\n\x1a\n", 8))
+					finding(x, "README.md", "card", "the card shows %s, which is not a PNG image", img);
+				free(png);
+				free(ip);
+			}
+		}
+		if (!*nl)
+			break;
+	}
+	free(s);
+}
+
+/* a number as written (NONE when there is none), for a message; four at a time */
+static const char *num_text(const JVal *v, const char *none)
+{
+	static char b[4][64];
+	static int k;
+	if (!v)
+		return none;
+	k = (k + 1) % 4;
+	snprintf(b[k], sizeof b[k], "%.*s", (int)(v->len < 63 ? v->len : 63), v->text);
+	return b[k];
+}
+
+static const JVal *num_at(const JVal *v, const char *a, const char *b, const char *c)
+{
+	v = json_get(v, a);
+	if (b)
+		v = json_get(v, b);
+	if (c)
+		v = json_get(v, c);
+	return v && v->kind == J_NUM ? v : NULL;
+}
+
+/* "NAME:LINE:COL" of byte AT of TEXT, into OUT */
+static void text_pos(const char *text, size_t at, const char *name, char *out, size_t outn)
+{
+	size_t line = 1, col = 1;
+	for (size_t i = 0; i < at; i++) {
+		if (text[i] == '\n') {
+			line++;
+			col = 1;
+		} else {
+			col++;
+		}
+	}
+	snprintf(out, outn, "%s:%zu:%zu", name, line, col);
+}
+
+/* stats.json, read before the records: the parameters the records must
+ * follow.  NULL when it is missing or not JSON (a finding). */
+static JVal *read_stats(Index *x, Arena *a)
+{
+	char *path = pathf("%s/stats.json", o_data);
+	size_t n;
+	char *s = slurp(path, &n);
+	free(path);
+	if (!s) {
+		finding(x, "stats.json", "stats", "stats.json is missing");
+		return NULL;
+	}
+	char why[256], where[64];
+	size_t at = 0;
+	/* the numbers' text points into the text: it lives as long as the tree */
+	char *text = arena_alloc(a, n + 1);
+	memcpy(text, s, n + 1);
+	free(s);
+	JVal *st = json_parse(a, text, n, why, sizeof why, &at, NULL);
+	if (!st) {
+		text_pos(text, at, "stats.json", where, sizeof where);
+		finding(x, where, "stats", "not JSON: %s", why);
+		return NULL;
+	}
+	if (st->kind != J_OBJ) {
+		finding(x, "stats.json", "stats", "not a JSON object");
+		return NULL;
+	}
+	JVal *p = json_get(st, "parameters");
+	const JVal *seed = num_at(st, "parameters", "seed", NULL);
+	JVal *cats = json_get(p, "categories"), *dev = json_get(p, "device"), *ver = json_get(st, "tools_version");
+	if (seed && seed->integral && seed->i >= 0) {
+		x->par.seed = (unsigned long long)seed->i;
+		x->par.seed_known = 1;
+	} else {
+		finding(x, "stats.json", "stats", "no parameters.seed");
+	}
+	if (cats && cats->kind == J_STR && cat_mix(cats->s) && strlen(cats->s) < sizeof x->par.cats)
+		snprintf(x->par.cats, sizeof x->par.cats, "%s", cats->s);
+	else
+		finding(x, "stats.json", "stats", "parameters.categories is not kgen's categories");
+	if (dev && dev->kind == J_STR && (!strcmp(dev->s, "cpu") || !strcmp(dev->s, "cuda") || !strcmp(dev->s, "all")))
+		snprintf(x->par.device, sizeof x->par.device, "%s", dev->s);
+	else
+		finding(x, "stats.json", "stats", "parameters.device is not cpu, cuda or all");
+	if (ver && ver->kind == J_STR && ver->len && ver->len < sizeof x->par.version &&
+	    strspn(ver->s, "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_.-") == ver->len)
+		snprintf(x->par.version, sizeof x->par.version, "%s", ver->s);
+	return st;
+}
+
+/* The counts the card and stats.json give against the files'. */
+static void check_counts(Index *x, const JVal *st, const Card *cd)
+{
+	long total = 0;
+	for (int sp = 0; sp < SPLITS; sp++) {
+		char rel[128];
+		snprintf(rel, sizeof rel, "data/%s-00000-of-00001.jsonl", split_name[sp]);
+		long lines = x->split_lines[sp], bytes = x->split_bytes[sp];
+		total += lines;
+		const JVal *r = num_at(st, "splits", split_name[sp], "records"), *b = num_at(st, "splits", split_name[sp], "bytes");
+		if (st && (!r || r->i != lines))
+			finding(x, rel, "stats", "%ld records in the %s split; stats.json says %s", lines, split_name[sp],
+				num_text(r, "nothing"));
+		if (st && (!b || b->i != bytes))
+			finding(x, rel, "stats", "%ld bytes in the %s split; stats.json says %s", bytes, split_name[sp],
+				num_text(b, "nothing"));
+		if (!cd->ok)
+			continue;
+		if (cd->yaml_n[sp] != lines || cd->yaml_bytes[sp] != bytes)
+			finding(x, rel, "card", "%ld records, %ld bytes in the %s split; the card's dataset_info says %ld, %ld",
+				lines, bytes, split_name[sp], cd->yaml_n[sp], cd->yaml_bytes[sp]);
+		if (!cd->table_has[sp] || cd->table_n[sp] != lines || cd->table_bytes[sp] != bytes)
+			finding(x, rel, "card", "%ld records, %ld bytes in the %s split; the card's table says %ld, %ld", lines,
+				bytes, split_name[sp], cd->table_n[sp], cd->table_bytes[sp]);
+		if (cd->files_has[sp] != (lines > 0))
+			finding(x, rel, "card", "the card's data_files %s the %s split, which has %ld records",
+				cd->files_has[sp] ? "list" : "leave out", split_name[sp], lines);
+	}
+	if (!st)
+		return;
+	const JVal *r = num_at(st, "records", NULL, NULL);
+	if (!r || r->i != total)
+		finding(x, "stats.json", "stats", "%ld records in the split files; stats.json says %s", total,
+			num_text(r, "nothing"));
+	/* by category and split: only where every record was read */
+	if (x->good == x->lines) {
+		for (int c = 0; c < NCAT; c++) {
+			long t = x->cat_split[c][0] + x->cat_split[c][1] + x->cat_split[c][2];
+			for (int sp = 0; sp <= SPLITS; sp++) {
+				const char *k = sp < SPLITS ? split_name[sp] : "total";
+				long have = sp < SPLITS ? x->cat_split[c][sp] : t;
+				const JVal *v = num_at(st, "categories", gen_cat_name[c], k);
+				if ((t || v) && (!v || v->i != have))
+					finding(x, "stats.json", "stats", "%ld %s records in %s; stats.json says %s", have,
+						gen_cat_name[c], k, num_text(v, "nothing"));
+			}
+		}
+		static const char *lname[3] = {"source", "forward", "backward"};
+		for (int l = 0; l < 3 && x->good; l++) {
+			const JVal *mn = num_at(st, "lines", lname[l], "min"), *mx = num_at(st, "lines", lname[l], "max"),
+				   *mean = num_at(st, "lines", lname[l], "mean");
+			double m = x->lsum[l] / (double)x->good;
+			if (!mn || !mx || !mean || mn->i != x->lmin[l] || mx->i != x->lmax[l] || fabs(mean->num - m) > 0.006)
+				finding(x, "stats.json", "stats", "%s lines: min %ld, max %ld, mean %.2f; stats.json says %s, %s, %s",
+					lname[l], x->lmin[l], x->lmax[l], m, num_text(mn, "-"), num_text(mx, "-"),
+					num_text(mean, "-"));
+		}
+	}
+}
+
+/* rejects.jsonl: a JSON object per line with the reject's fields, as many
+ * as stats.json's rejected. */
+static void check_rejects(Index *x, const JVal *st)
+{
+	char *path = pathf("%s/rejects.jsonl", o_data);
+	size_t n;
+	char *s = slurp(path, &n);
+	free(path);
+	if (!s) {
+		finding(x, "rejects.jsonl", "rejects", "rejects.jsonl is missing");
+		return;
+	}
+	long ln = 0;
+	static const char *const keys[] = {"id", "name", "category", "reason"};
+	for (size_t i = 0; i < n;) {
+		size_t e = i;
+		while (e < n && s[e] != '\n')
+			e++;
+		ln++;
+		Arena a = {0};
+		char why[256], where[64];
+		size_t at = 0;
+		JVal *r = json_parse(&a, s + i, e - i, why, sizeof why, &at, NULL);
+		if (r)
+			snprintf(where, sizeof where, "rejects.jsonl:%ld", ln);
+		else
+			snprintf(where, sizeof where, "rejects.jsonl:%ld:%zu", ln, at + 1);
+		if (!r || r->kind != J_OBJ)
+			finding(x, where, "rejects", "%s", r ? "not a JSON object" : why);
+		else if (!keys_are(r, keys, 4, "the reject", why, sizeof why) || !types_are(r, keys, "ssss", "", why, sizeof why))
+			finding(x, where, "rejects", "%s", why);
+		else
+			*set_find(&x->rejects, r->item[0]->s, 1) = ln;
+		arena_free(&a);
+		i = e + 1;
+	}
+	const JVal *r = num_at(st, "rejected", NULL, NULL);
+	if (st && (!r || r->i != ln))
+		finding(x, "rejects.jsonl", "rejects", "%ld rejects; stats.json says %s", ln, num_text(r, "nothing"));
+	free(s);
+}
+
+/* Every kernel kgen made for the dataset, [0, generated) of stats.json,
+ * is a record (one per device), a reject or a duplicate of an earlier
+ * one (stats.json's duplicate_kernels): a record that is none of them is
+ * missing (a line, or a split file, gone); one of a reject or a duplicate,
+ * or past the kernels generated, should not be there. */
+static void check_kernels(Index *x, const JVal *st)
+{
+	const JVal *g = num_at(st, "generated", NULL, NULL), *d = json_get(st, "duplicate_kernels");
+	if (!g || !d || d->kind != J_OBJ || !x->par.seed_known)
+		return; /* a dataset made before stats.json said which */
+	long long gen = g->integral ? g->i : -1;
+	if (gen < 0 || gen > 4 * (x->lines + (long long)x->rejects.n) + 1000) {
+		finding(x, "stats.json", "stats", "generated: %s kernels, for %ld records and %zu rejects", num_text(g, "-"),
+			x->lines, x->rejects.n);
+		return;
+	}
+	Set dup = {0};
+	for (int k = 0; k < d->n; k++)
+		*set_find(&dup, d->key[k], 1) = k;
+	int want[2] = {strcmp(x->par.device, "cuda") != 0, strcmp(x->par.device, "cpu") != 0};
+	for (long long i = 0; i < gen; i++) {
+		char kid[64], id[80];
+		snprintf(kid, sizeof kid, "s%llu-%07lld", x->par.seed, i);
+		long *rj = set_find(&x->rejects, kid, 0), *dp = set_find(&dup, kid, 0);
+		for (int dev = 0; dev < 2; dev++) {
+			if (!want[dev])
+				continue;
+			snprintf(id, sizeof id, "%s-%s", kid, dev_name[dev]);
+			long *w = set_find(&x->ids, id, 0);
+			if (!rj && !dp && !w && !set_find(&x->broken, id, 0))
+				bad_record(x, id, "-", gen_cat_name[gen_pick_category(x->par.seed, (uint64_t)i, x->par.mix)],
+					   dev_name[dev], "missing",
+					   "kernel %lld is not in the split files, nor a reject (rejects.jsonl) nor a duplicate (stats.json)", i);
+			else if (w && rj)
+				buf_printf(&x->txt, "X\t%s\textra\tkernel %lld is a reject too (rejects.jsonl:%ld)\n", id, i, *rj);
+			else if (w && dp)
+				buf_printf(&x->txt, "X\t%s\textra\tkernel %lld is a duplicate too (stats.json's duplicate_kernels)\n",
+					   id, i);
+		}
+	}
+	for (size_t k = 0; k < x->ids.cap; k++) {
+		unsigned long long seed, idx;
+		int dev;
+		if (x->ids.key[k] && parse_id(x->ids.key[k], &seed, &idx, &dev) && idx >= (unsigned long long)gen)
+			buf_printf(&x->txt, "X\t%s\textra\tkernel %llu is past the %lld kernels generated (stats.json)\n",
+				   x->ids.key[k], idx, gen);
+	}
+	set_free(&dup);
+}
+
+/* What checks the CUDA code here: `nvrtc NVRTC 13.0` or `nvrtc none
+ * (REASON)`, and `cuda cuda` where krun runs a kernel on a GPU, else
+ * `cuda sim (REASON)`. */
+static void probe_cuda(Buf *env)
+{
+	char *dir = pathf("%s/probe", o_work), *out = pathf("%s/nvrtc.out", dir), *err = pathf("%s/nvrtc.err", dir);
+	mkdirs(dir);
+	const char *nv[] = {"krun", "--nvrtc", NULL};
+	int rc = run(dir, nv, out, err);
+	char *o = first_line_of(out), *e = first_line_of(err);
+	char w1[64] = "", w2[64] = "";
+	if (rc == 0 && sscanf(o, "%63s %63[^: ]", w1, w2) == 2)
+		buf_printf(env, "nvrtc %s %s\n", w1, w2);
+	else
+		buf_printf(env, "nvrtc none (%s)\n", *e ? e : "krun --nvrtc found none");
+	free(o);
+	free(e);
+	static const char probe[] = "import warp as wp\n\n\n@wp.kernel\ndef probe(x: wp.array(dtype=float)):\n"
+				    "    i = wp.tid()\n    x[i] = x[i] + 1.0\n";
+	char *py = pathf("%s/probe.py", dir);
+	write_if_changed(py, probe, sizeof probe - 1);
+	const char *gpu[] = {"krun", "--device", "cuda", "--dim", "1", "probe.py", NULL};
+	rc = run(dir, gpu, out, err);
+	e = first_line_of(err);
+	if (rc == 0)
+		buf_puts(env, "cuda cuda\n");
+	else
+		buf_printf(env, "cuda sim (%s)\n", *e ? e : "krun --device cuda failed");
+	free(e);
+	free(py);
+	free(dir);
+	free(out);
+	free(err);
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+	return x < y ? -1 : x > y;
+}
+
+static const long *by_shard; /* cmp_shard's keys */
+static int cmp_shard(const void *a, const void *b)
+{
+	long x = by_shard[*(const long *)a], y = by_shard[*(const long *)b];
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static int do_index(void)
+{
+	if (!o_work || !o_data)
+		usage(2);
+	if (o_shard < 1 || o_shard > 1000000)
+		ks_fatal("--shard %ld: want 1 to 1000000 records", o_shard);
+	mkdirs(o_work);
+	find_bin();
+	Index x = {0};
+	snprintf(x.par.cats, sizeof x.par.cats, "all");
+	snprintf(x.par.device, sizeof x.par.device, "all");
+	snprintf(x.par.version, sizeof x.par.version, "unknown");
+	struct stat dst;
+	if (stat(o_data, &dst) || !S_ISDIR(dst.st_mode))
+		finding(&x, o_data, "file", "not a folder");
+	Arena sa = {0};
+	JVal *st = read_stats(&x, &sa);
+	x.par.mix = cat_mix(x.par.cats);
+
+	/* data/: the split files, SPLIT-NNNNN-of-NNNNN.jsonl, and nothing else */
+	char *dpath = pathf("%s/data", o_data);
+	DIR *d = opendir(dpath);
+	char **ents = NULL;
+	size_t ne = 0;
+	if (!d) {
+		finding(&x, "data", "split-file", "the folder of the split files is missing");
+	} else {
+		struct dirent *de;
+		while ((de = readdir(d)))
+			if (de->d_name[0] != '.') { /* hidden files are no loader's business */
+				ents = xrealloc(ents, sizeof *ents * (ne + 1));
+				ents[ne++] = xstrdup(de->d_name);
+			}
+		closedir(d);
+		if (ne)
+			qsort(ents, ne, sizeof *ents, cmp_str);
+	}
+	free(dpath);
+	for (int sp = 0; sp < SPLITS; sp++)
+		for (size_t i = 0; i < ne; i++) {
+			char name[64];
+			int a, b, used = 0;
+			size_t sl = strlen(split_name[sp]);
+			if (strncmp(ents[i], split_name[sp], sl) || ents[i][sl] != '-' ||
+			    sscanf(ents[i] + sl, "-%5d-of-%5d.jsonl%n", &a, &b, &used) != 2 || (size_t)used != strlen(ents[i] + sl))
+				continue;
+			snprintf(name, sizeof name, "data/%s", ents[i]);
+			x.split_files[sp]++;
+			index_file(&x, name, sp);
+			ents[i][0] = 0;
+		}
+	/* every split has its file (kpack writes the three, empty or not) */
+	for (int sp = 0; d && sp < SPLITS; sp++)
+		if (!x.split_files[sp]) {
+			char rel[128];
+			snprintf(rel, sizeof rel, "data/%s-00000-of-00001.jsonl", split_name[sp]);
+			const JVal *r = num_at(st, "splits", split_name[sp], "records");
+			finding(&x, rel, "split-file", "missing: stats.json counts %s records in the %s split",
+				num_text(r, "no"), split_name[sp]);
+		}
+	for (size_t i = 0; i < ne; i++) {
+		if (ents[i][0])
+			finding(&x, ents[i], "file", "data/%s is not a split file of the dataset", ents[i]);
+		free(ents[i]);
+	}
+	free(ents);
+	Card cd;
+	read_card(&x, &cd);
+	check_counts(&x, st, &cd);
+	check_rejects(&x, st);
+	check_kernels(&x, st);
+	/* duplicate structural hashes (a figure, not a failure): H <TAB> DEV/HASH <TAB> RECORDS */
+	for (size_t i = 0; i < x.hashes.cap; i++)
+		if (x.hashes.key[i] && x.hashes.val[i] > 1)
+			buf_printf(&x.txt, "H\t%s\t%ld\n", x.hashes.key[i], x.hashes.val[i]);
+
+	/* what the shards depend on */
+	Buf env = {0};
+	buf_printf(&env, "seed %llu\ncats %s\nversion %s\nshard %ld\n", x.par.seed, x.par.cats, x.par.version, o_shard);
+	if (x.any_cuda)
+		probe_cuda(&env);
+	char *p = pathf("%s/env", o_work);
+	write_if_changed(p, env.p, env.n);
+	free(p);
+	Buf sh = {0};
+	long *order = xmalloc(sizeof *order * (size_t)(x.nshard + 1));
+	for (long i = 0; i < x.nshard; i++)
+		order[i] = i;
+	by_shard = x.shard_k;
+	qsort(order, (size_t)x.nshard, sizeof *order, cmp_shard);
+	for (long o = 0; o < x.nshard; o++) {
+		long i = order[o], k = x.shard_k[i];
+		/* index.st: the shard's records in kernel order, cpu first */
+		char **l = NULL;
+		size_t nl = 0;
+		buf_putc(&x.shard[i], 0);
+		for (char *q = x.shard[i].p, *e; *q; q = e + 1) {
+			e = strchr(q, '\n');
+			*e = 0;
+			l = xrealloc(l, sizeof *l * (nl + 1));
+			l[nl++] = q;
+		}
+		qsort(l, nl, sizeof *l, cmp_str);
+		Buf b = {0};
+		for (size_t j = 0; j < nl; j++) {
+			buf_puts(&b, l[j]);
+			buf_putc(&b, '\n');
+		}
+		free(l);
+		p = pathf("%s/%ld/index.st", o_work, k);
+		write_if_changed(p, b.p, b.n);
+		free(p);
+		buf_free(&b);
+		buf_free(&x.shard[i]);
+		buf_printf(&sh, "%s%ld", sh.n ? " " : "", k);
+	}
+	free(order);
+	buf_putc(&sh, '\n');
+	p = pathf("%s/shards", o_work);
+	out_write_whole(p, sh.p, sh.n);
+	free(p);
+	p = pathf("%s/index.txt", o_work);
+	out_write_whole(p, x.txt.p, x.txt.n);
+	free(p);
+	buf_free(&sh);
+	buf_free(&env);
+	buf_free(&x.txt);
+	free(x.shard);
+	free(x.shard_k);
+	set_free(&x.shard_of);
+	set_free(&x.ids);
+	set_free(&x.names);
+	set_free(&x.broken);
+	set_free(&x.hashes);
+	set_free(&x.rejects);
+	for (int i = 0; i < x.nfile; i++)
+		free(x.file[i]);
+	arena_free(&sa);
+	return 0;
+}
+
+/* ---- kverify shard ------------------------------------------------------ */
+
+/* WORK/env, as the index wrote it */
+typedef struct Env {
+	unsigned long long seed;
+	char cats[256], version[64], nvrtc[300], cuda[300];
+	int gpu; /* krun runs CUDA on a GPU here */
+} Env;
+
+static void read_env(Env *e)
+{
+	char *p = pathf("%s/env", o_work);
+	size_t n;
+	char *s = slurp(p, &n);
+	if (!s)
+		ks_fatal("%s is missing: run kverify index first", p);
+	memset(e, 0, sizeof *e);
+	snprintf(e->nvrtc, sizeof e->nvrtc, "none (no CUDA record)");
+	snprintf(e->cuda, sizeof e->cuda, "sim (no CUDA record)");
+	for (char *l = s, *nl; *l; l = nl + 1) {
+		nl = strchr(l, '\n');
+		if (!nl)
+			break;
+		*nl = 0;
+		if (!strncmp(l, "seed ", 5))
+			e->seed = strtoull(l + 5, NULL, 10);
+		else if (!strncmp(l, "cats ", 5))
+			snprintf(e->cats, sizeof e->cats, "%s", l + 5);
+		else if (!strncmp(l, "version ", 8))
+			snprintf(e->version, sizeof e->version, "%s", l + 8);
+		else if (!strncmp(l, "nvrtc ", 6))
+			snprintf(e->nvrtc, sizeof e->nvrtc, "%s", l + 6);
+		else if (!strncmp(l, "cuda ", 5))
+			snprintf(e->cuda, sizeof e->cuda, "%s", l + 5);
+	}
+	e->gpu = !strcmp(e->cuda, "cuda");
+	free(s);
+	free(p);
+}
+
+typedef struct VRec {
+	char id[80], name[256], cat[32], hash[32], on[16];
+	unsigned long long idx, seed;
+	int dev, src_ok, have_dkir;
+	Buf out; /* its lines of K.ver */
+} VRec;
+
+static int same_version; /* the dataset's tools are these */
+
+static void rec_line(VRec *r, const char *kind, const char *what, const char *fmt, va_list ap)
+{
+	char d[1024];
+	vsnprintf(d, sizeof d, fmt, ap);
+	buf_printf(&r->out, "V\t%s\t%s\t%s\t", r->id, kind, what);
+	one_line(&r->out, d);
+	buf_putc(&r->out, '\n');
+}
+
+/* the record fails a check */
+static void rec_fail(VRec *r, const char *reason, const char *fmt, ...) KS_PRINTF(3, 4);
+static void rec_fail(VRec *r, const char *reason, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	rec_line(r, "fail", reason, fmt, ap);
+	va_end(ap);
+}
+
+/* a field is not what these tools make of it: a failure when the dataset
+ * was made by these tools, else a difference, reported */
+static void rec_code(VRec *r, const char *field, const char *fmt, ...) KS_PRINTF(3, 4);
+static void rec_code(VRec *r, const char *field, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	rec_line(r, same_version ? "fail" : "diff", field, fmt, ap);
+	va_end(ap);
+}
+
+/* a check that cannot be made here */
+static void rec_skip(VRec *r, const char *check, const char *fmt, ...) KS_PRINTF(3, 4);
+static void rec_skip(VRec *r, const char *check, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	rec_line(r, "skip", check, fmt, ap);
+	va_end(ap);
+}
+
+/* Do DIR/A (the record's) and DIR/B (these tools') hold the same bytes?
+ * If not, DETAIL says at which line they part. */
+static int same_files(const char *dir, const char *a, const char *b, char *detail, size_t dn)
+{
+	char *pa = pathf("%s/%s", dir, a), *pb = pathf("%s/%s", dir, b);
+	size_t na, nb;
+	char *sa = slurp(pa, &na), *sb = slurp(pb, &nb);
+	int same = sa && sb && na == nb && !memcmp(sa, sb, na);
+	if (!same && sa && sb) {
+		size_t i = 0, line = 1, bol = 0;
+		while (i < na && i < nb && sa[i] == sb[i]) {
+			if (sa[i] == '\n') {
+				line++;
+				bol = i + 1;
+			}
+			i++;
+		}
+		size_t ea = strcspn(sa + bol, "\n"), eb = strcspn(sb + bol, "\n");
+		Buf x = {0}, y = {0};
+		buf_first_line(&x, sa + bol, ea < 70 ? ea : 70);
+		buf_first_line(&y, sb + bol, eb < 70 ? eb : 70);
+		buf_putc(&x, 0);
+		buf_putc(&y, 0);
+		snprintf(detail, dn, "line %zu is '%s'; these tools write '%s'", line, i < na ? x.p : "(the end)",
+			 i < nb ? y.p : "(the end)");
+		buf_free(&x);
+		buf_free(&y);
+	} else if (!same) {
+		snprintf(detail, dn, "%s is missing", sa ? b : a);
+	}
+	free(sa);
+	free(sb);
+	free(pa);
+	free(pb);
+	return same;
+}
+
+/* TOOL [FLAG] --each over (IN[i], OUT[i]) for the i with IN[i] set, in
+ * DIR: WHY[i] NULL where OUT[i] was made, else the reason (malloc'd).  A
+ * line the batch gave no status (it died) is made by a run of its own. */
+static void each_tool(const char *dir, const char *dev, const char *tool, const char *flag, int n, char **in,
+		      char **out, char **why)
+{
+	Buf l = {0};
+	for (int i = 0; i < n; i++)
+		if (in[i])
+			buf_printf(&l, "%s %s\n", in[i], out[i]);
+	for (int i = 0; i < n; i++)
+		why[i] = NULL;
+	if (!l.n)
+		return;
+	char *list = pathf("%s/../%s.%s.list", dir, dev, tool), *status = pathf("%s.status", list),
+	     *err = pathf("%s.err", list);
+	out_write_whole(list, l.p, l.n);
+	const char *argv[5] = {tool}, **a = argv + 1;
+	if (flag)
+		*a++ = flag;
+	*a++ = "--each";
+	*a++ = list;
+	*a = NULL;
+	run(dir, argv, status, err);
+	size_t sn;
+	char *st = slurp(status, &sn);
+	for (int i = 0; i < n; i++) {
+		if (!in[i])
+			continue;
+		char *s = status_of(st, out[i]);
+		if (!s) {
+			const char *one[6] = {tool}, **b = one + 1;
+			if (flag)
+				*b++ = flag;
+			*b++ = in[i];
+			*b++ = "-o";
+			*b++ = out[i];
+			*b = NULL;
+			s = run(dir, one, NULL, err) ? first_line_of(err) : xstrdup("");
+		}
+		if (*s)
+			why[i] = s;
+		else
+			free(s);
+	}
+	free(st);
+	free(list);
+	free(status);
+	free(err);
+	buf_free(&l);
+}
+
+/* krun OPTS over (IN[i], CODE[i], OUT[i]) for the i with IN[i] set, in
+ * DIR: one --batch (doc/runtime.md), a line it gave no status run alone,
+ * and every line alone on a GPU (--batch runs on cpu and sim only).
+ * WHY[i] NULL where krun passed, else its first error line. */
+static void krun_each(const char *dir, const char *list_name, const char *const *opts, int gpu, int n, char **in,
+		      char **code, char **out, char **why)
+{
+	Buf l = {0};
+	for (int i = 0; i < n; i++) {
+		why[i] = NULL;
+		if (in[i])
+			buf_printf(&l, "%s %s%s%s\n", in[i], code[i], out ? " " : "", out ? out[i] : "");
+	}
+	if (!l.n)
+		return;
+	int no = 0;
+	while (opts[no])
+		no++;
+	const char **argv = xmalloc(sizeof *argv * (size_t)(no + 6));
+	char *list = pathf("%s/../%s.list", dir, list_name), *status = pathf("%s.status", list),
+	     *err = pathf("%s.err", list);
+	char *st = NULL;
+	argv[0] = "krun";
+	memcpy(argv + 1, opts, sizeof *opts * (size_t)no);
+	if (!gpu) {
+		out_write_whole(list, l.p, l.n);
+		argv[no + 1] = "--batch";
+		argv[no + 2] = list;
+		argv[no + 3] = NULL;
+		run(dir, argv, status, err);
+		size_t sn;
+		st = slurp(status, &sn);
+	}
+	for (int i = 0; i < n; i++) {
+		if (!in[i])
+			continue;
+		char *s = st ? status_of(st, code[i]) : NULL;
+		if (!s) {
+			argv[no + 1] = in[i];
+			argv[no + 2] = code[i];
+			argv[no + 3] = NULL;
+			char *o = out ? pathf("%s/%s", dir, out[i]) : NULL;
+			s = run(dir, argv, o, err) ? first_line_of(err) : xstrdup("");
+			free(o);
+		}
+		if (*s)
+			why[i] = s;
+		else
+			free(s);
+	}
+	free(argv);
+	free(st);
+	free(list);
+	free(status);
+	free(err);
+	buf_free(&l);
+}
+
+/* The coverage counts of the shard's records, rows in kgen's order. */
+typedef struct Cov {
+	char **row;
+	unsigned long long *count;
+	int n;
+} Cov;
+
+static void cov_add(Cov *c, const char *file)
+{
+	size_t n;
+	char *s = slurp(file, &n);
+	for (char *l = s; l && *l; l += strcspn(l, "\n"), l += *l == '\n') {
+		char kind[64], name[128];
+		unsigned long long k;
+		if (sscanf(l, "%63s %127s %llu", kind, name, &k) != 3)
+			continue;
+		char row[200];
+		snprintf(row, sizeof row, "%s %s", kind, name);
+		int i;
+		for (i = 0; i < c->n && strcmp(c->row[i], row); i++)
+			;
+		if (i == c->n) {
+			c->row = xrealloc(c->row, sizeof *c->row * (size_t)(c->n + 1));
+			c->count = xrealloc(c->count, sizeof *c->count * (size_t)(c->n + 1));
+			c->row[c->n] = xstrdup(row);
+			c->count[c->n++] = 0;
+		}
+		c->count[i] += k;
+	}
+	free(s);
+}
+
+/* One krun record per line of DIR/FILE, parsed into A: the records by
+ * kernel name in *K, how many in the return value (-1: no file). */
+enum { KMAX = 32 };
+static int krun_records(Arena *a, const char *dir, const char *file, JVal **rec)
+{
+	char *p = pathf("%s/%s", dir, file);
+	size_t n;
+	char *s = slurp(p, &n);
+	free(p);
+	if (!s)
+		return -1;
+	char *t = arena_alloc(a, n + 1);
+	memcpy(t, s, n + 1);
+	free(s);
+	int k = 0;
+	for (char *l = t; *l && k < KMAX;) {
+		size_t e = strcspn(l, "\n");
+		JVal *v = json_parse(a, l, e, NULL, 0, NULL, NULL);
+		if (v && v->kind == J_OBJ)
+			rec[k++] = v;
+		l += e + (l[e] == '\n');
+	}
+	return k;
+}
+
+static JVal *by_kernel(JVal **rec, int n, const JVal *like)
+{
+	const JVal *name = json_get(like, "kernel");
+	for (int i = 0; i < n; i++)
+		if (json_equal(json_get(rec[i], "kernel"), name))
+			return rec[i];
+	return NULL;
+}
+
+/* Do two outputs agree: exactly (TOL 0), or within TOL relative and 2*TOL
+ * absolute (a GPU's transcendentals and atomics' order)?  WHERE gets the
+ * first place they do not, as `a[3]`. */
+static int agree(const JVal *a, const JVal *b, double tol, char *where, size_t wn)
+{
+	if (!a || !b)
+		return a == b;
+	if (tol > 0 && a->kind == J_NUM && b->kind == J_NUM)
+		return fabs(a->num - b->num) <= 2 * tol + tol * fabs(b->num);
+	if (a->kind != b->kind || ((a->kind == J_ARR || a->kind == J_OBJ) && a->n != b->n))
+		return 0;
+	if (a->kind != J_ARR && a->kind != J_OBJ)
+		return json_equal(a, b);
+	for (int i = 0; i < a->n; i++)
+		if (!agree(a->item[i], b->item[i], tol, where, wn)) {
+			char tmp[200];
+			if (a->kind == J_OBJ)
+				snprintf(tmp, sizeof tmp, "%.60s%s", a->key[i], where);
+			else
+				snprintf(tmp, sizeof tmp, "[%d]%s", i, where);
+			snprintf(where, wn, "%s", tmp);
+			return 0;
+		}
+	return 1;
+}
+
+/* Does any array the kernel writes hold values that depend on its inputs
+ * (R1, R2: its runs on input seeds 1 and 2)? */
+static int depends(const JVal *r1, const JVal *r2)
+{
+	const JVal *o1 = json_get(r1, "outputs"), *i1 = json_get(r1, "inputs");
+	const JVal *o2 = json_get(r2, "outputs"), *i2 = json_get(r2, "inputs");
+	if (!o1 || o1->kind != J_OBJ)
+		return 0;
+	for (int k = 0; k < o1->n; k++) {
+		const JVal *a1 = o1->item[k], *a2 = json_get(o2, o1->key[k]);
+		int written = !json_equal(a1, json_get(i1, o1->key[k])) || !json_equal(a2, json_get(i2, o1->key[k]));
+		if (written && !json_equal(a1, a2))
+			return 1;
+	}
+	return 0;
+}
+
+/* NVRTC on all the records' code of one kind (EXT: .f.cu or .b.cu) as
+ * one program, to an sm_90 cubin; where it fails, each record's alone.
+ * WHY[i] as krun_each's; 77 from krun (NVRTC gone) fails every record. */
+static void nvrtc_each(const char *dir, VRec **r, int n, const char *ext, const char *nvrtc, char **why)
+{
+	int bw = strcmp(ext, ".f.cu") != 0; /* the backward code: with kdiff's IR */
+	Buf all = {0};
+	const char *ir = NULL;
+	for (int i = 0; i < n; i++) {
+		why[i] = NULL;
+		char *p = pathf("%s/%s%s", dir, r[i]->name, ext), *s;
+		size_t len;
+		if ((s = slurp(p, &len))) {
+			buf_put(&all, s, len);
+			buf_putc(&all, '\n');
+		}
+		if (!ir && (!bw || r[i]->have_dkir))
+			ir = r[i]->name;
+		free(s);
+		free(p);
+	}
+	char *prog = pathf("%s/../cuda.shard%s", dir, ext), *err = pathf("%s.err", prog), *kir = NULL;
+	if (ir)
+		kir = pathf("%s%s", ir, bw ? ".d.kir" : ".kir");
+	out_write_whole(prog, all.p, all.n);
+	buf_free(&all);
+	const char *argv[] = {"krun", "--device", "cuda", "--compile-only", "--arch", "sm_90", kir, prog, NULL};
+	int rc = kir ? run(dir, argv, NULL, err) : 1;
+	if (rc == 77)
+		ks_fatal("%s was there as kverify index ran and cannot be had now: %s", nvrtc, first_line_of(err));
+	for (int i = 0; rc && i < n; i++) {
+		if (bw && !r[i]->have_dkir)
+			continue; /* its backward failed already */
+		char *code = pathf("%s%s", r[i]->name, ext), *one = pathf("%s%s", r[i]->name, bw ? ".d.kir" : ".kir");
+		const char *a1[] = {"krun", "--device", "cuda", "--compile-only", "--arch", "sm_90", one, code, NULL};
+		if (run(dir, a1, NULL, err))
+			why[i] = first_line_of(err);
+		free(code);
+		free(one);
+	}
+	free(prog);
+	free(err);
+	free(kir);
+}
+
+static void free_why(char **why, int n)
+{
+	for (int i = 0; i < n; i++) {
+		free(why[i]);
+		why[i] = NULL;
+	}
+}
+
+/* The records of one device of shard K, in DIR. */
+static void verify_group(const char *dir, VRec **r, int n, int dev, const Env *env, Cov *cov)
+{
+	char **in = xmalloc(sizeof *in * (size_t)n), **out = xmalloc(sizeof *out * (size_t)n),
+	     **in2 = xmalloc(sizeof *in2 * (size_t)n), **code = xmalloc(sizeof *code * (size_t)n),
+	     **why = xmalloc(sizeof *why * (size_t)n);
+	char detail[600], cats[300], seed[32];
+	const char *c = dev ? "cu" : "c", *emitter = dev ? "kemit-cu" : "kemit-cpu";
+	snprintf(cats, sizeof cats, "%s", env->cats);
+#define EACH_REC for (int i = 0; i < n; i++)
+#define F(fmt) pathf(fmt, r[i]->name)
+
+	/* the source: kgen's kernel INDEX, and its coverage counts */
+	EACH_REC {
+		char idx[32];
+		snprintf(idx, sizeof idx, "%llu", r[i]->idx);
+		snprintf(seed, sizeof seed, "%llu", r[i]->seed);
+		char *g = F("%s.g.py"), *cv = F("%s.cov"), *py = F("%s.py"), *err = pathf("%s/../kgen.err", dir);
+		const char *argv[] = {"kgen", "-c", cats, "-s", seed, "-n", "1", "--first", idx, "-o", g, NULL};
+		if (run(dir, argv, NULL, err)) {
+			char *w = first_line_of(err);
+			rec_code(r[i], "source", "kgen: %s", w);
+			free(w);
+		} else if (!same_files(dir, py, g, detail, sizeof detail)) {
+			rec_code(r[i], "source", "not kgen's kernel %llu: %s", r[i]->idx, detail);
+		} else {
+			r[i]->src_ok = 1;
+			const char *cv_argv[] = {"kgen", "-c", cats, "-s", seed, "-n", "1", "--first", idx, "--coverage", "-o", cv, NULL};
+			run(dir, cv_argv, NULL, NULL); /* exit 1: rows of zero, as one kernel has */
+			char *p = pathf("%s/%s", dir, cv);
+			cov_add(cov, p);
+			free(p);
+		}
+		free(g);
+		free(cv);
+		free(py);
+		free(err);
+	}
+
+	/* the IR: kparse's of the source */
+	EACH_REC {
+		in[i] = F("%s.py");
+		out[i] = F("%s.v.kir");
+	}
+	each_tool(dir, dev_name[dev], "kparse", NULL, n, in, out, why);
+	EACH_REC {
+		char *kir = F("%s.kir");
+		if (why[i])
+			rec_code(r[i], "ir", "kparse: %s", why[i]);
+		else if (!same_files(dir, kir, out[i], detail, sizeof detail))
+			rec_code(r[i], "ir", "not kparse's IR of the source: %s", detail);
+		free(kir);
+	}
+	free_why(why, n);
+
+	/* meta.ir_hash: kfmt --hash's of the record's IR */
+	EACH_REC {
+		free(in[i]);
+		free(out[i]);
+		in[i] = F("%s.kir");
+		out[i] = F("%s.v.hash");
+	}
+	each_tool(dir, dev_name[dev], "kfmt", "--hash", n, in, out, why);
+	EACH_REC {
+		if (why[i]) {
+			rec_code(r[i], "ir-hash", "kfmt --hash: %s", why[i]);
+			continue;
+		}
+		char *p = pathf("%s/%s", dir, out[i]), h[64] = "none";
+		size_t len, nl = strlen(r[i]->name);
+		char *s = slurp(p, &len);
+		for (char *l = s; l && *l; l += strcspn(l, "\n"), l += *l == '\n')
+			if (!strncmp(l, r[i]->name, nl) && l[nl] == ' ')
+				sscanf(l + nl + 1, "%63s", h);
+		if (strcmp(h, r[i]->hash))
+			rec_code(r[i], "ir-hash", "meta.ir_hash is %s; kfmt --hash gives %s", r[i]->hash, h);
+		free(s);
+		free(p);
+	}
+	free_why(why, n);
+
+	/* the backward IR: kdiff's of the record's IR */
+	EACH_REC {
+		free(out[i]);
+		out[i] = F("%s.d.kir");
+	}
+	each_tool(dir, dev_name[dev], "kdiff", NULL, n, in, out, why);
+	EACH_REC {
+		if (why[i])
+			rec_code(r[i], "backward", "kdiff: %s", why[i]);
+		else
+			r[i]->have_dkir = 1;
+	}
+	free_why(why, n);
+
+	/* forward and backward: the emitter's of the IR and of kdiff's */
+	EACH_REC {
+		in2[i] = r[i]->have_dkir ? F("%s.d.kir") : NULL;
+		code[i] = pathf("%s.v.b.%s", r[i]->name, c);
+		free(out[i]);
+		out[i] = pathf("%s.v.f.%s", r[i]->name, c);
+	}
+	each_tool(dir, dev_name[dev], emitter, NULL, n, in, out, why);
+	EACH_REC {
+		char *mine = pathf("%s.f.%s", r[i]->name, c);
+		if (why[i])
+			rec_code(r[i], "forward", "%s: %s", emitter, why[i]);
+		else if (!same_files(dir, mine, out[i], detail, sizeof detail))
+			rec_code(r[i], "forward", "not %s's code of the IR: %s", emitter, detail);
+		free(mine);
+	}
+	free_why(why, n);
+	each_tool(dir, dev_name[dev], emitter, NULL, n, in2, code, why);
+	EACH_REC {
+		char *mine = pathf("%s.b.%s", r[i]->name, c);
+		if (why[i])
+			rec_code(r[i], "backward", "%s: %s", emitter, why[i]);
+		else if (in2[i] && !same_files(dir, mine, code[i], detail, sizeof detail))
+			rec_code(r[i], "backward", "not %s's code of kdiff's IR: %s", emitter, detail);
+		free(mine);
+	}
+	free_why(why, n);
+
+	/* the record's own code: compiled, run on input seeds 1 and 2, its
+	 * backward gradient-checked, on the device recorded */
+	const char *devopt = dev == CPU ? "cpu" : env->gpu ? "cuda" : "sim";
+	int gpu = dev == CUDA && env->gpu;
+	EACH_REC {
+		free(code[i]);
+		code[i] = pathf("%s.f.%s", r[i]->name, c);
+	}
+	if (dev == CPU) {
+		const char *opts[] = {"--compile-only", NULL};
+		krun_each(dir, "cpu.compile", opts, 0, n, in, code, NULL, why);
+		EACH_REC if (why[i]) rec_fail(r[i], "compile", "%s", why[i]);
+		free_why(why, n);
+	} else if (!strncmp(env->nvrtc, "none", 4)) {
+		EACH_REC rec_skip(r[i], "compile", "no NVRTC here: %s", env->nvrtc);
+	} else {
+		nvrtc_each(dir, r, n, ".f.cu", env->nvrtc, why);
+		EACH_REC if (why[i]) rec_fail(r[i], "compile", "%s, forward: %s", env->nvrtc, why[i]);
+		free_why(why, n);
+		nvrtc_each(dir, r, n, ".b.cu", env->nvrtc, why);
+		EACH_REC if (why[i]) rec_fail(r[i], "compile", "%s, backward: %s", env->nvrtc, why[i]);
+		free_why(why, n);
+	}
+	for (int s = 1; s <= 2; s++) {
+		const char *opts[] = {"--device", devopt, "--seed", s == 1 ? "1" : "2", NULL};
+		char ln[64];
+		snprintf(ln, sizeof ln, "%s.run%d", dev_name[dev], s);
+		EACH_REC {
+			free(out[i]);
+			out[i] = pathf("%s.r%d.json", r[i]->name, s);
+		}
+		krun_each(dir, ln, opts, gpu, n, in, code, out, why);
+		EACH_REC if (why[i]) rec_fail(r[i], "run", "input seed %d, on %s: %s", s, devopt, why[i]);
+		free_why(why, n);
+	}
+	EACH_REC {
+		free(code[i]);
+		code[i] = pathf("%s.b.%s", r[i]->name, c);
+		free(out[i]);
+		out[i] = F("%s.g.json");
+	}
+	{
+		const char *opts[] = {"--device", devopt, "--gradcheck", NULL};
+		char ln[64];
+		snprintf(ln, sizeof ln, "%s.gradcheck", dev_name[dev]);
+		krun_each(dir, ln, opts, gpu, n, in2, code, out, why);
+		EACH_REC if (why[i]) rec_fail(r[i], "gradcheck", "on %s: %s", devopt, why[i]);
+		free_why(why, n);
+	}
+
+	/* the forward code's run and the backward code's forward run agree;
+	 * the figures: degenerate, the gradient check's worst */
+	EACH_REC {
+		Arena a = {0};
+		JVal *r1[KMAX], *r2[KMAX], *g[KMAX];
+		char *f1 = F("%s.r1.json"), *f2 = F("%s.r2.json"), *fg = F("%s.g.json");
+		int n1 = krun_records(&a, dir, f1, r1), n2 = krun_records(&a, dir, f2, r2), ng = in2[i] ? krun_records(&a, dir, fg, g) : -1;
+		const char *degen = "-";
+		if (n1 > 0 && n2 == n1) {
+			int dep = 0;
+			for (int k = 0; k < n1; k++)
+				dep |= depends(r1[k], by_kernel(r2, n2, r1[k]));
+			degen = dep ? "0" : "1";
+		}
+		double ratio = -1, rel = -1;
+		for (int k = 0; k < ng; k++) {
+			JVal *gc = json_get(g[k], "gradcheck"), *q = json_get(gc, "worst_ratio"), *e = json_get(gc, "worst_rel");
+			if (q && q->kind == J_NUM && q->num > ratio)
+				ratio = q->num;
+			if (e && e->kind == J_NUM && e->num > rel)
+				rel = e->num;
+		}
+		if (n1 > 0 && ng > 0) {
+			for (int k = 0; k < n1; k++) {
+				JVal *b = by_kernel(g, ng, r1[k]);
+				char where[256] = "";
+				if (!b)
+					rec_fail(r[i], "agree", "the backward code's run has no kernel %s",
+						 json_get(r1[k], "kernel") && json_get(r1[k], "kernel")->kind == J_STR ? json_get(r1[k], "kernel")->s : "?");
+				else if (!agree(json_get(r1[k], "outputs"), json_get(b, "outputs"), gpu ? 1e-5 : 0, where, sizeof where))
+					rec_fail(r[i], "agree", "the forward code's outputs differ from the backward code's forward run at %s",
+						 *where ? where : "the outputs");
+			}
+		}
+		if (ratio >= 0 && rel >= 0)
+			buf_printf(&r[i]->out, "M\t%s\t%s\t%.4g\t%.4g\n", r[i]->id, degen, ratio, rel);
+		else
+			buf_printf(&r[i]->out, "M\t%s\t%s\t-\t-\n", r[i]->id, degen);
+		free(f1);
+		free(f2);
+		free(fg);
+		arena_free(&a);
+	}
+	EACH_REC {
+		free(in[i]);
+		free(in2[i]);
+		free(out[i]);
+		free(code[i]);
+	}
+#undef EACH_REC
+#undef F
+	free(in);
+	free(in2);
+	free(out);
+	free(code);
+	free(why);
+}
+
+static int do_shard(const char *karg)
+{
+	if (!o_work || !karg)
+		usage(2);
+	char *e;
+	long k = strtol(karg, &e, 10);
+	if (*e || k < 0)
+		usage(2);
+	find_bin();
+	Env env;
+	read_env(&env);
+	same_version = !strcmp(env.version, KS_VERSION);
+	char *p = pathf("%s/%ld/index.st", o_work, k);
+	size_t n;
+	char *s = slurp(p, &n);
+	if (!s)
+		ks_fatal("%s is missing: run kverify index first", p);
+	free(p);
+	VRec *rec = NULL;
+	int nrec = 0;
+	for (char *l = s; *l; l += strcspn(l, "\n"), l += *l == '\n') {
+		VRec v = {0};
+		char dev[16];
+		int compiled;
+		if (sscanf(l, "%79s %15s %255s %llu %31s %31s %15s %d", v.id, dev, v.name, &v.idx, v.cat, v.hash, v.on,
+			   &compiled) != 8 || !is_name(v.name))
+			ks_fatal("%s/%ld/index.st: a bad line", o_work, k);
+		int d;
+		if (!parse_id(v.id, &v.seed, &v.idx, &d))
+			ks_fatal("%s/%ld/index.st: a bad id '%s'", o_work, k, v.id);
+		v.dev = !strcmp(dev, "cuda");
+		rec = xrealloc(rec, sizeof *rec * (size_t)(nrec + 1));
+		rec[nrec++] = v;
+	}
+	free(s);
+	Cov cov = {0};
+	for (int d = 0; d < 2; d++) {
+		VRec **r = xmalloc(sizeof *r * (size_t)(nrec + 1));
+		int m = 0;
+		for (int i = 0; i < nrec; i++)
+			if (rec[i].dev == d)
+				r[m++] = &rec[i];
+		if (m) {
+			char *dir = pathf("%s/%ld/%s", o_work, k, dev_name[d]);
+			verify_group(dir, r, m, d, &env, &cov);
+			free(dir);
+		}
+		free(r);
+	}
+	Buf ver = {0};
+	for (int i = 0; i < nrec; i++) {
+		buf_put(&ver, rec[i].out.p, rec[i].out.n);
+		buf_free(&rec[i].out);
+	}
+	for (int i = 0; i < cov.n; i++) {
+		buf_printf(&ver, "C\t%s\t%llu\n", cov.row[i], cov.count[i]);
+		free(cov.row[i]);
+	}
+	free(cov.row);
+	free(cov.count);
+	p = pathf("%s/%ld.ver", o_work, k);
+	out_write_whole(p, ver.p, ver.n);
+	free(p);
+	buf_free(&ver);
+	free(rec);
+	return 0;
+}
+
+/* ---- kverify report ----------------------------------------------------- */
+
+typedef struct RRec {
+	char *id, *where, *cat, *dev, *hash;
+	long lines[3], shard;
+	int failed, done, degen; /* degen: -1 unknown */
+	double ratio, rel;       /* < 0: no gradient check */
+} RRec;
+
+typedef struct Fail {
+	long rec; /* -1: a finding on the dataset's files */
+	char *where, *reason, *detail;
+} Fail;
+
+typedef struct Report {
+	RRec *rec;
+	long nrec;
+	Fail *fail;
+	long nfail;
+	Set ids;
+	Buf lines; /* what index.txt and the K.ver hold, kept for the strings */
+} Report;
+
+static void add_fail(Report *rp, long rec, char *where, char *reason, char *detail)
+{
+	rp->fail = xrealloc(rp->fail, sizeof *rp->fail * (size_t)(rp->nfail + 1));
+	rp->fail[rp->nfail++] = (Fail){rec, where, reason, detail};
+	if (rec >= 0)
+		rp->rec[rec].failed = 1;
+}
+
+/* split LINE at tabs into at most N fields; the count */
+static int fields(char *line, char **f, int n)
+{
+	int k = 0;
+	for (char *p = line; k < n;) {
+		f[k++] = p;
+		char *t = strchr(p, '\t');
+		if (!t)
+			break;
+		*t = 0;
+		p = t + 1;
+	}
+	return k;
+}
+
+static int cmp_fail(const void *a, const void *b)
+{
+	const Fail *x = a, *y = b;
+	return x->rec < y->rec ? -1 : x->rec > y->rec;
+}
+
+
+/* a tally of names (reasons, fields, checks): count and a first detail */
+enum { TMAX = 64 };
+typedef struct Tally {
+	const char *name[TMAX], *first[TMAX];
+	long n[TMAX];
+	int k;
+} Tally;
+
+static void tally(Tally *t, const char *name, const char *first)
+{
+	int i;
+	for (i = 0; i < t->k && strcmp(t->name[i], name); i++)
+		;
+	if (i == t->k) {
+		if (t->k == TMAX)
+			return;
+		t->name[t->k] = name;
+		t->first[t->k] = first;
+		t->n[t->k++] = 0;
+	}
+	t->n[i]++;
+}
+
+static void tally_json(Buf *b, const Tally *t)
+{
+	buf_putc(b, '{');
+	for (int i = 0; i < t->k; i++) {
+		buf_puts(b, i ? ", " : "");
+		json_cstr(b, t->name[i]);
+		buf_printf(b, ": %ld", t->n[i]);
+	}
+	buf_putc(b, '}');
+}
+
+static void tally_text(Buf *b, const Tally *t)
+{
+	for (int i = 0; i < t->k; i++)
+		buf_printf(b, "%s%s %ld", i ? ", " : "", t->name[i], t->n[i]);
+}
+
+static int do_report(void)
+{
+	if (!o_work || !o_data)
+		usage(2);
+	Env env;
+	read_env(&env);
+	Report rp = {0};
+	char *p = pathf("%s/index.txt", o_work);
+	size_t n;
+	char *idx = slurp(p, &n);
+	if (!idx)
+		ks_fatal("%s is missing: run kverify index first", p);
+	free(p);
+	/* index.txt: F (a finding), R (a record), H (a shared ir_hash) */
+	long hgroups = 0, hrecs = 0;
+	Buf hlist = {0};
+	for (char *l = idx, *nl; *l; l = nl + 1) {
+		nl = strchr(l, '\n');
+		if (!nl)
+			break;
+		*nl = 0;
+		char *f[10];
+		int k = fields(l, f, 10);
+		if (f[0][0] == 'F' && k == 4) {
+			add_fail(&rp, -1, f[1], f[2], f[3]);
+		} else if (f[0][0] == 'R' && k >= 9) {
+			rp.rec = xrealloc(rp.rec, sizeof *rp.rec * (size_t)(rp.nrec + 1));
+			RRec *r = &rp.rec[rp.nrec];
+			*r = (RRec){f[1], f[2], f[3], f[4], f[6], {0, 0, 0}, -1, 0, 0, -1, -1, -1};
+			if (sscanf(f[5], "%ld %ld %ld", &r->lines[0], &r->lines[1], &r->lines[2]) != 3)
+				r->lines[0] = -1;
+			if (!strcmp(f[8], "ok")) {
+				r->shard = strtol(f[7], NULL, 10);
+				*set_find(&rp.ids, r->id, 1) = rp.nrec;
+				rp.nrec++;
+			} else {
+				rp.nrec++;
+				add_fail(&rp, rp.nrec - 1, f[2], f[8], k > 9 ? f[9] : "");
+			}
+		} else if (f[0][0] == 'X' && k == 4) {
+			long *ri = set_find(&rp.ids, f[1], 0);
+			if (ri)
+				add_fail(&rp, *ri, rp.rec[*ri].where, f[2], f[3]);
+		} else if (f[0][0] == 'H' && k == 3) {
+			hgroups++;
+			hrecs += strtol(f[2], NULL, 10);
+			buf_printf(&hlist, "%s%s", hlist.n ? " " : "", f[1]);
+		}
+	}
+	buf_putc(&hlist, 0);
+
+	/* the shards' results: V (a check), M (figures), C (coverage) */
+	p = pathf("%s/shards", o_work);
+	char *shards = slurp(p, &n);
+	if (!shards)
+		ks_fatal("%s is missing: run kverify index first", p);
+	free(p);
+	Tally diffs = {0}, skips = {0};
+	Cov cov = {0};
+	char **vers = NULL;
+	int nvers = 0;
+	for (char *q = shards, *e; *q && *q != '\n'; q = e + (*e == ' ')) {
+		long k = strtol(q, &e, 10);
+		if (e == q)
+			ks_fatal("%s/shards: a bad line", o_work);
+		p = pathf("%s/%ld.ver", o_work, k);
+		char *v = slurp(p, &n);
+		free(p);
+		if (!v)
+			continue; /* its records are not done: below */
+		vers = xrealloc(vers, sizeof *vers * (size_t)(nvers + 1));
+		vers[nvers++] = v;
+		for (char *l = v, *nl; *l; l = nl + 1) {
+			nl = strchr(l, '\n');
+			if (!nl)
+				break;
+			*nl = 0;
+			char *f[5];
+			int nf = fields(l, f, 5);
+			long *ri = nf >= 2 ? set_find(&rp.ids, f[1], 0) : NULL;
+			if (f[0][0] == 'C' && nf == 3) {
+				int i;
+				for (i = 0; i < cov.n && strcmp(cov.row[i], f[1]); i++)
+					;
+				if (i == cov.n) {
+					cov.row = xrealloc(cov.row, sizeof *cov.row * (size_t)(cov.n + 1));
+					cov.count = xrealloc(cov.count, sizeof *cov.count * (size_t)(cov.n + 1));
+					cov.row[cov.n] = f[1];
+					cov.count[cov.n++] = 0;
+				}
+				cov.count[i] += strtoull(f[2], NULL, 10);
+			} else if (!ri) {
+				continue;
+			} else if (f[0][0] == 'M' && nf == 5) {
+				RRec *r = &rp.rec[*ri];
+				r->done = 1;
+				r->degen = f[2][0] == '-' ? -1 : f[2][0] == '1';
+				if (f[3][0] != '-') {
+					r->ratio = strtod(f[3], NULL);
+					r->rel = strtod(f[4], NULL);
+				}
+			} else if (f[0][0] == 'V' && nf == 5) {
+				if (!strcmp(f[2], "fail"))
+					add_fail(&rp, *ri, rp.rec[*ri].where, f[3], f[4]);
+				else if (!strcmp(f[2], "diff"))
+					tally(&diffs, f[3], f[4]);
+				else if (!strcmp(f[2], "skip"))
+					tally(&skips, f[3], f[4]);
+			}
+		}
+	}
+	for (long i = 0; i < rp.nrec; i++)
+		if (rp.rec[i].shard >= 0 && !rp.rec[i].done) {
+			char *d = pathf("its shard %ld was not verified (no %s/%ld.ver)", rp.rec[i].shard, o_work, rp.rec[i].shard);
+			add_fail(&rp, i, rp.rec[i].where, "not-verified", d);
+		}
+	if (rp.nfail) /* qsort(NULL, 0) is undefined */
+		qsort(rp.fail, (size_t)rp.nfail, sizeof *rp.fail, cmp_fail);
+
+	/* the failures, a line each, then the summary */
+	Tally why_rec = {0}, why_files = {0};
+	Buf out = {0}, js = {0};
+	long failed = 0;
+	json_cstr(&js, o_data);
+	p = js.p;
+	js = (Buf){0};
+	buf_printf(&js, "{\"dataset\": %s,\n \"tools_version\": {\"dataset\": ", p);
+	json_cstr(&js, env.version);
+	buf_printf(&js, ", \"kverify\": \"%s\", \"same\": %s},\n \"failures\": [", KS_VERSION,
+		   strcmp(env.version, KS_VERSION) ? "false" : "true");
+	free(p);
+	for (long i = 0; i < rp.nfail; i++) {
+		Fail *f = &rp.fail[i];
+		const char *id = f->rec >= 0 ? rp.rec[f->rec].id : "-";
+		if (f->rec >= 0 && strcmp(f->where, "-") && strcmp(id, "-"))
+			buf_printf(&out, "FAIL %s (%s): %s: %s\n", id, f->where, f->reason, f->detail);
+		else if (f->rec >= 0 && strcmp(f->where, "-"))
+			buf_printf(&out, "FAIL %s: %s: %s\n", f->where, f->reason, f->detail);
+		else if (f->rec >= 0)
+			buf_printf(&out, "FAIL %s: %s: %s\n", id, f->reason, f->detail);
+		else
+			buf_printf(&out, "FAIL %s: %s: %s\n", f->where, f->reason, f->detail);
+		/* a record counts once per reason */
+		int again = 0;
+		for (long j = i - 1; j >= 0 && rp.fail[j].rec == f->rec && f->rec >= 0; j--)
+			again |= !strcmp(rp.fail[j].reason, f->reason);
+		if (!again)
+			tally(f->rec >= 0 ? &why_rec : &why_files, f->reason, f->detail);
+		if (f->rec >= 0 && (i == 0 || rp.fail[i - 1].rec != f->rec))
+			failed++;
+		buf_printf(&js, "%s\n  {\"id\": ", i ? "," : "");
+		json_cstr(&js, id);
+		buf_puts(&js, ", \"where\": ");
+		json_cstr(&js, f->where);
+		buf_puts(&js, ", \"reason\": ");
+		json_cstr(&js, f->reason);
+		buf_puts(&js, ", \"detail\": ");
+		json_cstr(&js, f->detail);
+		buf_putc(&js, '}');
+	}
+	int ok = rp.nfail == 0;
+	buf_printf(&out, "kverify: %s: %ld records, made by tools %s (these tools: %s)\n", o_data, rp.nrec, env.version,
+		   strcmp(env.version, KS_VERSION) ? KS_VERSION ", another version: code that differs is reported, not failed"
+						   : "the same");
+	buf_printf(&out, "  records: %ld checked, %ld passed, %ld failed", rp.nrec, rp.nrec - failed, failed);
+	if (why_rec.k) {
+		buf_puts(&out, " (");
+		tally_text(&out, &why_rec);
+		buf_putc(&out, ')');
+	}
+	buf_putc(&out, '\n');
+	if (why_files.k) {
+		long nf = 0;
+		for (long i = 0; i < rp.nfail; i++)
+			nf += rp.fail[i].rec < 0;
+		buf_printf(&out, "  the dataset's files: %ld findings (", nf);
+		tally_text(&out, &why_files);
+		buf_puts(&out, ")\n");
+	}
+	buf_printf(&js, "],\n \"records\": {\"checked\": %ld, \"passed\": %ld, \"failed\": %ld},\n \"failed_by_reason\": ",
+		   rp.nrec, rp.nrec - failed, failed);
+	tally_json(&js, &why_rec);
+	buf_puts(&js, ",\n \"files_failed_by_reason\": ");
+	tally_json(&js, &why_files);
+	if (diffs.k) {
+		buf_puts(&out, "  differ from these tools' (reported, not failed): ");
+		tally_text(&out, &diffs);
+		buf_putc(&out, '\n');
+	}
+	buf_puts(&js, ",\n \"differ\": ");
+	tally_json(&js, &diffs);
+	buf_puts(&js, ",\n \"not_checked\": {");
+	for (int i = 0; i < skips.k; i++) {
+		buf_printf(&out, "  not checked here: %s of %ld records (%s)\n", skips.name[i], skips.n[i], skips.first[i]);
+		buf_printf(&js, "%s\"%s\": {\"records\": %ld, \"why\": ", i ? ", " : "", skips.name[i], skips.n[i]);
+		json_cstr(&js, skips.first[i]);
+		buf_putc(&js, '}');
+	}
+	buf_puts(&js, "},\n \"checked_on\": {\"cpu\": \"cpu\", \"cuda\": ");
+	json_cstr(&js, env.cuda);
+	buf_puts(&js, ", \"nvrtc\": ");
+	json_cstr(&js, env.nvrtc);
+	buf_puts(&js, "},\n");
+	int any_cuda = 0;
+	for (long i = 0; i < rp.nrec; i++)
+		any_cuda |= !strcmp(rp.rec[i].dev, "cuda");
+	if (any_cuda)
+		buf_printf(&out, "  CUDA code: compiled by %s, run on %s\n", env.nvrtc, env.cuda);
+
+	/* categories: balance against kgen's mix, failures, degenerate
+	 * records, the gradient check's worst */
+	unsigned mix = cat_mix(env.cats);
+	int wsum = 0;
+	for (int c = 0; c < NCAT; c++)
+		if (mix & 1u << c)
+			wsum += gen_cat_weight[c];
+	buf_puts(&out, "  by category: records (share; kgen's mix), failed, degenerate, gradient check's worst error/tolerance\n");
+	buf_puts(&js, " \"categories\": {");
+	double smin = -1, smax = 0, gworst = -1, gworst_rel = -1;
+	long degen = 0, first = 1;
+	Buf dlist = {0};
+	for (long i = 0; i < rp.nrec; i++)
+		if (rp.rec[i].degen == 1) {
+			degen++;
+			buf_printf(&dlist, "%s%s", dlist.n ? " " : "", rp.rec[i].id);
+		}
+	buf_putc(&dlist, 0);
+	for (int c = 0; c < NCAT; c++) {
+		long recs = 0, fl = 0, dg = 0;
+		double q = -1, rl = -1;
+		for (long i = 0; i < rp.nrec; i++) {
+			RRec *r = &rp.rec[i];
+			if (strcmp(r->cat, gen_cat_name[c]))
+				continue;
+			recs++;
+			fl += r->failed;
+			dg += r->degen == 1;
+			q = r->ratio > q ? r->ratio : q;
+			rl = r->rel > rl ? r->rel : rl;
+		}
+		double want = mix & 1u << c && wsum ? (double)gen_cat_weight[c] / wsum : 0;
+		if (!recs && !want)
+			continue;
+		double share = rp.nrec ? (double)recs / (double)rp.nrec : 0;
+		if (want) {
+			smin = smin < 0 || share / want < smin ? share / want : smin;
+			smax = share / want > smax ? share / want : smax;
+		}
+		gworst = q > gworst ? q : gworst;
+		gworst_rel = rl > gworst_rel ? rl : gworst_rel;
+		char gq[32] = "-";
+		if (q >= 0)
+			snprintf(gq, sizeof gq, "%.3g", q);
+		buf_printf(&out, "    %-13s %6ld (%5.1f%%; %5.1f%%) %5ld %5ld  %s\n", gen_cat_name[c], recs, 100 * share,
+			   100 * want, fl, dg, gq);
+		buf_printf(&js, "%s\n  \"%s\": {\"records\": %ld, \"share\": %.4f, \"mix\": %.4f, \"failed\": %ld, "
+				"\"degenerate\": %ld, \"gradcheck_worst_ratio\": ",
+			   first ? "" : ",", gen_cat_name[c], recs, share, want, fl, dg);
+		if (q >= 0)
+			buf_printf(&js, "%.4g, \"gradcheck_worst_rel\": %.4g}", q, rl);
+		else
+			buf_puts(&js, "null, \"gradcheck_worst_rel\": null}");
+		first = 0;
+	}
+	buf_printf(&out, "  balance: each category's share over its share of kgen's mix, %.2f to %.2f\n", smin < 0 ? 0 : smin, smax);
+	buf_printf(&js, "},\n \"balance\": {\"share_over_mix_min\": %.4f, \"share_over_mix_max\": %.4f},\n \"lines\": {",
+		   smin < 0 ? 0 : smin, smax);
+
+	/* lines: min, median, mean, 90th percentile, max */
+	static const char *lname[3] = {"source", "forward", "backward"};
+	long *v = xmalloc(sizeof *v * (size_t)(rp.nrec + 1));
+	buf_puts(&out, "  lines (min / median / mean / p90 / max):");
+	for (int l = 0; l < 3; l++) {
+		long m = 0;
+		double sum = 0;
+		for (long i = 0; i < rp.nrec; i++)
+			if (rp.rec[i].lines[0] >= 0) {
+				v[m++] = rp.rec[i].lines[l];
+				sum += (double)rp.rec[i].lines[l];
+			}
+		qsort(v, (size_t)m, sizeof *v, cmp_long);
+		long mn = m ? v[0] : 0, md = m ? v[(m - 1) / 2] : 0, p90 = m ? v[(m * 9 - 1) / 10] : 0, mx = m ? v[m - 1] : 0;
+		double mean = m ? sum / (double)m : 0;
+		buf_printf(&out, "%s %s %ld / %ld / %.1f / %ld / %ld", l ? ";" : "", lname[l], mn, md, mean, p90, mx);
+		buf_printf(&js, "%s\"%s\": {\"min\": %ld, \"median\": %ld, \"mean\": %.2f, \"p90\": %ld, \"max\": %ld}",
+			   l ? ", " : "", lname[l], mn, md, mean, p90, mx);
+	}
+	free(v);
+	buf_putc(&out, '\n');
+
+	/* constructs covered: kgen's coverage rows of the records */
+	int covered = 0;
+	Buf never = {0};
+	for (int i = 0; i < cov.n; i++) {
+		covered += cov.count[i] > 0;
+		if (!cov.count[i])
+			buf_printf(&never, "%s%s", never.n ? ", " : "", cov.row[i]);
+	}
+	buf_putc(&never, 0);
+	buf_printf(&out, "  constructs covered: %d of kgen's %d coverage rows", covered, cov.n);
+	if (covered < cov.n)
+		buf_printf(&out, " (never: %.300s%s)", never.p, strlen(never.p) > 300 ? "..." : "");
+	buf_putc(&out, '\n');
+	buf_printf(&js, "},\n \"coverage\": {\"rows\": %d, \"covered\": %d, \"never\": [", cov.n, covered);
+	first = 1;
+	for (int i = 0; i < cov.n; i++)
+		if (!cov.count[i]) {
+			buf_puts(&js, first ? "" : ", ");
+			json_cstr(&js, cov.row[i]);
+			first = 0;
+		}
+	buf_printf(&out, "  duplicate ir_hash: %ld records share %ld hashes%s%.200s\n", hrecs, hgroups, hgroups ? ": " : "",
+		   hlist.p);
+	buf_printf(&js, "]},\n \"duplicate_ir_hash\": {\"groups\": %ld, \"records\": %ld},\n", hgroups, hrecs);
+	buf_printf(&out, "  degenerate (outputs that do not depend on the inputs, seeds 1 and 2): %ld records%s%.200s%s\n",
+		   degen, degen ? ": " : "", dlist.p, strlen(dlist.p) > 200 ? "..." : "");
+	buf_printf(&js, " \"degenerate\": {\"records\": %ld, \"ids\": [", degen);
+	first = 1;
+	for (long i = 0; i < rp.nrec; i++)
+		if (rp.rec[i].degen == 1) {
+			buf_puts(&js, first ? "" : ", ");
+			json_cstr(&js, rp.rec[i].id);
+			first = 0;
+		}
+	buf_puts(&js, "]},\n \"gradcheck\": {\"worst_ratio\": ");
+	if (gworst >= 0) {
+		buf_printf(&out, "  gradient check: worst error/tolerance %.3g, worst relative error %.3g\n", gworst, gworst_rel);
+		buf_printf(&js, "%.4g, \"worst_rel\": %.4g}", gworst, gworst_rel);
+	} else {
+		buf_puts(&js, "null, \"worst_rel\": null}");
+	}
+	buf_printf(&js, ",\n \"ok\": %s}\n", ok ? "true" : "false");
+	char *jp = o_json ? xstrdup(o_json) : pathf("%s/verify.json", o_data);
+	out_write_whole(jp, js.p, js.n);
+	buf_printf(&out, "  verify.json: %s\nkverify: %s\n", jp, ok ? "ok" : "FAILED");
+	fwrite(out.p, 1, out.n, stdout);
+	if (fflush(stdout) || ferror(stdout))
+		ks_fatal("write error:");
+	free(jp);
+	buf_free(&out);
+	buf_free(&js);
+	buf_free(&never);
+	buf_free(&dlist);
+	buf_free(&hlist);
+	for (int i = 0; i < nvers; i++)
+		free(vers[i]);
+	free(vers);
+	free(cov.row);
+	free(cov.count);
+	free(shards);
+	free(rp.rec);
+	free(rp.fail);
+	set_free(&rp.ids);
+	free(idx);
+	return ok ? 0 : 1;
+}
+
+/* ---- kverify DATASET: the three steps here -------------------------------- */
+
+static char *own_work; /* a work folder made here, removed at exit */
+
+static void rm_rf(const char *path)
+{
+	struct stat st;
+	if (lstat(path, &st))
+		return;
+	if (S_ISDIR(st.st_mode)) {
+		DIR *d = opendir(path);
+		struct dirent *de;
+		while (d && (de = readdir(d)))
+			if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+				char *p = pathf("%s/%s", path, de->d_name);
+				rm_rf(p);
+				free(p);
+			}
+		if (d)
+			closedir(d);
+		rmdir(path);
+	} else {
+		unlink(path);
+	}
+}
+
+static pid_t main_pid;
+
+static void remove_own_work(void)
+{
+	if (own_work && getpid() == main_pid)
+		rm_rf(own_work);
+}
+
+static int mtime(const char *path, struct timespec *t)
+{
+	struct stat st;
+	if (stat(path, &st))
+		return 0;
+	*t = st.st_mtim;
+	return 1;
+}
+
+static int newer(struct timespec a, struct timespec b)
+{
+	return a.tv_sec > b.tv_sec || (a.tv_sec == b.tv_sec && a.tv_nsec > b.tv_nsec);
+}
+
+/* Is WORK/K.ver newer than what it was made from: the shard's records,
+ * WORK/env and the tools?  (What make verify's graph says.) */
+static int up_to_date(long k)
+{
+	static const char *const tools[] = {"kgen", "kparse", "kfmt", "kdiff", "kemit-cpu", "kemit-cu", "krun", "kverify"};
+	struct timespec v, t;
+	char *p = pathf("%s/%ld.ver", o_work, k);
+	int ok = mtime(p, &v);
+	free(p);
+	p = pathf("%s/%ld/index.st", o_work, k);
+	ok = ok && mtime(p, &t) && newer(v, t);
+	free(p);
+	p = pathf("%s/env", o_work);
+	ok = ok && mtime(p, &t) && newer(v, t);
+	free(p);
+	for (size_t i = 0; ok && i < KS_NELEM(tools); i++) {
+		p = pathf("%s/%s", bin_dir, tools[i]);
+		ok = mtime(p, &t) && newer(v, t);
+		free(p);
+	}
+	return ok;
+}
+
+static long count_records(long k)
+{
+	char *p = pathf("%s/%ld/index.st", o_work, k);
+	size_t n;
+	char *s = slurp(p, &n);
+	long c = s ? count_lines(s, n) : 0;
+	free(s);
+	free(p);
+	return c;
+}
+
+static int do_all(void)
+{
+	if (!o_data)
+		usage(2);
+	main_pid = getpid();
+	if (!o_work) {
+		const char *t = getenv("TMPDIR");
+		own_work = pathf("%s/kverify.XXXXXX", t && *t ? t : "/tmp");
+		if (!mkdtemp(own_work))
+			ks_fatal("%s:", own_work);
+		o_work = own_work;
+		atexit(remove_own_work);
+	}
+	do_index();
+	char *p = pathf("%s/shards", o_work);
+	size_t n;
+	char *sh = slurp(p, &n);
+	free(p);
+	long *ks = NULL, nk = 0, all = 0;
+	for (char *q = sh, *e; q && *q && *q != '\n'; q = e + (*e == ' ')) {
+		long k = strtol(q, &e, 10);
+		if (e == q)
+			break;
+		all++;
+		if (own_work || !up_to_date(k)) {
+			ks = xrealloc(ks, sizeof *ks * (size_t)(nk + 1));
+			ks[nk++] = k;
+		}
+	}
+	free(sh);
+	/* the shards, o_jobs at a time; the progress line as make verify's */
+	pid_t *pid = xmalloc(sizeof *pid * (size_t)(nk + 1));
+	double *start = xmalloc(sizeof *start * (size_t)(nk + 1)), t0 = now(), took = 0;
+	long next = 0, running = 0, done = 0, recs = 0;
+	int tty = isatty(2), bad = 0;
+	while (done < nk) {
+		while (running < o_jobs && next < nk) {
+			fflush(stdout);
+			fflush(stderr);
+			pid[next] = fork();
+			if (pid[next] < 0)
+				ks_fatal("fork:");
+			if (!pid[next]) {
+				char *ka = pathf("%ld", ks[next]);
+				int rc = do_shard(ka);
+				free(ka);
+				free(ks);
+				free(pid);
+				free(start);
+				exit(rc);
+			}
+			start[next++] = now();
+			running++;
+		}
+		int st;
+		pid_t w = wait(&st);
+		if (w < 0)
+			ks_fatal("wait:");
+		long i;
+		for (i = 0; i < next && pid[i] != w; i++)
+			;
+		if (i == next)
+			continue;
+		running--;
+		done++;
+		pid[i] = 0;
+		bad |= !WIFEXITED(st) || WEXITSTATUS(st);
+		recs += count_records(ks[i]);
+		double t = now();
+		took += t - start[i];
+		double part = 0;
+		for (long j = 0; j < next; j++)
+			if (pid[j]) {
+				double f = (t - start[j]) / (took / (double)done);
+				part += f > 0.95 ? 0.95 : f;
+			}
+		double e = t - t0, rate = e > 0 ? (double)recs / (double)done * ((double)done + part) / e : 0;
+		double eta = ((double)(nk - done) - part) * e / ((double)done + part);
+		if (eta < 0)
+			eta = 0;
+		fprintf(stderr, "%s  VERIFY  %ld  %ld/%ld done, %.1f records/s, ETA %d:%02d%s", tty ? "\r" : "", ks[i],
+			all - nk + done, all, rate, (int)eta / 60, (int)eta % 60, tty ? "\033[K" : "\n");
+	}
+	if (tty && nk)
+		fputc('\n', stderr);
+	free(pid);
+	free(start);
+	free(ks);
+	if (bad)
+		ks_fatal("a shard could not be verified (its message is above)");
+	return do_report();
+}
+
+int main(int argc, char **argv)
+{
+	ks_prog = "kverify";
+	int first = 1;
+	const char *cmd = NULL, *arg = NULL;
+	if (argc > 1 && (!strcmp(argv[1], "index") || !strcmp(argv[1], "shard") || !strcmp(argv[1], "report"))) {
+		cmd = argv[1];
+		first = 2;
+	}
+	for (int i = first; i < argc; i++) {
+		const char *a = argv[i];
+		int has = i + 1 < argc;
+		char *e;
+		if (!strcmp(a, "-h") || !strcmp(a, "--help"))
+			usage(0);
+		else if (!strcmp(a, "--work") && has)
+			o_work = argv[++i];
+		else if (!strcmp(a, "--bin") && has)
+			o_bin = argv[++i];
+		else if (!strcmp(a, "--json") && has)
+			o_json = argv[++i];
+		else if (!strcmp(a, "--shard") && has) {
+			o_shard = strtol(argv[++i], &e, 10);
+			if (*e || o_shard < 1)
+				usage(2);
+		} else if (!strncmp(a, "-j", 2) && (a[2] || has)) {
+			o_jobs = strtol(a[2] ? a + 2 : argv[++i], &e, 10);
+			if (*e || o_jobs < 1 || o_jobs > 1024)
+				usage(2);
+		} else if (a[0] == '-' && a[1])
+			usage(2);
+		else if (!arg)
+			arg = a;
+		else
+			usage(2);
+	}
+	/* the tools run in the work folder's subfolders: its path, absolute */
+	static char cwd[4096];
+	if (o_work && o_work[0] != '/') {
+		if (!getcwd(cwd, sizeof cwd - strlen(o_work) - 2))
+			ks_fatal("getcwd:");
+		strcat(strcat(cwd, "/"), o_work);
+		o_work = cwd;
+	}
+	if (!o_jobs) {
+		long c = sysconf(_SC_NPROCESSORS_ONLN);
+		o_jobs = c > 0 ? c : 1;
+	}
+	if (!cmd) {
+		o_data = arg;
+		return do_all();
+	}
+	if (!strcmp(cmd, "shard"))
+		return do_shard(arg);
+	o_data = arg;
+	return !strcmp(cmd, "index") ? do_index() : do_report();
+}
