@@ -42,6 +42,7 @@
  * when no loop keeps anything.
  */
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 #include "diff.h"
@@ -303,13 +304,20 @@ static int deriv(const Opt *O, const Inst *in)
 	return in->nres == 1 && (flag(O, in->res[0]) & DV_DERIV);
 }
 
+/* A value folded only when it is finite: the IR has no literal for NaN
+ * or an infinity, and the run must meet them where the source does. */
+static Simp fold_finite(Opt *O, float x)
+{
+	return isfinite(x) ? smov(kfloat(O, x)) : keep();
+}
+
 static Simp fold_float(Opt *O, int op, float x, float y)
 {
 	switch (op) {
-	case OP_ADD: return smov(kfloat(O, x + y));
-	case OP_SUB: return smov(kfloat(O, x - y));
-	case OP_MUL: return smov(kfloat(O, x * y));
-	case OP_DIV: return smov(kfloat(O, x / y));
+	case OP_ADD: return fold_finite(O, x + y);
+	case OP_SUB: return fold_finite(O, x - y);
+	case OP_MUL: return fold_finite(O, x * y);
+	case OP_DIV: return fold_finite(O, x / y);
 	case OP_LT: return smov(kbool(O, x < y));
 	case OP_LE: return smov(kbool(O, x <= y));
 	case OP_GT: return smov(kbool(O, x > y));
