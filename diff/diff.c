@@ -1910,10 +1910,7 @@ static void diff_kernel(Module *m, const Src *src, D *d, int fi)
 			adj_scatter(d, &body, ga, (int32_t[]){ir_const_int(m, g, 0)}, a, f->loc);
 	}
 	finish(d, &body);
-	int opened = 0;
-	for (int i = 0; i < g->body.n; i++)
-		opened |= g->body.v[i].op == OP_TAPE_OPEN;
-	if (!opened)
+	if (!ir_opens_tape(g))
 		g->nparam--;
 }
 

@@ -2184,12 +2184,11 @@ static void analyse(Emitter *e, const Func *f, int fi)
 			local_name(e, i, f->val[i].name);
 	e->retname = NULL;
 	e->tapename = e->threadname = NULL;
-	for (int i = 0; i < f->body.n && !e->tapename; i++)
-		if (f->body.v[i].op == OP_TAPE_OPEN) {
-			e->tapename = make_name(e, "tp", 0);
-			if (e->rank > 1)
-				e->threadname = make_name(e, "thread", 0);
-		}
+	if (ir_opens_tape(f)) {
+		e->tapename = make_name(e, "tp", 0);
+		if (e->rank > 1)
+			e->threadname = make_name(e, "thread", 0);
+	}
 	if (f->nret > 1) {
 		e->retname = xmalloc((size_t)f->nret * sizeof *e->retname);
 		for (int k = 0; k < f->nret; k++) {
@@ -2434,10 +2433,7 @@ static void emit_entry(Emitter *e, int fi)
 			buf_printf(&t, "%stid%d", k ? ", " : "", k);
 		}
 	}
-	int tape = 0;
-	for (int i = 0; i < f->body.n; i++)
-		tape |= f->body.v[i].op == OP_TAPE_OPEN;
-	if (tape && r > 1) {
+	if (r > 1 && ir_opens_tape(f)) {
 		/* the thread's row-major index: tid on the GPU, from the
 		 * indices on the CPU */
 		if (cuda) {

@@ -782,6 +782,14 @@ int ir_kernel_rank(const Func *f)
 	return block_rank(&f->body);
 }
 
+int ir_opens_tape(const Func *f)
+{
+	for (int i = 0; i < f->body.n; i++)
+		if (f->body.v[i].op == OP_TAPE_OPEN)
+			return 1;
+	return 0;
+}
+
 Type ir_adjoint_type(Type t)
 {
 	return ty_is_array(t) ? t : ty_array(t, 1);

@@ -325,6 +325,9 @@ Type ir_adjoint_type(Type t);
 /* A kernel's launch rank: the most indices a wp.tid() in it gives (i, j
  * = wp.tid(): 2), and 1 where there is none. */
 int ir_kernel_rank(const Func *f);
+/* Does f open the tape (tape_open at its top: a backward kernel whose
+ * loops keep values for their reverse)? */
+int ir_opens_tape(const Func *f);
 
 /* Structural hash of one function: independent of value names, temp
  * numbering and locations. */
