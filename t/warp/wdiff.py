@@ -35,7 +35,8 @@ without central differences (a launch too large for --gradcheck's one
 pair of runs per input component), so a disagreement with Warp fails.
 
 A kernel Warp builds with enable_backward=False has no adjoint in Warp:
-its gradients are ksynth's alone, and must pass --gradcheck.
+its gradients are ksynth's alone, and must pass --gradcheck (with nofd:
+agree between cpu and sim).
 
 The tools come from $KS_BIN (build/bin by default); Warp's kernel cache is
 $WARP_CACHE (default build/warp-cache).  Warp is compiled with
@@ -172,6 +173,11 @@ def flat(v):
             out.extend(flat(x))
         return out
     return [v]
+
+
+def tolerance(array, half, rtol, atol):
+    """(rtol, atol) for an array: float16's when it is one of half."""
+    return (HALF_RTOL, HALF_ATOL) if array in half else (rtol, atol)
 
 
 def compare(w, k, rtol, atol, where):
@@ -526,7 +532,7 @@ def main(argv):
                     if ref is None:
                         return math.inf, "no %s record" % dev
                     for p, v in ref["outputs"].items():
-                        rtol, atol = (HALF_RTOL, HALF_ATOL) if p in wm.half else (FWD_RTOL, FWD_ATOL)
+                        rtol, atol = tolerance(p, wm.half, FWD_RTOL, FWD_ATOL)
                         q, w = compare(wout[p], v, rtol, atol, "%s %s" % (dev, p))
                         if q > worst:
                             worst, at = q, w
@@ -566,10 +572,12 @@ def main(argv):
                 if "gradcheck" in rc:
                     ok, what, why = rc["gradcheck"].get("ok", False), "passes --gradcheck", rc["gradcheck"]
                 else:
-                    q, why = 0.0, "no sim record"
+                    q, why = math.inf, "no sim gradients"
                     if rs is not None and "grads" in rs:
+                        q = 0.0
                         for p, g in rc["grads"].items():
-                            qp, w = compare(rs["grads"][p], g, GRAD_RTOL, GRAD_ATOL, "sim grad " + p)
+                            rtol, atol = tolerance(p, wm.half, GRAD_RTOL, GRAD_ATOL)
+                            qp, w = compare(rs["grads"][p], g, rtol, atol, "sim grad " + p)
                             if qp >= q:
                                 q, why = qp, w
                     ok, what = q <= 1.0, "cpu = sim"
@@ -584,7 +592,7 @@ def main(argv):
                 if ref is None or "grads" not in ref or crash:
                     continue
                 for p in wgrad:
-                    rtol, atol = (HALF_RTOL, HALF_ATOL) if p in wm.half else (GRAD_RTOL, GRAD_ATOL)
+                    rtol, atol = tolerance(p, wm.half, GRAD_RTOL, GRAD_ATOL)
                     q, w = compare(wgrad[p], ref["grads"][p], rtol, atol, "%s grad %s" % (dev, p))
                     if q > gworst:
                         gworst, gat = q, w
