@@ -80,6 +80,8 @@ B6(MAX_V, "max", "vec(N, S)", "a: vec(N, Scalar), b: vec(N, S)", 0, "@a > b ? g 
 B6(CLAMP_F, "clamp", "S", "x: Float, low: S, high: S", 0, "a < b ? 0.0 : (c < a ? 0.0 : g); a < b ? (c < b ? 0.0 : g) : 0.0; a < b ? (c < b ? g : 0.0) : (c < a ? g : 0.0)")
 B6(CLAMP_I, "clamp", "S", "x: Int, low: S, high: S", 0, "")
 
+/* rounding, interpolation, special functions and tests of a scalar */
+
 /* vectors and matrices */
 B6(DOT, "dot", "S", "a: vec(N, Scalar), b: vec(N, S)", 0, "g * b; g * a")
 B6(CROSS, "cross", "vec(3, S)", "a: vec(3, Scalar), b: vec(3, S)", 0, "cross(b, g); cross(g, a)")
@@ -91,11 +93,19 @@ B6(TRANSPOSE, "transpose", "mat(N, N, S)", "a: mat(N, N, Scalar)", 0, "transpose
 B6(DETERMINANT, "determinant", "S", "a: mat(N, N, Float)", 0, "transpose(inverse(a)) * (g * r)")
 B6(INVERSE, "inverse", "mat(N, N, S)", "a: mat(N, N, Float)", 0, "-(transpose(r) * g * transpose(r))")
 
+/* more of vectors and matrices: component-wise, constructors, decompositions */
+
+/* quaternions, transforms and spatial vectors */
+
+/* random numbers (Warp's PCG generator) and sampling */
+
 /* atomics: return the old value; the result may be left unused */
 B6(ATOMIC_ADD, "atomic_add", "T", "arr: array(Arith), index, value: T", BF_ATOMIC, "")
 B6(ATOMIC_SUB, "atomic_sub", "T", "arr: array(Arith), index, value: T", BF_ATOMIC, "")
 B6(ATOMIC_MIN, "atomic_min", "S", "arr: array(Scalar), index, value: S", BF_ATOMIC, "")
 B6(ATOMIC_MAX, "atomic_max", "S", "arr: array(Scalar), index, value: S", BF_ATOMIC, "")
+
+/* bitwise atomics, exchange and compare-and-swap */
 
 #ifdef KS_B6_LOCAL
 #undef B6
