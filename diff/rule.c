@@ -283,7 +283,7 @@ void diff_rule(DiffEmit *e, const char *rule, const int32_t v[5], int nargs, int
 	for (int i = 0; i < 5; i++)
 		if (v[i] >= 0 && ty_is_vec(ty(e, v[i])))
 			n = ty_dim(ty(e, v[i]));
-	int32_t comp[3][4], acc[3] = {-1, -1, -1};
+	int32_t comp[3][6], acc[3] = {-1, -1, -1};
 	for (int k = 0; k < n; k++) {
 		int32_t w[5];
 		int kc = ir_const_int(e->m, e->f, k);

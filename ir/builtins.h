@@ -81,6 +81,42 @@ B6(CLAMP_F, "clamp", "S", "x: Float, low: S, high: S", 0, "a < b ? 0.0 : (c < a 
 B6(CLAMP_I, "clamp", "S", "x: Int, low: S, high: S", 0, "")
 
 /* rounding, interpolation, special functions and tests of a scalar */
+B6(LERP_F, "lerp", "S", "a: Float, b: S, t: S", 0, "g * (1.0 - c); g * c; g * (b - a)")
+B6(LERP_V, "lerp", "vec(N, S)", "a: vec(N, Float), b: vec(N, S), t: S", 0, "g * (1.0 - c); g * c; fdot(g, b - a)")
+B6(LERP_M, "lerp", "mat(N, M, S)", "a: mat(N, M, Float), b: mat(N, M, S), t: S", 0, "g * (1.0 - c); g * c; fdot(g, b - a)")
+B6(SMOOTHSTEP, "smoothstep", "S", "a: Float, b: S, x: S", 0,
+   "(b - c) / (a - b) < 0.0 ? ((a - c) / (a - b) > 0.0 ? g * 6.0 * (a - c) * (b - c) * (b - c) / ((a - b) * (a - b) * (a - b) * (a - b)) : 0.0) : 0.0; "
+   "(b - c) / (a - b) < 0.0 ? ((a - c) / (a - b) > 0.0 ? g * 6.0 * (a - c) * (a - c) * (c - b) / ((a - b) * (a - b) * (a - b) * (a - b)) : 0.0) : 0.0; "
+   "(b - c) / (a - b) < 0.0 ? ((a - c) / (a - b) > 0.0 ? g * 6.0 * (a - c) * (b - c) / ((a - b) * (a - b) * (a - b)) : 0.0) : 0.0")
+B6(STEP, "step", "S", "x: Scalar", 0, "")
+B6(NONZERO, "nonzero", "S", "x: Scalar", 0, "")
+B6(RADIANS, "radians", "S", "x: Float", 0, "g * 0.017453292519943295")
+B6(DEGREES, "degrees", "S", "x: Float", 0, "g * 57.29577951308232")
+B6(ROUND, "round", "S", "x: Float", 0, "")
+B6(RINT, "rint", "S", "x: Float", 0, "")
+B6(TRUNC, "trunc", "S", "x: Float", 0, "")
+B6(FRAC, "frac", "S", "x: Float", 0, "g")
+B6(MOD_F, "mod", "S", "a: Float, b: S", 0, "g; -g * trunc(a / b)")
+B6(MOD_I, "mod", "S", "a: Int, b: S", 0, "")
+B6(MOD_V, "mod", "vec(N, S)", "a: vec(N, Scalar), b: vec(N, S)", 0, "@g; -g * trunc(a / b)")
+B6(COPYSIGN, "copysign", "S", "x: Float, y: S", 0, "copysign(1.0, a) == copysign(1.0, b) ? g : -g; ")
+B6(CBRT, "cbrt", "S", "x: Float", 0, "g / (3.0 * r * r)")
+B6(ERF, "erf", "S", "x: Float", 0, "1.1283791670955126 * exp(-a * a) * g")
+B6(ERFC, "erfc", "S", "x: Float", 0, "-1.1283791670955126 * exp(-a * a) * g")
+B6(ERFINV, "erfinv", "S", "x: Float", 0, "0.886226925452758 * exp(r * r) * g")
+B6(ERFCINV, "erfcinv", "S", "x: Float", 0, "-0.886226925452758 * exp(r * r) * g")
+B6(ISNAN, "isnan", "bool", "a: Float", 0, "")
+B6(ISNAN_V, "isnan", "bool", "a: vec(N, Float)", 0, "")
+B6(ISNAN_M, "isnan", "bool", "a: mat(N, M, Float)", 0, "")
+B6(ISINF, "isinf", "bool", "a: Float", 0, "")
+B6(ISINF_V, "isinf", "bool", "a: vec(N, Float)", 0, "")
+B6(ISINF_M, "isinf", "bool", "a: mat(N, M, Float)", 0, "")
+B6(ISFINITE, "isfinite", "bool", "a: Float", 0, "")
+B6(ISFINITE_V, "isfinite", "bool", "a: vec(N, Float)", 0, "")
+B6(ISFINITE_M, "isfinite", "bool", "a: mat(N, M, Float)", 0, "")
+B6(BIT_COUNT, "bit_count", "int", "x: Int", 0, "")
+B6(INVERT, "invert", "S", "a: Int", 0, "")
+B6(INVERT_V, "invert", "vec(N, S)", "a: vec(N, Int)", 0, "")
 
 /* vectors and matrices */
 B6(DOT, "dot", "S", "a: vec(N, Scalar), b: vec(N, S)", 0, "g * b; g * a")

@@ -97,6 +97,13 @@ typedef unsigned long long uint64_t;
 #define ceilf ceil
 #define fabsf fabs
 #define fmodf fmod
+#define roundf round
+#define rintf rint
+#define truncf trunc
+#define cbrtf cbrt
+#define erff erf
+#define erfcf erfc
+#define copysignf copysign
 #define KS_REAL double
 #else
 #define KS_DOUBLE_MODE 0
@@ -403,6 +410,181 @@ KS_FUNC double ks_sign_float16(double x) { return x < 0.0 ? -1.0 : 1.0; }
 KS_FUNC ks_half ks_abs_float16(ks_half x) { x.bits &= 0x7fff; return x; }
 KS_FUNC ks_half ks_sign_float16(ks_half x) { return KS_HALF(KS_H(x) < 0.0f ? -1.0f : 1.0f); }
 #endif
+
+/* Rounding, interpolation, special functions and tests of a scalar, as
+ * Warp defines them: frac(x) = x - trunc(x); mod is C's fmod on floats
+ * and % on ints (the ks_mod_ above); radians and degrees multiply by a
+ * double constant and round once; step(x) = x < 0 ? 1 : 0 (a step down
+ * at 0, Warp's convention); smoothstep clamps (x - a) / (b - a) to [0, 1],
+ * a NaN to 0, and evaluates u * u * (3 - 2 * u). */
+KS_MATH1(round, roundf, round)
+KS_MATH1(rint, rintf, rint)
+KS_MATH1(trunc, truncf, trunc)
+KS_MATH1(cbrt, cbrtf, cbrt)
+KS_MATH1(erf, erff, erf)
+KS_MATH1(erfc, erfcf, erfc)
+KS_FUNC KS_REAL ks_frac_float(KS_REAL x) { return x - truncf(x); }
+KS_FUNC double ks_frac_float64(double x) { return x - trunc(x); }
+KS_FUNC ks_half ks_frac_float16(ks_half x) { return KS_HALF(KS_H(x) - truncf(KS_H(x))); }
+KS_FUNC KS_REAL ks_radians_float(KS_REAL x) { return (KS_REAL)(x * 0.017453292519943295); }
+KS_FUNC double ks_radians_float64(double x) { return x * 0.017453292519943295; }
+KS_FUNC ks_half ks_radians_float16(ks_half x) { return KS_HALF((KS_REAL)(KS_H(x) * 0.017453292519943295)); }
+KS_FUNC KS_REAL ks_degrees_float(KS_REAL x) { return (KS_REAL)(x * 57.29577951308232); }
+KS_FUNC double ks_degrees_float64(double x) { return x * 57.29577951308232; }
+KS_FUNC ks_half ks_degrees_float16(ks_half x) { return KS_HALF((KS_REAL)(KS_H(x) * 57.29577951308232)); }
+KS_FUNC KS_REAL ks_copysign_float(KS_REAL x, KS_REAL y) { return copysignf(x, y); }
+KS_FUNC double ks_copysign_float64(double x, double y) { return copysign(x, y); }
+#if KS_DOUBLE_MODE
+KS_FUNC double ks_copysign_float16(double x, double y) { return copysign(x, y); }
+#else
+KS_FUNC ks_half ks_copysign_float16(ks_half x, ks_half y)
+{
+	x.bits = (uint16_t)((x.bits & 0x7fff) | (y.bits & 0x8000));
+	return x;
+}
+#endif
+
+/* step, nonzero, lerp and smoothstep on each type, from its arithmetic */
+#define KS_STEP(SN, ST, ZERO, ONE)                                                   \
+	KS_FUNC ST ks_step_##SN(ST x) { return ks_lt_##SN(x, ZERO) ? ONE : ZERO; }  \
+	KS_FUNC ST ks_nonzero_##SN(ST x) { return ks_eq_##SN(x, ZERO) ? ZERO : ONE; }
+#define KS_INTERP(SN, ST, ZERO, ONE, TWO, THREE)                                     \
+	KS_FUNC ST ks_lerp_##SN(ST a, ST b, ST t)                                   \
+	{                                                                           \
+		return ks_add_##SN(ks_mul_##SN(a, ks_sub_##SN(ONE, t)), ks_mul_##SN(b, t)); \
+	}                                                                           \
+	KS_FUNC ST ks_smoothstep_##SN(ST a, ST b, ST x)                             \
+	{                                                                           \
+		ST u = ks_div_##SN(ks_sub_##SN(x, a), ks_sub_##SN(b, a));           \
+		u = ks_gt_##SN(u, ZERO) ? (ks_lt_##SN(u, ONE) ? u : ONE) : ZERO;   \
+		return ks_mul_##SN(ks_mul_##SN(u, u), ks_sub_##SN(THREE, ks_mul_##SN(TWO, u))); \
+	}
+KS_STEP(int8, int8_t, (int8_t)0, (int8_t)1)
+KS_STEP(uint8, uint8_t, (uint8_t)0, (uint8_t)1)
+KS_STEP(int16, int16_t, (int16_t)0, (int16_t)1)
+KS_STEP(uint16, uint16_t, (uint16_t)0, (uint16_t)1)
+KS_STEP(int, int, 0, 1)
+KS_STEP(uint32, uint32_t, 0u, 1u)
+KS_STEP(int64, int64_t, (int64_t)0, (int64_t)1)
+KS_STEP(uint64, uint64_t, (uint64_t)0, (uint64_t)1)
+KS_STEP(float16, ks_half, KS_HALF(0.0f), KS_HALF(1.0f))
+KS_STEP(float, KS_REAL, 0.0f, 1.0f)
+KS_STEP(float64, double, 0.0, 1.0)
+KS_INTERP(float16, ks_half, KS_HALF(0.0f), KS_HALF(1.0f), KS_HALF(2.0f), KS_HALF(3.0f))
+KS_INTERP(float, KS_REAL, 0.0f, 1.0f, 2.0f, 3.0f)
+KS_INTERP(float64, double, 0.0, 1.0, 2.0, 3.0)
+
+/* erfinv and erfcinv: CUDA has them; elsewhere they are computed in
+ * double, from a first guess refined by Newton's method on C's erf and
+ * erfc (each step doubles the correct digits; three are enough for a
+ * double), and a float result rounds that. */
+#if defined(__CUDACC__)
+KS_FUNC float ks_erfinv_float(float x) { return erfinvf(x); }
+KS_FUNC double ks_erfinv_float64(double x) { return erfinv(x); }
+KS_FUNC float ks_erfcinv_float(float x) { return erfcinvf(x); }
+KS_FUNC double ks_erfcinv_float64(double x) { return erfcinv(x); }
+#else
+/* a guess within 1e-3 (Giles, "Approximating the erfinv function", 2010),
+ * from w = -log((1 - x) * (1 + x)), given as w to keep the tails exact */
+KS_FUNC double ks_erfinv_guess(double x, double w)
+{
+	double p;
+	if (w < 5.0) {
+		w -= 2.5;
+		p = 2.81022636e-08;
+		p = 3.43273939e-07 + p * w;
+		p = -3.5233877e-06 + p * w;
+		p = -4.39150654e-06 + p * w;
+		p = 0.00021858087 + p * w;
+		p = -0.00125372503 + p * w;
+		p = -0.00417768164 + p * w;
+		p = 0.246640727 + p * w;
+		p = 1.50140941 + p * w;
+	} else {
+		w = sqrt(w) - 3.0;
+		p = -0.000200214257;
+		p = 0.000100950558 + p * w;
+		p = 0.00134934322 + p * w;
+		p = -0.00367342844 + p * w;
+		p = 0.00573950773 + p * w;
+		p = -0.0076224613 + p * w;
+		p = 0.00943887047 + p * w;
+		p = 1.00167406 + p * w;
+		p = 2.83297682 + p * w;
+	}
+	return p * x;
+}
+KS_FUNC double ks_erfinv_float64(double x)
+{
+	if (!(x > -1.0 && x < 1.0))
+		return x == 1.0 ? KS_INF_F64 : x == -1.0 ? -KS_INF_F64 : KS_NAN_F64;
+	double y = ks_erfinv_guess(x, -log((1.0 - x) * (1.0 + x)));
+	for (int i = 0; i < 3; i++)
+		y -= (erf(y) - x) / (1.1283791670955126 * exp(-y * y));
+	return y;
+}
+/* erfcinv(x) = erfinv(1 - x), solved on erfc so that a small x keeps its
+ * digits: for x < 1 the root is positive and erfc(y) = x is well
+ * conditioned. */
+KS_FUNC double ks_erfcinv_float64(double x)
+{
+	if (!(x > 0.0 && x < 2.0))
+		return x == 0.0 ? KS_INF_F64 : x == 2.0 ? -KS_INF_F64 : KS_NAN_F64;
+	if (x > 1.0)
+		return -ks_erfcinv_float64(2.0 - x);
+	double y = ks_erfinv_guess(1.0 - x, -log(x * (2.0 - x)));
+	for (int i = 0; i < 3; i++)
+		y += (erfc(y) - x) / (1.1283791670955126 * exp(-y * y));
+	return y;
+}
+KS_FUNC KS_REAL ks_erfinv_float(KS_REAL x) { return (KS_REAL)ks_erfinv_float64(x); }
+KS_FUNC KS_REAL ks_erfcinv_float(KS_REAL x) { return (KS_REAL)ks_erfcinv_float64(x); }
+#endif
+KS_FUNC ks_half ks_erfinv_float16(ks_half x) { return KS_HALF(ks_erfinv_float(KS_H(x))); }
+KS_FUNC ks_half ks_erfcinv_float16(ks_half x) { return KS_HALF(ks_erfcinv_float(KS_H(x))); }
+
+/* isnan, isinf, isfinite, on the values themselves (no libm needed) */
+KS_FUNC bool ks_isnan_float(KS_REAL x) { return x != x; }
+KS_FUNC bool ks_isinf_float(KS_REAL x) { return x == KS_INF || x == -KS_INF; }
+KS_FUNC bool ks_isfinite_float(KS_REAL x) { return x == x && !ks_isinf_float(x); }
+KS_FUNC bool ks_isnan_float64(double x) { return x != x; }
+KS_FUNC bool ks_isinf_float64(double x) { return x == KS_INF_F64 || x == -KS_INF_F64; }
+KS_FUNC bool ks_isfinite_float64(double x) { return x == x && !ks_isinf_float64(x); }
+#if KS_DOUBLE_MODE
+KS_FUNC bool ks_isnan_float16(double x) { return ks_isnan_float64(x); }
+KS_FUNC bool ks_isinf_float16(double x) { return ks_isinf_float64(x); }
+KS_FUNC bool ks_isfinite_float16(double x) { return ks_isfinite_float64(x); }
+#else
+KS_FUNC bool ks_isnan_float16(ks_half x) { return (x.bits & 0x7c00) == 0x7c00 && (x.bits & 0x3ff); }
+KS_FUNC bool ks_isinf_float16(ks_half x) { return (x.bits & 0x7fff) == 0x7c00; }
+KS_FUNC bool ks_isfinite_float16(ks_half x) { return (x.bits & 0x7c00) != 0x7c00; }
+#endif
+
+/* bit_count: the bits set in an int's own width (a signed one's two's
+ * complement bits), as an int; invert: ~ in the int's width */
+KS_FUNC int ks_popcount64(uint64_t x)
+{
+#if defined(__CUDACC__)
+	return __popcll(x);
+#else
+	x = x - ((x >> 1) & 0x5555555555555555ull);
+	x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+	return (int)((x * 0x0101010101010101ull) >> 56);
+#endif
+}
+KS_FUNC int ks_bit_count_int8(int8_t x) { return ks_popcount64((uint8_t)x); }
+KS_FUNC int ks_bit_count_uint8(uint8_t x) { return ks_popcount64(x); }
+KS_FUNC int ks_bit_count_int16(int16_t x) { return ks_popcount64((uint16_t)x); }
+KS_FUNC int ks_bit_count_uint16(uint16_t x) { return ks_popcount64(x); }
+KS_FUNC int ks_bit_count_int(int x) { return ks_popcount64((uint32_t)x); }
+KS_FUNC int ks_bit_count_uint32(uint32_t x) { return ks_popcount64(x); }
+KS_FUNC int ks_bit_count_int64(int64_t x) { return ks_popcount64((uint64_t)x); }
+KS_FUNC int ks_bit_count_uint64(uint64_t x) { return ks_popcount64(x); }
+KS_FUNC int ks_invert_int(int x) { return ~x; }
+KS_FUNC uint32_t ks_invert_uint32(uint32_t x) { return ~x; }
+KS_FUNC int64_t ks_invert_int64(int64_t x) { return ~x; }
+KS_FUNC uint64_t ks_invert_uint64(uint64_t x) { return ~x; }
 
 /* ---- conversions ---------------------------------------------------------- */
 
