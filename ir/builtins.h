@@ -130,6 +130,30 @@ B6(DETERMINANT, "determinant", "S", "a: mat(N, N, Float)", 0, "transpose(inverse
 B6(INVERSE, "inverse", "mat(N, N, S)", "a: mat(N, N, Float)", 0, "-(transpose(r) * g * transpose(r))")
 
 /* more of vectors and matrices: component-wise, constructors, decompositions */
+B6(SIGN_V, "sign", "vec(N, S)", "x: vec(N, Scalar)", 0, "")
+B6(MIN_VS, "min", "S", "a: vec(N, Scalar)", 0, "basis(a, int(argmin(a)), g)")
+B6(MAX_VS, "max", "S", "a: vec(N, Scalar)", 0, "basis(a, int(argmax(a)), g)")
+B6(ARGMIN, "argmin", "uint32", "a: vec(N, Scalar)", 0, "")
+B6(ARGMAX, "argmax", "uint32", "a: vec(N, Scalar)", 0, "")
+B6(CW_MUL_V, "cw_mul", "vec(N, S)", "a: vec(N, Scalar), b: vec(N, S)", 0, "cw_mul(g, b); cw_mul(g, a)")
+B6(CW_MUL_M, "cw_mul", "mat(N, M, S)", "a: mat(N, M, Scalar), b: mat(N, M, S)", 0, "cw_mul(g, b); cw_mul(g, a)")
+B6(CW_DIV_V, "cw_div", "vec(N, S)", "a: vec(N, Scalar), b: vec(N, S)", 0, "cw_div(g, b); -cw_mul(g, cw_div(r, b))")
+B6(CW_DIV_M, "cw_div", "mat(N, M, S)", "a: mat(N, M, Scalar), b: mat(N, M, S)", 0, "cw_div(g, b); -cw_mul(g, cw_div(r, b))")
+B6(DDOT, "ddot", "S", "a: mat(N, M, Float), b: mat(N, M, S)", 0, "g * b; g * a")
+B6(TRACE, "trace", "S", "a: mat(N, N, Float)", 0, "diag(fill(get_diag(a), g))")
+B6(GET_DIAG, "get_diag", "vec(N, S)", "mat: mat(N, N, Float)", 0, "diag(g)")
+B6(DIAG, "diag", "mat(N, N, S)", "vec: vec(N, Float)", 0, "get_diag(g)")
+B6(SKEW, "skew", "mat(3, 3, S)", "vec: vec(3, Float)", 0, "vec(at(g, 2, 1) - at(g, 1, 2), at(g, 0, 2) - at(g, 2, 0), at(g, 1, 0) - at(g, 0, 1))")
+B6(ROWS2, "matrix_from_rows", "mat(2, 2, S)", "vec(2, Float), vec(2, S)", 0, "at(g, 0); at(g, 1)")
+B6(ROWS3, "matrix_from_rows", "mat(3, 3, S)", "vec(3, Float), vec(3, S), vec(3, S)", 0, "at(g, 0); at(g, 1); at(g, 2)")
+B6(ROWS4, "matrix_from_rows", "mat(4, 4, S)", "vec(4, Float), vec(4, S), vec(4, S), vec(4, S)", 0, "at(g, 0); at(g, 1); at(g, 2); at(g, 3)")
+B6(COLS2, "matrix_from_cols", "mat(2, 2, S)", "vec(2, Float), vec(2, S)", 0, "at(transpose(g), 0); at(transpose(g), 1)")
+B6(COLS3, "matrix_from_cols", "mat(3, 3, S)", "vec(3, Float), vec(3, S), vec(3, S)", 0, "at(transpose(g), 0); at(transpose(g), 1); at(transpose(g), 2)")
+B6(COLS4, "matrix_from_cols", "mat(4, 4, S)", "vec(4, Float), vec(4, S), vec(4, S), vec(4, S)", 0, "at(transpose(g), 0); at(transpose(g), 1); at(transpose(g), 2); at(transpose(g), 3)")
+B6(DIV_APPROX_F, "div_approx", "S", "a: Float, b: S", 0, "g / b; -(g * r) / b")
+B6(DIV_APPROX_V, "div_approx", "vec(N, S)", "a: vec(N, Float), b: S", 0, "g / b; -fdot(g, r) / b")
+B6(DIV_APPROX_M, "div_approx", "mat(N, N, S)", "a: mat(N, N, Float), b: S", 0, "g / b; -fdot(g, r) / b")
+B6(INVERSE_APPROX, "inverse_approx", "mat(N, N, S)", "a: mat(N, N, Float)", 0, "-(transpose(r) * g * transpose(r))")
 
 /* quaternions, transforms and spatial vectors */
 

@@ -444,6 +444,16 @@ KS_FUNC ks_half ks_copysign_float16(ks_half x, ks_half y)
 }
 #endif
 
+/* div_approx: CUDA's fast division for float32 (2 ulp), the exact one
+ * elsewhere, as Warp's CPU code does */
+#if defined(__CUDACC__)
+KS_FUNC float ks_div_approx_float(float a, float b) { return __fdividef(a, b); }
+#else
+KS_FUNC KS_REAL ks_div_approx_float(KS_REAL a, KS_REAL b) { return a / b; }
+#endif
+KS_FUNC double ks_div_approx_float64(double a, double b) { return a / b; }
+KS_FUNC ks_half ks_div_approx_float16(ks_half a, ks_half b) { return ks_div_float16(a, b); }
+
 /* step, nonzero, lerp and smoothstep on each type, from its arithmetic */
 #define KS_STEP(SN, ST, ZERO, ONE)                                                   \
 	KS_FUNC ST ks_step_##SN(ST x) { return ks_lt_##SN(x, ZERO) ? ONE : ZERO; }  \
@@ -802,6 +812,148 @@ KS_VECS(uint32, uint32_t, vec2ui, vec3ui, vec4ui)
 KS_VECS(int64, int64_t, vec2l, vec3l, vec4l)
 KS_VECS(uint64, uint64_t, vec2ul, vec3ul, vec4ul)
 
+/* More of every vector: component-wise sign and mod (mod as the scalar's,
+ * fmod on floats); argmin and argmax (the first smallest or largest
+ * component, NaNs skipped, 0 when all are NaN, as Warp's), and min and
+ * max of the components, the one argmin and argmax pick; cw_mul, cw_div. */
+#define KS_VEC_MORE(VT, N, SN, ST)                                                  \
+	KS_FUNC ks_##VT ks_sign_##VT(ks_##VT a)                                     \
+	{                                                                           \
+		for (int i = 0; i < N; i++)                                         \
+			a.c[i] = ks_sign_##SN(a.c[i]);                              \
+		return a;                                                           \
+	}                                                                           \
+	KS_FUNC ks_##VT ks_mod_##VT(ks_##VT a, ks_##VT b)                           \
+	{                                                                           \
+		for (int i = 0; i < N; i++)                                         \
+			a.c[i] = ks_mod_##SN(a.c[i], b.c[i]);                       \
+		return a;                                                           \
+	}                                                                           \
+	KS_FUNC ks_##VT ks_cw_mul_##VT(ks_##VT a, ks_##VT b)                        \
+	{                                                                           \
+		for (int i = 0; i < N; i++)                                         \
+			a.c[i] = ks_mul_##SN(a.c[i], b.c[i]);                       \
+		return a;                                                           \
+	}                                                                           \
+	KS_FUNC ks_##VT ks_cw_div_##VT(ks_##VT a, ks_##VT b)                        \
+	{                                                                           \
+		for (int i = 0; i < N; i++)                                         \
+			a.c[i] = ks_div_##SN(a.c[i], b.c[i]);                       \
+		return a;                                                           \
+	}                                                                           \
+	KS_FUNC uint32_t ks_argmin_##VT(ks_##VT a)                                  \
+	{                                                                           \
+		int k = 0;                                                          \
+		while (k < N && ks_ne_##SN(a.c[k], a.c[k]))                         \
+			k++;                                                        \
+		if (k == N)                                                         \
+			return 0;                                                   \
+		for (int i = k + 1; i < N; i++)                                     \
+			if (ks_lt_##SN(a.c[i], a.c[k]))                             \
+				k = i;                                              \
+		return (uint32_t)k;                                                 \
+	}                                                                           \
+	KS_FUNC uint32_t ks_argmax_##VT(ks_##VT a)                                  \
+	{                                                                           \
+		int k = 0;                                                          \
+		while (k < N && ks_ne_##SN(a.c[k], a.c[k]))                         \
+			k++;                                                        \
+		if (k == N)                                                         \
+			return 0;                                                   \
+		for (int i = k + 1; i < N; i++)                                     \
+			if (ks_gt_##SN(a.c[i], a.c[k]))                             \
+				k = i;                                              \
+		return (uint32_t)k;                                                 \
+	}                                                                           \
+	KS_FUNC ST ks_min_of_##VT(ks_##VT a) { return a.c[ks_argmin_##VT(a)]; }     \
+	KS_FUNC ST ks_max_of_##VT(ks_##VT a) { return a.c[ks_argmax_##VT(a)]; }
+
+/* lerp and the tests of a float vector: a NaN or infinite component makes
+ * it NaN or infinite; finite when all are */
+#define KS_VEC_FLOAT_MORE(VT, N, SN, ST)                                            \
+	KS_FUNC ks_##VT ks_lerp_##VT(ks_##VT a, ks_##VT b, ST t)                    \
+	{                                                                           \
+		ST s = ks_sub_##SN(ks_one_##SN(), t);                               \
+		for (int i = 0; i < N; i++)                                         \
+			a.c[i] = ks_add_##SN(ks_mul_##SN(a.c[i], s), ks_mul_##SN(b.c[i], t)); \
+		return a;                                                           \
+	}                                                                           \
+	KS_FUNC bool ks_isnan_##VT(ks_##VT a)                                       \
+	{                                                                           \
+		for (int i = 0; i < N; i++)                                         \
+			if (ks_isnan_##SN(a.c[i]))                                  \
+				return true;                                        \
+		return false;                                                       \
+	}                                                                           \
+	KS_FUNC bool ks_isinf_##VT(ks_##VT a)                                       \
+	{                                                                           \
+		for (int i = 0; i < N; i++)                                         \
+			if (ks_isinf_##SN(a.c[i]))                                  \
+				return true;                                        \
+		return false;                                                       \
+	}                                                                           \
+	KS_FUNC bool ks_isfinite_##VT(ks_##VT a)                                    \
+	{                                                                           \
+		for (int i = 0; i < N; i++)                                         \
+			if (!ks_isfinite_##SN(a.c[i]))                              \
+				return false;                                       \
+		return true;                                                        \
+	}
+
+/* the components of a float vector by a scalar, approximately */
+#define KS_VEC_DIV_APPROX(VT, N, SN, ST)                                            \
+	KS_FUNC ks_##VT ks_div_approx_##VT(ks_##VT a, ST s)                         \
+	{                                                                           \
+		for (int i = 0; i < N; i++)                                         \
+			a.c[i] = ks_div_approx_##SN(a.c[i], s);                     \
+		return a;                                                           \
+	}
+
+/* ~ of each component of an int vector */
+#define KS_VEC_INT_MORE(VT, N, SN, ST)                                              \
+	KS_FUNC ks_##VT ks_invert_##VT(ks_##VT a)                                   \
+	{                                                                           \
+		for (int i = 0; i < N; i++)                                         \
+			a.c[i] = ks_invert_##SN(a.c[i]);                            \
+		return a;                                                           \
+	}
+
+#define KS_FLOAT_VECS_MORE(SN, ST, V2, V3, V4, V6)                                   \
+	KS_VEC_MORE(V2, 2, SN, ST)                                                  \
+	KS_VEC_MORE(V3, 3, SN, ST)                                                  \
+	KS_VEC_MORE(V4, 4, SN, ST)                                                  \
+	KS_VEC_MORE(V6, 6, SN, ST)                                                  \
+	KS_VEC_FLOAT_MORE(V2, 2, SN, ST)                                            \
+	KS_VEC_FLOAT_MORE(V3, 3, SN, ST)                                            \
+	KS_VEC_FLOAT_MORE(V4, 4, SN, ST)                                            \
+	KS_VEC_FLOAT_MORE(V6, 6, SN, ST)                                            \
+	KS_VEC_DIV_APPROX(V2, 2, SN, ST)                                            \
+	KS_VEC_DIV_APPROX(V3, 3, SN, ST)                                            \
+	KS_VEC_DIV_APPROX(V4, 4, SN, ST)                                            \
+	KS_VEC_DIV_APPROX(V6, 6, SN, ST)
+#define KS_INT_VECS_MORE(SN, ST, V2, V3, V4)                                         \
+	KS_VEC_MORE(V2, 2, SN, ST)                                                  \
+	KS_VEC_MORE(V3, 3, SN, ST)                                                  \
+	KS_VEC_MORE(V4, 4, SN, ST)                                                  \
+	KS_VEC_INT_MORE(V2, 2, SN, ST)                                              \
+	KS_VEC_INT_MORE(V3, 3, SN, ST)                                              \
+	KS_VEC_INT_MORE(V4, 4, SN, ST)
+
+KS_FUNC KS_REAL ks_one_float(void) { return 1.0f; }
+KS_FUNC double ks_one_float64(void) { return 1.0; }
+KS_FUNC ks_half ks_one_float16(void) { return KS_HALF(1.0f); }
+KS_FLOAT_VECS_MORE(float, KS_REAL, vec2, vec3, vec4, spatial_vector)
+KS_FLOAT_VECS_MORE(float16, ks_half, vec2h, vec3h, vec4h, spatial_vectorh)
+KS_FLOAT_VECS_MORE(float64, double, vec2d, vec3d, vec4d, spatial_vectord)
+KS_INT_VECS_MORE(int8, int8_t, vec2b, vec3b, vec4b)
+KS_INT_VECS_MORE(uint8, uint8_t, vec2ub, vec3ub, vec4ub)
+KS_INT_VECS_MORE(int16, int16_t, vec2s, vec3s, vec4s)
+KS_INT_VECS_MORE(uint16, uint16_t, vec2us, vec3us, vec4us)
+KS_INT_VECS_MORE(int, int, vec2i, vec3i, vec4i)
+KS_INT_VECS_MORE(uint32, uint32_t, vec2ui, vec3ui, vec4ui)
+KS_INT_VECS_MORE(int64, int64_t, vec2l, vec3l, vec4l)
+KS_INT_VECS_MORE(uint64, uint64_t, vec2ul, vec3ul, vec4ul)
+
 /* ---- matrices ------------------------------------------------------------- */
 
 /* ks_<MT> holds N x N components of SN, row-major: c[row][col]; VT is the
@@ -1132,12 +1284,187 @@ KS_VECS(uint64, uint64_t, vec2ul, vec3ul, vec4ul)
 	KS_DET33(M3, SN, ST, V3)                                                    \
 	KS_DET44(M4, SN, ST)
 
-KS_FUNC KS_REAL ks_one_float(void) { return 1.0f; }
-KS_FUNC double ks_one_float64(void) { return 1.0; }
-KS_FUNC ks_half ks_one_float16(void) { return KS_HALF(1.0f); }
 KS_MATS(float, KS_REAL, mat22, mat33, mat44, spatial_matrix, vec2, vec3, vec4, spatial_vector)
 KS_MATS(float16, ks_half, mat22h, mat33h, mat44h, spatial_matrixh, vec2h, vec3h, vec4h, spatial_vectorh)
 KS_MATS(float64, double, mat22d, mat33d, mat44d, spatial_matrixd, vec2d, vec3d, vec4d, spatial_vectord)
+
+/* More of every matrix: lerp, the tests, component-wise products,
+ * ddot (the sum of the component products), trace, the diagonal as a
+ * vector and a vector as a diagonal matrix, and the matrix of rows or of
+ * columns (matrix_from_rows, matrix_from_cols; one function per size,
+ * below). */
+#define KS_MAT_MORE(MT, N, SN, ST, VT)                                              \
+	KS_FUNC ks_##MT ks_lerp_##MT(ks_##MT a, ks_##MT b, ST t)                    \
+	{                                                                           \
+		ST s = ks_sub_##SN(ks_one_##SN(), t);                               \
+		for (int i = 0; i < N; i++)                                         \
+			for (int j = 0; j < N; j++)                                 \
+				a.c[i][j] = ks_add_##SN(ks_mul_##SN(a.c[i][j], s), ks_mul_##SN(b.c[i][j], t)); \
+		return a;                                                           \
+	}                                                                           \
+	KS_FUNC bool ks_isnan_##MT(ks_##MT a)                                       \
+	{                                                                           \
+		for (int i = 0; i < N; i++)                                         \
+			if (ks_isnan_##VT(ks_row_##MT(a, i)))                       \
+				return true;                                        \
+		return false;                                                       \
+	}                                                                           \
+	KS_FUNC bool ks_isinf_##MT(ks_##MT a)                                       \
+	{                                                                           \
+		for (int i = 0; i < N; i++)                                         \
+			if (ks_isinf_##VT(ks_row_##MT(a, i)))                       \
+				return true;                                        \
+		return false;                                                       \
+	}                                                                           \
+	KS_FUNC bool ks_isfinite_##MT(ks_##MT a)                                    \
+	{                                                                           \
+		for (int i = 0; i < N; i++)                                         \
+			if (!ks_isfinite_##VT(ks_row_##MT(a, i)))                   \
+				return false;                                       \
+		return true;                                                        \
+	}                                                                           \
+	KS_FUNC ks_##MT ks_cw_mul_##MT(ks_##MT a, ks_##MT b)                        \
+	{                                                                           \
+		for (int i = 0; i < N; i++)                                         \
+			for (int j = 0; j < N; j++)                                 \
+				a.c[i][j] = ks_mul_##SN(a.c[i][j], b.c[i][j]);      \
+		return a;                                                           \
+	}                                                                           \
+	KS_FUNC ks_##MT ks_cw_div_##MT(ks_##MT a, ks_##MT b)                        \
+	{                                                                           \
+		for (int i = 0; i < N; i++)                                         \
+			for (int j = 0; j < N; j++)                                 \
+				a.c[i][j] = ks_div_##SN(a.c[i][j], b.c[i][j]);      \
+		return a;                                                           \
+	}                                                                           \
+	KS_FUNC ST ks_ddot_##MT(ks_##MT a, ks_##MT b)                               \
+	{                                                                           \
+		ST r = ks_zero_##SN();                                              \
+		for (int i = 0; i < N; i++)                                         \
+			for (int j = 0; j < N; j++)                                 \
+				r = ks_add_##SN(r, ks_mul_##SN(a.c[i][j], b.c[i][j])); \
+		return r;                                                           \
+	}                                                                           \
+	KS_FUNC ST ks_trace_##MT(ks_##MT a)                                         \
+	{                                                                           \
+		ST r = ks_zero_##SN();                                              \
+		for (int i = 0; i < N; i++)                                         \
+			r = ks_add_##SN(r, a.c[i][i]);                              \
+		return r;                                                           \
+	}                                                                           \
+	KS_FUNC ks_##VT ks_get_diag_##MT(ks_##MT a)                                 \
+	{                                                                           \
+		ks_##VT r;                                                          \
+		for (int i = 0; i < N; i++)                                         \
+			r.c[i] = a.c[i][i];                                         \
+		return r;                                                           \
+	}                                                                           \
+	KS_FUNC ks_##MT ks_diag_##VT(ks_##VT d)                                     \
+	{                                                                           \
+		ks_##MT r = ks_zero_##MT();                                         \
+		for (int i = 0; i < N; i++)                                         \
+			r.c[i][i] = d.c[i];                                         \
+		return r;                                                           \
+	}                                                                           \
+	KS_FUNC ks_##MT ks_div_approx_##MT(ks_##MT a, ST s)                         \
+	{                                                                           \
+		for (int i = 0; i < N; i++)                                         \
+			for (int j = 0; j < N; j++)                                 \
+				a.c[i][j] = ks_div_approx_##SN(a.c[i][j], s);       \
+		return a;                                                           \
+	}
+
+/* inverse_approx: the inverse; its divisions are exact, which Warp's
+ * approximate one allows */
+#define KS_INVERSE_APPROX(MT) KS_FUNC ks_##MT ks_inverse_approx_##MT(ks_##MT a) { return ks_inverse_##MT(a); }
+
+/* skew(v): the matrix of v x . (cross product with v) */
+#define KS_SKEW(MT, SN, VT)                                                         \
+	KS_FUNC ks_##MT ks_skew_##VT(ks_##VT v)                                     \
+	{                                                                           \
+		ks_##MT r = ks_zero_##MT();                                         \
+		r.c[0][1] = ks_neg_##SN(v.c[2]), r.c[0][2] = v.c[1];                \
+		r.c[1][0] = v.c[2], r.c[1][2] = ks_neg_##SN(v.c[0]);                \
+		r.c[2][0] = ks_neg_##SN(v.c[1]), r.c[2][1] = v.c[0];                \
+		return r;                                                           \
+	}
+
+/* ks_matrix_from_rows_VT and _cols_VT, named after the vector as every
+ * builtin is after its first argument; the vectors are the arguments */
+#define KS_FROM_VECS2(MT, VT)                                                       \
+	KS_FUNC ks_##MT ks_matrix_from_rows_##VT(ks_##VT a, ks_##VT b)              \
+	{                                                                           \
+		ks_##VT v[2] = {a, b};                                              \
+		ks_##MT r;                                                          \
+		for (int i = 0; i < 2; i++)                                         \
+			for (int j = 0; j < 2; j++)                                 \
+				r.c[i][j] = v[i].c[j];                              \
+		return r;                                                           \
+	}                                                                           \
+	KS_FUNC ks_##MT ks_matrix_from_cols_##VT(ks_##VT a, ks_##VT b)              \
+	{                                                                           \
+		ks_##VT v[2] = {a, b};                                              \
+		ks_##MT r;                                                          \
+		for (int i = 0; i < 2; i++)                                         \
+			for (int j = 0; j < 2; j++)                                 \
+				r.c[j][i] = v[i].c[j];                              \
+		return r;                                                           \
+	}
+#define KS_FROM_VECS3(MT, VT)                                                       \
+	KS_FUNC ks_##MT ks_matrix_from_rows_##VT(ks_##VT a, ks_##VT b, ks_##VT c)   \
+	{                                                                           \
+		ks_##VT v[3] = {a, b, c};                                           \
+		ks_##MT r;                                                          \
+		for (int i = 0; i < 3; i++)                                         \
+			for (int j = 0; j < 3; j++)                                 \
+				r.c[i][j] = v[i].c[j];                              \
+		return r;                                                           \
+	}                                                                           \
+	KS_FUNC ks_##MT ks_matrix_from_cols_##VT(ks_##VT a, ks_##VT b, ks_##VT c)   \
+	{                                                                           \
+		ks_##VT v[3] = {a, b, c};                                           \
+		ks_##MT r;                                                          \
+		for (int i = 0; i < 3; i++)                                         \
+			for (int j = 0; j < 3; j++)                                 \
+				r.c[j][i] = v[i].c[j];                              \
+		return r;                                                           \
+	}
+#define KS_FROM_VECS4(MT, VT)                                                       \
+	KS_FUNC ks_##MT ks_matrix_from_rows_##VT(ks_##VT a, ks_##VT b, ks_##VT c, ks_##VT d) \
+	{                                                                           \
+		ks_##VT v[4] = {a, b, c, d};                                        \
+		ks_##MT r;                                                          \
+		for (int i = 0; i < 4; i++)                                         \
+			for (int j = 0; j < 4; j++)                                 \
+				r.c[i][j] = v[i].c[j];                              \
+		return r;                                                           \
+	}                                                                           \
+	KS_FUNC ks_##MT ks_matrix_from_cols_##VT(ks_##VT a, ks_##VT b, ks_##VT c, ks_##VT d) \
+	{                                                                           \
+		ks_##VT v[4] = {a, b, c, d};                                        \
+		ks_##MT r;                                                          \
+		for (int i = 0; i < 4; i++)                                         \
+			for (int j = 0; j < 4; j++)                                 \
+				r.c[j][i] = v[i].c[j];                              \
+		return r;                                                           \
+	}
+
+#define KS_MATS_MORE(SN, ST, M2, M3, M4, M6, V2, V3, V4, V6)                         \
+	KS_MAT_MORE(M2, 2, SN, ST, V2)                                              \
+	KS_MAT_MORE(M3, 3, SN, ST, V3)                                              \
+	KS_MAT_MORE(M4, 4, SN, ST, V4)                                              \
+	KS_MAT_MORE(M6, 6, SN, ST, V6)                                              \
+	KS_INVERSE_APPROX(M2)                                                       \
+	KS_INVERSE_APPROX(M3)                                                       \
+	KS_INVERSE_APPROX(M4)                                                       \
+	KS_SKEW(M3, SN, V3)                                                         \
+	KS_FROM_VECS2(M2, V2)                                                       \
+	KS_FROM_VECS3(M3, V3)                                                       \
+	KS_FROM_VECS4(M4, V4)
+
+KS_MATS_MORE(float, KS_REAL, mat22, mat33, mat44, spatial_matrix, vec2, vec3, vec4, spatial_vector)
+KS_MATS_MORE(float16, ks_half, mat22h, mat33h, mat44h, spatial_matrixh, vec2h, vec3h, vec4h, spatial_vectorh)
+KS_MATS_MORE(float64, double, mat22d, mat33d, mat44d, spatial_matrixd, vec2d, vec3d, vec4d, spatial_vectord)
 
 /* ---- quaternions and transforms ------------------------------------------- */
 
