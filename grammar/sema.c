@@ -1361,6 +1361,12 @@ static int builtin(Sema *s, Node *e, const char *name, Target *t, int want)
 	if (want && res == TY_VOID)
 		ERR(e, "wp.%s() does not return a value", name);
 	int32_t r = want ? out(s, t, res) : -1;
+	/* wp.mod and wp.invert of numbers are the operators % and ~ */
+	if (row == BI_MOD_F || row == BI_MOD_I || row == BI_INVERT) {
+		int32_t v = r >= 0 ? r : ir_temp(s->m, s->f, res); /* an operator has a value */
+		emit(s, e, row == BI_INVERT ? OP_INVERT : OP_MOD, &v, 1, a, n);
+		return r;
+	}
 	Inst *in = emit(s, e, OP_BUILTIN, &r, r >= 0, a, n);
 	in->callee = (int32_t)row;
 	return r;

@@ -53,3 +53,11 @@ def closest_axis(d: wp.array(dtype=wp.vec3), axis: wp.array(dtype=int), spread: 
     a = wp.abs(d[i])
     axis[i] = int(wp.argmax(a))
     spread[i] = wp.max(a) - wp.min(a)
+
+
+@wp.kernel
+def cell_bits(cell: wp.array(dtype=wp.vec3i), wrapped: wp.array(dtype=wp.vec3i), bits: wp.array(dtype=int)):
+    i = wp.tid()
+    c = cell[i]
+    wrapped[i] = wp.mod(c, wp.vec3i(4, 4, 4)) + wp.invert(c)
+    bits[i] = wp.bit_count(c[0]) + wp.invert(c[1]) + wp.mod(c[2], 5)
