@@ -18,8 +18,11 @@
  *
  * Types come from ir_op_type and ir_builtin_resolve; a float constant
  * next to a vector or matrix is broadcast (so "c ? g : 0.0" works for any
- * g).  NAME is a builtin, or float(x), int(x), or fdot(x, y) (the sum of
- * component products, for matrices too).
+ * g).  NAME is a builtin, or float(x), int(x), fdot(x, y) (the sum of
+ * component products, for matrices too), at(x, i) and at(x, i, j) (a
+ * component or row, the indices literal), fill(x, s) (x's type with every
+ * component s), basis(x, k, s) (x's type, s at k and 0 elsewhere) or
+ * vec(s, ...) (a vector of the operands' float type).
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -138,6 +141,27 @@ static int binop(P *p, int op, int x, int y)
 	return diff_op(p->e, op, a, 2, TY_VOID);
 }
 
+/* at(x, i) and at(x, i, j): a component or row of x, the indices
+ * literal ints (after "at(") */
+static int at(P *p)
+{
+	int32_t a[3];
+	int n = 1;
+	a[0] = expr(p);
+	while (eat(p, ",")) {
+		ws(p);
+		char *end;
+		long k = strtol(p->s, &end, 10);
+		if (end == p->s || n == 3)
+			bad(p, "expected an index");
+		p->s = end;
+		a[n++] = ir_const_int(p->e->m, p->e->f, (int)k);
+	}
+	if (!eat(p, ")"))
+		bad(p, "expected )");
+	return diff_op(p->e, OP_EXTRACT, a, n, TY_VOID);
+}
+
 static int prim(P *p)
 {
 	ws(p);
@@ -172,6 +196,8 @@ static int prim(P *p)
 	name[n] = 0;
 	if (!eat(p, "("))
 		bad(p, "expected (");
+	if (!strcmp(name, "at"))
+		return at(p);
 	int32_t args[4];
 	int na = 0;
 	do {
@@ -187,6 +213,14 @@ static int prim(P *p)
 		return diff_op(p->e, OP_CONV, args, 1, TY_INT);
 	if (!strcmp(name, "fdot") && na == 2)
 		return diff_fdot(p->e, args[0], args[1]);
+	if (!strcmp(name, "fill") && na == 2)
+		return diff_op(p->e, OP_MAKE, &args[1], 1, ty(p->e, args[0]));
+	if (!strcmp(name, "basis") && na == 3) {
+		int32_t a[3] = {diff_zero(p->e, ty(p->e, args[0])), args[1], args[2]};
+		return diff_op(p->e, OP_INSERT, a, 3, TY_VOID);
+	}
+	if (!strcmp(name, "vec"))
+		return diff_op(p->e, OP_MAKE, args, na, ty_find(TK_VEC, p->sc, na, 1));
 	return diff_builtin(p->e, name, args, na);
 }
 
@@ -283,7 +317,7 @@ void diff_rule(DiffEmit *e, const char *rule, const int32_t v[5], int nargs, int
 	for (int i = 0; i < 5; i++)
 		if (v[i] >= 0 && ty_is_vec(ty(e, v[i])))
 			n = ty_dim(ty(e, v[i]));
-	int32_t comp[3][4], acc[3] = {-1, -1, -1};
+	int32_t comp[3][6], acc[3] = {-1, -1, -1};
 	for (int k = 0; k < n; k++) {
 		int32_t w[5];
 		int kc = ir_const_int(e->m, e->f, k);

@@ -149,6 +149,7 @@ static const char *const reserved[] = {
 	"sinf", "cosf", "tanf", "asinf", "acosf", "atanf", "atan2f", "sinhf", "coshf",
 	"tanhf", "expf", "logf", "log2f", "log10f", "sqrtf", "powf", "floorf", "ceilf",
 	"fabsf", "fmodf", "isnan", "isinf", "isfinite", "signbit", "fpclassify",
+	"roundf", "rintf", "truncf", "cbrtf", "erff", "erfcf", "copysignf",
 	"atomicAdd", "atomicSub", "atomicMin", "atomicMax", "atomicCAS",
 	"__float_as_int", "__int_as_float",
 };
@@ -159,6 +160,7 @@ static const char *const reserved_global[] = {
 	"sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh",
 	"exp", "log", "log2", "log10", "sqrt", "pow", "floor", "ceil", "fabs", "abs",
 	"fmod", "min", "max", "fmin", "fmax", "round", "trunc", "exit", "abort",
+	"rint", "cbrt", "erf", "erfc", "copysign",
 	"printf", "malloc", "free", "memcpy", "memset",
 };
 
@@ -1066,12 +1068,14 @@ static const char *libm_name(int row, Type t)
 		{BI_ACOS, "acos"}, {BI_ATAN, "atan"}, {BI_ATAN2, "atan2"}, {BI_SINH, "sinh"},
 		{BI_COSH, "cosh"}, {BI_TANH, "tanh"}, {BI_EXP, "exp"}, {BI_LOG, "log"},
 		{BI_LOG2, "log2"}, {BI_LOG10, "log10"}, {BI_SQRT, "sqrt"}, {BI_POW, "pow"},
-		{BI_FLOOR, "floor"}, {BI_CEIL, "ceil"}, {BI_ABS_F, "fabs"},
+		{BI_FLOOR, "floor"}, {BI_CEIL, "ceil"}, {BI_ABS_F, "fabs"}, {BI_ROUND, "round"},
+		{BI_RINT, "rint"}, {BI_TRUNC, "trunc"}, {BI_CBRT, "cbrt"}, {BI_ERF, "erf"},
+		{BI_ERFC, "erfc"}, {BI_COPYSIGN, "copysign"},
 	};
 	static const char *const f32[] = {
 		"sinf", "cosf", "tanf", "asinf", "acosf", "atanf", "atan2f", "sinhf", "coshf",
 		"tanhf", "expf", "logf", "log2f", "log10f", "sqrtf", "powf", "floorf", "ceilf",
-		"fabsf",
+		"fabsf", "roundf", "rintf", "truncf", "cbrtf", "erff", "erfcf", "copysignf",
 	};
 	if (t != TY_FLOAT && t != TY_DOUBLE)
 		return NULL;

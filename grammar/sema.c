@@ -1361,6 +1361,12 @@ static int builtin(Sema *s, Node *e, const char *name, Target *t, int want)
 	if (want && res == TY_VOID)
 		ERR(e, "wp.%s() does not return a value", name);
 	int32_t r = want ? out(s, t, res) : -1;
+	/* wp.mod and wp.invert of numbers are the operators % and ~ */
+	if (row == BI_MOD_F || row == BI_MOD_I || row == BI_INVERT) {
+		int32_t v = r >= 0 ? r : ir_temp(s->m, s->f, res); /* an operator has a value */
+		emit(s, e, row == BI_INVERT ? OP_INVERT : OP_MOD, &v, 1, a, n);
+		return r;
+	}
 	Inst *in = emit(s, e, OP_BUILTIN, &r, r >= 0, a, n);
 	in->callee = (int32_t)row;
 	return r;
@@ -1433,6 +1439,30 @@ static int len_value(Sema *s, Node *e, Target *t)
 	return ir_const_int(s->m, s->f, ty_rows(tv));
 }
 
+/* wp.identity(n=N, dtype=T): the N x N identity matrix of the float T, N
+ * a literal; a make of its components. */
+static int identity(Sema *s, Node *e, Target *t)
+{
+	static const char *const pname[2] = {"n", "dtype"};
+	Node *node[2];
+	int64_t n;
+	double x;
+	int isf;
+	bind_args(s, e, "wp.identity", pname, 2, NULL, node);
+	if (!literal(node[0], &n, &x, &isf) || isf)
+		ERR(node[0], "wp.identity() needs its size n as an int literal");
+	Type dt = ann_type(s, node[1]);
+	Type mt = ty_is_float(dt) && n > 0 && n <= 6 ? ty_find(TK_MAT, dt, (int)n, (int)n) : TY_VOID;
+	if (mt == TY_VOID)
+		ERR(e, "no %lldx%lld matrix of %s: wp.identity() takes n = 2, 3, 4 or 6 and a float dtype",
+		    (long long)n, (long long)n, uty(dt));
+	int32_t a[36];
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < n; j++)
+			a[i * n + j] = ir_const(s->m, s->f, dt, 0, i == j ? 1.0 : 0.0);
+	return emit_val(s, e, OP_MAKE, mt, a, (int)(n * n), t);
+}
+
 /* A call: conversions, constructors, builtins and wp.funcs.  want: the
  * call must produce one value (else it is a statement). */
 static int call(Sema *s, Node *e, Target *t, int want)
@@ -1496,6 +1526,8 @@ static int call(Sema *s, Node *e, Target *t, int want)
 			return make(s, e, ty, t);
 		if (ir_builtin_known(name))
 			return builtin(s, e, name, t, want);
+		if (!strcmp(name, "identity"))
+			return identity(s, e, t);
 		if (array_spelling(fn) >= 0)
 			ERR(e, "wp.%s() can only be used in a parameter annotation", name);
 		ERR(fn, "wp.%s() is not supported in kernels", name);

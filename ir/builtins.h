@@ -81,6 +81,42 @@ B6(CLAMP_F, "clamp", "S", "x: Float, low: S, high: S", 0, "a < b ? 0.0 : (c < a 
 B6(CLAMP_I, "clamp", "S", "x: Int, low: S, high: S", 0, "")
 
 /* rounding, interpolation, special functions and tests of a scalar */
+B6(LERP_F, "lerp", "S", "a: Float, b: S, t: S", 0, "g * (1.0 - c); g * c; g * (b - a)")
+B6(LERP_V, "lerp", "vec(N, S)", "a: vec(N, Float), b: vec(N, S), t: S", 0, "g * (1.0 - c); g * c; fdot(g, b - a)")
+B6(LERP_M, "lerp", "mat(N, M, S)", "a: mat(N, M, Float), b: mat(N, M, S), t: S", 0, "g * (1.0 - c); g * c; fdot(g, b - a)")
+B6(SMOOTHSTEP, "smoothstep", "S", "a: Float, b: S, x: S", 0,
+   "(b - c) / (a - b) < 0.0 ? ((a - c) / (a - b) > 0.0 ? g * 6.0 * (a - c) * (b - c) * (b - c) / ((a - b) * (a - b) * (a - b) * (a - b)) : 0.0) : 0.0; "
+   "(b - c) / (a - b) < 0.0 ? ((a - c) / (a - b) > 0.0 ? g * 6.0 * (a - c) * (a - c) * (c - b) / ((a - b) * (a - b) * (a - b) * (a - b)) : 0.0) : 0.0; "
+   "(b - c) / (a - b) < 0.0 ? ((a - c) / (a - b) > 0.0 ? g * 6.0 * (a - c) * (b - c) / ((a - b) * (a - b) * (a - b)) : 0.0) : 0.0")
+B6(STEP, "step", "S", "x: Scalar", 0, "")
+B6(NONZERO, "nonzero", "S", "x: Scalar", 0, "")
+B6(RADIANS, "radians", "S", "x: Float", 0, "g * 0.017453292519943295")
+B6(DEGREES, "degrees", "S", "x: Float", 0, "g * 57.29577951308232")
+B6(ROUND, "round", "S", "x: Float", 0, "")
+B6(RINT, "rint", "S", "x: Float", 0, "")
+B6(TRUNC, "trunc", "S", "x: Float", 0, "")
+B6(FRAC, "frac", "S", "x: Float", 0, "g")
+B6(MOD_F, "mod", "S", "a: Float, b: S", 0, "g; -g * trunc(a / b)")
+B6(MOD_I, "mod", "S", "a: Int, b: S", 0, "")
+B6(MOD_V, "mod", "vec(N, S)", "a: vec(N, Scalar), b: vec(N, S)", 0, "@g; -g * trunc(a / b)")
+B6(COPYSIGN, "copysign", "S", "x: Float, y: S", 0, "copysign(1.0, a) == copysign(1.0, b) ? g : -g; ")
+B6(CBRT, "cbrt", "S", "x: Float", 0, "g / (3.0 * r * r)")
+B6(ERF, "erf", "S", "x: Float", 0, "1.1283791670955126 * exp(-a * a) * g")
+B6(ERFC, "erfc", "S", "x: Float", 0, "-1.1283791670955126 * exp(-a * a) * g")
+B6(ERFINV, "erfinv", "S", "x: Float", 0, "0.886226925452758 * exp(r * r) * g")
+B6(ERFCINV, "erfcinv", "S", "x: Float", 0, "-0.886226925452758 * exp(r * r) * g")
+B6(ISNAN, "isnan", "bool", "a: Float", 0, "")
+B6(ISNAN_V, "isnan", "bool", "a: vec(N, Float)", 0, "")
+B6(ISNAN_M, "isnan", "bool", "a: mat(N, M, Float)", 0, "")
+B6(ISINF, "isinf", "bool", "a: Float", 0, "")
+B6(ISINF_V, "isinf", "bool", "a: vec(N, Float)", 0, "")
+B6(ISINF_M, "isinf", "bool", "a: mat(N, M, Float)", 0, "")
+B6(ISFINITE, "isfinite", "bool", "a: Float", 0, "")
+B6(ISFINITE_V, "isfinite", "bool", "a: vec(N, Float)", 0, "")
+B6(ISFINITE_M, "isfinite", "bool", "a: mat(N, M, Float)", 0, "")
+B6(BIT_COUNT, "bit_count", "int", "x: Int", 0, "")
+B6(INVERT, "invert", "S", "a: Int", 0, "")
+B6(INVERT_V, "invert", "vec(N, S)", "a: vec(N, Int)", 0, "")
 
 /* vectors and matrices */
 B6(DOT, "dot", "S", "a: vec(N, Scalar), b: vec(N, S)", 0, "g * b; g * a")
@@ -94,6 +130,30 @@ B6(DETERMINANT, "determinant", "S", "a: mat(N, N, Float)", 0, "transpose(inverse
 B6(INVERSE, "inverse", "mat(N, N, S)", "a: mat(N, N, Float)", 0, "-(transpose(r) * g * transpose(r))")
 
 /* more of vectors and matrices: component-wise, constructors, decompositions */
+B6(SIGN_V, "sign", "vec(N, S)", "x: vec(N, Scalar)", 0, "")
+B6(MIN_VS, "min", "S", "a: vec(N, Scalar)", 0, "basis(a, int(argmin(a)), g)")
+B6(MAX_VS, "max", "S", "a: vec(N, Scalar)", 0, "basis(a, int(argmax(a)), g)")
+B6(ARGMIN, "argmin", "uint32", "a: vec(N, Scalar)", 0, "")
+B6(ARGMAX, "argmax", "uint32", "a: vec(N, Scalar)", 0, "")
+B6(CW_MUL_V, "cw_mul", "vec(N, S)", "a: vec(N, Scalar), b: vec(N, S)", 0, "cw_mul(g, b); cw_mul(g, a)")
+B6(CW_MUL_M, "cw_mul", "mat(N, M, S)", "a: mat(N, M, Scalar), b: mat(N, M, S)", 0, "cw_mul(g, b); cw_mul(g, a)")
+B6(CW_DIV_V, "cw_div", "vec(N, S)", "a: vec(N, Scalar), b: vec(N, S)", 0, "cw_div(g, b); -cw_mul(g, cw_div(r, b))")
+B6(CW_DIV_M, "cw_div", "mat(N, M, S)", "a: mat(N, M, Scalar), b: mat(N, M, S)", 0, "cw_div(g, b); -cw_mul(g, cw_div(r, b))")
+B6(DDOT, "ddot", "S", "a: mat(N, M, Float), b: mat(N, M, S)", 0, "g * b; g * a")
+B6(TRACE, "trace", "S", "a: mat(N, N, Float)", 0, "diag(fill(get_diag(a), g))")
+B6(GET_DIAG, "get_diag", "vec(N, S)", "mat: mat(N, N, Float)", 0, "diag(g)")
+B6(DIAG, "diag", "mat(N, N, S)", "vec: vec(N, Float)", 0, "get_diag(g)")
+B6(SKEW, "skew", "mat(3, 3, S)", "vec: vec(3, Float)", 0, "vec(at(g, 2, 1) - at(g, 1, 2), at(g, 0, 2) - at(g, 2, 0), at(g, 1, 0) - at(g, 0, 1))")
+B6(ROWS2, "matrix_from_rows", "mat(2, 2, S)", "vec(2, Float), vec(2, S)", 0, "at(g, 0); at(g, 1)")
+B6(ROWS3, "matrix_from_rows", "mat(3, 3, S)", "vec(3, Float), vec(3, S), vec(3, S)", 0, "at(g, 0); at(g, 1); at(g, 2)")
+B6(ROWS4, "matrix_from_rows", "mat(4, 4, S)", "vec(4, Float), vec(4, S), vec(4, S), vec(4, S)", 0, "at(g, 0); at(g, 1); at(g, 2); at(g, 3)")
+B6(COLS2, "matrix_from_cols", "mat(2, 2, S)", "vec(2, Float), vec(2, S)", 0, "at(transpose(g), 0); at(transpose(g), 1)")
+B6(COLS3, "matrix_from_cols", "mat(3, 3, S)", "vec(3, Float), vec(3, S), vec(3, S)", 0, "at(transpose(g), 0); at(transpose(g), 1); at(transpose(g), 2)")
+B6(COLS4, "matrix_from_cols", "mat(4, 4, S)", "vec(4, Float), vec(4, S), vec(4, S), vec(4, S)", 0, "at(transpose(g), 0); at(transpose(g), 1); at(transpose(g), 2); at(transpose(g), 3)")
+B6(DIV_APPROX_F, "div_approx", "S", "a: Float, b: S", 0, "g / b; -(g * r) / b")
+B6(DIV_APPROX_V, "div_approx", "vec(N, S)", "a: vec(N, Float), b: S", 0, "g / b; -fdot(g, r) / b")
+B6(DIV_APPROX_M, "div_approx", "mat(N, N, S)", "a: mat(N, N, Float), b: S", 0, "g / b; -fdot(g, r) / b")
+B6(INVERSE_APPROX, "inverse_approx", "mat(N, N, S)", "a: mat(N, N, Float)", 0, "-(transpose(r) * g * transpose(r))")
 
 /* quaternions, transforms and spatial vectors */
 

@@ -337,9 +337,12 @@ void ir_builtin_cname(int row, const Type *args, char *out, size_t n)
 		snprintf(out, n, "ks_%s", b->name);
 		return;
 	}
-	/* atomics are named after the element type, others after arg 0 */
+	/* atomics are named after the element type, others after arg 0;
+	 * min(v) and max(v), the reductions, are not the component-wise
+	 * min(a, b) of two vectors, and C has one name for both */
 	Type t = ty_elem(args[0]);
-	snprintf(out, n, "ks_%s_%s", b->name, ty_name(t));
+	const char *name = row == BI_MIN_VS ? "min_of" : row == BI_MAX_VS ? "max_of" : b->name;
+	snprintf(out, n, "ks_%s_%s", name, ty_name(t));
 }
 
 /* ---- opcode typing --------------------------------------------------------- */

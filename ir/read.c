@@ -612,12 +612,16 @@ static void parse_simple(Reader *r, Block *b)
 			next(r);
 		}
 	}
+	char name[64];
+	Type ty[256], rt;
+	snprintf(name, sizeof name, "%.*s", opt.n > 40 ? 40 : opt.n, opt.p);
+	for (int i = 0; i < narg; i++)
+		ty[i] = r->f->val[arg[i]].ty;
+	/* mod and invert are opcodes on numbers and builtins (wp.mod,
+	 * wp.invert) on vectors: the name is the opcode where it types */
+	if (op != OP_BUILTIN && ir_builtin_known(name) && ir_op_type(op, ty, narg, TY_VOID) == TY_VOID)
+		op = OP_BUILTIN;
 	if (op == OP_BUILTIN) {
-		Type ty[256], rt;
-		char name[64];
-		snprintf(name, sizeof name, "%.*s", opt.n, opt.p);
-		for (int i = 0; i < narg; i++)
-			ty[i] = r->f->val[arg[i]].ty;
 		callee = ir_builtin_resolve(name, ty, narg, &rt);
 		if (callee < 0) {
 			Buf b2 = {0};

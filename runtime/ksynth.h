@@ -97,6 +97,13 @@ typedef unsigned long long uint64_t;
 #define ceilf ceil
 #define fabsf fabs
 #define fmodf fmod
+#define roundf round
+#define rintf rint
+#define truncf trunc
+#define cbrtf cbrt
+#define erff erf
+#define erfcf erfc
+#define copysignf copysign
 #define KS_REAL double
 #else
 #define KS_DOUBLE_MODE 0
@@ -404,6 +411,191 @@ KS_FUNC ks_half ks_abs_float16(ks_half x) { x.bits &= 0x7fff; return x; }
 KS_FUNC ks_half ks_sign_float16(ks_half x) { return KS_HALF(KS_H(x) < 0.0f ? -1.0f : 1.0f); }
 #endif
 
+/* Rounding, interpolation, special functions and tests of a scalar, as
+ * Warp defines them: frac(x) = x - trunc(x); mod is C's fmod on floats
+ * and % on ints (the ks_mod_ above); radians and degrees multiply by a
+ * double constant and round once; step(x) = x < 0 ? 1 : 0 (a step down
+ * at 0, Warp's convention); smoothstep clamps (x - a) / (b - a) to [0, 1],
+ * a NaN to 0, and evaluates u * u * (3 - 2 * u). */
+KS_MATH1(round, roundf, round)
+KS_MATH1(rint, rintf, rint)
+KS_MATH1(trunc, truncf, trunc)
+KS_MATH1(cbrt, cbrtf, cbrt)
+KS_MATH1(erf, erff, erf)
+KS_MATH1(erfc, erfcf, erfc)
+KS_FUNC KS_REAL ks_frac_float(KS_REAL x) { return x - truncf(x); }
+KS_FUNC double ks_frac_float64(double x) { return x - trunc(x); }
+KS_FUNC ks_half ks_frac_float16(ks_half x) { return KS_HALF(KS_H(x) - truncf(KS_H(x))); }
+KS_FUNC KS_REAL ks_radians_float(KS_REAL x) { return (KS_REAL)(x * 0.017453292519943295); }
+KS_FUNC double ks_radians_float64(double x) { return x * 0.017453292519943295; }
+KS_FUNC ks_half ks_radians_float16(ks_half x) { return KS_HALF((KS_REAL)(KS_H(x) * 0.017453292519943295)); }
+KS_FUNC KS_REAL ks_degrees_float(KS_REAL x) { return (KS_REAL)(x * 57.29577951308232); }
+KS_FUNC double ks_degrees_float64(double x) { return x * 57.29577951308232; }
+KS_FUNC ks_half ks_degrees_float16(ks_half x) { return KS_HALF((KS_REAL)(KS_H(x) * 57.29577951308232)); }
+KS_FUNC KS_REAL ks_copysign_float(KS_REAL x, KS_REAL y) { return copysignf(x, y); }
+KS_FUNC double ks_copysign_float64(double x, double y) { return copysign(x, y); }
+#if KS_DOUBLE_MODE
+KS_FUNC double ks_copysign_float16(double x, double y) { return copysign(x, y); }
+#else
+KS_FUNC ks_half ks_copysign_float16(ks_half x, ks_half y)
+{
+	x.bits = (uint16_t)((x.bits & 0x7fff) | (y.bits & 0x8000));
+	return x;
+}
+#endif
+
+/* div_approx: CUDA's fast division for float32 (2 ulp), the exact one
+ * elsewhere, as Warp's CPU code does */
+#if defined(__CUDACC__)
+KS_FUNC float ks_div_approx_float(float a, float b) { return __fdividef(a, b); }
+#else
+KS_FUNC KS_REAL ks_div_approx_float(KS_REAL a, KS_REAL b) { return a / b; }
+#endif
+KS_FUNC double ks_div_approx_float64(double a, double b) { return a / b; }
+KS_FUNC ks_half ks_div_approx_float16(ks_half a, ks_half b) { return ks_div_float16(a, b); }
+
+/* step, nonzero, lerp and smoothstep on each type, from its arithmetic */
+#define KS_STEP(SN, ST, ZERO, ONE)                                                   \
+	KS_FUNC ST ks_step_##SN(ST x) { return ks_lt_##SN(x, ZERO) ? ONE : ZERO; }  \
+	KS_FUNC ST ks_nonzero_##SN(ST x) { return ks_eq_##SN(x, ZERO) ? ZERO : ONE; }
+#define KS_INTERP(SN, ST, ZERO, ONE, TWO, THREE)                                     \
+	KS_FUNC ST ks_lerp_##SN(ST a, ST b, ST t)                                   \
+	{                                                                           \
+		return ks_add_##SN(ks_mul_##SN(a, ks_sub_##SN(ONE, t)), ks_mul_##SN(b, t)); \
+	}                                                                           \
+	KS_FUNC ST ks_smoothstep_##SN(ST a, ST b, ST x)                             \
+	{                                                                           \
+		ST u = ks_div_##SN(ks_sub_##SN(x, a), ks_sub_##SN(b, a));           \
+		u = ks_gt_##SN(u, ZERO) ? (ks_lt_##SN(u, ONE) ? u : ONE) : ZERO;   \
+		return ks_mul_##SN(ks_mul_##SN(u, u), ks_sub_##SN(THREE, ks_mul_##SN(TWO, u))); \
+	}
+KS_STEP(int8, int8_t, (int8_t)0, (int8_t)1)
+KS_STEP(uint8, uint8_t, (uint8_t)0, (uint8_t)1)
+KS_STEP(int16, int16_t, (int16_t)0, (int16_t)1)
+KS_STEP(uint16, uint16_t, (uint16_t)0, (uint16_t)1)
+KS_STEP(int, int, 0, 1)
+KS_STEP(uint32, uint32_t, 0u, 1u)
+KS_STEP(int64, int64_t, (int64_t)0, (int64_t)1)
+KS_STEP(uint64, uint64_t, (uint64_t)0, (uint64_t)1)
+KS_STEP(float16, ks_half, KS_HALF(0.0f), KS_HALF(1.0f))
+KS_STEP(float, KS_REAL, 0.0f, 1.0f)
+KS_STEP(float64, double, 0.0, 1.0)
+KS_INTERP(float16, ks_half, KS_HALF(0.0f), KS_HALF(1.0f), KS_HALF(2.0f), KS_HALF(3.0f))
+KS_INTERP(float, KS_REAL, 0.0f, 1.0f, 2.0f, 3.0f)
+KS_INTERP(float64, double, 0.0, 1.0, 2.0, 3.0)
+
+/* erfinv and erfcinv: CUDA has them; elsewhere they are computed in
+ * double, from a first guess refined by Newton's method on C's erf and
+ * erfc (each step doubles the correct digits; three are enough for a
+ * double), and a float result rounds that. */
+#if defined(__CUDACC__)
+KS_FUNC float ks_erfinv_float(float x) { return erfinvf(x); }
+KS_FUNC double ks_erfinv_float64(double x) { return erfinv(x); }
+KS_FUNC float ks_erfcinv_float(float x) { return erfcinvf(x); }
+KS_FUNC double ks_erfcinv_float64(double x) { return erfcinv(x); }
+#else
+/* a guess within 1e-3 (Giles, "Approximating the erfinv function", 2010),
+ * from w = -log((1 - x) * (1 + x)), given as w to keep the tails exact */
+KS_FUNC double ks_erfinv_guess(double x, double w)
+{
+	double p;
+	if (w < 5.0) {
+		w -= 2.5;
+		p = 2.81022636e-08;
+		p = 3.43273939e-07 + p * w;
+		p = -3.5233877e-06 + p * w;
+		p = -4.39150654e-06 + p * w;
+		p = 0.00021858087 + p * w;
+		p = -0.00125372503 + p * w;
+		p = -0.00417768164 + p * w;
+		p = 0.246640727 + p * w;
+		p = 1.50140941 + p * w;
+	} else {
+		w = sqrt(w) - 3.0;
+		p = -0.000200214257;
+		p = 0.000100950558 + p * w;
+		p = 0.00134934322 + p * w;
+		p = -0.00367342844 + p * w;
+		p = 0.00573950773 + p * w;
+		p = -0.0076224613 + p * w;
+		p = 0.00943887047 + p * w;
+		p = 1.00167406 + p * w;
+		p = 2.83297682 + p * w;
+	}
+	return p * x;
+}
+KS_FUNC double ks_erfinv_float64(double x)
+{
+	if (!(x > -1.0 && x < 1.0))
+		return x == 1.0 ? KS_INF_F64 : x == -1.0 ? -KS_INF_F64 : KS_NAN_F64;
+	double y = ks_erfinv_guess(x, -log((1.0 - x) * (1.0 + x)));
+	for (int i = 0; i < 3; i++)
+		y -= (erf(y) - x) / (1.1283791670955126 * exp(-y * y));
+	return y;
+}
+/* erfcinv(x) = erfinv(1 - x), solved on erfc so that a small x keeps its
+ * digits: for x < 1 the root is positive and erfc(y) = x is well
+ * conditioned. */
+KS_FUNC double ks_erfcinv_float64(double x)
+{
+	if (!(x > 0.0 && x < 2.0))
+		return x == 0.0 ? KS_INF_F64 : x == 2.0 ? -KS_INF_F64 : KS_NAN_F64;
+	if (x > 1.0)
+		return -ks_erfcinv_float64(2.0 - x);
+	double y = ks_erfinv_guess(1.0 - x, -log(x * (2.0 - x)));
+	for (int i = 0; i < 3; i++)
+		y += (erfc(y) - x) / (1.1283791670955126 * exp(-y * y));
+	return y;
+}
+KS_FUNC KS_REAL ks_erfinv_float(KS_REAL x) { return (KS_REAL)ks_erfinv_float64(x); }
+KS_FUNC KS_REAL ks_erfcinv_float(KS_REAL x) { return (KS_REAL)ks_erfcinv_float64(x); }
+#endif
+KS_FUNC ks_half ks_erfinv_float16(ks_half x) { return KS_HALF(ks_erfinv_float(KS_H(x))); }
+KS_FUNC ks_half ks_erfcinv_float16(ks_half x) { return KS_HALF(ks_erfcinv_float(KS_H(x))); }
+
+/* isnan, isinf, isfinite, on the values themselves (no libm needed) */
+KS_FUNC bool ks_isnan_float(KS_REAL x) { return x != x; }
+KS_FUNC bool ks_isinf_float(KS_REAL x) { return x == KS_INF || x == -KS_INF; }
+KS_FUNC bool ks_isfinite_float(KS_REAL x) { return x == x && !ks_isinf_float(x); }
+KS_FUNC bool ks_isnan_float64(double x) { return x != x; }
+KS_FUNC bool ks_isinf_float64(double x) { return x == KS_INF_F64 || x == -KS_INF_F64; }
+KS_FUNC bool ks_isfinite_float64(double x) { return x == x && !ks_isinf_float64(x); }
+#if KS_DOUBLE_MODE
+KS_FUNC bool ks_isnan_float16(double x) { return ks_isnan_float64(x); }
+KS_FUNC bool ks_isinf_float16(double x) { return ks_isinf_float64(x); }
+KS_FUNC bool ks_isfinite_float16(double x) { return ks_isfinite_float64(x); }
+#else
+KS_FUNC bool ks_isnan_float16(ks_half x) { return (x.bits & 0x7c00) == 0x7c00 && (x.bits & 0x3ff); }
+KS_FUNC bool ks_isinf_float16(ks_half x) { return (x.bits & 0x7fff) == 0x7c00; }
+KS_FUNC bool ks_isfinite_float16(ks_half x) { return (x.bits & 0x7c00) != 0x7c00; }
+#endif
+
+/* bit_count: the bits set in an int's own width (a signed one's two's
+ * complement bits), as an int; invert: ~ in the int's width */
+KS_FUNC int ks_popcount64(uint64_t x)
+{
+#if defined(__CUDACC__)
+	return __popcll(x);
+#else
+	x = x - ((x >> 1) & 0x5555555555555555ull);
+	x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+	return (int)((x * 0x0101010101010101ull) >> 56);
+#endif
+}
+KS_FUNC int ks_bit_count_int8(int8_t x) { return ks_popcount64((uint8_t)x); }
+KS_FUNC int ks_bit_count_uint8(uint8_t x) { return ks_popcount64(x); }
+KS_FUNC int ks_bit_count_int16(int16_t x) { return ks_popcount64((uint16_t)x); }
+KS_FUNC int ks_bit_count_uint16(uint16_t x) { return ks_popcount64(x); }
+KS_FUNC int ks_bit_count_int(int x) { return ks_popcount64((uint32_t)x); }
+KS_FUNC int ks_bit_count_uint32(uint32_t x) { return ks_popcount64(x); }
+KS_FUNC int ks_bit_count_int64(int64_t x) { return ks_popcount64((uint64_t)x); }
+KS_FUNC int ks_bit_count_uint64(uint64_t x) { return ks_popcount64(x); }
+KS_FUNC int ks_invert_int(int x) { return ~x; }
+KS_FUNC uint32_t ks_invert_uint32(uint32_t x) { return ~x; }
+KS_FUNC int64_t ks_invert_int64(int64_t x) { return ~x; }
+KS_FUNC uint64_t ks_invert_uint64(uint64_t x) { return ~x; }
+
 /* ---- conversions ---------------------------------------------------------- */
 
 /* A float to an int: truncated toward zero, saturated at the int's
@@ -619,6 +811,148 @@ KS_VECS(int, int, vec2i, vec3i, vec4i)
 KS_VECS(uint32, uint32_t, vec2ui, vec3ui, vec4ui)
 KS_VECS(int64, int64_t, vec2l, vec3l, vec4l)
 KS_VECS(uint64, uint64_t, vec2ul, vec3ul, vec4ul)
+
+/* More of every vector: component-wise sign and mod (mod as the scalar's,
+ * fmod on floats); argmin and argmax (the first smallest or largest
+ * component, NaNs skipped, 0 when all are NaN, as Warp's), and min and
+ * max of the components, the one argmin and argmax pick; cw_mul, cw_div. */
+#define KS_VEC_MORE(VT, N, SN, ST)                                                  \
+	KS_FUNC ks_##VT ks_sign_##VT(ks_##VT a)                                     \
+	{                                                                           \
+		for (int i = 0; i < N; i++)                                         \
+			a.c[i] = ks_sign_##SN(a.c[i]);                              \
+		return a;                                                           \
+	}                                                                           \
+	KS_FUNC ks_##VT ks_mod_##VT(ks_##VT a, ks_##VT b)                           \
+	{                                                                           \
+		for (int i = 0; i < N; i++)                                         \
+			a.c[i] = ks_mod_##SN(a.c[i], b.c[i]);                       \
+		return a;                                                           \
+	}                                                                           \
+	KS_FUNC ks_##VT ks_cw_mul_##VT(ks_##VT a, ks_##VT b)                        \
+	{                                                                           \
+		for (int i = 0; i < N; i++)                                         \
+			a.c[i] = ks_mul_##SN(a.c[i], b.c[i]);                       \
+		return a;                                                           \
+	}                                                                           \
+	KS_FUNC ks_##VT ks_cw_div_##VT(ks_##VT a, ks_##VT b)                        \
+	{                                                                           \
+		for (int i = 0; i < N; i++)                                         \
+			a.c[i] = ks_div_##SN(a.c[i], b.c[i]);                       \
+		return a;                                                           \
+	}                                                                           \
+	KS_FUNC uint32_t ks_argmin_##VT(ks_##VT a)                                  \
+	{                                                                           \
+		int k = 0;                                                          \
+		while (k < N && ks_ne_##SN(a.c[k], a.c[k]))                         \
+			k++;                                                        \
+		if (k == N)                                                         \
+			return 0;                                                   \
+		for (int i = k + 1; i < N; i++)                                     \
+			if (ks_lt_##SN(a.c[i], a.c[k]))                             \
+				k = i;                                              \
+		return (uint32_t)k;                                                 \
+	}                                                                           \
+	KS_FUNC uint32_t ks_argmax_##VT(ks_##VT a)                                  \
+	{                                                                           \
+		int k = 0;                                                          \
+		while (k < N && ks_ne_##SN(a.c[k], a.c[k]))                         \
+			k++;                                                        \
+		if (k == N)                                                         \
+			return 0;                                                   \
+		for (int i = k + 1; i < N; i++)                                     \
+			if (ks_gt_##SN(a.c[i], a.c[k]))                             \
+				k = i;                                              \
+		return (uint32_t)k;                                                 \
+	}                                                                           \
+	KS_FUNC ST ks_min_of_##VT(ks_##VT a) { return a.c[ks_argmin_##VT(a)]; }     \
+	KS_FUNC ST ks_max_of_##VT(ks_##VT a) { return a.c[ks_argmax_##VT(a)]; }
+
+/* lerp and the tests of a float vector: a NaN or infinite component makes
+ * it NaN or infinite; finite when all are */
+#define KS_VEC_FLOAT_MORE(VT, N, SN, ST)                                            \
+	KS_FUNC ks_##VT ks_lerp_##VT(ks_##VT a, ks_##VT b, ST t)                    \
+	{                                                                           \
+		ST s = ks_sub_##SN(ks_one_##SN(), t);                               \
+		for (int i = 0; i < N; i++)                                         \
+			a.c[i] = ks_add_##SN(ks_mul_##SN(a.c[i], s), ks_mul_##SN(b.c[i], t)); \
+		return a;                                                           \
+	}                                                                           \
+	KS_FUNC bool ks_isnan_##VT(ks_##VT a)                                       \
+	{                                                                           \
+		for (int i = 0; i < N; i++)                                         \
+			if (ks_isnan_##SN(a.c[i]))                                  \
+				return true;                                        \
+		return false;                                                       \
+	}                                                                           \
+	KS_FUNC bool ks_isinf_##VT(ks_##VT a)                                       \
+	{                                                                           \
+		for (int i = 0; i < N; i++)                                         \
+			if (ks_isinf_##SN(a.c[i]))                                  \
+				return true;                                        \
+		return false;                                                       \
+	}                                                                           \
+	KS_FUNC bool ks_isfinite_##VT(ks_##VT a)                                    \
+	{                                                                           \
+		for (int i = 0; i < N; i++)                                         \
+			if (!ks_isfinite_##SN(a.c[i]))                              \
+				return false;                                       \
+		return true;                                                        \
+	}
+
+/* the components of a float vector by a scalar, approximately */
+#define KS_VEC_DIV_APPROX(VT, N, SN, ST)                                            \
+	KS_FUNC ks_##VT ks_div_approx_##VT(ks_##VT a, ST s)                         \
+	{                                                                           \
+		for (int i = 0; i < N; i++)                                         \
+			a.c[i] = ks_div_approx_##SN(a.c[i], s);                     \
+		return a;                                                           \
+	}
+
+/* ~ of each component of an int vector */
+#define KS_VEC_INT_MORE(VT, N, SN, ST)                                              \
+	KS_FUNC ks_##VT ks_invert_##VT(ks_##VT a)                                   \
+	{                                                                           \
+		for (int i = 0; i < N; i++)                                         \
+			a.c[i] = ks_invert_##SN(a.c[i]);                            \
+		return a;                                                           \
+	}
+
+#define KS_FLOAT_VECS_MORE(SN, ST, V2, V3, V4, V6)                                   \
+	KS_VEC_MORE(V2, 2, SN, ST)                                                  \
+	KS_VEC_MORE(V3, 3, SN, ST)                                                  \
+	KS_VEC_MORE(V4, 4, SN, ST)                                                  \
+	KS_VEC_MORE(V6, 6, SN, ST)                                                  \
+	KS_VEC_FLOAT_MORE(V2, 2, SN, ST)                                            \
+	KS_VEC_FLOAT_MORE(V3, 3, SN, ST)                                            \
+	KS_VEC_FLOAT_MORE(V4, 4, SN, ST)                                            \
+	KS_VEC_FLOAT_MORE(V6, 6, SN, ST)                                            \
+	KS_VEC_DIV_APPROX(V2, 2, SN, ST)                                            \
+	KS_VEC_DIV_APPROX(V3, 3, SN, ST)                                            \
+	KS_VEC_DIV_APPROX(V4, 4, SN, ST)                                            \
+	KS_VEC_DIV_APPROX(V6, 6, SN, ST)
+#define KS_INT_VECS_MORE(SN, ST, V2, V3, V4)                                         \
+	KS_VEC_MORE(V2, 2, SN, ST)                                                  \
+	KS_VEC_MORE(V3, 3, SN, ST)                                                  \
+	KS_VEC_MORE(V4, 4, SN, ST)                                                  \
+	KS_VEC_INT_MORE(V2, 2, SN, ST)                                              \
+	KS_VEC_INT_MORE(V3, 3, SN, ST)                                              \
+	KS_VEC_INT_MORE(V4, 4, SN, ST)
+
+KS_FUNC KS_REAL ks_one_float(void) { return 1.0f; }
+KS_FUNC double ks_one_float64(void) { return 1.0; }
+KS_FUNC ks_half ks_one_float16(void) { return KS_HALF(1.0f); }
+KS_FLOAT_VECS_MORE(float, KS_REAL, vec2, vec3, vec4, spatial_vector)
+KS_FLOAT_VECS_MORE(float16, ks_half, vec2h, vec3h, vec4h, spatial_vectorh)
+KS_FLOAT_VECS_MORE(float64, double, vec2d, vec3d, vec4d, spatial_vectord)
+KS_INT_VECS_MORE(int8, int8_t, vec2b, vec3b, vec4b)
+KS_INT_VECS_MORE(uint8, uint8_t, vec2ub, vec3ub, vec4ub)
+KS_INT_VECS_MORE(int16, int16_t, vec2s, vec3s, vec4s)
+KS_INT_VECS_MORE(uint16, uint16_t, vec2us, vec3us, vec4us)
+KS_INT_VECS_MORE(int, int, vec2i, vec3i, vec4i)
+KS_INT_VECS_MORE(uint32, uint32_t, vec2ui, vec3ui, vec4ui)
+KS_INT_VECS_MORE(int64, int64_t, vec2l, vec3l, vec4l)
+KS_INT_VECS_MORE(uint64, uint64_t, vec2ul, vec3ul, vec4ul)
 
 /* ---- matrices ------------------------------------------------------------- */
 
@@ -950,12 +1284,187 @@ KS_VECS(uint64, uint64_t, vec2ul, vec3ul, vec4ul)
 	KS_DET33(M3, SN, ST, V3)                                                    \
 	KS_DET44(M4, SN, ST)
 
-KS_FUNC KS_REAL ks_one_float(void) { return 1.0f; }
-KS_FUNC double ks_one_float64(void) { return 1.0; }
-KS_FUNC ks_half ks_one_float16(void) { return KS_HALF(1.0f); }
 KS_MATS(float, KS_REAL, mat22, mat33, mat44, spatial_matrix, vec2, vec3, vec4, spatial_vector)
 KS_MATS(float16, ks_half, mat22h, mat33h, mat44h, spatial_matrixh, vec2h, vec3h, vec4h, spatial_vectorh)
 KS_MATS(float64, double, mat22d, mat33d, mat44d, spatial_matrixd, vec2d, vec3d, vec4d, spatial_vectord)
+
+/* More of every matrix: lerp, the tests, component-wise products,
+ * ddot (the sum of the component products), trace, the diagonal as a
+ * vector and a vector as a diagonal matrix, and the matrix of rows or of
+ * columns (matrix_from_rows, matrix_from_cols; one function per size,
+ * below). */
+#define KS_MAT_MORE(MT, N, SN, ST, VT)                                              \
+	KS_FUNC ks_##MT ks_lerp_##MT(ks_##MT a, ks_##MT b, ST t)                    \
+	{                                                                           \
+		ST s = ks_sub_##SN(ks_one_##SN(), t);                               \
+		for (int i = 0; i < N; i++)                                         \
+			for (int j = 0; j < N; j++)                                 \
+				a.c[i][j] = ks_add_##SN(ks_mul_##SN(a.c[i][j], s), ks_mul_##SN(b.c[i][j], t)); \
+		return a;                                                           \
+	}                                                                           \
+	KS_FUNC bool ks_isnan_##MT(ks_##MT a)                                       \
+	{                                                                           \
+		for (int i = 0; i < N; i++)                                         \
+			if (ks_isnan_##VT(ks_row_##MT(a, i)))                       \
+				return true;                                        \
+		return false;                                                       \
+	}                                                                           \
+	KS_FUNC bool ks_isinf_##MT(ks_##MT a)                                       \
+	{                                                                           \
+		for (int i = 0; i < N; i++)                                         \
+			if (ks_isinf_##VT(ks_row_##MT(a, i)))                       \
+				return true;                                        \
+		return false;                                                       \
+	}                                                                           \
+	KS_FUNC bool ks_isfinite_##MT(ks_##MT a)                                    \
+	{                                                                           \
+		for (int i = 0; i < N; i++)                                         \
+			if (!ks_isfinite_##VT(ks_row_##MT(a, i)))                   \
+				return false;                                       \
+		return true;                                                        \
+	}                                                                           \
+	KS_FUNC ks_##MT ks_cw_mul_##MT(ks_##MT a, ks_##MT b)                        \
+	{                                                                           \
+		for (int i = 0; i < N; i++)                                         \
+			for (int j = 0; j < N; j++)                                 \
+				a.c[i][j] = ks_mul_##SN(a.c[i][j], b.c[i][j]);      \
+		return a;                                                           \
+	}                                                                           \
+	KS_FUNC ks_##MT ks_cw_div_##MT(ks_##MT a, ks_##MT b)                        \
+	{                                                                           \
+		for (int i = 0; i < N; i++)                                         \
+			for (int j = 0; j < N; j++)                                 \
+				a.c[i][j] = ks_div_##SN(a.c[i][j], b.c[i][j]);      \
+		return a;                                                           \
+	}                                                                           \
+	KS_FUNC ST ks_ddot_##MT(ks_##MT a, ks_##MT b)                               \
+	{                                                                           \
+		ST r = ks_zero_##SN();                                              \
+		for (int i = 0; i < N; i++)                                         \
+			for (int j = 0; j < N; j++)                                 \
+				r = ks_add_##SN(r, ks_mul_##SN(a.c[i][j], b.c[i][j])); \
+		return r;                                                           \
+	}                                                                           \
+	KS_FUNC ST ks_trace_##MT(ks_##MT a)                                         \
+	{                                                                           \
+		ST r = ks_zero_##SN();                                              \
+		for (int i = 0; i < N; i++)                                         \
+			r = ks_add_##SN(r, a.c[i][i]);                              \
+		return r;                                                           \
+	}                                                                           \
+	KS_FUNC ks_##VT ks_get_diag_##MT(ks_##MT a)                                 \
+	{                                                                           \
+		ks_##VT r;                                                          \
+		for (int i = 0; i < N; i++)                                         \
+			r.c[i] = a.c[i][i];                                         \
+		return r;                                                           \
+	}                                                                           \
+	KS_FUNC ks_##MT ks_diag_##VT(ks_##VT d)                                     \
+	{                                                                           \
+		ks_##MT r = ks_zero_##MT();                                         \
+		for (int i = 0; i < N; i++)                                         \
+			r.c[i][i] = d.c[i];                                         \
+		return r;                                                           \
+	}                                                                           \
+	KS_FUNC ks_##MT ks_div_approx_##MT(ks_##MT a, ST s)                         \
+	{                                                                           \
+		for (int i = 0; i < N; i++)                                         \
+			for (int j = 0; j < N; j++)                                 \
+				a.c[i][j] = ks_div_approx_##SN(a.c[i][j], s);       \
+		return a;                                                           \
+	}
+
+/* inverse_approx: the inverse; its divisions are exact, which Warp's
+ * approximate one allows */
+#define KS_INVERSE_APPROX(MT) KS_FUNC ks_##MT ks_inverse_approx_##MT(ks_##MT a) { return ks_inverse_##MT(a); }
+
+/* skew(v): the matrix of v x . (cross product with v) */
+#define KS_SKEW(MT, SN, VT)                                                         \
+	KS_FUNC ks_##MT ks_skew_##VT(ks_##VT v)                                     \
+	{                                                                           \
+		ks_##MT r = ks_zero_##MT();                                         \
+		r.c[0][1] = ks_neg_##SN(v.c[2]), r.c[0][2] = v.c[1];                \
+		r.c[1][0] = v.c[2], r.c[1][2] = ks_neg_##SN(v.c[0]);                \
+		r.c[2][0] = ks_neg_##SN(v.c[1]), r.c[2][1] = v.c[0];                \
+		return r;                                                           \
+	}
+
+/* ks_matrix_from_rows_VT and _cols_VT, named after the vector as every
+ * builtin is after its first argument; the vectors are the arguments */
+#define KS_FROM_VECS2(MT, VT)                                                       \
+	KS_FUNC ks_##MT ks_matrix_from_rows_##VT(ks_##VT a, ks_##VT b)              \
+	{                                                                           \
+		ks_##VT v[2] = {a, b};                                              \
+		ks_##MT r;                                                          \
+		for (int i = 0; i < 2; i++)                                         \
+			for (int j = 0; j < 2; j++)                                 \
+				r.c[i][j] = v[i].c[j];                              \
+		return r;                                                           \
+	}                                                                           \
+	KS_FUNC ks_##MT ks_matrix_from_cols_##VT(ks_##VT a, ks_##VT b)              \
+	{                                                                           \
+		ks_##VT v[2] = {a, b};                                              \
+		ks_##MT r;                                                          \
+		for (int i = 0; i < 2; i++)                                         \
+			for (int j = 0; j < 2; j++)                                 \
+				r.c[j][i] = v[i].c[j];                              \
+		return r;                                                           \
+	}
+#define KS_FROM_VECS3(MT, VT)                                                       \
+	KS_FUNC ks_##MT ks_matrix_from_rows_##VT(ks_##VT a, ks_##VT b, ks_##VT c)   \
+	{                                                                           \
+		ks_##VT v[3] = {a, b, c};                                           \
+		ks_##MT r;                                                          \
+		for (int i = 0; i < 3; i++)                                         \
+			for (int j = 0; j < 3; j++)                                 \
+				r.c[i][j] = v[i].c[j];                              \
+		return r;                                                           \
+	}                                                                           \
+	KS_FUNC ks_##MT ks_matrix_from_cols_##VT(ks_##VT a, ks_##VT b, ks_##VT c)   \
+	{                                                                           \
+		ks_##VT v[3] = {a, b, c};                                           \
+		ks_##MT r;                                                          \
+		for (int i = 0; i < 3; i++)                                         \
+			for (int j = 0; j < 3; j++)                                 \
+				r.c[j][i] = v[i].c[j];                              \
+		return r;                                                           \
+	}
+#define KS_FROM_VECS4(MT, VT)                                                       \
+	KS_FUNC ks_##MT ks_matrix_from_rows_##VT(ks_##VT a, ks_##VT b, ks_##VT c, ks_##VT d) \
+	{                                                                           \
+		ks_##VT v[4] = {a, b, c, d};                                        \
+		ks_##MT r;                                                          \
+		for (int i = 0; i < 4; i++)                                         \
+			for (int j = 0; j < 4; j++)                                 \
+				r.c[i][j] = v[i].c[j];                              \
+		return r;                                                           \
+	}                                                                           \
+	KS_FUNC ks_##MT ks_matrix_from_cols_##VT(ks_##VT a, ks_##VT b, ks_##VT c, ks_##VT d) \
+	{                                                                           \
+		ks_##VT v[4] = {a, b, c, d};                                        \
+		ks_##MT r;                                                          \
+		for (int i = 0; i < 4; i++)                                         \
+			for (int j = 0; j < 4; j++)                                 \
+				r.c[j][i] = v[i].c[j];                              \
+		return r;                                                           \
+	}
+
+#define KS_MATS_MORE(SN, ST, M2, M3, M4, M6, V2, V3, V4, V6)                         \
+	KS_MAT_MORE(M2, 2, SN, ST, V2)                                              \
+	KS_MAT_MORE(M3, 3, SN, ST, V3)                                              \
+	KS_MAT_MORE(M4, 4, SN, ST, V4)                                              \
+	KS_MAT_MORE(M6, 6, SN, ST, V6)                                              \
+	KS_INVERSE_APPROX(M2)                                                       \
+	KS_INVERSE_APPROX(M3)                                                       \
+	KS_INVERSE_APPROX(M4)                                                       \
+	KS_SKEW(M3, SN, V3)                                                         \
+	KS_FROM_VECS2(M2, V2)                                                       \
+	KS_FROM_VECS3(M3, V3)                                                       \
+	KS_FROM_VECS4(M4, V4)
+
+KS_MATS_MORE(float, KS_REAL, mat22, mat33, mat44, spatial_matrix, vec2, vec3, vec4, spatial_vector)
+KS_MATS_MORE(float16, ks_half, mat22h, mat33h, mat44h, spatial_matrixh, vec2h, vec3h, vec4h, spatial_vectorh)
+KS_MATS_MORE(float64, double, mat22d, mat33d, mat44d, spatial_matrixd, vec2d, vec3d, vec4d, spatial_vectord)
 
 /* ---- quaternions and transforms ------------------------------------------- */
 

@@ -339,8 +339,11 @@ def hazards(path):
       inplace-array  an array is both read and written by the kernel
       component      a component of a local vector or matrix is assigned
       atomic-value   the value an atomic returns is used
-      mod-divisor    a `%` whose divisor is not a literal (Warp's adjoint of
-                     float `%` gives nothing to the divisor)
+      mod-divisor    a `%` or wp.mod whose divisor is not a literal (Warp's
+                     adjoint of a float mod gives nothing to the divisor;
+                     of wp.mod on vectors, nothing at all)
+      frac           a wp.frac (Warp defines no adjoint for it; its
+                     derivative is 1)
       atomic-minmax  an atomic_min or atomic_max (Warp leaves the seed of
                      the target element where the value that won took it)
     """
@@ -398,6 +401,11 @@ def hazards(path):
             if isinstance(n, (ast.BinOp, ast.AugAssign)) and isinstance(n.op, ast.Mod) \
                     and not isinstance(n.right if isinstance(n, ast.BinOp) else n.value, ast.Constant):
                 found.add("mod-divisor")
+            if isinstance(n, ast.Call) and is_wp(n, "mod") and len(n.args) == 2 \
+                    and not isinstance(n.args[1], ast.Constant):
+                found.add("mod-divisor")
+            if isinstance(n, ast.Call) and is_wp(n, "frac"):
+                found.add("frac")
             if isinstance(n, (ast.Assign, ast.AugAssign)):
                 for t in (n.targets if isinstance(n, ast.Assign) else [n.target]):
                     if isinstance(t, (ast.Subscript, ast.Attribute)) and isinstance(t.value, ast.Name):
