@@ -1770,7 +1770,9 @@ static void emit_draw(Emitter *e, const Inst *in, int depth)
 	}
 	indent(e, depth);
 	const Value *rv = &e->f->val[r];
-	if (rv->kind != VK_TEMP || e->v[r].uses) {
+	/* a value nobody reads (a backward replays draws for their state) is
+	 * not kept */
+	if (e->v[r].uses) {
 		if (rv->kind == VK_TEMP || (decl_inline(e, r) && in == first_occ(e, r)))
 			put_decl(&b, rv->ty, e->v[r].name);
 		else

@@ -1128,6 +1128,11 @@ static int expr(Sema *s, Node *e, Target *t)
 	case N_AND:
 	case N_OR: {
 		const char *what = e->kind == N_AND ? "an operand of 'and'" : "an operand of 'or'";
+		const Node *d = find_draw(e->kid[1]);
+		if (d)
+			ERR(d, "a random draw in the right operand of '%s' is not supported (it draws only "
+			    "when the left one does not decide): use an if statement",
+			    e->kind == N_AND ? "and" : "or");
 		int32_t args[2];
 		args[0] = cond(s, e->kid[0], what);
 		args[1] = cond(s, e->kid[1], what);

@@ -1853,6 +1853,12 @@ KS_FUNC int ks_tape_get_int(ks_tape *t, const ks_trips *L, int off, int x0)
 {
 	return L->cur ? ks_tape_at(t, L, off) : x0;
 }
+/* a random-number state: its bits in one word */
+KS_FUNC void ks_tape_put_uint32(ks_tape *t, uint32_t x) { ks_tape_put_int(t, (int)x); }
+KS_FUNC uint32_t ks_tape_get_uint32(ks_tape *t, const ks_trips *L, int off, uint32_t x0)
+{
+	return L->cur ? (uint32_t)ks_tape_at(t, L, off) : x0;
+}
 KS_FUNC bool ks_tape_get_bool(ks_tape *t, const ks_trips *L, int off, bool x0)
 {
 	return L->cur ? ks_tape_at(t, L, off) != 0 : x0;
