@@ -924,8 +924,8 @@ static int decl_inline(const Emitter *e, int val)
 		return v->in_for;
 	if (in->op == OP_BUILTIN && in->callee == BI_TID)
 		return 1; /* int i = tid0; each on its own line */
-	if (is_draw(in))
-		return in->res[0] == val;
+	if (is_draw(in)) /* its value, or a state copied first (emit_draw) */
+		return in->res[0] == val || (in->res[1] == val && in->arg[0] != val);
 	if (is_control(in->op) || in->nres != 1 || in->res[0] != val)
 		return 0;
 	return !(in->op == OP_CALL && e->m->fn[in->callee]->nret > 1);
@@ -1757,7 +1757,7 @@ static void emit_draw(Emitter *e, const Inst *in, int depth)
 	Buf b = {0};
 	if (st != in->arg[0]) {
 		indent(e, depth);
-		if (is_named_temp(e, st))
+		if (is_named_temp(e, st) || (decl_inline(e, st) && in == first_occ(e, st)))
 			put_decl(&b, TY_UINT32, e->v[st].name);
 		else
 			buf_puts(&b, e->v[st].name);
