@@ -909,6 +909,12 @@ static const Inst *first_occ(const Emitter *e, int val)
 	return &v->fb[v->nfirst - 1]->v[v->fi[v->nfirst - 1]];
 }
 
+/* A random draw: its results are the value and the new state. */
+static int is_draw(const Inst *in)
+{
+	return in->op == OP_BUILTIN && (ir_builtins[in->callee].flags & BF_STATE);
+}
+
 /* Is the variable declared by the statement that first assigns it? */
 static int decl_inline(const Emitter *e, int val)
 {
@@ -920,6 +926,8 @@ static int decl_inline(const Emitter *e, int val)
 		return v->in_for;
 	if (in->op == OP_BUILTIN && in->callee == BI_TID)
 		return 1; /* int i = tid0; each on its own line */
+	if (is_draw(in)) /* its value, or a state copied first (emit_draw) */
+		return in->res[0] == val || (in->res[1] == val && in->arg[0] != val);
 	if (is_control(in->op) || in->nres != 1 || in->res[0] != val)
 		return 0;
 	return !(in->op == OP_CALL && e->m->fn[in->callee]->nret > 1);
@@ -1744,6 +1752,52 @@ static void emit_effect(Emitter *e, const Inst *in, int depth)
 	buf_free(&b);
 }
 
+/* a = wp.randf(state): "float a = ks_randf(&state);", the draw advancing
+ * the state in place.  A draw from anything but the variable it leaves its
+ * state in copies that first: "uint32_t state = ks_rand_init(seed);". */
+static void emit_draw(Emitter *e, const Inst *in, int depth)
+{
+	int r = in->res[0], st = in->res[1];
+	Buf b = {0};
+	if (st != in->arg[0]) {
+		indent(e, depth);
+		if (is_named_temp(e, st) || (decl_inline(e, st) && in == first_occ(e, st)))
+			put_decl(&b, TY_UINT32, e->v[st].name);
+		else
+			buf_puts(&b, e->v[st].name);
+		buf_puts(&b, " = ");
+		put_expr(e, &b, in->arg[0], 0);
+		put_text(e, &b, ";");
+		line_end(e, in);
+		buf_free(&b);
+		b = (Buf){0};
+	}
+	indent(e, depth);
+	const Value *rv = &e->f->val[r];
+	/* a value nobody reads (a backward replays draws for their state) is
+	 * not kept */
+	if (e->v[r].uses) {
+		if (rv->kind == VK_TEMP || (decl_inline(e, r) && in == first_occ(e, r)))
+			put_decl(&b, rv->ty, e->v[r].name);
+		else
+			buf_puts(&b, e->v[r].name);
+		buf_puts(&b, " = ");
+	}
+	char name[96];
+	Type args[8];
+	for (int k = 0; k < in->narg && k < 8; k++)
+		args[k] = vty(e, in->arg[k]);
+	ir_builtin_cname(in->callee, args, name, sizeof name);
+	buf_printf(&b, "%s(&%s", name, e->v[st].name);
+	for (int k = 1; k < in->narg; k++) {
+		buf_puts(&b, ", ");
+		put_expr(e, &b, in->arg[k], P_COND);
+	}
+	put_text(e, &b, ");");
+	line_end(e, in);
+	buf_free(&b);
+}
+
 /* i, j = wp.tid(): int i = tid0;  int j = tid1; */
 static void emit_tid(Emitter *e, const Inst *in, int depth)
 {
@@ -1941,6 +1995,8 @@ static void emit_stmt(Emitter *e, const Inst *in, int depth, int last)
 	default:
 		if (in->op == OP_BUILTIN && in->callee == BI_TID && in->nres > 1)
 			emit_tid(e, in, depth);
+		else if (is_draw(in))
+			emit_draw(e, in, depth);
 		else if (in->op == OP_CALL && e->m->fn[in->callee]->nret > 1)
 			emit_effect(e, in, depth);
 		else if (in->nres == 1 && e->v[in->res[0]].uses + (e->f->val[in->res[0]].kind != VK_TEMP))
@@ -2013,7 +2069,9 @@ static void temp_name(Emitter *e, int val, int *counter)
 		if (k >= 0 && k < 4)
 			snprintf(base, sizeof base, "%s_%c", e->v[in->arg[0]].name, "xyzw"[k]);
 	}
-	if (in && in->op == OP_TAPE_BACK)
+	if (in && is_draw(in) && val == in->res[1])
+		snprintf(base, sizeof base, "state");
+	else if (in && in->op == OP_TAPE_BACK)
 		snprintf(base, sizeof base, "from");
 	else if (in && in->op == OP_TAPE_KEEP)
 		snprintf(base, sizeof base, "keep");

@@ -1055,9 +1055,30 @@ static int index_value(Sema *s, Node *e, Target *t)
 	return emit_val(s, e, OP_EXTRACT, ir_op_type(OP_EXTRACT, ta, n + 1, TY_VOID), a, n + 1, t);
 }
 
+/* The first random draw (wp.randf(state), ...) in expression e, or NULL. */
+static const Node *find_draw(const Node *e)
+{
+	if (e->kind == N_CALL && is_wp_attr(e->kid[0]))
+		for (int r = 0; r < BI_COUNT; r++)
+			if ((ir_builtins[r].flags & BF_STATE) && !strcmp(ir_builtins[r].name, e->kid[0]->name))
+				return e;
+	for (int i = 0; i < e->nkid; i++) {
+		const Node *d = e->kid[i] ? find_draw(e->kid[i]) : NULL;
+		if (d)
+			return d;
+	}
+	return NULL;
+}
+
 /* a if c else b: both sides evaluated, as Warp does */
 static int ifexp(Sema *s, Node *e, Target *t)
 {
+	const Node *d = find_draw(e->kid[0]);
+	if (!d)
+		d = find_draw(e->kid[2]);
+	if (d)
+		ERR(d, "a random draw in a branch of a conditional expression is not supported: "
+		    "use an if statement");
 	int c = cond(s, e->kid[1], "the condition of a conditional expression");
 	int a = expr(s, e->kid[0], NULL), b = expr(s, e->kid[2], NULL);
 	Type ta[3] = {TY_BOOL, ty_of(s, a), ty_of(s, b)};
@@ -1107,6 +1128,11 @@ static int expr(Sema *s, Node *e, Target *t)
 	case N_AND:
 	case N_OR: {
 		const char *what = e->kind == N_AND ? "an operand of 'and'" : "an operand of 'or'";
+		const Node *d = find_draw(e->kid[1]);
+		if (d)
+			ERR(d, "a random draw in the right operand of '%s' is not supported (it draws only "
+			    "when the left one does not decide): use an if statement",
+			    e->kind == N_AND ? "and" : "or");
 		int32_t args[2];
 		args[0] = cond(s, e->kid[0], what);
 		args[1] = cond(s, e->kid[1], what);
@@ -1301,6 +1327,24 @@ static int builtin_params(int row, const char **name, char (*store)[24], int cap
 	return n;
 }
 
+/* wp.randf(state) and the other draws: the value, and the state advanced.
+ * As in Warp, a draw from a variable (or parameter) advances that
+ * variable, so that the next draw from it differs; a draw from any other
+ * expression advances a copy.  `state = wp.randu(state)` keeps the value. */
+static int draw(Sema *s, Node *e, int row, Type res, const int32_t *a, int n, Target *t)
+{
+	if (row == BI_SAMPLE_CDF && ty_ndim(ty_of(s, a[1])) != 1)
+		ERR(e->kid[2], "wp.sample_cdf() takes a 1-D array of float, not %s",
+		    uty(ty_of(s, a[1])));
+	int kind = s->f->val[a[0]].kind;
+	int32_t r[2];
+	r[0] = out(s, t, res);
+	r[1] = (kind == VK_VAR || kind == VK_PARAM) && a[0] != r[0] ? a[0]
+								     : ir_temp(s->m, s->f, TY_UINT32);
+	emit(s, e, OP_BUILTIN, r, 2, a, n)->callee = (int32_t)row;
+	return r[0];
+}
+
 /* wp.NAME(...) for a row of builtins.h.  Without want the result, if any,
  * is dropped (an expression statement: atomics, mostly). */
 static int builtin(Sema *s, Node *e, const char *name, Target *t, int want)
@@ -1360,6 +1404,8 @@ static int builtin(Sema *s, Node *e, const char *name, Target *t, int want)
 	}
 	if (want && res == TY_VOID)
 		ERR(e, "wp.%s() does not return a value", name);
+	if (ir_builtins[row].flags & BF_STATE)
+		return draw(s, e, row, res, a, n, t);
 	int32_t r = want ? out(s, t, res) : -1;
 	/* wp.mod and wp.invert of numbers are the operators % and ~ */
 	if (row == BI_MOD_F || row == BI_MOD_I || row == BI_INVERT) {

@@ -158,6 +158,30 @@ B6(INVERSE_APPROX, "inverse_approx", "mat(N, N, S)", "a: mat(N, N, Float)", 0, "
 /* quaternions, transforms and spatial vectors */
 
 /* random numbers (Warp's PCG generator) and sampling */
+/* The state is a uint32 that each draw advances: those rows (BF_STATE)
+ * have a second result, the new state, which kparse writes back to the
+ * variable the call named (doc/language.md).  None has an adjoint: Warp
+ * defines no gradient for a draw, not even to low and high. */
+B6(RAND_INIT, "rand_init", "uint32", "seed: int", BF_OWN_NAME, "")
+B6(RAND_INIT_OFFSET, "rand_init", "uint32", "seed: int, offset: int", BF_OWN_NAME, "")
+B6(RANDI, "randi", "int", "state: uint32", BF_STATE, "")
+B6(RANDI_RANGE, "randi", "int", "state: uint32, low: int, high: int", BF_STATE, "")
+B6(RANDU, "randu", "uint32", "state: uint32", BF_STATE, "")
+B6(RANDU_RANGE, "randu", "uint32", "state: uint32, low: uint32, high: uint32", BF_STATE, "")
+B6(RANDF, "randf", "float", "state: uint32", BF_STATE, "")
+B6(RANDF_RANGE, "randf", "float", "state: uint32, low: float, high: float", BF_STATE, "")
+B6(RANDN, "randn", "float", "state: uint32", BF_STATE, "")
+B6(POISSON, "poisson", "uint32", "state: uint32, lam: float", BF_STATE, "")
+B6(SAMPLE_CDF, "sample_cdf", "int", "state: uint32, cdf: array(float)", BF_STATE | BF_VIEW, "")
+B6(SAMPLE_TRIANGLE, "sample_triangle", "vec2", "state: uint32", BF_STATE, "")
+B6(SAMPLE_UNIT_RING, "sample_unit_ring", "vec2", "state: uint32", BF_STATE, "")
+B6(SAMPLE_UNIT_DISK, "sample_unit_disk", "vec2", "state: uint32", BF_STATE, "")
+B6(SAMPLE_UNIT_SPHERE_SURFACE, "sample_unit_sphere_surface", "vec3", "state: uint32", BF_STATE, "")
+B6(SAMPLE_UNIT_SPHERE, "sample_unit_sphere", "vec3", "state: uint32", BF_STATE, "")
+B6(SAMPLE_UNIT_HEMISPHERE_SURFACE, "sample_unit_hemisphere_surface", "vec3", "state: uint32", BF_STATE, "")
+B6(SAMPLE_UNIT_HEMISPHERE, "sample_unit_hemisphere", "vec3", "state: uint32", BF_STATE, "")
+B6(SAMPLE_UNIT_SQUARE, "sample_unit_square", "vec2", "state: uint32", BF_STATE, "")
+B6(SAMPLE_UNIT_CUBE, "sample_unit_cube", "vec3", "state: uint32", BF_STATE, "")
 
 /* atomics: return the old value; the result may be left unused */
 B6(ATOMIC_ADD, "atomic_add", "T", "arr: array(Arith), index, value: T", BF_ATOMIC, "")

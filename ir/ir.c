@@ -17,7 +17,7 @@ const OpInfo ir_ops[OP_COUNT] = {
 };
 
 const BuiltinInfo ir_builtins[BI_COUNT] = {
-#define B6(e, name, res, args, fl, adj) {name, res, args, fl, adj},
+#define B6(e, name, res, args, fl, adj) {name, res, args, #e, fl, adj},
 #include "builtins.h"
 #undef B6
 };
@@ -335,6 +335,13 @@ void ir_builtin_cname(int row, const Type *args, char *out, size_t n)
 	const BuiltinInfo *b = &ir_builtins[row];
 	if (!b->args[0]) {
 		snprintf(out, n, "ks_%s", b->name);
+		return;
+	}
+	if (b->flags & BF_OWN_NAME || b->flags & BF_STATE) {
+		size_t k = snprintf(out, n, "ks_");
+		for (const char *c = b->ename; *c && k + 1 < n; c++)
+			out[k++] = (char)(*c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c);
+		out[k < n ? k : n - 1] = 0;
 		return;
 	}
 	/* atomics are named after the element type, others after arg 0;
@@ -806,6 +813,10 @@ static int reads_shape(const Module *m, const Block *b, int v)
 		const Inst *in = &b->v[i];
 		if (in->op == OP_SHAPE && in->arg[0] == v)
 			return 1;
+		if (in->op == OP_BUILTIN && (ir_builtins[in->callee].flags & BF_VIEW))
+			for (int k = 0; k < in->narg; k++)
+				if (in->arg[k] == v)
+					return 1;
 		if (in->op == OP_CALL)
 			for (int k = 0; k < in->narg; k++)
 				if (in->arg[k] == v && ir_param_view(m, m->fn[in->callee], k))

@@ -138,7 +138,12 @@ typedef struct OpInfo {
 } OpInfo;
 extern const OpInfo ir_ops[OP_COUNT];
 
-enum { BF_KERNEL_ONLY = 1, BF_ATOMIC = 2 };
+/* BF_STATE: advances its first argument, a random-number state: the
+ * instruction has a second result, the new state.  BF_OWN_NAME: the C name
+ * is ks_ and the row's enum in lower case (overloads C could not tell
+ * apart by the first argument).  BF_VIEW: its array arguments are passed
+ * as views, with their shape. */
+enum { BF_KERNEL_ONLY = 1, BF_ATOMIC = 2, BF_STATE = 4, BF_OWN_NAME = 8, BF_VIEW = 16 };
 enum {
 #define B6(e, name, res, args, fl, adj) BI_##e,
 #include "builtins.h"
@@ -147,6 +152,7 @@ enum {
 };
 typedef struct BuiltinInfo {
 	const char *name, *res, *args;
+	const char *ename; /* the enum, "RANDF_RANGE" */
 	int flags;
 	const char *adj; /* derivative rule (diff/rule.c), "" for none */
 } BuiltinInfo;

@@ -278,6 +278,13 @@ static void check_types(Verifier *v, const Inst *in)
 				     "launch has one number of dimensions", in->nres, v->rank);
 			if (in->nres)
 				v->rank = in->nres;
+		} else if (ir_builtins[row].flags & BF_STATE) {
+			/* the value, then the state the draw leaves */
+			if (in->nres != 2 || ty_of(v, in->res[0]) != rt || ty_of(v, in->res[1]) != TY_UINT32)
+				verr(v, where(v, in), "%s returns %s and the new state, uint32", opname,
+				     ty_name(rt));
+			if (in->res[0] == in->res[1])
+				verr(v, where(v, in), "%s defines one value twice", opname);
 		} else if (in->nres > 1 ||
 			   (in->nres == 1 && (rt == TY_VOID || ty_of(v, in->res[0]) != rt))) {
 			verr(v, where(v, in), "%s returns %s", opname, ty_name(rt));

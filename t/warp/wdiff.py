@@ -327,6 +327,9 @@ def rejects_marker(path):
     return None
 
 
+RANDOM_DRAWS = ("randi", "randu", "randf", "randn", "poisson", "sample_")
+
+
 def hazards(path):
     """The patterns on which Warp's adjoints are known to be wrong, per
     kernel of module `path` (doc/warp-differences.md, "Gradients"), found
@@ -346,6 +349,9 @@ def hazards(path):
                      derivative is 1)
       atomic-minmax  an atomic_min or atomic_max (Warp leaves the seed of
                      the target element where the value that won took it)
+      random-loop    a random draw in a dynamic loop (Warp's backward pass
+                     replays the code after the loop without the loop's
+                     draws, then the loop's draws in reverse order)
     """
     tree = ast.parse(open(path).read())
     defs = {}
@@ -398,6 +404,9 @@ def hazards(path):
                     outside = assigned([st for st in fn.body if st is not n]) | set(params)
                     if inner & outside:
                         found.add("dynamic-loop")
+                    if any(isinstance(m, ast.Call) and any(is_wp(m, d) for d in RANDOM_DRAWS)
+                           for st in n.body for m in ast.walk(st)):
+                        found.add("random-loop")
             if isinstance(n, (ast.BinOp, ast.AugAssign)) and isinstance(n.op, ast.Mod) \
                     and not isinstance(n.right if isinstance(n, ast.BinOp) else n.value, ast.Constant):
                 found.add("mod-divisor")
