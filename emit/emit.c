@@ -1458,6 +1458,11 @@ static int put_inst(Emitter *e, Buf *b, const Inst *in)
 			buf_puts(b, "))");
 			return P_POSTFIX;
 		}
+		if (in->narg == 2 && (ty_is_quat(rt) || ty_ncomp(rt) == 6)) {
+			/* a quaternion's (v, w), a spatial vector's (w, v) */
+			snprintf(name, sizeof name, "ks_make_%s_%s", ty,
+				 ty_name(ty_find(TK_VEC, ty_scalar(rt), 3, 1)));
+		}
 		put_call(e, b, name, in, 0);
 		return P_POSTFIX;
 	}

@@ -38,6 +38,9 @@
  * int type never have adjoints).  Non-smooth points follow Warp
  * (doc/autodiff.md).
  *
+ * A row flagged BF_INTERNAL is no builtin of the language: a kernel
+ * cannot call it (wp.NAME is unknown); derivative rules do.
+ *
  * An includer that only wants the first five columns may define
  * B(e, name, res, args, fl) alone: B6 then drops the sixth.
  */
@@ -96,6 +99,79 @@ B6(INVERSE, "inverse", "mat(N, N, S)", "a: mat(N, N, Float)", 0, "-(transpose(r)
 /* more of vectors and matrices: component-wise, constructors, decompositions */
 
 /* quaternions, transforms and spatial vectors */
+B6(QUAT_IDENTITY, "quat_identity", "quat(float)", "", 0, "")
+B6(QUAT_FROM_AXIS_ANGLE, "quat_from_axis_angle", "quat(S)", "axis: vec(3, Float), angle: S", 0, "adj_quat_from_axis_angle_axis(a, b, g); adj_quat_from_axis_angle_angle(a, b, g)")
+B6(QUAT_FROM_MATRIX33, "quat_from_matrix", "quat(S)", "mat: mat(3, 3, Float)", 0, "adj_quat_from_matrix_mat(a, g)")
+B6(QUAT_FROM_MATRIX44, "quat_from_matrix", "quat(S)", "mat: mat(4, 4, Float)", 0, "adj_quat_from_matrix_mat(a, g)")
+B6(QUAT_RPY, "quat_rpy", "quat(S)", "roll: Float, pitch: S, yaw: S", 0, "adj_quat_rpy_roll(a, b, c, g); adj_quat_rpy_pitch(a, b, c, g); adj_quat_rpy_yaw(a, b, c, g)")
+B6(QUAT_TO_MATRIX, "quat_to_matrix", "mat(3, 3, S)", "quat: quat(Float)", 0, "adj_quat_to_matrix_quat(a, g)")
+B6(QUAT_INVERSE, "quat_inverse", "quat(S)", "quat: quat(Float)", 0, "quat_inverse(g)")
+B6(QUAT_ROTATE, "quat_rotate", "vec(3, S)", "quat: quat(Float), vec: vec(3, S)", 0, "adj_quat_rotate_q(a, b, g); quat_rotate_inv(a, g)")
+B6(QUAT_ROTATE_INV, "quat_rotate_inv", "vec(3, S)", "quat: quat(Float), vec: vec(3, S)", 0, "quat_inverse(adj_quat_rotate_q(quat_inverse(a), b, g)); quat_rotate(a, g)")
+B6(QUAT_SLERP, "quat_slerp", "quat(S)", "a: quat(Float), b: quat(S), t: S", 0, "adj_quat_slerp_a(a, b, c, g); adj_quat_slerp_b(a, b, c, g); adj_quat_slerp_t(a, b, c, g)")
+B6(QUAT_AXIS, "quat_axis", "vec(3, S)", "quat: quat(Float)", BF_INTERNAL, "adj_quat_axis(a, g)")
+B6(QUAT_ANGLE, "quat_angle", "S", "quat: quat(Float)", BF_INTERNAL, "adj_quat_angle(a, g)")
+B6(DOT_Q, "dot", "S", "a: quat(Float), b: quat(S)", 0, "g * b; g * a")
+B6(LENGTH_Q, "length", "S", "a: quat(Float)", 0, "r > 0.0 ? a * (g / r) : 0.0")
+B6(LENGTH_SQ_Q, "length_sq", "S", "a: quat(Float)", 0, "a * (2.0 * g)")
+B6(NORMALIZE_Q, "normalize", "quat(S)", "a: quat(Float)", 0, "adj_normalize(a, g)")
+B6(TRANSFORM_IDENTITY, "transform_identity", "transform(float)", "", 0, "")
+B6(TRANSFORM_GET_TRANSLATION, "transform_get_translation", "vec(3, S)", "xform: transform(Float)", 0, "adj_transform_get_translation_xform(g)")
+B6(TRANSFORM_GET_ROTATION, "transform_get_rotation", "quat(S)", "xform: transform(Float)", 0, "adj_transform_get_rotation_xform(g)")
+B6(TRANSFORM_MULTIPLY, "transform_multiply", "transform(S)", "a: transform(Float), b: transform(S)", 0, "adj_transform_multiply_a(a, b, g); adj_transform_multiply_b(a, b, g)")
+B6(TRANSFORM_POINT, "transform_point", "vec(3, S)", "xform: transform(Float), point: vec(3, S)", 0, "adj_transform_point_xform(a, b, g); adj_transform_point_point(a, b, g)")
+B6(TRANSFORM_POINT_M, "transform_point", "vec(3, S)", "mat: mat(4, 4, Float), point: vec(3, S)", 0, "adj_transform_point_mat(a, b, g); adj_transform_point_point(a, b, g)")
+B6(TRANSFORM_VECTOR, "transform_vector", "vec(3, S)", "xform: transform(Float), vec: vec(3, S)", 0, "adj_transform_vector_xform(a, b, g); adj_transform_vector_vec(a, b, g)")
+B6(TRANSFORM_VECTOR_M, "transform_vector", "vec(3, S)", "mat: mat(4, 4, Float), vec: vec(3, S)", 0, "adj_transform_vector_mat(a, b, g); adj_transform_vector_vec(a, b, g)")
+B6(TRANSFORM_INVERSE, "transform_inverse", "transform(S)", "xform: transform(Float)", 0, "adj_transform_inverse_xform(a, g)")
+B6(SPATIAL_TOP, "spatial_top", "vec(3, S)", "svec: vec(6, Float)", 0, "adj_spatial_top_svec(g)")
+B6(SPATIAL_BOTTOM, "spatial_bottom", "vec(3, S)", "svec: vec(6, Float)", 0, "adj_spatial_bottom_svec(g)")
+B6(SPATIAL_DOT, "spatial_dot", "S", "a: vec(6, Float), b: vec(6, S)", 0, "g * b; g * a")
+B6(SPATIAL_CROSS, "spatial_cross", "vec(6, S)", "a: vec(6, Float), b: vec(6, S)", 0, "adj_spatial_cross_a(a, b, g); adj_spatial_cross_b(a, b, g)")
+B6(SPATIAL_CROSS_DUAL, "spatial_cross_dual", "vec(6, S)", "a: vec(6, Float), b: vec(6, S)", 0, "adj_spatial_cross_dual_a(a, b, g); adj_spatial_cross_dual_b(a, b, g)")
+B6(SPATIAL_ADJOINT, "spatial_adjoint", "mat(6, 6, S)", "r: mat(3, 3, Float), s: mat(3, 3, S)", 0, "adj_spatial_adjoint_r(g); adj_spatial_adjoint_s(g)")
+B6(ATOMIC_ADD_Q, "atomic_add", "quat(S)", "arr: array(quat(Float)), index, value: quat(S)", BF_ATOMIC, "")
+B6(ATOMIC_SUB_Q, "atomic_sub", "quat(S)", "arr: array(quat(Float)), index, value: quat(S)", BF_ATOMIC, "")
+B6(ATOMIC_ADD_X, "atomic_add", "transform(S)", "arr: array(transform(Float)), index, value: transform(S)", BF_ATOMIC, "")
+B6(ATOMIC_SUB_X, "atomic_sub", "transform(S)", "arr: array(transform(Float)), index, value: transform(S)", BF_ATOMIC, "")
+/* their adjoints, called only by the rules above: adj_<builtin>_<param>
+ * is the adjoint of that parameter, from the arguments and g */
+B6(ADJ_QUAT_ROTATE_Q, "adj_quat_rotate_q", "quat(S)", "quat(Float), vec(3, S), vec(3, S)", BF_INTERNAL, "")
+B6(ADJ_QUAT_FROM_AXIS_ANGLE_AXIS, "adj_quat_from_axis_angle_axis", "vec(3, S)", "vec(3, Float), S, quat(S)", BF_INTERNAL, "")
+B6(ADJ_QUAT_FROM_AXIS_ANGLE_ANGLE, "adj_quat_from_axis_angle_angle", "S", "vec(3, Float), S, quat(S)", BF_INTERNAL, "")
+B6(ADJ_QUAT_FROM_MATRIX33_MAT, "adj_quat_from_matrix_mat", "mat(3, 3, S)", "mat(3, 3, Float), quat(S)", BF_INTERNAL, "")
+B6(ADJ_QUAT_FROM_MATRIX44_MAT, "adj_quat_from_matrix_mat", "mat(4, 4, S)", "mat(4, 4, Float), quat(S)", BF_INTERNAL, "")
+B6(ADJ_QUAT_RPY_ROLL, "adj_quat_rpy_roll", "S", "Float, S, S, quat(S)", BF_INTERNAL, "")
+B6(ADJ_QUAT_RPY_PITCH, "adj_quat_rpy_pitch", "S", "Float, S, S, quat(S)", BF_INTERNAL, "")
+B6(ADJ_QUAT_RPY_YAW, "adj_quat_rpy_yaw", "S", "Float, S, S, quat(S)", BF_INTERNAL, "")
+B6(ADJ_QUAT_TO_MATRIX_QUAT, "adj_quat_to_matrix_quat", "quat(S)", "quat(Float), mat(3, 3, S)", BF_INTERNAL, "")
+B6(ADJ_QUAT_SLERP_A, "adj_quat_slerp_a", "quat(S)", "quat(Float), quat(S), S, quat(S)", BF_INTERNAL, "")
+B6(ADJ_QUAT_SLERP_B, "adj_quat_slerp_b", "quat(S)", "quat(Float), quat(S), S, quat(S)", BF_INTERNAL, "")
+B6(ADJ_QUAT_SLERP_T, "adj_quat_slerp_t", "S", "quat(Float), quat(S), S, quat(S)", BF_INTERNAL, "")
+B6(ADJ_QUAT_AXIS, "adj_quat_axis", "quat(S)", "quat(Float), vec(3, S)", BF_INTERNAL, "")
+B6(ADJ_QUAT_ANGLE, "adj_quat_angle", "quat(S)", "quat(Float), S", BF_INTERNAL, "")
+B6(ADJ_NORMALIZE_Q, "adj_normalize", "quat(S)", "quat(Float), quat(S)", BF_INTERNAL, "")
+B6(ADJ_TRANSFORM_GET_TRANSLATION_XFORM, "adj_transform_get_translation_xform", "transform(S)", "vec(3, Float)", BF_INTERNAL, "")
+B6(ADJ_TRANSFORM_GET_ROTATION_XFORM, "adj_transform_get_rotation_xform", "transform(S)", "quat(Float)", BF_INTERNAL, "")
+B6(ADJ_TRANSFORM_MULTIPLY_A, "adj_transform_multiply_a", "transform(S)", "transform(Float), transform(S), transform(S)", BF_INTERNAL, "")
+B6(ADJ_TRANSFORM_MULTIPLY_B, "adj_transform_multiply_b", "transform(S)", "transform(Float), transform(S), transform(S)", BF_INTERNAL, "")
+B6(ADJ_TRANSFORM_POINT_XFORM, "adj_transform_point_xform", "transform(S)", "transform(Float), vec(3, S), vec(3, S)", BF_INTERNAL, "")
+B6(ADJ_TRANSFORM_POINT_POINT, "adj_transform_point_point", "vec(3, S)", "transform(Float), vec(3, S), vec(3, S)", BF_INTERNAL, "")
+B6(ADJ_TRANSFORM_POINT_POINT_M, "adj_transform_point_point", "vec(3, S)", "mat(4, 4, Float), vec(3, S), vec(3, S)", BF_INTERNAL, "")
+B6(ADJ_TRANSFORM_POINT_MAT, "adj_transform_point_mat", "mat(4, 4, S)", "mat(4, 4, Float), vec(3, S), vec(3, S)", BF_INTERNAL, "")
+B6(ADJ_TRANSFORM_VECTOR_XFORM, "adj_transform_vector_xform", "transform(S)", "transform(Float), vec(3, S), vec(3, S)", BF_INTERNAL, "")
+B6(ADJ_TRANSFORM_VECTOR_VEC, "adj_transform_vector_vec", "vec(3, S)", "transform(Float), vec(3, S), vec(3, S)", BF_INTERNAL, "")
+B6(ADJ_TRANSFORM_VECTOR_VEC_M, "adj_transform_vector_vec", "vec(3, S)", "mat(4, 4, Float), vec(3, S), vec(3, S)", BF_INTERNAL, "")
+B6(ADJ_TRANSFORM_VECTOR_MAT, "adj_transform_vector_mat", "mat(4, 4, S)", "mat(4, 4, Float), vec(3, S), vec(3, S)", BF_INTERNAL, "")
+B6(ADJ_TRANSFORM_INVERSE_XFORM, "adj_transform_inverse_xform", "transform(S)", "transform(Float), transform(S)", BF_INTERNAL, "")
+B6(ADJ_SPATIAL_TOP_SVEC, "adj_spatial_top_svec", "vec(6, S)", "vec(3, Float)", BF_INTERNAL, "")
+B6(ADJ_SPATIAL_BOTTOM_SVEC, "adj_spatial_bottom_svec", "vec(6, S)", "vec(3, Float)", BF_INTERNAL, "")
+B6(ADJ_SPATIAL_CROSS_A, "adj_spatial_cross_a", "vec(6, S)", "vec(6, Float), vec(6, S), vec(6, S)", BF_INTERNAL, "")
+B6(ADJ_SPATIAL_CROSS_B, "adj_spatial_cross_b", "vec(6, S)", "vec(6, Float), vec(6, S), vec(6, S)", BF_INTERNAL, "")
+B6(ADJ_SPATIAL_CROSS_DUAL_A, "adj_spatial_cross_dual_a", "vec(6, S)", "vec(6, Float), vec(6, S), vec(6, S)", BF_INTERNAL, "")
+B6(ADJ_SPATIAL_CROSS_DUAL_B, "adj_spatial_cross_dual_b", "vec(6, S)", "vec(6, Float), vec(6, S), vec(6, S)", BF_INTERNAL, "")
+B6(ADJ_SPATIAL_ADJOINT_R, "adj_spatial_adjoint_r", "mat(3, 3, S)", "mat(6, 6, Float)", BF_INTERNAL, "")
+B6(ADJ_SPATIAL_ADJOINT_S, "adj_spatial_adjoint_s", "mat(3, 3, S)", "mat(6, 6, Float)", BF_INTERNAL, "")
 
 /* random numbers (Warp's PCG generator) and sampling */
 

@@ -27,7 +27,7 @@ const BuiltinInfo ir_builtins[BI_COUNT] = {
 int ir_builtin_known(const char *name)
 {
 	for (int i = 0; i < BI_COUNT; i++)
-		if (!strcmp(ir_builtins[i].name, name))
+		if (!strcmp(ir_builtins[i].name, name) && !(ir_builtins[i].flags & BF_INTERNAL))
 			return 1;
 	return 0;
 }
@@ -379,7 +379,9 @@ static int convertible(Type a, Type b)
 }
 
 /* The types a make of want takes: none (zero), one component (every
- * component), all of them, or a transform's position and rotation. */
+ * component), all of them, a transform's position and rotation, a
+ * quaternion's vector part and real part, or a spatial vector's two
+ * halves. */
 static int make_ok(const Type *a, int n, Type want)
 {
 	Type s = ty_scalar(want);
@@ -388,6 +390,10 @@ static int make_ok(const Type *a, int n, Type want)
 		return 0;
 	if (ty_is_xform(want) && n == 2)
 		return a[0] == ty_find(TK_VEC, s, 3, 1) && a[1] == ty_find(TK_QUAT, s, 4, 1);
+	if (ty_is_quat(want) && n == 2)
+		return a[0] == ty_find(TK_VEC, s, 3, 1) && a[1] == s;
+	if (ty_is_vec(want) && nc == 6 && n == 2)
+		return a[0] == ty_find(TK_VEC, s, 3, 1) && a[1] == a[0];
 	if (n != 0 && n != 1 && n != nc)
 		return 0;
 	for (int i = 0; i < n; i++)
@@ -431,8 +437,7 @@ Type ir_op_type(int op, const Type *a, int n, Type want)
 	case OP_MOV:
 		return ty_is_array(a[0]) ? TY_VOID : a[0];
 	case OP_NEG:
-		return ty_is_scalar(a[0]) || ty_is_vec(a[0]) || ty_is_mat(a[0]) || ty_is_quat(a[0])
-			       ? a[0] : TY_VOID;
+		return ty_is_scalar(a[0]) || ty_is_composite(a[0]) ? a[0] : TY_VOID;
 	case OP_ADD:
 	case OP_SUB:
 		return same && (ty_is_scalar(a[0]) || ty_is_composite(a[0])) ? a[0] : TY_VOID;
@@ -449,7 +454,7 @@ Type ir_op_type(int op, const Type *a, int n, Type want)
 			return a[0];
 		if (scale_type(a[1], a[0]) && !ty_is_xform(a[0]))
 			return a[0];
-		if (scale_type(a[0], a[1]) && (ty_is_vec(a[1]) || ty_is_mat(a[1])))
+		if (scale_type(a[0], a[1]) && (ty_is_vec(a[1]) || ty_is_mat(a[1]) || ty_is_quat(a[1])))
 			return a[1];
 		return TY_VOID;
 	case OP_FLOORDIV:

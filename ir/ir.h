@@ -138,7 +138,7 @@ typedef struct OpInfo {
 } OpInfo;
 extern const OpInfo ir_ops[OP_COUNT];
 
-enum { BF_KERNEL_ONLY = 1, BF_ATOMIC = 2 };
+enum { BF_KERNEL_ONLY = 1, BF_ATOMIC = 2, BF_INTERNAL = 4 };
 enum {
 #define B6(e, name, res, args, fl, adj) BI_##e,
 #include "builtins.h"
