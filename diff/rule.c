@@ -175,7 +175,7 @@ static int prim(P *p)
 			bad(p, "no such operand");
 		return id;
 	}
-	char name[32];
+	char name[48];
 	if (n >= sizeof name)
 		bad(p, "name too long");
 	memcpy(name, s0, n);

@@ -2094,7 +2094,7 @@ static int is_handle(const Emitter *e, int val)
 
 static int words_of(Type t)
 {
-	return ty_is_vec(t) || ty_is_mat(t) ? ty_ncomp(t) : 1;
+	return ty_is_composite(t) ? ty_ncomp(t) : 1;
 }
 
 /* The tape's loop handles and the layout of each loop's checkpoint: the

@@ -932,7 +932,7 @@ static int attr_value(Sema *s, Node *e, Target *t)
 			return ir_const(s->m, s->f, TY_FLOAT, 0, x);
 		if (array_spelling(e) >= 0)
 			ERR(e, "wp.%s can only be used in a parameter annotation", e->name);
-		if (wp_type(e->name) != TY_VOID || ir_builtin_known(e->name))
+		if (wp_type(e->name) != TY_VOID || ir_builtin_public(e->name))
 			ERR(e, "wp.%s must be called", e->name);
 		ERR(e, "wp.%s is not supported in kernels", e->name);
 	}
@@ -1486,7 +1486,7 @@ static int call(Sema *s, Node *e, Target *t, int want)
 			return len_value(s, e, t);
 		if (!strcmp(name, "range"))
 			ERR(e, "range() can only be used in 'for ... in range(...)'");
-		if (ir_builtin_known(name))
+		if (ir_builtin_public(name))
 			ERR(fn, "use wp.%s() instead of %s()", name, name);
 		if (!strcmp(name, "print"))
 			ERR(fn, "%s() is not supported in kernels", name);
@@ -1502,7 +1502,7 @@ static int call(Sema *s, Node *e, Target *t, int want)
 		}
 		if (ty_is_composite(ty))
 			return make(s, e, ty, t);
-		if (ir_builtin_known(name))
+		if (ir_builtin_public(name))
 			return builtin(s, e, name, t, want);
 		if (array_spelling(fn) >= 0)
 			ERR(e, "wp.%s() can only be used in a parameter annotation", name);

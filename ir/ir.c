@@ -27,6 +27,14 @@ const BuiltinInfo ir_builtins[BI_COUNT] = {
 int ir_builtin_known(const char *name)
 {
 	for (int i = 0; i < BI_COUNT; i++)
+		if (!strcmp(ir_builtins[i].name, name))
+			return 1;
+	return 0;
+}
+
+int ir_builtin_public(const char *name)
+{
+	for (int i = 0; i < BI_COUNT; i++)
 		if (!strcmp(ir_builtins[i].name, name) && !(ir_builtins[i].flags & BF_INTERNAL))
 			return 1;
 	return 0;

@@ -154,6 +154,8 @@ extern const BuiltinInfo ir_builtins[BI_COUNT];
 
 /* Does any builtin row have this name? */
 int ir_builtin_known(const char *name);
+/* ... one a kernel may call (not BF_INTERNAL)? */
+int ir_builtin_public(const char *name);
 /* Resolve an overload of NAME for the argument types.  Returns the row or
  * -1, and sets *res to its result type (TY_VOID for none). */
 int ir_builtin_resolve(const char *name, const Type *args, int nargs, Type *res);

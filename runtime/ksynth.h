@@ -2217,5 +2217,21 @@ KS_TAPE_VEC(4)
 KS_TAPE_MAT(2)
 KS_TAPE_MAT(3)
 KS_TAPE_MAT(4)
+/* a quaternion and a transform: their components in order */
+#define KS_TAPE_COMPS(T, N)                                                          \
+	KS_FUNC void ks_tape_put_##T(ks_tape *t, ks_##T x)                           \
+	{                                                                            \
+		for (int i = 0; i < N; i++)                                          \
+			ks_tape_put_float(t, x.c[i]);                                \
+	}                                                                            \
+	KS_FUNC ks_##T ks_tape_get_##T(ks_tape *t, const ks_trips *L, int off, ks_##T x0) \
+	{                                                                            \
+		if (L->cur)                                                          \
+			for (int i = 0; i < N; i++)                                  \
+				x0.c[i] = ks_tape_bits_float(ks_tape_at(t, L, off + i)); \
+		return x0;                                                           \
+	}
+KS_TAPE_COMPS(quat, 4)
+KS_TAPE_COMPS(transform, 7)
 
 #endif
