@@ -1479,12 +1479,6 @@ KS_QUAT(quatd, transformd, float64, double, vec3d)
 		ks_##QT qi = ks_quat_inverse_##QT(ks_transform_q_##XT(t));          \
 		return ks_make_##XT(ks_neg_##V3(ks_quat_rotate_##QT(qi, ks_transform_p_##XT(t))), qi); \
 	}                                                                           \
-	KS_FUNC ks_##XT ks_neg_##XT(ks_##XT a)                                      \
-	{                                                                           \
-		for (int i = 0; i < 7; i++)                                         \
-			a.c[i] = ks_neg_##SN(a.c[i]);                               \
-		return a;                                                           \
-	}                                                                           \
 	/* a 4x4 matrix on a point (w = 1) or a vector (w = 0) */                   \
 	KS_FUNC ks_##V3 ks_transform_affine_##M4(ks_##M4 m, ks_##V3 x, int point)   \
 	{                                                                           \
