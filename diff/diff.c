@@ -348,6 +348,8 @@ static void adj_scatter(D *d, Block *b, int ga, const int32_t *idx, int v, Loc l
 	for (int k = 0; k < n; k++)
 		at[k] = vty(d, a[k]);
 	int row = ir_builtin_resolve("atomic_add", at, n, &rt);
+	if (row < 0)
+		ks_fatal("kdiff: no atomic_add for an array of %s", ty_name(ty_elem(at[0])));
 	Inst *in = emit(d, b, OP_BUILTIN, NULL, 0, a, n, loc);
 	in->callee = (int32_t)row;
 }
@@ -1151,6 +1153,18 @@ static void rev_make(D *d, Rec *r, int g, Block *out)
 		acc(d, out, r->arg[1], diff_op(&e, OP_MAKE, qc, 4, vty(d, r->arg[1])), r->loc);
 		return;
 	}
+	if (r->narg == 2 && (ty_is_quat(t) || nc == 6)) {
+		/* a quaternion's (v, w) or a spatial vector's (w, v): the first
+		 * three components to the first, the rest to the second */
+		int32_t c3[2][3];
+		for (int c = 0; c < nc; c++)
+			c3[c / 3][c % 3] = diff_op(&e, OP_EXTRACT, (int32_t[]){g, ir_const_int(d->m, d->g, c)},
+						   2, TY_VOID);
+		acc(d, out, r->arg[0], diff_op(&e, OP_MAKE, c3[0], 3, vty(d, r->arg[0])), r->loc);
+		acc(d, out, r->arg[1], nc == 4 ? c3[1][0] : diff_op(&e, OP_MAKE, c3[1], 3, vty(d, r->arg[1])),
+		    r->loc);
+		return;
+	}
 	for (int c = 0; c < nc; c++) {
 		int comp;
 		if (!ty_is_mat(t))
@@ -1182,11 +1196,14 @@ static const char *op_rule(D *d, Rec *r)
 		if (ty_is_mat(a) && ty_is_vec(b)) return "outer(g, b); transpose(a) * g";
 		if (ty_is_vec(a) && ty_is_mat(b)) return "b * g; outer(a, g)";
 		if (ty_is_mat(a) && ty_is_mat(b)) return "g * transpose(b); transpose(a) * g";
+		if (ty_is_quat(a) && ty_is_quat(b)) return "g * quat_inverse(b); quat_inverse(a) * g";
+		if (ty_is_xform(a) && ty_is_xform(b))
+			return "adj_transform_multiply_a(a, b, g); adj_transform_multiply_b(a, b, g)";
 		return NULL;
 	case OP_DIV:
 		if (sa && sb) return "g / b; -(g * r) / b";
 		if (sb) return "g / b; -fdot(g, r) / b";
-		if (sa && ty_is_vec(b)) return "@g / b; -g * r / b";
+		if (sa && (ty_is_vec(b) || ty_is_quat(b))) return "@g / b; -g * r / b";
 		return NULL;
 	case OP_MOD: return sa ? "g; -g * float(int(a / b))" : "";
 	case OP_SELECT: return "; a ? g : 0.0; a ? 0.0 : g";

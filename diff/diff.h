@@ -28,11 +28,10 @@ void diff_stream_end(DiffStream *ds, FILE *out);
 void diff_stream_free(DiffStream *ds);
 
 /* The type tests of kdiff, in one place: a float32 scalar (what the
- * simplifier folds); a vector or
- * matrix (no inline constant, zero is `make`); float-valued (has an
- * adjoint). */
+ * simplifier folds); a vector, matrix, quaternion or transform (no
+ * inline constant, zero is `make`); float-valued (has an adjoint). */
 static inline int diff_float_scalar(Type t) { return t == TY_FLOAT; }
-static inline int diff_composite(Type t) { return ty_is_vec(t) || ty_is_mat(t); }
+static inline int diff_composite(Type t) { return ty_is_composite(t); }
 static inline int diff_floaty(Type t) { return ty_is_floaty(t); }
 
 /* 1 (the default): simplify what kdiff appends (diff_opt); 0: leave it as

@@ -6,8 +6,8 @@
  * expression over a, b, c (the arguments), r (the result) and g (the
  * result's adjoint):  atan2 is "g * b / (a * a + b * b); -g * a / (a * a
  * + b * b)".  An empty part means no contribution.  A rule starting with
- * '@' is applied to each component of vector arguments (abs, min, max on
- * vectors).  The grammar, parsed by recursive descent:
+ * '@' is applied to each component of vector (and quaternion) arguments
+ * (abs, min, max on vectors).  The grammar, parsed by recursive descent:
  *
  *     expr  := cmp ['?' expr ':' expr]           select
  *     cmp   := sum [('<' | '>' | '<=' | '>=' | '==') sum]
@@ -78,16 +78,26 @@ int diff_zero(DiffEmit *e, Type t)
 	return diff_op(e, OP_MAKE, NULL, 0, t);
 }
 
-/* sum of x[i] * y[i] over components: dot for vectors, by hand for
- * matrices and floats */
+/* sum of x[i] * y[i] over components: dot for vectors and quaternions,
+ * by hand for matrices, transforms and floats */
 int diff_fdot(DiffEmit *e, int x, int y)
 {
 	Type t = ty(e, x);
 	if (ty_is_float(t))
 		return diff_op(e, OP_MUL, (int32_t[]){x, y}, 2, TY_VOID);
-	if (ty_is_vec(t))
+	if (ty_is_vec(t) || ty_is_quat(t))
 		return diff_builtin(e, "dot", (int32_t[]){x, y}, 2);
 	int n = ty_dim(t), s = -1;
+	if (ty_is_xform(t)) {
+		for (int i = 0; i < ty_ncomp(t); i++) {
+			int k = ir_const_int(e->m, e->f, i);
+			int rx = diff_op(e, OP_EXTRACT, (int32_t[]){x, k}, 2, TY_VOID);
+			int ry = diff_op(e, OP_EXTRACT, (int32_t[]){y, k}, 2, TY_VOID);
+			int p = diff_op(e, OP_MUL, (int32_t[]){rx, ry}, 2, TY_VOID);
+			s = s < 0 ? p : diff_op(e, OP_ADD, (int32_t[]){s, p}, 2, TY_VOID);
+		}
+		return s;
+	}
 	for (int i = 0; i < n; i++) {
 		int k = ir_const_int(e->m, e->f, i);
 		int rx = diff_op(e, OP_EXTRACT, (int32_t[]){x, k}, 2, TY_VOID);
@@ -109,9 +119,9 @@ static void unify(DiffEmit *e, int32_t *x, int32_t *y)
 	Type tx = ty(e, *x), ty_ = ty(e, *y);
 	if (tx == ty_)
 		return;
-	if (is_fconst(e, *x) && (ty_is_vec(ty_) || ty_is_mat(ty_)))
+	if (is_fconst(e, *x) && ty_is_composite(ty_))
 		*x = diff_op(e, OP_MAKE, x, 1, ty_);
-	else if (is_fconst(e, *y) && (ty_is_vec(tx) || ty_is_mat(tx)))
+	else if (is_fconst(e, *y) && ty_is_composite(tx))
 		*y = diff_op(e, OP_MAKE, y, 1, tx);
 }
 
@@ -189,7 +199,7 @@ static int prim(P *p)
 			bad(p, "no such operand");
 		return id;
 	}
-	char name[32];
+	char name[48];
 	if (n >= sizeof name)
 		bad(p, "name too long");
 	memcpy(name, s0, n);
@@ -305,6 +315,9 @@ static void lower(DiffEmit *e, const char *rule, const int32_t v[5], int nargs, 
 	}
 }
 
+/* a vector or quaternion: what '@' takes apart */
+static int is_vq(Type t) { return ty_is_vec(t) || ty_is_quat(t); }
+
 void diff_rule(DiffEmit *e, const char *rule, const int32_t v[5], int nargs, int32_t out[3])
 {
 	if (rule[0] != '@') {
@@ -315,15 +328,15 @@ void diff_rule(DiffEmit *e, const char *rule, const int32_t v[5], int nargs, int
 	 * applied to each component, and vector contributions rebuilt */
 	int n = 0;
 	for (int i = 0; i < 5; i++)
-		if (v[i] >= 0 && ty_is_vec(ty(e, v[i])))
-			n = ty_dim(ty(e, v[i]));
+		if (v[i] >= 0 && is_vq(ty(e, v[i])))
+			n = ty_ncomp(ty(e, v[i]));
 	int32_t comp[3][6], acc[3] = {-1, -1, -1};
 	for (int k = 0; k < n; k++) {
 		int32_t w[5];
 		int kc = ir_const_int(e->m, e->f, k);
 		for (int i = 0; i < 5; i++) {
 			w[i] = v[i];
-			if (v[i] >= 0 && ty_is_vec(ty(e, v[i])))
+			if (v[i] >= 0 && is_vq(ty(e, v[i])))
 				w[i] = diff_op(e, OP_EXTRACT, (int32_t[]){v[i], kc}, 2, TY_VOID);
 		}
 		int32_t o[3];
@@ -331,12 +344,12 @@ void diff_rule(DiffEmit *e, const char *rule, const int32_t v[5], int nargs, int
 		for (int i = 0; i < nargs; i++) {
 			if (o[i] < 0)
 				o[i] = diff_zero(e, ty_scalar(ty(e, v[i])));
-			if (ty_is_vec(ty(e, v[i])))
+			if (is_vq(ty(e, v[i])))
 				comp[i][k] = o[i];
 			else
 				acc[i] = acc[i] < 0 ? o[i] : diff_op(e, OP_ADD, (int32_t[]){acc[i], o[i]}, 2, TY_VOID);
 		}
 	}
 	for (int i = 0; i < nargs; i++)
-		out[i] = ty_is_vec(ty(e, v[i])) ? diff_op(e, OP_MAKE, comp[i], n, ty(e, v[i])) : acc[i];
+		out[i] = is_vq(ty(e, v[i])) ? diff_op(e, OP_MAKE, comp[i], n, ty(e, v[i])) : acc[i];
 }

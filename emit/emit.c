@@ -1470,6 +1470,11 @@ static int put_inst(Emitter *e, Buf *b, const Inst *in)
 			buf_puts(b, "))");
 			return P_POSTFIX;
 		}
+		if (in->narg == 2 && (ty_is_quat(rt) || ty_ncomp(rt) == 6)) {
+			/* a quaternion's (v, w), a spatial vector's (w, v) */
+			snprintf(name, sizeof name, "ks_make_%s_%s", ty,
+				 ty_name(ty_find(TK_VEC, ty_scalar(rt), 3, 1)));
+		}
 		put_call(e, b, name, in, 0);
 		return P_POSTFIX;
 	}
@@ -2151,7 +2156,7 @@ static int is_handle(const Emitter *e, int val)
 
 static int words_of(Type t)
 {
-	return ty_is_vec(t) || ty_is_mat(t) ? ty_ncomp(t) : 1;
+	return ty_is_composite(t) ? ty_ncomp(t) : 1;
 }
 
 /* The tape's loop handles and the layout of each loop's checkpoint: the

@@ -932,7 +932,7 @@ static int attr_value(Sema *s, Node *e, Target *t)
 			return ir_const(s->m, s->f, TY_FLOAT, 0, x);
 		if (array_spelling(e) >= 0)
 			ERR(e, "wp.%s can only be used in a parameter annotation", e->name);
-		if (wp_type(e->name) != TY_VOID || ir_builtin_known(e->name))
+		if (wp_type(e->name) != TY_VOID || ir_builtin_public(e->name))
 			ERR(e, "wp.%s must be called", e->name);
 		ERR(e, "wp.%s is not supported in kernels", e->name);
 	}
@@ -1245,12 +1245,20 @@ static int make(Sema *s, Node *e, Type want, Target *t)
 		}
 		return emit_val(s, e, OP_MAKE, want, a, 1, t);
 	}
-	if (ty_is_xform(want) && n == 2) {
-		call_args(s, e, a, ty, name);
+	if (n == 2 && (ty_is_xform(want) || ty_is_quat(want) || ty_ncomp(want) == 6)) {
+		/* (p, q) of a transform, (vector part, w) of a quaternion, the
+		 * two halves (w, v) of a spatial vector */
+		Type s3 = ty_find(TK_VEC, ty_scalar(want), 3, 1);
+		Type second = ty_is_xform(want) ? ty_find(TK_QUAT, ty_scalar(want), 4, 1)
+				: ty_is_quat(want) ? ty_scalar(want) : s3;
+		a[0] = expr(s, e->kid[1], NULL);
+		a[1] = ty_is_quat(want) ? component_arg(s, e->kid[2], want, name) : expr(s, e->kid[2], NULL);
+		ty[0] = ty_of(s, a[0]);
+		ty[1] = ty_of(s, a[1]);
 		if (ir_op_type(OP_MAKE, ty, 2, want) == TY_VOID)
-			ERR(e, "wp.%s(p, q) takes a %s and a %s, not %s and %s", name,
-			    uty(ty_find(TK_VEC, ty_scalar(want), 3, 1)),
-			    uty(ty_find(TK_QUAT, ty_scalar(want), 4, 1)), uty(ty[0]), uty(ty[1]));
+			ERR(e, "wp.%s(%s) takes a %s and a %s, not %s and %s", name,
+			    ty_is_xform(want) ? "p, q" : ty_is_quat(want) ? "v, w" : "w, v", uty(s3),
+			    uty(second), uty(ty[0]), uty(ty[1]));
 		return emit_val(s, e, OP_MAKE, want, a, 2, t);
 	}
 	if (n != 0 && n != 1 && n != nc) {
@@ -1554,7 +1562,7 @@ static int call(Sema *s, Node *e, Target *t, int want)
 			return len_value(s, e, t);
 		if (!strcmp(name, "range"))
 			ERR(e, "range() can only be used in 'for ... in range(...)'");
-		if (ir_builtin_known(name))
+		if (ir_builtin_public(name))
 			ERR(fn, "use wp.%s() instead of %s()", name, name);
 		if (!strcmp(name, "print"))
 			ERR(fn, "%s() is not supported in kernels", name);
@@ -1570,7 +1578,7 @@ static int call(Sema *s, Node *e, Target *t, int want)
 		}
 		if (ty_is_composite(ty))
 			return make(s, e, ty, t);
-		if (ir_builtin_known(name))
+		if (ir_builtin_public(name))
 			return builtin(s, e, name, t, want);
 		if (!strcmp(name, "identity"))
 			return identity(s, e, t);

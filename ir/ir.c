@@ -32,6 +32,14 @@ int ir_builtin_known(const char *name)
 	return 0;
 }
 
+int ir_builtin_public(const char *name)
+{
+	for (int i = 0; i < BI_COUNT; i++)
+		if (!strcmp(ir_builtins[i].name, name) && !(ir_builtins[i].flags & BF_INTERNAL))
+			return 1;
+	return 0;
+}
+
 /* The pattern language of the args and result columns (builtins.h),
  * matched and built straight from the strings: a row is a few words, and
  * only the rows of one name are tried. */
@@ -389,7 +397,9 @@ static int convertible(Type a, Type b)
 }
 
 /* The types a make of want takes: none (zero), one component (every
- * component), all of them, or a transform's position and rotation. */
+ * component), all of them, a transform's position and rotation, a
+ * quaternion's vector part and real part, or a spatial vector's two
+ * halves. */
 static int make_ok(const Type *a, int n, Type want)
 {
 	Type s = ty_scalar(want);
@@ -398,6 +408,10 @@ static int make_ok(const Type *a, int n, Type want)
 		return 0;
 	if (ty_is_xform(want) && n == 2)
 		return a[0] == ty_find(TK_VEC, s, 3, 1) && a[1] == ty_find(TK_QUAT, s, 4, 1);
+	if (ty_is_quat(want) && n == 2)
+		return a[0] == ty_find(TK_VEC, s, 3, 1) && a[1] == s;
+	if (ty_is_vec(want) && nc == 6 && n == 2)
+		return a[0] == ty_find(TK_VEC, s, 3, 1) && a[1] == a[0];
 	if (n != 0 && n != 1 && n != nc)
 		return 0;
 	for (int i = 0; i < n; i++)
@@ -459,7 +473,7 @@ Type ir_op_type(int op, const Type *a, int n, Type want)
 			return a[0];
 		if (scale_type(a[1], a[0]) && !ty_is_xform(a[0]))
 			return a[0];
-		if (scale_type(a[0], a[1]) && (ty_is_vec(a[1]) || ty_is_mat(a[1])))
+		if (scale_type(a[0], a[1]) && (ty_is_vec(a[1]) || ty_is_mat(a[1]) || ty_is_quat(a[1])))
 			return a[1];
 		return TY_VOID;
 	case OP_FLOORDIV:

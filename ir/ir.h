@@ -142,8 +142,10 @@ extern const OpInfo ir_ops[OP_COUNT];
  * instruction has a second result, the new state.  BF_OWN_NAME: the C name
  * is ks_ and the row's enum in lower case (overloads C could not tell
  * apart by the first argument).  BF_VIEW: its array arguments are passed
- * as views, with their shape. */
-enum { BF_KERNEL_ONLY = 1, BF_ATOMIC = 2, BF_STATE = 4, BF_OWN_NAME = 8, BF_VIEW = 16 };
+ * as views, with their shape.  BF_INTERNAL: an adjoint helper a kernel
+ * cannot call (doc/autodiff.md). */
+enum { BF_KERNEL_ONLY = 1, BF_ATOMIC = 2, BF_STATE = 4, BF_OWN_NAME = 8, BF_VIEW = 16,
+       BF_INTERNAL = 32 };
 enum {
 #define B6(e, name, res, args, fl, adj) BI_##e,
 #include "builtins.h"
@@ -160,6 +162,8 @@ extern const BuiltinInfo ir_builtins[BI_COUNT];
 
 /* Does any builtin row have this name? */
 int ir_builtin_known(const char *name);
+/* ... one a kernel may call (not BF_INTERNAL)? */
+int ir_builtin_public(const char *name);
 /* Resolve an overload of NAME for the argument types.  Returns the row or
  * -1, and sets *res to its result type (TY_VOID for none). */
 int ir_builtin_resolve(const char *name, const Type *args, int nargs, Type *res);

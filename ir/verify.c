@@ -45,6 +45,7 @@ typedef struct Verifier {
 	int nloops;       /* open loops of either kind */
 	uint8_t *brk;     /* innermost `loop`: intersection of break states */
 	int brk_seen;
+	int brk_cont;     /* continues meet in brk too (a `for` that surely runs) */
 	uint8_t *handle;  /* per value: defined by tape_loop */
 	int opened;       /* tape_open seen */
 	Edge *edges;      /* calls, in order of the calling function */
@@ -345,6 +346,18 @@ static void check_types(Verifier *v, const Inst *in)
 
 static void walk_block(Verifier *v, const Block *b);
 
+/* Does the for-loop in run its body at least once: constant bounds that
+ * give an iteration. */
+static int runs_once(const Verifier *v, const Inst *in)
+{
+	const Value *val = v->f->val;
+	for (int i = 0; i < 3; i++)
+		if (val[in->arg[i]].kind != VK_CONST)
+			return 0;
+	int64_t lo = val[in->arg[0]].k.i, hi = val[in->arg[1]].k.i, step = val[in->arg[2]].k.i;
+	return step > 0 ? lo < hi : step < 0 ? lo > hi : 0;
+}
+
 static int open_block(Verifier *v)
 {
 	arena_grow(&((Module *)v->m)->arena, (void **)&v->active, &v->capblk, v->nblk + 1, 1);
@@ -392,31 +405,52 @@ static void walk_inst(Verifier *v, const Inst *in, int blk)
 		v->loopvar[v->nloopvar++] = j;
 		v->nloops++;
 		uint8_t *outer_brk = v->brk;
-		int outer_seen = v->brk_seen;
-		v->brk = NULL; /* breaks out of a for add nothing */
+		int outer_seen = v->brk_seen, outer_cont = v->brk_cont;
+		/* A loop that surely runs leaves what its first pass assigns on
+		 * every way out of the body: its end, a continue, a break.  Else
+		 * breaks out of a for add nothing. */
+		uint8_t *first = NULL;
+		if (runs_once(v, in)) {
+			first = valloc(v, (size_t)v->f->nval + 1);
+			memset(first, 1, (size_t)v->f->nval);
+		}
+		v->brk = first;
+		v->brk_seen = 0;
+		v->brk_cont = first != NULL;
 		walk_block(v, &in->body);
+		int seen = v->brk_seen;
 		v->brk = outer_brk;
 		v->brk_seen = outer_seen;
+		v->brk_cont = outer_cont;
 		v->nloops--;
 		v->nloopvar--;
-		memcpy(v->asg, before, (size_t)v->f->nval);
+		if (first && v->reach)
+			state_and(v, first, v->asg);
+		if (first && (v->reach || seen)) {
+			first[j] = 0; /* the loop variable ends with the loop */
+			memcpy(v->asg, first, (size_t)v->f->nval);
+		} else {
+			memcpy(v->asg, before, (size_t)v->f->nval);
+		}
 		v->reach = reach0;
 		return;
 	}
 	case OP_LOOP: {
 		int reach0 = v->reach;
 		uint8_t *outer_brk = v->brk;
-		int outer_seen = v->brk_seen;
+		int outer_seen = v->brk_seen, outer_cont = v->brk_cont;
 		uint8_t *mine = valloc(v, (size_t)v->f->nval + 1);
 		memset(mine, 1, (size_t)v->f->nval);
 		v->brk = mine;
 		v->brk_seen = 0;
+		v->brk_cont = 0;
 		v->nloops++;
 		walk_block(v, &in->body);
 		v->nloops--;
 		int seen = v->brk_seen;
 		v->brk = outer_brk;
 		v->brk_seen = outer_seen;
+		v->brk_cont = outer_cont;
 		if (seen)
 			memcpy(v->asg, mine, (size_t)v->f->nval);
 		v->reach = reach0 && seen;
@@ -427,7 +461,7 @@ static void walk_inst(Verifier *v, const Inst *in, int blk)
 		if (!v->nloops)
 			verr(v, where(v, in), "'%s' outside a loop", ir_ops[in->op].name);
 		check_types(v, in);
-		if (in->op == OP_BREAK && v->brk && v->reach) {
+		if ((in->op == OP_BREAK || v->brk_cont) && v->brk && v->reach) {
 			state_and(v, v->brk, v->asg);
 			v->brk_seen = 1;
 		}

@@ -273,7 +273,8 @@ class WarpModule:
                 a = wp.array(v, dtype=dt, device="cpu", requires_grad=grad and fl)
                 arrays[arg.label] = a
                 args.append(a)
-            elif wp.types.type_is_vector(t) or wp.types.type_is_matrix(t):
+            elif (wp.types.type_is_vector(t) or wp.types.type_is_matrix(t)
+                  or wp.types.type_is_quaternion(t) or wp.types.type_is_transformation(t)):
                 args.append(t(*flat(v)))
             elif t in (bool, wp.bool):
                 args.append(bool(v))
