@@ -1433,6 +1433,79 @@ static int len_value(Sema *s, Node *e, Target *t)
 	return ir_const_int(s->m, s->f, ty_rows(tv));
 }
 
+/* ---- language-level builtins: where, select, extract ----------------------- */
+
+/* The argument nodes of wp.NAME(...) in the order of pname[0..np), by
+ * position or keyword (Warp's parameter names). */
+static void lang_args(Sema *s, Node *e, const char *name, const char *const *pname, int np,
+		      Node **node)
+{
+	char what[64];
+	snprintf(what, sizeof what, "wp.%s", name);
+	bind_args(s, e, what, pname, np, NULL, node);
+}
+
+/* wp.where(cond, value_if_true, value_if_false): cond a bool or an int
+ * (non-zero is true); both values evaluated, as Warp does, and of one
+ * type.  The adjoint goes to the value chosen (a select in the IR). */
+static int where_value(Sema *s, Node *e, Target *t)
+{
+	static const char *const pname[] = {"cond", "value_if_true", "value_if_false"};
+	Node *node[3];
+	lang_args(s, e, "where", pname, 3, node);
+	if (node[0]->kind == N_NAME && array_of(s, node[0]) >= 0)
+		ERR(node[0], "wp.where() on an array (a test for a null array) is not supported");
+	int c = cond(s, node[0], "the condition of wp.where()");
+	int a = expr(s, node[1], NULL), b = expr(s, node[2], NULL);
+	Type ta[3] = {TY_BOOL, ty_of(s, a), ty_of(s, b)};
+	Type r = ir_op_type(OP_SELECT, ta, 3, TY_VOID);
+	if (r == TY_VOID && ta[1] != ta[2])
+		ERR(e, "wp.where(): value_if_true is %s and value_if_false %s; they must be of one "
+		    "type%s", uty(ta[1]), uty(ta[2]), conv_hint(ta[1], ta[2]));
+	if (r == TY_VOID)
+		ERR(e, "wp.where() cannot choose between arrays");
+	int32_t args[3] = {c, a, b};
+	return emit_val(s, e, OP_SELECT, r, args, 3, t);
+}
+
+/* wp.extract(a, i): a[i] of a vector, quaternion or transform, a[i] (a
+ * row) of a matrix; wp.extract(m, i, j): m[i, j]. */
+static int extract_value(Sema *s, Node *e, Target *t)
+{
+	int n = e->nkid - 1;
+	if (n != 2 && n != 3)
+		ERR(e, "wp.extract() takes 2 or 3 arguments (%d given)", n);
+	for (int i = 1; i <= n; i++)
+		if (e->kid[i]->kind == N_KWARG)
+			ERR(e->kid[i], "wp.extract() takes no keyword arguments");
+	int v = expr(s, e->kid[1], NULL);
+	Type tv = ty_of(s, v);
+	if (!ty_is_composite(tv))
+		ERR(e->kid[1], "wp.extract() takes a vector, matrix, quaternion or transform, not %s",
+		    uty(tv));
+	if (n == 3 && !ty_is_mat(tv))
+		ERR(e, "wp.extract() with two indices takes a matrix, not %s", uty(tv));
+	int32_t a[3] = {v};
+	for (int i = 1; i < n; i++)
+		a[i] = index_val(s, e->kid[i + 1], i == 1 ? ty_rows(tv) : ty_cols(tv), tv);
+	Type ta[3] = {tv, TY_INT, TY_INT};
+	return emit_val(s, e, OP_EXTRACT, ir_op_type(OP_EXTRACT, ta, n, TY_VOID), a, n, t);
+}
+
+/* The wp.NAME calls that are language rather than rows of builtins.h;
+ * -2 when NAME is none of them. */
+static int lang_call(Sema *s, Node *e, const char *name, Target *t)
+{
+	if (!strcmp(name, "where"))
+		return where_value(s, e, t);
+	if (!strcmp(name, "extract"))
+		return extract_value(s, e, t);
+	if (!strcmp(name, "select"))
+		ERR(e, "wp.select() has been removed from Warp (1.10); use wp.where(cond, "
+		    "value_if_true, value_if_false), whose last two arguments are in the other order");
+	return -2;
+}
+
 /* A call: conversions, constructors, builtins and wp.funcs.  want: the
  * call must produce one value (else it is a statement). */
 static int call(Sema *s, Node *e, Target *t, int want)
@@ -1494,6 +1567,9 @@ static int call(Sema *s, Node *e, Target *t, int want)
 		}
 		if (ty_is_composite(ty))
 			return make(s, e, ty, t);
+		int v = lang_call(s, e, name, t);
+		if (v != -2)
+			return v;
 		if (ir_builtin_known(name))
 			return builtin(s, e, name, t, want);
 		if (array_spelling(fn) >= 0)
