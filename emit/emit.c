@@ -149,7 +149,8 @@ static const char *const reserved[] = {
 	"sinf", "cosf", "tanf", "asinf", "acosf", "atanf", "atan2f", "sinhf", "coshf",
 	"tanhf", "expf", "logf", "log2f", "log10f", "sqrtf", "powf", "floorf", "ceilf",
 	"fabsf", "fmodf", "isnan", "isinf", "isfinite", "signbit", "fpclassify",
-	"atomicAdd", "atomicSub", "atomicMin", "atomicMax", "atomicCAS",
+	"atomicAdd", "atomicSub", "atomicMin", "atomicMax", "atomicCAS", "atomicExch", "atomicAnd",
+	"atomicOr", "atomicXor",
 	"__float_as_int", "__int_as_float",
 };
 
@@ -1510,8 +1511,11 @@ static int put_inst(Emitter *e, Buf *b, const Inst *in)
 			buf_puts(b, name);
 			buf_putc(b, '(');
 			put_addr(e, b, in);
-			buf_puts(b, ", ");
-			put_expr(e, b, in->arg[in->narg - 1], P_COND);
+			/* the value, or atomic_cas's compare and value */
+			for (int k = 1 + ty_ndim(args[0]); k < in->narg; k++) {
+				buf_puts(b, ", ");
+				put_expr(e, b, in->arg[k], P_COND);
+			}
 			buf_putc(b, ')');
 			return P_POSTFIX;
 		}
