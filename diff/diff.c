@@ -1061,8 +1061,8 @@ static void rev_atomic(D *d, Rec *r, Block *out)
 
 /* The adjoints a func @f_adj returns, one per float-valued scalar or
  * vector parameter of f, come as one vecN (a gradient: their components
- * in order) when there are several and 2 to 4 components in all: a call
- * then assigns one value.  Returns N, or 0. */
+ * in order) when there are several, all float32, and 2 to 4 components
+ * in all: a call then assigns one value.  Returns N, or 0. */
 static int packed(const Func *f)
 {
 	int n = 0, np = 0;
@@ -1070,8 +1070,8 @@ static int packed(const Func *f)
 		Type t = f->val[f->param[i]].ty;
 		if (ty_is_array(t) || !diff_floaty(t))
 			continue;
-		if (ty_is_mat(t))
-			return 0;
+		if (ty_is_mat(t) || ty_scalar(t) != TY_FLOAT)
+			return 0; /* a gradient is a float32 vecN */
 		n += ty_ncomp(t);
 		np++;
 	}

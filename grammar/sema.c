@@ -490,6 +490,83 @@ static Type array_type(Sema *s, Node *a)
 /* A type annotation: float, int, bool, wp.float64, wp.uint8, wp.vec3d,
  * wp.mat33, wp.quat, every array spelling.  Callers reject what their
  * position does not allow. */
+static int const_eval(Sema *s, Node *e, Const *c);
+static int literal(const Node *n, int64_t *i, double *x, int *isf);
+
+/* A constant int argument (a literal or a module constant), for a
+ * length or a shape. */
+static int const_int(Sema *s, Node *n, const char *what)
+{
+	int64_t i;
+	double x;
+	int isf;
+	Const c;
+	if (literal(n, &i, &x, &isf) && !isf)
+		return (int)(i < 0 || i > 255 ? -1 : i);
+	if (const_eval(s, n, &c) && c.ty == TY_INT)
+		return (int)(c.i < 0 || c.i > 255 ? -1 : c.i);
+	ERR(n, "%s must be a constant int", what);
+}
+
+/* Is n wp.types.NAME? */
+static int is_wp_types(const Node *n, const char *name)
+{
+	return n->kind == N_ATTR && !strcmp(n->name, name) && n->kid[0]->kind == N_ATTR &&
+	       !strcmp(n->kid[0]->name, "types") && is_name(n->kid[0]->kid[0], "wp");
+}
+
+/* The named type of a shape Warp builds on demand: a vector of length
+ * rows (cols 0) or a rows x cols matrix of scalar sc.  The lengths
+ * ksynth has types for are those of types.h. */
+static Type shaped_type(Sema *s, Node *at, int rows, int cols, Type sc)
+{
+	Type t = cols ? ty_find(TK_MAT, sc, rows, cols) : ty_find(TK_VEC, sc, rows, 1);
+	if (t != TY_VOID)
+		return t;
+	if (cols)
+		ERR(at, "a %dx%d matrix of %s has no type here (matrices are 2x2, 3x3, 4x4 and 6x6 "
+		    "of float16, float32 or float64)", rows, cols, uty(sc));
+	ERR(at, "a vector of %d %s has no type here (vectors have 2, 3 or 4 components of any "
+	    "number type, or 6 of a float type)", rows, uty(sc));
+}
+
+/* wp.types.vector(length=N, dtype=T), wp.types.matrix(shape=(N, M),
+ * dtype=T): the named type of that shape (a type alias at module level,
+ * or an annotation). */
+static Type types_ctor(Sema *s, Node *a)
+{
+	int mat = is_wp_types(a->kid[0], "matrix");
+	int rows = -1, cols = 0;
+	Type sc = TY_FLOAT;
+	for (int i = 1; i < a->nkid; i++) {
+		Node *x = a->kid[i];
+		if (x->kind != N_KWARG)
+			ERR(x, "wp.types.%s() takes keyword arguments: %s and dtype",
+			    mat ? "matrix" : "vector", mat ? "shape" : "length");
+		if (!strcmp(x->name, "dtype")) {
+			sc = ann_type(s, x->kid[0]);
+			if (!ty_is_scalar(sc))
+				ERR(x->kid[0], "dtype must be a number type, not %s", uty(sc));
+		} else if (!mat && !strcmp(x->name, "length")) {
+			rows = const_int(s, x->kid[0], "length");
+		} else if (mat && !strcmp(x->name, "shape")) {
+			Node *sh = x->kid[0];
+			if (sh->kind != N_TUPLE || sh->nkid != 2)
+				ERR(sh, "shape must be a tuple of two ints, (rows, cols)");
+			rows = const_int(s, sh->kid[0], "shape");
+			cols = const_int(s, sh->kid[1], "shape");
+			if (cols < 1)
+				ERR(sh, "a matrix needs at least one column");
+		} else {
+			ERR(x, "wp.types.%s() has no parameter '%s'", mat ? "matrix" : "vector", x->name);
+		}
+	}
+	if (rows < 1)
+		ERR(a, "wp.types.%s() needs %s", mat ? "matrix" : "vector",
+		    mat ? "shape=(rows, cols)" : "length=N");
+	return shaped_type(s, a, rows, cols, sc);
+}
+
 static Type ann_type(Sema *s, Node *a)
 {
 	char buf[128];
@@ -512,6 +589,9 @@ static Type ann_type(Sema *s, Node *a)
 			    a->name, a->name, a->name);
 	} else if ((a->kind == N_CALL || a->kind == N_INDEX) && array_spelling(a->kid[0]) >= 0) {
 		return array_type(s, a);
+	} else if (a->kind == N_CALL && (is_wp_types(a->kid[0], "vector") ||
+					 is_wp_types(a->kid[0], "matrix"))) {
+		return types_ctor(s, a);
 	} else if (a->kind == N_STRING) {
 		ERR(a, "string annotations are not supported");
 	}
@@ -1492,6 +1572,117 @@ static int extract_value(Sema *s, Node *e, Target *t)
 	return emit_val(s, e, OP_EXTRACT, ir_op_type(OP_EXTRACT, ta, n, TY_VOID), a, n, t);
 }
 
+/* wp.vector(*components, length=N, dtype=T), wp.matrix(*components,
+ * shape=(N, M), dtype=T), wp.quaternion(*components, dtype=T),
+ * wp.transformation(p, q, dtype=T): the named type of that shape, made as
+ * wp.vec3(...) and the like make it.  Without a dtype the components'
+ * type is taken (a literal's float32 or int32); without a length or shape
+ * their count. */
+static int generic_make(Sema *s, Node *e, const char *name, Target *t)
+{
+	int kind = name[0] == 'v' ? TK_VEC : name[0] == 'm' ? TK_MAT : name[0] == 'q' ? TK_QUAT
+											  : TK_XFORM;
+	int rows = -1, cols = 0, npos = 0;
+	Type sc = TY_VOID;
+	Node *pos[MAXOPS];
+	for (int i = 1; i < e->nkid; i++) {
+		Node *x = e->kid[i];
+		if (x->kind != N_KWARG) {
+			if (npos == MAXOPS)
+				ERR(x, "too many arguments in one call");
+			pos[npos++] = x;
+		} else if (!strcmp(x->name, "dtype")) {
+			sc = ann_type(s, x->kid[0]);
+			if (!ty_is_scalar(sc))
+				ERR(x->kid[0], "dtype must be a number type, not %s", uty(sc));
+		} else if (kind == TK_VEC && !strcmp(x->name, "length")) {
+			rows = const_int(s, x->kid[0], "length");
+		} else if (kind == TK_MAT && !strcmp(x->name, "shape")) {
+			Node *sh = x->kid[0];
+			if (sh->kind != N_TUPLE || sh->nkid != 2)
+				ERR(sh, "shape must be a tuple of two ints, (rows, cols)");
+			rows = const_int(s, sh->kid[0], "shape");
+			cols = const_int(s, sh->kid[1], "shape");
+		} else {
+			ERR(x, "wp.%s() has no parameter '%s'", name, x->name);
+		}
+	}
+	/* the scalar type: dtype, else the first argument's */
+	int32_t first = -1;
+	if (sc == TY_VOID && npos > 0) {
+		first = expr(s, pos[0], NULL);
+		sc = ty_scalar(ty_of(s, first));
+		if (!ty_is_scalar(sc))
+			ERR(pos[0], "wp.%s() components must be numbers, not %s", name,
+			    uty(ty_of(s, first)));
+		if (kind != TK_VEC && kind != TK_MAT && !ty_is_float(sc))
+			ERR(pos[0], "wp.%s() takes float components, not %s", name, uty(sc));
+	}
+	if (sc == TY_VOID)
+		sc = TY_FLOAT;
+	Type want;
+	if (kind == TK_QUAT || kind == TK_XFORM) {
+		want = ty_find(kind, sc, kind == TK_QUAT ? 4 : 7, 1);
+		if (want == TY_VOID)
+			ERR(e, "wp.%s() of %s: quaternions and transforms are of float16, float32 or "
+			    "float64", name, uty(sc));
+	} else {
+		if (kind == TK_VEC && rows < 0)
+			rows = npos == 1 && first >= 0 && ty_is_vec(ty_of(s, first)) ? ty_rows(ty_of(s, first))
+										  : npos;
+		if (kind == TK_MAT && rows < 0) {
+			if (npos == 1 && first >= 0 && ty_is_mat(ty_of(s, first))) {
+				rows = ty_rows(ty_of(s, first));
+				cols = ty_cols(ty_of(s, first));
+			} else {
+				int k = 2;
+				while (k * k < npos)
+					k++;
+				if (k * k != npos)
+					ERR(e, "wp.matrix() needs shape=(rows, cols) for %d components", npos);
+				rows = cols = k;
+			}
+		}
+		if (rows < 1 || (kind == TK_MAT && cols < 1))
+			ERR(e, "wp.%s() needs %s", name, kind == TK_MAT ? "shape=(rows, cols)" : "length=N");
+		want = shaped_type(s, e, rows, cols, sc);
+	}
+	/* the components, as wp.vec3(...) would take them */
+	Node call = *e;
+	Node *kids[MAXOPS + 1];
+	kids[0] = e->kid[0];
+	for (int i = 0; i < npos; i++)
+		kids[i + 1] = pos[i];
+	call.kid = kids;
+	call.nkid = npos + 1;
+	if (first < 0)
+		return make(s, &call, want, t);
+	/* the first argument is evaluated already: the same forms as make() */
+	Type tf = ty_of(s, first);
+	int32_t a[MAXOPS] = {first};
+	if (npos == 1 && tf == want)
+		return first;
+	if (npos == 1 && ty_is_composite(tf)) {
+		if (ir_op_type(OP_CONV, &tf, 1, want) == TY_VOID)
+			ERR(pos[0], "cannot make %s from %s", uty(want), uty(tf));
+		return emit_val(s, e, OP_CONV, want, a, 1, t);
+	}
+	if (ty_is_xform(want) && npos == 2) {
+		a[1] = expr(s, pos[1], NULL);
+		Type ty[2] = {tf, ty_of(s, a[1])};
+		if (ir_op_type(OP_MAKE, ty, 2, want) == TY_VOID)
+			ERR(e, "wp.transformation(p, q) takes a %s and a %s, not %s and %s",
+			    uty(ty_find(TK_VEC, sc, 3, 1)), uty(ty_find(TK_QUAT, sc, 4, 1)), uty(ty[0]),
+			    uty(ty[1]));
+		return emit_val(s, e, OP_MAKE, want, a, 2, t);
+	}
+	if (npos != 1 && npos != ty_ncomp(want))
+		ERR(e, "wp.%s() takes 0, 1 or %d components (%d given)", name, ty_ncomp(want), npos);
+	for (int i = 1; i < npos; i++)
+		a[i] = component_arg(s, pos[i], want, name);
+	return emit_val(s, e, OP_MAKE, want, a, npos, t);
+}
+
 /* The wp.NAME calls that are language rather than rows of builtins.h;
  * -2 when NAME is none of them. */
 static int lang_call(Sema *s, Node *e, const char *name, Target *t)
@@ -1500,6 +1691,9 @@ static int lang_call(Sema *s, Node *e, const char *name, Target *t)
 		return where_value(s, e, t);
 	if (!strcmp(name, "extract"))
 		return extract_value(s, e, t);
+	if (!strcmp(name, "vector") || !strcmp(name, "matrix") || !strcmp(name, "quaternion") ||
+	    !strcmp(name, "transformation"))
+		return generic_make(s, e, name, t);
 	if (!strcmp(name, "select"))
 		ERR(e, "wp.select() has been removed from Warp (1.10); use wp.where(cond, "
 		    "value_if_true, value_if_false), whose last two arguments are in the other order");
@@ -2528,7 +2722,9 @@ static void module_assign(Sema *s, Node *n)
 		return;
 	}
 	if ((rhs->kind == N_ATTR && is_wp_attr(rhs) && wp_type(rhs->name) != TY_VOID) ||
-	    ((rhs->kind == N_CALL || rhs->kind == N_INDEX) && array_spelling(rhs->kid[0]) >= 0)) {
+	    ((rhs->kind == N_CALL || rhs->kind == N_INDEX) && array_spelling(rhs->kid[0]) >= 0) ||
+	    (rhs->kind == N_CALL && (is_wp_types(rhs->kid[0], "vector") ||
+				     is_wp_types(rhs->kid[0], "matrix")))) {
 		map_put(s->a, &s->typealias, lhs->name, ann_type(s, rhs));
 		return;
 	}
