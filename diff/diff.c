@@ -457,6 +457,13 @@ static int is_atomic(const Inst *in)
 	return in->op == OP_BUILTIN && (ir_builtins[in->callee].flags & BF_ATOMIC);
 }
 
+/* What the forward pass does once and no sweep of the backward repeats:
+ * atomics and printf (a print in a forward stays in the forward). */
+static int forward_only(const Inst *in)
+{
+	return is_atomic(in) || in->op == OP_PRINTF;
+}
+
 /* Walk b for store `st`; then for an instruction that may read array arr
  * (a load, a call of a func that loads it, an atomic): 1 when found. */
 static int reads_after(D *d, const Block *b, const Inst *st, int arr, int *seen)
@@ -603,7 +610,7 @@ static void plain_block(D *d, const Block *b, int32_t *env, Block *out, int coun
 			continue;
 		}
 		}
-		if (is_atomic(in))
+		if (forward_only(in))
 			continue;
 		for (int k = 0; k < in->narg; k++)
 			args[k] = map(d, env, in->arg[k]);
@@ -746,6 +753,8 @@ static void tape_block(D *d, const Block *b, int from, int32_t *cur, Block *out,
 			break;
 		}
 		default:
+			if (in->op == OP_PRINTF)
+				break; /* printed by the forward pass */
 			for (int k = 0; k < in->narg; k++)
 				args[k] = map(d, cur, in->arg[k]);
 			for (int k = 0; k < in->nres; k++) {
@@ -1515,12 +1524,13 @@ static Use use_new(D *d, int n)
 	return u;
 }
 
-/* does b make atomic updates, itself or through the funcs it calls? */
+/* does b make atomic updates or print, itself or through the funcs it
+ * calls (what a replay leaves out)? */
 static int has_atomic(Module *m, D *d, const Block *b)
 {
 	for (int i = 0; i < b->n; i++) {
 		const Inst *in = &b->v[i];
-		if (is_atomic(in))
+		if (forward_only(in))
 			return 1;
 		if (in->op == OP_CALL) {
 			summarize(m, d, in->callee);
@@ -1672,7 +1682,7 @@ static int writes(const D *d, const Block *b)
 {
 	for (int i = 0; i < b->n; i++) {
 		const Inst *in = &b->v[i];
-		if (in->op == OP_STORE || is_atomic(in))
+		if (in->op == OP_STORE || forward_only(in))
 			return 1;
 		if (in->op == OP_CALL && in->callee < *d->capfnfx && (*d->fnfx)[in->callee])
 			return 1;
@@ -2071,12 +2081,13 @@ static void diff_func(Module *m, const Src *src, D *d, int fi)
 	finish(d, &body);
 }
 
-/* A copy of b without its atomics, calls going to the replay copies. */
+/* A copy of b without its atomics and prints, calls going to the replay
+ * copies. */
 static void copy_block(Module *m, const D *d, const Block *b, Block *out)
 {
 	for (int i = 0; i < b->n; i++) {
 		const Inst *in = &b->v[i];
-		if (is_atomic(in))
+		if (forward_only(in))
 			continue;
 		Inst *ni = ir_emit(m, out, in->op, in->res, in->nres, in->arg, in->narg, in->loc);
 		ni->callee = in->op == OP_CALL ? (int32_t)d->pure[in->callee] : in->callee;

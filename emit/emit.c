@@ -493,6 +493,7 @@ static int inst_fx(const Emitter *e, const Inst *in)
 	switch (in->op) {
 	case OP_LOAD: return FX_READ;
 	case OP_STORE: return FX_WRITE;
+	case OP_PRINTF: return FX_WRITE; /* in order with the other prints and calls */
 	case OP_CALL: return e->fx[in->callee];
 	case OP_BUILTIN:
 		return ir_builtins[in->callee].flags & BF_ATOMIC ? FX_READ | FX_WRITE : 0;
@@ -1260,6 +1261,56 @@ static int put_conv(Emitter *e, Buf *b, const Inst *in)
 	return P_POSTFIX;
 }
 
+/* The C type a printf conversion reads: what its argument is cast to
+ * where the argument, promoted, is not already of it. */
+static const char *printf_ctype(const IrConv *c)
+{
+	int u = c->cls == 'u', l = c->len[0] == 'l', ll = l && c->len[1] == 'l';
+	if (c->cls == 'f')
+		return "double";
+	if (ll)
+		return u ? "unsigned long long" : "long long";
+	if (l)
+		return u ? "unsigned long" : "long";
+	return u ? "unsigned" : "int";
+}
+
+/* ks_printf("x = %g\n", x): wp.printf and print, to the log (the CPU's
+ * stderr; the GPU's printf, which krun sends there).  A float16 is
+ * widened; an argument C's promotions leave of another type than its
+ * conversion reads is cast to it. */
+static void put_printf(Emitter *e, Buf *b, const Inst *in)
+{
+	const char *fmt = e->m->str[in->callee];
+	IrConv cv[256];
+	int bad;
+	if (ir_printf_convs(fmt, cv, 256, &bad) != in->narg)
+		ks_fatal("printf: the format does not match its arguments");
+	buf_puts(b, "ks_printf(");
+	buf_cstring(b, fmt, strlen(fmt));
+	for (int k = 0; k < in->narg; k++) {
+		Type t = vty(e, in->arg[k]);
+		const char *want = printf_ctype(&cv[k]);
+		/* the type after C's default argument promotions */
+		const char *has = ty_is_float(t) ? "double"
+				  : t == TY_UINT32 ? "unsigned"
+				  : t == TY_INT64 ? "int64_t"
+				  : t == TY_UINT64 ? "uint64_t" : "int";
+		buf_puts(b, ", ");
+		if (t == TY_HALF) {
+			buf_puts(b, "ks_half_to_float(");
+			put_expr(e, b, in->arg[k], P_COND);
+			buf_putc(b, ')');
+		} else if (strcmp(has, want)) {
+			buf_printf(b, "(%s)", want);
+			put_expr(e, b, in->arg[k], P_UNARY);
+		} else {
+			put_expr(e, b, in->arg[k], P_COND);
+		}
+	}
+	buf_putc(b, ')');
+}
+
 /* The layout of loop ID id's checkpoint. */
 static const TapeLayout *layout(const Emitter *e, int id)
 {
@@ -1928,6 +1979,12 @@ static void emit_stmt(Emitter *e, const Inst *in, int depth, int last)
 		buf_printf(&b, "%s, %s);", val_view(e, in->arg[0]) ? ".data" : "",
 			   e->threadname ? e->threadname : "tid");
 		put_text(e, &b, "");
+		line_end(e, in);
+		break;
+	case OP_PRINTF:
+		indent(e, depth);
+		put_printf(e, &b, in);
+		put_text(e, &b, ";");
 		line_end(e, in);
 		break;
 	case OP_STORE:

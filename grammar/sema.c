@@ -1683,9 +1683,202 @@ static int generic_make(Sema *s, Node *e, const char *name, Target *t)
 	return emit_val(s, e, OP_MAKE, want, a, npos, t);
 }
 
+/* The bytes of a string literal node (adjacent literals joined, as
+ * Python joins them), into b.  Escapes are Python's; a raw string keeps
+ * its backslashes; f-strings, bytes and non-ASCII are refused. */
+static void py_string(Sema *s, Node *n, Buf *b)
+{
+	const char *p = n->name;
+	while (*p) {
+		if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '\\' || *p == '(' ||
+		    *p == ')') {
+			p++;
+			continue;
+		}
+		if (*p == '#') {
+			while (*p && *p != '\n')
+				p++;
+			continue;
+		}
+		int raw = 0;
+		for (; *p && strchr("rRuUbBfF", *p); p++) {
+			if (strchr("bBfF", *p))
+				ERR(n, "%s are not supported in kernels",
+				    strchr("bB", *p) ? "bytes literals" : "f-strings");
+			raw |= *p == 'r' || *p == 'R';
+		}
+		char q = *p;
+		int triple = p[1] == q && p[2] == q;
+		p += triple ? 3 : 1;
+		while (*p && !(*p == q && (!triple || (p[1] == q && p[2] == q)))) {
+			unsigned char c = (unsigned char)*p++;
+			if (c >= 0x80)
+				ERR(n, "only ASCII is supported in a format string");
+			if (c != '\\' || raw) {
+				buf_putc(b, c);
+				if (c == '\\' && *p)
+					buf_putc(b, *p++); /* r"\"" keeps both */
+				continue;
+			}
+			c = (unsigned char)*p++;
+			switch (c) {
+			case 'n': buf_putc(b, '\n'); break;
+			case 't': buf_putc(b, '\t'); break;
+			case 'r': buf_putc(b, '\r'); break;
+			case 'a': buf_putc(b, '\a'); break;
+			case 'b': buf_putc(b, '\b'); break;
+			case 'f': buf_putc(b, '\f'); break;
+			case 'v': buf_putc(b, '\v'); break;
+			case '\n': break;
+			case '\\': case '\'': case '"': buf_putc(b, c); break;
+			case 'x': {
+				char hex[3] = {p[0], p[0] ? p[1] : 0, 0};
+				char *end;
+				long v = strtol(hex, &end, 16);
+				if (end != hex + 2)
+					ERR(n, "a \\x escape takes two hex digits");
+				buf_putc(b, (int)v);
+				p += 2;
+				break;
+			}
+			default:
+				if (c >= '0' && c <= '7') {
+					int v = c - '0';
+					for (int k = 0; k < 2 && *p >= '0' && *p <= '7'; k++)
+						v = v * 8 + (*p++ - '0');
+					buf_putc(b, v & 0xff);
+				} else if (c == 'u' || c == 'U' || c == 'N') {
+					ERR(n, "only ASCII is supported in a format string");
+				} else {
+					buf_putc(b, '\\');
+					buf_putc(b, c);
+				}
+			}
+		}
+		p += *p ? (triple ? 3 : 1) : 0;
+	}
+}
+
+/* printf fmt, args: one instruction of the function being built */
+static void emit_printf(Sema *s, Node *at, const char *fmt, const int32_t *a, int n)
+{
+	emit(s, at, OP_PRINTF, NULL, 0, a, n)->callee = ir_string(s->m, fmt);
+}
+
+/* wp.printf(fmt, *args): Warp's C printf, to the log (krun's stderr).
+ * The conversions must match the arguments: %d %i %u %x %o %c take ints
+ * (with hh, h, l or ll), %f %e %g %a floats; %s, %p and %n none. */
+static void printf_call(Sema *s, Node *e)
+{
+	if (e->nkid < 2 || e->kid[1]->kind != N_STRING)
+		ERR(e, "wp.printf() takes a format string, then the values it prints");
+	Buf fmt = {0};
+	py_string(s, e->kid[1], &fmt);
+	buf_putc(&fmt, 0);
+	if (memchr(fmt.p, 0, fmt.n - 1)) {
+		buf_free(&fmt);
+		ERR(e->kid[1], "a format string cannot hold a NUL");
+	}
+	char *text = arena_strdup(s->a, fmt.p);
+	buf_free(&fmt);
+	IrConv cv[MAXOPS];
+	int bad, n = e->nkid - 2;
+	int nc = ir_printf_convs(text, cv, MAXOPS, &bad);
+	if (nc < 0) {
+		/* the conversion: up to its letter, on one line */
+		int len = 1;
+		while (text[bad + len] && len < 12 && text[bad + len] >= ' ' &&
+		       !strchr("diuoxXcfFeEgGaAspn*", text[bad + len]))
+			len++;
+		len += text[bad + len] >= ' ' && len < 12;
+		ERR(e->kid[1], "wp.printf(): the conversion '%.*s' is not supported (%%d %%i %%u %%x "
+		    "%%o %%c %%f %%e %%g %%a, with hh h l ll for ints)", len, text + bad);
+	}
+	if (nc != n)
+		ERR(e, "wp.printf(): the format has %d conversion%s and %d value%s follow%s", nc,
+		    nc == 1 ? "" : "s", n, n == 1 ? "" : "s", n == 1 ? "s" : "");
+	int32_t a[MAXOPS];
+	for (int i = 0; i < n; i++) {
+		Node *x = e->kid[i + 2];
+		if (x->kind == N_KWARG)
+			ERR(x, "wp.printf() takes no keyword arguments");
+		a[i] = expr(s, x, NULL);
+		Type t = ty_of(s, a[i]);
+		if (!ty_is_scalar(t) && t != TY_BOOL)
+			ERR(x, "wp.printf() prints numbers, not %s (print its components)", uty(t));
+		if ((cv[i].cls == 'f') != ty_is_float(t))
+			ERR(x, "wp.printf(): conversion %d is for %s, and this is %s", i + 1,
+			    cv[i].cls == 'f' ? "a float" : "an int", uty(t));
+	}
+	emit_printf(s, e, text, a, n);
+}
+
+/* print(x): Warp's print of a value, one line (a matrix: one a row).
+ * Floats as %g (a composite's components as float32), ints in decimal,
+ * bools as True and False. */
+static void print_call(Sema *s, Node *e)
+{
+	if (e->nkid != 2 || e->kid[1]->kind == N_KWARG)
+		ERR(e, "print() takes one value in a kernel");
+	Node *x = e->kid[1];
+	if (array_of(s, x) >= 0)
+		ERR(x, "print() of an array is not supported; print its elements");
+	int v = expr(s, x, NULL);
+	Type t = ty_of(s, v);
+	int32_t a[36];
+	if (t == TY_BOOL) {
+		Inst *in = emit(s, e, OP_IF, NULL, 0, (int32_t[]){v}, 1);
+		Block tb = {0}, eb = {0}, *old = s->blk;
+		s->blk = &tb;
+		emit_printf(s, e, "True\n", NULL, 0);
+		s->blk = &eb;
+		emit_printf(s, e, "False\n", NULL, 0);
+		s->blk = old;
+		in = &s->blk->v[s->blk->n - 1];
+		in->body = tb;
+		in->els = eb;
+		return;
+	}
+	if (ty_is_scalar(t)) {
+		const char *f = ty_is_float(t) ? "%g\n" : t == TY_INT64 ? "%lld\n" : t == TY_UINT64 ? "%llu\n"
+					: ty_is_unsigned(t) ? "%u\n" : "%d\n";
+		emit_printf(s, e, f, (int32_t[]){v}, 1);
+		return;
+	}
+	/* a composite: every component as float32 */
+	int n = ty_ncomp(t), cols = ty_is_mat(t) ? ty_cols(t) : n;
+	Buf fmt = {0};
+	for (int k = 0; k < n; k++) {
+		int32_t ix[3] = {v, ir_const_int(s->m, s->f, ty_is_mat(t) ? k / cols : k),
+				 ir_const_int(s->m, s->f, k % cols)};
+		Type ta[3] = {t, TY_INT, TY_INT};
+		int ni = ty_is_mat(t) ? 3 : 2;
+		int c = emit_val(s, e, OP_EXTRACT, ir_op_type(OP_EXTRACT, ta, ni, TY_VOID), ix, ni, NULL);
+		if (ty_of(s, c) != TY_FLOAT) {
+			int32_t r = ir_temp(s->m, s->f, TY_FLOAT);
+			emit(s, e, OP_CONV, &r, 1, (int32_t[]){c}, 1);
+			c = r;
+		}
+		a[k] = c;
+		if (ty_is_xform(t))
+			buf_puts(&fmt, k == 0 ? "(%g" : k == 3 ? ") (%g" : " %g");
+		else if (ty_is_quat(t))
+			buf_puts(&fmt, k ? " %g" : "%g");
+		else
+			buf_puts(&fmt, "%g ");
+		if (ty_is_xform(t) && k == n - 1)
+			buf_putc(&fmt, ')');
+		if ((ty_is_mat(t) && k % cols == cols - 1) || (!ty_is_mat(t) && k == n - 1))
+			buf_putc(&fmt, '\n');
+	}
+	buf_putc(&fmt, 0);
+	emit_printf(s, e, fmt.p, a, n);
+	buf_free(&fmt);
+}
+
 /* The wp.NAME calls that are language rather than rows of builtins.h;
  * -2 when NAME is none of them. */
-static int lang_call(Sema *s, Node *e, const char *name, Target *t)
+static int lang_call(Sema *s, Node *e, const char *name, Target *t, int want)
 {
 	if (!strcmp(name, "where"))
 		return where_value(s, e, t);
@@ -1694,6 +1887,15 @@ static int lang_call(Sema *s, Node *e, const char *name, Target *t)
 	if (!strcmp(name, "vector") || !strcmp(name, "matrix") || !strcmp(name, "quaternion") ||
 	    !strcmp(name, "transformation"))
 		return generic_make(s, e, name, t);
+	if (!strcmp(name, "printf") || !strcmp(name, "print")) {
+		if (want)
+			ERR(e, "wp.%s() does not return a value", name);
+		if (!strcmp(name, "printf"))
+			printf_call(s, e);
+		else
+			print_call(s, e);
+		return -1;
+	}
 	if (!strcmp(name, "select"))
 		ERR(e, "wp.select() has been removed from Warp (1.10); use wp.where(cond, "
 		    "value_if_true, value_if_false), whose last two arguments are in the other order");
@@ -1747,8 +1949,12 @@ static int call(Sema *s, Node *e, Target *t, int want)
 			ERR(e, "range() can only be used in 'for ... in range(...)'");
 		if (ir_builtin_known(name))
 			ERR(fn, "use wp.%s() instead of %s()", name, name);
-		if (!strcmp(name, "print"))
-			ERR(fn, "%s() is not supported in kernels", name);
+		if (!strcmp(name, "print")) {
+			if (want)
+				ERR(e, "print() does not return a value");
+			print_call(s, e);
+			return -1;
+		}
 		ERR(fn, "name '%s' is not defined", name);
 	}
 	if (is_wp_attr(fn)) {
@@ -1761,7 +1967,7 @@ static int call(Sema *s, Node *e, Target *t, int want)
 		}
 		if (ty_is_composite(ty))
 			return make(s, e, ty, t);
-		int v = lang_call(s, e, name, t);
+		int v = lang_call(s, e, name, t, want);
 		if (v != -2)
 			return v;
 		if (ir_builtin_known(name))

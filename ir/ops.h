@@ -45,6 +45,8 @@ OP(STORE, "store", -1, 0)      /* a[i, ...] = v */
 OP(SHAPE, "shape", 2, 1)       /* a.shape[k], k a constant */
 OP(CALL, "call", -1, -1)       /* %r... = call @f args */
 OP(BUILTIN, "", -1, -1)        /* sin, dot, atomic_add, tid, ... */
+OP(PRINTF, "printf", -1, 0)    /* printf "fmt", a, b: wp.printf and print, to the log (krun's
+                                * stderr); the format is string `callee` of the module */
 /* structured control flow */
 OP(IF, "if", 1, 0)             /* if c { then } else { else } */
 OP(FOR, "for", 3, 1)           /* for %j: int = lo, hi, step { body } */

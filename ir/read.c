@@ -602,6 +602,22 @@ static void parse_simple(Reader *r, Block *b)
 			rerror(r, &opt, "unknown operation '%s'", name);
 		op = OP_BUILTIN;
 	}
+	if (op == OP_PRINTF) {
+		/* printf "fmt" {',' operand} */
+		Buf fmt = {0};
+		if (r->tok.kind != T_STRING ||
+		    ks_cstring_read(r->tok.p, r->tok.p + r->tok.n, &fmt) != r->tok.p + r->tok.n ||
+		    memchr(fmt.p ? fmt.p : "", 0, fmt.n)) {
+			buf_free(&fmt);
+			rerror(r, &r->tok, "expected a format string after printf");
+		}
+		buf_putc(&fmt, 0);
+		callee = ir_string(r->m, fmt.p);
+		buf_free(&fmt);
+		next(r);
+		if (!is_punct(r, '!'))
+			expect_punct(r, ',');
+	}
 	if (!is_punct(r, '!')) {
 		for (;;) {
 			if (narg == 255)

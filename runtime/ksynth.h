@@ -1487,6 +1487,20 @@ KS_ATOMIC_SWAP(float, KS_REAL, ks_same_float)
 KS_ATOMIC_SWAP(float64, double, ks_same_float64)
 #endif
 
+/* wp.printf and print write to the log, never to standard output (krun's
+ * JSON): on the CPU and in sim that is stderr; the GPU's printf goes to
+ * the process's standard output, which krun points at stderr around a
+ * launch (runtime/run_cuda.c). */
+#if KS_CUDA && !defined(KS_CUDA_SIM)
+#ifndef __CUDACC_RTC__
+#include <stdio.h> /* nvcc; NVRTC knows printf */
+#endif
+#define ks_printf printf
+#else
+#include <stdio.h>
+#define ks_printf(...) fprintf(stderr, __VA_ARGS__)
+#endif
+
 /* Vector and matrix atomics: componentwise (each component is atomic,
  * the value as a whole is not, as in Warp). */
 #define KS_VEC_ATOMIC(VT, N, SN)                                                    \
