@@ -1491,6 +1491,15 @@ static int put_inst(Emitter *e, Buf *b, const Inst *in)
 		return P_COND;
 	case OP_CONV:
 		return put_conv(e, b, in);
+	case OP_BITCAST: {
+		/* float32 is spelled ks_float32, which double mode keeps */
+		Type to = vty(e, in->res[0]), from = vty(e, in->arg[0]);
+		buf_printf(b, "ks_bitcast(%s, ", to == TY_FLOAT ? "ks_float32" : ctype(to));
+		buf_printf(b, "%s, ", from == TY_FLOAT ? "ks_float32" : ctype(from));
+		put_expr(e, b, in->arg[0], P_COND);
+		buf_putc(b, ')');
+		return P_POSTFIX;
+	}
 	case OP_MAKE: {
 		Type rt = vty(e, in->res[0]);
 		const char *ty = ty_name(rt);

@@ -1876,6 +1876,29 @@ static void print_call(Sema *s, Node *e)
 	buf_free(&fmt);
 }
 
+/* wp.cast(a, dtype): a's bits as a dtype of the same size (Warp's
+ * reinterpretation, no conversion); no gradient. */
+static int cast_value(Sema *s, Node *e, Target *t)
+{
+	static const char *const pname[] = {"a", "dtype"};
+	Node *node[2];
+	lang_args(s, e, "cast", pname, 2, node);
+	Type want = ann_type(s, node[1]);
+	if (ty_is_array(want))
+		ERR(node[1], "wp.cast() makes a value, not an array");
+	int v = expr(s, node[0], NULL);
+	Type tv = ty_of(s, v);
+	if (ty_is_array(tv))
+		ERR(node[0], "wp.cast() of an array is not supported");
+	if (tv == want)
+		return v;
+	int32_t a[1] = {v};
+	if (ir_op_type(OP_BITCAST, &tv, 1, want) == TY_VOID)
+		ERR(e, "wp.cast(): %s has %d bytes and %s %d; a cast keeps the bits, so the sizes must "
+		    "be equal", uty(tv), ty_info(tv)->size, uty(want), ty_info(want)->size);
+	return emit_val(s, e, OP_BITCAST, want, a, 1, t);
+}
+
 /* The wp.NAME calls that are language rather than rows of builtins.h;
  * -2 when NAME is none of them. */
 static int lang_call(Sema *s, Node *e, const char *name, Target *t, int want)
@@ -1884,6 +1907,8 @@ static int lang_call(Sema *s, Node *e, const char *name, Target *t, int want)
 		return where_value(s, e, t);
 	if (!strcmp(name, "extract"))
 		return extract_value(s, e, t);
+	if (!strcmp(name, "cast"))
+		return cast_value(s, e, t);
 	if (!strcmp(name, "vector") || !strcmp(name, "matrix") || !strcmp(name, "quaternion") ||
 	    !strcmp(name, "transformation"))
 		return generic_make(s, e, name, t);

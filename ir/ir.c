@@ -481,6 +481,11 @@ Type ir_op_type(int op, const Type *a, int n, Type want)
 		return a[0] == TY_BOOL && a[1] == a[2] && !ty_is_array(a[1]) ? a[1] : TY_VOID;
 	case OP_CONV:
 		return want != TY_VOID && convertible(a[0], want) ? want : TY_VOID;
+	case OP_BITCAST:
+		return want != TY_VOID && !ty_is_array(want) && !ty_is_array(a[0]) &&
+				       ty_info(a[0])->size == ty_info(want)->size
+			       ? want
+			       : TY_VOID;
 	case OP_MAKE:
 		return make_ok(a, n, want) ? want : TY_VOID;
 	case OP_EXTRACT:

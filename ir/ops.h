@@ -36,6 +36,7 @@ OP(INVERT, "invert", 1, 1)     /* ~a */
 OP(SELECT, "select", 3, 1)     /* select c, a, b: c ? a : b, both evaluated */
 OP(CONV, "conv", 1, 1)         /* float(i), int(f) (toward zero, saturating), wp.float64(x),
                                 * wp.vec3d(v): to the result's type */
+OP(BITCAST, "bitcast", 1, 1)   /* wp.cast(x, T): x's bits as the result's type, of x's size */
 OP(MAKE, "make", -1, 1)        /* a vector, matrix, quat or transform from 0, 1
                                 * or all components (a transform: also p, q) */
 OP(EXTRACT, "extract", -1, 1)  /* v[k], m[i] (a row), m[i, j] */

@@ -1178,6 +1178,28 @@ KS_CONV_FLOATS(KS_CONV_MAT, 6, spatial_matrixh, spatial_matrix, spatial_matrixd)
 KS_CONV_FLOATS(KS_CONV, 4, quath, quat, quatd)
 KS_CONV_FLOATS(KS_CONV, 7, transformh, transform, transformd)
 
+/* wp.cast(x, T): x's bits as a T of the same size (the IR's bitcast),
+ * ks_bitcast(int, ks_float32, x).  ks_float32 is float32 in double mode
+ * too (a CPU build for gradient checks, where the emitted code's float is
+ * double): a float is rounded to float32 before its bits are read, and
+ * bits read as one are widened.  (Not so float16 and the composites of
+ * floats, whose bits double mode does not keep.) */
+typedef float ks_float32;
+#if KS_CUDA
+template <typename TO, typename FROM> KS_FUNC TO ks_bitcast_to(FROM x)
+{
+	union {
+		FROM from;
+		TO to;
+	} u;
+	u.from = x;
+	return u.to;
+}
+#define ks_bitcast(TO, FROM, x) ks_bitcast_to<TO, FROM>(x)
+#else
+#define ks_bitcast(TO, FROM, x) (((union { FROM from; TO to; }){.from = (x)}).to)
+#endif
+
 /* ---- arrays ---------------------------------------------------------------- */
 
 /* An array of two or more dimensions is a view: its elements, row-major,
