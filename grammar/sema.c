@@ -2183,7 +2183,8 @@ static void insert(Sema *s, Node *st, Node *base, Node **sub, int nsub, int k, N
 	emit(s, st, OP_INSERT, &v, 1, a, nsub + 2);
 }
 
-/* a[i, j] = e (store); a[i, j] += e, -= e (atomic, as in Warp);
+/* a[i, j] = e (store); a[i, j] += e, -= e, and on ints &= |= ^= (atomic,
+ * as in Warp);
  * a[i, j] op= e (load, op, store).  Every dimension is indexed. */
 static void store(Sema *s, Node *st, Node *lhs, int32_t arr, Node **sub, int n, Node *rhs, int aug)
 {
@@ -2208,8 +2209,12 @@ static void store(Sema *s, Node *st, Node *lhs, int32_t arr, Node **sub, int n, 
 	}
 	for (int i = 0; i < nd; i++)
 		a[i + 1] = index_val(s, sub[i], 0, ta);
-	if (aug == B_ADD || aug == B_SUB) {
-		const char *name = aug == B_ADD ? "atomic_add" : "atomic_sub";
+	if (aug == B_ADD || aug == B_SUB ||
+	    (ty_is_int(el) && (aug == B_BITAND || aug == B_BITOR || aug == B_BITXOR))) {
+		/* += -= &= |= ^= on an element are Warp's atomics */
+		const char *name = aug == B_ADD ? "atomic_add" : aug == B_SUB ? "atomic_sub"
+				   : aug == B_BITAND ? "atomic_and" : aug == B_BITOR ? "atomic_or"
+				   : "atomic_xor";
 		Type ty[KS_MAX_NDIM + 2], res;
 		a[nd + 1] = expr(s, rhs, NULL);
 		for (int i = 0; i < nd + 2; i++)
