@@ -86,6 +86,8 @@ typedef struct Summary {
 	int done;
 	uint8_t *loads, *atomics, *kinds; /* per parameter index */
 	int has_atomic;
+	int sideonly; /* no float in or out, but stores or uses an atomic's
+	               * result: no replay, no adjoint (see has_floaty) */
 } Summary;
 
 typedef struct D {
@@ -457,6 +459,13 @@ static int is_atomic(const Inst *in)
 	return in->op == OP_BUILTIN && (ir_builtins[in->callee].flags & BF_ATOMIC);
 }
 
+/* What the forward pass does once and no sweep of the backward repeats:
+ * atomics and printf (a print in a forward stays in the forward). */
+static int forward_only(const Inst *in)
+{
+	return is_atomic(in) || in->op == OP_PRINTF;
+}
+
 /* Walk b for store `st`; then for an instruction that may read array arr
  * (a load, a call of a func that loads it, an atomic): 1 when found. */
 static int reads_after(D *d, const Block *b, const Inst *st, int arr, int *seen)
@@ -603,7 +612,7 @@ static void plain_block(D *d, const Block *b, int32_t *env, Block *out, int coun
 			continue;
 		}
 		}
-		if (is_atomic(in))
+		if (forward_only(in))
 			continue;
 		for (int k = 0; k < in->narg; k++)
 			args[k] = map(d, env, in->arg[k]);
@@ -746,6 +755,8 @@ static void tape_block(D *d, const Block *b, int from, int32_t *cur, Block *out,
 			break;
 		}
 		default:
+			if (in->op == OP_PRINTF)
+				break; /* printed by the forward pass */
 			for (int k = 0; k < in->narg; k++)
 				args[k] = map(d, cur, in->arg[k]);
 			for (int k = 0; k < in->nres; k++) {
@@ -758,7 +769,7 @@ static void tape_block(D *d, const Block *b, int from, int32_t *cur, Block *out,
 				 * and restore in the reverse sweep */
 				Rec *r = rec_inst(d, tp, in->op, in->callee, res, in->nres, args, in->narg, in->loc);
 				r->old = fresh_named(d, "old", ty_elem(vty(d, args[0])), 0);
-				emit(d, out, OP_LOAD, &r->old, 1, args, in->narg - 1, in->loc);
+				emit(d, out, OP_LOAD, &r->old, 1, args, 1 + ty_ndim(vty(d, args[0])), in->loc);
 				Inst *ni = emit(d, out, in->op, NULL, 0, args, in->narg, in->loc);
 				ni->callee = in->callee;
 				break;
@@ -1025,6 +1036,8 @@ static void rev_loop(D *d, LoopRec *L, Block *out, Loc loc)
 	}
 }
 
+static int atomic_kind(int row);
+
 static void rev_atomic(D *d, Rec *r, Block *out)
 {
 	const char *name = ir_builtins[r->callee].name;
@@ -1034,6 +1047,8 @@ static void rev_atomic(D *d, Rec *r, Block *out)
 	int ga = adjarr_of(d, a);
 	if (ga < 0 || !diff_floaty(vty(d, v)))
 		return;
+	if (!(atomic_kind(r->callee) & 7))
+		return; /* exch and cas: no gradient, as in Warp (check_kernel) */
 	DiffEmit e = de(d, out, r->loc);
 	if (!strcmp(name, "atomic_add") || !strcmp(name, "atomic_sub")) {
 		int g = diff_op(&e, OP_LOAD, x, access_args(x, ga, idx, n, -1), TY_VOID);
@@ -1057,8 +1072,8 @@ static void rev_atomic(D *d, Rec *r, Block *out)
 
 /* The adjoints a func @f_adj returns, one per float-valued scalar or
  * vector parameter of f, come as one vecN (a gradient: their components
- * in order) when there are several and 2 to 4 components in all: a call
- * then assigns one value.  Returns N, or 0. */
+ * in order) when there are several, all float32, and 2 to 4 components
+ * in all: a call then assigns one value.  Returns N, or 0. */
 static int packed(const Func *f)
 {
 	int n = 0, np = 0;
@@ -1066,8 +1081,8 @@ static int packed(const Func *f)
 		Type t = f->val[f->param[i]].ty;
 		if (ty_is_array(t) || !diff_floaty(t))
 			continue;
-		if (ty_is_mat(t))
-			return 0;
+		if (ty_is_mat(t) || ty_scalar(t) != TY_FLOAT)
+			return 0; /* a gradient is a float32 vecN */
 		n += ty_ncomp(t);
 		np++;
 	}
@@ -1218,7 +1233,8 @@ static void rev_inst(D *d, Rec *r, Block *out)
 		if (r->old >= 0) {
 			int32_t x[KS_MAX_NDIM + 2];
 			emit(d, out, OP_STORE, NULL, 0, x,
-			     access_args(x, r->arg[0], r->arg + 1, r->narg - 2, r->old), r->loc);
+			     access_args(x, r->arg[0], r->arg + 1, ty_ndim(vty(d, r->arg[0])), r->old),
+			     r->loc);
 		}
 		return;
 	}
@@ -1356,7 +1372,8 @@ static int has_atomic(Module *m, D *d, const Block *b);
  * a loop and anywhere), atomics. */
 typedef struct Use {
 	uint8_t *load, *store, *storeloop, *atomic;
-	uint8_t *kinds; /* atomic kinds: 1 add/sub, 2 min, 4 max */
+	uint8_t *kinds; /* atomic kinds: 1 add/sub, 2 min, 4 max, 8 exch/cas,
+	                 * 16 and/or/xor */
 	uint8_t *aloop; /* an atomic in a loop or in a called func */
 	Loc *aloopat;
 	uint8_t *nontid; /* an access at an index other than wp.tid() */
@@ -1368,6 +1385,20 @@ typedef struct Use {
 } Use;
 
 static int atomic_kind(int row);
+
+/* Does f take or return a float value (an array of floats included)?  One
+ * that does not has no adjoint to compute: the results of its atomics may
+ * be used freely (a lock, a counter, a compaction's slot). */
+static int has_floaty(const Func *f)
+{
+	for (int i = 0; i < f->nparam; i++)
+		if (diff_floaty(ty_elem(f->val[f->param[i]].ty)))
+			return 1;
+	for (int i = 0; i < f->nret; i++)
+		if (diff_floaty(f->ret[i]))
+			return 1;
+	return 0;
+}
 
 KS_NORETURN static void atomic_result_error(D *d, Loc at, int row)
 {
@@ -1429,8 +1460,12 @@ static void uses(Module *m, D *d, const Func *f, const Block *b, int depth, Use 
 				u->aresultat[p] = in->loc;
 				u->aresultrow[p] = in->callee;
 			}
-			if (in->nres && !f->is_kernel)
+			if (in->nres && !f->is_kernel && has_floaty(f))
 				atomic_result_error(d, in->loc, in->callee);
+			if ((atomic_kind(in->callee) & 8) && diff_floaty(ty_elem(f->val[in->arg[0]].ty)))
+				derr(d, in->loc, "cannot differentiate '%s': %s on float array '%s' has no "
+				     "derivative (Warp defines none)", f->name, ir_builtins[in->callee].name,
+				     f->val[in->arg[0]].name ? f->val[in->arg[0]].name : "?");
 			if (!u->atomic[p])
 				u->atomicloc[p] = in->loc;
 			u->atomic[p] = 1;
@@ -1444,6 +1479,10 @@ static void uses(Module *m, D *d, const Func *f, const Block *b, int depth, Use 
 		if (in->op == OP_CALL) {
 			summarize(m, d, in->callee);
 			Summary *s = &d->sum[in->callee];
+			if (s->sideonly && has_floaty(f))
+				derr(d, in->loc, "cannot differentiate '%s': it calls '%s', which stores into "
+				     "arrays or uses the value an atomic returns and has no adjoint",
+				     f->name, m->fn[in->callee]->name);
 			for (int k = 0; k < in->narg; k++)
 				if ((p = param_index(f, in->arg[k])) >= 0) {
 					if (s->loads[k] && !u->load[p]) {
@@ -1472,6 +1511,10 @@ static void uses(Module *m, D *d, const Func *f, const Block *b, int depth, Use 
 static int atomic_kind(int row)
 {
 	const char *n = ir_builtins[row].name;
+	if (!strcmp(n, "atomic_exch") || !strcmp(n, "atomic_cas"))
+		return 8;
+	if (!strcmp(n, "atomic_and") || !strcmp(n, "atomic_or") || !strcmp(n, "atomic_xor"))
+		return 16;
 	return !strcmp(n, "atomic_min") ? 2 : !strcmp(n, "atomic_max") ? 4 : 1;
 }
 
@@ -1498,12 +1541,13 @@ static Use use_new(D *d, int n)
 	return u;
 }
 
-/* does b make atomic updates, itself or through the funcs it calls? */
+/* does b make atomic updates or print, itself or through the funcs it
+ * calls (what a replay leaves out)? */
 static int has_atomic(Module *m, D *d, const Block *b)
 {
 	for (int i = 0; i < b->n; i++) {
 		const Inst *in = &b->v[i];
-		if (is_atomic(in))
+		if (forward_only(in))
 			return 1;
 		if (in->op == OP_CALL) {
 			summarize(m, d, in->callee);
@@ -1511,6 +1555,20 @@ static int has_atomic(Module *m, D *d, const Block *b)
 				return 1;
 		}
 		if (has_atomic(m, d, &in->body) || has_atomic(m, d, &in->els))
+			return 1;
+	}
+	return 0;
+}
+
+/* Does b call a function that is side effects only (Summary.sideonly)?
+ * The callees are summarized already (uses() did it). */
+static int calls_sideonly(D *d, const Block *b)
+{
+	for (int i = 0; i < b->n; i++) {
+		const Inst *in = &b->v[i];
+		if (in->op == OP_CALL && d->sum[in->callee].sideonly)
+			return 1;
+		if (calls_sideonly(d, &in->body) || calls_sideonly(d, &in->els))
 			return 1;
 	}
 	return 0;
@@ -1526,6 +1584,11 @@ static void summarize(Module *m, D *d, int fi)
 	Use u = use_new(d, f->nparam);
 	uses(m, d, f, &f->body, 0, &u);
 	for (int p = 0; p < f->nparam; p++)
+		if (!has_floaty(f) && (u.store[p] || u.aresult[p]))
+			s->sideonly = 1;
+	if (!has_floaty(f) && calls_sideonly(d, &f->body))
+		s->sideonly = 1;
+	for (int p = 0; p < f->nparam && !s->sideonly; p++)
 		if (u.store[p])
 			derr(d, u.storeloc[p], "cannot differentiate wp.func '%s': it stores to array '%s' "
 			     "(store in the kernel instead)", f->name, f->val[f->param[p]].name);
@@ -1636,7 +1699,7 @@ static int writes(const D *d, const Block *b)
 {
 	for (int i = 0; i < b->n; i++) {
 		const Inst *in = &b->v[i];
-		if (in->op == OP_STORE || is_atomic(in))
+		if (in->op == OP_STORE || forward_only(in))
 			return 1;
 		if (in->op == OP_CALL && in->callee < *d->capfnfx && (*d->fnfx)[in->callee])
 			return 1;
@@ -1868,9 +1931,15 @@ static void diff_kernel(Module *m, const Src *src, D *d, int fi)
 	d->tape = 1;
 	d->mentions = salloc(d, ((size_t)f->nval + 1) * sizeof *d->mentions);
 	count_mentions(&f->body, d->mentions);
-	check_kernel(m, d, f);
 	for (int i = 0; i < f->nparam; i++)
 		ir_param(m, g, f->val[f->param[i]].name, f->val[f->param[i]].ty);
+	if (!has_floaty(f)) {
+		/* no float parameter: no gradient, an empty backward */
+		Block body = {0};
+		finish(d, &body);
+		return;
+	}
+	check_kernel(m, d, f);
 	for (int i = 0; i < f->nparam; i++) {
 		Type t = f->val[f->param[i]].ty;
 		if (!diff_floaty(ty_elem(t)))
@@ -1982,6 +2051,13 @@ static void diff_func(Module *m, const Src *src, D *d, int fi)
 	const Func *f = m->fn[fi];
 	Func *g = m->fn[d->fadj[fi]];
 	d_init(d, m, src, d->a, fi, g);
+	if (d->sum[fi].sideonly) {
+		/* no float in or out: nothing to differentiate */
+		Block body = {0};
+		emit(d, &body, OP_RET, NULL, 0, NULL, 0, f->loc);
+		finish(d, &body);
+		return;
+	}
 	d->mentions = salloc(d, ((size_t)f->nval + 1) * sizeof *d->mentions);
 	count_mentions(&f->body, d->mentions);
 	int q = f->nparam;
@@ -2022,12 +2098,13 @@ static void diff_func(Module *m, const Src *src, D *d, int fi)
 	finish(d, &body);
 }
 
-/* A copy of b without its atomics, calls going to the replay copies. */
+/* A copy of b without its atomics and prints, calls going to the replay
+ * copies. */
 static void copy_block(Module *m, const D *d, const Block *b, Block *out)
 {
 	for (int i = 0; i < b->n; i++) {
 		const Inst *in = &b->v[i];
-		if (is_atomic(in))
+		if (forward_only(in))
 			continue;
 		Inst *ni = ir_emit(m, out, in->op, in->res, in->nres, in->arg, in->narg, in->loc);
 		ni->callee = in->op == OP_CALL ? (int32_t)d->pure[in->callee] : in->callee;
@@ -2097,7 +2174,7 @@ static void diff_all(Module *m, const Src *src, Scratch *sc)
 	d.pure = arena_alloc(a, (size_t)(n + 1) * sizeof *d.pure);
 	for (int i = 0; i < n; i++) {
 		d.pure[i] = i;
-		if (!m->fn[i]->is_kernel && d.sum[i].has_atomic) {
+		if (!m->fn[i]->is_kernel && d.sum[i].has_atomic && !d.sum[i].sideonly) {
 			make_replay(m, &d, i);
 			set_fnfx(&d, d.pure[i], 0);
 		}

@@ -932,6 +932,7 @@ static int removable(const Opt *O, const Inst *in)
 	case OP_BREAK:
 	case OP_CONTINUE:
 	case OP_RET:
+	case OP_PRINTF:
 		return 0;
 	case OP_CALL:
 		return !(in->callee < O->di->ncallfx && O->di->callfx[in->callee]);

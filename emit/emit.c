@@ -150,7 +150,8 @@ static const char *const reserved[] = {
 	"tanhf", "expf", "logf", "log2f", "log10f", "sqrtf", "powf", "floorf", "ceilf",
 	"fabsf", "fmodf", "isnan", "isinf", "isfinite", "signbit", "fpclassify",
 	"roundf", "rintf", "truncf", "cbrtf", "erff", "erfcf", "copysignf",
-	"atomicAdd", "atomicSub", "atomicMin", "atomicMax", "atomicCAS",
+	"atomicAdd", "atomicSub", "atomicMin", "atomicMax", "atomicCAS", "atomicExch", "atomicAnd",
+	"atomicOr", "atomicXor",
 	"__float_as_int", "__int_as_float",
 };
 
@@ -494,6 +495,7 @@ static int inst_fx(const Emitter *e, const Inst *in)
 	switch (in->op) {
 	case OP_LOAD: return FX_READ;
 	case OP_STORE: return FX_WRITE;
+	case OP_PRINTF: return FX_WRITE; /* in order with the other prints and calls */
 	case OP_CALL: return e->fx[in->callee];
 	case OP_BUILTIN:
 		return ir_builtins[in->callee].flags & BF_ATOMIC ? FX_READ | FX_WRITE : 0;
@@ -1271,6 +1273,56 @@ static int put_conv(Emitter *e, Buf *b, const Inst *in)
 	return P_POSTFIX;
 }
 
+/* The C type a printf conversion reads: what its argument is cast to
+ * where the argument, promoted, is not already of it. */
+static const char *printf_ctype(const IrConv *c)
+{
+	int u = c->cls == 'u', l = c->len[0] == 'l', ll = l && c->len[1] == 'l';
+	if (c->cls == 'f')
+		return "double";
+	if (ll)
+		return u ? "unsigned long long" : "long long";
+	if (l)
+		return u ? "unsigned long" : "long";
+	return u ? "unsigned" : "int";
+}
+
+/* ks_printf("x = %g\n", x): wp.printf and print, to the log (the CPU's
+ * stderr; the GPU's printf, which krun sends there).  A float16 is
+ * widened; an argument C's promotions leave of another type than its
+ * conversion reads is cast to it. */
+static void put_printf(Emitter *e, Buf *b, const Inst *in)
+{
+	const char *fmt = e->m->str[in->callee];
+	IrConv cv[256];
+	int bad;
+	if (ir_printf_convs(fmt, cv, 256, &bad) != in->narg)
+		ks_fatal("printf: the format does not match its arguments");
+	buf_puts(b, "ks_printf(");
+	buf_cstring(b, fmt, strlen(fmt));
+	for (int k = 0; k < in->narg; k++) {
+		Type t = vty(e, in->arg[k]);
+		const char *want = printf_ctype(&cv[k]);
+		/* the type after C's default argument promotions */
+		const char *has = ty_is_float(t) ? "double"
+				  : t == TY_UINT32 ? "unsigned"
+				  : t == TY_INT64 ? "int64_t"
+				  : t == TY_UINT64 ? "uint64_t" : "int";
+		buf_puts(b, ", ");
+		if (t == TY_HALF) {
+			buf_puts(b, "ks_half_to_float(");
+			put_expr(e, b, in->arg[k], P_COND);
+			buf_putc(b, ')');
+		} else if (strcmp(has, want)) {
+			buf_printf(b, "(%s)", want);
+			put_expr(e, b, in->arg[k], P_UNARY);
+		} else {
+			put_expr(e, b, in->arg[k], P_COND);
+		}
+	}
+	buf_putc(b, ')');
+}
+
 /* The layout of loop ID id's checkpoint. */
 static const TapeLayout *layout(const Emitter *e, int id)
 {
@@ -1451,6 +1503,15 @@ static int put_inst(Emitter *e, Buf *b, const Inst *in)
 		return P_COND;
 	case OP_CONV:
 		return put_conv(e, b, in);
+	case OP_BITCAST: {
+		/* float32 is spelled ks_float32, which double mode keeps */
+		Type to = vty(e, in->res[0]), from = vty(e, in->arg[0]);
+		buf_printf(b, "ks_bitcast(%s, ", to == TY_FLOAT ? "ks_float32" : ctype(to));
+		buf_printf(b, "%s, ", from == TY_FLOAT ? "ks_float32" : ctype(from));
+		put_expr(e, b, in->arg[0], P_COND);
+		buf_putc(b, ')');
+		return P_POSTFIX;
+	}
 	case OP_MAKE: {
 		Type rt = vty(e, in->res[0]);
 		const char *ty = ty_name(rt);
@@ -1527,8 +1588,11 @@ static int put_inst(Emitter *e, Buf *b, const Inst *in)
 			buf_puts(b, name);
 			buf_putc(b, '(');
 			put_addr(e, b, in);
-			buf_puts(b, ", ");
-			put_expr(e, b, in->arg[in->narg - 1], P_COND);
+			/* the value, or atomic_cas's compare and value */
+			for (int k = 1 + ty_ndim(args[0]); k < in->narg; k++) {
+				buf_puts(b, ", ");
+				put_expr(e, b, in->arg[k], P_COND);
+			}
 			buf_putc(b, ')');
 			return P_POSTFIX;
 		}
@@ -1987,6 +2051,12 @@ static void emit_stmt(Emitter *e, const Inst *in, int depth, int last)
 		buf_printf(&b, "%s, %s);", val_view(e, in->arg[0]) ? ".data" : "",
 			   e->threadname ? e->threadname : "tid");
 		put_text(e, &b, "");
+		line_end(e, in);
+		break;
+	case OP_PRINTF:
+		indent(e, depth);
+		put_printf(e, &b, in);
+		put_text(e, &b, ";");
 		line_end(e, in);
 		break;
 	case OP_STORE:

@@ -490,6 +490,83 @@ static Type array_type(Sema *s, Node *a)
 /* A type annotation: float, int, bool, wp.float64, wp.uint8, wp.vec3d,
  * wp.mat33, wp.quat, every array spelling.  Callers reject what their
  * position does not allow. */
+static int const_eval(Sema *s, Node *e, Const *c);
+static int literal(const Node *n, int64_t *i, double *x, int *isf);
+
+/* A constant int argument (a literal or a module constant), for a
+ * length or a shape. */
+static int const_int(Sema *s, Node *n, const char *what)
+{
+	int64_t i;
+	double x;
+	int isf;
+	Const c;
+	if (literal(n, &i, &x, &isf) && !isf)
+		return (int)(i < 0 || i > 255 ? -1 : i);
+	if (const_eval(s, n, &c) && c.ty == TY_INT)
+		return (int)(c.i < 0 || c.i > 255 ? -1 : c.i);
+	ERR(n, "%s must be a constant int", what);
+}
+
+/* Is n wp.types.NAME? */
+static int is_wp_types(const Node *n, const char *name)
+{
+	return n->kind == N_ATTR && !strcmp(n->name, name) && n->kid[0]->kind == N_ATTR &&
+	       !strcmp(n->kid[0]->name, "types") && is_name(n->kid[0]->kid[0], "wp");
+}
+
+/* The named type of a shape Warp builds on demand: a vector of length
+ * rows (cols 0) or a rows x cols matrix of scalar sc.  The lengths
+ * ksynth has types for are those of types.h. */
+static Type shaped_type(Sema *s, Node *at, int rows, int cols, Type sc)
+{
+	Type t = cols ? ty_find(TK_MAT, sc, rows, cols) : ty_find(TK_VEC, sc, rows, 1);
+	if (t != TY_VOID)
+		return t;
+	if (cols)
+		ERR(at, "a %dx%d matrix of %s has no type here (matrices are 2x2, 3x3, 4x4 and 6x6 "
+		    "of float16, float32 or float64)", rows, cols, uty(sc));
+	ERR(at, "a vector of %d %s has no type here (vectors have 2, 3 or 4 components of any "
+	    "number type, or 6 of a float type)", rows, uty(sc));
+}
+
+/* wp.types.vector(length=N, dtype=T), wp.types.matrix(shape=(N, M),
+ * dtype=T): the named type of that shape (a type alias at module level,
+ * or an annotation). */
+static Type types_ctor(Sema *s, Node *a)
+{
+	int mat = is_wp_types(a->kid[0], "matrix");
+	int rows = -1, cols = 0;
+	Type sc = TY_FLOAT;
+	for (int i = 1; i < a->nkid; i++) {
+		Node *x = a->kid[i];
+		if (x->kind != N_KWARG)
+			ERR(x, "wp.types.%s() takes keyword arguments: %s and dtype",
+			    mat ? "matrix" : "vector", mat ? "shape" : "length");
+		if (!strcmp(x->name, "dtype")) {
+			sc = ann_type(s, x->kid[0]);
+			if (!ty_is_scalar(sc))
+				ERR(x->kid[0], "dtype must be a number type, not %s", uty(sc));
+		} else if (!mat && !strcmp(x->name, "length")) {
+			rows = const_int(s, x->kid[0], "length");
+		} else if (mat && !strcmp(x->name, "shape")) {
+			Node *sh = x->kid[0];
+			if (sh->kind != N_TUPLE || sh->nkid != 2)
+				ERR(sh, "shape must be a tuple of two ints, (rows, cols)");
+			rows = const_int(s, sh->kid[0], "shape");
+			cols = const_int(s, sh->kid[1], "shape");
+			if (cols < 1)
+				ERR(sh, "a matrix needs at least one column");
+		} else {
+			ERR(x, "wp.types.%s() has no parameter '%s'", mat ? "matrix" : "vector", x->name);
+		}
+	}
+	if (rows < 1)
+		ERR(a, "wp.types.%s() needs %s", mat ? "matrix" : "vector",
+		    mat ? "shape=(rows, cols)" : "length=N");
+	return shaped_type(s, a, rows, cols, sc);
+}
+
 static Type ann_type(Sema *s, Node *a)
 {
 	char buf[128];
@@ -512,6 +589,9 @@ static Type ann_type(Sema *s, Node *a)
 			    a->name, a->name, a->name);
 	} else if ((a->kind == N_CALL || a->kind == N_INDEX) && array_spelling(a->kid[0]) >= 0) {
 		return array_type(s, a);
+	} else if (a->kind == N_CALL && (is_wp_types(a->kid[0], "vector") ||
+					 is_wp_types(a->kid[0], "matrix"))) {
+		return types_ctor(s, a);
 	} else if (a->kind == N_STRING) {
 		ERR(a, "string annotations are not supported");
 	}
@@ -1517,6 +1597,420 @@ static int identity(Sema *s, Node *e, Target *t)
 	return emit_val(s, e, OP_MAKE, mt, a, (int)(n * n), t);
 }
 
+/* ---- language-level builtins: where, select, extract ----------------------- */
+
+/* The argument nodes of wp.NAME(...) in the order of pname[0..np), by
+ * position or keyword (Warp's parameter names). */
+static void lang_args(Sema *s, Node *e, const char *name, const char *const *pname, int np,
+		      Node **node)
+{
+	char what[64];
+	snprintf(what, sizeof what, "wp.%s", name);
+	bind_args(s, e, what, pname, np, NULL, node);
+}
+
+/* wp.where(cond, value_if_true, value_if_false): cond a bool or an int
+ * (non-zero is true); both values evaluated, as Warp does, and of one
+ * type.  The adjoint goes to the value chosen (a select in the IR). */
+static int where_value(Sema *s, Node *e, Target *t)
+{
+	static const char *const pname[] = {"cond", "value_if_true", "value_if_false"};
+	Node *node[3];
+	lang_args(s, e, "where", pname, 3, node);
+	if (node[0]->kind == N_NAME && array_of(s, node[0]) >= 0)
+		ERR(node[0], "wp.where() on an array (a test for a null array) is not supported");
+	int c = cond(s, node[0], "the condition of wp.where()");
+	int a = expr(s, node[1], NULL), b = expr(s, node[2], NULL);
+	Type ta[3] = {TY_BOOL, ty_of(s, a), ty_of(s, b)};
+	Type r = ir_op_type(OP_SELECT, ta, 3, TY_VOID);
+	if (r == TY_VOID && ta[1] != ta[2])
+		ERR(e, "wp.where(): value_if_true is %s and value_if_false %s; they must be of one "
+		    "type%s", uty(ta[1]), uty(ta[2]), conv_hint(ta[1], ta[2]));
+	if (r == TY_VOID)
+		ERR(e, "wp.where() cannot choose between arrays");
+	int32_t args[3] = {c, a, b};
+	return emit_val(s, e, OP_SELECT, r, args, 3, t);
+}
+
+/* wp.extract(a, i): a[i] of a vector, quaternion or transform, a[i] (a
+ * row) of a matrix; wp.extract(m, i, j): m[i, j]. */
+static int extract_value(Sema *s, Node *e, Target *t)
+{
+	int n = e->nkid - 1;
+	if (n != 2 && n != 3)
+		ERR(e, "wp.extract() takes 2 or 3 arguments (%d given)", n);
+	for (int i = 1; i <= n; i++)
+		if (e->kid[i]->kind == N_KWARG)
+			ERR(e->kid[i], "wp.extract() takes no keyword arguments");
+	int v = expr(s, e->kid[1], NULL);
+	Type tv = ty_of(s, v);
+	if (!ty_is_composite(tv))
+		ERR(e->kid[1], "wp.extract() takes a vector, matrix, quaternion or transform, not %s",
+		    uty(tv));
+	if (n == 3 && !ty_is_mat(tv))
+		ERR(e, "wp.extract() with two indices takes a matrix, not %s", uty(tv));
+	int32_t a[3] = {v};
+	for (int i = 1; i < n; i++)
+		a[i] = index_val(s, e->kid[i + 1], i == 1 ? ty_rows(tv) : ty_cols(tv), tv);
+	Type ta[3] = {tv, TY_INT, TY_INT};
+	return emit_val(s, e, OP_EXTRACT, ir_op_type(OP_EXTRACT, ta, n, TY_VOID), a, n, t);
+}
+
+/* wp.vector(*components, length=N, dtype=T), wp.matrix(*components,
+ * shape=(N, M), dtype=T), wp.quaternion(*components, dtype=T),
+ * wp.transformation(p, q, dtype=T): the named type of that shape, made as
+ * wp.vec3(...) and the like make it.  Without a dtype the components'
+ * type is taken (a literal's float32 or int32); without a length or shape
+ * their count. */
+static int generic_make(Sema *s, Node *e, const char *name, Target *t)
+{
+	int kind = name[0] == 'v' ? TK_VEC : name[0] == 'm' ? TK_MAT : name[0] == 'q' ? TK_QUAT
+											  : TK_XFORM;
+	int rows = -1, cols = 0, npos = 0;
+	Type sc = TY_VOID;
+	Node *pos[MAXOPS];
+	for (int i = 1; i < e->nkid; i++) {
+		Node *x = e->kid[i];
+		if (x->kind != N_KWARG) {
+			if (npos == MAXOPS)
+				ERR(x, "too many arguments in one call");
+			pos[npos++] = x;
+		} else if (!strcmp(x->name, "dtype")) {
+			sc = ann_type(s, x->kid[0]);
+			if (!ty_is_scalar(sc))
+				ERR(x->kid[0], "dtype must be a number type, not %s", uty(sc));
+		} else if (kind == TK_VEC && !strcmp(x->name, "length")) {
+			rows = const_int(s, x->kid[0], "length");
+		} else if (kind == TK_MAT && !strcmp(x->name, "shape")) {
+			Node *sh = x->kid[0];
+			if (sh->kind != N_TUPLE || sh->nkid != 2)
+				ERR(sh, "shape must be a tuple of two ints, (rows, cols)");
+			rows = const_int(s, sh->kid[0], "shape");
+			cols = const_int(s, sh->kid[1], "shape");
+		} else {
+			ERR(x, "wp.%s() has no parameter '%s'", name, x->name);
+		}
+	}
+	/* the scalar type: dtype, else the first argument's */
+	int32_t first = -1;
+	if (sc == TY_VOID && npos > 0) {
+		first = expr(s, pos[0], NULL);
+		sc = ty_scalar(ty_of(s, first));
+		if (!ty_is_scalar(sc))
+			ERR(pos[0], "wp.%s() components must be numbers, not %s", name,
+			    uty(ty_of(s, first)));
+		if (kind != TK_VEC && kind != TK_MAT && !ty_is_float(sc))
+			ERR(pos[0], "wp.%s() takes float components, not %s", name, uty(sc));
+	}
+	if (sc == TY_VOID)
+		sc = TY_FLOAT;
+	Type want;
+	if (kind == TK_QUAT || kind == TK_XFORM) {
+		want = ty_find(kind, sc, kind == TK_QUAT ? 4 : 7, 1);
+		if (want == TY_VOID)
+			ERR(e, "wp.%s() of %s: quaternions and transforms are of float16, float32 or "
+			    "float64", name, uty(sc));
+	} else {
+		if (kind == TK_VEC && rows < 0)
+			rows = npos == 1 && first >= 0 && ty_is_vec(ty_of(s, first)) ? ty_rows(ty_of(s, first))
+										  : npos;
+		if (kind == TK_MAT && rows < 0) {
+			if (npos == 1 && first >= 0 && ty_is_mat(ty_of(s, first))) {
+				rows = ty_rows(ty_of(s, first));
+				cols = ty_cols(ty_of(s, first));
+			} else {
+				int k = 2;
+				while (k * k < npos)
+					k++;
+				if (k * k != npos)
+					ERR(e, "wp.matrix() needs shape=(rows, cols) for %d components", npos);
+				rows = cols = k;
+			}
+		}
+		if (rows < 1 || (kind == TK_MAT && cols < 1))
+			ERR(e, "wp.%s() needs %s", name, kind == TK_MAT ? "shape=(rows, cols)" : "length=N");
+		want = shaped_type(s, e, rows, cols, sc);
+	}
+	/* the components, as wp.vec3(...) would take them */
+	Node call = *e;
+	Node *kids[MAXOPS + 1];
+	kids[0] = e->kid[0];
+	for (int i = 0; i < npos; i++)
+		kids[i + 1] = pos[i];
+	call.kid = kids;
+	call.nkid = npos + 1;
+	if (first < 0)
+		return make(s, &call, want, t);
+	/* the first argument is evaluated already: the same forms as make() */
+	Type tf = ty_of(s, first);
+	int32_t a[MAXOPS] = {first};
+	if (npos == 1 && tf == want)
+		return first;
+	if (npos == 1 && ty_is_composite(tf)) {
+		if (ir_op_type(OP_CONV, &tf, 1, want) == TY_VOID)
+			ERR(pos[0], "cannot make %s from %s", uty(want), uty(tf));
+		return emit_val(s, e, OP_CONV, want, a, 1, t);
+	}
+	if (ty_is_xform(want) && npos == 2) {
+		a[1] = expr(s, pos[1], NULL);
+		Type ty[2] = {tf, ty_of(s, a[1])};
+		if (ir_op_type(OP_MAKE, ty, 2, want) == TY_VOID)
+			ERR(e, "wp.transformation(p, q) takes a %s and a %s, not %s and %s",
+			    uty(ty_find(TK_VEC, sc, 3, 1)), uty(ty_find(TK_QUAT, sc, 4, 1)), uty(ty[0]),
+			    uty(ty[1]));
+		return emit_val(s, e, OP_MAKE, want, a, 2, t);
+	}
+	if (npos != 1 && npos != ty_ncomp(want))
+		ERR(e, "wp.%s() takes 0, 1 or %d components (%d given)", name, ty_ncomp(want), npos);
+	for (int i = 1; i < npos; i++)
+		a[i] = component_arg(s, pos[i], want, name);
+	return emit_val(s, e, OP_MAKE, want, a, npos, t);
+}
+
+/* The bytes of a string literal node (adjacent literals joined, as
+ * Python joins them), into b.  Escapes are Python's; a raw string keeps
+ * its backslashes; f-strings, bytes and non-ASCII are refused. */
+static void py_string(Sema *s, Node *n, Buf *b)
+{
+	const char *p = n->name;
+	while (*p) {
+		if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '\\' || *p == '(' ||
+		    *p == ')') {
+			p++;
+			continue;
+		}
+		if (*p == '#') {
+			while (*p && *p != '\n')
+				p++;
+			continue;
+		}
+		int raw = 0;
+		for (; *p && strchr("rRuUbBfF", *p); p++) {
+			if (strchr("bBfF", *p))
+				ERR(n, "%s are not supported in kernels",
+				    strchr("bB", *p) ? "bytes literals" : "f-strings");
+			raw |= *p == 'r' || *p == 'R';
+		}
+		char q = *p;
+		int triple = p[1] == q && p[2] == q;
+		p += triple ? 3 : 1;
+		while (*p && !(*p == q && (!triple || (p[1] == q && p[2] == q)))) {
+			unsigned char c = (unsigned char)*p++;
+			if (c >= 0x80)
+				ERR(n, "only ASCII is supported in a format string");
+			if (c != '\\' || raw) {
+				buf_putc(b, c);
+				if (c == '\\' && *p)
+					buf_putc(b, *p++); /* r"\"" keeps both */
+				continue;
+			}
+			c = (unsigned char)*p++;
+			switch (c) {
+			case 'n': buf_putc(b, '\n'); break;
+			case 't': buf_putc(b, '\t'); break;
+			case 'r': buf_putc(b, '\r'); break;
+			case 'a': buf_putc(b, '\a'); break;
+			case 'b': buf_putc(b, '\b'); break;
+			case 'f': buf_putc(b, '\f'); break;
+			case 'v': buf_putc(b, '\v'); break;
+			case '\n': break;
+			case '\\': case '\'': case '"': buf_putc(b, c); break;
+			case 'x': {
+				char hex[3] = {p[0], p[0] ? p[1] : 0, 0};
+				char *end;
+				long v = strtol(hex, &end, 16);
+				if (end != hex + 2)
+					ERR(n, "a \\x escape takes two hex digits");
+				buf_putc(b, (int)v);
+				p += 2;
+				break;
+			}
+			default:
+				if (c >= '0' && c <= '7') {
+					int v = c - '0';
+					for (int k = 0; k < 2 && *p >= '0' && *p <= '7'; k++)
+						v = v * 8 + (*p++ - '0');
+					buf_putc(b, v & 0xff);
+				} else if (c == 'u' || c == 'U' || c == 'N') {
+					ERR(n, "only ASCII is supported in a format string");
+				} else {
+					buf_putc(b, '\\');
+					buf_putc(b, c);
+				}
+			}
+		}
+		p += *p ? (triple ? 3 : 1) : 0;
+	}
+}
+
+/* printf fmt, args: one instruction of the function being built */
+static void emit_printf(Sema *s, Node *at, const char *fmt, const int32_t *a, int n)
+{
+	emit(s, at, OP_PRINTF, NULL, 0, a, n)->callee = ir_string(s->m, fmt);
+}
+
+/* wp.printf(fmt, *args): Warp's C printf, to the log (krun's stderr).
+ * The conversions must match the arguments: %d %i %u %x %o %c take ints
+ * (with hh, h, l or ll), %f %e %g %a floats; %s, %p and %n none. */
+static void printf_call(Sema *s, Node *e)
+{
+	if (e->nkid < 2 || e->kid[1]->kind != N_STRING)
+		ERR(e, "wp.printf() takes a format string, then the values it prints");
+	Buf fmt = {0};
+	py_string(s, e->kid[1], &fmt);
+	buf_putc(&fmt, 0);
+	if (memchr(fmt.p, 0, fmt.n - 1)) {
+		buf_free(&fmt);
+		ERR(e->kid[1], "a format string cannot hold a NUL");
+	}
+	char *text = arena_strdup(s->a, fmt.p);
+	buf_free(&fmt);
+	IrConv cv[MAXOPS];
+	int bad, n = e->nkid - 2;
+	int nc = ir_printf_convs(text, cv, MAXOPS, &bad);
+	if (nc < 0) {
+		/* the conversion: up to its letter, on one line */
+		int len = 1;
+		while (text[bad + len] && len < 12 && text[bad + len] >= ' ' &&
+		       !strchr("diuoxXcfFeEgGaAspn*", text[bad + len]))
+			len++;
+		len += text[bad + len] >= ' ' && len < 12;
+		ERR(e->kid[1], "wp.printf(): the conversion '%.*s' is not supported (%%d %%i %%u %%x "
+		    "%%o %%c %%f %%e %%g %%a, with hh h l ll for ints)", len, text + bad);
+	}
+	if (nc != n)
+		ERR(e, "wp.printf(): the format has %d conversion%s and %d value%s follow%s", nc,
+		    nc == 1 ? "" : "s", n, n == 1 ? "" : "s", n == 1 ? "s" : "");
+	int32_t a[MAXOPS];
+	for (int i = 0; i < n; i++) {
+		Node *x = e->kid[i + 2];
+		if (x->kind == N_KWARG)
+			ERR(x, "wp.printf() takes no keyword arguments");
+		a[i] = expr(s, x, NULL);
+		Type t = ty_of(s, a[i]);
+		if (!ty_is_scalar(t) && t != TY_BOOL)
+			ERR(x, "wp.printf() prints numbers, not %s (print its components)", uty(t));
+		if ((cv[i].cls == 'f') != ty_is_float(t))
+			ERR(x, "wp.printf(): conversion %d is for %s, and this is %s", i + 1,
+			    cv[i].cls == 'f' ? "a float" : "an int", uty(t));
+	}
+	emit_printf(s, e, text, a, n);
+}
+
+/* print(x): Warp's print of a value, one line (a matrix: one a row).
+ * Floats as %g (a composite's components as float32), ints in decimal,
+ * bools as True and False. */
+static void print_call(Sema *s, Node *e)
+{
+	if (e->nkid != 2 || e->kid[1]->kind == N_KWARG)
+		ERR(e, "print() takes one value in a kernel");
+	Node *x = e->kid[1];
+	if (array_of(s, x) >= 0)
+		ERR(x, "print() of an array is not supported; print its elements");
+	int v = expr(s, x, NULL);
+	Type t = ty_of(s, v);
+	int32_t a[36];
+	if (t == TY_BOOL) {
+		Inst *in = emit(s, e, OP_IF, NULL, 0, (int32_t[]){v}, 1);
+		Block tb = {0}, eb = {0}, *old = s->blk;
+		s->blk = &tb;
+		emit_printf(s, e, "True\n", NULL, 0);
+		s->blk = &eb;
+		emit_printf(s, e, "False\n", NULL, 0);
+		s->blk = old;
+		in = &s->blk->v[s->blk->n - 1];
+		in->body = tb;
+		in->els = eb;
+		return;
+	}
+	if (ty_is_scalar(t)) {
+		const char *f = ty_is_float(t) ? "%g\n" : t == TY_INT64 ? "%lld\n" : t == TY_UINT64 ? "%llu\n"
+					: ty_is_unsigned(t) ? "%u\n" : "%d\n";
+		emit_printf(s, e, f, (int32_t[]){v}, 1);
+		return;
+	}
+	/* a composite: every component as float32 */
+	int n = ty_ncomp(t), cols = ty_is_mat(t) ? ty_cols(t) : n;
+	Buf fmt = {0};
+	for (int k = 0; k < n; k++) {
+		int32_t ix[3] = {v, ir_const_int(s->m, s->f, ty_is_mat(t) ? k / cols : k),
+				 ir_const_int(s->m, s->f, k % cols)};
+		Type ta[3] = {t, TY_INT, TY_INT};
+		int ni = ty_is_mat(t) ? 3 : 2;
+		int c = emit_val(s, e, OP_EXTRACT, ir_op_type(OP_EXTRACT, ta, ni, TY_VOID), ix, ni, NULL);
+		if (ty_of(s, c) != TY_FLOAT) {
+			int32_t r = ir_temp(s->m, s->f, TY_FLOAT);
+			emit(s, e, OP_CONV, &r, 1, (int32_t[]){c}, 1);
+			c = r;
+		}
+		a[k] = c;
+		if (ty_is_xform(t))
+			buf_puts(&fmt, k == 0 ? "(%g" : k == 3 ? ") (%g" : " %g");
+		else if (ty_is_quat(t))
+			buf_puts(&fmt, k ? " %g" : "%g");
+		else
+			buf_puts(&fmt, "%g ");
+		if (ty_is_xform(t) && k == n - 1)
+			buf_putc(&fmt, ')');
+		if ((ty_is_mat(t) && k % cols == cols - 1) || (!ty_is_mat(t) && k == n - 1))
+			buf_putc(&fmt, '\n');
+	}
+	buf_putc(&fmt, 0);
+	emit_printf(s, e, fmt.p, a, n);
+	buf_free(&fmt);
+}
+
+/* wp.cast(a, dtype): a's bits as a dtype of the same size (Warp's
+ * reinterpretation, no conversion); no gradient. */
+static int cast_value(Sema *s, Node *e, Target *t)
+{
+	static const char *const pname[] = {"a", "dtype"};
+	Node *node[2];
+	lang_args(s, e, "cast", pname, 2, node);
+	Type want = ann_type(s, node[1]);
+	if (ty_is_array(want))
+		ERR(node[1], "wp.cast() makes a value, not an array");
+	int v = expr(s, node[0], NULL);
+	Type tv = ty_of(s, v);
+	if (ty_is_array(tv))
+		ERR(node[0], "wp.cast() of an array is not supported");
+	if (tv == want)
+		return v;
+	int32_t a[1] = {v};
+	if (ir_op_type(OP_BITCAST, &tv, 1, want) == TY_VOID)
+		ERR(e, "wp.cast(): %s has %d bytes and %s %d; a cast keeps the bits, so the sizes must "
+		    "be equal", uty(tv), ty_info(tv)->size, uty(want), ty_info(want)->size);
+	return emit_val(s, e, OP_BITCAST, want, a, 1, t);
+}
+
+/* The wp.NAME calls that are language rather than rows of builtins.h;
+ * -2 when NAME is none of them. */
+static int lang_call(Sema *s, Node *e, const char *name, Target *t, int want)
+{
+	if (!strcmp(name, "where"))
+		return where_value(s, e, t);
+	if (!strcmp(name, "extract"))
+		return extract_value(s, e, t);
+	if (!strcmp(name, "cast"))
+		return cast_value(s, e, t);
+	if (!strcmp(name, "vector") || !strcmp(name, "matrix") || !strcmp(name, "quaternion") ||
+	    !strcmp(name, "transformation"))
+		return generic_make(s, e, name, t);
+	if (!strcmp(name, "printf") || !strcmp(name, "print")) {
+		if (want)
+			ERR(e, "wp.%s() does not return a value", name);
+		if (!strcmp(name, "printf"))
+			printf_call(s, e);
+		else
+			print_call(s, e);
+		return -1;
+	}
+	if (!strcmp(name, "select"))
+		ERR(e, "wp.select() has been removed from Warp (1.10); use wp.where(cond, "
+		    "value_if_true, value_if_false), whose last two arguments are in the other order");
+	return -2;
+}
+
 /* A call: conversions, constructors, builtins and wp.funcs.  want: the
  * call must produce one value (else it is a statement). */
 static int call(Sema *s, Node *e, Target *t, int want)
@@ -1564,8 +2058,12 @@ static int call(Sema *s, Node *e, Target *t, int want)
 			ERR(e, "range() can only be used in 'for ... in range(...)'");
 		if (ir_builtin_public(name))
 			ERR(fn, "use wp.%s() instead of %s()", name, name);
-		if (!strcmp(name, "print"))
-			ERR(fn, "%s() is not supported in kernels", name);
+		if (!strcmp(name, "print")) {
+			if (want)
+				ERR(e, "print() does not return a value");
+			print_call(s, e);
+			return -1;
+		}
 		ERR(fn, "name '%s' is not defined", name);
 	}
 	if (is_wp_attr(fn)) {
@@ -1578,6 +2076,9 @@ static int call(Sema *s, Node *e, Target *t, int want)
 		}
 		if (ty_is_composite(ty))
 			return make(s, e, ty, t);
+		int v = lang_call(s, e, name, t, want);
+		if (v != -2)
+			return v;
 		if (ir_builtin_public(name))
 			return builtin(s, e, name, t, want);
 		if (!strcmp(name, "identity"))
@@ -1768,7 +2269,8 @@ static void insert(Sema *s, Node *st, Node *base, Node **sub, int nsub, int k, N
 	emit(s, st, OP_INSERT, &v, 1, a, nsub + 2);
 }
 
-/* a[i, j] = e (store); a[i, j] += e, -= e (atomic, as in Warp);
+/* a[i, j] = e (store); a[i, j] += e, -= e, and on ints &= |= ^= (atomic,
+ * as in Warp);
  * a[i, j] op= e (load, op, store).  Every dimension is indexed. */
 static void store(Sema *s, Node *st, Node *lhs, int32_t arr, Node **sub, int n, Node *rhs, int aug)
 {
@@ -1793,8 +2295,12 @@ static void store(Sema *s, Node *st, Node *lhs, int32_t arr, Node **sub, int n, 
 	}
 	for (int i = 0; i < nd; i++)
 		a[i + 1] = index_val(s, sub[i], 0, ta);
-	if (aug == B_ADD || aug == B_SUB) {
-		const char *name = aug == B_ADD ? "atomic_add" : "atomic_sub";
+	if (aug == B_ADD || aug == B_SUB ||
+	    (ty_is_int(el) && (aug == B_BITAND || aug == B_BITOR || aug == B_BITXOR))) {
+		/* += -= &= |= ^= on an element are Warp's atomics */
+		const char *name = aug == B_ADD ? "atomic_add" : aug == B_SUB ? "atomic_sub"
+				   : aug == B_BITAND ? "atomic_and" : aug == B_BITOR ? "atomic_or"
+				   : "atomic_xor";
 		Type ty[KS_MAX_NDIM + 2], res;
 		a[nd + 1] = expr(s, rhs, NULL);
 		for (int i = 0; i < nd + 2; i++)
@@ -2538,7 +3044,9 @@ static void module_assign(Sema *s, Node *n)
 		return;
 	}
 	if ((rhs->kind == N_ATTR && is_wp_attr(rhs) && wp_type(rhs->name) != TY_VOID) ||
-	    ((rhs->kind == N_CALL || rhs->kind == N_INDEX) && array_spelling(rhs->kid[0]) >= 0)) {
+	    ((rhs->kind == N_CALL || rhs->kind == N_INDEX) && array_spelling(rhs->kid[0]) >= 0) ||
+	    (rhs->kind == N_CALL && (is_wp_types(rhs->kid[0], "vector") ||
+				     is_wp_types(rhs->kid[0], "matrix")))) {
 		map_put(s->a, &s->typealias, lhs->name, ann_type(s, rhs));
 		return;
 	}

@@ -266,6 +266,11 @@ B6(ATOMIC_MIN, "atomic_min", "S", "arr: array(Scalar), index, value: S", BF_ATOM
 B6(ATOMIC_MAX, "atomic_max", "S", "arr: array(Scalar), index, value: S", BF_ATOMIC, "")
 
 /* bitwise atomics, exchange and compare-and-swap */
+B6(ATOMIC_AND, "atomic_and", "S", "arr: array(Int), index, value: S", BF_ATOMIC, "")
+B6(ATOMIC_OR, "atomic_or", "S", "arr: array(Int), index, value: S", BF_ATOMIC, "")
+B6(ATOMIC_XOR, "atomic_xor", "S", "arr: array(Int), index, value: S", BF_ATOMIC, "")
+B6(ATOMIC_EXCH, "atomic_exch", "S", "arr: array(Scalar), index, value: S", BF_ATOMIC, "")
+B6(ATOMIC_CAS, "atomic_cas", "S", "arr: array(Scalar), index, compare: S, value: S", BF_ATOMIC, "")
 
 #ifdef KS_B6_LOCAL
 #undef B6

@@ -53,6 +53,9 @@ static void hash_block(Hasher *h, const Block *b)
 		put32(h, in->op);
 		if (in->op == OP_BUILTIN)
 			put32(h, (uint32_t)in->callee);
+		else if (in->op == OP_PRINTF)
+			for (const char *c = h->m->str[in->callee]; *c; c++)
+				put32(h, (unsigned char)*c);
 		else if (in->op == OP_CALL) {
 			const Func *g = h->m->fn[in->callee];
 			uint64_t c = g->hashed ? g->hash : ir_hash_func(h->m, g);

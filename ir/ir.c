@@ -505,6 +505,11 @@ Type ir_op_type(int op, const Type *a, int n, Type want)
 		return a[0] == TY_BOOL && a[1] == a[2] && !ty_is_array(a[1]) ? a[1] : TY_VOID;
 	case OP_CONV:
 		return want != TY_VOID && convertible(a[0], want) ? want : TY_VOID;
+	case OP_BITCAST:
+		return want != TY_VOID && !ty_is_array(want) && !ty_is_array(a[0]) &&
+				       ty_info(a[0])->size == ty_info(want)->size
+			       ? want
+			       : TY_VOID;
 	case OP_MAKE:
 		return make_ok(a, n, want) ? want : TY_VOID;
 	case OP_EXTRACT:
@@ -576,12 +581,66 @@ Module *ir_module_new(void)
 	return m;
 }
 
+int ir_printf_convs(const char *fmt, IrConv *cv, int max, int *bad)
+{
+	int n = 0;
+	for (const char *p = fmt; *p; p++) {
+		if (*p != '%')
+			continue;
+		const char *at = p++;
+		if (*p == '%')
+			continue;
+		while (*p && strchr("-+ #0", *p))
+			p++;
+		while (*p >= '0' && *p <= '9')
+			p++;
+		if (*p == '.')
+			for (p++; *p >= '0' && *p <= '9'; p++)
+				;
+		IrConv c = {0, ""};
+		for (int k = 0; k < 2 && (*p == 'h' || *p == 'l') && (k == 0 || *p == p[-1]); k++)
+			c.len[k] = *p++;
+		if (*p && strchr("di", *p))
+			c.cls = 'i';
+		else if (*p && strchr("uoxX", *p))
+			c.cls = 'u';
+		else if (*p == 'c' && !c.len[0])
+			c.cls = 'c';
+		else if (*p && strchr("fFeEgGaA", *p) && (!c.len[0] || !strcmp(c.len, "l")))
+			c.cls = 'f';
+		if (!c.cls || n == max) {
+			*bad = (int)(at - fmt);
+			return -1;
+		}
+		cv[n++] = c;
+	}
+	return n;
+}
+
+int ir_string(Module *m, const char *s)
+{
+	for (int i = 0; i < m->nstr; i++)
+		if (!strcmp(m->str[i], s))
+			return i;
+	if (m->nstr == m->capstr) {
+		m->capstr = m->capstr ? 2 * m->capstr : 8;
+		m->str = xrealloc(m->str, (size_t)m->capstr * sizeof *m->str);
+	}
+	size_t n = strlen(s) + 1;
+	m->str[m->nstr] = xmalloc(n);
+	memcpy(m->str[m->nstr], s, n);
+	return m->nstr++;
+}
+
 void ir_module_free(Module *m)
 {
 	if (!m)
 		return;
 	arena_free(&m->arena);
 	free(m->index);
+	for (int i = 0; i < m->nstr; i++)
+		free(m->str[i]);
+	free(m->str);
 	free(m);
 }
 

@@ -210,7 +210,8 @@ typedef struct Block {
 
 struct Inst {
 	uint16_t op;
-	int32_t callee;   /* OP_BUILTIN: builtin row; OP_CALL: module fn index */
+	int32_t callee;   /* OP_BUILTIN: builtin row; OP_CALL: module fn index;
+	                   * OP_PRINTF: the format's index in Module.str */
 	uint8_t nres, narg;
 	int32_t *res;     /* value ids defined */
 	int32_t *arg;     /* value ids used */
@@ -251,6 +252,10 @@ typedef struct Module {
 	/* when set, where ir_func_new puts a function's name and entry, so
 	 * that they outlive the arena (ir/stream.c) */
 	Arena *fnarena;
+	/* the strings of printf instructions, each once; malloc'd, so that
+	 * they outlive a streamed function's arena */
+	char **str;
+	int nstr, capstr;
 } Module;
 
 /* ---- building -------------------------------------------------------- */
@@ -284,6 +289,20 @@ void ir_const_text(char *out, size_t n, const Value *v);
 Inst *ir_emit(Module *m, Block *b, int op, const int32_t *res, int nres,
 	      const int32_t *arg, int narg, Loc loc);
 void ir_set_ret(Module *m, Func *f, const Type *ret, int nret);
+/* One conversion of a printf format: its class ('i' a signed int, 'u' an
+ * unsigned one, 'c' a char, 'f' a float) and its length modifier ("",
+ * "hh", "h", "l", "ll"). */
+typedef struct IrConv {
+	char cls;
+	char len[3];
+} IrConv;
+/* The conversions of a printf format (%% is none), at most max of them:
+ * the count, or -1 when one is not taken (%s %p %n, a '*' width or
+ * precision, another length modifier, an unknown letter, a lone '%'),
+ * *bad then its offset in fmt. */
+int ir_printf_convs(const char *fmt, IrConv *cv, int max, int *bad);
+/* The index of string s (NUL-terminated) in m->str, added if new. */
+int ir_string(Module *m, const char *s);
 /* Copy what calls to f need (its name, parameters and results; a
  * kernel's name) to m->fnarena and forget f's body (ir/stream.c). */
 void ir_keep_signature(Module *m, Func *f);

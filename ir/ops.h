@@ -36,6 +36,7 @@ OP(INVERT, "invert", 1, 1)     /* ~a */
 OP(SELECT, "select", 3, 1)     /* select c, a, b: c ? a : b, both evaluated */
 OP(CONV, "conv", 1, 1)         /* float(i), int(f) (toward zero, saturating), wp.float64(x),
                                 * wp.vec3d(v): to the result's type */
+OP(BITCAST, "bitcast", 1, 1)   /* wp.cast(x, T): x's bits as the result's type, of x's size */
 OP(MAKE, "make", -1, 1)        /* a vector, matrix, quat or transform from 0, 1
                                 * or all components (a transform: also p, q) */
 OP(EXTRACT, "extract", -1, 1)  /* v[k], m[i] (a row), m[i, j] */
@@ -45,6 +46,8 @@ OP(STORE, "store", -1, 0)      /* a[i, ...] = v */
 OP(SHAPE, "shape", 2, 1)       /* a.shape[k], k a constant */
 OP(CALL, "call", -1, -1)       /* %r... = call @f args */
 OP(BUILTIN, "", -1, -1)        /* sin, dot, atomic_add, tid, ... */
+OP(PRINTF, "printf", -1, 0)    /* printf "fmt", a, b: wp.printf and print, to the log (krun's
+                                * stderr); the format is string `callee` of the module */
 /* structured control flow */
 OP(IF, "if", 1, 0)             /* if c { then } else { else } */
 OP(FOR, "for", 3, 1)           /* for %j: int = lo, hi, step { body } */

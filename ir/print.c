@@ -127,6 +127,13 @@ static void print_inst(Printer *p, const Module *m, const Inst *in, int depth)
 	} else if (in->op == OP_CALL) {
 		buf_puts(out, "call @");
 		buf_puts(out, m->fn[in->callee]->name);
+	} else if (in->op == OP_PRINTF) {
+		const char *fmt = m->str[in->callee];
+		buf_puts(out, "printf ");
+		buf_cstring(out, fmt, strlen(fmt));
+		print_args(p, in, 0, ", ");
+		put_loc(out, in->loc, "\n");
+		return;
 	} else {
 		buf_puts(out, ir_ops[in->op].name);
 	}

@@ -12,6 +12,7 @@
  * indices are that order.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -129,6 +130,10 @@ static void next(Reader *r)
 	} else if (c == '-' && p + 1 < r->end && p[1] == '>') {
 		p += 2;
 		t->kind = T_ARROW;
+	} else if (c == '-' && r->end - p >= 4 && !memcmp(p, "-inf", 4) &&
+		   (r->end - p == 4 || !is_ident((unsigned char)p[4]))) {
+		p += 4; /* the constant -inf, a word */
+		t->kind = T_IDENT;
 	} else if (is_ident(c)) {
 		while (p < r->end && is_ident((unsigned char)*p))
 			p++;
@@ -394,7 +399,26 @@ static int number(Reader *r, const Tok *t, Type ty)
 	return ir_const(r->m, r->f, ty, 0, v);
 }
 
-/* operand := LOCAL | (INT | FLOAT) [':' type] | 'true' | 'false'
+/* ['-'] 'inf' | 'nan', then [':' type] (a float type): the constants
+ * wp.inf and wp.nan, as ks_fmt_float writes them. */
+static int special_float(Reader *r)
+{
+	Tok t = r->tok;
+	double x = is_word(r, "nan") ? NAN : is_word(r, "inf") ? INFINITY : -INFINITY;
+	Type ty = TY_FLOAT;
+	next(r);
+	if (is_punct(r, ':')) {
+		next(r);
+		Tok tt = r->tok;
+		ty = parse_type(r);
+		if (!ty_is_float(ty))
+			rerror(r, &tt, "%.*s is a float constant, not %s", t.n, t.p, ty_name(ty));
+	}
+	return ir_const(r->m, r->f, ty, 0, x);
+}
+
+/* operand := LOCAL | (INT | FLOAT) [':' type] | ['-'] ('inf' | 'nan')
+ *            [':' type] | 'true' | 'false'
  * A number without a type is an int or a float (float32). */
 static int parse_operand(Reader *r)
 {
@@ -427,6 +451,8 @@ static int parse_operand(Reader *r)
 			next(r);
 			return id;
 		}
+		if (is_word(r, "inf") || is_word(r, "-inf") || is_word(r, "nan"))
+			return special_float(r);
 		break;
 	}
 	rerror(r, &t, "expected an operand, found %s", tok_desc(&t, buf, sizeof buf));
@@ -601,6 +627,22 @@ static void parse_simple(Reader *r, Block *b)
 		if (!ir_builtin_known(name))
 			rerror(r, &opt, "unknown operation '%s'", name);
 		op = OP_BUILTIN;
+	}
+	if (op == OP_PRINTF) {
+		/* printf "fmt" {',' operand} */
+		Buf fmt = {0};
+		if (r->tok.kind != T_STRING ||
+		    ks_cstring_read(r->tok.p, r->tok.p + r->tok.n, &fmt) != r->tok.p + r->tok.n ||
+		    memchr(fmt.p ? fmt.p : "", 0, fmt.n)) {
+			buf_free(&fmt);
+			rerror(r, &r->tok, "expected a format string after printf");
+		}
+		buf_putc(&fmt, 0);
+		callee = ir_string(r->m, fmt.p);
+		buf_free(&fmt);
+		next(r);
+		if (!is_punct(r, '!'))
+			expect_punct(r, ',');
 	}
 	if (!is_punct(r, '!')) {
 		for (;;) {

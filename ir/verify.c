@@ -294,6 +294,22 @@ static void check_types(Verifier *v, const Inst *in)
 			verr(v, where(v, in), "%s can only be used in a kernel", opname);
 		return;
 	}
+	case OP_PRINTF: {
+		IrConv cv[256];
+		int bad;
+		if (in->callee < 0 || in->callee >= v->m->nstr)
+			verr(v, where(v, in), "printf without a format");
+		if (ir_printf_convs(v->m->str[in->callee], cv, 256, &bad) != in->narg)
+			verr(v, where(v, in), "printf: the format does not take %d value%s", in->narg,
+			     in->narg == 1 ? "" : "s");
+		for (int i = 0; i < in->narg; i++)
+			if ((cv[i].cls == 'f') != ty_is_float(at[i]))
+				bad_types(v, in, opname);
+		for (int i = 0; i < in->narg; i++)
+			if (!ty_is_scalar(at[i]) && at[i] != TY_BOOL)
+				bad_types(v, in, opname);
+		return;
+	}
 	case OP_CALL: {
 		if (in->callee < 0 || in->callee >= v->m->nfn)
 			verr(v, where(v, in), "call to a function that does not exist");

@@ -96,6 +96,12 @@ void buf_free(Buf *b);
  * as spaces, or "failed" when there is none: a failed run's reason in a
  * status line (krun --batch, a tool's --each). */
 void buf_first_line(Buf *b, const char *p, size_t n);
+/* S[0 .. N) as a C string literal, quotes included (lib/cstr.c). */
+void buf_cstring(Buf *b, const char *s, size_t n);
+/* Read a literal buf_cstring wrote, from p (its opening quote) before end,
+ * appending its bytes to out: where it ends (after the closing quote), or
+ * NULL when it is not one. */
+const char *ks_cstring_read(const char *p, const char *end, Buf *out);
 
 /* ---- sources and diagnostics --------------------------------------- */
 

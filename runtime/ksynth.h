@@ -2218,6 +2218,28 @@ KS_CONV_FLOATS(KS_CONV_MAT, 6, spatial_matrixh, spatial_matrix, spatial_matrixd)
 KS_CONV_FLOATS(KS_CONV, 4, quath, quat, quatd)
 KS_CONV_FLOATS(KS_CONV, 7, transformh, transform, transformd)
 
+/* wp.cast(x, T): x's bits as a T of the same size (the IR's bitcast),
+ * ks_bitcast(int, ks_float32, x).  ks_float32 is float32 in double mode
+ * too (a CPU build for gradient checks, where the emitted code's float is
+ * double): a float is rounded to float32 before its bits are read, and
+ * bits read as one are widened.  (Not so float16 and the composites of
+ * floats, whose bits double mode does not keep.) */
+typedef float ks_float32;
+#if KS_CUDA
+template <typename TO, typename FROM> KS_FUNC TO ks_bitcast_to(FROM x)
+{
+	union {
+		FROM from;
+		TO to;
+	} u;
+	u.from = x;
+	return u.to;
+}
+#define ks_bitcast(TO, FROM, x) ks_bitcast_to<TO, FROM>(x)
+#else
+#define ks_bitcast(TO, FROM, x) (((union { FROM from; TO to; }){.from = (x)}).to)
+#endif
+
 /* ---- arrays ---------------------------------------------------------------- */
 
 /* An array of two or more dimensions is a view: its elements, row-major,
@@ -2418,6 +2440,127 @@ KS_ATOMIC_SCALAR(uint64, uint64_t)
 KS_ATOMIC_SCALAR(float16, ks_half)
 KS_ATOMIC_SCALAR(float, KS_REAL)
 KS_ATOMIC_SCALAR(float64, double)
+#endif
+
+/* Bitwise atomics (ints), exchange and compare-and-swap (every number
+ * type).  Each returns the old value.  Compare-and-swap compares bits,
+ * as the GPU does, on every device: a float's -0.0 is not 0.0 there, and
+ * a NaN matches the same NaN. */
+#if KS_CUDA
+#define KS_ATOMIC_WORD(SN, ST, WT)                                                   \
+	KS_FUNC ST ks_atomic_and_##SN(ST *p, ST v) { return (ST)atomicAnd((WT *)p, (WT)v); } \
+	KS_FUNC ST ks_atomic_or_##SN(ST *p, ST v) { return (ST)atomicOr((WT *)p, (WT)v); }   \
+	KS_FUNC ST ks_atomic_xor_##SN(ST *p, ST v) { return (ST)atomicXor((WT *)p, (WT)v); } \
+	KS_FUNC ST ks_atomic_exch_##SN(ST *p, ST v) { return (ST)atomicExch((WT *)p, (WT)v); } \
+	KS_FUNC ST ks_atomic_cas_##SN(ST *p, ST c, ST v)                            \
+	{                                                                           \
+		return (ST)atomicCAS((WT *)p, (WT)c, (WT)v);                        \
+	}
+KS_ATOMIC_WORD(int, int, int)
+KS_ATOMIC_WORD(uint32, uint32_t, unsigned)
+KS_ATOMIC_WORD(int64, int64_t, unsigned long long)
+KS_ATOMIC_WORD(uint64, uint64_t, unsigned long long)
+#define KS_ATOMIC_FLOAT_SWAP(SN, ST, WT, TOBITS, FROMBITS)                           \
+	KS_FUNC ST ks_atomic_exch_##SN(ST *p, ST v)                                 \
+	{                                                                           \
+		return FROMBITS(atomicExch((WT *)p, (WT)TOBITS(v)));                \
+	}                                                                           \
+	KS_FUNC ST ks_atomic_cas_##SN(ST *p, ST c, ST v)                            \
+	{                                                                           \
+		return FROMBITS(atomicCAS((WT *)p, (WT)TOBITS(c), (WT)TOBITS(v)));  \
+	}
+KS_ATOMIC_FLOAT_SWAP(float, KS_REAL, int, __float_as_int, __int_as_float)
+KS_ATOMIC_FLOAT_SWAP(float64, double, unsigned long long, KS_DBITS, KS_DVAL)
+/* the 8- and 16-bit types: the loop on the word that holds them */
+#define KS_ATOMIC_NARROW_CAS(SN, ST, BITS, GET, PUT)                                 \
+	KS_FUNC ST ks_atomic_cas_##SN(ST *p, ST c, ST v)                            \
+	{                                                                           \
+		unsigned *w = (unsigned *)((unsigned long long)p & ~3ull);          \
+		unsigned shift = (unsigned)((unsigned long long)p & 3ull) * 8u;     \
+		unsigned mask = ((1u << (BITS)) - 1u) << shift, old = *w, seen;     \
+		for (;;) {                                                          \
+			ST o = GET((old & mask) >> shift);                          \
+			if ((unsigned)PUT(o) != ((unsigned)PUT(c) & ((1u << (BITS)) - 1u))) \
+				return o;                                           \
+			seen = atomicCAS(w, old, (old & ~mask) | ((unsigned)PUT(v) << shift)); \
+			if (seen == old)                                            \
+				return o;                                           \
+			old = seen;                                                 \
+		}                                                                   \
+	}
+#define KS_ATOMIC_NARROW_BITS(SN, ST, BITS, UT)                                      \
+	KS_ATOMIC_NARROW(and, SN, ST, BITS, (ST)(UT), (UT), (ST)(o & v))            \
+	KS_ATOMIC_NARROW(or, SN, ST, BITS, (ST)(UT), (UT), (ST)(o | v))             \
+	KS_ATOMIC_NARROW(xor, SN, ST, BITS, (ST)(UT), (UT), (ST)(o ^ v))            \
+	KS_ATOMIC_NARROW(exch, SN, ST, BITS, (ST)(UT), (UT), v)                     \
+	KS_ATOMIC_NARROW_CAS(SN, ST, BITS, (ST)(UT), (UT))
+KS_ATOMIC_NARROW_BITS(int8, int8_t, 8, uint8_t)
+KS_ATOMIC_NARROW_BITS(uint8, uint8_t, 8, uint8_t)
+KS_ATOMIC_NARROW_BITS(int16, int16_t, 16, uint16_t)
+KS_ATOMIC_NARROW_BITS(uint16, uint16_t, 16, uint16_t)
+KS_ATOMIC_NARROW(exch, float16, ks_half, 16, ks_half_bits, KS_HALF_BITS, v)
+KS_ATOMIC_NARROW_CAS(float16, ks_half, 16, ks_half_bits, KS_HALF_BITS)
+#else
+#define KS_ATOMIC_BITWISE(SN, ST)                                                    \
+	KS_FUNC ST ks_atomic_and_##SN(ST *p, ST v) { ST old = *p; *p = (ST)(old & v); return old; } \
+	KS_FUNC ST ks_atomic_or_##SN(ST *p, ST v) { ST old = *p; *p = (ST)(old | v); return old; }  \
+	KS_FUNC ST ks_atomic_xor_##SN(ST *p, ST v) { ST old = *p; *p = (ST)(old ^ v); return old; }
+/* SAME(a, b): are the bits of a and b the same? */
+#define KS_ATOMIC_SWAP(SN, ST, SAME)                                                 \
+	KS_FUNC ST ks_atomic_exch_##SN(ST *p, ST v) { ST old = *p; *p = v; return old; } \
+	KS_FUNC ST ks_atomic_cas_##SN(ST *p, ST c, ST v)                            \
+	{                                                                           \
+		ST old = *p;                                                        \
+		if (SAME(old, c))                                                   \
+			*p = v;                                                     \
+		return old;                                                         \
+	}
+#define KS_SAME_INT(a, b) ((a) == (b))
+#if KS_DOUBLE_MODE
+#define KS_SAME_HALF(a, b) ks_same_float64(a, b)
+#else
+#define KS_SAME_HALF(a, b) ((a).bits == (b).bits)
+#endif
+KS_FUNC int ks_same_float(KS_REAL a, KS_REAL b)
+{
+#if KS_DOUBLE_MODE
+	union { KS_REAL f; uint64_t u; } x = {a}, y = {b};
+#else
+	union { KS_REAL f; uint32_t u; } x = {a}, y = {b};
+#endif
+	return x.u == y.u;
+}
+KS_FUNC int ks_same_float64(double a, double b)
+{
+	union { double f; uint64_t u; } x = {a}, y = {b};
+	return x.u == y.u;
+}
+#define KS_ATOMIC_INT_BITS(SN, ST) KS_ATOMIC_BITWISE(SN, ST) KS_ATOMIC_SWAP(SN, ST, KS_SAME_INT)
+KS_ATOMIC_INT_BITS(int8, int8_t)
+KS_ATOMIC_INT_BITS(uint8, uint8_t)
+KS_ATOMIC_INT_BITS(int16, int16_t)
+KS_ATOMIC_INT_BITS(uint16, uint16_t)
+KS_ATOMIC_INT_BITS(int, int)
+KS_ATOMIC_INT_BITS(uint32, uint32_t)
+KS_ATOMIC_INT_BITS(int64, int64_t)
+KS_ATOMIC_INT_BITS(uint64, uint64_t)
+KS_ATOMIC_SWAP(float16, ks_half, KS_SAME_HALF)
+KS_ATOMIC_SWAP(float, KS_REAL, ks_same_float)
+KS_ATOMIC_SWAP(float64, double, ks_same_float64)
+#endif
+
+/* wp.printf and print write to the log, never to standard output (krun's
+ * JSON): on the CPU and in sim that is stderr; the GPU's printf goes to
+ * the process's standard output, which krun points at stderr around a
+ * launch (runtime/run_cuda.c). */
+#if KS_CUDA && !defined(KS_CUDA_SIM)
+#ifndef __CUDACC_RTC__
+#include <stdio.h> /* nvcc; NVRTC knows printf */
+#endif
+#define ks_printf printf
+#else
+#include <stdio.h>
+#define ks_printf(...) fprintf(stderr, __VA_ARGS__)
 #endif
 
 /* Vector, matrix, quaternion and transform atomics: componentwise (each component is atomic,

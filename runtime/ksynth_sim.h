@@ -84,7 +84,8 @@ static inline double __longlong_as_double(long long i)
 }
 
 /* The atomics ksynth.h calls, for each type CUDA has them for (float,
- * double, int, unsigned, long long, unsigned long long). */
+ * double, int, unsigned, long long, unsigned long long; the bitwise ones
+ * and atomicExch for the ints). */
 template <typename T> static inline T atomicAdd(T *p, T v)
 {
 	T old = *p;
@@ -110,6 +111,34 @@ template <typename T> static inline T atomicMax(T *p, T v)
 {
 	T old = *p;
 	*p = v > old ? v : old;
+	return old;
+}
+
+template <typename T> static inline T atomicExch(T *p, T v)
+{
+	T old = *p;
+	*p = v;
+	return old;
+}
+
+template <typename T> static inline T atomicAnd(T *p, T v)
+{
+	T old = *p;
+	*p = old & v;
+	return old;
+}
+
+template <typename T> static inline T atomicOr(T *p, T v)
+{
+	T old = *p;
+	*p = old | v;
+	return old;
+}
+
+template <typename T> static inline T atomicXor(T *p, T v)
+{
+	T old = *p;
+	*p = old ^ v;
 	return old;
 }
 

@@ -479,6 +479,30 @@ void cuda_load(Cuda *c, const Buf *cubin)
 	CHECK(cu.cuModuleLoadData(&c->mod, cubin->p), "cuModuleLoadData");
 }
 
+/* A kernel's printf goes to the process's standard output when the
+ * context synchronizes, and krun's standard output is its JSON: from
+ * before a launch until after its synchronize, descriptor 1 is the log
+ * (stderr).  log_begin returns what log_end puts back. */
+static int log_begin(void)
+{
+	fflush(stdout);
+	int saved = dup(1);
+	if (saved >= 0 && dup2(2, 1) < 0) {
+		close(saved);
+		return -1;
+	}
+	return saved;
+}
+
+static void log_end(int saved)
+{
+	fflush(stdout);
+	if (saved < 0)
+		return;
+	dup2(saved, 1);
+	close(saved);
+}
+
 /* reps launches of fn back to back between two events: the milliseconds
  * per launch */
 static double time_launches(Cuda *c, CUfunction fn, const char *entry, void **params, int blocks,
@@ -496,12 +520,14 @@ static double time_launches(Cuda *c, CUfunction fn, const char *entry, void **pa
 	CHECK(cut.cuEventCreate(&ev[0], 0), "cuEventCreate");
 	CHECK(cut.cuEventCreate(&ev[1], 0), "cuEventCreate");
 	CHECK(cut.cuEventRecord(ev[0], NULL), "cuEventRecord");
+	int log = log_begin();
 	for (int k = 0; k < reps; k++)
 		CHECK(cu.cuLaunchKernel(fn, (unsigned)blocks, 1, 1, (unsigned)threads, 1, 1, 0, NULL,
 					params, NULL),
 		      entry);
 	CHECK(cut.cuEventRecord(ev[1], NULL), "cuEventRecord");
 	CHECK(cut.cuEventSynchronize(ev[1]), entry);
+	log_end(log);
 	float t = 0;
 	CHECK(cut.cuEventElapsedTime(&t, ev[0], ev[1]), "cuEventElapsedTime");
 	cut.cuEventDestroy(ev[0]);
@@ -546,10 +572,12 @@ double cuda_launch(Cuda *c, const char *entry, RunArgs *a, int blocks, int threa
 			params[np++] = &d[i];
 		}
 	}
+	int log = log_begin();
 	CHECK(cu.cuLaunchKernel(fn, (unsigned)blocks, 1, 1, (unsigned)threads, 1, 1, 0,
 				NULL, params, NULL),
 	      entry);
 	CHECK(cu.cuCtxSynchronize(), entry);
+	log_end(log);
 	for (int i = 0; i < n; i++)
 		if (a->buf[i])
 			CHECK(cu.cuMemcpyDtoH(a->buf[i], d[i], a->bytes[i]), "cuMemcpyDtoH");

@@ -1,0 +1,6 @@
+import warp as wp
+
+
+@wp.kernel
+def k(a: wp.array[float]):
+    print(a)
