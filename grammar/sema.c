@@ -889,7 +889,7 @@ static int unary(Sema *s, Node *e, Target *t)
 	Type tv = ty_of(s, v);
 	int op = e->op == '~' ? OP_INVERT : OP_NEG;
 	Type r = ir_op_type(op, &tv, 1, TY_VOID);
-	if (r == TY_VOID)
+	if (r == TY_VOID || ty_is_xform(tv)) /* Warp has no -t (kdiff's rules do) */
 		ERR(e, "bad operand type for unary %c: '%s'", e->op, uty(tv));
 	if (e->op == '+')
 		return v;

@@ -455,8 +455,7 @@ Type ir_op_type(int op, const Type *a, int n, Type want)
 	case OP_MOV:
 		return ty_is_array(a[0]) ? TY_VOID : a[0];
 	case OP_NEG:
-		return ty_is_scalar(a[0]) || ty_is_vec(a[0]) || ty_is_mat(a[0]) || ty_is_quat(a[0])
-			       ? a[0] : TY_VOID;
+		return ty_is_scalar(a[0]) || ty_is_composite(a[0]) ? a[0] : TY_VOID;
 	case OP_ADD:
 	case OP_SUB:
 		return same && (ty_is_scalar(a[0]) || ty_is_composite(a[0])) ? a[0] : TY_VOID;

@@ -1983,6 +1983,12 @@ KS_QUAT(quatd, transformd, float64, double, vec3d)
 		return ks_add_##V3(ks_transform_p_##XT(t), ks_quat_rotate_##QT(ks_transform_q_##XT(t), x)); \
 	}                                                                           \
 	KS_FUNC ks_##V3 ks_transform_vector_##XT(ks_##XT t, ks_##V3 x) { return ks_quat_rotate_##QT(ks_transform_q_##XT(t), x); } \
+	KS_FUNC ks_##XT ks_neg_##XT(ks_##XT a)                                      \
+	{                                                                           \
+		for (int i = 0; i < 7; i++)                                         \
+			a.c[i] = ks_neg_##SN(a.c[i]);                               \
+		return a;                                                           \
+	}                                                                           \
 	KS_FUNC ks_##XT ks_transform_inverse_##XT(ks_##XT t)                        \
 	{                                                                           \
 		ks_##QT qi = ks_quat_inverse_##QT(ks_transform_q_##XT(t));          \

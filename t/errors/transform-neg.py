@@ -1,0 +1,7 @@
+import warp as wp
+
+
+@wp.kernel
+def k(t: wp.array[wp.transform]):
+    i = wp.tid()
+    t[i] = -t[i]
