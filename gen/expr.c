@@ -22,6 +22,7 @@
  */
 #include <ctype.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gen/gen_int.h"
@@ -141,9 +142,9 @@ static Var *nvar(G *g) { return g->nvar >= 0 ? &g->v[g->nvar] : NULL; }
 /* a[j]: inputs at any index, outputs at the thread's own. */
 Expr read_arr(G *g, Var *a, int d)
 {
-	Expr j = a->role == R_IN ? gen_idx(g, d - 1) : ex("i", T_I, P_ATOM, iv_mk(0, NMAX), 1);
+	Expr j = a->role == R_IN ? gen_idx(g, d - 1) : ex("i", T_I, P_ATOM, iv_mk(0, NMAX), DEP_THREAD);
 	COV(g, expr_array_index);
-	Expr e = ex(S(a->name, "[", j.s, "]"), a->ty, P_ATOM, a->iv, 1);
+	Expr e = ex(S(a->name, "[", j.s, "]"), a->ty, P_ATOM, a->iv, DEP_ELEM);
 	e.idx = a->idx;
 	return e;
 }
@@ -180,8 +181,49 @@ Expr with_dep(G *g, Expr e)
 		COV(g, expr_vec_add);
 	else
 		COV(g, expr_mat_add);
-	Expr r = ex(S(par(g, e, P_ADD), " + ", par(g, x, P_MUL)), e.ty, P_ADD, iv_add(e.iv, x.iv), 1);
+	Expr r = ex(S(par(g, e, P_ADD), " + ", par(g, x, P_MUL)), e.ty, P_ADD, iv_add(e.iv, x.iv),
+		    x.dep | DEP_INPUT);
 	return r;
+}
+
+/* E, made to depend on the inputs' values (DEP_SEED), so that an output
+ * stored from it changes with them: plus an element of an input array of
+ * its type, or of a float one (int(x * 8.0), wp.vec3(x), wp.mat33(x)). */
+Expr with_seed(G *g, Expr e)
+{
+	if ((e.dep & DEP_SEED) || e.ty == T_B)
+		return e;
+	Var *a = pick_arr(g, e.ty, R_IN);
+	Expr x;
+	if (a) {
+		x = read_arr(g, a, 1);
+	} else {
+		Var *f = pick_arr(g, T_F, R_IN);
+		if (!f)
+			return e;
+		x = read_arr(g, f, 1);
+		if (e.ty == T_I) {
+			COV(g, expr_conv_int);
+			COV(g, expr_mul);
+			x = ex(S("int(", x.s, " * 8.0)"), T_I, P_ATOM, iv_mk(-8, 8), x.dep);
+		} else if (IS_VEC(e.ty)) {
+			COV(g, expr_vec_fill);
+			x = ex(S("wp.vec", ilit(g, TY_N(e.ty)), "(", x.s, ")"), e.ty, P_ATOM, x.iv, x.dep);
+		} else if (IS_MAT(e.ty)) {
+			COV(g, expr_mat_fill);
+			x = ex(S("wp.mat", ilit(g, TY_N(e.ty)), ilit(g, TY_N(e.ty)), "(", x.s, ")"), e.ty, P_ATOM,
+			       x.iv, x.dep);
+		}
+	}
+	if (e.ty == T_I)
+		COV(g, expr_int_add);
+	else if (e.ty == T_F)
+		COV(g, expr_add);
+	else if (IS_VEC(e.ty))
+		COV(g, expr_vec_add);
+	else
+		COV(g, expr_mat_add);
+	return ex(S(par(g, e, P_ADD), " + ", par(g, x, P_MUL)), e.ty, P_ADD, iv_add(e.iv, x.iv), e.dep | x.dep);
 }
 
 /* ---- no constant subterms ------------------------------------------------- */
@@ -287,7 +329,7 @@ static Expr dep_f(G *g, int d)
 		e = ex(S("float(", v->name, ")"), T_F, P_ATOM, v->iv, v->dep);
 	} else if (!g->in_func) {
 		COV(g, expr_conv_float);
-		e = ex("float(i)", T_F, P_ATOM, iv_mk(0, NMAX - 1), 1);
+		e = ex("float(i)", T_F, P_ATOM, iv_mk(0, NMAX - 1), DEP_THREAD);
 	} else
 		return e;
 	if (iv_mag(e.iv) > LIM)
@@ -308,7 +350,7 @@ static Expr dep_i(G *g, int d)
 	if (v)
 		return var_ex(v);
 	if (!g->in_func) {
-		e = ex("i", T_I, P_ATOM, iv_mk(0, NMAX - 1), 1);
+		e = ex("i", T_I, P_ATOM, iv_mk(0, NMAX - 1), DEP_THREAD);
 		e.idx = 1;
 	}
 	return e;
@@ -1028,7 +1070,7 @@ static Expr leaf_i(G *g, int d)
 			return var_ex(v);
 		return ex("1", T_I, P_ATOM, iv_mk(1, 1), 0);
 	}
-	Expr e = ex("i", T_I, P_ATOM, iv_mk(0, NMAX - 1), 1);
+	Expr e = ex("i", T_I, P_ATOM, iv_mk(0, NMAX - 1), DEP_THREAD);
 	e.idx = 1;
 	return e;
 }
@@ -1170,7 +1212,7 @@ Expr gen_i(G *g, int d)
 Expr gen_idx(G *g, int d)
 {
 	Var *n = nvar(g);
-	Expr e = ex("i", T_I, P_ATOM, iv_mk(0, NMAX - 1), 1);
+	Expr e = ex("i", T_I, P_ATOM, iv_mk(0, NMAX - 1), DEP_THREAD);
 	e.idx = 1;
 	if (g->in_func) {
 		Var *v = pick_var(g, T_I, 1, 1);
@@ -1280,6 +1322,56 @@ Expr gen_idx(G *g, int d)
 
 /* ---- bool ------------------------------------------------------------------ */
 
+/* A float fit for a comparison: varies from thread to thread, over a
+ * range neither a point nor so wide (float(i), NMAX) that the launch
+ * sees only its bottom. */
+static int cmp_ok(Expr a)
+{
+	double w = a.iv.hi - a.iv.lo;
+	return (a.dep & DEP_VARY) && w >= 0.1 && w <= 200;
+}
+
+/* An input element (or a parameter of a helper), squashed when wide. */
+static Expr thread_f(G *g)
+{
+	Var *a = pick_arr(g, T_F, R_IN);
+	if (a)
+		return read_arr(g, a, 1);
+	for (int t = 0; t < 8; t++) {
+		Var *v = pick_var(g, T_F, 0, 1);
+		if (v && (v->dep & DEP_VARY) && v->iv.hi - v->iv.lo >= 0.1) {
+			Expr e = var_ex(v);
+			return v->iv.hi - v->iv.lo > 200 ? squash(g, e, 2.0) : e;
+		}
+	}
+	Expr e = dep_f(g, 0);
+	if (e.iv.hi - e.iv.lo > 200)
+		e = squash(g, e, 2.0);
+	return e;
+}
+
+/* A threshold in the middle third of iv (values of sums and products
+ * gather there): a round one of thresh()'s when
+ * one fits, else two decimals, the last neither 0 nor 5 (never a
+ * multiple of 2^-23: no input equals it). */
+static const char *thresh_in(G *g, Iv iv)
+{
+	double w = iv.hi - iv.lo, lo = iv.lo + w / 3, hi = iv.hi - w / 3;
+	for (int t = 0; t < 4; t++) {
+		const char *c = thresh(g);
+		double x = atof(c);
+		if (x > lo && x < hi)
+			return c;
+	}
+	double x = lo + (hi - lo) * (0.2 + 0.6 * rnd(g, 100) / 100.0);
+	long k = (long)floor(x * 100.0 + 0.5);
+	if (k % 5 == 0)
+		k += k < (long)floor(hi * 100.0) ? 1 : -1;
+	char b[32];
+	snprintf(b, sizeof b, "%.2f", (double)k / 100.0);
+	return S(b);
+}
+
 static const char *cmp_op(G *g, int eq_ok)
 {
 	int k = rnd(g, eq_ok ? 6 : 4);
@@ -1315,20 +1407,25 @@ Expr gen_b(G *g, int d)
 	}
 	if (r < 7) {
 		Var *v = pick_var(g, T_B, 0, 1);
-		if (v)
+		if (v && (v->dep & DEP_VARY))
 			return var_ex(v);
 	}
 	if (r < 10) {
-		/* an input on the left: no comparison of constants */
+		/* an int that varies from thread to thread on the left: no
+		 * comparison of constants, nor of a value every thread shares */
 		Expr a = gen_i(g, d > 0 ? d - 1 : 0);
-		for (int t = 0; t < 3 && !a.dep; t++)
+		for (int t = 0; t < 4 && !(a.dep & DEP_VARY); t++)
 			a = gen_i(g, d > 0 ? d - 1 : 0);
-		if (!named_ex(a))
+		if (!(a.dep & DEP_VARY))
 			a = dep_i(g, 0);
-		if (!named_ex(a))
+		if (!(a.dep & DEP_VARY))
 			goto float_cmp;
-		Expr b;
-		if (a.iv.lo >= 0 && chance(g, 50)) {
+		Expr b = gen_i(g, d > 0 ? d - 1 : 0);
+		REDRAW(a, b, gen_i(g, d > 0 ? d - 1 : 0));
+		/* two values of one range ([0, n) both: indices), else x % k
+		 * against 0: a value of another range, or n, would make the
+		 * comparison the same for every thread */
+		if (a.iv.lo >= 0 && (chance(g, 50) || SAME(a, b) || !a.idx || !b.idx || !(b.dep & DEP_VARY))) {
 			/* x % k against 0: ==, != or > (>= 0 and < 0 are constant) */
 			static const char *const op[] = {" == ", " != ", " > "};
 			static const int c[] = {GC_expr_eq, GC_expr_ne, GC_expr_gt};
@@ -1338,30 +1435,26 @@ Expr gen_b(G *g, int d)
 			a = ex(S(par(g, a, P_MUL), " % ", ilit(g, 2 + rnd(g, 3))), T_I, P_MUL, iv_mk(0, 4), a.dep);
 			return ex(S(a.s, op[k], "0"), T_B, P_CMP, iv_mk(0, 1), a.dep);
 		}
-		b = gen_i(g, d > 0 ? d - 1 : 0);
-		REDRAW(a, b, gen_i(g, d > 0 ? d - 1 : 0));
-		while (SAME(a, b)) {
-			int k = 1 + rnd(g, 9);
-			b = ex(ilit(g, k), T_I, P_ATOM, iv_mk(k, k), 0);
-		}
-		if (!a.dep && b.dep) {
-			Expr t = a;
-			a = b;
-			b = t;
-		}
+		if (SAME(a, b) || !a.idx || !b.idx || !(b.dep & DEP_VARY))
+			goto float_cmp;
 		return ex(S(par(g, a, P_ADD), cmp_op(g, 1), par(g, b, P_ADD)), T_B, P_CMP, iv_mk(0, 1), a.dep | b.dep);
 	}
 float_cmp:;
+	/* a float that varies from thread to thread, against a threshold in
+	 * the middle of its range or a value whose range overlaps it: both
+	 * ways taken under the input law */
 	Expr a = gen_f(g, d > 0 ? d - 1 : 0);
-	for (int t = 0; t < 3 && !a.dep; t++)
+	for (int t = 0; t < 6 && !(cmp_ok(a)); t++)
 		a = gen_f(g, d > 0 ? d - 1 : 0);
-	if (!named_ex(a))
-		a = dep_f(g, 0);
-	const char *b = thresh(g);
+	if (!cmp_ok(a))
+		a = thread_f(g);
+	const char *b = thresh_in(g, a.iv);
 	if (chance(g, 40)) {
 		Expr x = gen_f(g, d > 0 ? d - 1 : 0);
 		REDRAW(a, x, gen_f(g, d > 0 ? d - 1 : 0));
-		if (!SAME(a, x))
+		double lo = a.iv.lo > x.iv.lo ? a.iv.lo : x.iv.lo, hi = a.iv.hi < x.iv.hi ? a.iv.hi : x.iv.hi;
+		double wa = a.iv.hi - a.iv.lo, wx = x.iv.hi - x.iv.lo;
+		if (!SAME(a, x) && named_ex(x) && hi - lo > 0.5 * (wa < wx ? wa : wx))
 			b = par(g, x, P_ADD);
 	}
 	return ex(S(par(g, a, P_ADD), cmp_op(g, 0), b), T_B, P_CMP, iv_mk(0, 1), a.dep);
