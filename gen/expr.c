@@ -144,7 +144,7 @@ Expr read_arr(G *g, Var *a, int d)
 {
 	Expr j = a->role == R_IN ? gen_idx(g, d - 1) : ex("i", T_I, P_ATOM, iv_mk(0, NMAX), DEP_THREAD);
 	COV(g, expr_array_index);
-	Expr e = ex(S(a->name, "[", j.s, "]"), a->ty, P_ATOM, a->iv, DEP_ELEM);
+	Expr e = ex(S(a->name, "[", j.s, "]"), a->ty, P_ATOM, a->iv, a->ty == T_I ? DEP_ELEM | DEP_N : DEP_ELEM);
 	e.idx = a->idx;
 	return e;
 }
@@ -329,7 +329,7 @@ static Expr dep_f(G *g, int d)
 		e = ex(S("float(", v->name, ")"), T_F, P_ATOM, v->iv, v->dep);
 	} else if (!g->in_func) {
 		COV(g, expr_conv_float);
-		e = ex("float(i)", T_F, P_ATOM, iv_mk(0, NMAX - 1), DEP_THREAD);
+		e = ex("float(i)", T_F, P_ATOM, iv_mk(0, NMAX - 1), DEP_THREAD | DEP_N);
 	} else
 		return e;
 	if (iv_mag(e.iv) > LIM)
@@ -350,7 +350,7 @@ static Expr dep_i(G *g, int d)
 	if (v)
 		return var_ex(v);
 	if (!g->in_func) {
-		e = ex("i", T_I, P_ATOM, iv_mk(0, NMAX - 1), DEP_THREAD);
+		e = ex("i", T_I, P_ATOM, iv_mk(0, NMAX - 1), DEP_THREAD | DEP_N);
 		e.idx = 1;
 	}
 	return e;
@@ -1070,7 +1070,7 @@ static Expr leaf_i(G *g, int d)
 			return var_ex(v);
 		return ex("1", T_I, P_ATOM, iv_mk(1, 1), 0);
 	}
-	Expr e = ex("i", T_I, P_ATOM, iv_mk(0, NMAX - 1), DEP_THREAD);
+	Expr e = ex("i", T_I, P_ATOM, iv_mk(0, NMAX - 1), DEP_THREAD | DEP_N);
 	e.idx = 1;
 	return e;
 }
@@ -1212,7 +1212,7 @@ Expr gen_i(G *g, int d)
 Expr gen_idx(G *g, int d)
 {
 	Var *n = nvar(g);
-	Expr e = ex("i", T_I, P_ATOM, iv_mk(0, NMAX - 1), DEP_THREAD);
+	Expr e = ex("i", T_I, P_ATOM, iv_mk(0, NMAX - 1), DEP_THREAD | DEP_N);
 	e.idx = 1;
 	if (g->in_func) {
 		Var *v = pick_var(g, T_I, 1, 1);
@@ -1328,7 +1328,7 @@ Expr gen_idx(G *g, int d)
 static int cmp_ok(Expr a)
 {
 	double w = a.iv.hi - a.iv.lo;
-	return (a.dep & DEP_VARY) && w >= 0.1 && w <= 200;
+	return (a.dep & DEP_VARY) && !(a.dep & DEP_N) && w >= 0.1 && w <= 200;
 }
 
 /* An input element (or a parameter of a helper), squashed when wide. */
@@ -1344,6 +1344,9 @@ static Expr thread_f(G *g)
 			return v->iv.hi - v->iv.lo > 200 ? squash(g, e, 2.0) : e;
 		}
 	}
+	Var *o = pick_arr(g, T_F, -1);
+	if (o)
+		return read_arr(g, o, 1);
 	Expr e = dep_f(g, 0);
 	if (e.iv.hi - e.iv.lo > 200)
 		e = squash(g, e, 2.0);
@@ -1372,6 +1375,42 @@ static const char *thresh_in(G *g, Iv iv)
 	return S(b);
 }
 
+/* Do the texts A and B name a variable in common?  (`x < 0.2 or x >=
+ * 0.1`, `k % 3 > 0 and k % 3 == 0`: an and/or of two tests of one value
+ * is easily always or never true.) */
+static int shares_name(const char *a, const char *b)
+{
+	static const char *const skip[] = {"wp", "float", "int", "not", "and", "or", "if", "else", "i"};
+	for (const char *p = a; *p;) {
+		if (!(isalpha((unsigned char)*p) || *p == '_') || (p > a && (isalnum((unsigned char)p[-1]) ||
+									    p[-1] == '_' || p[-1] == '.'))) {
+			p++;
+			continue;
+		}
+		const char *e = p;
+		while (isalnum((unsigned char)*e) || *e == '_')
+			e++;
+		size_t n = (size_t)(e - p);
+		int kw = 0;
+		for (size_t k = 0; k < KS_NELEM(skip); k++)
+			kw |= strlen(skip[k]) == n && !strncmp(skip[k], p, n);
+		for (const char *q = b; !kw && *q; q++) {
+			if (strncmp(q, p, n) || isalnum((unsigned char)q[n]) || q[n] == '_')
+				continue;
+			if (q > b && (isalnum((unsigned char)q[-1]) || q[-1] == '_' || q[-1] == '.'))
+				continue;
+			return 1;
+		}
+		p = e;
+	}
+	return 0;
+}
+#define REDRAW_SHARED(a, b, gen) \
+	do { \
+		for (int t_ = 0; t_ < 4 && shares_name((a).s, (b).s); t_++) \
+			b = (gen); \
+	} while (0)
+
 static const char *cmp_op(G *g, int eq_ok)
 {
 	int k = rnd(g, eq_ok ? 6 : 4);
@@ -1386,16 +1425,16 @@ Expr gen_b(G *g, int d)
 	int r = rnd(g, 20);
 	if (d > 0 && r < 3) {
 		Expr a = gen_b(g, d - 1), b = gen_b(g, d - 1);
-		REDRAW(a, b, gen_b(g, d - 1));
-		if (SAME(a, b))
+		REDRAW_SHARED(a, b, gen_b(g, d - 1));
+		if (shares_name(a.s, b.s))
 			return a;
 		COV(g, expr_and);
 		return ex(S(par(g, a, P_NOT), " and ", par(g, b, P_NOT)), T_B, P_AND, iv_mk(0, 1), a.dep | b.dep);
 	}
 	if (d > 0 && r < 5) {
 		Expr a = gen_b(g, d - 1), b = gen_b(g, d - 1);
-		REDRAW(a, b, gen_b(g, d - 1));
-		if (SAME(a, b))
+		REDRAW_SHARED(a, b, gen_b(g, d - 1));
+		if (shares_name(a.s, b.s))
 			return a;
 		COV(g, expr_or);
 		return ex(S(par(g, a, P_AND), " or ", par(g, b, P_AND)), T_B, P_OR, iv_mk(0, 1), a.dep | b.dep);

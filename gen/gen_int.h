@@ -36,8 +36,10 @@ typedef struct Iv {
  * parameter too); DEP_VARY: may differ from thread to thread (an array
  * element, the thread index, a loop counter, a helper's parameter);
  * DEP_SEED: may differ from one input seed to another (an array element,
- * a float parameter; not i, nor an int parameter, which is n). */
-enum { DEP_INPUT = 1, DEP_VARY = 2, DEP_THREAD = 3, DEP_SEED = 4, DEP_ELEM = 7 };
+ * a float parameter; not i, nor an int parameter, which is n); DEP_N:
+ * its range depends on the launch (i, an int element, n, a loop counter),
+ * so its interval says little of the values a launch sees. */
+enum { DEP_INPUT = 1, DEP_VARY = 2, DEP_THREAD = 3, DEP_SEED = 4, DEP_ELEM = 7, DEP_N = 8 };
 
 typedef struct Expr {
 	const char *s;

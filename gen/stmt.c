@@ -905,7 +905,7 @@ static void st_for(G *g, int nest)
 	int mark = blk_begin(g);
 	g->loop++;
 	g->trip *= T;
-	Var *lv = add_var(g, name, T_I, GV_LOOP, jv, DEP_THREAD, jidx);
+	Var *lv = add_var(g, name, T_I, GV_LOOP, jv, DEP_THREAD | DEP_N, jidx);
 	(void)lv;
 	loop_body(g, accs, nacc, cv, nest - 1, 0);
 	loop_end(g, T, mark, accs, nacc, cv);
@@ -1294,8 +1294,8 @@ static void add_param(G *g, int ty, int kind, int role)
 		fresh(g, name, ty);
 	Iv iv = ty == T_I ? (kind == GV_ARRAY ? iv_mk(0, NMAX - 1) : iv_mk(1, NMAX)) : iv_sym(1.0);
 	/* an int scalar is n for every seed; a float or composite one is drawn */
-	Var *v = add_var(g, name, ty, kind, iv, kind == GV_PARAM && ty != T_I ? DEP_INPUT | DEP_SEED : DEP_INPUT,
-			 ty == T_I && kind == GV_ARRAY);
+	int dep = kind != GV_PARAM ? DEP_INPUT : ty == T_I ? DEP_INPUT | DEP_N : DEP_INPUT | DEP_SEED;
+	Var *v = add_var(g, name, ty, kind, iv, dep, ty == T_I && kind == GV_ARRAY);
 	v->role = (unsigned char)role;
 	if (ty == T_I && kind == GV_PARAM && g->nvar < 0)
 		g->nvar = g->nv - 1;
