@@ -284,6 +284,20 @@ static int is_ctor(Expr e)
 	       (IS_VEC(e.ty) || IS_MAT(e.ty));
 }
 
+/* A vector constructor of one argument, wp.vec3(s): a splat. */
+static int is_splat(Expr e)
+{
+	if (!IS_VEC(e.ty) || !is_ctor(e))
+		return 0;
+	int depth = 0;
+	for (const char *p = strchr(e.s, '('); p && *p; p++) {
+		depth += (*p == '(' || *p == '[') - (*p == ')' || *p == ']');
+		if (*p == ',' && depth == 1)
+			return 0;
+	}
+	return 1;
+}
+
 /* Two constructors side by side (wp.vec2(a, b) - wp.vec2(a, c)) read as
  * one written out by hand: the second is drawn again a few times. */
 #define NOT_BOTH_CTOR(a, b, gen) \
@@ -867,7 +881,10 @@ Expr gen_f(G *g, int d)
 	case EX_VEC: {
 		int n = chance(g, 60) ? g->vecn : 2 + rnd(g, 3);
 		Expr u = gen_v(g, n, d - 1);
-		int r = rnd(g, 4);
+		/* not wp.length_sq(wp.vec3(s)): n s^2 written the long way */
+		for (int t = 0; t < 3 && is_splat(u); t++)
+			u = gen_v(g, n, d - 1);
+		int r = is_splat(u) ? 0 : rnd(g, 4);
 		if (r == 3 && is_ctor(u)) /* not wp.vec3(a, b, c)[1] */
 			r = rnd(g, 3);
 		/* not wp.length(wp.normalize(v)): 1 up to rounding, which
