@@ -1664,6 +1664,44 @@ static void put_line_comment(FILE *out, int line)
 
 static void line_end(Emitter *e, const Inst *in) { put_line_comment(e->out, in->loc.line); }
 
+/* ---- coverage (emit_coverage) --------------------------------------------- */
+
+static int cover;              /* instrument the code (emit_coverage) */
+static EmitSite *cover_site;   /* the sites written, in order */
+static int ncover, capcover;
+
+/* A new site for the if or loop in (of the function being emitted);
+ * returns its number. */
+static int cover_new(Emitter *e, const Inst *in, int loop)
+{
+	if (ncover == capcover) {
+		capcover = capcover ? 2 * capcover : 64;
+		cover_site = xrealloc(cover_site, (size_t)capcover * sizeof *cover_site);
+	}
+	cover_site[ncover] = (EmitSite){e->f->name, in->loc.line, in->loc.col, loop};
+	return ncover++;
+}
+
+/* KS_COVER(site, way); as a block's first statement */
+static void cover_line(Emitter *e, int depth, int site, int way)
+{
+	indent(e, depth);
+	fprintf(e->out, "KS_COVER(%d, %d);\n", site, way);
+}
+
+void emit_coverage(int on)
+{
+	cover = on;
+	if (on)
+		ncover = 0;
+}
+
+const EmitSite *emit_cover_sites(int *n)
+{
+	*n = ncover;
+	return cover_site;
+}
+
 /* b's text, then tail */
 static void put_text(Emitter *e, const Buf *b, const char *tail)
 {
@@ -1934,6 +1972,8 @@ static void emit_for(Emitter *e, const Inst *in, int depth)
 	}
 	put_text(e, &b, ") {");
 	line_end(e, in);
+	if (cover)
+		cover_line(e, depth + 1, cover_new(e, in, 1), 0);
 	emit_block(e, &in->body, depth + 1, -1);
 	indent(e, depth);
 	fputs("}\n", e->out);
@@ -1949,13 +1989,26 @@ static void emit_stmt(Emitter *e, const Inst *in, int depth, int last)
 	case OP_IF:
 		indent(e, depth);
 		for (;;) {
+			int site = cover ? cover_new(e, in, 0) : -1;
 			buf_puts(&b, "if (");
 			put_expr(e, &b, in->arg[0], 0);
 			put_text(e, &b, ") {");
 			b.n = 0;
 			line_end(e, in);
+			if (cover)
+				cover_line(e, depth + 1, site, 0);
 			emit_block(e, &in->body, depth + 1, -1);
 			int s = in->els.n ? sole_stmt(e, &in->els) : -1;
+			if (cover) {
+				/* the else way counted, an elif chain nested */
+				indent(e, depth);
+				fputs("} else {\n", e->out);
+				cover_line(e, depth + 1, site, 1);
+				emit_block(e, &in->els, depth + 1, -1);
+				indent(e, depth);
+				fputs("}\n", e->out);
+				break;
+			}
 			if (s >= 0 && in->els.v[s].op == OP_IF) {
 				indent(e, depth);
 				fputs("} else ", e->out);
@@ -2005,6 +2058,8 @@ static void emit_stmt(Emitter *e, const Inst *in, int depth, int last)
 			fputs("for (;;) {", e->out);
 			line_end(e, in);
 		}
+		if (cover)
+			cover_line(e, depth + 1, cover_new(e, in, 1), 0);
 		emit_block(e, &in->body, depth + 1, brk ? f0 : -1);
 		indent(e, depth);
 		fputs("}\n", e->out);
@@ -2584,8 +2639,8 @@ static void emit_entry(Emitter *e, int fi)
 				buf_printf(&t, " * dim%d + tid%d%s", k, k, k + 1 < r ? ")" : "");
 		}
 	}
-	fprintf(e->out, "%*s        %s(%s%s);\n}\n", r > 1 && !cuda ? 4 * (r - 1) : 0, "", e->fname[fi],
-		t.p, a.n ? a.p : "");
+	fprintf(e->out, "%*s        %s%s(%s%s);\n}\n", r > 1 && !cuda ? 4 * (r - 1) : 0, "",
+		cover ? "KS_COVER(-1, 0), " : "", e->fname[fi], t.p, a.n ? a.p : "");
 	buf_free(&a);
 	buf_free(&b);
 	buf_free(&d);
@@ -2663,6 +2718,20 @@ static void emit_begin(Emitter *e, FILE *out, const Module *m, int target, const
 	if (checked)
 		fputs("#define KS_CHECKED 1 /* every array access checked against its shape */\n", out);
 	fputs("#include \"ksynth.h\"\n", out);
+	if (cover)
+		fputs("\n/* coverage: each way of each if, each run of a loop body and each\n"
+		      " * thread's start (site -1) reported to ks_cover_hit, which krun --coverage\n"
+		      " * sets */\n"
+		      "#ifndef KS_COVER\n"
+		      "#ifdef __cplusplus\n"
+		      "extern \"C\" {\n"
+		      "#endif\n"
+		      "void (*ks_cover_hit)(int site, int way);\n"
+		      "#ifdef __cplusplus\n"
+		      "}\n"
+		      "#endif\n"
+		      "#define KS_COVER(site, way) (ks_cover_hit ? ks_cover_hit(site, way) : (void)0)\n"
+		      "#endif\n", out);
 }
 
 static void emit_free(Emitter *e)
@@ -2767,6 +2836,10 @@ static void stream_free(void *ctx) { emit_free(&((EmitStream *)ctx)->e); }
 /* kemit-cpu --checked */
 static int checked_flag(const char *arg, void *ctx)
 {
+	if (!strcmp(arg, "--coverage")) {
+		emit_coverage(1);
+		return 1;
+	}
 	if (strcmp(arg, "--checked"))
 		return 0;
 	*(int *)ctx = EMIT_CPU_CHECKED;
@@ -2779,7 +2852,7 @@ int emit_main(int argc, char **argv, const char *prog, int target)
 	char usage[96];
 	ks_prog = prog;
 	snprintf(usage, sizeof usage, "%s %s[-o OUT] [FILE.kir | -]", prog,
-		 target == EMIT_CPU ? "[--checked] " : "");
+		 target == EMIT_CPU ? "[--checked] [--coverage] " : "");
 	ks_args(argc, argv, usage, target == EMIT_CPU ? checked_flag : NULL, &target, &in, &out);
 	static const IrStreamTool tool = {stream_begin, stream_each, stream_end, stream_free};
 	static EmitStream es;

@@ -38,6 +38,23 @@ const char *emit_param_ctype(const Module *m, const Func *f, int i);
  * The names emit_module gives its entries, and the ABI krun calls. */
 void emit_entry_name(Buf *out, const Module *m, const char *kernel, int target, int backward);
 
+/* Coverage (krun --coverage, kemit-cpu --coverage): with it on, the code
+ * emitted next reports each way of each if (way 0 the then branch, 1 the
+ * else; an elif chain is written as nested ifs), each run of the body of
+ * each loop (way 0) and, in the entries, the start of each thread (site
+ * -1, way 0) through KS_COVER(site, way), which it defines to call
+ * ks_cover_hit when krun has set it.  Sites are numbered from 0 in the
+ * order the code holds them; emit_coverage(1) restarts the numbering and
+ * emit_cover_sites lists them (func: the IR function's name, valid while
+ * the module is).  The cpu and sim devices only: the pointer lives on the
+ * host. */
+typedef struct EmitSite {
+	const char *func;
+	int line, col, loop;
+} EmitSite;
+void emit_coverage(int on);
+const EmitSite *emit_cover_sites(int *n);
+
 /* The shared main() of kemit-cpu and kemit-cu. */
 int emit_main(int argc, char **argv, const char *prog, int target);
 

@@ -22,6 +22,7 @@
  */
 #include <ctype.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gen/gen_int.h"
@@ -141,9 +142,9 @@ static Var *nvar(G *g) { return g->nvar >= 0 ? &g->v[g->nvar] : NULL; }
 /* a[j]: inputs at any index, outputs at the thread's own. */
 Expr read_arr(G *g, Var *a, int d)
 {
-	Expr j = a->role == R_IN ? gen_idx(g, d - 1) : ex("i", T_I, P_ATOM, iv_mk(0, NMAX), 1);
+	Expr j = a->role == R_IN ? gen_idx(g, d - 1) : ex("i", T_I, P_ATOM, iv_mk(0, NMAX), DEP_THREAD);
 	COV(g, expr_array_index);
-	Expr e = ex(S(a->name, "[", j.s, "]"), a->ty, P_ATOM, a->iv, 1);
+	Expr e = ex(S(a->name, "[", j.s, "]"), a->ty, P_ATOM, a->iv, a->ty == T_I ? DEP_ELEM | DEP_N : DEP_ELEM);
 	e.idx = a->idx;
 	return e;
 }
@@ -180,8 +181,49 @@ Expr with_dep(G *g, Expr e)
 		COV(g, expr_vec_add);
 	else
 		COV(g, expr_mat_add);
-	Expr r = ex(S(par(g, e, P_ADD), " + ", par(g, x, P_MUL)), e.ty, P_ADD, iv_add(e.iv, x.iv), 1);
+	Expr r = ex(S(par(g, e, P_ADD), " + ", par(g, x, P_MUL)), e.ty, P_ADD, iv_add(e.iv, x.iv),
+		    x.dep | DEP_INPUT);
 	return r;
+}
+
+/* E, made to depend on the inputs' values (DEP_SEED), so that an output
+ * stored from it changes with them: plus an element of an input array of
+ * its type, or of a float one (int(x * 8.0), wp.vec3(x), wp.mat33(x)). */
+Expr with_seed(G *g, Expr e)
+{
+	if ((e.dep & DEP_SEED) || e.ty == T_B)
+		return e;
+	Var *a = pick_arr(g, e.ty, R_IN);
+	Expr x;
+	if (a) {
+		x = read_arr(g, a, 1);
+	} else {
+		Var *f = pick_arr(g, T_F, R_IN);
+		if (!f)
+			return e;
+		x = read_arr(g, f, 1);
+		if (e.ty == T_I) {
+			COV(g, expr_conv_int);
+			COV(g, expr_mul);
+			x = ex(S("int(", x.s, " * 8.0)"), T_I, P_ATOM, iv_mk(-8, 8), x.dep);
+		} else if (IS_VEC(e.ty)) {
+			COV(g, expr_vec_fill);
+			x = ex(S("wp.vec", ilit(g, TY_N(e.ty)), "(", x.s, ")"), e.ty, P_ATOM, x.iv, x.dep);
+		} else if (IS_MAT(e.ty)) {
+			COV(g, expr_mat_fill);
+			x = ex(S("wp.mat", ilit(g, TY_N(e.ty)), ilit(g, TY_N(e.ty)), "(", x.s, ")"), e.ty, P_ATOM,
+			       x.iv, x.dep);
+		}
+	}
+	if (e.ty == T_I)
+		COV(g, expr_int_add);
+	else if (e.ty == T_F)
+		COV(g, expr_add);
+	else if (IS_VEC(e.ty))
+		COV(g, expr_vec_add);
+	else
+		COV(g, expr_mat_add);
+	return ex(S(par(g, e, P_ADD), " + ", par(g, x, P_MUL)), e.ty, P_ADD, iv_add(e.iv, x.iv), e.dep | x.dep);
 }
 
 /* ---- no constant subterms ------------------------------------------------- */
@@ -242,6 +284,20 @@ static int is_ctor(Expr e)
 	       (IS_VEC(e.ty) || IS_MAT(e.ty));
 }
 
+/* A vector constructor of one argument, wp.vec3(s): a splat. */
+static int is_splat(Expr e)
+{
+	if (!IS_VEC(e.ty) || !is_ctor(e))
+		return 0;
+	int depth = 0;
+	for (const char *p = strchr(e.s, '('); p && *p; p++) {
+		depth += (*p == '(' || *p == '[') - (*p == ')' || *p == ']');
+		if (*p == ',' && depth == 1)
+			return 0;
+	}
+	return 1;
+}
+
 /* Two constructors side by side (wp.vec2(a, b) - wp.vec2(a, c)) read as
  * one written out by hand: the second is drawn again a few times. */
 #define NOT_BOTH_CTOR(a, b, gen) \
@@ -287,7 +343,7 @@ static Expr dep_f(G *g, int d)
 		e = ex(S("float(", v->name, ")"), T_F, P_ATOM, v->iv, v->dep);
 	} else if (!g->in_func) {
 		COV(g, expr_conv_float);
-		e = ex("float(i)", T_F, P_ATOM, iv_mk(0, NMAX - 1), 1);
+		e = ex("float(i)", T_F, P_ATOM, iv_mk(0, NMAX - 1), DEP_THREAD | DEP_N);
 	} else
 		return e;
 	if (iv_mag(e.iv) > LIM)
@@ -308,7 +364,7 @@ static Expr dep_i(G *g, int d)
 	if (v)
 		return var_ex(v);
 	if (!g->in_func) {
-		e = ex("i", T_I, P_ATOM, iv_mk(0, NMAX - 1), 1);
+		e = ex("i", T_I, P_ATOM, iv_mk(0, NMAX - 1), DEP_THREAD | DEP_N);
 		e.idx = 1;
 	}
 	return e;
@@ -825,7 +881,10 @@ Expr gen_f(G *g, int d)
 	case EX_VEC: {
 		int n = chance(g, 60) ? g->vecn : 2 + rnd(g, 3);
 		Expr u = gen_v(g, n, d - 1);
-		int r = rnd(g, 4);
+		/* not wp.length_sq(wp.vec3(s)): n s^2 written the long way */
+		for (int t = 0; t < 3 && is_splat(u); t++)
+			u = gen_v(g, n, d - 1);
+		int r = is_splat(u) ? 0 : rnd(g, 4);
 		if (r == 3 && is_ctor(u)) /* not wp.vec3(a, b, c)[1] */
 			r = rnd(g, 3);
 		/* not wp.length(wp.normalize(v)): 1 up to rounding, which
@@ -1028,7 +1087,7 @@ static Expr leaf_i(G *g, int d)
 			return var_ex(v);
 		return ex("1", T_I, P_ATOM, iv_mk(1, 1), 0);
 	}
-	Expr e = ex("i", T_I, P_ATOM, iv_mk(0, NMAX - 1), 1);
+	Expr e = ex("i", T_I, P_ATOM, iv_mk(0, NMAX - 1), DEP_THREAD | DEP_N);
 	e.idx = 1;
 	return e;
 }
@@ -1170,7 +1229,7 @@ Expr gen_i(G *g, int d)
 Expr gen_idx(G *g, int d)
 {
 	Var *n = nvar(g);
-	Expr e = ex("i", T_I, P_ATOM, iv_mk(0, NMAX - 1), 1);
+	Expr e = ex("i", T_I, P_ATOM, iv_mk(0, NMAX - 1), DEP_THREAD | DEP_N);
 	e.idx = 1;
 	if (g->in_func) {
 		Var *v = pick_var(g, T_I, 1, 1);
@@ -1280,6 +1339,95 @@ Expr gen_idx(G *g, int d)
 
 /* ---- bool ------------------------------------------------------------------ */
 
+/* A float fit for a comparison: varies from thread to thread, over a
+ * range neither a point nor so wide (float(i), NMAX) that the launch
+ * sees only its bottom. */
+static int cmp_ok(Expr a)
+{
+	double w = a.iv.hi - a.iv.lo;
+	return (a.dep & DEP_VARY) && !(a.dep & DEP_N) && w >= 0.1 && w <= 200;
+}
+
+/* An input element (or a parameter of a helper), squashed when wide. */
+static Expr thread_f(G *g)
+{
+	Var *a = pick_arr(g, T_F, R_IN);
+	if (a)
+		return read_arr(g, a, 1);
+	for (int t = 0; t < 8; t++) {
+		Var *v = pick_var(g, T_F, 0, 1);
+		if (v && (v->dep & DEP_VARY) && v->iv.hi - v->iv.lo >= 0.1) {
+			Expr e = var_ex(v);
+			return v->iv.hi - v->iv.lo > 200 ? squash(g, e, 2.0) : e;
+		}
+	}
+	Var *o = pick_arr(g, T_F, -1);
+	if (o)
+		return read_arr(g, o, 1);
+	Expr e = dep_f(g, 0);
+	if (e.iv.hi - e.iv.lo > 200)
+		e = squash(g, e, 2.0);
+	return e;
+}
+
+/* A threshold in the middle third of iv (values of sums and products
+ * gather there): a round one of thresh()'s when
+ * one fits, else two decimals, the last neither 0 nor 5 (never a
+ * multiple of 2^-23: no input equals it). */
+static const char *thresh_in(G *g, Iv iv)
+{
+	double w = iv.hi - iv.lo, lo = iv.lo + w / 3, hi = iv.hi - w / 3;
+	for (int t = 0; t < 4; t++) {
+		const char *c = thresh(g);
+		double x = atof(c);
+		if (x > lo && x < hi)
+			return c;
+	}
+	double x = lo + (hi - lo) * (0.2 + 0.6 * rnd(g, 100) / 100.0);
+	long k = (long)floor(x * 100.0 + 0.5);
+	if (k % 5 == 0)
+		k += k < (long)floor(hi * 100.0) ? 1 : -1;
+	char b[32];
+	snprintf(b, sizeof b, "%.2f", (double)k / 100.0);
+	return S(b);
+}
+
+/* Do the texts A and B name a variable in common?  (`x < 0.2 or x >=
+ * 0.1`, `k % 3 > 0 and k % 3 == 0`: an and/or of two tests of one value
+ * is easily always or never true.) */
+static int shares_name(const char *a, const char *b)
+{
+	static const char *const skip[] = {"wp", "float", "int", "not", "and", "or", "if", "else", "i"};
+	for (const char *p = a; *p;) {
+		if (!(isalpha((unsigned char)*p) || *p == '_') || (p > a && (isalnum((unsigned char)p[-1]) ||
+									    p[-1] == '_' || p[-1] == '.'))) {
+			p++;
+			continue;
+		}
+		const char *e = p;
+		while (isalnum((unsigned char)*e) || *e == '_')
+			e++;
+		size_t n = (size_t)(e - p);
+		int kw = 0;
+		for (size_t k = 0; k < KS_NELEM(skip); k++)
+			kw |= strlen(skip[k]) == n && !strncmp(skip[k], p, n);
+		for (const char *q = b; !kw && *q; q++) {
+			if (strncmp(q, p, n) || isalnum((unsigned char)q[n]) || q[n] == '_')
+				continue;
+			if (q > b && (isalnum((unsigned char)q[-1]) || q[-1] == '_' || q[-1] == '.'))
+				continue;
+			return 1;
+		}
+		p = e;
+	}
+	return 0;
+}
+#define REDRAW_SHARED(a, b, gen) \
+	do { \
+		for (int t_ = 0; t_ < 4 && shares_name((a).s, (b).s); t_++) \
+			b = (gen); \
+	} while (0)
+
 static const char *cmp_op(G *g, int eq_ok)
 {
 	int k = rnd(g, eq_ok ? 6 : 4);
@@ -1294,16 +1442,16 @@ Expr gen_b(G *g, int d)
 	int r = rnd(g, 20);
 	if (d > 0 && r < 3) {
 		Expr a = gen_b(g, d - 1), b = gen_b(g, d - 1);
-		REDRAW(a, b, gen_b(g, d - 1));
-		if (SAME(a, b))
+		REDRAW_SHARED(a, b, gen_b(g, d - 1));
+		if (shares_name(a.s, b.s))
 			return a;
 		COV(g, expr_and);
 		return ex(S(par(g, a, P_NOT), " and ", par(g, b, P_NOT)), T_B, P_AND, iv_mk(0, 1), a.dep | b.dep);
 	}
 	if (d > 0 && r < 5) {
 		Expr a = gen_b(g, d - 1), b = gen_b(g, d - 1);
-		REDRAW(a, b, gen_b(g, d - 1));
-		if (SAME(a, b))
+		REDRAW_SHARED(a, b, gen_b(g, d - 1));
+		if (shares_name(a.s, b.s))
 			return a;
 		COV(g, expr_or);
 		return ex(S(par(g, a, P_AND), " or ", par(g, b, P_AND)), T_B, P_OR, iv_mk(0, 1), a.dep | b.dep);
@@ -1315,20 +1463,25 @@ Expr gen_b(G *g, int d)
 	}
 	if (r < 7) {
 		Var *v = pick_var(g, T_B, 0, 1);
-		if (v)
+		if (v && (v->dep & DEP_VARY))
 			return var_ex(v);
 	}
 	if (r < 10) {
-		/* an input on the left: no comparison of constants */
+		/* an int that varies from thread to thread on the left: no
+		 * comparison of constants, nor of a value every thread shares */
 		Expr a = gen_i(g, d > 0 ? d - 1 : 0);
-		for (int t = 0; t < 3 && !a.dep; t++)
+		for (int t = 0; t < 4 && !(a.dep & DEP_VARY); t++)
 			a = gen_i(g, d > 0 ? d - 1 : 0);
-		if (!named_ex(a))
+		if (!(a.dep & DEP_VARY))
 			a = dep_i(g, 0);
-		if (!named_ex(a))
+		if (!(a.dep & DEP_VARY))
 			goto float_cmp;
-		Expr b;
-		if (a.iv.lo >= 0 && chance(g, 50)) {
+		Expr b = gen_i(g, d > 0 ? d - 1 : 0);
+		REDRAW(a, b, gen_i(g, d > 0 ? d - 1 : 0));
+		/* two values of one range ([0, n) both: indices), else x % k
+		 * against 0: a value of another range, or n, would make the
+		 * comparison the same for every thread */
+		if (a.iv.lo >= 0 && (chance(g, 50) || SAME(a, b) || !a.idx || !b.idx || !(b.dep & DEP_VARY))) {
 			/* x % k against 0: ==, != or > (>= 0 and < 0 are constant) */
 			static const char *const op[] = {" == ", " != ", " > "};
 			static const int c[] = {GC_expr_eq, GC_expr_ne, GC_expr_gt};
@@ -1338,30 +1491,26 @@ Expr gen_b(G *g, int d)
 			a = ex(S(par(g, a, P_MUL), " % ", ilit(g, 2 + rnd(g, 3))), T_I, P_MUL, iv_mk(0, 4), a.dep);
 			return ex(S(a.s, op[k], "0"), T_B, P_CMP, iv_mk(0, 1), a.dep);
 		}
-		b = gen_i(g, d > 0 ? d - 1 : 0);
-		REDRAW(a, b, gen_i(g, d > 0 ? d - 1 : 0));
-		while (SAME(a, b)) {
-			int k = 1 + rnd(g, 9);
-			b = ex(ilit(g, k), T_I, P_ATOM, iv_mk(k, k), 0);
-		}
-		if (!a.dep && b.dep) {
-			Expr t = a;
-			a = b;
-			b = t;
-		}
+		if (SAME(a, b) || !a.idx || !b.idx || !(b.dep & DEP_VARY))
+			goto float_cmp;
 		return ex(S(par(g, a, P_ADD), cmp_op(g, 1), par(g, b, P_ADD)), T_B, P_CMP, iv_mk(0, 1), a.dep | b.dep);
 	}
 float_cmp:;
+	/* a float that varies from thread to thread, against a threshold in
+	 * the middle of its range or a value whose range overlaps it: both
+	 * ways taken under the input law */
 	Expr a = gen_f(g, d > 0 ? d - 1 : 0);
-	for (int t = 0; t < 3 && !a.dep; t++)
+	for (int t = 0; t < 6 && !(cmp_ok(a)); t++)
 		a = gen_f(g, d > 0 ? d - 1 : 0);
-	if (!named_ex(a))
-		a = dep_f(g, 0);
-	const char *b = thresh(g);
+	if (!cmp_ok(a))
+		a = thread_f(g);
+	const char *b = thresh_in(g, a.iv);
 	if (chance(g, 40)) {
 		Expr x = gen_f(g, d > 0 ? d - 1 : 0);
 		REDRAW(a, x, gen_f(g, d > 0 ? d - 1 : 0));
-		if (!SAME(a, x))
+		double lo = a.iv.lo > x.iv.lo ? a.iv.lo : x.iv.lo, hi = a.iv.hi < x.iv.hi ? a.iv.hi : x.iv.hi;
+		double wa = a.iv.hi - a.iv.lo, wx = x.iv.hi - x.iv.lo;
+		if (!SAME(a, x) && named_ex(x) && hi - lo > 0.5 * (wa < wx ? wa : wx))
 			b = par(g, x, P_ADD);
 	}
 	return ex(S(par(g, a, P_ADD), cmp_op(g, 0), b), T_B, P_CMP, iv_mk(0, 1), a.dep);

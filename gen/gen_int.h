@@ -32,6 +32,15 @@ typedef struct Iv {
 	double lo, hi;
 } Iv;
 
+/* Expr.dep, Var.dep: bits.  DEP_INPUT: depends on an input (a scalar
+ * parameter too); DEP_VARY: may differ from thread to thread (an array
+ * element, the thread index, a loop counter, a helper's parameter);
+ * DEP_SEED: may differ from one input seed to another (an array element,
+ * a float parameter; not i, nor an int parameter, which is n); DEP_N:
+ * its range depends on the launch (i, an int element, n, a loop counter),
+ * so its interval says little of the values a launch sees. */
+enum { DEP_INPUT = 1, DEP_VARY = 2, DEP_THREAD = 3, DEP_SEED = 4, DEP_ELEM = 7, DEP_N = 8 };
+
 typedef struct Expr {
 	const char *s;
 	Iv iv;
@@ -162,6 +171,7 @@ Expr tanh_arg(G *g, Expr e);
 Expr squash_int(G *g, Expr e, int c);
 Expr safe_div(G *g, Expr b);
 Expr with_dep(G *g, Expr e);
+Expr with_seed(G *g, Expr e);
 Expr lit_f(G *g);
 int has_name(const char *s);
 /* E names a variable (one that depends on an input surely does). */

@@ -328,7 +328,7 @@ static void st_aug(G *g)
 	Expr e = ex("", ty, P_ATOM, r, 1);
 	e.idx = 0;
 	set_iv(g, v, e);
-	v->dep = 1;
+	v->dep |= DEP_INPUT;
 }
 
 static void st_reassign(G *g)
@@ -415,8 +415,13 @@ static void st_store(G *g, Var *a, int top)
 	int k = rnd(g, 10);
 	if (top || k < 6 || t == T_B) {
 		Expr e = gen_ty(g, t, edepth(g));
+		/* an output's final value changes with the inputs' values */
+		for (int r = 0; top && r < 3 && !(e.dep & DEP_SEED); r++)
+			e = gen_ty(g, t, edepth(g));
 		if (!e.dep)
 			e = with_dep(g, e);
+		if (top && !(e.dep & DEP_SEED))
+			e = with_seed(g, e);
 		if (t == T_I && chance(g, 30) && !e.idx) {
 			/* an int output is often a clamped bucket */
 			e = squash_int(g, e, 1 << 20);
@@ -555,13 +560,11 @@ static void st_if(G *g, int nest)
 	L("if ", c.s, ":");
 	g->sp = 0;
 	int mark = blk_begin(g);
-	if (chance(g, 5)) {
-		COV(g, stmt_pass);
-		L("pass");
-	} else
-		stmts(g, 1 + rnd(g, 3), nest - 1);
+	stmts(g, 1 + rnd(g, 3), nest - 1);
 	blk_end(g, mark);
-	while (chance(g, 25)) {
+	/* one elif at most: each condition further down a chain is reached
+	 * by fewer threads, and no branch is pass alone */
+	if (chance(g, 20)) {
 		c = gen_b(g, 1);
 		COV(g, stmt_elif);
 		L("elif ", c.s, ":");
@@ -574,11 +577,7 @@ static void st_if(G *g, int nest)
 		COV(g, stmt_else);
 		L("else:");
 		mark = blk_begin(g);
-		if (chance(g, 8)) {
-			COV(g, stmt_pass);
-			L("pass");
-		} else
-			stmts(g, 1 + rnd(g, 2), nest - 1);
+		stmts(g, 1 + rnd(g, 2), nest - 1);
 		blk_end(g, mark);
 	}
 }
@@ -906,7 +905,7 @@ static void st_for(G *g, int nest)
 	int mark = blk_begin(g);
 	g->loop++;
 	g->trip *= T;
-	Var *lv = add_var(g, name, T_I, GV_LOOP, jv, 1, jidx);
+	Var *lv = add_var(g, name, T_I, GV_LOOP, jv, DEP_THREAD | DEP_N, jidx);
 	(void)lv;
 	loop_body(g, accs, nacc, cv, nest - 1, 0);
 	loop_end(g, T, mark, accs, nacc, cv);
@@ -1219,7 +1218,8 @@ static void gen_helper(G *g)
 			NEWNAME(g, pn, pf);
 		sig = APP(sig, k ? ", " : "", param_text(g, pn, t, h->parr[k]));
 		Iv iv = h->pidx[k] ? iv_mk(0, NMAX - 1) : h->pcount[k] ? iv_mk(1, NMAX) : h->piv[k];
-		Var *v = add_var(g, pn, t, h->parr[k] ? GV_ARRAY : GV_PARAM, h->parr[k] ? iv_sym(1.0) : iv, 1, h->pidx[k]);
+		Var *v = add_var(g, pn, t, h->parr[k] ? GV_ARRAY : GV_PARAM, h->parr[k] ? iv_sym(1.0) : iv,
+				 h->pcount[k] || (t == T_I && !h->pidx[k]) ? DEP_INPUT : DEP_THREAD, h->pidx[k]);
 		if (h->parr[k])
 			v->role = h->prole[k];
 		if (h->pcount[k])
@@ -1293,7 +1293,9 @@ static void add_param(G *g, int ty, int kind, int role)
 	else
 		fresh(g, name, ty);
 	Iv iv = ty == T_I ? (kind == GV_ARRAY ? iv_mk(0, NMAX - 1) : iv_mk(1, NMAX)) : iv_sym(1.0);
-	Var *v = add_var(g, name, ty, kind, iv, 1, ty == T_I && kind == GV_ARRAY);
+	/* an int scalar is n for every seed; a float or composite one is drawn */
+	int dep = kind != GV_PARAM ? DEP_INPUT : ty == T_I ? DEP_INPUT | DEP_N : DEP_INPUT | DEP_SEED;
+	Var *v = add_var(g, name, ty, kind, iv, dep, ty == T_I && kind == GV_ARRAY);
 	v->role = (unsigned char)role;
 	if (ty == T_I && kind == GV_PARAM && g->nvar < 0)
 		g->nvar = g->nv - 1;

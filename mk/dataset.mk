@@ -13,7 +13,7 @@
 # CATEGORIES, DEVICE, CHECK, SHARD) name the work folder
 # $(O)/dataset/<hash>, so different sets never mix; N only says how many
 # shards: N plus a margin for rejects and duplicates (MARGIN, default
-# N/10+8 kernels).  kpack assemble takes the first N good kernels in index
+# N/4+8 kernels: the degenerate check rejects about a fifth).  kpack assemble takes the first N good kernels in index
 # order, so OUT's bytes do not depend on SHARD or -j.
 #
 # LAUNCH says where the shards' recipes run: here (empty, the default),
@@ -42,7 +42,7 @@ CATEGORIES ?= all
 SHARD ?= 50
 CHECK ?= full
 OUT ?= dataset/$(DEVICE)
-MARGIN ?= $(shell echo $$(( $(N) / 10 + 8 )))
+MARGIN ?= $(shell echo $$(( $(N) / 4 + 8 )))
 
 ifeq ($(filter $(DEVICE),cpu cuda all),)
 $(error DEVICE=$(DEVICE): cpu, cuda or all)

@@ -286,10 +286,14 @@ diff)
 emit)
 	batch diff.st "$run/emit-cpu.list" ".kir:.f.c .d.kir:.b.c" "$B/kemit-cpu"
 	batch diff.st "$run/emit-cu.list" ".kir:.f.cu .d.kir:.b.cu" "$B/kemit-cu"
-	merge diff.st emit ".f.c .b.c .f.cu .b.cu" "$run/emit-cpu.list.status" "$run/emit-cu.list.status" >"$run/emit.m1"
+	# the forward code with coverage counters, for the check's --vary run
+	batch diff.st "$run/emit-cov.list" ".kir:.v.c" "$B/kemit-cpu" --coverage
+	merge diff.st emit ".f.c .b.c .f.cu .b.cu .v.c" "$run/emit-cpu.list.status" "$run/emit-cu.list.status" \
+		"$run/emit-cov.list.status" >"$run/emit.m1"
 	work() {
 		{ "$B/kemit-cpu" "$2.kir" -o "$2.f.c" && "$B/kemit-cpu" "$2.d.kir" -o "$2.b.c" &&
-			"$B/kemit-cu" "$2.kir" -o "$2.f.cu" && "$B/kemit-cu" "$2.d.kir" -o "$2.b.cu"; } 2>"$2.err" ||
+			"$B/kemit-cu" "$2.kir" -o "$2.f.cu" && "$B/kemit-cu" "$2.d.kir" -o "$2.b.cu" &&
+			"$B/kemit-cpu" --coverage "$2.kir" -o "$2.v.c"; } 2>"$2.err" ||
 			{ fail "$1" "$2" emit "$2.err"; return 1; }
 	}
 	REDO=1 each "$run/emit.m1" ;;
@@ -355,6 +359,11 @@ check)
 				list="$run/fc.list" krun_batch --compile-only
 				for n; do echo "$n.d.kir $n.b.c $n.cpu.json"; done >"$run/cpu.list"
 				list="$run/cpu.list" krun_batch --gradcheck
+				# degenerate kernels: outputs that do not change between
+				# two input seeds, an if that never takes a way, a loop
+				# that never runs (krun --coverage --vary)
+				for n; do echo "$n.kir $n.v.c $n.vary.json"; done >"$run/vary.list"
+				list="$run/vary.list" krun_batch --coverage --vary 2
 				if cuda; then
 					for n; do echo "$n.d.kir $n.b.cu $n.sim.json"; done >"$run/sim.list"
 					list="$run/sim.list" krun_batch --device sim --gradcheck
@@ -387,6 +396,7 @@ check)
 		esac
 		krun1 "$run/fc.list" "$2.f.c" "$2.err" --compile-only "$2.kir" "$2.f.c" || { fail "$1" "$2" compile-cpu "$2.err"; return 1; }
 		krun1 "$run/cpu.list" "$2.b.c" "$2.err" --gradcheck "$2.d.kir" "$2.b.c" || { fail "$1" "$2" check-cpu "$2.err"; return 1; }
+		krun1 "$run/vary.list" "$2.v.c" "$2.err" --coverage --vary 2 "$2.kir" "$2.v.c" || { fail "$1" "$2" degenerate "$2.err"; return 1; }
 		cuda || return 0
 		if [ -n "$have_nvrtc" ] && [ -z "$shard_nvrtc" ]; then
 			nvrtc "$2.err" "$2.kir" "$2.f.cu" && nvrtc "$2.err" "$2.d.kir" "$2.b.cu" ||
@@ -403,10 +413,11 @@ check)
 	nvrtc_ok() { [ -z "$have_nvrtc" ] || [ -n "$shard_nvrtc" ]; }
 	if [ "$DS_CHECK" = full ] && nvrtc_ok; then
 		if cuda; then
-			AGREE=1 merge emit.st check ".f.c=compile-cpu .b.c=check-cpu .b.cu=check-sim" \
-				"$run/fc.list.status" "$run/cpu.list.status" "$run/sim.list.status" >"$run/check.m1"
+			AGREE=1 merge emit.st check ".f.c=compile-cpu .b.c=check-cpu .v.c=degenerate .b.cu=check-sim" \
+				"$run/fc.list.status" "$run/cpu.list.status" "$run/vary.list.status" "$run/sim.list.status" >"$run/check.m1"
 		else
-			merge emit.st check ".f.c=compile-cpu .b.c=check-cpu" "$run/fc.list.status" "$run/cpu.list.status" >"$run/check.m1"
+			merge emit.st check ".f.c=compile-cpu .b.c=check-cpu .v.c=degenerate" "$run/fc.list.status" \
+				"$run/cpu.list.status" "$run/vary.list.status" >"$run/check.m1"
 		fi
 		REDO=1 each "$run/check.m1"
 	elif [ "$DS_CHECK" = compile ] && nvrtc_ok; then

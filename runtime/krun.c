@@ -29,7 +29,8 @@ static void usage(int status)
 	      "            [--seed S] [--set NAME=VALUE]... [--kernel NAME] [--grid BLOCKSxTHREADS]\n"
 	      "            [--timeout SECONDS] [--cc | --tcc]\n"
 	      "            [--grad | --gradcheck [--tape WORDS]] [--compile-only [--arch sm_XX]]\n"
-	      "            [--bench REPS] [--verbose] FILE.py | FILE.kir [CODE.c | CODE.cu]\n"
+	      "            [--bench REPS] [--coverage] [--vary SEED2] [--verbose]\n"
+	      "            FILE.py | FILE.kir [CODE.c | CODE.cu]\n"
 	      "       krun [--device cpu|sim] [options above] --batch LIST\n"
 	      "       krun --nvrtc   (the NVRTC --device cuda uses; exit 77 and why when none)\n"
 	      "(a LIST line is IN CODE OUT: one compile for all the lines, each line's records\n"
@@ -45,7 +46,8 @@ static void usage(int status)
 typedef struct Opts {
 	int device, device_set, use_cc, use_tcc, compile_only, blocks, threads;
 	int ndim, dim[KS_MAX_NDIM]; /* --dim AxB...; ndim 0: a plain --dim N (dim[0]) */
-	int grad, gradcheck, which_nvrtc, bench;
+	int grad, gradcheck, which_nvrtc, bench, coverage, vary_set;
+	uint64_t vary;        /* --vary: the second seed */
 	long long tape_words; /* --tape: the most words per thread, -1: no bound */
 	unsigned timeout;
 	uint64_t seed;
@@ -116,6 +118,10 @@ static void parse_opts(Opts *o, int argc, char **argv)
 			o->compile_only = 1;
 			continue;
 		}
+		if (!strcmp(a, "--coverage")) {
+			o->coverage = 1;
+			continue;
+		}
 		if (!strcmp(a, "--verbose")) {
 			run_verbose = 1;
 			continue;
@@ -171,6 +177,9 @@ static void parse_opts(Opts *o, int argc, char **argv)
 			o->shape[o->nshape++] = sh;
 		} else if (!strcmp(a, "--seed")) {
 			o->seed = number("--seed", v, 0, UINT64_MAX);
+		} else if (!strcmp(a, "--vary")) {
+			o->vary = number("--vary", v, 0, UINT64_MAX);
+			o->vary_set = 1;
 		} else if (!strcmp(a, "--bench")) {
 			o->bench = (int)number("--bench", v, 1, 100000);
 		} else if (!strcmp(a, "--tape")) {
@@ -207,6 +216,16 @@ static void parse_opts(Opts *o, int argc, char **argv)
 		fprintf(stderr, "krun: --bench times launches: not with --gradcheck, --batch or --compile-only\n");
 		usage(2);
 	}
+	if ((o->coverage || o->vary_set) && (o->grad || o->bench || o->device == DEV_CUDA)) {
+		fprintf(stderr, "krun: --coverage and --vary run the forward kernels on cpu or sim: not with "
+			"--grad, --gradcheck, --bench or --device cuda\n");
+		usage(2);
+	}
+	if (o->vary_set && o->vary == o->seed) {
+		fprintf(stderr, "krun: --vary %llu: the second seed must differ from --seed\n",
+			(unsigned long long)o->vary);
+		usage(2);
+	}
 	if (o->use_tcc && !host_have_libtcc()) {
 		fprintf(stderr, "krun: --tcc: this krun was built without libtcc\n");
 		usage(2);
@@ -230,8 +249,9 @@ static void parse_opts(Opts *o, int argc, char **argv)
 
 /* The emitted code for the module (emit/emit.c, as kemit-cpu, kemit-cpu
  * --checked or kemit-cu would print it). */
-static void emit(const Module *m, int target, Buf *code)
+static void emit(const Module *m, int target, Buf *code, int coverage)
 {
+	emit_coverage(coverage);
 	char *p = NULL;
 	size_t n = 0;
 	FILE *f = open_memstream(&p, &n);
@@ -240,6 +260,7 @@ static void emit(const Module *m, int target, Buf *code)
 	emit_module(f, m, target);
 	if (fclose(f))
 		ks_fatal("emitting the code:");
+	emit_coverage(0);
 	buf_put(code, p, n);
 	free(p);
 }
@@ -448,7 +469,7 @@ static void code_of(Buf *code, const Module *m, const Opts *o, const Func **ks, 
 		buf_put(code, c.text, c.len);
 		src_free(&c);
 	} else {
-		emit(m, cuda ? EMIT_CUDA : EMIT_CPU_CHECKED, code);
+		emit(m, cuda ? EMIT_CUDA : EMIT_CPU_CHECKED, code, o->coverage && !dbl);
 	}
 	if (code->n && code->p[code->n - 1] != '\n')
 		buf_putc(code, '\n');
@@ -601,6 +622,152 @@ static void bounds_hook(Host *h)
 		memcpy(p, &fn, sizeof fn);
 }
 
+/* ---- --coverage ------------------------------------------------------------
+
+   The code built for --coverage (emitted here, or by kemit-cpu
+   --coverage) reports each way of each if, each run of a loop body and
+   each thread's start to ks_cover_hit, which krun points at cover_hit.
+   The sites are numbered as the emitter writes them: krun emits the
+   module once more to learn them (emit_cover_sites).  Per site and way,
+   how many times it was taken and by how many threads. */
+
+static EmitSite *cov_site;
+static int cov_nsite;
+static long long (*cov_n)[2][2];  /* [site][way]: times, threads */
+static long long *cov_last;       /* [site * 2 + way]: the last thread counted */
+static long long cov_thread;      /* the thread running, from 1 */
+
+static void cover_hit(int site, int way)
+{
+	if (site < 0) {
+		cov_thread++;
+	} else if (site < cov_nsite && (way == 0 || way == 1)) {
+		cov_n[site][way][0]++;
+		if (cov_last[site * 2 + way] != cov_thread) {
+			cov_last[site * 2 + way] = cov_thread;
+			cov_n[site][way][1]++;
+		}
+	}
+}
+
+/* The sites of the code for o's device (emitted, or given). */
+static void cover_sites(const Module *m, const Opts *o)
+{
+	Buf scratch = {0};
+	int target = o->device != DEV_CPU ? EMIT_CUDA : o->code ? EMIT_CPU : EMIT_CPU_CHECKED;
+	emit(m, target, &scratch, 1);
+	buf_free(&scratch);
+	const EmitSite *s = emit_cover_sites(&cov_nsite);
+	cov_site = xmalloc(sizeof *cov_site * (size_t)(cov_nsite + 1));
+	memcpy(cov_site, s, sizeof *cov_site * (size_t)cov_nsite);
+	cov_n = xmalloc(sizeof *cov_n * (size_t)(cov_nsite + 1));
+	cov_last = xmalloc(sizeof *cov_last * (size_t)(2 * cov_nsite + 1));
+}
+
+static void cover_reset(void)
+{
+	memset(cov_n, 0, sizeof *cov_n * (size_t)cov_nsite);
+	memset(cov_last, 0, sizeof *cov_last * (size_t)(2 * cov_nsite));
+	cov_thread = 0;
+}
+
+/* Point the compiled code's ks_cover_hit at cover_hit. */
+static void cover_hook(Host *h, const Opts *o)
+{
+	void *p = h ? host_sym(h, "ks_cover_hit") : NULL;
+	void (*fn)(int, int) = cover_hit;
+	if (!p)
+		ks_fatal("%s: the code has no coverage counters (emit it with kemit-cpu --coverage)",
+			 o->code ? o->code : o->in);
+	memcpy(p, &fn, sizeof fn);
+}
+
+/* Mark in reach the functions that block b calls, transitively. */
+static void cover_reach(const Module *m, const Block *b, uint8_t *reach)
+{
+	for (int i = 0; i < b->n; i++) {
+		const Inst *in = &b->v[i];
+		if (in->op == OP_CALL && in->callee >= 0 && in->callee < m->nfn && !reach[in->callee]) {
+			reach[in->callee] = 1;
+			cover_reach(m, &m->fn[in->callee]->body, reach);
+		}
+		cover_reach(m, &in->body, reach);
+		cover_reach(m, &in->els, reach);
+	}
+}
+
+/* Does site k belong to kernel f or a function it calls? */
+static int cover_mine(const Module *m, const Func *f, const uint8_t *reach, int k)
+{
+	if (!strcmp(cov_site[k].func, f->name))
+		return 1;
+	for (int i = 0; i < m->nfn; i++)
+		if (reach[i] && !strcmp(cov_site[k].func, m->fn[i]->name))
+			return 1;
+	return 0;
+}
+
+/* The record's "coverage" field for kernel f; with vary, an error line
+ * in *why for the first if that never took a way or loop never run. */
+static void cover_json(Buf *b, const Module *m, const Func *f, const Opts *o, Buf *why)
+{
+	uint8_t *reach = xmalloc((size_t)m->nfn + 1);
+	memset(reach, 0, (size_t)m->nfn + 1);
+	cover_reach(m, &f->body, reach);
+	buf_puts(b, ", \"coverage\": [");
+	int first = 1;
+	for (int k = 0; k < cov_nsite; k++) {
+		if (!cover_mine(m, f, reach, k))
+			continue;
+		const EmitSite *s = &cov_site[k];
+		int ways = s->loop ? 1 : 2;
+		buf_printf(b, "%s{\"func\": \"%s\", \"line\": %d, \"col\": %d, \"kind\": \"%s\", ",
+			   first ? "" : ", ", s->func, s->line, s->col, s->loop ? "loop" : "if");
+		buf_printf(b, "\"threads\": [%lld", cov_n[k][0][1]);
+		if (ways == 2)
+			buf_printf(b, ", %lld", cov_n[k][1][1]);
+		buf_printf(b, "], \"times\": [%lld", cov_n[k][0][0]);
+		if (ways == 2)
+			buf_printf(b, ", %lld", cov_n[k][1][0]);
+		buf_puts(b, "]}");
+		first = 0;
+		for (int w = 0; w < ways && o->vary_set && !why->n; w++)
+			if (!cov_n[k][w][0])
+				buf_printf(why, "%s: %s, line %d: %s under seeds %llu and %llu\n", f->name,
+					   s->func, s->line,
+					   s->loop ? "the loop body never runs"
+					   : w ? "the if never takes its else way" : "the if never takes its then way",
+					   (unsigned long long)o->seed, (unsigned long long)o->vary);
+	}
+	buf_putc(b, ']');
+	free(reach);
+}
+
+/* --vary: do the outputs of the runs at the two seeds differ?  An array
+ * counts when either run changed it; a kernel that changes none, or
+ * whose changed arrays end the same under both seeds, does not depend on
+ * its inputs: the reason goes to *why. */
+static void vary_check(const Func *f, const Opts *o, const RunArgs *in1, const RunArgs *out1,
+		       const RunArgs *in2, const RunArgs *out2, Buf *why)
+{
+	int written = 0, differ = 0;
+	for (int i = 0; i < in1->n; i++) {
+		if (!in1->buf[i])
+			continue;
+		size_t n = in1->bytes[i];
+		int w = memcmp(in1->buf[i], out1->buf[i], n) || memcmp(in2->buf[i], out2->buf[i], n);
+		written |= w;
+		differ |= w && memcmp(out1->buf[i], out2->buf[i], n);
+	}
+	if (!written)
+		buf_printf(why, "%s: changes no array under seeds %llu and %llu\n", f->name,
+			   (unsigned long long)o->seed, (unsigned long long)o->vary);
+	else if (!differ)
+		buf_printf(why, "%s: its outputs are the same under seeds %llu and %llu: they do not "
+			   "depend on the inputs\n", f->name, (unsigned long long)o->seed,
+			   (unsigned long long)o->vary);
+}
+
 static double now_ms(void)
 {
 	struct timespec t;
@@ -674,7 +841,21 @@ static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host,
 	int threads = o->threads ? o->threads : o->device == DEV_CUDA ? 256 : 64;
 	int blocks = o->blocks ? o->blocks : (int)((run_threads(&in) + threads - 1) / threads);
 	bounds_kernel = f->name;
+	if (o->coverage)
+		cover_reset();
 	double fwd_ms = launch(o, m, f, 0, host, gpu, &out, blocks, threads), bwd_ms = 0;
+	Buf why = {0};
+	if (o->vary_set) {
+		/* the same kernel on the second seed's inputs */
+		RunArgs in2, out2;
+		law.seed = o->vary;
+		run_args_init(&in2, f, &law);
+		run_args_copy(&out2, &in2);
+		launch(o, m, f, 0, host, gpu, &out2, blocks, threads);
+		vary_check(f, o, &in, &out, &in2, &out2, &why);
+		run_args_free(&in2);
+		run_args_free(&out2);
+	}
 
 	RunGrad g, *gp = NULL;
 	RunCheck chk;
@@ -716,6 +897,8 @@ static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host,
 		run_args_free(&out);
 		return 0;
 	}
+	if (o->coverage)
+		cover_json(&extra, m, f, o, &why);
 	if (o->gradcheck) {
 		char entry[300];
 		entry_name(entry, sizeof entry, m, f, 0, 0);
@@ -760,6 +943,11 @@ static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host,
 	if (bad)
 		fprintf(stderr, "krun: %s: %zu output%s value%s not finite (printed as null)\n",
 			f->name, bad, o->grad ? " or gradient" : "", bad == 1 ? " is" : "s are");
+	if (why.n) {
+		fprintf(stderr, "krun: %s", why.p);
+		failed = 1;
+	}
+	buf_free(&why);
 	buf_free(&rec);
 	buf_free(&extra);
 	if (gp)
@@ -915,6 +1103,10 @@ static int job_run(Opts *o, Host *host, Host *dbl)
 	bounds_source(m, &src);
 	bounds_hook(host);
 	bounds_hook(dbl);
+	if (o->coverage && nk) {
+		cover_sites(m, o);
+		cover_hook(host, o);
+	}
 	int status = 0;
 	for (int k = 0; k < nk; k++)
 		status |= run_kernel(m, ks[k], o, host, NULL, dbl);
@@ -1276,6 +1468,10 @@ int main(int argc, char **argv)
 	bounds_source(m, &src);
 	bounds_hook(host);
 	bounds_hook(dbl);
+	if (o.coverage && nk && !o.compile_only) {
+		cover_sites(m, &o);
+		cover_hook(host, &o);
+	}
 
 	int status = 0;
 	for (int k = 0; k < nk && !o.compile_only; k++)

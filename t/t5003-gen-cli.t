@@ -1,5 +1,6 @@
 #!/bin/bash
-# kgen's command line: the coverage report has no zero row; structural
+# kgen's command line: the coverage report has no zero row among the
+# generator's constructs and builtins, and a row per type of ir/types.h; structural
 # diversity (kfmt --hash, names ignored) of KGEN_DIV_N kernels per category
 # (1000 here, 10000 under `make check-gen`) is at least 99%; bad options
 # print the usage and exit 2.
@@ -7,8 +8,14 @@
 
 kgen --coverage -c all -n 10000 >"$TMP/cov" 2>"$TMP/err"
 is "kgen --coverage -c all -n 10000 exits 0" "$?" 0
-is "no construct was produced zero times" "$(awk '$3 == 0' "$TMP/cov")" ""
+is "no construct was produced zero times" "$(awk '$1 != "ir-type" && $3 == 0' "$TMP/cov")" ""
 ok "the table lists every builtin overload" grep -q '^builtin atomic_max ' "$TMP/cov"
+is "... and every named type of ir/types.h but void, in its order" \
+	"$(awk '$1 == "ir-type" { print $2 }' "$TMP/cov" | tr '\n' ' ')" \
+	"$(sed -n 's/^T([A-Z0-9]*, [A-Z_]*, [A-Z0-9]*, [0-9]*, [0-9]*, "\([a-z0-9_]*\)".*/\1/p' ir/types.h | grep -vx void | tr '\n' ' ')"
+is "... float, int, bool, vec3 and mat33 (values and arrays) written" \
+	"$(awk '$1 == "ir-type" && ($2 == "float" || $2 == "int" || $2 == "bool" || $2 == "vec3" || $2 == "mat33") && $3 > 0 { print $2 }' "$TMP/cov" | tr '\n' ' ')" \
+	"bool int float vec3 mat33 "
 
 D=${KGEN_DIV_N:-1000}
 for c in arithmetic math vector matrix control_flow loop atomic function inplace combined; do

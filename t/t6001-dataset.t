@@ -7,7 +7,7 @@
 # and checked one by one; two runs of a step on one shard do not mix.
 . "$(dirname "$0")/lib.sh"
 
-mk() { make --no-print-directory O="$KS_BUILD" SAN="$KS_SAN" DATASET_BIN="$TMP/bin" DATASET_WORK="$TMP/work" MARGIN=2 "$@"; }
+mk() { make --no-print-directory O="$KS_BUILD" SAN="$KS_SAN" DATASET_BIN="$TMP/bin" DATASET_WORK="$TMP/work" MARGIN=6 "$@"; }
 KS_BUILD=${KS_BUILD:-$T_ROOT/build}
 unset MAKEFLAGS MFLAGS MAKELEVEL # the make that runs the suite passes its own flags
 # a private copy of the tools: make dataset never rebuilds them under us
@@ -77,7 +77,7 @@ ok "and takes under 1 s ($ms ms)" test "$ms" -lt 1000
 old=$(ls -l --time-style=+%s.%N "$TMP"/work/*/0.rec)
 mk dataset N=9 SHARD=3 DEVICE=cpu CHECK=full OUT="$o" >"$TMP/more" 2>&1
 is "N=9 keeps shard 0" "$(ls -l --time-style=+%s.%N "$TMP"/work/*/0.rec)" "$old"
-ok "N=9 builds new shards" grep -q 'SHARD   3 ' "$TMP/more"
+ok "N=9 builds new shards" grep -q 'SHARD   4 ' "$TMP/more"
 is "N=9: 9 records" "$(cat "$o"/data/*.jsonl | wc -l)" 9
 
 # the card's plots: three with CHECK=full; where gnuplot is missing or
@@ -158,7 +158,8 @@ ok "make dataset with batches that die" mk dataset N=9 SHARD=3 DEVICE=cpu CHECK=
 nshard=$(ls -d "$TMP"/work2/*/*/ | wc -l)
 for t in kparse kfmt kdiff kemit-cpu kemit-cu krun; do
 	want=$nshard
-	[ $t = krun ] && want=$((2 * nshard)) # the forward compile and the gradcheck
+	[ $t = kemit-cpu ] && want=$((2 * nshard)) # the code and the code with coverage counters
+	[ $t = krun ] && want=$((3 * nshard)) # the forward compile, the gradcheck and --vary
 	is "... $t ran a batch (of one line) a shard" "$(grep -cx "$t" "$TMP/bin2/batches.log")" "$want"
 done
 is "... no run left its lists behind" "$(ls -a "$TMP"/work2/*/*/ | grep -c '^\.run\.')" 0

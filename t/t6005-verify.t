@@ -18,7 +18,7 @@ mk() { make --no-print-directory O="$KS_BUILD" SAN="$KS_SAN" DATASET_BIN="$TMP/b
 verify() { mk verify VERIFY_WORK="$TMP/vwork" SHARD=8 DATASET="$1" >"$2" 2>&1; }
 
 D=$TMP/ds
-ok "make dataset N=24 DEVICE=all" mk dataset N=24 SHARD=8 MARGIN=6 DEVICE=all CHECK=full OUT="$D" DATASET_WORK="$TMP/work"
+ok "make dataset N=24 DEVICE=all" mk dataset N=24 SHARD=8 MARGIN=12 DEVICE=all CHECK=full OUT="$D" DATASET_WORK="$TMP/work"
 verify "$D" "$TMP/v.out"
 is "make verify passes on it" "$?" 0 || diag "$(tail -30 "$TMP/v.out")"
 ok "... every record checked and passed" grep -q '^  records: 48 checked, 48 passed, 0 failed$' "$TMP/v.out"
