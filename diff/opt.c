@@ -2716,6 +2716,7 @@ typedef struct Share {
 	int *order;      /* per value: walk order of its first definition */
 	int *loopbeg, *loopend; /* for-loop variables: the walk interval of their loop */
 	uint8_t *forvar;
+	int *loopid;     /* loop handles of the tape: the loop ID of their tape_loop, else -1 */
 	const char **src;       /* per group root: the source name it holds, or NULL */
 	int *members, *mstart;  /* group members, in order */
 	/* interference between members of a group: a hash set of pairs */
@@ -2873,6 +2874,8 @@ static void walk_order(Opt *O, Share *s, const Block *b)
 		for (int k = 0; k < in->nres; k++)
 			if (s->order[in->res[k]] < 0)
 				s->order[in->res[k]] = me;
+		if (in->op == OP_TAPE_LOOP)
+			s->loopid[in->res[0]] = V(O, in->arg[0])->k.i;
 		s->pb[s->plen] = b;
 		s->pi[s->plen++] = i;
 		for (int k = 0; k < in->nres; k++)
@@ -3020,10 +3023,11 @@ static void share(Opt *O)
 	s.loopend = xmalloc((size_t)(nv + 1) * sizeof *s.loopend);
 	s.forvar = xmalloc((size_t)nv + 1);
 	memset(s.forvar, 0, (size_t)nv + 1);
+	s.loopid = xmalloc((size_t)(nv + 1) * sizeof *s.loopid);
 	s.sc = xmalloc((size_t)(nv + 1) * sizeof *s.sc);
 	memset(s.sc, 0, (size_t)(nv + 1) * sizeof *s.sc);
 	for (int v = 0; v < nv; v++)
-		s.order[v] = s.loopbeg[v] = s.loopend[v] = -1;
+		s.order[v] = s.loopbeg[v] = s.loopend[v] = s.loopid[v] = -1;
 	live_pass(O, NULL, NULL); /* what the peepholes left unread goes first */
 	walk_order(O, &s, &f->body);
 	/* groups: the versions of a source variable (the same base name and
@@ -3120,6 +3124,9 @@ static void share(Opt *O)
 					if (rep[u] != cls[c])
 						continue;
 					if (edge_has(&s, u, v))
+						ok = 0;
+					/* a loop handle of the tape belongs to one loop */
+					if (s.loopid[u] != s.loopid[v])
 						ok = 0;
 					/* loop variables of nested loops cannot share */
 					if (s.forvar[v] && s.loopbeg[u] <= s.loopbeg[v] && s.loopend[v] <= s.loopend[u])
@@ -3219,6 +3226,7 @@ static void share(Opt *O)
 	free(s.loopbeg);
 	free(s.loopend);
 	free(s.forvar);
+	free(s.loopid);
 	for (int v = 0; v < nv; v++) {
 		free(s.sc[v].b);
 		free(s.sc[v].i);
