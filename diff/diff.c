@@ -1226,6 +1226,32 @@ static const char *op_rule(D *d, Rec *r)
 	return "";
 }
 
+/* A builtin with several results (svd3): its rule reads them all and
+ * their adjoints, zero for a result nothing used. */
+static void rev_several(D *d, Rec *r, Block *out)
+{
+	const char *rule = ir_builtins[r->callee].adj;
+	int32_t g[3] = {-1, -1, -1}, o[3];
+	int any = 0;
+	for (int k = 0; k < r->nres && k < 3; k++)
+		any |= (g[k] = adjpeek(d, r->res[k])) >= 0;
+	if (any && rule[0] && r->narg <= 3) {
+		DiffEmit e = de(d, out, r->loc);
+		for (int k = 0; k < r->nres && k < 3; k++)
+			if (g[k] < 0)
+				g[k] = diff_zero(&e, vty(d, r->res[k]));
+		int32_t v[9] = {-1, -1, -1, r->res[0], g[0], r->res[1], g[1],
+				r->nres > 2 ? r->res[2] : -1, g[2]};
+		for (int i = 0; i < r->narg; i++)
+			v[i] = r->arg[i];
+		diff_rule(&e, rule, v, r->narg, o);
+		for (int i = 0; i < r->narg; i++)
+			acc(d, out, r->arg[i], o[i], r->loc);
+	}
+	for (int k = 0; k < r->nres; k++)
+		zero_adj(d, out, r->res[k], r->loc);
+}
+
 static void rev_inst(D *d, Rec *r, Block *out)
 {
 	if (r->op == OP_BUILTIN && (ir_builtins[r->callee].flags & BF_ATOMIC)) {
@@ -1242,6 +1268,10 @@ static void rev_inst(D *d, Rec *r, Block *out)
 		rev_call(d, r, out);
 		for (int k = 0; k < r->nres; k++)
 			zero_adj(d, out, r->res[k], r->loc);
+		return;
+	}
+	if (r->op == OP_BUILTIN && r->nres > 1 && r->callee != BI_TID) {
+		rev_several(d, r, out);
 		return;
 	}
 	if (r->nres != 1)
@@ -1296,7 +1326,7 @@ static void rev_inst(D *d, Rec *r, Block *out)
 			     ty_name(vty(d, r->arg[r->narg > 1 ? 1 : 0])));
 		if (!rule[0] || r->narg > 3)
 			break;
-		int32_t v[5] = {-1, -1, -1, r->res[0], g}, o[3];
+		int32_t v[9] = {-1, -1, -1, r->res[0], g, -1, -1, -1, -1}, o[3];
 		for (int i = 0; i < r->narg; i++)
 			v[i] = r->arg[i];
 		diff_rule(&e, rule, v, r->narg, o);

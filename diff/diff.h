@@ -66,7 +66,9 @@ int diff_exposed(const Block *b, int v, int *def);
 
 /* Lower the adjoint contributions of a derivative rule (a row's sixth
  * column, or an opcode rule) into b.  v[0..2] are the arguments a, b, c,
- * v[3] the result r, v[4] the result's adjoint g; out[i] receives the
+ * v[3] the result r, v[4] the result's adjoint g, v[5..8] the second and
+ * third results and their adjoints (r1, g1, r2, g2; -1 where there are
+ * none); out[i] receives the
  * contribution to argument i, or -1.  A rule starting with '@' is applied
  * component by component to vector arguments. */
 typedef struct DiffEmit {
@@ -75,7 +77,7 @@ typedef struct DiffEmit {
 	Block *b;
 	Loc loc;
 } DiffEmit;
-void diff_rule(DiffEmit *e, const char *rule, const int32_t v[5], int nargs, int32_t out[3]);
+void diff_rule(DiffEmit *e, const char *rule, const int32_t v[9], int nargs, int32_t out[3]);
 /* Emit helpers shared by diff.c and rule.c */
 int diff_op(DiffEmit *e, int op, const int32_t *args, int n, Type want);
 int diff_builtin(DiffEmit *e, const char *name, const int32_t *args, int n);

@@ -14,7 +14,8 @@
  *     sum   := prod {('+' | '-') prod}
  *     prod  := unary {('*' | '/') unary}
  *     unary := '-' unary | prim
- *     prim  := NUMBER | a | b | c | r | g | NAME '(' expr {',' expr} ')' | '(' expr ')'
+ *     prim  := NUMBER | a | b | c | r | g | r1 | g1 | r2 | g2
+ *            | NAME '(' expr {',' expr} ')' | '(' expr ')'
  *
  * Types come from ir_op_type and ir_builtin_resolve; a float constant
  * next to a vector or matrix is broadcast (so "c ? g : 0.0" works for any
@@ -199,6 +200,13 @@ static int prim(P *p)
 			bad(p, "no such operand");
 		return id;
 	}
+	if (n == 2 && strchr("rg", s0[0]) && (s0[1] == '1' || s0[1] == '2')) {
+		/* r1, g1, r2, g2: the second and third results and their adjoints */
+		int id = p->v[5 + 2 * (s0[1] - '1') + (s0[0] == 'g')];
+		if (id < 0)
+			bad(p, "no such operand");
+		return id;
+	}
 	char name[48];
 	if (n >= sizeof name)
 		bad(p, "name too long");
@@ -208,10 +216,10 @@ static int prim(P *p)
 		bad(p, "expected (");
 	if (!strcmp(name, "at"))
 		return at(p);
-	int32_t args[4];
+	int32_t args[8];
 	int na = 0;
 	do {
-		if (na == 4)
+		if (na == 8)
 			bad(p, "too many arguments");
 		args[na++] = expr(p);
 	} while (eat(p, ","));
@@ -296,7 +304,7 @@ static int expr(P *p)
 }
 
 /* Lower parts of rule (one per argument) with operands v. */
-static void lower(DiffEmit *e, const char *rule, const int32_t v[5], int nargs, int32_t out[3])
+static void lower(DiffEmit *e, const char *rule, const int32_t v[9], int nargs, int32_t out[3])
 {
 	P p = {e, rule, rule, v, TY_FLOAT};
 	for (int i = 4; i >= 0; i--)
@@ -318,7 +326,7 @@ static void lower(DiffEmit *e, const char *rule, const int32_t v[5], int nargs, 
 /* a vector or quaternion: what '@' takes apart */
 static int is_vq(Type t) { return ty_is_vec(t) || ty_is_quat(t); }
 
-void diff_rule(DiffEmit *e, const char *rule, const int32_t v[5], int nargs, int32_t out[3])
+void diff_rule(DiffEmit *e, const char *rule, const int32_t v[9], int nargs, int32_t out[3])
 {
 	if (rule[0] != '@') {
 		lower(e, rule, v, nargs, out);
@@ -332,7 +340,7 @@ void diff_rule(DiffEmit *e, const char *rule, const int32_t v[5], int nargs, int
 			n = ty_ncomp(ty(e, v[i]));
 	int32_t comp[3][6], acc[3] = {-1, -1, -1};
 	for (int k = 0; k < n; k++) {
-		int32_t w[5];
+		int32_t w[9] = {-1, -1, -1, -1, -1, -1, -1, -1, -1};
 		int kc = ir_const_int(e->m, e->f, k);
 		for (int i = 0; i < 5; i++) {
 			w[i] = v[i];

@@ -642,6 +642,28 @@ static void mark_unreachable(Emitter *e, const Block *b)
 	}
 }
 
+/* The number of results an instruction writes through pointers: a call
+ * of a function with several, or a builtin with several (svd3); 0 for
+ * any other.  rt, when given, gets their types. */
+static int multi_results(const Emitter *e, const Inst *in, Type *rt)
+{
+	if (in->op == OP_CALL) {
+		const Func *g = e->m->fn[in->callee];
+		if (g->nret < 2)
+			return 0;
+		for (int k = 0; rt && k < g->nret; k++)
+			rt[k] = g->ret[k];
+		return g->nret;
+	}
+	if (in->op != OP_BUILTIN || in->callee == BI_TID || ir_builtin_nres(in->callee) < 2)
+		return 0;
+	Type args[8], t[4];
+	for (int k = 0; k < in->narg && k < 8; k++)
+		args[k] = e->f->val[in->arg[k]].ty;
+	int n = ir_builtin_results(in->callee, args, in->narg, rt ? rt : t);
+	return n;
+}
+
 static void mark_dead_sub(Emitter *e, const Block *b)
 {
 	for (int i = 0; i < b->n; i++) {
@@ -664,6 +686,8 @@ static int drop_dead(Emitter *e)
 			continue;
 		if (in->op == OP_CALL && !in->nres && e->m->fn[in->callee]->nret)
 			; /* a pure call whose results are ignored */
+		else if (!in->nres && multi_results(e, in, NULL))
+			; /* svd3 and the like, their results ignored */
 		else if (!in->nres)
 			continue;
 		int used = 0;
@@ -1793,12 +1817,14 @@ static void emit_assign(Emitter *e, const Inst *in, int depth)
 }
 
 /* A statement of its own: a call or atomic whose result is unused, or a
- * multi-result call. */
+ * multi-result call or builtin (svd3), which writes its results through
+ * pointers: ks_svd3_mat33(A, &U, &sigma, &V); */
 static void emit_effect(Emitter *e, const Inst *in, int depth)
 {
 	Buf b = {0};
-	const Func *callee = in->op == OP_CALL ? e->m->fn[in->callee] : NULL;
-	if (callee && callee->nret > 1) {
+	Type rt[4];
+	int nr = multi_results(e, in, rt);
+	if (nr) {
 		/* the temps it assigns, one declaration per type: float t3, t4; */
 		for (int k = 0; k < in->nres; k++) {
 			int r = in->res[k], seen = 0;
@@ -1822,20 +1848,29 @@ static void emit_effect(Emitter *e, const Inst *in, int depth)
 			fputs("{", e->out);
 			line_end(e, in);
 			depth++;
-			for (int k = 0; k < callee->nret; k++) {
+			for (int k = 0; k < nr; k++) {
 				indent(e, depth);
-				fprintf(e->out, "%s ignored%d;\n", ctype(callee->ret[k]), k);
+				fprintf(e->out, "%s ignored%d;\n", ctype(rt[k]), k);
 			}
 		}
 		indent(e, depth);
-		buf_puts(&b, e->fname[in->callee]);
+		if (in->op == OP_CALL) {
+			buf_puts(&b, e->fname[in->callee]);
+		} else {
+			char name[96];
+			Type args[8];
+			for (int k = 0; k < in->narg && k < 8; k++)
+				args[k] = vty(e, in->arg[k]);
+			ir_builtin_cname(in->callee, args, name, sizeof name);
+			buf_puts(&b, name);
+		}
 		buf_putc(&b, '(');
 		for (int k = 0; k < in->narg; k++) {
 			if (k)
 				buf_puts(&b, ", ");
 			put_expr(e, &b, in->arg[k], P_COND);
 		}
-		for (int k = 0; k < callee->nret; k++) {
+		for (int k = 0; k < nr; k++) {
 			if (in->narg || k)
 				buf_puts(&b, ", ");
 			if (in->nres)
@@ -2127,7 +2162,7 @@ static void emit_stmt(Emitter *e, const Inst *in, int depth, int last)
 			emit_tid(e, in, depth);
 		else if (is_draw(in))
 			emit_draw(e, in, depth);
-		else if (in->op == OP_CALL && e->m->fn[in->callee]->nret > 1)
+		else if (multi_results(e, in, NULL))
 			emit_effect(e, in, depth);
 		else if (in->nres == 1 && e->v[in->res[0]].uses + (e->f->val[in->res[0]].kind != VK_TEMP))
 			emit_assign(e, in, depth);
@@ -2156,8 +2191,7 @@ static void emit_block(Emitter *e, const Block *b, int depth, int skip)
 			Type t = e->f->val[d->val].ty;
 			indent(e, depth);
 			/* a multi-result call assigns through pointers: no init */
-			if (b->v[i].op == OP_CALL && e->m->fn[b->v[i].callee]->nret > 1 &&
-			    first_occ(e, d->val) == &b->v[i])
+			if (multi_results(e, &b->v[i], NULL) && first_occ(e, d->val) == &b->v[i])
 				fprintf(e->out, "%s %s;", ctype(t), e->v[d->val].name);
 			else if (is_handle(e, d->val))
 				fprintf(e->out, "ks_trips %s = ks_tape_none();", e->v[d->val].name);

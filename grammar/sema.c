@@ -605,6 +605,7 @@ static Type ann_type(Sema *s, Node *a)
 
 static int expr(Sema *s, Node *e, Target *t);
 static int call(Sema *s, Node *e, Target *t, int want);
+static void tuple_targets(Sema *s, Node *lhs);
 
 /* ---- literals and module constants -------------------------------------- */
 
@@ -1433,6 +1434,99 @@ static int draw(Sema *s, Node *e, int row, Type res, const int32_t *a, int n, Ta
 	return r[0];
 }
 
+/* A builtin with several results (svd3, qr3, eig3), row0 its first row,
+ * in either of Warp's forms, lowered to one instruction that defines them:
+ *
+ *     U, sigma, V = wp.svd3(A)      lhs, the tuple of names it binds
+ *     wp.svd3(A, U, sigma, V)       into variables assigned before
+ *
+ * (a statement wp.svd3(A) computes them into temps nobody reads). */
+static int several(Sema *s, Node *e, const char *name, int row0, Node *lhs, int want)
+{
+	const char *pname[16];
+	char store[16][24];
+	Node *node[16];
+	int nin = builtin_params(row0, pname, store, 16), nout = ir_builtin_nres(row0);
+	for (int k = 0; k < nout && nin + k < 16; k++) {
+		ir_builtin_result_name(row0, k, store[nin + k], sizeof store[0]);
+		pname[nin + k] = store[nin + k];
+	}
+	char what[64];
+	snprintf(what, sizeof what, "wp.%s", name);
+	int np = e->nkid - 1 > nin ? nin + nout : nin;
+	for (int i = 1; i < e->nkid; i++)
+		if (e->kid[i]->kind == N_KWARG)
+			for (int k = nin; k < nin + nout; k++)
+				if (!strcmp(e->kid[i]->name, pname[k]))
+					np = nin + nout;
+	if (lhs && np > nin)
+		ERR(e, "%s() with its outputs as arguments returns nothing to assign", what);
+	if (want && np == nin) {
+		char names[96] = "";
+		for (int k = 0; k < nout; k++) {
+			size_t w = strlen(names);
+			snprintf(names + w, sizeof names - w, "%s%s", k ? ", " : "", pname[nin + k]);
+		}
+		ERR(e, "%s() returns %d values; unpack them with '%s = %s(...)'", what, nout, names, what);
+	}
+	if (want)
+		ERR(e, "%s() does not return a value", what);
+	bind_args(s, e, what, pname, np, NULL, node);
+	int32_t a[16], res[4];
+	Type ty[16], rt[4];
+	for (int i = 0; i < nin; i++) {
+		a[i] = expr(s, node[i], NULL);
+		ty[i] = ty_of(s, a[i]);
+	}
+	int row = ir_builtin_resolve(name, ty, nin, &rt[0]);
+	if (row < 0) {
+		char got[256] = "", sigs[600];
+		for (int i = 0; i < nin; i++) {
+			size_t w = strlen(got);
+			snprintf(got + w, sizeof got - w, "%s%s", i ? ", " : "", uty(ty[i]));
+		}
+		ir_builtin_signatures(name, sigs, sizeof sigs);
+		ERR(e, "no overload of %s for (%s); expected %s", what, got, sigs);
+	}
+	ir_builtin_results(row, ty, nin, rt);
+	if (np > nin) {
+		/* the outputs: variables of the results' types */
+		for (int k = 0; k < nout; k++) {
+			Node *x = node[nin + k];
+			int v = x->kind == N_NAME ? map_get(&s->names, x->name) : -1;
+			if (v < 0 || s->f->val[v].kind != VK_VAR)
+				ERR(x, "output '%s' of %s() must be a local variable assigned before the call "
+				    "(%s = wp.%s())", pname[nin + k], what, pname[nin + k], uty(rt[k]));
+			if (ty_of(s, v) != rt[k])
+				ERR(x, "output '%s' of %s() must be %s, not %s", pname[nin + k], what,
+				    uty(rt[k]), uty(ty_of(s, v)));
+			for (int j = 0; j < k; j++)
+				if (res[j] == v)
+					ERR(x, "'%s' receives two outputs of %s()", x->name, what);
+			res[k] = v;
+		}
+	} else if (lhs) {
+		if (lhs->nkid != nout)
+			ERR(lhs, "cannot unpack %d values returned by %s() into %d names", nout, what,
+			    lhs->nkid);
+		tuple_targets(s, lhs);
+		for (int k = 0; k < nout; k++) {
+			res[k] = map_get(&s->names, lhs->kid[k]->name);
+			if (res[k] >= 0 && ty_of(s, res[k]) != rt[k])
+				type_mismatch(s, lhs->kid[k], lhs->kid[k]->name, ty_of(s, res[k]), rt[k]);
+		}
+		/* Python binds the names after evaluating the call */
+		for (int k = 0; k < nout; k++)
+			if (res[k] < 0)
+				res[k] = new_var(s, lhs->kid[k]->name, rt[k]);
+	} else {
+		for (int k = 0; k < nout; k++)
+			res[k] = ir_temp(s->m, s->f, rt[k]);
+	}
+	emit(s, e, OP_BUILTIN, res, nout, a, nin)->callee = (int32_t)row;
+	return -1;
+}
+
 /* wp.NAME(...) for a row of builtins.h.  Without want the result, if any,
  * is dropped (an expression statement: atomics, mostly). */
 static int builtin(Sema *s, Node *e, const char *name, Target *t, int want)
@@ -1448,6 +1542,8 @@ static int builtin(Sema *s, Node *e, const char *name, Target *t, int want)
 		if (first < 0)
 			first = r;
 	}
+	if (ir_builtin_nres(first) > 1)
+		return several(s, e, name, first, NULL, want);
 	for (int i = 1; i < e->nkid; i++)
 		haskw |= e->kid[i]->kind == N_KWARG;
 	int32_t a[MAXOPS];
@@ -2187,6 +2283,16 @@ static void assign_tuple(Sema *s, Node *st, Node *lhs, Node *rhs)
 	if (rhs->kind == N_CALL && is_wp_attr(rhs->kid[0]) && !strcmp(rhs->kid[0]->name, "tid")) {
 		assign_tid(s, st, lhs, rhs);
 		return;
+	}
+	if (rhs->kind == N_CALL && is_wp_attr(rhs->kid[0]) && ir_builtin_public(rhs->kid[0]->name)) {
+		int row0 = -1;
+		for (int r = 0; r < BI_COUNT && row0 < 0; r++)
+			if (!strcmp(ir_builtins[r].name, rhs->kid[0]->name))
+				row0 = r;
+		if (ir_builtin_nres(row0) > 1) {
+			several(s, rhs, rhs->kid[0]->name, row0, lhs, 0);
+			return;
+		}
 	}
 	if (d < 0 && rhs->kind == N_CALL)
 		(void)expr(s, rhs, NULL); /* reports kernels, unknown names, ... */

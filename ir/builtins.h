@@ -6,7 +6,8 @@
  *     B(ENUM, "name", "result", "args", flags, "adjoint")
  *
  * The arguments are type patterns separated by commas, the result one
- * pattern ("" for no value):
+ * pattern ("" for no value) or several, each named, for a builtin with
+ * several results (svd3):
  *
  *     Float  Int  Scalar   a scalar of that class (Float: float16, float32,
  *                          float64; Int: int8 .. uint64; Scalar: either),
@@ -33,7 +34,8 @@
  * The adjoint column gives the derivative rule (diff/rule.c has the
  * grammar): for each argument, separated by ';', its adjoint
  * contribution as an expression over a, b, c (the arguments), r (the
- * result) and g (the result's adjoint); "" or an empty part means none
+ * result) and g (the result's adjoint), r1, g1, r2, g2 for the second and
+ * third results of a builtin with several; "" or an empty part means none
  * (floor, sign; tid and atomics are handled by kdiff itself; values of
  * int type never have adjoints).  Non-smooth points follow Warp
  * (doc/autodiff.md).
@@ -156,7 +158,21 @@ B6(COLS4, "matrix_from_cols", "mat(4, 4, S)", "vec(4, Float), vec(4, S), vec(4, 
 B6(DIV_APPROX_F, "div_approx", "S", "a: Float, b: S", 0, "g / b; -(g * r) / b")
 B6(DIV_APPROX_V, "div_approx", "vec(N, S)", "a: vec(N, Float), b: S", 0, "g / b; -fdot(g, r) / b")
 B6(DIV_APPROX_M, "div_approx", "mat(N, N, S)", "a: mat(N, N, Float), b: S", 0, "g / b; -fdot(g, r) / b")
+B6(DIV_APPROX_SV, "div_approx", "vec(N, S)", "a: Float, b: vec(N, S)", 0, "@g / b; -g * r / b")
+B6(DIV_APPROX_SM, "div_approx", "mat(N, N, S)", "a: Float, b: mat(N, N, S)", 0, "fdot(g, cw_div(fill(b, 1.0), b)); -cw_mul(g, cw_div(r, b))")
 B6(INVERSE_APPROX, "inverse_approx", "mat(N, N, S)", "a: mat(N, N, Float)", 0, "-(transpose(r) * g * transpose(r))")
+/* decompositions: several results (U, sigma, V = wp.svd3(A), or
+ * wp.svd3(A, U, sigma, V) into the caller's variables); the adjoint of
+ * each is a runtime function of its own, adj_<name>, which only kdiff
+ * writes (BF_INTERNAL) */
+B6(SVD3, "svd3", "U: mat(3, 3, S), sigma: vec(3, S), V: mat(3, 3, S)", "A: mat(3, 3, Float)", 0, "adj_svd3(a, r, r1, r2, g, g1, g2)")
+B6(SVD2, "svd2", "U: mat(2, 2, S), sigma: vec(2, S), V: mat(2, 2, S)", "A: mat(2, 2, Float)", 0, "adj_svd2(a, r, r1, r2, g, g1, g2)")
+B6(QR3, "qr3", "Q: mat(3, 3, S), R: mat(3, 3, S)", "A: mat(3, 3, Float)", 0, "adj_qr3(a, r, r1, g, g1)")
+B6(EIG3, "eig3", "Q: mat(3, 3, S), d: vec(3, S)", "A: mat(3, 3, Float)", 0, "adj_eig3(a, r, r1, g, g1)")
+B6(ADJ_SVD3, "adj_svd3", "mat(3, 3, S)", "mat(3, 3, Float), mat(3, 3, S), vec(3, S), mat(3, 3, S), mat(3, 3, S), vec(3, S), mat(3, 3, S)", BF_INTERNAL, "")
+B6(ADJ_SVD2, "adj_svd2", "mat(2, 2, S)", "mat(2, 2, Float), mat(2, 2, S), vec(2, S), mat(2, 2, S), mat(2, 2, S), vec(2, S), mat(2, 2, S)", BF_INTERNAL, "")
+B6(ADJ_QR3, "adj_qr3", "mat(3, 3, S)", "mat(3, 3, Float), mat(3, 3, S), mat(3, 3, S), mat(3, 3, S), mat(3, 3, S)", BF_INTERNAL, "")
+B6(ADJ_EIG3, "adj_eig3", "mat(3, 3, S)", "mat(3, 3, Float), mat(3, 3, S), vec(3, S), mat(3, 3, S), vec(3, S)", BF_INTERNAL, "")
 
 /* quaternions, transforms and spatial vectors */
 B6(QUAT_IDENTITY, "quat_identity", "quat(float)", "", 0, "")

@@ -227,20 +227,83 @@ static int match_args(const BuiltinInfo *bi, const Type *args, int nargs, Bind *
 	return i == nargs;
 }
 
+/* Skip a result's name ("U: "), if it has one. */
+static void skip_name(const char **p)
+{
+	const char *q = *p;
+	char w[32];
+	word(&q, w, sizeof w);
+	skip_blanks(&q);
+	if (*q == ':')
+		*p = q + 1;
+}
+
+/* The result types of a row under b (at most 4): their number, or -1
+ * when one is a shape the language has no type for. */
+static int build_results(const BuiltinInfo *bi, const Bind *b, Type *res)
+{
+	const char *p = bi->res;
+	int n = 0;
+	skip_blanks(&p);
+	while (*p && n < 4) {
+		skip_name(&p);
+		if ((res[n++] = build(&p, b)) == TY_VOID)
+			return -1;
+		expect(&p, ',');
+		skip_blanks(&p);
+	}
+	return n;
+}
+
 int ir_builtin_resolve(const char *name, const Type *args, int nargs, Type *res)
 {
 	for (int r = 0; r < BI_COUNT; r++) {
 		const BuiltinInfo *bi = &ir_builtins[r];
 		Bind b;
+		Type t[4];
 		if (strcmp(bi->name, name) || !match_args(bi, args, nargs, &b))
 			continue;
-		const char *p = bi->res;
-		*res = *p ? build(&p, &b) : TY_VOID;
-		if (*p && *res == TY_VOID)
-			continue; /* a shape the language has no type for */
+		int n = build_results(bi, &b, t);
+		if (n < 0)
+			continue;
+		*res = n ? t[0] : TY_VOID;
 		return r;
 	}
 	return -1;
+}
+
+int ir_builtin_results(int row, const Type *args, int nargs, Type *res)
+{
+	Bind b;
+	if (!match_args(&ir_builtins[row], args, nargs, &b))
+		return 0;
+	int n = build_results(&ir_builtins[row], &b, res);
+	return n < 0 ? 0 : n;
+}
+
+int ir_builtin_nres(int row)
+{
+	const char *p = ir_builtins[row].res;
+	int n = 0, depth = 0;
+	skip_blanks(&p);
+	if (!*p)
+		return 0;
+	for (n = 1; *p; p++) {
+		depth += *p == '(' ? 1 : *p == ')' ? -1 : 0;
+		n += *p == ',' && depth == 0;
+	}
+	return n;
+}
+
+void ir_builtin_result_name(int row, int k, char *out, size_t n)
+{
+	const char *p = ir_builtins[row].res;
+	int depth = 0;
+	for (; *p && k; p++) {
+		depth += *p == '(' ? 1 : *p == ')' ? -1 : 0;
+		k -= *p == ',' && depth == 0;
+	}
+	word(&p, out, n);
 }
 
 int ir_builtin_arity(int row)
@@ -357,6 +420,12 @@ void ir_builtin_cname(int row, const Type *args, char *out, size_t n)
 	 * min(a, b) of two vectors, and C has one name for both */
 	Type t = ty_elem(args[0]);
 	const char *name = row == BI_MIN_VS ? "min_of" : row == BI_MAX_VS ? "max_of" : b->name;
+	/* a number by a vector or matrix (div_approx(s, v)) is not the
+	 * number by a number: both types name it */
+	if (ty_is_scalar(t) && ir_builtin_arity(row) >= 2 && ty_is_composite(args[1])) {
+		snprintf(out, n, "ks_%s_%s_%s", name, ty_name(t), ty_name(args[1]));
+		return;
+	}
 	snprintf(out, n, "ks_%s_%s", name, ty_name(t));
 }
 

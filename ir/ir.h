@@ -167,6 +167,14 @@ int ir_builtin_public(const char *name);
 /* Resolve an overload of NAME for the argument types.  Returns the row or
  * -1, and sets *res to its result type (TY_VOID for none). */
 int ir_builtin_resolve(const char *name, const Type *args, int nargs, Type *res);
+/* The result types of a row for these argument types (which it must
+ * accept) into res (at most 4): their number, 0 for none.  A row with
+ * several results (svd3) names them (ir_builtin_result_name). */
+int ir_builtin_results(int row, const Type *args, int nargs, Type *res);
+/* The name of result k of a row with several ("U"), into out. */
+void ir_builtin_result_name(int row, int k, char *out, size_t n);
+/* The number of results of a row (0, 1, or more for svd3 and the like). */
+int ir_builtin_nres(int row);
 /* The number of arguments of a row, or -1 where it varies (index). */
 int ir_builtin_arity(int row);
 /* A readable list of NAME's signatures, "min(float, float), min(int, int),

@@ -286,6 +286,16 @@ static void check_types(Verifier *v, const Inst *in)
 				     ty_name(rt));
 			if (in->res[0] == in->res[1])
 				verr(v, where(v, in), "%s defines one value twice", opname);
+		} else if (ir_builtin_nres(row) > 1) {
+			/* several results: all of them, or none (left unused) */
+			Type t[4];
+			int n = ir_builtin_results(row, at, in->narg, t);
+			if (in->nres && in->nres != n)
+				verr(v, where(v, in), "%s defines %d values, not %d", opname, n, in->nres);
+			for (int i = 0; i < in->nres; i++)
+				if (ty_of(v, in->res[i]) != t[i])
+					verr(v, where(v, in), "result %d of %s is %s, not %s", i + 1, opname,
+					     ty_name(t[i]), ty_name(ty_of(v, in->res[i])));
 		} else if (in->nres > 1 ||
 			   (in->nres == 1 && (rt == TY_VOID || ty_of(v, in->res[0]) != rt))) {
 			verr(v, where(v, in), "%s returns %s", opname, ty_name(rt));
