@@ -403,7 +403,8 @@ static int val_view(const Emitter *e, int val)
 	for (int i = 0; i < e->f->nparam; i++)
 		if (e->f->param[i] == val)
 			return param_view(e->m, e->f, i);
-	return 0;
+	/* a struct's array field is always a view */
+	return ty_is_array(e->f->val[val].ty);
 }
 
 /* The C type of a value: "float", "ks_vec3d"; of an array, its element's. */
@@ -416,6 +417,8 @@ static const char *ctype(Type t)
 		return scalar_ctype(e);
 	if (e == TY_VOID)
 		return "void";
+	if (ty_is_struct(e))
+		return ty_name(e);
 	char *b = buf[k++ & 3];
 	snprintf(b, sizeof buf[0], "ks_%s", ty_name(e));
 	return b;
@@ -455,10 +458,17 @@ const char *emit_param_ctype(const Module *m, const Func *f, int i)
 	return buf;
 }
 
-/* The zero of a type as C: "0.0f", "0", "ks_zero_vec3()". */
+/* Is the code being written CUDA C++ (a struct's zero is spelled S{})? */
+static int zero_cuda;
+
+/* The zero of a type as C: "0.0f", "0", "ks_zero_vec3()", "(Params){0}". */
 static const char *zero_of(Type t)
 {
 	static char buf[64];
+	if (ty_is_struct(t)) {
+		snprintf(buf, sizeof buf, zero_cuda ? "%s{}" : "(%s){0}", ty_name(t));
+		return buf;
+	}
 	switch (t) {
 	case TY_BOOL: return "false";
 	case TY_FLOAT: return "0.0f";
@@ -743,8 +753,8 @@ static int slot_kind(const Inst *j, int p)
 
 static int foldable_def(const Emitter *e, const Inst *d)
 {
-	if (is_control(d->op) || d->op == OP_STORE || d->nres != 1)
-		return 0;
+	if (is_control(d->op) || d->op == OP_STORE || d->nres != 1 || d->op == OP_SETFIELD)
+		return 0; /* a struct's field is set by a statement of its own */
 	if (d->op == OP_CALL && e->m->fn[d->callee]->nret != 1)
 		return 0;
 	return e->f->val[d->res[0]].kind == VK_TEMP;
@@ -1439,9 +1449,18 @@ static int put_inst(Emitter *e, Buf *b, const Inst *in)
 		return P_COND;
 	case OP_CONV:
 		return put_conv(e, b, in);
+	case OP_FIELD:
+		put_expr(e, b, in->arg[0], P_POSTFIX);
+		buf_putc(b, '.');
+		buf_puts(b, ty_field(t0, in->callee)->name);
+		return P_POSTFIX;
 	case OP_MAKE: {
 		Type rt = vty(e, in->res[0]);
 		const char *ty = ty_name(rt);
+		if (ty_is_struct(rt)) {
+			buf_puts(b, zero_of(rt));
+			return P_POSTFIX;
+		}
 		snprintf(name, sizeof name, "ks_%s_%s",
 			 in->narg == 0 ? "zero" : in->narg == 1 ? "fill" : "make", ty);
 		if (ty_is_xform(rt) && in->narg == 7) {
@@ -1638,6 +1657,30 @@ static void emit_assign(Emitter *e, const Inst *in, int depth)
 	const Value *rv = &e->f->val[r];
 	Buf b = {0};
 	indent(e, depth);
+	if (in->op == OP_SETFIELD) {
+		/* s.f = x; or, into another value, t = s; t.f = x; */
+		if (in->arg[0] != r) {
+			int declare = is_named_temp(e, r) || (rv->kind == VK_VAR && decl_inline(e, r) &&
+							       in == first_occ(e, r));
+			if (declare) {
+				put_decl(&b, rv->ty, e->v[r].name);
+			} else {
+				buf_puts(&b, e->v[r].name);
+			}
+			buf_puts(&b, " = ");
+			put_expr(e, &b, in->arg[0], 0);
+			put_text(e, &b, ";");
+			line_end(e, in);
+			buf_free(&b);
+			b = (Buf){0};
+			indent(e, depth);
+		}
+		buf_puts(&b, e->v[r].name);
+		buf_putc(&b, '.');
+		buf_puts(&b, ty_field(rv->ty, in->callee)->name);
+		buf_puts(&b, " = ");
+		put_expr(e, &b, in->arg[1], 0);
+	} else
 	/* in-place component updates: v.c[k] = s;  m.c[i][j] = s; */
 	if (in->op == OP_INSERT && in->arg[0] == r && !(ty_is_mat(rv->ty) && in->narg == 3)) {
 		buf_puts(&b, e->v[r].name);
@@ -2526,6 +2569,20 @@ static void emit_begin(Emitter *e, FILE *out, const Module *m, int target, const
 	if (checked)
 		fputs("#define KS_CHECKED 1 /* every array access checked against its shape */\n", out);
 	fputs("#include \"ksynth.h\"\n", out);
+	zero_cuda = target == EMIT_CUDA;
+	/* the structs, each after those it holds */
+	for (int i = 0; i < m->nst; i++) {
+		Type t = m->st[i];
+		fprintf(out, "\n// @wp.struct %s\ntypedef struct %s {\n", ty_name(t), ty_name(t));
+		for (int k = 0; k < ty_nfield(t); k++) {
+			const Field *fd = ty_field(t, k);
+			if (ty_is_array(fd->ty))
+				fprintf(out, "    ks_array_%s %s;\n", ty_name(ty_elem(fd->ty)), fd->name);
+			else
+				fprintf(out, "    %s %s;\n", ctype(fd->ty), fd->name);
+		}
+		fprintf(out, "} %s;\n", ty_name(t));
+	}
 }
 
 static void emit_free(Emitter *e)

@@ -482,6 +482,8 @@ Type ir_op_type(int op, const Type *a, int n, Type want)
 	case OP_CONV:
 		return want != TY_VOID && convertible(a[0], want) ? want : TY_VOID;
 	case OP_MAKE:
+		if (ty_is_struct(want))
+			return n == 0 ? want : TY_VOID; /* a struct's zero */
 		return make_ok(a, n, want) ? want : TY_VOID;
 	case OP_EXTRACT:
 		return component_ok(a[0], a + 1, n - 1, &part) ? part : TY_VOID;
@@ -511,6 +513,18 @@ Type ir_op_type(int op, const Type *a, int n, Type want)
 		return n == 0 ? TY_BOOL : TY_VOID;
 	}
 	return TY_VOID;
+}
+
+Type ir_inst_type(int op, int k, const Type *a, int n, Type want)
+{
+	if (op != OP_FIELD && op != OP_SETFIELD)
+		return ir_op_type(op, a, n, want);
+	if (n != ir_ops[op].nargs || !ty_is_struct(a[0]) || k < 0 || k >= ty_nfield(a[0]))
+		return TY_VOID;
+	Type ft = ty_field(a[0], k)->ty;
+	if (op == OP_FIELD)
+		return ft;
+	return a[1] == ft ? a[0] : TY_VOID;
 }
 
 /* ---- constants -------------------------------------------------------- */
@@ -544,6 +558,18 @@ void ir_const_text(char *out, size_t n, const Value *v)
 
 /* ---- building ------------------------------------------------------------- */
 
+void ir_struct_add(Module *m, Type t)
+{
+	for (int i = 0; i < m->nst; i++)
+		if (m->st[i] == t)
+			return;
+	if (m->nst == m->capst) {
+		m->capst = m->capst ? 2 * m->capst : 8;
+		m->st = xrealloc(m->st, (size_t)m->capst * sizeof *m->st);
+	}
+	m->st[m->nst++] = t;
+}
+
 Module *ir_module_new(void)
 {
 	Module *m = xmalloc(sizeof *m);
@@ -558,6 +584,7 @@ void ir_module_free(Module *m)
 		return;
 	arena_free(&m->arena);
 	free(m->index);
+	free(m->st);
 	free(m);
 }
 

@@ -392,11 +392,15 @@ static int select_kernels(const Module *m, const Opts *o, const Func **ks)
 	for (int s = 0; s < o->nset; s++) {
 		int found = 0;
 		for (int k = 0; k < nk && !found; k++)
-			for (int i = 0; i < ks[k]->nparam; i++) {
-				const Value *p = &ks[k]->val[ks[k]->param[i]];
+		{
+			const Func *fk = run_flat(ks[k]);
+			for (int i = 0; i < fk->nparam; i++) {
+				const Value *p = &fk->val[fk->param[i]];
 				if (!strcmp(p->name, o->set[s].name) && (ty_is_scalar(p->ty) || p->ty == TY_BOOL))
 					found = 1;
 			}
+			run_flat_free(fk, ks[k]);
+		}
 		if (!found)
 			ks_fatal("--set %s: no kernel run has an int, float or bool parameter %s",
 				 o->set[s].name, o->set[s].name);
@@ -404,9 +408,10 @@ static int select_kernels(const Module *m, const Opts *o, const Func **ks)
 	for (int s = 0; s < o->nshape; s++) {
 		const RunShape *sh = &o->shape[s];
 		int found = 0;
-		for (int k = 0; k < nk; k++)
-			for (int i = 0; i < ks[k]->nparam; i++) {
-				const Value *p = &ks[k]->val[ks[k]->param[i]];
+		for (int k = 0; k < nk; k++) {
+			const Func *fk = run_flat(ks[k]);
+			for (int i = 0; i < fk->nparam; i++) {
+				const Value *p = &fk->val[fk->param[i]];
 				if (strcmp(p->name, sh->name) || !ty_is_array(p->ty))
 					continue;
 				if (ty_ndim(p->ty) != sh->rank)
@@ -416,11 +421,16 @@ static int select_kernels(const Module *m, const Opts *o, const Func **ks)
 						 sh->rank);
 				found = 1;
 			}
+			run_flat_free(fk, ks[k]);
+		}
 		if (!found)
 			ks_fatal("--shape %s: no kernel run has an array parameter %s", sh->name, sh->name);
 	}
-	for (int k = 0; k < nk; k++)
-		check_law(o, ks[k]);
+	for (int k = 0; k < nk; k++) {
+		const Func *fk = run_flat(ks[k]);
+		check_law(o, fk);
+		run_flat_free(fk, ks[k]);
+	}
 	return nk;
 }
 
@@ -668,8 +678,9 @@ static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host,
 	char name[320];
 	RunArgs in, out;
 	RunLaw law;
-	kernel_law(o, f, &law);
-	run_args_init(&in, f, &law);
+	const Func *ff = run_flat(f); /* struct parameters as their fields */
+	kernel_law(o, ff, &law);
+	run_args_init(&in, ff, &law);
 	run_args_copy(&out, &in);
 	int threads = o->threads ? o->threads : o->device == DEV_CUDA ? 256 : 64;
 	int blocks = o->blocks ? o->blocks : (int)((run_threads(&in) + threads - 1) / threads);
@@ -682,6 +693,9 @@ static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host,
 	int failed = 0;
 	if (o->grad) {
 		const Func *b = m->fn[ir_backward_find(m, f->name)];
+		if (ff != f)
+			ks_fatal("%s: %s: --grad of a kernel with a struct parameter is not supported yet",
+				 what, f->name);
 		gp = &g;
 		run_grad_init(&g, m, f, b, &in, &out, o->seed);
 		/* a backward with a tape runs twice: to measure what it needs,
@@ -766,6 +780,7 @@ static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host,
 		run_grad_free(gp);
 	run_args_free(&in);
 	run_args_free(&out);
+	run_flat_free(ff, f);
 	return bad != 0 || failed;
 }
 

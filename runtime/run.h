@@ -188,6 +188,15 @@ size_t run_json(Buf *b, const RunArgs *in, const RunArgs *out, const RunGrad *g,
  * RunCpuLaunch (C) or RunSimLaunch (extern "C", C++), running every
  * (block, thread) of the grid in order.  With views set, every array is
  * passed as a view, a 1-D one too (the checked ABI, emit.h). */
+/* A kernel with struct parameters as krun sees it: each struct's fields
+ * (nested ones too) are parameters of their own, named p.dt, p.inner.v,
+ * in order (the launcher builds the structs from them); f itself when it
+ * has no struct parameter.  run_flat_free frees what run_flat made. */
+const Func *run_flat(const Func *f);
+void run_flat_free(const Func *flat, const Func *f);
+/* The number of f's parameters as krun sees them. */
+int run_flat_count(const Func *f);
+
 void run_launcher_c(Buf *b, const Module *m, const Func *f, const char *entry, int views);
 void run_launcher_sim(Buf *b, const Module *m, const Func *f, const char *entry);
 
