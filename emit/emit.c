@@ -1144,37 +1144,43 @@ static void put_elem(Emitter *e, Buf *b, const Inst *in)
 {
 	Type t = vty(e, in->arg[0]);
 	int nd = ty_ndim(t);
-	put_expr(e, b, in->arg[0], P_POSTFIX);
+	/* the array as an expression: its name, or a struct's field (s.a),
+	 * which has none; it is written again for the shape */
+	Buf arr = {0};
+	put_expr(e, &arr, in->arg[0], P_POSTFIX);
+	buf_put(b, arr.p, arr.n);
+	buf_putc(&arr, '\0');
 	if (checked) {
 		/* a.data[ks_index2(a.shape, i, j, "a", LINE, COL)] */
-		const char *name = e->v[in->arg[0]].name;
-		buf_printf(b, ".data[ks_index%d(%s.shape", nd, name);
+		buf_printf(b, ".data[ks_index%d(%s.shape", nd, arr.p);
 		for (int k = 1; k <= nd; k++) {
 			buf_puts(b, ", ");
 			put_expr(e, b, in->arg[k], P_COND);
 		}
-		buf_printf(b, ", \"%s\", %d, %d)]", e->f->val[in->arg[0]].name, in->loc.line,
-			   in->loc.col);
+		const char *name = e->f->val[in->arg[0]].name;
+		buf_printf(b, ", \"%s\", %d, %d)]", name ? name : arr.p, in->loc.line, in->loc.col);
+		buf_free(&arr);
 		return;
 	}
 	if (nd == 1) {
 		buf_puts(b, val_view(e, in->arg[0]) ? ".data[" : "[");
 		put_expr(e, b, in->arg[1], 0);
 		buf_putc(b, ']');
+		buf_free(&arr);
 		return;
 	}
-	const char *name = e->v[in->arg[0]].name;
 	buf_puts(b, ".data[");
 	for (int k = 2; k < nd; k++)
 		buf_putc(b, '(');
 	put_expr(e, b, in->arg[1], P_MUL);
 	for (int k = 1; k < nd; k++) {
-		buf_printf(b, " * %s.shape[%d] + ", name, k);
+		buf_printf(b, " * %s.shape[%d] + ", arr.p, k);
 		put_expr(e, b, in->arg[k + 1], P_ADD + 1);
 		if (k < nd - 1)
 			buf_putc(b, ')');
 	}
 	buf_putc(b, ']');
+	buf_free(&arr);
 }
 
 /* &a[i, ...] */

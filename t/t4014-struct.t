@@ -6,7 +6,7 @@
 
 export TMPDIR=$TMP/tmp
 mkdir -p "$TMPDIR"
-for py in t/struct/params.py; do
+for py in t/struct/params.py t/struct/nested.py; do
 	kir=${py%.py}.kir
 	kparse "$py" >"$TMP/out.kir"
 	same_file "$py: IR matches $kir" "$TMP/out.kir" "$kir"
@@ -17,6 +17,10 @@ for py in t/struct/params.py; do
 	is "$py: cpu and sim records agree" \
 		"$(sed 's/"device": "cpu"/"device": "sim"/' "$TMP/cpu.json")" "$(cat "$TMP/sim.json")"
 done
+krun --dim 8 --shape s.weights=4 t/struct/nested.py >"$TMP/oob.json" 2>"$TMP/oob.err"
+is "an out-of-bounds index of a struct's array fails" $? 1
+is "... and names the array by its field" "$(head -1 "$TMP/oob.err")" \
+	"t/struct/nested.py:28:31: error: s.weights[4] is out of bounds in kernel step: s.weights has 4 elements"
 for py in t/struct/bad-*.py; do
 	err=${py%.py}.err
 	! kparse -o "$TMP/bad.kir" "$py" 2>"$TMP/err"
