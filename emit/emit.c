@@ -85,6 +85,7 @@ typedef struct Emitter {
 	FILE *out;
 	const Module *m;
 	int target;
+	uint8_t taped[256]; /* per struct of the module (m->st): its tape functions written */
 	char **fname;       /* C names of the module's functions */
 	char **ebase;       /* kernels: the base of their entries' names */
 	int *fx;            /* memory effects of each function, FX_* */
@@ -2138,7 +2139,77 @@ static int is_handle(const Emitter *e, int val)
 
 static int words_of(Type t)
 {
+	if (ty_is_struct(t)) {
+		/* its fields', a struct's arrays none (a checkpoint keeps them
+		 * from the loop's entry) */
+		int n = 0;
+		for (int k = 0; k < ty_nfield(t); k++)
+			if (!ty_is_array(ty_field(t, k)->ty))
+				n += words_of(ty_field(t, k)->ty);
+		return n;
+	}
 	return ty_is_vec(t) || ty_is_mat(t) ? ty_ncomp(t) : 1;
+}
+
+/* Is u the struct t, or a struct holding a t (nested too)? */
+static int holds_struct(Type u, Type t)
+{
+	if (u == t)
+		return 1;
+	if (ty_is_struct(u))
+		for (int k = 0; k < ty_nfield(u); k++)
+			if (holds_struct(ty_field(u, k)->ty, t))
+				return 1;
+	return 0;
+}
+
+/* Does b keep a struct of type t on the tape (or one holding a t)? */
+static int tapes_struct(const Block *b, const Func *f, Type t)
+{
+	for (int i = 0; i < b->n; i++) {
+		const Inst *in = &b->v[i];
+		if (in->op == OP_TAPE_PUT && holds_struct(f->val[in->arg[2]].ty, t))
+			return 1;
+		if (tapes_struct(&in->body, f, t) || tapes_struct(&in->els, f, t))
+			return 1;
+	}
+	return 0;
+}
+
+/* ks_tape_put_S and ks_tape_get_S for a struct S a loop of f keeps on
+ * the tape, before f, once: its fields one after the other, as the
+ * runtime keeps a vector */
+static void put_struct_tape(Emitter *e, const Func *f, int i)
+{
+	Type t = e->m->st[i];
+	FILE *out = e->out;
+	if (i >= (int)sizeof e->taped || e->taped[i] || !tapes_struct(&f->body, f, t))
+		return;
+	e->taped[i] = 1;
+	const char *s = ty_name(t);
+	fprintf(out, "\n// a %s kept on the tape: its fields' words in order (its arrays stay)\n", s);
+	fprintf(out, "KS_FUNC void ks_tape_put_%s(ks_tape *t, %s x)\n{\n", s, s);
+	for (int k = 0; k < ty_nfield(t); k++) {
+		const Field *fd = ty_field(t, k);
+		if (!ty_is_array(fd->ty))
+			fprintf(out, "    ks_tape_put_%s(t, x.%s);\n", ty_name(fd->ty), fd->name);
+	}
+	fprintf(out, "}\n\nKS_FUNC %s ks_tape_get_%s(ks_tape *t, const ks_trips *L, int off, %s x0)\n{\n",
+		s, s, s);
+	int off = 0;
+	for (int k = 0; k < ty_nfield(t); k++) {
+		const Field *fd = ty_field(t, k);
+		if (ty_is_array(fd->ty))
+			continue;
+		if (off)
+			fprintf(out, "    x0.%s = ks_tape_get_%s(t, L, off + %d, x0.%s);\n", fd->name,
+				ty_name(fd->ty), off, fd->name);
+		else
+			fprintf(out, "    x0.%s = ks_tape_get_%s(t, L, off, x0.%s);\n", fd->name,
+				ty_name(fd->ty), fd->name);
+		off += words_of(fd->ty);
+	}
+	fputs("    return x0;\n}\n\n", out);
 }
 
 /* The tape's loop handles and the layout of each loop's checkpoint: the
@@ -2339,6 +2410,8 @@ static void emit_func(Emitter *e, int fi)
 {
 	const Func *f = e->m->fn[fi];
 	int cuda = e->target == EMIT_CUDA;
+	for (int i = 0; i < e->m->nst; i++)
+		put_struct_tape(e, f, i);
 	analyse(e, f, fi);
 	Buf b = {0};
 	if (f->is_kernel) {
@@ -2588,7 +2661,11 @@ static void emit_begin(Emitter *e, FILE *out, const Module *m, int target, const
 				fprintf(out, "    %s %s;\n", ctype(fd->ty), fd->name);
 		}
 		fprintf(out, "} %s;\n", ty_name(t));
+		/* a view of an array of them, as ksynth.h's for its own types */
+		fprintf(out, "typedef struct { %s *data; int shape[4]; } ks_array_%s;\n", ty_name(t),
+			ty_name(t));
 	}
+	memset(e->taped, 0, sizeof e->taped);
 }
 
 static void emit_free(Emitter *e)

@@ -141,6 +141,11 @@ int ty_field_find(Type t, const char *name);
  * floats, or a struct with such a field, nested structs included)?
  * Arrays do not count. */
 int ty_has_float(Type t);
+/* The leaves of a value of type t, in order: 1, or for a struct its
+ * fields' leaves (a nested struct's leaves in its place); the first leaf
+ * of a struct's field k among them. */
+int ty_nleaves(Type t);
+int ty_leaf_offset(Type t, int k);
 /* Parse a type name as ty_name prints it; TY_VOID when unknown. */
 Type ty_parse(const char *s, size_t n);
 /* The named type spelled wp.NAME (Warp's name or its alias), or TY_VOID. */

@@ -140,6 +140,24 @@ int ty_has_float(Type t)
 	return 0;
 }
 
+int ty_nleaves(Type t)
+{
+	if (!ty_is_struct(t))
+		return 1;
+	int n = 0;
+	for (int k = 0; k < ks_types[t].nfield; k++)
+		n += ty_nleaves(ks_types[t].field[k].ty);
+	return n;
+}
+
+int ty_leaf_offset(Type t, int k)
+{
+	int n = 0;
+	for (int j = 0; j < k; j++)
+		n += ty_nleaves(ks_types[t].field[j].ty);
+	return n;
+}
+
 Type ty_parse(const char *s, size_t n)
 {
 	int ndim = 0;

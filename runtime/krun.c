@@ -260,7 +260,7 @@ static int tcc_unsafe(const Module *m, int dbl)
 		for (int v = 0; v < m->fn[i]->nval; v++) {
 			Type e = ty_elem(m->fn[i]->val[v].ty);
 			size_t n = run_size(e, dbl);
-			if (ty_is_composite(e) && n > 8 && n < 16 && n % 8)
+			if ((ty_is_composite(e) || ty_is_struct(e)) && n > 8 && n < 16 && n % 8)
 				return 1;
 		}
 	return 0;
@@ -678,7 +678,7 @@ static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host,
 	char name[320];
 	RunArgs in, out;
 	RunLaw law;
-	const Func *ff = run_flat(f); /* struct parameters as their fields */
+	const Func *ff = run_flat(f), *bf = NULL; /* struct parameters as their fields */
 	kernel_law(o, ff, &law);
 	run_args_init(&in, ff, &law);
 	run_args_copy(&out, &in);
@@ -693,11 +693,15 @@ static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host,
 	int failed = 0;
 	if (o->grad) {
 		const Func *b = m->fn[ir_backward_find(m, f->name)];
-		if (ff != f)
-			ks_fatal("%s: %s: --grad of a kernel with a struct parameter is not supported yet",
-				 what, f->name);
+		for (int i = 0; i < ff->nparam; i++) {
+			Type t = ff->val[ff->param[i]].ty;
+			if (ty_is_array(t) && ty_is_struct(ty_elem(t)) && ty_has_float(ty_elem(t)))
+				ks_fatal("%s: %s: --grad of a kernel with an array of structs (%s) is not "
+					 "supported yet", what, f->name, ff->val[ff->param[i]].name);
+		}
+		bf = run_flat(b); /* a struct's adjoints are its leaves' */
 		gp = &g;
-		run_grad_init(&g, m, f, b, &in, &out, o->seed);
+		run_grad_init(&g, m, ff, bf, &in, &out, o->seed);
 		/* a backward with a tape runs twice: to measure what it needs,
 		 * then with the tape allocated (doc/autodiff.md) */
 		for (int pass = g.tape >= 0 ? 0 : 1; pass < 2; pass++) {
@@ -728,6 +732,9 @@ static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host,
 			run_grad_free(gp);
 		run_args_free(&in);
 		run_args_free(&out);
+		if (bf)
+			run_flat_free(bf, m->fn[ir_backward_find(m, f->name)]);
+		run_flat_free(ff, f);
 		return 0;
 	}
 	if (o->gradcheck) {
@@ -780,6 +787,8 @@ static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host,
 		run_grad_free(gp);
 	run_args_free(&in);
 	run_args_free(&out);
+	if (bf)
+		run_flat_free(bf, m->fn[ir_backward_find(m, f->name)]);
 	run_flat_free(ff, f);
 	return bad != 0 || failed;
 }

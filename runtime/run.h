@@ -95,6 +95,11 @@ void run_args_free(RunArgs *a);
 /* The bytes of one value of type t (not an array) as the code holds it:
  * in the double build (dbl) a float component takes 8. */
 size_t run_size(Type t, int dbl);
+/* The byte offset of field k of struct t as C lays it out (dbl: in the
+ * double build, every float a double). */
+size_t run_field_offset(Type t, int k, int dbl);
+/* Does struct t hold an array (in a nested struct too)? */
+int run_struct_holds_array(Type t);
 /* Component k of a value of scalar type s at p (held as above), as a
  * double; and the other way. */
 double run_get(Type s, int dbl, const void *p, size_t k);

@@ -25,22 +25,11 @@
 #include "emit/emit.h"
 #include "run.h"
 
-/* The leaves of a value of type t: 1, or a struct's fields' leaves. */
-static int nleaves(Type t)
-{
-	if (!ty_is_struct(t))
-		return 1;
-	int n = 0;
-	for (int k = 0; k < ty_nfield(t); k++)
-		n += nleaves(ty_field(t, k)->ty);
-	return n;
-}
-
 int run_flat_count(const Func *f)
 {
 	int n = 0;
 	for (int i = 0; i < f->nparam; i++)
-		n += nleaves(f->val[f->param[i]].ty);
+		n += ty_nleaves(f->val[f->param[i]].ty);
 	return n;
 }
 
@@ -109,17 +98,6 @@ static int is_view(const Module *m, const Func *f, int i, int views)
 	return ty_is_array(f->val[f->param[i]].ty) && (views || ir_param_view(m, f, i));
 }
 
-/* Does struct t hold an array (shape is read)? */
-static int has_array(Type t)
-{
-	for (int k = 0; k < ty_nfield(t); k++) {
-		Type ft = ty_field(t, k)->ty;
-		if (ty_is_array(ft) || (ty_is_struct(ft) && has_array(ft)))
-			return 1;
-	}
-	return 0;
-}
-
 /* A struct of type t from the leaves from *li on: "{*(float *)a[2],
  * {*(float **)a[3], {shape[3][0], ...}}}" */
 static void struct_init(Buf *b, Type t, int *li)
@@ -156,7 +134,7 @@ static void views_of(Buf *b, const Module *m, const Func *f, int views, const ch
 			buf_printf(b, "%s%s s%d = ", ind, ty_name(t), i);
 			struct_init(b, t, &li);
 			buf_puts(b, ";\n");
-			n += has_array(t);
+			n += run_struct_holds_array(t);
 			continue;
 		}
 		if (!is_view(m, f, i, views)) {
@@ -185,7 +163,7 @@ static void call(Buf *b, const Module *m, const Func *f, const char *entry, int 
 		Type t = f->val[f->param[i]].ty;
 		if (ty_is_struct(t)) {
 			buf_printf(b, ",\n%s    s%d", ind, i);
-			li += nleaves(t);
+			li += ty_nleaves(t);
 			continue;
 		}
 		if (is_view(m, f, i, views)) {
