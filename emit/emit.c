@@ -2653,6 +2653,8 @@ static void emit_begin(Emitter *e, FILE *out, const Module *m, int target, const
 	for (int i = 0; i < m->nst; i++) {
 		Type t = m->st[i];
 		fprintf(out, "\n// @wp.struct %s\ntypedef struct %s {\n", ty_name(t), ty_name(t));
+		if (!ty_nfield(t))
+			fputs("    char unused; /* a struct of no fields, which C does not have */\n", out);
 		for (int k = 0; k < ty_nfield(t); k++) {
 			const Field *fd = ty_field(t, k);
 			if (ty_is_array(fd->ty))

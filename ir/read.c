@@ -817,7 +817,7 @@ static void check_nul(const Src *s, int line0)
 	}
 }
 
-/* struct := 'struct' NAME '{' field {',' field} '}' NL
+/* struct := 'struct' NAME '{' [field {',' field}] '}' NL
  * field  := NAME ':' type */
 static void read_struct(Reader *r)
 {
@@ -839,6 +839,7 @@ static void read_struct(Reader *r)
 	expect_punct(r, '{');
 	Field *fs = arena_alloc(&r->m->arena, 255 * sizeof *fs);
 	int n = 0;
+	if (!is_punct(r, '}'))
 	do {
 		Tok ft = r->tok;
 		if (ft.kind != T_IDENT)

@@ -111,6 +111,8 @@ size_t run_size(Type t, int dbl)
 	Type e = ty_elem(t);
 	if (ty_is_struct(e)) {
 		int n = ty_nfield(e);
+		if (!n)
+			return 1; /* the emitters' one char */
 		Type last = ty_field(e, n - 1)->ty;
 		size_t end = run_field_offset(e, n - 1, dbl) +
 			     (ty_is_array(last) ? 8 + 4 * sizeof(int) : run_size(last, dbl));

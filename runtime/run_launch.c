@@ -102,6 +102,10 @@ static int is_view(const Module *m, const Func *f, int i, int views)
  * {*(float **)a[3], {shape[3][0], ...}}}" */
 static void struct_init(Buf *b, Type t, int *li)
 {
+	if (!ty_nfield(t)) {
+		buf_puts(b, "{0}");
+		return;
+	}
 	buf_putc(b, '{');
 	for (int k = 0; k < ty_nfield(t); k++) {
 		Type ft = ty_field(t, k)->ty;

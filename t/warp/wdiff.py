@@ -325,7 +325,9 @@ class WarpModule:
 
         struct_arrays = {}
         for arg in k.adj.args:
-            v = scale(rec["inputs"][arg.label])
+            # a struct of no fields has no key in krun's record
+            v = scale(rec["inputs"].get(arg.label, {}) if isinstance(arg.type, Struct)
+                      else rec["inputs"][arg.label])
             a = value(arg.type, v, arg.label)
             if wp.types.is_array(arg.type) and isinstance(arg.type.dtype, Struct):
                 struct_arrays[arg.label] = a

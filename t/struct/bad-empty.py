@@ -1,6 +1,0 @@
-import warp as wp
-
-
-@wp.struct
-class Empty:
-    pass
