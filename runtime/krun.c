@@ -639,7 +639,8 @@ static double launch(const Opts *o, const Module *m, const Func *f, int backward
 	double ms = 0;
 	run_guard(name);
 	if (o->device == DEV_CUDA) {
-		ms = cuda_launch(gpu, entry, args, blocks, threads, o->bench);
+		const Func *kf = backward ? m->fn[ir_backward_find(m, f->name)] : f;
+		ms = cuda_launch(gpu, entry, kf, args, blocks, threads, o->bench);
 	} else {
 		RunArgs scratch;
 		RunArgs *a = args;

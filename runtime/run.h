@@ -293,7 +293,9 @@ void cuda_compile(const char *what, const Buf *code, const char *arch,
  * arrays, between two CUDA events; returns the milliseconds per launch
  * (0 without reps).  The arguments copied back are the first launch's. */
 void cuda_load(Cuda *c, const Buf *cubin);
-double cuda_launch(Cuda *c, const char *entry, RunArgs *a, int blocks,
+/* kf is the kernel launched, a its arguments as krun sees them (run_flat:
+ * a struct parameter is made on the host from its fields'). */
+double cuda_launch(Cuda *c, const char *entry, const Func *kf, RunArgs *a, int blocks,
 		   int threads, int reps);
 void cuda_close(Cuda *c);
 

@@ -82,6 +82,19 @@ assert len({x["i8"] for x in sum(a, [])} | {x["inner"]["b"] for x in sum(a, [])}
 krun --grad --dim 4 t/struct/aos.py >"$TMP/g.json" 2>"$TMP/g.err"
 is "--grad of an array of structs read at a shared index: a located error" "$? $(head -1 "$TMP/g.err")" \
 	"1 t/struct/aos.py:14:9: error: kdiff cannot yet gather the adjoint of an element of an array of structs that threads may share (index it by wp.tid())"
+# --device cuda: the kernels with struct parameters (values, arrays, nested
+# structs, arrays of structs) and their backwards compile with NVRTC
+for run in samples/struct/particles.py:--grad samples/struct/nested.py:--grad t/grad/struct_loop.py:--grad \
+	t/struct/aos.py: t/struct/aos-nested.py:; do
+	py=${run%:*}
+	krun --device cuda --compile-only ${run#*:} "$py" >"$TMP/out" 2>"$TMP/err"
+	st=$?
+	if [ $st = 77 ]; then
+		skip "NVRTC compiles $py ${run#*:}" "$(head -1 "$TMP/err")"
+	else
+		is "NVRTC compiles $py ${run#*:} without a word" "$st $(cat "$TMP/err")" "0 "
+	fi
+done
 for py in t/struct/bad-*.py; do
 	err=${py%.py}.err
 	! kparse -o "$TMP/bad.kir" "$py" 2>"$TMP/err"
