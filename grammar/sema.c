@@ -2965,6 +2965,11 @@ int ks_frontend_stream(const char *path, const char *outpath, Src *whole)
 			s.loopvar = NULL;
 			s.caploopvar = 0;
 			for (int k = 0; k < p.module->nkid; k++, i++) {
+				/* a struct belongs in the IR's head, which is
+				 * written before the first piece: such a module
+				 * is read whole */
+				if (p.module->kid[k]->kind == N_CLASS)
+					longjmp(jb, 1);
 				st_keep = st_m->arena;
 				memset(&st_m->arena, 0, sizeof st_m->arena);
 				st_m->fnarena = &st_keep;
