@@ -450,13 +450,10 @@ static void adj_scatter(D *d, Block *b, int ga, const int32_t *idx, int v, Loc l
 {
 	int32_t a[KS_MAX_NDIM + 2];
 	Type at[KS_MAX_NDIM + 2], rt;
-	if (ty_is_struct(vty(d, v)))
-		derr(d, loc, "kdiff cannot yet gather the adjoint of an element of an array of structs "
-			     "that threads may share (index it by wp.tid())");
 	int n = access_args(a, ga, idx, ty_ndim(vty(d, ga)), v);
 	for (int k = 0; k < n; k++)
 		at[k] = vty(d, a[k]);
-	int row = ir_builtin_resolve("atomic_add", at, n, &rt);
+	int row = ir_builtin_resolve_ir("atomic_add", at, n, &rt);
 	Inst *in = emit(d, b, OP_BUILTIN, NULL, 0, a, n, loc);
 	in->callee = (int32_t)row;
 }

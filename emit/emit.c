@@ -86,6 +86,7 @@ typedef struct Emitter {
 	const Module *m;
 	int target;
 	uint8_t taped[256]; /* per struct of the module (m->st): its tape functions written */
+	uint8_t gathered[256]; /* ... its ks_atomic_add_S written */
 	char **fname;       /* C names of the module's functions */
 	char **ebase;       /* kernels: the base of their entries' names */
 	int *fx;            /* memory effects of each function, FX_* */
@@ -2176,6 +2177,41 @@ static int tapes_struct(const Block *b, const Func *f, Type t)
 	return 0;
 }
 
+/* Does b add a struct holding a t into an array of structs (a gather of
+ * an adjoint)? */
+static int adds_struct(const Block *b, const Func *f, Type t)
+{
+	for (int i = 0; i < b->n; i++) {
+		const Inst *in = &b->v[i];
+		if (in->op == OP_BUILTIN && in->callee == BI_ATOMIC_ADD &&
+		    holds_struct(f->val[in->arg[in->narg - 1]].ty, t))
+			return 1;
+		if (adds_struct(&in->body, f, t) || adds_struct(&in->els, f, t))
+			return 1;
+	}
+	return 0;
+}
+
+/* ks_atomic_add_S for a struct S f adds into an array of structs (kdiff's
+ * gather of an adjoint), before f, once: each float field atomically */
+static void put_struct_add(Emitter *e, const Func *f, int i)
+{
+	Type t = e->m->st[i];
+	const char *s = ty_name(t);
+	if (i >= (int)sizeof e->gathered || e->gathered[i] || !adds_struct(&f->body, f, t))
+		return;
+	e->gathered[i] = 1;
+	fprintf(e->out, "// adds v's float fields into *p, each atomically\n"
+		"KS_FUNC void ks_atomic_add_%s(%s *p, %s v)\n{\n", s, s, s);
+	for (int k = 0; k < ty_nfield(t); k++) {
+		const Field *fd = ty_field(t, k);
+		if (!ty_is_array(fd->ty) && ty_has_float(fd->ty))
+			fprintf(e->out, "    ks_atomic_add_%s(&p->%s, v.%s);\n", ty_name(fd->ty), fd->name,
+				fd->name);
+	}
+	fputs("}\n\n", e->out);
+}
+
 /* ks_tape_put_S and ks_tape_get_S for a struct S a loop of f keeps on
  * the tape, before f, once: its fields one after the other, as the
  * runtime keeps a vector */
@@ -2410,8 +2446,10 @@ static void emit_func(Emitter *e, int fi)
 {
 	const Func *f = e->m->fn[fi];
 	int cuda = e->target == EMIT_CUDA;
-	for (int i = 0; i < e->m->nst; i++)
+	for (int i = 0; i < e->m->nst; i++) {
 		put_struct_tape(e, f, i);
+		put_struct_add(e, f, i);
+	}
 	analyse(e, f, fi);
 	Buf b = {0};
 	if (f->is_kernel) {
@@ -2668,6 +2706,7 @@ static void emit_begin(Emitter *e, FILE *out, const Module *m, int target, const
 			ty_name(t));
 	}
 	memset(e->taped, 0, sizeof e->taped);
+	memset(e->gathered, 0, sizeof e->gathered);
 }
 
 static void emit_free(Emitter *e)

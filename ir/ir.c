@@ -235,6 +235,22 @@ int ir_builtin_resolve(const char *name, const Type *args, int nargs, Type *res)
 	return -1;
 }
 
+int ir_builtin_resolve_ir(const char *name, const Type *args, int nargs, Type *res)
+{
+	int row = ir_builtin_resolve(name, args, nargs, res);
+	if (row >= 0 || strcmp(name, "atomic_add") || nargs < 3 || !ty_is_array(args[0]))
+		return row;
+	/* the gather of an adjoint into an array of structs (kdiff) */
+	Type e = ty_elem(args[0]);
+	if (!ty_is_struct(e) || nargs != ty_ndim(args[0]) + 2 || args[nargs - 1] != e)
+		return -1;
+	for (int k = 1; k < nargs - 1; k++)
+		if (!ty_is_int(args[k]))
+			return -1;
+	*res = e;
+	return BI_ATOMIC_ADD;
+}
+
 int ir_builtin_arity(int row)
 {
 	const char *p = ir_builtins[row].args;

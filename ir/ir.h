@@ -185,6 +185,10 @@ int ir_builtin_known(const char *name);
 /* Resolve an overload of NAME for the argument types.  Returns the row or
  * -1, and sets *res to its result type (TY_VOID for none). */
 int ir_builtin_resolve(const char *name, const Type *args, int nargs, Type *res);
+/* The same for IR, which may also add a struct into an element of an
+ * array of structs, atomically, field by field (kdiff's gather of an
+ * adjoint; the language has no such atomic_add). */
+int ir_builtin_resolve_ir(const char *name, const Type *args, int nargs, Type *res);
 /* The number of arguments of a row, or -1 where it varies (index). */
 int ir_builtin_arity(int row);
 /* A readable list of NAME's signatures, "min(float, float), min(int, int),

@@ -638,7 +638,7 @@ static void parse_simple(Reader *r, Block *b)
 		snprintf(name, sizeof name, "%.*s", opt.n, opt.p);
 		for (int i = 0; i < narg; i++)
 			ty[i] = r->f->val[arg[i]].ty;
-		callee = ir_builtin_resolve(name, ty, narg, &rt);
+		callee = ir_builtin_resolve_ir(name, ty, narg, &rt);
 		if (callee < 0) {
 			Buf b2 = {0};
 			for (int i = 0; i < narg; i++)

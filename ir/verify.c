@@ -263,7 +263,7 @@ static void check_types(Verifier *v, const Inst *in)
 		return;
 	case OP_BUILTIN: {
 		Type rt;
-		int row = ir_builtin_resolve(ir_builtins[in->callee].name, at, in->narg, &rt);
+		int row = ir_builtin_resolve_ir(ir_builtins[in->callee].name, at, in->narg, &rt);
 		if (row < 0)
 			bad_types(v, in, opname);
 		if (row != in->callee)

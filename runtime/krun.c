@@ -694,12 +694,6 @@ static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host,
 	int failed = 0;
 	if (o->grad) {
 		const Func *b = m->fn[ir_backward_find(m, f->name)];
-		for (int i = 0; i < ff->nparam; i++) {
-			Type t = ff->val[ff->param[i]].ty;
-			if (ty_is_array(t) && ty_is_struct(ty_elem(t)) && ty_has_float(ty_elem(t)))
-				ks_fatal("%s: %s: --grad of a kernel with an array of structs (%s) is not "
-					 "supported yet", what, f->name, ff->val[ff->param[i]].name);
-		}
 		bf = run_flat(b); /* a struct's adjoints are its leaves' */
 		gp = &g;
 		run_grad_init(&g, m, ff, bf, &in, &out, o->seed);

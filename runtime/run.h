@@ -98,6 +98,13 @@ size_t run_size(Type t, int dbl);
 /* The byte offset of field k of struct t as C lays it out (dbl: in the
  * double build, every float a double). */
 size_t run_field_offset(Type t, int k, int dbl);
+/* The float components of one element of type e (a struct's are those
+ * of its float fields, nested ones included, in order; its ints, bools
+ * and arrays have none), and component c of an array of e at p (in the
+ * double build's layout with dbl): its address, *sc its scalar type,
+ * *field the struct field it is in (NULL for no struct). */
+int run_ncomp(Type e);
+void *run_comp(Type e, int dbl, void *p, size_t c, Type *sc, const char **field);
 /* Does struct t hold an array (in a nested struct too)? */
 int run_struct_holds_array(Type t);
 /* Component k of a value of scalar type s at p (held as above), as a

@@ -106,6 +106,56 @@ size_t run_field_offset(Type t, int k, int dbl)
 	return off;
 }
 
+int run_ncomp(Type e)
+{
+	if (!ty_is_struct(e))
+		return ty_ncomp(e);
+	int n = 0;
+	for (int k = 0; k < ty_nfield(e); k++) {
+		Type ft = ty_field(e, k)->ty;
+		if (ty_is_struct(ft) || (!ty_is_array(ft) && ty_is_float(ty_scalar(ft))))
+			n += run_ncomp(ft);
+	}
+	return n;
+}
+
+/* Float component c of one struct of type t at p: *sc its scalar type;
+ * *c0 counts the components passed (a nested struct's search) */
+static char *struct_comp(Type t, int dbl, char *p, int *c, Type *sc, const char **field)
+{
+	for (int k = 0; k < ty_nfield(t); k++) {
+		Type ft = ty_field(t, k)->ty;
+		char *q = p + run_field_offset(t, k, dbl);
+		if (ty_is_struct(ft)) {
+			char *r = struct_comp(ft, dbl, q, c, sc, field);
+			if (r)
+				return r;
+			continue;
+		}
+		if (ty_is_array(ft) || !ty_is_float(ty_scalar(ft)))
+			continue;
+		if (*c < ty_ncomp(ft)) {
+			*sc = ty_scalar(ft);
+			*field = ty_field(t, k)->name;
+			return q + (size_t)*c * run_size(*sc, dbl);
+		}
+		*c -= ty_ncomp(ft);
+	}
+	return NULL;
+}
+
+void *run_comp(Type e, int dbl, void *p, size_t c, Type *sc, const char **field)
+{
+	*field = NULL;
+	if (!ty_is_struct(e)) {
+		*sc = ty_scalar(e);
+		return (char *)p + c * run_size(*sc, dbl);
+	}
+	size_t n = (size_t)run_ncomp(e);
+	int k = (int)(c % n);
+	return struct_comp(e, dbl, (char *)p + c / n * run_size(e, dbl), &k, sc, field);
+}
+
 size_t run_size(Type t, int dbl)
 {
 	Type e = ty_elem(t);

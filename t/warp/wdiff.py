@@ -288,6 +288,7 @@ class WarpModule:
                 return [scale(x) for x in v]
             return v * (1.0 + perturb) if isinstance(v, float) else v
         from warp._src.codegen import Struct
+        struct_arrays = {}
 
         def value(t, v, label):
             """The Warp value of type t of krun's input v; its arrays go
@@ -300,8 +301,11 @@ class WarpModule:
             if wp.types.is_array(t):
                 dt = t.dtype
                 if isinstance(dt, Struct):
-                    return wp.array([value(dt, e, label) for e in flat_elems(v, t.ndim)], dtype=dt,
-                                    shape=shape_of(v, t.ndim), device="cpu")
+                    a = wp.array([value(dt, e, label) for e in flat_elems(v, t.ndim)], dtype=dt,
+                                 shape=shape_of(v, t.ndim), device="cpu",
+                                 requires_grad=grad and holds_float(dt))
+                    struct_arrays[label] = a
+                    return a
                 fl = getattr(dt, "_wp_scalar_type_", dt) in (wp.float32, wp.float64, wp.float16, float)
                 a = wp.array(v, dtype=dt, device="cpu", requires_grad=grad and fl)
                 arrays[label] = a
@@ -323,15 +327,16 @@ class WarpModule:
         def shape_of(v, ndim):
             return (len(v),) + (shape_of(v[0], ndim - 1) if ndim > 1 and v else ())
 
-        struct_arrays = {}
+        def holds_float(dt):
+            if isinstance(dt, Struct):
+                return any(holds_float(v.type) for v in dt.vars.values())
+            return getattr(dt, "_wp_scalar_type_", dt) in (wp.float32, wp.float64, wp.float16, float)
+
         for arg in k.adj.args:
             # a struct of no fields has no key in krun's record
             v = scale(rec["inputs"].get(arg.label, {}) if isinstance(arg.type, Struct)
                       else rec["inputs"][arg.label])
-            a = value(arg.type, v, arg.label)
-            if wp.types.is_array(arg.type) and isinstance(arg.type.dtype, Struct):
-                struct_arrays[arg.label] = a
-            args.append(a)
+            args.append(value(arg.type, v, arg.label))
         def holds_half(dt):
             if isinstance(dt, Struct):
                 return any(holds_half(getattr(v.type, "dtype", v.type)) for v in dt.vars.values())
@@ -356,8 +361,17 @@ class WarpModule:
         for n, a in arrays.items():
             if a.requires_grad:
                 seeds[a] = wp.array(seed_adj[n], dtype=a.dtype, device="cpu")
+        for n, a in struct_arrays.items():
+            if a.requires_grad:
+                dt = a.dtype
+                seeds[a] = wp.array([value(dt, e, n) for e in flat_elems(seed_adj[n], a.ndim)],
+                                    dtype=dt, shape=a.shape, device="cpu")
         tape.backward(grads=seeds)
-        send(("grad", {n: a.grad.numpy().tolist() for n, a in arrays.items() if a.requires_grad}))
+        grads = {n: a.grad.numpy().tolist() for n, a in arrays.items() if a.requires_grad}
+        for n, a in struct_arrays.items():
+            if a.requires_grad:
+                grads[n] = plain(a.grad.numpy().tolist())
+        send(("grad", grads))
 
 
 _doc = None

@@ -22,4 +22,5 @@ def copy(a: wp.array2d(dtype=Outer), b: wp.array2d(dtype=Outer), s: wp.array(dty
     o.m = o.m * 2.0
     o.inner.d = o.inner.d + wp.float64(1.0)
     b[i, j] = o
-    s[i] = float(o.inner.h)
+    if j == 0:
+        s[i] = float(o.inner.h)
