@@ -504,9 +504,8 @@ static int32_t *struct_adj_params(D *d, Module *m, Func *g, const char *name, Ty
 		snprintf(buf, sizeof buf, "adj_%.160s", ln[j]);
 		while (name_taken(g, buf))
 			snprintf(buf, sizeof buf, "adj_%.160s_%d", ln[j], ++u);
-		int id = ir_param(m, g, buf, ir_adjoint_type(lt[j]));
+		ir_param(m, g, buf, ir_adjoint_type(lt[j]));
 		leaves[j] = g->param[g->nparam - 1];
-		(void)id;
 	}
 	return leaves;
 }
