@@ -122,6 +122,11 @@ typedef struct D {
 	int nloop;       /* loops taped so far */
 	int *mentions;   /* per original value: the instructions that name it */
 	uint8_t *iscell; /* per original value: an array element promoted (promote) */
+	/* per new value of struct type: the adjoint arrays of its leaves
+	 * (ty_nleaves; -1 for a leaf that is no float array), known for a
+	 * parameter and what field reads from it; NULL when unknown */
+	int32_t **sorg;
+	int capsorg;
 } D;
 
 int diff_optimize = 1;
@@ -303,6 +308,48 @@ static int adjarr_of(D *d, int arr)
 	return arr < d->capadjarr ? d->adjarr[arr] : -1;
 }
 
+/* ---- structs ---- */
+
+/* %r = field %s, k into a new temp */
+static int field_of(D *d, Block *b, int s, int k, Loc loc)
+{
+	int r = ir_temp(d->m, d->g, ty_field(vty(d, s), k)->ty);
+	Inst *in = emit(d, b, OP_FIELD, &r, 1, &s, 1, loc);
+	in->callee = k;
+	return r;
+}
+
+/* %dst = setfield %s, k, %x */
+static void setfield_to(D *d, Block *b, int dst, int s, int k, int x, Loc loc)
+{
+	Inst *in = emit(d, b, OP_SETFIELD, &dst, 1, (int32_t[]){s, x}, 2, loc);
+	in->callee = k;
+}
+
+/* x + y for two adjoints of struct type: field by field, each field that
+ * has an adjoint (ints and arrays have none); a new temp */
+static int struct_sum(D *d, Block *b, int x, int y, Loc loc)
+{
+	Type t = vty(d, x);
+	int r = x;
+	for (int k = 0; k < ty_nfield(t); k++) {
+		Type ft = ty_field(t, k)->ty;
+		if (!diff_floaty(ft))
+			continue;
+		int fx = field_of(d, b, r, k, loc), fy = field_of(d, b, y, k, loc), sum;
+		if (ty_is_struct(ft)) {
+			sum = struct_sum(d, b, fx, fy, loc);
+		} else {
+			sum = ir_temp(d->m, d->g, ft);
+			emit(d, b, OP_ADD, &sum, 1, (int32_t[]){fx, fy}, 2, loc);
+		}
+		int nr = ir_temp(d->m, d->g, t);
+		setfield_to(d, b, nr, r, k, sum, loc);
+		r = nr;
+	}
+	return r;
+}
+
 /* adj(id) += e */
 static void acc(D *d, Block *b, int id, int e, Loc loc)
 {
@@ -314,8 +361,63 @@ static void acc(D *d, Block *b, int id, int e, Loc loc)
 	if (vty(d, e) != vty(d, a))
 		ks_fatal("kdiff: internal error: adjoint of type %s added to %s", ty_name(vty(d, e)),
 			 ty_name(vty(d, a)));
+	if (ty_is_struct(vty(d, a))) {
+		/* adj.f = adj.f + e.f for each field with an adjoint */
+		Type t = vty(d, a);
+		for (int k = 0; k < ty_nfield(t); k++) {
+			Type ft = ty_field(t, k)->ty;
+			if (!diff_floaty(ft))
+				continue;
+			int fa = field_of(d, b, a, k, loc), fe = field_of(d, b, e, k, loc), sum;
+			if (ty_is_struct(ft)) {
+				sum = struct_sum(d, b, fa, fe, loc);
+			} else {
+				sum = ir_temp(d->m, d->g, ft);
+				emit(d, b, OP_ADD, &sum, 1, (int32_t[]){fa, fe}, 2, loc);
+			}
+			setfield_to(d, b, a, a, k, sum, loc);
+		}
+		return;
+	}
 	int32_t args[2] = {a, e};
 	emit(d, b, OP_ADD, &a, 1, args, 2, loc);
+}
+
+static void set_sorg(D *d, int id, int32_t *leaves)
+{
+	if (id >= d->capsorg) {
+		int old = d->capsorg;
+		arena_grow(d->a, (void **)&d->sorg, &d->capsorg, id + 1, sizeof *d->sorg);
+		for (int i = old; i < d->capsorg; i++)
+			d->sorg[i] = NULL;
+	}
+	d->sorg[id] = leaves;
+}
+
+static int32_t *sorg_of(const D *d, int id)
+{
+	return id < d->capsorg ? d->sorg[id] : NULL;
+}
+
+/* The forward sweep read field k of struct s into r: r's adjoint arrays
+ * are s's (a struct's arrays reached from a parameter have the adjoint
+ * arrays the caller passed; kdiff follows no other). */
+static void field_origin(D *d, int s, int k, int r, Loc loc)
+{
+	Type ft = ty_field(vty(d, s), k)->ty;
+	int32_t *o = sorg_of(d, s);
+	int off = ty_leaf_offset(vty(d, s), k);
+	if (ty_is_struct(ft)) {
+		if (o)
+			set_sorg(d, r, o + off);
+		return;
+	}
+	if (!ty_is_array(ft) || !diff_floaty(ty_elem(ft)))
+		return;
+	if (!o || o[off] < 0)
+		derr(d, loc, "kdiff cannot follow the adjoint of an array held by a struct that is not "
+			     "a parameter");
+	set_adjarr(d, r, o[off]);
 }
 
 static void zero_adj(D *d, Block *b, int id, Loc loc)
@@ -324,6 +426,10 @@ static void zero_adj(D *d, Block *b, int id, Loc loc)
 	if (a < 0)
 		return;
 	DiffEmit e = de(d, b, loc);
+	if (ty_is_struct(vty(d, a))) {
+		emit(d, b, OP_MAKE, &a, 1, NULL, 0, loc);
+		return;
+	}
 	mov(d, b, a, diff_zero(&e, vty(d, a)), loc);
 }
 
@@ -349,11 +455,93 @@ static void adj_scatter(D *d, Block *b, int ga, const int32_t *idx, int v, Loc l
 	int n = access_args(a, ga, idx, ty_ndim(vty(d, ga)), v);
 	for (int k = 0; k < n; k++)
 		at[k] = vty(d, a[k]);
-	int row = ir_builtin_resolve("atomic_add", at, n, &rt);
+	int row = ir_builtin_resolve_ir("atomic_add", at, n, &rt);
 	if (row < 0)
 		ks_fatal("kdiff: no atomic_add for an array of %s", ty_name(ty_elem(at[0])));
 	Inst *in = emit(d, b, OP_BUILTIN, NULL, 0, a, n, loc);
 	in->callee = (int32_t)row;
+}
+
+/* The types of the leaves of t (ty_nleaves) in order, and their paths
+ * ("p_dt", "s_body_pos") when names is not NULL. */
+static void leaves_of(D *d, Type t, const char *path, Type *out, const char **names, int *n)
+{
+	if (!ty_is_struct(t)) {
+		out[*n] = t;
+		if (names)
+			names[*n] = arena_strdup(d->a, path);
+		(*n)++;
+		return;
+	}
+	for (int k = 0; k < ty_nfield(t); k++) {
+		char buf[160];
+		snprintf(buf, sizeof buf, "%.80s_%.60s", path, ty_field(t, k)->name);
+		leaves_of(d, ty_field(t, k)->ty, buf, out, names, n);
+	}
+}
+
+/* Has leaf type t an adjoint parameter: a float array; in a kernel also
+ * a float value (a 1-element array, like a float parameter's)? */
+static int leaf_adj(Type t, int kernel)
+{
+	if (ty_is_array(t))
+		return diff_floaty(ty_elem(t));
+	return kernel && diff_floaty(t);
+}
+
+/* The adjoint parameters of g for a struct parameter of type t named
+ * name: adj_NAME_FIELD for each leaf with one (leaf_adj), in order; the
+ * leaves' adjoint parameters (or -1) in the array returned. */
+static int32_t *struct_adj_params(D *d, Module *m, Func *g, const char *name, Type t, int kernel)
+{
+	int n = 0, nl = ty_nleaves(t);
+	Type *lt = salloc(d, (size_t)nl * sizeof *lt);
+	const char **ln = salloc(d, (size_t)nl * sizeof *ln);
+	int32_t *leaves = salloc(d, (size_t)nl * sizeof *leaves);
+	leaves_of(d, t, name, lt, ln, &n);
+	for (int j = 0; j < nl; j++) {
+		leaves[j] = -1;
+		if (!leaf_adj(lt[j], kernel))
+			continue;
+		char buf[200];
+		int u = 0;
+		snprintf(buf, sizeof buf, "adj_%.160s", ln[j]);
+		while (name_taken(g, buf))
+			snprintf(buf, sizeof buf, "adj_%.160s_%d", ln[j], ++u);
+		ir_param(m, g, buf, ir_adjoint_type(lt[j]));
+		leaves[j] = g->param[g->nparam - 1];
+	}
+	return leaves;
+}
+
+/* The same leaves of a function whose parameters are made: its adjoint
+ * parameters from *q on, in order. */
+static int32_t *struct_adj_leaves(D *d, const Func *g, Type t, int kernel, int *q)
+{
+	int n = 0, nl = ty_nleaves(t);
+	Type *lt = salloc(d, (size_t)nl * sizeof *lt);
+	int32_t *leaves = salloc(d, (size_t)nl * sizeof *leaves);
+	leaves_of(d, t, "", lt, NULL, &n);
+	for (int j = 0; j < nl; j++)
+		leaves[j] = leaf_adj(lt[j], kernel) ? g->param[(*q)++] : -1;
+	return leaves;
+}
+
+/* A kernel's struct parameter: add the adjoint a of its float leaves
+ * into their 1-element adjoint arrays (summed over threads). */
+static void struct_scatter(D *d, Block *b, int a, Type t, const int32_t *leaves, Loc loc)
+{
+	for (int k = 0; k < ty_nfield(t); k++) {
+		Type ft = ty_field(t, k)->ty;
+		const int32_t *lk = leaves + ty_leaf_offset(t, k);
+		if (!diff_floaty(ft))
+			continue;
+		int fa = field_of(d, b, a, k, loc);
+		if (ty_is_struct(ft))
+			struct_scatter(d, b, fa, ft, lk, loc);
+		else if (lk[0] >= 0)
+			adj_scatter(d, b, lk[0], (int32_t[]){ir_const_int(d->m, d->g, 0)}, fa, loc);
+	}
 }
 
 static Tape *tape_new(D *d) { return salloc(d, sizeof(Tape)); }
@@ -778,6 +966,12 @@ static void tape_block(D *d, const Block *b, int from, int32_t *cur, Block *out,
 				Inst *ni = emit(d, out, in->op, res, in->nres, args, in->narg, in->loc);
 				ni->callee = in->op == OP_CALL ? (int32_t)d->pure[in->callee] : in->callee;
 			}
+			if (in->op == OP_FIELD)
+				field_origin(d, args[0], in->callee, res[0], in->loc);
+			if (in->op == OP_MOV && ty_is_struct(vty(d, res[0])))
+				set_sorg(d, res[0], sorg_of(d, args[0]));
+			if (in->op == OP_MOV && ty_is_array(vty(d, res[0])) && adjarr_of(d, args[0]) >= 0)
+				set_adjarr(d, res[0], adjarr_of(d, args[0]));
 			rec_inst(d, tp, in->op, in->callee, res, in->nres, args, in->narg, in->loc);
 			break;
 		}
@@ -1081,7 +1275,7 @@ static int packed(const Func *f)
 		Type t = f->val[f->param[i]].ty;
 		if (ty_is_array(t) || !diff_floaty(t))
 			continue;
-		if (ty_is_mat(t) || ty_scalar(t) != TY_FLOAT)
+		if (ty_is_mat(t) || ty_is_struct(t) || ty_scalar(t) != TY_FLOAT)
 			return 0; /* a gradient is a float32 vecN */
 		n += ty_ncomp(t);
 		np++;
@@ -1111,6 +1305,22 @@ static void rev_call(D *d, Rec *r, Block *out)
 		if (ty_is_array(t) && diff_floaty(ty_elem(t))) {
 			args[na++] = adjarr_of(d, r->arg[i]);
 			any = 1;
+		}
+		if (ty_is_struct(t)) {
+			/* the adjoint arrays of the struct's float arrays */
+			int nl = ty_nleaves(t), n = 0;
+			Type *lt = salloc(d, (size_t)nl * sizeof *lt);
+			leaves_of(d, t, "", lt, NULL, &n);
+			const int32_t *o = sorg_of(d, r->arg[i]);
+			for (int j = 0; j < nl; j++) {
+				if (!leaf_adj(lt[j], 0))
+					continue;
+				if (!o || o[j] < 0)
+					derr(d, r->loc, "kdiff cannot follow the adjoint of an array held by a "
+							"struct that is not a parameter");
+				args[na++] = o[j];
+				any = 1;
+			}
 		}
 	}
 	DiffEmit e = de(d, out, r->loc);
@@ -1309,6 +1519,42 @@ static void rev_inst(D *d, Rec *r, Block *out)
 		int32_t ins[4] = {g, r->arg[1], r->arg[2], r->arg[3]};
 		ins[n - 1] = diff_zero(&e, vty(d, r->arg[n - 1]));
 		int cleared = diff_op(&e, OP_INSERT, ins, n, TY_VOID);
+		acc(d, out, r->arg[0], cleared, r->loc);
+		break;
+	}
+	case OP_FIELD: {
+		/* x = s.f: adj(s).f += adj(x) */
+		int s0 = r->arg[0], as = adjof(d, s0), k = r->callee;
+		if (as < 0 || !diff_floaty(vty(d, r->res[0])))
+			break;
+		int old = field_of(d, out, as, k, r->loc), sum;
+		if (ty_is_struct(vty(d, old))) {
+			sum = struct_sum(d, out, old, g, r->loc);
+		} else {
+			sum = ir_temp(d->m, d->g, vty(d, old));
+			emit(d, out, OP_ADD, &sum, 1, (int32_t[]){old, g}, 2, r->loc);
+		}
+		setfield_to(d, out, as, as, k, sum, r->loc);
+		break;
+	}
+	case OP_SETFIELD: {
+		/* t = s with s.f = x: adj(x) += adj(t).f, adj(s) += adj(t) with
+		 * its f cleared */
+		int k = r->callee;
+		Type ft = vty(d, r->arg[1]);
+		if (!diff_floaty(ft)) {
+			acc(d, out, r->arg[0], g, r->loc);
+			break;
+		}
+		acc(d, out, r->arg[1], field_of(d, out, g, k, r->loc), r->loc);
+		if (adjpeek(d, r->arg[0]) < 0) {
+			/* s has no adjoint yet: it is adj(t) with f cleared */
+			int as = adjof(d, r->arg[0]);
+			setfield_to(d, out, as, g, k, diff_zero(&e, ft), r->loc);
+			break;
+		}
+		int cleared = ir_temp(d->m, d->g, vty(d, g));
+		setfield_to(d, out, cleared, g, k, diff_zero(&e, ft), r->loc);
 		acc(d, out, r->arg[0], cleared, r->loc);
 		break;
 	}
@@ -1695,7 +1941,9 @@ static void finish(D *d, Block *body)
 		int v = d->inits[i];
 		DiffEmit e = de(d, &all, d->f->loc);
 		Type t = vty(d, v);
-		if (ty_is_composite(t))
+		if (ty_is_array(t))
+			continue; /* a struct's array, set where it is read */
+		if (ty_is_composite(t) || ty_is_struct(t))
 			emit(d, &all, OP_MAKE, &v, 1, NULL, 0, d->f->loc);
 		else
 			mov(d, &all, v, diff_zero(&e, t), d->f->loc);
@@ -1970,8 +2218,16 @@ static void diff_kernel(Module *m, const Src *src, D *d, int fi)
 		return;
 	}
 	check_kernel(m, d, f);
+	int32_t *padj = salloc(d, ((size_t)f->nparam + 1) * sizeof *padj);
 	for (int i = 0; i < f->nparam; i++) {
 		Type t = f->val[f->param[i]].ty;
+		padj[i] = -1;
+		if (ty_is_struct(t)) {
+			/* one adjoint parameter per leaf, as krun sees the struct */
+			set_sorg(d, g->param[i],
+				 struct_adj_params(d, m, g, f->val[f->param[i]].name, t, 1));
+			continue;
+		}
 		if (!diff_floaty(ty_elem(t)))
 			continue;
 		char buf[160];
@@ -1979,9 +2235,10 @@ static void diff_kernel(Module *m, const Src *src, D *d, int fi)
 		snprintf(buf, sizeof buf, "adj_%.120s", f->val[f->param[i]].name);
 		while (name_taken(g, buf))
 			snprintf(buf, sizeof buf, "adj_%.120s_%d", f->val[f->param[i]].name, ++n);
-		int ga = ir_param(m, g, buf, ir_adjoint_type(t));
+		ir_param(m, g, buf, ir_adjoint_type(t));
+		padj[i] = g->param[g->nparam - 1];
 		if (ty_is_array(t))
-			set_adjarr(d, g->param[i], ga);
+			set_adjarr(d, g->param[i], padj[i]);
 	}
 	/* the tape, the last parameter: dropped again if no loop keeps a
 	 * checkpoint */
@@ -2012,18 +2269,16 @@ static void diff_kernel(Module *m, const Src *src, D *d, int fi)
 		ni->body = mb;
 	}
 	rev_tape(d, tp, &body);
-	/* scalar parameters: sum over threads */
-	int q = 0;
+	/* scalar parameters and a struct's float fields: sum over threads */
 	for (int i = 0; i < f->nparam; i++) {
 		Type t = f->val[f->param[i]].ty;
-		if (!diff_floaty(ty_elem(t)))
-			continue;
-		int ga = g->param[f->nparam + q++];
-		if (ty_is_array(t))
-			continue;
 		int a = adjpeek(d, g->param[i]);
-		if (a >= 0)
-			adj_scatter(d, &body, ga, (int32_t[]){ir_const_int(m, g, 0)}, a, f->loc);
+		if (a < 0)
+			continue;
+		if (ty_is_struct(t))
+			struct_scatter(d, &body, a, t, sorg_of(d, g->param[i]), f->loc);
+		else if (!ty_is_array(t) && padj[i] >= 0)
+			adj_scatter(d, &body, padj[i], (int32_t[]){ir_const_int(m, g, 0)}, a, f->loc);
 	}
 	finish(d, &body);
 	if (!ir_opens_tape(g))
@@ -2043,6 +2298,15 @@ static void diff_func_sig(Module *m, int fi, int32_t *fadj)
 		ir_param(m, g, f->val[f->param[i]].name, f->val[f->param[i]].ty);
 	for (int i = 0; i < f->nparam; i++) {
 		Type t = f->val[f->param[i]].ty;
+		if (ty_is_struct(t)) {
+			/* the struct's float arrays (its floats are in its adjoint) */
+			D tmp = {0};
+			Arena a = {0};
+			tmp.a = &a;
+			struct_adj_params(&tmp, m, g, f->val[f->param[i]].name, t, 0);
+			arena_free(&a);
+			continue;
+		}
 		if (!ty_is_array(t) || !diff_floaty(ty_elem(t)))
 			continue;
 		char buf[160];
@@ -2093,7 +2357,9 @@ static void diff_func(Module *m, const Src *src, D *d, int fi)
 	int q = f->nparam;
 	for (int i = 0; i < f->nparam; i++) {
 		Type t = f->val[f->param[i]].ty;
-		if (ty_is_array(t) && diff_floaty(ty_elem(t)))
+		if (ty_is_struct(t))
+			set_sorg(d, g->param[i], struct_adj_leaves(d, g, t, 0, &q));
+		else if (ty_is_array(t) && diff_floaty(ty_elem(t)))
 			set_adjarr(d, g->param[i], g->param[q++]);
 	}
 	int32_t *cur = d_env(d);

@@ -29,10 +29,15 @@ void diff_stream_free(DiffStream *ds);
 
 /* The type tests of kdiff, in one place: a float32 scalar (what the
  * simplifier folds); a vector, matrix, quaternion or transform (no
- * inline constant, zero is `make`); float-valued (has an adjoint). */
+ * inline constant, zero is `make`); float-valued (has an adjoint: a struct
+ * has one when it holds a float, its adjoint being a struct of the same
+ * type whose float fields are the fields' adjoints). */
 static inline int diff_float_scalar(Type t) { return t == TY_FLOAT; }
 static inline int diff_composite(Type t) { return ty_is_composite(t); }
-static inline int diff_floaty(Type t) { return ty_is_floaty(t); }
+static inline int diff_floaty(Type t)
+{
+	return ty_is_floaty(t) || (ty_is_struct(t) && ty_has_float(t));
+}
 
 /* 1 (the default): simplify what kdiff appends (diff_opt); 0: leave it as
  * the transform writes it (kdiff -O0, for debugging kdiff itself). */

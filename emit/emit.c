@@ -85,6 +85,8 @@ typedef struct Emitter {
 	FILE *out;
 	const Module *m;
 	int target;
+	uint8_t taped[256]; /* per struct of the module (m->st): its tape functions written */
+	uint8_t gathered[256]; /* ... its ks_atomic_add_S written */
 	char **fname;       /* C names of the module's functions */
 	char **ebase;       /* kernels: the base of their entries' names */
 	int *fx;            /* memory effects of each function, FX_* */
@@ -406,7 +408,8 @@ static int val_view(const Emitter *e, int val)
 	for (int i = 0; i < e->f->nparam; i++)
 		if (e->f->param[i] == val)
 			return param_view(e->m, e->f, i);
-	return 0;
+	/* a struct's array field is always a view */
+	return ty_is_array(e->f->val[val].ty);
 }
 
 /* The C type of a value: "float", "ks_vec3d"; of an array, its element's. */
@@ -419,6 +422,8 @@ static const char *ctype(Type t)
 		return scalar_ctype(e);
 	if (e == TY_VOID)
 		return "void";
+	if (ty_is_struct(e))
+		return ty_name(e);
 	char *b = buf[k++ & 3];
 	snprintf(b, sizeof buf[0], "ks_%s", ty_name(e));
 	return b;
@@ -458,10 +463,17 @@ const char *emit_param_ctype(const Module *m, const Func *f, int i)
 	return buf;
 }
 
-/* The zero of a type as C: "0.0f", "0", "ks_zero_vec3()". */
+/* Is the code being written CUDA C++ (a struct's zero is spelled S{})? */
+static int zero_cuda;
+
+/* The zero of a type as C: "0.0f", "0", "ks_zero_vec3()", "(Params){0}". */
 static const char *zero_of(Type t)
 {
 	static char buf[64];
+	if (ty_is_struct(t)) {
+		snprintf(buf, sizeof buf, zero_cuda ? "%s{}" : "(%s){0}", ty_name(t));
+		return buf;
+	}
 	switch (t) {
 	case TY_BOOL: return "false";
 	case TY_FLOAT: return "0.0f";
@@ -771,8 +783,8 @@ static int slot_kind(const Inst *j, int p)
 
 static int foldable_def(const Emitter *e, const Inst *d)
 {
-	if (is_control(d->op) || d->op == OP_STORE || d->nres != 1)
-		return 0;
+	if (is_control(d->op) || d->op == OP_STORE || d->nres != 1 || d->op == OP_SETFIELD)
+		return 0; /* a struct's field is set by a statement of its own */
 	if (d->op == OP_CALL && e->m->fn[d->callee]->nret != 1)
 		return 0;
 	return e->f->val[d->res[0]].kind == VK_TEMP;
@@ -1172,37 +1184,43 @@ static void put_elem(Emitter *e, Buf *b, const Inst *in)
 {
 	Type t = vty(e, in->arg[0]);
 	int nd = ty_ndim(t);
-	put_expr(e, b, in->arg[0], P_POSTFIX);
+	/* the array as an expression: its name, or a struct's field (s.a),
+	 * which has none; it is written again for the shape */
+	Buf arr = {0};
+	put_expr(e, &arr, in->arg[0], P_POSTFIX);
+	buf_put(b, arr.p, arr.n);
+	buf_putc(&arr, '\0');
 	if (checked) {
 		/* a.data[ks_index2(a.shape, i, j, "a", LINE, COL)] */
-		const char *name = e->v[in->arg[0]].name;
-		buf_printf(b, ".data[ks_index%d(%s.shape", nd, name);
+		buf_printf(b, ".data[ks_index%d(%s.shape", nd, arr.p);
 		for (int k = 1; k <= nd; k++) {
 			buf_puts(b, ", ");
 			put_expr(e, b, in->arg[k], P_COND);
 		}
-		buf_printf(b, ", \"%s\", %d, %d)]", e->f->val[in->arg[0]].name, in->loc.line,
-			   in->loc.col);
+		const char *name = e->f->val[in->arg[0]].name;
+		buf_printf(b, ", \"%s\", %d, %d)]", name ? name : arr.p, in->loc.line, in->loc.col);
+		buf_free(&arr);
 		return;
 	}
 	if (nd == 1) {
 		buf_puts(b, val_view(e, in->arg[0]) ? ".data[" : "[");
 		put_expr(e, b, in->arg[1], 0);
 		buf_putc(b, ']');
+		buf_free(&arr);
 		return;
 	}
-	const char *name = e->v[in->arg[0]].name;
 	buf_puts(b, ".data[");
 	for (int k = 2; k < nd; k++)
 		buf_putc(b, '(');
 	put_expr(e, b, in->arg[1], P_MUL);
 	for (int k = 1; k < nd; k++) {
-		buf_printf(b, " * %s.shape[%d] + ", name, k);
+		buf_printf(b, " * %s.shape[%d] + ", arr.p, k);
 		put_expr(e, b, in->arg[k + 1], P_ADD + 1);
 		if (k < nd - 1)
 			buf_putc(b, ')');
 	}
 	buf_putc(b, ']');
+	buf_free(&arr);
 }
 
 /* &a[i, ...] */
@@ -1536,9 +1554,18 @@ static int put_inst(Emitter *e, Buf *b, const Inst *in)
 		buf_putc(b, ')');
 		return P_POSTFIX;
 	}
+	case OP_FIELD:
+		put_expr(e, b, in->arg[0], P_POSTFIX);
+		buf_putc(b, '.');
+		buf_puts(b, ty_field(t0, in->callee)->name);
+		return P_POSTFIX;
 	case OP_MAKE: {
 		Type rt = vty(e, in->res[0]);
 		const char *ty = ty_name(rt);
+		if (ty_is_struct(rt)) {
+			buf_puts(b, zero_of(rt));
+			return P_POSTFIX;
+		}
 		snprintf(name, sizeof name, "ks_%s_%s",
 			 in->narg == 0 ? "zero" : in->narg == 1 ? "fill" : "make", ty);
 		if (ty_is_xform(rt) && in->narg == 7) {
@@ -1781,6 +1808,30 @@ static void emit_assign(Emitter *e, const Inst *in, int depth)
 	const Value *rv = &e->f->val[r];
 	Buf b = {0};
 	indent(e, depth);
+	if (in->op == OP_SETFIELD) {
+		/* s.f = x; or, into another value, t = s; t.f = x; */
+		if (in->arg[0] != r) {
+			int declare = is_named_temp(e, r) || (rv->kind == VK_VAR && decl_inline(e, r) &&
+							       in == first_occ(e, r));
+			if (declare) {
+				put_decl(&b, rv->ty, e->v[r].name);
+			} else {
+				buf_puts(&b, e->v[r].name);
+			}
+			buf_puts(&b, " = ");
+			put_expr(e, &b, in->arg[0], 0);
+			put_text(e, &b, ";");
+			line_end(e, in);
+			buf_free(&b);
+			b = (Buf){0};
+			indent(e, depth);
+		}
+		buf_puts(&b, e->v[r].name);
+		buf_putc(&b, '.');
+		buf_puts(&b, ty_field(rv->ty, in->callee)->name);
+		buf_puts(&b, " = ");
+		put_expr(e, &b, in->arg[1], 0);
+	} else
 	/* in-place component updates: v.c[k] = s;  m.c[i][j] = s; */
 	if (in->op == OP_INSERT && in->arg[0] == r && !(ty_is_mat(rv->ty) && in->narg == 3)) {
 		buf_puts(&b, e->v[r].name);
@@ -2315,7 +2366,112 @@ static int is_handle(const Emitter *e, int val)
 
 static int words_of(Type t)
 {
+	if (ty_is_struct(t)) {
+		/* its fields', a struct's arrays none (a checkpoint keeps them
+		 * from the loop's entry) */
+		int n = 0;
+		for (int k = 0; k < ty_nfield(t); k++)
+			if (!ty_is_array(ty_field(t, k)->ty))
+				n += words_of(ty_field(t, k)->ty);
+		return n;
+	}
 	return ty_is_composite(t) ? ty_ncomp(t) : 1;
+}
+
+/* Is u the struct t, or a struct holding a t (nested too)? */
+static int holds_struct(Type u, Type t)
+{
+	if (u == t)
+		return 1;
+	if (ty_is_struct(u))
+		for (int k = 0; k < ty_nfield(u); k++)
+			if (holds_struct(ty_field(u, k)->ty, t))
+				return 1;
+	return 0;
+}
+
+/* Does b keep a struct of type t on the tape (or one holding a t)? */
+static int tapes_struct(const Block *b, const Func *f, Type t)
+{
+	for (int i = 0; i < b->n; i++) {
+		const Inst *in = &b->v[i];
+		if (in->op == OP_TAPE_PUT && holds_struct(f->val[in->arg[2]].ty, t))
+			return 1;
+		if (tapes_struct(&in->body, f, t) || tapes_struct(&in->els, f, t))
+			return 1;
+	}
+	return 0;
+}
+
+/* Does b add a struct holding a t into an array of structs (a gather of
+ * an adjoint)? */
+static int adds_struct(const Block *b, const Func *f, Type t)
+{
+	for (int i = 0; i < b->n; i++) {
+		const Inst *in = &b->v[i];
+		if (in->op == OP_BUILTIN && in->callee == BI_ATOMIC_ADD &&
+		    holds_struct(f->val[in->arg[in->narg - 1]].ty, t))
+			return 1;
+		if (adds_struct(&in->body, f, t) || adds_struct(&in->els, f, t))
+			return 1;
+	}
+	return 0;
+}
+
+/* ks_atomic_add_S for a struct S f adds into an array of structs (kdiff's
+ * gather of an adjoint), before f, once: each float field atomically */
+static void put_struct_add(Emitter *e, const Func *f, int i)
+{
+	Type t = e->m->st[i];
+	const char *s = ty_name(t);
+	if (i >= (int)sizeof e->gathered || e->gathered[i] || !adds_struct(&f->body, f, t))
+		return;
+	e->gathered[i] = 1;
+	fprintf(e->out, "// adds v's float fields into *p, each atomically\n"
+		"KS_FUNC void ks_atomic_add_%s(%s *p, %s v)\n{\n", s, s, s);
+	for (int k = 0; k < ty_nfield(t); k++) {
+		const Field *fd = ty_field(t, k);
+		if (!ty_is_array(fd->ty) && ty_has_float(fd->ty))
+			fprintf(e->out, "    ks_atomic_add_%s(&p->%s, v.%s);\n", ty_name(fd->ty), fd->name,
+				fd->name);
+	}
+	fputs("}\n\n", e->out);
+}
+
+/* ks_tape_put_S and ks_tape_get_S for a struct S a loop of f keeps on
+ * the tape, before f, once: its fields one after the other, as the
+ * runtime keeps a vector */
+static void put_struct_tape(Emitter *e, const Func *f, int i)
+{
+	Type t = e->m->st[i];
+	FILE *out = e->out;
+	if (i >= (int)sizeof e->taped || e->taped[i] || !tapes_struct(&f->body, f, t))
+		return;
+	e->taped[i] = 1;
+	const char *s = ty_name(t);
+	fprintf(out, "\n// a %s kept on the tape: its fields' words in order (its arrays stay)\n", s);
+	fprintf(out, "KS_FUNC void ks_tape_put_%s(ks_tape *t, %s x)\n{\n", s, s);
+	for (int k = 0; k < ty_nfield(t); k++) {
+		const Field *fd = ty_field(t, k);
+		if (!ty_is_array(fd->ty))
+			fprintf(out, "    ks_tape_put_%s(t, x.%s);\n", ty_name(fd->ty), fd->name);
+	}
+	fprintf(out, "}\n\nKS_FUNC %s ks_tape_get_%s(ks_tape *t, const ks_trips *L, int off, %s x0)\n{\n",
+		s, s, s);
+	int off = 0;
+	for (int k = 0; k < ty_nfield(t); k++) {
+		const Field *fd = ty_field(t, k);
+		if (ty_is_array(fd->ty))
+			continue;
+		if (off)
+			fprintf(out, "    x0.%s = ks_tape_get_%s(t, L, off + %d, x0.%s);\n", fd->name,
+				ty_name(fd->ty), off, fd->name);
+		else
+			fprintf(out, "    x0.%s = ks_tape_get_%s(t, L, off, x0.%s);\n", fd->name,
+				ty_name(fd->ty), fd->name);
+		off += words_of(fd->ty);
+	}
+	fputs("    return x0;\n}\n\n", out);
 }
 
 /* The tape's loop handles and the layout of each loop's checkpoint: the
@@ -2516,6 +2672,10 @@ static void emit_func(Emitter *e, int fi)
 {
 	const Func *f = e->m->fn[fi];
 	int cuda = e->target == EMIT_CUDA;
+	for (int i = 0; i < e->m->nst; i++) {
+		put_struct_tape(e, f, i);
+		put_struct_add(e, f, i);
+	}
 	analyse(e, f, fi);
 	Buf b = {0};
 	if (f->is_kernel) {
@@ -2766,6 +2926,27 @@ static void emit_begin(Emitter *e, FILE *out, const Module *m, int target, const
 		      "#endif\n"
 		      "#define KS_COVER(site, way) (ks_cover_hit ? ks_cover_hit(site, way) : (void)0)\n"
 		      "#endif\n", out);
+	zero_cuda = target == EMIT_CUDA;
+	/* the structs, each after those it holds */
+	for (int i = 0; i < m->nst; i++) {
+		Type t = m->st[i];
+		fprintf(out, "\n// @wp.struct %s\ntypedef struct %s {\n", ty_name(t), ty_name(t));
+		if (!ty_nfield(t))
+			fputs("    char unused; /* a struct of no fields, which C does not have */\n", out);
+		for (int k = 0; k < ty_nfield(t); k++) {
+			const Field *fd = ty_field(t, k);
+			if (ty_is_array(fd->ty))
+				fprintf(out, "    ks_array_%s %s;\n", ty_name(ty_elem(fd->ty)), fd->name);
+			else
+				fprintf(out, "    %s %s;\n", ctype(fd->ty), fd->name);
+		}
+		fprintf(out, "} %s;\n", ty_name(t));
+		/* a view of an array of them, as ksynth.h's for its own types */
+		fprintf(out, "typedef struct { %s *data; int shape[4]; } ks_array_%s;\n", ty_name(t),
+			ty_name(t));
+	}
+	memset(e->taped, 0, sizeof e->taped);
+	memset(e->gathered, 0, sizeof e->gathered);
 }
 
 static void emit_free(Emitter *e)

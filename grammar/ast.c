@@ -44,7 +44,7 @@ static const char *const kind_names[N_COUNT] = {
 	[N_RETURN] = "RETURN",   [N_PASS] = "PASS",
 	[N_BLOCK] = "BLOCK",     [N_IMPORT] = "IMPORT",
 	[N_FROMIMPORT] = "FROMIMPORT", [N_PARAM] = "PARAM",
-	[N_DEF] = "DEF",         [N_MODULE] = "MODULE",
+	[N_DEF] = "DEF", [N_CLASS] = "CLASS",         [N_MODULE] = "MODULE",
 };
 
 const char *ast_kind_name(int kind)

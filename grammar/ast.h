@@ -56,6 +56,8 @@ enum NodeKind {
 	N_DEF,      /* name; kid[0] decorators (N_BLOCK of expressions),
 	               kid[1] params (N_BLOCK of N_PARAM),
 	               kid[2] return annotation or NULL, kid[3] body */
+	N_CLASS,    /* name; kid[0] decorators (N_BLOCK of expressions),
+	               kid[1] body (N_BLOCK) */
 	N_MODULE,   /* top-level statements */
 	N_COUNT
 };

@@ -462,9 +462,7 @@ int lex_next(Lexer *L, Tok *t)
 			error_at(L, L->tok, "lambda expressions are not supported "
 				 "in kernels; define a @wp.func instead");
 		}
-		"class" {
-			error_at(L, L->tok, "classes are not supported in kernels");
-		}
+		"class" { return token(L, t, TK_CLASS); }
 		"with" {
 			error_at(L, L->tok, "'with' statements are not supported "
 				 "in kernels");

@@ -292,6 +292,7 @@ static void syntax_error(PState *ps, void *parser, int major,
 %token EQ PLUSEQ MINUSEQ STAREQ SLASHEQ DSLASHEQ PERCENTEQ POWEQ ATEQ ANDEQ
        OREQ XOREQ SHLEQ SHREQ.
 %token LT GT LE GE EQEQ NE.
+%token CLASS.
 
 /* Operator precedence of Python's expression levels, lowest first.
  * UNARY is the precedence of unary - + ~: above * but below **, so -x**2
@@ -582,6 +583,29 @@ decorators(A) ::= AT(K) expr(E) NEWLINE. {
 }
 decorators(A) ::= decorators(A) AT expr(E) NEWLINE. {
 	ast_add(ps->arena, A.n, E.n);
+}
+
+/* class_def: decorators class_def_raw | class_def_raw
+ * class_def_raw: 'class' NAME ['(' ')'] ':' block
+ * (sema takes a @wp.struct class of annotated fields, nothing else) */
+compound_stmt(A) ::= decorators(D) classdef(C). {
+	C.n->kid[0] = D.n;
+	A = C;
+}
+compound_stmt(A) ::= classdef(A).
+classdef(A) ::= CLASS(K) NAME(N) COLON suite(B). {
+	Node *n = mk(ps, N_CLASS, K.line, K.col);
+	n->name = text(ps, N);
+	ast_add(ps->arena, n, empty_block(ps, K.line, K.col));
+	ast_add(ps->arena, n, B.n);
+	A = stmt(ps, n, B.d, K);
+}
+classdef(A) ::= CLASS(K) NAME(N) LPAREN RPAREN COLON suite(B). {
+	Node *n = mk(ps, N_CLASS, K.line, K.col);
+	n->name = text(ps, N);
+	ast_add(ps->arena, n, empty_block(ps, K.line, K.col));
+	ast_add(ps->arena, n, B.n);
+	A = stmt(ps, n, B.d, K);
 }
 
 /* function_def_raw: 'def' NAME '(' [params] ')' ['->' expression] ':'
@@ -895,6 +919,7 @@ static const char *block_owner(int kw)
 	case TK_FOR: return "'for' statement";
 	case TK_WHILE: return "'while' statement";
 	case TK_DEF: return "function definition";
+	case TK_CLASS: return "class definition";
 	}
 	return NULL;
 }

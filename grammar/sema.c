@@ -606,6 +606,8 @@ static Type ann_type(Sema *s, Node *a)
 static int expr(Sema *s, Node *e, Target *t);
 static int call(Sema *s, Node *e, Target *t, int want);
 static void tuple_targets(Sema *s, Node *lhs);
+static Type static_type(Sema *s, const Node *n);
+static int field_value(Sema *s, Node *e, int v, Target *t);
 
 /* ---- literals and module constants -------------------------------------- */
 
@@ -1004,6 +1006,27 @@ static int component(Sema *s, Node *e, Type t)
 	return k;
 }
 
+/* The field e->name of struct type t: its index. */
+static int field_index(Sema *s, Node *e, Type t)
+{
+	int k = ty_field_find(t, e->name);
+	if (k < 0)
+		ERR(e, "struct %s has no field '%s'", ty_name(t), e->name);
+	return k;
+}
+
+/* s.NAME of the struct value v */
+static int field_value(Sema *s, Node *e, int v, Target *t)
+{
+	Type st = ty_of(s, v);
+	int k = field_index(s, e, st);
+	int32_t a[1] = {v};
+	int r = emit_val(s, e, OP_FIELD, ty_field(st, k)->ty, a, 1,
+			 ty_is_array(ty_field(st, k)->ty) ? NULL : t);
+	s->blk->v[s->blk->n - 1].callee = k;
+	return r;
+}
+
 /* v.x and wp.NAME not called */
 static int attr_value(Sema *s, Node *e, Target *t)
 {
@@ -1018,15 +1041,42 @@ static int attr_value(Sema *s, Node *e, Target *t)
 		ERR(e, "wp.%s is not supported in kernels", e->name);
 	}
 	int v = expr(s, e->kid[0], NULL);
+	if (ty_is_struct(ty_of(s, v)))
+		return field_value(s, e, v, t);
 	int k = component(s, e, ty_of(s, v));
 	int32_t a[2] = {v, ir_const_int(s->m, s->f, k)};
 	return emit_val(s, e, OP_EXTRACT, ty_scalar(ty_of(s, v)), a, 2, t);
 }
 
+/* The type of a name, or of a chain of fields and indices on one
+ * (s.a, s.inner.v, a[i].x), without emitting anything; TY_VOID where that
+ * is not a simple chain. */
+static Type static_type(Sema *s, const Node *n)
+{
+	if (!n)
+		return TY_VOID;
+	if (n->kind == N_NAME) {
+		int v = map_get(&s->names, n->name);
+		return v >= 0 ? ty_of(s, v) : TY_VOID;
+	}
+	if (n->kind == N_ATTR && kid(n, 0)) {
+		Type b = static_type(s, n->kid[0]);
+		int k = ty_field_find(b, n->name);
+		return k >= 0 ? ty_field(b, k)->ty : TY_VOID;
+	}
+	if (n->kind == N_INDEX && kid(n, 0)) {
+		Type b = static_type(s, n->kid[0]);
+		return ty_is_array(b) ? ty_elem(b) : TY_VOID;
+	}
+	return TY_VOID;
+}
+
 /* The array a name (or a.shape's a) stands for, or -1: arrays are
- * parameters. */
+ * parameters, or fields of a struct (s.a). */
 static int array_of(Sema *s, const Node *n)
 {
+	if (n && n->kind == N_ATTR && ty_is_array(static_type(s, n)))
+		return expr(s, (Node *)n, NULL); /* s.a: a struct's array */
 	if (!n || n->kind != N_NAME)
 		return -1;
 	int v = map_get(&s->names, n->name);
@@ -2109,6 +2159,39 @@ static int lang_call(Sema *s, Node *e, const char *name, Target *t, int want)
 
 /* A call: conversions, constructors, builtins and wp.funcs.  want: the
  * call must produce one value (else it is a statement). */
+/* S() and S(field=value, ...): a struct, zero but for the fields named. */
+static int struct_make(Sema *s, Node *e, Type ty, Target *t)
+{
+	int32_t v[MAXOPS];
+	int fk[MAXOPS], n = 0;
+	for (int i = 1; i < e->nkid; i++) {
+		Node *k = e->kid[i];
+		if (k->kind != N_KWARG)
+			ERR(k, "struct %s takes its fields by name: %s(%s=...)", ty_name(ty), ty_name(ty),
+			    ty_nfield(ty) ? ty_field(ty, 0)->name : "x");
+		int f = ty_field_find(ty, k->name);
+		if (f < 0)
+			ERR(k, "struct %s has no field '%s'", ty_name(ty), k->name);
+		for (int j = 0; j < n; j++)
+			if (fk[j] == f)
+				ERR(k, "field '%s' is given twice", k->name);
+		v[n] = expr(s, k->kid[0], NULL);
+		Type ft = ty_field(ty, f)->ty;
+		if (ty_of(s, v[n]) != ft)
+			ERR(k->kid[0], "field '%s' of %s is %s, not %s%s", k->name, ty_name(ty), uty(ft),
+			    uty(ty_of(s, v[n])), assign_hint(ft, ty_of(s, v[n])));
+		fk[n++] = f;
+	}
+	int r = emit_val(s, e, OP_MAKE, ty, NULL, 0, n ? NULL : t);
+	for (int i = 0; i < n; i++) {
+		int32_t a[2] = {r, v[i]};
+		r = emit_val(s, e, OP_SETFIELD, ty,
+			     a, 2, i == n - 1 ? t : NULL);
+		s->blk->v[s->blk->n - 1].callee = fk[i];
+	}
+	return r;
+}
+
 static int call(Sema *s, Node *e, Target *t, int want)
 {
 	Node *fn = e->kid[0];
@@ -2142,6 +2225,8 @@ static int call(Sema *s, Node *e, Target *t, int want)
 			return convert(s, e, name, (Type)alias, t);
 		if (alias >= 0 && ty_is_composite((Type)alias))
 			return make(s, e, (Type)alias, t);
+		if (alias >= 0 && ty_is_struct((Type)alias))
+			return struct_make(s, e, (Type)alias, t);
 		if (!strcmp(name, "float"))
 			return convert(s, e, "float", TY_FLOAT, t);
 		if (!strcmp(name, "int"))
@@ -2191,6 +2276,7 @@ static int call(Sema *s, Node *e, Target *t, int want)
 /* ---- statements ----------------------------------------------------------- */
 
 static void stmt(Sema *s, Node *n);
+static void write_path(Sema *s, Node *st, Node *lhs, int val);
 
 /* The statements of a suite, into b. */
 static void suite(Sema *s, Block *b, Node *blk)
@@ -2425,6 +2511,109 @@ static void store(Sema *s, Node *st, Node *lhs, int32_t arr, Node **sub, int n, 
 	emit(s, st, OP_STORE, NULL, 0, a, nd + 2);
 }
 
+/* Does the target's chain go through a struct's field (s.x, s.inner.v,
+ * s.v[0], a[i].x)? */
+static int struct_path(Sema *s, const Node *n)
+{
+	for (; n && (n->kind == N_ATTR || n->kind == N_INDEX); n = n->kid[0])
+		if (n->kind == N_ATTR && ty_is_struct(static_type(s, n->kid[0])))
+			return 1;
+	return 0;
+}
+
+/* Write val to the place lhs names, a chain of fields and indices under a
+ * name: a variable is updated in place (s = setfield s, k, val), an array
+ * element stored, and anything in between read, updated and written back
+ * (a[i].x = e: load, setfield, store). */
+static void write_path(Sema *s, Node *st, Node *lhs, int val)
+{
+	Type tv = ty_of(s, val);
+	if (lhs->kind == N_NAME) {
+		check_target(s, lhs);
+		int v = map_get(&s->names, lhs->name);
+		if (v < 0)
+			ERR(lhs, "name '%s' is not defined", lhs->name);
+		if (ty_of(s, v) != tv)
+			type_mismatch(s, lhs, lhs->name, ty_of(s, v), tv);
+		if (v != val)
+			emit(s, st, OP_MOV, (int32_t *)&v, 1, (int32_t *)&val, 1);
+		return;
+	}
+	if (lhs->kind == N_INDEX) {
+		Node *sub[KS_MAX_NDIM + 8];
+		int arr, n;
+		if ((n = array_access(s, lhs, &arr, sub, (int)KS_NELEM(sub))) >= 0) {
+			Type ta = ty_of(s, arr);
+			int nd = ty_ndim(ta);
+			int32_t a[KS_MAX_NDIM + 2] = {arr};
+			if (n != nd)
+				ERR(lhs, "%s takes %d indices, not %d", uty(ta), nd, n);
+			for (int i = 0; i < nd; i++)
+				a[i + 1] = index_val(s, sub[i], 0, ta);
+			a[nd + 1] = val;
+			if (tv != ty_elem(ta))
+				ERR(st, "cannot store %s in an array of %s%s", uty(tv), uty(ty_elem(ta)),
+				    assign_hint(ty_elem(ta), tv));
+			emit(s, st, OP_STORE, NULL, 0, a, nd + 2);
+			return;
+		}
+		int b = expr(s, lhs->kid[0], NULL);
+		Type tb = ty_of(s, b);
+		Node **sb = subscripts(lhs, &n);
+		if (!ty_is_composite(tb))
+			ERR(lhs, "'%s' object does not support item assignment", uty(tb));
+		check_nsub(s, lhs, tb, n);
+		int32_t a[4] = {b};
+		for (int i = 0; i < n; i++)
+			a[i + 1] = index_val(s, sb[i], ty_rows(tb), tb);
+		a[n + 1] = val;
+		Type ta[4] = {tb, TY_INT, TY_INT, tv};
+		if (ir_op_type(OP_INSERT, ta, n + 2, TY_VOID) == TY_VOID)
+			ERR(st, "cannot assign %s to a component of %s", uty(tv), uty(tb));
+		int nb = emit_val(s, st, OP_INSERT, tb, a, n + 2, NULL);
+		write_path(s, st, lhs->kid[0], nb);
+		return;
+	}
+	if (lhs->kind != N_ATTR)
+		ERR(lhs, "cannot assign to this expression");
+	Node *base = lhs->kid[0];
+	Type bt = static_type(s, base);
+	int b = bt != TY_VOID ? -1 : expr(s, base, NULL);
+	if (b >= 0)
+		bt = ty_of(s, b);
+	if (ty_is_struct(bt)) {
+		int k = field_index(s, lhs, bt);
+		Type ft = ty_field(bt, k)->ty;
+		if (ft != tv)
+			ERR(st, "field '%s' of %s is %s; cannot assign %s%s", lhs->name, ty_name(bt), uty(ft),
+			    uty(tv), assign_hint(ft, tv));
+		if (base->kind == N_NAME) {
+			/* a variable or parameter: in place */
+			check_target(s, base);
+			int v = name_value(s, base);
+			int32_t a[2] = {v, val};
+			emit(s, st, OP_SETFIELD, (int32_t *)&v, 1, a, 2)->callee = k;
+			return;
+		}
+		if (b < 0)
+			b = expr(s, base, NULL);
+		int32_t a[2] = {b, val};
+		int nb = emit_val(s, st, OP_SETFIELD, bt, a, 2, NULL);
+		s->blk->v[s->blk->n - 1].callee = k;
+		write_path(s, st, base, nb);
+		return;
+	}
+	if (b < 0)
+		b = expr(s, base, NULL);
+	int k = component(s, lhs, bt);
+	int32_t a[3] = {b, ir_const_int(s->m, s->f, k), val};
+	if (ty_scalar(bt) != tv)
+		ERR(st, "cannot assign %s to a component of %s%s", uty(tv), uty(bt),
+		    assign_hint(ty_scalar(bt), tv));
+	int nb = emit_val(s, st, OP_INSERT, bt, a, 3, NULL);
+	write_path(s, st, base, nb);
+}
+
 /* x[...] = e, x.c = e and their 'op=' forms (aug: the BinOp or -1) */
 static void assign_component(Sema *s, Node *st, Node *lhs, Node *rhs, int aug)
 {
@@ -2432,6 +2621,13 @@ static void assign_component(Sema *s, Node *st, Node *lhs, Node *rhs, int aug)
 	int arr, n;
 	if (lhs->kind == N_INDEX && (n = array_access(s, lhs, &arr, sub, (int)KS_NELEM(sub))) >= 0) {
 		store(s, st, lhs, arr, sub, n, rhs, aug);
+		return;
+	}
+	if (struct_path(s, lhs)) {
+		int val = expr(s, rhs, NULL); /* Python: the value before the target */
+		if (aug >= 0)
+			val = binop(s, st, aug, expr(s, lhs, NULL), val, NULL, 1);
+		write_path(s, st, lhs, val);
 		return;
 	}
 	Node *base = component_base(s, lhs);
@@ -3234,6 +3430,66 @@ static int *call_order(Sema *s)
  * docstring or a constant (returns NULL), or a decorated def, which gets
  * its IR function (returns its node).  *have_wp: the import came before;
  * *flags: the def's DEF_* flags. */
+/* @wp.struct
+ * class NAME:
+ *     FIELD: TYPE
+ *     ...
+ * A struct type of those fields, declared in the module; its name is a
+ * type from then on (annotations, NAME() in a body). */
+static void struct_def(Sema *s, Node *n, int have_wp)
+{
+	Node *decs = kid(n, 0), *body = kid(n, 1);
+	char buf[128];
+	if (!decs || decs->nkid == 0)
+		ERR(n, "class '%s' must be decorated with @wp.struct", n->name);
+	if (decs->nkid > 1)
+		ERR(decs->kid[1], "only one decorator is allowed: @wp.struct");
+	Node *dn = decs->kid[0];
+	if (!is_wp_attr(dn) || strcmp(dn->name, "struct")) {
+		dotted(dn, buf, sizeof buf);
+		ERR(dn, "unsupported decorator '@%s' on a class; use @wp.struct", buf);
+	}
+	if (!have_wp)
+		ERR(dn, "name 'wp' is not defined; start the file with 'import warp as wp'");
+	if (s->keep)
+		ERR(n, "a struct is read with the whole file"); /* its type goes in the head */
+	Type named = ty_parse(n->name, strlen(n->name));
+	if (reserved(n->name) || wp_type(n->name) != TY_VOID || (named != TY_VOID && !ty_is_struct(named)))
+		ERR(n, "'%s' cannot be used as a struct name", n->name);
+	if (map_get(&s->typealias, n->name) >= 0 || ir_func_find(s->m, n->name) >= 0 ||
+	    map_get(&s->consts, n->name) >= 0)
+		ERR(n, "'%s' is defined twice", n->name);
+	Field fs[255];
+	int nf = 0;
+	for (int i = 0; body && i < body->nkid; i++) {
+		Node *st = body->kid[i];
+		if (st->kind == N_EXPR && st->kid[0]->kind == N_STRING && i == 0)
+			continue; /* docstring */
+		if (st->kind == N_PASS)
+			continue;
+		if (st->kind != N_ANNASSIGN || kid(st, 0)->kind != N_NAME)
+			ERR(st, "a struct's body holds its fields, 'name: type', and nothing else");
+		if (kid(st, 2))
+			ERR(st->kid[2], "struct fields have no default values in kernels");
+		Node *fn = st->kid[0], *an = st->kid[1];
+		for (int k = 0; k < nf; k++)
+			if (!strcmp(fs[k].name, fn->name))
+				ERR(fn, "field '%s' is defined twice", fn->name);
+		if (nf == 255)
+			ERR(fn, "a struct has at most 255 fields");
+		if (an->kind == N_NAME && !strcmp(an->name, n->name))
+			ERR(an, "struct %s cannot hold itself", n->name);
+		for (const Node *x = an; x; x = x->kind == N_CALL || x->kind == N_INDEX ? kid(x, 1) : NULL)
+			if (x->kind == N_KWARG ? is_name(kid(x, 0), n->name) : is_name(x, n->name))
+				ERR(x, "struct %s cannot hold an array of itself", n->name);
+		Type ft = ann_type(s, an);
+		fs[nf++] = (Field){fn->name, ft};
+	}
+	Type t = ty_struct(n->name, fs, nf); /* `pass`: a struct of no fields, as in Warp */
+	ir_struct_add(s->m, t);
+	map_put(s->a, &s->typealias, n->name, t);
+}
+
 static Node *top_level(Sema *s, Node *n, int i, int *have_wp, int *flags)
 {
 	if (n->kind == N_IMPORT || n->kind == N_FROMIMPORT) {
@@ -3244,6 +3500,10 @@ static Node *top_level(Sema *s, Node *n, int i, int *have_wp, int *flags)
 		return NULL; /* docstring */
 	if (n->kind == N_ASSIGN || n->kind == N_ANNASSIGN) {
 		module_assign(s, n);
+		return NULL;
+	}
+	if (n->kind == N_CLASS) {
+		struct_def(s, n, *have_wp);
 		return NULL;
 	}
 	if (n->kind != N_DEF)
@@ -3405,6 +3665,11 @@ int ks_frontend_stream(const char *path, const char *outpath, Src *whole)
 			s.loopvar = NULL;
 			s.caploopvar = 0;
 			for (int k = 0; k < p.module->nkid; k++, i++) {
+				/* a struct belongs in the IR's head, which is
+				 * written before the first piece: such a module
+				 * is read whole */
+				if (p.module->kid[k]->kind == N_CLASS)
+					longjmp(jb, 1);
 				st_keep = st_m->arena;
 				memset(&st_m->arena, 0, sizeof st_m->arena);
 				st_m->fnarena = &st_keep;

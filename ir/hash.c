@@ -51,7 +51,7 @@ static void hash_block(Hasher *h, const Block *b)
 	for (int i = 0; i < b->n; i++) {
 		const Inst *in = &b->v[i];
 		put32(h, in->op);
-		if (in->op == OP_BUILTIN)
+		if (in->op == OP_BUILTIN || in->op == OP_FIELD || in->op == OP_SETFIELD)
 			put32(h, (uint32_t)in->callee);
 		else if (in->op == OP_PRINTF)
 			for (const char *c = h->m->str[in->callee]; *c; c++)

@@ -306,6 +306,22 @@ void ir_builtin_result_name(int row, int k, char *out, size_t n)
 	word(&p, out, n);
 }
 
+int ir_builtin_resolve_ir(const char *name, const Type *args, int nargs, Type *res)
+{
+	int row = ir_builtin_resolve(name, args, nargs, res);
+	if (row >= 0 || strcmp(name, "atomic_add") || nargs < 3 || !ty_is_array(args[0]))
+		return row;
+	/* the gather of an adjoint into an array of structs (kdiff) */
+	Type e = ty_elem(args[0]);
+	if (!ty_is_struct(e) || nargs != ty_ndim(args[0]) + 2 || args[nargs - 1] != e)
+		return -1;
+	for (int k = 1; k < nargs - 1; k++)
+		if (!ty_is_int(args[k]))
+			return -1;
+	*res = e;
+	return BI_ATOMIC_ADD;
+}
+
 int ir_builtin_arity(int row)
 {
 	const char *p = ir_builtins[row].args;
@@ -579,6 +595,8 @@ Type ir_op_type(int op, const Type *a, int n, Type want)
 			       ? want
 			       : TY_VOID;
 	case OP_MAKE:
+		if (ty_is_struct(want))
+			return n == 0 ? want : TY_VOID; /* a struct's zero */
 		return make_ok(a, n, want) ? want : TY_VOID;
 	case OP_EXTRACT:
 		return component_ok(a[0], a + 1, n - 1, &part) ? part : TY_VOID;
@@ -608,6 +626,18 @@ Type ir_op_type(int op, const Type *a, int n, Type want)
 		return n == 0 ? TY_BOOL : TY_VOID;
 	}
 	return TY_VOID;
+}
+
+Type ir_inst_type(int op, int k, const Type *a, int n, Type want)
+{
+	if (op != OP_FIELD && op != OP_SETFIELD)
+		return ir_op_type(op, a, n, want);
+	if (n != ir_ops[op].nargs || !ty_is_struct(a[0]) || k < 0 || k >= ty_nfield(a[0]))
+		return TY_VOID;
+	Type ft = ty_field(a[0], k)->ty;
+	if (op == OP_FIELD)
+		return ft;
+	return a[1] == ft ? a[0] : TY_VOID;
 }
 
 /* ---- constants -------------------------------------------------------- */
@@ -640,6 +670,18 @@ void ir_const_text(char *out, size_t n, const Value *v)
 }
 
 /* ---- building ------------------------------------------------------------- */
+
+void ir_struct_add(Module *m, Type t)
+{
+	for (int i = 0; i < m->nst; i++)
+		if (m->st[i] == t)
+			return;
+	if (m->nst == m->capst) {
+		m->capst = m->capst ? 2 * m->capst : 8;
+		m->st = xrealloc(m->st, (size_t)m->capst * sizeof *m->st);
+	}
+	m->st[m->nst++] = t;
+}
 
 Module *ir_module_new(void)
 {
@@ -709,6 +751,7 @@ void ir_module_free(Module *m)
 	for (int i = 0; i < m->nstr; i++)
 		free(m->str[i]);
 	free(m->str);
+	free(m->st);
 	free(m);
 }
 

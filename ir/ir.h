@@ -43,7 +43,14 @@ enum TypeKind {
 	TK_VOID, TK_BOOL, TK_SINT, TK_UINT, TK_FLOAT, /* scalars */
 	TK_VEC, TK_MAT, TK_QUAT, TK_XFORM,             /* of a scalar */
 	TK_ARRAY,
+	TK_STRUCT,                                     /* a @wp.struct */
 };
+
+/* A field of a struct type. */
+typedef struct Field {
+	const char *name;
+	Type ty;
+} Field;
 
 typedef struct TypeInfo {
 	uint8_t kind;      /* TK_* */
@@ -56,6 +63,8 @@ typedef struct TypeInfo {
 	const char *name;  /* the IR spelling: "float", "vec3d", "float[,]" */
 	const char *warp;  /* wp.<warp>, "" for none */
 	const char *alias; /* a second wp.<alias> spelling, or "" */
+	int nfield;        /* struct: its fields, in order */
+	const Field *field;
 } TypeInfo;
 
 /* The table; it may move when an array type is made (ty_array). */
@@ -84,6 +93,9 @@ static inline int ty_is_int(Type t)
 static inline int ty_is_unsigned(Type t) { return ks_types[t].kind == TK_UINT; }
 /* a number: an int or a float of any width (not bool) */
 static inline int ty_is_scalar(Type t) { return ty_is_int(t) || ty_is_float(t); }
+static inline int ty_is_struct(Type t) { return ks_types[t].kind == TK_STRUCT; }
+static inline int ty_nfield(Type t) { return ks_types[t].nfield; }
+static inline const Field *ty_field(Type t, int k) { return &ks_types[t].field[k]; }
 /* a vector, matrix, quaternion or transform */
 static inline int ty_is_composite(Type t)
 {
@@ -118,6 +130,22 @@ Type ty_with_scalar(Type t, Type scalar);
 Type ty_array(Type elem, int ndim);
 /* "float", "vec3", "mat33d", "float[]", "vec3[,]", "bool" */
 static inline const char *ty_name(Type t) { return ks_types[t].name; }
+/* The struct type NAME with these fields (copied), made on first use: a
+ * struct of the same name and fields is the same Type.  A later struct of
+ * the same name with other fields is a new Type, and the name means it
+ * from then on (ty_parse): tools read one module at a time. */
+Type ty_struct(const char *name, const Field *field, int nfield);
+/* The field of struct t named name: its index, or -1. */
+int ty_field_find(Type t, const char *name);
+/* Does t hold a float anywhere (a float of any width, a composite of
+ * floats, or a struct with such a field, nested structs included)?
+ * Arrays do not count. */
+int ty_has_float(Type t);
+/* The leaves of a value of type t, in order: 1, or for a struct its
+ * fields' leaves (a nested struct's leaves in its place); the first leaf
+ * of a struct's field k among them. */
+int ty_nleaves(Type t);
+int ty_leaf_offset(Type t, int k);
 /* Parse a type name as ty_name prints it; TY_VOID when unknown. */
 Type ty_parse(const char *s, size_t n);
 /* The named type spelled wp.NAME (Warp's name or its alias), or TY_VOID. */
@@ -175,6 +203,10 @@ int ir_builtin_results(int row, const Type *args, int nargs, Type *res);
 void ir_builtin_result_name(int row, int k, char *out, size_t n);
 /* The number of results of a row (0, 1, or more for svd3 and the like). */
 int ir_builtin_nres(int row);
+/* The same for IR, which may also add a struct into an element of an
+ * array of structs, atomically, field by field (kdiff's gather of an
+ * adjoint; the language has no such atomic_add). */
+int ir_builtin_resolve_ir(const char *name, const Type *args, int nargs, Type *res);
 /* The number of arguments of a row, or -1 where it varies (index). */
 int ir_builtin_arity(int row);
 /* A readable list of NAME's signatures, "min(float, float), min(int, int),
@@ -187,6 +219,9 @@ void ir_builtin_cname(int row, const Type *args, char *out, size_t n);
  * TY_VOID when the combination is not allowed.  For OP_MAKE the result
  * type cannot be derived from the arguments: pass it in want. */
 Type ir_op_type(int op, const Type *args, int nargs, Type want);
+/* The same for an instruction, whose callee field may matter: field and
+ * setfield name their field by its index there. */
+Type ir_inst_type(int op, int callee, const Type *args, int nargs, Type want);
 
 /* ---- values and instructions ----------------------------------------- */
 
@@ -250,6 +285,9 @@ typedef struct Func {
 typedef struct Module {
 	int version;
 	const char *source; /* the kernel source file name, or NULL */
+	Type *st;           /* the struct types it declares, each after the
+	                     * structs its fields hold; malloc'd */
+	int nst, capst;
 	Func **fn;
 	int nfn, capfn;
 	Arena arena;
@@ -271,6 +309,9 @@ typedef struct Module {
 Module *ir_module_new(void);
 void ir_module_free(Module *m);
 Func *ir_func_new(Module *m, const char *name, int is_kernel, Loc loc);
+/* Declare struct type t in m (once; a struct its fields hold must be
+ * declared first). */
+void ir_struct_add(Module *m, Type t);
 /* The func or kernel NAME (backward kernels have a namespace of their own:
  * `backward @k` is the backward of `kernel @k`): index or -1. */
 int ir_func_find(const Module *m, const char *name);

@@ -44,6 +44,8 @@ OP(INSERT, "insert", -1, 1)    /* v with [k] replaced, m with row/element */
 OP(LOAD, "load", -1, 1)        /* a[i], a[i, j], ...: one index per dimension */
 OP(STORE, "store", -1, 0)      /* a[i, ...] = v */
 OP(SHAPE, "shape", 2, 1)       /* a.shape[k], k a constant */
+OP(FIELD, "field", 1, 1)       /* %x = field %s, NAME: s.NAME (callee: the field's index) */
+OP(SETFIELD, "setfield", 2, 1) /* %t = setfield %s, NAME, %x: s with s.NAME = x */
 OP(CALL, "call", -1, -1)       /* %r... = call @f args */
 OP(BUILTIN, "", -1, -1)        /* sin, dot, atomic_add, tid, ... */
 OP(PRINTF, "printf", -1, 0)    /* printf "fmt", a, b: wp.printf and print, to the log (krun's

@@ -134,6 +134,16 @@ static void print_inst(Printer *p, const Module *m, const Inst *in, int depth)
 		print_args(p, in, 0, ", ");
 		put_loc(out, in->loc, "\n");
 		return;
+	} else if (in->op == OP_FIELD || in->op == OP_SETFIELD) {
+		/* field %s, NAME [, %x] */
+		buf_puts(out, ir_ops[in->op].name);
+		buf_putc(out, ' ');
+		print_value(p, in->arg[0]);
+		buf_puts(out, ", ");
+		buf_puts(out, ty_field(p->f->val[in->arg[0]].ty, in->callee)->name);
+		print_args(p, in, 1, ", ");
+		put_loc(out, in->loc, "\n");
+		return;
 	} else {
 		buf_puts(out, ir_ops[in->op].name);
 	}
@@ -201,6 +211,14 @@ void ir_print_head(FILE *out, const Module *m)
 		fputs("source ", out);
 		print_string(out, m->source);
 		fputc('\n', out);
+	}
+	/* struct NAME { FIELD: TYPE, ... } */
+	for (int i = 0; i < m->nst; i++) {
+		Type t = m->st[i];
+		fprintf(out, "struct %s {", ty_name(t));
+		for (int k = 0; k < ty_nfield(t); k++)
+			fprintf(out, "%s %s: %s", k ? "," : "", ty_field(t, k)->name, ty_name(ty_field(t, k)->ty));
+		fputs(" }\n", out);
 	}
 }
 

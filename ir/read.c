@@ -644,7 +644,27 @@ static void parse_simple(Reader *r, Block *b)
 		if (!is_punct(r, '!'))
 			expect_punct(r, ',');
 	}
-	if (!is_punct(r, '!')) {
+	if (op == OP_FIELD || op == OP_SETFIELD) {
+		/* OP %s, NAME [, %x]: the field by its name in the struct's type */
+		arg[narg++] = parse_operand(r);
+		expect_punct(r, ',');
+		Tok ft = r->tok;
+		Type st = r->f->val[arg[0]].ty;
+		if (ft.kind != T_IDENT)
+			rerror(r, &ft, "expected a field name, found %s", tok_desc(&ft, buf, sizeof buf));
+		if (!ty_is_struct(st))
+			rerror(r, &ft, "'%s' of %s, which is not a struct", ir_ops[op].name, ty_name(st));
+		char fname[64];
+		snprintf(fname, sizeof fname, "%.*s", ft.n > 60 ? 60 : ft.n, ft.p);
+		callee = ty_field_find(st, fname);
+		if (callee < 0)
+			rerror(r, &ft, "struct %s has no field '%s'", ty_name(st), fname);
+		next(r);
+		if (is_punct(r, ',')) {
+			next(r);
+			arg[narg++] = parse_operand(r);
+		}
+	} else if (!is_punct(r, '!')) {
 		for (;;) {
 			if (narg == 255)
 				rerror(r, &r->tok, "too many operands");
@@ -664,7 +684,7 @@ static void parse_simple(Reader *r, Block *b)
 	if (op != OP_BUILTIN && ir_builtin_known(name) && ir_op_type(op, ty, narg, TY_VOID) == TY_VOID)
 		op = OP_BUILTIN;
 	if (op == OP_BUILTIN) {
-		callee = ir_builtin_resolve(name, ty, narg, &rt);
+		callee = ir_builtin_resolve_ir(name, ty, narg, &rt);
 		if (callee < 0) {
 			Buf b2 = {0};
 			for (int i = 0; i < narg; i++)
@@ -843,7 +863,56 @@ static void check_nul(const Src *s, int line0)
 	}
 }
 
-/* head := 'ksynth-ir' INT NL ['source' STRING NL] */
+/* struct := 'struct' NAME '{' [field {',' field}] '}' NL
+ * field  := NAME ':' type */
+static void read_struct(Reader *r)
+{
+	char buf[64];
+	next(r);
+	Tok nt = r->tok;
+	if (nt.kind != T_IDENT)
+		rerror(r, &nt, "expected the struct's name, found %s", tok_desc(&nt, buf, sizeof buf));
+	char *name = arena_strndup(&r->m->arena, nt.p, (size_t)nt.n);
+	if (ty_parse(nt.p, (size_t)nt.n) != TY_VOID) {
+		Type old = ty_parse(nt.p, (size_t)nt.n);
+		int declared = 0;
+		for (int i = 0; i < r->m->nst; i++)
+			declared |= r->m->st[i] == old;
+		if (!ty_is_struct(old) || declared)
+			rerror(r, &nt, "type '%s' is defined already", name);
+	}
+	next(r);
+	expect_punct(r, '{');
+	Field *fs = arena_alloc(&r->m->arena, 255 * sizeof *fs);
+	int n = 0;
+	if (!is_punct(r, '}'))
+	do {
+		Tok ft = r->tok;
+		if (ft.kind != T_IDENT)
+			rerror(r, &ft, "expected a field name, found %s", tok_desc(&ft, buf, sizeof buf));
+		char *fname = arena_strndup(&r->m->arena, ft.p, (size_t)ft.n);
+		for (int k = 0; k < n; k++)
+			if (!strcmp(fs[k].name, fname))
+				rerror(r, &ft, "field '%s' appears twice", fname);
+		next(r);
+		expect_punct(r, ':');
+		Tok tt = r->tok;
+		Type ty = parse_type(r);
+		int known = !ty_is_struct(ty_elem(ty));
+		for (int i = 0; i < r->m->nst && !known; i++)
+			known = r->m->st[i] == ty_elem(ty);
+		if (!known)
+			rerror(r, &tt, "struct '%s' is not declared above", ty_name(ty_elem(ty)));
+		if (n == 255)
+			rerror(r, &ft, "a struct has at most 255 fields");
+		fs[n++] = (Field){fname, ty};
+	} while (is_punct(r, ',') && (next(r), 1));
+	expect_punct(r, '}');
+	expect_nl(r);
+	ir_struct_add(r->m, ty_struct(name, fs, n));
+}
+
+/* head := 'ksynth-ir' INT NL ['source' STRING NL] {struct} */
 static void read_head(Reader *r)
 {
 	next(r);
@@ -867,6 +936,8 @@ static void read_head(Reader *r)
 		next(r);
 		expect_nl(r);
 	}
+	for (skip_nl(r); is_word(r, "struct"); skip_nl(r))
+		read_struct(r);
 }
 
 static void expect_func(Reader *r)

@@ -23,7 +23,7 @@ enum {
 };
 
 static TypeInfo fixed[NFIXED] = {
-#define T(e, k, s, r, c, ir, warp, alias) {k, r, c, 0, SZ_##s * (r) * (c), TY_##s, TY_##e, ir, warp, alias},
+#define T(e, k, s, r, c, ir, warp, alias) {k, r, c, 0, SZ_##s * (r) * (c), TY_##s, TY_##e, ir, warp, alias, 0, NULL},
 #include "types.h"
 #undef T
 };
@@ -51,13 +51,9 @@ Type ty_with_scalar(Type t, Type scalar)
 	return ty_find(x->kind, scalar, x->rows, x->cols);
 }
 
-Type ty_array(Type elem, int ndim)
+/* Append a row to the table. */
+static Type ty_add(TypeInfo row)
 {
-	if (ndim < 1 || ndim > KS_MAX_NDIM || elem == TY_VOID || ty_is_array(elem))
-		return TY_VOID;
-	for (int t = NFIXED; t < ntypes; t++)
-		if (ks_types[t].elem == elem && ks_types[t].ndim == ndim)
-			return (Type)t;
 	if (ntypes == 65535)
 		ks_fatal("too many types");
 	if (ntypes == captypes || ks_types == fixed) {
@@ -69,6 +65,17 @@ Type ty_array(Type elem, int ndim)
 		ks_types = t;
 		captypes = cap;
 	}
+	ks_types[ntypes] = row;
+	return (Type)ntypes++;
+}
+
+Type ty_array(Type elem, int ndim)
+{
+	if (ndim < 1 || ndim > KS_MAX_NDIM || elem == TY_VOID || ty_is_array(elem))
+		return TY_VOID;
+	for (int t = NFIXED; t < ntypes; t++)
+		if (ks_types[t].elem == elem && ks_types[t].ndim == ndim && ks_types[t].kind == TK_ARRAY)
+			return (Type)t;
 	const TypeInfo *e = ty_info(elem);
 	size_t n = strlen(e->name);
 	char *name = xmalloc(n + (size_t)ndim + 2);
@@ -77,9 +84,78 @@ Type ty_array(Type elem, int ndim)
 	memset(name + n + 1, ',', (size_t)ndim - 1);
 	name[n + (size_t)ndim] = ']';
 	name[n + (size_t)ndim + 1] = 0;
-	ks_types[ntypes] = (TypeInfo){TK_ARRAY, 1, 1, (uint8_t)ndim, e->size, e->scalar, elem,
-				      name, "", ""};
-	return (Type)ntypes++;
+	return ty_add((TypeInfo){TK_ARRAY, 1, 1, (uint8_t)ndim, e->size, e->scalar, elem,
+				 name, "", "", 0, NULL});
+}
+
+/* The struct the name means now: the newest of that name, or TY_VOID. */
+static Type struct_named(const char *s, size_t n)
+{
+	for (int t = ntypes - 1; t >= NFIXED; t--)
+		if (ks_types[t].kind == TK_STRUCT && strlen(ks_types[t].name) == n &&
+		    !memcmp(ks_types[t].name, s, n))
+			return (Type)t;
+	return TY_VOID;
+}
+
+Type ty_struct(const char *name, const Field *field, int nfield)
+{
+	Type old = struct_named(name, strlen(name));
+	if (old != TY_VOID && ks_types[old].nfield == nfield) {
+		int same = 1;
+		for (int k = 0; k < nfield && same; k++)
+			same = field[k].ty == ks_types[old].field[k].ty &&
+			       !strcmp(field[k].name, ks_types[old].field[k].name);
+		if (same)
+			return old;
+	}
+	Field *fs = xmalloc((size_t)(nfield ? nfield : 1) * sizeof *fs);
+	for (int k = 0; k < nfield; k++)
+		fs[k] = (Field){xstrdup(field[k].name), field[k].ty};
+	Type t = ty_add((TypeInfo){TK_STRUCT, 1, 1, 0, 0, TY_VOID, 0, xstrdup(name), "", "",
+				   nfield, fs});
+	ks_types[t].elem = t;
+	return t;
+}
+
+int ty_field_find(Type t, const char *name)
+{
+	if (!ty_is_struct(t))
+		return -1;
+	for (int k = 0; k < ks_types[t].nfield; k++)
+		if (!strcmp(ks_types[t].field[k].name, name))
+			return k;
+	return -1;
+}
+
+int ty_has_float(Type t)
+{
+	if (ty_is_floaty(t))
+		return 1;
+	if (!ty_is_struct(t))
+		return 0;
+	for (int k = 0; k < ks_types[t].nfield; k++)
+		if (ty_has_float(ks_types[t].field[k].ty))
+			return 1;
+	return 0;
+}
+
+int ty_nleaves(Type t)
+{
+	if (!ty_is_struct(t))
+		return 1;
+	int n = 0;
+	for (int k = 0; k < ks_types[t].nfield; k++)
+		n += ty_nleaves(ks_types[t].field[k].ty);
+	return n;
+}
+
+int ty_leaf_offset(Type t, int k)
+{
+	int n = 0;
+	for (int j = 0; j < k; j++)
+		n += ty_nleaves(ks_types[t].field[j].ty);
+	return n;
 }
 
 Type ty_parse(const char *s, size_t n)
@@ -97,6 +173,9 @@ Type ty_parse(const char *s, size_t n)
 	for (int t = TY_BOOL; t < NFIXED; t++)
 		if (strlen(fixed[t].name) == n && !memcmp(fixed[t].name, s, n))
 			return ndim ? ty_array((Type)t, ndim) : (Type)t;
+	Type st = struct_named(s, n);
+	if (st != TY_VOID)
+		return ndim ? ty_array(st, ndim) : st;
 	return TY_VOID;
 }
 

@@ -195,7 +195,8 @@ static void define(Verifier *v, const Inst *in, int id, int blk)
 	if (v->handle[id] && in->op != OP_TAPE_LOOP &&
 	    !(in->op == OP_MOV && v->f->val[in->arg[0]].kind == VK_CONST && v->f->val[in->arg[0]].k.i == 0))
 		verr(v, where(v, in), "a loop handle of the tape is assigned by %s", ir_ops[in->op].name);
-	if (ty_is_array(val->ty))
+	/* an array temp is a struct's array field (field %s, a) */
+	if (ty_is_array(val->ty) && !(in->op == OP_FIELD && val->kind == VK_TEMP))
 		verr(v, where(v, in), "cannot assign an array to %s", vname(v, id, buf, sizeof buf));
 	v->asg[id] = 1;
 }
@@ -263,7 +264,7 @@ static void check_types(Verifier *v, const Inst *in)
 		return;
 	case OP_BUILTIN: {
 		Type rt;
-		int row = ir_builtin_resolve(ir_builtins[in->callee].name, at, in->narg, &rt);
+		int row = ir_builtin_resolve_ir(ir_builtins[in->callee].name, at, in->narg, &rt);
 		if (row < 0)
 			bad_types(v, in, opname);
 		if (row != in->callee)
@@ -362,7 +363,7 @@ static void check_types(Verifier *v, const Inst *in)
 		return;
 	}
 	Type want = in->nres == 1 ? ty_of(v, in->res[0]) : TY_VOID;
-	Type rt = ir_op_type(in->op, at, in->narg, want);
+	Type rt = ir_inst_type(in->op, in->callee, at, in->narg, want);
 	if (rt == TY_VOID)
 		bad_types(v, in, opname);
 	if (rt != want)

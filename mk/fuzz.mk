@@ -46,12 +46,12 @@ $(O)/fuzz/fuzz-%: t/fuzz/fuzz-%.c t/fuzz/pipeline.h $(FUZZ_OBJ)
 # samples' IR and the IR error cases; the pipeline harnesses also start
 # from the autodiff and emitter test inputs and $(FUZZ_GEN_N) kgen kernels
 # a category (and their IR).
-FUZZ_PY := $(wildcard samples/*/*.py t/errors/*.py t/grad/*.py t/emit/*.py)
-FUZZ_KIR := $(wildcard samples/*/*.kir t/ir/*.kir t/ir-errors/*.kir t/emit/*.kir t/grad/*.kir)
-$(O)/fuzz/corpus-front/.stamp: $(wildcard samples/*/*.py t/errors/*.py)
-	$(Q)mkdir -p $(@D) && cp $^ $(@D)/ && touch $@
-$(O)/fuzz/corpus-ir/.stamp: $(wildcard samples/*/*.kir t/ir/*.kir t/ir-errors/*.kir)
-	$(Q)mkdir -p $(@D) && cp $^ $(@D)/ && touch $@
+FUZZ_PY := $(wildcard samples/*/*.py t/errors/*.py t/grad/*.py t/emit/*.py t/struct/*.py)
+FUZZ_KIR := $(wildcard samples/*/*.kir t/ir/*.kir t/ir-errors/*.kir t/emit/*.kir t/grad/*.kir t/struct/*.kir)
+$(O)/fuzz/corpus-front/.stamp: $(wildcard samples/*/*.py t/errors/*.py t/struct/*.py)
+	$(Q)mkdir -p $(@D) && for f in $^; do cp $$f $(@D)/$$(echo $$f | tr / _); done && touch $@
+$(O)/fuzz/corpus-ir/.stamp: $(wildcard samples/*/*.kir t/ir/*.kir t/ir-errors/*.kir t/struct/*.kir)
+	$(Q)mkdir -p $(@D) && for f in $^; do cp $$f $(@D)/$$(echo $$f | tr / _); done && touch $@
 $(O)/fuzz/corpus-pipe/.stamp: $(FUZZ_PY) $(O)/bin/kgen
 	$(Q)mkdir -p $(@D) && for f in $(FUZZ_PY); do cp $$f $(@D)/$$(echo $$f | tr / _); done
 	$(Q)mkdir -p $(@D)/gen && $(O)/bin/kgen -c all -s 1 -n $$((10 * $(FUZZ_GEN_N))) --split $(@D)/gen >/dev/null

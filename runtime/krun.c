@@ -281,7 +281,7 @@ static int tcc_unsafe(const Module *m, int dbl)
 		for (int v = 0; v < m->fn[i]->nval; v++) {
 			Type e = ty_elem(m->fn[i]->val[v].ty);
 			size_t n = run_size(e, dbl);
-			if (ty_is_composite(e) && n > 8 && n < 16 && n % 8)
+			if ((ty_is_composite(e) || ty_is_struct(e)) && n > 8 && n < 16 && n % 8)
 				return 1;
 		}
 	return 0;
@@ -413,11 +413,15 @@ static int select_kernels(const Module *m, const Opts *o, const Func **ks)
 	for (int s = 0; s < o->nset; s++) {
 		int found = 0;
 		for (int k = 0; k < nk && !found; k++)
-			for (int i = 0; i < ks[k]->nparam; i++) {
-				const Value *p = &ks[k]->val[ks[k]->param[i]];
+		{
+			const Func *fk = run_flat(ks[k]);
+			for (int i = 0; i < fk->nparam; i++) {
+				const Value *p = &fk->val[fk->param[i]];
 				if (!strcmp(p->name, o->set[s].name) && (ty_is_scalar(p->ty) || p->ty == TY_BOOL))
 					found = 1;
 			}
+			run_flat_free(fk, ks[k]);
+		}
 		if (!found)
 			ks_fatal("--set %s: no kernel run has an int, float or bool parameter %s",
 				 o->set[s].name, o->set[s].name);
@@ -425,9 +429,10 @@ static int select_kernels(const Module *m, const Opts *o, const Func **ks)
 	for (int s = 0; s < o->nshape; s++) {
 		const RunShape *sh = &o->shape[s];
 		int found = 0;
-		for (int k = 0; k < nk; k++)
-			for (int i = 0; i < ks[k]->nparam; i++) {
-				const Value *p = &ks[k]->val[ks[k]->param[i]];
+		for (int k = 0; k < nk; k++) {
+			const Func *fk = run_flat(ks[k]);
+			for (int i = 0; i < fk->nparam; i++) {
+				const Value *p = &fk->val[fk->param[i]];
 				if (strcmp(p->name, sh->name) || !ty_is_array(p->ty))
 					continue;
 				if (ty_ndim(p->ty) != sh->rank)
@@ -437,11 +442,16 @@ static int select_kernels(const Module *m, const Opts *o, const Func **ks)
 						 sh->rank);
 				found = 1;
 			}
+			run_flat_free(fk, ks[k]);
+		}
 		if (!found)
 			ks_fatal("--shape %s: no kernel run has an array parameter %s", sh->name, sh->name);
 	}
-	for (int k = 0; k < nk; k++)
-		check_law(o, ks[k]);
+	for (int k = 0; k < nk; k++) {
+		const Func *fk = run_flat(ks[k]);
+		check_law(o, fk);
+		run_flat_free(fk, ks[k]);
+	}
 	return nk;
 }
 
@@ -796,7 +806,8 @@ static double launch(const Opts *o, const Module *m, const Func *f, int backward
 	double ms = 0;
 	run_guard(name);
 	if (o->device == DEV_CUDA) {
-		ms = cuda_launch(gpu, entry, args, blocks, threads, o->bench);
+		const Func *kf = backward ? m->fn[ir_backward_find(m, f->name)] : f;
+		ms = cuda_launch(gpu, entry, kf, args, blocks, threads, o->bench);
 	} else {
 		RunArgs scratch;
 		RunArgs *a = args;
@@ -835,8 +846,9 @@ static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host,
 	char name[320];
 	RunArgs in, out;
 	RunLaw law;
-	kernel_law(o, f, &law);
-	run_args_init(&in, f, &law);
+	const Func *ff = run_flat(f), *bf = NULL; /* struct parameters as their fields */
+	kernel_law(o, ff, &law);
+	run_args_init(&in, ff, &law);
 	run_args_copy(&out, &in);
 	int threads = o->threads ? o->threads : o->device == DEV_CUDA ? 256 : 64;
 	int blocks = o->blocks ? o->blocks : (int)((run_threads(&in) + threads - 1) / threads);
@@ -863,8 +875,9 @@ static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host,
 	int failed = 0;
 	if (o->grad) {
 		const Func *b = m->fn[ir_backward_find(m, f->name)];
+		bf = run_flat(b); /* a struct's adjoints are its leaves' */
 		gp = &g;
-		run_grad_init(&g, m, f, b, &in, &out, o->seed);
+		run_grad_init(&g, m, ff, bf, &in, &out, o->seed);
 		/* a backward with a tape runs twice: to measure what it needs,
 		 * then with the tape allocated (doc/autodiff.md) */
 		for (int pass = g.tape >= 0 ? 0 : 1; pass < 2; pass++) {
@@ -895,6 +908,9 @@ static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host,
 			run_grad_free(gp);
 		run_args_free(&in);
 		run_args_free(&out);
+		if (bf)
+			run_flat_free(bf, m->fn[ir_backward_find(m, f->name)]);
+		run_flat_free(ff, f);
 		return 0;
 	}
 	if (o->coverage)
@@ -954,6 +970,9 @@ static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host,
 		run_grad_free(gp);
 	run_args_free(&in);
 	run_args_free(&out);
+	if (bf)
+		run_flat_free(bf, m->fn[ir_backward_find(m, f->name)]);
+	run_flat_free(ff, f);
 	return bad != 0 || failed;
 }
 

@@ -95,6 +95,18 @@ void run_args_free(RunArgs *a);
 /* The bytes of one value of type t (not an array) as the code holds it:
  * in the double build (dbl) a float component takes 8. */
 size_t run_size(Type t, int dbl);
+/* The byte offset of field k of struct t as C lays it out (dbl: in the
+ * double build, every float a double). */
+size_t run_field_offset(Type t, int k, int dbl);
+/* The float components of one element of type e (a struct's are those
+ * of its float fields, nested ones included, in order; its ints, bools
+ * and arrays have none), and component c of an array of e at p (in the
+ * double build's layout with dbl): its address, *sc its scalar type,
+ * *field the struct field it is in (NULL for no struct). */
+int run_ncomp(Type e);
+void *run_comp(Type e, int dbl, void *p, size_t c, Type *sc, const char **field);
+/* Does struct t hold an array (in a nested struct too)? */
+int run_struct_holds_array(Type t);
 /* Component k of a value of scalar type s at p (held as above), as a
  * double; and the other way. */
 double run_get(Type s, int dbl, const void *p, size_t k);
@@ -188,6 +200,15 @@ size_t run_json(Buf *b, const RunArgs *in, const RunArgs *out, const RunGrad *g,
  * RunCpuLaunch (C) or RunSimLaunch (extern "C", C++), running every
  * (block, thread) of the grid in order.  With views set, every array is
  * passed as a view, a 1-D one too (the checked ABI, emit.h). */
+/* A kernel with struct parameters as krun sees it: each struct's fields
+ * (nested ones too) are parameters of their own, named p.dt, p.inner.v,
+ * in order (the launcher builds the structs from them); f itself when it
+ * has no struct parameter.  run_flat_free frees what run_flat made. */
+const Func *run_flat(const Func *f);
+void run_flat_free(const Func *flat, const Func *f);
+/* The number of f's parameters as krun sees them. */
+int run_flat_count(const Func *f);
+
 void run_launcher_c(Buf *b, const Module *m, const Func *f, const char *entry, int views);
 void run_launcher_sim(Buf *b, const Module *m, const Func *f, const char *entry);
 
@@ -279,7 +300,9 @@ void cuda_compile(const char *what, const Buf *code, const char *arch,
  * arrays, between two CUDA events; returns the milliseconds per launch
  * (0 without reps).  The arguments copied back are the first launch's. */
 void cuda_load(Cuda *c, const Buf *cubin);
-double cuda_launch(Cuda *c, const char *entry, RunArgs *a, int blocks,
+/* kf is the kernel launched, a its arguments as krun sees them (run_flat:
+ * a struct parameter is made on the host from its fields'). */
+double cuda_launch(Cuda *c, const char *entry, const Func *kf, RunArgs *a, int blocks,
 		   int threads, int reps);
 void cuda_close(Cuda *c);
 

@@ -65,11 +65,113 @@ float run_draw_float(uint64_t *st)
 
 /* ---- values as the code holds them ------------------------------------ */
 
+/* The alignment of a value of type t as C lays it out: its scalar's, a
+ * struct's largest field's, a view's (a pointer and four ints) 8. */
+static size_t align_of(Type t, int dbl)
+{
+	if (ty_is_array(t))
+		return 8;
+	if (ty_is_struct(t)) {
+		size_t a = 1;
+		for (int k = 0; k < ty_nfield(t); k++) {
+			size_t fa = align_of(ty_field(t, k)->ty, dbl);
+			a = fa > a ? fa : a;
+		}
+		return a;
+	}
+	Type s = ty_scalar(t);
+	return dbl && ty_is_float(s) ? 8 : ty_info(s)->size;
+}
+
+int run_struct_holds_array(Type t)
+{
+	for (int k = 0; k < ty_nfield(t); k++) {
+		Type ft = ty_field(t, k)->ty;
+		if (ty_is_array(ft) || (ty_is_struct(ft) && run_struct_holds_array(ft)))
+			return 1;
+	}
+	return 0;
+}
+
+size_t run_field_offset(Type t, int k, int dbl)
+{
+	size_t off = 0;
+	for (int j = 0; j <= k; j++) {
+		Type ft = ty_field(t, j)->ty;
+		size_t a = align_of(ft, dbl);
+		off = (off + a - 1) / a * a;
+		if (j < k)
+			off += ty_is_array(ft) ? 8 + 4 * sizeof(int) : run_size(ft, dbl);
+	}
+	return off;
+}
+
+int run_ncomp(Type e)
+{
+	if (!ty_is_struct(e))
+		return ty_ncomp(e);
+	int n = 0;
+	for (int k = 0; k < ty_nfield(e); k++) {
+		Type ft = ty_field(e, k)->ty;
+		if (ty_is_struct(ft) || (!ty_is_array(ft) && ty_is_float(ty_scalar(ft))))
+			n += run_ncomp(ft);
+	}
+	return n;
+}
+
+/* Float component c of one struct of type t at p: *sc its scalar type;
+ * *c0 counts the components passed (a nested struct's search) */
+static char *struct_comp(Type t, int dbl, char *p, int *c, Type *sc, const char **field)
+{
+	for (int k = 0; k < ty_nfield(t); k++) {
+		Type ft = ty_field(t, k)->ty;
+		char *q = p + run_field_offset(t, k, dbl);
+		if (ty_is_struct(ft)) {
+			char *r = struct_comp(ft, dbl, q, c, sc, field);
+			if (r)
+				return r;
+			continue;
+		}
+		if (ty_is_array(ft) || !ty_is_float(ty_scalar(ft)))
+			continue;
+		if (*c < ty_ncomp(ft)) {
+			*sc = ty_scalar(ft);
+			*field = ty_field(t, k)->name;
+			return q + (size_t)*c * run_size(*sc, dbl);
+		}
+		*c -= ty_ncomp(ft);
+	}
+	return NULL;
+}
+
+void *run_comp(Type e, int dbl, void *p, size_t c, Type *sc, const char **field)
+{
+	*field = NULL;
+	if (!ty_is_struct(e)) {
+		*sc = ty_scalar(e);
+		return (char *)p + c * run_size(*sc, dbl);
+	}
+	size_t n = (size_t)run_ncomp(e);
+	int k = (int)(c % n);
+	return struct_comp(e, dbl, (char *)p + c / n * run_size(e, dbl), &k, sc, field);
+}
+
 size_t run_size(Type t, int dbl)
 {
-	Type s = ty_scalar(ty_elem(t));
+	Type e = ty_elem(t);
+	if (ty_is_struct(e)) {
+		int n = ty_nfield(e);
+		if (!n)
+			return 1; /* the emitters' one char */
+		Type last = ty_field(e, n - 1)->ty;
+		size_t end = run_field_offset(e, n - 1, dbl) +
+			     (ty_is_array(last) ? 8 + 4 * sizeof(int) : run_size(last, dbl));
+		size_t a = align_of(e, dbl);
+		return (end + a - 1) / a * a;
+	}
+	Type s = ty_scalar(e);
 	size_t c = dbl && ty_is_float(s) ? 8 : ty_info(s)->size;
-	return c * (size_t)ty_ncomp(ty_elem(t));
+	return c * (size_t)ty_ncomp(e);
 }
 
 /* The largest value of int type s */
@@ -141,6 +243,15 @@ void run_put(Type s, int dbl, void *p, size_t k, double v)
 
 void run_draw(Type t, void *p, size_t count, uint64_t *st, int n, int scalar)
 {
+	if (ty_is_struct(t)) {
+		/* element by element, each field by the law of its type */
+		size_t sz = run_size(t, 0);
+		for (size_t i = 0; i < count; i++)
+			for (int k = 0; k < ty_nfield(t); k++)
+				run_draw(ty_field(t, k)->ty, (char *)p + i * sz + run_field_offset(t, k, 0), 1,
+					 st, n, scalar);
+		return;
+	}
 	Type s = ty_scalar(t);
 	size_t nc = count * (size_t)ty_ncomp(t);
 	uint64_t max = ty_is_int(s) ? int_max(s) : 0;
@@ -257,6 +368,9 @@ void run_args_init(RunArgs *a, const Func *f, RunLaw *law)
 		Type t = p->ty, e = ty_elem(t);
 		uint64_t st = run_stream(law->seed, f->name, i);
 		if (ty_is_array(t)) {
+			if (ty_is_struct(e) && run_struct_holds_array(e))
+				ks_fatal("%s: %s is an array of %s, a struct that holds an array: krun "
+					 "cannot make such an input", f->name, p->name, ty_name(e));
 			run_law_shape(law, p->name, t, a->shape[i]);
 			a->count[i] = 1;
 			for (int k = 0; k < ty_ndim(t); k++)
@@ -298,6 +412,14 @@ void run_args_copy(RunArgs *d, const RunArgs *s)
  * (as the double build does): float components widened, others copied. */
 static void to_double(Type t, const void *p, void *q, size_t count)
 {
+	if (ty_is_struct(t)) {
+		size_t sz = run_size(t, 0), dz = run_size(t, 1);
+		for (size_t i = 0; i < count; i++)
+			for (int k = 0; k < ty_nfield(t); k++)
+				to_double(ty_field(t, k)->ty, (const char *)p + i * sz + run_field_offset(t, k, 0),
+					  (char *)q + i * dz + run_field_offset(t, k, 1), 1);
+		return;
+	}
 	Type s = ty_scalar(t);
 	if (!ty_is_float(s)) {
 		memcpy(q, p, count * run_size(t, 0));
@@ -390,6 +512,20 @@ static size_t json_comp(Buf *b, Type s, const void *p, size_t k)
  * vector, quaternion or transform, a list of rows for a matrix. */
 static size_t json_value(Buf *b, Type t, const void *p)
 {
+	if (ty_is_struct(t)) {
+		/* {"pos": [...], "mass": 0.5}: the fields in order */
+		size_t bad = 0;
+		buf_putc(b, '{');
+		for (int k = 0; k < ty_nfield(t); k++) {
+			if (k)
+				buf_puts(b, ", ");
+			json_str(b, ty_field(t, k)->name);
+			buf_puts(b, ": ");
+			bad += json_value(b, ty_field(t, k)->ty, (const char *)p + run_field_offset(t, k, 0));
+		}
+		buf_putc(b, '}');
+		return bad;
+	}
 	Type s = ty_scalar(t);
 	size_t bad = 0;
 	int rows = ty_rows(t), cols = ty_cols(t);
@@ -441,6 +577,72 @@ static size_t json_param(Buf *b, const RunArgs *a, int i)
 	return json_array(b, ty_elem(t), a->buf[i], a->shape[i], ty_ndim(t));
 }
 
+/* Keys of a record's section, a struct's fields (the parameters krun
+ * makes of them, named "p.inner.v") as nested objects: {"p": {"dt": 0.5,
+ * "inner": {"v": [...]}}, "x": [...]}.  The fields of a struct come one
+ * after the other, so a key opens the objects it does not share with the
+ * key before it and closes those it leaves. */
+typedef struct JsonNest {
+	Buf *b;
+	const char *prev; /* the key before, or NULL */
+} JsonNest;
+
+/* The number of objects key sits in ('.'s) */
+static int json_depth(const char *key)
+{
+	int n = 0;
+	for (; *key; key++)
+		n += *key == '.';
+	return n;
+}
+
+/* The objects keys a and b both sit in, from the outside */
+static int json_shared(const char *a, const char *b)
+{
+	int n = 0;
+	for (;;) {
+		const char *ea = strchr(a, '.'), *eb = strchr(b, '.');
+		if (!ea || !eb || ea - a != eb - b || memcmp(a, b, (size_t)(ea - a)))
+			return n;
+		n++;
+		a = ea + 1;
+		b = eb + 1;
+	}
+}
+
+static void json_segment(Buf *b, const char *s, size_t n)
+{
+	char buf[256];
+	snprintf(buf, sizeof buf, "%.*s", (int)(n < 255 ? n : 255), s);
+	json_str(b, buf);
+}
+
+static void json_key(JsonNest *j, const char *key)
+{
+	int shared = j->prev ? json_shared(j->prev, key) : 0;
+	for (int k = j->prev ? json_depth(j->prev) : 0; k > shared; k--)
+		buf_putc(j->b, '}');
+	if (j->prev)
+		buf_puts(j->b, ", ");
+	const char *p = key;
+	for (int k = 0; k < shared; k++)
+		p = strchr(p, '.') + 1;
+	for (const char *e; (e = strchr(p, '.')); p = e + 1) {
+		json_segment(j->b, p, (size_t)(e - p));
+		buf_puts(j->b, ": {");
+	}
+	json_str(j->b, p);
+	buf_puts(j->b, ": ");
+	j->prev = key;
+}
+
+static void json_end(JsonNest *j)
+{
+	for (int k = j->prev ? json_depth(j->prev) : 0; k > 0; k--)
+		buf_putc(j->b, '}');
+	j->prev = NULL;
+}
+
 void run_json_dim(Buf *b, const RunArgs *a)
 {
 	if (a->rank == 1) {
@@ -466,55 +668,44 @@ size_t run_json(Buf *b, const RunArgs *in, const RunArgs *out, const RunGrad *g,
 	buf_puts(b, ", \"dim\": ");
 	run_json_dim(b, in);
 	buf_printf(b, ", \"seed\": %llu, \"inputs\": {", (unsigned long long)seed);
+	JsonNest j = {b, NULL};
 	for (int i = 0; i < in->n; i++) {
-		if (i)
-			buf_puts(b, ", ");
-		json_str(b, f->val[f->param[i]].name);
-		buf_puts(b, ": ");
+		json_key(&j, f->val[f->param[i]].name);
 		json_param(b, in, i);
 	}
+	json_end(&j);
 	buf_puts(b, "}, \"outputs\": {");
-	int first = 1;
 	for (int i = 0; i < out->n; i++) {
 		if (!ty_is_array(f->val[f->param[i]].ty))
 			continue;
-		if (!first)
-			buf_puts(b, ", ");
-		first = 0;
-		json_str(b, f->val[f->param[i]].name);
-		buf_puts(b, ": ");
+		json_key(&j, f->val[f->param[i]].name);
 		bad += json_param(b, out, i);
 	}
+	json_end(&j);
 	buf_putc(b, '}');
 	if (g) {
 		buf_puts(b, ", \"seed_adj\": {");
-		first = 1;
 		for (int k = 0; k < g->nadj; k++) {
 			int i = g->fwd[k];
 			const Value *p = &f->val[f->param[i]];
 			if (!ty_is_array(p->ty))
 				continue;
-			if (!first)
-				buf_puts(b, ", ");
-			first = 0;
-			json_str(b, p->name);
-			buf_puts(b, ": ");
+			json_key(&j, p->name);
 			json_array(b, ty_elem(p->ty), g->seed[k], in->shape[i], ty_ndim(p->ty));
 		}
+		json_end(&j);
 		buf_puts(b, "}, \"grads\": {");
 		for (int k = 0; k < g->nadj; k++) {
 			int i = g->fwd[k];
 			const Value *p = &f->val[f->param[i]];
-			if (k)
-				buf_puts(b, ", ");
-			json_str(b, p->name);
-			buf_puts(b, ": ");
+			json_key(&j, p->name);
 			const void *q = g->args.buf[g->f->nparam + k];
 			if (ty_is_array(p->ty))
 				bad += json_array(b, ty_elem(p->ty), q, in->shape[i], ty_ndim(p->ty));
 			else
 				bad += json_value(b, p->ty, q);
 		}
+		json_end(&j);
 		buf_putc(b, '}');
 	}
 	if (extra)

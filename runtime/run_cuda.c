@@ -543,7 +543,31 @@ typedef struct CuView {
 } CuView;
 _Static_assert(sizeof(CuView) == 24, "CuView must match ks_array_<elem> on the device");
 
-double cuda_launch(Cuda *c, const char *entry, RunArgs *a, int blocks, int threads, int reps)
+/* A struct of type t as the device lays it out, into dst, from the
+ * leaves of a from *li on: its values as they are, its arrays as views of
+ * their device copies d. */
+static void pack_struct(char *dst, Type t, const RunArgs *a, const CUdeviceptr *d, int *li)
+{
+	for (int k = 0; k < ty_nfield(t); k++) {
+		Type ft = ty_field(t, k)->ty;
+		char *p = dst + run_field_offset(t, k, 0);
+		if (ty_is_struct(ft)) {
+			pack_struct(p, ft, a, d, li);
+			continue;
+		}
+		int i = (*li)++;
+		if (ty_is_array(ft)) {
+			CuView v = {d[i], {0}};
+			memcpy(v.shape, a->shape[i], sizeof v.shape);
+			memcpy(p, &v, sizeof v);
+		} else {
+			memcpy(p, &a->val[i], run_size(ft, 0));
+		}
+	}
+}
+
+double cuda_launch(Cuda *c, const char *entry, const Func *kf, RunArgs *a, int blocks, int threads,
+		   int reps)
 {
 	CUfunction fn;
 	CUresult r = cu.cuModuleGetFunction(&fn, c->mod, entry);
@@ -552,24 +576,35 @@ double cuda_launch(Cuda *c, const char *entry, RunArgs *a, int blocks, int threa
 	int n = a->n, np = 0;
 	CUdeviceptr *d = xmalloc(sizeof *d * (size_t)(n + 1));
 	CuView *view = xmalloc(sizeof *view * (size_t)(n + 1));
-	void **params = xmalloc(sizeof *params * (size_t)(n + KS_MAX_NDIM + 1));
-	/* the launch's dimensions, then the parameters */
-	for (int k = 0; k < a->rank; k++)
-		params[np++] = &a->dim[k];
+	char **st = xmalloc(sizeof *st * (size_t)(kf->nparam + 1));
+	void **params = xmalloc(sizeof *params * (size_t)(kf->nparam + KS_MAX_NDIM + 1));
 	for (int i = 0; i < n; i++) {
 		d[i] = 0;
-		if (!a->buf[i]) {
-			params[np++] = a->slot[i];
+		if (!a->buf[i])
 			continue;
-		}
 		CHECK(cu.cuMemAlloc(&d[i], a->bytes[i] ? a->bytes[i] : 4), "cuMemAlloc");
 		CHECK(cu.cuMemcpyHtoD(d[i], a->buf[i], a->bytes[i]), "cuMemcpyHtoD");
-		if (ir_param_view(NULL, a->f, i)) {
-			view[i].data = d[i];
-			memcpy(view[i].shape, a->shape[i], sizeof view[i].shape);
-			params[np++] = &view[i];
+		view[i].data = d[i];
+		memcpy(view[i].shape, a->shape[i], sizeof view[i].shape);
+	}
+	/* the launch's dimensions, then the parameters of kf: a struct's
+	 * from its leaves (a's parameters, krun's view of kf) */
+	for (int k = 0; k < a->rank; k++)
+		params[np++] = &a->dim[k];
+	for (int p = 0, i = 0; p < kf->nparam; p++) {
+		Type t = kf->val[kf->param[p]].ty;
+		st[p] = NULL;
+		if (ty_is_struct(t)) {
+			st[p] = xmalloc(run_size(t, 0));
+			memset(st[p], 0, run_size(t, 0));
+			pack_struct(st[p], t, a, d, &i);
+			params[np++] = st[p];
+		} else if (!a->buf[i]) {
+			params[np++] = a->slot[i++];
+		} else if (ir_param_view(NULL, a->f, i)) {
+			params[np++] = &view[i++];
 		} else {
-			params[np++] = &d[i];
+			params[np++] = &d[i++];
 		}
 	}
 	int log = log_begin();
@@ -585,6 +620,9 @@ double cuda_launch(Cuda *c, const char *entry, RunArgs *a, int blocks, int threa
 	for (int i = 0; i < n; i++)
 		if (a->buf[i])
 			cu.cuMemFree(d[i]);
+	for (int p = 0; p < kf->nparam; p++)
+		free(st[p]);
+	free(st);
 	free(d);
 	free(view);
 	free(params);

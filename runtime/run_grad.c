@@ -23,7 +23,8 @@
 
 static int float_valued(Type t)
 {
-	return ty_is_floaty(ty_elem(t));
+	Type e = ty_elem(t);
+	return ty_is_floaty(e) || (ty_is_array(t) && ty_is_struct(e) && ty_has_float(e));
 }
 
 /* ---- atomic_min / atomic_max targets ------------------------------------ */
@@ -141,7 +142,18 @@ void run_grad_init(RunGrad *g, const Module *m, const Func *f, const Func *b,
 		g->seed[k] = NULL;
 		if (ty_is_array(t)) {
 			uint64_t st = run_stream_adj(seed, f->name, i);
-			run_draw(e, a->buf[j], a->count[j], &st, 1, 0);
+			if (ty_is_struct(e)) {
+				/* a struct's float fields, element by element */
+				size_t nc = a->count[j] * (size_t)run_ncomp(e);
+				for (size_t c = 0; c < nc; c++) {
+					Type sc;
+					const char *fd;
+					void *q = run_comp(e, 0, a->buf[j], c, &sc, &fd);
+					run_put(sc, 0, q, 0, run_draw_float(&st));
+				}
+			} else {
+				run_draw(e, a->buf[j], a->count[j], &st, 1, 0);
+			}
 			g->seed[k] = xmalloc(a->bytes[j] ? a->bytes[j] : 1);
 			memcpy(g->seed[k], a->buf[j], a->bytes[j]);
 		}
@@ -255,13 +267,15 @@ static double objective(const RunGrad *g, const RunArgs *x, RunArgs *work, RunCp
 	double L = 0;
 	for (int k = 0; k < g->nadj; k++) {
 		int i = g->fwd[k];
-		Type t = g->f->val[g->f->param[i]].ty, s = ty_scalar(ty_elem(t));
+		Type t = g->f->val[g->f->param[i]].ty, e = ty_elem(t), sc;
 		if (!ty_is_array(t))
 			continue;
-		size_t nc = x->count[i] * (size_t)ty_ncomp(ty_elem(t));
-		const double *q = work->buf[i];
-		for (size_t c = 0; c < nc; c++)
-			L += run_get(s, 0, g->seed[k], c) * q[c];
+		size_t nc = x->count[i] * (size_t)run_ncomp(e);
+		const char *fd;
+		for (size_t c = 0; c < nc; c++) {
+			const double *q = run_comp(e, 1, work->buf[i], c, &sc, &fd);
+			L += run_get(sc, 0, run_comp(e, 0, g->seed[k], c, &sc, &fd), 0) * *q;
+		}
 	}
 	return L;
 }
@@ -271,7 +285,7 @@ static void where(char *out, size_t n, const Func *f, const RunArgs *in, int i, 
 {
 	const Value *p = &f->val[f->param[i]];
 	Type t = p->ty, e = ty_elem(t);
-	size_t nc = (size_t)ty_ncomp(e), el = c / nc;
+	size_t nc = (size_t)run_ncomp(e), el = c / nc;
 	int len = snprintf(out, n, "%s", p->name);
 	if (ty_is_array(t)) {
 		int r = ty_ndim(t);
@@ -288,6 +302,13 @@ static void where(char *out, size_t n, const Func *f, const RunArgs *in, int i, 
 	if (len < 0 || (size_t)len >= n)
 		return;
 	int k = (int)(c % nc);
+	if (ty_is_struct(e)) {
+		Type sc;
+		const char *fd;
+		run_comp(e, 0, in->buf[i], c, &sc, &fd);
+		snprintf(out + len, n - (size_t)len, ".%s", fd);
+		return;
+	}
 	if (ty_is_mat(e))
 		snprintf(out + len, n - (size_t)len, "[%d, %d]", k / ty_cols(e), k % ty_cols(e));
 	else if (ty_is_composite(e))
@@ -309,7 +330,7 @@ void run_gradcheck(RunCheck *c, const RunGrad *g, const RunArgs *in, RunCpuLaunc
 	for (int k = 0; k < g->nadj; k++) {
 		int i = g->fwd[k];
 		Type t = g->f->val[g->f->param[i]].ty;
-		total += (size_t)ty_ncomp(ty_elem(t)) * (ty_is_array(t) ? in->count[i] : 1);
+		total += (size_t)run_ncomp(ty_elem(t)) * (ty_is_array(t) ? in->count[i] : 1);
 	}
 	double *fd = xmalloc(sizeof *fd * (total + 1));
 	double *gr = xmalloc(sizeof *gr * (total + 1));
@@ -319,12 +340,14 @@ void run_gradcheck(RunCheck *c, const RunGrad *g, const RunArgs *in, RunCpuLaunc
 	double scale = 1;
 	for (int k = 0; k < g->nadj; k++) {
 		int i = g->fwd[k];
-		Type t = g->f->val[g->f->param[i]].ty, s = ty_scalar(ty_elem(t));
-		size_t nc = (size_t)ty_ncomp(ty_elem(t)) * (ty_is_array(t) ? in->count[i] : 1);
-		const void *adj = g->args.buf[g->f->nparam + k];
+		Type t = g->f->val[g->f->param[i]].ty, e = ty_elem(t), s = ty_scalar(e);
+		size_t nc = (size_t)run_ncomp(e) * (ty_is_array(t) ? in->count[i] : 1);
+		void *adj = g->args.buf[g->f->nparam + k];
 		double *comp = ty_is_array(t) ? x.buf[i] : x.val[i].d;
 		for (size_t cc = 0; cc < nc; cc++, n++) {
-			double *xc = &comp[cc], x0 = *xc;
+			const char *field;
+			double *xc = ty_is_struct(e) ? run_comp(e, 1, x.buf[i], cc, &s, &field) : &comp[cc];
+			double x0 = *xc;
 			double h = c->h * (fabs(x0) > 1 ? fabs(x0) : 1);
 			*xc = x0 + h;
 			double lp = objective(g, &x, &work, forward);
@@ -332,7 +355,8 @@ void run_gradcheck(RunCheck *c, const RunGrad *g, const RunArgs *in, RunCpuLaunc
 			double lm = objective(g, &x, &work, forward);
 			*xc = x0;
 			fd[n] = (lp - lm) / (2 * h);
-			gr[n] = run_get(s, 0, adj, cc);
+			gr[n] = ty_is_struct(e) ? run_get(s, 0, run_comp(e, 0, adj, cc, &s, &field), 0)
+						: run_get(s, 0, adj, cc);
 			pk[n] = i;
 			pc[n] = cc;
 			if (isfinite(fd[n]) && fabs(fd[n]) > scale)

@@ -115,6 +115,8 @@ def fail(msg):
 
 
 def flat(v):
+    if isinstance(v, dict):  # a struct: its fields in order
+        v = list(v.values())
     if isinstance(v, list):
         for x in v:
             yield from flat(x)

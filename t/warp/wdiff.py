@@ -167,12 +167,35 @@ def is_float(v):
 
 
 def flat(v):
-    if isinstance(v, list):
+    if isinstance(v, dict):
+        v = list(v.values())
+    if isinstance(v, (list, tuple)):
         out = []
         for x in v:
             out.extend(flat(x))
         return out
     return [v]
+
+
+def leaves(section, prefix=""):
+    """A record's section with its structs' fields as keys of their own:
+    {"p": {"dt": 0.5, "pos": [...]}} -> {"p.dt": 0.5, "p.pos": [...]}."""
+    out = {}
+    for k, v in section.items():
+        if isinstance(v, dict):
+            out.update(leaves(v, prefix + k + "."))
+        else:
+            out[prefix + k] = v
+    return out
+
+
+def plain(x):
+    """An element of a numpy array of structs as nested lists of numbers."""
+    if isinstance(x, (tuple, list)):
+        return [plain(y) for y in x]
+    if hasattr(x, "tolist"):
+        return x.tolist()
+    return x
 
 
 def tolerance(array, half, rtol, atol):
@@ -264,43 +287,92 @@ class WarpModule:
             if isinstance(v, list):
                 return [scale(x) for x in v]
             return v * (1.0 + perturb) if isinstance(v, float) else v
-        for arg in k.adj.args:
-            v = scale(rec["inputs"][arg.label])
-            t = arg.type
+        from warp._src.codegen import Struct
+        struct_arrays = {}
+
+        def value(t, v, label):
+            """The Warp value of type t of krun's input v; its arrays go
+            into `arrays` by label (a struct's as "p.pos")."""
+            if isinstance(t, Struct):
+                inst = t()
+                for f, var in t.vars.items():
+                    setattr(inst, f, value(var.type, v[f], label + "." + f))
+                return inst
             if wp.types.is_array(t):
                 dt = t.dtype
+                if isinstance(dt, Struct):
+                    a = wp.array([value(dt, e, label) for e in flat_elems(v, t.ndim)], dtype=dt,
+                                 shape=shape_of(v, t.ndim), device="cpu",
+                                 requires_grad=grad and holds_float(dt))
+                    struct_arrays[label] = a
+                    return a
                 fl = getattr(dt, "_wp_scalar_type_", dt) in (wp.float32, wp.float64, wp.float16, float)
                 a = wp.array(v, dtype=dt, device="cpu", requires_grad=grad and fl)
-                arrays[arg.label] = a
-                args.append(a)
-            elif (wp.types.type_is_vector(t) or wp.types.type_is_matrix(t)
-                  or wp.types.type_is_quaternion(t) or wp.types.type_is_transformation(t)):
-                args.append(t(*flat(v)))
-            elif t in (bool, wp.bool):
-                args.append(bool(v))
-            elif t is int or t in (wp.int8, wp.uint8, wp.int16, wp.uint16,
-                                   wp.int32, wp.uint32, wp.int64, wp.uint64):
-                args.append(t(int(v)) if t is not int else int(v))
-            elif t in (wp.float16, wp.float64):
-                args.append(t(float(v)))
-            else:
-                args.append(float(v))
-        send(("half", {n for n, a in arrays.items()
-                       if getattr(a.dtype, "_wp_scalar_type_", a.dtype) is wp.float16}))
+                arrays[label] = a
+                return a
+            if (wp.types.type_is_vector(t) or wp.types.type_is_matrix(t)
+                    or wp.types.type_is_quaternion(t) or wp.types.type_is_transformation(t)):
+                return t(*flat(v))
+            if t in (bool, wp.bool):
+                return bool(v)
+            if t is int or t in (wp.int8, wp.uint8, wp.int16, wp.uint16,
+                                 wp.int32, wp.uint32, wp.int64, wp.uint64):
+                return t(int(v)) if t is not int else int(v)
+            if t in (wp.float16, wp.float64):
+                return t(float(v))
+            return float(v)
+
+        def flat_elems(v, ndim):
+            return v if ndim == 1 else [e for row in v for e in flat_elems(row, ndim - 1)]
+
+        def shape_of(v, ndim):
+            return (len(v),) + (shape_of(v[0], ndim - 1) if ndim > 1 and v else ())
+
+        def holds_float(dt):
+            if isinstance(dt, Struct):
+                return any(holds_float(v.type) for v in dt.vars.values())
+            return getattr(dt, "_wp_scalar_type_", dt) in (wp.float32, wp.float64, wp.float16, float)
+
+        for arg in k.adj.args:
+            # a struct of no fields has no key in krun's record
+            v = scale(rec["inputs"].get(arg.label, {}) if isinstance(arg.type, Struct)
+                      else rec["inputs"][arg.label])
+            args.append(value(arg.type, v, arg.label))
+        def holds_half(dt):
+            if isinstance(dt, Struct):
+                return any(holds_half(getattr(v.type, "dtype", v.type)) for v in dt.vars.values())
+            return getattr(dt, "_wp_scalar_type_", dt) is wp.float16
+        send(("half", {n for n, a in list(arrays.items()) + list(struct_arrays.items())
+                       if holds_half(a.dtype)}))
+        def outputs():
+            out = {n: a.numpy().tolist() for n, a in arrays.items()}
+            for n, a in struct_arrays.items():
+                out[n] = plain(a.numpy().tolist())
+            return out
         if not grad:
             wp.launch(k, dim=dim, inputs=args, device="cpu")
-            send(("fwd", {n: a.numpy().tolist() for n, a in arrays.items()}))
+            send(("fwd", outputs()))
             return
         tape = wp.Tape()
         with tape:
             wp.launch(k, dim=dim, inputs=args, device="cpu")
-        send(("fwd", {n: a.numpy().tolist() for n, a in arrays.items()}))
+        send(("fwd", outputs()))
         seeds = {}
+        seed_adj = leaves(rec["seed_adj"])
         for n, a in arrays.items():
             if a.requires_grad:
-                seeds[a] = wp.array(rec["seed_adj"][n], dtype=a.dtype, device="cpu")
+                seeds[a] = wp.array(seed_adj[n], dtype=a.dtype, device="cpu")
+        for n, a in struct_arrays.items():
+            if a.requires_grad:
+                dt = a.dtype
+                seeds[a] = wp.array([value(dt, e, n) for e in flat_elems(seed_adj[n], a.ndim)],
+                                    dtype=dt, shape=a.shape, device="cpu")
         tape.backward(grads=seeds)
-        send(("grad", {n: a.grad.numpy().tolist() for n, a in arrays.items() if a.requires_grad}))
+        grads = {n: a.grad.numpy().tolist() for n, a in arrays.items() if a.requires_grad}
+        for n, a in struct_arrays.items():
+            if a.requires_grad:
+                grads[n] = plain(a.grad.numpy().tolist())
+        send(("grad", grads))
 
 
 _doc = None
@@ -549,7 +621,7 @@ def main(argv):
                 for ref, dev in ((rc, "cpu"), (rs, "sim")):
                     if ref is None:
                         return math.inf, "no %s record" % dev
-                    for p, v in ref["outputs"].items():
+                    for p, v in leaves(ref["outputs"]).items():
                         rtol, atol = tolerance(p, wm.half, FWD_RTOL, FWD_ATOL)
                         q, w = compare(wout[p], v, rtol, atol, "%s %s" % (dev, p))
                         if q > worst:
@@ -593,9 +665,9 @@ def main(argv):
                     q, why = math.inf, "no sim gradients"
                     if rs is not None and "grads" in rs:
                         q = 0.0
-                        for p, g in rc["grads"].items():
+                        for p, g in leaves(rc["grads"]).items():
                             rtol, atol = tolerance(p, wm.half, GRAD_RTOL, GRAD_ATOL)
-                            qp, w = compare(rs["grads"][p], g, rtol, atol, "sim grad " + p)
+                            qp, w = compare(leaves(rs["grads"])[p], g, rtol, atol, "sim grad " + p)
                             if qp >= q:
                                 q, why = qp, w
                     ok, what = q <= 1.0, "cpu = sim"
@@ -611,7 +683,7 @@ def main(argv):
                     continue
                 for p in wgrad:
                     rtol, atol = tolerance(p, wm.half, GRAD_RTOL, GRAD_ATOL)
-                    q, w = compare(wgrad[p], ref["grads"][p], rtol, atol, "%s grad %s" % (dev, p))
+                    q, w = compare(wgrad[p], leaves(ref["grads"])[p], rtol, atol, "%s grad %s" % (dev, p))
                     if q > gworst:
                         gworst, gat = q, w
             counts["arrays"] += len(wgrad)

@@ -1,0 +1,7 @@
+import warp as wp
+
+
+@wp.kernel
+def k(x: float, out: wp.array(dtype=float)):
+    i = wp.tid()
+    out[i] = x.dt

@@ -1,0 +1,6 @@
+import warp as wp
+
+
+@wp.struct
+class Node:
+    next: Node
