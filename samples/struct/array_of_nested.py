@@ -16,11 +16,11 @@ class Outer:
 
 
 @wp.kernel
-def copy(a: wp.array2d(dtype=Outer), b: wp.array2d(dtype=Outer), s: wp.array(dtype=float)):
+def copy(a: wp.array(dtype=Outer), b: wp.array(dtype=Outer), s: wp.array(dtype=float)):
     i, j = wp.tid()
-    o = a[i, j]
+    o = a[i]
     o.m = o.m * 2.0
     o.inner.d = o.inner.d + wp.float64(1.0)
-    b[i, j] = o
     if j == 0:
-        s[i] = float(o.inner.h)
+        b[i] = o
+        s[i] = float(o.inner.h) * o.m[0, 1]
