@@ -305,9 +305,18 @@ int gen_cov_print(FILE *f, const GenCov *cov)
 #include "ir/builtins.h"
 #undef B
 	};
+	/* a BF_INTERNAL row (an adjoint helper) is no builtin of the
+	 * language: a kernel cannot call it, so it has no row here */
+	static const int bflags[GB_N] = {
+#define B(e, name, res, args, fl) fl,
+#include "ir/builtins.h"
+#undef B
+	};
 	int zero = 0;
 	for (int i = 0; i < GB_N; i++) {
-		char row[32];
+		if (bflags[i] & BF_INTERNAL)
+			continue;
+		char row[48];
 		size_t k = 0;
 		for (; bname[i][k] && k + 1 < sizeof row; k++)
 			row[k] = (char)(bname[i][k] >= 'A' && bname[i][k] <= 'Z' ? bname[i][k] - 'A' + 'a' : bname[i][k]);
