@@ -198,7 +198,7 @@ void cov_type(G *g, int ty)
 
 int name_used(G *g, const char *name)
 {
-	if (!strcmp(name, "i") || !strcmp(name, "wp") || !strcmp(name, g->kname))
+	if (!strcmp(name, "i") || !strcmp(name, "wp") || !strcmp(name, g->kname) || !strcmp(name, g->rng))
 		return 1;
 	/* the first character first: most names differ there */
 	for (int i = 0; i < g->nv; i++)
