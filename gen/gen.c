@@ -198,7 +198,7 @@ void cov_type(G *g, int ty)
 
 int name_used(G *g, const char *name)
 {
-	if (!strcmp(name, "i") || !strcmp(name, "wp") || !strcmp(name, g->kname))
+	if (!strcmp(name, "i") || !strcmp(name, "wp") || !strcmp(name, g->kname) || !strcmp(name, g->rng))
 		return 1;
 	/* the first character first: most names differ there */
 	for (int i = 0; i < g->nv; i++)
@@ -305,6 +305,8 @@ int gen_cov_print(FILE *f, const GenCov *cov)
 #include "ir/builtins.h"
 #undef B
 	};
+	/* a BF_INTERNAL row (an adjoint helper) is no builtin of the
+	 * language: a kernel cannot call it, so it has no row here */
 	static const int bflags[GB_N] = {
 #define B(e, name, res, args, fl) fl,
 #include "ir/builtins.h"
@@ -312,9 +314,9 @@ int gen_cov_print(FILE *f, const GenCov *cov)
 	};
 	int zero = 0;
 	for (int i = 0; i < GB_N; i++) {
-		char row[32];
-		if (bflags[i] & BF_INTERNAL) /* kdiff's alone: no source calls it */
+		if (bflags[i] & BF_INTERNAL)
 			continue;
+		char row[48];
 		size_t k = 0;
 		for (; bname[i][k] && k + 1 < sizeof row; k++)
 			row[k] = (char)(bname[i][k] >= 'A' && bname[i][k] <= 'Z' ? bname[i][k] - 'A' + 'a' : bname[i][k]);

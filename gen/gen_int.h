@@ -115,6 +115,8 @@ typedef struct G {
 	const char *fnames[MAXH + 1];
 	int nstmt;
 	int want_add;      /* pick_arr(R_ACC): only arrays open to atomic_add */
+	char rng[28];      /* the kernel's random state, "" when it has none */
+	int no_draw;       /* inside a branch of x if c else y, or and/or: no draw */
 } G;
 
 /* gen.c */
@@ -166,6 +168,13 @@ Expr gen_b(G *g, int d);
 Expr gen_v(G *g, int n, int d);
 Expr gen_m(G *g, int n, int d);
 Expr gen_ty(G *g, int ty, int d);
+/* the wider library (quaternions, transforms, spatial vectors, special
+ * functions, random draws ...): an expression of one type, or the
+ * plain generator's when none fits here */
+Expr lib_f(G *g, int d);
+Expr lib_i(G *g, int d);
+Expr lib_v(G *g, int n, int d);
+Expr lib_m(G *g, int n, int d);
 Expr squash(G *g, Expr e, double c);
 Expr tanh_arg(G *g, Expr e);
 Expr squash_int(G *g, Expr e, int c);

@@ -71,6 +71,9 @@ static const char *const cw[] = {"iters", "steps", "k_iter", "tries", "rounds", 
 /* ---- profiles: statement and expression weights per category ------------ */
 
 /*                      ASSIGN AUG IF FOR WHILE COMP STORE ATOMIC CALL RET REASSIGN */
+/* percent of kernels with a random state (rng = wp.rand_init(...)) */
+#define RAND_PCT 15
+
 static const Prof prof[NCAT] = {
 	[CAT_ARITHMETIC] = {{10, 4, 1, 0, 0, 0, 2, 0, 0, 0, 2}, {4, 9, 0, 0, 0, 0, 0, 1, 2}, 0, 0, 30},
 	[CAT_MATH] = {{10, 2, 1, 0, 0, 0, 2, 0, 0, 0, 1}, {3, 4, 9, 0, 0, 0, 0, 2, 0}, 0, 0, 5},
@@ -1346,6 +1349,8 @@ void gen_body_kernel(G *g, uint64_t index)
 	g->nvar = -1;
 	g->sp = 0;
 	g->nstmt = 0;
+	g->rng[0] = 0;
+	g->no_draw = 0;
 	g->vecn = chance(g, 60) ? 3 : 2 + 2 * rnd(g, 2);
 	char d[21];
 	SCAT(g->suffix, sizeof g->suffix, "_", u64_str(d, index));
@@ -1420,6 +1425,21 @@ void gen_body_kernel(G *g, uint64_t index)
 	COV(g, stmt_assign);
 	cov_type(g, T_I);
 	L("i = wp.tid()");
+	if (chance(g, RAND_PCT)) {
+		/* a random stream per thread, from a seed and the thread */
+		char name[28], seed[21];
+		NEWNAME(g, name, ((const char *const[]){"rng", "state"}));
+		COV(g, stmt_assign);
+		if (chance(g, 70)) {
+			COVB(g, RAND_INIT_OFFSET);
+			L(name, " = wp.rand_init(", u64_str(seed, 1 + (uint64_t)rnd(g, 100000)), ", i)");
+		} else {
+			COVB(g, RAND_INIT);
+			COV(g, expr_int_add);
+			L(name, " = wp.rand_init(", u64_str(seed, 1 + (uint64_t)rnd(g, 100000)), " + i)");
+		}
+		SCAT(g->rng, sizeof g->rng, name);
+	}
 
 	/* loads */
 	int nload = rnd(g, 3);

@@ -105,8 +105,10 @@ def allowed(n, parent):
     if is_num(n) or isinstance(n, ast.Constant) or ast.unparse(n) == 'wp.tid()':
         return True
     if isinstance(n, ast.Call) and len(n.args) == 1 and is_num(n.args[0]) and (
-            isinstance(n.func, ast.Name) or is_wp(n.func, r'^(float32|int32)$')):
-        return True  # float(0.0), int(0): a typed declaration
+            isinstance(n.func, ast.Name) or is_wp(n.func, r'^(float32|int32|uint32)$')):
+        return True  # float(0.0), int(0), wp.uint32(8): a typed literal
+    if isinstance(n, ast.Call) and not n.args and is_wp(n.func, r'^(quat|transform)_identity$'):
+        return True  # wp.quat_identity(): a named constant
     if is_ctor(n) and all(is_num(a) for a in n.args):
         if all(isinstance(a, ast.Constant) and a.value == 0 for a in n.args):
             return True  # wp.vec3(), wp.vec3(0.0): a zero
