@@ -1873,8 +1873,9 @@ static void emit_assign(Emitter *e, const Inst *in, int depth)
 static void emit_effect(Emitter *e, const Inst *in, int depth)
 {
 	Buf b = {0};
-	Type rt[4];
-	int nr = multi_results(e, in, rt);
+	int nr = multi_results(e, in, NULL);
+	Type *rt = xmalloc((size_t)(nr ? nr : 1) * sizeof *rt);
+	multi_results(e, in, rt);
 	if (nr) {
 		/* the temps it assigns, one declaration per type: float t3, t4; */
 		for (int k = 0; k < in->nres; k++) {
@@ -1943,6 +1944,7 @@ static void emit_effect(Emitter *e, const Inst *in, int depth)
 		line_end(e, in);
 	}
 	buf_free(&b);
+	free(rt);
 }
 
 /* a = wp.randf(state): "float a = ks_randf(&state);", the draw advancing
