@@ -669,7 +669,8 @@ static void cover_sites(const Module *m, const Opts *o)
 	buf_free(&scratch);
 	const EmitSite *s = emit_cover_sites(&cov_nsite);
 	cov_site = xmalloc(sizeof *cov_site * (size_t)(cov_nsite + 1));
-	memcpy(cov_site, s, sizeof *cov_site * (size_t)cov_nsite);
+	if (cov_nsite) /* a kernel of no if and no loop has no sites */
+		memcpy(cov_site, s, sizeof *cov_site * (size_t)cov_nsite);
 	cov_n = xmalloc(sizeof *cov_n * (size_t)(cov_nsite + 1));
 	cov_last = xmalloc(sizeof *cov_last * (size_t)(2 * cov_nsite + 1));
 }

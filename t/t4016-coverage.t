@@ -92,4 +92,19 @@ is "--vary equal to --seed: usage error" "$?" 2
 krun --coverage --gradcheck $PY >/dev/null 2>&1
 is "--coverage --gradcheck: usage error" "$?" 2
 
+# a kernel of no if and no loop: no sites, an empty coverage, no error
+cat >"$TMP/flat.py" <<'EOF2'
+import warp as wp
+
+
+@wp.kernel
+def scale(a: wp.array(dtype=float), b: wp.array(dtype=float)):
+    i = wp.tid()
+    b[i] = 2.0 * a[i]
+EOF2
+krun --coverage --vary 2 "$TMP/flat.py" >"$TMP/flat.json" 2>"$TMP/flat.err"
+is "a kernel with no if or loop: exit 0 under --coverage --vary" "$?" 0
+is "... its coverage is empty" "$(cov "$TMP/flat.json" scale)" ""
+is "... and nothing on stderr" "$(cat "$TMP/flat.err")" ""
+
 done_testing
