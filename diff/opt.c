@@ -1714,6 +1714,14 @@ static void chains(Opt *O, Block *b)
 	}
 }
 
+/* Does a, read where temp t is read, hold what it held where t was
+ * defined?  A constant or a temp does; a variable does when the walk
+ * assigns it last before t (no loop carries a temp's value around). */
+static int unchanged(const Opt *O, const Defs *d, int a, int t)
+{
+	return !is_var(O, a) || (a < d->n && d->walk[a] < d->walk[t]);
+}
+
 /* Is e cheap enough to compute again where each of its readers is: a
  * component, a vector or matrix built of values, a negation, a conversion,
  * an operation with a constant? */
@@ -1724,8 +1732,7 @@ static int cheap(const Opt *O, const Defs *d, int t)
 		int a = e->arg[k];
 		if (ty_is_array(T(O, a)))
 			return 0;
-		/* what it reads stays as it is: a variable last assigned before */
-		if (is_var(O, a) && (a >= d->n || d->walk[a] >= d->walk[t]))
+		if (!unchanged(O, d, a, t))
 			return 0;
 	}
 	switch (e->op) {
@@ -1938,7 +1945,7 @@ static void component_of_insert(Opt *O, Block *b, Defs *d)
 		for (int k = 1; k < in->narg; k++)
 			same &= is_const(O, in->arg[k]) && is_const(O, e->arg[k]) && const_eq(O, in->arg[k], e->arg[k]);
 		int x = e->arg[e->narg - 1];
-		if (!same || (is_var(O, x) && (x >= d->n || d->walk[x] >= d->walk[in->arg[0]])))
+		if (!same || !unchanged(O, d, x, in->arg[0]))
 			continue;
 		in->op = OP_MOV;
 		in->narg = 1;
@@ -1993,7 +2000,8 @@ static void reinserts(Opt *O, Block *b, const Defs *d)
 }
 
 /* neg (neg x) is x, not (not x) too; a + neg b is a - b (exactly: IEEE
- * subtraction is the addition of the negation) */
+ * subtraction is the addition of the negation); x as it was at the
+ * inner neg */
 static void negs(Opt *O, Block *b, Defs *d)
 {
 	for (int i = 0; i < b->n; i++) {
@@ -2002,7 +2010,7 @@ static void negs(Opt *O, Block *b, Defs *d)
 		negs(O, &in->els, d);
 		if (in->op == OP_ADD && in->narg == 2 && T(O, in->arg[0]) == T(O, in->arg[1])) {
 			const Inst *e = d->def[in->arg[1]];
-			if (e && e->op == OP_NEG) {
+			if (e && e->op == OP_NEG && unchanged(O, d, e->arg[0], in->arg[1])) {
 				int32_t *na = arena(O, 2 * sizeof *na);
 				na[0] = in->arg[0];
 				na[1] = e->arg[0];
@@ -2014,7 +2022,7 @@ static void negs(Opt *O, Block *b, Defs *d)
 		if (in->op != OP_NEG && in->op != OP_NOT)
 			continue;
 		const Inst *e = d->def[in->arg[0]];
-		if (e && e->op == in->op) {
+		if (e && e->op == in->op && unchanged(O, d, e->arg[0], in->arg[0])) {
 			in->op = OP_MOV;
 			int32_t *na = arena(O, sizeof *na);
 			na[0] = e->arg[0];
