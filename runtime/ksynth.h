@@ -635,6 +635,39 @@ KS_FUNC KS_REAL ks_to_float_float64(double x) { return (KS_REAL)x; }
 
 /* ---- vectors -------------------------------------------------------------- */
 
+/* NAME, a function of type T (a vector, quaternion or transform of N
+ * components) that applies F component by component: to a (KS_CW1), to a
+ * and b (KS_CW2), to a and a scalar s of type ST, after (KS_CWS) or before
+ * (KS_CSW). */
+#define KS_CW1(T, NAME, N, F)                                                       \
+	KS_FUNC T NAME(T a)                                                         \
+	{                                                                           \
+		for (int i = 0; i < N; i++)                                         \
+			a.c[i] = F(a.c[i]);                                         \
+		return a;                                                           \
+	}
+#define KS_CW2(T, NAME, N, F)                                                       \
+	KS_FUNC T NAME(T a, T b)                                                    \
+	{                                                                           \
+		for (int i = 0; i < N; i++)                                         \
+			a.c[i] = F(a.c[i], b.c[i]);                                 \
+		return a;                                                           \
+	}
+#define KS_CWS(T, NAME, N, ST, F)                                                   \
+	KS_FUNC T NAME(T a, ST s)                                                   \
+	{                                                                           \
+		for (int i = 0; i < N; i++)                                         \
+			a.c[i] = F(a.c[i], s);                                      \
+		return a;                                                           \
+	}
+#define KS_CSW(T, NAME, N, ST, F)                                                   \
+	KS_FUNC T NAME(ST s, T a)                                                   \
+	{                                                                           \
+		for (int i = 0; i < N; i++)                                         \
+			a.c[i] = F(s, a.c[i]);                                      \
+		return a;                                                           \
+	}
+
 /* ks_<VT> holds N components of the scalar SN (C type ST).  KS_VEC
  * defines what every vector has; KS_VEC_FLOAT what vectors of floats add;
  * KS_MAKEn the constructors. */
@@ -659,48 +692,13 @@ KS_FUNC KS_REAL ks_to_float_float64(double x) { return (KS_REAL)x; }
 		v.c[k] = s;                                                         \
 		return v;                                                           \
 	}                                                                           \
-	KS_FUNC ks_##VT ks_neg_##VT(ks_##VT a)                                      \
-	{                                                                           \
-		for (int i = 0; i < N; i++)                                         \
-			a.c[i] = ks_neg_##SN(a.c[i]);                               \
-		return a;                                                           \
-	}                                                                           \
-	KS_FUNC ks_##VT ks_add_##VT(ks_##VT a, ks_##VT b)                           \
-	{                                                                           \
-		for (int i = 0; i < N; i++)                                         \
-			a.c[i] = ks_add_##SN(a.c[i], b.c[i]);                       \
-		return a;                                                           \
-	}                                                                           \
-	KS_FUNC ks_##VT ks_sub_##VT(ks_##VT a, ks_##VT b)                           \
-	{                                                                           \
-		for (int i = 0; i < N; i++)                                         \
-			a.c[i] = ks_sub_##SN(a.c[i], b.c[i]);                       \
-		return a;                                                           \
-	}                                                                           \
-	KS_FUNC ks_##VT ks_mul_##VT##_##SN(ks_##VT a, ST s)                         \
-	{                                                                           \
-		for (int i = 0; i < N; i++)                                         \
-			a.c[i] = ks_mul_##SN(a.c[i], s);                            \
-		return a;                                                           \
-	}                                                                           \
-	KS_FUNC ks_##VT ks_mul_##SN##_##VT(ST s, ks_##VT a)                         \
-	{                                                                           \
-		for (int i = 0; i < N; i++)                                         \
-			a.c[i] = ks_mul_##SN(s, a.c[i]);                            \
-		return a;                                                           \
-	}                                                                           \
-	KS_FUNC ks_##VT ks_div_##VT##_##SN(ks_##VT a, ST s)                         \
-	{                                                                           \
-		for (int i = 0; i < N; i++)                                         \
-			a.c[i] = ks_div_##SN(a.c[i], s);                            \
-		return a;                                                           \
-	}                                                                           \
-	KS_FUNC ks_##VT ks_div_##SN##_##VT(ST s, ks_##VT a)                         \
-	{                                                                           \
-		for (int i = 0; i < N; i++)                                         \
-			a.c[i] = ks_div_##SN(s, a.c[i]);                            \
-		return a;                                                           \
-	}                                                                           \
+	KS_CW1(ks_##VT, ks_neg_##VT, N, ks_neg_##SN)                                \
+	KS_CW2(ks_##VT, ks_add_##VT, N, ks_add_##SN)                                \
+	KS_CW2(ks_##VT, ks_sub_##VT, N, ks_sub_##SN)                                \
+	KS_CWS(ks_##VT, ks_mul_##VT##_##SN, N, ST, ks_mul_##SN)                     \
+	KS_CSW(ks_##VT, ks_mul_##SN##_##VT, N, ST, ks_mul_##SN)                     \
+	KS_CWS(ks_##VT, ks_div_##VT##_##SN, N, ST, ks_div_##SN)                     \
+	KS_CSW(ks_##VT, ks_div_##SN##_##VT, N, ST, ks_div_##SN)                     \
 	KS_FUNC ST ks_dot_##VT(ks_##VT a, ks_##VT b)                                \
 	{                                                                           \
 		ST r = ks_mul_##SN(a.c[0], b.c[0]);                                 \
@@ -717,24 +715,9 @@ KS_FUNC KS_REAL ks_to_float_float64(double x) { return (KS_REAL)x; }
 		return true;                                                        \
 	}                                                                           \
 	KS_FUNC bool ks_ne_##VT(ks_##VT a, ks_##VT b) { return !ks_eq_##VT(a, b); } \
-	KS_FUNC ks_##VT ks_abs_##VT(ks_##VT a)                                      \
-	{                                                                           \
-		for (int i = 0; i < N; i++)                                         \
-			a.c[i] = ks_abs_##SN(a.c[i]);                               \
-		return a;                                                           \
-	}                                                                           \
-	KS_FUNC ks_##VT ks_min_##VT(ks_##VT a, ks_##VT b)                           \
-	{                                                                           \
-		for (int i = 0; i < N; i++)                                         \
-			a.c[i] = ks_min_##SN(a.c[i], b.c[i]);                       \
-		return a;                                                           \
-	}                                                                           \
-	KS_FUNC ks_##VT ks_max_##VT(ks_##VT a, ks_##VT b)                           \
-	{                                                                           \
-		for (int i = 0; i < N; i++)                                         \
-			a.c[i] = ks_max_##SN(a.c[i], b.c[i]);                       \
-		return a;                                                           \
-	}
+	KS_CW1(ks_##VT, ks_abs_##VT, N, ks_abs_##SN)                                \
+	KS_CW2(ks_##VT, ks_min_##VT, N, ks_min_##SN)                                \
+	KS_CW2(ks_##VT, ks_max_##VT, N, ks_max_##SN)
 
 #define KS_VEC_FLOAT(VT, N, SN, ST)                                                 \
 	KS_FUNC ST ks_length_##VT(ks_##VT a) { return ks_sqrt_##SN(ks_dot_##VT(a, a)); } \
@@ -817,30 +800,10 @@ KS_VECS(uint64, uint64_t, vec2ul, vec3ul, vec4ul)
  * component, NaNs skipped, 0 when all are NaN, as Warp's), and min and
  * max of the components, the one argmin and argmax pick; cw_mul, cw_div. */
 #define KS_VEC_MORE(VT, N, SN, ST)                                                  \
-	KS_FUNC ks_##VT ks_sign_##VT(ks_##VT a)                                     \
-	{                                                                           \
-		for (int i = 0; i < N; i++)                                         \
-			a.c[i] = ks_sign_##SN(a.c[i]);                              \
-		return a;                                                           \
-	}                                                                           \
-	KS_FUNC ks_##VT ks_mod_##VT(ks_##VT a, ks_##VT b)                           \
-	{                                                                           \
-		for (int i = 0; i < N; i++)                                         \
-			a.c[i] = ks_mod_##SN(a.c[i], b.c[i]);                       \
-		return a;                                                           \
-	}                                                                           \
-	KS_FUNC ks_##VT ks_cw_mul_##VT(ks_##VT a, ks_##VT b)                        \
-	{                                                                           \
-		for (int i = 0; i < N; i++)                                         \
-			a.c[i] = ks_mul_##SN(a.c[i], b.c[i]);                       \
-		return a;                                                           \
-	}                                                                           \
-	KS_FUNC ks_##VT ks_cw_div_##VT(ks_##VT a, ks_##VT b)                        \
-	{                                                                           \
-		for (int i = 0; i < N; i++)                                         \
-			a.c[i] = ks_div_##SN(a.c[i], b.c[i]);                       \
-		return a;                                                           \
-	}                                                                           \
+	KS_CW1(ks_##VT, ks_sign_##VT, N, ks_sign_##SN)                              \
+	KS_CW2(ks_##VT, ks_mod_##VT, N, ks_mod_##SN)                                \
+	KS_CW2(ks_##VT, ks_cw_mul_##VT, N, ks_mul_##SN)                             \
+	KS_CW2(ks_##VT, ks_cw_div_##VT, N, ks_div_##SN)                             \
 	KS_FUNC uint32_t ks_argmin_##VT(ks_##VT a)                                  \
 	{                                                                           \
 		int k = 0;                                                          \
@@ -903,12 +866,7 @@ KS_VECS(uint64, uint64_t, vec2ul, vec3ul, vec4ul)
 /* the components of a float vector by a scalar, and a scalar by each
  * component, approximately */
 #define KS_VEC_DIV_APPROX(VT, N, SN, ST)                                            \
-	KS_FUNC ks_##VT ks_div_approx_##VT(ks_##VT a, ST s)                         \
-	{                                                                           \
-		for (int i = 0; i < N; i++)                                         \
-			a.c[i] = ks_div_approx_##SN(a.c[i], s);                     \
-		return a;                                                           \
-	}                                                                           \
+	KS_CWS(ks_##VT, ks_div_approx_##VT, N, ST, ks_div_approx_##SN)              \
 	KS_FUNC ks_##VT ks_div_approx_##SN##_##VT(ST s, ks_##VT b)                  \
 	{                                                                           \
 		for (int i = 0; i < N; i++)                                         \
@@ -918,12 +876,7 @@ KS_VECS(uint64, uint64_t, vec2ul, vec3ul, vec4ul)
 
 /* ~ of each component of an int vector */
 #define KS_VEC_INT_MORE(VT, N, SN, ST)                                              \
-	KS_FUNC ks_##VT ks_invert_##VT(ks_##VT a)                                   \
-	{                                                                           \
-		for (int i = 0; i < N; i++)                                         \
-			a.c[i] = ks_invert_##SN(a.c[i]);                            \
-		return a;                                                           \
-	}
+	KS_CW1(ks_##VT, ks_invert_##VT, N, ks_invert_##SN)
 
 #define KS_FLOAT_VECS_MORE(SN, ST, V2, V3, V4, V6)                                   \
 	KS_VEC_MORE(V2, 2, SN, ST)                                                  \
@@ -1914,42 +1867,12 @@ KS_DECOMP(mat22d, vec2d, mat33d, vec3d, d, double, KS_SAME, KS_SAME)
 		q.c[k] = s;                                                         \
 		return q;                                                           \
 	}                                                                           \
-	KS_FUNC ks_##QT ks_neg_##QT(ks_##QT a)                                      \
-	{                                                                           \
-		for (int i = 0; i < 4; i++)                                         \
-			a.c[i] = ks_neg_##SN(a.c[i]);                               \
-		return a;                                                           \
-	}                                                                           \
-	KS_FUNC ks_##QT ks_add_##QT(ks_##QT a, ks_##QT b)                           \
-	{                                                                           \
-		for (int i = 0; i < 4; i++)                                         \
-			a.c[i] = ks_add_##SN(a.c[i], b.c[i]);                       \
-		return a;                                                           \
-	}                                                                           \
-	KS_FUNC ks_##QT ks_sub_##QT(ks_##QT a, ks_##QT b)                           \
-	{                                                                           \
-		for (int i = 0; i < 4; i++)                                         \
-			a.c[i] = ks_sub_##SN(a.c[i], b.c[i]);                       \
-		return a;                                                           \
-	}                                                                           \
-	KS_FUNC ks_##QT ks_mul_##QT##_##SN(ks_##QT a, ST s)                         \
-	{                                                                           \
-		for (int i = 0; i < 4; i++)                                         \
-			a.c[i] = ks_mul_##SN(a.c[i], s);                            \
-		return a;                                                           \
-	}                                                                           \
-	KS_FUNC ks_##QT ks_mul_##SN##_##QT(ST s, ks_##QT a)                         \
-	{                                                                           \
-		for (int i = 0; i < 4; i++)                                         \
-			a.c[i] = ks_mul_##SN(s, a.c[i]);                            \
-		return a;                                                           \
-	}                                                                           \
-	KS_FUNC ks_##QT ks_div_##QT##_##SN(ks_##QT a, ST s)                         \
-	{                                                                           \
-		for (int i = 0; i < 4; i++)                                         \
-			a.c[i] = ks_div_##SN(a.c[i], s);                            \
-		return a;                                                           \
-	}                                                                           \
+	KS_CW1(ks_##QT, ks_neg_##QT, 4, ks_neg_##SN)                                \
+	KS_CW2(ks_##QT, ks_add_##QT, 4, ks_add_##SN)                                \
+	KS_CW2(ks_##QT, ks_sub_##QT, 4, ks_sub_##SN)                                \
+	KS_CWS(ks_##QT, ks_mul_##QT##_##SN, 4, ST, ks_mul_##SN)                     \
+	KS_CSW(ks_##QT, ks_mul_##SN##_##QT, 4, ST, ks_mul_##SN)                     \
+	KS_CWS(ks_##QT, ks_div_##QT##_##SN, 4, ST, ks_div_##SN)                     \
 	/* a*b + c*d + e*f - g*h, left to right */                                  \
 	KS_FUNC ST ks_ppm_##SN(ST a, ST b, ST c, ST d, ST e, ST f, ST g, ST h)      \
 	{                                                                           \
@@ -2023,30 +1946,10 @@ KS_DECOMP(mat22d, vec2d, mat33d, vec3d, d, double, KS_SAME, KS_SAME)
 		t.c[k] = s;                                                         \
 		return t;                                                           \
 	}                                                                           \
-	KS_FUNC ks_##XT ks_add_##XT(ks_##XT a, ks_##XT b)                           \
-	{                                                                           \
-		for (int i = 0; i < 7; i++)                                         \
-			a.c[i] = ks_add_##SN(a.c[i], b.c[i]);                       \
-		return a;                                                           \
-	}                                                                           \
-	KS_FUNC ks_##XT ks_sub_##XT(ks_##XT a, ks_##XT b)                           \
-	{                                                                           \
-		for (int i = 0; i < 7; i++)                                         \
-			a.c[i] = ks_sub_##SN(a.c[i], b.c[i]);                       \
-		return a;                                                           \
-	}                                                                           \
-	KS_FUNC ks_##XT ks_mul_##XT##_##SN(ks_##XT a, ST s)                         \
-	{                                                                           \
-		for (int i = 0; i < 7; i++)                                         \
-			a.c[i] = ks_mul_##SN(a.c[i], s);                            \
-		return a;                                                           \
-	}                                                                           \
-	KS_FUNC ks_##XT ks_mul_##SN##_##XT(ST s, ks_##XT a)                         \
-	{                                                                           \
-		for (int i = 0; i < 7; i++)                                         \
-			a.c[i] = ks_mul_##SN(s, a.c[i]);                            \
-		return a;                                                           \
-	}                                                                           \
+	KS_CW2(ks_##XT, ks_add_##XT, 7, ks_add_##SN)                                \
+	KS_CW2(ks_##XT, ks_sub_##XT, 7, ks_sub_##SN)                                \
+	KS_CWS(ks_##XT, ks_mul_##XT##_##SN, 7, ST, ks_mul_##SN)                     \
+	KS_CSW(ks_##XT, ks_mul_##SN##_##XT, 7, ST, ks_mul_##SN)                     \
 	/* a * b: b's position rotated by a's rotation plus a's position, the   \
 	 * rotations multiplied */                                                  \
 	KS_FUNC ks_##XT ks_mul_##XT##_##XT(ks_##XT a, ks_##XT b)                    \
@@ -2098,12 +2001,7 @@ KS_QUAT(quatd, transformd, float64, double, vec3d)
 			return ks_quat_identity_##SN();                             \
 		return ks_mul_##QT##_##SN(q, ks_div_##SN(ks_one_##SN(), l));        \
 	}                                                                           \
-	KS_FUNC ks_##QT ks_div_##SN##_##QT(ST s, ks_##QT a)                         \
-	{                                                                           \
-		for (int i = 0; i < 4; i++)                                         \
-			a.c[i] = ks_div_##SN(s, a.c[i]);                            \
-		return a;                                                           \
-	}                                                                           \
+	KS_CSW(ks_##QT, ks_div_##SN##_##QT, 4, ST, ks_div_##SN)                     \
 	KS_FUNC ks_##QT ks_quat_inverse_##QT(ks_##QT q)                             \
 	{                                                                           \
 		return ks_make_##QT(ks_neg_##SN(q.c[0]), ks_neg_##SN(q.c[1]), ks_neg_##SN(q.c[2]), q.c[3]); \
@@ -2415,12 +2313,7 @@ KS_QUAT(quatd, transformd, float64, double, vec3d)
 		return ks_add_##V3(ks_transform_p_##XT(t), ks_quat_rotate_##QT(ks_transform_q_##XT(t), x)); \
 	}                                                                           \
 	KS_FUNC ks_##V3 ks_transform_vector_##XT(ks_##XT t, ks_##V3 x) { return ks_quat_rotate_##QT(ks_transform_q_##XT(t), x); } \
-	KS_FUNC ks_##XT ks_neg_##XT(ks_##XT a)                                      \
-	{                                                                           \
-		for (int i = 0; i < 7; i++)                                         \
-			a.c[i] = ks_neg_##SN(a.c[i]);                               \
-		return a;                                                           \
-	}                                                                           \
+	KS_CW1(ks_##XT, ks_neg_##XT, 7, ks_neg_##SN)                                                                              \
 	KS_FUNC ks_##XT ks_transform_inverse_##XT(ks_##XT t)                        \
 	{                                                                           \
 		ks_##QT qi = ks_quat_inverse_##QT(ks_transform_q_##XT(t));          \
