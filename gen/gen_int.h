@@ -95,6 +95,7 @@ typedef struct G {
 	const GenKnobs *k;
 	const Prof *p;
 	GenCov *cov;
+	int counting;   /* cov is the caller's: --coverage */
 	Buf *out;
 	char scratch[1 << 18];
 	size_t sp;
@@ -197,5 +198,8 @@ int gen_prune(Buf *out, size_t start, int cat);
 
 /* stmt.c */
 void gen_body_kernel(G *g, uint64_t index);
+
+/* idiom.c: kernel INDEX of an idiom category (CAT_PARTICLES ...) */
+void gen_idiom_kernel(G *g, uint64_t index);
 
 #endif

@@ -22,8 +22,10 @@ static void usage(int status)
 	if (!status) {
 		fputs("\n"
 		      "  -c CATS       category, a comma list, or all (mix in doc/kgen.md):\n"
-		      "                arithmetic math vector matrix control_flow loop atomic\n"
-		      "                function inplace combined\n"
+		      "                particles springs stencil reduce rigid fem neighbors\n"
+		      "                raycast sampling (the idioms); arithmetic math vector\n"
+		      "                matrix control_flow loop atomic function inplace\n"
+		      "                combined (the constructs)\n"
 		      "  -s SEED       seed, 0 <= SEED < 2^64 (default 1)\n"
 		      "  -n COUNT      number of kernels (default 1)\n"
 		      "  --first I     index of the first kernel (default 0): kernel I is the\n"

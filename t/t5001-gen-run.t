@@ -20,7 +20,8 @@ gradcheck() {
 	done
 }
 seed=11
-for c in arithmetic math vector matrix control_flow loop atomic function inplace combined; do
+for c in arithmetic math vector matrix control_flow loop atomic function inplace combined \
+	particles springs stencil reduce rigid fem neighbors raycast sampling; do
 	seed=$((seed + 1))
 	py=$TMP/$c.py
 	kgen -c "$c" -s "$seed" -n "$N" -o "$py" || { t_result 1 "kgen -c $c"; continue; }

@@ -109,6 +109,8 @@ def allowed(n, parent):
         return True  # float(0.0), int(0), wp.uint32(8): a typed literal
     if isinstance(n, ast.Call) and not n.args and is_wp(n.func, r'^(quat|transform)_identity$'):
         return True  # wp.quat_identity(): a named constant
+    if isinstance(n, ast.Call) and not n.args and is_wp(n.func, r'^identity$'):
+        return True  # wp.identity(n=3, dtype=float): a named constant
     if is_ctor(n) and all(is_num(a) for a in n.args):
         if all(isinstance(a, ast.Constant) and a.value == 0 for a in n.args):
             return True  # wp.vec3(), wp.vec3(0.0): a zero

@@ -1,0 +1,1263 @@
+/*
+ * idiom.c: kernels in the shapes Warp is used for -- particles, springs,
+ * grid stencils, reductions, rigid bodies, finite elements, neighbour
+ * loops, ray casting and Monte Carlo sampling.
+ *
+ * Each category is a family: a skeleton every kernel of it shares (read
+ * the state, compute, write or scatter the result) with choices drawn at
+ * each step -- the integrator, the force law, the boundary, the stencil,
+ * the element model, the primitive, the estimator -- and, across the
+ * families, whether the scalar parameters travel in a @wp.struct, whether
+ * a step is a @wp.func helper, whether the launch is 2-D or 3-D, and the
+ * names.  The text is written directly, as an engineer would write it:
+ * every local is read, every parameter named, no term is made of literals
+ * alone, and nothing is pruned afterwards (gen.c skips prune.c for these).
+ *
+ * Safety follows krun's input law (doc/runtime.md): floats in [-1, 1),
+ * int elements in [0, n), int scalars n.  So a distance is softened where
+ * two indices may coincide (sqrt(|d|^2 + eps)), a divisor is guarded by
+ * the branch that uses it, a quaternion read from an array is normalized
+ * before it rotates, and a condition compares a value that varies over
+ * the threads with a threshold inside its range, so that each `if` goes
+ * both ways and each loop runs (doc/kgen.md, "Idioms").
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gen/gen_int.h"
+#include "ir/ir.h"
+
+typedef struct Kit {
+	G *g;
+	Buf body;           /* the kernel body, written after its signature */
+	Buf funcs;          /* @wp.func helpers, written before the kernel */
+	char sig[1024];     /* the kernel's parameters */
+	char fields[512];   /* the struct's fields, one line each */
+	int ind;            /* indentation of the next body line */
+	int strct;          /* scalars travel in a struct */
+	int struct_first;   /* ... passed first rather than last */
+	char sname[40];     /* its class */
+	char sarg[16];      /* its parameter */
+	char tid[8];        /* the thread index's name (1-D launch) */
+} Kit;
+
+/* ---- text ---------------------------------------------------------------- */
+
+/* printf into the scratch arena: the text lives until the kernel ends */
+static const char *F(Kit *k, const char *fmt, ...) KS_PRINTF(2, 3);
+static const char *F(Kit *k, const char *fmt, ...)
+{
+	G *g = k->g;
+	va_list ap;
+	va_start(ap, fmt);
+	size_t room = sizeof g->scratch - g->sp;
+	int n = vsnprintf(g->scratch + g->sp, room, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= room)
+		ks_fatal("expression too long for the scratch arena");
+	char *s = g->scratch + g->sp;
+	g->sp += (size_t)n + 1;
+	return s;
+}
+
+/* a body line at the current indentation */
+static void B(Kit *k, const char *fmt, ...) KS_PRINTF(2, 3);
+static void B(Kit *k, const char *fmt, ...)
+{
+	for (int i = 0; i < k->ind; i++)
+		buf_puts(&k->body, "    ");
+	va_list ap;
+	va_start(ap, fmt);
+	char b[1024];
+	int n = vsnprintf(b, sizeof b, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof b)
+		ks_fatal("idiom line too long");
+	buf_puts(&k->body, b);
+	buf_putc(&k->body, '\n');
+}
+
+/* a helper's line (the caller writes the indentation) */
+static void H(Kit *k, const char *fmt, ...) KS_PRINTF(2, 3);
+static void H(Kit *k, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char b[1024];
+	int n = vsnprintf(b, sizeof b, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof b)
+		ks_fatal("idiom line too long");
+	buf_puts(&k->funcs, b);
+	buf_putc(&k->funcs, '\n');
+}
+
+static void sig_add(Kit *k, const char *p)
+{
+	size_t n = strlen(k->sig);
+	snprintf(k->sig + n, sizeof k->sig - n, "%s%s", n ? ", " : "", p);
+}
+
+#define ONE(g, ...) PICK(g, ((const char *const[]){__VA_ARGS__}))
+
+/* ---- parameters ---------------------------------------------------------- */
+
+/* An array parameter NAME of element type ELEM ("float", "wp.vec3") and
+ * NDIM dimensions, in one of the spellings Warp accepts. */
+static const char *arr(Kit *k, const char *name, const char *elem, int ndim)
+{
+	G *g = k->g;
+	const char *t;
+	if (ndim == 1)
+		t = chance(g, 85) ? F(k, "wp.array(dtype=%s)", elem) : F(k, "wp.array[%s]", elem);
+	else
+		t = chance(g, 80) ? F(k, "wp.array%dd(dtype=%s)", ndim, elem) : F(k, "wp.array(dtype=%s, ndim=%d)", elem, ndim);
+	sig_add(k, F(k, "%s: %s", name, t));
+	COV(g, type_array_ndim);
+	if (ndim == 2)
+		COV(g, type_array2d);
+	return name;
+}
+
+/* A scalar parameter of type TY ("float", "wp.vec3", "int"): a field of
+ * the kernel's struct when it has one, else a parameter of its own;
+ * returns how the body names it. */
+static const char *scalar(Kit *k, const char *name, const char *ty)
+{
+	if (k->strct) {
+		size_t n = strlen(k->fields);
+		snprintf(k->fields + n, sizeof k->fields - n, "    %s: %s\n", name, ty);
+		return F(k, "%s.%s", k->sarg, name);
+	}
+	sig_add(k, F(k, "%s: %s", name, ty));
+	return name;
+}
+
+/* A literal in [LO, HI] on a grid of about ten to a hundred steps, the
+ * way a constant of a model is tuned by hand (0.97, -0.15, 0.035). */
+static const char *num(Kit *k, double lo, double hi)
+{
+	/* the step is 10^-d or half that; values are counted in units of
+	 * 10^-(d+1), so the text is exact */
+	double span = hi - lo, step = 1;
+	int d = 0;
+	while (step > span / 8) {
+		step /= 10;
+		d++;
+	}
+	int half = step > span / 20;
+	long unit = half ? 5 : 10, scale = 10;
+	for (int i = 0; i < d; i++)
+		scale *= 10;
+	long first = lround(lo * (double)scale), n = lround(span * (double)scale) / unit;
+	long v = first + unit * rnd(k->g, (int)n + 1);
+	char b[64];
+	snprintf(b, sizeof b, "%s%ld.%0*ld", v < 0 ? "-" : "", labs(v) / scale, d < 8 ? d + 1 : 9, labs(v) % scale);
+	size_t l = strlen(b);
+	while (b[l - 1] == '0' && b[l - 2] != '.')
+		b[--l] = 0;
+	return F(k, "%s", b);
+}
+
+/* A smooth scalar response of X (an atom or a parenthesized term), one
+ * of the shapes models are built of -- a Gaussian, a soft sign, a
+ * saturation, a ramp, a softened magnitude -- with its constant drawn:
+ * finite, and differentiable, for every X. */
+static const char *shape(Kit *k, const char *x)
+{
+	G *g = k->g;
+	const char *a = num(k, 0.5, 4.0);
+	switch (rnd(g, 11)) {
+	case 0: return F(k, "wp.exp(-%s * %s * %s)", a, x, x);
+	case 1: return F(k, "wp.tanh(%s * %s)", a, x);
+	case 2: return F(k, "wp.sin(%s * %s)", a, x);
+	case 3: return F(k, "%s / (1.0 + wp.abs(%s))", x, x);
+	case 4: return F(k, "wp.smoothstep(-%s, %s, %s)", a, a, x);
+	case 5: return F(k, "wp.sqrt(%s * %s + %s)", x, x, num(k, 0.01, 0.5));
+	case 6: return F(k, "wp.log(1.0 + %s * %s)", x, x);
+	case 7: return F(k, "1.0 / (1.0 + %s * %s * %s)", a, x, x);
+	case 8: return F(k, "wp.cos(%s * %s)", a, x);
+	case 9: return F(k, "%s * %s * %s", a, x, x);
+	default: return F(k, "wp.clamp(%s, -%s, %s)", x, a, a);
+	}
+}
+
+/* A force field at the point P (vec3, an atom): a pull to the origin, a
+ * swirl, a Gaussian well, a lift */
+static const char *field(Kit *k, const char *p)
+{
+	G *g = k->g;
+	const char *a = num(k, 0.2, 2.0);
+	switch (rnd(g, 5)) {
+	case 0: return F(k, "%s * -%s", p, a);
+	case 1: return F(k, "wp.vec3(-%s[2], 0.0, %s[0]) * %s", p, p, a);
+	case 2: return F(k, "%s * (-%s * wp.exp(-wp.dot(%s, %s)))", p, a, p, p);
+	case 3: return F(k, "wp.vec3(0.0, %s * wp.exp(-%s[1] * %s[1]), 0.0)", a, p, p);
+	default: return F(k, "wp.cross(%s, wp.vec3(0.0, %s, 0.0))", p, a);
+	}
+}
+
+static const char *fparam(Kit *k, const char *name) { return scalar(k, name, "float"); }
+
+/* ---- the kernel ----------------------------------------------------------- */
+
+static const char *const struct_names[] = {"SimParams", "Params", "Config", "Settings", "Material", "Options"};
+static const char *const struct_args[] = {"params", "cfg", "sim", "opts", "settings"};
+
+static void kit_begin(Kit *k, G *g, int struct_pct)
+{
+	memset(&k->sig, 0, sizeof *k - offsetof(Kit, sig));
+	k->g = g;
+	k->body.n = k->funcs.n = 0;
+	k->ind = 1;
+	k->strct = chance(g, struct_pct);
+	k->struct_first = chance(g, 50);
+	snprintf(k->sname, sizeof k->sname, "%s%s", PICK(g, struct_names), g->suffix + 1);
+	snprintf(k->sarg, sizeof k->sarg, "%s", PICK(g, struct_args));
+	snprintf(k->tid, sizeof k->tid, "%s", chance(g, 60) ? "tid" : "i");
+}
+
+/* `i = wp.tid()` or `i, j = wp.tid()`: the launch's indices */
+static void tid_line(Kit *k, int nd, const char *a, const char *b)
+{
+	G *g = k->g;
+	COV(g, stmt_assign);
+	if (nd == 1) {
+		B(k, "%s = wp.tid()", a);
+	} else {
+		COV(g, stmt_tid2);
+		COV(g, stmt_tuple_unpack);
+		B(k, "%s, %s = wp.tid()", a, b);
+	}
+}
+
+/* Count each call `wp.NAME(` of TEXT as the first overload of NAME in
+ * ir/builtins.h: the idioms write each builtin by name, and the
+ * coverage report counts them so (an overload of another shape, such as
+ * wp.normalize of a quaternion, counts as the first). */
+static void count_builtins(G *g, const char *text)
+{
+	static const struct {
+		const char *name;
+		int fl;
+	} row[GB_N] = {
+#define B(e, name, res, args, fl) {name, fl},
+#include "ir/builtins.h"
+#undef B
+	};
+	for (const char *p = strstr(text, "wp."); p; p = strstr(p + 1, "wp.")) {
+		const char *n = p + 3, *e = n;
+		while ((*e >= 'a' && *e <= 'z') || (*e >= '0' && *e <= '9') || *e == '_')
+			e++;
+		if (*e != '(')
+			continue;
+		for (int b = 0; b < GB_N; b++)
+			if (!(row[b].fl & BF_INTERNAL) && !strncmp(row[b].name, n, (size_t)(e - n)) && !row[b].name[e - n]) {
+				g->cov->b[b]++;
+				break;
+			}
+	}
+}
+
+/* Write the struct, the helpers and the kernel NAME to G's output. */
+static void kit_end(Kit *k, const char *name)
+{
+	G *g = k->g;
+	char sp[96] = "";
+	if (k->strct && k->fields[0]) {
+		COV(g, type_struct);
+		buf_printf(g->out, "@wp.struct\nclass %s:\n%s\n\n", k->sname, k->fields);
+		snprintf(sp, sizeof sp, "%s: %s", k->sarg, k->sname);
+	}
+	if (k->funcs.n)
+		buf_put(g->out, k->funcs.p, k->funcs.n);
+	snprintf(g->kname, sizeof g->kname, "%s%s", name, g->suffix);
+	const char *a = k->struct_first ? sp : k->sig, *b = k->struct_first ? k->sig : sp;
+	buf_printf(g->out, "@wp.kernel\ndef %s(%s%s%s):\n", g->kname, a, a[0] && b[0] ? ", " : "", b);
+	buf_put(g->out, k->body.p, k->body.n);
+	buf_puts(g->out, "\n\n");
+	if (g->counting) {
+		buf_putc(&k->body, 0);
+		count_builtins(g, k->body.p);
+		if (k->funcs.n) {
+			buf_putc(&k->funcs, 0);
+			count_builtins(g, k->funcs.p);
+		}
+	}
+}
+
+/* a helper's name: WORD and the kernel's index */
+static const char *hname(Kit *k, const char *word)
+{
+	COV(k->g, stmt_func_def);
+	return F(k, "%s%s", word, k->g->suffix);
+}
+
+/* ---- particles: integration and boundaries -------------------------------- */
+
+static void fam_particles(Kit *k)
+{
+	G *g = k->g;
+	int two = chance(g, 20);
+	const char *vt = two ? "wp.vec2" : "wp.vec3";
+	const char *t = k->tid;
+	const char *x = arr(k, ONE(g, "x", "positions", "particle_x", "pos"), vt, 1);
+	int verlet = chance(g, 20);
+	const char *v = verlet ? 0 : arr(k, ONE(g, "v", "velocities", "particle_v", "vel"), vt, 1);
+	tid_line(k, 1, t, 0);
+	B(k, "x0 = %s[%s]", x, t);
+	if (!verlet)
+		B(k, "v0 = %s[%s]", v, t);
+	/* the acceleration: gravity, an applied force, drag, a spring to the origin */
+	const char *acc = scalar(k, "gravity", vt);
+	int force = chance(g, 50), drag = chance(g, 40), anchor = chance(g, 25);
+	if (force) {
+		const char *f = arr(k, ONE(g, "f", "forces", "particle_f"), vt, 1);
+		const char *m = arr(k, ONE(g, "inv_mass", "w", "inv_m"), "float", 1);
+		acc = F(k, "%s + %s[%s] * %s[%s]", acc, f, t, m, t);
+	}
+	if (drag && !verlet)
+		acc = F(k, "%s - v0 * %s", acc, fparam(k, ONE(g, "drag", "kd", "damping")));
+	if (anchor)
+		acc = F(k, "%s - x0 * %s", acc, fparam(k, ONE(g, "ke", "stiffness", "k_anchor")));
+	if (!two && chance(g, 40))
+		acc = F(k, "%s + %s", acc, field(k, "x0"));
+	B(k, "a = %s", acc);
+	const char *dt = fparam(k, "dt");
+	if (verlet) {
+		/* position Verlet from the previous positions */
+		const char *xp = arr(k, ONE(g, "x_prev", "prev_x", "old_pos"), vt, 1);
+		const char *damp = num(k, 0.98, 0.995);
+		B(k, "x1 = x0 + (x0 - %s[%s]) * %s + a * (%s * %s)", xp, t, damp, dt, dt);
+		B(k, "v1 = (x1 - x0) / %s", num(k, 0.01, 0.02));
+	} else if (chance(g, 70)) {
+		/* semi-implicit Euler */
+		B(k, "v1 = v0 + a * %s", dt);
+		if (chance(g, 40))
+			B(k, "v1 = v1 * %s", num(k, 0.98, 0.999));
+		B(k, "x1 = x0 + v1 * %s", dt);
+	} else {
+		/* explicit Euler */
+		B(k, "x1 = x0 + v0 * %s", dt);
+		B(k, "v1 = v0 + a * %s", dt);
+	}
+	if (chance(g, 35)) {
+		/* jitter from a stream per particle */
+		COV(g, stmt_assign);
+		const char *seed = scalar(k, "seed", "int");
+		B(k, "rng = wp.rand_init(%s, %s)", seed, t);
+		const char *sigma = fparam(k, ONE(g, "noise", "sigma", "jitter"));
+		if (two)
+			B(k, "x1 = x1 + %s * wp.sample_unit_disk(rng)", sigma);
+		else
+			B(k, "x1 = x1 + %s * %s(rng)", sigma, ONE(g, "wp.sample_unit_sphere", "wp.sample_unit_cube"));
+	}
+	/* the boundary */
+	int bnd = rnd(g, 4);
+	if (bnd == 0) {
+		/* a ground plane, the normal velocity reflected */
+		const char *e = num(k, 0.3, 0.8);
+		const char *y = two ? "x1[1]" : ONE(g, "x1[1]", "x1.y");
+		COV(g, stmt_if);
+		const char *ground = num(k, -0.25, 0.1);
+		B(k, "if %s < %s:", y, ground);
+		k->ind++;
+		if (two) {
+			B(k, "x1 = wp.vec2(x1[0], %s)", ground);
+		} else {
+			COV(g, stmt_vec_index_store);
+			B(k, "x1[1] = %s", ground);
+		}
+		if (chance(g, 50)) {
+			COV(g, stmt_vec_index_store);
+			B(k, "v1[1] = -%s * v1[1]", e);
+		} else {
+			B(k, "v1 = %s(v1[0], -%s * v1[1]%s)", vt, e, two ? "" : ", v1[2]");
+		}
+		k->ind--;
+	} else if (bnd == 1) {
+		/* a spherical obstacle: project out and cancel the inward speed */
+		const char *c = scalar(k, ONE(g, "center", "obstacle", "sphere_pos"), vt);
+		const char *r = num(k, 1.2, 1.6);
+		B(k, "d = x1 - %s", c);
+		B(k, "dist = wp.length(d)");
+		COV(g, stmt_if);
+		B(k, "if dist < %s:", r);
+		k->ind++;
+		B(k, "n = d / dist");
+		B(k, "x1 = %s + n * %s", c, r);
+		B(k, "v1 = v1 - n * wp.min(wp.dot(v1, n), 0.0)");
+		k->ind--;
+	} else if (bnd == 2) {
+		/* a box: clamp the position, zero the velocity that left it */
+		const char *lo = num(k, -1.0, -0.5);
+		const char *hi = num(k, 0.5, 1.0);
+		B(k, "inside = %s(wp.clamp(x1[0], %s, %s), wp.clamp(x1[1], %s, %s)%s)", vt, lo, hi, lo, hi,
+		  two ? "" : F(k, ", wp.clamp(x1[2], %s, %s)", lo, hi));
+		B(k, "v1 = v1 + (inside - x1) * %s", num(k, 10.0, 50.0));
+		B(k, "x1 = inside");
+	}
+	if (chance(g, 40) && !verlet) {
+		COV(g, stmt_array_store);
+		B(k, "%s[%s] = x1", x, t);
+		B(k, "%s[%s] = v1", v, t);
+	} else {
+		const char *xo = arr(k, ONE(g, "x_out", "x_new", "new_pos"), vt, 1);
+		const char *vo = arr(k, ONE(g, "v_out", "v_new", "new_vel"), vt, 1);
+		B(k, "%s[%s] = x1", xo, t);
+		B(k, "%s[%s] = v1", vo, t);
+	}
+	kit_end(k, ONE(g, "integrate_particles", "integrate", "advance", "step_particles", "simulate"));
+}
+
+/* ---- springs and constraints, scattered with atomics ---------------------- */
+
+static void fam_springs(Kit *k)
+{
+	G *g = k->g;
+	const char *t = k->tid;
+	const char *x = arr(k, ONE(g, "x", "positions", "particle_x"), "wp.vec3", 1);
+	int damped = chance(g, 55), pbd = chance(g, 25), helper = chance(g, 45);
+	const char *v = damped && !pbd ? arr(k, ONE(g, "v", "velocities", "particle_v"), "wp.vec3", 1) : 0;
+	static const char *const ends[][2] = {{"spring_i", "spring_j"}, {"edge_a", "edge_b"}, {"springs_a", "springs_b"}};
+	int e = rnd(g, 3);
+	const char *ia = arr(k, ends[e][0], "int", 1);
+	const char *ib = arr(k, ends[e][1], "int", 1);
+	const char *rest = arr(k, ONE(g, "rest", "rest_length", "l0"), "float", 1);
+	tid_line(k, 1, t, 0);
+	B(k, "a = %s[%s]", ia, t);
+	B(k, "b = %s[%s]", ib, t);
+	const char *eps = ONE(g, "1.0e-4", "1.0e-3", "1.0e-2");
+	if (pbd) {
+		/* a distance constraint, the correction split by inverse mass */
+		const char *w = arr(k, ONE(g, "inv_mass", "w", "inv_m"), "float", 1);
+		const char *stiff = fparam(k, ONE(g, "stiffness", "relaxation", "alpha"));
+		B(k, "d = %s[b] - %s[a]", x, x);
+		B(k, "l = wp.sqrt(wp.dot(d, d) + %s)", eps);
+		B(k, "wa = %s[a]", w);
+		B(k, "wb = %s[b]", w);
+		B(k, "w_sum = wa + wb");
+		COV(g, stmt_if);
+		B(k, "if w_sum > %s:", num(k, 0.05, 0.2));
+		k->ind++;
+		B(k, "corr = d * (%s * (l - %s[%s]) / (l * w_sum))", stiff, rest, t);
+		const char *dl = arr(k, ONE(g, "delta", "dx", "corrections"), "wp.vec3", 1);
+		B(k, "wp.atomic_add(%s, a, corr * wa)", dl);
+		B(k, "wp.atomic_sub(%s, b, corr * wb)", dl);
+		k->ind--;
+		kit_end(k, ONE(g, "solve_distance", "project_springs", "solve_springs"));
+		return;
+	}
+	const char *ke = fparam(k, ONE(g, "ke", "stiffness", "k_spring"));
+	const char *kd = damped ? fparam(k, ONE(g, "kd", "damping", "k_damp")) : 0;
+	const char *fn = 0;
+	if (helper) {
+		fn = hname(k, ONE(g, "spring_force", "spring", "eval_spring"));
+		H(k, "@wp.func");
+		if (damped)
+			H(k, "def %s(xa: wp.vec3, xb: wp.vec3, va: wp.vec3, vb: wp.vec3, rest: float, ke: float, kd: float) -> wp.vec3:", fn);
+		else
+			H(k, "def %s(xa: wp.vec3, xb: wp.vec3, rest: float, ke: float) -> wp.vec3:", fn);
+		H(k, "    d = xb - xa");
+		H(k, "    l = wp.sqrt(wp.dot(d, d) + %s)", eps);
+		H(k, "    dir = d / l");
+		if (damped)
+			H(k, "    return dir * (ke * (l - rest) + kd * wp.dot(vb - va, dir))");
+		else
+			H(k, "    return dir * (ke * (l - rest))");
+		H(k, "\n");
+		COV(g, stmt_return_func);
+		COV(g, expr_call_func);
+		if (damped)
+			B(k, "f = %s(%s[a], %s[b], %s[a], %s[b], %s[%s], %s, %s)", fn, x, x, v, v, rest, t, ke, kd);
+		else
+			B(k, "f = %s(%s[a], %s[b], %s[%s], %s)", fn, x, x, rest, t, ke);
+	} else {
+		B(k, "d = %s[b] - %s[a]", x, x);
+		B(k, "l = wp.sqrt(wp.dot(d, d) + %s)", eps);
+		B(k, "dir = d / l");
+		B(k, "stretch = l - %s[%s]", rest, t);
+		if (chance(g, 35)) {
+			/* strain limiting: past the limit the spring stiffens no more */
+			const char *lim = num(k, 0.8, 1.6);
+			COV(g, stmt_if);
+			B(k, "if stretch > %s:", lim);
+			k->ind++;
+			B(k, "stretch = %s", lim);
+			k->ind--;
+		}
+		if (damped) {
+			B(k, "dv = %s[b] - %s[a]", v, v);
+			B(k, "f = dir * (%s * stretch + %s * wp.dot(dv, dir))", ke, kd);
+		} else {
+			B(k, "f = dir * (%s * %s)", ke, chance(g, 50) ? "stretch" : shape(k, "stretch"));
+		}
+		if (chance(g, 35)) {
+			const char *en = arr(k, ONE(g, "energy", "potential", "pe"), "float", 1);
+			B(k, "wp.atomic_add(%s, 0, 0.5 * %s * stretch * stretch)", en, ke);
+		}
+	}
+	const char *fo = arr(k, ONE(g, "forces", "particle_f", "f_out"), "wp.vec3", 1);
+	if (chance(g, 50)) {
+		B(k, "wp.atomic_add(%s, a, f)", fo);
+		B(k, "wp.atomic_sub(%s, b, f)", fo);
+	} else {
+		COV(g, stmt_array_atomic_add);
+		COV(g, stmt_array_atomic_sub);
+		B(k, "%s[a] += f", fo);
+		B(k, "%s[b] -= f", fo);
+	}
+	kit_end(k, ONE(g, "eval_springs", "spring_forces", "apply_springs", "accumulate_springs"));
+}
+
+/* ---- grid stencils on 2-D arrays ---------------------------------------- */
+
+static void fam_stencil(Kit *k)
+{
+	G *g = k->g;
+	const char *u = arr(k, ONE(g, "u", "field", "temp", "phi", "density"), "float", 2);
+	tid_line(k, 2, "i", "j");
+	B(k, "nx = %s.shape[0]", u);
+	B(k, "ny = %s.shape[1]", u);
+	int mode = rnd(g, 4); /* neighbours: clamped, periodic, fixed boundary, 3x3 window */
+	if (mode == 2) {
+		const char *o = arr(k, F(k, "%s_out", u), "float", 2);
+		COV(g, stmt_if);
+		COV(g, expr_or);
+		B(k, "if i == 0 or j == 0 or i == nx - 1 or j == ny - 1:");
+		k->ind++;
+		B(k, "%s[i, j] = %s", o, chance(g, 50) ? "0.0" : F(k, "%s[i, j]", u));
+		COV(g, stmt_return_kernel);
+		B(k, "return");
+		k->ind--;
+		B(k, "c = %s[i, j]", u);
+		B(k, "lap = %s[i - 1, j] + %s[i + 1, j] + %s[i, j - 1] + %s[i, j + 1]", u, u, u, u);
+		B(k, "lap -= 4.0 * c");
+		const char *alpha = fparam(k, ONE(g, "alpha", "kappa", "diffusivity"));
+		B(k, "%s[i, j] = c + %s * lap", o, alpha);
+		kit_end(k, ONE(g, "diffuse", "heat_step", "smooth"));
+		return;
+	}
+	if (mode == 3) {
+		/* a 3x3 window, weighted */
+		const char *o = arr(k, ONE(g, "blurred", "out", "filtered"), "float", 2);
+		B(k, "acc = float(0.0)");
+		B(k, "wsum = float(0.0)");
+		COV(g, stmt_for_range2);
+		B(k, "for di in range(-1, 2):");
+		k->ind++;
+		B(k, "for dj in range(-1, 2):");
+		k->ind++;
+		B(k, "s = %s[wp.clamp(i + di, 0, nx - 1), wp.clamp(j + dj, 0, ny - 1)]", u);
+		if (chance(g, 50)) {
+			/* bilateral: weights fall off with the difference */
+			B(k, "w = wp.exp(-(s - %s[i, j]) * (s - %s[i, j]) * %s)", u, u, num(k, 2.0, 8.0));
+		} else {
+			B(k, "w = 1.0 / float(1 + di * di + dj * dj)");
+		}
+		B(k, "acc += w * s");
+		B(k, "wsum += w");
+		k->ind -= 2;
+		B(k, "%s[i, j] = acc / wsum", o);
+		kit_end(k, ONE(g, "blur", "filter_image", "bilateral"));
+		return;
+	}
+	const char *im, *ip, *jm, *jp;
+	if (mode == 0) {
+		im = "wp.max(i - 1, 0)";
+		ip = "wp.min(i + 1, nx - 1)";
+		jm = "wp.max(j - 1, 0)";
+		jp = "wp.min(j + 1, ny - 1)";
+	} else {
+		im = "(i + nx - 1) % nx";
+		ip = "(i + 1) % nx";
+		jm = "(j + ny - 1) % ny";
+		jp = "(j + 1) % ny";
+	}
+	int op = rnd(g, 4);
+	if (op == 0 || op == 3)
+		B(k, "c = %s[i, j]", u);
+	B(k, "left = %s[%s, j]", u, im);
+	B(k, "right = %s[%s, j]", u, ip);
+	B(k, "down = %s[i, %s]", u, jm);
+	B(k, "up = %s[i, %s]", u, jp);
+	if (op == 0) {
+		/* diffusion, maybe with a reaction term */
+		B(k, "lap = left + right + down + up - 4.0 * c");
+		const char *alpha = fparam(k, ONE(g, "alpha", "kappa", "diffusivity", "nu"));
+		const char *dt = fparam(k, "dt");
+		const char *o = arr(k, F(k, "%s_new", u), "float", 2);
+		if (chance(g, 40))
+			B(k, "%s[i, j] = c + %s * (%s * lap + %s)", o, dt, alpha, shape(k, "c"));
+		else
+			B(k, "%s[i, j] = c + %s * %s * lap", o, dt, alpha);
+		kit_end(k, ONE(g, "diffuse", "heat_step", "reaction_diffusion", "explicit_step"));
+	} else if (op == 1) {
+		/* a Jacobi sweep of the Poisson equation */
+		const char *rhs = arr(k, ONE(g, "rhs", "div", "source", "b"), "float", 2);
+		const char *h = fparam(k, ONE(g, "h", "dx", "cell_size"));
+		const char *o = arr(k, ONE(g, "u_next", "pressure", "out"), "float", 2);
+		B(k, "%s[i, j] = 0.25 * (left + right + down + up - %s * %s * %s[i, j])", o, h, h, rhs);
+		kit_end(k, ONE(g, "jacobi", "pressure_solve", "relax"));
+	} else if (op == 2) {
+		/* the gradient by central differences */
+		const char *o = arr(k, ONE(g, "grad", "gradient", "grad_u"), "wp.vec2", 2);
+		const char *h = chance(g, 50) ? fparam(k, ONE(g, "inv_dx", "scale")) : "0.5";
+		B(k, "%s[i, j] = wp.vec2(right - left, up - down) * %s", o, h);
+		if (chance(g, 40)) {
+			const char *m = arr(k, ONE(g, "edges", "mag", "grad_norm"), "float", 2);
+			B(k, "%s[i, j] = wp.length(%s[i, j])", m, o);
+		}
+		kit_end(k, ONE(g, "gradient", "central_diff", "compute_grad"));
+	} else {
+		/* upwind advection by a velocity field */
+		const char *vel = arr(k, ONE(g, "vel", "velocity", "flow"), "wp.vec2", 2);
+		const char *dt = fparam(k, "dt");
+		B(k, "w = %s[i, j]", vel);
+		COV(g, stmt_if);
+		COV(g, stmt_else);
+		B(k, "if w[0] > 0.0:");
+		k->ind++;
+		B(k, "dudx = c - left");
+		k->ind--;
+		B(k, "else:");
+		k->ind++;
+		B(k, "dudx = right - c");
+		k->ind--;
+		if (chance(g, 50)) {
+			B(k, "if w[1] > 0.0:");
+			k->ind++;
+			B(k, "dudy = c - down");
+			k->ind--;
+			B(k, "else:");
+			k->ind++;
+			B(k, "dudy = up - c");
+			k->ind--;
+		} else {
+			B(k, "dudy = wp.where(w[1] > 0.0, c - down, up - c)");
+		}
+		const char *o = arr(k, F(k, "%s_out", u), "float", 2);
+		B(k, "%s[i, j] = c - %s * (w[0] * dudx + w[1] * dudy)", o, dt);
+		kit_end(k, ONE(g, "advect", "upwind", "transport"));
+	}
+}
+
+/* ---- reductions and histograms --------------------------------------------- */
+
+static void fam_reduce(Kit *k)
+{
+	G *g = k->g;
+	const char *t = k->tid;
+	int kind = rnd(g, 5);
+	if (kind == 0) {
+		/* y = A x, a thread per matrix entry */
+		const char *a = arr(k, ONE(g, "A", "mat", "weights", "K"), "float", 2);
+		const char *xv = arr(k, ONE(g, "x", "vec", "inputs"), "float", 1);
+		const char *y = arr(k, ONE(g, "y", "out", "result"), "float", 1);
+		tid_line(k, 2, "i", "j");
+		if (chance(g, 50)) {
+			B(k, "wp.atomic_add(%s, i, %s[i, j] * %s)", y, a, chance(g, 50) ? F(k, "%s[j]", xv) : shape(k, F(k, "%s[j]", xv)));
+		} else {
+			B(k, "prod = %s[i, j] * %s[j]", a, xv);
+			if (chance(g, 50))
+				B(k, "prod = wp.max(prod, 0.0)");
+			COV(g, stmt_array_atomic_add);
+			B(k, "%s[i] += prod", y);
+		}
+		kit_end(k, ONE(g, "matvec", "row_sums", "gemv", "apply_operator"));
+		return;
+	}
+	if (kind == 1) {
+		/* a histogram of values in [-1, 1), maybe weighted */
+		const char *xs = arr(k, ONE(g, "values", "samples", "x", "data"), "float", 1);
+		int weighted = chance(g, 50);
+		const char *w = weighted ? arr(k, ONE(g, "weights", "w", "mass"), "float", 1) : 0;
+		const char *h = arr(k, ONE(g, "hist", "bins", "counts"), weighted ? "float" : "int", 1);
+		const char *nb = scalar(k, ONE(g, "num_bins", "nbins", "bin_count"), "int");
+		tid_line(k, 1, t, 0);
+		if (chance(g, 50)) {
+			B(k, "b = int((%s[%s] + 1.0) * 0.5 * float(%s))", xs, t, nb);
+		} else {
+			/* bins of a response in [0, 1] */
+			const char *a = num(k, 0.5, 3.0);
+			B(k, "b = int((0.5 + 0.5 * wp.tanh(%s * %s[%s])) * float(%s))", a, xs, t, nb);
+		}
+		B(k, "b = wp.clamp(b, 0, %s - 1)", nb);
+		if (weighted)
+			B(k, "wp.atomic_add(%s, b, %s[%s])", h, w, t);
+		else
+			B(k, "wp.atomic_add(%s, b, 1)", h);
+		kit_end(k, ONE(g, "histogram", "bin_values", "count_bins"));
+		return;
+	}
+	if (kind == 2) {
+		/* the bounds of a point set */
+		const char *p = arr(k, ONE(g, "points", "x", "positions"), "wp.vec3", 1);
+		const char *lo = arr(k, ONE(g, "lower", "bounds_min", "lo"), "float", 1);
+		const char *hi = arr(k, ONE(g, "upper", "bounds_max", "hi"), "float", 1);
+		tid_line(k, 1, t, 0);
+		B(k, "q = %s[%s]", p, t);
+		if (chance(g, 50)) {
+			const char *m = scalar(k, ONE(g, "xform", "rotation", "frame"), "wp.mat33");
+			B(k, "q = %s * q", m);
+		}
+		COV(g, stmt_for_range1);
+		B(k, "for axis in range(3):");
+		k->ind++;
+		B(k, "wp.atomic_min(%s, axis %% %s.shape[0], q[axis])", lo, lo);
+		B(k, "wp.atomic_max(%s, axis %% %s.shape[0], q[axis])", hi, hi);
+		k->ind--;
+		kit_end(k, ONE(g, "compute_bounds", "bounds", "extents"));
+		return;
+	}
+	/* sums: energy, moments, a masked count */
+	const char *v = arr(k, ONE(g, "v", "vel", "velocities"), "wp.vec3", 1);
+	const char *m = arr(k, ONE(g, "mass", "m", "masses"), "float", 1);
+	tid_line(k, 1, t, 0);
+	B(k, "vi = %s[%s]", v, t);
+	B(k, "mi = %s[%s]", m, t);
+	const char *tot = arr(k, ONE(g, "total", "sums", "energy"), "float", 1);
+	if (kind == 3) {
+		if (chance(g, 50))
+			B(k, "ke = 0.5 * mi * wp.dot(vi, vi)");
+		else
+			B(k, "ke = mi * %s", shape(k, "wp.length(vi)"));
+		B(k, "wp.atomic_add(%s, 0, ke)", tot);
+		const char *mom = arr(k, ONE(g, "momentum", "p_total", "linear"), "wp.vec3", 1);
+		B(k, "wp.atomic_add(%s, 0, mi * vi)", mom);
+	} else {
+		const char *thr = num(k, 0.8, 1.0);
+		B(k, "speed = wp.length(vi)");
+		COV(g, stmt_if);
+		B(k, "if speed > %s:", thr);
+		k->ind++;
+		const char *cnt = arr(k, ONE(g, "fast", "count", "num_fast"), "int", 1);
+		B(k, "wp.atomic_add(%s, 0, 1)", cnt);
+		B(k, "wp.atomic_add(%s, 0, mi * (speed - %s))", tot, thr);
+		k->ind--;
+	}
+	kit_end(k, ONE(g, "reduce_energy", "sum_moments", "total_energy", "measure"));
+}
+
+/* ---- rigid bodies: quaternions and transforms ------------------------------ */
+
+static void fam_rigid(Kit *k)
+{
+	G *g = k->g;
+	const char *t = k->tid;
+	int kind = rnd(g, 4);
+	if (kind == 0) {
+		/* integrate poses by body twists */
+		const char *q = arr(k, ONE(g, "body_q", "poses", "body_pose"), "wp.transform", 1);
+		const char *qd = arr(k, ONE(g, "body_qd", "twists", "body_vel"), "wp.spatial_vector", 1);
+		tid_line(k, 1, t, 0);
+		COV(g, type_transform);
+		COV(g, type_quat);
+		COV(g, type_spatial_vector);
+		B(k, "X = %s[%s]", q, t);
+		B(k, "p = wp.transform_get_translation(X)");
+		B(k, "r = wp.normalize(wp.transform_get_rotation(X))");
+		B(k, "twist = %s[%s]", qd, t);
+		B(k, "w = wp.spatial_top(twist)");
+		B(k, "v = wp.spatial_bottom(twist)");
+		const char *dt = fparam(k, "dt");
+		if (chance(g, 50)) {
+			B(k, "w = w * %s", num(k, 0.98, 0.995));
+		}
+		B(k, "p = p + v * %s", dt);
+		B(k, "r = wp.normalize(r + wp.quat(w, 0.0) * r * (0.5 * %s))", dt);
+		const char *o = arr(k, ONE(g, "body_q_new", "poses_out", "body_q_out"), "wp.transform", 1);
+		B(k, "%s[%s] = wp.transform(p, r)", o, t);
+		kit_end(k, ONE(g, "integrate_bodies", "advance_bodies", "step_bodies"));
+		return;
+	}
+	if (kind == 1) {
+		/* points attached to bodies, into world space, with velocities */
+		const char *q = arr(k, ONE(g, "body_q", "poses"), "wp.transform", 1);
+		const char *lp = arr(k, ONE(g, "local_points", "shape_points", "anchors"), "wp.vec3", 1);
+		const char *bid = arr(k, ONE(g, "point_body", "body_index", "owner"), "int", 1);
+		tid_line(k, 1, t, 0);
+		COV(g, type_transform);
+		B(k, "body = %s[%s]", bid, t);
+		B(k, "X = %s[body]", q);
+		B(k, "world = wp.transform_point(X, %s[%s])", lp, t);
+		const char *wo = arr(k, ONE(g, "world_points", "points_out", "x_world"), "wp.vec3", 1);
+		if (chance(g, 50)) {
+			const char *qd = arr(k, ONE(g, "body_qd", "twists"), "wp.spatial_vector", 1);
+			COV(g, type_spatial_vector);
+			B(k, "twist = %s[body]", qd);
+			B(k, "r = world - wp.transform_get_translation(X)");
+			const char *vo = arr(k, ONE(g, "point_vel", "v_world", "velocities"), "wp.vec3", 1);
+			B(k, "%s[%s] = wp.spatial_bottom(twist) + wp.cross(wp.spatial_top(twist), r)", vo, t);
+		}
+		if (chance(g, 50)) {
+			/* a penalty contact with the ground */
+			const char *f = arr(k, ONE(g, "contact_f", "forces", "f"), "wp.vec3", 1);
+			const char *kc = fparam(k, ONE(g, "contact_ke", "ke", "stiffness"));
+			COV(g, stmt_if);
+			B(k, "depth = %s - world[1]", num(k, -0.1, 0.2));
+			B(k, "if depth > 0.0:");
+			k->ind++;
+			B(k, "wp.atomic_add(%s, body, wp.vec3(0.0, %s * depth, 0.0))", f, kc);
+			k->ind--;
+		}
+		B(k, "%s[%s] = world", wo, t);
+		kit_end(k, ONE(g, "transform_points", "eval_shapes", "update_anchors"));
+		return;
+	}
+	if (kind == 2) {
+		/* orientations: rotate a body-frame vector, the world inertia */
+		const char *rot = arr(k, ONE(g, "rot", "orientations", "body_rot", "q"), "wp.quat", 1);
+		tid_line(k, 1, t, 0);
+		COV(g, type_quat);
+		B(k, "r = wp.normalize(%s[%s])", rot, t);
+		if (chance(g, 50)) {
+			const char *inertia = arr(k, ONE(g, "inertia", "body_I", "I_body"), "wp.mat33", 1);
+			B(k, "R = wp.quat_to_matrix(r)");
+			const char *o = arr(k, ONE(g, "inertia_world", "I_world", "world_inertia"), "wp.mat33", 1);
+			B(k, "%s[%s] = R * %s[%s] * wp.transpose(R)", o, t, inertia, t);
+		} else {
+			const char *dir = arr(k, ONE(g, "local_dir", "axes", "body_dirs"), "wp.vec3", 1);
+			const char *o = arr(k, ONE(g, "world_dir", "dirs_out", "axes_world"), "wp.vec3", 1);
+			B(k, "d = wp.quat_rotate(r, %s[%s])", dir, t);
+			if (chance(g, 50)) {
+				const char *ang = arr(k, ONE(g, "angle", "theta", "spin_angle"), "float", 1);
+				const char *axis = scalar(k, ONE(g, "axis", "spin_axis", "hinge"), "wp.vec3");
+				B(k, "spin = wp.quat_from_axis_angle(wp.normalize(%s), %s[%s])", axis, ang, t);
+				B(k, "d = wp.quat_rotate(spin, d)");
+			}
+			if (chance(g, 40))
+				B(k, "%s[%s] = wp.quat_rotate_inv(r, d) + d", o, t);
+			else
+				B(k, "%s[%s] = d", o, t);
+		}
+		kit_end(k, ONE(g, "rotate_frames", "world_inertia", "orient"));
+		return;
+	}
+	/* relative transforms between joint parents and children */
+	const char *q = arr(k, ONE(g, "body_q", "poses"), "wp.transform", 1);
+	const char *par = arr(k, ONE(g, "joint_parent", "parent", "parents"), "int", 1);
+	tid_line(k, 1, t, 0);
+	COV(g, type_transform);
+	B(k, "X_p = %s[%s[%s]]", q, par, t);
+	B(k, "X_c = %s[%s]", q, t);
+	B(k, "X_rel = wp.transform_multiply(wp.transform_inverse(X_p), X_c)");
+	const char *o = arr(k, ONE(g, "joint_q", "rel_pose", "local_pose"), "wp.transform", 1);
+	B(k, "%s[%s] = X_rel", o, t);
+	if (chance(g, 60)) {
+		const char *e = arr(k, ONE(g, "joint_err", "offsets", "drift"), "float", 1);
+		B(k, "%s[%s] = wp.length(wp.transform_get_translation(X_rel))", e, t);
+	}
+	kit_end(k, ONE(g, "joint_transforms", "relative_pose", "eval_joints"));
+}
+
+/* ---- finite elements: triangles and tetrahedra ----------------------------- */
+
+static void fam_fem(Kit *k)
+{
+	G *g = k->g;
+	const char *t = k->tid;
+	int tet = chance(g, 35);
+	int n = tet ? 3 : 2;
+	const char *vt = tet ? "wp.vec3" : "wp.vec2", *mt = tet ? "wp.mat33" : "wp.mat22";
+	const char *x = arr(k, ONE(g, "x", "positions", "particle_x"), vt, 1);
+	const char *ia = arr(k, "tri_i", "int", 1), *ib = arr(k, "tri_j", "int", 1), *ic = arr(k, "tri_k", "int", 1);
+	const char *id = tet ? arr(k, "tri_l", "int", 1) : 0;
+	const char *pose = arr(k, ONE(g, "pose", "Dm_inv", "rest_inv"), mt, 1);
+	tid_line(k, 1, t, 0);
+	B(k, "a = %s[%s]", ia, t);
+	B(k, "b = %s[%s]", ib, t);
+	B(k, "c = %s[%s]", ic, t);
+	if (tet)
+		B(k, "d = %s[%s]", id, t);
+	B(k, "x0 = %s[a]", x);
+	if (tet)
+		B(k, "Ds = wp.matrix_from_cols(%s[b] - x0, %s[c] - x0, %s[d] - x0)", x, x, x);
+	else
+		B(k, "Ds = wp.matrix_from_cols(%s[b] - x0, %s[c] - x0)", x, x);
+	B(k, "Dm = %s[%s]", pose, t);
+	B(k, "F = Ds * Dm");
+	const char *mu = fparam(k, ONE(g, "k_mu", "mu", "shear"));
+	const char *lam = fparam(k, ONE(g, "k_lambda", "lam", "bulk"));
+	int model = rnd(g, 3);
+	if (model < 2)
+		B(k, "I = wp.identity(n=%d, dtype=float)", n);
+	if (model == 0) {
+		/* St. Venant-Kirchhoff */
+		B(k, "E = 0.5 * (wp.transpose(F) * F - I)");
+		B(k, "P = F * (2.0 * %s * E + %s * wp.trace(E) * I)", mu, lam);
+		B(k, "psi = %s * wp.ddot(E, E) + 0.5 * %s * wp.trace(E) * wp.trace(E)", mu, lam);
+	} else if (model == 1) {
+		/* linear elasticity */
+		B(k, "eps = 0.5 * (F + wp.transpose(F)) - I");
+		B(k, "P = 2.0 * %s * eps + %s * wp.trace(eps) * I", mu, lam);
+		B(k, "psi = %s * wp.ddot(eps, eps) + 0.5 * %s * wp.trace(eps) * wp.trace(eps)", mu, lam);
+	} else {
+		/* a stable neo-Hookean flavour: the volume term through the cofactor */
+		B(k, "J = wp.determinant(F)");
+		if (tet)
+			B(k, "dJdF = wp.matrix_from_rows(wp.cross(F[1], F[2]), wp.cross(F[2], F[0]), wp.cross(F[0], F[1]))");
+		else
+			B(k, "dJdF = %s(F[1, 1], -F[1, 0], -F[0, 1], F[0, 0])", mt);
+		B(k, "P = %s * F + %s * (J - 1.0) * dJdF", mu, lam);
+		B(k, "psi = 0.5 * %s * (wp.ddot(F, F) - %s) + 0.5 * %s * (J - 1.0) * (J - 1.0)", mu, tet ? "3.0" : "2.0", lam);
+	}
+	const char *vol = chance(g, 50) ? arr(k, ONE(g, "rest_area", "area", "volume"), "float", 1) : 0;
+	B(k, "H = P * wp.transpose(Dm)%s", vol ? F(k, " * %s[%s]", vol, t) : "");
+	B(k, "Ht = wp.transpose(H)");
+	const char *f = arr(k, ONE(g, "f", "forces", "particle_f"), vt, 1);
+	B(k, "wp.atomic_sub(%s, b, Ht[0])", f);
+	B(k, "wp.atomic_sub(%s, c, Ht[1])", f);
+	if (tet) {
+		B(k, "wp.atomic_sub(%s, d, Ht[2])", f);
+		B(k, "wp.atomic_add(%s, a, Ht[0] + Ht[1] + Ht[2])", f);
+	} else {
+		B(k, "wp.atomic_add(%s, a, Ht[0] + Ht[1])", f);
+	}
+	if (chance(g, 50)) {
+		const char *en = arr(k, ONE(g, "energy", "strain_energy", "pe"), "float", 1);
+		B(k, "wp.atomic_add(%s, 0, psi%s)", en, vol ? F(k, " * %s[%s]", vol, t) : "");
+	} else {
+		const char *en = arr(k, ONE(g, "element_energy", "psi_out", "density"), "float", 1);
+		B(k, "%s[%s] = psi", en, t);
+	}
+	kit_end(k, tet ? ONE(g, "tet_forces", "eval_tets", "solve_tets") : ONE(g, "triangle_forces", "eval_triangles", "cloth_forces"));
+}
+
+/* ---- neighbour loops (SPH, DEM, n-body) ------------------------------------ */
+
+static void fam_neighbors(Kit *k)
+{
+	G *g = k->g;
+	const char *t = k->tid;
+	const char *x = arr(k, ONE(g, "x", "positions", "particle_x"), "wp.vec3", 1);
+	int kind = rnd(g, 3);
+	int list = kind == 2 ? 0 : chance(g, 75);
+	const char *nb = list ? arr(k, ONE(g, "neighbors", "nbrs", "neighbor_list"), "int", 2) : 0;
+	const char *h = num(k, 0.6, 1.2);
+	const char *fn = 0;
+	if (kind == 0) {
+		/* the poly6 smoothing kernel as a helper */
+		fn = hname(k, ONE(g, "poly6", "smoothing_kernel", "w_poly6"));
+		COV(g, stmt_return_func);
+		H(k, "@wp.func");
+		H(k, "def %s(r2: float, h: float) -> float:", fn);
+		H(k, "    hh = h * h");
+		H(k, "    if r2 >= hh:");
+		H(k, "        return 0.0");
+		H(k, "    q = hh - r2");
+		H(k, "    return q * q * q\n\n");
+	}
+	tid_line(k, 1, t, 0);
+	B(k, "xi = %s[%s]", x, t);
+	const char *m = kind == 0 ? arr(k, ONE(g, "mass", "m", "particle_mass"), "float", 1) : 0;
+	const char *v = kind == 1 ? arr(k, ONE(g, "v", "velocities"), "wp.vec3", 1) : 0;
+	if (kind == 0)
+		B(k, "rho = float(0.0)");
+	else
+		B(k, "f = wp.vec3()");
+	if (list) {
+		COV(g, stmt_for_dynamic);
+		B(k, "for s in range(%s.shape[1]):", nb);
+		k->ind++;
+		B(k, "j = %s[%s, s]", nb, t);
+	} else {
+		const char *cnt = scalar(k, ONE(g, "num_particles", "n_particles", "count"), "int");
+		COV(g, stmt_for_dynamic);
+		B(k, "for j in range(%s):", cnt);
+		k->ind++;
+	}
+	if (kind != 0) {
+		COV(g, stmt_if);
+		COV(g, stmt_continue);
+		B(k, "if j == %s:", t);
+		k->ind++;
+		B(k, "continue");
+		k->ind--;
+	}
+	B(k, "r = xi - %s[j]", x);
+	if (kind == 0) {
+		B(k, "rho += %s[j] * %s(wp.dot(r, r), %s)", m, fn, h);
+	} else if (kind == 1) {
+		/* a soft contact between spheres, with damping */
+		const char *kn = fparam(k, ONE(g, "kn", "contact_ke", "stiffness"));
+		B(k, "d = wp.length(r)");
+		COV(g, stmt_if);
+		B(k, "if d < %s:", h);
+		k->ind++;
+		B(k, "n = r / d");
+		B(k, "vn = wp.dot(%s[%s] - %s[j], n)", v, t, v);
+		B(k, "f += n * (%s * (%s - d) - %s * wp.min(vn, 0.0))", kn, h, num(k, 0.05, 0.5));
+		k->ind--;
+	} else {
+		/* softened gravity */
+		const char *m2 = arr(k, ONE(g, "mass", "m"), "float", 1);
+		B(k, "r2 = wp.dot(r, r) + %s", num(k, 0.01, 0.1));
+		B(k, "f -= r * (%s[j] / (r2 * wp.sqrt(r2)))", m2);
+	}
+	k->ind--;
+	if (kind == 0) {
+		const char *o = arr(k, ONE(g, "density", "rho_out", "particle_rho"), "float", 1);
+		if (chance(g, 50)) {
+			const char *rest = fparam(k, ONE(g, "rest_density", "rho0"));
+			const char *pr = arr(k, ONE(g, "pressure", "p_out"), "float", 1);
+			B(k, "%s[%s] = %s * (rho - %s)", pr, t, num(k, 0.5, 2.0), rest);
+		}
+		B(k, "%s[%s] = rho", o, t);
+		kit_end(k, ONE(g, "compute_density", "sph_density", "density"));
+	} else {
+		const char *o = arr(k, ONE(g, "forces", "accel", "f_out"), "wp.vec3", 1);
+		B(k, "%s[%s] = f", o, t);
+		kit_end(k, kind == 1 ? ONE(g, "contact_forces", "dem_forces", "collide") : ONE(g, "nbody", "gravity_forces", "attract"));
+	}
+}
+
+/* ---- rays against spheres, planes and triangles ---------------------------- */
+
+static void fam_raycast(Kit *k)
+{
+	G *g = k->g;
+	int image = chance(g, 65);
+	const char *t = k->tid, *img = 0;
+	if (image) {
+		/* a camera ray per pixel */
+		const char *cam = scalar(k, ONE(g, "cam_pos", "eye", "origin"), "wp.vec3");
+		img = arr(k, ONE(g, "image", "pixels", "color"), "float", 2);
+		tid_line(k, 2, "i", "j");
+		B(k, "u = (float(i) + 0.5) / float(%s.shape[0]) * 2.0 - 1.0", img);
+		B(k, "v = (float(j) + 0.5) / float(%s.shape[1]) * 2.0 - 1.0", img);
+		B(k, "ro = %s", cam);
+		B(k, "rd = wp.normalize(wp.vec3(u, v, %s))", num(k, -1.0, -0.5));
+	} else {
+		const char *o = arr(k, ONE(g, "ray_origin", "origins", "ray_o"), "wp.vec3", 1);
+		const char *d = arr(k, ONE(g, "ray_dir", "dirs", "ray_d"), "wp.vec3", 1);
+		tid_line(k, 1, t, 0);
+		B(k, "ro = %s[%s]", o, t);
+		B(k, "rd = wp.normalize(%s[%s])", d, t);
+	}
+	/* a triangle per ray, not per pixel */
+	int prim = rnd(g, image ? 2 : 3);
+	const char *light = scalar(k, ONE(g, "light_dir", "sun", "light"), "wp.vec3");
+	if (prim == 0) {
+		/* the nearest of a set of spheres */
+		const char *c = arr(k, ONE(g, "centers", "sphere_pos", "spheres"), "wp.vec3", 1);
+		const char *r = arr(k, ONE(g, "radii", "sphere_radius", "radius"), "float", 1);
+		B(k, "l = wp.normalize(%s)", light);
+		B(k, "t_min = float(%s)", ONE(g, "1.0e6", "100.0", "1.0e4"));
+		/* the sky, brighter towards the sun */
+		B(k, "shade = %s", ONE(g, "0.2 + 0.3 * wp.max(wp.dot(rd, l), 0.0)", "0.5 * (rd[1] + 1.0) * wp.abs(l[1])", "0.1 + 0.5 * wp.max(wp.dot(rd, l), 0.0)"));
+		COV(g, stmt_for_dynamic);
+		B(k, "for s in range(%s.shape[0]):", c);
+		k->ind++;
+		B(k, "oc = ro - %s[s]", c);
+		B(k, "b = wp.dot(oc, rd)");
+		B(k, "disc = b * b - wp.dot(oc, oc) + %s[s] * %s[s]", r, r);
+		/* grazing hits (disc near 0) are left out: there the root's
+		 * derivative grows without bound */
+		COV(g, stmt_if);
+		B(k, "if disc > %s:", num(k, 0.01, 0.05));
+		k->ind++;
+		B(k, "t = -b - wp.sqrt(disc)");
+		COV(g, expr_and);
+		B(k, "if t > 0.0 and t < t_min:");
+		k->ind++;
+		B(k, "t_min = t");
+		B(k, "n = wp.normalize(oc + rd * t)");
+		B(k, "shade = wp.max(wp.dot(n, l), 0.0)%s", ONE(g, "", " + 0.1", " * 0.9 + 0.1"));
+		k->ind -= 3;
+	} else if (prim == 1) {
+		/* a plane, lit with a distance falloff */
+		const char *pn = scalar(k, ONE(g, "plane_normal", "normal", "plane_n"), "wp.vec3");
+		B(k, "n = wp.normalize(%s)", pn);
+		B(k, "denom = wp.dot(rd, n)");
+		B(k, "shade = %s", ONE(g, "0.5 * (rd[1] + 1.0)", "wp.abs(rd[2])", "0.5 + 0.5 * rd[1]"));
+		COV(g, stmt_if);
+		B(k, "if wp.abs(denom) > %s:", num(k, 0.2, 0.3));
+		k->ind++;
+		B(k, "t = -(wp.dot(ro, n) + %s) / denom", num(k, 0.25, 1.0));
+		B(k, "if t > 0.0:");
+		k->ind++;
+		B(k, "hit = ro + rd * t");
+		B(k, "shade = wp.abs(wp.dot(n, wp.normalize(%s))) / (1.0 + %s * wp.length_sq(hit))", light, num(k, 0.05, 0.2));
+		k->ind -= 2;
+	} else {
+		/* a triangle per ray, Moller-Trumbore */
+		static const char *const corners[][3] = {{"v0", "v1", "v2"}, {"tri_a", "tri_b", "tri_c"}, {"p0", "p1", "p2"}};
+		int c = rnd(g, 3);
+		const char *v0 = arr(k, corners[c][0], "wp.vec3", 1);
+		const char *v1 = arr(k, corners[c][1], "wp.vec3", 1);
+		const char *v2 = arr(k, corners[c][2], "wp.vec3", 1);
+		const char *ix = t;
+		B(k, "a = %s[%s]", v0, ix);
+		B(k, "e1 = %s[%s] - a", v1, ix);
+		B(k, "e2 = %s[%s] - a", v2, ix);
+		/* a shadow ray towards the triangle, jittered */
+		B(k, "rd = wp.normalize(a + (e1 + e2) * %s - ro + rd * %s)", num(k, 0.25, 0.4), num(k, 0.5, 0.8));
+		B(k, "pv = wp.cross(rd, e2)");
+		B(k, "det = wp.dot(e1, pv)");
+		B(k, "shade = float(0.0)");
+		COV(g, stmt_if);
+		B(k, "if wp.abs(det) > %s:", num(k, 0.05, 0.2));
+		k->ind++;
+		B(k, "inv_det = 1.0 / det");
+		B(k, "tv = ro - a");
+		B(k, "bu = wp.dot(tv, pv) * inv_det");
+		B(k, "qv = wp.cross(tv, e1)");
+		B(k, "bv = wp.dot(rd, qv) * inv_det");
+		B(k, "t = wp.dot(e2, qv) * inv_det");
+		COV(g, expr_and);
+		B(k, "if bu >= 0.0 and bv >= 0.0 and bu + bv <= 1.0 and t > 0.0:");
+		k->ind++;
+		B(k, "n = wp.normalize(wp.cross(e1, e2))");
+		B(k, "shade = wp.abs(wp.dot(n, wp.normalize(%s))) + %s * t", light, num(k, 0.01, 0.1));
+		k->ind -= 2;
+	}
+	if (image) {
+		B(k, "%s[i, j] = shade", img);
+	} else {
+		const char *o = arr(k, ONE(g, "radiance", "shade_out", "hits"), "float", 1);
+		B(k, "%s[%s] = shade", o, t);
+	}
+	kit_end(k, image ? ONE(g, "render", "raycast_image", "draw") : ONE(g, "trace_rays", "intersect", "cast_rays"));
+}
+
+/* ---- Monte Carlo with Warp's random numbers -------------------------------- */
+
+static void fam_sampling(Kit *k)
+{
+	G *g = k->g;
+	int kind = rnd(g, 4);
+	int image = kind == 3;
+	const char *t = k->tid;
+	const char *seed = scalar(k, "seed", "int");
+	if (image) {
+		const char *f = arr(k, ONE(g, "field", "texture", "img"), "float", 2);
+		tid_line(k, 2, "i", "j");
+		B(k, "rng = wp.rand_init(%s, i * %s.shape[1] + j)", seed, f);
+		/* supersampled: jittered taps of a bilinear lookup */
+		B(k, "nx = %s.shape[0]", f);
+		B(k, "ny = %s.shape[1]", f);
+		B(k, "acc = float(0.0)");
+		COV(g, stmt_for_range1);
+		const char *taps = ONE(g, "4", "8", "6");
+		B(k, "for s in range(%s):", taps);
+		k->ind++;
+		B(k, "fx = wp.clamp(float(i) + wp.randf(rng, -0.5, 0.5), 0.0, float(nx - 1))");
+		B(k, "fy = wp.clamp(float(j) + wp.randf(rng, -0.5, 0.5), 0.0, float(ny - 1))");
+		B(k, "x0 = int(fx)");
+		B(k, "y0 = int(fy)");
+		B(k, "x1 = wp.min(x0 + 1, nx - 1)");
+		B(k, "y1 = wp.min(y0 + 1, ny - 1)");
+		B(k, "tx = fx - float(x0)");
+		B(k, "ty = fy - float(y0)");
+		B(k, "top = wp.lerp(%s[x0, y0], %s[x1, y0], tx)", f, f);
+		B(k, "bottom = wp.lerp(%s[x0, y1], %s[x1, y1], tx)", f, f);
+		B(k, "acc += wp.lerp(top, bottom, ty)");
+		k->ind--;
+		const char *o = arr(k, ONE(g, "out", "filtered", "resampled"), "float", 2);
+		B(k, "%s[i, j] = acc / float(%s)", o, taps);
+		kit_end(k, ONE(g, "supersample", "jitter_filter", "stochastic_blur"));
+		return;
+	}
+	tid_line(k, 1, t, 0);
+	B(k, "rng = wp.rand_init(%s, %s)", seed, t);
+	const char *ns = chance(g, 50) ? scalar(k, ONE(g, "num_samples", "samples", "spp"), "int") : ONE(g, "8", "16", "4");
+	if (kind == 0) {
+		/* ambient occlusion over the hemisphere of a normal */
+		const char *p = arr(k, ONE(g, "points", "x", "hit_pos"), "wp.vec3", 1);
+		const char *nrm = arr(k, ONE(g, "normals", "nrm", "hit_normal"), "wp.vec3", 1);
+		const char *occ = scalar(k, ONE(g, "occluder", "sphere", "blocker"), "wp.vec3");
+		B(k, "n = wp.normalize(%s[%s])", nrm, t);
+		B(k, "o = %s[%s]", p, t);
+		B(k, "visible = float(0.0)");
+		COV(g, stmt_for_dynamic);
+		B(k, "for s in range(%s):", ns);
+		k->ind++;
+		B(k, "d = wp.sample_unit_sphere_surface(rng)");
+		COV(g, stmt_if);
+		B(k, "if wp.dot(d, n) < 0.0:");
+		k->ind++;
+		B(k, "d = -d");
+		k->ind--;
+		B(k, "q = o + d * %s - %s", num(k, 0.25, 1.0), occ);
+		const char *edge = ONE(g, "0.2, 0.8", "0.1, 0.6", "0.3, 1.0");
+		B(k, "visible += wp.smoothstep(%s, wp.length(q))", edge);
+		k->ind--;
+		const char *o = arr(k, ONE(g, "ao", "occlusion", "visibility"), "float", 1);
+		B(k, "%s[%s] = visible / float(%s)", o, t, ns);
+		kit_end(k, ONE(g, "ambient_occlusion", "estimate_ao", "sample_visibility"));
+	} else if (kind == 1) {
+		/* an integral of a function with per-element parameters */
+		const char *a = arr(k, ONE(g, "decay", "rate", "sigma"), "float", 1);
+		const char *b = arr(k, ONE(g, "shift", "offset", "center"), "float", 1);
+		B(k, "a = %s[%s]", a, t);
+		B(k, "c = %s[%s]", b, t);
+		B(k, "acc = float(0.0)");
+		COV(g, stmt_for_dynamic);
+		B(k, "for s in range(%s):", ns);
+		k->ind++;
+		int draw = rnd(g, 3);
+		if (draw == 0)
+			B(k, "u = wp.randf(rng, -1.0, 1.0)");
+		else if (draw == 1)
+			B(k, "u = wp.randn(rng) * 0.5");
+		else
+			B(k, "u = 2.0 * wp.randf(rng) - 1.0");
+		if (chance(g, 40))
+			B(k, "acc += wp.exp(-a * a * (u - c) * (u - c))%s", chance(g, 50) ? " * wp.cos(a * u)" : "");
+		else
+		{
+			const char *s1 = shape(k, "(a * u)");
+			const char *s2 = shape(k, "(u - c)");
+			B(k, "acc += %s * %s", s1, s2);
+		}
+		k->ind--;
+		const char *o = arr(k, ONE(g, "estimate", "integral", "out"), "float", 1);
+		B(k, "%s[%s] = acc / float(%s)", o, t, ns);
+		kit_end(k, ONE(g, "integrate_mc", "monte_carlo", "estimate_integral"));
+	} else {
+		/* a random walk, its steps clipped to a box */
+		const char *p = arr(k, ONE(g, "x", "walkers", "positions"), "wp.vec3", 1);
+		const char *sig = fparam(k, ONE(g, "sigma", "step_size", "diffusion"));
+		B(k, "q = %s[%s]", p, t);
+		COV(g, stmt_for_dynamic);
+		B(k, "for s in range(%s):", ns);
+		k->ind++;
+		if (chance(g, 50))
+			B(k, "q = q + %s * wp.sample_unit_sphere(rng)", sig);
+		else
+			B(k, "q = q + %s * wp.vec3(wp.randn(rng), wp.randn(rng), wp.randn(rng))", sig);
+		B(k, "q = wp.vec3(wp.clamp(q[0], -2.0, 2.0), wp.clamp(q[1], -2.0, 2.0), wp.clamp(q[2], -2.0, 2.0))");
+		k->ind--;
+		const char *o = arr(k, ONE(g, "x_out", "final", "walked"), "wp.vec3", 1);
+		B(k, "%s[%s] = q", o, t);
+		kit_end(k, ONE(g, "random_walk", "brownian", "diffuse_walkers"));
+	}
+}
+
+/* ---- entry ---------------------------------------------------------------- */
+
+void gen_idiom_kernel(G *g, uint64_t index)
+{
+	static Kit k;
+	char d[21];
+	g->sp = 0;
+	g->nv = g->nh = 0;
+	SCAT(g->suffix, sizeof g->suffix, "_", u64_str(d, index));
+	kit_begin(&k, g, 30);
+	switch (g->cat) {
+	case CAT_PARTICLES: fam_particles(&k); break;
+	case CAT_SPRINGS: fam_springs(&k); break;
+	case CAT_STENCIL: fam_stencil(&k); break;
+	case CAT_REDUCE: fam_reduce(&k); break;
+	case CAT_RIGID: fam_rigid(&k); break;
+	case CAT_FEM: fam_fem(&k); break;
+	case CAT_NEIGHBORS: fam_neighbors(&k); break;
+	case CAT_RAYCAST: fam_raycast(&k); break;
+	default: fam_sampling(&k); break;
+	}
+}
