@@ -187,7 +187,7 @@ static const char *shape(Kit *k, const char *x)
 }
 
 /* A force field at the point P (vec3, an atom): a pull to the origin, a
- * swirl, a Gaussian well, a lift */
+ * swirl about y or z, a Gaussian well, a lift */
 static const char *field(Kit *k, const char *p)
 {
 	G *g = k->g;
@@ -197,7 +197,7 @@ static const char *field(Kit *k, const char *p)
 	case 1: return F(k, "wp.vec3(-%s[2], 0.0, %s[0]) * %s", p, p, a);
 	case 2: return F(k, "%s * (-%s * wp.exp(-wp.dot(%s, %s)))", p, a, p, p);
 	case 3: return F(k, "wp.vec3(0.0, %s * wp.exp(-%s[1] * %s[1]), 0.0)", a, p, p);
-	default: return F(k, "wp.cross(%s, wp.vec3(0.0, %s, 0.0))", p, a);
+	default: return F(k, "wp.vec3(%s[1], -%s[0], 0.0) * %s", p, p, a);
 	}
 }
 
@@ -654,21 +654,35 @@ static void fam_reduce(Kit *k)
 	const char *t = k->tid;
 	int kind = rnd(g, 5);
 	if (kind == 0) {
-		/* y = A x, a thread per matrix entry */
 		const char *a = arr(k, ONE(g, "A", "mat", "weights", "K"), "float", 2);
+		if (chance(g, 50)) {
+			/* row sums of a response, a thread per matrix entry (a
+			 * 1-D array indexed by j would need as many elements as
+			 * the launch's second dimension) */
+			const char *y = arr(k, ONE(g, "row_sum", "out", "result"), "float", 1);
+			tid_line(k, 2, "i", "j");
+			if (chance(g, 50)) {
+				B(k, "wp.atomic_add(%s, i, %s)", y, shape(k, F(k, "%s[i, j]", a)));
+			} else {
+				B(k, "e = %s[i, j]", a);
+				COV(g, stmt_array_atomic_add);
+				B(k, "%s[i] += e * e", y);
+			}
+			kit_end(k, ONE(g, "row_sums", "row_energy", "reduce_rows"));
+			return;
+		}
+		/* y = A x, a thread per row */
 		const char *xv = arr(k, ONE(g, "x", "vec", "inputs"), "float", 1);
 		const char *y = arr(k, ONE(g, "y", "out", "result"), "float", 1);
-		tid_line(k, 2, "i", "j");
-		if (chance(g, 50)) {
-			B(k, "wp.atomic_add(%s, i, %s[i, j] * %s)", y, a, chance(g, 50) ? F(k, "%s[j]", xv) : shape(k, F(k, "%s[j]", xv)));
-		} else {
-			B(k, "prod = %s[i, j] * %s[j]", a, xv);
-			if (chance(g, 50))
-				B(k, "prod = wp.max(prod, 0.0)");
-			COV(g, stmt_array_atomic_add);
-			B(k, "%s[i] += prod", y);
-		}
-		kit_end(k, ONE(g, "matvec", "row_sums", "gemv", "apply_operator"));
+		tid_line(k, 1, "i", 0);
+		B(k, "acc = float(0.0)");
+		COV(g, stmt_for_dynamic);
+		B(k, "for j in range(%s.shape[1]):", a);
+		k->ind++;
+		B(k, "acc += %s[i, j] * %s[j]", a, xv);
+		k->ind--;
+		B(k, "%s[i] = %s", y, chance(g, 50) ? "acc" : shape(k, "acc"));
+		kit_end(k, ONE(g, "matvec", "gemv", "apply_operator"));
 		return;
 	}
 	if (kind == 1) {
@@ -1051,7 +1065,10 @@ static void fam_raycast(Kit *k)
 		/* the sky, brighter towards the sun */
 		B(k, "shade = %s", ONE(g, "0.2 + 0.3 * wp.max(wp.dot(rd, l), 0.0)", "0.5 * (rd[1] + 1.0) * wp.abs(l[1])", "0.1 + 0.5 * wp.max(wp.dot(rd, l), 0.0)"));
 		COV(g, stmt_for_dynamic);
-		B(k, "for s in range(%s.shape[0]):", c);
+		if (image) /* a scene of a few spheres: a pixel tests each */
+			B(k, "for s in range(wp.min(%s.shape[0], %s)):", c, ONE(g, "8", "16", "32"));
+		else
+			B(k, "for s in range(%s.shape[0]):", c);
 		k->ind++;
 		B(k, "oc = ro - %s[s]", c);
 		B(k, "b = wp.dot(oc, rd)");
@@ -1096,7 +1113,8 @@ static void fam_raycast(Kit *k)
 		B(k, "e1 = %s[%s] - a", v1, ix);
 		B(k, "e2 = %s[%s] - a", v2, ix);
 		/* a shadow ray towards the triangle, jittered */
-		B(k, "rd = wp.normalize(a + (e1 + e2) * %s - ro + rd * %s)", num(k, 0.25, 0.4), num(k, 0.5, 0.8));
+		const char *aim = num(k, 0.25, 0.4);
+		B(k, "rd = wp.normalize(a + (e1 + e2) * %s - ro + rd * %s)", aim, num(k, 0.5, 0.8));
 		B(k, "pv = wp.cross(rd, e2)");
 		B(k, "det = wp.dot(e1, pv)");
 		B(k, "shade = float(0.0)");
