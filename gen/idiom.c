@@ -304,11 +304,14 @@ static void fam_particles(Kit *k)
 	G *g = k->g;
 	int two = chance(g, 20);
 	const char *vt = two ? "wp.vec2" : "wp.vec3";
-	const char *t = k->tid;
-	const char *x = arr(k, ONE(g, "x", "positions", "particle_x", "pos"), vt, 1);
+	/* a particle per thread, or a node of a cloth grid per thread of a
+	 * 2-D launch */
+	int nd = chance(g, 30) ? 2 : 1;
+	const char *t = nd == 2 ? "i, j" : k->tid;
+	const char *x = arr(k, ONE(g, "x", "positions", "particle_x", "pos"), vt, nd);
 	int verlet = chance(g, 20);
-	const char *v = verlet ? 0 : arr(k, ONE(g, "v", "velocities", "particle_v", "vel"), vt, 1);
-	tid_line(k, 1, t, 0);
+	const char *v = verlet ? 0 : arr(k, ONE(g, "v", "velocities", "particle_v", "vel"), vt, nd);
+	tid_line(k, nd, nd == 2 ? "i" : t, "j");
 	B(k, "x0 = %s[%s]", x, t);
 	if (!verlet)
 		B(k, "v0 = %s[%s]", v, t);
@@ -316,8 +319,8 @@ static void fam_particles(Kit *k)
 	const char *acc = scalar(k, "gravity", vt);
 	int force = chance(g, 50), drag = chance(g, 40), anchor = chance(g, 25);
 	if (force) {
-		const char *f = arr(k, ONE(g, "f", "forces", "particle_f"), vt, 1);
-		const char *m = arr(k, ONE(g, "inv_mass", "w", "inv_m"), "float", 1);
+		const char *f = arr(k, ONE(g, "f", "forces", "particle_f"), vt, nd);
+		const char *m = arr(k, ONE(g, "inv_mass", "w", "inv_m"), "float", nd);
 		acc = F(k, "%s + %s[%s] * %s[%s]", acc, f, t, m, t);
 	}
 	if (drag && !verlet)
@@ -330,7 +333,7 @@ static void fam_particles(Kit *k)
 	const char *dt = fparam(k, "dt");
 	if (verlet) {
 		/* position Verlet from the previous positions */
-		const char *xp = arr(k, ONE(g, "x_prev", "prev_x", "old_pos"), vt, 1);
+		const char *xp = arr(k, ONE(g, "x_prev", "prev_x", "old_pos"), vt, nd);
 		const char *damp = num(k, 0.98, 0.995);
 		B(k, "x1 = x0 + (x0 - %s[%s]) * %s + a * (%s * %s)", xp, t, damp, dt, dt);
 		B(k, "v1 = (x1 - x0) / %s", num(k, 0.01, 0.02));
@@ -349,7 +352,7 @@ static void fam_particles(Kit *k)
 		/* jitter from a stream per particle */
 		COV(g, stmt_assign);
 		const char *seed = scalar(k, "seed", "int");
-		B(k, "rng = wp.rand_init(%s, %s)", seed, t);
+		B(k, "rng = wp.rand_init(%s, %s)", seed, nd == 2 ? F(k, "i * %s.shape[1] + j", x) : t);
 		const char *sigma = fparam(k, ONE(g, "noise", "sigma", "jitter"));
 		if (two)
 			B(k, "x1 = x1 + %s * wp.sample_unit_disk(rng)", sigma);
@@ -406,8 +409,8 @@ static void fam_particles(Kit *k)
 		B(k, "%s[%s] = x1", x, t);
 		B(k, "%s[%s] = v1", v, t);
 	} else {
-		const char *xo = arr(k, ONE(g, "x_out", "x_new", "new_pos"), vt, 1);
-		const char *vo = arr(k, ONE(g, "v_out", "v_new", "new_vel"), vt, 1);
+		const char *xo = arr(k, ONE(g, "x_out", "x_new", "new_pos"), vt, nd);
+		const char *vo = arr(k, ONE(g, "v_out", "v_new", "new_vel"), vt, nd);
 		B(k, "%s[%s] = x1", xo, t);
 		B(k, "%s[%s] = v1", vo, t);
 	}
@@ -416,9 +419,48 @@ static void fam_particles(Kit *k)
 
 /* ---- springs and constraints, scattered with atomics ---------------------- */
 
+/* the stretch springs of a cloth grid, a node per thread: to the next
+ * node along a row or a column (the last one to itself, a spring of no
+ * length and no force) */
+static void springs_grid(Kit *k)
+{
+	G *g = k->g;
+	const char *x = arr(k, ONE(g, "x", "positions", "cloth_x"), "wp.vec3", 2);
+	int damped = chance(g, 40);
+	const char *v = damped ? arr(k, ONE(g, "v", "velocities", "cloth_v"), "wp.vec3", 2) : 0;
+	tid_line(k, 2, "i", "j");
+	int down = chance(g, 50);
+	const char *nb = down ? "i1, j" : "i, j1";
+	if (down)
+		B(k, "i1 = wp.min(i + 1, %s.shape[0] - 1)", x);
+	else
+		B(k, "j1 = wp.min(j + 1, %s.shape[1] - 1)", x);
+	B(k, "d = %s[%s] - %s[i, j]", x, nb, x);
+	B(k, "l = wp.sqrt(wp.dot(d, d) + %s)", ONE(g, "1.0e-4", "1.0e-3", "1.0e-2"));
+	B(k, "dir = d / l");
+	const char *rest = fparam(k, ONE(g, "rest", "rest_length", "spacing"));
+	const char *ke = fparam(k, ONE(g, "ke", "stiffness", "k_stretch"));
+	B(k, "stretch = l - %s", rest);
+	const char *law = chance(g, 50) ? "stretch" : shape(k, "stretch");
+	if (damped) {
+		const char *kd = fparam(k, ONE(g, "kd", "damping", "k_damp"));
+		B(k, "f = dir * (%s * %s + %s * wp.dot(%s[%s] - %s[i, j], dir))", ke, law, kd, v, nb, v);
+	} else {
+		B(k, "f = dir * (%s * %s)", ke, law);
+	}
+	const char *fo = arr(k, ONE(g, "forces", "cloth_f", "f_out"), "wp.vec3", 2);
+	B(k, "wp.atomic_add(%s, i, j, f)", fo);
+	B(k, "wp.atomic_sub(%s, %s, f)", fo, nb);
+	kit_end(k, ONE(g, "cloth_springs", "stretch_forces", "grid_springs"));
+}
+
 static void fam_springs(Kit *k)
 {
 	G *g = k->g;
+	if (chance(g, 30)) {
+		springs_grid(k);
+		return;
+	}
 	const char *t = k->tid;
 	const char *x = arr(k, ONE(g, "x", "positions", "particle_x"), "wp.vec3", 1);
 	int damped = chance(g, 55), pbd = chance(g, 25), helper = chance(g, 45);
@@ -601,7 +643,14 @@ static void fam_stencil(Kit *k)
 		const char *rhs = arr(k, ONE(g, "rhs", "div", "source", "b"), "float", 2);
 		const char *h = fparam(k, ONE(g, "h", "dx", "cell_size"));
 		const char *o = arr(k, ONE(g, "u_next", "pressure", "out"), "float", 2);
-		B(k, "%s[i, j] = 0.25 * (left + right + down + up - %s * %s * %s[i, j])", o, h, h, rhs);
+		if (chance(g, 50)) {
+			B(k, "%s[i, j] = 0.25 * (left + right + down + up - %s * %s * %s[i, j])", o, h, h, rhs);
+		} else {
+			/* weighted Jacobi */
+			const char *omega = num(k, 0.5, 0.95);
+			B(k, "avg = 0.25 * (left + right + down + up - %s * %s * %s[i, j])", h, h, rhs);
+			B(k, "%s[i, j] = %s[i, j] + %s * (avg - %s[i, j])", o, u, omega, u);
+		}
 		kit_end(k, ONE(g, "jacobi", "pressure_solve", "relax"));
 	} else if (op == 2) {
 		/* the gradient by central differences */
@@ -610,7 +659,7 @@ static void fam_stencil(Kit *k)
 		B(k, "%s[i, j] = wp.vec2(right - left, up - down) * %s", o, h);
 		if (chance(g, 40)) {
 			const char *m = arr(k, ONE(g, "edges", "mag", "grad_norm"), "float", 2);
-			B(k, "%s[i, j] = wp.length(%s[i, j])", m, o);
+			B(k, "%s[i, j] = %s", m, chance(g, 50) ? F(k, "wp.length(%s[i, j])", o) : shape(k, F(k, "wp.length(%s[i, j])", o)));
 		}
 		kit_end(k, ONE(g, "gradient", "central_diff", "compute_grad"));
 	} else {
@@ -641,7 +690,10 @@ static void fam_stencil(Kit *k)
 			B(k, "dudy = wp.where(w[1] > 0.0, c - down, up - c)");
 		}
 		const char *o = arr(k, F(k, "%s_out", u), "float", 2);
-		B(k, "%s[i, j] = c - %s * (w[0] * dudx + w[1] * dudy)", o, dt);
+		if (chance(g, 40))
+			B(k, "%s[i, j] = c - %s * (w[0] * dudx + w[1] * dudy - %s)", o, dt, shape(k, "c"));
+		else
+			B(k, "%s[i, j] = c - %s * (w[0] * dudx + w[1] * dudy)", o, dt);
 		kit_end(k, ONE(g, "advect", "upwind", "transport"));
 	}
 }
@@ -741,8 +793,21 @@ static void fam_reduce(Kit *k)
 		else
 			B(k, "ke = mi * %s", shape(k, "wp.length(vi)"));
 		B(k, "wp.atomic_add(%s, 0, ke)", tot);
-		const char *mom = arr(k, ONE(g, "momentum", "p_total", "linear"), "wp.vec3", 1);
-		B(k, "wp.atomic_add(%s, 0, mi * vi)", mom);
+		int what = rnd(g, 3);
+		if (what == 0) {
+			const char *mom = arr(k, ONE(g, "momentum", "p_total", "linear"), "wp.vec3", 1);
+			B(k, "wp.atomic_add(%s, 0, mi * vi)", mom);
+		} else {
+			/* the potential energy in gravity, or the angular momentum */
+			const char *x = arr(k, ONE(g, "x", "positions", "pos"), "wp.vec3", 1);
+			if (what == 1) {
+				const char *pe = arr(k, ONE(g, "potential", "pe", "height_energy"), "float", 1);
+				B(k, "wp.atomic_add(%s, 0, mi * %s * %s[%s][1])", pe, num(k, 1.0, 9.81), x, t);
+			} else {
+				const char *am = arr(k, ONE(g, "angular", "ang_momentum", "L_total"), "wp.vec3", 1);
+				B(k, "wp.atomic_add(%s, 0, wp.cross(%s[%s], vi) * mi)", am, x, t);
+			}
+		}
 	} else {
 		const char *thr = num(k, 0.8, 1.0);
 		B(k, "speed = wp.length(vi)");
@@ -763,7 +828,33 @@ static void fam_rigid(Kit *k)
 {
 	G *g = k->g;
 	const char *t = k->tid;
-	int kind = rnd(g, 4);
+	int kind = rnd(g, 5);
+	if (kind == 4) {
+		/* a point cloud through one pose (a camera or a shape's frame) */
+		const char *xf = scalar(k, ONE(g, "xform", "pose", "frame"), "wp.transform");
+		const char *pts = arr(k, ONE(g, "points", "vertices", "local_pts"), "wp.vec3", 1);
+		tid_line(k, 1, t, 0);
+		COV(g, type_transform);
+		B(k, "p = %s[%s]", pts, t);
+		int inv = chance(g, 40);
+		if (inv)
+			B(k, "q = wp.transform_point(wp.transform_inverse(%s), p)", xf);
+		else
+			B(k, "q = wp.transform_point(%s, p)", xf);
+		const char *o = arr(k, ONE(g, "world", "points_out", "transformed"), "wp.vec3", 1);
+		if (chance(g, 50)) {
+			const char *nrm = arr(k, ONE(g, "normals", "local_n", "dirs"), "wp.vec3", 1);
+			const char *no = arr(k, ONE(g, "normals_out", "world_n", "dirs_out"), "wp.vec3", 1);
+			B(k, "%s[%s] = wp.normalize(wp.transform_vector(%s, %s[%s]))", no, t, xf, nrm, t);
+		}
+		if (chance(g, 40)) {
+			const char *dist = arr(k, ONE(g, "depth", "dist", "height"), "float", 1);
+			B(k, "%s[%s] = %s", dist, t, shape(k, "q[2]"));
+		}
+		B(k, "%s[%s] = q", o, t);
+		kit_end(k, ONE(g, "transform_cloud", "to_world", "apply_pose"));
+		return;
+	}
 	if (kind == 0) {
 		/* integrate poses by body twists */
 		const char *q = arr(k, ONE(g, "body_q", "poses", "body_pose"), "wp.transform", 1);
@@ -779,13 +870,21 @@ static void fam_rigid(Kit *k)
 		B(k, "w = wp.spatial_top(twist)");
 		B(k, "v = wp.spatial_bottom(twist)");
 		const char *dt = fparam(k, "dt");
-		if (chance(g, 50)) {
+		int vel_out = chance(g, 50);
+		if (vel_out && chance(g, 60))
+			B(k, "v = v + %s * %s", scalar(k, "gravity", "wp.vec3"), dt);
+		if (chance(g, 50))
 			B(k, "w = w * %s", num(k, 0.98, 0.995));
-		}
+		if (chance(g, 40))
+			B(k, "v = v * %s", num(k, 0.98, 0.999));
 		B(k, "p = p + v * %s", dt);
 		B(k, "r = wp.normalize(r + wp.quat(w, 0.0) * r * (0.5 * %s))", dt);
 		const char *o = arr(k, ONE(g, "body_q_new", "poses_out", "body_q_out"), "wp.transform", 1);
 		B(k, "%s[%s] = wp.transform(p, r)", o, t);
+		if (vel_out) {
+			const char *vo = arr(k, ONE(g, "body_qd_new", "twists_out", "body_qd_out"), "wp.spatial_vector", 1);
+			B(k, "%s[%s] = wp.spatial_vector(w, v)", vo, t);
+		}
 		kit_end(k, ONE(g, "integrate_bodies", "advance_bodies", "step_bodies"));
 		return;
 	}
@@ -816,7 +915,8 @@ static void fam_rigid(Kit *k)
 			B(k, "depth = %s - world[1]", num(k, -0.1, 0.2));
 			B(k, "if depth > 0.0:");
 			k->ind++;
-			B(k, "wp.atomic_add(%s, body, wp.vec3(0.0, %s * depth, 0.0))", f, kc);
+			const char *law = chance(g, 40) ? "depth" : shape(k, "depth");
+			B(k, "wp.atomic_add(%s, body, wp.vec3(0.0, %s * %s, 0.0))", f, kc, law);
 			k->ind--;
 		}
 		B(k, "%s[%s] = world", wo, t);
@@ -864,7 +964,13 @@ static void fam_rigid(Kit *k)
 	B(k, "%s[%s] = X_rel", o, t);
 	if (chance(g, 60)) {
 		const char *e = arr(k, ONE(g, "joint_err", "offsets", "drift"), "float", 1);
-		B(k, "%s[%s] = wp.length(wp.transform_get_translation(X_rel))", e, t);
+		if (chance(g, 50)) {
+			B(k, "%s[%s] = wp.length(wp.transform_get_translation(X_rel))", e, t);
+		} else {
+			/* the sine of half the relative angle, and the offset */
+			B(k, "r = wp.transform_get_rotation(X_rel)");
+			B(k, "%s[%s] = wp.length(wp.vec3(r[0], r[1], r[2])) + %s * wp.length(wp.transform_get_translation(X_rel))", e, t, num(k, 0.1, 1.0));
+		}
 	}
 	kit_end(k, ONE(g, "joint_transforms", "relative_pose", "eval_joints"));
 }

@@ -11,10 +11,13 @@
 
 N=${KGEN_N:-20}
 GN=${KGEN_GRAD_N:-5}
-# gradcheck FILE WHAT: the kernels of FILE pass krun --gradcheck on cpu and sim
+# gradcheck FILE WHAT: the kernels of FILE pass krun --gradcheck on cpu and
+# sim.  The whole run may take minutes on a loaded machine (200 kernels,
+# two central differences per input component): the time is bounded by
+# the test harness, not krun's 60 s default.
 gradcheck() {
 	for d in cpu sim; do
-		krun --device $d --gradcheck "$1" >"$TMP/g.json" 2>"$TMP/err"
+		krun --device $d --gradcheck --timeout 900 "$1" >"$TMP/g.json" 2>"$TMP/err"
 		is "$2: krun --device $d --gradcheck passes" "$?" 0 ||
 			diag "$(grep -m 3 -A 2 'error\|failed' "$TMP/err" | head -c 3000)"
 	done
