@@ -24,7 +24,7 @@ const char *const gen_cat_name[NCAT] = {
  * construct categories, which reach every builtin, a fifth (doc/kgen.md,
  * "Categories"). */
 const int gen_cat_weight[NCAT] = {3, 3, 3, 3, 3, 3, 3, 3, 3, 6,
-				  7, 6, 12, 8, 8, 5, 6, 8, 7};
+				  7, 6, 14, 8, 8, 4, 5, 8, 7};
 
 void gen_knobs_default(GenKnobs *k)
 {

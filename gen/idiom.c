@@ -186,14 +186,14 @@ static const char *shape(Kit *k, const char *x)
 	}
 }
 
-/* A force field at the point P (vec3, an atom): a pull to the origin, a
- * swirl about y or z, a Gaussian well, a lift */
+/* A force field at the point P (vec3, an atom): a push from the origin
+ * that fades, a swirl about y or z, a Gaussian well, a lift */
 static const char *field(Kit *k, const char *p)
 {
 	G *g = k->g;
 	const char *a = num(k, 0.2, 2.0);
 	switch (rnd(g, 5)) {
-	case 0: return F(k, "%s * -%s", p, a);
+	case 0: return F(k, "%s * (%s / (1.0 + wp.dot(%s, %s)))", p, a, p, p);
 	case 1: return F(k, "wp.vec3(-%s[2], 0.0, %s[0]) * %s", p, p, a);
 	case 2: return F(k, "%s * (-%s * wp.exp(-wp.dot(%s, %s)))", p, a, p, p);
 	case 3: return F(k, "wp.vec3(0.0, %s * wp.exp(-%s[1] * %s[1]), 0.0)", a, p, p);
@@ -201,11 +201,28 @@ static const char *field(Kit *k, const char *p)
 	}
 }
 
+/* N (an int literal or an int's name) as a float */
+static const char *as_float(Kit *k, const char *n)
+{
+	return n[0] >= '0' && n[0] <= '9' ? F(k, "%s.0", n) : F(k, "float(%s)", n);
+}
+
 static const char *fparam(Kit *k, const char *name) { return scalar(k, name, "float"); }
 
 /* ---- the kernel ----------------------------------------------------------- */
 
-static const char *const struct_names[] = {"SimParams", "Params", "Config", "Settings", "Material", "Options"};
+/* a struct's class by family (CAT_PARTICLES first), four names each */
+static const char *const struct_names[][4] = {
+	{"SimParams", "Integrator", "Params", "StepConfig"},
+	{"SpringParams", "Material", "Params", "Constraint"},
+	{"GridParams", "Solver", "Params", "Diffusion"},
+	{"Params", "Binning", "Config", "ReduceParams"},
+	{"BodyParams", "SimParams", "Params", "Contact"},
+	{"Material", "ElementParams", "Params", "Elasticity"},
+	{"SphParams", "Fluid", "Params", "Kernel"},
+	{"Camera", "Scene", "RenderParams", "Params"},
+	{"Sampler", "SampleParams", "Params", "Estimator"},
+};
 static const char *const struct_args[] = {"params", "cfg", "sim", "opts", "settings"};
 
 static void kit_begin(Kit *k, G *g, int struct_pct)
@@ -216,7 +233,7 @@ static void kit_begin(Kit *k, G *g, int struct_pct)
 	k->ind = 1;
 	k->strct = chance(g, struct_pct);
 	k->struct_first = chance(g, 50);
-	snprintf(k->sname, sizeof k->sname, "%s%s", PICK(g, struct_names), g->suffix + 1);
+	snprintf(k->sname, sizeof k->sname, "%s%s", PICK(g, struct_names[g->cat - CAT_PARTICLES]), g->suffix + 1);
 	snprintf(k->sarg, sizeof k->sarg, "%s", PICK(g, struct_args));
 	snprintf(k->tid, sizeof k->tid, "%s", chance(g, 60) ? "tid" : "i");
 }
@@ -306,7 +323,7 @@ static void fam_particles(Kit *k)
 	const char *vt = two ? "wp.vec2" : "wp.vec3";
 	/* a particle per thread, or a node of a cloth grid per thread of a
 	 * 2-D launch */
-	int nd = chance(g, 30) ? 2 : 1;
+	int nd = chance(g, 40) ? 2 : 1;
 	const char *t = nd == 2 ? "i, j" : k->tid;
 	const char *x = arr(k, ONE(g, "x", "positions", "particle_x", "pos"), vt, nd);
 	int verlet = chance(g, 20);
@@ -457,7 +474,7 @@ static void springs_grid(Kit *k)
 static void fam_springs(Kit *k)
 {
 	G *g = k->g;
-	if (chance(g, 30)) {
+	if (chance(g, 35)) {
 		springs_grid(k);
 		return;
 	}
@@ -761,7 +778,7 @@ static void fam_reduce(Kit *k)
 		return;
 	}
 	if (kind == 2) {
-		/* the bounds of a point set */
+		/* the bounds of a point set along a direction */
 		const char *p = arr(k, ONE(g, "points", "x", "positions"), "wp.vec3", 1);
 		const char *lo = arr(k, ONE(g, "lower", "bounds_min", "lo"), "float", 1);
 		const char *hi = arr(k, ONE(g, "upper", "bounds_max", "hi"), "float", 1);
@@ -771,12 +788,11 @@ static void fam_reduce(Kit *k)
 			const char *m = scalar(k, ONE(g, "xform", "rotation", "frame"), "wp.mat33");
 			B(k, "q = %s * q", m);
 		}
-		COV(g, stmt_for_range1);
-		B(k, "for axis in range(3):");
-		k->ind++;
-		B(k, "wp.atomic_min(%s, axis %% %s.shape[0], q[axis])", lo, lo);
-		B(k, "wp.atomic_max(%s, axis %% %s.shape[0], q[axis])", hi, hi);
-		k->ind--;
+		/* the extent along a direction (the support of the set) */
+		const char *dir = scalar(k, ONE(g, "axis", "direction", "normal"), "wp.vec3");
+		B(k, "d = wp.dot(q, %s)", dir);
+		B(k, "wp.atomic_min(%s, 0, d)", lo);
+		B(k, "wp.atomic_max(%s, 0, d)", hi);
 		kit_end(k, ONE(g, "compute_bounds", "bounds", "extents"));
 		return;
 	}
@@ -1001,8 +1017,15 @@ static void fam_fem(Kit *k)
 		B(k, "Ds = wp.matrix_from_cols(%s[b] - x0, %s[c] - x0)", x, x);
 	B(k, "Dm = %s[%s]", pose, t);
 	B(k, "F = Ds * Dm");
-	const char *mu = fparam(k, ONE(g, "k_mu", "mu", "shear"));
-	const char *lam = fparam(k, ONE(g, "k_lambda", "lam", "bulk"));
+	const char *mu, *lam;
+	if (chance(g, 40)) {
+		/* a material per element */
+		mu = F(k, "%s[%s]", arr(k, ONE(g, "k_mu", "mu", "shear"), "float", 1), t);
+		lam = F(k, "%s[%s]", arr(k, ONE(g, "k_lambda", "lam", "bulk"), "float", 1), t);
+	} else {
+		mu = fparam(k, ONE(g, "k_mu", "mu", "shear"));
+		lam = fparam(k, ONE(g, "k_lambda", "lam", "bulk"));
+	}
 	int model = rnd(g, 3);
 	if (model < 2)
 		B(k, "I = wp.identity(n=%d, dtype=float)", n);
@@ -1025,6 +1048,23 @@ static void fam_fem(Kit *k)
 			B(k, "dJdF = %s(F[1, 1], -F[1, 0], -F[0, 1], F[0, 0])", mt);
 		B(k, "P = %s * F + %s * (J - 1.0) * dJdF", mu, lam);
 		B(k, "psi = 0.5 * %s * (wp.ddot(F, F) - %s) + 0.5 * %s * (J - 1.0) * (J - 1.0)", mu, tet ? "3.0" : "2.0", lam);
+	}
+	if (chance(g, 25)) {
+		/* a muscle fibre pulling along its direction */
+		const char *act = arr(k, ONE(g, "activation", "act", "tension"), "float", 1);
+		const char *fib = scalar(k, ONE(g, "fiber", "fibre_dir", "muscle_dir"), vt);
+		B(k, "P = P + %s[%s] * F * wp.outer(%s, %s)", act, t, fib, fib);
+	}
+	if (chance(g, 25)) {
+		/* damping of the deformation rate */
+		const char *v = arr(k, ONE(g, "v", "velocities", "particle_v"), vt, 1);
+		const char *kd = fparam(k, ONE(g, "k_damp", "kd", "damping"));
+		B(k, "v0 = %s[a]", v);
+		if (tet)
+			B(k, "dFdt = wp.matrix_from_cols(%s[b] - v0, %s[c] - v0, %s[d] - v0) * Dm", v, v, v);
+		else
+			B(k, "dFdt = wp.matrix_from_cols(%s[b] - v0, %s[c] - v0) * Dm", v, v);
+		B(k, "P = P + %s * dFdt", kd);
 	}
 	const char *vol = chance(g, 50) ? arr(k, ONE(g, "rest_area", "area", "volume"), "float", 1) : 0;
 	B(k, "H = P * wp.transpose(Dm)%s", vol ? F(k, " * %s[%s]", vol, t) : "");
@@ -1055,7 +1095,7 @@ static void fam_neighbors(Kit *k)
 	G *g = k->g;
 	const char *t = k->tid;
 	const char *x = arr(k, ONE(g, "x", "positions", "particle_x"), "wp.vec3", 1);
-	int kind = rnd(g, 3);
+	int kind = rnd(g, 4);
 	int list = kind == 2 ? 0 : chance(g, 75);
 	const char *nb = list ? arr(k, ONE(g, "neighbors", "nbrs", "neighbor_list"), "int", 2) : 0;
 	const char *h = num(k, 0.6, 1.2);
@@ -1075,11 +1115,16 @@ static void fam_neighbors(Kit *k)
 	tid_line(k, 1, t, 0);
 	B(k, "xi = %s[%s]", x, t);
 	const char *m = kind == 0 ? arr(k, ONE(g, "mass", "m", "particle_mass"), "float", 1) : 0;
-	const char *v = kind == 1 ? arr(k, ONE(g, "v", "velocities"), "wp.vec3", 1) : 0;
-	if (kind == 0)
+	const char *v = kind == 1 || kind == 3 ? arr(k, ONE(g, "v", "velocities"), "wp.vec3", 1) : 0;
+	if (kind == 0) {
 		B(k, "rho = float(0.0)");
-	else
+	} else if (kind == 3) {
+		B(k, "vi = %s[%s]", v, t);
+		B(k, "dv = wp.vec3()");
+		B(k, "wsum = float(0.0)");
+	} else {
 		B(k, "f = wp.vec3()");
+	}
 	if (list) {
 		COV(g, stmt_for_dynamic);
 		B(k, "for s in range(%s.shape[1]):", nb);
@@ -1113,6 +1158,23 @@ static void fam_neighbors(Kit *k)
 		B(k, "vn = wp.dot(%s[%s] - %s[j], n)", v, t, v);
 		B(k, "f += n * (%s * (%s - d) - %s * wp.min(vn, 0.0))", kn, h, num(k, 0.05, 0.5));
 		k->ind--;
+	} else if (kind == 3) {
+		/* XSPH: the velocity drawn towards the neighbours' within a radius */
+		const char *h2 = num(k, 0.36, 1.44);
+		B(k, "r2 = wp.dot(r, r)");
+		COV(g, stmt_if);
+		B(k, "if r2 < %s:", h2);
+		k->ind++;
+		int wf = rnd(g, 3);
+		if (wf == 0)
+			B(k, "w = 1.0 - r2 / %s", h2);
+		else if (wf == 1)
+			B(k, "w = wp.exp(-%s * r2)", num(k, 1.0, 8.0));
+		else
+			B(k, "w = %s", shape(k, F(k, "(%s - r2)", h2)));
+		B(k, "dv += (%s[j] - vi) * w", v);
+		B(k, "wsum += w");
+		k->ind--;
 	} else {
 		/* softened gravity */
 		const char *m2 = arr(k, ONE(g, "mass", "m"), "float", 1);
@@ -1129,6 +1191,10 @@ static void fam_neighbors(Kit *k)
 		}
 		B(k, "%s[%s] = rho", o, t);
 		kit_end(k, ONE(g, "compute_density", "sph_density", "density"));
+	} else if (kind == 3) {
+		const char *o = arr(k, ONE(g, "v_out", "v_smooth", "new_vel"), "wp.vec3", 1);
+		B(k, "%s[%s] = vi + dv * (%s / (1.0 + wsum))", o, t, num(k, 0.1, 0.5));
+		kit_end(k, ONE(g, "xsph", "smooth_velocity", "viscosity"));
 	} else {
 		const char *o = arr(k, ONE(g, "forces", "accel", "f_out"), "wp.vec3", 1);
 		B(k, "%s[%s] = f", o, t);
@@ -1141,7 +1207,7 @@ static void fam_neighbors(Kit *k)
 static void fam_raycast(Kit *k)
 {
 	G *g = k->g;
-	int image = chance(g, 65);
+	int image = chance(g, 75);
 	const char *t = k->tid, *img = 0;
 	if (image) {
 		/* a camera ray per pixel */
@@ -1254,8 +1320,8 @@ static void fam_raycast(Kit *k)
 static void fam_sampling(Kit *k)
 {
 	G *g = k->g;
-	int kind = rnd(g, 4);
-	int image = kind == 3;
+	int kind = rnd(g, 5);
+	int image = kind >= 3;
 	const char *t = k->tid;
 	const char *seed = scalar(k, "seed", "int");
 	if (image) {
@@ -1270,8 +1336,16 @@ static void fam_sampling(Kit *k)
 		const char *taps = ONE(g, "4", "8", "6");
 		B(k, "for s in range(%s):", taps);
 		k->ind++;
-		B(k, "fx = wp.clamp(float(i) + wp.randf(rng, -0.5, 0.5), 0.0, float(nx - 1))");
-		B(k, "fy = wp.clamp(float(j) + wp.randf(rng, -0.5, 0.5), 0.0, float(ny - 1))");
+		if (chance(g, 60)) {
+			const char *r = num(k, 0.25, 1.0);
+			B(k, "fx = wp.clamp(float(i) + wp.randf(rng, -%s, %s), 0.0, float(nx - 1))", r, r);
+			B(k, "fy = wp.clamp(float(j) + wp.randf(rng, -%s, %s), 0.0, float(ny - 1))", r, r);
+		} else {
+			/* Gaussian taps */
+			const char *sg = num(k, 0.3, 1.5);
+			B(k, "fx = wp.clamp(float(i) + %s * wp.randn(rng), 0.0, float(nx - 1))", sg);
+			B(k, "fy = wp.clamp(float(j) + %s * wp.randn(rng), 0.0, float(ny - 1))", sg);
+		}
 		B(k, "x0 = int(fx)");
 		B(k, "y0 = int(fy)");
 		B(k, "x1 = wp.min(x0 + 1, nx - 1)");
@@ -1283,7 +1357,13 @@ static void fam_sampling(Kit *k)
 		B(k, "acc += wp.lerp(top, bottom, ty)");
 		k->ind--;
 		const char *o = arr(k, ONE(g, "out", "filtered", "resampled"), "float", 2);
-		B(k, "%s[i, j] = acc / float(%s)", o, taps);
+		if (chance(g, 30)) {
+			/* tone-mapped */
+			B(k, "mean = acc / %s", as_float(k, taps));
+			B(k, "%s[i, j] = %s", o, shape(k, "mean"));
+		} else {
+			B(k, "%s[i, j] = acc / %s", o, as_float(k, taps));
+		}
 		kit_end(k, ONE(g, "supersample", "jitter_filter", "stochastic_blur"));
 		return;
 	}
@@ -1312,7 +1392,7 @@ static void fam_sampling(Kit *k)
 		B(k, "visible += wp.smoothstep(%s, wp.length(q))", edge);
 		k->ind--;
 		const char *o = arr(k, ONE(g, "ao", "occlusion", "visibility"), "float", 1);
-		B(k, "%s[%s] = visible / float(%s)", o, t, ns);
+		B(k, "%s[%s] = visible / %s", o, t, as_float(k, ns));
 		kit_end(k, ONE(g, "ambient_occlusion", "estimate_ao", "sample_visibility"));
 	} else if (kind == 1) {
 		/* an integral of a function with per-element parameters */
@@ -1341,7 +1421,7 @@ static void fam_sampling(Kit *k)
 		}
 		k->ind--;
 		const char *o = arr(k, ONE(g, "estimate", "integral", "out"), "float", 1);
-		B(k, "%s[%s] = acc / float(%s)", o, t, ns);
+		B(k, "%s[%s] = acc / %s", o, t, as_float(k, ns));
 		kit_end(k, ONE(g, "integrate_mc", "monte_carlo", "estimate_integral"));
 	} else {
 		/* a random walk, its steps clipped to a box */

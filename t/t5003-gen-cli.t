@@ -42,8 +42,8 @@ done
 # The idioms are families of a few skeletons each: below the construct
 # categories' 99% (doc/kgen.md, "Idioms"); these floors keep them from
 # shrinking.  Per category, the percent distinct at 1000 and at 10000.
-for c in particles:95:92 springs:50:36 stencil:30:22 reduce:28:14 rigid:20:13 fem:32:30 \
-	neighbors:65:54 raycast:97:96 sampling:58:46; do
+for c in particles:97:94 springs:58:44 stencil:39:28 reduce:36:23 rigid:37:28 fem:39:24 \
+	neighbors:75:64 raycast:99:97 sampling:75:54; do
 	IFS=: read -r c p1 p2 <<<"$c"
 	p=$([ "$D" -ge 10000 ] && echo "$p2" || echo "$p1")
 	u=$(distinct $c)
