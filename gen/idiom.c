@@ -8,7 +8,7 @@
  * each step -- the integrator, the force law, the boundary, the stencil,
  * the element model, the primitive, the estimator -- and, across the
  * families, whether the scalar parameters travel in a @wp.struct, whether
- * a step is a @wp.func helper, whether the launch is 2-D or 3-D, and the
+ * a step is a @wp.func helper, whether the launch is 1-D or 2-D, and the
  * names.  The text is written directly, as an engineer would write it:
  * every local is read, every parameter named, no term is made of literals
  * alone, and nothing is pruned afterwards (gen.c skips prune.c for these).
@@ -64,43 +64,50 @@ static const char *F(Kit *k, const char *fmt, ...)
 	return s;
 }
 
+/* a line of IND levels of indentation, FMT's text, to TO */
+static void vline(Buf *to, int ind, const char *fmt, va_list ap)
+{
+	char b[1024];
+	int n = vsnprintf(b, sizeof b, fmt, ap);
+	if (n < 0 || (size_t)n >= sizeof b)
+		ks_fatal("idiom line too long");
+	for (int i = 0; i < ind; i++)
+		buf_puts(to, "    ");
+	buf_puts(to, b);
+	buf_putc(to, '\n');
+}
+
 /* a body line at the current indentation */
 static void B(Kit *k, const char *fmt, ...) KS_PRINTF(2, 3);
 static void B(Kit *k, const char *fmt, ...)
 {
-	for (int i = 0; i < k->ind; i++)
-		buf_puts(&k->body, "    ");
 	va_list ap;
 	va_start(ap, fmt);
-	char b[1024];
-	int n = vsnprintf(b, sizeof b, fmt, ap);
+	vline(&k->body, k->ind, fmt, ap);
 	va_end(ap);
-	if (n < 0 || (size_t)n >= sizeof b)
-		ks_fatal("idiom line too long");
-	buf_puts(&k->body, b);
-	buf_putc(&k->body, '\n');
 }
 
-/* a helper's line (the caller writes the indentation) */
+/* a helper's line (FMT holds its indentation) */
 static void H(Kit *k, const char *fmt, ...) KS_PRINTF(2, 3);
 static void H(Kit *k, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char b[1024];
-	int n = vsnprintf(b, sizeof b, fmt, ap);
+	vline(&k->funcs, 0, fmt, ap);
 	va_end(ap);
-	if (n < 0 || (size_t)n >= sizeof b)
-		ks_fatal("idiom line too long");
-	buf_puts(&k->funcs, b);
-	buf_putc(&k->funcs, '\n');
 }
 
-static void sig_add(Kit *k, const char *p)
+/* append "NAME: TYPE" (or a struct's field line) to a list that must
+ * not be cut short */
+static void append(char *dst, size_t cap, const char *sep, const char *p)
 {
-	size_t n = strlen(k->sig);
-	snprintf(k->sig + n, sizeof k->sig - n, "%s%s", n ? ", " : "", p);
+	size_t n = strlen(dst);
+	int w = snprintf(dst + n, cap - n, "%s%s", n ? sep : "", p);
+	if (w < 0 || (size_t)w >= cap - n)
+		ks_fatal("idiom signature too long");
 }
+
+static void sig_add(Kit *k, const char *p) { append(k->sig, sizeof k->sig, ", ", p); }
 
 #define ONE(g, ...) PICK(g, ((const char *const[]){__VA_ARGS__}))
 
@@ -112,12 +119,15 @@ static const char *arr(Kit *k, const char *name, const char *elem, int ndim)
 {
 	G *g = k->g;
 	const char *t;
-	if (ndim == 1)
+	if (ndim == 1) {
 		t = chance(g, 85) ? F(k, "wp.array(dtype=%s)", elem) : F(k, "wp.array[%s]", elem);
-	else
-		t = chance(g, 80) ? F(k, "wp.array%dd(dtype=%s)", ndim, elem) : F(k, "wp.array(dtype=%s, ndim=%d)", elem, ndim);
+	} else if (chance(g, 80)) {
+		t = F(k, "wp.array%dd(dtype=%s)", ndim, elem);
+	} else {
+		COV(g, type_array_ndim);
+		t = F(k, "wp.array(dtype=%s, ndim=%d)", elem, ndim);
+	}
 	sig_add(k, F(k, "%s: %s", name, t));
-	COV(g, type_array_ndim);
 	if (ndim == 2)
 		COV(g, type_array2d);
 	return name;
@@ -129,8 +139,7 @@ static const char *arr(Kit *k, const char *name, const char *elem, int ndim)
 static const char *scalar(Kit *k, const char *name, const char *ty)
 {
 	if (k->strct) {
-		size_t n = strlen(k->fields);
-		snprintf(k->fields + n, sizeof k->fields - n, "    %s: %s\n", name, ty);
+		append(k->fields, sizeof k->fields, "", F(k, "    %s: %s\n", name, ty));
 		return F(k, "%s.%s", k->sarg, name);
 	}
 	sig_add(k, F(k, "%s: %s", name, ty));
