@@ -5,7 +5,8 @@
 # generated modules (WARP_GEN_N, WARP_GEN_SEED) and the reproducers.  Run
 # by `make warp-differences`; paste its output into the doc.
 . "$(dirname "$0")/env.sh"
-cats="arithmetic math vector matrix control_flow loop atomic function inplace combined"
+cats="arithmetic math vector matrix control_flow loop atomic function inplace combined
+	particles springs stencil reduce rigid fem neighbors raycast sampling"
 warp_gen $cats
 wd() { "$WARP_PY" t/warp/wdiff.py --grad "$@"; }
 gen="kgen -s $WARP_GEN_SEED -n $WARP_GEN_N"
