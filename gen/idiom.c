@@ -164,12 +164,23 @@ static const char *num(Kit *k, double lo, double hi)
 		scale *= 10;
 	long first = lround(lo * (double)scale), n = lround(span * (double)scale) / unit;
 	long v = first + unit * rnd(k->g, (int)n + 1);
-	char b[64];
-	snprintf(b, sizeof b, "%s%ld.%0*ld", v < 0 ? "-" : "", labs(v) / scale, d < 8 ? d + 1 : 9, labs(v) % scale);
-	size_t l = strlen(b);
-	while (b[l - 1] == '0' && b[l - 2] != '.')
-		b[--l] = 0;
-	return F(k, "%s", b);
+	/* V / SCALE in decimal, d + 1 digits after the point, written from
+	 * the right; then the trailing zeros but one go */
+	char b[48], *p = b + sizeof b - 1;
+	*p = 0;
+	unsigned long a = (unsigned long)labs(v);
+	for (int i = 0; i <= d && p > b + 24; i++, a /= 10)
+		*--p = (char)('0' + a % 10);
+	*--p = '.';
+	do
+		*--p = (char)('0' + a % 10);
+	while ((a /= 10) && p > b + 1);
+	if (v < 0)
+		*--p = '-';
+	char *e = b + sizeof b - 1;
+	while (e[-1] == '0' && e[-2] != '.')
+		*--e = 0;
+	return F(k, "%s", p);
 }
 
 /* A smooth scalar response of X (an atom or a parenthesized term), one
