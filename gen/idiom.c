@@ -1281,9 +1281,12 @@ static void fam_raycast(Kit *k)
 	} else if (prim == 1) {
 		/* a plane, lit with a distance falloff */
 		const char *pn = scalar(k, ONE(g, "plane_normal", "normal", "plane_n"), "wp.vec3");
-		B(k, "n = wp.normalize(%s)", pn);
+		/* a ground plane, tilted: the camera's rays cross its horizon */
+		B(k, "n = wp.normalize(%s + wp.vec3(0.0, %s, 0.0))", pn, num(k, 1.5, 3.0));
 		B(k, "denom = wp.dot(rd, n)");
-		B(k, "shade = %s", ONE(g, "0.5 * (rd[1] + 1.0)", "wp.abs(rd[2])", "0.5 + 0.5 * rd[1]"));
+		/* the sky, brighter towards the sun, where the ray misses */
+		B(k, "l = wp.normalize(%s)", light);
+		B(k, "shade = %s", ONE(g, "0.2 + 0.3 * wp.max(wp.dot(rd, l), 0.0)", "0.5 * (rd[1] + 1.0) * wp.abs(l[1])", "0.1 + 0.5 * wp.max(wp.dot(rd, l), 0.0)"));
 		COV(g, stmt_if);
 		B(k, "if wp.abs(denom) > %s:", num(k, 0.2, 0.3));
 		k->ind++;
@@ -1291,7 +1294,7 @@ static void fam_raycast(Kit *k)
 		B(k, "if t > 0.0:");
 		k->ind++;
 		B(k, "hit = ro + rd * t");
-		B(k, "shade = wp.abs(wp.dot(n, wp.normalize(%s))) / (1.0 + %s * wp.length_sq(hit))", light, num(k, 0.05, 0.2));
+		B(k, "shade = wp.abs(wp.dot(n, l)) / (1.0 + %s * wp.length_sq(hit))", num(k, 0.05, 0.2));
 		k->ind -= 2;
 	} else {
 		/* a triangle per ray, Moller-Trumbore */
