@@ -1665,11 +1665,25 @@ static int atomic_kind(int row);
 /* Does f take or return a float value (an array of floats included)?  One
  * that does not has no adjoint to compute: the results of its atomics may
  * be used freely (a lock, a counter, a compaction's slot). */
+/* Does a kernel's struct of type T have a leaf that takes an adjoint (a
+ * float field, an array of floats), at any depth? */
+static int struct_has_adj(Type t)
+{
+	for (int k = 0; k < ty_nfield(t); k++) {
+		Type ft = ty_field(t, k)->ty;
+		if (ty_is_struct(ft) ? struct_has_adj(ft) : leaf_adj(ft, 1))
+			return 1;
+	}
+	return 0;
+}
+
 static int has_floaty(const Func *f)
 {
-	for (int i = 0; i < f->nparam; i++)
-		if (diff_floaty(ty_elem(f->val[f->param[i]].ty)))
+	for (int i = 0; i < f->nparam; i++) {
+		Type t = f->val[f->param[i]].ty;
+		if (diff_floaty(ty_elem(t)) || (ty_is_struct(t) && struct_has_adj(t)))
 			return 1;
+	}
 	for (int i = 0; i < f->nret; i++)
 		if (diff_floaty(f->ret[i]))
 			return 1;
