@@ -107,6 +107,12 @@ for run in samples/struct/particles.py:--grad samples/struct/nested.py:--grad t/
 		is "NVRTC compiles $py ${run#*:} without a word" "$st $(cat "$TMP/err")" "0 "
 	fi
 done
+# floats only in a struct's arrays: a backward with their adjoints
+for d in cpu sim; do
+	ok "t/struct/arrays_only.py: krun --device $d --gradcheck" krun --device $d --gradcheck t/struct/arrays_only.py
+done
+ok "... the backward takes adj_b_src and adj_b_dst" \
+	sh -c "kparse t/struct/arrays_only.py | kdiff | grep -q '^backward @scale_into(%b: Buffers, %adj_b_src: float\[\], %adj_b_dst: float\[\])'"
 for py in t/struct/bad-*.py; do
 	err=${py%.py}.err
 	! kparse -o "$TMP/bad.kir" "$py" 2>"$TMP/err"
