@@ -74,8 +74,8 @@ static int scan(IrStream *s)
 	int line = 0, ok = 1, capoff = 0;
 	while (ok && (len = getline(&l, &cap, s->f)) > 0) {
 		line++;
-		const char *nm;
-		size_t nn;
+		const char *nm = NULL;
+		size_t nn = 0;
 		int h = header(l, (size_t)len, &nm, &nn);
 		if (memchr(l, 0, (size_t)len) || h < 0 || (m->nfn && memchr(l, '"', (size_t)len))) {
 			ok = 0;
