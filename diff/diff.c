@@ -1252,13 +1252,16 @@ static void rev_atomic(D *d, Rec *r, Block *out)
 		return;
 	}
 	/* atomic_min/max: the gradient goes to the value that won, which the
-	 * array holds after the forward pass */
+	 * array holds after the forward pass.  Threads that tie take the
+	 * element's adjoint by an atomic exchange with zero, so that one of
+	 * them has it however they interleave on a GPU (a load and a store
+	 * would let two of them read it before either clears it). */
 	int fin = diff_op(&e, OP_LOAD, x, access_args(x, a, idx, n, -1), TY_VOID);
 	int c = diff_op(&e, OP_EQ, (int32_t[]){v, fin}, 2, TY_VOID);
 	Block t = {0};
 	DiffEmit et = de(d, &t, r->loc);
-	int g = diff_op(&et, OP_LOAD, x, access_args(x, ga, idx, n, -1), TY_VOID);
-	emit(d, &t, OP_STORE, NULL, 0, x, access_args(x, ga, idx, n, diff_zero(&et, vty(d, g))), r->loc);
+	int z = diff_zero(&et, ty_elem(vty(d, ga)));
+	int g = diff_builtin(&et, "atomic_exch", x, access_args(x, ga, idx, n, z));
 	acc(d, &t, v, g, r->loc);
 	Inst *ni = emit(d, out, OP_IF, NULL, 0, &c, 1, r->loc);
 	ni->body = t;
