@@ -18,6 +18,11 @@ for py in samples/*/*.py t/grad/*.py; do
 	kdiff - <"$TMP/a.kir" >"$TMP/d.kir" 2>/dev/null
 	same_file "kdiff - reads stdin ($py)" "$TMP/d.kir" "$TMP/b.kir"
 done
+# atomic_min/max: a thread that ties for the element takes its adjoint by an
+# exchange with zero, so that two tied threads on a GPU cannot both read it
+kparse t/grad/atomics.py | kdiff >"$TMP/mm.kir"
+is "t/grad/atomics.py: the adjoints of atomic_min and atomic_max taken by atomic_exch with 0" \
+	"$(grep -c 'atomic_exch %adj_\(lo\|hi\), [^,]*, 0.0' "$TMP/mm.kir") $(grep -c 'store %adj_\(lo\|hi\)' "$TMP/mm.kir")" "2 0"
 kparse samples/loop/dynamic_loops.py | kdiff >"$TMP/once.kir"
 kdiff "$TMP/once.kir" >/dev/null 2>"$TMP/err"
 is "kdiff of kdiff output is an error" "$?" 1
