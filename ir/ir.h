@@ -407,6 +407,12 @@ int ir_kernel_rank(const Func *f);
  * loops keep values for their reverse)? */
 int ir_opens_tape(const Func *f);
 
+/* Which parameters of kernel f (arrays, and structs holding arrays) may
+ * end up depending on the order its threads run in: one that takes a
+ * value an atomic returned, or atomic_exch's or atomic_cas's store
+ * (ir/order.c).  dep[i] for each parameter; returns how many. */
+int ir_order_dependent(const Module *m, const Func *f, uint8_t *dep);
+
 /* Structural hash of one function: independent of value names, temp
  * numbering and locations. */
 uint64_t ir_hash_func(const Module *m, const Func *f);

@@ -952,6 +952,16 @@ static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host,
 			failed = 1;
 		}
 	}
+	/* the outputs that may depend on the order the threads run in, which
+	 * two devices need not agree on element by element (ir/order.c) */
+	uint8_t dep[256] = {0};
+	if (f->nparam <= 256 && ir_order_dependent(m, f, dep)) {
+		buf_puts(&extra, ", \"order_dependent\": [");
+		for (int i = 0, k = 0; i < f->nparam; i++)
+			if (dep[i])
+				buf_printf(&extra, "%s\"%s\"", k++ ? ", " : "", f->val[f->param[i]].name);
+		buf_putc(&extra, ']');
+	}
 	Buf rec = {0};
 	size_t bad = run_json(&rec, &in, &out, gp, extra.n ? extra.p : NULL,
 			      run_device_name[o->device], o->seed);

@@ -105,6 +105,13 @@ static void fuzz_pipeline(FuzzRun *r, const Module *m, const Src *ks)
 	r->step = FUZZ_REREAD;
 	r->in = ir_module_new();
 	fuzz_reread(m, "fuzz.kir", r->in, &r->in_text);
+	/* krun's order_dependent key, over every kernel (ir/order.c) */
+	for (int i = 0; i < r->in->nfn; i++) {
+		const Func *f = r->in->fn[i];
+		uint8_t dep[256];
+		if (f->is_kernel && f->nparam <= 256 && ir_order_dependent(r->in, f, dep) > f->nparam)
+			abort();
+	}
 	int has_backward = 0;
 	for (int i = 0; i < r->in->nfn; i++)
 		has_backward |= r->in->fn[i]->backward;

@@ -96,7 +96,8 @@ def load(path):
     with open(path) as f:
         for n, line in enumerate(f, 1):
             r = json.loads(line, parse_float=Num)
-            if list(r) not in (KEYS, GRAD_KEYS, CHECK_KEYS):
+            keys = [k for k in r if k != "order_dependent"]
+            if keys not in (KEYS, GRAD_KEYS, CHECK_KEYS):
                 fail(f"{path}:{n}: keys {list(r)}, want {KEYS} (+ seed_adj, grads [, gradcheck])")
             recs.append(r)
     if not recs:
@@ -112,6 +113,12 @@ def fail(msg):
     bad += 1
     if bad <= 20:
         print("# " + msg)
+
+
+def order_key(p):
+    """Sorts the components of an order-dependent output: nulls first,
+    then by value."""
+    return (p is not None, 0 if p is None else (p.d if isinstance(p, Num) else p))
 
 
 def flat(v):
@@ -141,6 +148,11 @@ def agree(a, b, rel, absol, scale=False, grel=None, gabs=None):
             fail(f"{k}: one record has grads, the other not")
         if "seed_adj" in x and x["seed_adj"] != y.get("seed_adj"):
             fail(f"{k}: seed_adj differ")
+        # an output that depends on the threads' order (doc/runtime.md):
+        # the same values, in any order
+        unordered = set(x.get("order_dependent", []))
+        if unordered != set(y.get("order_dependent", [])):
+            fail(f"{k}: order_dependent differ")
         vals = [("outputs", n) for n in x["outputs"]]
         vals += [("grads", n) for n in x.get("grads", {})]
         # --scale: the absolute bound is relative to the field's largest
@@ -154,6 +166,8 @@ def agree(a, b, rel, absol, scale=False, grel=None, gabs=None):
             if len(u) != len(v):
                 fail(f"{k}.{name}: lengths {len(u)} and {len(v)}")
                 continue
+            if field == "outputs" and name in unordered:
+                u, v = sorted(u, key=order_key), sorted(v, key=order_key)
             r, t = (rel, absol) if field == "outputs" else (grel, gabs)
             tol_abs = t * big[field] if scale else t
             for i, (p, q) in enumerate(zip(u, v)):
