@@ -9,6 +9,7 @@
 # do.  No GPU or driver: SKIP with krun's reason, a failure where a GPU
 # is visible (t/run/gpu.sh).  KS_CUDA_STANDIN=sim runs it all on sim
 # instead, to test the test; make check does so on a subset (t/t4009).
+# The files run in parallel (t/run/devagree.sh's par).
 . "$(dirname "$0")/lib.sh"
 . t/run/cuda.sh
 . t/run/devagree.sh
@@ -26,10 +27,11 @@ else
 fi
 
 for f in samples/*/*.py t/grad/*.py t/grad/*.kir; do
-	grad_pair "--gradcheck on cpu and $DEV agree on $f" "$TOL_FWD" "$f"
-done
+	call grad_pair "--gradcheck on cpu and $DEV agree on $f" "$TOL_FWD" "$f"
+done >"$TMP/list"
 gen=$(gen_set "$TMP/gen" "${KS_GEN_N:-20}") || { t_result 1 "kgen makes the generated set"; done_testing; }
 for f in $gen; do
-	grad_pair "--gradcheck on cpu and $DEV agree on kgen's ${f#"$TMP/gen/"}" "$TOL_GEN" "$f"
-done
+	call grad_pair "--gradcheck on cpu and $DEV agree on kgen's ${f#"$TMP/gen/"}" "$TOL_GEN" "$f"
+done >>"$TMP/list"
+par "$TMP/list"
 done_testing

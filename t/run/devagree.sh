@@ -91,6 +91,56 @@ grad_pair() {
 	ok "$desc" python3 t/run/check.py agree "$TMP/cpu.json" "$TMP/dev.json" $tol $TOL_GRAD
 }
 
+# dims_for FILE N: --dim for FILE's kernels so that a launch has about N
+# threads, whatever its rank: --dim gives every axis of a launch the same
+# extent, so a 2-D kernel takes sqrt(N) and a 3-D one the cube root (at
+# --dim 1000 a 3-D launch would be 1e9 threads)
+dims_for() {
+	local r
+	r=$(kparse "$1" 2>/dev/null | grep -o '^ *%[^=]*= tid' | awk -F, '{ if (NF > m) m = NF } END { print m + 0 }')
+	awk -v n="$2" -v r="${r:-1}" 'BEGIN { if (r < 1) r = 1; printf "--dim %d\n", int(n ^ (1 / r) + 0.5) }'
+}
+
+# par LIST: run each line of LIST (a call of fwd_pair, grad_pair or
+# another test function) in a subshell of its own with a TMP of its own,
+# $KS_JOBS (default: the processors) at a time, then print their TAP in
+# LIST's order, numbered on.  A GPU run is mostly NVRTC and the driver's
+# start, one process a kernel file: in parallel the whole sweep takes
+# minutes, not tens of them.
+par() {
+	local list=$1 n=0 k line jobs=${KS_JOBS:-$(nproc)}
+	mkdir -p "$TMP/par"
+	while IFS= read -r line; do
+		n=$((n + 1))
+		(
+			TMP=$TMP/par/$n
+			mkdir -p "$TMP"
+			t_n=0
+			t_failed=0
+			eval "$line"
+		) >"$TMP/par/$n.tap" 2>&1 &
+		while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
+			wait -n
+		done
+	done <"$list"
+	wait
+	for ((k = 1; k <= n; k++)); do
+		while IFS= read -r line; do
+			case $line in
+			"ok "*) t_result 0 "${line#ok * - }" ;;
+			"not ok "*) t_result 1 "${line#not ok * - }" ;;
+			*) printf '%s\n' "$line" ;;
+			esac
+		done <"$TMP/par/$k.tap"
+	done
+}
+
+# call ARGS...: ARGS as one line of a par list, each word quoted
+call() {
+	printf '%q ' "$@"
+	echo
+}
+
 big_sets() {
 	kparse "$1" 2>/dev/null | grep '^kernel' | grep -o '%[A-Za-z_0-9]*: int[,)]' |
 		sed 's/^%//; s/: int.$//' | sort -u | sed 's/.*/--set &=64/'
