@@ -1444,7 +1444,7 @@ static const char *op_rule(D *d, Rec *r)
 static void rev_several(D *d, Rec *r, Block *out)
 {
 	const char *rule = ir_builtins[r->callee].adj;
-	int32_t g[3] = {-1, -1, -1}, o[3];
+	int32_t g[3] = {-1, -1, -1}, o[DIFF_MAX_RULE_ARGS];
 	int any = 0;
 	for (int k = 0; k < r->nres && k < 3; k++)
 		any |= (g[k] = adjpeek(d, r->res[k])) >= 0;
@@ -1453,8 +1453,8 @@ static void rev_several(D *d, Rec *r, Block *out)
 		for (int k = 0; k < r->nres && k < 3; k++)
 			if (g[k] < 0)
 				g[k] = diff_zero(&e, vty(d, r->res[k]));
-		int32_t v[9] = {-1, -1, -1, r->res[0], g[0], r->res[1], g[1],
-				r->nres > 2 ? r->res[2] : -1, g[2]};
+		int32_t v[10] = {-1, -1, -1, r->res[0], g[0], r->res[1], g[1],
+				 r->nres > 2 ? r->res[2] : -1, g[2], -1};
 		for (int i = 0; i < r->narg; i++)
 			v[i] = r->arg[i];
 		diff_rule(&e, rule, v, r->narg, o);
@@ -1573,11 +1573,15 @@ static void rev_inst(D *d, Rec *r, Block *out)
 			derr(d, r->loc, "kdiff cannot differentiate '%s' of %s and %s yet",
 			     ir_ops[r->op].name, ty_name(vty(d, r->arg[0])),
 			     ty_name(vty(d, r->arg[r->narg > 1 ? 1 : 0])));
-		if (!rule[0] || r->narg > 3)
+		if (!rule[0])
 			break;
-		int32_t v[9] = {-1, -1, -1, r->res[0], g, -1, -1, -1, -1}, o[3];
+		if (r->narg > DIFF_MAX_RULE_ARGS)
+			derr(d, r->loc, "kdiff cannot differentiate '%s' of %d arguments yet",
+			     ir_builtins[r->callee].name, r->narg);
+		/* the fourth argument is d, after the results (diff_rule) */
+		int32_t v[10] = {-1, -1, -1, r->res[0], g, -1, -1, -1, -1, -1}, o[DIFF_MAX_RULE_ARGS];
 		for (int i = 0; i < r->narg; i++)
-			v[i] = r->arg[i];
+			v[i < 3 ? i : 9] = r->arg[i];
 		diff_rule(&e, rule, v, r->narg, o);
 		for (int i = 0; i < r->narg; i++)
 			acc(d, out, r->arg[i], o[i], r->loc);

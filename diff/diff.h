@@ -82,7 +82,13 @@ typedef struct DiffEmit {
 	Block *b;
 	Loc loc;
 } DiffEmit;
-void diff_rule(DiffEmit *e, const char *rule, const int32_t v[9], int nargs, int32_t out[3]);
+/* Lower RULE (a builtin's sixth column) to IR: out[i] is the adjoint
+ * contribution to argument i (-1 for none).  v holds the operands: the
+ * first three arguments (a, b, c), the result (r) and its adjoint (g),
+ * the second and third results and adjoints (r1 g1 r2 g2), then the
+ * fourth argument (d). */
+enum { DIFF_MAX_RULE_ARGS = 4 };
+void diff_rule(DiffEmit *e, const char *rule, const int32_t v[10], int nargs, int32_t out[DIFF_MAX_RULE_ARGS]);
 /* Emit helpers shared by diff.c and rule.c */
 int diff_op(DiffEmit *e, int op, const int32_t *args, int n, Type want);
 int diff_builtin(DiffEmit *e, const char *name, const int32_t *args, int n);

@@ -3,7 +3,7 @@
  *
  * Each builtin row of ir/builtins.h carries, in its sixth column, the
  * adjoint contribution to each argument, separated by ';', as an
- * expression over a, b, c (the arguments), r (the result) and g (the
+ * expression over a, b, c, d (the arguments), r (the result) and g (the
  * result's adjoint):  atan2 is "g * b / (a * a + b * b); -g * a / (a * a
  * + b * b)".  An empty part means no contribution.  A rule starting with
  * '@' is applied to each component of vector (and quaternion) arguments
@@ -14,7 +14,7 @@
  *     sum   := prod {('+' | '-') prod}
  *     prod  := unary {('*' | '/') unary}
  *     unary := '-' unary | prim
- *     prim  := NUMBER | a | b | c | r | g | r1 | g1 | r2 | g2
+ *     prim  := NUMBER | a | b | c | d | r | g | r1 | g1 | r2 | g2
  *            | NAME '(' expr {',' expr} ')' | '(' expr ')'
  *
  * Types come from ir_op_type and ir_builtin_resolve; a float constant
@@ -194,8 +194,8 @@ static int prim(P *p)
 	size_t n = (size_t)(p->s - s0);
 	if (n == 0)
 		bad(p, "expected an operand");
-	if (n == 1 && strchr("abcrg", *s0)) {
-		int id = p->v[strchr("abcrg", *s0) - "abcrg"];
+	if (n == 1 && strchr("abcrgd", *s0)) {
+		int id = p->v[*s0 == 'd' ? 9 : strchr("abcrg", *s0) - "abcrg"];
 		if (id < 0)
 			bad(p, "no such operand");
 		return id;
@@ -304,7 +304,7 @@ static int expr(P *p)
 }
 
 /* Lower parts of rule (one per argument) with operands v. */
-static void lower(DiffEmit *e, const char *rule, const int32_t v[9], int nargs, int32_t out[3])
+static void lower(DiffEmit *e, const char *rule, const int32_t v[10], int nargs, int32_t out[DIFF_MAX_RULE_ARGS])
 {
 	P p = {e, rule, rule, v, TY_FLOAT};
 	for (int i = 4; i >= 0; i--)
@@ -326,12 +326,16 @@ static void lower(DiffEmit *e, const char *rule, const int32_t v[9], int nargs, 
 /* a vector or quaternion: what '@' takes apart */
 static int is_vq(Type t) { return ty_is_vec(t) || ty_is_quat(t); }
 
-void diff_rule(DiffEmit *e, const char *rule, const int32_t v[9], int nargs, int32_t out[3])
+void diff_rule(DiffEmit *e, const char *rule, const int32_t v[10], int nargs, int32_t out[DIFF_MAX_RULE_ARGS])
 {
+	if (nargs > DIFF_MAX_RULE_ARGS)
+		ks_fatal("kdiff: a rule for a builtin of %d arguments", nargs);
 	if (rule[0] != '@') {
 		lower(e, rule, v, nargs, out);
 		return;
 	}
+	if (nargs > 3)
+		ks_fatal("kdiff: a component-wise rule for a builtin of %d arguments", nargs);
 	/* component-wise: the vector operands are taken apart, the rule
 	 * applied to each component, and vector contributions rebuilt */
 	int n = 0;
@@ -340,14 +344,14 @@ void diff_rule(DiffEmit *e, const char *rule, const int32_t v[9], int nargs, int
 			n = ty_ncomp(ty(e, v[i]));
 	int32_t comp[3][6], acc[3] = {-1, -1, -1};
 	for (int k = 0; k < n; k++) {
-		int32_t w[9] = {-1, -1, -1, -1, -1, -1, -1, -1, -1};
+		int32_t w[10] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
 		int kc = ir_const_int(e->m, e->f, k);
 		for (int i = 0; i < 5; i++) {
 			w[i] = v[i];
 			if (v[i] >= 0 && is_vq(ty(e, v[i])))
 				w[i] = diff_op(e, OP_EXTRACT, (int32_t[]){v[i], kc}, 2, TY_VOID);
 		}
-		int32_t o[3];
+		int32_t o[DIFF_MAX_RULE_ARGS];
 		lower(e, rule + 1, w, nargs, o);
 		for (int i = 0; i < nargs; i++) {
 			if (o[i] < 0)

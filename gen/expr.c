@@ -2594,8 +2594,7 @@ Expr lib_m(G *g, int n, int d)
 		return ex(S("wp.diag(", v.s, ")"), t, P_ATOM, iv_hull(v.iv, iv_mk(0, 0)), v.dep);
 	}
 	case 3: case 4: {
-		/* not of four vectors: kdiff's adjoint of the 4x4 overloads
-		 * fails the gradient check (t/gen/unwritten.txt) */
+		/* not of four vectors (t/gen/unwritten.txt) */
 		if (n == 4)
 			return gen_m(g, n, d - 1);
 		Expr v[4];
