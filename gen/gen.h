@@ -74,8 +74,8 @@ void gen_knobs_default(GenKnobs *k);
 	X(type, array_vec3) X(type, array_vec4) X(type, array_mat22)                 \
 	X(type, array_mat33) X(type, array_mat44) X(type, spelled_wp_float32)        \
 	X(type, spelled_wp_int32) X(type, array_ndim) X(type, array2d)               \
-	X(type, struct) X(type, quat) X(type, transform) X(type, spatial_vector)     \
-	X(stmt, tid2)                                                                \
+	X(type, array3d) X(type, struct) X(type, quat) X(type, transform)            \
+	X(type, spatial_vector) X(stmt, tid2) X(stmt, tid3)                          \
 	X(stmt, assign) X(stmt, tuple_unpack)                                       \
 	X(stmt, aug_add) X(stmt, aug_sub) X(stmt, aug_mul) X(stmt, aug_div)          \
 	X(stmt, aug_floordiv) X(stmt, aug_mod) X(stmt, array_store)                  \

@@ -130,6 +130,8 @@ static const char *arr(Kit *k, const char *name, const char *elem, int ndim)
 	sig_add(k, F(k, "%s: %s", name, t));
 	if (ndim == 2)
 		COV(g, type_array2d);
+	if (ndim == 3)
+		COV(g, type_array3d);
 	return name;
 }
 
@@ -270,6 +272,15 @@ static void tid_line(Kit *k, int nd, const char *a, const char *b)
 		COV(g, stmt_tuple_unpack);
 		B(k, "%s, %s = wp.tid()", a, b);
 	}
+}
+
+/* i, j, k = wp.tid() */
+static void tid3_line(Kit *k)
+{
+	COV(k->g, stmt_assign);
+	COV(k->g, stmt_tid3);
+	COV(k->g, stmt_tuple_unpack);
+	B(k, "i, j, k = wp.tid()");
 }
 
 /* Count each call `wp.NAME(` of TEXT as the first overload of NAME in
@@ -595,142 +606,260 @@ static void fam_springs(Kit *k)
 
 /* ---- grid stencils on 2-D arrays ---------------------------------------- */
 
+/* A grid of 2 or 3 dimensions, one thread a cell: the index names, the
+ * extents' names and the neighbours' names along each axis. */
+typedef struct Grid {
+	int nd;
+	const char *at;      /* "i, j" or "i, j, k" */
+	const char *ix[3];   /* i j k */
+	const char *n[3];    /* nx ny nz */
+	const char *lo[3];   /* left down back: the neighbour below, per axis */
+	const char *hi[3];   /* right up front */
+} Grid;
+
+/* U at the cell, with axis A's index replaced by IDX */
+static const char *cell_at(Kit *k, const Grid *gr, const char *u, int a, const char *idx)
+{
+	const char *c[3];
+	for (int d = 0; d < gr->nd; d++)
+		c[d] = d == a ? idx : gr->ix[d];
+	return gr->nd == 2 ? F(k, "%s[%s, %s]", u, c[0], c[1]) : F(k, "%s[%s, %s, %s]", u, c[0], c[1], c[2]);
+}
+
+/* the sum of the neighbours' names: "left + right + down + up" */
+static const char *nb_sum(Kit *k, const Grid *gr)
+{
+	const char *s = F(k, "%s + %s", gr->lo[0], gr->hi[0]);
+	for (int d = 1; d < gr->nd; d++)
+		s = F(k, "%s + %s + %s", s, gr->lo[d], gr->hi[d]);
+	return s;
+}
+
+/* A diffusion coefficient NAME: one for the grid (a parameter), or one a
+ * cell (an array, for a material that varies) */
+static const char *coeff(Kit *k, const Grid *gr, const char *name)
+{
+	if (chance(k->g, 30))
+		return F(k, "%s[%s]", arr(k, name, "float", gr->nd), gr->at);
+	return fparam(k, name);
+}
+
 static void fam_stencil(Kit *k)
 {
 	G *g = k->g;
-	const char *u = arr(k, ONE(g, "u", "field", "temp", "phi", "density"), "float", 2);
-	tid_line(k, 2, "i", "j");
-	B(k, "nx = %s.shape[0]", u);
-	B(k, "ny = %s.shape[1]", u);
+	/* a third of the grids are volumes, as in smoke and heat solvers */
+	Grid gr = {chance(g, 30) ? 3 : 2, 0, {"i", "j", "k"}, {"nx", "ny", "nz"},
+		   {"left", "down", "back"}, {"right", "up", "front"}};
+	int nd = gr.nd;
+	gr.at = nd == 2 ? "i, j" : "i, j, k";
+	const char *u = arr(k, ONE(g, "u", "field", "temp", "phi", "density"), "float", nd);
+	if (nd == 2)
+		tid_line(k, 2, "i", "j");
+	else
+		tid3_line(k);
+	for (int d = 0; d < nd; d++)
+		B(k, "%s = %s.shape[%d]", gr.n[d], u, d);
+	const char *vt = nd == 2 ? "wp.vec2" : "wp.vec3";
 	int mode = rnd(g, 4); /* neighbours: clamped, periodic, fixed boundary, 3x3 window */
 	if (mode == 2) {
-		const char *o = arr(k, F(k, "%s_out", u), "float", 2);
+		const char *o = arr(k, F(k, "%s_out", u), "float", nd);
 		COV(g, stmt_if);
 		COV(g, expr_or);
-		B(k, "if i == 0 or j == 0 or i == nx - 1 or j == ny - 1:");
+		const char *edge = "";
+		for (int d = 0; d < nd; d++)
+			edge = F(k, "%s%s%s == 0 or %s == %s - 1", edge, d ? " or " : "", gr.ix[d], gr.ix[d], gr.n[d]);
+		B(k, "if %s:", edge);
 		k->ind++;
-		B(k, "%s[i, j] = %s", o, chance(g, 50) ? "0.0" : F(k, "%s[i, j]", u));
+		int bc = rnd(g, 3); /* the boundary holds zero, its own value, or a given one */
+		B(k, "%s[%s] = %s", o, gr.at,
+		  bc == 0 ? "0.0" : bc == 1 ? F(k, "%s[%s]", u, gr.at) : fparam(k, ONE(g, "boundary_value", "wall_temp", "bc")));
 		COV(g, stmt_return_kernel);
 		B(k, "return");
 		k->ind--;
-		B(k, "c = %s[i, j]", u);
-		B(k, "lap = %s[i - 1, j] + %s[i + 1, j] + %s[i, j - 1] + %s[i, j + 1]", u, u, u, u);
-		B(k, "lap -= 4.0 * c");
-		const char *alpha = fparam(k, ONE(g, "alpha", "kappa", "diffusivity"));
-		B(k, "%s[i, j] = c + %s * lap", o, alpha);
+		B(k, "c = %s[%s]", u, gr.at);
+		const char *pair[3];
+		for (int d = 0; d < nd; d++)
+			pair[d] = F(k, "%s + %s", cell_at(k, &gr, u, d, F(k, "%s - 1", gr.ix[d])),
+				    cell_at(k, &gr, u, d, F(k, "%s + 1", gr.ix[d])));
+		if (nd == 2) {
+			B(k, "lap = %s + %s", pair[0], pair[1]);
+		} else {
+			/* an axis a line */
+			B(k, "lap = %s", pair[0]);
+			B(k, "lap += %s", pair[1]);
+			B(k, "lap += %s", pair[2]);
+		}
+		B(k, "lap -= %d.0 * c", 2 * nd);
+		const char *rate = F(k, "%s * lap", coeff(k, &gr, ONE(g, "alpha", "kappa", "diffusivity")));
+		if (chance(g, 30))
+			rate = F(k, "%s + %s[%s]", rate, arr(k, ONE(g, "source", "heat_src", "emission"), "float", nd), gr.at);
+		const char *next = chance(g, 50) ? F(k, "c + %s * (%s)", fparam(k, "dt"), rate) : F(k, "c + %s", rate);
+		if (chance(g, 25))
+			next = F(k, "wp.max(%s, 0.0)", next);
+		B(k, "%s[%s] = %s", o, gr.at, next);
 		kit_end(k, ONE(g, "diffuse", "heat_step", "smooth"));
 		return;
 	}
 	if (mode == 3) {
-		/* a 3x3 window, weighted */
-		const char *o = arr(k, ONE(g, "blurred", "out", "filtered"), "float", 2);
+		/* a 3x3 or 5x5 (3x3x3) window, weighted */
+		const char *o = arr(k, ONE(g, "blurred", "out", "filtered"), "float", nd);
+		int r = nd == 2 && chance(g, 30) ? 2 : 1;
+		int wrap = chance(g, 30); /* periodic rather than clamped */
+		int wk = rnd(g, 4), blend = chance(g, 35);
+		if (wk >= 2 || blend)
+			B(k, "c = %s[%s]", u, gr.at);
 		B(k, "acc = float(0.0)");
 		B(k, "wsum = float(0.0)");
 		COV(g, stmt_for_range2);
-		B(k, "for di in range(-1, 2):");
-		k->ind++;
-		B(k, "for dj in range(-1, 2):");
-		k->ind++;
-		B(k, "s = %s[wp.clamp(i + di, 0, nx - 1), wp.clamp(j + dj, 0, ny - 1)]", u);
-		if (chance(g, 50)) {
-			/* bilateral: weights fall off with the difference */
-			B(k, "w = wp.exp(-(s - %s[i, j]) * (s - %s[i, j]) * %s)", u, u, num(k, 2.0, 8.0));
-		} else {
-			B(k, "w = 1.0 / float(1 + di * di + dj * dj)");
+		const char *at = "", *r2 = "";
+		static const char *const dx[] = {"di", "dj", "dk"};
+		for (int d = 0; d < nd; d++) {
+			B(k, "for %s in range(%d, %d):", dx[d], -r, r + 1);
+			k->ind++;
+			const char *x = gr.ix[d], *n = gr.n[d];
+			at = F(k, "%s%s%s", at, d ? ", " : "",
+			       wrap ? F(k, "(%s + %s + %s) %% %s", x, dx[d], n, n)
+				    : F(k, "wp.clamp(%s + %s, 0, %s - 1)", x, dx[d], n));
+			r2 = F(k, "%s%s%s * %s", r2, d ? " + " : "", dx[d], dx[d]);
+		}
+		B(k, "s = %s[%s]", u, at);
+		const char *range_w = F(k, "wp.exp(-(s - c) * (s - c) * %s)", num(k, 2.0, 8.0));
+		switch (wk) {
+		case 0: B(k, "w = 1.0 / float(1 + %s)", r2); break;
+		case 1: B(k, "w = wp.exp(-float(%s) * %s)", r2, num(k, 0.2, 1.0)); break;
+		case 2: B(k, "w = %s", range_w); break; /* bilateral: weights fall off with the difference */
+		default: B(k, "w = %s * %s", range_w, F(k, "wp.exp(-float(%s) * %s)", r2, num(k, 0.2, 1.0))); break;
 		}
 		B(k, "acc += w * s");
 		B(k, "wsum += w");
-		k->ind -= 2;
-		B(k, "%s[i, j] = acc / wsum", o);
+		k->ind -= nd;
+		if (blend) {
+			/* blended with the cell's own value by a strength */
+			const char *st = fparam(k, ONE(g, "strength", "amount", "mix"));
+			B(k, "%s[%s] = wp.lerp(c, acc / wsum, %s)", o, gr.at, st);
+		} else {
+			B(k, "%s[%s] = acc / wsum", o, gr.at);
+		}
 		kit_end(k, ONE(g, "blur", "filter_image", "bilateral"));
 		return;
 	}
-	const char *im, *ip, *jm, *jp;
-	if (mode == 0) {
-		im = "wp.max(i - 1, 0)";
-		ip = "wp.min(i + 1, nx - 1)";
-		jm = "wp.max(j - 1, 0)";
-		jp = "wp.min(j + 1, ny - 1)";
-	} else {
-		im = "(i + nx - 1) % nx";
-		ip = "(i + 1) % nx";
-		jm = "(j + ny - 1) % ny";
-		jp = "(j + 1) % ny";
-	}
 	int op = rnd(g, 4);
 	if (op == 0 || op == 3)
-		B(k, "c = %s[i, j]", u);
-	B(k, "left = %s[%s, j]", u, im);
-	B(k, "right = %s[%s, j]", u, ip);
-	B(k, "down = %s[i, %s]", u, jm);
-	B(k, "up = %s[i, %s]", u, jp);
+		B(k, "c = %s[%s]", u, gr.at);
+	for (int d = 0; d < nd; d++) {
+		const char *x = gr.ix[d], *n = gr.n[d];
+		const char *m = mode == 0 ? F(k, "wp.max(%s - 1, 0)", x) : F(k, "(%s + %s - 1) %% %s", x, n, n);
+		const char *p = mode == 0 ? F(k, "wp.min(%s + 1, %s - 1)", x, n) : F(k, "(%s + 1) %% %s", x, n);
+		B(k, "%s = %s", gr.lo[d], cell_at(k, &gr, u, d, m));
+		B(k, "%s = %s", gr.hi[d], cell_at(k, &gr, u, d, p));
+	}
 	if (op == 0) {
-		/* diffusion, maybe with a reaction term */
-		B(k, "lap = left + right + down + up - 4.0 * c");
-		const char *alpha = fparam(k, ONE(g, "alpha", "kappa", "diffusivity", "nu"));
+		/* diffusion, maybe anisotropic, with a reaction term or a source */
+		const char *rate;
+		if (chance(g, 20)) {
+			/* a diffusivity per axis */
+			const char *kv = scalar(k, ONE(g, "kappa_axes", "diffusivity", "alpha"), vt);
+			const char *lap = "";
+			for (int d = 0; d < nd; d++)
+				lap = F(k, "%s%s%s[%d] * (%s + %s - 2.0 * c)", lap, d ? " + " : "", kv, d, gr.lo[d], gr.hi[d]);
+			B(k, "lap = %s", lap);
+			rate = "lap";
+		} else {
+			B(k, "lap = %s - %d.0 * c", nb_sum(k, &gr), 2 * nd);
+			rate = F(k, "%s * lap", coeff(k, &gr, ONE(g, "alpha", "kappa", "diffusivity", "nu")));
+		}
 		const char *dt = fparam(k, "dt");
-		const char *o = arr(k, F(k, "%s_new", u), "float", 2);
-		if (chance(g, 40))
-			B(k, "%s[i, j] = c + %s * (%s * lap + %s)", o, dt, alpha, shape(k, "c"));
-		else
-			B(k, "%s[i, j] = c + %s * %s * lap", o, dt, alpha);
+		int extra = rnd(g, 5); /* none, a reaction, a source, both */
+		if (extra == 1 || extra == 3)
+			rate = F(k, "%s + %s", rate, shape(k, "c"));
+		if (extra >= 2)
+			rate = F(k, "%s + %s[%s]", rate, arr(k, ONE(g, "source", "heat_src", "emission"), "float", nd), gr.at);
+		const char *o = arr(k, F(k, "%s_new", u), "float", nd);
+		const char *next = F(k, "c + %s * (%s)", dt, rate);
+		if (chance(g, 25)) {
+			/* a density or concentration stays non-negative */
+			B(k, "%s[%s] = wp.max(%s, 0.0)", o, gr.at, next);
+		} else {
+			B(k, "%s[%s] = %s", o, gr.at, next);
+		}
 		kit_end(k, ONE(g, "diffuse", "heat_step", "reaction_diffusion", "explicit_step"));
 	} else if (op == 1) {
 		/* a Jacobi sweep of the Poisson equation */
-		const char *rhs = arr(k, ONE(g, "rhs", "div", "source", "b"), "float", 2);
+		const char *rhs = arr(k, ONE(g, "rhs", "div", "source", "b"), "float", nd);
 		const char *h = fparam(k, ONE(g, "h", "dx", "cell_size"));
-		const char *o = arr(k, ONE(g, "u_next", "pressure", "out"), "float", 2);
+		const char *o = arr(k, ONE(g, "u_next", "pressure", "out"), "float", nd);
+		/* the neighbours' mean: a quarter of four, a sixth of six */
+		const char *mean = nd == 2 ? F(k, "0.25 * (%s - %s * %s * %s[%s])", nb_sum(k, &gr), h, h, rhs, gr.at)
+					   : F(k, "(%s - %s * %s * %s[%s]) / 6.0", nb_sum(k, &gr), h, h, rhs, gr.at);
 		if (chance(g, 50)) {
-			B(k, "%s[i, j] = 0.25 * (left + right + down + up - %s * %s * %s[i, j])", o, h, h, rhs);
+			B(k, "%s[%s] = %s", o, gr.at, mean);
 		} else {
 			/* weighted Jacobi */
 			const char *omega = num(k, 0.5, 0.95);
-			B(k, "avg = 0.25 * (left + right + down + up - %s * %s * %s[i, j])", h, h, rhs);
-			B(k, "%s[i, j] = %s[i, j] + %s * (avg - %s[i, j])", o, u, omega, u);
+			B(k, "avg = %s", mean);
+			B(k, "%s[%s] = %s[%s] + %s * (avg - %s[%s])", o, gr.at, u, gr.at, omega, u, gr.at);
+		}
+		if (chance(g, 35)) {
+			/* the residual of the discrete Poisson equation times h^2, for a
+			 * convergence test */
+			const char *r = arr(k, ONE(g, "residual", "res", "r"), "float", nd);
+			B(k, "%s[%s] = %s * %s * %s[%s] - (%s - %d.0 * %s[%s])", r, gr.at, h, h, rhs, gr.at, nb_sum(k, &gr),
+			  2 * nd, u, gr.at);
 		}
 		kit_end(k, ONE(g, "jacobi", "pressure_solve", "relax"));
 	} else if (op == 2) {
 		/* the gradient by central differences */
-		const char *o = arr(k, ONE(g, "grad", "gradient", "grad_u"), "wp.vec2", 2);
+		const char *o = arr(k, ONE(g, "grad", "gradient", "grad_u"), vt, nd);
 		const char *h = chance(g, 50) ? fparam(k, ONE(g, "inv_dx", "scale")) : "0.5";
-		B(k, "%s[i, j] = wp.vec2(right - left, up - down) * %s", o, h);
+		const char *gv = nd == 2 ? F(k, "wp.vec2(right - left, up - down) * %s", h)
+					 : F(k, "wp.vec3(right - left, up - down, front - back) * %s", h);
 		if (chance(g, 40)) {
-			const char *m = arr(k, ONE(g, "edges", "mag", "grad_norm"), "float", 2);
-			B(k, "%s[i, j] = %s", m, chance(g, 50) ? F(k, "wp.length(%s[i, j])", o) : shape(k, F(k, "wp.length(%s[i, j])", o)));
+			/* its magnitude too, an edge strength */
+			B(k, "g = %s", gv);
+			B(k, "%s[%s] = g", o, gr.at);
+			const char *m = arr(k, ONE(g, "edges", "mag", "grad_norm"), "float", nd);
+			if (chance(g, 50)) {
+				B(k, "%s[%s] = wp.length(g)", m, gr.at);
+			} else {
+				B(k, "gn = wp.length(g)");
+				B(k, "%s[%s] = %s", m, gr.at, shape(k, "gn"));
+			}
+		} else {
+			B(k, "%s[%s] = %s", o, gr.at, gv);
 		}
 		kit_end(k, ONE(g, "gradient", "central_diff", "compute_grad"));
 	} else {
 		/* upwind advection by a velocity field */
-		const char *vel = arr(k, ONE(g, "vel", "velocity", "flow"), "wp.vec2", 2);
+		const char *vel = arr(k, ONE(g, "vel", "velocity", "flow"), vt, nd);
 		const char *dt = fparam(k, "dt");
-		B(k, "w = %s[i, j]", vel);
+		static const char *const du[] = {"dudx", "dudy", "dudz"};
+		B(k, "w = %s[%s]", vel, gr.at);
 		COV(g, stmt_if);
 		COV(g, stmt_else);
-		B(k, "if w[0] > 0.0:");
-		k->ind++;
-		B(k, "dudx = c - left");
-		k->ind--;
-		B(k, "else:");
-		k->ind++;
-		B(k, "dudx = right - c");
-		k->ind--;
-		if (chance(g, 50)) {
-			B(k, "if w[1] > 0.0:");
-			k->ind++;
-			B(k, "dudy = c - down");
-			k->ind--;
-			B(k, "else:");
-			k->ind++;
-			B(k, "dudy = up - c");
-			k->ind--;
-		} else {
-			B(k, "dudy = wp.where(w[1] > 0.0, c - down, up - c)");
+		for (int d = 0; d < nd; d++) {
+			if (d == 0 || chance(g, 50)) {
+				B(k, "if w[%d] > 0.0:", d);
+				k->ind++;
+				B(k, "%s = c - %s", du[d], gr.lo[d]);
+				k->ind--;
+				B(k, "else:");
+				k->ind++;
+				B(k, "%s = %s - c", du[d], gr.hi[d]);
+				k->ind--;
+			} else {
+				B(k, "%s = wp.where(w[%d] > 0.0, c - %s, %s - c)", du[d], d, gr.lo[d], gr.hi[d]);
+			}
 		}
-		const char *o = arr(k, F(k, "%s_out", u), "float", 2);
+		const char *o = arr(k, F(k, "%s_out", u), "float", nd);
+		const char *flux = nd == 2 ? "w[0] * dudx + w[1] * dudy" : "w[0] * dudx + w[1] * dudy + w[2] * dudz";
 		if (chance(g, 40))
-			B(k, "%s[i, j] = c - %s * (w[0] * dudx + w[1] * dudy - %s)", o, dt, shape(k, "c"));
+			flux = F(k, "%s - %s", flux, shape(k, "c"));
+		if (chance(g, 30))
+			flux = F(k, "%s - %s[%s]", flux, arr(k, ONE(g, "source", "inflow", "emission"), "float", nd), gr.at);
+		if (chance(g, 25))
+			B(k, "%s[%s] = wp.max(c - %s * (%s), 0.0)", o, gr.at, dt, flux);
 		else
-			B(k, "%s[i, j] = c - %s * (w[0] * dudx + w[1] * dudy)", o, dt);
+			B(k, "%s[%s] = c - %s * (%s)", o, gr.at, dt, flux);
 		kit_end(k, ONE(g, "advect", "upwind", "transport"));
 	}
 }

@@ -46,6 +46,7 @@ static void usage(int status)
 typedef struct Opts {
 	int device, device_set, use_cc, use_tcc, compile_only, blocks, threads;
 	int ndim, dim[KS_MAX_NDIM]; /* --dim AxB...; ndim 0: a plain --dim N (dim[0]) */
+	int dim_set;                /* --dim was given */
 	int grad, gradcheck, which_nvrtc, bench, coverage, vary_set;
 	uint64_t vary;        /* --vary: the second seed */
 	long long tape_words; /* --tape: the most words per thread, -1: no bound */
@@ -164,6 +165,7 @@ static void parse_opts(Opts *o, int argc, char **argv)
 			o->device_set = 1;
 		} else if (!strcmp(a, "--dim")) {
 			o->ndim = extents("--dim", v, o->dim);
+			o->dim_set = 1;
 			if (o->ndim == 1)
 				o->ndim = 0;
 		} else if (!strcmp(a, "--shape")) {
@@ -348,13 +350,18 @@ static void dims_text(char *out, size_t n, const int *dim, int rank)
 }
 
 /* Kernel f's law: its launch (--dim N along each of its dimensions, or
- * the --dim AxB... given for it), the seed, --set and --shape. */
+ * the --dim AxB... given for it; without --dim 16 along each, but 8 for
+ * a launch of 3 dimensions and 4 for one of 4, so that every default
+ * launch is a few hundred to a few thousand threads: 16^3 threads take
+ * seconds to gradient-check, each finite difference a launch), the
+ * seed, --set and --shape. */
 static void kernel_law(const Opts *o, const Func *f, RunLaw *law)
 {
 	memset(law, 0, sizeof *law);
 	law->rank = ir_kernel_rank(f);
+	int n = o->dim_set ? o->dim[0] : law->rank == 3 ? 8 : law->rank == 4 ? 4 : 16;
 	for (int k = 0; k < law->rank; k++)
-		law->dim[k] = o->ndim ? o->dim[k] : o->dim[0];
+		law->dim[k] = o->ndim ? o->dim[k] : n;
 	law->seed = o->seed;
 	law->set = o->set;
 	law->nset = o->nset;

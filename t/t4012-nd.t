@@ -15,7 +15,7 @@ mkdir -p "$TMPDIR"
 
 # ---- launches of 2, 3 and 4 dimensions ----------------------------------
 
-# the default --dim 16: 16x16, 16^3 and 16^4 threads
+# the default launch: 16x16, 8^3 and 4^4 threads
 ok "krun $PY (cpu)" krun $PY
 krun $PY >"$TMP/cpu.json"
 krun --device sim $PY >"$TMP/sim.json"
@@ -26,10 +26,14 @@ ok "the outputs, worked out from the inputs (float32, float64, float16 per opera
 ok "the inputs follow the law, every array shaped by the launch" $CHECK law "$TMP/cpu.json" --ir $PY
 is "dim is a list for an N-D launch" \
 	"$(python3 -c 'import json,sys; print(" ".join(json.dumps(json.loads(l)["dim"]) for l in open(sys.argv[1])))' "$TMP/cpu.json")" \
-	"[16, 16] [16, 16] [16, 16, 16] [16, 16, 16, 16] [16, 16]"
+	"[16, 16] [16, 16] [8, 8, 8] [4, 4, 4, 4] [16, 16]"
 is "... and an N-D array is nested lists, row-major" \
-	"$(python3 -c 'import json,sys; r=[json.loads(l) for l in open(sys.argv[1])]; print(len(r[2]["inputs"]["v"]), len(r[2]["inputs"]["v"][0]), len(r[2]["inputs"]["v"][0][0]), len(r[2]["inputs"]["v"][0][0][0]), len(r[3]["outputs"]["h"][15][15][15]))' "$TMP/cpu.json")" \
-	"16 16 16 3 16"
+	"$(python3 -c 'import json,sys; r=[json.loads(l) for l in open(sys.argv[1])]; print(len(r[2]["inputs"]["v"]), len(r[2]["inputs"]["v"][0]), len(r[2]["inputs"]["v"][0][0]), len(r[2]["inputs"]["v"][0][0][0]), len(r[3]["outputs"]["h"][3][3][3]))' "$TMP/cpu.json")" \
+	"8 8 8 3 4"
+krun --dim 16 $PY >"$TMP/cpu16.json"
+is "--dim 16 given: 16 along every dimension of every launch" \
+	"$(python3 -c 'import json,sys; print(" ".join(json.dumps(json.loads(l)["dim"]) for l in open(sys.argv[1])))' "$TMP/cpu16.json")" \
+	"[16, 16] [16, 16] [16, 16, 16] [16, 16, 16, 16] [16, 16]"
 
 krun --device sim --grid 3x7 --dim 5 $PY >"$TMP/grid.json"
 krun --dim 5 $PY >"$TMP/cpu5.json"

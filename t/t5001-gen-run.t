@@ -56,15 +56,19 @@ for k in arithmetic:201:370 arithmetic:201:578 vector:203:86 vector:203:257 \
 	gradcheck "$TMP/r.py" "kgen -c $c -s $s, kernel $i"
 done
 # A larger dim and another input seed: indices stay in bounds, values
-# finite.  The kernels launched over two dimensions run on a long, thin
-# grid each way (1000 x 1000 would be a million threads a kernel).
+# finite.  The kernels launched over two or three dimensions run on a
+# long, thin grid each way (1000 x 1000 would be a million threads a
+# kernel).
 kgen -c all -s 99 -n "$N" -o "$TMP/all.py"
 mkdir -p "$TMP/split"
 kgen -c all -s 99 -n "$N" --split "$TMP/split" >/dev/null
 printf 'import warp as wp\n\n\n' >"$TMP/one.py"
 cp "$TMP/one.py" "$TMP/two.py"
+cp "$TMP/one.py" "$TMP/three.py"
 for f in "$TMP"/split/*.py; do
-	if grep -q '^    [a-z_]*, [a-z_]* = wp.tid()' "$f"; then
+	if grep -q '^    [a-z_]*, [a-z_]*, [a-z_]* = wp.tid()' "$f"; then
+		tail -n +4 "$f" >>"$TMP/three.py"
+	elif grep -q '^    [a-z_]*, [a-z_]* = wp.tid()' "$f"; then
 		tail -n +4 "$f" >>"$TMP/two.py"
 	else
 		tail -n +4 "$f" >>"$TMP/one.py"
@@ -74,5 +78,7 @@ ok "a mix of $N kernels runs finite with --dim 1000 --seed 7 (1-D launches)" \
 	krun --device cpu --dim 1000 --seed 7 "$TMP/one.py"
 ok "... and with --dim 1000x2 and 2x1000 (2-D launches)" \
 	sh -c "krun --device cpu --dim 1000x2 --seed 7 '$TMP/two.py' && krun --device cpu --dim 2x1000 --seed 7 '$TMP/two.py'"
+ok "... and with --dim 1000x2x2, 2x1000x2 and 2x2x1000 (3-D launches)" \
+	sh -c "krun --device cpu --dim 1000x2x2 --seed 7 '$TMP/three.py' && krun --device cpu --dim 2x1000x2 --seed 7 '$TMP/three.py' && krun --device cpu --dim 2x2x1000 --seed 7 '$TMP/three.py'"
 ok "... and with --dim 1" krun --device cpu --dim 1 "$TMP/all.py"
 done_testing
