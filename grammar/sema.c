@@ -1916,6 +1916,14 @@ static int generic_make(Sema *s, Node *e, const char *name, Target *t)
 /* The bytes of a string literal node (adjacent literals joined, as
  * Python joins them), into b.  Escapes are Python's; a raw string keeps
  * its backslashes; f-strings, bytes and non-ASCII are refused. */
+/* an error in a string literal: the text gathered so far is freed first,
+ * since the error may longjmp to a caller that goes on (ks_recover) */
+#define STR_ERR(...)                   \
+	do {                           \
+		buf_free(b);           \
+		ERR(__VA_ARGS__);      \
+	} while (0)
+
 static void py_string(Sema *s, Node *n, Buf *b)
 {
 	const char *p = n->name;
@@ -1933,7 +1941,7 @@ static void py_string(Sema *s, Node *n, Buf *b)
 		int raw = 0;
 		for (; *p && strchr("rRuUbBfF", *p); p++) {
 			if (strchr("bBfF", *p))
-				ERR(n, "%s are not supported in kernels",
+				STR_ERR(n, "%s are not supported in kernels",
 				    strchr("bB", *p) ? "bytes literals" : "f-strings");
 			raw |= *p == 'r' || *p == 'R';
 		}
@@ -1943,7 +1951,7 @@ static void py_string(Sema *s, Node *n, Buf *b)
 		while (*p && !(*p == q && (!triple || (p[1] == q && p[2] == q)))) {
 			unsigned char c = (unsigned char)*p++;
 			if (c >= 0x80)
-				ERR(n, "only ASCII is supported in a format string");
+				STR_ERR(n, "only ASCII is supported in a format string");
 			if (c != '\\' || raw) {
 				buf_putc(b, c);
 				if (c == '\\' && *p)
@@ -1966,7 +1974,7 @@ static void py_string(Sema *s, Node *n, Buf *b)
 				char *end;
 				long v = strtol(hex, &end, 16);
 				if (end != hex + 2)
-					ERR(n, "a \\x escape takes two hex digits");
+					STR_ERR(n, "a \\x escape takes two hex digits");
 				buf_putc(b, (int)v);
 				p += 2;
 				break;
@@ -1978,7 +1986,7 @@ static void py_string(Sema *s, Node *n, Buf *b)
 						v = v * 8 + (*p++ - '0');
 					buf_putc(b, v & 0xff);
 				} else if (c == 'u' || c == 'U' || c == 'N') {
-					ERR(n, "only ASCII is supported in a format string");
+					STR_ERR(n, "only ASCII is supported in a format string");
 				} else {
 					buf_putc(b, '\\');
 					buf_putc(b, c);
@@ -1988,6 +1996,8 @@ static void py_string(Sema *s, Node *n, Buf *b)
 		p += *p ? (triple ? 3 : 1) : 0;
 	}
 }
+
+#undef STR_ERR
 
 /* printf fmt, args: one instruction of the function being built */
 static void emit_printf(Sema *s, Node *at, const char *fmt, const int32_t *a, int n)

@@ -4,7 +4,8 @@
 # its sanitizers under make check SAN=1) and run on what the fuzzers found
 # (t/fuzz/findings: a name that made the emitters loop forever, an error
 # in kdiff that leaked its scratch memory, a 0 / 0 kdiff's simplifier
-# folded into a NaN the IR cannot say) and on the seed corpus.  Each
+# folded into a NaN the IR cannot say, a non-ASCII byte in a wp.printf
+# format that leaked the text read before it) and on the seed corpus.  Each
 # input must finish, bounded, and pass the harness's checks: a located
 # error or IR that goes through kdiff and both emitters to code without a
 # reserved name.
