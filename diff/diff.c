@@ -1669,9 +1669,6 @@ typedef struct Use {
 
 static int atomic_kind(int row);
 
-/* Does f take or return a float value (an array of floats included)?  One
- * that does not has no adjoint to compute: the results of its atomics may
- * be used freely (a lock, a counter, a compaction's slot). */
 /* Does a kernel's struct of type T have a leaf that takes an adjoint (a
  * float field, an array of floats), at any depth? */
 static int struct_has_adj(Type t)
@@ -1684,6 +1681,10 @@ static int struct_has_adj(Type t)
 	return 0;
 }
 
+/* Does f take or return a float value (an array of floats, or a struct
+ * holding one, included)?  One that does not has no adjoint to compute:
+ * the results of its atomics may be used freely (a lock, a counter, a
+ * compaction's slot). */
 static int has_floaty(const Func *f)
 {
 	for (int i = 0; i < f->nparam; i++) {

@@ -166,10 +166,9 @@ static void walk(Taint *s, const Block *b, int ctx)
 static void order_func(const Module *m, const Func *f, const uint8_t *in, uint8_t *out,
 		       int *ret, int depth)
 {
-	Taint s = {m, f, calloc((size_t)f->nval + 1, 1), malloc(((size_t)f->nval + 1) * sizeof(int32_t)),
+	Taint s = {m, f, xmalloc((size_t)f->nval + 1), xmalloc(((size_t)f->nval + 1) * sizeof(int32_t)),
 		   0, 0, 0, depth};
-	if (!s.t || !s.origin)
-		abort();
+	memset(s.t, 0, (size_t)f->nval + 1);
 	for (int v = 0; v < f->nval; v++)
 		s.origin[v] = -1;
 	for (int i = 0; i < f->nparam; i++)
