@@ -40,8 +40,9 @@ for dim in 25 40; do
 			python3 t/run/check.py int-edges "$TMP/ie.json"
 done
 for py in samples/*/*.py; do
+	dim=$(dims_for "$py" 1000)
 	call fwd_pair "cpu and $DEV agree on $py" "$TOL_FWD" "$py"
-	call fwd_pair "... with $(dims_for "$py" 1000) (4 blocks)" "$TOL_FWD" $(dims_for "$py" 1000) --seed 7 "$py"
+	call fwd_pair "... with $dim (4 blocks)" "$TOL_FWD" $dim --seed 7 "$py"
 done >"$TMP/list"
 # through the grid-stride loop: every atomic sample at about 100000
 # threads (the GPU's order of atomics at scale), and the first sample of
@@ -53,8 +54,8 @@ for d in samples/*/; do
 	case $d in */atomic/) set -- "$d"*.py ;; *) set -- "$(ls "$d"*.py | head -1)" ;; esac
 	for py in "$@"; do
 		case $d in */atomic/) big=$(dims_for "$py" 100000) ;; *) big=$(dims_for "$py" 12000) ;; esac
-		call fwd_pair "cpu and $DEV agree on $py with ${BIG_RUN/--dim 100000/$big} (the grid-stride loop)" \
-			"$TOL_BIG" ${BIG_RUN/--dim 100000/$big} $(big_sets "$py") "$py"
+		call fwd_pair "cpu and $DEV agree on $py with $big $BIG_GRID (the grid-stride loop)" \
+			"$TOL_BIG" $big $BIG_GRID $(big_sets "$py") "$py"
 	done
 done >>"$TMP/list"
 par "$TMP/list"

@@ -30,7 +30,8 @@
 #             forward recomputed and the reverse, and sums the adjoints of
 #             float scalars over every thread through atomics.
 #
-# BIG_RUN is the run of TOL_BIG; big_sets FILE adds --set NAME=64 for each
+# BIG_RUN is the run of TOL_BIG (BIG_GRID its grid and seed, for a run
+# of another size); big_sets FILE adds --set NAME=64 for each
 # int scalar of FILE's kernels, which the input law makes dim otherwise,
 # so that a loop it bounds stays short (at dim, a kernel whose every
 # thread loops n times is 1e10 iterations, minutes on the cpu device).
@@ -38,7 +39,8 @@ TOL_FWD="--rel 1e-5 --abs 2e-5"
 TOL_BIG="--rel 2e-4 --abs 2e-4"
 TOL_GEN="--rel 1e-5 --abs 2e-5 --scale"
 TOL_GRAD="--grad-rel 1e-4 --grad-abs 1e-5"
-BIG_RUN="--dim 100000 --grid 40x128 --seed 7"
+BIG_GRID="--grid 40x128 --seed 7"
+BIG_RUN="--dim 100000 $BIG_GRID"
 
 # t_krun OUT ERR DESC ARGS...: krun ARGS >OUT 2>ERR; a failed test with
 # krun's reason unless it exits 0

@@ -1,6 +1,6 @@
 """Kernels whose outputs do or do not depend on the order the threads run
-in, for t/t4016-order.t: each kernel's docstring-free name says what
-krun's record must list as order_dependent."""
+in: t/t4017-order.t lists, kernel by kernel, what krun's record must name
+as order_dependent."""
 import warp as wp
 
 
