@@ -2465,6 +2465,19 @@ Expr lib_v(G *g, int n, int d)
 		return ex(S("wp.get_diag(", m.s, ")"), t, P_ATOM, m.iv, m.dep);
 	}
 	case 4: {
+		if (chance(g, 30)) {
+			/* a float over each component, the divisor kept off zero */
+			static const char *const c[] = {"0.5", "1.0", "2.0"};
+			static const double cv[] = {0.5, 1.0, 2.0};
+			Expr s = named_f(g, d - 1, 2.0), b = plain_v(g, n, d - 1);
+			int k = rnd(g, 3);
+			COVB(g, DIV_APPROX_SV);
+			COVB(g, ABS_V);
+			COV(g, expr_vec_add);
+			COV(g, expr_vec_fill);
+			return ex(S("wp.div_approx(", s.s, ", wp.abs(", b.s, ") + wp.vec", ilit(g, n), "(", c[k], "))"), t,
+				  P_ATOM, iv_sym(iv_mag(s.iv) / cv[k]), s.dep | b.dep);
+		}
 		Expr a = plain_v(g, n, d - 1), s = safe_div(g, gen_f(g, d - 1));
 		COVB(g, DIV_APPROX_V);
 		return ex(S("wp.div_approx(", a.s, ", ", s.s, ")"), t, P_ATOM,
@@ -2594,9 +2607,6 @@ Expr lib_m(G *g, int n, int d)
 		return ex(S("wp.diag(", v.s, ")"), t, P_ATOM, iv_hull(v.iv, iv_mk(0, 0)), v.dep);
 	}
 	case 3: case 4: {
-		/* not of four vectors (t/gen/unwritten.txt) */
-		if (n == 4)
-			return gen_m(g, n, d - 1);
 		Expr v[4];
 		const char *s = "";
 		Iv iv = iv_mk(0, 0);
@@ -2628,6 +2638,20 @@ Expr lib_m(G *g, int n, int d)
 		return ex(S("wp.inverse_approx(", a.s, " + ", eye(g, n, c), ")"), t, P_ATOM, iv_sym(1.0), a.dep);
 	}
 	case 6: {
+		if (chance(g, 30)) {
+			/* a float over each element, the divisor at least 1 */
+			Expr s = named_f(g, d - 1, 2.0), b = gen_m(g, n, d - 1);
+			if (!named_ex(b))
+				b = dep_vm(g, t, d - 1);
+			b = squash(g, b, 4.0);
+			COVB(g, DIV_APPROX_SM);
+			COVB(g, CW_MUL_M);
+			COV(g, expr_mat_add);
+			COV(g, expr_mat_fill);
+			return ex(S("wp.div_approx(", s.s, ", wp.cw_mul(", b.s, ", ", b.s, ") + wp.mat", ilit(g, n), ilit(g, n),
+				    "(1.0))"),
+				  t, P_ATOM, iv_sym(iv_mag(s.iv)), s.dep | b.dep);
+		}
 		Expr a = gen_m(g, n, d - 1), s = safe_div(g, gen_f(g, d - 1));
 		if (!named_ex(a))
 			a = dep_vm(g, t, d - 1);

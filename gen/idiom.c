@@ -286,7 +286,11 @@ static void tid3_line(Kit *k)
 /* Count each call `wp.NAME(` of TEXT as the first overload of NAME in
  * ir/builtins.h: the idioms write each builtin by name, and the
  * coverage report counts them so (an overload of another shape, such as
- * wp.normalize of a quaternion, counts as the first). */
+ * wp.normalize of a quaternion, counts as the first).  The atomics into
+ * arrays of quaternions and transforms come first among the atomics'
+ * rows, and the idioms accumulate into no such array: they are passed
+ * over, so a wp.atomic_add counts as the overload of scalar and vector
+ * arrays. */
 static void count_builtins(G *g, const char *text)
 {
 	static const struct {
@@ -304,7 +308,9 @@ static void count_builtins(G *g, const char *text)
 		if (*e != '(')
 			continue;
 		for (int b = 0; b < GB_N; b++)
-			if (!(row[b].fl & BF_INTERNAL) && !strncmp(row[b].name, n, (size_t)(e - n)) && !row[b].name[e - n]) {
+			if (!(row[b].fl & BF_INTERNAL) && b != GB_ATOMIC_ADD_Q && b != GB_ATOMIC_SUB_Q &&
+			    b != GB_ATOMIC_ADD_X && b != GB_ATOMIC_SUB_X && !strncmp(row[b].name, n, (size_t)(e - n)) &&
+			    !row[b].name[e - n]) {
 				g->cov->b[b]++;
 				break;
 			}
@@ -923,6 +929,19 @@ static void fam_reduce(Kit *k)
 			B(k, "wp.atomic_add(%s, b, %s[%s])", h, w, t);
 		else
 			B(k, "wp.atomic_add(%s, b, 1)", h);
+		if (chance(g, 40)) {
+			/* a bit per bin, 32 bins to a word: set in a mask of the
+			 * occupied bins, cleared in one of the empty bins, or
+			 * toggled (the parity of the bin's count) */
+			static const char *const fn[] = {"wp.atomic_or", "wp.atomic_and", "wp.atomic_xor"};
+			int op = rnd(g, 3);
+			const char *m = op == 0   ? arr(k, ONE(g, "occupied", "occupancy", "nonempty"), "int", 1)
+					: op == 1 ? arr(k, ONE(g, "empty_bins", "free_bins", "vacant"), "int", 1)
+						  : arr(k, ONE(g, "parity", "odd_counts", "hit_parity"), "int", 1);
+			COV(g, stmt_assign);
+			B(k, "bit = 1 << (b %% 32)");
+			B(k, "%s(%s, b // 32, %sbit)", fn[op], m, op == 1 ? "~" : "");
+		}
 		kit_end(k, ONE(g, "histogram", "bin_values", "count_bins"));
 		return;
 	}
