@@ -1405,11 +1405,26 @@ static const char *thresh_in(G *g, Iv iv)
 	return S(b);
 }
 
+/* Does TEXT use the thread index i as a value (not only as the index
+ * of an element, `x[i]`)? */
+static int bare_i(const char *t)
+{
+	for (const char *p = t; (p = strchr(p, 'i')); p++)
+		if ((p == t || !(isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '.' || p[-1] == '[')) &&
+		    !isalnum((unsigned char)p[1]) && p[1] != '_' && p[1] != ']')
+			return 1;
+	return 0;
+}
+
 /* Do the texts A and B name a variable in common?  (`x < 0.2 or x >=
  * 0.1`, `k % 3 > 0 and k % 3 == 0`: an and/or of two tests of one value
- * is easily always or never true.) */
+ * is easily always or never true.)  The thread index i counts where it
+ * is a value in both (`i % 2 != 0 or i % 2 == 0`), not where it only
+ * picks the thread's element. */
 static int shares_name(const char *a, const char *b)
 {
+	if (bare_i(a) && bare_i(b))
+		return 1;
 	static const char *const skip[] = {"wp", "float", "int", "not", "and", "or", "if", "else", "i"};
 	for (const char *p = a; *p;) {
 		if (!(isalpha((unsigned char)*p) || *p == '_') || (p > a && (isalnum((unsigned char)p[-1]) ||

@@ -17,6 +17,9 @@
  *   - an if (without elif/else after it), else or for whose body emptied
  *     is dropped; a block that must stay (elif, if before else) gets
  *     `pass`; a `pass` beside other statements is dropped.
+ * It returns 0, so that the kernel is drawn again, when the kernel lost
+ * what its category promises, or when a block had to be given a `pass`
+ * or a line updates a value by itself (`x = x`, `x -= x`).
  * Right-hand sides are pure (helpers with a result only compute), so
  * dropping them changes no output.  Reads are found as whole words, not
  * after a '.', so the pass is conservative: a read it sees that is not
@@ -38,6 +41,7 @@ typedef struct Ln {
 	const char *rd; /* where the reads start (assignments: the right side) */
 	int ind, kind, okind, hdr, dead, end;
 	int len;        /* strlen(s) */
+	int lhs;        /* K_ASSIGN, K_PART, K_AUG: the length of the target's text */
 	int nt;
 	char t[3][28];  /* targets (K_ASSIGN, K_PART, K_AUG: t[0] is the base) */
 	int tid;        /* K_ASSIGN, K_PART: t[0] in the function's names (nm) */
@@ -132,6 +136,7 @@ static void classify(Ln *l)
 	if (bl >= sizeof l->t[0])
 		return;
 	l->rd = best + oplen;
+	l->lhs = (int)(best - s);
 	l->atomic = !strncmp(l->rd, "wp.atomic_", 10);
 	if (aug) {
 		l->kind = K_AUG;
@@ -632,6 +637,18 @@ static int promised(const Ln *l, int cat)
 	}
 }
 
+/* Is L an update of a value by itself that says nothing: `x = x`,
+ * `f[i] = f[i]`, `x -= x` (0), `x /= x` (1)? */
+static int self_update(const Ln *l)
+{
+	if (l->kind != K_ASSIGN && l->kind != K_PART && l->kind != K_AUG)
+		return 0;
+	const char *op = l->s + l->lhs + 1;
+	if (l->kind == K_AUG && *op != '-' && *op != '/' && *op != '%')
+		return 0;
+	return l->len - (int)(l->rd - l->s) == l->lhs && !memcmp(l->s, l->rd, (size_t)l->lhs);
+}
+
 /* Write S (L bytes) indented by IND and a newline. */
 static void put_line(Buf *out, size_t ind, const char *s, size_t l)
 {
@@ -703,8 +720,11 @@ int gen_prune(Buf *out, size_t start, int cat)
 	if (kdef >= 0)
 		drop_unused_params(L, kdef, n);
 	/* write back: dead lines out, a lone pass kept, an emptied block gets
-	 * one; count the kernel's body lines and look for its promise */
-	int found = kdef < 0, lines = 0;
+	 * one; count the kernel's body lines and look for its promise.  A
+	 * block the pass emptied, or a value updated by itself, makes the
+	 * kernel one to draw again (a branch that does nothing reads as
+	 * noise, not as code). */
+	int found = kdef < 0, lines = 0, blemish = 0;
 	out->n = start;
 	for (int j = 0; j < n; j++) {
 		Ln *l = &L[j];
@@ -724,6 +744,7 @@ int gen_prune(Buf *out, size_t start, int cat)
 			found = found || promised(l, cat);
 		}
 		put_line(out, (size_t)l->ind, l->s, (size_t)l->len);
+		blemish |= self_update(l);
 		if (l->kind == K_HDR) {
 			int m = j + 1;
 			while (m < n && L[m].dead)
@@ -731,8 +752,9 @@ int gen_prune(Buf *out, size_t start, int cat)
 			if (m >= n || L[m].ind <= l->ind) {
 				put_line(out, (size_t)l->ind + 4, "pass", 4);
 				lines += kdef >= 0 && j > kdef;
+				blemish = 1;
 			}
 		}
 	}
-	return kdef < 0 || (found && lines >= 4);
+	return kdef < 0 || (found && lines >= 4 && !blemish);
 }

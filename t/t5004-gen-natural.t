@@ -8,8 +8,10 @@
 # check reads the kernels with Python's ast: no term built of literals alone
 # (2.0 * wp.sin(0.5), int(0.25 * 8.0); in at most 0.5% of the functions, a
 # helper with nothing to name), no constructor then index (wp.vec3(a, b,
-# c)[1]), no operator or wp call on two constructors, no x = x, no store
-# overwritten before a read, no kernel parameter the body never names.
+# c)[1]), no operator or wp call on two constructors, no x = x (nor
+# out[i] = out[i]), no x -= x or x /= x, no block whose body is only
+# `pass`, no store overwritten before a read, no kernel parameter the body
+# never names.
 . "$(dirname "$0")/lib.sh"
 
 N=${KGEN_NAT_N:-2000}
@@ -157,8 +159,15 @@ def jumps(n, arr):
 def block(body, fn):
     for j, st in enumerate(body):
         a = assigned(st)
-        if a and isinstance(a[1], ast.Name) and a[0] == a[1].id:
+        if a and ast.unparse(a[1]) == a[0]:
             bad.append(('self-assignment', fn, ast.unparse(st)))
+        if isinstance(st, ast.AugAssign) and isinstance(st.op, (ast.Sub, ast.Div, ast.Mod, ast.FloorDiv)) and \
+                ast.unparse(st.target) == ast.unparse(st.value):
+            bad.append(('self-update', fn, ast.unparse(st)))
+        for f in ('body', 'orelse'):
+            b = getattr(st, f, None)
+            if isinstance(st, (ast.If, ast.For, ast.While)) and b and all(isinstance(x, ast.Pass) for x in b):
+                bad.append(('pass-only block', fn, ast.unparse(st).split('\n')[0]))
         if a and not (isinstance(a[1], ast.Call) and ast.unparse(a[1].func).startswith('wp.atomic_')):
             x, arr = a[0].split('[')[0], a[0].endswith('[i]')
             for st2 in body[j + 1:]:
@@ -211,7 +220,7 @@ for s in 1 2; do
 	kgen -c all -s $s -n "$N" -o "$TMP/k$s.py"
 	python3 "$TMP/check2.py" "$TMP/k$s.py" >"$TMP/bad$s" 2>"$TMP/sum$s"
 	diag "$(cat "$TMP/sum$s")"
-	is "-c all -s $s -n $N: no constructor tricks, x = x, overwritten store or unused parameter" \
+	is "-c all -s $s -n $N: no constructor tricks, x = x, x -= x, pass-only block, overwritten store or unused parameter" \
 		"$(grep -v '^constant: ' "$TMP/bad$s" | head -5)" ""
 	nc=$(grep '^constant: ' "$TMP/bad$s" | awk -F': ' '{ print $2 }' | sort -u | wc -l)
 	ok "-c all -s $s -n $N: $nc functions with a literal-only term (<= 0.5%)" test $((nc * 200)) -le "$N"
@@ -235,10 +244,12 @@ ok "... the x - x" grep -q '^self-op' "$TMP/negout"
 ok "... and the wp.max(x, x)" grep -q '^minmax self' "$TMP/negout"
 printf '%s\n' '@wp.kernel' 'def k_0(xs: wp.array(dtype=float), s: float, out: wp.array(dtype=float)):' \
 	'    i = wp.tid()' '    a = xs[i]' '    a = a' '    out[i] = 2.0 * wp.sin(0.5) + wp.vec3(a, 0.5, a)[1]' \
-	'    out[i] = wp.dot(wp.vec2(a, 1.0), wp.vec2(0.5, a)) + xs[i]' >"$TMP/neg2.py"
+	'    out[i] = wp.dot(wp.vec2(a, 1.0), wp.vec2(0.5, a)) + xs[i]' '    xs[i] = xs[i]' '    a -= a' \
+	'    if a > 0.5:' '        pass' '    else:' '        out[i] = a' >"$TMP/neg2.py"
 python3 "$TMP/check2.py" "$TMP/neg2.py" >"$TMP/negout" 2>/dev/null
 is "the ast check rejects a bad kernel" "$?" 1
 for w in 'constant: k_0: 2.0 \* wp.sin(0.5)' 'constructor then index' 'call of constructors' 'self-assignment' \
+	'self-assignment: k_0: xs\[i\] = xs\[i\]' 'self-update: k_0: a -= a' 'pass-only block: k_0: if a > 0.5:' \
 	'overwritten: k_0: out\[i\] = 2.0' 'unused parameter: k_0: s'; do
 	ok "... naming the ${w%%:*}" grep -q "^$w" "$TMP/negout"
 done
