@@ -671,6 +671,34 @@ static Expr leaf_f(G *g, int d)
 	return lit_f(g);
 }
 
+static const char *thresh_in(G *g, Iv iv);
+
+/* The argument of a quantizer (floor, ceil, round, sign...): scaled so
+ * that its range spans a few integers (the cell of a position is
+ * wp.floor(8.0 * x)), or for a sign shifted to straddle 0 (wp.sign(x -
+ * 0.3)); else the result is one value for every thread and seed. */
+static Expr spread(G *g, Expr a, int sign)
+{
+	if (sign) {
+		if (a.iv.lo < 0 && a.iv.hi > 0)
+			return a;
+		const char *t = thresh_in(g, a.iv);
+		double c = atof(t);
+		COV(g, expr_sub);
+		return ex(S(par(g, a, P_ADD), " - ", t), T_F, P_ADD, iv_mk(a.iv.lo - c, a.iv.hi - c), a.dep);
+	}
+	double w = a.iv.hi - a.iv.lo;
+	if (w >= 4.0 || w <= 0.0)
+		return a;
+	static const char *const k[] = {"2.0", "4.0", "8.0", "16.0"};
+	static const double kv[] = {2, 4, 8, 16};
+	int j = 0;
+	while (j < 3 && w * kv[j] < 4.0)
+		j++;
+	COV(g, expr_mul);
+	return ex(S(k[j], " * ", par(g, a, P_MUL)), T_F, P_MUL, iv_mk(a.iv.lo * kv[j], a.iv.hi * kv[j]), a.dep);
+}
+
 static Expr math1(G *g, Expr a)
 {
 	const char *s = a.s;
@@ -744,17 +772,20 @@ static Expr math1(G *g, Expr a)
 		return ex(S("wp.pow(", a.s, ", ", et[k], ")"), T_F, P_ATOM, iv_mk(fmin(p0, p1), fmax(p0, p1)), a.dep);
 	}
 	case 13:
+		a = spread(g, a, 0);
 		COVB(g, FLOOR);
-		return ex(S("wp.floor(", s, ")"), T_F, P_ATOM, iv_mk(floor(v.lo), floor(v.hi)), a.dep);
+		return ex(S("wp.floor(", a.s, ")"), T_F, P_ATOM, iv_mk(floor(a.iv.lo), floor(a.iv.hi)), a.dep);
 	case 14:
+		a = spread(g, a, 0);
 		COVB(g, CEIL);
-		return ex(S("wp.ceil(", s, ")"), T_F, P_ATOM, iv_mk(ceil(v.lo), ceil(v.hi)), a.dep);
+		return ex(S("wp.ceil(", a.s, ")"), T_F, P_ATOM, iv_mk(ceil(a.iv.lo), ceil(a.iv.hi)), a.dep);
 	case 15:
 		COVB(g, ABS_F);
 		return ex(S("wp.abs(", s, ")"), T_F, P_ATOM, iv_mk(v.lo > 0 ? v.lo : v.hi < 0 ? -v.hi : 0, iv_mag(v)), a.dep);
 	default:
+		a = spread(g, a, 1);
 		COVB(g, SIGN_F);
-		return ex(S("wp.sign(", s, ")"), T_F, P_ATOM, iv_mk(-1, 1), a.dep);
+		return ex(S("wp.sign(", a.s, ")"), T_F, P_ATOM, iv_mk(-1, 1), a.dep);
 	}
 }
 
@@ -2218,6 +2249,7 @@ Expr lib_f(G *g, int d)
 		return ex(S("wp.step(", par(g, c, P_ADD), " - ", t, ")"), T_F, P_ATOM, iv_mk(0, 1), a.dep);
 	}
 	case 3:
+		a = spread(g, a, 0);
 		COVB(g, NONZERO);
 		return ex(S("wp.nonzero(wp.floor(", a.s, "))"), T_F, P_ATOM, iv_mk(0, 1), a.dep);
 	case 4:
@@ -2231,6 +2263,7 @@ Expr lib_f(G *g, int d)
 		static const char *const fn[] = {"wp.round(", "wp.rint(", "wp.trunc("};
 		static const int bf[] = {GB_ROUND, GB_RINT, GB_TRUNC};
 		int k = rnd(g, 3);
+		a = spread(g, a, 0);
 		g->cov->b[bf[k]]++;
 		return ex(S(fn[k], a.s, ")"), T_F, P_ATOM, iv_mk(floor(a.iv.lo), ceil(a.iv.hi)), a.dep);
 	}
