@@ -29,11 +29,12 @@ $DEG "$TMP/k1.json" "$TMP/k2.json" "$TMP/k3.json" >"$TMP/k.out"
 diag "$(cat "$TMP/k.out")"
 indep=$(sed -n 's/^independent of the inputs \([0-9]*\), writing nothing \([0-9]*\)$/\1 \2/p' "$TMP/k.out")
 set -- $indep
-ok "outputs independent of the inputs in at most 5% ($1 of $N)" test $((100 * $1)) -le $((5 * N))
+ok "outputs independent of the inputs in at most 2% ($1 of $N)" test $((100 * $1)) -le $((2 * N))
 ok "kernels writing nothing at most 2% ($2 of $N)" test $((100 * $2)) -le $((2 * N))
 oneway=$(sed -n 's/^with an if that never takes one way \([0-9]*\) .*, with a loop that never runs \([0-9]*\) .*/\1 \2/p' "$TMP/k.out")
 set -- $oneway
-ok "a one-way if in at most 22% ($1 of $N; 31% before the rules)" test $((100 * $1)) -le $((22 * N))
+ok "a one-way if in at most 8% ($1 of $N; 31% before the rules, 6% with the blemishes redrawn and quantizers spread)" \
+	test $((100 * $1)) -le $((8 * N))
 ok "a loop that never runs in at most 2% ($2 of $N)" test $((100 * $2)) -le $((2 * N))
 
 done_testing
