@@ -1384,7 +1384,9 @@ static void fam_raycast(Kit *k)
 		tid_line(k, 2, "i", "j");
 		B(k, "u = (float(i) + 0.5) / float(%s.shape[0]) * 2.0 - 1.0", img);
 		B(k, "v = (float(j) + 0.5) / float(%s.shape[1]) * 2.0 - 1.0", img);
-		B(k, "ro = %s", cam);
+		/* the camera stands back from the scene (within the unit cube),
+		 * looking down -z: no sphere of radius up to 1 holds it */
+		B(k, "ro = %s + wp.vec3(0.0, 0.0, %s)", cam, num(k, 3.0, 4.0));
 		B(k, "rd = wp.normalize(wp.vec3(u, v, %s))", num(k, -1.0, -0.5));
 	} else {
 		const char *o = arr(k, ONE(g, "ray_origin", "origins", "ray_o"), "wp.vec3", 1);
