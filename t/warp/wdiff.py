@@ -410,8 +410,8 @@ def hazards(path):
 
       dynamic-loop   a `while`, or a `for` over a range that is not
                      constant (Warp unrolls only constant ranges of at most
-                     16 trips), assigns a variable that lives across
-                     iterations
+                     16 trips, and none whose body has a `break`), assigns
+                     a variable that lives across iterations
       inplace-array  an array is both read and written by the kernel
       component      a component of a local vector or matrix is assigned
       atomic-value   the value an atomic returns is used
@@ -448,6 +448,17 @@ def hazards(path):
                 return False
         return len(range(*vals)) <= 16
 
+    def breaks(stmts):
+        """Does a `break` of this loop (not of a loop inside it) occur?"""
+        todo = list(stmts)
+        while todo:
+            st = todo.pop()
+            if isinstance(st, ast.Break):
+                return True
+            if not isinstance(st, (ast.For, ast.While, ast.FunctionDef)):
+                todo.extend(c for c in ast.iter_child_nodes(st) if isinstance(c, ast.stmt))
+        return False
+
     def assigned(stmts):
         names = set()
         for st in stmts:
@@ -469,7 +480,7 @@ def hazards(path):
         found, reads, writes = set(), set(), set()
         for n in ast.walk(fn):
             if isinstance(n, (ast.While, ast.For)):
-                if isinstance(n, ast.While) or not const_range(n.iter):
+                if isinstance(n, ast.While) or not const_range(n.iter) or breaks(n.body):
                     inner = assigned(n.body)
                     if isinstance(n, ast.For):
                         inner.discard(n.target.id if isinstance(n.target, ast.Name) else "")
