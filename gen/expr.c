@@ -2475,6 +2475,30 @@ Expr lib_i(G *g, int d)
 	}
 }
 
+/* A vector divisor made from B, every component at least *LO (0.5, 1 or
+ * 2): wp.abs(b) + wp.vecN(c), for cw_div and a float over a vector. */
+static const char *off_zero_v(G *g, int n, Expr b, double *lo)
+{
+	static const char *const c[] = {"0.5", "1.0", "2.0"};
+	static const double cv[] = {0.5, 1.0, 2.0};
+	int k = rnd(g, 3);
+	*lo = cv[k];
+	COVB(g, ABS_V);
+	COV(g, expr_vec_add);
+	COV(g, expr_vec_fill);
+	return S("wp.abs(", b.s, ") + wp.vec", ilit(g, n), "(", c[k], ")");
+}
+
+/* A matrix divisor made from B, every element at least 1:
+ * wp.cw_mul(b, b) + wp.matNN(1.0). */
+static const char *off_zero_m(G *g, int n, Expr b)
+{
+	COVB(g, CW_MUL_M);
+	COV(g, expr_mat_add);
+	COV(g, expr_mat_fill);
+	return S("wp.cw_mul(", b.s, ", ", b.s, ") + wp.mat", ilit(g, n), ilit(g, n), "(1.0)");
+}
+
 Expr lib_v(G *g, int n, int d)
 {
 	int t = VEC_OF(n);
@@ -2495,15 +2519,10 @@ Expr lib_v(G *g, int n, int d)
 			COVB(g, CW_MUL_V);
 			return ex(S("wp.cw_mul(", a.s, ", ", b.s, ")"), t, P_ATOM, iv_mul(a.iv, b.iv), a.dep | b.dep);
 		}
-		static const char *const c[] = {"0.5", "1.0", "2.0"};
-		static const double cv[] = {0.5, 1.0, 2.0};
-		int k = rnd(g, 3);
+		double lo;
+		const char *q = off_zero_v(g, n, b, &lo);
 		COVB(g, CW_DIV_V);
-		COVB(g, ABS_V);
-		COV(g, expr_vec_add);
-		COV(g, expr_vec_fill);
-		return ex(S("wp.cw_div(", a.s, ", wp.abs(", b.s, ") + wp.vec", ilit(g, n), "(", c[k], "))"), t, P_ATOM,
-			  iv_sym(iv_mag(a.iv) / cv[k]), a.dep | b.dep);
+		return ex(S("wp.cw_div(", a.s, ", ", q, ")"), t, P_ATOM, iv_sym(iv_mag(a.iv) / lo), a.dep | b.dep);
 	}
 	case 3: {
 		Expr m = gen_m(g, n, d - 1);
@@ -2514,17 +2533,12 @@ Expr lib_v(G *g, int n, int d)
 	}
 	case 4: {
 		if (chance(g, 30)) {
-			/* a float over each component, the divisor kept off zero */
-			static const char *const c[] = {"0.5", "1.0", "2.0"};
-			static const double cv[] = {0.5, 1.0, 2.0};
+			/* a float over each component */
 			Expr s = named_f(g, d - 1, 2.0), b = plain_v(g, n, d - 1);
-			int k = rnd(g, 3);
+			double lo;
+			const char *q = off_zero_v(g, n, b, &lo);
 			COVB(g, DIV_APPROX_SV);
-			COVB(g, ABS_V);
-			COV(g, expr_vec_add);
-			COV(g, expr_vec_fill);
-			return ex(S("wp.div_approx(", s.s, ", wp.abs(", b.s, ") + wp.vec", ilit(g, n), "(", c[k], "))"), t,
-				  P_ATOM, iv_sym(iv_mag(s.iv) / cv[k]), s.dep | b.dep);
+			return ex(S("wp.div_approx(", s.s, ", ", q, ")"), t, P_ATOM, iv_sym(iv_mag(s.iv) / lo), s.dep | b.dep);
 		}
 		Expr a = plain_v(g, n, d - 1), s = safe_div(g, gen_f(g, d - 1));
 		COVB(g, DIV_APPROX_V);
@@ -2638,16 +2652,14 @@ Expr lib_m(G *g, int n, int d)
 		if (!second_vm(g, a, d - 1, &b) || (is_ctor(a) && is_ctor(b)))
 			b = no_ctor(g, t, d - 1);
 		b = squash(g, b, 4.0);
-		COVB(g, CW_MUL_M);
-		if (chance(g, 50))
+		if (chance(g, 50)) {
+			COVB(g, CW_MUL_M);
 			return ex(S("wp.cw_mul(", a.s, ", ", b.s, ")"), t, P_ATOM, iv_mul(a.iv, b.iv), a.dep | b.dep);
+		}
 		if (is_ctor(b)) /* not wp.cw_mul(wp.mat22(...), wp.mat22(...)) */
 			b = squash(g, no_ctor(g, t, d - 1), 4.0);
 		COVB(g, CW_DIV_M);
-		COV(g, expr_mat_add);
-		COV(g, expr_mat_fill);
-		return ex(S("wp.cw_div(", a.s, ", wp.cw_mul(", b.s, ", ", b.s, ") + wp.mat", ilit(g, n), ilit(g, n), "(1.0))"),
-			  t, P_ATOM, a.iv, a.dep | b.dep);
+		return ex(S("wp.cw_div(", a.s, ", ", off_zero_m(g, n, b), ")"), t, P_ATOM, a.iv, a.dep | b.dep);
 	}
 	case 2: {
 		Expr v = plain_v(g, n, d - 1);
@@ -2693,12 +2705,8 @@ Expr lib_m(G *g, int n, int d)
 				b = dep_vm(g, t, d - 1);
 			b = squash(g, b, 4.0);
 			COVB(g, DIV_APPROX_SM);
-			COVB(g, CW_MUL_M);
-			COV(g, expr_mat_add);
-			COV(g, expr_mat_fill);
-			return ex(S("wp.div_approx(", s.s, ", wp.cw_mul(", b.s, ", ", b.s, ") + wp.mat", ilit(g, n), ilit(g, n),
-				    "(1.0))"),
-				  t, P_ATOM, iv_sym(iv_mag(s.iv)), s.dep | b.dep);
+			return ex(S("wp.div_approx(", s.s, ", ", off_zero_m(g, n, b), ")"), t, P_ATOM, iv_sym(iv_mag(s.iv)),
+				  s.dep | b.dep);
 		}
 		Expr a = gen_m(g, n, d - 1), s = safe_div(g, gen_f(g, d - 1));
 		if (!named_ex(a))
