@@ -869,7 +869,7 @@ static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host,
 		/* the same kernel on the second seed's inputs */
 		RunArgs in2, out2;
 		law.seed = o->vary;
-		run_args_init(&in2, f, &law);
+		run_args_init(&in2, ff, &law);
 		run_args_copy(&out2, &in2);
 		launch(o, m, f, 0, host, gpu, &out2, blocks, threads);
 		vary_check(f, o, &in, &out, &in2, &out2, &why);

@@ -107,4 +107,25 @@ is "a kernel with no if or loop: exit 0 under --coverage --vary" "$?" 0
 is "... its coverage is empty" "$(cov "$TMP/flat.json" scale)" ""
 is "... and nothing on stderr" "$(cat "$TMP/flat.err")" ""
 
+# a struct parameter: the second seed's arguments are laid out as the
+# first's, its fields one by one (a crash before)
+cat >"$TMP/st.py" <<'EOF2'
+import warp as wp
+
+
+@wp.struct
+class Step:
+    dt: float
+    drift: wp.vec3
+
+
+@wp.kernel
+def advance(x: wp.array(dtype=wp.vec3), y: wp.array(dtype=wp.vec3), s: Step):
+    i = wp.tid()
+    y[i] = x[i] + s.dt * s.drift
+EOF2
+krun --coverage --vary 2 "$TMP/st.py" >"$TMP/st.json" 2>"$TMP/st.err"
+is "a struct parameter: exit 0 under --coverage --vary" "$?" 0
+is "... and nothing on stderr" "$(cat "$TMP/st.err")" ""
+
 done_testing
