@@ -1035,7 +1035,15 @@ static void stmt(G *g, int nest)
 	 * new blocks open, past it only plain assignments follow */
 	int cap = 2 * (g->k->stmts > 0 ? g->k->stmts : 1) + 4;
 	if (g->nstmt++ > cap) {
-		st_assign(g);
+		/* near the table's end (the largest knobs), no new names */
+		if (g->nv > MAXV - 24)
+			st_reassign(g);
+		else
+			st_assign(g);
+		return;
+	}
+	if (g->nv > MAXV - 24) {
+		st_reassign(g);
 		return;
 	}
 	int w[NST];

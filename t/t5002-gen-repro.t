@@ -69,4 +69,11 @@ for cc in tcc clang; do
 	cmp -s "$TMP/ref.py" "$TMP/alt.py" || fail="$fail knobs"
 	is "kgen built by $cc writes the same bytes (categories that differ:$fail)" "$fail" ""
 done
+# the largest knobs: every kernel made (no table of names overflows), and
+# each one parses
+kgen -c all -s 1 -n 3000 --stmts 40 --depth 6 --nest 4 --params 8 -o "$TMP/max.py" 2>"$TMP/max.err"
+is "the largest knobs: 3000 kernels made (exit 0)" "$?" 0
+kparse "$TMP/max.py" -o "$TMP/max.kir"
+is "... and kparse takes them" "$?" 0
+
 done_testing
