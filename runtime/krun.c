@@ -761,10 +761,38 @@ static void cover_json(Buf *b, const Module *m, const Func *f, const Opts *o, Bu
 	free(reach);
 }
 
+/* Is the float component at p (c bytes, little-endian) +0 or -0? */
+static int zero_either_sign(const unsigned char *p, size_t c)
+{
+	for (size_t k = 0; k + 1 < c; k++)
+		if (p[k])
+			return 0;
+	return !(p[c - 1] & 0x7f);
+}
+
+/* Do arrays x and y of n bytes, elements of type e, hold the same
+ * values?  Float components compare as numbers, so +0 and -0 are one
+ * value: outputs that differ only in the sign of a zero do not depend on
+ * the inputs. */
+static int same_values(Type e, const void *x, const void *y, size_t n)
+{
+	if (!memcmp(x, y, n))
+		return 1;
+	if (ty_is_struct(e) || !ty_is_float(ty_scalar(e)))
+		return 0;
+	const unsigned char *a = x, *b = y;
+	size_t c = ty_info(ty_scalar(e))->size;
+	for (size_t k = 0; k + c <= n; k += c)
+		if (memcmp(a + k, b + k, c) && !(zero_either_sign(a + k, c) && zero_either_sign(b + k, c)))
+			return 0;
+	return 1;
+}
+
 /* --vary: do the outputs of the runs at the two seeds differ?  An array
  * counts when either run changed it; a kernel that changes none, or
  * whose changed arrays end the same under both seeds, does not depend on
- * its inputs: the reason goes to *why. */
+ * its inputs: the reason goes to *why.  Values compare as numbers
+ * (same_values). */
 static void vary_check(const Func *f, const Opts *o, const RunArgs *in1, const RunArgs *out1,
 		       const RunArgs *in2, const RunArgs *out2, Buf *why)
 {
@@ -773,9 +801,10 @@ static void vary_check(const Func *f, const Opts *o, const RunArgs *in1, const R
 		if (!in1->buf[i])
 			continue;
 		size_t n = in1->bytes[i];
-		int w = memcmp(in1->buf[i], out1->buf[i], n) || memcmp(in2->buf[i], out2->buf[i], n);
+		Type e = ty_elem(in1->f->val[in1->f->param[i]].ty);
+		int w = !same_values(e, in1->buf[i], out1->buf[i], n) || !same_values(e, in2->buf[i], out2->buf[i], n);
 		written |= w;
-		differ |= w && memcmp(out1->buf[i], out2->buf[i], n);
+		differ |= w && !same_values(e, out1->buf[i], out2->buf[i], n);
 	}
 	if (!written)
 		buf_printf(why, "%s: changes no array under seeds %llu and %llu\n", f->name,

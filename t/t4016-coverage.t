@@ -107,6 +107,21 @@ is "a kernel with no if or loop: exit 0 under --coverage --vary" "$?" 0
 is "... its coverage is empty" "$(cov "$TMP/flat.json" scale)" ""
 is "... and nothing on stderr" "$(cat "$TMP/flat.err")" ""
 
+# outputs that differ between the seeds only in the sign of a zero are the
+# same numbers: they do not depend on the inputs
+cat >"$TMP/zero.py" <<'EOF2'
+import warp as wp
+
+
+@wp.kernel
+def signed_zero(a: wp.array(dtype=float), b: wp.array(dtype=float)):
+    i = wp.tid()
+    b[i] = 0.0 * a[i]
+EOF2
+krun --vary 2 "$TMP/zero.py" >/dev/null 2>"$TMP/e"
+is "outputs +0 under one seed and -0 under the other: the same" "$(cat "$TMP/e")" \
+	"krun: signed_zero: its outputs are the same under seeds 1 and 2: they do not depend on the inputs"
+
 # a struct parameter: the second seed's arguments are laid out as the
 # first's, its fields one by one (a crash before)
 cat >"$TMP/st.py" <<'EOF2'
