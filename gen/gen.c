@@ -254,7 +254,8 @@ int gen_pick_category(uint64_t seed, uint64_t index, unsigned mix)
 	return 0;
 }
 
-const char *gen_kernel(Buf *out, uint64_t seed, int cat_, uint64_t index, const GenKnobs *k, GenCov *cov)
+const char *gen_kernel(Buf *out, uint64_t seed, int cat_, uint64_t index, unsigned redraw, const GenKnobs *k,
+		       GenCov *cov)
 {
 	static G g;
 	static GenCov sink, tmp;
@@ -264,10 +265,13 @@ const char *gen_kernel(Buf *out, uint64_t seed, int cat_, uint64_t index, const 
 	 * whose body was dead, a component store never read): then the
 	 * kernel is drawn again from "SEED/CATEGORY/INDEX/rK", so it still
 	 * depends only on (seed, category, index); only the kept attempt
-	 * counts in the coverage. */
+	 * counts in the coverage.  Redraw N of kgen --verify (verify.c) is
+	 * drawn from "SEED/CATEGORY/INDEX/vN", and its own attempts from
+	 * "SEED/CATEGORY/INDEX/vN/rK". */
 	for (int attempt = 0;; attempt++) {
-		char a[21], b[21], r[21];
+		char a[21], b[21], r[21], v[21];
 		size_t n = SCAT(key, sizeof key, u64_str(a, seed), "/", gen_cat_name[cat_], "/", u64_str(b, index),
+				redraw ? "/v" : "", redraw ? u64_str(v, redraw) : "",
 				attempt ? "/r" : "", attempt ? u64_str(r, (uint64_t)attempt) : "");
 		g.s = ks_hash64(key, n, 0);
 		g.cat = cat_;

@@ -127,9 +127,22 @@ int gen_cov_print(FILE *f, const GenCov *cov);
 /* The category of kernel INDEX under a mix (a bit set of categories). */
 int gen_pick_category(uint64_t seed, uint64_t index, unsigned mix);
 
-/* Append kernel INDEX of CAT (and its helpers) to OUT; count into COV
- * when it is not NULL.  Returns the kernel's name, valid until the next
- * call. */
-const char *gen_kernel(Buf *out, uint64_t seed, int cat, uint64_t index, const GenKnobs *k, GenCov *cov);
+/* Append kernel INDEX of CAT (and its helpers) to OUT, its draw number
+ * REDRAW (0 the first; kgen --verify draws a degenerate kernel again);
+ * count into COV when it is not NULL.  Returns the kernel's name, valid
+ * until the next call. */
+const char *gen_kernel(Buf *out, uint64_t seed, int cat, uint64_t index, unsigned redraw, const GenKnobs *k,
+		       GenCov *cov);
+
+/* kgen --verify: the draw numbers of kernels FIRST .. FIRST+COUNT-1 of
+ * the mix, into redraw[0 .. COUNT-1]: for each, the first draw that
+ * KRUN (the path of krun) runs on cpu under input seeds 1 and 2 without
+ * a complaint of krun --coverage --vary (outputs that do not depend on
+ * the inputs, an if that takes only one way, a loop body that never
+ * runs).  Exits with krun's message when krun fails otherwise, or when
+ * a kernel is degenerate in draws 0 to GEN_MAX_REDRAW. */
+#define GEN_MAX_REDRAW 200
+void gen_verify(uint64_t seed, unsigned mix, uint64_t first, uint64_t count, const GenKnobs *k,
+		const char *krun, unsigned *redraw);
 
 #endif

@@ -3,12 +3,15 @@
  * a category (or a mix); kernel I's text depends only on (SEED, category,
  * I), so any range of kernels can be made alone with --first.  With
  * --coverage it prints how often each construct was written instead;
- * with --split DIR it writes each kernel to a module of its own.
+ * with --split DIR it writes each kernel to a module of its own; with
+ * --verify each kernel is the first of its draws that krun finds not
+ * degenerate (gen/verify.c).
  * doc/kgen.md is the manual.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gen/gen.h"
 
@@ -17,7 +20,8 @@ static void usage(int status)
 	FILE *f = status ? stderr : stdout;
 	fputs("usage: kgen -c CATEGORY[,CATEGORY...]|all [-s SEED] [-n COUNT] [--first I]\n"
 	      "            [--stmts N] [--depth N] [--nest N] [--params N]\n"
-	      "            [--vec-pct P] [--int-pct P] [--coverage | --split DIR] [-o FILE]\n",
+	      "            [--vec-pct P] [--int-pct P] [--verify | --draw N]\n"
+	      "            [--coverage | --split DIR] [-o FILE]\n",
 	      f);
 	if (!status) {
 		fputs("\n"
@@ -36,6 +40,13 @@ static void usage(int status)
 		      "  --params N    array parameters, about (default 4)\n"
 		      "  --vec-pct P   type mix: vector/matrix share, relative to 30 (default 30)\n"
 		      "  --int-pct P   type mix: int share of scalars, relative to 20 (default 20)\n"
+		      "  --verify      run the kernels with krun --coverage --vary (cpu, input\n"
+		      "                seeds 1 and 2) and draw again each one whose outputs do\n"
+		      "                not depend on its inputs, with an if that takes one way\n"
+		      "                only or a loop body that never runs; krun is the one\n"
+		      "                beside kgen, else $KSYNTH_KRUN, else on the PATH\n"
+		      "  --draw N      make draw N of each kernel (0 plain kgen's; --verify\n"
+		      "                keeps the first draw krun accepts)\n"
 		      "  --coverage    print `KIND NAME COUNT` per construct instead of the\n"
 		      "                kernels; exit 1 if any count is zero\n"
 		      "  --split DIR   write kernel I to DIR/NAME.py, NAME its kernel's name,\n"
@@ -82,24 +93,72 @@ static unsigned cats(const char *s)
 	return m;
 }
 
+/* Kernels are made a chunk at a time: with --verify, krun runs a chunk's
+ * kernels in one module. */
+#define CHUNK 250
+
+typedef struct Run {
+	uint64_t seed;
+	unsigned mix;
+	const GenKnobs *k;
+	const char *krun;     /* --verify: the krun to run; NULL without */
+	unsigned draw;        /* --draw N */
+	unsigned rd[CHUNK];   /* the chunk's draw numbers */
+} Run;
+
+/* The draw numbers of kernels first .. first+n-1 (n <= CHUNK). */
+static void draws(Run *r, uint64_t first, uint64_t n)
+{
+	if (r->krun)
+		gen_verify(r->seed, r->mix, first, n, r->k, r->krun, r->rd);
+	else
+		for (uint64_t j = 0; j < n; j++)
+			r->rd[j] = r->draw;
+}
+
+/* --verify's krun: $KSYNTH_KRUN, else the krun in kgen's own folder,
+ * else krun on the PATH. */
+static const char *find_krun(void)
+{
+	const char *e = getenv("KSYNTH_KRUN");
+	if (e && *e)
+		return e;
+	static char self[4096];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 8);
+	if (n > 0) {
+		self[n] = 0;
+		char *slash = strrchr(self, '/');
+		if (slash) {
+			strcpy(slash + 1, "krun");
+			if (!access(self, X_OK))
+				return self;
+		}
+	}
+	return "krun";
+}
+
 /* --split: kernel I to DIR/NAME.py, the bytes `-n 1 --first I` writes,
  * each written whole and renamed into place before its `I NAME` line goes
  * to F, so a listed kernel's file is whole. */
-static void write_split(FILE *f, const char *dir, uint64_t seed, unsigned mix, uint64_t first, uint64_t count,
-			const GenKnobs *k)
+static void write_split(FILE *f, const char *dir, Run *r, uint64_t first, uint64_t count)
 {
 	Buf b = {0}, path = {0};
-	for (uint64_t i = first; i < first + count; i++) {
-		b.n = 0;
-		buf_puts(&b, "import warp as wp\n\n\n");
-		const char *name = gen_kernel(&b, seed, gen_pick_category(seed, i, mix), i, k, NULL);
-		path.n = 0;
-		buf_printf(&path, "%s/%s.py", dir, name);
-		buf_put(&path, "", 1);
-		out_write_whole(path.p, b.p, b.n - 1); /* as -n 1: one newline at the end */
-		char d[21];
-		d[20] = 0;
-		fprintf(f, "%s %s\n", ks_udec(d + 20, i), name);
+	for (uint64_t c = first; c < first + count; c += CHUNK) {
+		uint64_t m = first + count - c < CHUNK ? first + count - c : CHUNK;
+		draws(r, c, m);
+		for (uint64_t i = c; i < c + m; i++) {
+			b.n = 0;
+			buf_puts(&b, "import warp as wp\n\n\n");
+			const char *name = gen_kernel(&b, r->seed, gen_pick_category(r->seed, i, r->mix), i,
+						      r->rd[i - c], r->k, NULL);
+			path.n = 0;
+			buf_printf(&path, "%s/%s.py", dir, name);
+			buf_put(&path, "", 1);
+			out_write_whole(path.p, b.p, b.n - 1); /* as -n 1: one newline at the end */
+			char d[21];
+			d[20] = 0;
+			fprintf(f, "%s %s\n", ks_udec(d + 20, i), name);
+		}
 	}
 	buf_free(&b);
 	buf_free(&path);
@@ -110,7 +169,8 @@ int main(int argc, char **argv)
 	const char *out = NULL, *split_dir = NULL;
 	unsigned mix = 0;
 	unsigned long long seed = 1, count = 1, first = 0;
-	int coverage = 0;
+	int coverage = 0, verify = 0, draw_set = 0;
+	unsigned long long draw = 0;
 	GenKnobs k;
 	gen_knobs_default(&k);
 	ks_prog = "kgen";
@@ -120,6 +180,8 @@ int main(int argc, char **argv)
 			usage(0);
 		else if (!strcmp(a, "--coverage"))
 			coverage = 1;
+		else if (!strcmp(a, "--verify"))
+			verify = 1;
 		else if (!v)
 			usage(2);
 		else if (!strcmp(a, "-c"))
@@ -146,27 +208,38 @@ int main(int argc, char **argv)
 			out = argv[++i];
 		else if (!strcmp(a, "--split"))
 			split_dir = argv[++i];
+		else if (!strcmp(a, "--draw"))
+			draw = num(argv[++i], 1000000), draw_set = 1;
 		else
 			usage(2);
 	}
-	if (!mix || (split_dir && (coverage || !*split_dir)))
+	if (!mix || (split_dir && (coverage || !*split_dir)) || (verify && draw_set))
 		usage(2);
 	GenCov *cov = coverage ? calloc(1, sizeof *cov) : NULL;
+	static Run r;
+	r.seed = seed;
+	r.mix = mix;
+	r.k = &k;
+	r.krun = verify ? find_krun() : NULL;
+	r.draw = (unsigned)draw;
 	FILE *f = out_open(out);
 	int zero = 0;
 	if (split_dir) {
-		write_split(f, split_dir, seed, mix, first, count, &k);
+		write_split(f, split_dir, &r, first, count);
 	} else {
 		Buf b = {0};
 		if (!coverage)
 			buf_puts(&b, "import warp as wp\n\n\n");
-		for (unsigned long long i = first; i < first + count; i++) {
-			int c = gen_pick_category(seed, i, mix);
-			gen_kernel(&b, seed, c, i, &k, cov);
-			if (b.n >= (1u << 20) || coverage) {
-				if (!coverage)
-					fwrite(b.p, 1, b.n, f);
-				b.n = 0;
+		for (uint64_t c = first; c < first + count; c += CHUNK) {
+			uint64_t m = first + count - c < CHUNK ? first + count - c : CHUNK;
+			draws(&r, c, m);
+			for (uint64_t i = c; i < c + m; i++) {
+				gen_kernel(&b, seed, gen_pick_category(seed, i, mix), i, r.rd[i - c], &k, cov);
+				if (b.n >= (1u << 20) || coverage) {
+					if (!coverage)
+						fwrite(b.p, 1, b.n, f);
+					b.n = 0;
+				}
 			}
 		}
 		if (coverage)

@@ -146,7 +146,7 @@ define ds_step
 $(DS_WORK)/%/$(1).st: $(2) $(3) mk/dataset.sh
 	$$(Q)$$(DS_ENV) $$(DS_RUN) sh mk/dataset.sh $(1) $$(@D) $$$$(( $$* * $(SHARD) )) $(SHARD)
 endef
-$(eval $(call ds_step,gen,,$(DATASET_BIN)/kgen))
+$(eval $(call ds_step,gen,,$(DATASET_BIN)/kgen $(DATASET_BIN)/krun $(wildcard runtime/*.h)))
 $(eval $(call ds_step,parse,$(DS_WORK)/%/gen.st,$(DATASET_BIN)/kparse $(DATASET_BIN)/kfmt))
 $(eval $(call ds_step,diff,$(DS_WORK)/%/parse.st,$(DATASET_BIN)/kdiff))
 $(eval $(call ds_step,emit,$(DS_WORK)/%/diff.st,$(DATASET_BIN)/kemit-cpu $(DATASET_BIN)/kemit-cu))

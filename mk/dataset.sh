@@ -257,8 +257,9 @@ cuda() { [ "$DS_DEVICE" != cpu ]; }
 case $step in
 gen)
 	# one kgen for the shard: kgen --split writes each kernel to NAME.py,
-	# as `-n 1 --first I` would, and lists `I NAME`
-	"$B/kgen" -c "$DS_CATS" -s "$DS_SEED" -n "$count" --first "$first" --split . -o k.tmp.$$ || exit 1
+	# as `-n 1 --first I` would, and lists `I NAME`; --verify draws again
+	# each kernel that the check's krun --coverage --vary would reject
+	KSYNTH_KRUN="$B/krun" "$B/kgen" -c "$DS_CATS" -s "$DS_SEED" -n "$count" --first "$first" --verify --split . -o k.tmp.$$ || exit 1
 	[ "$(wc -l <k.tmp.$$)" -eq "$count" ] || { echo "dataset.sh: kgen listed $(wc -l <k.tmp.$$) kernels of $count" >&2; exit 1; }
 	sed 's/$/ ok/' k.tmp.$$ >>"$tmp" ;;
 parse)

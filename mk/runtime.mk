@@ -40,6 +40,9 @@ $(O)/runtime.flags: FORCE
 FORCE:
 
 $(O)/bin/krun: KS_LDLIBS += $(KRUN_LIBS) -ldl
+# kgen --verify runs krun with the runtime's temporary files and child
+# handling (runtime/run_host.c), which brings libtcc's and dlopen's symbols
+$(O)/bin/kgen: KS_LDLIBS += $(KRUN_LIBS) -ldl
 
 
 .PHONY: check-cuda

@@ -252,6 +252,8 @@ void run_child(int pid);
 /* Run argv, output (stdout and stderr) into *log; returns the exit
  * status, or -1 if it could not start or died from a signal. */
 int run_cmd(char *const argv[], Buf *log);
+/* The same with its stdout to the file OUT and only its stderr to *log. */
+int run_cmd_out(char *const argv[], const char *out, Buf *log);
 
 /* The deadline: SIGALRM after timeout seconds (0: none; run_deadline(0)
  * disarms it), whenever it comes, ends krun with status 1, the child

@@ -73,10 +73,19 @@ static void stop_child(void)
 	}
 }
 
+/* The handlers installed before tmp_init's (the output file's, out.c),
+ * which on_term passes the signal on to. */
+static void (*term_old[3])(int);
+static const int term_sig[3] = {SIGINT, SIGTERM, SIGHUP};
+
 static void on_term(int sig)
 {
 	stop_child();
 	tmp_clean();
+	for (int i = 0; i < 3; i++)
+		if (term_sig[i] == sig && term_old[i] != SIG_DFL && term_old[i] != SIG_IGN &&
+		    term_old[i] != SIG_ERR)
+			term_old[i](sig);
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -94,9 +103,8 @@ static void tmp_init(void)
 	done = 1;
 	tmp_owner = (sig_atomic_t)getpid();
 	atexit(tmp_clean);
-	signal(SIGINT, on_term);
-	signal(SIGTERM, on_term);
-	signal(SIGHUP, on_term);
+	for (int i = 0; i < 3; i++)
+		term_old[i] = signal(term_sig[i], on_term);
 }
 
 const char *run_tmpdir(void)
@@ -171,14 +179,24 @@ void run_tmpdone(char *path)
 
 int run_cmd(char *const argv[], Buf *log)
 {
+	return run_cmd_out(argv, NULL, log);
+}
+
+int run_cmd_out(char *const argv[], const char *out, Buf *log)
+{
 	static int seq;
 	char name[32];
 	snprintf(name, sizeof name, "cmd%d.log", seq++);
 	char *path = run_tmpfile(name);
 	posix_spawn_file_actions_t fa;
 	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 1, path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	posix_spawn_file_actions_adddup2(&fa, 1, 2);
+	if (out) {
+		posix_spawn_file_actions_addopen(&fa, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		posix_spawn_file_actions_addopen(&fa, 2, path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	} else {
+		posix_spawn_file_actions_addopen(&fa, 1, path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		posix_spawn_file_actions_adddup2(&fa, 1, 2);
+	}
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	pid_t pid;
 	int err = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);

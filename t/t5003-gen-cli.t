@@ -61,4 +61,28 @@ is "kgen -c loop --split '' (no folder) exits 2" "$?" 2
 kgen --help >"$TMP/out"
 is "kgen --help exits 0" "$?" 0
 ok "... and documents the knobs" grep -q -- '--depth' "$TMP/out"
+ok "... and --verify" grep -q -- '--verify' "$TMP/out"
+
+# --verify with a krun that cannot run, or that fails: exit 1, krun's
+# message, no output file
+KSYNTH_KRUN=$TMP/no-krun kgen --verify -c loop -n 3 -o "$TMP/nv.py" 2>"$TMP/err"
+is "kgen --verify with no krun exits 1" "$?" 1
+ok "... saying which krun" grep -q "kgen: --verify: $TMP/no-krun failed on kernels 0 to 2" "$TMP/err"
+ok "... and writing no output file" test ! -e "$TMP/nv.py"
+printf '#!/bin/sh\necho "krun: something else" >&2\nexit 1\n' >"$TMP/bad-krun"
+chmod +x "$TMP/bad-krun"
+KSYNTH_KRUN=$TMP/bad-krun kgen --verify -c loop -n 3 -o "$TMP/nv.py" 2>"$TMP/err"
+is "kgen --verify with a krun failing for another reason exits 1" "$?" 1
+ok "... with its message" grep -qx "krun: something else" "$TMP/err"
+# --split and --coverage make the kernels -o makes
+kgen --verify -c control_flow -s 3 -n 12 -o "$TMP/v.py"
+mkdir -p "$TMP/vs"
+kgen --verify -c control_flow -s 3 -n 12 --split "$TMP/vs" >"$TMP/vs.list"
+for n in $(awk '{ print $2 }' "$TMP/vs.list"); do tail -n +4 "$TMP/vs/$n.py"; done | grep -v '^$' >"$TMP/vs.py"
+is "--verify --split: the kernels of --verify -o" "$(tail -n +4 "$TMP/v.py" | grep -v '^$')" "$(cat "$TMP/vs.py")"
+kgen -c control_flow -s 3 -n 12 -o "$TMP/p.py"
+ok "... which are not all plain kgen's" sh -c "! cmp -s '$TMP/p.py' '$TMP/v.py'"
+kgen --verify --coverage -c control_flow -s 3 -n 12 2>/dev/null | awk '{ print $1, $2 }' >"$TMP/vc"
+kgen --coverage -c control_flow -s 3 -n 12 2>/dev/null | awk '{ print $1, $2 }' >"$TMP/pc"
+ok "--verify --coverage: the rows of --coverage" cmp -s "$TMP/vc" "$TMP/pc"
 done_testing

@@ -40,11 +40,26 @@ for l in ("source", "forward", "backward"):
 assert 100 < v["coverage"]["rows"] and 0 < v["coverage"]["covered"] <= v["coverage"]["rows"], v["coverage"]
 assert v["duplicate_ir_hash"] == {"groups": 0, "records": 0}, v["duplicate_ir_hash"]
 assert v["degenerate"]["records"] == len(v["degenerate"]["ids"])
+assert v["degenerate"]["records"] == 0, v["degenerate"]  # kgen --verify drew them again
 assert 0 <= v["gradcheck"]["worst_ratio"] <= 1, v["gradcheck"]
 for c, n in v["categories"].items():
     if n["records"]:
         assert n["gradcheck_worst_ratio"] <= 1 and n["failed"] == 0, (c, n)
 PY
+# some of the records are kernels kgen --verify drew again: their sources
+# are not plain kgen's, and make verify passed them
+redrawn=0
+for f in "$D"/data/*.jsonl; do
+	while read -r idx; do
+		kgen -c all -s 1 -n 1 --first "$idx" -o "$TMP/plain.py"
+		python3 -c '
+import json, sys
+src = {int(json.loads(l)["id"].split("-")[1]): json.loads(l)["source"] for l in open(sys.argv[1])}
+sys.exit(0 if src[int(sys.argv[2])] == open(sys.argv[3]).read() else 1)' "$f" "$idx" "$TMP/plain.py" ||
+			redrawn=$((redrawn + 1))
+	done < <(python3 -c 'import json, sys; [print(int(json.loads(l)["id"].split("-")[1])) for l in open(sys.argv[1])]' "$f")
+done
+ok "... $redrawn of its records are redrawn kernels (kgen --verify)" test "$redrawn" -gt 0
 start=$(date +%s%N)
 verify "$D" "$TMP/v2.out"
 is "a second make verify passes" "$?" 0
@@ -204,6 +219,7 @@ ok "a line that is not JSON: FAIL at FILE:LINE:COL" grep -q '^FAIL s1-0000000-cp
 ok "a stats.json that is not JSON: FAIL at stats.json:LINE:COL" grep -q '^FAIL stats.json:[1-9][0-9]*:[1-9][0-9]*: stats: not JSON: ' "$TMP/g-stats.out"
 ok "a bad name writes nothing outside the work folder" test ! -e "$TMP/x.py" -a ! -e "$TMP/gwork/x.py"
 ok "a source kparse rejects: the record fails, named" grep -q '^FAIL s1-0000000-cpu (.*): ir: kparse: ' "$TMP/g-source.out"
+ok "... and it is none of kgen's draws" grep -q "^FAIL s1-0000000-cpu (.*): source: not kgen's kernel 0 (draw 0 to 200): line 1 " "$TMP/g-source.out"
 ok "backward code that does not compile: the record fails, named" grep -q '^FAIL s1-0000000-cpu (.*): gradcheck: ' "$TMP/g-code.out"
 ok "usage: no dataset" bash -c '! kverify 2>/dev/null'
 is "usage: exit 2" "$(kverify --bogus x >/dev/null 2>&1; echo $?)" 2
