@@ -556,6 +556,24 @@ Expr squash_int(G *g, Expr e, int c)
 
 static int short_text(Expr e) { return strlen(e.s) <= 24; }
 
+/* Is the whole of s one call of wp.abs? */
+int abs_call(const char *s)
+{
+	if (strncmp(s, "wp.abs(", 7))
+		return 0;
+	int depth = 0;
+	for (const char *p = s + 6; *p; p++)
+		if (*p == '(')
+			depth++;
+		else if (*p == ')' && --depth == 0)
+			return !p[1];
+	return 0;
+}
+
+/* Is a its own absolute value, so that wp.abs(a) would read as a
+ * blemish: a call of wp.abs, or an int never negative (wp.abs(i))? */
+static int abs_needless(Expr a) { return abs_call(a.s) || (a.ty == T_I && a.iv.lo >= 0); }
+
 /* A divisor made from B, at least 0.5 in size. */
 Expr safe_div(G *g, Expr b)
 {
@@ -578,8 +596,10 @@ Expr safe_div(G *g, Expr b)
 		static const char *const c[] = {"0.5", "1.0", "2.0"};
 		static const double cv[] = {0.5, 1.0, 2.0};
 		int k = rnd(g, 3);
-		COVB(g, ABS_F);
 		COV(g, expr_add);
+		if (abs_call(b.s))
+			return ex(S(c[k], " + ", b.s), T_F, P_ADD, iv_mk(cv[k], cv[k] + iv_mag(b.iv)), b.dep);
+		COVB(g, ABS_F);
 		return ex(S(c[k], " + wp.abs(", b.s, ")"), T_F, P_ADD, iv_mk(cv[k], cv[k] + iv_mag(b.iv)), b.dep);
 	}
 	case 2:
@@ -607,8 +627,10 @@ static Expr positive(G *g, Expr a, double lo)
 		return ex(S(par(g, a, P_MUL), " * ", par(g, a, P_UNARY), " + ", lo == 0.25 ? "0.25" : "1.0"), T_F, P_ADD,
 			  iv_mk(lo == 0.25 ? 0.25 : 1.0, iv_mag(a.iv) * iv_mag(a.iv) + 1.0), a.dep);
 	}
-	COVB(g, ABS_F);
 	COV(g, expr_add);
+	if (abs_call(a.s))
+		return ex(S(a.s, " + ", lt), T_F, P_ADD, iv_mk(lo, lo + iv_mag(a.iv)), a.dep);
+	COVB(g, ABS_F);
 	return ex(S("wp.abs(", a.s, ") + ", lt), T_F, P_ADD, iv_mk(lo, lo + iv_mag(a.iv)), a.dep);
 }
 
@@ -780,6 +802,8 @@ static Expr math1(G *g, Expr a)
 		COVB(g, CEIL);
 		return ex(S("wp.ceil(", a.s, ")"), T_F, P_ATOM, iv_mk(ceil(a.iv.lo), ceil(a.iv.hi)), a.dep);
 	case 15:
+		if (abs_call(s))
+			return ex(s, T_F, P_ATOM, v, a.dep);
 		COVB(g, ABS_F);
 		return ex(S("wp.abs(", s, ")"), T_F, P_ATOM, iv_mk(v.lo > 0 ? v.lo : v.hi < 0 ? -v.hi : 0, iv_mag(v)), a.dep);
 	default:
@@ -823,6 +847,8 @@ static Expr minmax_f(G *g, int d)
 			  iv_mk(fmin(fmax(a.iv.lo, lov[k]), hiv[m]), fmax(fmin(a.iv.hi, hiv[m]), lov[k])), a.dep);
 	}
 	default:
+		if (abs_needless(a))
+			return a;
 		COVB(g, ABS_F);
 		return ex(S("wp.abs(", a.s, ")"), T_F, P_ATOM, iv_mk(0, iv_mag(a.iv)), a.dep);
 	}
@@ -1145,9 +1171,11 @@ static Expr int_div(G *g, Expr b)
 		return ex(S(par(g, b, P_ADD), " + 1"), T_I, P_ADD, iv_mk(b.iv.lo + 1, b.iv.hi + 1), b.dep);
 	}
 	int k = 2 + rnd(g, 6);
-	COVB(g, ABS_I);
 	COV(g, expr_int_mod);
 	COV(g, expr_int_add);
+	if (abs_needless(b))
+		return ex(S(par(g, b, P_MUL), " % ", ilit(g, k), " + 1"), T_I, P_ADD, iv_mk(1, k), b.dep);
+	COVB(g, ABS_I);
 	return ex(S("wp.abs(", b.s, ") % ", ilit(g, k), " + 1"), T_I, P_ADD, iv_mk(1, k), b.dep);
 }
 
@@ -1226,7 +1254,7 @@ Expr gen_i(G *g, int d)
 		e = ex(S("-", par(g, a, P_UNARY)), T_I, P_UNARY, iv_neg(a.iv), a.dep);
 		break;
 	case 8:
-		if (!a.dep) { /* not wp.abs(9) */
+		if (!a.dep || abs_needless(a)) { /* not wp.abs(9), wp.abs(i) */
 			e = a;
 			break;
 		}
@@ -1343,7 +1371,9 @@ Expr gen_idx(G *g, int d)
 		COVB(g, ABS_F);
 		COV(g, expr_int_mod);
 		COV(g, expr_mul);
-		out = ex(S("int(wp.abs(", f.s, ") * ", PICK(g, ((const char *const[]){"4.0", "8.0", "16.0", "3.0"})), ") % ", ns), T_I, P_MUL, iv_mk(0, NMAX - 1), f.dep);
+		out = ex(S("int(", abs_call(f.s) ? f.s : S("wp.abs(", f.s, ")"), " * ",
+			   PICK(g, ((const char *const[]){"4.0", "8.0", "16.0", "3.0"})), ") % ", ns),
+			 T_I, P_MUL, iv_mk(0, NMAX - 1), f.dep);
 		break;
 	}
 	case 7: {
@@ -1737,6 +1767,10 @@ Expr gen_v(G *g, int n, int d)
 		a = gen_v(g, n, d - 1);
 		switch (rnd(g, 3)) {
 		case 0:
+			if (abs_call(a.s)) {
+				e = a;
+				break;
+			}
 			COVB(g, ABS_V);
 			e = ex(S("wp.abs(", a.s, ")"), t, P_ATOM, iv_mk(0, iv_mag(a.iv)), a.dep);
 			break;
@@ -2483,9 +2517,11 @@ static const char *off_zero_v(G *g, int n, Expr b, double *lo)
 	static const double cv[] = {0.5, 1.0, 2.0};
 	int k = rnd(g, 3);
 	*lo = cv[k];
-	COVB(g, ABS_V);
 	COV(g, expr_vec_add);
 	COV(g, expr_vec_fill);
+	if (abs_call(b.s))
+		return S(b.s, " + wp.vec", ilit(g, n), "(", c[k], ")");
+	COVB(g, ABS_V);
 	return S("wp.abs(", b.s, ") + wp.vec", ilit(g, n), "(", c[k], ")");
 }
 

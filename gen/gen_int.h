@@ -202,4 +202,7 @@ void gen_body_kernel(G *g, uint64_t index);
 /* idiom.c: kernel INDEX of an idiom category (CAT_PARTICLES ...) */
 void gen_idiom_kernel(G *g, uint64_t index);
 
+/* Is the whole of s one call of wp.abs (which needs no wp.abs around it)? */
+int abs_call(const char *s);
+
 #endif

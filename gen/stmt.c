@@ -445,8 +445,12 @@ static void st_store(G *g, Var *a, int top)
 				e = ex("2.0", T_F, P_ATOM, iv_mk(2, 2), 0);
 			} else if (g->loop && fmin(fabs(e.iv.lo), fabs(e.iv.hi)) < 1.0) {
 				COV(g, expr_add);
-				e = ex(S("1.0 + wp.abs(", e.s, ")"), T_F, P_ADD, iv_mk(1, 1 + iv_mag(e.iv)), e.dep);
-				COVB(g, ABS_F);
+				if (abs_call(e.s)) {
+					e = ex(S("1.0 + ", e.s), T_F, P_ADD, iv_mk(1, 1 + iv_mag(e.iv)), e.dep);
+				} else {
+					e = ex(S("1.0 + wp.abs(", e.s, ")"), T_F, P_ADD, iv_mk(1, 1 + iv_mag(e.iv)), e.dep);
+					COVB(g, ABS_F);
+				}
 			}
 			COV(g, stmt_array_read_modify_write);
 			L(a->name, "[i] /= ", e.s);

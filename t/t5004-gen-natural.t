@@ -1,7 +1,8 @@
 #!/bin/bash
 # Natural code: KGEN_NAT_N kernels (2000 here) across categories contain no
 # trivial self-operation (x - x, x == x, wp.max(x, x), a and a, identical
-# if-expression branches, i % (i + 1), wp.abs(i - i), wp.clamp(i, -c, c)),
+# if-expression branches, i % (i + 1), wp.abs(i - i), wp.abs(i),
+# wp.abs(wp.abs(x)), wp.clamp(i, -c, c)),
 # no float //, and no dead local: every local a kernel assigns (x = e,
 # x: T = e, x op= e, x.y = e, x[k] = e) is read after the assignment, or
 # inside a loop that encloses it (the next iteration reads it).  A second
@@ -32,6 +33,8 @@ pats = [
     (r'\bwp\.clamp\(i, -\d+, \d+\)', 'clamp of i below 0'),
     (r'(?<![\w.])(\w+) % \(\1 \+ 1\)', 'i % (i + 1)'),
     (r'wp\.abs\((\w+) - \1\)', 'abs(i - i)'),
+    (r'wp\.abs\(i\)', 'abs(i)'),
+    (r'wp\.abs\(wp\.abs\((?:[^()]|\([^()]*\))*\)\)', 'abs(abs(x))'),
     (r'\(([\w.]+(?:\[\w+\])?) if (?:(?! else )[^()])+ else \1\)', 'same branches'),
 ]
 funcs = re.split(r'\n(?=@wp\.)', src)
@@ -236,12 +239,15 @@ print(sum(1 for k in ks if not re.search(sys.argv[2], k.split("\n", 2)[2], re.M)
 done
 # the check itself catches what it is meant to catch
 printf '%s\n' '@wp.kernel' 'def k_0(xs: wp.array(dtype=float), out: wp.array(dtype=float)):' \
-	'    i = wp.tid()' '    col = wp.abs(i)' '    val = xs[i] - xs[i]' '    out[i] = wp.max(val, val)' >"$TMP/neg.py"
+	'    i = wp.tid()' '    col = wp.abs(i)' '    val = xs[i] - xs[i]' '    out[i] = wp.max(val, val)' \
+	'    out[i] = wp.abs(wp.abs(wp.sin(xs[i])))' >"$TMP/neg.py"
 python3 "$TMP/check.py" "$TMP/neg.py" >"$TMP/negout"
 is "the check rejects a bad kernel" "$?" 1
 ok "... naming the dead local" grep -q '^dead col' "$TMP/negout"
 ok "... the x - x" grep -q '^self-op' "$TMP/negout"
-ok "... and the wp.max(x, x)" grep -q '^minmax self' "$TMP/negout"
+ok "... the wp.max(x, x)" grep -q '^minmax self' "$TMP/negout"
+ok "... the wp.abs(i)" grep -q '^abs(i): ' "$TMP/negout"
+ok "... and the wp.abs(wp.abs(x))" grep -q '^abs(abs(x)): ' "$TMP/negout"
 printf '%s\n' '@wp.kernel' 'def k_0(xs: wp.array(dtype=float), s: float, out: wp.array(dtype=float)):' \
 	'    i = wp.tid()' '    a = xs[i]' '    a = a' '    out[i] = 2.0 * wp.sin(0.5) + wp.vec3(a, 0.5, a)[1]' \
 	'    out[i] = wp.dot(wp.vec2(a, 1.0), wp.vec2(0.5, a)) + xs[i]' '    xs[i] = xs[i]' '    a -= a' \
