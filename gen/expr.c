@@ -570,6 +570,14 @@ int abs_call(const char *s)
 	return 0;
 }
 
+const char *abs_text(G *g, const char *s, int b)
+{
+	if (abs_call(s))
+		return s;
+	g->cov->b[b]++;
+	return S("wp.abs(", s, ")");
+}
+
 /* Is a its own absolute value, so that wp.abs(a) would read as a
  * blemish: a call of wp.abs, or an int never negative (wp.abs(i))? */
 static int abs_needless(Expr a) { return abs_call(a.s) || (a.ty == T_I && a.iv.lo >= 0); }
@@ -597,10 +605,8 @@ Expr safe_div(G *g, Expr b)
 		static const double cv[] = {0.5, 1.0, 2.0};
 		int k = rnd(g, 3);
 		COV(g, expr_add);
-		if (abs_call(b.s))
-			return ex(S(c[k], " + ", b.s), T_F, P_ADD, iv_mk(cv[k], cv[k] + iv_mag(b.iv)), b.dep);
-		COVB(g, ABS_F);
-		return ex(S(c[k], " + wp.abs(", b.s, ")"), T_F, P_ADD, iv_mk(cv[k], cv[k] + iv_mag(b.iv)), b.dep);
+		return ex(S(c[k], " + ", abs_text(g, b.s, GB_ABS_F)), T_F, P_ADD, iv_mk(cv[k], cv[k] + iv_mag(b.iv)),
+			  b.dep);
 	}
 	case 2:
 		COVB(g, SIN);
@@ -628,10 +634,7 @@ static Expr positive(G *g, Expr a, double lo)
 			  iv_mk(lo == 0.25 ? 0.25 : 1.0, iv_mag(a.iv) * iv_mag(a.iv) + 1.0), a.dep);
 	}
 	COV(g, expr_add);
-	if (abs_call(a.s))
-		return ex(S(a.s, " + ", lt), T_F, P_ADD, iv_mk(lo, lo + iv_mag(a.iv)), a.dep);
-	COVB(g, ABS_F);
-	return ex(S("wp.abs(", a.s, ") + ", lt), T_F, P_ADD, iv_mk(lo, lo + iv_mag(a.iv)), a.dep);
+	return ex(S(abs_text(g, a.s, GB_ABS_F), " + ", lt), T_F, P_ADD, iv_mk(lo, lo + iv_mag(a.iv)), a.dep);
 }
 
 /* ---- float --------------------------------------------------------------- */
@@ -1368,10 +1371,9 @@ Expr gen_idx(G *g, int d)
 			f = dep_f(g, d - 1);
 		f = squash(g, f, 8.0);
 		COV(g, expr_conv_int);
-		COVB(g, ABS_F);
 		COV(g, expr_int_mod);
 		COV(g, expr_mul);
-		out = ex(S("int(", abs_call(f.s) ? f.s : S("wp.abs(", f.s, ")"), " * ",
+		out = ex(S("int(", abs_text(g, f.s, GB_ABS_F), " * ",
 			   PICK(g, ((const char *const[]){"4.0", "8.0", "16.0", "3.0"})), ") % ", ns),
 			 T_I, P_MUL, iv_mk(0, NMAX - 1), f.dep);
 		break;
@@ -2519,10 +2521,7 @@ static const char *off_zero_v(G *g, int n, Expr b, double *lo)
 	*lo = cv[k];
 	COV(g, expr_vec_add);
 	COV(g, expr_vec_fill);
-	if (abs_call(b.s))
-		return S(b.s, " + wp.vec", ilit(g, n), "(", c[k], ")");
-	COVB(g, ABS_V);
-	return S("wp.abs(", b.s, ") + wp.vec", ilit(g, n), "(", c[k], ")");
+	return S(abs_text(g, b.s, GB_ABS_V), " + wp.vec", ilit(g, n), "(", c[k], ")");
 }
 
 /* A matrix divisor made from B, every element at least 1:

@@ -134,6 +134,9 @@ int gen_pick_category(uint64_t seed, uint64_t index, unsigned mix);
 const char *gen_kernel(Buf *out, uint64_t seed, int cat, uint64_t index, unsigned redraw, const GenKnobs *k,
 		       GenCov *cov);
 
+/* The draws kgen --verify tries for a kernel: 0 .. GEN_MAX_REDRAW. */
+#define GEN_MAX_REDRAW 200
+
 /* kgen --verify: the draw numbers of kernels FIRST .. FIRST+COUNT-1 of
  * the mix, into redraw[0 .. COUNT-1]: for each, the first draw that
  * KRUN (the path of krun) runs on cpu under input seeds 1 and 2 without
@@ -141,7 +144,6 @@ const char *gen_kernel(Buf *out, uint64_t seed, int cat, uint64_t index, unsigne
  * the inputs, an if that takes only one way, a loop body that never
  * runs).  Exits with krun's message when krun fails otherwise, or when
  * a kernel is degenerate in draws 0 to GEN_MAX_REDRAW. */
-#define GEN_MAX_REDRAW 200
 void gen_verify(uint64_t seed, unsigned mix, uint64_t first, uint64_t count, const GenKnobs *k,
 		const char *krun, unsigned *redraw);
 

@@ -204,5 +204,8 @@ void gen_idiom_kernel(G *g, uint64_t index);
 
 /* Is the whole of s one call of wp.abs (which needs no wp.abs around it)? */
 int abs_call(const char *s);
+/* "wp.abs(S)", counted as builtin row B, or S itself when it is one call
+ * of wp.abs */
+const char *abs_text(G *g, const char *s, int b);
 
 #endif

@@ -106,14 +106,17 @@ typedef struct Run {
 	unsigned rd[CHUNK];   /* the chunk's draw numbers */
 } Run;
 
-/* The draw numbers of kernels first .. first+n-1 (n <= CHUNK). */
-static void draws(Run *r, uint64_t first, uint64_t n)
+/* The chunk of kernels from first (at most CHUNK, none past end): their
+ * draw numbers into r->rd; returns how many. */
+static uint64_t draws(Run *r, uint64_t first, uint64_t end)
 {
+	uint64_t n = end - first < CHUNK ? end - first : CHUNK;
 	if (r->krun)
 		gen_verify(r->seed, r->mix, first, n, r->k, r->krun, r->rd);
 	else
 		for (uint64_t j = 0; j < n; j++)
 			r->rd[j] = r->draw;
+	return n;
 }
 
 /* --verify's krun: $KSYNTH_KRUN, else the krun in kgen's own folder,
@@ -143,9 +146,8 @@ static const char *find_krun(void)
 static void write_split(FILE *f, const char *dir, Run *r, uint64_t first, uint64_t count)
 {
 	Buf b = {0}, path = {0};
-	for (uint64_t c = first; c < first + count; c += CHUNK) {
-		uint64_t m = first + count - c < CHUNK ? first + count - c : CHUNK;
-		draws(r, c, m);
+	for (uint64_t c = first, m; c < first + count; c += m) {
+		m = draws(r, c, first + count);
 		for (uint64_t i = c; i < c + m; i++) {
 			b.n = 0;
 			buf_puts(&b, "import warp as wp\n\n\n");
@@ -230,9 +232,8 @@ int main(int argc, char **argv)
 		Buf b = {0};
 		if (!coverage)
 			buf_puts(&b, "import warp as wp\n\n\n");
-		for (uint64_t c = first; c < first + count; c += CHUNK) {
-			uint64_t m = first + count - c < CHUNK ? first + count - c : CHUNK;
-			draws(&r, c, m);
+		for (uint64_t c = first, m; c < first + count; c += m) {
+			m = draws(&r, c, first + count);
 			for (uint64_t i = c; i < c + m; i++) {
 				gen_kernel(&b, seed, gen_pick_category(seed, i, mix), i, r.rd[i - c], &k, cov);
 				if (b.n >= (1u << 20) || coverage) {

@@ -445,12 +445,7 @@ static void st_store(G *g, Var *a, int top)
 				e = ex("2.0", T_F, P_ATOM, iv_mk(2, 2), 0);
 			} else if (g->loop && fmin(fabs(e.iv.lo), fabs(e.iv.hi)) < 1.0) {
 				COV(g, expr_add);
-				if (abs_call(e.s)) {
-					e = ex(S("1.0 + ", e.s), T_F, P_ADD, iv_mk(1, 1 + iv_mag(e.iv)), e.dep);
-				} else {
-					e = ex(S("1.0 + wp.abs(", e.s, ")"), T_F, P_ADD, iv_mk(1, 1 + iv_mag(e.iv)), e.dep);
-					COVB(g, ABS_F);
-				}
+				e = ex(S("1.0 + ", abs_text(g, e.s, GB_ABS_F)), T_F, P_ADD, iv_mk(1, 1 + iv_mag(e.iv)), e.dep);
 			}
 			COV(g, stmt_array_read_modify_write);
 			L(a->name, "[i] /= ", e.s);
@@ -1038,16 +1033,14 @@ static void stmt(G *g, int nest)
 	/* a statement budget keeps kernels at about 5-40 lines: near it no
 	 * new blocks open, past it only plain assignments follow */
 	int cap = 2 * (g->k->stmts > 0 ? g->k->stmts : 1) + 4;
-	if (g->nstmt++ > cap) {
-		/* near the table's end (the largest knobs), no new names */
-		if (g->nv > MAXV - 24)
-			st_reassign(g);
-		else
-			st_assign(g);
-		return;
-	}
+	int over = g->nstmt++ > cap;
+	/* near the table's end (the largest knobs), no new names */
 	if (g->nv > MAXV - 24) {
 		st_reassign(g);
+		return;
+	}
+	if (over) {
+		st_assign(g);
 		return;
 	}
 	int w[NST];

@@ -1633,15 +1633,14 @@ static void verify_group(const char *dir, VRec **r, int n, int dev, const Env *e
 		/* kgen --verify keeps a kernel's first draw that its krun check
 		 * passes; the source must be one of the draws (the check below
 		 * runs the record's own code) */
-		char draw[16], first_detail[sizeof detail];
-		int d = 0, failed = 0, same = 0;
-		for (; d <= GEN_MAX_REDRAW && !failed && !same; d++) {
+		char draw[16], later[sizeof detail]; /* detail: where draw 0 parts from the source */
+		int failed = 0, same = 0;
+		for (int d = 0; d <= GEN_MAX_REDRAW && !failed && !same; d++) {
 			snprintf(draw, sizeof draw, "%d", d);
 			const char *argv[] = {"kgen", "-c", cats, "-s", seed, "-n", "1", "--first", idx, "--draw", draw,
 					      "-o", g, NULL};
 			failed = run(dir, argv, NULL, err) != 0;
-			same = !failed && same_files(dir, py, g, d ? first_detail : detail,
-						     d ? sizeof first_detail : sizeof detail);
+			same = !failed && same_files(dir, py, g, d ? later : detail, sizeof detail);
 		}
 		if (failed) {
 			char *w = first_line_of(err);
