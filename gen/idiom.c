@@ -148,11 +148,11 @@ static const char *scalar(Kit *k, const char *name, const char *ty)
 	return name;
 }
 
-/* A literal in [LO, HI] on a grid of about ten to a hundred steps, the
- * way a constant of a model is tuned by hand (0.97, -0.15, 0.035). */
+/* A literal in [LO, HI] on a grid of about twenty to two hundred steps,
+ * the way a constant of a model is tuned by hand (0.97, -0.15, 0.035). */
 static const char *num(Kit *k, double lo, double hi)
 {
-	/* the step is 10^-d or half that; values are counted in units of
+	/* the step is half of 10^-d; values are counted in units of
 	 * 10^-(d+1), so the text is exact */
 	double span = hi - lo, step = 1;
 	int d = 0;
@@ -160,8 +160,7 @@ static const char *num(Kit *k, double lo, double hi)
 		step /= 10;
 		d++;
 	}
-	int half = step > span / 20;
-	long unit = half ? 5 : 10, scale = 10;
+	long unit = 5, scale = 10;
 	for (int i = 0; i < d; i++)
 		scale *= 10;
 	long first = lround(lo * (double)scale), n = lround(span * (double)scale) / unit;
@@ -185,6 +184,66 @@ static const char *num(Kit *k, double lo, double hi)
 	return F(k, "%s", p);
 }
 
+/* num(), but never the literal NOT (a gain of 1.0, an offset of 0.0,
+ * which would be a trivial operation) */
+static const char *num_not(Kit *k, double lo, double hi, const char *not)
+{
+	const char *a;
+	while (!strcmp(a = num(k, lo, hi), not))
+		;
+	return a;
+}
+
+/* is S a numeric literal ("0.35", "-2.0")? */
+static int is_num(const char *s)
+{
+	if (*s == '-')
+		s++;
+	if (!(*s >= '0' && *s <= '9'))
+		return 0;
+	while ((*s >= '0' && *s <= '9') || *s == '.')
+		s++;
+	return !*s;
+}
+
+/* F times the coefficient C ("2.0 * mu"), folded into one literal when C
+ * is one (2.0 times 1.35 is written 2.7) */
+static const char *times(Kit *k, double f, const char *c)
+{
+	if (!is_num(c))
+		return F(k, "%.1f * %s", f, c);
+	char b[32];
+	snprintf(b, sizeof b, "%.5f", f * atof(c));
+	char *e = b + strlen(b);
+	while (e[-1] == '0' && e[-2] != '.')
+		*--e = 0;
+	return F(k, "%s", b);
+}
+
+/* C times E, a product or quotient whose first factor may be a literal:
+ * a leading 1.0 goes (mi times "1.0 / (1.0 + r2)" is "mi / (1.0 +
+ * r2)"), and a literal C and a literal first factor are folded into one
+ * (93.0 times "2.5 * s * s" is "232.5 * s * s") */
+static const char *prod(Kit *k, const char *c, const char *e)
+{
+	if (!strcmp(c, "1.0"))
+		return e;
+	if (!strncmp(e, "1.0 / ", 6))
+		return F(k, "%s / %s", c, e + 6); /* c * 1.0 / x is c / x */
+	if (!is_num(c))
+		return F(k, "%s * %s", c, e);
+	const char *p = e;
+	if (*p == '-')
+		p++;
+	while ((*p >= '0' && *p <= '9') || *p == '.')
+		p++;
+	if (p == e || (strncmp(p, " * ", 3) && strncmp(p, " / ", 3)))
+		return F(k, "%s * %s", c, e);
+	char lit[32];
+	snprintf(lit, sizeof lit, "%.*s", (int)(p - e), e);
+	return F(k, "%s%s", times(k, atof(c), lit), p);
+}
+
 /* A smooth scalar response of X (an atom or a parenthesized term), one
  * of the shapes models are built of -- a Gaussian, a soft sign, a
  * saturation, a ramp, a softened magnitude -- with its constant drawn:
@@ -192,7 +251,7 @@ static const char *num(Kit *k, double lo, double hi)
 static const char *shape(Kit *k, const char *x)
 {
 	G *g = k->g;
-	const char *a = num(k, 0.5, 4.0);
+	const char *a = num_not(k, 0.5, 4.0, "1.0");
 	switch (rnd(g, 11)) {
 	case 0: return F(k, "wp.exp(-%s * %s * %s)", a, x, x);
 	case 1: return F(k, "wp.tanh(%s * %s)", a, x);
@@ -208,12 +267,29 @@ static const char *shape(Kit *k, const char *x)
 	}
 }
 
+/* A response of X (an atom) with more to tune than shape(): one of the
+ * shapes, one that stiffens as X grows, one centred elsewhere, or the
+ * product of two (a response that also fades) */
+static const char *response(Kit *k, const char *x)
+{
+	G *g = k->g;
+	/* one draw per statement: the order of a call's arguments is the
+	 * compiler's */
+	const char *s = shape(k, x);
+	switch (rnd(g, 4)) {
+	case 0: return s;
+	case 1: return F(k, "%s * (1.0 + %s * %s)", s, num(k, 0.1, 0.9), x);
+	case 2: return shape(k, F(k, "(%s - %s)", x, num(k, 0.1, 0.6)));
+	default: return prod(k, s, shape(k, x));
+	}
+}
+
 /* A force field at the point P (vec3, an atom): a push from the origin
  * that fades, a swirl about y or z, a Gaussian well, a lift */
 static const char *field(Kit *k, const char *p)
 {
 	G *g = k->g;
-	const char *a = num(k, 0.2, 2.0);
+	const char *a = num_not(k, 0.2, 2.0, "1.0");
 	switch (rnd(g, 5)) {
 	case 0: return F(k, "%s * (%s / (1.0 + wp.dot(%s, %s)))", p, a, p, p);
 	case 1: return F(k, "wp.vec3(-%s[2], 0.0, %s[0]) * %s", p, p, a);
@@ -223,6 +299,12 @@ static const char *field(Kit *k, const char *p)
 	}
 }
 
+/* the epsilon that softens a length where two points may coincide */
+static const char *soft_eps(Kit *k)
+{
+	return ONE(k->g, "1.0e-4", "2.0e-4", "5.0e-4", "1.0e-3", "2.0e-3", "5.0e-3", "1.0e-2", "2.0e-2");
+}
+
 /* N (an int literal or an int's name) as a float */
 static const char *as_float(Kit *k, const char *n)
 {
@@ -230,6 +312,28 @@ static const char *as_float(Kit *k, const char *n)
 }
 
 static const char *fparam(Kit *k, const char *name) { return scalar(k, name, "float"); }
+
+/* A coefficient of the model: a parameter NAME, or a literal in [LO, HI]
+ * written where it is used, as a constant tuned once */
+static const char *coef(Kit *k, const char *name, double lo, double hi)
+{
+	return chance(k->g, 50) ? fparam(k, name) : num_not(k, lo, hi, "1.0");
+}
+
+/* An activation of a layer's sum Z (an atom or a parenthesized term):
+ * a rectifier, a leaky one, tanh, a sigmoid, a softplus, or one of the
+ * smooth responses */
+static const char *activation(Kit *k, const char *z)
+{
+	switch (rnd(k->g, 6)) {
+	case 0: return F(k, "wp.max(%s, 0.0)", z);
+	case 1: return F(k, "wp.max(%s, %s * %s)", z, num(k, 0.01, 0.2), z);
+	case 2: return F(k, "wp.tanh(%s)", z);
+	case 3: return F(k, "1.0 / (1.0 + wp.exp(-%s))", z);
+	case 4: return F(k, "wp.log(1.0 + wp.exp(%s))", z);
+	default: return shape(k, z);
+	}
+}
 
 /* ---- the kernel ----------------------------------------------------------- */
 
@@ -483,24 +587,26 @@ static void springs_grid(Kit *k)
 	int damped = chance(g, 40);
 	const char *v = damped ? arr(k, ONE(g, "v", "velocities", "cloth_v"), "wp.vec3", 2) : 0;
 	tid_line(k, 2, "i", "j");
-	int down = chance(g, 50);
-	const char *nb = down ? "i1, j" : "i, j1";
-	if (down)
+	/* a stretch spring down a column or along a row, or a shear
+	 * spring across the cell's diagonal */
+	int dir = rnd(g, 3);
+	const char *nb = dir == 0 ? "i1, j" : dir == 1 ? "i, j1" : "i1, j1";
+	if (dir != 1)
 		B(k, "i1 = wp.min(i + 1, %s.shape[0] - 1)", x);
-	else
+	if (dir != 0)
 		B(k, "j1 = wp.min(j + 1, %s.shape[1] - 1)", x);
 	B(k, "d = %s[%s] - %s[i, j]", x, nb, x);
-	B(k, "l = wp.sqrt(wp.dot(d, d) + %s)", ONE(g, "1.0e-4", "1.0e-3", "1.0e-2"));
+	B(k, "l = wp.sqrt(wp.dot(d, d) + %s)", soft_eps(k));
 	B(k, "dir = d / l");
 	const char *rest = fparam(k, ONE(g, "rest", "rest_length", "spacing"));
-	const char *ke = fparam(k, ONE(g, "ke", "stiffness", "k_stretch"));
+	const char *ke = coef(k, ONE(g, "ke", "stiffness", "k_stretch"), 10.0, 100.0);
 	B(k, "stretch = l - %s", rest);
-	const char *law = chance(g, 50) ? "stretch" : shape(k, "stretch");
+	const char *law = prod(k, ke, chance(g, 15) ? "stretch" : response(k, "stretch"));
 	if (damped) {
 		const char *kd = fparam(k, ONE(g, "kd", "damping", "k_damp"));
-		B(k, "f = dir * (%s * %s + %s * wp.dot(%s[%s] - %s[i, j], dir))", ke, law, kd, v, nb, v);
+		B(k, "f = dir * (%s + %s * wp.dot(%s[%s] - %s[i, j], dir))", law, kd, v, nb, v);
 	} else {
-		B(k, "f = dir * (%s * %s)", ke, law);
+		B(k, "f = dir * (%s)", law);
 	}
 	const char *fo = arr(k, ONE(g, "forces", "cloth_f", "f_out"), "wp.vec3", 2);
 	B(k, "wp.atomic_add(%s, i, j, f)", fo);
@@ -527,11 +633,11 @@ static void fam_springs(Kit *k)
 	tid_line(k, 1, t, 0);
 	B(k, "a = %s[%s]", ia, t);
 	B(k, "b = %s[%s]", ib, t);
-	const char *eps = ONE(g, "1.0e-4", "1.0e-3", "1.0e-2");
+	const char *eps = soft_eps(k);
 	if (pbd) {
 		/* a distance constraint, the correction split by inverse mass */
 		const char *w = arr(k, ONE(g, "inv_mass", "w", "inv_m"), "float", 1);
-		const char *stiff = fparam(k, ONE(g, "stiffness", "relaxation", "alpha"));
+		const char *stiff = coef(k, ONE(g, "stiffness", "relaxation", "alpha"), 0.1, 1.0);
 		B(k, "d = %s[b] - %s[a]", x, x);
 		B(k, "l = wp.sqrt(wp.dot(d, d) + %s)", eps);
 		B(k, "wa = %s[a]", w);
@@ -540,7 +646,13 @@ static void fam_springs(Kit *k)
 		COV(g, stmt_if);
 		B(k, "if w_sum > %s:", num(k, 0.05, 0.2));
 		k->ind++;
-		B(k, "corr = d * (%s * (l - %s[%s]) / (l * w_sum))", stiff, rest, t);
+		if (chance(g, 35)) {
+			/* a tether: it resists stretching only */
+			B(k, "C = wp.max(l - %s[%s], 0.0)", rest, t);
+			B(k, "corr = d * (%s * C / (l * w_sum))", stiff);
+		} else {
+			B(k, "corr = d * (%s * (l - %s[%s]) / (l * w_sum))", stiff, rest, t);
+		}
 		const char *dl = arr(k, ONE(g, "delta", "dx", "corrections"), "wp.vec3", 1);
 		B(k, "wp.atomic_add(%s, a, corr * wa)", dl);
 		B(k, "wp.atomic_sub(%s, b, corr * wb)", dl);
@@ -549,7 +661,7 @@ static void fam_springs(Kit *k)
 		return;
 	}
 	const char *ke = fparam(k, ONE(g, "ke", "stiffness", "k_spring"));
-	const char *kd = damped ? fparam(k, ONE(g, "kd", "damping", "k_damp")) : 0;
+	const char *kd = damped ? coef(k, ONE(g, "kd", "damping", "k_damp"), 0.01, 0.5) : 0;
 	const char *fn = 0;
 	if (helper) {
 		fn = hname(k, ONE(g, "spring_force", "spring", "eval_spring"));
@@ -561,10 +673,16 @@ static void fam_springs(Kit *k)
 		H(k, "    d = xb - xa");
 		H(k, "    l = wp.sqrt(wp.dot(d, d) + %s)", eps);
 		H(k, "    dir = d / l");
+		/* a linear spring, or one whose force is a response of the stretch */
+		const char *law = "(l - rest)";
+		if (chance(g, 85)) {
+			H(k, "    stretch = l - rest");
+			law = response(k, "stretch");
+		}
 		if (damped)
-			H(k, "    return dir * (ke * (l - rest) + kd * wp.dot(vb - va, dir))");
+			H(k, "    return dir * (%s + kd * wp.dot(vb - va, dir))", prod(k, "ke", law));
 		else
-			H(k, "    return dir * (ke * (l - rest))");
+			H(k, "    return dir * (%s)", prod(k, "ke", law));
 		H(k, "\n");
 		COV(g, stmt_return_func);
 		COV(g, expr_call_func);
@@ -577,7 +695,7 @@ static void fam_springs(Kit *k)
 		B(k, "l = wp.sqrt(wp.dot(d, d) + %s)", eps);
 		B(k, "dir = d / l");
 		B(k, "stretch = l - %s[%s]", rest, t);
-		if (chance(g, 35)) {
+		if (chance(g, 50)) {
 			/* strain limiting: past the limit the spring stiffens no more */
 			const char *lim = num(k, 0.8, 1.6);
 			COV(g, stmt_if);
@@ -588,11 +706,11 @@ static void fam_springs(Kit *k)
 		}
 		if (damped) {
 			B(k, "dv = %s[b] - %s[a]", v, v);
-			B(k, "f = dir * (%s * stretch + %s * wp.dot(dv, dir))", ke, kd);
+			B(k, "f = dir * (%s + %s * wp.dot(dv, dir))", prod(k, ke, chance(g, 40) ? "stretch" : response(k, "stretch")), kd);
 		} else {
-			B(k, "f = dir * (%s * %s)", ke, chance(g, 50) ? "stretch" : shape(k, "stretch"));
+			B(k, "f = dir * (%s)", prod(k, ke, chance(g, 50) ? "stretch" : response(k, "stretch")));
 		}
-		if (chance(g, 35)) {
+		if (chance(g, 50)) {
 			const char *en = arr(k, ONE(g, "energy", "potential", "pe"), "float", 1);
 			B(k, "wp.atomic_add(%s, 0, 0.5 * %s * stretch * stretch)", en, ke);
 		}
@@ -647,7 +765,7 @@ static const char *coeff(Kit *k, const Grid *gr, const char *name)
 {
 	if (chance(k->g, 30))
 		return F(k, "%s[%s]", arr(k, name, "float", gr->nd), gr->at);
-	return fparam(k, name);
+	return coef(k, name, 0.05, 0.25);
 }
 
 static void fam_stencil(Kit *k)
@@ -697,9 +815,13 @@ static void fam_stencil(Kit *k)
 		}
 		B(k, "lap -= %d.0 * c", 2 * nd);
 		const char *rate = F(k, "%s * lap", coeff(k, &gr, ONE(g, "alpha", "kappa", "diffusivity")));
+		if (chance(g, 40))
+			rate = F(k, "%s + %s", rate, response(k, "c"));
+		if (chance(g, 40))
+			rate = F(k, "%s - %s * c", rate, num(k, 0.05, 0.5));
 		if (chance(g, 30))
 			rate = F(k, "%s + %s[%s]", rate, arr(k, ONE(g, "source", "heat_src", "emission"), "float", nd), gr.at);
-		const char *next = chance(g, 50) ? F(k, "c + %s * (%s)", fparam(k, "dt"), rate) : F(k, "c + %s", rate);
+		const char *next = chance(g, 50) ? F(k, "c + %s * (%s)", coef(k, "dt", 0.01, 0.2), rate) : F(k, "c + %s", rate);
 		if (chance(g, 25))
 			next = F(k, "wp.max(%s, 0.0)", next);
 		B(k, "%s[%s] = %s", o, gr.at, next);
@@ -711,7 +833,7 @@ static void fam_stencil(Kit *k)
 		const char *o = arr(k, ONE(g, "blurred", "out", "filtered"), "float", nd);
 		int r = nd == 2 && chance(g, 30) ? 2 : 1;
 		int wrap = chance(g, 30); /* periodic rather than clamped */
-		int wk = rnd(g, 4), blend = chance(g, 35);
+		int wk = rnd(g, 4), blend = chance(g, 60);
 		if (wk >= 2 || blend)
 			B(k, "c = %s[%s]", u, gr.at);
 		B(k, "acc = float(0.0)");
@@ -731,18 +853,22 @@ static void fam_stencil(Kit *k)
 		B(k, "s = %s[%s]", u, at);
 		const char *range_w = F(k, "wp.exp(-(s - c) * (s - c) * %s)", num(k, 2.0, 8.0));
 		switch (wk) {
-		case 0: B(k, "w = 1.0 / float(1 + %s)", r2); break;
-		case 1: B(k, "w = wp.exp(-float(%s) * %s)", r2, num(k, 0.2, 1.0)); break;
+		case 0: B(k, "w = 1.0 / (1.0 + %s * float(%s))", num_not(k, 0.25, 2.0, "1.0"), r2); break;
+		case 1: B(k, "w = wp.exp(-float(%s) * %s)", r2, num(k, 0.2, 0.95)); break;
 		case 2: B(k, "w = %s", range_w); break; /* bilateral: weights fall off with the difference */
-		default: B(k, "w = %s * %s", range_w, F(k, "wp.exp(-float(%s) * %s)", r2, num(k, 0.2, 1.0))); break;
+		default: B(k, "w = %s * %s", range_w, F(k, "wp.exp(-float(%s) * %s)", r2, num(k, 0.2, 0.95))); break;
 		}
 		B(k, "acc += w * s");
 		B(k, "wsum += w");
 		k->ind -= nd;
 		if (blend) {
-			/* blended with the cell's own value by a strength */
-			const char *st = fparam(k, ONE(g, "strength", "amount", "mix"));
-			B(k, "%s[%s] = wp.lerp(c, acc / wsum, %s)", o, gr.at, st);
+			/* blended with the cell's own value by a strength, or
+			 * pushed away from the blur (an unsharp mask) */
+			const char *st = coef(k, ONE(g, "strength", "amount", "mix"), 0.2, 0.9);
+			if (chance(g, 50))
+				B(k, "%s[%s] = wp.lerp(c, acc / wsum, %s)", o, gr.at, st);
+			else
+				B(k, "%s[%s] = c + %s * (c - acc / wsum)", o, gr.at, st);
 		} else {
 			B(k, "%s[%s] = acc / wsum", o, gr.at);
 		}
@@ -774,10 +900,12 @@ static void fam_stencil(Kit *k)
 			B(k, "lap = %s - %d.0 * c", nb_sum(k, &gr), 2 * nd);
 			rate = F(k, "%s * lap", coeff(k, &gr, ONE(g, "alpha", "kappa", "diffusivity", "nu")));
 		}
-		const char *dt = fparam(k, "dt");
+		const char *dt = coef(k, "dt", 0.01, 0.2);
 		int extra = rnd(g, 5); /* none, a reaction, a source, both */
-		if (extra == 1 || extra == 3)
-			rate = F(k, "%s + %s", rate, shape(k, "c"));
+		if (chance(g, 40))
+			rate = F(k, "%s - %s * c", rate, num(k, 0.05, 0.5));
+		if (extra == 1 || extra >= 3)
+			rate = F(k, "%s + %s", rate, response(k, "c"));
 		if (extra >= 2)
 			rate = F(k, "%s + %s[%s]", rate, arr(k, ONE(g, "source", "heat_src", "emission"), "float", nd), gr.at);
 		const char *o = arr(k, F(k, "%s_new", u), "float", nd);
@@ -792,12 +920,14 @@ static void fam_stencil(Kit *k)
 	} else if (op == 1) {
 		/* a Jacobi sweep of the Poisson equation */
 		const char *rhs = arr(k, ONE(g, "rhs", "div", "source", "b"), "float", nd);
-		const char *h = fparam(k, ONE(g, "h", "dx", "cell_size"));
+		const char *h = coef(k, ONE(g, "h", "dx", "cell_size"), 0.05, 0.5);
+		/* h^2, one literal when h is one */
+		const char *hh = is_num(h) ? times(k, atof(h), h) : F(k, "%s * %s", h, h);
 		const char *o = arr(k, ONE(g, "u_next", "pressure", "out"), "float", nd);
 		/* the neighbours' mean: a quarter of four, a sixth of six */
-		const char *mean = nd == 2 ? F(k, "0.25 * (%s - %s * %s * %s[%s])", nb_sum(k, &gr), h, h, rhs, gr.at)
-					   : F(k, "(%s - %s * %s * %s[%s]) / 6.0", nb_sum(k, &gr), h, h, rhs, gr.at);
-		if (chance(g, 50)) {
+		const char *mean = nd == 2 ? F(k, "0.25 * (%s - %s * %s[%s])", nb_sum(k, &gr), hh, rhs, gr.at)
+					   : F(k, "(%s - %s * %s[%s]) / 6.0", nb_sum(k, &gr), hh, rhs, gr.at);
+		if (chance(g, 30)) {
 			B(k, "%s[%s] = %s", o, gr.at, mean);
 		} else {
 			/* weighted Jacobi */
@@ -809,26 +939,28 @@ static void fam_stencil(Kit *k)
 			/* the residual of the discrete Poisson equation times h^2, for a
 			 * convergence test */
 			const char *r = arr(k, ONE(g, "residual", "res", "r"), "float", nd);
-			B(k, "%s[%s] = %s * %s * %s[%s] - (%s - %d.0 * %s[%s])", r, gr.at, h, h, rhs, gr.at, nb_sum(k, &gr),
+			B(k, "%s[%s] = %s * %s[%s] - (%s - %d.0 * %s[%s])", r, gr.at, hh, rhs, gr.at, nb_sum(k, &gr),
 			  2 * nd, u, gr.at);
 		}
 		kit_end(k, ONE(g, "jacobi", "pressure_solve", "relax"));
 	} else if (op == 2) {
 		/* the gradient by central differences */
 		const char *o = arr(k, ONE(g, "grad", "gradient", "grad_u"), vt, nd);
-		const char *h = chance(g, 50) ? fparam(k, ONE(g, "inv_dx", "scale")) : "0.5";
+		/* 1 / (2 dx): a cell of unit size, or the scale given or tuned */
+		int unit = chance(g, 20);
+		const char *h = unit ? "0.5" : coef(k, ONE(g, "inv_dx", "scale"), 1.0, 8.0);
 		const char *gv = nd == 2 ? F(k, "wp.vec2(right - left, up - down) * %s", h)
 					 : F(k, "wp.vec3(right - left, up - down, front - back) * %s", h);
-		if (chance(g, 40)) {
+		if (chance(g, 70)) {
 			/* its magnitude too, an edge strength */
 			B(k, "g = %s", gv);
 			B(k, "%s[%s] = g", o, gr.at);
 			const char *m = arr(k, ONE(g, "edges", "mag", "grad_norm"), "float", nd);
-			if (chance(g, 50)) {
+			if (chance(g, 25)) {
 				B(k, "%s[%s] = wp.length(g)", m, gr.at);
 			} else {
 				B(k, "gn = wp.length(g)");
-				B(k, "%s[%s] = %s", m, gr.at, shape(k, "gn"));
+				B(k, "%s[%s] = %s", m, gr.at, response(k, "gn"));
 			}
 		} else {
 			B(k, "%s[%s] = %s", o, gr.at, gv);
@@ -837,7 +969,7 @@ static void fam_stencil(Kit *k)
 	} else {
 		/* upwind advection by a velocity field */
 		const char *vel = arr(k, ONE(g, "vel", "velocity", "flow"), vt, nd);
-		const char *dt = fparam(k, "dt");
+		const char *dt = coef(k, "dt", 0.01, 0.2);
 		static const char *const du[] = {"dudx", "dudy", "dudz"};
 		B(k, "w = %s[%s]", vel, gr.at);
 		COV(g, stmt_if);
@@ -859,7 +991,7 @@ static void fam_stencil(Kit *k)
 		const char *o = arr(k, F(k, "%s_out", u), "float", nd);
 		const char *flux = nd == 2 ? "w[0] * dudx + w[1] * dudy" : "w[0] * dudx + w[1] * dudy + w[2] * dudz";
 		if (chance(g, 40))
-			flux = F(k, "%s - %s", flux, shape(k, "c"));
+			flux = F(k, "%s - %s", flux, response(k, "c"));
 		if (chance(g, 30))
 			flux = F(k, "%s - %s[%s]", flux, arr(k, ONE(g, "source", "inflow", "emission"), "float", nd), gr.at);
 		if (chance(g, 25))
@@ -885,17 +1017,29 @@ static void fam_reduce(Kit *k)
 			 * the launch's second dimension) */
 			const char *y = arr(k, ONE(g, "row_sum", "out", "result"), "float", 1);
 			tid_line(k, 2, "i", "j");
-			if (chance(g, 50)) {
-				B(k, "wp.atomic_add(%s, i, %s)", y, shape(k, F(k, "%s[i, j]", a)));
+			/* what an entry adds: a response, its square, its
+			 * magnitude, maybe scaled */
+			const char *term;
+			int what = rnd(g, 4);
+			if (what == 0) {
+				term = response(k, F(k, "%s[i, j]", a));
 			} else {
 				B(k, "e = %s[i, j]", a);
+				term = what == 1 ? "e * e" : what == 2 ? "wp.abs(e)" : prod(k, "e", response(k, "e"));
+			}
+			if (what != 0 || chance(g, 30))
+				term = prod(k, coef(k, ONE(g, "scale", "weight", "gain"), 0.1, 2.0), term);
+			if (chance(g, 50)) {
+				B(k, "wp.atomic_add(%s, i, %s)", y, term);
+			} else {
 				COV(g, stmt_array_atomic_add);
-				B(k, "%s[i] += e * e", y);
+				B(k, "%s[i] += %s", y, term);
 			}
 			kit_end(k, ONE(g, "row_sums", "row_energy", "reduce_rows"));
 			return;
 		}
-		/* y = A x, a thread per row */
+		/* y = A x, a thread per row: a plain product, a GEMV that
+		 * scales and accumulates, or a dense layer */
 		const char *xv = arr(k, ONE(g, "x", "vec", "inputs"), "float", 1);
 		const char *y = arr(k, ONE(g, "y", "out", "result"), "float", 1);
 		tid_line(k, 1, "i", 0);
@@ -903,10 +1047,23 @@ static void fam_reduce(Kit *k)
 		COV(g, stmt_for_dynamic);
 		B(k, "for j in range(%s.shape[1]):", a);
 		k->ind++;
-		B(k, "acc += %s[i, j] * %s[j]", a, xv);
+		if (chance(g, 25))
+			B(k, "acc += %s", prod(k, F(k, "%s[i, j]", a), response(k, F(k, "%s[j]", xv))));
+		else
+			B(k, "acc += %s[i, j] * %s[j]", a, xv);
 		k->ind--;
-		B(k, "%s[i] = %s", y, chance(g, 50) ? "acc" : shape(k, "acc"));
-		kit_end(k, ONE(g, "matvec", "gemv", "apply_operator"));
+		int form = rnd(g, 4);
+		if (form == 0) {
+			B(k, "%s[i] = %s", y, chance(g, 20) ? "acc" : response(k, "acc"));
+		} else if (form == 1) {
+			const char *alpha = coef(k, "alpha", 0.5, 2.0), *beta = coef(k, "beta", 0.1, 0.9);
+			B(k, "%s[i] = %s * acc + %s * %s[i]", y, alpha, beta, y);
+		} else {
+			const char *bias = arr(k, ONE(g, "bias", "b", "offset"), "float", 1);
+			B(k, "z = acc + %s[i]", bias);
+			B(k, "%s[i] = %s", y, activation(k, "z"));
+		}
+		kit_end(k, form >= 2 ? ONE(g, "dense_layer", "linear_forward", "layer") : ONE(g, "matvec", "gemv", "apply_operator"));
 		return;
 	}
 	if (kind == 1) {
@@ -917,15 +1074,24 @@ static void fam_reduce(Kit *k)
 		const char *h = arr(k, ONE(g, "hist", "bins", "counts"), weighted ? "float" : "int", 1);
 		const char *nb = scalar(k, ONE(g, "num_bins", "nbins", "bin_count"), "int");
 		tid_line(k, 1, t, 0);
-		if (chance(g, 50)) {
+		static const int mw[] = {15, 45, 40};
+		int map = wpick(g, mw, 3);
+		if (map == 0) {
 			B(k, "b = int((%s[%s] + 1.0) * 0.5 * float(%s))", xs, t, nb);
+		} else if (map == 1) {
+			/* bins over a range inside the values' */
+			const char *lo = num(k, -0.9, -0.3), *hi = num(k, 0.3, 0.9);
+			B(k, "u = (%s[%s] + %s) / %s", xs, t, lo + 1, times(k, 1.0, F(k, "%.5f", atof(hi) - atof(lo))));
+			B(k, "b = int(wp.clamp(u, 0.0, 1.0) * float(%s))", nb);
 		} else {
 			/* bins of a response in [0, 1] */
-			const char *a = num(k, 0.5, 3.0);
+			const char *a = num_not(k, 0.5, 3.0, "1.0");
 			B(k, "b = int((0.5 + 0.5 * wp.tanh(%s * %s[%s])) * float(%s))", a, xs, t, nb);
 		}
 		B(k, "b = wp.clamp(b, 0, %s - 1)", nb);
-		if (weighted)
+		if (weighted && chance(g, 40))
+			B(k, "wp.atomic_add(%s, b, %s)", h, prod(k, F(k, "%s[%s]", w, t), response(k, F(k, "%s[%s]", xs, t))));
+		else if (weighted)
 			B(k, "wp.atomic_add(%s, b, %s[%s])", h, w, t);
 		else
 			B(k, "wp.atomic_add(%s, b, 1)", h);
@@ -950,17 +1116,41 @@ static void fam_reduce(Kit *k)
 		const char *p = arr(k, ONE(g, "points", "x", "positions"), "wp.vec3", 1);
 		const char *lo = arr(k, ONE(g, "lower", "bounds_min", "lo"), "float", 1);
 		const char *hi = arr(k, ONE(g, "upper", "bounds_max", "hi"), "float", 1);
+		/* of the whole set, or of each group (a body's points) */
+		const char *grp = chance(g, 35) ? arr(k, ONE(g, "group", "body", "owner"), "int", 1) : 0;
+		/* points, or spheres of a radius each or one margin */
+		static const int pw[] = {10, 45, 45};
+		int pad = wpick(g, pw, 3);
+		const char *rad = pad == 1 ? arr(k, ONE(g, "radius", "radii", "point_radius"), "float", 1) : 0;
 		tid_line(k, 1, t, 0);
 		B(k, "q = %s[%s]", p, t);
-		if (chance(g, 50)) {
+		static const int fw[] = {20, 20, 20, 40};
+		int frame = wpick(g, fw, 4);
+		if (frame == 1) {
 			const char *m = scalar(k, ONE(g, "xform", "rotation", "frame"), "wp.mat33");
 			B(k, "q = %s * q", m);
+		} else if (frame == 2) {
+			const char *xf = scalar(k, ONE(g, "xform", "pose", "frame"), "wp.transform");
+			COV(g, type_transform);
+			B(k, "q = wp.transform_point(%s, q)", xf);
+		} else if (frame == 3) {
+			const char *c = scalar(k, ONE(g, "origin", "center", "pivot"), "wp.vec3");
+			B(k, "q = (q - %s) * %s", c, coef(k, ONE(g, "scale", "inv_size", "zoom"), 0.5, 2.0));
 		}
 		/* the extent along a direction (the support of the set) */
 		const char *dir = scalar(k, ONE(g, "axis", "direction", "normal"), "wp.vec3");
 		B(k, "d = wp.dot(q, %s)", dir);
-		B(k, "wp.atomic_min(%s, 0, d)", lo);
-		B(k, "wp.atomic_max(%s, 0, d)", hi);
+		const char *at = grp ? "g" : "0";
+		if (grp)
+			B(k, "g = %s[%s]", grp, t);
+		if (pad == 0) {
+			B(k, "wp.atomic_min(%s, %s, d)", lo, at);
+			B(k, "wp.atomic_max(%s, %s, d)", hi, at);
+		} else {
+			B(k, "r = %s", rad ? F(k, "%s[%s] * %s", rad, t, num_not(k, 1.0, 1.5, "1.0")) : coef(k, ONE(g, "margin", "thickness", "pad"), 0.005, 0.05));
+			B(k, "wp.atomic_min(%s, %s, d - r)", lo, at);
+			B(k, "wp.atomic_max(%s, %s, d + r)", hi, at);
+		}
 		kit_end(k, ONE(g, "compute_bounds", "bounds", "extents"));
 		return;
 	}
@@ -972,41 +1162,84 @@ static void fam_reduce(Kit *k)
 	B(k, "mi = %s[%s]", m, t);
 	const char *tot = arr(k, ONE(g, "total", "sums", "energy"), "float", 1);
 	if (kind == 3) {
-		if (chance(g, 50))
+		if (chance(g, 50)) {
+			/* in a frame that moves */
+			const char *vf = scalar(k, ONE(g, "frame_vel", "v_ref", "drift"), "wp.vec3");
+			B(k, "vi = vi - %s", vf);
+		}
+		static const int lw[] = {8, 7, 40, 45};
+		int law = wpick(g, lw, 4);
+		if (law == 0)
 			B(k, "ke = 0.5 * mi * wp.dot(vi, vi)");
+		else if (law == 1)
+			B(k, "ke = 0.5 * mi * wp.length_sq(vi)");
+		else if (law == 2)
+			B(k, "ke = %s", prod(k, "mi", response(k, "wp.length(vi)")));
 		else
-			B(k, "ke = mi * %s", shape(k, "wp.length(vi)"));
+			B(k, "ke = %s * mi * wp.dot(vi, vi)", num_not(k, 0.1, 2.0, "1.0"));
 		B(k, "wp.atomic_add(%s, 0, ke)", tot);
-		int what = rnd(g, 3);
-		if (what == 0) {
+		/* with the linear momentum, the potential energy, the
+		 * angular momentum: one or more of them */
+		int what = 1 + rnd(g, 7);
+		if (what & 1) {
 			const char *mom = arr(k, ONE(g, "momentum", "p_total", "linear"), "wp.vec3", 1);
 			B(k, "wp.atomic_add(%s, 0, mi * vi)", mom);
-		} else {
-			/* the potential energy in gravity, or the angular momentum */
-			const char *x = arr(k, ONE(g, "x", "positions", "pos"), "wp.vec3", 1);
-			if (what == 1) {
-				const char *pe = arr(k, ONE(g, "potential", "pe", "height_energy"), "float", 1);
-				B(k, "wp.atomic_add(%s, 0, mi * %s * %s[%s][1])", pe, num(k, 1.0, 9.81), x, t);
-			} else {
-				const char *am = arr(k, ONE(g, "angular", "ang_momentum", "L_total"), "wp.vec3", 1);
-				B(k, "wp.atomic_add(%s, 0, wp.cross(%s[%s], vi) * mi)", am, x, t);
-			}
+		}
+		const char *x = what & 6 ? arr(k, ONE(g, "x", "positions", "pos"), "wp.vec3", 1) : 0;
+		if (what & 2) {
+			/* in gravity, in a spring to the origin, or in a field
+			 * of the height */
+			const char *pe = arr(k, ONE(g, "potential", "pe", "height_energy"), "float", 1);
+			int pot = rnd(g, 3);
+			if (pot == 0)
+				B(k, "wp.atomic_add(%s, 0, mi * %s * %s[%s][1])", pe, num(k, 2.0, 9.81), x, t);
+			else if (pot == 1)
+				B(k, "wp.atomic_add(%s, 0, %s * wp.dot(%s[%s], %s[%s]))", pe, num_not(k, 0.1, 2.0, "1.0"), x, t, x, t);
+			else
+				B(k, "wp.atomic_add(%s, 0, %s)", pe, prod(k, "mi", response(k, F(k, "%s[%s][1]", x, t))));
+		}
+		if (what & 4) {
+			const char *am = arr(k, ONE(g, "angular", "ang_momentum", "L_total"), "wp.vec3", 1);
+			B(k, "wp.atomic_add(%s, 0, wp.cross(%s[%s], vi) * mi)", am, x, t);
 		}
 	} else {
-		const char *thr = num(k, 0.8, 1.0);
-		B(k, "speed = wp.length(vi)");
+		/* the fast ones, or the ones moving along a direction */
+		const char *thr;
+		if (chance(g, 50)) {
+			thr = num(k, 0.8, 1.0);
+			B(k, "speed = wp.length(vi)");
+		} else {
+			thr = num_not(k, -0.3, 0.3, "0.0");
+			B(k, "speed = wp.dot(vi, %s)", scalar(k, ONE(g, "up", "direction", "axis"), "wp.vec3"));
+		}
 		COV(g, stmt_if);
 		B(k, "if speed > %s:", thr);
 		k->ind++;
 		const char *cnt = arr(k, ONE(g, "fast", "count", "num_fast"), "int", 1);
 		B(k, "wp.atomic_add(%s, 0, 1)", cnt);
-		B(k, "wp.atomic_add(%s, 0, mi * (speed - %s))", tot, thr);
+		const char *excess = thr[0] == '-' ? F(k, "(speed + %s)", thr + 1) : F(k, "(speed - %s)", thr);
+		B(k, "wp.atomic_add(%s, 0, %s)", tot, prod(k, "mi", chance(g, 15) ? excess : response(k, excess)));
 		k->ind--;
 	}
 	kit_end(k, ONE(g, "reduce_energy", "sum_moments", "total_energy", "measure"));
 }
 
 /* ---- rigid bodies: quaternions and transforms ------------------------------ */
+
+/* In 40% of kernels, the vector V scaled back to a largest length (a
+ * spin or speed limit), that length named LEN */
+static void limit(Kit *k, const char *v, const char *len)
+{
+	if (!chance(k->g, 40))
+		return;
+	const char *max = num(k, 0.6, 1.2);
+	B(k, "%s = wp.length(%s)", len, v);
+	COV(k->g, stmt_if);
+	B(k, "if %s > %s:", len, max);
+	k->ind++;
+	B(k, "%s = %s * (%s / %s)", v, v, max, len);
+	k->ind--;
+}
 
 static void fam_rigid(Kit *k)
 {
@@ -1031,9 +1264,9 @@ static void fam_rigid(Kit *k)
 			const char *no = arr(k, ONE(g, "normals_out", "world_n", "dirs_out"), "wp.vec3", 1);
 			B(k, "%s[%s] = wp.normalize(wp.transform_vector(%s, %s[%s]))", no, t, xf, nrm, t);
 		}
-		if (chance(g, 40)) {
+		if (chance(g, 95)) {
 			const char *dist = arr(k, ONE(g, "depth", "dist", "height"), "float", 1);
-			B(k, "%s[%s] = %s", dist, t, shape(k, "q[2]"));
+			B(k, "%s[%s] = %s", dist, t, response(k, F(k, "q[%d]", rnd(g, 3))));
 		}
 		B(k, "%s[%s] = q", o, t);
 		kit_end(k, ONE(g, "transform_cloud", "to_world", "apply_pose"));
@@ -1057,10 +1290,12 @@ static void fam_rigid(Kit *k)
 		int vel_out = chance(g, 50);
 		if (vel_out && chance(g, 60))
 			B(k, "v = v + %s * %s", scalar(k, "gravity", "wp.vec3"), dt);
-		if (chance(g, 50))
-			B(k, "w = w * %s", num(k, 0.98, 0.995));
-		if (chance(g, 40))
-			B(k, "v = v * %s", num(k, 0.98, 0.999));
+		limit(k, "w", "speed");
+		limit(k, "v", "vel");
+		if (chance(g, 70))
+			B(k, "w = w * %s", coef(k, ONE(g, "angular_damping", "w_damp", "spin_decay"), 0.98, 0.995));
+		if (chance(g, 60))
+			B(k, "v = v * %s", coef(k, ONE(g, "linear_damping", "v_damp", "drag"), 0.98, 0.999));
 		B(k, "p = p + v * %s", dt);
 		B(k, "r = wp.normalize(r + wp.quat(w, 0.0) * r * (0.5 * %s))", dt);
 		const char *o = arr(k, ONE(g, "body_q_new", "poses_out", "body_q_out"), "wp.transform", 1);
@@ -1083,24 +1318,29 @@ static void fam_rigid(Kit *k)
 		B(k, "X = %s[body]", q);
 		B(k, "world = wp.transform_point(X, %s[%s])", lp, t);
 		const char *wo = arr(k, ONE(g, "world_points", "points_out", "x_world"), "wp.vec3", 1);
-		if (chance(g, 50)) {
+		int vel = chance(g, 50);
+		if (vel) {
 			const char *qd = arr(k, ONE(g, "body_qd", "twists"), "wp.spatial_vector", 1);
 			COV(g, type_spatial_vector);
 			B(k, "twist = %s[body]", qd);
 			B(k, "r = world - wp.transform_get_translation(X)");
 			const char *vo = arr(k, ONE(g, "point_vel", "v_world", "velocities"), "wp.vec3", 1);
-			B(k, "%s[%s] = wp.spatial_bottom(twist) + wp.cross(wp.spatial_top(twist), r)", vo, t);
+			B(k, "pv = wp.spatial_bottom(twist) + wp.cross(wp.spatial_top(twist), r)");
+			B(k, "%s[%s] = pv", vo, t);
 		}
-		if (chance(g, 50)) {
-			/* a penalty contact with the ground */
+		{
+			/* a penalty contact with the ground, damped by the
+			 * point's speed into it when that is known */
 			const char *f = arr(k, ONE(g, "contact_f", "forces", "f"), "wp.vec3", 1);
 			const char *kc = fparam(k, ONE(g, "contact_ke", "ke", "stiffness"));
 			COV(g, stmt_if);
 			B(k, "depth = %s - world[1]", num(k, -0.1, 0.2));
 			B(k, "if depth > 0.0:");
 			k->ind++;
-			const char *law = chance(g, 40) ? "depth" : shape(k, "depth");
-			B(k, "wp.atomic_add(%s, body, wp.vec3(0.0, %s * %s, 0.0))", f, kc, law);
+			const char *law = prod(k, kc, chance(g, 30) ? "depth" : response(k, "depth"));
+			if (vel)
+				law = F(k, "%s - %s * wp.min(pv[1], 0.0)", law, coef(k, ONE(g, "contact_kd", "kd", "damping"), 0.05, 0.5));
+			B(k, "wp.atomic_add(%s, body, wp.vec3(0.0, %s, 0.0))", f, law);
 			k->ind--;
 		}
 		B(k, "%s[%s] = world", wo, t);
@@ -1117,21 +1357,47 @@ static void fam_rigid(Kit *k)
 			const char *inertia = arr(k, ONE(g, "inertia", "body_I", "I_body"), "wp.mat33", 1);
 			B(k, "R = wp.quat_to_matrix(r)");
 			const char *o = arr(k, ONE(g, "inertia_world", "I_world", "world_inertia"), "wp.mat33", 1);
-			B(k, "%s[%s] = R * %s[%s] * wp.transpose(R)", o, t, inertia, t);
+			if (chance(g, 5)) {
+				B(k, "Iw = R * %s[%s] * wp.transpose(R)", inertia, t);
+			} else {
+				/* about a point off the centre of mass (the parallel
+				 * axis theorem), the body's mass tuned */
+				const char *off = scalar(k, ONE(g, "offset", "pivot", "com_offset"), "wp.vec3");
+				B(k, "d = wp.quat_rotate(r, %s)", off);
+				B(k, "Iw = R * %s[%s] * wp.transpose(R) + %s * (wp.dot(d, d) * wp.identity(n=3, dtype=float) - wp.outer(d, d))",
+				  inertia, t, num(k, 0.05, 0.5));
+			}
+			B(k, "%s[%s] = Iw", o, t);
+			if (chance(g, 50)) {
+				/* the angular momentum of a body-frame spin */
+				const char *wb = arr(k, ONE(g, "omega_body", "w_local", "spin"), "wp.vec3", 1);
+				const char *L = arr(k, ONE(g, "L_world", "ang_momentum", "momentum"), "wp.vec3", 1);
+				B(k, "%s[%s] = Iw * wp.quat_rotate(r, %s[%s])", L, t, wb, t);
+			}
 		} else {
 			const char *dir = arr(k, ONE(g, "local_dir", "axes", "body_dirs"), "wp.vec3", 1);
 			const char *o = arr(k, ONE(g, "world_dir", "dirs_out", "axes_world"), "wp.vec3", 1);
 			B(k, "d = wp.quat_rotate(r, %s[%s])", dir, t);
-			if (chance(g, 50)) {
+			if (chance(g, 70)) {
 				const char *ang = arr(k, ONE(g, "angle", "theta", "spin_angle"), "float", 1);
 				const char *axis = scalar(k, ONE(g, "axis", "spin_axis", "hinge"), "wp.vec3");
-				B(k, "spin = wp.quat_from_axis_angle(wp.normalize(%s), %s[%s])", axis, ang, t);
+				const char *th = chance(g, 50) ? F(k, "%s[%s]", ang, t)
+							       : F(k, "%s[%s] * %s", ang, t, coef(k, ONE(g, "rate", "gain", "spin_rate"), 0.5, 3.0));
+				B(k, "spin = wp.quat_from_axis_angle(wp.normalize(%s), %s)", axis, th);
 				B(k, "d = wp.quat_rotate(spin, d)");
 			}
-			if (chance(g, 40))
+			static const int ow[] = {5, 5, 45, 45};
+			int out = wpick(g, ow, 4);
+			if (out == 0)
 				B(k, "%s[%s] = wp.quat_rotate_inv(r, d) + d", o, t);
-			else
+			else if (out == 1)
 				B(k, "%s[%s] = d", o, t);
+			else if (out == 2)
+				B(k, "%s[%s] = %s", o, t, prod(k, "d", response(k, "d[1]")));
+			else {
+				const char *up = scalar(k, ONE(g, "up", "bias_dir", "target_dir"), "wp.vec3");
+				B(k, "%s[%s] = wp.normalize(d + %s * %s)", o, t, num(k, 0.05, 0.5), up);
+			}
 		}
 		kit_end(k, ONE(g, "rotate_frames", "world_inertia", "orient"));
 		return;
@@ -1139,21 +1405,33 @@ static void fam_rigid(Kit *k)
 	/* relative transforms between joint parents and children */
 	const char *q = arr(k, ONE(g, "body_q", "poses"), "wp.transform", 1);
 	const char *par = arr(k, ONE(g, "joint_parent", "parent", "parents"), "int", 1);
+	/* the joint's frames in its parent and in its child, when given */
+	const char *jp = chance(g, 40) ? arr(k, ONE(g, "joint_X_p", "parent_frame", "X_pj"), "wp.transform", 1) : 0;
+	const char *jc = chance(g, 40) ? arr(k, ONE(g, "joint_X_c", "child_frame", "X_cj"), "wp.transform", 1) : 0;
 	tid_line(k, 1, t, 0);
 	COV(g, type_transform);
-	B(k, "X_p = %s[%s[%s]]", q, par, t);
-	B(k, "X_c = %s[%s]", q, t);
+	if (jp)
+		B(k, "X_p = wp.transform_multiply(%s[%s[%s]], %s[%s])", q, par, t, jp, t);
+	else
+		B(k, "X_p = %s[%s[%s]]", q, par, t);
+	if (jc)
+		B(k, "X_c = wp.transform_multiply(%s[%s], %s[%s])", q, t, jc, t);
+	else
+		B(k, "X_c = %s[%s]", q, t);
 	B(k, "X_rel = wp.transform_multiply(wp.transform_inverse(X_p), X_c)");
 	const char *o = arr(k, ONE(g, "joint_q", "rel_pose", "local_pose"), "wp.transform", 1);
 	B(k, "%s[%s] = X_rel", o, t);
-	if (chance(g, 60)) {
+	{
 		const char *e = arr(k, ONE(g, "joint_err", "offsets", "drift"), "float", 1);
 		if (chance(g, 50)) {
-			B(k, "%s[%s] = wp.length(wp.transform_get_translation(X_rel))", e, t);
+			B(k, "dx = wp.length(wp.transform_get_translation(X_rel))");
+			B(k, "%s[%s] = %s", e, t, response(k, "dx"));
 		} else {
 			/* the sine of half the relative angle, and the offset */
 			B(k, "r = wp.transform_get_rotation(X_rel)");
-			B(k, "%s[%s] = wp.length(wp.vec3(r[0], r[1], r[2])) + %s * wp.length(wp.transform_get_translation(X_rel))", e, t, num(k, 0.1, 1.0));
+			const char *wr = num_not(k, 0.5, 2.0, "1.0");
+			B(k, "%s[%s] = %s * wp.length(wp.vec3(r[0], r[1], r[2])) + %s * wp.length(wp.transform_get_translation(X_rel))", e, t, wr,
+			  num_not(k, 0.05, 2.0, "1.0"));
 		}
 	}
 	kit_end(k, ONE(g, "joint_transforms", "relative_pose", "eval_joints"));
@@ -1191,42 +1469,57 @@ static void fam_fem(Kit *k)
 		mu = F(k, "%s[%s]", arr(k, ONE(g, "k_mu", "mu", "shear"), "float", 1), t);
 		lam = F(k, "%s[%s]", arr(k, ONE(g, "k_lambda", "lam", "bulk"), "float", 1), t);
 	} else {
-		mu = fparam(k, ONE(g, "k_mu", "mu", "shear"));
-		lam = fparam(k, ONE(g, "k_lambda", "lam", "bulk"));
+		mu = coef(k, ONE(g, "k_mu", "mu", "shear"), 0.5, 5.0);
+		lam = coef(k, ONE(g, "k_lambda", "lam", "bulk"), 0.5, 5.0);
 	}
 	int model = rnd(g, 3);
+	/* the volume change and its derivative, for the neo-Hookean model
+	 * and for a volume term added to the others */
+	int volume = model == 2 || chance(g, 70);
 	if (model < 2)
 		B(k, "I = wp.identity(n=%d, dtype=float)", n);
 	if (model == 0) {
 		/* St. Venant-Kirchhoff */
 		B(k, "E = 0.5 * (wp.transpose(F) * F - I)");
-		B(k, "P = F * (2.0 * %s * E + %s * wp.trace(E) * I)", mu, lam);
-		B(k, "psi = %s * wp.ddot(E, E) + 0.5 * %s * wp.trace(E) * wp.trace(E)", mu, lam);
+		B(k, "P = F * (%s + %s * wp.trace(E) * I)", prod(k, times(k, 2.0, mu), "E"), lam);
+		B(k, "psi = %s * wp.ddot(E, E) + %s", mu, prod(k, times(k, 0.5, lam), "wp.trace(E) * wp.trace(E)"));
 	} else if (model == 1) {
 		/* linear elasticity */
 		B(k, "eps = 0.5 * (F + wp.transpose(F)) - I");
-		B(k, "P = 2.0 * %s * eps + %s * wp.trace(eps) * I", mu, lam);
-		B(k, "psi = %s * wp.ddot(eps, eps) + 0.5 * %s * wp.trace(eps) * wp.trace(eps)", mu, lam);
-	} else {
-		/* a stable neo-Hookean flavour: the volume term through the cofactor */
+		B(k, "P = %s + %s * wp.trace(eps) * I", prod(k, times(k, 2.0, mu), "eps"), lam);
+		B(k, "psi = %s * wp.ddot(eps, eps) + %s", mu, prod(k, times(k, 0.5, lam), "wp.trace(eps) * wp.trace(eps)"));
+	}
+	if (volume) {
+		/* the volume change through the cofactor */
 		B(k, "J = wp.determinant(F)");
 		if (tet)
 			B(k, "dJdF = wp.matrix_from_rows(wp.cross(F[1], F[2]), wp.cross(F[2], F[0]), wp.cross(F[0], F[1]))");
 		else
 			B(k, "dJdF = %s(F[1, 1], -F[1, 0], -F[0, 1], F[0, 0])", mt);
-		B(k, "P = %s * F + %s * (J - 1.0) * dJdF", mu, lam);
-		B(k, "psi = 0.5 * %s * (wp.ddot(F, F) - %s) + 0.5 * %s * (J - 1.0) * (J - 1.0)", mu, tet ? "3.0" : "2.0", lam);
+	}
+	if (model == 2) {
+		/* a stable neo-Hookean flavour, its rest volume ratio shifted
+		 * so that the rest shape carries no stress */
+		const char *r = chance(g, 10) ? "1.0" : num(k, 1.0, 1.4);
+		B(k, "P = %s * F + %s * (J - %s) * dJdF", mu, lam, r);
+		B(k, "psi = %s + %s", prod(k, times(k, 0.5, mu), F(k, "(wp.ddot(F, F) - %s)", tet ? "3.0" : "2.0")),
+		  prod(k, times(k, 0.5, lam), F(k, "(J - %s) * (J - %s)", r, r)));
+	} else if (volume) {
+		/* a penalty on the volume change, its response tuned */
+		const char *kv = coef(k, ONE(g, "k_volume", "k_vol", "bulk_penalty"), 0.1, 2.0);
+		B(k, "dJ = J - 1.0");
+		B(k, "P = P + %s * dJdF", prod(k, kv, response(k, "dJ")));
 	}
 	if (chance(g, 25)) {
 		/* a muscle fibre pulling along its direction */
 		const char *act = arr(k, ONE(g, "activation", "act", "tension"), "float", 1);
 		const char *fib = scalar(k, ONE(g, "fiber", "fibre_dir", "muscle_dir"), vt);
-		B(k, "P = P + %s[%s] * F * wp.outer(%s, %s)", act, t, fib, fib);
+		B(k, "P = P + %s * F * wp.outer(%s, %s)", prod(k, num(k, 0.2, 2.0), F(k, "%s[%s]", act, t)), fib, fib);
 	}
 	if (chance(g, 25)) {
 		/* damping of the deformation rate */
 		const char *v = arr(k, ONE(g, "v", "velocities", "particle_v"), vt, 1);
-		const char *kd = fparam(k, ONE(g, "k_damp", "kd", "damping"));
+		const char *kd = coef(k, ONE(g, "k_damp", "kd", "damping"), 0.01, 0.5);
 		B(k, "v0 = %s[a]", v);
 		if (tet)
 			B(k, "dFdt = wp.matrix_from_cols(%s[b] - v0, %s[c] - v0, %s[d] - v0) * Dm", v, v, v);
@@ -1264,6 +1557,9 @@ static void fam_neighbors(Kit *k)
 	const char *t = k->tid;
 	const char *x = arr(k, ONE(g, "x", "positions", "particle_x"), "wp.vec3", 1);
 	int kind = rnd(g, 4);
+	/* all pairs: gravity, charges, or a soft repulsion */
+	static const int lw[] = {50, 25, 25};
+	int law = kind == 2 ? wpick(g, lw, 3) : 0;
 	int list = kind == 2 ? 0 : chance(g, 75);
 	const char *nb = list ? arr(k, ONE(g, "neighbors", "nbrs", "neighbor_list"), "int", 2) : 0;
 	const char *h = num(k, 0.6, 1.2);
@@ -1277,8 +1573,18 @@ static void fam_neighbors(Kit *k)
 		H(k, "    hh = h * h");
 		H(k, "    if r2 >= hh:");
 		H(k, "        return 0.0");
-		H(k, "    q = hh - r2");
-		H(k, "    return q * q * q\n\n");
+		int wk = rnd(g, 3);
+		if (wk == 0) {
+			H(k, "    q = hh - r2");
+			H(k, "    return q * q * q\n\n");
+		} else if (wk == 1) {
+			/* a Wendland-like falloff */
+			H(k, "    q = 1.0 - r2 / hh");
+			H(k, "    return q * q * (1.0 + %s * q)\n\n", num_not(k, 1.0, 4.0, "1.0"));
+		} else {
+			/* a Gaussian, cut at h */
+			H(k, "    return wp.exp(-r2 / (%s * hh))\n\n", num(k, 0.1, 0.5));
+		}
 	}
 	tid_line(k, 1, t, 0);
 	B(k, "xi = %s[%s]", x, t);
@@ -1293,6 +1599,9 @@ static void fam_neighbors(Kit *k)
 	} else {
 		B(k, "f = wp.vec3()");
 	}
+	const char *chg = law == 1 ? arr(k, ONE(g, "charge", "q_e", "particle_q"), "float", 1) : 0;
+	if (chg)
+		B(k, "qi = %s[%s]", chg, t);
 	if (list) {
 		COV(g, stmt_for_dynamic);
 		B(k, "for s in range(%s.shape[1]):", nb);
@@ -1345,9 +1654,25 @@ static void fam_neighbors(Kit *k)
 		k->ind--;
 	} else {
 		/* softened gravity */
-		const char *m2 = arr(k, ONE(g, "mass", "m"), "float", 1);
-		B(k, "r2 = wp.dot(r, r) + %s", num(k, 0.01, 0.1));
-		B(k, "f -= r * (%s[j] / (r2 * wp.sqrt(r2)))", m2);
+		const char *m2 = law == 0 ? arr(k, ONE(g, "mass", "m"), "float", 1) : chg;
+		B(k, "r2 = wp.dot(r, r) + %s", num(k, 0.005, 0.1));
+		if (chance(g, 50)) {
+			/* no pull from beyond a cutoff */
+			COV(g, stmt_if);
+			COV(g, stmt_continue);
+			B(k, "if r2 > %s:", num(k, 0.5, 2.0));
+			k->ind++;
+			B(k, "continue");
+			k->ind--;
+		}
+		if (law == 0 && chance(g, 60))
+			B(k, "f -= r * (%s * %s[j] / (r2 * wp.sqrt(r2)))", coef(k, ONE(g, "G", "strength", "k_grav"), 0.1, 2.0), m2);
+		else if (law == 0)
+			B(k, "f -= r * (%s[j] / (r2 * wp.sqrt(r2)))", m2);
+		else if (law == 1)
+			B(k, "f += r * (%s * qi * %s[j] / (r2 * wp.sqrt(r2)))", coef(k, ONE(g, "k_e", "coulomb", "k_charge"), 0.1, 2.0), m2);
+		else
+			B(k, "f += %s", prod(k, "r", response(k, "r2")));
 	}
 	k->ind--;
 	if (kind == 0) {
@@ -1355,7 +1680,7 @@ static void fam_neighbors(Kit *k)
 		if (chance(g, 50)) {
 			const char *rest = fparam(k, ONE(g, "rest_density", "rho0"));
 			const char *pr = arr(k, ONE(g, "pressure", "p_out"), "float", 1);
-			B(k, "%s[%s] = %s * (rho - %s)", pr, t, num(k, 0.5, 2.0), rest);
+			B(k, "%s[%s] = %s * (rho - %s)", pr, t, num_not(k, 0.5, 2.0, "1.0"), rest);
 		}
 		B(k, "%s[%s] = rho", o, t);
 		kit_end(k, ONE(g, "compute_density", "sph_density", "density"));
@@ -1366,7 +1691,10 @@ static void fam_neighbors(Kit *k)
 	} else {
 		const char *o = arr(k, ONE(g, "forces", "accel", "f_out"), "wp.vec3", 1);
 		B(k, "%s[%s] = f", o, t);
-		kit_end(k, kind == 1 ? ONE(g, "contact_forces", "dem_forces", "collide") : ONE(g, "nbody", "gravity_forces", "attract"));
+		kit_end(k, kind == 1   ? ONE(g, "contact_forces", "dem_forces", "collide")
+			   : law == 0  ? ONE(g, "nbody", "gravity_forces", "attract")
+			   : law == 1  ? ONE(g, "electrostatics", "coulomb_forces", "charges")
+				       : ONE(g, "repulsion", "soft_forces", "spread_particles"));
 	}
 }
 
@@ -1506,7 +1834,7 @@ static void fam_sampling(Kit *k)
 		B(k, "ny = %s.shape[1]", f);
 		B(k, "acc = float(0.0)");
 		COV(g, stmt_for_range1);
-		const char *taps = ONE(g, "4", "8", "6");
+		const char *taps = ONE(g, "4", "8", "6", "9", "12", "16");
 		B(k, "for s in range(%s):", taps);
 		k->ind++;
 		if (chance(g, 60)) {
@@ -1515,7 +1843,7 @@ static void fam_sampling(Kit *k)
 			B(k, "fy = wp.clamp(float(j) + wp.randf(rng, -%s, %s), 0.0, float(ny - 1))", r, r);
 		} else {
 			/* Gaussian taps */
-			const char *sg = num(k, 0.3, 1.5);
+			const char *sg = num_not(k, 0.3, 1.5, "1.0");
 			B(k, "fx = wp.clamp(float(i) + %s * wp.randn(rng), 0.0, float(nx - 1))", sg);
 			B(k, "fy = wp.clamp(float(j) + %s * wp.randn(rng), 0.0, float(ny - 1))", sg);
 		}
@@ -1530,10 +1858,10 @@ static void fam_sampling(Kit *k)
 		B(k, "acc += wp.lerp(top, bottom, ty)");
 		k->ind--;
 		const char *o = arr(k, ONE(g, "out", "filtered", "resampled"), "float", 2);
-		if (chance(g, 30)) {
+		if (chance(g, 60)) {
 			/* tone-mapped */
 			B(k, "mean = acc / %s", as_float(k, taps));
-			B(k, "%s[i, j] = %s", o, shape(k, "mean"));
+			B(k, "%s[i, j] = %s", o, response(k, "mean"));
 		} else {
 			B(k, "%s[i, j] = acc / %s", o, as_float(k, taps));
 		}
@@ -1561,8 +1889,13 @@ static void fam_sampling(Kit *k)
 		B(k, "d = -d");
 		k->ind--;
 		B(k, "q = o + d * %s - %s", num(k, 0.25, 1.0), occ);
-		const char *edge = ONE(g, "0.2, 0.8", "0.1, 0.6", "0.3, 1.0");
-		B(k, "visible += wp.smoothstep(%s, wp.length(q))", edge);
+		const char *e0 = num(k, 0.05, 0.4);
+		const char *e1 = num(k, 0.5, 1.0);
+		/* each direction counts alike, or by its cosine to the normal */
+		if (chance(g, 50))
+			B(k, "visible += wp.smoothstep(%s, %s, wp.length(q))", e0, e1);
+		else
+			B(k, "visible += wp.dot(d, n) * wp.smoothstep(%s, %s, wp.length(q))", e0, e1);
 		k->ind--;
 		const char *o = arr(k, ONE(g, "ao", "occlusion", "visibility"), "float", 1);
 		B(k, "%s[%s] = visible / %s", o, t, as_float(k, ns));
@@ -1581,16 +1914,16 @@ static void fam_sampling(Kit *k)
 		if (draw == 0)
 			B(k, "u = wp.randf(rng, -1.0, 1.0)");
 		else if (draw == 1)
-			B(k, "u = wp.randn(rng) * 0.5");
+			B(k, "u = wp.randn(rng) * %s", num(k, 0.3, 0.8));
 		else
 			B(k, "u = 2.0 * wp.randf(rng) - 1.0");
-		if (chance(g, 40))
+		if (chance(g, 20))
 			B(k, "acc += wp.exp(-a * a * (u - c) * (u - c))%s", chance(g, 50) ? " * wp.cos(a * u)" : "");
 		else
 		{
-			const char *s1 = shape(k, "(a * u)");
-			const char *s2 = shape(k, "(u - c)");
-			B(k, "acc += %s * %s", s1, s2);
+			const char *s1 = response(k, "(a * u)");
+			const char *s2 = response(k, "(u - c)");
+			B(k, "acc += %s", prod(k, s1, s2));
 		}
 		k->ind--;
 		const char *o = arr(k, ONE(g, "estimate", "integral", "out"), "float", 1);
@@ -1604,11 +1937,17 @@ static void fam_sampling(Kit *k)
 		COV(g, stmt_for_dynamic);
 		B(k, "for s in range(%s):", ns);
 		k->ind++;
+		if (chance(g, 60)) {
+			/* pulled back towards the origin (Ornstein-Uhlenbeck) */
+			B(k, "q = q * %s", num(k, 0.8, 0.99));
+		}
 		if (chance(g, 50))
 			B(k, "q = q + %s * wp.sample_unit_sphere(rng)", sig);
 		else
 			B(k, "q = q + %s * wp.vec3(wp.randn(rng), wp.randn(rng), wp.randn(rng))", sig);
-		B(k, "q = wp.vec3(wp.clamp(q[0], -2.0, 2.0), wp.clamp(q[1], -2.0, 2.0), wp.clamp(q[2], -2.0, 2.0))");
+		const char *box = num(k, 1.0, 3.0);
+		B(k, "q = wp.vec3(wp.clamp(q[0], -%s, %s), wp.clamp(q[1], -%s, %s), wp.clamp(q[2], -%s, %s))", box, box, box, box,
+		  box, box);
 		k->ind--;
 		const char *o = arr(k, ONE(g, "x_out", "final", "walked"), "wp.vec3", 1);
 		B(k, "%s[%s] = q", o, t);
