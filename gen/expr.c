@@ -267,7 +267,7 @@ int has_name(const char *s)
 }
 
 /* A plain literal: 2.0, -0.5, 7. */
-static int is_lit(const char *s)
+int is_lit(const char *s)
 {
 	if (*s == '-')
 		s++;

@@ -184,6 +184,8 @@ Expr with_dep(G *g, Expr e);
 Expr with_seed(G *g, Expr e);
 Expr lit_f(G *g);
 int has_name(const char *s);
+/* S is a plain literal: 2.0, -0.5, 7, 1.0e-4 */
+int is_lit(const char *s);
 /* E names a variable (one that depends on an input surely does). */
 static inline int named_ex(Expr e) { return e.dep || has_name(e.s); }
 const char *thresh(G *g);

@@ -194,30 +194,23 @@ static const char *num_not(Kit *k, double lo, double hi, const char *not)
 	return a;
 }
 
-/* is S a numeric literal ("0.35", "-2.0")? */
-static int is_num(const char *s)
+/* X as a literal of up to five decimals, exact for sums and products of
+ * num()'s values (1.675, 2.7) where flit()'s three digits would round */
+static const char *dec(Kit *k, double x)
 {
-	if (*s == '-')
-		s++;
-	if (!(*s >= '0' && *s <= '9'))
-		return 0;
-	while ((*s >= '0' && *s <= '9') || *s == '.')
-		s++;
-	return !*s;
+	char b[32];
+	snprintf(b, sizeof b, "%.5f", x);
+	char *e = b + strlen(b);
+	while (e[-1] == '0' && e[-2] != '.')
+		*--e = 0;
+	return F(k, "%s", b);
 }
 
 /* F times the coefficient C ("2.0 * mu"), folded into one literal when C
  * is one (2.0 times 1.35 is written 2.7) */
 static const char *times(Kit *k, double f, const char *c)
 {
-	if (!is_num(c))
-		return F(k, "%.1f * %s", f, c);
-	char b[32];
-	snprintf(b, sizeof b, "%.5f", f * atof(c));
-	char *e = b + strlen(b);
-	while (e[-1] == '0' && e[-2] != '.')
-		*--e = 0;
-	return F(k, "%s", b);
+	return is_lit(c) ? dec(k, f * atof(c)) : F(k, "%.1f * %s", f, c);
 }
 
 /* C times E, a product or quotient whose first factor may be a literal:
@@ -230,7 +223,7 @@ static const char *prod(Kit *k, const char *c, const char *e)
 		return e;
 	if (!strncmp(e, "1.0 / ", 6))
 		return F(k, "%s / %s", c, e + 6); /* c * 1.0 / x is c / x */
-	if (!is_num(c))
+	if (!is_lit(c))
 		return F(k, "%s * %s", c, e);
 	const char *p = e;
 	if (*p == '-')
@@ -922,7 +915,7 @@ static void fam_stencil(Kit *k)
 		const char *rhs = arr(k, ONE(g, "rhs", "div", "source", "b"), "float", nd);
 		const char *h = coef(k, ONE(g, "h", "dx", "cell_size"), 0.05, 0.5);
 		/* h^2, one literal when h is one */
-		const char *hh = is_num(h) ? times(k, atof(h), h) : F(k, "%s * %s", h, h);
+		const char *hh = is_lit(h) ? times(k, atof(h), h) : F(k, "%s * %s", h, h);
 		const char *o = arr(k, ONE(g, "u_next", "pressure", "out"), "float", nd);
 		/* the neighbours' mean: a quarter of four, a sixth of six */
 		const char *mean = nd == 2 ? F(k, "0.25 * (%s - %s * %s[%s])", nb_sum(k, &gr), hh, rhs, gr.at)
@@ -1081,7 +1074,7 @@ static void fam_reduce(Kit *k)
 		} else if (map == 1) {
 			/* bins over a range inside the values' */
 			const char *lo = num(k, -0.9, -0.3), *hi = num(k, 0.3, 0.9);
-			B(k, "u = (%s[%s] + %s) / %s", xs, t, lo + 1, times(k, 1.0, F(k, "%.5f", atof(hi) - atof(lo))));
+			B(k, "u = (%s[%s] + %s) / %s", xs, t, lo + 1, dec(k, atof(hi) - atof(lo)));
 			B(k, "b = int(wp.clamp(u, 0.0, 1.0) * float(%s))", nb);
 		} else {
 			/* bins of a response in [0, 1] */
@@ -1498,8 +1491,10 @@ static void fam_fem(Kit *k)
 			B(k, "dJdF = %s(F[1, 1], -F[1, 0], -F[0, 1], F[0, 0])", mt);
 	}
 	if (model == 2) {
-		/* a stable neo-Hookean flavour, its rest volume ratio shifted
-		 * so that the rest shape carries no stress */
+		/* a stable neo-Hookean flavour with a rest volume ratio of its
+		 * own (stable neo-Hookean models take 1 + 3 mu / (4 lambda), so
+		 * that the rest shape is free of stress; here it is a tuned
+		 * constant, as lambda may be near zero under the input law) */
 		const char *r = chance(g, 10) ? "1.0" : num(k, 1.0, 1.4);
 		B(k, "P = %s * F + %s * (J - %s) * dJdF", mu, lam, r);
 		B(k, "psi = %s + %s", prod(k, times(k, 0.5, mu), F(k, "(wp.ddot(F, F) - %s)", tet ? "3.0" : "2.0")),
