@@ -44,6 +44,22 @@ $(O)/bin/krun: KS_LDLIBS += $(KRUN_LIBS) -ldl
 # handling (runtime/run_host.c), which brings libtcc's and dlopen's symbols
 $(O)/bin/kgen: KS_LDLIBS += $(KRUN_LIBS) -ldl
 
+# sim's precompiled headers (runtime/run_host.c): the shim and ksynth.h in
+# one header, precompiled by the C++ compiler krun runs by default, c++,
+# when it is GCC, with the flags krun compiles with; none otherwise, and
+# krun parses the headers on each compile as before.
+SIM_FLAGS := -std=c++17 -O0 -fno-builtin -ffp-contract=off -fno-fast-math -fPIC
+SIM_PCH := $(O)/pch/ksynth_sim_all.h
+all: $(SIM_PCH).stamp
+$(SIM_PCH).stamp: runtime/ksynth.h runtime/ksynth_sim.h
+	$(call msg,PCH,$(SIM_PCH).gch)
+	$(Q)mkdir -p $(@D) && rm -f $(SIM_PCH).gch $@
+	$(Q)printf '#include "ksynth_sim.h"\n#include "ksynth.h"\n' >$(SIM_PCH)
+	$(Q)if c++ -dM -E -x c++ /dev/null 2>/dev/null | grep -q __GNUC__ && \
+		! c++ -dM -E -x c++ /dev/null | grep -q __clang__; then \
+		c++ $(SIM_FLAGS) -I runtime -x c++-header -o $(SIM_PCH).gch.tmp $(SIM_PCH) && \
+		mv $(SIM_PCH).gch.tmp $(SIM_PCH).gch; fi
+	$(Q)touch $@
 
 .PHONY: check-cuda
 check-cuda: all

@@ -179,8 +179,6 @@ static struct {
 	char why[8192];  /* no NVRTC: the reason */
 } nvrtc;
 
-int run_verbose;
-
 /* N for a file named libnvrtc.so.N, -1 for libnvrtc.so, -2 for any other
  * name (libnvrtc.so.13.0.88 has a libnvrtc.so.13 beside it). */
 static int nvrtc_name_major(const char *path)

@@ -36,6 +36,8 @@
 
 extern char **environ;
 
+int run_verbose; /* --verbose: which compiler, and what it said */
+
 /* ---- temporary files ---------------------------------------------- */
 
 /* The folder exists only while a temporary file does: run_tmpfile makes
@@ -428,6 +430,65 @@ static Host *tcc_build(const Buf *code, const char *rtdir, Buf *log)
 }
 #endif
 
+/* ---- sim's precompiled headers -------------------------------------- */
+
+/* Parsing ksynth.h as C++ is three quarters of a sim compile.  The build
+ * precompiles it with GCC (mk/runtime.mk: $(O)/pch/ksynth_sim_all.h, the
+ * shim and ksynth.h in one, and its .gch, with SIM_FLAGS below); krun
+ * forces that header in instead of the shim alone when the default c++
+ * compiles, the runtime folder is the one the build read, and neither
+ * header changed since.  A .gch the compiler cannot use (another GCC) it
+ * ignores for the text beside it: the same code either way. */
+#define PCH_NAME "ksynth_sim_all.h"
+
+static int newer(const struct stat *a, const char *dir, const char *name)
+{
+	char p[8400];
+	struct stat s;
+	snprintf(p, sizeof p, "%s/%s", dir, name);
+	return stat(p, &s) == 0 && (s.st_mtim.tv_sec > a->st_mtim.tv_sec ||
+				    (s.st_mtim.tv_sec == a->st_mtim.tv_sec &&
+				     s.st_mtim.tv_nsec > a->st_mtim.tv_nsec));
+}
+
+static int same_dir(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+/* The folder of the precompiled header to use, or NULL and why not. */
+static const char *sim_pch(const char *rtdir, const char **why)
+{
+	static char dir[4200];
+	const char *cxx = getenv("KSYNTH_CXX");
+	if (cxx && *cxx)
+		return *why = "$KSYNTH_CXX is set", NULL;
+#ifdef KS_RUNTIME_SRC
+	if (!same_dir(rtdir, KS_RUNTIME_SRC))
+		return *why = "the runtime headers are not the build's", NULL;
+#else
+	(void)same_dir;
+	return *why = "krun was built without its runtime folder", NULL;
+#endif
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	char *s = n > 0 ? (exe[n] = 0, strrchr(exe, '/')) : NULL;
+	if (!s)
+		return *why = "krun cannot find its own folder", NULL;
+	*s = 0;
+	snprintf(dir, sizeof dir, "%s/../pch", exe);
+	char gch[4300];
+	struct stat st;
+	snprintf(gch, sizeof gch, "%s/" PCH_NAME ".gch", dir);
+	if (stat(gch, &st) != 0)
+		return *why = "the build made none (c++ is not GCC)", NULL;
+	if (newer(&st, rtdir, "ksynth.h") || newer(&st, rtdir, "ksynth_sim.h"))
+		return *why = "the runtime headers changed since the build (make)", NULL;
+	return dir;
+}
+
 /* -O0: the kernels run on 16 elements once, so the compile is the whole
  * cost, and -O0 compiles in a fraction of -O2's time.  With FMA
  * contraction off and no fast math, every optimization level evaluates the
@@ -455,20 +516,37 @@ Host *host_try_compile(const char *what, const Buf *code, int lang, int use_cc,
 	FILE *f = fopen(src, "wb");
 	if (!f || fwrite(code->p, 1, code->n, f) != code->n || fclose(f))
 		ks_fatal("%s:", src);
-	char inc[4200];
+	char inc[4200], pinc[4300];
 	snprintf(inc, sizeof inc, "-I%s", rtdir);
 	char *argv_c[] = {(char *)host_c_compiler(1), "-std=c11", "-O0", "-fno-builtin", "-ffp-contract=off",
 			  "-fno-fast-math", "-shared", "-fPIC", inc, "-o", so, src,
 			  "-lm", NULL};
-	char *argv_cxx[] = {(char *)host_cxx_compiler(), "-std=c++17", "-O0", "-fno-builtin",
-			    "-ffp-contract=off", "-fno-fast-math", "-shared", "-fPIC",
-			    inc, "-include", "ksynth_sim.h", "-x", "c++", src, "-o",
-			    so, "-lm", NULL};
+	/* mk/runtime.mk's SIM_FLAGS are these from -std to -fPIC: keep them equal */
+	char *argv_cxx[20] = {(char *)host_cxx_compiler(), "-std=c++17", "-O0", "-fno-builtin",
+			      "-ffp-contract=off", "-fno-fast-math", "-shared", "-fPIC"};
+	int n = 8;
+	if (lang == LANG_CXX) {
+		const char *why = NULL, *pch = sim_pch(rtdir, &why);
+		if (pch) {
+			snprintf(pinc, sizeof pinc, "-I%s", pch);
+			argv_cxx[n++] = pinc;
+			argv_cxx[n++] = "-Winvalid-pch";
+		}
+		char *rest[] = {inc, "-include", pch ? PCH_NAME : "ksynth_sim.h", "-x", "c++", src,
+				"-o", so, "-lm", NULL};
+		memcpy(&argv_cxx[n], rest, sizeof rest);
+		if (run_verbose)
+			fprintf(stderr, "%s: %s, %s%s%s\n", ks_prog, argv_cxx[0],
+				pch ? "precompiled headers " : "no precompiled headers: ",
+				pch ? pch : why, pch ? "/" PCH_NAME ".gch" : "");
+	}
 	char **argv = lang == LANG_C ? argv_c : argv_cxx;
 	Host *h = NULL;
 	if (run_cmd(argv, &log) != 0) {
 		compile_msg(err, what, lang, argv[0], &log);
 	} else {
+		if (run_verbose && log.n)
+			fwrite(log.p, 1, log.n, stderr);
 		h = xmalloc(sizeof *h);
 		memset(h, 0, sizeof *h);
 		h->so = dlopen(so, RTLD_NOW | RTLD_LOCAL);

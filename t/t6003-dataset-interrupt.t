@@ -8,6 +8,8 @@ KS_BUILD=${KS_BUILD:-$T_ROOT/build}
 unset MAKEFLAGS MFLAGS MAKELEVEL # the make that runs the suite passes its own flags
 # a private copy of the tools: make dataset never rebuilds them under us
 mkdir -p "$TMP/bin" && cp -p "$KS_BIN"/k* "$TMP/bin/"
+# the tools' precompiled headers for sim (doc/runtime.md) beside the copy
+if [ -d "$KS_BIN/../pch" ]; then ln -s "$KS_BIN/../pch" "$TMP/pch"; fi
 KS_SAN=${KS_SAN:-}
 args="O=$KS_BUILD SAN=$KS_SAN DATASET_BIN=$TMP/bin MARGIN=2 N=10 SHARD=2 DEVICE=all CHECK=none"
 

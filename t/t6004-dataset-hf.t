@@ -17,6 +17,8 @@ KS_BUILD=${KS_BUILD:-$T_ROOT/build}
 unset MAKEFLAGS MFLAGS MAKELEVEL # the make that runs the suite passes its own flags
 # a private copy of the tools: make dataset never rebuilds them under us
 mkdir -p "$TMP/bin" && cp -p "$KS_BIN"/k* "$TMP/bin/"
+# the tools' precompiled headers for sim (doc/runtime.md) beside the copy
+if [ -d "$KS_BIN/../pch" ]; then ln -s "$KS_BIN/../pch" "$TMP/pch"; fi
 KS_SAN=${KS_SAN:-}
 
 # The repository names no network address (no URL, no host name): what is

@@ -14,6 +14,8 @@ KS_SAN=${KS_SAN:-}
 unset MAKEFLAGS MFLAGS MAKELEVEL # the make that runs the suite passes its own flags
 # a private copy of the tools: make never rebuilds them under us
 mkdir -p "$TMP/bin" && cp -p "$KS_BIN"/k* "$TMP/bin/"
+# the tools' precompiled headers for sim (doc/runtime.md) beside the copy
+if [ -d "$KS_BIN/../pch" ]; then ln -s "$KS_BIN/../pch" "$TMP/pch"; fi
 mk() { make --no-print-directory O="$KS_BUILD" SAN="$KS_SAN" DATASET_BIN="$TMP/bin" "$@"; }
 verify() { mk verify VERIFY_WORK="$TMP/vwork" SHARD=8 DATASET="$1" >"$2" 2>&1; }
 

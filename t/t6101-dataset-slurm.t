@@ -87,6 +87,8 @@ ok "the same bytes after the resubmission" same_out "$TMP/local" "$TMP/slurm"
 # --- a failing shard, reported, retried alone ---------------------------
 # kgen fails for shard 2's kernels (10..14) while $TMP/fail exists
 mkdir -p "$TMP/bin" && cp -p "$KS_BIN"/k* "$TMP/bin/" && mv "$TMP/bin/kgen" "$TMP/bin/kgen.real"
+# the tools' precompiled headers for sim (doc/runtime.md) beside the copy
+if [ -d "$KS_BIN/../pch" ]; then ln -s "$KS_BIN/../pch" "$TMP/pch"; fi
 cat >"$TMP/bin/kgen" <<EOF
 #!/bin/sh
 case " \$* " in *" --first 1"[0-4]" "*) [ -e "$TMP/fail" ] && { echo "kgen: injected failure" >&2; exit 3; } ;; esac
