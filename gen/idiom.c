@@ -385,9 +385,8 @@ static void tid3_line(Kit *k)
  * coverage report counts them so (an overload of another shape, such as
  * wp.normalize of a quaternion, counts as the first).  The atomics into
  * arrays of quaternions and transforms come first among the atomics'
- * rows, and the idioms accumulate into no such array: they are passed
- * over, so a wp.atomic_add counts as the overload of scalar and vector
- * arrays. */
+ * rows: they are passed over, so a wp.atomic_add counts as the overload
+ * of scalar and vector arrays, and shaped_atomic moves its own. */
 static void count_builtins(G *g, const char *text)
 {
 	static const struct {
@@ -1234,6 +1233,89 @@ static void limit(Kit *k, const char *v, const char *len)
 	k->ind--;
 }
 
+/* An atomic into an array of quaternions (XFORM 0) or transforms (1),
+ * ADD or subtract: the line written, and its coverage row the overload's.
+ * kit_end's count of the kernel's text takes every wp.atomic_add for the
+ * overload of scalar and vector arrays; the count it adds there is taken
+ * back here first (unsigned: the sum comes out right). */
+static void shaped_atomic(Kit *k, int add, int xform, const char *arr_, const char *idx, const char *val)
+{
+	G *g = k->g;
+	B(k, "wp.atomic_%s(%s, %s, %s)", add ? "add" : "sub", arr_, idx, val);
+	g->cov->b[add ? GB_ATOMIC_ADD : GB_ATOMIC_SUB]--;
+	g->cov->b[add ? (xform ? GB_ATOMIC_ADD_X : GB_ATOMIC_ADD_Q) : (xform ? GB_ATOMIC_SUB_X : GB_ATOMIC_SUB_Q)]++;
+}
+
+/* Rotations averaged per cluster (shape matching, fused sensors), after
+ * kind 2's first line: each flipped into the hemisphere of its cluster's
+ * reference (or of one reference for all) and summed, or with its
+ * position as a pose; weighted by a given weight, a mass, or a confidence
+ * that falls with the element's residual, with the weights or the members
+ * counted beside; half the time a running sum that trades an element's
+ * old contribution for its new one. */
+static void average_rotations(Kit *k)
+{
+	G *g = k->g;
+	const char *t = k->tid;
+	const char *own = arr(k, ONE(g, "cluster", "group", "owner"), "int", 1);
+	const char *ref = chance(g, 60) ? F(k, "%s[c]", arr(k, ONE(g, "ref_rot", "q_ref", "cluster_rot"), "wp.quat", 1))
+					: scalar(k, ONE(g, "ref", "q_rest", "rest_rot"), "wp.quat");
+	B(k, "c = %s[%s]", own, t);
+	COV(g, stmt_if);
+	B(k, "if wp.dot(r, %s) < 0.0:", ref);
+	k->ind++;
+	B(k, "r = -r");
+	k->ind--;
+	int pose = chance(g, 40);
+	const char *val = "r";
+	if (pose) {
+		COV(g, type_transform);
+		const char *pos = arr(k, ONE(g, "com", "body_pos", "x"), "wp.vec3", 1);
+		if (chance(g, 30))
+			B(k, "X = wp.transform(%s[%s] + wp.quat_rotate(r, %s), r)", pos, t,
+			  scalar(k, ONE(g, "offset", "marker", "anchor"), "wp.vec3"));
+		else
+			B(k, "X = wp.transform(%s[%s], r)", pos, t);
+		val = "X";
+	}
+	const char *w = NULL;
+	switch (rnd(g, 4)) {
+	case 0:
+		w = F(k, "%s[%s]", arr(k, ONE(g, "weight", "mass", "confidence"), "float", 1), t);
+		break;
+	case 1: {
+		const char *res = arr(k, ONE(g, "residual", "err", "fit_error"), "float", 1);
+		B(k, "w = wp.exp(-%s * %s[%s])", coef(k, ONE(g, "sharpness", "falloff", "inv_sigma"), 0.5, 4.0), res, t);
+		w = "w";
+		break;
+	}
+	case 2: {
+		const char *res = arr(k, ONE(g, "residual", "err", "fit_error"), "float", 1);
+		const char *a = num(k, 0.5, 2.0);
+		const char *b = num(k, 0.5, 2.0);
+		B(k, "w = %s / (%s + %s[%s] * %s[%s])", a, b, res, t, res, t);
+		w = "w";
+		break;
+	}
+	}
+	if (w)
+		val = F(k, "%s * %s", val, w);
+	const char *sum = pose ? arr(k, ONE(g, "pose_sum", "cluster_pose", "X_sum"), "wp.transform", 1)
+			       : arr(k, ONE(g, "rot_sum", "q_sum", "cluster_q"), "wp.quat", 1);
+	if (chance(g, 50)) {
+		const char *prev = pose ? arr(k, ONE(g, "prev_pose", "old_pose", "X_prev"), "wp.transform", 1)
+					: arr(k, ONE(g, "prev_rot", "old_rot", "q_prev"), "wp.quat", 1);
+		shaped_atomic(k, 0, pose, sum, "c", F(k, "%s[%s]", prev, t));
+	}
+	shaped_atomic(k, 1, pose, sum, "c", val);
+	if (w && chance(g, 60))
+		B(k, "wp.atomic_add(%s, c, %s)", arr(k, ONE(g, "weight_sum", "w_total", "norm"), "float", 1), w);
+	else if (!w && chance(g, 40))
+		B(k, "wp.atomic_add(%s, c, 1)", arr(k, ONE(g, "count", "members", "n_in"), "int", 1));
+	kit_end(k, pose ? ONE(g, "accumulate_poses", "cluster_poses", "average_poses")
+			: ONE(g, "average_rotations", "cluster_rotations", "accumulate_rotations"));
+}
+
 static void fam_rigid(Kit *k)
 {
 	G *g = k->g;
@@ -1346,6 +1428,10 @@ static void fam_rigid(Kit *k)
 		tid_line(k, 1, t, 0);
 		COV(g, type_quat);
 		B(k, "r = wp.normalize(%s[%s])", rot, t);
+		if (chance(g, 25)) {
+			average_rotations(k);
+			return;
+		}
 		if (chance(g, 50)) {
 			const char *inertia = arr(k, ONE(g, "inertia", "body_I", "I_body"), "wp.mat33", 1);
 			B(k, "R = wp.quat_to_matrix(r)");

@@ -21,9 +21,9 @@
 # LD_LIBRARY_PATH) and executed on sim, and the card's plots (gnuplot).
 #
 # Each step has a time limit, a few minutes beyond what it takes (on the
-# 2-core development machine: debootstrap 40 s, make dataset 82 s, make
-# check 139 s, 4.5 minutes in all; 6 minutes within .ci/run at a load of
-# 5); a failure names the command, its exit status and the end of its
+# 2-core development machine within .ci/run: debootstrap 32 s, make
+# dataset 80 s, make check 456 s before sim's precompiled headers, about
+# 9.5 minutes in all); a failure names the command, its exit status and the end of its
 # output (the logs stay in BUILD-FOLDER/bare/).  The
 # chroot's /proc, /sys and /dev are mounted in a mount namespace of the
 # step's own, unmounted when the step ends, by a trap, and by the kernel
