@@ -996,6 +996,49 @@ static void fam_stencil(Kit *k)
 
 /* ---- reductions and histograms --------------------------------------------- */
 
+/* The other side of a histogram: a thread per bin takes its count and
+ * clears it for the next pass (wp.atomic_exch at the thread's own
+ * element: ir/order.c finds nothing order-dependent), and writes the
+ * bin's density, scaled, normalized, saturating or as a log, maybe as a
+ * moving average over the passes; the counts may be summed, and half the
+ * time the count of the first pass that filled the bin is kept, set only
+ * where it is still 0 (wp.atomic_cas). */
+static void drain_bins(Kit *k)
+{
+	G *g = k->g;
+	const char *t = k->tid;
+	const char *h = arr(k, ONE(g, "hist", "bins", "counts", "bin_count"), "int", 1);
+	const char *d = arr(k, ONE(g, "density", "pdf", "freq", "bin_weight"), "float", 1);
+	tid_line(k, 1, t, 0);
+	B(k, "c = wp.atomic_exch(%s, %s, 0)", h, t);
+	const char *v;
+	switch (rnd(g, 4)) {
+	case 0:
+		v = F(k, "float(c) * %s", coef(k, ONE(g, "inv_total", "norm", "scale"), 0.01, 0.2));
+		break;
+	case 1:
+		v = F(k, "float(c) / %s", fparam(k, ONE(g, "total", "n_samples", "bin_width")));
+		break;
+	case 2:
+		v = F(k, "float(c) / (float(c) + %s)", num_not(k, 0.5, 8.0, "1.0"));
+		break;
+	default:
+		v = F(k, "wp.log(1.0 + float(c)) * %s", coef(k, ONE(g, "gain", "scale", "log_scale"), 0.1, 1.0));
+		break;
+	}
+	if (chance(g, 40)) {
+		const char *a = coef(k, ONE(g, "alpha", "blend", "smoothing"), 0.05, 0.5);
+		B(k, "%s[%s] = %s[%s] + %s * (%s - %s[%s])", d, t, d, t, a, v, d, t);
+	} else {
+		B(k, "%s[%s] = %s", d, t, v);
+	}
+	if (chance(g, 40))
+		B(k, "wp.atomic_add(%s, 0, c)", arr(k, ONE(g, "total_count", "n_total", "count_sum"), "int", 1));
+	if (chance(g, 50))
+		B(k, "wp.atomic_cas(%s, %s, 0, c)", arr(k, ONE(g, "first_count", "first_fill", "initial"), "int", 1), t);
+	kit_end(k, ONE(g, "drain_bins", "normalize_bins", "take_counts"));
+}
+
 static void fam_reduce(Kit *k)
 {
 	G *g = k->g;
@@ -1056,6 +1099,10 @@ static void fam_reduce(Kit *k)
 			B(k, "%s[i] = %s", y, activation(k, "z"));
 		}
 		kit_end(k, form >= 2 ? ONE(g, "dense_layer", "linear_forward", "layer") : ONE(g, "matvec", "gemv", "apply_operator"));
+		return;
+	}
+	if (kind == 1 && chance(g, 20)) {
+		drain_bins(k);
 		return;
 	}
 	if (kind == 1) {

@@ -31,6 +31,7 @@ typedef struct Taint {
 	const Module *m;
 	const Func *f;
 	uint8_t *t;      /* per value: tainted */
+	uint8_t *own;    /* per value: an array each thread touches only at its own element */
 	int32_t *origin; /* per value: the struct an array field came from, or -1 */
 	int after;       /* a tainted branch left the loop or function */
 	int changed;
@@ -40,6 +41,59 @@ typedef struct Taint {
 
 static void order_func(const Module *m, const Func *f, const uint8_t *in, uint8_t *out,
 		       int *ret, int depth);
+
+/* ---- arrays of the thread's own ----------------------------------------- */
+
+/* A kernel's 1-D array parameter every use of which is a load, a store or
+ * an atomic at index wp.tid() of a 1-D launch (a value nothing else
+ * defines) is one element per thread, which no other thread touches: its
+ * atomics are a load and a store, in the thread's own order, and
+ * atomic_exch or atomic_cas there depend on no other thread. */
+static void count_defs(const Block *b, int32_t *defs, int *tid)
+{
+	for (int i = 0; i < b->n; i++) {
+		const Inst *in = &b->v[i];
+		for (int r = 0; r < in->nres; r++)
+			defs[in->res[r]]++;
+		if (in->op == OP_BUILTIN && in->callee == BI_TID)
+			*tid = in->nres == 1 && *tid == -1 ? in->res[0] : -2;
+		count_defs(&in->body, defs, tid);
+		count_defs(&in->els, defs, tid);
+	}
+}
+
+static void drop_shared(const Block *b, uint8_t *own, int tid)
+{
+	for (int i = 0; i < b->n; i++) {
+		const Inst *in = &b->v[i];
+		int at_tid = in->narg >= 2 && in->arg[1] == tid;
+		int from = (in->op == OP_LOAD && in->narg == 2 && at_tid) ||
+				   (in->op == OP_STORE && in->narg == 3 && at_tid) ||
+				   (in->op == OP_BUILTIN && (ir_builtins[in->callee].flags & BF_ATOMIC) &&
+				    at_tid && in->narg <= 4)
+			       ? 1 : 0;
+		for (int k = from; k < in->narg; k++)
+			own[in->arg[k]] = 0;
+		drop_shared(&in->body, own, tid);
+		drop_shared(&in->els, own, tid);
+	}
+}
+
+static void own_arrays(const Func *f, uint8_t *own)
+{
+	int32_t *defs = xmalloc(((size_t)f->nval + 1) * sizeof *defs);
+	memset(defs, 0, ((size_t)f->nval + 1) * sizeof *defs);
+	int tid = -1;
+	count_defs(&f->body, defs, &tid);
+	if (tid >= 0 && defs[tid] == 1) {
+		for (int i = 0; i < f->nparam; i++) {
+			Type t = f->val[f->param[i]].ty;
+			own[f->param[i]] = ty_is_array(t) && ty_ndim(t) == 1;
+		}
+		drop_shared(&f->body, own, tid);
+	}
+	free(defs);
+}
 
 static void taint(Taint *s, int v)
 {
@@ -143,6 +197,15 @@ static void walk(Taint *s, const Block *b, int ctx)
 			call(s, in, c);
 			continue;
 		case OP_BUILTIN:
+			if ((ir_builtins[in->callee].flags & BF_ATOMIC) && s->own[in->arg[0]]) {
+				/* a load and a store of the thread's own element */
+				if (c || any_arg(s, in, 1))
+					taint(s, in->arg[0]);
+				if (c || s->t[in->arg[0]])
+					for (int r = 0; r < in->nres; r++)
+						taint(s, in->res[r]);
+				continue;
+			}
 			if (ir_builtins[in->callee].flags & BF_ATOMIC) {
 				int e = in->callee;
 				if (c || any_arg(s, in, 1) || e == BI_ATOMIC_EXCH || e == BI_ATOMIC_CAS)
@@ -166,9 +229,12 @@ static void walk(Taint *s, const Block *b, int ctx)
 static void order_func(const Module *m, const Func *f, const uint8_t *in, uint8_t *out,
 		       int *ret, int depth)
 {
-	Taint s = {m, f, xmalloc((size_t)f->nval + 1), xmalloc(((size_t)f->nval + 1) * sizeof(int32_t)),
-		   0, 0, 0, depth};
+	Taint s = {m, f, xmalloc((size_t)f->nval + 1), xmalloc((size_t)f->nval + 1),
+		   xmalloc(((size_t)f->nval + 1) * sizeof(int32_t)), 0, 0, 0, depth};
 	memset(s.t, 0, (size_t)f->nval + 1);
+	memset(s.own, 0, (size_t)f->nval + 1);
+	if (f->is_kernel && !f->backward)
+		own_arrays(f, s.own);
 	for (int v = 0; v < f->nval; v++)
 		s.origin[v] = -1;
 	for (int i = 0; i < f->nparam; i++)
@@ -185,6 +251,7 @@ static void order_func(const Module *m, const Func *f, const uint8_t *in, uint8_
 		out[i] = s.t[f->param[i]] && !(in && in[i]);
 	*ret = s.ret;
 	free(s.t);
+	free(s.own);
 	free(s.origin);
 }
 

@@ -24,9 +24,15 @@ last_writer: last
 early_exit: out
 read_back: buf y
 sums_only: -
+take_counts: -
+claim_own: -
+shared_counts: counts n_out
+moved_index: counts n_out
+read_elsewhere: state y
 EOW
 same_file "order_dependent: an atomic's result stored, through a func, deciding a branch or a return, \
-atomic_exch's target, loaded back; none where the results go unused" "$TMP/got" "$TMP/want"
+atomic_exch's target, loaded back; none where the results go unused or an array is the thread's own, \
+but at another index, a reassigned one or with a load elsewhere" "$TMP/got" "$TMP/want"
 
 for f in samples/*/*.py; do
 	krun "$f" 2>/dev/null | deps

@@ -62,3 +62,44 @@ def sums_only(x: wp.array[float], total: wp.array[float], hist: wp.array[int], o
     wp.atomic_add(total, 0, x[i])
     wp.atomic_add(hist, i % 4, 1)
     wp.atomic_max(out, 0, x[i])
+
+
+@wp.kernel
+def take_counts(counts: wp.array[int], momentum: wp.array[wp.vec3], v: wp.array[wp.vec3], n_out: wp.array[int]):
+    # atomics at the thread's own element only: nothing depends on the order
+    i = wp.tid()
+    n = wp.atomic_exch(counts, i, 0)
+    n_out[i] = n
+    v[i] = momentum[i] / float(wp.max(n, 1))
+
+
+@wp.kernel
+def claim_own(state: wp.array[int], x: wp.array[float], y: wp.array[float]):
+    i = wp.tid()
+    if wp.atomic_cas(state, i, 0, 1) == 0:
+        y[i] = x[i] * 2.0
+    else:
+        y[i] = x[i]
+
+
+@wp.kernel
+def shared_counts(counts: wp.array[int], n_out: wp.array[int]):
+    # four threads share an element
+    i = wp.tid()
+    n_out[i] = wp.atomic_exch(counts, i % 4, 0)
+
+
+@wp.kernel
+def moved_index(counts: wp.array[int], n_out: wp.array[int]):
+    # the index is reassigned: two threads share an element
+    i = wp.tid()
+    i = i // 2
+    n_out[i] = wp.atomic_cas(counts, i, 0, 1)
+
+
+@wp.kernel
+def read_elsewhere(state: wp.array[int], y: wp.array[int]):
+    # an element of another thread is loaded
+    i = wp.tid()
+    old = wp.atomic_exch(state, i, 7)
+    y[i] = old + state[0]
