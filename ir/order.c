@@ -21,6 +21,10 @@
  * name an array whose final contents happen not to depend on the order
  * (a counter a compare-and-swap loop bumps), never miss one of the cases
  * above.  Plain races (two threads storing to one element) are not seen.
+ *
+ * An array a kernel touches only at its own thread's element (below) is
+ * taken to share no element with the kernel's other arrays: the same
+ * array passed for two parameters, or overlapping views, are outside it.
  */
 #include "ir.h"
 

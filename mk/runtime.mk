@@ -51,7 +51,13 @@ $(O)/bin/kgen: KS_LDLIBS += $(KRUN_LIBS) -ldl
 SIM_FLAGS := -std=c++17 -O0 -fno-builtin -ffp-contract=off -fno-fast-math -fPIC
 SIM_PCH := $(O)/pch/ksynth_sim_all.h
 all: $(SIM_PCH).stamp
-$(SIM_PCH).stamp: runtime/ksynth.h runtime/ksynth_sim.h
+# which c++ and flags: made again when either changes (g++ installed,
+# upgraded, or other flags)
+$(O)/pch/cxx.id: FORCE
+	$(Q)mkdir -p $(@D)
+	$(Q){ c++ --version 2>/dev/null | head -1; echo '$(SIM_FLAGS)'; } | cmp -s - $@ || \
+		{ c++ --version 2>/dev/null | head -1; echo '$(SIM_FLAGS)'; } >$@
+$(SIM_PCH).stamp: runtime/ksynth.h runtime/ksynth_sim.h $(O)/pch/cxx.id
 	$(call msg,PCH,$(SIM_PCH).gch)
 	$(Q)mkdir -p $(@D) && rm -f $(SIM_PCH).gch $@
 	$(Q)printf '#include "ksynth_sim.h"\n#include "ksynth.h"\n' >$(SIM_PCH)

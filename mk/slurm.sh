@@ -109,9 +109,19 @@ submit)
 	out=$1
 	shift 2
 	# the jobs' tools: replaced by rename, so a running job keeps its own
-	for t in "$DS_BIN"/k*; do
-		cmp -s "$t" "$bin/${t##*/}" && [ ! "$t" -nt "$bin/${t##*/}" ] && [ ! "$t" -ot "$bin/${t##*/}" ] && continue
-		cp -p "$t" "$bin/.${t##*/}.tmp.$$" && mv "$bin/.${t##*/}.tmp.$$" "$bin/${t##*/}" || exit 1
+	# and their precompiled headers for sim beside them (doc/runtime.md),
+	# which krun uses only when its copy is as new as the headers (cp -p)
+	pch=$DS_BIN/../pch
+	if [ -d "$pch" ]; then mkdir -p "$sdir/pch" || exit 1; else rm -rf "$sdir/pch"; fi
+	for t in "$DS_BIN"/k* "$pch"/ksynth_sim_all.h "$pch"/ksynth_sim_all.h.gch; do
+		if [ ! -f "$t" ]; then
+			case $t in "$pch"/*) rm -f "$sdir/pch/${t##*/}" ;; esac
+			continue
+		fi
+		d=$bin
+		case $t in "$pch"/*) d=$sdir/pch ;; esac
+		cmp -s "$t" "$d/${t##*/}" && [ ! "$t" -nt "$d/${t##*/}" ] && [ ! "$t" -ot "$d/${t##*/}" ] && continue
+		cp -p "$t" "$d/.${t##*/}.tmp.$$" && mv "$d/.${t##*/}.tmp.$$" "$d/${t##*/}" || exit 1
 	done
 	set -- "$@" DATASET_BIN="$bin"
 	# leave out the shards an earlier submission still has queued or running

@@ -522,7 +522,7 @@ Host *host_try_compile(const char *what, const Buf *code, int lang, int use_cc,
 			  "-fno-fast-math", "-shared", "-fPIC", inc, "-o", so, src,
 			  "-lm", NULL};
 	/* mk/runtime.mk's SIM_FLAGS are these from -std to -fPIC: keep them equal */
-	char *argv_cxx[20] = {(char *)host_cxx_compiler(), "-std=c++17", "-O0", "-fno-builtin",
+	char *argv_cxx[24] = {(char *)host_cxx_compiler(), "-std=c++17", "-O0", "-fno-builtin",
 			      "-ffp-contract=off", "-fno-fast-math", "-shared", "-fPIC"};
 	int n = 8;
 	if (lang == LANG_CXX) {

@@ -99,6 +99,12 @@ B="N=20 SHARD=5 CHECK=none DATASET_BIN=$TMP/bin"
 ok "local build N=20 CHECK=none" mk -j2 dataset $B OUT="$TMP/local-b" DATASET_WORK="$TMP/wl"
 touch "$TMP/fail"
 ok "LAUNCH=slurm with shard 2 failing: submitted" mk dataset $B OUT="$TMP/fb" DATASET_WORK="$TMP/wb" LAUNCH=slurm
+if [ -f "$TMP/pch/ksynth_sim_all.h.gch" ]; then
+	ok "the jobs' copy of the tools has sim's precompiled headers beside it" \
+		cmp "$TMP/pch/ksynth_sim_all.h.gch" "$(echo "$TMP"/wb/*/slurm/pch/ksynth_sim_all.h.gch)"
+else
+	skip "the jobs' copy of the tools has sim's precompiled headers" "the build made none (c++ is not GCC)"
+fi
 ok "dataset-status ends" wait_done $B OUT="$TMP/fb" DATASET_WORK="$TMP/wb"
 is "the build failed" "$(head -1 "$TMP/status")" "dataset: failed" || diag "$(cat "$TMP/status")"
 ok "dataset-status names the shard and its log" grep -q '^failed shard 2: .*make exited.*; log .*/slurm/log/2.log' "$TMP/status"
