@@ -272,6 +272,9 @@ void run_unguard(void);
  * executable (../include/ksynth, or runtime/ in an ancestor folder), then
  * the source tree it was built from.  NULL if none. */
 const char *run_runtime_dir(void);
+/* the folder of the running executable into DIR (CAP bytes); 0 when
+ * /proc/self/exe cannot be read */
+int run_exe_dir(char *dir, size_t cap);
 
 /* ---- CUDA (run_cuda.c) -------------------------------------------- */
 

@@ -255,10 +255,7 @@ static void nvrtc_candidates(NvList *l)
 	const char *home = getenv("CUDA_HOME");
 	snprintf(p, sizeof p, "%s/lib64/libnvrtc.so*", home && *home ? home : "/usr/local/cuda");
 	nvrtc_glob(l, p);
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	char *slash = n > 0 ? (exe[n] = 0, strrchr(exe, '/')) : NULL;
-	if (slash) {
-		*slash = 0;
+	if (run_exe_dir(exe, sizeof exe)) {
 		snprintf(p, sizeof p, "%s/../nvrtc/nvidia/*/lib/libnvrtc.so*", exe);
 		nvrtc_glob(l, p);
 	}

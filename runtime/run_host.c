@@ -311,6 +311,18 @@ static int has_header(const char *dir)
 	return access(p, R_OK) == 0;
 }
 
+int run_exe_dir(char *dir, size_t cap)
+{
+	if (cap < 2)
+		return 0;
+	ssize_t n = readlink("/proc/self/exe", dir, cap - 1);
+	char *s = n > 0 ? (dir[n] = 0, strrchr(dir, '/')) : NULL;
+	if (!s)
+		return 0;
+	*s = 0;
+	return 1;
+}
+
 const char *run_runtime_dir(void)
 {
 	static char dir[8192];
@@ -318,12 +330,7 @@ const char *run_runtime_dir(void)
 	if (e && *e)
 		return e;
 	char exe[4096];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	if (n > 0) {
-		exe[n] = 0;
-		char *s = strrchr(exe, '/');
-		if (s)
-			*s = 0;
+	if (run_exe_dir(exe, sizeof exe)) {
 		snprintf(dir, sizeof dir, "%s/../include/ksynth", exe);
 		if (has_header(dir))
 			return dir;
@@ -473,11 +480,8 @@ static const char *sim_pch(const char *rtdir, const char **why)
 	return *why = "krun was built without its runtime folder", NULL;
 #endif
 	char exe[4096];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	char *s = n > 0 ? (exe[n] = 0, strrchr(exe, '/')) : NULL;
-	if (!s)
+	if (!run_exe_dir(exe, sizeof exe))
 		return *why = "krun cannot find its own folder", NULL;
-	*s = 0;
 	snprintf(dir, sizeof dir, "%s/../pch", exe);
 	char gch[4300];
 	struct stat st;
