@@ -2088,6 +2088,35 @@ static const char *near_eye(G *g, int n, int d, int *dep)
 	return S(sm, " + ", eye(g, n, 1.0));
 }
 
+/* S M + D, D the diagonal matrix of DIAG's N entries and S a round scale
+ * with N S |M| <= TOL: its singular values lie within TOL of DIAG's
+ * entries (Weyl), so with those entries more than 2 TOL apart and above
+ * TOL they stay apart and away from 0, where a decomposition's factors are
+ * unique but for signs and its derivative is modest.  *DEP: whether M
+ * depends on the inputs (two tries for one that does). */
+const char *near_diag(G *g, int n, int d, const double *diag, double tol, int *dep)
+{
+	Expr m = gen_m(g, n, d);
+	if (!m.dep)
+		m = gen_m(g, n, d);
+	double mm = iv_mag(m.iv);
+	const char *sm = par(g, m, P_ADD);
+	if (n * mm > tol) {
+		int i = round_scale_for(n * mm, tol);
+		sm = S(i >= 0 ? round_scale_text[i] : flit(g, pow(10.0, floor(log10(tol / (n * mm))))), " * ",
+		       par(g, m, P_UNARY));
+		COV(g, expr_scalar_mat);
+	}
+	const char *c = S("wp.mat", ilit(g, n), ilit(g, n), "(");
+	for (int r = 0; r < n; r++)
+		for (int k = 0; k < n; k++)
+			c = APP(c, r || k ? ", " : "", r == k ? flit(g, diag[r]) : "0.0");
+	COV(g, expr_mat_ctor);
+	COV(g, expr_mat_add);
+	*dep = m.dep;
+	return S(sm, " + ", c, ")");
+}
+
 /* A unit quaternion (its text; components within +-1). */
 static Expr gen_q(G *g, int d)
 {

@@ -183,6 +183,7 @@ Expr safe_div(G *g, Expr b);
 Expr with_dep(G *g, Expr e);
 Expr with_seed(G *g, Expr e);
 Expr lit_f(G *g);
+const char *near_diag(G *g, int n, int d, const double *diag, double tol, int *dep);
 int has_name(const char *s);
 /* S is a plain literal: 2.0, -0.5, 7, 1.0e-4 */
 int is_lit(const char *s);

@@ -204,10 +204,15 @@ static int edepth(G *g) { return 1 + rnd(g, g->k->depth > 0 ? g->k->depth : 1); 
 
 static void stmt(G *g, int nest);
 static void stmts(G *g, int n, int nest);
+static void st_decomp(G *g, int ty);
 
 static void st_assign(G *g)
 {
 	int ty = new_type(g);
+	if ((ty == T_M33 || ty == T_M22) && chance(g, 10)) {
+		st_decomp(g, ty);
+		return;
+	}
 	Expr e = gen_ty(g, ty, edepth(g));
 	if (ty != T_B && !e.dep && chance(g, 70))
 		e = with_dep(g, e);
@@ -221,6 +226,90 @@ static void st_assign(G *g)
 	COV(g, stmt_assign);
 	L(name, " = ", e.s);
 	add_var(g, name, ty, GV_LOCAL, e.iv, e.dep, e.idx);
+}
+
+/* A name from the one-word LIST, registered as a variable of type TY that
+ * no later term reads (a factor whose sign Warp leaves open). */
+static void hidden(G *g, char *dst, const char *const *list, int n, int ty)
+{
+	newname(g, dst, list, n);
+	add_var(g, dst, ty, GV_LOCAL, iv_sym(1.0), 1, 0)->alive = 0;
+}
+
+/* A decomposition of a matrix whose singular values lie apart
+ * (near_diag), kept to what does not depend on the choices Warp leaves to
+ * its algorithm (doc/warp-differences.md, 5): of svd3 and svd2 the polar
+ * rotation U V^T and the singular values; of eig3 a function of the
+ * symmetric matrix F^T F, Q diag(f(d)) Q^T; both factors of qr3 (of I plus
+ * a small matrix, R's diagonal positive). */
+static void st_decomp(G *g, int ty)
+{
+	static const char *const un[] = {"U"}, *const vn[] = {"V"}, *const sn[] = {"sigma"},
+			       *const qn[] = {"Q"}, *const rn[] = {"R"}, *const dn[] = {"lam"},
+			       *const fn[] = {"F"};
+	static const double d3[] = {3.0, 2.0, 1.0}, d2[] = {2.0, 1.0}, d1[] = {1.0, 1.0, 1.0};
+	int n = TY_N(ty), dep, form = n == 2 ? 0 : rnd(g, 3);
+	int d = edepth(g) - 1;
+	char u[28], v[28], sg[28], r[28];
+	const char *sv = n == 3 ? "wp.svd3(" : "wp.svd2(";
+	COV(g, stmt_tuple_unpack);
+	cov_type(g, ty);
+	if (form == 0) {
+		const char *a = near_diag(g, n, d, n == 3 ? d3 : d2, 0.4, &dep);
+		hidden(g, u, un, 1, ty);
+		newname(g, sg, sn, 1);
+		hidden(g, v, vn, 1, ty);
+		if (n == 3)
+			COVB(g, SVD3);
+		else
+			COVB(g, SVD2);
+		L(u, ", ", sg, ", ", v, " = ", sv, a, ")");
+		add_var(g, sg, VEC_OF(n), GV_LOCAL, iv_mk(0.6, n + 0.4), dep, 0);
+		fresh(g, r, ty);
+		COVB(g, TRANSPOSE);
+		COV(g, expr_mat_mat);
+		COV(g, stmt_assign);
+		L(r, " = ", u, " * wp.transpose(", v, ")");
+		add_var(g, r, ty, GV_LOCAL, iv_sym(1.0), dep, 0);
+		return;
+	}
+	if (form == 1) {
+		/* the eigenvalues of F^T F are the squared singular values of F,
+		 * in [0.36, 11.6] and apart */
+		char f[28], q[28], l[28];
+		const char *a = near_diag(g, 3, d, d3, 0.4, &dep);
+		newname(g, f, fn, 1);
+		COV(g, stmt_assign);
+		L(f, " = ", a);
+		add_var(g, f, ty, GV_LOCAL, iv_sym(4.0), dep, 0);
+		hidden(g, q, qn, 1, ty);
+		newname(g, l, dn, 1);
+		add_var(g, l, T_V3, GV_LOCAL, iv_mk(0.36, 11.6), dep, 0)->alive = 0;
+		COVB(g, EIG3);
+		COVB(g, TRANSPOSE);
+		COV(g, expr_mat_mat);
+		L(q, ", ", l, " = wp.eig3(wp.transpose(", f, ") * ", f, ")");
+		/* sqrt: the right stretch tensor; log: twice the Hencky strain */
+		int lg = chance(g, 50);
+		const char *fl = lg ? "wp.log(" : "wp.sqrt(", *e = "";
+		for (int k = 0; k < 3; k++)
+			e = APP(e, k ? ", " : "", fl, l, "[", ilit(g, k), "])");
+		COVB(g, DIAG);
+		COV(g, expr_vec_ctor);
+		COV(g, expr_vec_index);
+		fresh(g, r, ty);
+		COV(g, stmt_assign);
+		L(r, " = ", q, " * wp.diag(wp.vec3(", e, ")) * wp.transpose(", q, ")");
+		add_var(g, r, ty, GV_LOCAL, iv_sym(lg ? 2.5 : 3.5), dep, 0);
+		return;
+	}
+	const char *a = near_diag(g, 3, d, d1, 0.5, &dep);
+	newname(g, u, qn, 1);
+	newname(g, r, rn, 1);
+	COVB(g, QR3);
+	L(u, ", ", r, " = wp.qr3(", a, ")");
+	add_var(g, u, ty, GV_LOCAL, iv_sym(1.0), dep, 0);
+	add_var(g, r, ty, GV_LOCAL, iv_sym(2.0), dep, 0);
 }
 
 /* v op= e for a freely assignable variable. */
