@@ -1859,9 +1859,24 @@ static void fam_raycast(Kit *k)
 		const char *c = arr(k, ONE(g, "centers", "sphere_pos", "spheres"), "wp.vec3", 1);
 		const char *r = arr(k, ONE(g, "radii", "sphere_radius", "radius"), "float", 1);
 		B(k, "l = wp.normalize(%s)", light);
-		B(k, "t_min = float(%s)", ONE(g, "1.0e6", "100.0", "1.0e4"));
+		/* the nearest hit so far: a large distance, shaded as it is
+		 * found; or a sentinel -- an infinite distance, a NaN distance
+		 * (which no comparison passes, so it is tested), a NaN or
+		 * infinite normal -- that the shading after the loop tests */
+		int sent = rnd(g, 3) ? 0 : 1 + rnd(g, 5);
+		const char *tm = sent == 2 ? "t_hit" : "t_min";
+		if (sent == 1)
+			B(k, "t_min = float(wp.inf)");
+		else if (sent == 2)
+			B(k, "t_hit = float(wp.nan)");
+		else
+			B(k, "t_min = float(%s)", ONE(g, "1.0e6", "100.0", "1.0e4"));
+		if (sent >= 3)
+			B(k, "n_hit = wp.vec3(%s)", sent == 5 ? "wp.inf" : "wp.nan");
+		else if (sent)
+			B(k, "n_hit = wp.vec3(0.0)");
 		/* the sky, brighter towards the sun */
-		B(k, "shade = %s", ONE(g, "0.2 + 0.3 * wp.max(wp.dot(rd, l), 0.0)", "0.5 * (rd[1] + 1.0) * wp.abs(l[1])", "0.1 + 0.5 * wp.max(wp.dot(rd, l), 0.0)"));
+		B(k, "%s = %s", sent ? "sky" : "shade", ONE(g, "0.2 + 0.3 * wp.max(wp.dot(rd, l), 0.0)", "0.5 * (rd[1] + 1.0) * wp.abs(l[1])", "0.1 + 0.5 * wp.max(wp.dot(rd, l), 0.0)"));
 		COV(g, stmt_for_dynamic);
 		if (image) /* a scene of a few spheres: a pixel tests each */
 			B(k, "for s in range(wp.min(%s.shape[0], %s)):", c, ONE(g, "8", "16", "32"));
@@ -1878,12 +1893,63 @@ static void fam_raycast(Kit *k)
 		k->ind++;
 		B(k, "t = -b - wp.sqrt(disc)");
 		COV(g, expr_and);
-		B(k, "if t > 0.0 and t < t_min:");
+		if (sent == 2) {
+			COV(g, expr_or);
+			B(k, "if t > 0.0 and (wp.isnan(t_hit) or t < t_hit):");
+		} else {
+			B(k, "if t > 0.0 and t < t_min:");
+		}
 		k->ind++;
-		B(k, "t_min = t");
-		B(k, "n = wp.normalize(oc + rd * t)");
-		B(k, "shade = wp.max(wp.dot(n, l), 0.0)%s", ONE(g, "", " + 0.1", " * 0.9 + 0.1"));
-		k->ind -= 3;
+		B(k, "%s = t", tm);
+		const char *lit = ONE(g, "", " + 0.1", " * 0.9 + 0.1");
+		if (!sent) {
+			B(k, "n = wp.normalize(oc + rd * t)");
+			B(k, "shade = wp.max(wp.dot(n, l), 0.0)%s", lit);
+			k->ind -= 3;
+		} else {
+			B(k, "n_hit = wp.normalize(oc + rd * t)");
+			k->ind -= 3;
+			/* a hit is shaded after the loop, fading with its distance */
+			const char *fog = num(k, 0.02, 0.2);
+			const char *lit_hit = F(k, "wp.max(wp.dot(n_hit, l), 0.0)%s", lit);
+			int miss_first = chance(g, 50);
+			const char *test;
+			if (sent == 1)
+				test = miss_first ? "wp.isinf(t_min)" : "wp.isfinite(t_min)";
+			else if (sent == 2)
+				test = miss_first ? "wp.isnan(t_hit)" : "not wp.isnan(t_hit)";
+			else if (sent == 3)
+				test = miss_first ? "wp.isnan(n_hit)" : "wp.isfinite(n_hit)";
+			else if (sent == 4)
+				test = miss_first ? "not wp.isfinite(n_hit)" : "not wp.isnan(n_hit)";
+			else
+				test = miss_first ? "wp.isinf(n_hit)" : "not wp.isinf(n_hit)";
+			COV(g, stmt_if);
+			COV(g, stmt_else);
+			if (test[0] == 'n')
+				COV(g, expr_not);
+			B(k, "if %s:", test);
+			k->ind++;
+			if (miss_first)
+				B(k, "shade = sky");
+			else
+				B(k, "shade = %s * wp.exp(-%s * %s)", lit_hit, fog, tm);
+			k->ind--;
+			B(k, "else:");
+			k->ind++;
+			if (miss_first)
+				B(k, "shade = %s * wp.exp(-%s * %s)", lit_hit, fog, tm);
+			else
+				B(k, "shade = sky");
+			k->ind--;
+			/* count_builtins takes wp.isnan( for the scalar overload */
+			if (sent >= 3) {
+				int sc = !strncmp(test + (test[0] == 'n' ? 4 : 0), "wp.isnan", 8) ? GB_ISNAN
+					 : !strncmp(test + (test[0] == 'n' ? 4 : 0), "wp.isinf", 8) ? GB_ISINF : GB_ISFINITE;
+				g->cov->b[sc]--;
+				g->cov->b[sc == GB_ISNAN ? GB_ISNAN_V : sc == GB_ISINF ? GB_ISINF_V : GB_ISFINITE_V]++;
+			}
+		}
 	} else if (prim == 1) {
 		/* a plane, lit with a distance falloff */
 		const char *pn = scalar(k, ONE(g, "plane_normal", "normal", "plane_n"), "wp.vec3");

@@ -112,6 +112,9 @@ def allowed(n, parent):
     if isinstance(n, ast.Call) and len(n.args) == 1 and is_num(n.args[0]) and (
             isinstance(n.func, ast.Name) or is_wp(n.func, r'^(float32|int32|uint32)$')):
         return True  # float(0.0), int(0), wp.uint32(8): a typed literal
+    if isinstance(n, ast.Call) and len(n.args) == 1 and is_wp(n.args[0], r'^(inf|nan)$') and (
+            isinstance(n.func, ast.Name) or is_wp(n.func, r'^vec[234]$')):
+        return True  # float(wp.inf), wp.vec3(wp.nan): a sentinel
     if isinstance(n, ast.Call) and not n.args and is_wp(n.func, r'^(quat|transform)_identity$'):
         return True  # wp.quat_identity(): a named constant
     if isinstance(n, ast.Call) and not n.args and is_wp(n.func, r'^identity$'):
