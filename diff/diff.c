@@ -2173,9 +2173,10 @@ static const Func *promote(Module *m, D *d, const Func *f)
 		int id = f->param[p];
 		if (!ty_is_array(f->val[id].ty))
 			continue;
-		/* an array the kernel never writes and loads at the thread's
-		 * index: read once, its adjoint added once */
-		int readonly = !u.store[p] && !u.atomic[p] && attid[id] > 1;
+		/* a 1-D array the kernel never writes and loads at the
+		 * thread's index: read once, its adjoint added once (in an
+		 * array of more dimensions, wp.tid() indexes a row) */
+		int readonly = !u.store[p] && !u.atomic[p] && attid[id] > 1 && ty_ndim(f->val[id].ty) == 1;
 		/* atomic_min/max targets are passed to the backward kernel in
 		 * their final state (doc/autodiff.md): never promoted */
 		if (!readonly && (!writable || u.nontid[p] || (u.kinds[p] & 6) || !(u.store[p] || u.atomic[p])))
