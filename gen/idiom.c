@@ -1026,11 +1026,22 @@ static void drain_bins(Kit *k)
 		v = F(k, "wp.log(1.0 + float(c)) * %s", coef(k, ONE(g, "gain", "scale", "log_scale"), 0.1, 1.0));
 		break;
 	}
+	if (chance(g, 25)) {
+		/* bins of their own widths */
+		const char *wd = arr(k, ONE(g, "inv_width", "bin_scale", "inv_bin_width"), "float", 1);
+		v = F(k, "%s * %s[%s]", v, wd, t);
+	}
 	if (chance(g, 40)) {
 		const char *a = coef(k, ONE(g, "alpha", "blend", "smoothing"), 0.05, 0.5);
 		B(k, "%s[%s] = %s[%s] + %s * (%s - %s[%s])", d, t, d, t, a, v, d, t);
 	} else {
 		B(k, "%s[%s] = %s", d, t, v);
+	}
+	if (chance(g, 30)) {
+		/* the count's standard error, a Poisson count's square root */
+		const char *e = arr(k, ONE(g, "sigma", "count_err", "stddev"), "float", 1);
+		const char *es = chance(g, 50) ? "" : F(k, "%s * ", num_not(k, 0.05, 1.0, "1.0"));
+		B(k, "%s[%s] = %swp.sqrt(float(c))", e, t, es);
 	}
 	if (chance(g, 40))
 		B(k, "wp.atomic_add(%s, 0, c)", arr(k, ONE(g, "total_count", "n_total", "count_sum"), "int", 1));
@@ -1053,50 +1064,137 @@ static void fam_reduce(Kit *k)
 			const char *y = arr(k, ONE(g, "row_sum", "out", "result"), "float", 1);
 			tid_line(k, 2, "i", "j");
 			/* what an entry adds: a response, its square, its
-			 * magnitude, maybe scaled */
+			 * magnitude, its exponential (a softmax's denominator),
+			 * its product with another matrix's entry, maybe scaled;
+			 * the entry maybe taken about its row's mean (a
+			 * variance) */
 			const char *term;
-			int what = rnd(g, 4);
-			if (what == 0) {
-				term = response(k, F(k, "%s[i, j]", a));
-			} else {
+			int what = rnd(g, 8);
+			int centred = chance(g, 30);
+			const char *e = "e";
+			if (centred)
+				B(k, "e = %s[i, j] - %s[i]", a, arr(k, ONE(g, "row_mean", "mean", "center"), "float", 1));
+			else if (what != 0)
 				B(k, "e = %s[i, j]", a);
+			else
+				e = F(k, "%s[i, j]", a);
+			if (what == 0) {
+				term = response(k, e);
+			} else if (what == 4) {
+				const char *s = num_not(k, 0.5, 3.0, "1.0");
+				term = chance(g, 50) ? "wp.exp(e)" : F(k, "wp.exp(%s * e)", s);
+			} else if (what == 5) {
+				const char *b2 = arr(k, ONE(g, "B", "other", "rhs"), "float", 2);
+				term = F(k, "e * %s[i, j]", b2);
+			} else if (what == 6) {
+				/* a p-norm's power sum */
+				term = F(k, "wp.pow(wp.abs(e), %s)", num(k, 1.5, 3.0));
+			} else if (what == 7) {
+				/* a Huber loss: quadratic near zero, linear past delta */
+				const char *dl = num(k, 0.2, 0.8);
+				B(k, "ae = wp.abs(e)");
+				term = F(k, "wp.where(ae < %s, 0.5 * e * e, %s * (ae - %s))", dl, dl, dec(k, 0.5 * atof(dl)));
+			} else {
 				term = what == 1 ? "e * e" : what == 2 ? "wp.abs(e)" : prod(k, "e", response(k, "e"));
 			}
-			if (what != 0 || chance(g, 30))
+			if (chance(g, 25))
+				term = prod(k, F(k, "%s[i, j]", arr(k, ONE(g, "w", "mask", "entry_weight"), "float", 2)), term);
+			/* scaled by one gain or a gain per row */
+			int sc = rnd(g, 10);
+			if (sc < 2)
+				term = prod(k, F(k, "%s[i]", arr(k, ONE(g, "row_scale", "row_weight", "inv_norm"), "float", 1)), term);
+			else if (sc < 8 && (what != 0 || chance(g, 30)))
 				term = prod(k, coef(k, ONE(g, "scale", "weight", "gain"), 0.1, 2.0), term);
+			int second = rnd(g, 5); /* 3: entries above a threshold counted; 4: the total too */
+			if (second == 4) {
+				B(k, "s = %s", term);
+				term = "s";
+			}
 			if (chance(g, 50)) {
 				B(k, "wp.atomic_add(%s, i, %s)", y, term);
 			} else {
 				COV(g, stmt_array_atomic_add);
 				B(k, "%s[i] += %s", y, term);
 			}
+			if (second == 3) {
+				const char *thr = num_not(k, -0.5, 0.5, "0.0");
+				const char *cnt = arr(k, ONE(g, "nnz", "above", "row_count"), "int", 1);
+				COV(g, stmt_if);
+				B(k, "if %s > %s:", e, thr);
+				k->ind++;
+				B(k, "wp.atomic_add(%s, i, 1)", cnt);
+				k->ind--;
+			} else if (second == 4) {
+				B(k, "wp.atomic_add(%s, 0, s)", arr(k, ONE(g, "total", "sum_all", "grand_total"), "float", 1));
+			}
 			kit_end(k, ONE(g, "row_sums", "row_energy", "reduce_rows"));
 			return;
 		}
 		/* y = A x, a thread per row: a plain product, a GEMV that
-		 * scales and accumulates, or a dense layer */
+		 * scales and accumulates, or a dense layer; the matrix dense,
+		 * sparse in ELL form (a column index per entry), lower
+		 * triangular, or applied transposed */
+		static const int sw[] = {55, 20, 12, 13};
+		int store = wpick(g, sw, 4);
+		const char *cols = store == 1 ? arr(k, ONE(g, "cols", "col_idx", "indices"), "int", 2) : 0;
 		const char *xv = arr(k, ONE(g, "x", "vec", "inputs"), "float", 1);
 		const char *y = arr(k, ONE(g, "y", "out", "result"), "float", 1);
-		tid_line(k, 1, "i", 0);
-		B(k, "acc = float(0.0)");
-		COV(g, stmt_for_dynamic);
-		B(k, "for j in range(%s.shape[1]):", a);
-		k->ind++;
-		if (chance(g, 25))
-			B(k, "acc += %s", prod(k, F(k, "%s[i, j]", a), response(k, F(k, "%s[j]", xv))));
-		else
-			B(k, "acc += %s[i, j] * %s[j]", a, xv);
-		k->ind--;
 		int form = rnd(g, 4);
+		const char *bias = form >= 2 ? arr(k, ONE(g, "bias", "b", "offset"), "float", 1) : 0;
+		int init_bias = bias && chance(g, 40);
+		tid_line(k, 1, "i", 0);
+		if (init_bias)
+			B(k, "acc = %s[i]", bias);
+		else
+			B(k, "acc = float(0.0)");
+		COV(g, stmt_for_dynamic);
+		const char *aij = F(k, "%s[i, j]", a), *xj = F(k, "%s[j]", xv);
+		/* the inputs maybe through a mask (dropout, a selection) */
+		const char *mask = chance(g, 20) ? arr(k, ONE(g, "mask", "keep", "dropout"), "float", 1) : 0;
+		if (store == 0 || store == 1) {
+			B(k, "for j in range(%s.shape[1]):", a);
+			if (store == 1)
+				xj = F(k, "%s[col]", xv);
+			if (mask)
+				xj = F(k, "(%s * %s[%s])", xj, mask, store == 1 ? "col" : "j");
+		} else if (store == 2) {
+			B(k, "for j in range(i + 1):");
+		} else {
+			B(k, "for j in range(%s.shape[0]):", a);
+			aij = F(k, "%s[j, i]", a);
+		}
+		if (mask && store != 1)
+			xj = F(k, "(%s * %s[j])", xj, mask);
+		k->ind++;
+		if (store == 1)
+			B(k, "col = %s[i, j]", cols);
+		if (chance(g, 25))
+			B(k, "acc += %s", prod(k, aij, response(k, xj)));
+		else
+			B(k, "acc += %s * %s", aij, xj);
+		k->ind--;
 		if (form == 0) {
 			B(k, "%s[i] = %s", y, chance(g, 20) ? "acc" : response(k, "acc"));
 		} else if (form == 1) {
 			const char *alpha = coef(k, "alpha", 0.5, 2.0), *beta = coef(k, "beta", 0.1, 0.9);
 			B(k, "%s[i] = %s * acc + %s * %s[i]", y, alpha, beta, y);
 		} else {
-			const char *bias = arr(k, ONE(g, "bias", "b", "offset"), "float", 1);
-			B(k, "z = acc + %s[i]", bias);
-			B(k, "%s[i] = %s", y, activation(k, "z"));
+			const char *z = "acc";
+			if (!init_bias) {
+				B(k, "z = acc + %s[i]", bias);
+				z = "z";
+			}
+			/* maybe a residual layer, its input added back (the
+			 * matrix is square), or its output scaled */
+			int res = rnd(g, 4);
+			if (res == 0)
+				B(k, "%s[i] = %s[i] + %s", y, xv, activation(k, z));
+			else if (res == 1) {
+				const char *sc = coef(k, ONE(g, "out_scale", "gain", "layer_scale"), 0.5, 2.0);
+				B(k, "%s[i] = %s", y, prod(k, sc, activation(k, z)));
+			}
+			else
+				B(k, "%s[i] = %s", y, activation(k, z));
 		}
 		kit_end(k, form >= 2 ? ONE(g, "dense_layer", "linear_forward", "layer") : ONE(g, "matvec", "gemv", "apply_operator"));
 		return;
@@ -1105,35 +1203,97 @@ static void fam_reduce(Kit *k)
 		drain_bins(k);
 		return;
 	}
+	if (kind == 1 && chance(g, 15)) {
+		/* a joint histogram of two coordinates, a 2-D array of
+		 * bins, maybe weighted */
+		const char *p = arr(k, ONE(g, "points", "x", "samples", "uv"), chance(g, 50) ? "wp.vec2" : "wp.vec3", 1);
+		int weighted = chance(g, 40);
+		const char *w = weighted ? arr(k, ONE(g, "weights", "w", "mass"), "float", 1) : 0;
+		const char *h = arr(k, ONE(g, "hist2d", "joint", "counts"), weighted ? "float" : "int", 2);
+		const char *nb = scalar(k, ONE(g, "num_bins", "nbins", "res"), "int");
+		tid_line(k, 1, t, 0);
+		B(k, "q = %s[%s]", p, t);
+		static const char *const bn[] = {"bx", "by"};
+		for (int a = 0; a < 2; a++) {
+			if (chance(g, 50)) {
+				B(k, "%s = int((q[%d] + 1.0) * 0.5 * float(%s))", bn[a], a, nb);
+			} else {
+				const char *lo = num(k, -0.9, -0.3), *hi = num(k, 0.3, 0.9);
+				B(k, "%s = int(wp.clamp((q[%d] + %s) / %s, 0.0, 1.0) * float(%s))", bn[a], a, lo + 1,
+				  dec(k, atof(hi) - atof(lo)), nb);
+			}
+			B(k, "%s = wp.clamp(%s, 0, %s - 1)", bn[a], bn[a], nb);
+		}
+		if (weighted && chance(g, 40))
+			B(k, "wp.atomic_add(%s, bx, by, %s)", h, prod(k, F(k, "%s[%s]", w, t), response(k, "q[0]")));
+		else if (weighted)
+			B(k, "wp.atomic_add(%s, bx, by, %s[%s])", h, w, t);
+		else
+			B(k, "wp.atomic_add(%s, bx, by, 1)", h);
+		kit_end(k, ONE(g, "histogram2d", "joint_histogram", "bin_pairs"));
+		return;
+	}
 	if (kind == 1) {
-		/* a histogram of values in [-1, 1), maybe weighted */
-		const char *xs = arr(k, ONE(g, "values", "samples", "x", "data"), "float", 1);
+		/* a histogram of values in [-1, 1), maybe weighted: of an
+		 * array, of a coordinate of points (heights), or of a subset
+		 * through an index list */
+		int src = rnd(g, 5); /* 0-2 an array, 3 a coordinate, 4 a subset */
+		const char *xs = arr(k, src == 3 ? ONE(g, "points", "positions", "x") : ONE(g, "values", "samples", "x", "data"),
+				     src == 3 ? "wp.vec3" : "float", 1);
+		const char *ids = src == 4 ? arr(k, ONE(g, "indices", "selection", "ids"), "int", 1) : 0;
 		int weighted = chance(g, 50);
 		const char *w = weighted ? arr(k, ONE(g, "weights", "w", "mass"), "float", 1) : 0;
 		const char *h = arr(k, ONE(g, "hist", "bins", "counts"), weighted ? "float" : "int", 1);
 		const char *nb = scalar(k, ONE(g, "num_bins", "nbins", "bin_count"), "int");
 		tid_line(k, 1, t, 0);
+		const char *val;
+		if (src == 3) {
+			val = F(k, "%s[%s][%d]", xs, t, rnd(g, 3));
+		} else if (src == 4) {
+			B(k, "s = %s[%s]", ids, t);
+			val = F(k, "%s[s]", xs);
+		} else {
+			val = F(k, "%s[%s]", xs, t);
+		}
 		static const int mw[] = {15, 45, 40};
 		int map = wpick(g, mw, 3);
 		if (map == 0) {
-			B(k, "b = int((%s[%s] + 1.0) * 0.5 * float(%s))", xs, t, nb);
+			B(k, "b = int((%s + 1.0) * 0.5 * float(%s))", val, nb);
 		} else if (map == 1) {
-			/* bins over a range inside the values' */
+			/* bins over a range inside the values': those outside
+			 * go to the end bins, or are dropped */
 			const char *lo = num(k, -0.9, -0.3), *hi = num(k, 0.3, 0.9);
-			B(k, "u = (%s[%s] + %s) / %s", xs, t, lo + 1, dec(k, atof(hi) - atof(lo)));
-			B(k, "b = int(wp.clamp(u, 0.0, 1.0) * float(%s))", nb);
+			B(k, "u = (%s + %s) / %s", val, lo + 1, dec(k, atof(hi) - atof(lo)));
+			if (chance(g, 40)) {
+				COV(g, stmt_if);
+				COV(g, expr_or);
+				COV(g, stmt_return_kernel);
+				B(k, "if u < 0.0 or u >= 1.0:");
+				k->ind++;
+				B(k, "return");
+				k->ind--;
+				B(k, "b = int(u * float(%s))", nb);
+			} else {
+				B(k, "b = int(wp.clamp(u, 0.0, 1.0) * float(%s))", nb);
+			}
 		} else {
 			/* bins of a response in [0, 1] */
 			const char *a = num_not(k, 0.5, 3.0, "1.0");
-			B(k, "b = int((0.5 + 0.5 * wp.tanh(%s * %s[%s])) * float(%s))", a, xs, t, nb);
+			B(k, "b = int((0.5 + 0.5 * wp.tanh(%s * %s)) * float(%s))", a, val, nb);
 		}
 		B(k, "b = wp.clamp(b, 0, %s - 1)", nb);
+		const char *wt = w ? F(k, "%s[%s]", w, src == 4 ? "s" : t) : 0;
 		if (weighted && chance(g, 40))
-			B(k, "wp.atomic_add(%s, b, %s)", h, prod(k, F(k, "%s[%s]", w, t), response(k, F(k, "%s[%s]", xs, t))));
+			B(k, "wp.atomic_add(%s, b, %s)", h, prod(k, wt, response(k, val)));
 		else if (weighted)
-			B(k, "wp.atomic_add(%s, b, %s[%s])", h, w, t);
+			B(k, "wp.atomic_add(%s, b, %s)", h, wt);
 		else
 			B(k, "wp.atomic_add(%s, b, 1)", h);
+		if (chance(g, 25)) {
+			/* the values' sum per bin, for each bin's mean */
+			const char *bs = arr(k, ONE(g, "bin_sum", "sums", "value_sum"), "float", 1);
+			B(k, "wp.atomic_add(%s, b, %s)", bs, val);
+		}
 		if (chance(g, 40)) {
 			/* a bit per bin, 32 bins to a word: set in a mask of the
 			 * occupied bins, cleared in one of the empty bins, or
@@ -1161,8 +1321,28 @@ static void fam_reduce(Kit *k)
 		static const int pw[] = {10, 45, 45};
 		int pad = wpick(g, pw, 3);
 		const char *rad = pad == 1 ? arr(k, ONE(g, "radius", "radii", "point_radius"), "float", 1) : 0;
+		/* every point, or a subset through an index list */
+		const char *ids = chance(g, 25) ? arr(k, ONE(g, "indices", "point_ids", "subset"), "int", 1) : 0;
 		tid_line(k, 1, t, 0);
-		B(k, "q = %s[%s]", p, t);
+		if (ids) {
+			B(k, "pid = %s[%s]", ids, t);
+			B(k, "q = %s[pid]", p);
+		} else {
+			B(k, "q = %s[%s]", p, t);
+		}
+		if (chance(g, 25)) {
+			/* points past a cutoff from the origin are outliers */
+			const char *cut = chance(g, 40) ? fparam(k, ONE(g, "cutoff", "max_dist", "clip_radius")) : num(k, 0.7, 1.3);
+			COV(g, stmt_if);
+			COV(g, stmt_return_kernel);
+			if (chance(g, 50))
+				B(k, "if wp.length(q) > %s:", cut);
+			else
+				B(k, "if wp.dot(q, q) > %s:", is_lit(cut) ? dec(k, atof(cut) * atof(cut)) : F(k, "%s * %s", cut, cut));
+			k->ind++;
+			B(k, "return");
+			k->ind--;
+		}
 		static const int fw[] = {20, 20, 20, 40};
 		int frame = wpick(g, fw, 4);
 		if (frame == 1) {
@@ -1177,8 +1357,13 @@ static void fam_reduce(Kit *k)
 			B(k, "q = (q - %s) * %s", c, coef(k, ONE(g, "scale", "inv_size", "zoom"), 0.5, 2.0));
 		}
 		/* the extent along a direction (the support of the set) */
-		const char *dir = scalar(k, ONE(g, "axis", "direction", "normal"), "wp.vec3");
-		B(k, "d = wp.dot(q, %s)", dir);
+		if (chance(g, 35)) {
+			/* along a coordinate axis: one side of a box */
+			B(k, "d = q[%d]", rnd(g, 3));
+		} else {
+			const char *dir = scalar(k, ONE(g, "axis", "direction", "normal"), "wp.vec3");
+			B(k, "d = wp.dot(q, %s)", dir);
+		}
 		const char *at = grp ? "g" : "0";
 		if (grp)
 			B(k, "g = %s[%s]", grp, t);
@@ -1186,19 +1371,32 @@ static void fam_reduce(Kit *k)
 			B(k, "wp.atomic_min(%s, %s, d)", lo, at);
 			B(k, "wp.atomic_max(%s, %s, d)", hi, at);
 		} else {
-			B(k, "r = %s", rad ? F(k, "%s[%s] * %s", rad, t, num_not(k, 1.0, 1.5, "1.0")) : coef(k, ONE(g, "margin", "thickness", "pad"), 0.005, 0.05));
+			B(k, "r = %s", rad ? F(k, "%s[%s] * %s", rad, ids ? "pid" : t, num_not(k, 1.0, 1.5, "1.0")) : coef(k, ONE(g, "margin", "thickness", "pad"), 0.005, 0.05));
 			B(k, "wp.atomic_min(%s, %s, d - r)", lo, at);
 			B(k, "wp.atomic_max(%s, %s, d + r)", hi, at);
 		}
+		int centre = rnd(g, 4); /* 2: the points' sum for a centroid, 3: and their count */
+		if (centre >= 2)
+			B(k, "wp.atomic_add(%s, %s, q)", arr(k, ONE(g, "center_sum", "centroid", "sum_pos"), "wp.vec3", 1), at);
+		if (centre == 3)
+			B(k, "wp.atomic_add(%s, %s, 1)", arr(k, ONE(g, "num_points", "count", "n_pts"), "int", 1), at);
 		kit_end(k, ONE(g, "compute_bounds", "bounds", "extents"));
 		return;
 	}
-	/* sums: energy, moments, a masked count */
+	/* sums: energy, moments, a masked count; of the whole set or per
+	 * group (a body's particles, a cluster) */
 	const char *v = arr(k, ONE(g, "v", "vel", "velocities"), "wp.vec3", 1);
-	const char *m = arr(k, ONE(g, "mass", "m", "masses"), "float", 1);
+	int umass = chance(g, 20); /* one mass for every particle */
+	const char *m = umass ? fparam(k, ONE(g, "particle_mass", "mass", "m0")) : arr(k, ONE(g, "mass", "m", "masses"), "float", 1);
+	const char *grp = chance(g, 35) ? arr(k, ONE(g, "group", "body", "cluster"), "int", 1) : 0;
+	const char *at = grp ? "b" : "0";
 	tid_line(k, 1, t, 0);
 	B(k, "vi = %s[%s]", v, t);
-	B(k, "mi = %s[%s]", m, t);
+	if (!umass)
+		B(k, "mi = %s[%s]", m, t);
+	const char *mi = umass ? m : "mi";
+	if (grp)
+		B(k, "b = %s[%s]", grp, t);
 	const char *tot = arr(k, ONE(g, "total", "sums", "energy"), "float", 1);
 	if (kind == 3) {
 		if (chance(g, 50)) {
@@ -1209,20 +1407,22 @@ static void fam_reduce(Kit *k)
 		static const int lw[] = {8, 7, 40, 45};
 		int law = wpick(g, lw, 4);
 		if (law == 0)
-			B(k, "ke = 0.5 * mi * wp.dot(vi, vi)");
+			B(k, "ke = 0.5 * %s * wp.dot(vi, vi)", mi);
 		else if (law == 1)
-			B(k, "ke = 0.5 * mi * wp.length_sq(vi)");
+			B(k, "ke = 0.5 * %s * wp.length_sq(vi)", mi);
 		else if (law == 2)
-			B(k, "ke = %s", prod(k, "mi", response(k, "wp.length(vi)")));
+			B(k, "ke = %s", prod(k, mi, response(k, "wp.length(vi)")));
 		else
-			B(k, "ke = %s * mi * wp.dot(vi, vi)", num_not(k, 0.1, 2.0, "1.0"));
-		B(k, "wp.atomic_add(%s, 0, ke)", tot);
+			B(k, "ke = %s * %s * wp.dot(vi, vi)", num_not(k, 0.1, 2.0, "1.0"), mi);
+		B(k, "wp.atomic_add(%s, %s, ke)", tot, at);
+		if (chance(g, 30))
+			B(k, "%s[%s] = ke", arr(k, ONE(g, "ke_particle", "particle_energy", "ke_out"), "float", 1), t);
 		/* with the linear momentum, the potential energy, the
 		 * angular momentum: one or more of them */
 		int what = 1 + rnd(g, 7);
 		if (what & 1) {
 			const char *mom = arr(k, ONE(g, "momentum", "p_total", "linear"), "wp.vec3", 1);
-			B(k, "wp.atomic_add(%s, 0, mi * vi)", mom);
+			B(k, "wp.atomic_add(%s, %s, %s * vi)", mom, at, mi);
 		}
 		const char *x = what & 6 ? arr(k, ONE(g, "x", "positions", "pos"), "wp.vec3", 1) : 0;
 		if (what & 2) {
@@ -1231,33 +1431,36 @@ static void fam_reduce(Kit *k)
 			const char *pe = arr(k, ONE(g, "potential", "pe", "height_energy"), "float", 1);
 			int pot = rnd(g, 3);
 			if (pot == 0)
-				B(k, "wp.atomic_add(%s, 0, mi * %s * %s[%s][1])", pe, num(k, 2.0, 9.81), x, t);
+				B(k, "wp.atomic_add(%s, %s, %s * %s * %s[%s][1])", pe, at, mi, num(k, 2.0, 9.81), x, t);
 			else if (pot == 1)
-				B(k, "wp.atomic_add(%s, 0, %s * wp.dot(%s[%s], %s[%s]))", pe, num_not(k, 0.1, 2.0, "1.0"), x, t, x, t);
+				B(k, "wp.atomic_add(%s, %s, %s * wp.dot(%s[%s], %s[%s]))", pe, at, num_not(k, 0.1, 2.0, "1.0"), x, t, x, t);
 			else
-				B(k, "wp.atomic_add(%s, 0, %s)", pe, prod(k, "mi", response(k, F(k, "%s[%s][1]", x, t))));
+				B(k, "wp.atomic_add(%s, %s, %s)", pe, at, prod(k, mi, response(k, F(k, "%s[%s][1]", x, t))));
 		}
 		if (what & 4) {
 			const char *am = arr(k, ONE(g, "angular", "ang_momentum", "L_total"), "wp.vec3", 1);
-			B(k, "wp.atomic_add(%s, 0, wp.cross(%s[%s], vi) * mi)", am, x, t);
+			B(k, "wp.atomic_add(%s, %s, wp.cross(%s[%s], vi) * %s)", am, at, x, t, mi);
 		}
 	} else {
-		/* the fast ones, or the ones moving along a direction */
+		/* the fast ones or the slow ones, or the ones moving along a
+		 * direction or against it */
 		const char *thr;
+		int slow = chance(g, 35);
 		if (chance(g, 50)) {
-			thr = num(k, 0.8, 1.0);
+			thr = slow ? num(k, 0.4, 0.9) : num(k, 0.8, 1.0);
 			B(k, "speed = wp.length(vi)");
 		} else {
 			thr = num_not(k, -0.3, 0.3, "0.0");
 			B(k, "speed = wp.dot(vi, %s)", scalar(k, ONE(g, "up", "direction", "axis"), "wp.vec3"));
 		}
 		COV(g, stmt_if);
-		B(k, "if speed > %s:", thr);
+		B(k, "if speed %s %s:", slow ? "<" : ">", thr);
 		k->ind++;
 		const char *cnt = arr(k, ONE(g, "fast", "count", "num_fast"), "int", 1);
-		B(k, "wp.atomic_add(%s, 0, 1)", cnt);
-		const char *excess = thr[0] == '-' ? F(k, "(speed + %s)", thr + 1) : F(k, "(speed - %s)", thr);
-		B(k, "wp.atomic_add(%s, 0, %s)", tot, prod(k, "mi", chance(g, 15) ? excess : response(k, excess)));
+		B(k, "wp.atomic_add(%s, %s, 1)", cnt, at);
+		const char *excess = slow ? (thr[0] == '-' ? F(k, "(-%s - speed)", thr + 1) : F(k, "(%s - speed)", thr))
+				 : thr[0] == '-' ? F(k, "(speed + %s)", thr + 1) : F(k, "(speed - %s)", thr);
+		B(k, "wp.atomic_add(%s, %s, %s)", tot, at, prod(k, mi, chance(g, 15) ? excess : response(k, excess)));
 		k->ind--;
 	}
 	kit_end(k, ONE(g, "reduce_energy", "sum_moments", "total_energy", "measure"));
