@@ -760,6 +760,28 @@ static const char *coeff(Kit *k, const Grid *gr, const char *name)
 	return coef(k, name, 0.05, 0.25);
 }
 
+/* O at the cell = VAL, or in a fifth of the kernels KEEP where the cell
+ * is solid (a flag a cell, 0 for an obstacle), VAL elsewhere */
+static void grid_store(Kit *k, const Grid *gr, const char *o, const char *val, const char *keep)
+{
+	G *g = k->g;
+	if (!chance(g, 20)) {
+		B(k, "%s[%s] = %s", o, gr->at, val);
+		return;
+	}
+	const char *fl = arr(k, ONE(g, "flags", "cell_type", "solid"), "int", gr->nd);
+	COV(g, stmt_if);
+	COV(g, stmt_else);
+	B(k, "if %s[%s] == 0:", fl, gr->at);
+	k->ind++;
+	B(k, "%s[%s] = %s", o, gr->at, keep);
+	k->ind--;
+	B(k, "else:");
+	k->ind++;
+	B(k, "%s[%s] = %s", o, gr->at, val);
+	k->ind--;
+}
+
 static void fam_stencil(Kit *k)
 {
 	G *g = k->g;
@@ -797,15 +819,25 @@ static void fam_stencil(Kit *k)
 		for (int d = 0; d < nd; d++)
 			pair[d] = F(k, "%s + %s", cell_at(k, &gr, u, d, F(k, "%s - 1", gr.ix[d])),
 				    cell_at(k, &gr, u, d, F(k, "%s + 1", gr.ix[d])));
-		if (nd == 2) {
-			B(k, "lap = %s + %s", pair[0], pair[1]);
+		if (nd == 2 && chance(g, 30)) {
+			/* the nine-point Laplacian, its diagonals weighted a
+			 * quarter of the edges */
+			B(k, "edge = %s + %s", pair[0], pair[1]);
+			B(k, "diag = %s[i - 1, j - 1] + %s[i - 1, j + 1] + %s[i + 1, j - 1] + %s[i + 1, j + 1]", u, u, u, u);
+			B(k, "lap = (4.0 * edge + diag - 20.0 * c) / 6.0");
 		} else {
-			/* an axis a line */
-			B(k, "lap = %s", pair[0]);
-			B(k, "lap += %s", pair[1]);
-			B(k, "lap += %s", pair[2]);
+			if (nd == 2) {
+				B(k, "lap = %s + %s", pair[0], pair[1]);
+			} else {
+				/* an axis a line */
+				B(k, "lap = %s", pair[0]);
+				B(k, "lap += %s", pair[1]);
+				B(k, "lap += %s", pair[2]);
+			}
+			B(k, "lap -= %d.0 * c", 2 * nd);
 		}
-		B(k, "lap -= %d.0 * c", 2 * nd);
+		if (chance(g, 25))
+			B(k, "lap *= %s", coef(k, ONE(g, "inv_h2", "inv_dx2", "scale"), 1.5, 4.0));
 		const char *rate = F(k, "%s * lap", coeff(k, &gr, ONE(g, "alpha", "kappa", "diffusivity")));
 		if (chance(g, 40))
 			rate = F(k, "%s + %s", rate, response(k, "c"));
@@ -816,7 +848,7 @@ static void fam_stencil(Kit *k)
 		const char *next = chance(g, 50) ? F(k, "c + %s * (%s)", coef(k, "dt", 0.01, 0.2), rate) : F(k, "c + %s", rate);
 		if (chance(g, 25))
 			next = F(k, "wp.max(%s, 0.0)", next);
-		B(k, "%s[%s] = %s", o, gr.at, next);
+		grid_store(k, &gr, o, next, "c");
 		kit_end(k, ONE(g, "diffuse", "heat_step", "smooth"));
 		return;
 	}
@@ -824,23 +856,35 @@ static void fam_stencil(Kit *k)
 		/* a 3x3 or 5x5 (3x3x3) window, weighted */
 		const char *o = arr(k, ONE(g, "blurred", "out", "filtered"), "float", nd);
 		int r = nd == 2 && chance(g, 30) ? 2 : 1;
+		/* or one pass of a separable filter, along one axis, up to
+		 * three cells each side */
+		int sep = chance(g, 30), ax = sep ? rnd(g, nd) : -1;
+		if (sep)
+			r = 1 + rnd(g, 3);
 		int wrap = chance(g, 30); /* periodic rather than clamped */
 		int wk = rnd(g, 4), blend = chance(g, 60);
-		if (wk >= 2 || blend)
+		int detail = chance(g, 20); /* what the blur took away, a band of detail */
+		if (wk >= 2 || blend || detail)
 			B(k, "c = %s[%s]", u, gr.at);
 		B(k, "acc = float(0.0)");
 		B(k, "wsum = float(0.0)");
 		COV(g, stmt_for_range2);
 		const char *at = "", *r2 = "";
 		static const char *const dx[] = {"di", "dj", "dk"};
+		int loops = 0;
 		for (int d = 0; d < nd; d++) {
+			const char *x = gr.ix[d], *n = gr.n[d];
+			if (sep && d != ax) {
+				at = F(k, "%s%s%s", at, d ? ", " : "", x);
+				continue;
+			}
 			B(k, "for %s in range(%d, %d):", dx[d], -r, r + 1);
 			k->ind++;
-			const char *x = gr.ix[d], *n = gr.n[d];
+			loops++;
 			at = F(k, "%s%s%s", at, d ? ", " : "",
 			       wrap ? F(k, "(%s + %s + %s) %% %s", x, dx[d], n, n)
 				    : F(k, "wp.clamp(%s + %s, 0, %s - 1)", x, dx[d], n));
-			r2 = F(k, "%s%s%s * %s", r2, d ? " + " : "", dx[d], dx[d]);
+			r2 = F(k, "%s%s%s * %s", r2, *r2 ? " + " : "", dx[d], dx[d]);
 		}
 		B(k, "s = %s[%s]", u, at);
 		const char *range_w = F(k, "wp.exp(-(s - c) * (s - c) * %s)", num(k, 2.0, 8.0));
@@ -852,7 +896,7 @@ static void fam_stencil(Kit *k)
 		}
 		B(k, "acc += w * s");
 		B(k, "wsum += w");
-		k->ind -= nd;
+		k->ind -= loops;
 		if (blend) {
 			/* blended with the cell's own value by a strength, or
 			 * pushed away from the blur (an unsharp mask) */
@@ -864,18 +908,37 @@ static void fam_stencil(Kit *k)
 		} else {
 			B(k, "%s[%s] = acc / wsum", o, gr.at);
 		}
+		if (detail)
+			B(k, "%s[%s] = c - acc / wsum", arr(k, ONE(g, "detail", "high_pass", "residual"), "float", nd), gr.at);
 		kit_end(k, ONE(g, "blur", "filter_image", "bilateral"));
 		return;
 	}
-	int op = rnd(g, 4);
-	if (op == 0 || op == 3)
+	int op = rnd(g, 5);
+	/* the gradient by central differences, or one-sided ones (a
+	 * staggered grid's faces) */
+	static const int dw[] = {50, 25, 25};
+	static const int pw[] = {60, 0, 40};
+	int diff = op == 2 ? wpick(g, dw, 3) : op == 4 ? wpick(g, pw, 3) : 0;
+	if (op == 1 && chance(g, 25)) {
+		/* a red-black sweep: the cells of one colour this pass */
+		COV(g, stmt_if);
+		COV(g, stmt_return_kernel);
+		const char *par = nd == 2 ? "(i + j) % 2" : "(i + j + k) % 2";
+		B(k, "if %s %s 0:", par, chance(g, 50) ? "==" : "!=");
+		k->ind++;
+		B(k, "return");
+		k->ind--;
+	}
+	if (op == 0 || op == 3 || (op == 2 && diff))
 		B(k, "c = %s[%s]", u, gr.at);
 	for (int d = 0; d < nd; d++) {
 		const char *x = gr.ix[d], *n = gr.n[d];
 		const char *m = mode == 0 ? F(k, "wp.max(%s - 1, 0)", x) : F(k, "(%s + %s - 1) %% %s", x, n, n);
 		const char *p = mode == 0 ? F(k, "wp.min(%s + 1, %s - 1)", x, n) : F(k, "(%s + 1) %% %s", x, n);
-		B(k, "%s = %s", gr.lo[d], cell_at(k, &gr, u, d, m));
-		B(k, "%s = %s", gr.hi[d], cell_at(k, &gr, u, d, p));
+		if (diff != 1) /* a forward difference reads no neighbour below */
+			B(k, "%s = %s", gr.lo[d], cell_at(k, &gr, u, d, m));
+		if (diff != 2)
+			B(k, "%s = %s", gr.hi[d], cell_at(k, &gr, u, d, p));
 	}
 	if (op == 0) {
 		/* diffusion, maybe anisotropic, with a reaction term or a source */
@@ -892,6 +955,8 @@ static void fam_stencil(Kit *k)
 			B(k, "lap = %s - %d.0 * c", nb_sum(k, &gr), 2 * nd);
 			rate = F(k, "%s * lap", coeff(k, &gr, ONE(g, "alpha", "kappa", "diffusivity", "nu")));
 		}
+		if (chance(g, 25)) /* a cell of its own size */
+			B(k, "lap *= %s", coef(k, ONE(g, "inv_h2", "inv_dx2", "scale"), 1.5, 4.0));
 		const char *dt = coef(k, "dt", 0.01, 0.2);
 		int extra = rnd(g, 5); /* none, a reaction, a source, both */
 		if (chance(g, 40))
@@ -902,32 +967,41 @@ static void fam_stencil(Kit *k)
 			rate = F(k, "%s + %s[%s]", rate, arr(k, ONE(g, "source", "heat_src", "emission"), "float", nd), gr.at);
 		const char *o = arr(k, F(k, "%s_new", u), "float", nd);
 		const char *next = F(k, "c + %s * (%s)", dt, rate);
-		if (chance(g, 25)) {
-			/* a density or concentration stays non-negative */
-			B(k, "%s[%s] = wp.max(%s, 0.0)", o, gr.at, next);
-		} else {
-			B(k, "%s[%s] = %s", o, gr.at, next);
-		}
+		if (chance(g, 25)) /* a density or concentration stays non-negative */
+			next = F(k, "wp.max(%s, 0.0)", next);
+		grid_store(k, &gr, o, next, "c");
 		kit_end(k, ONE(g, "diffuse", "heat_step", "reaction_diffusion", "explicit_step"));
 	} else if (op == 1) {
 		/* a Jacobi sweep of the Poisson equation */
 		const char *rhs = arr(k, ONE(g, "rhs", "div", "source", "b"), "float", nd);
-		const char *h = coef(k, ONE(g, "h", "dx", "cell_size"), 0.05, 0.5);
-		/* h^2, one literal when h is one */
-		const char *hh = is_lit(h) ? times(k, atof(h), h) : F(k, "%s * %s", h, h);
+		/* the neighbours' mean: a quarter of four, a sixth of six; or
+		 * the sweep of an implicit diffusion step, (1 + 2 d a) u - a
+		 * (the neighbours' sum) = b */
+		int impl = chance(g, 30);
+		const char *hh = 0;
+		if (!impl) {
+			const char *h = coef(k, ONE(g, "h", "dx", "cell_size"), 0.05, 0.5);
+			/* h^2, one literal when h is one */
+			hh = is_lit(h) ? times(k, atof(h), h) : F(k, "%s * %s", h, h);
+		}
 		const char *o = arr(k, ONE(g, "u_next", "pressure", "out"), "float", nd);
-		/* the neighbours' mean: a quarter of four, a sixth of six */
-		const char *mean = nd == 2 ? F(k, "0.25 * (%s - %s * %s[%s])", nb_sum(k, &gr), hh, rhs, gr.at)
-					   : F(k, "(%s - %s * %s[%s]) / 6.0", nb_sum(k, &gr), hh, rhs, gr.at);
+		const char *mean;
+		if (impl) {
+			const char *a = num(k, 0.1, 2.0);
+			mean = F(k, "(%s[%s] + %s * (%s)) / %s", rhs, gr.at, a, nb_sum(k, &gr), dec(k, 1.0 + 2 * nd * atof(a)));
+		} else {
+			mean = nd == 2 ? F(k, "0.25 * (%s - %s * %s[%s])", nb_sum(k, &gr), hh, rhs, gr.at)
+				       : F(k, "(%s - %s * %s[%s]) / 6.0", nb_sum(k, &gr), hh, rhs, gr.at);
+		}
 		if (chance(g, 30)) {
-			B(k, "%s[%s] = %s", o, gr.at, mean);
+			grid_store(k, &gr, o, mean, F(k, "%s[%s]", u, gr.at));
 		} else {
 			/* weighted Jacobi */
 			const char *omega = num(k, 0.5, 0.95);
 			B(k, "avg = %s", mean);
 			B(k, "%s[%s] = %s[%s] + %s * (avg - %s[%s])", o, gr.at, u, gr.at, omega, u, gr.at);
 		}
-		if (chance(g, 35)) {
+		if (!impl && chance(g, 35)) {
 			/* the residual of the discrete Poisson equation times h^2, for a
 			 * convergence test */
 			const char *r = arr(k, ONE(g, "residual", "res", "r"), "float", nd);
@@ -936,17 +1010,42 @@ static void fam_stencil(Kit *k)
 		}
 		kit_end(k, ONE(g, "jacobi", "pressure_solve", "relax"));
 	} else if (op == 2) {
-		/* the gradient by central differences */
-		const char *o = arr(k, ONE(g, "grad", "gradient", "grad_u"), vt, nd);
-		/* 1 / (2 dx): a cell of unit size, or the scale given or tuned */
+		/* the gradient by central or one-sided differences, into a
+		 * vector array or an array per component */
+		int split = chance(g, 25);
+		static const char *const gn[] = {"gx", "gy", "gz"};
+		const char *o = 0, *oc[3];
+		if (split)
+			for (int d = 0; d < nd; d++)
+				oc[d] = arr(k, gn[d], "float", nd);
+		else
+			o = arr(k, ONE(g, "grad", "gradient", "grad_u"), vt, nd);
+		/* 1 / (2 dx) (1 / dx one-sided): a cell of unit size, or the
+		 * scale given or tuned */
 		int unit = chance(g, 20);
-		const char *h = unit ? "0.5" : coef(k, ONE(g, "inv_dx", "scale"), 1.0, 8.0);
-		const char *gv = nd == 2 ? F(k, "wp.vec2(right - left, up - down) * %s", h)
-					 : F(k, "wp.vec3(right - left, up - down, front - back) * %s", h);
-		if (chance(g, 70)) {
-			/* its magnitude too, an edge strength */
+		const char *h = unit ? (diff ? 0 : "0.5") : coef(k, ONE(g, "inv_dx", "scale"), 1.0, 8.0);
+		const char *cm = "";
+		for (int d = 0; d < nd; d++)
+			cm = F(k, "%s%s%s - %s", cm, d ? ", " : "", diff == 2 ? "c" : gr.hi[d], diff == 1 ? "c" : gr.lo[d]);
+		const char *gv = F(k, "%s(%s)", vt, cm);
+		if (h)
+			gv = F(k, "%s * %s", gv, h);
+		int mag = rnd(g, 20); /* 0-10 the magnitude too, 11-15 the unit normal (of a level set) */
+		if (mag < 16 || split) {
 			B(k, "g = %s", gv);
-			B(k, "%s[%s] = g", o, gr.at);
+			if (split)
+				for (int d = 0; d < nd; d++)
+					B(k, "%s[%s] = g[%d]", oc[d], gr.at, d);
+			else
+				B(k, "%s[%s] = g", o, gr.at);
+		} else {
+			B(k, "%s[%s] = %s", o, gr.at, gv);
+		}
+		if (mag >= 11 && mag < 16) {
+			const char *nm = arr(k, ONE(g, "normal", "n_out", "unit_grad"), vt, nd);
+			B(k, "%s[%s] = g / (wp.length(g) + %s)", nm, gr.at, soft_eps(k));
+		} else if (mag < 11) {
+			/* its magnitude too, an edge strength */
 			const char *m = arr(k, ONE(g, "edges", "mag", "grad_norm"), "float", nd);
 			if (chance(g, 25)) {
 				B(k, "%s[%s] = wp.length(g)", m, gr.at);
@@ -954,20 +1053,81 @@ static void fam_stencil(Kit *k)
 				B(k, "gn = wp.length(g)");
 				B(k, "%s[%s] = %s", m, gr.at, response(k, "gn"));
 			}
-		} else {
-			B(k, "%s[%s] = %s", o, gr.at, gv);
 		}
 		kit_end(k, ONE(g, "gradient", "central_diff", "compute_grad"));
+	} else if (op == 4) {
+		/* a pressure projection: the velocity less the pressure's
+		 * gradient (central, or across the faces of a staggered
+		 * grid), maybe over a density a cell, maybe with gravity,
+		 * maybe damped */
+		/* the velocity a vector a cell, or a component an array (a
+		 * MAC grid's faces) */
+		int comp = chance(g, 30);
+		static const char *const vn[] = {"vx", "vy", "vz"}, *const von[] = {"vx_out", "vy_out", "vz_out"};
+		const char *vel = 0, *o = 0, *vc[3], *oc[3];
+		if (comp) {
+			for (int d = 0; d < nd; d++)
+				vc[d] = arr(k, vn[d], "float", nd);
+			for (int d = 0; d < nd; d++)
+				oc[d] = arr(k, von[d], "float", nd);
+		} else {
+			vel = arr(k, ONE(g, "vel", "velocity", "u_vel"), vt, nd);
+			o = arr(k, ONE(g, "vel_out", "v_new", "projected"), vt, nd);
+		}
+		const char *sc = coef(k, ONE(g, "scale", "dt_over_dx", "inv_rho"), 0.1, 2.0);
+		if (!diff)
+			sc = times(k, 0.5, sc);
+		const char *dd[3];
+		for (int d = 0; d < nd; d++)
+			dd[d] = F(k, "%s - %s", diff ? F(k, "%s[%s]", u, gr.at) : gr.hi[d], gr.lo[d]);
+		if (chance(g, 45)) {
+			B(k, "s = %s * %s[%s]", sc, arr(k, ONE(g, "inv_density", "rho_inv", "cell_weight"), "float", nd), gr.at);
+			sc = "s";
+		}
+		const char *gv = 0, *gdt = 0, *damp = 0;
+		if (chance(g, 40)) {
+			gv = scalar(k, ONE(g, "gravity", "body_force", "accel"), vt);
+			gdt = coef(k, "dt", 0.01, 0.2);
+		}
+		if (chance(g, 40))
+			damp = num(k, 0.9, 0.995);
+		if (comp) {
+			for (int d = 0; d < nd; d++) {
+				const char *next = F(k, "%s[%s] - (%s) * %s", vc[d], gr.at, dd[d], sc);
+				if (gv)
+					next = F(k, "%s + %s[%d] * %s", next, gv, d, gdt);
+				if (damp)
+					next = F(k, "(%s) * %s", next, damp);
+				B(k, "%s[%s] = %s", oc[d], gr.at, next);
+			}
+		} else {
+			const char *cm = "";
+			for (int d = 0; d < nd; d++)
+				cm = F(k, "%s%s%s", cm, d ? ", " : "", dd[d]);
+			B(k, "dp = %s(%s)", vt, cm);
+			const char *next = F(k, "%s[%s] - dp * %s", vel, gr.at, sc);
+			if (gv)
+				next = F(k, "%s + %s * %s", next, gv, gdt);
+			if (damp)
+				next = F(k, "(%s) * %s", next, damp);
+			/* a solid cell keeps the velocity it is given */
+			grid_store(k, &gr, o, next, F(k, "%s[%s]", vel, gr.at));
+		}
+		kit_end(k, ONE(g, "project", "subtract_gradient", "pressure_update"));
 	} else {
-		/* upwind advection by a velocity field */
+		/* upwind advection by a velocity field, or central
+		 * differences with a viscosity that keeps them stable */
 		const char *vel = arr(k, ONE(g, "vel", "velocity", "flow"), vt, nd);
 		const char *dt = coef(k, "dt", 0.01, 0.2);
 		static const char *const du[] = {"dudx", "dudy", "dudz"};
+		int central = chance(g, 30);
 		B(k, "w = %s[%s]", vel, gr.at);
 		COV(g, stmt_if);
 		COV(g, stmt_else);
 		for (int d = 0; d < nd; d++) {
-			if (d == 0 || chance(g, 50)) {
+			if (central) {
+				B(k, "%s = 0.5 * (%s - %s)", du[d], gr.hi[d], gr.lo[d]);
+			} else if (d == 0 || chance(g, 50)) {
 				B(k, "if w[%d] > 0.0:", d);
 				k->ind++;
 				B(k, "%s = c - %s", du[d], gr.lo[d]);
@@ -982,14 +1142,18 @@ static void fam_stencil(Kit *k)
 		}
 		const char *o = arr(k, F(k, "%s_out", u), "float", nd);
 		const char *flux = nd == 2 ? "w[0] * dudx + w[1] * dudy" : "w[0] * dudx + w[1] * dudy + w[2] * dudz";
+		if (central) {
+			B(k, "lap = %s - %d.0 * c", nb_sum(k, &gr), 2 * nd);
+			flux = F(k, "%s - %s * lap", flux, coef(k, ONE(g, "nu", "viscosity", "diffusion"), 0.05, 0.25));
+		}
 		if (chance(g, 40))
 			flux = F(k, "%s - %s", flux, response(k, "c"));
 		if (chance(g, 30))
 			flux = F(k, "%s - %s[%s]", flux, arr(k, ONE(g, "source", "inflow", "emission"), "float", nd), gr.at);
+		const char *next = F(k, "c - %s * (%s)", dt, flux);
 		if (chance(g, 25))
-			B(k, "%s[%s] = wp.max(c - %s * (%s), 0.0)", o, gr.at, dt, flux);
-		else
-			B(k, "%s[%s] = c - %s * (%s)", o, gr.at, dt, flux);
+			next = F(k, "wp.max(%s, 0.0)", next);
+		grid_store(k, &gr, o, next, "c");
 		kit_end(k, ONE(g, "advect", "upwind", "transport"));
 	}
 }
