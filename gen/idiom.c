@@ -1269,7 +1269,9 @@ static void fam_reduce(Kit *k)
 				term = prod(k, F(k, "%s[i]", arr(k, ONE(g, "row_scale", "row_weight", "inv_norm"), "float", 1)), term);
 			else if (sc < 8 && (what != 0 || chance(g, 30)))
 				term = prod(k, coef(k, ONE(g, "scale", "weight", "gain"), 0.1, 2.0), term);
-			int second = rnd(g, 5); /* 3: entries above a threshold counted; 4: the total too */
+			/* 3: entries above a threshold counted; 4: the total too;
+			 * 5: the entries' squares, a second moment */
+			int second = rnd(g, 6);
 			if (second == 4) {
 				B(k, "s = %s", term);
 				term = "s";
@@ -1290,6 +1292,8 @@ static void fam_reduce(Kit *k)
 				k->ind--;
 			} else if (second == 4) {
 				B(k, "wp.atomic_add(%s, 0, s)", arr(k, ONE(g, "total", "sum_all", "grand_total"), "float", 1));
+			} else if (second == 5) {
+				B(k, "wp.atomic_add(%s, i, %s * %s)", arr(k, ONE(g, "sum_sq", "second_moment", "sq_sum"), "float", 1), e, e);
 			}
 			kit_end(k, ONE(g, "row_sums", "row_energy", "reduce_rows"));
 			return;
@@ -1315,20 +1319,27 @@ static void fam_reduce(Kit *k)
 		const char *aij = F(k, "%s[i, j]", a), *xj = F(k, "%s[j]", xv);
 		/* the inputs maybe through a mask (dropout, a selection) */
 		const char *mask = chance(g, 20) ? arr(k, ONE(g, "mask", "keep", "dropout"), "float", 1) : 0;
+		/* or standardized by the inputs' means and inverse deviations */
+		const char *mu = 0, *istd = 0;
+		if (chance(g, 20)) {
+			mu = arr(k, ONE(g, "x_mean", "mu", "shift"), "float", 1);
+			istd = arr(k, ONE(g, "inv_std", "x_scale", "inv_sigma"), "float", 1);
+		}
 		if (store == 0 || store == 1) {
 			B(k, "for j in range(%s.shape[1]):", a);
 			if (store == 1)
 				xj = F(k, "%s[col]", xv);
-			if (mask)
-				xj = F(k, "(%s * %s[%s])", xj, mask, store == 1 ? "col" : "j");
 		} else if (store == 2) {
 			B(k, "for j in range(i + 1):");
 		} else {
 			B(k, "for j in range(%s.shape[0]):", a);
 			aij = F(k, "%s[j, i]", a);
 		}
-		if (mask && store != 1)
-			xj = F(k, "(%s * %s[j])", xj, mask);
+		const char *jx = store == 1 ? "col" : "j";
+		if (mu)
+			xj = F(k, "((%s - %s[%s]) * %s[%s])", xj, mu, jx, istd, jx);
+		if (mask)
+			xj = F(k, "(%s * %s[%s])", xj, mask, jx);
 		k->ind++;
 		if (store == 1)
 			B(k, "col = %s[i, j]", cols);
@@ -1338,7 +1349,7 @@ static void fam_reduce(Kit *k)
 			B(k, "acc += %s * %s", aij, xj);
 		k->ind--;
 		if (form == 0) {
-			B(k, "%s[i] = %s", y, chance(g, 20) ? "acc" : response(k, "acc"));
+			B(k, "%s[i] = %s", y, chance(g, 10) ? "acc" : response(k, "acc"));
 		} else if (form == 1) {
 			const char *alpha = coef(k, "alpha", 0.5, 2.0), *beta = coef(k, "beta", 0.1, 0.9);
 			B(k, "%s[i] = %s * acc + %s * %s[i]", y, alpha, beta, y);
@@ -1419,7 +1430,7 @@ static void fam_reduce(Kit *k)
 		} else {
 			val = F(k, "%s[%s]", xs, t);
 		}
-		static const int mw[] = {15, 45, 40};
+		static const int mw[] = {8, 50, 42};
 		int map = wpick(g, mw, 3);
 		if (map == 0) {
 			B(k, "b = int((%s + 1.0) * 0.5 * float(%s))", val, nb);
@@ -1521,12 +1532,23 @@ static void fam_reduce(Kit *k)
 			B(k, "q = (q - %s) * %s", c, coef(k, ONE(g, "scale", "inv_size", "zoom"), 0.5, 2.0));
 		}
 		/* the extent along a direction (the support of the set) */
-		if (chance(g, 35)) {
-			/* along a coordinate axis: one side of a box */
-			B(k, "d = q[%d]", rnd(g, 3));
-		} else {
-			const char *dir = scalar(k, ONE(g, "axis", "direction", "normal"), "wp.vec3");
+		/* maybe swept over a step, for continuous collision: the
+		 * end point too */
+		const char *vel = chance(g, 25) ? arr(k, ONE(g, "vel", "v", "velocities"), "wp.vec3", 1) : 0;
+		const char *sdt = vel ? coef(k, "dt", 0.01, 0.2) : 0;
+		int axis = chance(g, 35) ? rnd(g, 3) : -1;
+		const char *dir = axis < 0 ? scalar(k, ONE(g, "axis", "direction", "normal"), "wp.vec3") : 0;
+		/* along a coordinate axis (one side of a box) or a direction */
+		if (axis >= 0)
+			B(k, "d = q[%d]", axis);
+		else
 			B(k, "d = wp.dot(q, %s)", dir);
+		if (vel) {
+			B(k, "q1 = q + %s[%s] * %s", vel, ids ? "pid" : t, sdt);
+			if (axis >= 0)
+				B(k, "d1 = q1[%d]", axis);
+			else
+				B(k, "d1 = wp.dot(q1, %s)", dir);
 		}
 		const char *at = grp ? "g" : "0";
 		if (grp)
@@ -1534,10 +1556,18 @@ static void fam_reduce(Kit *k)
 		if (pad == 0) {
 			B(k, "wp.atomic_min(%s, %s, d)", lo, at);
 			B(k, "wp.atomic_max(%s, %s, d)", hi, at);
+			if (vel) {
+				B(k, "wp.atomic_min(%s, %s, d1)", lo, at);
+				B(k, "wp.atomic_max(%s, %s, d1)", hi, at);
+			}
 		} else {
 			B(k, "r = %s", rad ? F(k, "%s[%s] * %s", rad, ids ? "pid" : t, num_not(k, 1.0, 1.5, "1.0")) : coef(k, ONE(g, "margin", "thickness", "pad"), 0.005, 0.05));
 			B(k, "wp.atomic_min(%s, %s, d - r)", lo, at);
 			B(k, "wp.atomic_max(%s, %s, d + r)", hi, at);
+			if (vel) {
+				B(k, "wp.atomic_min(%s, %s, d1 - r)", lo, at);
+				B(k, "wp.atomic_max(%s, %s, d1 + r)", hi, at);
+			}
 		}
 		int centre = rnd(g, 4); /* 2: the points' sum for a centroid, 3: and their count */
 		if (centre >= 2)
