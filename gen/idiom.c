@@ -931,10 +931,14 @@ static void fam_stencil(Kit *k)
 	}
 	if (op == 0 || op == 3 || (op == 2 && diff))
 		B(k, "c = %s[%s]", u, gr.at);
+	/* a clamped neighbour by wp.max and wp.min, or by wp.clamp */
+	int cl = mode == 0 && chance(g, 35);
 	for (int d = 0; d < nd; d++) {
 		const char *x = gr.ix[d], *n = gr.n[d];
-		const char *m = mode == 0 ? F(k, "wp.max(%s - 1, 0)", x) : F(k, "(%s + %s - 1) %% %s", x, n, n);
-		const char *p = mode == 0 ? F(k, "wp.min(%s + 1, %s - 1)", x, n) : F(k, "(%s + 1) %% %s", x, n);
+		const char *m = cl ? F(k, "wp.clamp(%s - 1, 0, %s - 1)", x, n)
+			       : mode == 0 ? F(k, "wp.max(%s - 1, 0)", x) : F(k, "(%s + %s - 1) %% %s", x, n, n);
+		const char *p = cl ? F(k, "wp.clamp(%s + 1, 0, %s - 1)", x, n)
+			       : mode == 0 ? F(k, "wp.min(%s + 1, %s - 1)", x, n) : F(k, "(%s + 1) %% %s", x, n);
 		if (diff != 1) /* a forward difference reads no neighbour below */
 			B(k, "%s = %s", gr.lo[d], cell_at(k, &gr, u, d, m));
 		if (diff != 2)
@@ -1121,7 +1125,10 @@ static void fam_stencil(Kit *k)
 		const char *dt = coef(k, "dt", 0.01, 0.2);
 		static const char *const du[] = {"dudx", "dudy", "dudz"};
 		int central = chance(g, 30);
-		B(k, "w = %s[%s]", vel, gr.at);
+		if (chance(g, 35)) /* the velocity in cells per unit time */
+			B(k, "w = %s[%s] * %s", vel, gr.at, coef(k, ONE(g, "inv_dx", "inv_h", "cells_per_unit"), 1.0, 4.0));
+		else
+			B(k, "w = %s[%s]", vel, gr.at);
 		COV(g, stmt_if);
 		COV(g, stmt_else);
 		for (int d = 0; d < nd; d++) {
