@@ -1514,13 +1514,13 @@ static void fam_reduce(Kit *k)
 		}
 		if (chance(g, 25)) {
 			/* points past a cutoff from the origin are outliers */
-			const char *cut = chance(g, 40) ? fparam(k, ONE(g, "cutoff", "max_dist", "clip_radius")) : num(k, 0.7, 1.3);
+			const char *cut = num(k, 0.7, 1.3);
 			COV(g, stmt_if);
 			COV(g, stmt_return_kernel);
 			if (chance(g, 50))
 				B(k, "if wp.length(q) > %s:", cut);
 			else
-				B(k, "if wp.dot(q, q) > %s:", is_lit(cut) ? dec(k, atof(cut) * atof(cut)) : F(k, "%s * %s", cut, cut));
+				B(k, "if wp.dot(q, q) > %s:", dec(k, atof(cut) * atof(cut)));
 			k->ind++;
 			B(k, "return");
 			k->ind--;
