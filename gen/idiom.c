@@ -782,6 +782,15 @@ static void grid_store(Kit *k, const Grid *gr, const char *o, const char *val, c
 	k->ind--;
 }
 
+/* the extents of U along the axes in the bit set AXES (those an index
+ * is clamped or wrapped along) */
+static void grid_extents(Kit *k, const Grid *gr, const char *u, int axes)
+{
+	for (int d = 0; d < gr->nd; d++)
+		if (axes >> d & 1)
+			B(k, "%s = %s.shape[%d]", gr->n[d], u, d);
+}
+
 static void fam_stencil(Kit *k)
 {
 	G *g = k->g;
@@ -795,12 +804,11 @@ static void fam_stencil(Kit *k)
 		tid_line(k, 2, "i", "j");
 	else
 		tid3_line(k);
-	for (int d = 0; d < nd; d++)
-		B(k, "%s = %s.shape[%d]", gr.n[d], u, d);
 	const char *vt = nd == 2 ? "wp.vec2" : "wp.vec3";
 	int mode = rnd(g, 4); /* neighbours: clamped, periodic, fixed boundary, 3x3 window */
 	if (mode == 2) {
 		const char *o = arr(k, F(k, "%s_out", u), "float", nd);
+		grid_extents(k, &gr, u, 7);
 		COV(g, stmt_if);
 		COV(g, expr_or);
 		const char *edge = "";
@@ -864,6 +872,7 @@ static void fam_stencil(Kit *k)
 		int wrap = chance(g, 30); /* periodic rather than clamped */
 		int wk = rnd(g, 4), blend = chance(g, 60);
 		int detail = chance(g, 20); /* what the blur took away, a band of detail */
+		grid_extents(k, &gr, u, sep ? 1 << ax : 7);
 		if (wk >= 2 || blend || detail)
 			B(k, "c = %s[%s]", u, gr.at);
 		B(k, "acc = float(0.0)");
@@ -919,6 +928,10 @@ static void fam_stencil(Kit *k)
 	static const int dw[] = {50, 25, 25};
 	static const int pw[] = {60, 0, 40};
 	int diff = op == 2 ? wpick(g, dw, 3) : op == 4 ? wpick(g, pw, 3) : 0;
+	/* a clamped neighbour by wp.max and wp.min, or by wp.clamp */
+	int cl = mode == 0 && chance(g, 35);
+	/* backward differences clamped by wp.max need no extent */
+	grid_extents(k, &gr, u, mode == 0 && !cl && diff == 2 ? 0 : 7);
 	if (op == 1 && chance(g, 25)) {
 		/* a red-black sweep: the cells of one colour this pass */
 		COV(g, stmt_if);
@@ -931,8 +944,6 @@ static void fam_stencil(Kit *k)
 	}
 	if (op == 0 || op == 3 || (op == 2 && diff))
 		B(k, "c = %s[%s]", u, gr.at);
-	/* a clamped neighbour by wp.max and wp.min, or by wp.clamp */
-	int cl = mode == 0 && chance(g, 35);
 	for (int d = 0; d < nd; d++) {
 		const char *x = gr.ix[d], *n = gr.n[d];
 		const char *m = cl ? F(k, "wp.clamp(%s - 1, 0, %s - 1)", x, n)
@@ -1388,7 +1399,8 @@ static void fam_reduce(Kit *k)
 	if (kind == 1 && chance(g, 15)) {
 		/* a joint histogram of two coordinates, a 2-D array of
 		 * bins, maybe weighted */
-		const char *p = arr(k, ONE(g, "points", "x", "samples", "uv"), chance(g, 50) ? "wp.vec2" : "wp.vec3", 1);
+		const char *pt = chance(g, 50) ? "wp.vec2" : "wp.vec3";
+		const char *p = arr(k, ONE(g, "points", "x", "samples", "uv"), pt, 1);
 		int weighted = chance(g, 40);
 		const char *w = weighted ? arr(k, ONE(g, "weights", "w", "mass"), "float", 1) : 0;
 		const char *h = arr(k, ONE(g, "hist2d", "joint", "counts"), weighted ? "float" : "int", 2);
