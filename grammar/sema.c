@@ -891,6 +891,13 @@ static int unary(Sema *s, Node *e, Target *t)
 	int v = expr(s, x, e->op == '+' ? t : NULL);
 	Type tv = ty_of(s, v);
 	int op = e->op == '~' ? OP_INVERT : OP_NEG;
+	if (op == OP_INVERT && ty_is_vec(tv) && ty_is_int(ty_scalar(tv))) {
+		/* ~v of an int vector: wp.invert's vector overload, as Warp has it */
+		int32_t a[1] = {v}, r = out(s, t, tv);
+		Inst *in = emit(s, e, OP_BUILTIN, &r, 1, a, 1);
+		in->callee = BI_INVERT_V;
+		return r;
+	}
 	Type r = ir_op_type(op, &tv, 1, TY_VOID);
 	if (r == TY_VOID || ty_is_xform(tv)) /* Warp has no -t (kdiff's rules do) */
 		ERR(e, "bad operand type for unary %c: '%s'", e->op, uty(tv));

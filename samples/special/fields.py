@@ -61,3 +61,12 @@ def cell_bits(cell: wp.array(dtype=wp.vec3i), wrapped: wp.array(dtype=wp.vec3i),
     c = cell[i]
     wrapped[i] = wp.mod(c, wp.vec3i(4, 4, 4)) + wp.invert(c)
     bits[i] = wp.bit_count(c[0]) + wp.invert(c[1]) + wp.mod(c[2], 5)
+
+
+@wp.kernel
+def mirror_cells(cell: wp.array(dtype=wp.vec3i), folded: wp.array(dtype=wp.vec3i)):
+    # ~c is -c - 1 for an int vector too: a cell below 0 folds back onto
+    # the grid (-1 to 0, -2 to 1)
+    i = wp.tid()
+    c = cell[i] - wp.vec3i(8, 8, 8)
+    folded[i] = wp.max(c, ~c)
