@@ -869,7 +869,9 @@ static void fam_stencil(Kit *k)
 		int sep = chance(g, 30), ax = sep ? rnd(g, nd) : -1;
 		if (sep)
 			r = 1 + rnd(g, 3);
-		int wrap = chance(g, 30); /* periodic rather than clamped */
+		/* clamped, periodic, or, for a window over every axis, mirrored
+		 * (the tap -1 reads cell 0, the tap n cell n - 1) */
+		int wrap = chance(g, 30), mirror = !wrap && !sep && chance(g, 30);
 		int wk = rnd(g, 4), blend = chance(g, 60);
 		int detail = chance(g, 20); /* what the blur took away, a band of detail */
 		grid_extents(k, &gr, u, sep ? 1 << ax : 7);
@@ -877,6 +879,9 @@ static void fam_stencil(Kit *k)
 			B(k, "c = %s[%s]", u, gr.at);
 		B(k, "acc = float(0.0)");
 		B(k, "wsum = float(0.0)");
+		if (mirror)
+			B(k, "last = wp.vec%di(%s)", nd,
+			  nd == 2 ? "2 * nx - 1, 2 * ny - 1" : "2 * nx - 1, 2 * ny - 1, 2 * nz - 1");
 		COV(g, stmt_for_range2);
 		const char *at = "", *r2 = "";
 		static const char *const dx[] = {"di", "dj", "dk"};
@@ -891,9 +896,19 @@ static void fam_stencil(Kit *k)
 			k->ind++;
 			loops++;
 			at = F(k, "%s%s%s", at, d ? ", " : "",
-			       wrap ? F(k, "(%s + %s + %s) %% %s", x, dx[d], n, n)
-				    : F(k, "wp.clamp(%s + %s, 0, %s - 1)", x, dx[d], n));
+			       mirror ? F(k, "%s + %s", x, dx[d])
+			       : wrap ? F(k, "(%s + %s + %s) %% %s", x, dx[d], n, n)
+				      : F(k, "wp.clamp(%s + %s, 0, %s - 1)", x, dx[d], n));
 			r2 = F(k, "%s%s%s * %s", r2, *r2 ? " + " : "", dx[d], dx[d]);
+		}
+		if (mirror) {
+			/* ~t is -t - 1: the taps below 0 fold back onto the
+			 * grid, and last - t folds those past the end */
+			B(k, "tap = wp.vec%di(%s)", nd, at);
+			B(k, "tap = wp.max(tap, ~tap)");
+			B(k, "tap = wp.min(tap, last - tap)");
+			g->cov->b[GB_INVERT_V]++;
+			at = nd == 2 ? "tap[0], tap[1]" : "tap[0], tap[1], tap[2]";
 		}
 		B(k, "s = %s[%s]", u, at);
 		const char *range_w = F(k, "wp.exp(-(s - c) * (s - c) * %s)", num(k, 2.0, 8.0));
