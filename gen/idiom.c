@@ -1696,11 +1696,11 @@ static void fam_reduce(Kit *k)
 
 /* ---- rigid bodies: quaternions and transforms ------------------------------ */
 
-/* In 40% of kernels, the vector V scaled back to a largest length (a
- * spin or speed limit), that length named LEN */
-static void limit(Kit *k, const char *v, const char *len)
+/* When ON (40% of kernels), the vector V scaled back to a largest length
+ * (a spin or speed limit), that length named LEN */
+static void limit(Kit *k, const char *v, const char *len, int on)
 {
-	if (!chance(k->g, 40))
+	if (!on)
 		return;
 	const char *max = num(k, 0.6, 1.2);
 	B(k, "%s = wp.length(%s)", len, v);
@@ -1736,6 +1736,9 @@ static void average_rotations(Kit *k)
 	G *g = k->g;
 	const char *t = k->tid;
 	const char *own = arr(k, ONE(g, "cluster", "group", "owner"), "int", 1);
+	/* the rotation from the element's rest orientation (shape matching) */
+	if (chance(g, 35))
+		B(k, "r = r * wp.quat_inverse(wp.normalize(%s[%s]))", arr(k, ONE(g, "rest_q", "rot_rest", "q0"), "wp.quat", 1), t);
 	const char *ref = chance(g, 60) ? F(k, "%s[c]", arr(k, ONE(g, "ref_rot", "q_ref", "cluster_rot"), "wp.quat", 1))
 					: scalar(k, ONE(g, "ref", "q_rest", "rest_rot"), "wp.quat");
 	B(k, "c = %s[%s]", own, t);
@@ -1757,7 +1760,8 @@ static void average_rotations(Kit *k)
 		val = "X";
 	}
 	const char *w = NULL;
-	switch (rnd(g, 4)) {
+	static const int ww[] = {30, 25, 25, 20};
+	switch (wpick(g, ww, 4)) {
 	case 0:
 		w = F(k, "%s[%s]", arr(k, ONE(g, "weight", "mass", "confidence"), "float", 1), t);
 		break;
@@ -1780,6 +1784,13 @@ static void average_rotations(Kit *k)
 		val = F(k, "%s * %s", val, w);
 	const char *sum = pose ? arr(k, ONE(g, "pose_sum", "cluster_pose", "X_sum"), "wp.transform", 1)
 			       : arr(k, ONE(g, "rot_sum", "q_sum", "cluster_q"), "wp.quat", 1);
+	/* members scored below a cut (a poor fit, a lost track) left out */
+	int gate = chance(g, 35);
+	if (gate) {
+		COV(g, stmt_if);
+		B(k, "if %s[%s] > %s:", arr(k, ONE(g, "score", "quality", "fit"), "float", 1), t, num(k, -0.6, 0.6));
+		k->ind++;
+	}
 	if (chance(g, 50)) {
 		const char *prev = pose ? arr(k, ONE(g, "prev_pose", "old_pose", "X_prev"), "wp.transform", 1)
 					: arr(k, ONE(g, "prev_rot", "old_rot", "q_prev"), "wp.quat", 1);
@@ -1790,8 +1801,109 @@ static void average_rotations(Kit *k)
 		B(k, "wp.atomic_add(%s, c, %s)", arr(k, ONE(g, "weight_sum", "w_total", "norm"), "float", 1), w);
 	else if (!w && chance(g, 40))
 		B(k, "wp.atomic_add(%s, c, 1)", arr(k, ONE(g, "count", "members", "n_in"), "int", 1));
+	if (gate)
+		k->ind--;
 	kit_end(k, pose ? ONE(g, "accumulate_poses", "cluster_poses", "average_poses")
 			: ONE(g, "average_rotations", "cluster_rotations", "accumulate_rotations"));
+}
+
+/* A twist's part X (w or v) damped: by a factor per step, or at a rate
+ * over the step, linearly or exactly (an exponential decay) */
+static void damp(Kit *k, const char *x, const char *dt, const char *factor, const char *rate)
+{
+	G *g = k->g;
+	switch (rnd(g, 3)) {
+	case 0: B(k, "%s = %s * %s", x, x, coef(k, factor, 0.98, 0.999)); break;
+	case 1: B(k, "%s = %s * (1.0 - %s * %s)", x, x, coef(k, rate, 0.05, 0.8), dt); break;
+	default: B(k, "%s = %s * wp.exp(-%s * %s)", x, x, coef(k, rate, 0.05, 2.0), dt); break;
+	}
+}
+
+/* Poses integrated by body twists: applied wrenches through an inverse
+ * mass and inertia, gravity, spin and speed limits, damping; the pose
+ * advanced about its origin or its centre of mass, the rotation by the
+ * quaternion derivative of a world- or body-frame spin or by the exact
+ * rotation of the step; the twist written back in half */
+static void integrate_bodies(Kit *k)
+{
+	G *g = k->g;
+	const char *t = k->tid;
+	const char *q = arr(k, ONE(g, "body_q", "poses", "body_pose"), "wp.transform", 1);
+	const char *qd = arr(k, ONE(g, "body_qd", "twists", "body_vel"), "wp.spatial_vector", 1);
+	tid_line(k, 1, t, 0);
+	COV(g, type_transform);
+	COV(g, type_quat);
+	COV(g, type_spatial_vector);
+	B(k, "X = %s[%s]", q, t);
+	B(k, "p = wp.transform_get_translation(X)");
+	B(k, "r = wp.normalize(wp.transform_get_rotation(X))");
+	B(k, "twist = %s[%s]", qd, t);
+	B(k, "w = wp.spatial_top(twist)");
+	B(k, "v = wp.spatial_bottom(twist)");
+	const char *dt = fparam(k, "dt");
+	int vel_out = chance(g, 50);
+	if (chance(g, 40)) {
+		/* an applied wrench (torque, force), through the inverse mass
+		 * and, in two of three, the inverse inertia in the world frame
+		 * or in the body's */
+		const char *bf = arr(k, ONE(g, "body_f", "wrenches", "body_force"), "wp.spatial_vector", 1);
+		const char *im = chance(g, 60) ? F(k, "%s[%s]", arr(k, ONE(g, "body_inv_mass", "inv_mass", "inv_m"), "float", 1), t)
+					       : coef(k, ONE(g, "inv_mass", "inv_m", "body_inv_mass"), 0.2, 2.0);
+		B(k, "f = %s[%s]", bf, t);
+		B(k, "v = v + wp.spatial_bottom(f) * (%s * %s)", im, dt);
+		int ang = rnd(g, 3);
+		if (ang) {
+			const char *ii = arr(k, ONE(g, "body_inv_inertia", "inv_I", "inv_inertia"), "wp.mat33", 1);
+			if (ang == 1)
+				B(k, "w = w + %s[%s] * wp.spatial_top(f) * %s", ii, t, dt);
+			else
+				B(k, "w = w + wp.quat_rotate(r, %s[%s] * wp.quat_rotate_inv(r, wp.spatial_top(f))) * %s", ii, t, dt);
+		}
+	}
+	/* a speed limit, and gravity in the model's units (a literal's
+	 * 9.8 would run every body into that limit) */
+	int vlim = chance(g, 40);
+	if (chance(g, 45)) {
+		if (vlim || chance(g, 75))
+			B(k, "v = v + %s * %s", scalar(k, "gravity", "wp.vec3"), dt);
+		else
+			B(k, "v = v + wp.vec3(0.0, %s, 0.0) * %s", ONE(g, "-9.81", "-9.8", "-1.0", "-2.5"), dt);
+	}
+	int wlim = chance(g, 40);
+	limit(k, "w", "speed", wlim);
+	limit(k, "v", "vel", vlim);
+	if (chance(g, 70))
+		damp(k, "w", dt, ONE(g, "angular_damping", "w_damp", "spin_decay"), ONE(g, "angular_damping", "k_ang", "spin_drag"));
+	if (chance(g, 60))
+		damp(k, "v", dt, ONE(g, "linear_damping", "v_damp", "drag"), ONE(g, "linear_damping", "k_lin", "drag"));
+	/* about the centre of mass, at an offset in the body frame */
+	const char *com = chance(g, 25) ? arr(k, ONE(g, "body_com", "com_local", "com_offset"), "wp.vec3", 1) : 0;
+	if (com) {
+		B(k, "com = %s[%s]", com, t);
+		B(k, "x_com = p + wp.quat_rotate(r, com) + v * %s", dt);
+	} else {
+		B(k, "p = p + v * %s", dt);
+	}
+	static const int rw[] = {55, 20, 25};
+	switch (wpick(g, rw, 3)) {
+	case 0: B(k, "r = wp.normalize(r + wp.quat(w, 0.0) * r * (0.5 * %s))", dt); break;
+	case 1: /* a spin in the body frame */
+		B(k, "r = wp.normalize(r + r * wp.quat(w, 0.0) * (0.5 * %s))", dt);
+		break;
+	default: /* the exact rotation of the step */
+		B(k, "angle = wp.sqrt(wp.dot(w, w) + %s)", soft_eps(k));
+		B(k, "r = wp.normalize(wp.quat_from_axis_angle(w / angle, angle * %s) * r)", dt);
+		break;
+	}
+	if (com)
+		B(k, "p = x_com - wp.quat_rotate(r, com)");
+	const char *o = arr(k, ONE(g, "body_q_new", "poses_out", "body_q_out"), "wp.transform", 1);
+	B(k, "%s[%s] = wp.transform(p, r)", o, t);
+	if (vel_out) {
+		const char *vo = arr(k, ONE(g, "body_qd_new", "twists_out", "body_qd_out"), "wp.spatial_vector", 1);
+		B(k, "%s[%s] = wp.spatial_vector(w, v)", vo, t);
+	}
+	kit_end(k, ONE(g, "integrate_bodies", "advance_bodies", "step_bodies"));
 }
 
 static void fam_rigid(Kit *k)
@@ -1800,24 +1912,43 @@ static void fam_rigid(Kit *k)
 	const char *t = k->tid;
 	int kind = rnd(g, 5);
 	if (kind == 4) {
-		/* a point cloud through one pose (a camera or a shape's frame) */
-		const char *xf = scalar(k, ONE(g, "xform", "pose", "frame"), "wp.transform");
+		/* a point cloud through one pose (a camera or a shape's frame),
+		 * a transform or a position and a rotation */
+		int split = chance(g, 30);
+		const char *xf = split ? 0 : scalar(k, ONE(g, "xform", "pose", "frame"), "wp.transform");
+		const char *pos = split ? scalar(k, ONE(g, "origin", "position", "translation"), "wp.vec3") : 0;
+		const char *rq = split ? scalar(k, ONE(g, "orientation", "rotation", "frame_q"), "wp.quat") : 0;
 		const char *pts = arr(k, ONE(g, "points", "vertices", "local_pts"), "wp.vec3", 1);
 		tid_line(k, 1, t, 0);
 		COV(g, type_transform);
-		B(k, "p = %s[%s]", pts, t);
-		int inv = chance(g, 40);
-		if (inv)
-			B(k, "q = wp.transform_point(wp.transform_inverse(%s), p)", xf);
+		/* the points scaled first (a uniform scale keeps the normals) */
+		if (chance(g, 30))
+			B(k, "p = %s[%s] * %s", pts, t, coef(k, ONE(g, "scale", "shape_scale", "size"), 0.5, 2.0));
 		else
+			B(k, "p = %s[%s]", pts, t);
+		int inv = chance(g, 40);
+		if (split) {
+			COV(g, type_quat);
+			B(k, "rot = wp.normalize(%s)", rq);
+			if (inv)
+				B(k, "q = wp.quat_rotate_inv(rot, p - %s)", pos);
+			else
+				B(k, "q = wp.quat_rotate(rot, p) + %s", pos);
+		} else if (inv) {
+			B(k, "q = wp.transform_point(wp.transform_inverse(%s), p)", xf);
+		} else {
 			B(k, "q = wp.transform_point(%s, p)", xf);
+		}
 		const char *o = arr(k, ONE(g, "world", "points_out", "transformed"), "wp.vec3", 1);
 		if (chance(g, 50)) {
 			const char *nrm = arr(k, ONE(g, "normals", "local_n", "dirs"), "wp.vec3", 1);
 			const char *no = arr(k, ONE(g, "normals_out", "world_n", "dirs_out"), "wp.vec3", 1);
-			B(k, "%s[%s] = wp.normalize(wp.transform_vector(%s, %s[%s]))", no, t, xf, nrm, t);
+			if (split)
+				B(k, "%s[%s] = wp.normalize(%s(rot, %s[%s]))", no, t, inv ? "wp.quat_rotate_inv" : "wp.quat_rotate", nrm, t);
+			else
+				B(k, "%s[%s] = wp.normalize(wp.transform_vector(%s, %s[%s]))", no, t, xf, nrm, t);
 		}
-		if (chance(g, 95)) {
+		if (chance(g, 98)) {
 			const char *dist = arr(k, ONE(g, "depth", "dist", "height"), "float", 1);
 			B(k, "%s[%s] = %s", dist, t, response(k, F(k, "q[%d]", rnd(g, 3))));
 		}
@@ -1826,38 +1957,7 @@ static void fam_rigid(Kit *k)
 		return;
 	}
 	if (kind == 0) {
-		/* integrate poses by body twists */
-		const char *q = arr(k, ONE(g, "body_q", "poses", "body_pose"), "wp.transform", 1);
-		const char *qd = arr(k, ONE(g, "body_qd", "twists", "body_vel"), "wp.spatial_vector", 1);
-		tid_line(k, 1, t, 0);
-		COV(g, type_transform);
-		COV(g, type_quat);
-		COV(g, type_spatial_vector);
-		B(k, "X = %s[%s]", q, t);
-		B(k, "p = wp.transform_get_translation(X)");
-		B(k, "r = wp.normalize(wp.transform_get_rotation(X))");
-		B(k, "twist = %s[%s]", qd, t);
-		B(k, "w = wp.spatial_top(twist)");
-		B(k, "v = wp.spatial_bottom(twist)");
-		const char *dt = fparam(k, "dt");
-		int vel_out = chance(g, 50);
-		if (vel_out && chance(g, 60))
-			B(k, "v = v + %s * %s", scalar(k, "gravity", "wp.vec3"), dt);
-		limit(k, "w", "speed");
-		limit(k, "v", "vel");
-		if (chance(g, 70))
-			B(k, "w = w * %s", coef(k, ONE(g, "angular_damping", "w_damp", "spin_decay"), 0.98, 0.995));
-		if (chance(g, 60))
-			B(k, "v = v * %s", coef(k, ONE(g, "linear_damping", "v_damp", "drag"), 0.98, 0.999));
-		B(k, "p = p + v * %s", dt);
-		B(k, "r = wp.normalize(r + wp.quat(w, 0.0) * r * (0.5 * %s))", dt);
-		const char *o = arr(k, ONE(g, "body_q_new", "poses_out", "body_q_out"), "wp.transform", 1);
-		B(k, "%s[%s] = wp.transform(p, r)", o, t);
-		if (vel_out) {
-			const char *vo = arr(k, ONE(g, "body_qd_new", "twists_out", "body_qd_out"), "wp.spatial_vector", 1);
-			B(k, "%s[%s] = wp.spatial_vector(w, v)", vo, t);
-		}
-		kit_end(k, ONE(g, "integrate_bodies", "advance_bodies", "step_bodies"));
+		integrate_bodies(k);
 		return;
 	}
 	if (kind == 1) {
@@ -1872,28 +1972,59 @@ static void fam_rigid(Kit *k)
 		B(k, "world = wp.transform_point(X, %s[%s])", lp, t);
 		const char *wo = arr(k, ONE(g, "world_points", "points_out", "x_world"), "wp.vec3", 1);
 		int vel = chance(g, 50);
+		/* the contact's force also turns the body: a torque beside the
+		 * force, or one wrench (torque, force) */
+		int turn = rnd(g, 3);
+		if (vel || turn)
+			B(k, "arm = world - wp.transform_get_translation(X)");
 		if (vel) {
 			const char *qd = arr(k, ONE(g, "body_qd", "twists"), "wp.spatial_vector", 1);
 			COV(g, type_spatial_vector);
 			B(k, "twist = %s[body]", qd);
-			B(k, "r = world - wp.transform_get_translation(X)");
 			const char *vo = arr(k, ONE(g, "point_vel", "v_world", "velocities"), "wp.vec3", 1);
-			B(k, "pv = wp.spatial_bottom(twist) + wp.cross(wp.spatial_top(twist), r)");
+			B(k, "pv = wp.spatial_bottom(twist) + wp.cross(wp.spatial_top(twist), arm)");
 			B(k, "%s[%s] = pv", vo, t);
 		}
 		{
-			/* a penalty contact with the ground, damped by the
-			 * point's speed into it when that is known */
-			const char *f = arr(k, ONE(g, "contact_f", "forces", "f"), "wp.vec3", 1);
+			/* a penalty contact with the ground (y or z up), a contact
+			 * margin per point or not, damped by the point's speed into
+			 * it when that is known, with viscous friction along it */
+			int up = chance(g, 70) ? 1 : 2;
+			const char *f = turn == 2 ? arr(k, ONE(g, "body_f", "wrenches", "body_force"), "wp.spatial_vector", 1)
+						  : arr(k, ONE(g, "contact_f", "forces", "f"), "wp.vec3", 1);
 			const char *kc = fparam(k, ONE(g, "contact_ke", "ke", "stiffness"));
 			COV(g, stmt_if);
-			B(k, "depth = %s - world[1]", num(k, -0.1, 0.2));
+			if (chance(g, 35))
+				B(k, "depth = %s + %s[%s] - world[%d]", num(k, -0.1, 0.2),
+				  arr(k, ONE(g, "radius", "thickness", "margin"), "float", 1), t, up);
+			else
+				B(k, "depth = %s - world[%d]", num(k, -0.1, 0.2), up);
 			B(k, "if depth > 0.0:");
 			k->ind++;
 			const char *law = prod(k, kc, chance(g, 30) ? "depth" : response(k, "depth"));
 			if (vel)
-				law = F(k, "%s - %s * wp.min(pv[1], 0.0)", law, coef(k, ONE(g, "contact_kd", "kd", "damping"), 0.05, 0.5));
-			B(k, "wp.atomic_add(%s, body, wp.vec3(0.0, %s, 0.0))", f, law);
+				law = F(k, "%s - %s * wp.min(pv[%d], 0.0)", law, coef(k, ONE(g, "contact_kd", "kd", "damping"), 0.05, 0.5), up);
+			const char *fv = up == 1 ? F(k, "wp.vec3(0.0, %s, 0.0)", law) : F(k, "wp.vec3(0.0, 0.0, %s)", law);
+			if (vel && chance(g, 40)) {
+				B(k, "fc = %s", fv);
+				const char *kf = coef(k, ONE(g, "contact_kf", "kf", "friction"), 0.05, 0.8);
+				if (up == 1)
+					B(k, "fc = fc - %s * wp.vec3(pv[0], 0.0, pv[2])", kf);
+				else
+					B(k, "fc = fc - %s * wp.vec3(pv[0], pv[1], 0.0)", kf);
+				fv = "fc";
+			} else if (turn) {
+				B(k, "fc = %s", fv);
+				fv = "fc";
+			}
+			if (turn == 2) {
+				B(k, "wp.atomic_add(%s, body, wp.spatial_vector(wp.cross(arm, %s), %s))", f, fv, fv);
+			} else {
+				B(k, "wp.atomic_add(%s, body, %s)", f, fv);
+				if (turn)
+					B(k, "wp.atomic_add(%s, body, wp.cross(arm, %s))",
+					  arr(k, ONE(g, "contact_t", "torques", "tau"), "wp.vec3", 1), fv);
+			}
 			k->ind--;
 		}
 		B(k, "%s[%s] = world", wo, t);
@@ -1911,33 +2042,63 @@ static void fam_rigid(Kit *k)
 			return;
 		}
 		if (chance(g, 50)) {
-			const char *inertia = arr(k, ONE(g, "inertia", "body_I", "I_body"), "wp.mat33", 1);
+			/* the body-frame inertia as a matrix or as its principal
+			 * moments */
+			const char *inertia = chance(g, 70) ? F(k, "%s[%s]", arr(k, ONE(g, "inertia", "body_I", "I_body"), "wp.mat33", 1), t)
+							    : F(k, "wp.diag(%s[%s])", arr(k, ONE(g, "moments", "I_diag", "principal_I"), "wp.vec3", 1), t);
 			B(k, "R = wp.quat_to_matrix(r)");
 			const char *o = arr(k, ONE(g, "inertia_world", "I_world", "world_inertia"), "wp.mat33", 1);
 			if (chance(g, 5)) {
-				B(k, "Iw = R * %s[%s] * wp.transpose(R)", inertia, t);
+				B(k, "Iw = R * %s * wp.transpose(R)", inertia);
 			} else {
 				/* about a point off the centre of mass (the parallel
-				 * axis theorem), the body's mass tuned */
-				const char *off = scalar(k, ONE(g, "offset", "pivot", "com_offset"), "wp.vec3");
+				 * axis theorem), the body's mass tuned or given, the
+				 * point one for all or one per body */
+				const char *off = chance(g, 65) ? scalar(k, ONE(g, "offset", "pivot", "com_offset"), "wp.vec3")
+								: F(k, "%s[%s]", arr(k, ONE(g, "offset", "pivot", "com_offset"), "wp.vec3", 1), t);
+				const char *m = chance(g, 85) ? num(k, 0.05, 0.5) : F(k, "%s[%s]", arr(k, ONE(g, "mass", "body_mass", "m"), "float", 1), t);
 				B(k, "d = wp.quat_rotate(r, %s)", off);
-				B(k, "Iw = R * %s[%s] * wp.transpose(R) + %s * (wp.dot(d, d) * wp.identity(n=3, dtype=float) - wp.outer(d, d))",
-				  inertia, t, num(k, 0.05, 0.5));
+				B(k, "Iw = R * %s * wp.transpose(R) + %s * (wp.dot(d, d) * wp.identity(n=3, dtype=float) - wp.outer(d, d))",
+				  inertia, m);
 			}
 			B(k, "%s[%s] = Iw", o, t);
+			if (chance(g, 35)) {
+				/* the inverse inertia too, the body's given */
+				const char *ii = arr(k, ONE(g, "inv_inertia", "body_inv_I", "inv_I_body"), "wp.mat33", 1);
+				const char *io = arr(k, ONE(g, "inv_inertia_world", "inv_I_world", "world_inv_inertia"), "wp.mat33", 1);
+				B(k, "%s[%s] = R * %s[%s] * wp.transpose(R)", io, t, ii, t);
+			}
 			if (chance(g, 50)) {
-				/* the angular momentum of a body-frame spin */
+				/* the angular momentum of a spin in the body frame or
+				 * the world's, and maybe its kinetic energy */
 				const char *wb = arr(k, ONE(g, "omega_body", "w_local", "spin"), "wp.vec3", 1);
 				const char *L = arr(k, ONE(g, "L_world", "ang_momentum", "momentum"), "wp.vec3", 1);
-				B(k, "%s[%s] = Iw * wp.quat_rotate(r, %s[%s])", L, t, wb, t);
+				if (chance(g, 65))
+					B(k, "w = wp.quat_rotate(r, %s[%s])", wb, t);
+				else
+					B(k, "w = %s[%s]", wb, t);
+				B(k, "L = Iw * w");
+				B(k, "%s[%s] = L", L, t);
+				int ke = rnd(g, 5);
+				if (ke == 1)
+					B(k, "%s[%s] = 0.5 * wp.dot(w, L)", arr(k, ONE(g, "ke_rot", "spin_energy", "rot_energy"), "float", 1), t);
+				else if (ke == 2)
+					B(k, "wp.atomic_add(%s, 0, 0.5 * wp.dot(w, L))", arr(k, ONE(g, "ke_total", "kinetic", "energy"), "float", 1));
 			}
 		} else {
 			const char *dir = arr(k, ONE(g, "local_dir", "axes", "body_dirs"), "wp.vec3", 1);
 			const char *o = arr(k, ONE(g, "world_dir", "dirs_out", "axes_world"), "wp.vec3", 1);
-			B(k, "d = wp.quat_rotate(r, %s[%s])", dir, t);
+			/* into the world frame, or into the body's (a world
+			 * direction seen from the body) */
+			int inv = chance(g, 30);
+			if (chance(g, 25))
+				B(k, "d = %swp.quat_to_matrix(r)%s * %s[%s]", inv ? "wp.transpose(" : "", inv ? ")" : "", dir, t);
+			else
+				B(k, "d = %s(r, %s[%s])", inv ? "wp.quat_rotate_inv" : "wp.quat_rotate", dir, t);
 			if (chance(g, 70)) {
 				const char *ang = arr(k, ONE(g, "angle", "theta", "spin_angle"), "float", 1);
-				const char *axis = scalar(k, ONE(g, "axis", "spin_axis", "hinge"), "wp.vec3");
+				const char *axis = chance(g, 70) ? scalar(k, ONE(g, "axis", "spin_axis", "hinge"), "wp.vec3")
+								 : F(k, "%s[%s]", arr(k, ONE(g, "axis", "spin_axis", "hinge"), "wp.vec3", 1), t);
 				const char *th = chance(g, 50) ? F(k, "%s[%s]", ang, t)
 							       : F(k, "%s[%s] * %s", ang, t, coef(k, ONE(g, "rate", "gain", "spin_rate"), 0.5, 3.0));
 				B(k, "spin = wp.quat_from_axis_angle(wp.normalize(%s), %s)", axis, th);
@@ -1979,16 +2140,46 @@ static void fam_rigid(Kit *k)
 	const char *o = arr(k, ONE(g, "joint_q", "rel_pose", "local_pose"), "wp.transform", 1);
 	B(k, "%s[%s] = X_rel", o, t);
 	{
-		const char *e = arr(k, ONE(g, "joint_err", "offsets", "drift"), "float", 1);
-		if (chance(g, 50)) {
+		/* the joint's error: its offset (from a target per joint or
+		 * none), the sine of half its angle and its offset, or its
+		 * twist about the joint axis; written per joint, or summed as
+		 * a stiffness-weighted energy */
+		const char *err;
+		switch (rnd(g, 4)) {
+		case 0:
 			B(k, "dx = wp.length(wp.transform_get_translation(X_rel))");
-			B(k, "%s[%s] = %s", e, t, response(k, "dx"));
-		} else {
-			/* the sine of half the relative angle, and the offset */
+			err = response(k, "dx");
+			break;
+		case 1:
+			B(k, "dx = wp.length(wp.transform_get_translation(X_rel) - %s[%s])",
+			  arr(k, ONE(g, "joint_target", "target_pos", "rest_offset"), "wp.vec3", 1), t);
+			err = response(k, "dx");
+			break;
+		case 2: {
 			B(k, "r = wp.transform_get_rotation(X_rel)");
 			const char *wr = num_not(k, 0.5, 2.0, "1.0");
-			B(k, "%s[%s] = %s * wp.length(wp.vec3(r[0], r[1], r[2])) + %s * wp.length(wp.transform_get_translation(X_rel))", e, t, wr,
-			  num_not(k, 0.05, 2.0, "1.0"));
+			err = F(k, "%s * wp.length(wp.vec3(r[0], r[1], r[2])) + %s * wp.length(wp.transform_get_translation(X_rel))", wr,
+				num_not(k, 0.05, 2.0, "1.0"));
+			break;
+		}
+		default: {
+			const char *ax = chance(g, 60) ? scalar(k, ONE(g, "joint_axis", "axis", "hinge"), "wp.vec3")
+						       : F(k, "%s[%s]", arr(k, ONE(g, "joint_axis", "axis", "hinge"), "wp.vec3", 1), t);
+			B(k, "r = wp.transform_get_rotation(X_rel)");
+			B(k, "twist = wp.dot(wp.vec3(r[0], r[1], r[2]), %s)", ax);
+			err = chance(g, 10) ? "twist" : response(k, "twist");
+			break;
+		}
+		}
+		if (chance(g, 30)) {
+			const char *ke = coef(k, ONE(g, "joint_ke", "ke", "stiffness"), 0.5, 5.0);
+			if (strcmp(err, "dx") && strcmp(err, "twist")) {
+				B(k, "e = %s", err);
+				err = "e";
+			}
+			B(k, "wp.atomic_add(%s, 0, %s)", arr(k, ONE(g, "energy", "joint_energy", "pe"), "float", 1), prod(k, times(k, 0.5, ke), F(k, "%s * %s", err, err)));
+		} else {
+			B(k, "%s[%s] = %s", arr(k, ONE(g, "joint_err", "offsets", "drift"), "float", 1), t, err);
 		}
 	}
 	kit_end(k, ONE(g, "joint_transforms", "relative_pose", "eval_joints"));
