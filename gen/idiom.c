@@ -2195,15 +2195,33 @@ static void fam_fem(Kit *k)
 	int n = tet ? 3 : 2;
 	const char *vt = tet ? "wp.vec3" : "wp.vec2", *mt = tet ? "wp.mat33" : "wp.mat22";
 	const char *x = arr(k, ONE(g, "x", "positions", "particle_x"), vt, 1);
-	const char *ia = arr(k, "tri_i", "int", 1), *ib = arr(k, "tri_j", "int", 1), *ic = arr(k, "tri_k", "int", 1);
-	const char *id = tet ? arr(k, "tri_l", "int", 1) : 0;
+	/* the element's vertices: an index array per corner, or one array
+	 * of index vectors */
+	int packed = chance(g, 45);
+	const char *ia = 0, *ib = 0, *ic = 0, *id = 0, *iv = 0;
+	if (packed) {
+		iv = arr(k, tet ? ONE(g, "tet_indices", "tets", "elements") : ONE(g, "tri_indices", "tris", "elements"),
+			 tet ? "wp.vec4i" : "wp.vec3i", 1);
+	} else {
+		ia = arr(k, "tri_i", "int", 1), ib = arr(k, "tri_j", "int", 1), ic = arr(k, "tri_k", "int", 1);
+		id = tet ? arr(k, "tri_l", "int", 1) : 0;
+	}
 	const char *pose = arr(k, ONE(g, "pose", "Dm_inv", "rest_inv"), mt, 1);
 	tid_line(k, 1, t, 0);
-	B(k, "a = %s[%s]", ia, t);
-	B(k, "b = %s[%s]", ib, t);
-	B(k, "c = %s[%s]", ic, t);
-	if (tet)
-		B(k, "d = %s[%s]", id, t);
+	if (packed) {
+		B(k, "e = %s[%s]", iv, t);
+		B(k, "a = e[0]");
+		B(k, "b = e[1]");
+		B(k, "c = e[2]");
+		if (tet)
+			B(k, "d = e[3]");
+	} else {
+		B(k, "a = %s[%s]", ia, t);
+		B(k, "b = %s[%s]", ib, t);
+		B(k, "c = %s[%s]", ic, t);
+		if (tet)
+			B(k, "d = %s[%s]", id, t);
+	}
 	B(k, "x0 = %s[a]", x);
 	if (tet)
 		B(k, "Ds = wp.matrix_from_cols(%s[b] - x0, %s[c] - x0, %s[d] - x0)", x, x, x);
@@ -2212,18 +2230,38 @@ static void fam_fem(Kit *k)
 	B(k, "Dm = %s[%s]", pose, t);
 	B(k, "F = Ds * Dm");
 	const char *mu, *lam;
-	if (chance(g, 40)) {
-		/* a material per element */
-		mu = F(k, "%s[%s]", arr(k, ONE(g, "k_mu", "mu", "shear"), "float", 1), t);
-		lam = F(k, "%s[%s]", arr(k, ONE(g, "k_lambda", "lam", "bulk"), "float", 1), t);
-	} else {
+	static const int matw[] = {30, 50, 20};
+	int mat = wpick(g, matw, 3);
+	if (mat == 0) {
+		/* a material per element, or a table of materials that each
+		 * element names */
+		const char *m = t;
+		if (chance(g, 40)) {
+			B(k, "m = %s[%s]", arr(k, ONE(g, "material", "mat_id", "element_material"), "int", 1), t);
+			m = "m";
+		}
+		mu = F(k, "%s[%s]", arr(k, ONE(g, "k_mu", "mu", "shear"), "float", 1), m);
+		lam = F(k, "%s[%s]", arr(k, ONE(g, "k_lambda", "lam", "bulk"), "float", 1), m);
+	} else if (mat == 1) {
 		mu = coef(k, ONE(g, "k_mu", "mu", "shear"), 0.5, 5.0);
 		lam = coef(k, ONE(g, "k_lambda", "lam", "bulk"), 0.5, 5.0);
+	} else {
+		/* Lame's parameters from a Young's modulus (per element or
+		 * one) at a fixed Poisson ratio */
+		const char *E = chance(g, 50) ? F(k, "%s[%s]", arr(k, ONE(g, "youngs", "k_E", "stiffness"), "float", 1), t)
+					      : fparam(k, ONE(g, "youngs", "k_E", "stiffness"));
+		double nu = 0.1 + 0.05 * rnd(g, 7);
+		B(k, "mu = %s * %s", dec(k, round(1000.0 / (2.0 * (1.0 + nu))) / 1000.0), E);
+		B(k, "lam = %s * %s", dec(k, round(1000.0 * nu / ((1.0 + nu) * (1.0 - 2.0 * nu))) / 1000.0), E);
+		mu = "mu";
+		lam = "lam";
 	}
-	int model = rnd(g, 3);
-	/* the volume change and its derivative, for the neo-Hookean model
-	 * and for a volume term added to the others */
-	int volume = model == 2 || chance(g, 70);
+	/* St. Venant-Kirchhoff, linear, a neo-Hookean flavour, and for
+	 * triangles a co-rotated model */
+	int model = rnd(g, tet ? 3 : 4);
+	/* the volume change and its derivative, for the neo-Hookean and
+	 * co-rotated models and for a volume term added to the others */
+	int volume = model >= 2 || chance(g, 80);
 	if (model < 2)
 		B(k, "I = wp.identity(n=%d, dtype=float)", n);
 	if (model == 0) {
@@ -2254,6 +2292,16 @@ static void fam_fem(Kit *k)
 		B(k, "P = %s * F + %s * (J - %s) * dJdF", mu, lam, r);
 		B(k, "psi = %s + %s", prod(k, times(k, 0.5, mu), F(k, "(wp.ddot(F, F) - %s)", tet ? "3.0" : "2.0")),
 		  prod(k, times(k, 0.5, lam), F(k, "(J - %s) * (J - %s)", r, r)));
+	} else if (model == 3) {
+		/* fixed co-rotated: F's rotation in closed form (a 2x2 polar
+		 * decomposition, its norm softened) */
+		B(k, "cs = F[0, 0] + F[1, 1]");
+		B(k, "sn = F[1, 0] - F[0, 1]");
+		B(k, "inv_len = 1.0 / wp.sqrt(cs * cs + sn * sn + %s)", num(k, 0.05, 0.3));
+		B(k, "R = wp.mat22(cs, -sn, sn, cs) * inv_len");
+		B(k, "S = F - R");
+		B(k, "P = %s + %s * (J - 1.0) * dJdF", prod(k, times(k, 2.0, mu), "S"), lam);
+		B(k, "psi = %s * wp.ddot(S, S) + %s", mu, prod(k, times(k, 0.5, lam), "(J - 1.0) * (J - 1.0)"));
 	} else if (volume) {
 		/* a penalty on the volume change, its response tuned */
 		const char *kv = coef(k, ONE(g, "k_volume", "k_vol", "bulk_penalty"), 0.1, 2.0);
@@ -2261,13 +2309,16 @@ static void fam_fem(Kit *k)
 		B(k, "P = P + %s * dJdF", prod(k, kv, response(k, "dJ")));
 	}
 	if (chance(g, 25)) {
-		/* a muscle fibre pulling along its direction */
+		/* a muscle fibre pulling along its direction, one for all or
+		 * one per element */
 		const char *act = arr(k, ONE(g, "activation", "act", "tension"), "float", 1);
-		const char *fib = scalar(k, ONE(g, "fiber", "fibre_dir", "muscle_dir"), vt);
+		const char *fib = chance(g, 60) ? scalar(k, ONE(g, "fiber", "fibre_dir", "muscle_dir"), vt)
+						: F(k, "%s[%s]", arr(k, ONE(g, "fiber", "fibre_dir", "muscle_dir"), vt, 1), t);
 		B(k, "P = P + %s * F * wp.outer(%s, %s)", prod(k, num(k, 0.2, 2.0), F(k, "%s[%s]", act, t)), fib, fib);
 	}
 	if (chance(g, 25)) {
-		/* damping of the deformation rate */
+		/* damping of the deformation rate, or of its symmetric part
+		 * (a viscous stress) */
 		const char *v = arr(k, ONE(g, "v", "velocities", "particle_v"), vt, 1);
 		const char *kd = coef(k, ONE(g, "k_damp", "kd", "damping"), 0.01, 0.5);
 		B(k, "v0 = %s[a]", v);
@@ -2275,10 +2326,17 @@ static void fam_fem(Kit *k)
 			B(k, "dFdt = wp.matrix_from_cols(%s[b] - v0, %s[c] - v0, %s[d] - v0) * Dm", v, v, v);
 		else
 			B(k, "dFdt = wp.matrix_from_cols(%s[b] - v0, %s[c] - v0) * Dm", v, v);
-		B(k, "P = P + %s * dFdt", kd);
+		if (chance(g, 50))
+			B(k, "P = P + %s * dFdt", kd);
+		else
+			B(k, "P = P + %s * (dFdt + wp.transpose(dFdt))", kd);
 	}
-	const char *vol = chance(g, 50) ? arr(k, ONE(g, "rest_area", "area", "volume"), "float", 1) : 0;
-	B(k, "H = P * wp.transpose(Dm)%s", vol ? F(k, " * %s[%s]", vol, t) : "");
+	/* the rest area or volume per element, for cloth maybe times a
+	 * thickness */
+	const char *vol = chance(g, 50) ? F(k, "%s[%s]", arr(k, ONE(g, "rest_area", "area", "volume"), "float", 1), t) : 0;
+	if (vol && !tet && chance(g, 30))
+		vol = F(k, "%s * %s", vol, coef(k, ONE(g, "thickness", "shell_h", "h"), 0.05, 0.5));
+	B(k, "H = P * wp.transpose(Dm)%s", vol ? F(k, " * %s", vol) : "");
 	B(k, "Ht = wp.transpose(H)");
 	const char *f = arr(k, ONE(g, "f", "forces", "particle_f"), vt, 1);
 	B(k, "wp.atomic_sub(%s, b, Ht[0])", f);
@@ -2291,11 +2349,17 @@ static void fam_fem(Kit *k)
 	}
 	if (chance(g, 50)) {
 		const char *en = arr(k, ONE(g, "energy", "strain_energy", "pe"), "float", 1);
-		B(k, "wp.atomic_add(%s, 0, psi%s)", en, vol ? F(k, " * %s[%s]", vol, t) : "");
+		B(k, "wp.atomic_add(%s, 0, psi%s)", en, vol ? F(k, " * %s", vol) : "");
 	} else {
 		const char *en = arr(k, ONE(g, "element_energy", "psi_out", "density"), "float", 1);
-		B(k, "%s[%s] = psi", en, t);
+		B(k, "%s[%s] = psi%s", en, t, vol && chance(g, 50) ? F(k, " * %s", vol) : "");
 	}
+	/* what the element also reports: its stress, its volume change */
+	int rep = rnd(g, 4);
+	if (rep == 1)
+		B(k, "%s[%s] = P", arr(k, ONE(g, "stress", "P_out", "piola"), mt, 1), t);
+	else if (rep == 2 && volume)
+		B(k, "%s[%s] = J", arr(k, ONE(g, "J_out", "vol_ratio", "dilation"), "float", 1), t);
 	kit_end(k, tet ? ONE(g, "tet_forces", "eval_tets", "solve_tets") : ONE(g, "triangle_forces", "eval_triangles", "cloth_forces"));
 }
 
