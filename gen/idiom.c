@@ -1760,7 +1760,7 @@ static void average_rotations(Kit *k)
 		val = "X";
 	}
 	const char *w = NULL;
-	static const int ww[] = {30, 25, 25, 20};
+	static const int ww[] = {20, 35, 30, 15};
 	switch (wpick(g, ww, 4)) {
 	case 0:
 		w = F(k, "%s[%s]", arr(k, ONE(g, "weight", "mass", "confidence"), "float", 1), t);
@@ -1785,7 +1785,7 @@ static void average_rotations(Kit *k)
 	const char *sum = pose ? arr(k, ONE(g, "pose_sum", "cluster_pose", "X_sum"), "wp.transform", 1)
 			       : arr(k, ONE(g, "rot_sum", "q_sum", "cluster_q"), "wp.quat", 1);
 	/* members scored below a cut (a poor fit, a lost track) left out */
-	int gate = chance(g, 35);
+	int gate = chance(g, 50);
 	if (gate) {
 		COV(g, stmt_if);
 		B(k, "if %s[%s] > %s:", arr(k, ONE(g, "score", "quality", "fit"), "float", 1), t, num(k, -0.6, 0.6));
@@ -1995,10 +1995,10 @@ static void fam_rigid(Kit *k)
 			const char *kc = fparam(k, ONE(g, "contact_ke", "ke", "stiffness"));
 			COV(g, stmt_if);
 			if (chance(g, 35))
-				B(k, "depth = %s + %s[%s] - world[%d]", num(k, -0.1, 0.2),
+				B(k, "depth = %s + %s[%s] - world[%d]", num(k, -0.2, 0.3),
 				  arr(k, ONE(g, "radius", "thickness", "margin"), "float", 1), t, up);
 			else
-				B(k, "depth = %s - world[%d]", num(k, -0.1, 0.2), up);
+				B(k, "depth = %s - world[%d]", num(k, -0.2, 0.3), up);
 			B(k, "if depth > 0.0:");
 			k->ind++;
 			const char *law = prod(k, kc, chance(g, 30) ? "depth" : response(k, "depth"));
@@ -2037,7 +2037,7 @@ static void fam_rigid(Kit *k)
 		tid_line(k, 1, t, 0);
 		COV(g, type_quat);
 		B(k, "r = wp.normalize(%s[%s])", rot, t);
-		if (chance(g, 25)) {
+		if (chance(g, 20)) {
 			average_rotations(k);
 			return;
 		}
@@ -2048,18 +2048,25 @@ static void fam_rigid(Kit *k)
 							    : F(k, "wp.diag(%s[%s])", arr(k, ONE(g, "moments", "I_diag", "principal_I"), "wp.vec3", 1), t);
 			B(k, "R = wp.quat_to_matrix(r)");
 			const char *o = arr(k, ONE(g, "inertia_world", "I_world", "world_inertia"), "wp.mat33", 1);
-			if (chance(g, 5)) {
+			if (chance(g, 2)) {
 				B(k, "Iw = R * %s * wp.transpose(R)", inertia);
 			} else {
 				/* about a point off the centre of mass (the parallel
-				 * axis theorem), the body's mass tuned or given, the
-				 * point one for all or one per body */
+				 * axis theorem), the body's mass tuned, the point one
+				 * for all or one per body */
 				const char *off = chance(g, 65) ? scalar(k, ONE(g, "offset", "pivot", "com_offset"), "wp.vec3")
 								: F(k, "%s[%s]", arr(k, ONE(g, "offset", "pivot", "com_offset"), "wp.vec3", 1), t);
-				const char *m = chance(g, 85) ? num(k, 0.05, 0.5) : F(k, "%s[%s]", arr(k, ONE(g, "mass", "body_mass", "m"), "float", 1), t);
 				B(k, "d = wp.quat_rotate(r, %s)", off);
-				B(k, "Iw = R * %s * wp.transpose(R) + %s * (wp.dot(d, d) * wp.identity(n=3, dtype=float) - wp.outer(d, d))",
-				  inertia, m);
+				const char *m = num(k, 0.02, 0.8);
+				if (chance(g, 40)) {
+					/* the same term through the cross-product matrix:
+					 * -[d]x^2 = |d|^2 I - d d^T */
+					B(k, "S = wp.skew(d)");
+					B(k, "Iw = R * %s * wp.transpose(R) - %s * S * S", inertia, m);
+				} else {
+					B(k, "Iw = R * %s * wp.transpose(R) + %s * (wp.dot(d, d) * wp.identity(n=3, dtype=float) - wp.outer(d, d))",
+					  inertia, m);
+				}
 			}
 			B(k, "%s[%s] = Iw", o, t);
 			if (chance(g, 35)) {
@@ -2104,7 +2111,7 @@ static void fam_rigid(Kit *k)
 				B(k, "spin = wp.quat_from_axis_angle(wp.normalize(%s), %s)", axis, th);
 				B(k, "d = wp.quat_rotate(spin, d)");
 			}
-			static const int ow[] = {5, 5, 45, 45};
+			static const int ow[] = {1, 3, 48, 48};
 			int out = wpick(g, ow, 4);
 			if (out == 0)
 				B(k, "%s[%s] = wp.quat_rotate_inv(r, d) + d", o, t);
@@ -2114,7 +2121,7 @@ static void fam_rigid(Kit *k)
 				B(k, "%s[%s] = %s", o, t, prod(k, "d", response(k, "d[1]")));
 			else {
 				const char *up = scalar(k, ONE(g, "up", "bias_dir", "target_dir"), "wp.vec3");
-				B(k, "%s[%s] = wp.normalize(d + %s * %s)", o, t, num(k, 0.05, 0.5), up);
+				B(k, "%s[%s] = wp.normalize(d + %s * %s)", o, t, num(k, 0.02, 0.8), up);
 			}
 		}
 		kit_end(k, ONE(g, "rotate_frames", "world_inertia", "orient"));
@@ -2137,8 +2144,17 @@ static void fam_rigid(Kit *k)
 	else
 		B(k, "X_c = %s[%s]", q, t);
 	B(k, "X_rel = wp.transform_multiply(wp.transform_inverse(X_p), X_c)");
-	const char *o = arr(k, ONE(g, "joint_q", "rel_pose", "local_pose"), "wp.transform", 1);
-	B(k, "%s[%s] = X_rel", o, t);
+	/* the relative pose as a transform, or as a rotation and an offset;
+	 * the joint's anchor in the world beside */
+	if (chance(g, 70)) {
+		B(k, "%s[%s] = X_rel", arr(k, ONE(g, "joint_q", "rel_pose", "local_pose"), "wp.transform", 1), t);
+	} else {
+		COV(g, type_quat);
+		B(k, "%s[%s] = wp.transform_get_rotation(X_rel)", arr(k, ONE(g, "joint_rot", "rel_rot", "local_rot"), "wp.quat", 1), t);
+		B(k, "%s[%s] = wp.transform_get_translation(X_rel)", arr(k, ONE(g, "joint_pos", "rel_pos", "local_pos"), "wp.vec3", 1), t);
+	}
+	if (chance(g, 25))
+		B(k, "%s[%s] = wp.transform_get_translation(X_p)", arr(k, ONE(g, "joint_anchor", "anchor_world", "pivot_world"), "wp.vec3", 1), t);
 	{
 		/* the joint's error: its offset (from a target per joint or
 		 * none), the sine of half its angle and its offset, or its
@@ -2167,16 +2183,14 @@ static void fam_rigid(Kit *k)
 						       : F(k, "%s[%s]", arr(k, ONE(g, "joint_axis", "axis", "hinge"), "wp.vec3", 1), t);
 			B(k, "r = wp.transform_get_rotation(X_rel)");
 			B(k, "twist = wp.dot(wp.vec3(r[0], r[1], r[2]), %s)", ax);
-			err = chance(g, 10) ? "twist" : response(k, "twist");
+			err = response(k, "twist");
 			break;
 		}
 		}
 		if (chance(g, 30)) {
 			const char *ke = coef(k, ONE(g, "joint_ke", "ke", "stiffness"), 0.5, 5.0);
-			if (strcmp(err, "dx") && strcmp(err, "twist")) {
-				B(k, "e = %s", err);
-				err = "e";
-			}
+			B(k, "e = %s", err);
+			err = "e";
 			B(k, "wp.atomic_add(%s, 0, %s)", arr(k, ONE(g, "energy", "joint_energy", "pe"), "float", 1), prod(k, times(k, 0.5, ke), F(k, "%s * %s", err, err)));
 		} else {
 			B(k, "%s[%s] = %s", arr(k, ONE(g, "joint_err", "offsets", "drift"), "float", 1), t, err);
