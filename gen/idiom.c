@@ -2275,7 +2275,7 @@ static void fam_fem(Kit *k)
 	int model = rnd(g, tet ? 3 : 4);
 	/* the volume change and its derivative, for the neo-Hookean and
 	 * co-rotated models and for a volume term added to the others */
-	int volume = model >= 2 || chance(g, 80);
+	int volume = model >= 2 || chance(g, 85);
 	if (model < 2)
 		B(k, "I = wp.identity(n=%d, dtype=float)", n);
 	if (model == 0) {
@@ -2330,7 +2330,7 @@ static void fam_fem(Kit *k)
 						: F(k, "%s[%s]", arr(k, ONE(g, "fiber", "fibre_dir", "muscle_dir"), vt, 1), t);
 		B(k, "P = P + %s * F * wp.outer(%s, %s)", prod(k, num(k, 0.2, 2.0), F(k, "%s[%s]", act, t)), fib, fib);
 	}
-	if (chance(g, 25)) {
+	if (chance(g, 35)) {
 		/* damping of the deformation rate, or of its symmetric part
 		 * (a viscous stress) */
 		const char *v = arr(k, ONE(g, "v", "velocities", "particle_v"), vt, 1);
