@@ -1788,7 +1788,9 @@ static void average_rotations(Kit *k)
 	int gate = chance(g, 50);
 	if (gate) {
 		COV(g, stmt_if);
-		B(k, "if %s[%s] > %s:", arr(k, ONE(g, "score", "quality", "fit"), "float", 1), t, num(k, -0.6, 0.6));
+		const char *score = arr(k, ONE(g, "score", "quality", "fit"), "float", 1);
+		const char *cut = num(k, -0.6, 0.6);
+		B(k, "if %s[%s] > %s:", score, t, cut);
 		k->ind++;
 	}
 	if (chance(g, 50)) {
@@ -1872,10 +1874,16 @@ static void integrate_bodies(Kit *k)
 	int wlim = chance(g, 40);
 	limit(k, "w", "speed", wlim);
 	limit(k, "v", "vel", vlim);
-	if (chance(g, 70))
-		damp(k, "w", dt, ONE(g, "angular_damping", "w_damp", "spin_decay"), ONE(g, "angular_damping", "k_ang", "spin_drag"));
-	if (chance(g, 60))
-		damp(k, "v", dt, ONE(g, "linear_damping", "v_damp", "drag"), ONE(g, "linear_damping", "k_lin", "drag"));
+	if (chance(g, 70)) {
+		const char *factor = ONE(g, "angular_damping", "w_damp", "spin_decay");
+		const char *rate = ONE(g, "angular_damping", "k_ang", "spin_drag");
+		damp(k, "w", dt, factor, rate);
+	}
+	if (chance(g, 60)) {
+		const char *factor = ONE(g, "linear_damping", "v_damp", "drag");
+		const char *rate = ONE(g, "linear_damping", "k_lin", "drag");
+		damp(k, "v", dt, factor, rate);
+	}
 	/* about the centre of mass, at an offset in the body frame */
 	const char *com = chance(g, 25) ? arr(k, ONE(g, "body_com", "com_local", "com_offset"), "wp.vec3", 1) : 0;
 	if (com) {
@@ -1994,10 +2002,11 @@ static void fam_rigid(Kit *k)
 						  : arr(k, ONE(g, "contact_f", "forces", "f"), "wp.vec3", 1);
 			const char *kc = fparam(k, ONE(g, "contact_ke", "ke", "stiffness"));
 			COV(g, stmt_if);
-			if (chance(g, 35))
-				B(k, "depth = %s + %s[%s] - world[%d]", num(k, -0.2, 0.3),
-				  arr(k, ONE(g, "radius", "thickness", "margin"), "float", 1), t, up);
-			else
+			if (chance(g, 35)) {
+				const char *h = num(k, -0.2, 0.3);
+				const char *rad = arr(k, ONE(g, "radius", "thickness", "margin"), "float", 1);
+				B(k, "depth = %s + %s[%s] - world[%d]", h, rad, t, up);
+			} else
 				B(k, "depth = %s - world[%d]", num(k, -0.2, 0.3), up);
 			B(k, "if depth > 0.0:");
 			k->ind++;
@@ -2852,7 +2861,9 @@ static void random_walk(Kit *k, const char *ns)
 		/* pulled back towards the origin (Ornstein-Uhlenbeck) */
 		B(k, "q = q * %s", num(k, 0.8, 0.99));
 	} else if (pull == 1 && !two) {
-		B(k, "q = q + %s * %s", num(k, 0.05, 0.3), field(k, "q"));
+		const char *step = num(k, 0.05, 0.3);
+		const char *drift = field(k, "q");
+		B(k, "q = q + %s * %s", step, drift);
 	}
 	if (two) {
 		if (chance(g, 50))
