@@ -1696,7 +1696,7 @@ static void fam_reduce(Kit *k)
 
 /* ---- rigid bodies: quaternions and transforms ------------------------------ */
 
-/* When ON (40% of kernels), the vector V scaled back to a largest length
+/* When ON (half the kernels), the vector V scaled back to a largest length
  * (a spin or speed limit), that length named LEN */
 static void limit(Kit *k, const char *v, const char *len, int on)
 {
@@ -1864,14 +1864,14 @@ static void integrate_bodies(Kit *k)
 	}
 	/* a speed limit, and gravity in the model's units (a literal's
 	 * 9.8 would run every body into that limit) */
-	int vlim = chance(g, 40);
+	int vlim = chance(g, 50);
 	if (chance(g, 45)) {
 		if (vlim || chance(g, 75))
 			B(k, "v = v + %s * %s", scalar(k, "gravity", "wp.vec3"), dt);
 		else
 			B(k, "v = v + wp.vec3(0.0, %s, 0.0) * %s", ONE(g, "-9.81", "-9.8", "-1.0", "-2.5"), dt);
 	}
-	int wlim = chance(g, 40);
+	int wlim = chance(g, 50);
 	limit(k, "w", "speed", wlim);
 	limit(k, "v", "vel", vlim);
 	if (chance(g, 70)) {
@@ -1956,7 +1956,7 @@ static void fam_rigid(Kit *k)
 			else
 				B(k, "%s[%s] = wp.normalize(wp.transform_vector(%s, %s[%s]))", no, t, xf, nrm, t);
 		}
-		if (chance(g, 98)) {
+		if (chance(g, 99)) {
 			const char *dist = arr(k, ONE(g, "depth", "dist", "height"), "float", 1);
 			B(k, "%s[%s] = %s", dist, t, response(k, F(k, "q[%d]", rnd(g, 3))));
 		}
