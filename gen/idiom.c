@@ -569,9 +569,35 @@ static void fam_particles(Kit *k)
 
 /* ---- springs and constraints, scattered with atomics ---------------------- */
 
+/* An element that takes part only when its flags say so, as warp.sim's
+ * kernels skip an inactive particle or spring: a bit of an int flags
+ * array (int elements are drawn in [0, n), so the bit is set in about
+ * half of them) or a bool array, read at AT of an array of ND
+ * dimensions; returns early for the others */
+static void active_check(Kit *k, const char *at, int nd, const char *const names[3])
+{
+	G *g = k->g;
+	COV(g, stmt_if);
+	COV(g, stmt_return_kernel);
+	if (chance(g, 60)) {
+		const char *fl = arr(k, names[rnd(g, 3)], "int", nd);
+		const char *bit = ONE(g, "1", "2");
+		COV(g, expr_eq);
+		B(k, "if (%s[%s] & %s) == 0:", fl, at, bit);
+	} else {
+		const char *ac = arr(k, ONE(g, "active", "enabled", "is_active"), "wp.bool", nd);
+		COV(g, expr_not);
+		B(k, "if not %s[%s]:", ac, at);
+	}
+	k->ind++;
+	B(k, "return");
+	k->ind--;
+}
+
 /* the stretch springs of a cloth grid, a node per thread: to the next
  * node along a row or a column (the last one to itself, a spring of no
- * length and no force) */
+ * length and no force), across the cell's diagonals, or two nodes on
+ * (a bending spring) */
 static void springs_grid(Kit *k)
 {
 	G *g = k->g;
@@ -579,31 +605,88 @@ static void springs_grid(Kit *k)
 	int damped = chance(g, 40);
 	const char *v = damped ? arr(k, ONE(g, "v", "velocities", "cloth_v"), "wp.vec3", 2) : 0;
 	tid_line(k, 2, "i", "j");
-	/* a stretch spring down a column or along a row, or a shear
-	 * spring across the cell's diagonal */
-	int dir = rnd(g, 3);
-	const char *nb = dir == 0 ? "i1, j" : dir == 1 ? "i, j1" : "i1, j1";
-	if (dir != 1)
+	if (chance(g, 25)) {
+		static const char *const fn[3] = {"flags", "node_flags", "particle_flags"};
+		active_check(k, "i, j", 2, fn);
+	}
+	/* a stretch spring down a column or along a row, a shear spring
+	 * across the cell's diagonal or its other one, or a bending spring
+	 * two nodes along */
+	static const int dw[] = {3, 3, 3, 2, 2};
+	int dir = wpick(g, dw, 5);
+	const char *nb = dir == 0 ? "i1, j" : dir == 1 ? "i, j1" : dir == 2 ? "i1, j1" : dir == 3 ? "i1, j0" : "i2, j";
+	if (dir == 0 || dir == 2 || dir == 3)
 		B(k, "i1 = wp.min(i + 1, %s.shape[0] - 1)", x);
-	if (dir != 0)
+	if (dir == 1 || dir == 2)
 		B(k, "j1 = wp.min(j + 1, %s.shape[1] - 1)", x);
+	if (dir == 3)
+		B(k, "j0 = wp.max(j - 1, 0)");
+	if (dir == 4)
+		B(k, "i2 = wp.min(i + 2, %s.shape[0] - 1)", x);
 	B(k, "d = %s[%s] - %s[i, j]", x, nb, x);
 	B(k, "l = wp.sqrt(wp.dot(d, d) + %s)", soft_eps(k));
 	B(k, "dir = d / l");
-	const char *rest = fparam(k, ONE(g, "rest", "rest_length", "spacing"));
+	/* the rest length: the grid's spacing (times the diagonal's or the
+	 * bend's factor), or the distance in the rest pose */
+	const char *rest;
+	if (chance(g, 30)) {
+		const char *xr = arr(k, ONE(g, "x_rest", "rest_pos", "X"), "wp.vec3", 2);
+		B(k, "d0 = %s[%s] - %s[i, j]", xr, nb, xr);
+		B(k, "l0 = wp.sqrt(wp.dot(d0, d0) + %s)", soft_eps(k));
+		rest = "l0";
+	} else {
+		rest = fparam(k, ONE(g, "rest", "rest_length", "spacing"));
+		if (dir == 2 || dir == 3)
+			rest = F(k, "%s * %s", ONE(g, "1.41421", "1.4142", "1.414"), rest);
+		else if (dir == 4)
+			rest = F(k, "2.0 * %s", rest);
+	}
 	const char *ke = coef(k, ONE(g, "ke", "stiffness", "k_stretch"), 10.0, 100.0);
 	B(k, "stretch = l - %s", rest);
 	const char *law = prod(k, ke, chance(g, 15) ? "stretch" : response(k, "stretch"));
+	int limit = chance(g, 30);
+	const char *fs = law;
 	if (damped) {
 		const char *kd = fparam(k, ONE(g, "kd", "damping", "k_damp"));
-		B(k, "f = dir * (%s + %s * wp.dot(%s[%s] - %s[i, j], dir))", law, kd, v, nb, v);
+		fs = F(k, "%s + %s * wp.dot(%s[%s] - %s[i, j], dir)", law, kd, v, nb, v);
+	}
+	if (limit) {
+		/* a force limit, as cloth solvers cap a spring's pull */
+		B(k, "fs = %s", fs);
+		const char *fmax = num(k, 0.5, 4.0);
+		B(k, "f = dir * wp.clamp(fs, -%s, %s)", fmax, fmax);
 	} else {
-		B(k, "f = dir * (%s)", law);
+		B(k, "f = dir * (%s)", fs);
 	}
 	const char *fo = arr(k, ONE(g, "forces", "cloth_f", "f_out"), "wp.vec3", 2);
 	B(k, "wp.atomic_add(%s, i, j, f)", fo);
 	B(k, "wp.atomic_sub(%s, %s, f)", fo, nb);
+	if (chance(g, 25)) {
+		const char *en = arr(k, ONE(g, "energy", "spring_energy", "pe"), "float", 2);
+		B(k, "%s[i, j] = %s", en, prod(k, times(k, 0.5, ke), "stretch * stretch"));
+	}
 	kit_end(k, ONE(g, "cloth_springs", "stretch_forces", "grid_springs"));
+}
+
+/* a spring's rest length: its entry of a rest-length array, that times
+ * a muscle's activation, or the distance of its ends in a rest pose */
+static const char *spring_rest(Kit *k, const char *t, const char *eps)
+{
+	G *g = k->g;
+	int src = rnd(g, 4);
+	if (src == 2) {
+		const char *xr = arr(k, ONE(g, "x_rest", "rest_pos", "X"), "wp.vec3", 1);
+		B(k, "d0 = %s[b] - %s[a]", xr, xr);
+		B(k, "l0 = wp.sqrt(wp.dot(d0, d0) + %s)", eps);
+		return "l0";
+	}
+	const char *rest = arr(k, ONE(g, "rest", "rest_length", "l0"), "float", 1);
+	if (src == 3) {
+		const char *act = arr(k, ONE(g, "activation", "actuation", "muscle"), "float", 1);
+		B(k, "rest_len = %s[%s] * (1.0 + %s * %s[%s])", rest, t, num(k, 0.1, 0.5), act, t);
+		return "rest_len";
+	}
+	return F(k, "%s[%s]", rest, t);
 }
 
 static void fam_springs(Kit *k)
@@ -621,15 +704,20 @@ static void fam_springs(Kit *k)
 	int e = rnd(g, 3);
 	const char *ia = arr(k, ends[e][0], "int", 1);
 	const char *ib = arr(k, ends[e][1], "int", 1);
-	const char *rest = arr(k, ONE(g, "rest", "rest_length", "l0"), "float", 1);
 	tid_line(k, 1, t, 0);
+	if (chance(g, 30)) {
+		static const char *const fn[3] = {"spring_flags", "flags", "edge_flags"};
+		active_check(k, t, 1, fn);
+	}
 	B(k, "a = %s[%s]", ia, t);
 	B(k, "b = %s[%s]", ib, t);
 	const char *eps = soft_eps(k);
 	if (pbd) {
 		/* a distance constraint, the correction split by inverse mass */
 		const char *w = arr(k, ONE(g, "inv_mass", "w", "inv_m"), "float", 1);
-		const char *stiff = coef(k, ONE(g, "stiffness", "relaxation", "alpha"), 0.1, 1.0);
+		const char *rest = spring_rest(k, t, eps);
+		const char *stiff = chance(g, 25) ? F(k, "%s[%s]", arr(k, ONE(g, "stiffness", "relaxation", "alpha"), "float", 1), t)
+						  : coef(k, ONE(g, "stiffness", "relaxation", "alpha"), 0.1, 1.0);
 		B(k, "d = %s[b] - %s[a]", x, x);
 		B(k, "l = wp.sqrt(wp.dot(d, d) + %s)", eps);
 		B(k, "wa = %s[a]", w);
@@ -638,22 +726,52 @@ static void fam_springs(Kit *k)
 		COV(g, stmt_if);
 		B(k, "if w_sum > %s:", num(k, 0.05, 0.2));
 		k->ind++;
-		if (chance(g, 35)) {
+		int tether = chance(g, 35);
+		const char *C = F(k, "(l - %s)", rest);
+		if (tether) {
 			/* a tether: it resists stretching only */
-			B(k, "C = wp.max(l - %s[%s], 0.0)", rest, t);
-			B(k, "corr = d * (%s * C / (l * w_sum))", stiff);
+			B(k, "C = wp.max(l - %s, 0.0)", rest);
+			C = "C";
+		}
+		/* PBD's correction, or XPBD's with a compliance folded over
+		 * the step (alpha / dt^2), which softens the constraint */
+		const char *den = chance(g, 35) ? F(k, "(w_sum + %s)", num(k, 0.005, 0.2)) : "w_sum";
+		int lam = chance(g, 25);
+		if (lam) {
+			B(k, "dlambda = %s * %s / %s", stiff, C, den);
+			B(k, "corr = d * (dlambda / l)");
 		} else {
-			B(k, "corr = d * (%s * (l - %s[%s]) / (l * w_sum))", stiff, rest, t);
+			B(k, "corr = d * (%s * %s / (l * %s))", stiff, C, den);
 		}
 		const char *dl = arr(k, ONE(g, "delta", "dx", "corrections"), "wp.vec3", 1);
-		B(k, "wp.atomic_add(%s, a, corr * wa)", dl);
-		B(k, "wp.atomic_sub(%s, b, corr * wb)", dl);
+		if (chance(g, 50)) {
+			B(k, "wp.atomic_add(%s, a, corr * wa)", dl);
+			B(k, "wp.atomic_sub(%s, b, corr * wb)", dl);
+		} else {
+			COV(g, stmt_array_atomic_add);
+			COV(g, stmt_array_atomic_sub);
+			B(k, "%s[a] += corr * wa", dl);
+			B(k, "%s[b] -= corr * wb", dl);
+		}
+		if (lam) {
+			const char *lo = arr(k, ONE(g, "lambdas", "multipliers", "lambda_out"), "float", 1);
+			COV(g, stmt_array_store);
+			B(k, "%s[%s] = dlambda", lo, t);
+		}
 		k->ind--;
 		kit_end(k, ONE(g, "solve_distance", "project_springs", "solve_springs"));
 		return;
 	}
-	const char *ke = fparam(k, ONE(g, "ke", "stiffness", "k_spring"));
-	const char *kd = damped ? coef(k, ONE(g, "kd", "damping", "k_damp"), 0.01, 0.5) : 0;
+	/* a stiffness and a damping for all springs, or one each */
+	int per = chance(g, 30);
+	const char *ke = per ? F(k, "%s[%s]", arr(k, ONE(g, "spring_ke", "stiffness", "k_spring"), "float", 1), t)
+			     : fparam(k, ONE(g, "ke", "stiffness", "k_spring"));
+	const char *kd = !damped ? 0
+		       : per ? F(k, "%s[%s]", arr(k, ONE(g, "spring_kd", "damping", "k_damp"), "float", 1), t)
+			     : coef(k, ONE(g, "kd", "damping", "k_damp"), 0.01, 0.5);
+	/* a cap on the force's magnitude, as solvers limit a spring's pull */
+	const char *fmax = chance(g, 25) ? num(k, 0.5, 4.0) : 0;
+	const char *rest = spring_rest(k, t, eps);
 	const char *fn = 0;
 	if (helper) {
 		fn = hname(k, ONE(g, "spring_force", "spring", "eval_spring"));
@@ -671,51 +789,83 @@ static void fam_springs(Kit *k)
 			H(k, "    stretch = l - rest");
 			law = response(k, "stretch");
 		}
-		if (damped)
-			H(k, "    return dir * (%s + kd * wp.dot(vb - va, dir))", prod(k, "ke", law));
-		else
-			H(k, "    return dir * (%s)", prod(k, "ke", law));
+		const char *fs = damped ? F(k, "%s + kd * wp.dot(vb - va, dir)", prod(k, "ke", law)) : prod(k, "ke", law);
+		if (fmax) {
+			H(k, "    fs = %s", fs);
+			H(k, "    return dir * wp.clamp(fs, -%s, %s)", fmax, fmax);
+		} else {
+			H(k, "    return dir * (%s)", fs);
+		}
 		H(k, "\n");
 		COV(g, stmt_return_func);
 		COV(g, expr_call_func);
 		if (damped)
-			B(k, "f = %s(%s[a], %s[b], %s[a], %s[b], %s[%s], %s, %s)", fn, x, x, v, v, rest, t, ke, kd);
+			B(k, "f = %s(%s[a], %s[b], %s[a], %s[b], %s, %s, %s)", fn, x, x, v, v, rest, ke, kd);
 		else
-			B(k, "f = %s(%s[a], %s[b], %s[%s], %s)", fn, x, x, rest, t, ke);
+			B(k, "f = %s(%s[a], %s[b], %s, %s)", fn, x, x, rest, ke);
 	} else {
 		B(k, "d = %s[b] - %s[a]", x, x);
 		B(k, "l = wp.sqrt(wp.dot(d, d) + %s)", eps);
 		B(k, "dir = d / l");
-		B(k, "stretch = l - %s[%s]", rest, t);
+		B(k, "stretch = l - %s", rest);
 		if (chance(g, 50)) {
-			/* strain limiting: past the limit the spring stiffens no more */
-			const char *lim = num(k, 0.8, 1.6);
+			/* strain limiting: past the limit the spring stiffens no more
+			 * (a rest pose's length is near the current one, so its
+			 * limit is nearer) */
+			const char *lim = !strcmp(rest, "l0") ? num(k, 0.2, 0.6) : num(k, 0.8, 1.6);
 			COV(g, stmt_if);
 			B(k, "if stretch > %s:", lim);
 			k->ind++;
 			B(k, "stretch = %s", lim);
 			k->ind--;
 		}
+		const char *fs;
 		if (damped) {
 			B(k, "dv = %s[b] - %s[a]", v, v);
-			B(k, "f = dir * (%s + %s * wp.dot(dv, dir))", prod(k, ke, chance(g, 40) ? "stretch" : response(k, "stretch")), kd);
+			fs = F(k, "%s + %s * wp.dot(dv, dir)", prod(k, ke, chance(g, 40) ? "stretch" : response(k, "stretch")), kd);
 		} else {
-			B(k, "f = dir * (%s)", prod(k, ke, chance(g, 50) ? "stretch" : response(k, "stretch")));
+			fs = prod(k, ke, chance(g, 50) ? "stretch" : response(k, "stretch"));
+		}
+		int tension = chance(g, 25);
+		if (fmax || tension) {
+			B(k, "fs = %s", fs);
+			if (fmax)
+				B(k, "fs = wp.clamp(fs, -%s, %s)", fmax, fmax);
+			B(k, "f = dir * fs");
+		} else {
+			B(k, "f = dir * (%s)", fs);
+		}
+		if (tension) {
+			/* the spring's tension, for the renderer or a tearing pass */
+			const char *te = arr(k, ONE(g, "tension", "spring_force", "f_spring"), "float", 1);
+			COV(g, stmt_array_store);
+			B(k, "%s[%s] = fs", te, t);
 		}
 		if (chance(g, 50)) {
 			const char *en = arr(k, ONE(g, "energy", "potential", "pe"), "float", 1);
-			B(k, "wp.atomic_add(%s, 0, 0.5 * %s * stretch * stretch)", en, ke);
+			B(k, "wp.atomic_add(%s, 0, %s * stretch * stretch)", en, times(k, 0.5, ke));
 		}
 	}
-	const char *fo = arr(k, ONE(g, "forces", "particle_f", "f_out"), "wp.vec3", 1);
-	if (chance(g, 50)) {
-		B(k, "wp.atomic_add(%s, a, f)", fo);
-		B(k, "wp.atomic_sub(%s, b, f)", fo);
+	int out = rnd(g, 5);
+	if (out == 4) {
+		/* the spring's impulse over the step, straight into the
+		 * velocities' change, split by inverse mass */
+		const char *w = arr(k, ONE(g, "inv_mass", "w", "inv_m"), "float", 1);
+		const char *dt = fparam(k, "dt");
+		const char *dv = arr(k, ONE(g, "delta_v", "v_delta", "dv_out"), "wp.vec3", 1);
+		B(k, "wp.atomic_add(%s, a, f * (%s * %s[a]))", dv, dt, w);
+		B(k, "wp.atomic_sub(%s, b, f * (%s * %s[b]))", dv, dt, w);
 	} else {
-		COV(g, stmt_array_atomic_add);
-		COV(g, stmt_array_atomic_sub);
-		B(k, "%s[a] += f", fo);
-		B(k, "%s[b] -= f", fo);
+		const char *fo = arr(k, ONE(g, "forces", "particle_f", "f_out"), "wp.vec3", 1);
+		if (out < 2) {
+			B(k, "wp.atomic_add(%s, a, f)", fo);
+			B(k, "wp.atomic_sub(%s, b, f)", fo);
+		} else {
+			COV(g, stmt_array_atomic_add);
+			COV(g, stmt_array_atomic_sub);
+			B(k, "%s[a] += f", fo);
+			B(k, "%s[b] -= f", fo);
+		}
 	}
 	kit_end(k, ONE(g, "eval_springs", "spring_forces", "apply_springs", "accumulate_springs"));
 }
