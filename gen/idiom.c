@@ -2547,8 +2547,12 @@ static void fam_neighbors(Kit *k)
 	/* all pairs: gravity, charges, or a soft repulsion */
 	static const int lw[] = {50, 25, 25};
 	int law = kind == 2 ? wpick(g, lw, 3) : 0;
-	int list = kind == 2 ? 0 : chance(g, 75);
+	/* a neighbour list, all of its columns or the first count of them;
+	 * all pairs for the long-range laws */
+	int list = kind == 2 && law < 2 ? 0 : chance(g, kind == 2 ? 50 : 75);
+	int counted = list && chance(g, 35);
 	const char *nb = list ? arr(k, ONE(g, "neighbors", "nbrs", "neighbor_list"), "int", 2) : 0;
+	const char *cnt_arr = counted ? arr(k, ONE(g, "neighbor_count", "num_neighbors", "counts"), "int", 1) : 0;
 	const char *h = num(k, 0.6, 1.2);
 	const char *fn = 0;
 	if (kind == 0) {
@@ -2574,9 +2578,18 @@ static void fam_neighbors(Kit *k)
 		}
 	}
 	tid_line(k, 1, t, 0);
+	if (chance(g, 25)) {
+		static const char *const fl[3] = {"particle_flags", "flags", "p_flags"};
+		active_check(k, t, 1, fl);
+	}
 	B(k, "xi = %s[%s]", x, t);
-	const char *m = kind == 0 ? arr(k, ONE(g, "mass", "m", "particle_mass"), "float", 1) : 0;
+	/* the masses: one a particle, or one for all */
+	const char *m = 0;
+	if (kind == 0)
+		m = chance(g, 70) ? F(k, "%s[j]", arr(k, ONE(g, "mass", "m", "particle_mass"), "float", 1))
+				  : coef(k, ONE(g, "mass", "particle_mass", "m0"), 0.2, 2.0);
 	const char *v = kind == 1 || kind == 3 ? arr(k, ONE(g, "v", "velocities"), "wp.vec3", 1) : 0;
+	const char *pot = 0;
 	if (kind == 0) {
 		B(k, "rho = float(0.0)");
 	} else if (kind == 3) {
@@ -2585,17 +2598,25 @@ static void fam_neighbors(Kit *k)
 		B(k, "wsum = float(0.0)");
 	} else {
 		B(k, "f = wp.vec3()");
+		if (kind == 2 && law < 2 && chance(g, 25)) {
+			/* the potential beside the force */
+			pot = "phi";
+			B(k, "phi = float(0.0)");
+		}
 	}
 	const char *chg = law == 1 ? arr(k, ONE(g, "charge", "q_e", "particle_q"), "float", 1) : 0;
 	if (chg)
 		B(k, "qi = %s[%s]", chg, t);
 	if (list) {
 		COV(g, stmt_for_dynamic);
-		B(k, "for s in range(%s.shape[1]):", nb);
+		if (counted)
+			B(k, "for s in range(%s[%s]):", cnt_arr, t);
+		else
+			B(k, "for s in range(%s.shape[1]):", nb);
 		k->ind++;
 		B(k, "j = %s[%s, s]", nb, t);
 	} else {
-		const char *cnt = scalar(k, ONE(g, "num_particles", "n_particles", "count"), "int");
+		const char *cnt = chance(g, 30) ? F(k, "%s.shape[0]", x) : scalar(k, ONE(g, "num_particles", "n_particles", "count"), "int");
 		COV(g, stmt_for_dynamic);
 		B(k, "for j in range(%s):", cnt);
 		k->ind++;
@@ -2609,18 +2630,43 @@ static void fam_neighbors(Kit *k)
 		k->ind--;
 	}
 	B(k, "r = xi - %s[j]", x);
+	int friction = 0;
+	const char *mass_arr = 0;
 	if (kind == 0) {
-		B(k, "rho += %s[j] * %s(wp.dot(r, r), %s)", m, fn, h);
+		B(k, "rho += %s", prod(k, m, F(k, "%s(wp.dot(r, r), %s)", fn, h)));
 	} else if (kind == 1) {
-		/* a soft contact between spheres, with damping */
+		/* a soft contact between spheres, with damping: of a radius for
+		 * all, or each its own */
 		const char *kn = fparam(k, ONE(g, "kn", "contact_ke", "stiffness"));
+		const char *rad = h;
+		if (chance(g, 35)) {
+			const char *ra = arr(k, ONE(g, "radius", "particle_radius", "rad"), "float", 1);
+			if (chance(g, 80))
+				/* a contact margin: the spheres touch a little early */
+				B(k, "r_sum = %s[%s] + %s[j] + %s", ra, t, ra, num(k, 0.01, 0.2));
+			else
+				B(k, "r_sum = %s[%s] + %s[j]", ra, t, ra);
+			rad = "r_sum";
+		}
+		const char *kdmp = chance(g, 25) ? fparam(k, ONE(g, "kd", "contact_kd", "damping")) : num(k, 0.05, 0.5);
 		B(k, "d = wp.length(r)");
 		COV(g, stmt_if);
-		B(k, "if d < %s:", h);
+		B(k, "if d < %s:", rad);
 		k->ind++;
 		B(k, "n = r / d");
-		B(k, "vn = wp.dot(%s[%s] - %s[j], n)", v, t, v);
-		B(k, "f += n * (%s * (%s - d) - %s * wp.min(vn, 0.0))", kn, h, num(k, 0.05, 0.5));
+		B(k, "vrel = %s[%s] - %s[j]", v, t, v);
+		B(k, "vn = wp.dot(vrel, n)");
+		/* a linear penalty, or one that stiffens with the overlap */
+		const char *pen = chance(g, 70) ? F(k, "(%s - d)", rad) : "c * c";
+		if (!strcmp(pen, "c * c"))
+			B(k, "c = %s - d", rad);
+		B(k, "f += n * (%s - %s * wp.min(vn, 0.0))", prod(k, kn, pen), kdmp);
+		friction = chance(g, 50);
+		if (friction) {
+			/* viscous friction against the sliding velocity */
+			B(k, "vt = vrel - n * vn");
+			B(k, "f -= vt * %s", coef(k, ONE(g, "kf", "mu", "friction"), 0.05, 0.8));
+		}
 		k->ind--;
 	} else if (kind == 3) {
 		/* XSPH: the velocity drawn towards the neighbours' within a radius */
@@ -2636,48 +2682,106 @@ static void fam_neighbors(Kit *k)
 			B(k, "w = wp.exp(-%s * r2)", num(k, 1.0, 8.0));
 		else
 			B(k, "w = %s", shape(k, F(k, "(%s - r2)", h2)));
+		if (chance(g, 30)) {
+			/* each neighbour weighed by its mass */
+			const char *mj = arr(k, ONE(g, "mass", "m", "particle_mass"), "float", 1);
+			B(k, "w = w * %s[j]", mj);
+		}
 		B(k, "dv += (%s[j] - vi) * w", v);
 		B(k, "wsum += w");
 		k->ind--;
 	} else {
 		/* softened gravity */
 		const char *m2 = law == 0 ? arr(k, ONE(g, "mass", "m"), "float", 1) : chg;
+		mass_arr = m2;
+		int periodic = chance(g, 20);
+		if (periodic) {
+			/* a periodic box: the nearest image of the other particle */
+			const char *L = num(k, 1.5, 3.0);
+			B(k, "r = r - wp.vec3(wp.round(r[0] / %s), wp.round(r[1] / %s), wp.round(r[2] / %s)) * %s", L, L, L, L);
+		}
 		B(k, "r2 = wp.dot(r, r) + %s", num(k, 0.005, 0.1));
 		if (chance(g, 50)) {
 			/* no pull from beyond a cutoff */
 			COV(g, stmt_if);
 			COV(g, stmt_continue);
-			B(k, "if r2 > %s:", num(k, 0.5, 2.0));
+			/* (within a periodic box the nearest images lie closer) */
+			B(k, "if r2 > %s:", periodic ? num(k, 0.3, 0.6) : num(k, 0.5, 2.0));
 			k->ind++;
 			B(k, "continue");
 			k->ind--;
 		}
-		if (law == 0 && chance(g, 60))
-			B(k, "f -= r * (%s * %s[j] / (r2 * wp.sqrt(r2)))", coef(k, ONE(g, "G", "strength", "k_grav"), 0.1, 2.0), m2);
+		const char *gc = 0;
+		if (law == 0 && chance(g, 75))
+			gc = coef(k, ONE(g, "G", "strength", "k_grav"), 0.1, 2.0);
+		else if (law == 1)
+			gc = coef(k, ONE(g, "k_e", "coulomb", "k_charge"), 0.1, 2.0);
+		if (pot) {
+			B(k, "inv_r = 1.0 / wp.sqrt(r2)");
+			const char *q = law == 0 ? F(k, "%s[j]", m2) : F(k, "qi * %s[j]", m2);
+			const char *qs = gc ? F(k, "%s * %s", gc, q) : q;
+			B(k, "e = %s * inv_r", qs);
+			B(k, "phi %s= e", law == 0 ? "-" : "+");
+			B(k, "f %s= r * (e * inv_r * inv_r)", law == 0 ? "-" : "+");
+		} else if (law == 0 && gc)
+			B(k, "f -= r * (%s * %s[j] / (r2 * wp.sqrt(r2)))", gc, m2);
 		else if (law == 0)
 			B(k, "f -= r * (%s[j] / (r2 * wp.sqrt(r2)))", m2);
 		else if (law == 1)
-			B(k, "f += r * (%s * qi * %s[j] / (r2 * wp.sqrt(r2)))", coef(k, ONE(g, "k_e", "coulomb", "k_charge"), 0.1, 2.0), m2);
+			B(k, "f += r * (%s * qi * %s[j] / (r2 * wp.sqrt(r2)))", gc, m2);
 		else
 			B(k, "f += %s", prod(k, "r", response(k, "r2")));
 	}
 	k->ind--;
 	if (kind == 0) {
 		const char *o = arr(k, ONE(g, "density", "rho_out", "particle_rho"), "float", 1);
+		if (chance(g, 40)) {
+			/* the smoothing kernel's normalisation, folded into one
+			 * constant for the radius */
+			B(k, "rho = rho * %s", num(k, 0.5, 4.0));
+		}
 		if (chance(g, 50)) {
 			const char *rest = fparam(k, ONE(g, "rest_density", "rho0"));
 			const char *pr = arr(k, ONE(g, "pressure", "p_out"), "float", 1);
-			B(k, "%s[%s] = %s * (rho - %s)", pr, t, num_not(k, 0.5, 2.0, "1.0"), rest);
+			const char *p = F(k, "%s * (rho - %s)", num_not(k, 0.5, 2.0, "1.0"), rest);
+			if (chance(g, 40))
+				/* no tension: a particle short of neighbours pulls none */
+				B(k, "%s[%s] = wp.max(%s, 0.0)", pr, t, p);
+			else
+				B(k, "%s[%s] = %s", pr, t, p);
 		}
 		B(k, "%s[%s] = rho", o, t);
 		kit_end(k, ONE(g, "compute_density", "sph_density", "density"));
 	} else if (kind == 3) {
-		const char *o = arr(k, ONE(g, "v_out", "v_smooth", "new_vel"), "wp.vec3", 1);
-		B(k, "%s[%s] = vi + dv * (%s / (1.0 + wsum))", o, t, num(k, 0.1, 0.5));
+		const char *c = chance(g, 25) ? fparam(k, ONE(g, "xsph_c", "viscosity", "eps")) : num(k, 0.1, 0.5);
+		if (chance(g, 30)) {
+			/* the velocity's change alone, for the integrator to add */
+			const char *o = arr(k, ONE(g, "dv_out", "v_delta", "delta_v"), "wp.vec3", 1);
+			B(k, "%s[%s] = dv * (%s / (1.0 + wsum))", o, t, c);
+		} else {
+			const char *o = arr(k, ONE(g, "v_out", "v_smooth", "new_vel"), "wp.vec3", 1);
+			B(k, "%s[%s] = vi + dv * (%s / (1.0 + wsum))", o, t, c);
+		}
 		kit_end(k, ONE(g, "xsph", "smooth_velocity", "viscosity"));
 	} else {
-		const char *o = arr(k, ONE(g, "forces", "accel", "f_out"), "wp.vec3", 1);
-		B(k, "%s[%s] = f", o, t);
+		if (kind == 2 && law < 2 && chance(g, 35)) {
+			/* a step of the velocities rather than the forces */
+			const char *vv = arr(k, ONE(g, "v", "velocities", "vel"), "wp.vec3", 1);
+			const char *dt = fparam(k, "dt");
+			const char *o = arr(k, ONE(g, "v_out", "v_new", "new_vel"), "wp.vec3", 1);
+			B(k, "%s[%s] = %s[%s] + f * %s", o, t, vv, t, dt);
+		} else {
+			const char *o = arr(k, ONE(g, "forces", "accel", "f_out"), "wp.vec3", 1);
+			if (kind == 2 && law == 0 && chance(g, 30))
+				/* the force on the particle, its own mass times the pull */
+				B(k, "%s[%s] = f * %s[%s]", o, t, mass_arr, t);
+			else
+				B(k, "%s[%s] = f", o, t);
+		}
+		if (pot) {
+			const char *po = arr(k, ONE(g, "potential", "phi_out", "energy"), "float", 1);
+			B(k, "%s[%s] = phi", po, t);
+		}
 		kit_end(k, kind == 1   ? ONE(g, "contact_forces", "dem_forces", "collide")
 			   : law == 0  ? ONE(g, "nbody", "gravity_forces", "attract")
 			   : law == 1  ? ONE(g, "electrostatics", "coulomb_forces", "charges")
