@@ -449,6 +449,31 @@ static const char *hname(Kit *k, const char *word)
 
 /* ---- particles: integration and boundaries -------------------------------- */
 
+/* An element that takes part only when its flags say so, as warp.sim's
+ * kernels skip an inactive particle or spring: a bit of an int flags
+ * array (int elements are drawn in [0, n), so the bit is set in about
+ * half of them) or a bool array, read at AT of an array of ND
+ * dimensions; returns early for the others */
+static void active_check(Kit *k, const char *at, int nd, const char *const names[3])
+{
+	G *g = k->g;
+	COV(g, stmt_if);
+	COV(g, stmt_return_kernel);
+	if (chance(g, 60)) {
+		const char *fl = arr(k, names[rnd(g, 3)], "int", nd);
+		const char *bit = ONE(g, "1", "2");
+		COV(g, expr_eq);
+		B(k, "if (%s[%s] & %s) == 0:", fl, at, bit);
+	} else {
+		const char *ac = arr(k, ONE(g, "active", "enabled", "is_active"), "wp.bool", nd);
+		COV(g, expr_not);
+		B(k, "if not %s[%s]:", ac, at);
+	}
+	k->ind++;
+	B(k, "return");
+	k->ind--;
+}
+
 static void fam_particles(Kit *k)
 {
 	G *g = k->g;
@@ -462,19 +487,39 @@ static void fam_particles(Kit *k)
 	int verlet = chance(g, 20);
 	const char *v = verlet ? 0 : arr(k, ONE(g, "v", "velocities", "particle_v", "vel"), vt, nd);
 	tid_line(k, nd, nd == 2 ? "i" : t, "j");
+	if (chance(g, 25)) {
+		static const char *const fl[3] = {"particle_flags", "flags", "p_flags"};
+		active_check(k, t, nd, fl);
+	}
 	B(k, "x0 = %s[%s]", x, t);
 	if (!verlet)
 		B(k, "v0 = %s[%s]", v, t);
+	/* the boundary, drawn first: gravity may be a literal where no
+	 * ground or obstacle condition depends on how far it moves */
+	int bnd = rnd(g, 4);
 	/* the acceleration: gravity, an applied force, drag, a spring to the origin */
-	const char *acc = scalar(k, "gravity", vt);
+	const char *acc;
+	int lit_gravity = bnd >= 2 && chance(g, 40);
+	if (lit_gravity) {
+		const char *gy = num(k, -9.81, -0.5);
+		acc = two ? F(k, "wp.vec2(0.0, %s)", gy) : F(k, "wp.vec3(0.0, %s, 0.0)", gy);
+	} else {
+		acc = scalar(k, "gravity", vt);
+	}
 	int force = chance(g, 50), drag = chance(g, 40), anchor = chance(g, 25);
 	if (force) {
 		const char *f = arr(k, ONE(g, "f", "forces", "particle_f"), vt, nd);
 		const char *m = arr(k, ONE(g, "inv_mass", "w", "inv_m"), "float", nd);
 		acc = F(k, "%s + %s[%s] * %s[%s]", acc, f, t, m, t);
 	}
-	if (drag && !verlet)
-		acc = F(k, "%s - v0 * %s", acc, fparam(k, ONE(g, "drag", "kd", "damping")));
+	if (drag && !verlet) {
+		const char *cd = fparam(k, ONE(g, "drag", "kd", "damping"));
+		if (chance(g, 35))
+			/* quadratic drag, the speed times the velocity */
+			acc = F(k, "%s - v0 * (wp.length(v0) * %s)", acc, cd);
+		else
+			acc = F(k, "%s - v0 * %s", acc, cd);
+	}
 	if (anchor)
 		acc = F(k, "%s - x0 * %s", acc, fparam(k, ONE(g, "ke", "stiffness", "k_anchor")));
 	if (!two && chance(g, 40))
@@ -492,6 +537,19 @@ static void fam_particles(Kit *k)
 		B(k, "v1 = v0 + a * %s", dt);
 		if (chance(g, 40))
 			B(k, "v1 = v1 * %s", num(k, 0.98, 0.999));
+		if (!lit_gravity && chance(g, 30)) {
+			/* a speed limit, as warp.sim caps a particle's velocity
+			 * (under a literal gravity of some metres per second
+			 * squared the speed would pass any limit inside the input
+			 * range) */
+			const char *vmax = num(k, 0.6, 1.2);
+			B(k, "speed = wp.length(v1)");
+			COV(g, stmt_if);
+			B(k, "if speed > %s:", vmax);
+			k->ind++;
+			B(k, "v1 = v1 * (%s / speed)", vmax);
+			k->ind--;
+		}
 		B(k, "x1 = x0 + v1 * %s", dt);
 	} else {
 		/* explicit Euler */
@@ -510,13 +568,14 @@ static void fam_particles(Kit *k)
 			B(k, "x1 = x1 + %s * %s(rng)", sigma, ONE(g, "wp.sample_unit_sphere", "wp.sample_unit_cube"));
 	}
 	/* the boundary */
-	int bnd = rnd(g, 4);
 	if (bnd == 0) {
-		/* a ground plane, the normal velocity reflected */
+		/* a ground plane, the normal velocity reflected; a particle
+		 * rests on it at its radius, or at a height for all */
 		const char *e = num(k, 0.3, 0.8);
 		const char *y = two ? "x1[1]" : ONE(g, "x1[1]", "x1.y");
 		COV(g, stmt_if);
-		const char *ground = num(k, -0.25, 0.1);
+		const char *ground = chance(g, 30) ? F(k, "%s[%s]", arr(k, ONE(g, "radius", "particle_radius", "r"), "float", nd), t)
+						   : num(k, -0.25, 0.1);
 		B(k, "if %s < %s:", y, ground);
 		k->ind++;
 		if (two) {
@@ -525,7 +584,11 @@ static void fam_particles(Kit *k)
 			COV(g, stmt_vec_index_store);
 			B(k, "x1[1] = %s", ground);
 		}
-		if (chance(g, 50)) {
+		if (chance(g, 35)) {
+			/* friction: the sliding velocity slowed too */
+			const char *mu = num(k, 0.5, 0.95);
+			B(k, "v1 = %s(v1[0] * %s, -%s * v1[1]%s)", vt, mu, e, two ? "" : F(k, ", v1[2] * %s", mu));
+		} else if (chance(g, 50)) {
 			COV(g, stmt_vec_index_store);
 			B(k, "v1[1] = -%s * v1[1]", e);
 		} else {
@@ -568,31 +631,6 @@ static void fam_particles(Kit *k)
 }
 
 /* ---- springs and constraints, scattered with atomics ---------------------- */
-
-/* An element that takes part only when its flags say so, as warp.sim's
- * kernels skip an inactive particle or spring: a bit of an int flags
- * array (int elements are drawn in [0, n), so the bit is set in about
- * half of them) or a bool array, read at AT of an array of ND
- * dimensions; returns early for the others */
-static void active_check(Kit *k, const char *at, int nd, const char *const names[3])
-{
-	G *g = k->g;
-	COV(g, stmt_if);
-	COV(g, stmt_return_kernel);
-	if (chance(g, 60)) {
-		const char *fl = arr(k, names[rnd(g, 3)], "int", nd);
-		const char *bit = ONE(g, "1", "2");
-		COV(g, expr_eq);
-		B(k, "if (%s[%s] & %s) == 0:", fl, at, bit);
-	} else {
-		const char *ac = arr(k, ONE(g, "active", "enabled", "is_active"), "wp.bool", nd);
-		COV(g, expr_not);
-		B(k, "if not %s[%s]:", ac, at);
-	}
-	k->ind++;
-	B(k, "return");
-	k->ind--;
-}
 
 /* the stretch springs of a cloth grid, a node per thread: to the next
  * node along a row or a column (the last one to itself, a spring of no
