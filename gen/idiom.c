@@ -494,23 +494,27 @@ static void fam_particles(Kit *k)
 	B(k, "x0 = %s[%s]", x, t);
 	if (!verlet)
 		B(k, "v0 = %s[%s]", v, t);
-	/* the boundary, drawn first: gravity may be a literal where no
-	 * ground or obstacle condition depends on how far it moves */
+	/* the boundary */
 	int bnd = rnd(g, 4);
-	/* the acceleration: gravity, an applied force, drag, a spring to the origin */
+	/* the acceleration: gravity, an applied force, drag, a spring to the
+	 * origin; gravity a vector, or a magnitude along -y */
 	const char *acc;
-	int lit_gravity = bnd >= 2 && chance(g, 40);
-	if (lit_gravity) {
-		const char *gy = num(k, -9.81, -0.5);
-		acc = two ? F(k, "wp.vec2(0.0, %s)", gy) : F(k, "wp.vec3(0.0, %s, 0.0)", gy);
+	if (chance(g, 30)) {
+		const char *gy = fparam(k, ONE(g, "gravity", "g"));
+		acc = two ? F(k, "wp.vec2(0.0, -%s)", gy) : F(k, "wp.vec3(0.0, -%s, 0.0)", gy);
 	} else {
 		acc = scalar(k, "gravity", vt);
 	}
 	int force = chance(g, 50), drag = chance(g, 40), anchor = chance(g, 25);
 	if (force) {
 		const char *f = arr(k, ONE(g, "f", "forces", "particle_f"), vt, nd);
-		const char *m = arr(k, ONE(g, "inv_mass", "w", "inv_m"), "float", nd);
-		acc = F(k, "%s + %s[%s] * %s[%s]", acc, f, t, m, t);
+		if (chance(g, 70)) {
+			const char *m = arr(k, ONE(g, "inv_mass", "w", "inv_m"), "float", nd);
+			acc = F(k, "%s + %s[%s] * %s[%s]", acc, f, t, m, t);
+		} else {
+			/* particles of one mass */
+			acc = F(k, "%s + %s[%s] * %s", acc, f, t, fparam(k, ONE(g, "inv_mass", "inv_m", "w")));
+		}
 	}
 	if (drag && !verlet) {
 		const char *cd = fparam(k, ONE(g, "drag", "kd", "damping"));
@@ -535,13 +539,14 @@ static void fam_particles(Kit *k)
 	} else if (chance(g, 70)) {
 		/* semi-implicit Euler */
 		B(k, "v1 = v0 + a * %s", dt);
-		if (chance(g, 40))
+		int damp = rnd(g, 5);
+		if (damp < 2)
 			B(k, "v1 = v1 * %s", num(k, 0.98, 0.999));
-		if (!lit_gravity && chance(g, 30)) {
-			/* a speed limit, as warp.sim caps a particle's velocity
-			 * (under a literal gravity of some metres per second
-			 * squared the speed would pass any limit inside the input
-			 * range) */
+		else if (damp == 2)
+			/* exponential damping over the step */
+			B(k, "v1 = v1 * wp.exp(-%s * %s)", num(k, 0.05, 2.0), dt);
+		if (chance(g, 30)) {
+			/* a speed limit, as warp.sim caps a particle's velocity */
 			const char *vmax = num(k, 0.6, 1.2);
 			B(k, "speed = wp.length(v1)");
 			COV(g, stmt_if);
