@@ -494,8 +494,9 @@ static void fam_particles(Kit *k)
 	B(k, "x0 = %s[%s]", x, t);
 	if (!verlet)
 		B(k, "v0 = %s[%s]", v, t);
-	/* the boundary */
-	int bnd = rnd(g, 4);
+	/* the boundary: a ground, a sphere, a box, or none */
+	static const int bw[] = {30, 30, 25, 15};
+	int bnd = wpick(g, bw, 4);
 	/* the acceleration: gravity, an applied force, drag, a spring to the
 	 * origin; gravity a vector, or a magnitude along -y */
 	const char *acc;
@@ -518,16 +519,24 @@ static void fam_particles(Kit *k)
 	}
 	if (drag && !verlet) {
 		const char *cd = fparam(k, ONE(g, "drag", "kd", "damping"));
-		if (chance(g, 35))
+		int dk = rnd(g, 10);
+		if (dk < 3)
 			/* quadratic drag, the speed times the velocity */
 			acc = F(k, "%s - v0 * (wp.length(v0) * %s)", acc, cd);
+		else if (dk < 5 && !two)
+			/* drag against the air's velocity, a wind */
+			acc = F(k, "%s - (v0 - %s) * %s", acc, scalar(k, ONE(g, "wind", "wind_v", "air_v"), vt), cd);
 		else
 			acc = F(k, "%s - v0 * %s", acc, cd);
 	}
 	if (anchor)
 		acc = F(k, "%s - x0 * %s", acc, fparam(k, ONE(g, "ke", "stiffness", "k_anchor")));
-	if (!two && chance(g, 40))
+	int fld = !two && chance(g, 40);
+	if (fld)
 		acc = F(k, "%s + %s", acc, field(k, "x0"));
+	/* the terms of the acceleration: with more than two the speeds of
+	 * a step pass any limit of the order of the inputs' */
+	int nacc = 1 + force + (drag && !verlet) + anchor + fld;
 	B(k, "a = %s", acc);
 	const char *dt = fparam(k, "dt");
 	if (verlet) {
@@ -544,10 +553,10 @@ static void fam_particles(Kit *k)
 			B(k, "v1 = v1 * %s", num(k, 0.98, 0.999));
 		else if (damp == 2)
 			/* exponential damping over the step */
-			B(k, "v1 = v1 * wp.exp(-%s * %s)", num(k, 0.05, 2.0), dt);
-		if (chance(g, 30)) {
+			B(k, "v1 = v1 * wp.exp(-%s * %s)", num(k, 0.05, 0.5), dt);
+		if (nacc <= 2 && chance(g, 40)) {
 			/* a speed limit, as warp.sim caps a particle's velocity */
-			const char *vmax = num(k, 0.6, 1.2);
+			const char *vmax = two ? num(k, 0.5, 0.9) : num(k, 0.8, 1.2);
 			B(k, "speed = wp.length(v1)");
 			COV(g, stmt_if);
 			B(k, "if speed > %s:", vmax);
@@ -2633,12 +2642,15 @@ static void fam_neighbors(Kit *k)
 				  : coef(k, ONE(g, "mass", "particle_mass", "m0"), 0.2, 2.0);
 	const char *v = kind == 1 || kind == 3 ? arr(k, ONE(g, "v", "velocities"), "wp.vec3", 1) : 0;
 	const char *pot = 0;
+	/* XSPH's sum normalised by the weights, or not */
+	int norm = kind == 3 && chance(g, 70);
 	if (kind == 0) {
 		B(k, "rho = float(0.0)");
 	} else if (kind == 3) {
 		B(k, "vi = %s[%s]", v, t);
 		B(k, "dv = wp.vec3()");
-		B(k, "wsum = float(0.0)");
+		if (norm)
+			B(k, "wsum = float(0.0)");
 	} else {
 		B(k, "f = wp.vec3()");
 		if (kind == 2 && law < 2 && chance(g, 25)) {
@@ -2731,7 +2743,8 @@ static void fam_neighbors(Kit *k)
 			B(k, "w = w * %s[j]", mj);
 		}
 		B(k, "dv += (%s[j] - vi) * w", v);
-		B(k, "wsum += w");
+		if (norm)
+			B(k, "wsum += w");
 		k->ind--;
 	} else {
 		/* softened gravity */
@@ -2750,6 +2763,15 @@ static void fam_neighbors(Kit *k)
 			COV(g, stmt_continue);
 			/* (within a periodic box the nearest images lie closer) */
 			B(k, "if r2 > %s:", periodic ? num(k, 0.3, 0.6) : num(k, 0.5, 2.0));
+			k->ind++;
+			B(k, "continue");
+			k->ind--;
+		}
+		if (law == 0 && chance(g, 20)) {
+			/* tracers: a particle of no mass pulls nothing */
+			COV(g, stmt_if);
+			COV(g, stmt_continue);
+			B(k, "if %s[j] <= 0.0:", m2);
 			k->ind++;
 			B(k, "continue");
 			k->ind--;
@@ -2800,10 +2822,10 @@ static void fam_neighbors(Kit *k)
 		if (chance(g, 30)) {
 			/* the velocity's change alone, for the integrator to add */
 			const char *o = arr(k, ONE(g, "dv_out", "v_delta", "delta_v"), "wp.vec3", 1);
-			B(k, "%s[%s] = dv * (%s / (1.0 + wsum))", o, t, c);
+			B(k, "%s[%s] = dv * %s", o, t, norm ? F(k, "(%s / (1.0 + wsum))", c) : c);
 		} else {
 			const char *o = arr(k, ONE(g, "v_out", "v_smooth", "new_vel"), "wp.vec3", 1);
-			B(k, "%s[%s] = vi + dv * (%s / (1.0 + wsum))", o, t, c);
+			B(k, "%s[%s] = vi + dv * %s", o, t, norm ? F(k, "(%s / (1.0 + wsum))", c) : c);
 		}
 		kit_end(k, ONE(g, "xsph", "smooth_velocity", "viscosity"));
 	} else {
