@@ -650,6 +650,21 @@ static void fam_particles(Kit *k)
  * node along a row or a column (the last one to itself, a spring of no
  * length and no force), across the cell's diagonals, or two nodes on
  * (a bending spring) */
+/* PLUS added into TO at the spring's end a, MINUS taken from it at b: by
+ * atomics (ATOMIC), or by the array augmented assignments Warp makes atomic */
+static void scatter_pair(Kit *k, int atomic, const char *to, const char *plus, const char *minus)
+{
+	if (atomic) {
+		B(k, "wp.atomic_add(%s, a, %s)", to, plus);
+		B(k, "wp.atomic_sub(%s, b, %s)", to, minus);
+		return;
+	}
+	COV(k->g, stmt_array_atomic_add);
+	COV(k->g, stmt_array_atomic_sub);
+	B(k, "%s[a] += %s", to, plus);
+	B(k, "%s[b] -= %s", to, minus);
+}
+
 static void springs_grid(Kit *k)
 {
 	G *g = k->g;
@@ -796,15 +811,7 @@ static void fam_springs(Kit *k)
 			B(k, "corr = d * (%s * %s / (l * %s))", stiff, C, den);
 		}
 		const char *dl = arr(k, ONE(g, "delta", "dx", "corrections"), "wp.vec3", 1);
-		if (chance(g, 50)) {
-			B(k, "wp.atomic_add(%s, a, corr * wa)", dl);
-			B(k, "wp.atomic_sub(%s, b, corr * wb)", dl);
-		} else {
-			COV(g, stmt_array_atomic_add);
-			COV(g, stmt_array_atomic_sub);
-			B(k, "%s[a] += corr * wa", dl);
-			B(k, "%s[b] -= corr * wb", dl);
-		}
+		scatter_pair(k, chance(g, 50), dl, "corr * wa", "corr * wb");
 		if (lam) {
 			const char *lo = arr(k, ONE(g, "lambdas", "multipliers", "lambda_out"), "float", 1);
 			COV(g, stmt_array_store);
@@ -909,15 +916,7 @@ static void fam_springs(Kit *k)
 		B(k, "wp.atomic_sub(%s, b, f * (%s * %s[b]))", dv, dt, w);
 	} else {
 		const char *fo = arr(k, ONE(g, "forces", "particle_f", "f_out"), "wp.vec3", 1);
-		if (out < 2) {
-			B(k, "wp.atomic_add(%s, a, f)", fo);
-			B(k, "wp.atomic_sub(%s, b, f)", fo);
-		} else {
-			COV(g, stmt_array_atomic_add);
-			COV(g, stmt_array_atomic_sub);
-			B(k, "%s[a] += f", fo);
-			B(k, "%s[b] -= f", fo);
-		}
+		scatter_pair(k, out < 2, fo, "f", "f");
 	}
 	kit_end(k, ONE(g, "eval_springs", "spring_forces", "apply_springs", "accumulate_springs"));
 }
