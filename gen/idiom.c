@@ -474,6 +474,18 @@ static void active_check(Kit *k, const char *at, int nd, const char *const names
 	k->ind--;
 }
 
+/* V (a vector's name) scaled back to length MAX where it is longer, its
+ * length in LEN: a speed limit, a walker put back on a ball */
+static void cap_length(Kit *k, const char *v, const char *len, const char *max)
+{
+	B(k, "%s = wp.length(%s)", len, v);
+	COV(k->g, stmt_if);
+	B(k, "if %s > %s:", len, max);
+	k->ind++;
+	B(k, "%s = %s * (%s / %s)", v, v, max, len);
+	k->ind--;
+}
+
 static void fam_particles(Kit *k)
 {
 	G *g = k->g;
@@ -556,13 +568,7 @@ static void fam_particles(Kit *k)
 			B(k, "v1 = v1 * wp.exp(-%s * %s)", num(k, 0.05, 0.5), dt);
 		if (nacc <= 2 && chance(g, 40)) {
 			/* a speed limit, as warp.sim caps a particle's velocity */
-			const char *vmax = two ? num(k, 0.5, 0.9) : num(k, 0.8, 1.2);
-			B(k, "speed = wp.length(v1)");
-			COV(g, stmt_if);
-			B(k, "if speed > %s:", vmax);
-			k->ind++;
-			B(k, "v1 = v1 * (%s / speed)", vmax);
-			k->ind--;
+			cap_length(k, "v1", "speed", two ? num(k, 0.5, 0.9) : num(k, 0.8, 1.2));
 		}
 		B(k, "x1 = x0 + v1 * %s", dt);
 	} else {
@@ -1901,15 +1907,8 @@ static void fam_reduce(Kit *k)
  * (a spin or speed limit), that length named LEN */
 static void limit(Kit *k, const char *v, const char *len, int on)
 {
-	if (!on)
-		return;
-	const char *max = num(k, 0.6, 1.2);
-	B(k, "%s = wp.length(%s)", len, v);
-	COV(k->g, stmt_if);
-	B(k, "if %s > %s:", len, max);
-	k->ind++;
-	B(k, "%s = %s * (%s / %s)", v, v, max, len);
-	k->ind--;
+	if (on)
+		cap_length(k, v, len, num(k, 0.6, 1.2));
 }
 
 /* An atomic into an array of quaternions (XFORM 0) or transforms (1),
@@ -2940,41 +2939,36 @@ static void fam_raycast(Kit *k)
 			const char *fog = num(k, 0.02, 0.2);
 			const char *lit_hit = F(k, "wp.max(wp.dot(n_hit, l), 0.0)%s", lit);
 			int miss_first = chance(g, 50);
-			const char *test;
-			if (sent == 1)
-				test = miss_first ? "wp.isinf(t_min)" : "wp.isfinite(t_min)";
-			else if (sent == 2)
-				test = miss_first ? "wp.isnan(t_hit)" : "not wp.isnan(t_hit)";
-			else if (sent == 3)
-				test = miss_first ? "wp.isnan(n_hit)" : "wp.isfinite(n_hit)";
-			else if (sent == 4)
-				test = miss_first ? "not wp.isfinite(n_hit)" : "not wp.isnan(n_hit)";
-			else
-				test = miss_first ? "wp.isinf(n_hit)" : "not wp.isinf(n_hit)";
+			/* per sentinel, the test when the hit comes first and when
+			 * the miss does; for a vector, the scalar overload that
+			 * count_builtins takes wp.NAME( for, and the vector one */
+			static const struct {
+				const char *text;
+				int scalar, vec;
+			} tests[5][2] = {
+				{{"wp.isfinite(t_min)", -1, -1}, {"wp.isinf(t_min)", -1, -1}},
+				{{"not wp.isnan(t_hit)", -1, -1}, {"wp.isnan(t_hit)", -1, -1}},
+				{{"wp.isfinite(n_hit)", GB_ISFINITE, GB_ISFINITE_V}, {"wp.isnan(n_hit)", GB_ISNAN, GB_ISNAN_V}},
+				{{"not wp.isnan(n_hit)", GB_ISNAN, GB_ISNAN_V}, {"not wp.isfinite(n_hit)", GB_ISFINITE, GB_ISFINITE_V}},
+				{{"not wp.isinf(n_hit)", GB_ISINF, GB_ISINF_V}, {"wp.isinf(n_hit)", GB_ISINF, GB_ISINF_V}},
+			};
+			const char *test = tests[sent - 1][miss_first].text;
 			COV(g, stmt_if);
 			COV(g, stmt_else);
 			if (test[0] == 'n')
 				COV(g, expr_not);
+			const char *hit = F(k, "%s * wp.exp(-%s * %s)", lit_hit, fog, tm);
 			B(k, "if %s:", test);
 			k->ind++;
-			if (miss_first)
-				B(k, "shade = sky");
-			else
-				B(k, "shade = %s * wp.exp(-%s * %s)", lit_hit, fog, tm);
+			B(k, "shade = %s", miss_first ? "sky" : hit);
 			k->ind--;
 			B(k, "else:");
 			k->ind++;
-			if (miss_first)
-				B(k, "shade = %s * wp.exp(-%s * %s)", lit_hit, fog, tm);
-			else
-				B(k, "shade = sky");
+			B(k, "shade = %s", miss_first ? hit : "sky");
 			k->ind--;
-			/* count_builtins takes wp.isnan( for the scalar overload */
-			if (sent >= 3) {
-				int sc = !strncmp(test + (test[0] == 'n' ? 4 : 0), "wp.isnan", 8) ? GB_ISNAN
-					 : !strncmp(test + (test[0] == 'n' ? 4 : 0), "wp.isinf", 8) ? GB_ISINF : GB_ISFINITE;
-				g->cov->b[sc]--;
-				g->cov->b[sc == GB_ISNAN ? GB_ISNAN_V : sc == GB_ISINF ? GB_ISINF_V : GB_ISFINITE_V]++;
+			if (tests[sent - 1][miss_first].vec >= 0) {
+				g->cov->b[tests[sent - 1][miss_first].scalar]--;
+				g->cov->b[tests[sent - 1][miss_first].vec]++;
 			}
 		}
 	} else if (prim == 1) {
@@ -3202,13 +3196,7 @@ static void random_walk(Kit *k, const char *ns)
 			  box, box, box);
 	} else {
 		/* a ball of radius R: a walker past it is put back on it */
-		const char *R = num(k, 0.8, 1.4);
-		B(k, "r = wp.length(q)");
-		COV(g, stmt_if);
-		B(k, "if r > %s:", R);
-		k->ind++;
-		B(k, "q = q * (%s / r)", R);
-		k->ind--;
+		cap_length(k, "q", "r", num(k, 0.8, 1.4));
 	}
 	if (extra == 2)
 		B(k, "qsum += q");
