@@ -1819,6 +1819,30 @@ static const char *eye(G *g, int n, double c)
 	return S(s, ")");
 }
 
+/* S M + D, D the diagonal matrix of DIAG's N entries and S a round scale
+ * with N S |M| <= TOL (1, not written, when M is that small already),
+ * S in *SCALE when SCALE is not NULL */
+static const char *diag_plus(G *g, Expr m, int n, const double *diag, double tol, double *scale)
+{
+	double mm = iv_mag(m.iv), k = 1;
+	const char *sm = par(g, m, P_ADD);
+	if (n * mm > tol) {
+		int i = round_scale_for(n * mm, tol);
+		k = i >= 0 ? round_scale[i] : pow(10.0, floor(log10(tol / (n * mm))));
+		sm = S(i >= 0 ? round_scale_text[i] : flit(g, k), " * ", par(g, m, P_UNARY));
+		COV(g, expr_scalar_mat);
+	}
+	if (scale)
+		*scale = k;
+	const char *c = S("wp.mat", ilit(g, n), ilit(g, n), "(");
+	for (int r = 0; r < n; r++)
+		for (int col = 0; col < n; col++)
+			c = APP(c, r || col ? ", " : "", r == col ? flit(g, diag[r]) : "0.0");
+	COV(g, expr_mat_ctor);
+	COV(g, expr_mat_add);
+	return S(sm, " + ", c, ")");
+}
+
 static Expr mat_ctor(G *g, int n, int d)
 {
 	int t = MAT_OF(n);
@@ -1898,19 +1922,10 @@ static Expr det_f(G *g, int n, Expr m, int d)
 		arg = S(s, ")");
 		iv = iv_sym(bound);
 	} else {
-		double mm = iv_mag(m.iv), k = 1;
-		const char *sm;
-		if (n * mm > 0.5) {
-			int i = round_scale_for(n * mm, 0.5);
-			k = i >= 0 ? round_scale[i] : pow(10.0, floor(log10(0.5 / (n * mm))));
-			sm = S(i >= 0 ? round_scale_text[i] : flit(g, k), " * ", par(g, m, P_UNARY));
-			COV(g, expr_scalar_mat);
-		} else {
-			sm = par(g, m, P_ADD);
-		}
-		double q = n * k * mm;
-		COV(g, expr_mat_add);
-		arg = S(sm, " + ", eye(g, n, 1.0));
+		static const double one[] = {1.0, 1.0, 1.0, 1.0};
+		double k;
+		arg = diag_plus(g, m, n, one, 0.5, &k);
+		double q = n * k * iv_mag(m.iv);
 		iv = iv_mk(pow(1 - q, n), pow(1 + q, n));
 		dep = m.dep;
 	}
@@ -2071,50 +2086,27 @@ static Expr named_f(G *g, int d, double c)
 	return squash(g, a, c);
 }
 
-/* s M + I for a matrix of size N: diagonally dominant (as det_f). */
-static const char *near_eye(G *g, int n, int d, int *dep)
-{
-	Expr m = gen_m(g, n, d);
-	double mm = iv_mag(m.iv);
-	const char *sm = par(g, m, P_ADD);
-	if (n * mm > 0.5) {
-		int i = round_scale_for(n * mm, 0.5);
-		sm = S(i >= 0 ? round_scale_text[i] : flit(g, pow(10.0, floor(log10(0.5 / (n * mm))))), " * ",
-		       par(g, m, P_UNARY));
-		COV(g, expr_scalar_mat);
-	}
-	COV(g, expr_mat_add);
-	*dep = m.dep;
-	return S(sm, " + ", eye(g, n, 1.0));
-}
-
-/* S M + D, D the diagonal matrix of DIAG's N entries and S a round scale
- * with N S |M| <= TOL: its singular values lie within TOL of DIAG's
- * entries (Weyl), so with those entries more than 2 TOL apart and above
- * TOL they stay apart and away from 0, where a decomposition's factors are
- * unique but for signs and its derivative is modest.  *DEP: whether M
- * depends on the inputs (two tries for one that does). */
+/* diag_plus of a random matrix M: its singular values lie within TOL of
+ * DIAG's entries (Weyl), so with those entries more than 2 TOL apart and
+ * above TOL they stay apart and away from 0, where a decomposition's
+ * factors are unique but for signs and its derivative is modest.  *DEP:
+ * whether M depends on the inputs (two tries for one that does). */
 const char *near_diag(G *g, int n, int d, const double *diag, double tol, int *dep)
 {
 	Expr m = gen_m(g, n, d);
 	if (!m.dep)
 		m = gen_m(g, n, d);
-	double mm = iv_mag(m.iv);
-	const char *sm = par(g, m, P_ADD);
-	if (n * mm > tol) {
-		int i = round_scale_for(n * mm, tol);
-		sm = S(i >= 0 ? round_scale_text[i] : flit(g, pow(10.0, floor(log10(tol / (n * mm))))), " * ",
-		       par(g, m, P_UNARY));
-		COV(g, expr_scalar_mat);
-	}
-	const char *c = S("wp.mat", ilit(g, n), ilit(g, n), "(");
-	for (int r = 0; r < n; r++)
-		for (int k = 0; k < n; k++)
-			c = APP(c, r || k ? ", " : "", r == k ? flit(g, diag[r]) : "0.0");
-	COV(g, expr_mat_ctor);
-	COV(g, expr_mat_add);
 	*dep = m.dep;
-	return S(sm, " + ", c, ")");
+	return diag_plus(g, m, n, diag, tol, NULL);
+}
+
+/* s M + I for a matrix of size N: diagonally dominant (as det_f). */
+static const char *near_eye(G *g, int n, int d, int *dep)
+{
+	static const double one[] = {1.0, 1.0, 1.0, 1.0};
+	Expr m = gen_m(g, n, d);
+	*dep = m.dep;
+	return diag_plus(g, m, n, one, 0.5, NULL);
 }
 
 /* A unit quaternion (its text; components within +-1). */

@@ -283,8 +283,7 @@ static void st_decomp(G *g, int ty)
 		L(f, " = ", a);
 		add_var(g, f, ty, GV_LOCAL, iv_sym(4.0), dep, 0);
 		hidden(g, q, qn, 1, ty);
-		newname(g, l, dn, 1);
-		add_var(g, l, T_V3, GV_LOCAL, iv_mk(0.36, 11.6), dep, 0)->alive = 0;
+		hidden(g, l, dn, 1, T_V3);
 		COVB(g, EIG3);
 		COVB(g, TRANSPOSE);
 		COV(g, expr_mat_mat);
