@@ -2888,19 +2888,24 @@ static void fam_raycast(Kit *k)
 		/* the nearest hit so far: a large distance, shaded as it is
 		 * found; or a sentinel -- an infinite distance, a NaN distance
 		 * (which no comparison passes, so it is tested), a NaN or
-		 * infinite normal -- that the shading after the loop tests */
-		int sent = rnd(g, 3) ? 0 : 1 + rnd(g, 5);
+		 * infinite normal, or the hit sphere's orientation, NaN or
+		 * infinite until a sphere is hit (its stripes are in the
+		 * sphere's frame) -- that the shading after the loop tests */
+		int sent = rnd(g, 3) ? 0 : 1 + rnd(g, 8);
 		const char *tm = sent == 2 ? "t_hit" : "t_min";
+		const char *rot = sent >= 6 ? arr(k, ONE(g, "sphere_rot", "orientation", "frames"), "wp.mat33", 1) : 0;
 		if (sent == 1)
 			B(k, "t_min = float(wp.inf)");
 		else if (sent == 2)
 			B(k, "t_hit = float(wp.nan)");
 		else
 			B(k, "t_min = float(%s)", ONE(g, "1.0e6", "100.0", "1.0e4"));
-		if (sent >= 3)
+		if (sent >= 3 && sent <= 5)
 			B(k, "n_hit = wp.vec3(%s)", sent == 5 ? "wp.inf" : "wp.nan");
 		else if (sent)
 			B(k, "n_hit = wp.vec3(0.0)");
+		if (rot)
+			B(k, "R_hit = wp.mat33(%s)", sent == 8 ? "wp.inf" : "wp.nan");
 		/* the sky, brighter towards the sun */
 		B(k, "%s = %s", sent ? "sky" : "shade", ONE(g, "0.2 + 0.3 * wp.max(wp.dot(rd, l), 0.0)", "0.5 * (rd[1] + 1.0) * wp.abs(l[1])", "0.1 + 0.5 * wp.max(wp.dot(rd, l), 0.0)"));
 		COV(g, stmt_for_dynamic);
@@ -2934,23 +2939,34 @@ static void fam_raycast(Kit *k)
 			k->ind -= 3;
 		} else {
 			B(k, "n_hit = wp.normalize(oc + rd * t)");
+			if (rot)
+				B(k, "R_hit = %s[s]", rot);
 			k->ind -= 3;
 			/* a hit is shaded after the loop, fading with its distance */
 			const char *fog = num(k, 0.02, 0.2);
-			const char *lit_hit = F(k, "wp.max(wp.dot(n_hit, l), 0.0)%s", lit);
+			/* the ambient term lit too, then faded with the rest */
+			const char *lit_hit = F(k, strchr(lit, '+') ? "(wp.max(wp.dot(n_hit, l), 0.0)%s)" : "wp.max(wp.dot(n_hit, l), 0.0)%s", lit);
+			/* the normal in the hit sphere's frame: bands along its
+			 * local y axis */
+			if (rot)
+				lit_hit = F(k, "%s * (%s + %s * wp.sin(%s * n_local[1]))", lit_hit, num(k, 0.5, 0.7), num(k, 0.2, 0.3), num(k, 4.0, 12.0));
 			int miss_first = chance(g, 50);
 			/* per sentinel, the test when the hit comes first and when
-			 * the miss does; for a vector, the scalar overload that
-			 * count_builtins takes wp.NAME( for, and the vector one */
+			 * the miss does; for a vector or a matrix, the scalar
+			 * overload that count_builtins takes wp.NAME( for, and the
+			 * one it is */
 			static const struct {
 				const char *text;
 				int scalar, vec;
-			} tests[5][2] = {
+			} tests[8][2] = {
 				{{"wp.isfinite(t_min)", -1, -1}, {"wp.isinf(t_min)", -1, -1}},
 				{{"not wp.isnan(t_hit)", -1, -1}, {"wp.isnan(t_hit)", -1, -1}},
 				{{"wp.isfinite(n_hit)", GB_ISFINITE, GB_ISFINITE_V}, {"wp.isnan(n_hit)", GB_ISNAN, GB_ISNAN_V}},
 				{{"not wp.isnan(n_hit)", GB_ISNAN, GB_ISNAN_V}, {"not wp.isfinite(n_hit)", GB_ISFINITE, GB_ISFINITE_V}},
 				{{"not wp.isinf(n_hit)", GB_ISINF, GB_ISINF_V}, {"wp.isinf(n_hit)", GB_ISINF, GB_ISINF_V}},
+				{{"not wp.isnan(R_hit)", GB_ISNAN, GB_ISNAN_M}, {"wp.isnan(R_hit)", GB_ISNAN, GB_ISNAN_M}},
+				{{"wp.isfinite(R_hit)", GB_ISFINITE, GB_ISFINITE_M}, {"not wp.isfinite(R_hit)", GB_ISFINITE, GB_ISFINITE_M}},
+				{{"not wp.isinf(R_hit)", GB_ISINF, GB_ISINF_M}, {"wp.isinf(R_hit)", GB_ISINF, GB_ISINF_M}},
 			};
 			const char *test = tests[sent - 1][miss_first].text;
 			COV(g, stmt_if);
@@ -2960,10 +2976,14 @@ static void fam_raycast(Kit *k)
 			const char *hit = F(k, "%s * wp.exp(-%s * %s)", lit_hit, fog, tm);
 			B(k, "if %s:", test);
 			k->ind++;
+			if (rot && !miss_first)
+				B(k, "n_local = wp.transpose(R_hit) * n_hit");
 			B(k, "shade = %s", miss_first ? "sky" : hit);
 			k->ind--;
 			B(k, "else:");
 			k->ind++;
+			if (rot && miss_first)
+				B(k, "n_local = wp.transpose(R_hit) * n_hit");
 			B(k, "shade = %s", miss_first ? hit : "sky");
 			k->ind--;
 			if (tests[sent - 1][miss_first].vec >= 0) {

@@ -113,8 +113,8 @@ def allowed(n, parent):
             isinstance(n.func, ast.Name) or is_wp(n.func, r'^(float32|int32|uint32)$')):
         return True  # float(0.0), int(0), wp.uint32(8): a typed literal
     if isinstance(n, ast.Call) and len(n.args) == 1 and is_wp(n.args[0], r'^(inf|nan)$') and (
-            isinstance(n.func, ast.Name) or is_wp(n.func, r'^vec[234]$')):
-        return True  # float(wp.inf), wp.vec3(wp.nan): a sentinel
+            isinstance(n.func, ast.Name) or is_wp(n.func, r'^(vec[234]|mat33)$')):
+        return True  # float(wp.inf), wp.vec3(wp.nan), wp.mat33(wp.inf): a sentinel
     if isinstance(n, ast.Call) and not n.args and is_wp(n.func, r'^(quat|transform)_identity$'):
         return True  # wp.quat_identity(): a named constant
     if isinstance(n, ast.Call) and not n.args and is_wp(n.func, r'^identity$'):
