@@ -606,6 +606,7 @@ static Type ann_type(Sema *s, Node *a)
 static int expr(Sema *s, Node *e, Target *t);
 static int call(Sema *s, Node *e, Target *t, int want);
 static void tuple_targets(Sema *s, Node *lhs);
+static int is_module(const Node *n, const char *as);
 static Type static_type(Sema *s, const Node *n);
 static int field_value(Sema *s, Node *e, int v, Target *t);
 
@@ -2918,6 +2919,336 @@ static void stmt(Sema *s, Node *n)
 	ERR(n, "this statement is not supported in kernels");
 }
 
+/* ---- constants changed in dynamic loops ---------------------------------- */
+
+/* Warp binds a name assigned a literal (1.0, -2, True, wp.inf) to a
+ * compile-time constant, unrolls a range() loop of at most 16 constant
+ * steps with no break, and refuses a loop it does not unroll (a while, a
+ * range of variable bounds, of more than 16 steps or with a break) that
+ * changes a name bound to a constant at its start: 'acc = 0.0' then 'acc
+ * += x' in such a loop, where 'acc = float(0.0)' is accepted.  A name
+ * bound by 'y = x' is a copy, and a call's result is no constant.  The
+ * check walks the body once, as Warp's code generator binds names:
+ * where that is unclear (a name bound differently in an if's branches, a
+ * loop whose steps are not known) the name is taken as no constant, and a
+ * loop as unrolled, so that nothing Warp accepts is rejected. */
+
+enum { CL_NONE, CL_CONST, CL_MAYBE };
+
+typedef struct {
+	const char *name;
+	const Node *at;   /* the constant's assignment */
+	int kind;         /* CL_CONST or CL_MAYBE */
+	int known;        /* its int value is ival */
+	int64_t ival;
+} ClName;
+
+typedef struct {
+	ClName *v;
+	int n, cap;
+} ClState;
+
+typedef struct {
+	Sema *s;
+	ClState **entry; /* the states the enclosing dynamic loops start in */
+	int nentry, capentry;
+	const char **iter; /* targets of unrolled loops: Warp copies them before a loop changes them */
+	int niter, capiter;
+} ClWalk;
+
+static ClName *cl_find(const ClState *st, const char *name)
+{
+	for (int i = 0; i < st->n; i++)
+		if (!strcmp(st->v[i].name, name))
+			return &st->v[i];
+	return NULL;
+}
+
+static ClState *cl_copy(ClWalk *w, const ClState *st)
+{
+	ClState *c = arena_alloc(w->s->a, sizeof *c);
+	if (st->n) {
+		c->v = arena_alloc(w->s->a, (size_t)st->n * sizeof *c->v);
+		memcpy(c->v, st->v, (size_t)st->n * sizeof *c->v);
+		c->n = c->cap = st->n;
+	}
+	return c;
+}
+
+static void cl_set(ClWalk *w, ClState *st, const char *name, int kind, const Node *at, int known, int64_t ival)
+{
+	ClName *e = cl_find(st, name);
+	if (!e) {
+		arena_grow(w->s->a, (void **)&st->v, &st->cap, st->n + 1, sizeof *st->v);
+		e = &st->v[st->n++];
+		e->name = name;
+	}
+	e->kind = kind, e->at = at, e->known = known, e->ival = ival;
+}
+
+/* Is e a constant to Warp's code generator (1), or maybe one (2): a
+ * literal, a negated constant, wp.inf and the like; with names (a range()
+ * argument), also a name bound to a constant, or one of the module's.
+ * *known and *ival: an int's value. */
+static int cl_const(ClWalk *w, const ClState *st, const Node *e, int names, int *known, int64_t *ival)
+{
+	Sema *s = w->s;
+	*known = 0;
+	switch (e->kind) {
+	case N_INT:
+		*known = 1, *ival = e->ival;
+		return 1;
+	case N_FLOAT:
+	case N_BOOL:
+		return 1;
+	case N_UNARY: {
+		/* a name bound to a constant, negated, is one too */
+		int r = e->op == '-' ? cl_const(w, st, e->kid[0], 1, known, ival) : 0;
+		if (*known && *ival != INT64_MIN)
+			*ival = -*ival;
+		else
+			*known = 0;
+		return r;
+	}
+	case N_ATTR: {
+		double x;
+		return (is_wp_attr(e) || is_module(e->kid[0], s->math_as)) && wp_constant(e->name, &x);
+	}
+	case N_NAME: {
+		if (!names)
+			return 0;
+		const ClName *c = cl_find(st, e->name);
+		if (c) {
+			*known = c->kind == CL_CONST && c->known, *ival = c->ival;
+			return c->kind == CL_CONST ? 1 : c->kind == CL_MAYBE ? 2 : 0;
+		}
+		int k = map_get(&s->consts, e->name);
+		if (k < 0)
+			return 0;
+		if (s->cval[k].ty == TY_INT && s->cval[k].py)
+			*known = 1, *ival = s->cval[k].i;
+		return 1;
+	}
+	}
+	return 0;
+}
+
+/* the constant's text, for the message's hint */
+static void cl_text(Sema *s, const Node *e, char *out, size_t cap)
+{
+	char lit[64];
+	switch (e->kind) {
+	case N_BOOL:
+		snprintf(out, cap, "bool(%s)", e->ival ? "True" : "False");
+		return;
+	case N_INT:
+	case N_FLOAT:
+		lit_text(s, e, lit, sizeof lit);
+		snprintf(out, cap, "%s(%s)", e->kind == N_INT ? "int" : "float", lit[0] ? lit : "...");
+		return;
+	case N_UNARY:
+		cl_text(s, e->kid[0], lit, sizeof lit);
+		if (strchr(lit, '('))
+			snprintf(out, cap, "%.*s(-%s", (int)(strchr(lit, '(') - lit), lit, strchr(lit, '(') + 1);
+		else
+			snprintf(out, cap, "-%s", lit);
+		return;
+	case N_ATTR:
+		snprintf(out, cap, "float(%s.%s)", e->kid[0]->kind == N_NAME ? e->kid[0]->name : "wp", e->name);
+		return;
+	}
+	snprintf(out, cap, "...");
+}
+
+static int cl_is_iter(const ClWalk *w, const char *name)
+{
+	for (int i = 0; i < w->niter; i++)
+		if (!strcmp(w->iter[i], name))
+			return 1;
+	return 0;
+}
+
+/* name is (re)bound at n: an error where a dynamic loop around n started
+ * with name bound to a constant */
+static void cl_bind(ClWalk *w, const Node *n, const char *name)
+{
+	Sema *s = w->s;
+	if (cl_is_iter(w, name))
+		return;
+	for (int i = 0; i < w->nentry; i++) {
+		const ClName *c = cl_find(w->entry[i], name);
+		if (c && c->kind == CL_CONST) {
+			char hint[96];
+			cl_text(s, c->at->kid[1], hint, sizeof hint);
+			ERR(n, "'%s' is a constant (assigned a literal at line %d) and this loop, which "
+			       "Warp does not unroll, changes it; Warp rejects that: write '%s = %s'",
+			    name, c->at->line, name, hint);
+		}
+	}
+}
+
+static void cl_block(ClWalk *w, ClState *st, const Node *b);
+
+/* Does the loop body b hold a break of its own (in its ifs, not in a
+ * nested loop)? */
+static int cl_breaks(const Node *b)
+{
+	if (!b)
+		return 0;
+	if (b->kind == N_BREAK)
+		return 1;
+	if (b->kind == N_BLOCK) {
+		for (int i = 0; i < b->nkid; i++)
+			if (cl_breaks(b->kid[i]))
+				return 1;
+		return 0;
+	}
+	if (b->kind == N_IF)
+		return cl_breaks(kid(b, 1)) || cl_breaks(kid(b, 2));
+	return 0;
+}
+
+/* After a body that may or may not have run: a name bound alike in both
+ * states keeps its binding, any other is CL_MAYBE. */
+static void cl_merge(ClWalk *w, ClState *st, const ClState *a, const ClState *b)
+{
+	const ClState *both[2] = {a, b};
+	ClState *r = cl_copy(w, a);
+	for (int k = 0; k < 2; k++)
+		for (int i = 0; i < both[k]->n; i++) {
+			const ClName *x = &both[k]->v[i], *y = cl_find(both[1 - k], x->name);
+			int yk = y ? y->kind : CL_NONE;
+			if (yk != x->kind || (yk != CL_NONE && y->at != x->at))
+				cl_set(w, r, x->name, CL_MAYBE, x->at, 0, 0);
+		}
+	*st = *r;
+}
+
+static void cl_loop(ClWalk *w, ClState *st, const Node *n)
+{
+	const Node *body = n->kind == N_FOR ? kid(n, 2) : kid(n, 1);
+	int dynamic = 1, runs = -1; /* runs: 1 at least once, 0 never, -1 not known */
+	const char *var = n->kind == N_FOR && n->kid[0]->kind == N_NAME ? n->kid[0]->name : NULL;
+	if (n->kind == N_FOR) {
+		const Node *it = n->kid[1];
+		int na = it->kind == N_CALL ? it->nkid - 1 : 0, numeric = na >= 1 && na <= 3, maybe = 0;
+		int64_t a[3] = {0, 0, 1};
+		for (int i = 0; numeric && i < na; i++) {
+			int known, r;
+			int64_t v;
+			if (!(r = cl_const(w, st, it->kid[i + 1], 1, &known, &v)))
+				numeric = 0;
+			else if (r == 2 || !known)
+				maybe = 1;
+			else
+				a[na == 1 ? 1 : i] = v;
+		}
+		if (numeric && maybe) {
+			dynamic = 0; /* taken as unrolled */
+		} else if (numeric && a[2] != 0) {
+			/* len(range(a0, a1, a2)) */
+			long double span = a[2] > 0 ? (long double)a[1] - a[0] : (long double)a[0] - a[1];
+			long double step = a[2] > 0 ? (long double)a[2] : -(long double)a[2];
+			long double cnt = span <= 0 ? 0 : ceill(span / step);
+			runs = cnt > 0;
+			dynamic = cnt > 16 || (cnt > 0 && cl_breaks(body));
+		}
+	}
+	ClState *before = cl_copy(w, st);
+	if (!dynamic) {
+		/* unrolled: the body once, the variable a constant Warp lets a
+		 * later loop change */
+		if (runs == 0)
+			return;
+		if (var) {
+			cl_set(w, st, var, runs == 1 ? CL_CONST : CL_MAYBE, n, 0, 0);
+			arena_grow(w->s->a, (void **)&w->iter, &w->capiter, w->niter + 1, sizeof *w->iter);
+			w->iter[w->niter++] = var;
+		}
+		cl_block(w, st, body);
+		if (runs < 0)
+			cl_merge(w, st, before, st);
+		return;
+	}
+	/* the loop's variable is bound before the loop starts: Warp does
+	 * not take it for a change */
+	if (var) {
+		cl_bind(w, n->kid[0], var);
+		cl_set(w, st, var, CL_NONE, n, 0, 0);
+		before = cl_copy(w, st);
+	}
+	arena_grow(w->s->a, (void **)&w->entry, &w->capentry, w->nentry + 1, sizeof *w->entry);
+	w->entry[w->nentry++] = before;
+	cl_block(w, st, body);
+	w->nentry--;
+	cl_merge(w, st, before, st);
+}
+
+static void cl_target(ClWalk *w, ClState *st, const Node *t)
+{
+	if (t->kind == N_NAME) {
+		cl_bind(w, t, t->name);
+		cl_set(w, st, t->name, CL_NONE, t, 0, 0);
+	} else if (t->kind == N_TUPLE) {
+		for (int i = 0; i < t->nkid; i++)
+			cl_target(w, st, t->kid[i]);
+	}
+}
+
+static void cl_stmt(ClWalk *w, ClState *st, const Node *n)
+{
+	switch (n->kind) {
+	case N_ASSIGN: {
+		const Node *t = n->kid[0];
+		int known;
+		int64_t v;
+		int r = cl_const(w, st, n->kid[1], 0, &known, &v);
+		cl_target(w, st, t);
+		if (t->kind == N_NAME && r)
+			cl_set(w, st, t->name, r == 1 ? CL_CONST : CL_MAYBE, n, known, v);
+		return;
+	}
+	case N_AUGASSIGN:
+		cl_target(w, st, n->kid[0]);
+		return;
+	case N_IF: {
+		ClState *a = cl_copy(w, st), *b = cl_copy(w, st);
+		cl_block(w, a, kid(n, 1));
+		cl_block(w, b, kid(n, 2));
+		cl_merge(w, st, a, b);
+		return;
+	}
+	case N_FOR:
+	case N_WHILE:
+		cl_loop(w, st, n);
+		return;
+	case N_BLOCK:
+		cl_block(w, st, n);
+		return;
+	}
+}
+
+static void cl_block(ClWalk *w, ClState *st, const Node *b)
+{
+	if (!b)
+		return;
+	if (b->kind != N_BLOCK) {
+		cl_stmt(w, st, b);
+		return;
+	}
+	for (int i = 0; i < b->nkid; i++)
+		cl_stmt(w, st, b->kid[i]);
+}
+
+static void check_loop_constants(Sema *s, const Node *params, const Node *body)
+{
+	ClWalk w = {.s = s};
+	ClState st = {0};
+	for (int i = 0; params && i < params->nkid; i++)
+		cl_set(&w, &st, params->kid[i]->name, CL_NONE, params->kid[i], 0, 0);
+	cl_block(&w, &st, body);
+}
+
 /* ---- functions ----------------------------------------------------------- */
 
 /* -> T, -> tuple[T, U] (a bare -> tuple is not checked) */
@@ -2985,6 +3316,7 @@ static void lower_def(Sema *s, Def *d, int di)
 			continue; /* docstring */
 		stmt(s, st);
 	}
+	check_loop_constants(s, ps, body);
 	ir_set_ret(s->m, s->f, s->sig, s->nsig > 0 ? s->nsig : 0);
 }
 

@@ -1,7 +1,7 @@
 # A bool flag changed in a dynamic loop, declared `flag = bool(False)` as
 # kgen writes it (Warp's way to declare a variable a loop may change):
-# both accept it and agree.  ksynth also accepts `flag = False` there,
-# which Warp rejects (t/warp/repro/const_flag.py).
+# both accept it and agree.  Both reject `flag = False` there
+# (t/errors/loop-constant-while.py).
 import warp as wp
 
 
