@@ -54,6 +54,8 @@ typedef struct Var {
 	char name[28];
 	unsigned char ty, kind, role, idx, dep, alive, carried, acc, count;
 	unsigned char stored; /* OUT array: stored at top level */
+	unsigned char lit;    /* local bound to a bare literal: a constant to
+	                       * Warp, which a dynamic loop may not change */
 	unsigned char afam;   /* ACC array: atomics used so far: 0 none, 1 add/sub, 2 min, 3 max
 	                       * (kdiff: a min/max target takes no other kind) */
 	int loop, blk;        /* loop and block depth at declaration */

@@ -225,7 +225,7 @@ static void st_assign(G *g)
 	cov_type(g, ty);
 	COV(g, stmt_assign);
 	L(name, " = ", e.s);
-	add_var(g, name, ty, GV_LOCAL, e.iv, e.dep, e.idx);
+	add_var(g, name, ty, GV_LOCAL, e.iv, e.dep, e.idx)->lit = is_lit(e.s);
 }
 
 /* A name from the one-word LIST, registered as a variable of type TY that
@@ -906,7 +906,7 @@ static Var *carry(G *g)
 		v = pick_mod(g, T_F);
 	if (!v)
 		v = pick_mod(g, VEC_OF(g->vecn));
-	if (!v)
+	if (!v || v->lit)
 		return NULL;
 	if (v->ty != T_I) {
 		double B = fmax(ceil(iv_mag(v->iv)), 1.0);
