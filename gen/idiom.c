@@ -1928,9 +1928,10 @@ static void shaped_atomic(Kit *k, int add, int xform, const char *arr_, const ch
  * kind 2's first line: each flipped into the hemisphere of its cluster's
  * reference (or of one reference for all) and summed, or with its
  * position as a pose; weighted by a given weight, a mass, or a confidence
- * that falls with the element's residual, with the weights or the members
- * counted beside; half the time a running sum that trades an element's
- * old contribution for its new one. */
+ * that falls with the element's residual (or a mass times one), with the
+ * weights or the members counted and their positions summed beside; half
+ * the time a running sum that trades an element's old contribution for
+ * its new one. */
 static void average_rotations(Kit *k)
 {
 	G *g = k->g;
@@ -1960,8 +1961,8 @@ static void average_rotations(Kit *k)
 		val = "X";
 	}
 	const char *w = NULL;
-	static const int ww[] = {20, 35, 30, 15};
-	switch (wpick(g, ww, 4)) {
+	static const int ww[] = {20, 30, 25, 15, 10};
+	switch (wpick(g, ww, 5)) {
 	case 0:
 		w = F(k, "%s[%s]", arr(k, ONE(g, "weight", "mass", "confidence"), "float", 1), t);
 		break;
@@ -1976,6 +1977,14 @@ static void average_rotations(Kit *k)
 		const char *a = num(k, 0.5, 2.0);
 		const char *b = num(k, 0.5, 2.0);
 		B(k, "w = %s / (%s + %s[%s] * %s[%s])", a, b, res, t, res, t);
+		w = "w";
+		break;
+	}
+	case 3: {
+		/* a mass times a confidence that falls with the residual */
+		const char *ms = arr(k, ONE(g, "mass", "body_mass", "m"), "float", 1);
+		const char *res = arr(k, ONE(g, "residual", "err", "fit_error"), "float", 1);
+		B(k, "w = %s[%s] * wp.exp(-%s * %s[%s])", ms, t, num(k, 0.5, 4.0), res, t);
 		w = "w";
 		break;
 	}
@@ -1999,6 +2008,13 @@ static void average_rotations(Kit *k)
 		shaped_atomic(k, 0, pose, sum, "c", F(k, "%s[%s]", prev, t));
 	}
 	shaped_atomic(k, 1, pose, sum, "c", val);
+	if (!pose && chance(g, 35)) {
+		/* the members' centre beside their rotation (shape matching
+		 * sums both) */
+		const char *pos = arr(k, ONE(g, "x", "com", "body_pos"), "wp.vec3", 1);
+		const char *cs = arr(k, ONE(g, "x_sum", "centroid_sum", "com_sum"), "wp.vec3", 1);
+		B(k, "wp.atomic_add(%s, c, %s[%s]%s)", cs, pos, t, w ? F(k, " * %s", w) : "");
+	}
 	if (w && chance(g, 60))
 		B(k, "wp.atomic_add(%s, c, %s)", arr(k, ONE(g, "weight_sum", "w_total", "norm"), "float", 1), w);
 	else if (!w && chance(g, 40))
@@ -2033,6 +2049,11 @@ static void integrate_bodies(Kit *k)
 	const char *q = arr(k, ONE(g, "body_q", "poses", "body_pose"), "wp.transform", 1);
 	const char *qd = arr(k, ONE(g, "body_qd", "twists", "body_vel"), "wp.spatial_vector", 1);
 	tid_line(k, 1, t, 0);
+	if (chance(g, 20)) {
+		/* disabled (sleeping, kinematic) bodies left where they are */
+		static const char *const fl[3] = {"body_flags", "flags", "body_state"};
+		active_check(k, t, 1, fl);
+	}
 	COV(g, type_transform);
 	COV(g, type_quat);
 	COV(g, type_spatial_vector);
@@ -2105,8 +2126,15 @@ static void integrate_bodies(Kit *k)
 	}
 	if (com)
 		B(k, "p = x_com - wp.quat_rotate(r, com)");
-	const char *o = arr(k, ONE(g, "body_q_new", "poses_out", "body_q_out"), "wp.transform", 1);
-	B(k, "%s[%s] = wp.transform(p, r)", o, t);
+	if (chance(g, 25)) {
+		/* the pose kept as a position and a rotation of their own */
+		const char *po = arr(k, ONE(g, "body_x", "positions", "com_out"), "wp.vec3", 1);
+		B(k, "%s[%s] = p", po, t);
+		B(k, "%s[%s] = r", arr(k, ONE(g, "body_rot", "rotations", "q_out"), "wp.quat", 1), t);
+	} else {
+		const char *o = arr(k, ONE(g, "body_q_new", "poses_out", "body_q_out"), "wp.transform", 1);
+		B(k, "%s[%s] = wp.transform(p, r)", o, t);
+	}
 	if (vel_out) {
 		const char *vo = arr(k, ONE(g, "body_qd_new", "twists_out", "body_qd_out"), "wp.spatial_vector", 1);
 		B(k, "%s[%s] = wp.spatial_vector(w, v)", vo, t);
@@ -2121,14 +2149,33 @@ static void fam_rigid(Kit *k)
 	int kind = rnd(g, 5);
 	if (kind == 4) {
 		/* a point cloud through one pose (a camera or a shape's frame),
-		 * a transform or a position and a rotation */
+		 * a transform or a position and a rotation; or instances of a
+		 * shape, each point through its instance's pose */
 		int split = chance(g, 30);
-		const char *xf = split ? 0 : scalar(k, ONE(g, "xform", "pose", "frame"), "wp.transform");
-		const char *pos = split ? scalar(k, ONE(g, "origin", "position", "translation"), "wp.vec3") : 0;
-		const char *rq = split ? scalar(k, ONE(g, "orientation", "rotation", "frame_q"), "wp.quat") : 0;
+		const char *inst = chance(g, 25) ? arr(k, ONE(g, "instance", "shape_id", "mesh_id"), "int", 1) : 0;
+		const char *xf = 0, *pos = 0, *rq = 0;
+		if (inst) {
+			xf = split ? 0 : arr(k, ONE(g, "xforms", "instance_X", "shape_X"), "wp.transform", 1);
+			pos = split ? arr(k, ONE(g, "origins", "instance_pos", "shape_pos"), "wp.vec3", 1) : 0;
+			rq = split ? arr(k, ONE(g, "orientations", "instance_rot", "shape_rot"), "wp.quat", 1) : 0;
+		} else {
+			xf = split ? 0 : scalar(k, ONE(g, "xform", "pose", "frame"), "wp.transform");
+			pos = split ? scalar(k, ONE(g, "origin", "position", "translation"), "wp.vec3") : 0;
+			rq = split ? scalar(k, ONE(g, "orientation", "rotation", "frame_q"), "wp.quat") : 0;
+		}
 		const char *pts = arr(k, ONE(g, "points", "vertices", "local_pts"), "wp.vec3", 1);
 		tid_line(k, 1, t, 0);
 		COV(g, type_transform);
+		if (inst) {
+			B(k, "b = %s[%s]", inst, t);
+			if (split) {
+				pos = F(k, "%s[b]", pos);
+				rq = F(k, "%s[b]", rq);
+			} else {
+				B(k, "X = %s[b]", xf);
+				xf = "X";
+			}
+		}
 		/* the points scaled first (a uniform scale keeps the normals) */
 		if (chance(g, 30))
 			B(k, "p = %s[%s] * %s", pts, t, coef(k, ONE(g, "scale", "shape_scale", "size"), 0.5, 2.0));
@@ -2158,7 +2205,12 @@ static void fam_rigid(Kit *k)
 		}
 		if (chance(g, 99)) {
 			const char *dist = arr(k, ONE(g, "depth", "dist", "height"), "float", 1);
-			B(k, "%s[%s] = %s", dist, t, response(k, F(k, "q[%d]", rnd(g, 3))));
+			if (chance(g, 30)) {
+				/* the range from the frame's origin, softened */
+				B(k, "radial = wp.sqrt(wp.dot(q, q) + %s)", soft_eps(k));
+				B(k, "%s[%s] = %s", dist, t, response(k, "radial"));
+			} else
+				B(k, "%s[%s] = %s", dist, t, response(k, F(k, "q[%d]", rnd(g, 3))));
 		}
 		B(k, "%s[%s] = q", o, t);
 		kit_end(k, ONE(g, "transform_cloud", "to_world", "apply_pose"));
@@ -2194,30 +2246,40 @@ static void fam_rigid(Kit *k)
 			B(k, "%s[%s] = pv", vo, t);
 		}
 		{
-			/* a penalty contact with the ground (y or z up), a contact
-			 * margin per point or not, damped by the point's speed into
-			 * it when that is known, with viscous friction along it */
+			/* a penalty contact with the ground (y or z up, or a plane
+			 * given as its normal and offset, as warp.sim's ground is), a
+			 * contact margin per point or not, damped by the point's
+			 * speed into it when that is known, with viscous friction
+			 * along it */
 			int up = chance(g, 70) ? 1 : 2;
+			const char *plane = chance(g, 20) ? scalar(k, ONE(g, "ground", "ground_plane", "plane"), "wp.vec4") : 0;
 			const char *f = turn == 2 ? arr(k, ONE(g, "body_f", "wrenches", "body_force"), "wp.spatial_vector", 1)
 						  : arr(k, ONE(g, "contact_f", "forces", "f"), "wp.vec3", 1);
 			const char *kc = fparam(k, ONE(g, "contact_ke", "ke", "stiffness"));
 			COV(g, stmt_if);
+			/* (the contact with a plane begins a tuned margin early) */
+			const char *h = plane ? F(k, "%s - %s[3]", num(k, 0.005, 0.08), plane) : num(k, -0.2, 0.3);
+			const char *height = plane ? "wp.dot(n, world)" : F(k, "world[%d]", up);
+			if (plane)
+				B(k, "n = wp.vec3(%s[0], %s[1], %s[2])", plane, plane, plane);
 			if (chance(g, 35)) {
-				const char *h = num(k, -0.2, 0.3);
 				const char *rad = arr(k, ONE(g, "radius", "thickness", "margin"), "float", 1);
-				B(k, "depth = %s + %s[%s] - world[%d]", h, rad, t, up);
+				B(k, "depth = %s + %s[%s] - %s", h, rad, t, height);
 			} else
-				B(k, "depth = %s - world[%d]", num(k, -0.2, 0.3), up);
+				B(k, "depth = %s - %s", h, height);
 			B(k, "if depth > 0.0:");
 			k->ind++;
 			const char *law = prod(k, kc, chance(g, 30) ? "depth" : response(k, "depth"));
+			const char *vn = plane ? "wp.dot(pv, n)" : F(k, "pv[%d]", up);
 			if (vel)
-				law = F(k, "%s - %s * wp.min(pv[%d], 0.0)", law, coef(k, ONE(g, "contact_kd", "kd", "damping"), 0.05, 0.5), up);
-			const char *fv = up == 1 ? F(k, "wp.vec3(0.0, %s, 0.0)", law) : F(k, "wp.vec3(0.0, 0.0, %s)", law);
+				law = F(k, "%s - %s * wp.min(%s, 0.0)", law, coef(k, ONE(g, "contact_kd", "kd", "damping"), 0.05, 0.5), vn);
+			const char *fv = plane ? F(k, "n * (%s)", law) : up == 1 ? F(k, "wp.vec3(0.0, %s, 0.0)", law) : F(k, "wp.vec3(0.0, 0.0, %s)", law);
 			if (vel && chance(g, 40)) {
 				B(k, "fc = %s", fv);
 				const char *kf = coef(k, ONE(g, "contact_kf", "kf", "friction"), 0.05, 0.8);
-				if (up == 1)
+				if (plane)
+					B(k, "fc = fc - %s * (pv - n * wp.dot(pv, n))", kf);
+				else if (up == 1)
 					B(k, "fc = fc - %s * wp.vec3(pv[0], 0.0, pv[2])", kf);
 				else
 					B(k, "fc = fc - %s * wp.vec3(pv[0], pv[1], 0.0)", kf);
@@ -2257,8 +2319,11 @@ static void fam_rigid(Kit *k)
 							    : F(k, "wp.diag(%s[%s])", arr(k, ONE(g, "moments", "I_diag", "principal_I"), "wp.vec3", 1), t);
 			B(k, "R = wp.quat_to_matrix(r)");
 			const char *o = arr(k, ONE(g, "inertia_world", "I_world", "world_inertia"), "wp.mat33", 1);
+			/* an armature: inertia added about every axis, as warp.sim's
+			 * bodies carry for stability */
+			const char *arm = chance(g, 40) ? F(k, " + %s * wp.identity(n=3, dtype=float)", num(k, 0.002, 0.08)) : "";
 			if (chance(g, 2)) {
-				B(k, "Iw = R * %s * wp.transpose(R)", inertia);
+				B(k, "Iw = R * %s * wp.transpose(R)%s", inertia, arm);
 			} else {
 				/* about a point off the centre of mass (the parallel
 				 * axis theorem), the body's mass tuned, the point one
@@ -2271,20 +2336,30 @@ static void fam_rigid(Kit *k)
 					/* the same term through the cross-product matrix:
 					 * -[d]x^2 = |d|^2 I - d d^T */
 					B(k, "S = wp.skew(d)");
-					B(k, "Iw = R * %s * wp.transpose(R) - %s * S * S", inertia, m);
+					B(k, "Iw = R * %s * wp.transpose(R) - %s * S * S%s", inertia, m, arm);
 				} else {
-					B(k, "Iw = R * %s * wp.transpose(R) + %s * (wp.dot(d, d) * wp.identity(n=3, dtype=float) - wp.outer(d, d))",
-					  inertia, m);
+					B(k, "Iw = R * %s * wp.transpose(R) + %s * (wp.dot(d, d) * wp.identity(n=3, dtype=float) - wp.outer(d, d))%s",
+					  inertia, m, arm);
 				}
 			}
 			B(k, "%s[%s] = Iw", o, t);
-			if (chance(g, 35)) {
+			int inv = chance(g, 35);
+			if (inv) {
 				/* the inverse inertia too, the body's given */
 				const char *ii = arr(k, ONE(g, "inv_inertia", "body_inv_I", "inv_I_body"), "wp.mat33", 1);
 				const char *io = arr(k, ONE(g, "inv_inertia_world", "inv_I_world", "world_inv_inertia"), "wp.mat33", 1);
-				B(k, "%s[%s] = R * %s[%s] * wp.transpose(R)", io, t, ii, t);
+				B(k, "Iw_inv = R * %s[%s] * wp.transpose(R)", ii, t);
+				B(k, "%s[%s] = Iw_inv", io, t);
 			}
-			if (chance(g, 50)) {
+			if (inv && chance(g, 40)) {
+				/* the spin recovered from a world angular momentum (an
+				 * integrator that carries L), maybe its kinetic energy */
+				B(k, "L = %s[%s]", arr(k, ONE(g, "L_world", "ang_momentum", "momentum"), "wp.vec3", 1), t);
+				B(k, "w = Iw_inv * L");
+				B(k, "%s[%s] = w", arr(k, ONE(g, "omega_world", "w_world", "spin_world"), "wp.vec3", 1), t);
+				if (chance(g, 50))
+					B(k, "%s[%s] = 0.5 * wp.dot(w, L)", arr(k, ONE(g, "ke_rot", "spin_energy", "rot_energy"), "float", 1), t);
+			} else if (chance(g, 50)) {
 				/* the angular momentum of a spin in the body frame or
 				 * the world's, and maybe its kinetic energy */
 				const char *wb = arr(k, ONE(g, "omega_body", "w_local", "spin"), "wp.vec3", 1);
@@ -2295,6 +2370,10 @@ static void fam_rigid(Kit *k)
 					B(k, "w = %s[%s]", wb, t);
 				B(k, "L = Iw * w");
 				B(k, "%s[%s] = L", L, t);
+				if (chance(g, 30))
+					/* the gyroscopic torque, w x L, that an explicit
+					 * step of the spin subtracts */
+					B(k, "%s[%s] = wp.cross(w, L)", arr(k, ONE(g, "gyro", "tau_gyro", "gyroscopic"), "wp.vec3", 1), t);
 				int ke = rnd(g, 5);
 				if (ke == 1)
 					B(k, "%s[%s] = 0.5 * wp.dot(w, L)", arr(k, ONE(g, "ke_rot", "spin_energy", "rot_energy"), "float", 1), t);
@@ -2331,6 +2410,13 @@ static void fam_rigid(Kit *k)
 			else {
 				const char *up = scalar(k, ONE(g, "up", "bias_dir", "target_dir"), "wp.vec3");
 				B(k, "%s[%s] = wp.normalize(d + %s * %s)", o, t, num(k, 0.02, 0.8), up);
+			}
+			if (chance(g, 35)) {
+				/* how far the direction leans along a reference axis
+				 * (an upright test), one for all or one per body */
+				const char *ax = chance(g, 60) ? scalar(k, ONE(g, "ref_axis", "world_up", "vertical"), "wp.vec3")
+							       : F(k, "%s[%s]", arr(k, ONE(g, "ref_axis", "target_axis", "goal_dir"), "wp.vec3", 1), t);
+				B(k, "%s[%s] = wp.dot(d, %s)", arr(k, ONE(g, "tilt", "lean", "alignment"), "float", 1), t, ax);
 			}
 		}
 		kit_end(k, ONE(g, "rotate_frames", "world_inertia", "orient"));
@@ -2370,9 +2456,13 @@ static void fam_rigid(Kit *k)
 		 * twist about the joint axis; written per joint, or summed as
 		 * a stiffness-weighted energy */
 		const char *err;
-		switch (rnd(g, 4)) {
+		switch (rnd(g, 5)) {
 		case 0:
-			B(k, "dx = wp.length(wp.transform_get_translation(X_rel))");
+			if (chance(g, 40))
+				/* the joint frames' separation, measured in the world */
+				B(k, "dx = wp.length(wp.transform_get_translation(X_c) - wp.transform_get_translation(X_p))");
+			else
+				B(k, "dx = wp.length(wp.transform_get_translation(X_rel))");
 			err = response(k, "dx");
 			break;
 		case 1:
@@ -2393,6 +2483,17 @@ static void fam_rigid(Kit *k)
 			B(k, "r = wp.transform_get_rotation(X_rel)");
 			B(k, "twist = wp.dot(wp.vec3(r[0], r[1], r[2]), %s)", ax);
 			err = response(k, "twist");
+			break;
+		}
+		case 4: {
+			/* the distance of the relative rotation from a target's,
+			 * 1 - <r, q>^2: zero at either sign of the target */
+			const char *qt = chance(g, 60) ? F(k, "%s[%s]", arr(k, ONE(g, "target_rot", "joint_target_q", "rest_rot"), "wp.quat", 1), t)
+						       : scalar(k, ONE(g, "target_rot", "q_target", "rest_rot"), "wp.quat");
+			B(k, "r = wp.transform_get_rotation(X_rel)");
+			B(k, "c = wp.dot(r, wp.normalize(%s))", qt);
+			B(k, "dq = 1.0 - c * c");
+			err = response(k, "dq");
 			break;
 		}
 		}
