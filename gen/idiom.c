@@ -2741,6 +2741,7 @@ static void fam_neighbors(Kit *k)
 				  : coef(k, ONE(g, "mass", "particle_mass", "m0"), 0.2, 2.0);
 	const char *v = kind == 1 || kind == 3 ? arr(k, ONE(g, "v", "velocities"), "wp.vec3", 1) : 0;
 	const char *pot = 0;
+	int touch = 0;
 	/* XSPH's sum normalised by the weights, or not */
 	int norm = kind == 3 && chance(g, 70);
 	if (kind == 0) {
@@ -2752,6 +2753,12 @@ static void fam_neighbors(Kit *k)
 			B(k, "wsum = float(0.0)");
 	} else {
 		B(k, "f = wp.vec3()");
+		if (kind == 1 && chance(g, 25)) {
+			/* the spheres each touches counted beside the force (a
+			 * packing's coordination number) */
+			touch = 1;
+			B(k, "touching = int(0)");
+		}
 		if (kind == 2 && law < 2 && chance(g, 25)) {
 			/* the potential beside the force */
 			pot = "phi";
@@ -2795,7 +2802,7 @@ static void fam_neighbors(Kit *k)
 		const char *rad = h;
 		if (chance(g, 35)) {
 			const char *ra = arr(k, ONE(g, "radius", "particle_radius", "rad"), "float", 1);
-			if (chance(g, 80))
+			if (chance(g, 90))
 				/* a contact margin: the spheres touch a little early */
 				B(k, "r_sum = %s[%s] + %s[j] + %s", ra, t, ra, num(k, 0.01, 0.2));
 			else
@@ -2815,6 +2822,8 @@ static void fam_neighbors(Kit *k)
 		if (!strcmp(pen, "c * c"))
 			B(k, "c = %s - d", rad);
 		B(k, "f += n * (%s - %s * wp.min(vn, 0.0))", prod(k, kn, pen), kdmp);
+		if (touch)
+			B(k, "touching += 1");
 		friction = chance(g, 50);
 		if (friction) {
 			/* viscous friction against the sliding velocity */
@@ -2841,9 +2850,22 @@ static void fam_neighbors(Kit *k)
 			const char *mj = arr(k, ONE(g, "mass", "m", "particle_mass"), "float", 1);
 			B(k, "w = w * %s[j]", mj);
 		}
-		B(k, "dv += (%s[j] - vi) * w", v);
+		int closing = chance(g, 20);
+		if (closing) {
+			/* only pairs closing in on each other, as an artificial
+			 * viscosity damps */
+			B(k, "dvj = %s[j] - vi", v);
+			COV(g, stmt_if);
+			B(k, "if wp.dot(dvj, r) > 0.0:");
+			k->ind++;
+			B(k, "dv += dvj * w");
+		} else {
+			B(k, "dv += (%s[j] - vi) * w", v);
+		}
 		if (norm)
 			B(k, "wsum += w");
+		if (closing)
+			k->ind--;
 		k->ind--;
 	} else {
 		/* softened gravity */
@@ -2855,7 +2877,7 @@ static void fam_neighbors(Kit *k)
 			const char *L = num(k, 1.5, 3.0);
 			B(k, "r = r - wp.vec3(wp.round(r[0] / %s), wp.round(r[1] / %s), wp.round(r[2] / %s)) * %s", L, L, L, L);
 		}
-		B(k, "r2 = wp.dot(r, r) + %s", num(k, 0.005, 0.1));
+		B(k, "r2 = wp.dot(r, r) + %s", num(k, 0.005, 0.08));
 		if (chance(g, 50)) {
 			/* no pull from beyond a cutoff */
 			COV(g, stmt_if);
@@ -2942,7 +2964,14 @@ static void fam_neighbors(Kit *k)
 			else
 				B(k, "%s[%s] = f", o, t);
 		}
-		if (pot) {
+		if (touch)
+			B(k, "%s[%s] = touching", arr(k, ONE(g, "contacts", "num_touching", "coordination"), "int", 1), t);
+		if (pot && law == 0 && chance(g, 40)) {
+			/* the system's potential energy, each pair counted once
+			 * from either end */
+			const char *po = arr(k, ONE(g, "energy", "pe_total", "potential"), "float", 1);
+			B(k, "wp.atomic_add(%s, 0, 0.5 * %s[%s] * phi)", po, mass_arr, t);
+		} else if (pot) {
 			const char *po = arr(k, ONE(g, "potential", "phi_out", "energy"), "float", 1);
 			B(k, "%s[%s] = phi", po, t);
 		}
