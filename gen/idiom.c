@@ -1937,9 +1937,15 @@ static void average_rotations(Kit *k)
 	G *g = k->g;
 	const char *t = k->tid;
 	const char *own = arr(k, ONE(g, "cluster", "group", "owner"), "int", 1);
-	/* the rotation from the element's rest orientation (shape matching) */
-	if (chance(g, 35))
-		B(k, "r = r * wp.quat_inverse(wp.normalize(%s[%s]))", arr(k, ONE(g, "rest_q", "rot_rest", "q0"), "wp.quat", 1), t);
+	/* the rotation from the element's rest orientation (shape matching),
+	 * measured in the world frame or in the element's own */
+	if (chance(g, 35)) {
+		const char *rest = arr(k, ONE(g, "rest_q", "rot_rest", "q0"), "wp.quat", 1);
+		if (chance(g, 60))
+			B(k, "r = r * wp.quat_inverse(wp.normalize(%s[%s]))", rest, t);
+		else
+			B(k, "r = wp.quat_inverse(wp.normalize(%s[%s])) * r", rest, t);
+	}
 	const char *ref = chance(g, 60) ? F(k, "%s[c]", arr(k, ONE(g, "ref_rot", "q_ref", "cluster_rot"), "wp.quat", 1))
 					: scalar(k, ONE(g, "ref", "q_rest", "rest_rot"), "wp.quat");
 	B(k, "c = %s[%s]", own, t);
@@ -2327,19 +2333,21 @@ static void fam_rigid(Kit *k)
 			} else {
 				/* about a point off the centre of mass (the parallel
 				 * axis theorem), the body's mass tuned, the point one
-				 * for all or one per body */
+				 * for all or one per body; or an inertia given about
+				 * that point moved back to the centre of mass */
 				const char *off = chance(g, 65) ? scalar(k, ONE(g, "offset", "pivot", "com_offset"), "wp.vec3")
 								: F(k, "%s[%s]", arr(k, ONE(g, "offset", "pivot", "com_offset"), "wp.vec3", 1), t);
 				B(k, "d = wp.quat_rotate(r, %s)", off);
 				const char *m = num(k, 0.02, 0.8);
+				int back = chance(g, 30);
 				if (chance(g, 40)) {
 					/* the same term through the cross-product matrix:
 					 * -[d]x^2 = |d|^2 I - d d^T */
 					B(k, "S = wp.skew(d)");
-					B(k, "Iw = R * %s * wp.transpose(R) - %s * S * S%s", inertia, m, arm);
+					B(k, "Iw = R * %s * wp.transpose(R) %s %s * S * S%s", inertia, back ? "+" : "-", m, arm);
 				} else {
-					B(k, "Iw = R * %s * wp.transpose(R) + %s * (wp.dot(d, d) * wp.identity(n=3, dtype=float) - wp.outer(d, d))%s",
-					  inertia, m, arm);
+					B(k, "Iw = R * %s * wp.transpose(R) %s %s * (wp.dot(d, d) * wp.identity(n=3, dtype=float) - wp.outer(d, d))%s",
+					  inertia, back ? "-" : "+", m, arm);
 				}
 			}
 			B(k, "%s[%s] = Iw", o, t);
@@ -2386,18 +2394,32 @@ static void fam_rigid(Kit *k)
 			/* into the world frame, or into the body's (a world
 			 * direction seen from the body) */
 			int inv = chance(g, 30);
-			if (chance(g, 25))
-				B(k, "d = %swp.quat_to_matrix(r)%s * %s[%s]", inv ? "wp.transpose(" : "", inv ? ")" : "", dir, t);
-			else
-				B(k, "d = %s(r, %s[%s])", inv ? "wp.quat_rotate_inv" : "wp.quat_rotate", dir, t);
-			if (chance(g, 70)) {
+			/* a spin about an axis, in the world after the body's
+			 * rotation, or in the body's frame before it (a rotor
+			 * turning on the body) */
+			int spun = chance(g, 70);
+			int local = spun && !inv && chance(g, 30);
+			const char *spin = 0;
+			if (spun) {
 				const char *ang = arr(k, ONE(g, "angle", "theta", "spin_angle"), "float", 1);
 				const char *axis = chance(g, 70) ? scalar(k, ONE(g, "axis", "spin_axis", "hinge"), "wp.vec3")
 								 : F(k, "%s[%s]", arr(k, ONE(g, "axis", "spin_axis", "hinge"), "wp.vec3", 1), t);
 				const char *th = chance(g, 50) ? F(k, "%s[%s]", ang, t)
 							       : F(k, "%s[%s] * %s", ang, t, coef(k, ONE(g, "rate", "gain", "spin_rate"), 0.5, 3.0));
-				B(k, "spin = wp.quat_from_axis_angle(wp.normalize(%s), %s)", axis, th);
-				B(k, "d = wp.quat_rotate(spin, d)");
+				spin = F(k, "spin = wp.quat_from_axis_angle(wp.normalize(%s), %s)", axis, th);
+			}
+			if (local) {
+				B(k, "%s", spin);
+				B(k, "d = wp.quat_rotate(r * spin, %s[%s])", dir, t);
+			} else {
+				if (chance(g, 25))
+					B(k, "d = %swp.quat_to_matrix(r)%s * %s[%s]", inv ? "wp.transpose(" : "", inv ? ")" : "", dir, t);
+				else
+					B(k, "d = %s(r, %s[%s])", inv ? "wp.quat_rotate_inv" : "wp.quat_rotate", dir, t);
+				if (spin) {
+					B(k, "%s", spin);
+					B(k, "d = wp.quat_rotate(spin, d)");
+				}
 			}
 			static const int ow[] = {1, 3, 48, 48};
 			int out = wpick(g, ow, 4);
