@@ -3100,8 +3100,12 @@ static void fam_raycast(Kit *k)
 			const char *lit_hit = F(k, strchr(lit, '+') ? "(wp.max(wp.dot(n_hit, l), 0.0)%s)" : "wp.max(wp.dot(n_hit, l), 0.0)%s", lit);
 			/* the normal in the hit sphere's frame: bands along its
 			 * local y axis */
-			if (rot)
-				lit_hit = F(k, "%s * (%s + %s * wp.sin(%s * n_local[1]))", lit_hit, num(k, 0.5, 0.7), num(k, 0.2, 0.3), num(k, 4.0, 12.0));
+			if (rot) {
+				const char *base = num(k, 0.5, 0.7);
+				const char *depth = num(k, 0.2, 0.3);
+				const char *freq = num(k, 4.0, 12.0);
+				lit_hit = F(k, "%s * (%s + %s * wp.sin(%s * n_local[1]))", lit_hit, base, depth, freq);
+			}
 			int miss_first = chance(g, 50);
 			/* per sentinel, the test when the hit comes first and when
 			 * the miss does; for a vector or a matrix, the scalar
