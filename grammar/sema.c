@@ -2931,66 +2931,98 @@ static void stmt(Sema *s, Node *n)
  * check walks the body once, as Warp's code generator binds names:
  * where that is unclear (a name bound differently in an if's branches, a
  * loop whose steps are not known) the name is taken as no constant, and a
- * loop as unrolled, so that nothing Warp accepts is rejected. */
+ * loop as unrolled, so that nothing Warp accepts is rejected.
+ *
+ * Each name has one binding at a time, stamped with the order it was made
+ * in; a dynamic loop notes the stamp it starts at, so a name rebound in
+ * it was bound to a constant at its start exactly when its binding then
+ * is a constant's older than the loop.  An if undoes its first branch's
+ * bindings (a trail) before it walks the second, then joins the names
+ * either changed: the walk is linear in the body, however many names. */
 
 enum { CL_NONE, CL_CONST, CL_MAYBE };
 
 typedef struct {
-	const char *name;
-	const Node *at;   /* the constant's assignment */
-	int kind;         /* CL_CONST or CL_MAYBE */
-	int known;        /* its int value is ival */
+	int kind;         /* CL_NONE, CL_CONST or CL_MAYBE */
+	const Node *at;   /* the assignment that bound it */
+	int known;        /* an int constant of value ival */
 	int64_t ival;
-} ClName;
+	long stamp;       /* when it was bound */
+} ClBind;
 
 typedef struct {
-	ClName *v;
-	int n, cap;
-} ClState;
+	int name;
+	ClBind old;
+} ClUndo;
+
+typedef struct {
+	int name;
+	ClBind b;
+} ClSaved;
 
 typedef struct {
 	Sema *s;
-	ClState **entry; /* the states the enclosing dynamic loops start in */
-	int nentry, capentry;
-	const char **iter; /* targets of unrolled loops: Warp copies them before a loop changes them */
-	int niter, capiter;
+	Map index;              /* name → slot */
+	const char **name;
+	ClBind *bind;
+	unsigned char *iter;    /* the target of an unrolled loop: Warp copies it before a loop changes it */
+	long *seen;
+	int *pos;               /* where cl_fork saved its second branch's binding */
+	int n, cap;
+	ClUndo *trail;
+	int ntrail, captrail;
+	ClSaved *saved;         /* the branches' bindings while an if joins them */
+	int nsaved, capsaved;
+	long stamp, dyn;        /* the next stamp; the innermost dynamic loop's first (0: none) */
+	long visit;
 } ClWalk;
 
-static ClName *cl_find(const ClState *st, const char *name)
+static int cl_slot(ClWalk *w, const char *name, int make)
 {
-	for (int i = 0; i < st->n; i++)
-		if (!strcmp(st->v[i].name, name))
-			return &st->v[i];
-	return NULL;
+	int k = map_get(&w->index, name);
+	if (k >= 0 || !make)
+		return k;
+	Arena *a = w->s->a;
+	if (w->n == w->cap) {
+		int cap = w->cap;
+		arena_grow(a, (void **)&w->name, &cap, w->n + 1, sizeof *w->name);
+		cap = w->cap;
+		arena_grow(a, (void **)&w->bind, &cap, w->n + 1, sizeof *w->bind);
+		cap = w->cap;
+		arena_grow(a, (void **)&w->iter, &cap, w->n + 1, sizeof *w->iter);
+		cap = w->cap;
+		arena_grow(a, (void **)&w->seen, &cap, w->n + 1, sizeof *w->seen);
+		cap = w->cap;
+		arena_grow(a, (void **)&w->pos, &cap, w->n + 1, sizeof *w->pos);
+		w->cap = cap;
+	}
+	k = w->n++;
+	w->name[k] = name;
+	w->bind[k] = (ClBind){CL_NONE, NULL, 0, 0, 0};
+	w->iter[k] = 0;
+	w->seen[k] = 0;
+	map_put(a, &w->index, name, k);
+	return k;
 }
 
-static ClState *cl_copy(ClWalk *w, const ClState *st)
+static void cl_set(ClWalk *w, int k, ClBind b)
 {
-	ClState *c = arena_alloc(w->s->a, sizeof *c);
-	if (st->n) {
-		c->v = arena_alloc(w->s->a, (size_t)st->n * sizeof *c->v);
-		memcpy(c->v, st->v, (size_t)st->n * sizeof *c->v);
-		c->n = c->cap = st->n;
-	}
-	return c;
+	arena_grow(w->s->a, (void **)&w->trail, &w->captrail, w->ntrail + 1, sizeof *w->trail);
+	w->trail[w->ntrail++] = (ClUndo){k, w->bind[k]};
+	b.stamp = ++w->stamp;
+	w->bind[k] = b;
 }
 
-static void cl_set(ClWalk *w, ClState *st, const char *name, int kind, const Node *at, int known, int64_t ival)
+static void cl_bind_to(ClWalk *w, const char *name, int kind, const Node *at, int known, int64_t ival)
 {
-	ClName *e = cl_find(st, name);
-	if (!e) {
-		arena_grow(w->s->a, (void **)&st->v, &st->cap, st->n + 1, sizeof *st->v);
-		e = &st->v[st->n++];
-		e->name = name;
-	}
-	e->kind = kind, e->at = at, e->known = known, e->ival = ival;
+	cl_set(w, cl_slot(w, name, 1), (ClBind){kind, at, known, ival, 0});
 }
 
 /* Is e a constant to Warp's code generator (1), or maybe one (2): a
  * literal, a negated constant, wp.inf and the like; with names (a range()
  * argument), also a name bound to a constant, or one of the module's.
  * *known and *ival: an int's value. */
-static int cl_const(ClWalk *w, const ClState *st, const Node *e, int names, int *known, int64_t *ival)
+static int cl_const(ClWalk *w, const Node *e, int names, int *known, int64_t *ival)
 {
 	Sema *s = w->s;
 	*known = 0;
@@ -3003,7 +3035,7 @@ static int cl_const(ClWalk *w, const ClState *st, const Node *e, int names, int 
 		return 1;
 	case N_UNARY: {
 		/* a name bound to a constant, negated, is one too */
-		int r = e->op == '-' ? cl_const(w, st, e->kid[0], 1, known, ival) : 0;
+		int r = e->op == '-' ? cl_const(w, e->kid[0], 1, known, ival) : 0;
 		if (*known && *ival != INT64_MIN)
 			*ival = -*ival;
 		else
@@ -3017,12 +3049,13 @@ static int cl_const(ClWalk *w, const ClState *st, const Node *e, int names, int 
 	case N_NAME: {
 		if (!names)
 			return 0;
-		const ClName *c = cl_find(st, e->name);
-		if (c) {
-			*known = c->kind == CL_CONST && c->known, *ival = c->ival;
-			return c->kind == CL_CONST ? 1 : c->kind == CL_MAYBE ? 2 : 0;
+		int k = cl_slot(w, e->name, 0);
+		if (k >= 0) {
+			const ClBind *b = &w->bind[k];
+			*known = b->kind == CL_CONST && b->known, *ival = b->ival;
+			return b->kind == CL_CONST ? 1 : b->kind == CL_MAYBE ? 2 : 0;
 		}
-		int k = map_get(&s->consts, e->name);
+		k = map_get(&s->consts, e->name);
 		if (k < 0)
 			return 0;
 		if (s->cval[k].ty == TY_INT && s->cval[k].py)
@@ -3060,34 +3093,25 @@ static void cl_text(Sema *s, const Node *e, char *out, size_t cap)
 	snprintf(out, cap, "...");
 }
 
-static int cl_is_iter(const ClWalk *w, const char *name)
-{
-	for (int i = 0; i < w->niter; i++)
-		if (!strcmp(w->iter[i], name))
-			return 1;
-	return 0;
-}
-
 /* name is (re)bound at n: an error where a dynamic loop around n started
  * with name bound to a constant */
-static void cl_bind(ClWalk *w, const Node *n, const char *name)
+static void cl_check(ClWalk *w, const Node *n, const char *name)
 {
 	Sema *s = w->s;
-	if (cl_is_iter(w, name))
+	int k = cl_slot(w, name, 0);
+	if (k < 0 || w->iter[k])
 		return;
-	for (int i = 0; i < w->nentry; i++) {
-		const ClName *c = cl_find(w->entry[i], name);
-		if (c && c->kind == CL_CONST) {
-			char hint[96];
-			cl_text(s, c->at->kid[1], hint, sizeof hint);
-			ERR(n, "'%s' is a constant (assigned a literal at line %d) and this loop, which "
-			       "Warp does not unroll, changes it; Warp rejects that: write '%s = %s'",
-			    name, c->at->line, name, hint);
-		}
+	const ClBind *b = &w->bind[k];
+	if (b->kind == CL_CONST && b->stamp < w->dyn) {
+		char hint[96];
+		cl_text(s, b->at->kid[1], hint, sizeof hint);
+		ERR(n, "'%s' is a constant (assigned a literal at line %d) and this loop, which "
+		       "Warp does not unroll, changes it; Warp rejects that: write '%s = %s'",
+		    name, b->at->line, name, hint);
 	}
 }
 
-static void cl_block(ClWalk *w, ClState *st, const Node *b);
+static void cl_block(ClWalk *w, const Node *b);
 
 /* Does the loop body b hold a break of its own (in its ifs, not in a
  * nested loop)? */
@@ -3108,23 +3132,56 @@ static int cl_breaks(const Node *b)
 	return 0;
 }
 
-/* After a body that may or may not have run: a name bound alike in both
- * states keeps its binding, any other is CL_MAYBE. */
-static void cl_merge(ClWalk *w, ClState *st, const ClState *a, const ClState *b)
+/* Save the bindings made since the trail held mark (each name once, as
+ * it is now) and undo them; returns how many were saved. */
+static int cl_save_undo(ClWalk *w, int mark)
 {
-	const ClState *both[2] = {a, b};
-	ClState *r = cl_copy(w, a);
-	for (int k = 0; k < 2; k++)
-		for (int i = 0; i < both[k]->n; i++) {
-			const ClName *x = &both[k]->v[i], *y = cl_find(both[1 - k], x->name);
-			int yk = y ? y->kind : CL_NONE;
-			if (yk != x->kind || (yk != CL_NONE && y->at != x->at))
-				cl_set(w, r, x->name, CL_MAYBE, x->at, 0, 0);
-		}
-	*st = *r;
+	int n0 = w->nsaved;
+	w->visit++;
+	for (int i = w->ntrail - 1; i >= mark; i--) {
+		int k = w->trail[i].name;
+		if (w->seen[k] == w->visit)
+			continue;
+		w->seen[k] = w->visit;
+		arena_grow(w->s->a, (void **)&w->saved, &w->capsaved, w->nsaved + 1, sizeof *w->saved);
+		w->saved[w->nsaved++] = (ClSaved){k, w->bind[k]};
+	}
+	for (; w->ntrail > mark; w->ntrail--)
+		w->bind[w->trail[w->ntrail - 1].name] = w->trail[w->ntrail - 1].old;
+	return w->nsaved - n0;
 }
 
-static void cl_loop(ClWalk *w, ClState *st, const Node *n)
+/* Walk a and b (either may be NULL: a body that may not run) from the
+ * same bindings, and join them: a name that either rebinds is no longer
+ * sure to be a constant (Warp joins the two values), CL_MAYBE, or
+ * CL_NONE where it is a constant in neither. */
+static void cl_fork(ClWalk *w, const Node *a, const Node *b)
+{
+	int mark = w->ntrail, base = w->nsaved;
+	cl_block(w, a);
+	int na = cl_save_undo(w, mark);
+	cl_block(w, b);
+	int nb = cl_save_undo(w, mark);
+	long vb = ++w->visit;
+	for (int i = base + na; i < base + na + nb; i++) {
+		w->seen[w->saved[i].name] = vb;
+		w->pos[w->saved[i].name] = i;
+	}
+	for (int i = base; i < base + na + nb; i++) {
+		int k = w->saved[i].name;
+		const ClBind *x = &w->saved[i].b, *y = &w->bind[k];
+		if (i < base + na && w->seen[k] == vb)
+			y = &w->saved[w->pos[k]].b;
+		else if (i >= base + na && w->seen[k] != vb)
+			continue; /* joined from a's side */
+		int kind = x->kind == CL_NONE && y->kind == CL_NONE ? CL_NONE : CL_MAYBE;
+		cl_set(w, k, (ClBind){kind, x->at, 0, 0, 0});
+		w->seen[k] = 0;
+	}
+	w->nsaved = base;
+}
+
+static void cl_loop(ClWalk *w, const Node *n)
 {
 	const Node *body = n->kind == N_FOR ? kid(n, 2) : kid(n, 1);
 	int dynamic = 1, runs = -1; /* runs: 1 at least once, 0 never, -1 not known */
@@ -3136,7 +3193,7 @@ static void cl_loop(ClWalk *w, ClState *st, const Node *n)
 		for (int i = 0; numeric && i < na; i++) {
 			int known, r;
 			int64_t v;
-			if (!(r = cl_const(w, st, it->kid[i + 1], 1, &known, &v)))
+			if (!(r = cl_const(w, it->kid[i + 1], 1, &known, &v)))
 				numeric = 0;
 			else if (r == 2 || !known)
 				maybe = 1;
@@ -3154,99 +3211,92 @@ static void cl_loop(ClWalk *w, ClState *st, const Node *n)
 			dynamic = cnt > 16 || (cnt > 0 && cl_breaks(body));
 		}
 	}
-	ClState *before = cl_copy(w, st);
 	if (!dynamic) {
 		/* unrolled: the body once, the variable a constant Warp lets a
 		 * later loop change */
 		if (runs == 0)
 			return;
 		if (var) {
-			cl_set(w, st, var, runs == 1 ? CL_CONST : CL_MAYBE, n, 0, 0);
-			arena_grow(w->s->a, (void **)&w->iter, &w->capiter, w->niter + 1, sizeof *w->iter);
-			w->iter[w->niter++] = var;
+			int k = cl_slot(w, var, 1);
+			w->iter[k] = 1;
+			cl_set(w, k, (ClBind){runs == 1 ? CL_CONST : CL_MAYBE, n, 0, 0, 0});
 		}
-		cl_block(w, st, body);
 		if (runs < 0)
-			cl_merge(w, st, before, st);
+			cl_fork(w, body, NULL);
+		else
+			cl_block(w, body);
 		return;
 	}
 	/* the loop's variable is bound before the loop starts: Warp does
-	 * not take it for a change */
+	 * not take it for a change of this loop's, but of an outer one's */
 	if (var) {
-		cl_bind(w, n->kid[0], var);
-		cl_set(w, st, var, CL_NONE, n, 0, 0);
-		before = cl_copy(w, st);
+		cl_check(w, n->kid[0], var);
+		cl_bind_to(w, var, CL_NONE, n, 0, 0);
 	}
-	arena_grow(w->s->a, (void **)&w->entry, &w->capentry, w->nentry + 1, sizeof *w->entry);
-	w->entry[w->nentry++] = before;
-	cl_block(w, st, body);
-	w->nentry--;
-	cl_merge(w, st, before, st);
+	long outer = w->dyn;
+	w->dyn = w->stamp + 1;
+	cl_fork(w, body, NULL);
+	w->dyn = outer;
 }
 
-static void cl_target(ClWalk *w, ClState *st, const Node *t)
+static void cl_target(ClWalk *w, const Node *t)
 {
 	if (t->kind == N_NAME) {
-		cl_bind(w, t, t->name);
-		cl_set(w, st, t->name, CL_NONE, t, 0, 0);
+		cl_check(w, t, t->name);
+		cl_bind_to(w, t->name, CL_NONE, t, 0, 0);
 	} else if (t->kind == N_TUPLE) {
 		for (int i = 0; i < t->nkid; i++)
-			cl_target(w, st, t->kid[i]);
+			cl_target(w, t->kid[i]);
 	}
 }
 
-static void cl_stmt(ClWalk *w, ClState *st, const Node *n)
+static void cl_stmt(ClWalk *w, const Node *n)
 {
 	switch (n->kind) {
 	case N_ASSIGN: {
 		const Node *t = n->kid[0];
 		int known;
 		int64_t v;
-		int r = cl_const(w, st, n->kid[1], 0, &known, &v);
-		cl_target(w, st, t);
+		int r = cl_const(w, n->kid[1], 0, &known, &v);
+		cl_target(w, t);
 		if (t->kind == N_NAME && r)
-			cl_set(w, st, t->name, r == 1 ? CL_CONST : CL_MAYBE, n, known, v);
+			cl_bind_to(w, t->name, r == 1 ? CL_CONST : CL_MAYBE, n, known, v);
 		return;
 	}
 	case N_AUGASSIGN:
-		cl_target(w, st, n->kid[0]);
+		cl_target(w, n->kid[0]);
 		return;
-	case N_IF: {
-		ClState *a = cl_copy(w, st), *b = cl_copy(w, st);
-		cl_block(w, a, kid(n, 1));
-		cl_block(w, b, kid(n, 2));
-		cl_merge(w, st, a, b);
+	case N_IF:
+		cl_fork(w, kid(n, 1), kid(n, 2));
 		return;
-	}
 	case N_FOR:
 	case N_WHILE:
-		cl_loop(w, st, n);
+		cl_loop(w, n);
 		return;
 	case N_BLOCK:
-		cl_block(w, st, n);
+		cl_block(w, n);
 		return;
 	}
 }
 
-static void cl_block(ClWalk *w, ClState *st, const Node *b)
+static void cl_block(ClWalk *w, const Node *b)
 {
 	if (!b)
 		return;
 	if (b->kind != N_BLOCK) {
-		cl_stmt(w, st, b);
+		cl_stmt(w, b);
 		return;
 	}
 	for (int i = 0; i < b->nkid; i++)
-		cl_stmt(w, st, b->kid[i]);
+		cl_stmt(w, b->kid[i]);
 }
 
 static void check_loop_constants(Sema *s, const Node *params, const Node *body)
 {
 	ClWalk w = {.s = s};
-	ClState st = {0};
 	for (int i = 0; params && i < params->nkid; i++)
-		cl_set(&w, &st, params->kid[i]->name, CL_NONE, params->kid[i], 0, 0);
-	cl_block(&w, &st, body);
+		(void)cl_slot(&w, params->kid[i]->name, 1);
+	cl_block(&w, body);
 }
 
 /* ---- functions ----------------------------------------------------------- */
