@@ -314,16 +314,21 @@ static const char *coef(Kit *k, const char *name, double lo, double hi)
 }
 
 /* An activation of a layer's sum Z (an atom or a parenthesized term):
- * a rectifier, a leaky one, tanh, a sigmoid, a softplus, or one of the
- * smooth responses */
+ * a rectifier, a leaky one, one clipped at a ceiling (ReLU6's kind),
+ * tanh, a sigmoid, a softplus, a SiLU (GELU's sigmoid approximation when
+ * its slope is 1.702), an ELU, or one of the smooth responses */
 static const char *activation(Kit *k, const char *z)
 {
-	switch (rnd(k->g, 6)) {
+	switch (rnd(k->g, 9)) {
 	case 0: return F(k, "wp.max(%s, 0.0)", z);
 	case 1: return F(k, "wp.max(%s, %s * %s)", z, num(k, 0.01, 0.2), z);
 	case 2: return F(k, "wp.tanh(%s)", z);
 	case 3: return F(k, "1.0 / (1.0 + wp.exp(-%s))", z);
 	case 4: return F(k, "wp.log(1.0 + wp.exp(%s))", z);
+	case 5: return F(k, "wp.clamp(%s, 0.0, %s)", z, num(k, 1.0, 6.0));
+	case 6: return chance(k->g, 50) ? F(k, "%s / (1.0 + wp.exp(-%s))", z, z)
+					: F(k, "%s / (1.0 + wp.exp(-%s * %s))", z, num_not(k, 0.5, 2.0, "1.0"), z);
+	case 7: return F(k, "wp.where(%s > 0.0, %s, %s * (wp.exp(%s) - 1.0))", z, z, num(k, 0.1, 1.5), z);
 	default: return shape(k, z);
 	}
 }
@@ -1985,16 +1990,21 @@ static void drain_bins(Kit *k)
 	const char *v;
 	switch (rnd(g, 4)) {
 	case 0:
-		v = F(k, "float(c) * %s", coef(k, ONE(g, "inv_total", "norm", "scale"), 0.01, 0.2));
+		v = F(k, "float(c) * %s", coef(k, ONE(g, "inv_total", "norm", "scale"), 0.01, 0.075));
 		break;
 	case 1:
-		v = F(k, "float(c) / %s", fparam(k, ONE(g, "total", "n_samples", "bin_width")));
+		/* by the samples' count, a parameter or the total the
+		 * binning pass counted */
+		if (chance(g, 70))
+			v = F(k, "float(c) / %s", fparam(k, ONE(g, "total", "n_samples", "bin_width")));
+		else
+			v = F(k, "float(c) / float(wp.max(%s[0], 1))", arr(k, ONE(g, "n_counted", "num_samples", "sample_count"), "int", 1));
 		break;
 	case 2:
 		v = F(k, "float(c) / (float(c) + %s)", num_not(k, 0.5, 8.0, "1.0"));
 		break;
 	default:
-		v = F(k, "wp.log(1.0 + float(c)) * %s", coef(k, ONE(g, "gain", "scale", "log_scale"), 0.1, 1.0));
+		v = F(k, "wp.log(1.0 + float(c)) * %s", coef(k, ONE(g, "gain", "scale", "log_scale"), 0.1, 0.85));
 		break;
 	}
 	if (chance(g, 25)) {
@@ -2009,23 +2019,57 @@ static void drain_bins(Kit *k)
 		B(k, "%s[%s] = %s", d, t, v);
 	}
 	if (chance(g, 30)) {
-		/* the count's standard error, a Poisson count's square root */
+		/* the count's standard error, a Poisson count's square
+		 * root, or its relative error */
 		const char *e = arr(k, ONE(g, "sigma", "count_err", "stddev"), "float", 1);
 		const char *es = chance(g, 50) ? "" : F(k, "%s * ", num_not(k, 0.05, 1.0, "1.0"));
-		B(k, "%s[%s] = %swp.sqrt(float(c))", e, t, es);
+		if (chance(g, 30))
+			B(k, "%s[%s] = 1.0 / wp.sqrt(float(c) + 1.0)", e, t);
+		else
+			B(k, "%s[%s] = %swp.sqrt(float(c))", e, t, es);
+	}
+	if (chance(g, 25)) {
+		/* the distribution's mean, from the bins' centres */
+		const char *lo = num(k, -1.0, -0.5);
+		B(k, "xc = %s + (float(%s) + 0.5) * %s", lo, t, num(k, 0.01, 0.1));
+		B(k, "wp.atomic_add(%s, 0, float(c) * xc)", arr(k, ONE(g, "moment", "mean_acc", "first_moment"), "float", 1));
 	}
 	if (chance(g, 40))
 		B(k, "wp.atomic_add(%s, 0, c)", arr(k, ONE(g, "total_count", "n_total", "count_sum"), "int", 1));
+	/* the fullest bin's count, to scale a plot; the bins in use */
+	if (chance(g, 30))
+		B(k, "wp.atomic_max(%s, 0, c)", arr(k, ONE(g, "peak", "max_count", "mode_count"), "int", 1));
+	if (chance(g, 25))
+		B(k, "wp.atomic_add(%s, 0, wp.min(c, 1))", arr(k, ONE(g, "nonempty", "used_bins", "occupied"), "int", 1));
 	if (chance(g, 50))
 		B(k, "wp.atomic_cas(%s, %s, 0, c)", arr(k, ONE(g, "first_count", "first_fill", "initial"), "int", 1), t);
 	kit_end(k, ONE(g, "drain_bins", "normalize_bins", "take_counts"));
+}
+
+/* the extent of D (a local's name), padded by R when R is not "", into
+ * the arrays LO (atomic_min) and HI (atomic_max) at AT; either may be
+ * absent (0) */
+static void extent(Kit *k, const char *lo, const char *hi, const char *at, const char *d, const char *r)
+{
+	if (lo && r[0])
+		B(k, "wp.atomic_min(%s, %s, %s - %s)", lo, at, d, r);
+	else if (lo)
+		B(k, "wp.atomic_min(%s, %s, %s)", lo, at, d);
+	if (hi && r[0])
+		B(k, "wp.atomic_max(%s, %s, %s + %s)", hi, at, d, r);
+	else if (hi)
+		B(k, "wp.atomic_max(%s, %s, %s)", hi, at, d);
 }
 
 static void fam_reduce(Kit *k)
 {
 	G *g = k->g;
 	const char *t = k->tid;
-	int kind = rnd(g, 5);
+	/* 0 matrices, 1 histograms, 2 bounds, 3 energies and momenta, 4
+	 * masked counts: the matrices' plainest members (a dense layer, a
+	 * GEMV) drawn a little less often, the bounds a little more */
+	static const int kw[] = {14, 19, 21, 23, 23};
+	int kind = wpick(g, kw, 5);
 	if (kind == 0) {
 		const char *a = arr(k, ONE(g, "A", "mat", "weights", "K"), "float", 2);
 		if (chance(g, 50)) {
@@ -2040,26 +2084,65 @@ static void fam_reduce(Kit *k)
 			 * the entry maybe taken about its row's mean (a
 			 * variance) */
 			const char *term;
-			int what = rnd(g, 8);
-			int centred = chance(g, 30);
+			int what = rnd(g, 9);
+			/* the entry itself, about its row's mean, its
+			 * difference from a target matrix's (an error), or
+			 * scaled to the row's own scale (a normalization) */
+			static const int ew[] = {40, 25, 20, 15};
+			int src = wpick(g, ew, 4);
 			const char *e = "e";
-			if (centred)
+			if (src == 1)
 				B(k, "e = %s[i, j] - %s[i]", a, arr(k, ONE(g, "row_mean", "mean", "center"), "float", 1));
+			else if (src == 2)
+				B(k, "e = %s[i, j] - %s[i, j]", a, arr(k, ONE(g, "target", "ref", "A_ref"), "float", 2));
+			else if (src == 3)
+				B(k, "e = %s[i, j] * %s[i]", a, arr(k, ONE(g, "inv_scale", "row_norm", "inv_sigma"), "float", 1));
 			else if (what != 0)
 				B(k, "e = %s[i, j]", a);
 			else
 				e = F(k, "%s[i, j]", a);
+			/* maybe winsorized: clipped to a tuned range, so that
+			 * outliers weigh no more than it */
+			double clip = 0;
+			if (what != 0 && chance(g, 20)) {
+				const char *cl = num(k, 0.3, 0.9);
+				clip = atof(cl);
+				B(k, "e = wp.clamp(e, -%s, %s)", cl, cl);
+			}
 			if (what == 0) {
 				term = response(k, e);
 			} else if (what == 4) {
+				/* a softmax's denominator, maybe at a temperature,
+				 * maybe the stable one's second pass (the row's
+				 * maximum taken first) */
 				const char *s = num_not(k, 0.5, 3.0, "1.0");
-				term = chance(g, 50) ? "wp.exp(e)" : F(k, "wp.exp(%s * e)", s);
+				int st = rnd(g, 3);
+				if (st == 2)
+					term = F(k, "wp.exp(e - %s[i])", arr(k, ONE(g, "row_max", "max_logit", "shift"), "float", 1));
+				else
+					term = st == 1 && chance(g, 50) ? "wp.exp(e)" : F(k, "wp.exp(%s * e)", s);
 			} else if (what == 5) {
 				const char *b2 = arr(k, ONE(g, "B", "other", "rhs"), "float", 2);
 				term = F(k, "e * %s[i, j]", b2);
 			} else if (what == 6) {
 				/* a p-norm's power sum */
 				term = F(k, "wp.pow(wp.abs(e), %s)", num(k, 1.5, 3.0));
+			} else if (what == 8) {
+				/* a logistic loss of the entry as a logit against a
+				 * target (binary cross-entropy with logits) */
+				const char *tg = F(k, "%s[i, j]", arr(k, ONE(g, "labels", "y_true", "targets"), "float", 2));
+				if (chance(g, 40)) {
+					/* the labels smoothed towards one half */
+					double eps = atof(num(k, 0.02, 0.2));
+					B(k, "t = %s * %s + %s", dec(k, 1.0 - eps), tg, dec(k, 0.5 * eps));
+					tg = "t";
+				}
+				/* as written, or in the form that cannot overflow */
+				if (chance(g, 50))
+					B(k, "loss = wp.log(1.0 + wp.exp(-e)) + (1.0 - %s) * e", tg);
+				else
+					B(k, "loss = wp.max(e, 0.0) - e * %s + wp.log(1.0 + wp.exp(-wp.abs(e)))", tg);
+				term = "loss";
 			} else if (what == 7) {
 				/* a Huber loss: quadratic near zero, linear past delta */
 				const char *dl = num(k, 0.2, 0.8);
@@ -2075,13 +2158,25 @@ static void fam_reduce(Kit *k)
 			if (sc < 2)
 				term = prod(k, F(k, "%s[i]", arr(k, ONE(g, "row_scale", "row_weight", "inv_norm"), "float", 1)), term);
 			else if (sc < 8 && (what != 0 || chance(g, 30)))
-				term = prod(k, coef(k, ONE(g, "scale", "weight", "gain"), 0.1, 2.0), term);
-			/* 3: entries above a threshold counted; 4: the total too;
-			 * 5: the entries' squares, a second moment */
-			int second = rnd(g, 6);
+				term = prod(k, coef(k, ONE(g, "scale", "weight", "gain"), 0.2, 0.95), term);
+			/* a row mean rather than a sum */
+			if (chance(g, 20))
+				term = F(k, "%s / float(%s.shape[1])", term, a);
+			/* 3: entries above a threshold (or away from zero)
+			 * counted; 4: the total too; 5: the entries' squares, a
+			 * second moment; 6: the row's largest entry */
+			int second = rnd(g, 7);
 			if (second == 4) {
 				B(k, "s = %s", term);
 				term = "s";
+			}
+			/* off the diagonal only: a Gershgorin disc's radius
+			 * when the term is the magnitude */
+			int offd = chance(g, 15);
+			if (offd) {
+				COV(g, stmt_if);
+				B(k, "if i != j:");
+				k->ind++;
 			}
 			if (chance(g, 50)) {
 				B(k, "wp.atomic_add(%s, i, %s)", y, term);
@@ -2089,11 +2184,18 @@ static void fam_reduce(Kit *k)
 				COV(g, stmt_array_atomic_add);
 				B(k, "%s[i] += %s", y, term);
 			}
+			if (offd)
+				k->ind--;
 			if (second == 3) {
-				const char *thr = num_not(k, -0.5, 0.5, "0.0");
 				const char *cnt = arr(k, ONE(g, "nnz", "above", "row_count"), "int", 1);
 				COV(g, stmt_if);
-				B(k, "if %s > %s:", e, thr);
+				/* inside the clipped range, if any, so that it goes
+				 * both ways */
+				double tr = clip ? 0.6 * clip : 0.5;
+				if (chance(g, 35))
+					B(k, "if wp.abs(%s) > %s:", e, num(k, 0.05, tr));
+				else
+					B(k, "if %s > %s:", e, num_not(k, -tr, tr, "0.0"));
 				k->ind++;
 				B(k, "wp.atomic_add(%s, i, 1)", cnt);
 				k->ind--;
@@ -2101,6 +2203,8 @@ static void fam_reduce(Kit *k)
 				B(k, "wp.atomic_add(%s, 0, s)", arr(k, ONE(g, "total", "sum_all", "grand_total"), "float", 1));
 			} else if (second == 5) {
 				B(k, "wp.atomic_add(%s, i, %s * %s)", arr(k, ONE(g, "sum_sq", "second_moment", "sq_sum"), "float", 1), e, e);
+			} else if (second == 6) {
+				B(k, "wp.atomic_max(%s, i, %s)", arr(k, ONE(g, "row_peak", "peak", "max_entry"), "float", 1), e);
 			}
 			kit_end(k, ONE(g, "row_sums", "row_energy", "reduce_rows"));
 			return;
@@ -2113,9 +2217,21 @@ static void fam_reduce(Kit *k)
 		int store = wpick(g, sw, 4);
 		const char *cols = store == 1 ? arr(k, ONE(g, "cols", "col_idx", "indices"), "int", 2) : 0;
 		const char *xv = arr(k, ONE(g, "x", "vec", "inputs"), "float", 1);
-		const char *y = arr(k, ONE(g, "y", "out", "result"), "float", 1);
+		/* 0 the product, 1 a GEMV, 2-3 a dense layer, 4 the residual
+		 * b - A x of a linear system, 5 a weighted Jacobi sweep for it
+		 * (the matrix square, its inverse diagonal given) */
 		int form = rnd(g, 4);
-		const char *bias = form >= 2 ? arr(k, ONE(g, "bias", "b", "offset"), "float", 1) : 0;
+		if (form < 2 && chance(g, 45))
+			form = 4 + rnd(g, 2);
+		/* an operator's matrix may also be banded (a half-width of
+		 * one to four: tridiagonal and up) or upper triangular */
+		if ((form < 2 || form > 3) && store == 0 && chance(g, 35))
+			store = 4 + rnd(g, 2);
+		const char *y = form == 4   ? arr(k, ONE(g, "residual", "res", "r_out"), "float", 1)
+				: form == 5 ? arr(k, ONE(g, "x_new", "x_next", "out"), "float", 1)
+					    : arr(k, ONE(g, "y", "out", "result"), "float", 1);
+		const char *rhs = form >= 4 ? arr(k, ONE(g, "b", "rhs", "f"), "float", 1) : 0;
+		const char *bias = form == 2 || form == 3 ? arr(k, ONE(g, "bias", "b", "offset"), "float", 1) : 0;
 		int init_bias = bias && chance(g, 40);
 		tid_line(k, 1, "i", 0);
 		if (init_bias)
@@ -2125,10 +2241,10 @@ static void fam_reduce(Kit *k)
 		COV(g, stmt_for_dynamic);
 		const char *aij = F(k, "%s[i, j]", a), *xj = F(k, "%s[j]", xv);
 		/* the inputs maybe through a mask (dropout, a selection) */
-		const char *mask = chance(g, 20) ? arr(k, ONE(g, "mask", "keep", "dropout"), "float", 1) : 0;
+		const char *mask = form < 4 && chance(g, 20) ? arr(k, ONE(g, "mask", "keep", "dropout"), "float", 1) : 0;
 		/* or standardized by the inputs' means and inverse deviations */
 		const char *mu = 0, *istd = 0;
-		if (chance(g, 20)) {
+		if (form < 4 && chance(g, 20)) {
 			mu = arr(k, ONE(g, "x_mean", "mu", "shift"), "float", 1);
 			istd = arr(k, ONE(g, "inv_std", "x_scale", "inv_sigma"), "float", 1);
 		}
@@ -2138,6 +2254,11 @@ static void fam_reduce(Kit *k)
 				xj = F(k, "%s[col]", xv);
 		} else if (store == 2) {
 			B(k, "for j in range(i + 1):");
+		} else if (store == 4) {
+			const char *bw = ONE(g, "1", "2", "3", "4");
+			B(k, "for j in range(wp.max(i - %s, 0), wp.min(i + %d, %s.shape[1])):", bw, atoi(bw) + 1, a);
+		} else if (store == 5) {
+			B(k, "for j in range(i, %s.shape[1]):", a);
 		} else {
 			B(k, "for j in range(%s.shape[0]):", a);
 			aij = F(k, "%s[j, i]", a);
@@ -2150,38 +2271,137 @@ static void fam_reduce(Kit *k)
 		k->ind++;
 		if (store == 1)
 			B(k, "col = %s[i, j]", cols);
-		if (chance(g, 25))
+		if (form < 4 && chance(g, 25))
 			B(k, "acc += %s", prod(k, aij, response(k, xj)));
 		else
 			B(k, "acc += %s * %s", aij, xj);
 		k->ind--;
-		if (form == 0) {
-			B(k, "%s[i] = %s", y, chance(g, 10) ? "acc" : response(k, "acc"));
+		if (form == 4) {
+			/* of A x = b, or of a damped (Tikhonov) or shifted
+			 * system (A + lam I) x = b; maybe with its squared norm,
+			 * weighted per row, or its largest entry, a solver's
+			 * stopping tests; maybe preconditioned by the inverse
+			 * diagonal, with the dot product r.z of conjugate
+			 * gradients */
+			if (chance(g, 70)) {
+				const char *lam = chance(g, 75) ? num(k, 0.005, 0.5) : fparam(k, ONE(g, "lam", "damping", "shift"));
+				B(k, "r = %s[i] - acc - %s * %s[i]", rhs, lam, xv);
+			} else {
+				B(k, "r = %s[i] - acc", rhs);
+			}
+			B(k, "%s[i] = r", y);
+			int nrm = rnd(g, 4);
+			const char *nn = ONE(g, "r_norm", "res_norm", "norm");
+			if (nrm == 1)
+				B(k, "wp.atomic_add(%s, 0, r * r)", arr(k, nn, "float", 1));
+			else if (nrm == 2) {
+				const char *rn = arr(k, nn, "float", 1);
+				B(k, "wp.atomic_add(%s, 0, %s[i] * r * r)", rn, arr(k, ONE(g, "row_weight", "wr", "sigma_inv"), "float", 1));
+			}
+			else if (nrm == 3)
+				B(k, "wp.atomic_max(%s, 0, wp.abs(r))", arr(k, nn, "float", 1));
+			if (chance(g, 40)) {
+				B(k, "z = r * %s[i]", arr(k, ONE(g, "inv_diag", "diag_inv", "precond"), "float", 1));
+				B(k, "%s[i] = z", arr(k, ONE(g, "z_vec", "z_out", "precond_res"), "float", 1));
+				B(k, "wp.atomic_add(%s, 0, r * z)", arr(k, ONE(g, "rz", "rho", "r_dot_z"), "float", 1));
+			}
+		} else if (form == 5) {
+			/* Jacobi's step scaled by the inverse diagonal, or
+			 * Richardson's by the relaxation alone; maybe with the
+			 * step's squared size or largest entry, the sweep's
+			 * convergence test */
+			const char *om = chance(g, 70) ? num(k, 0.5, 0.95) : fparam(k, ONE(g, "omega", "relax", "w"));
+			const char *dx = chance(g, 65) ? F(k, "(%s[i] - acc) * %s[i]", rhs, arr(k, ONE(g, "inv_diag", "diag_inv", "precond"), "float", 1))
+						       : F(k, "(%s[i] - acc)", rhs);
+			int conv = rnd(g, 3);
+			if (conv == 0) {
+				B(k, "%s[i] = %s[i] + %s", y, xv, prod(k, om, dx));
+			} else {
+				B(k, "dx = %s", prod(k, om, dx));
+				B(k, "%s[i] = %s[i] + dx", y, xv);
+				const char *cn = arr(k, ONE(g, "delta", "change", "step_norm"), "float", 1);
+				if (conv == 1)
+					B(k, "wp.atomic_add(%s, 0, dx * dx)", cn);
+				else
+					B(k, "wp.atomic_max(%s, 0, wp.abs(dx))", cn);
+			}
+		} else if (form == 0) {
+			/* A x itself, D A x (a diagonal scaling of the rows),
+			 * or a response of it */
+			int sc = rnd(g, 20);
+			if (sc == 0)
+				B(k, "%s[i] = acc", y);
+			else if (sc < 3)
+				B(k, "%s[i] = %s[i] * acc", y, arr(k, ONE(g, "row_scale", "d", "diag"), "float", 1));
+			else
+				B(k, "%s[i] = %s", y, response(k, "acc"));
 		} else if (form == 1) {
-			const char *alpha = coef(k, "alpha", 0.5, 2.0), *beta = coef(k, "beta", 0.1, 0.9);
-			B(k, "%s[i] = %s * acc + %s * %s[i]", y, alpha, beta, y);
+			/* y = alpha A x + beta y in place, y += alpha A x (a
+			 * Krylov update), or alpha A x + beta c into a new y */
+			const char *alpha = coef(k, "alpha", 0.6, 1.35);
+			int upd = rnd(g, 4);
+			if (upd == 2) {
+				B(k, "%s[i] += %s", y, prod(k, alpha, "acc"));
+			} else {
+				const char *beta = coef(k, "beta", 0.1, 0.85);
+				const char *c = upd == 3 ? arr(k, ONE(g, "c", "y_in", "prev"), "float", 1) : y;
+				B(k, "%s[i] = %s + %s * %s[i]", y, prod(k, alpha, "acc"), beta, c);
+			}
 		} else {
 			const char *z = "acc";
 			if (!init_bias) {
 				B(k, "z = acc + %s[i]", bias);
 				z = "z";
 			}
+			/* the pre-activation maybe kept for the backward pass */
+			if (chance(g, 30))
+				B(k, "%s[i] = %s", arr(k, ONE(g, "pre_act", "z_out", "logits"), "float", 1), z);
 			/* maybe a residual layer, its input added back (the
-			 * matrix is square), or its output scaled */
-			int res = rnd(g, 4);
-			if (res == 0)
-				B(k, "%s[i] = %s[i] + %s", y, xv, activation(k, z));
-			else if (res == 1) {
-				const char *sc = coef(k, ONE(g, "out_scale", "gain", "layer_scale"), 0.5, 2.0);
-				B(k, "%s[i] = %s", y, prod(k, sc, activation(k, z)));
+			 * matrix is square), its output scaled, through a
+			 * per-output affine (a normalization's gain and shift)
+			 * or a dropout mask */
+			const char *act = activation(k, z);
+			if (chance(g, 20)) {
+				/* an activity penalty: L1 for sparsity, or L2 */
+				B(k, "h = %s", act);
+				act = "h";
+				const char *pn = arr(k, ONE(g, "penalty", "act_reg", "sparsity"), "float", 1);
+				if (chance(g, 50))
+					B(k, "wp.atomic_add(%s, 0, %s * wp.abs(h))", pn, num(k, 0.001, 0.05));
+				else
+					B(k, "wp.atomic_add(%s, 0, %s * h * h)", pn, num(k, 0.001, 0.05));
 			}
-			else
-				B(k, "%s[i] = %s", y, activation(k, z));
+			int res = rnd(g, 6);
+			if (res == 0) {
+				B(k, "%s[i] = %s[i] + %s", y, xv, act);
+			} else if (res == 1) {
+				const char *sc = coef(k, ONE(g, "out_scale", "gain", "layer_scale"), 0.6, 1.35);
+				B(k, "%s[i] = %s", y, prod(k, sc, act));
+			} else if (res == 2) {
+				const char *ga = arr(k, ONE(g, "gamma", "gain", "scale"), "float", 1);
+				const char *be = arr(k, ONE(g, "beta", "out_shift", "norm_bias"), "float", 1);
+				if (strcmp(act, "h"))
+					B(k, "h = %s", act);
+				B(k, "%s[i] = %s[i] * h + %s[i]", y, ga, be);
+			} else if (res == 3) {
+				/* inverted dropout: the kept outputs scaled by one
+				 * over the keep probability */
+				const char *dm = arr(k, ONE(g, "drop_mask", "out_mask", "keep_out"), "float", 1);
+				if (chance(g, 60))
+					B(k, "%s[i] = %s * %s[i] / %s", y, act, dm, num(k, 0.5, 0.95));
+				else
+					B(k, "%s[i] = %s", y, prod(k, F(k, "%s[i]", dm), act));
+			} else {
+				B(k, "%s[i] = %s", y, act);
+			}
 		}
-		kit_end(k, form >= 2 ? ONE(g, "dense_layer", "linear_forward", "layer") : ONE(g, "matvec", "gemv", "apply_operator"));
+		kit_end(k, form == 2 || form == 3 ? ONE(g, "dense_layer", "linear_forward", "layer")
+			   : form == 4		  ? ONE(g, "residual", "compute_residual", "linear_residual")
+			   : form == 5		  ? ONE(g, "jacobi_sweep", "jacobi_step", "relax")
+					       : ONE(g, "matvec", "gemv", "apply_operator"));
 		return;
 	}
-	if (kind == 1 && chance(g, 20)) {
+	if (kind == 1 && chance(g, 11)) {
 		drain_bins(k);
 		return;
 	}
@@ -2193,26 +2413,47 @@ static void fam_reduce(Kit *k)
 		int weighted = chance(g, 40);
 		const char *w = weighted ? arr(k, ONE(g, "weights", "w", "mass"), "float", 1) : 0;
 		const char *h = arr(k, ONE(g, "hist2d", "joint", "counts"), weighted ? "float" : "int", 2);
-		const char *nb = scalar(k, ONE(g, "num_bins", "nbins", "res"), "int");
+		/* one bin count for both axes, or each axis's from the
+		 * array's shape (a grid that need not be square) */
+		int from_shape = chance(g, 35);
+		const char *nb = from_shape ? 0 : scalar(k, ONE(g, "num_bins", "nbins", "res"), "int");
+		/* of a planar point, or of two coordinates of a 3-D one (the
+		 * third maybe averaged per cell: a height map) */
+		static const int pairs[3][3] = {{0, 1, 2}, {0, 2, 1}, {1, 2, 0}};
+		const int *ax = pairs[pt[6] == '3' ? rnd(g, 3) : 0];
+		const char *hs = pt[6] == '3' && chance(g, 30) ? arr(k, ONE(g, "height_sum", "cell_sum", "z_sum"), "float", 2) : 0;
 		tid_line(k, 1, t, 0);
+		if (chance(g, 15)) {
+			static const char *const fl[3] = {"flags", "sample_flags", "valid_bits"};
+			active_check(k, t, 1, fl);
+		}
 		B(k, "q = %s[%s]", p, t);
 		static const char *const bn[] = {"bx", "by"};
 		for (int a = 0; a < 2; a++) {
-			if (chance(g, 50)) {
-				B(k, "%s = int((q[%d] + 1.0) * 0.5 * float(%s))", bn[a], a, nb);
+			const char *n = nb;
+			if (from_shape) {
+				n = a ? "ny" : "nx";
+				B(k, "%s = %s.shape[%d]", n, h, a);
+			}
+			if (chance(g, 35)) {
+				B(k, "%s = int((q[%d] + 1.0) * 0.5 * float(%s))", bn[a], ax[a], n);
 			} else {
 				const char *lo = num(k, -0.9, -0.3), *hi = num(k, 0.3, 0.9);
-				B(k, "%s = int(wp.clamp((q[%d] + %s) / %s, 0.0, 1.0) * float(%s))", bn[a], a, lo + 1,
-				  dec(k, atof(hi) - atof(lo)), nb);
+				B(k, "%s = int(wp.clamp((q[%d] + %s) / %s, 0.0, 1.0) * float(%s))", bn[a], ax[a], lo + 1,
+				  dec(k, atof(hi) - atof(lo)), n);
 			}
-			B(k, "%s = wp.clamp(%s, 0, %s - 1)", bn[a], bn[a], nb);
+			B(k, "%s = wp.clamp(%s, 0, %s - 1)", bn[a], bn[a], n);
 		}
-		if (weighted && chance(g, 40))
-			B(k, "wp.atomic_add(%s, bx, by, %s)", h, prod(k, F(k, "%s[%s]", w, t), response(k, "q[0]")));
-		else if (weighted)
+		if (weighted && chance(g, 40)) {
+			const char *qa = F(k, "q[%d]", ax[rnd(g, 2)]);
+			B(k, "wp.atomic_add(%s, bx, by, %s)", h, prod(k, F(k, "%s[%s]", w, t), response(k, qa)));
+		} else if (weighted) {
 			B(k, "wp.atomic_add(%s, bx, by, %s[%s])", h, w, t);
-		else
+		} else {
 			B(k, "wp.atomic_add(%s, bx, by, 1)", h);
+		}
+		if (hs)
+			B(k, "wp.atomic_add(%s, bx, by, q[%d])", hs, ax[2]);
 		kit_end(k, ONE(g, "histogram2d", "joint_histogram", "bin_pairs"));
 		return;
 	}
@@ -2220,17 +2461,45 @@ static void fam_reduce(Kit *k)
 		/* a histogram of values in [-1, 1), maybe weighted: of an
 		 * array, of a coordinate of points (heights), or of a subset
 		 * through an index list */
-		int src = rnd(g, 5); /* 0-2 an array, 3 a coordinate, 4 a subset */
-		const char *xs = arr(k, src == 3 ? ONE(g, "points", "positions", "x") : ONE(g, "values", "samples", "x", "data"),
-				     src == 3 ? "wp.vec3" : "float", 1);
+		/* 0-2 an array, 3 a coordinate, 4 a subset, 5 the speeds
+		 * of velocities (a Maxwell distribution's histogram) */
+		int src = rnd(g, 6);
+		const char *xs = arr(k, src == 3   ? ONE(g, "points", "positions", "x")
+					: src == 5 ? ONE(g, "v", "vel", "velocities")
+						   : ONE(g, "values", "samples", "x", "data"),
+				     src == 3 || src == 5 ? "wp.vec3" : "float", 1);
 		const char *ids = src == 4 ? arr(k, ONE(g, "indices", "selection", "ids"), "int", 1) : 0;
 		int weighted = chance(g, 50);
 		const char *w = weighted ? arr(k, ONE(g, "weights", "w", "mass"), "float", 1) : 0;
 		const char *h = arr(k, ONE(g, "hist", "bins", "counts"), weighted ? "float" : "int", 1);
-		const char *nb = scalar(k, ONE(g, "num_bins", "nbins", "bin_count"), "int");
+		/* the bin count a parameter, or the bins' array's length */
+		int from_shape = chance(g, 35);
+		const char *nb = from_shape ? "nb" : scalar(k, ONE(g, "num_bins", "nbins", "bin_count"), "int");
 		tid_line(k, 1, t, 0);
+		if (chance(g, 15)) {
+			static const char *const fl[3] = {"flags", "sample_flags", "valid_bits"};
+			active_check(k, t, 1, fl);
+		}
+		if (from_shape)
+			B(k, "nb = %s.shape[0]", h);
 		const char *val;
-		if (src == 3) {
+		if (src == 5) {
+			/* speeds up to a top speed: the faster ones in the
+			 * last bin, or left out */
+			B(k, "u = wp.length(%s[%s]) / %s", xs, t, num(k, 0.8, 1.25));
+			if (chance(g, 40)) {
+				COV(g, stmt_if);
+				COV(g, stmt_return_kernel);
+				B(k, "if u >= 1.0:");
+				k->ind++;
+				B(k, "return");
+				k->ind--;
+				B(k, "b = int(u * float(%s))", nb);
+			} else {
+				B(k, "b = int(wp.min(u, 1.0) * float(%s))", nb);
+			}
+			val = "u";
+		} else if (src == 3) {
 			val = F(k, "%s[%s][%d]", xs, t, rnd(g, 3));
 		} else if (src == 4) {
 			B(k, "s = %s[%s]", ids, t);
@@ -2238,9 +2507,14 @@ static void fam_reduce(Kit *k)
 		} else {
 			val = F(k, "%s[%s]", xs, t);
 		}
-		static const int mw[] = {8, 50, 42};
-		int map = wpick(g, mw, 3);
-		if (map == 0) {
+		/* a plain map, a range of its own, a response, or bins of
+		 * the magnitude on a log scale */
+		static const int mw[] = {3, 45, 32, 20};
+		int map = src == 5 ? -1 : wpick(g, mw, 4);
+		if (map == 3) {
+			double c = atof(num(k, 2.0, 9.5));
+			B(k, "b = int(wp.log(1.0 + %s * wp.abs(%s)) * %s * float(%s))", dec(k, c), val, dec(k, floor(1.0e5 / log(1.0 + c)) / 1.0e5), nb);
+		} else if (map == 0) {
 			B(k, "b = int((%s + 1.0) * 0.5 * float(%s))", val, nb);
 		} else if (map == 1) {
 			/* bins over a range inside the values': those outside
@@ -2259,9 +2533,9 @@ static void fam_reduce(Kit *k)
 			} else {
 				B(k, "b = int(wp.clamp(u, 0.0, 1.0) * float(%s))", nb);
 			}
-		} else {
+		} else if (map == 2) {
 			/* bins of a response in [0, 1] */
-			const char *a = num_not(k, 0.5, 3.0, "1.0");
+			const char *a = num_not(k, 0.6, 1.35, "1.0");
 			B(k, "b = int((0.5 + 0.5 * wp.tanh(%s * %s)) * float(%s))", a, val, nb);
 		}
 		B(k, "b = wp.clamp(b, 0, %s - 1)", nb);
@@ -2273,9 +2547,12 @@ static void fam_reduce(Kit *k)
 		else
 			B(k, "wp.atomic_add(%s, b, 1)", h);
 		if (chance(g, 25)) {
-			/* the values' sum per bin, for each bin's mean */
+			/* the values' sum per bin, for each bin's mean, maybe
+			 * with their squares' for its variance */
 			const char *bs = arr(k, ONE(g, "bin_sum", "sums", "value_sum"), "float", 1);
 			B(k, "wp.atomic_add(%s, b, %s)", bs, val);
+			if (chance(g, 40))
+				B(k, "wp.atomic_add(%s, b, %s * %s)", arr(k, ONE(g, "bin_sq", "sq_sums", "value_sq"), "float", 1), val, val);
 		}
 		if (chance(g, 40)) {
 			/* a bit per bin, 32 bins to a word: set in a mask of the
@@ -2296,8 +2573,12 @@ static void fam_reduce(Kit *k)
 	if (kind == 2) {
 		/* the bounds of a point set along a direction */
 		const char *p = arr(k, ONE(g, "points", "x", "positions"), "wp.vec3", 1);
-		const char *lo = arr(k, ONE(g, "lower", "bounds_min", "lo"), "float", 1);
-		const char *hi = arr(k, ONE(g, "upper", "bounds_max", "hi"), "float", 1);
+		/* both ends, or one: the lowest point along the direction
+		 * (a body's contact with the ground), or the highest */
+		static const int sw2[] = {70, 15, 15};
+		int sides = wpick(g, sw2, 3);
+		const char *lo = sides == 2 ? 0 : arr(k, sides ? ONE(g, "lowest", "min_d", "support_lo") : ONE(g, "lower", "bounds_min", "lo"), "float", 1);
+		const char *hi = sides == 1 ? 0 : arr(k, sides ? ONE(g, "highest", "max_d", "support_hi") : ONE(g, "upper", "bounds_max", "hi"), "float", 1);
 		/* of the whole set, or of each group (a body's points) */
 		const char *grp = chance(g, 35) ? arr(k, ONE(g, "group", "body", "owner"), "int", 1) : 0;
 		/* points, or spheres of a radius each or one margin */
@@ -2307,13 +2588,28 @@ static void fam_reduce(Kit *k)
 		/* every point, or a subset through an index list */
 		const char *ids = chance(g, 25) ? arr(k, ONE(g, "indices", "point_ids", "subset"), "int", 1) : 0;
 		tid_line(k, 1, t, 0);
+		if (chance(g, 15)) {
+			static const char *const fl[3] = {"flags", "point_flags", "p_flags"};
+			active_check(k, t, 1, fl);
+		}
 		if (ids) {
 			B(k, "pid = %s[%s]", ids, t);
 			B(k, "q = %s[pid]", p);
 		} else {
 			B(k, "q = %s[%s]", p, t);
 		}
-		if (chance(g, 25)) {
+		int cull = rnd(g, 4);
+		if (cull == 3) {
+			/* points scored below a cut (a detection's confidence,
+			 * a visibility) are left out */
+			COV(g, stmt_if);
+			COV(g, stmt_return_kernel);
+			const char *sc = arr(k, ONE(g, "confidence", "score", "visibility"), "float", 1);
+			B(k, "if %s[%s] < %s:", sc, ids ? "pid" : t, num_not(k, -0.6, 0.6, "0.0"));
+			k->ind++;
+			B(k, "return");
+			k->ind--;
+		} else if (cull == 2) {
 			/* points past a cutoff from the origin are outliers */
 			const char *cut = num(k, 0.7, 1.3);
 			COV(g, stmt_if);
@@ -2337,15 +2633,21 @@ static void fam_reduce(Kit *k)
 			B(k, "q = wp.transform_point(%s, q)", xf);
 		} else if (frame == 3) {
 			const char *c = scalar(k, ONE(g, "origin", "center", "pivot"), "wp.vec3");
-			B(k, "q = (q - %s) * %s", c, coef(k, ONE(g, "scale", "inv_size", "zoom"), 0.5, 2.0));
+			B(k, "q = (q - %s) * %s", c, coef(k, ONE(g, "scale", "inv_size", "zoom"), 0.5, 1.25));
 		}
+		if (grp)
+			B(k, "g = %s[%s]", grp, t);
 		/* the extent along a direction (the support of the set) */
 		/* maybe swept over a step, for continuous collision: the
 		 * end point too */
 		const char *vel = chance(g, 25) ? arr(k, ONE(g, "vel", "v", "velocities"), "wp.vec3", 1) : 0;
 		const char *sdt = vel ? coef(k, "dt", 0.01, 0.2) : 0;
 		int axis = chance(g, 35) ? rnd(g, 3) : -1;
-		const char *dir = axis < 0 ? scalar(k, ONE(g, "axis", "direction", "normal"), "wp.vec3") : 0;
+		/* one direction for all, or one per group (each body's own
+		 * axis) */
+		const char *dir = axis >= 0		   ? 0
+				  : grp && chance(g, 35) ? F(k, "%s[g]", arr(k, ONE(g, "axes", "group_dir", "body_axis"), "wp.vec3", 1))
+							 : scalar(k, ONE(g, "axis", "direction", "normal"), "wp.vec3");
 		/* along a coordinate axis (one side of a box) or a direction */
 		if (axis >= 0)
 			B(k, "d = q[%d]", axis);
@@ -2359,26 +2661,39 @@ static void fam_reduce(Kit *k)
 				B(k, "d1 = wp.dot(q1, %s)", dir);
 		}
 		const char *at = grp ? "g" : "0";
-		if (grp)
-			B(k, "g = %s[%s]", grp, t);
 		if (pad == 0) {
-			B(k, "wp.atomic_min(%s, %s, d)", lo, at);
-			B(k, "wp.atomic_max(%s, %s, d)", hi, at);
-			if (vel) {
-				B(k, "wp.atomic_min(%s, %s, d1)", lo, at);
-				B(k, "wp.atomic_max(%s, %s, d1)", hi, at);
-			}
+			extent(k, lo, hi, at, "d", "");
+			if (vel)
+				extent(k, lo, hi, at, "d1", "");
 		} else {
-			B(k, "r = %s", rad ? F(k, "%s[%s] * %s", rad, ids ? "pid" : t, num_not(k, 1.0, 1.5, "1.0")) : coef(k, ONE(g, "margin", "thickness", "pad"), 0.005, 0.05));
-			B(k, "wp.atomic_min(%s, %s, d - r)", lo, at);
-			B(k, "wp.atomic_max(%s, %s, d + r)", hi, at);
-			if (vel) {
-				B(k, "wp.atomic_min(%s, %s, d1 - r)", lo, at);
-				B(k, "wp.atomic_max(%s, %s, d1 + r)", hi, at);
-			}
+			/* a radius per point, scaled or plus a margin, or one
+			 * margin for all */
+			const char *ri = rad ? F(k, "%s[%s]", rad, ids ? "pid" : t) : 0;
+			if (rad && chance(g, 40))
+				B(k, "r = %s + %s", ri, num(k, 0.005, 0.05));
+			else if (rad)
+				B(k, "r = %s * %s", ri, num_not(k, 1.0, 1.5, "1.0"));
+			else
+				B(k, "r = %s", chance(g, 20) ? fparam(k, ONE(g, "margin", "thickness", "pad")) : num(k, 0.005, 0.05));
+			extent(k, lo, hi, at, "d", "r");
+			if (vel)
+				extent(k, lo, hi, at, "d1", "r");
 		}
-		int centre = rnd(g, 4); /* 2: the points' sum for a centroid, 3: and their count */
-		if (centre >= 2)
+		/* the radius of a bounding sphere about a given centre */
+		if (chance(g, 20)) {
+			const char *rm = arr(k, ONE(g, "sphere_radius", "r_max", "bound_radius"), "float", 1);
+			B(k, "wp.atomic_max(%s, %s, wp.length(q - %s))", rm, at, scalar(k, ONE(g, "sphere_center", "c0", "ref_point"), "wp.vec3"));
+		}
+		/* 2: the points' sum for a centroid, 3: and their count, 4:
+		 * their sum weighted by mass, and the mass (a centre of mass) */
+		int centre = rnd(g, 5);
+		if (centre == 4) {
+			const char *pm = arr(k, ONE(g, "mass", "m", "point_mass"), "float", 1);
+			B(k, "mq = %s[%s]", pm, ids ? "pid" : t);
+			B(k, "wp.atomic_add(%s, %s, q * mq)", arr(k, ONE(g, "mass_moment", "com_sum", "weighted_sum"), "wp.vec3", 1), at);
+			B(k, "wp.atomic_add(%s, %s, mq)", arr(k, ONE(g, "mass_sum", "total_mass", "m_sum"), "float", 1), at);
+		}
+		if (centre == 2 || centre == 3)
 			B(k, "wp.atomic_add(%s, %s, q)", arr(k, ONE(g, "center_sum", "centroid", "sum_pos"), "wp.vec3", 1), at);
 		if (centre == 3)
 			B(k, "wp.atomic_add(%s, %s, 1)", arr(k, ONE(g, "num_points", "count", "n_pts"), "int", 1), at);
@@ -2387,13 +2702,18 @@ static void fam_reduce(Kit *k)
 	}
 	/* sums: energy, moments, a masked count; of the whole set or per
 	 * group (a body's particles, a cluster) */
-	const char *v = arr(k, ONE(g, "v", "vel", "velocities"), "wp.vec3", 1);
+	/* what a masked count tests: 0-1 the speed, 2-3 the velocity
+	 * along a direction, 4 the kinetic energy, 5 the height, 6 the
+	 * distance from a centre (the last two read no velocity) */
+	int qty = kind == 4 ? rnd(g, 7) : -1;
+	const char *v = qty >= 5 ? 0 : arr(k, ONE(g, "v", "vel", "velocities"), "wp.vec3", 1);
 	int umass = chance(g, 20); /* one mass for every particle */
 	const char *m = umass ? fparam(k, ONE(g, "particle_mass", "mass", "m0")) : arr(k, ONE(g, "mass", "m", "masses"), "float", 1);
 	const char *grp = chance(g, 35) ? arr(k, ONE(g, "group", "body", "cluster"), "int", 1) : 0;
 	const char *at = grp ? "b" : "0";
 	tid_line(k, 1, t, 0);
-	B(k, "vi = %s[%s]", v, t);
+	if (v)
+		B(k, "vi = %s[%s]", v, t);
 	if (!umass)
 		B(k, "mi = %s[%s]", m, t);
 	const char *mi = umass ? m : "mi";
@@ -2401,10 +2721,19 @@ static void fam_reduce(Kit *k)
 		B(k, "b = %s[%s]", grp, t);
 	const char *tot = arr(k, ONE(g, "total", "sums", "energy"), "float", 1);
 	if (kind == 3) {
-		if (chance(g, 50)) {
-			/* in a frame that moves */
-			const char *vf = scalar(k, ONE(g, "frame_vel", "v_ref", "drift"), "wp.vec3");
-			B(k, "vi = vi - %s", vf);
+		/* in the frame of the lab, one that moves, each group's
+		 * own (its mean velocity: the thermal part), or one that
+		 * turns about the origin */
+		const char *x = 0;
+		int frame = rnd(g, 4);
+		if (frame == 2 && grp && chance(g, 50)) {
+			B(k, "vi = vi - %s[b]", arr(k, ONE(g, "v_mean", "group_vel", "v_com"), "wp.vec3", 1));
+		} else if (frame == 2) {
+			B(k, "vi = vi - %s", scalar(k, ONE(g, "frame_vel", "v_ref", "drift"), "wp.vec3"));
+		} else if (frame == 3) {
+			x = arr(k, ONE(g, "x", "positions", "pos"), "wp.vec3", 1);
+			const char *om = scalar(k, ONE(g, "omega", "spin", "frame_omega"), "wp.vec3");
+			B(k, "vi = vi - wp.cross(%s, %s[%s])", om, x, t);
 		}
 		static const int lw[] = {8, 7, 40, 45};
 		int law = wpick(g, lw, 4);
@@ -2415,10 +2744,33 @@ static void fam_reduce(Kit *k)
 		else if (law == 2)
 			B(k, "ke = %s", prod(k, mi, response(k, "wp.length(vi)")));
 		else
-			B(k, "ke = %s * %s * wp.dot(vi, vi)", num_not(k, 0.1, 2.0, "1.0"), mi);
-		B(k, "wp.atomic_add(%s, %s, ke)", tot, at);
+			B(k, "ke = %s * %s * wp.dot(vi, vi)", num(k, 0.2, 0.95), mi);
+		/* maybe with the spin's energy, 1/2 w.(I w), an inertia
+		 * tensor or a moment per particle, in the total or apart */
+		int rot = rnd(g, 4);
+		if (rot >= 2) {
+			const char *wn = ONE(g, "omega", "ang_vel", "w");
+			if (frame == 3 && !strcmp(wn, "omega"))
+				wn = "ang_vel"; /* the turning frame's is a parameter */
+			const char *w = arr(k, wn, "wp.vec3", 1);
+			B(k, "wi = %s[%s]", w, t);
+			if (chance(g, 50))
+				B(k, "erot = 0.5 * wp.dot(wi, %s[%s] * wi)", arr(k, ONE(g, "inertia", "I_body", "moment"), "wp.mat33", 1), t);
+			else {
+				const char *in = arr(k, ONE(g, "inertia", "I_body", "moment"), "float", 1);
+				B(k, "erot = %s * %s[%s] * wp.dot(wi, wi)", num_not(k, 0.2, 0.6, "0.5"), in, t);
+			}
+			if (rot == 2)
+				B(k, "wp.atomic_add(%s, %s, ke + erot)", tot, at);
+			else
+				B(k, "wp.atomic_add(%s, %s, erot)", arr(k, ONE(g, "rot_energy", "e_rot", "spin_energy"), "float", 1), at);
+		}
+		if (rot != 2)
+			B(k, "wp.atomic_add(%s, %s, ke)", tot, at);
 		if (chance(g, 30))
 			B(k, "%s[%s] = ke", arr(k, ONE(g, "ke_particle", "particle_energy", "ke_out"), "float", 1), t);
+		if (chance(g, 20))
+			B(k, "wp.atomic_add(%s, %s, 1)", arr(k, ONE(g, "count", "num", "members"), "int", 1), at);
 		/* with the linear momentum, the potential energy, the
 		 * angular momentum: one or more of them */
 		int what = 1 + rnd(g, 7);
@@ -2426,44 +2778,110 @@ static void fam_reduce(Kit *k)
 			const char *mom = arr(k, ONE(g, "momentum", "p_total", "linear"), "wp.vec3", 1);
 			B(k, "wp.atomic_add(%s, %s, %s * vi)", mom, at, mi);
 		}
-		const char *x = what & 6 ? arr(k, ONE(g, "x", "positions", "pos"), "wp.vec3", 1) : 0;
+		if (what & 6 && !x)
+			x = arr(k, ONE(g, "x", "positions", "pos"), "wp.vec3", 1);
 		if (what & 2) {
-			/* in gravity, in a spring to the origin, or in a field
-			 * of the height */
+			/* in gravity (a magnitude along -y, above a reference
+			 * height, or a vector), in a spring to the origin or to
+			 * an anchor per particle, or in a field of the height */
 			const char *pe = arr(k, ONE(g, "potential", "pe", "height_energy"), "float", 1);
-			int pot = rnd(g, 3);
+			int pot = rnd(g, 6);
 			if (pot == 0)
 				B(k, "wp.atomic_add(%s, %s, %s * %s * %s[%s][1])", pe, at, mi, num(k, 2.0, 9.81), x, t);
 			else if (pot == 1)
-				B(k, "wp.atomic_add(%s, %s, %s * wp.dot(%s[%s], %s[%s]))", pe, at, num_not(k, 0.1, 2.0, "1.0"), x, t, x, t);
-			else
+				B(k, "wp.atomic_add(%s, %s, %s * wp.dot(%s[%s], %s[%s]))", pe, at, num(k, 0.05, 0.8), x, t, x, t);
+			else if (pot == 2)
 				B(k, "wp.atomic_add(%s, %s, %s)", pe, at, prod(k, mi, response(k, F(k, "%s[%s][1]", x, t))));
+			else if (pot == 3) {
+				const char *gm = num(k, 2.0, 9.81);
+				B(k, "wp.atomic_add(%s, %s, %s * %s * (%s[%s][1] - %s))", pe, at, mi, gm, x, t, num(k, -0.5, 0.5));
+			}
+			else if (pot == 4)
+				B(k, "wp.atomic_add(%s, %s, -%s * wp.dot(%s, %s[%s]))", pe, at, mi,
+				  scalar(k, ONE(g, "gravity", "g", "accel"), "wp.vec3"), x, t);
+			else {
+				const char *an = arr(k, ONE(g, "anchor", "rest", "x0"), "wp.vec3", 1);
+				B(k, "wp.atomic_add(%s, %s, %s * wp.length_sq(%s[%s] - %s[%s]))", pe, at, num(k, 0.05, 0.8), x, t, an, t);
+			}
 		}
 		if (what & 4) {
+			/* about the origin or about a pivot */
 			const char *am = arr(k, ONE(g, "angular", "ang_momentum", "L_total"), "wp.vec3", 1);
-			B(k, "wp.atomic_add(%s, %s, wp.cross(%s[%s], vi) * %s)", am, at, x, t, mi);
+			if (chance(g, 60))
+				B(k, "wp.atomic_add(%s, %s, wp.cross(%s[%s], vi) * %s)", am, at, x, t, mi);
+			else
+				B(k, "wp.atomic_add(%s, %s, wp.cross(%s[%s] - %s, vi) * %s)", am, at, x, t,
+				  scalar(k, ONE(g, "pivot", "center", "origin"), "wp.vec3"), mi);
 		}
 	} else {
-		/* the fast ones or the slow ones, or the ones moving along a
-		 * direction or against it */
-		const char *thr;
+		/* the fast ones or the slow ones, the ones moving along a
+		 * direction or against it, the energetic ones or the ones
+		 * above a height; maybe the others counted apart */
+		const char *thr, *q;
 		int slow = chance(g, 35);
-		if (chance(g, 50)) {
-			thr = slow ? num(k, 0.4, 0.9) : num(k, 0.8, 1.0);
+		if (qty == 4 && umass)
+			qty = 0; /* one mass for all, maybe negative: no energy would pass */
+		if (qty < 2) {
+			/* speeds below 0.6 are rare under the input law */
+			thr = slow ? num(k, 0.6, 1.05) : num(k, 0.7, 1.2);
+			q = "speed";
 			B(k, "speed = wp.length(vi)");
-		} else {
+		} else if (qty < 4) {
 			thr = num_not(k, -0.3, 0.3, "0.0");
+			q = "speed";
 			B(k, "speed = wp.dot(vi, %s)", scalar(k, ONE(g, "up", "direction", "axis"), "wp.vec3"));
+		} else if (qty == 4) {
+			thr = num(k, 0.05, 0.25);
+			q = "e_kin";
+			B(k, "e_kin = 0.5 * %s * wp.dot(vi, vi)", mi);
+		} else if (qty == 5) {
+			thr = num_not(k, -0.35, 0.35, "0.0");
+			q = "h";
+			B(k, "h = %s[%s][1]", arr(k, ONE(g, "x", "positions", "pos"), "wp.vec3", 1), t);
+		} else {
+			thr = num(k, 0.85, 1.3);
+			q = "dist";
+			const char *xp = arr(k, ONE(g, "x", "positions", "pos"), "wp.vec3", 1);
+			B(k, "dist = wp.length(%s[%s] - %s)", xp, t, scalar(k, ONE(g, "center", "origin", "target"), "wp.vec3"));
 		}
+		/* past a threshold, or inside a band about a value (its
+		 * half-width tuned too) */
+		int band = chance(g, 30);
+		const char *excess;
 		COV(g, stmt_if);
-		B(k, "if speed %s %s:", slow ? "<" : ">", thr);
+		if (band) {
+			const char *hw = qty == 4 ? num(k, 0.1, 0.25) : num(k, 0.15, 0.45);
+			const char *dq = thr[0] == '-' ? F(k, "%s + %s", q, thr + 1) : F(k, "%s - %s", q, thr);
+			B(k, "if wp.abs(%s) < %s:", dq, hw);
+			excess = F(k, "(%s - wp.abs(%s))", hw, dq);
+		} else {
+			B(k, "if %s %s %s:", q, slow ? "<" : ">", thr);
+			excess = slow ? (thr[0] == '-' ? F(k, "(-%s - %s)", thr + 1, q) : F(k, "(%s - %s)", thr, q))
+				 : thr[0] == '-' ? F(k, "(%s + %s)", q, thr + 1) : F(k, "(%s - %s)", q, thr);
+		}
 		k->ind++;
-		const char *cnt = arr(k, ONE(g, "fast", "count", "num_fast"), "int", 1);
+		const char *cnt = arr(k, band	    ? ONE(g, "in_band", "count", "num_near")
+					 : qty == 5 ? (slow ? ONE(g, "below", "count", "num_low") : ONE(g, "above", "count", "num_high"))
+					 : qty == 6 ? (slow ? ONE(g, "inside", "count", "num_near") : ONE(g, "outside", "count", "num_far"))
+					 : slow	    ? ONE(g, "slow", "count", "num_slow")
+						    : ONE(g, "fast", "count", "num_fast"), "int", 1);
 		B(k, "wp.atomic_add(%s, %s, 1)", cnt, at);
-		const char *excess = slow ? (thr[0] == '-' ? F(k, "(-%s - speed)", thr + 1) : F(k, "(%s - speed)", thr))
-				 : thr[0] == '-' ? F(k, "(speed + %s)", thr + 1) : F(k, "(speed - %s)", thr);
-		B(k, "wp.atomic_add(%s, %s, %s)", tot, at, prod(k, mi, chance(g, 15) ? excess : response(k, excess)));
+		/* what they sum: the excess past the threshold, its square
+		 * (a penalty), a response of it, or their mass */
+		int ws = rnd(g, 20);
+		const char *wv = ws < 3 ? excess : ws < 6 ? F(k, "%s * %s", excess, excess) : ws < 18 ? response(k, excess) : 0;
+		if (wv)
+			B(k, "wp.atomic_add(%s, %s, %s)", tot, at, prod(k, mi, wv));
+		else
+			B(k, "wp.atomic_add(%s, %s, %s)", tot, at, umass ? F(k, "%s * %s", mi, excess) : mi);
 		k->ind--;
+		if (chance(g, 25)) {
+			COV(g, stmt_else);
+			B(k, "else:");
+			k->ind++;
+			B(k, "wp.atomic_add(%s, %s, 1)", arr(k, ONE(g, "others", "rest_count", "num_below"), "int", 1), at);
+			k->ind--;
+		}
 	}
 	kit_end(k, ONE(g, "reduce_energy", "sum_moments", "total_energy", "measure"));
 }
