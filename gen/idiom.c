@@ -2588,7 +2588,11 @@ static void fam_reduce(Kit *k)
 		/* every point, or a subset through an index list */
 		const char *ids = chance(g, 25) ? arr(k, ONE(g, "indices", "point_ids", "subset"), "int", 1) : 0;
 		tid_line(k, 1, t, 0);
-		if (chance(g, 15)) {
+		/* flagged points skipped, outliers past a radius or points
+		 * scored below a cut left out: one of them, so that enough
+		 * points remain to move the bounds */
+		int cull = rnd(g, 4);
+		if (cull < 2 && chance(g, 30)) {
 			static const char *const fl[3] = {"flags", "point_flags", "p_flags"};
 			active_check(k, t, 1, fl);
 		}
@@ -2598,7 +2602,6 @@ static void fam_reduce(Kit *k)
 		} else {
 			B(k, "q = %s[%s]", p, t);
 		}
-		int cull = rnd(g, 4);
 		if (cull == 3) {
 			/* points scored below a cut (a detection's confidence,
 			 * a visibility) are left out */
@@ -2823,9 +2826,18 @@ static void fam_reduce(Kit *k)
 			qty = 0; /* one mass for all, maybe negative: no energy would pass */
 		if (qty < 2) {
 			/* speeds below 0.6 are rare under the input law */
-			thr = slow ? num(k, 0.6, 1.05) : num(k, 0.7, 1.2);
+			/* in the lab's frame, or relative to each group's mean
+			 * velocity (the particles that stray from their group;
+			 * the difference of two velocities runs to about twice
+			 * the speed, and so do its thresholds) */
 			q = "speed";
-			B(k, "speed = wp.length(vi)");
+			if (grp && chance(g, 40)) {
+				thr = slow ? num(k, 0.85, 1.3) : num(k, 1.0, 1.6);
+				B(k, "speed = wp.length(vi - %s[b])", arr(k, ONE(g, "v_mean", "group_vel", "v_com"), "wp.vec3", 1));
+			} else {
+				thr = slow ? num(k, 0.6, 1.05) : num(k, 0.7, 1.2);
+				B(k, "speed = wp.length(vi)");
+			}
 		} else if (qty < 4) {
 			thr = num_not(k, -0.3, 0.3, "0.0");
 			q = "speed";
