@@ -2246,13 +2246,18 @@ static int assigned_between(const Remat *R, int a, int from, int to)
 	return 0;
 }
 
+/* The most definitions one value is computed again from. */
+enum { REMAT_CHAIN = 32 };
+
 /* Collect into chain (in order) the definitions to compute again at node
  * `at` for value v defined by node d inside statement p: d itself, and the
- * temps of p it reads.  0 when something it reads may differ there. */
+ * temps of p it reads.  0 when something it reads may differ there, or when
+ * the chain would pass REMAT_CHAIN entries (the reads of d are collected
+ * before d, so the bound is checked where d is added, not only on entry). */
 static int collect(Remat *R, int d, int p, int at, int *chain, int *n, int depth)
 {
 	const Inst *in = R->node[d].in;
-	if (depth > 8 || *n >= 32 || !recomputable(R->O, in))
+	if (depth > 8 || *n >= REMAT_CHAIN || !recomputable(R->O, in))
 		return 0;
 	for (int k = 0; k < in->narg; k++) {
 		int a = in->arg[k];
@@ -2297,6 +2302,8 @@ static int collect(Remat *R, int d, int p, int at, int *chain, int *n, int depth
 	for (int k = 0; k < *n; k++)
 		if (chain[k] == d)
 			return 1;
+	if (*n >= REMAT_CHAIN)
+		return 0;
 	chain[(*n)++] = d;
 	return 1;
 }
@@ -2312,7 +2319,7 @@ static void remat_branches(Opt *O)
 	/* what to do, found first, done after (inserting moves nodes) */
 	typedef struct Job {
 		int v, at, nchain;
-		int chain[32];
+		int chain[REMAT_CHAIN];
 		Block *b;
 		int idx;
 	} Job;
