@@ -6,7 +6,8 @@
 #   build  the Debian packages of `make` and `make check`: re2c and lemon
 #          (the front end's generators), prove (perl), gcc with the C
 #          library headers (libc6-dev), a C++ compiler for krun's sim
-#          device (g++), python3 with venv, libtcc and tcc, and gnuplot
+#          device (g++), python3 with venv, libtcc and tcc, libseccomp
+#          (krun's confinement of the code it runs), and gnuplot
 #          (the dataset card's plots)
 #   nvrtc  NVRTC, for `make dataset DEVICE=cuda`: the CUDA toolkit's when
 #          there is one ($CUDA_HOME, else /usr/local/cuda), else PyPI's
@@ -51,6 +52,7 @@ why() {
 	python3) echo "the tests' checkers (t/run/check.py), and pip for NVRTC" ;;
 	python3-venv) echo "venvs: NVRTC from PyPI, the datasets library of t/t6004" ;;
 	libtcc-dev) echo "libtcc: krun compiles C in process, without a cc per check" ;;
+	libseccomp-dev) echo "libseccomp: krun runs kernel code in a child its seccomp filter confines" ;;
 	tcc) echo "libtcc1.a, the runtime library libtcc links the kernels with" ;;
 	gnuplot-nox) echo "gnuplot: the dataset card's plots" ;;
 	clang) echo "libFuzzer's compiler (make fuzz)" ;;
@@ -126,6 +128,7 @@ for set_name; do
 		have_cmd python3 || need="$need python3"
 		python3 -c 'import ensurepip, venv' 2>/dev/null || need="$need python3-venv"
 		[ -f /usr/include/libtcc.h ] || need="$need libtcc-dev"
+		[ -f /usr/include/seccomp.h ] || need="$need libseccomp-dev"
 		have_cmd tcc || need="$need tcc"
 		have_cmd gnuplot || need="$need gnuplot-nox"
 		;;

@@ -2,7 +2,9 @@
 #
 # krun compiles emitted C in process with libtcc when the build finds
 # /usr/include/libtcc.h (Debian's libtcc-dev, which `make deps` installs);
-# without it krun falls back to the system C compiler at run time.  NVRTC
+# without it krun falls back to the system C compiler at run time.  krun
+# links libseccomp (Debian's libseccomp-dev, which `make deps` installs): the
+# code it runs runs in a child confined by a seccomp filter.  NVRTC
 # and the CUDA driver are never linked: krun opens them with dlopen, so
 # nothing here needs a CUDA toolkit.  krun looks for NVRTC in the toolkit,
 # then in $(NVRTC_DIR), where `make deps` installs PyPI's NVRTC when there
@@ -39,7 +41,8 @@ $(O)/runtime.flags: FORCE
 .PHONY: FORCE
 FORCE:
 
-$(O)/bin/krun: KS_LDLIBS += $(KRUN_LIBS) -ldl
+# libseccomp: the filter of the child that runs the code (runtime/run_confine.c)
+$(O)/bin/krun: KS_LDLIBS += $(KRUN_LIBS) -ldl -lseccomp
 # kgen --verify runs krun with the runtime's temporary files and child
 # handling (runtime/run_host.c), which brings libtcc's and dlopen's symbols
 $(O)/bin/kgen: KS_LDLIBS += $(KRUN_LIBS) -ldl

@@ -27,7 +27,7 @@ static void usage(int status)
 {
 	fputs("usage: krun [--device cpu|sim|cuda] [--dim N|AxB...] [--shape NAME=AxB...]...\n"
 	      "            [--seed S] [--set NAME=VALUE]... [--kernel NAME] [--grid BLOCKSxTHREADS]\n"
-	      "            [--timeout SECONDS] [--cc | --tcc]\n"
+	      "            [--timeout SECONDS] [--memory MIB] [--cc | --tcc]\n"
 	      "            [--grad | --gradcheck [--tape WORDS]] [--compile-only [--arch sm_XX]]\n"
 	      "            [--bench REPS] [--coverage] [--vary SEED2] [--verbose]\n"
 	      "            FILE.py | FILE.kir [CODE.c | CODE.cu]\n"
@@ -51,6 +51,7 @@ typedef struct Opts {
 	uint64_t vary;        /* --vary: the second seed */
 	long long tape_words; /* --tape: the most words per thread, -1: no bound */
 	unsigned timeout;
+	unsigned long long mem_mb; /* --memory: what a confined run may add */
 	uint64_t seed;
 	const char *kernel, *arch, *in, *code, *batch;
 	RunSet *set;
@@ -188,6 +189,8 @@ static void parse_opts(Opts *o, int argc, char **argv)
 			o->tape_words = (long long)number("--tape", v, 0, 0x7fffffff);
 		} else if (!strcmp(a, "--timeout")) {
 			o->timeout = (unsigned)number("--timeout", v, 0, 86400);
+		} else if (!strcmp(a, "--memory")) {
+			o->mem_mb = number("--memory", v, 16, 1ULL << 24);
 		} else if (!strcmp(a, "--kernel")) {
 			o->kernel = v;
 		} else if (!strcmp(a, "--batch")) {
@@ -1067,18 +1070,24 @@ typedef struct Group {
 	Host *host, *dbl;
 } Group;
 
-/* Run fn(o) in a child process with stdout to outpath (NULL: /dev/null)
- * and stderr appended to *err; returns the exit status, or -1 with a
- * message in *err when the child was killed by a signal. */
-static int in_child(int (*fn)(Opts *, Host *, Host *), Opts *o, Host *host, Host *dbl,
-		    const char *outpath, Buf *err)
+/* The bounds of a confined run of o's kernels; wall: the child's own
+ * deadline (0 where the parent's covers it). */
+static RunLimits limits(const Opts *o, unsigned wall)
 {
-	fflush(stdout);
-	fflush(stderr);
+	return (RunLimits){.cpu_s = o->timeout, .wall_s = wall, .mem_mb = (size_t)o->mem_mb};
+}
+
+/* Run fn(o) in a child process with stdout to outpath (NULL: /dev/null)
+ * and stderr appended to *err; with confine, a confined child (its code
+ * runs there).  Returns the exit status, or -1 with a message in *err
+ * when the child was killed (a signal, a forbidden system call, its CPU
+ * time or deadline). */
+static int in_child(int (*fn)(Opts *, Host *, Host *), Opts *o, Host *host, Host *dbl,
+		    const char *outpath, int confine, Buf *err)
+{
 	char *ep = run_tmpfile("job.err");
-	pid_t pid = fork();
-	if (pid < 0)
-		ks_fatal("fork:");
+	RunLimits lim = limits(o, o->timeout);
+	int pid = run_confined_fork();
 	if (pid == 0) {
 		int fo = open(outpath ? outpath : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0666);
 		int fe = open(ep, O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -1086,29 +1095,26 @@ static int in_child(int (*fn)(Opts *, Host *, Host *), Opts *o, Host *host, Host
 			_exit(126);
 		close(fo);
 		close(fe);
+		if (confine)
+			run_confine(o->code, &lim);
+		else
+			run_deadline(o->timeout);
 		int st = fn(o, host, dbl);
 		if (ferror(stdout) || fflush(stdout))
 			st = 1;
-		_exit(st);
+		exit(st);
 	}
-	run_child(pid);
-	int st, r;
-	while ((r = waitpid(pid, &st, 0)) < 0 && errno == EINTR)
-		;
-	run_child(0);
+	Buf why = {0};
+	int st = run_confined_wait(pid, &lim, &why);
 	Src e;
 	src_read(&e, ep);
 	if (e.len)
 		buf_put(err, e.text, e.len);
 	src_free(&e);
 	run_tmpdone(ep);
-	if (r < 0)
-		ks_fatal("waitpid:");
-	if (WIFSIGNALED(st)) {
-		buf_printf(err, "krun: %s: killed by signal %d\n", o->code, WTERMSIG(st));
-		return -1;
-	}
-	return WEXITSTATUS(st);
+	buf_put(err, why.p, why.n);
+	buf_free(&why);
+	return st;
 }
 
 /* The code file must suit the device, as parse_opts checks for one file. */
@@ -1127,7 +1133,6 @@ static void check_code(const Opts *o)
 static int job_prepare(Opts *o, Host *h1, Host *h2)
 {
 	(void)h1, (void)h2;
-	run_deadline(o->timeout);
 	run_phase("%s: reading it and emitting its code", o->in);
 	check_code(o);
 	Src src;
@@ -1153,10 +1158,29 @@ static int job_prepare(Opts *o, Host *h1, Host *h2)
 	return 0;
 }
 
-/* run (in a child): as main() runs one file, with the compiled code given */
+/* Load the compiled code in the confined child, seal it, point the
+ * code's hooks at krun, and run the kernels (the module's ks[nk]). */
+static int run_loaded(const Module *m, const Src *src, const Opts *o, const Func **ks, int nk,
+		      Host *host, Host *dbl)
+{
+	bounds_source(m, src);
+	host_load(host);
+	host_load(dbl);
+	run_seal();
+	bounds_hook(host);
+	bounds_hook(dbl);
+	if (o->coverage && nk)
+		cover_hook(host, o);
+	int status = 0;
+	for (int k = 0; k < nk; k++)
+		status |= run_kernel(m, ks[k], o, host, NULL, dbl);
+	return status;
+}
+
+/* run (in a confined child): as main() runs one file, with the compiled
+ * code given */
 static int job_run(Opts *o, Host *host, Host *dbl)
 {
-	run_deadline(o->timeout);
 	run_phase("%s", o->in);
 	Src src;
 	Arena scratch = {0};
@@ -1166,17 +1190,9 @@ static int job_run(Opts *o, Host *host, Host *dbl)
 	if (o->grad && nk)
 		need_backward(m, &src, o, ks, nk);
 	ir_mark_views(m);
-	bounds_source(m, &src);
-	bounds_hook(host);
-	bounds_hook(dbl);
-	if (o->coverage && nk) {
+	if (o->coverage && nk)
 		cover_sites(m, o);
-		cover_hook(host, o);
-	}
-	int status = 0;
-	for (int k = 0; k < nk; k++)
-		status |= run_kernel(m, ks[k], o, host, NULL, dbl);
-	return status;
+	return run_loaded(m, &src, o, ks, nk, host, dbl);
 }
 
 /* Parse prepare's output into the job; 0 if it is malformed. */
@@ -1339,7 +1355,7 @@ static int batch(Opts *o, const char *list)
 		jo.in = j->in;
 		jo.code = j->code;
 		char *fp = run_tmpfile("job.frag");
-		int st = in_child(job_prepare, &jo, NULL, NULL, fp, &j->err);
+		int st = in_child(job_prepare, &jo, NULL, NULL, fp, 0, &j->err);
 		Src f;
 		if (st == 0) {
 			src_read(&f, fp);
@@ -1426,7 +1442,7 @@ static int batch(Opts *o, const char *list)
 		buf_printf(&tp, "%s%s", j->out, tmp);
 		char *tpath = run_tmppath(tp.p);
 		buf_free(&tp);
-		int st = in_child(job_run, &jo, h, d, tpath, &j->err);
+		int st = in_child(job_run, &jo, h, d, tpath, 1, &j->err);
 		if (st >= 0 && rename(tpath, j->out))
 			ks_fatal("%s:", j->out);
 		if (st >= 0)
@@ -1480,10 +1496,30 @@ static int which_nvrtc(void)
 	return 0;
 }
 
+/* main's kernels, run in the confined child */
+typedef struct Main {
+	const Module *m;
+	const Src *src;
+	const Opts *o;
+	const Func **ks;
+	int nk;
+	Host *host, *dbl;
+} Main;
+
+static int main_run(void *arg)
+{
+	const Main *c = arg;
+	int st = run_loaded(c->m, c->src, c->o, c->ks, c->nk, c->host, c->dbl);
+	if (ferror(stdout) || fflush(stdout))
+		ks_fatal("<stdout>: write error");
+	return st;
+}
+
 int main(int argc, char **argv)
 {
 	ks_prog = "krun";
-	Opts o = {.device = DEV_CPU, .dim = {16}, .seed = 1, .timeout = 60, .arch = "sm_90", .tape_words = -1};
+	Opts o = {.device = DEV_CPU, .dim = {16}, .seed = 1, .timeout = 60, .mem_mb = 4096, .arch = "sm_90",
+		  .tape_words = -1};
 	parse_opts(&o, argc, argv);
 	if (o.batch)
 		return batch(&o, o.batch);
@@ -1531,17 +1567,24 @@ int main(int argc, char **argv)
 	Host *dbl = NULL;
 	if (nk && o.gradcheck)
 		dbl = build_double(m, &o, ks, nk, rtdir);
-	bounds_source(m, &src);
-	bounds_hook(host);
-	bounds_hook(dbl);
-	if (o.coverage && nk && !o.compile_only) {
-		cover_sites(m, &o);
-		cover_hook(host, &o);
-	}
-
 	int status = 0;
-	for (int k = 0; k < nk && !o.compile_only; k++)
-		status |= run_kernel(m, ks[k], &o, host, gpu, dbl);
+	if (nk && o.compile_only) {
+		/* nothing runs */
+	} else if (o.device == DEV_CUDA) {
+		/* the kernels run on the GPU; the host runs the double-precision
+		 * build krun emitted from the IR itself (--gradcheck) */
+		host_load(dbl);
+		bounds_source(m, &src);
+		bounds_hook(dbl);
+		for (int k = 0; k < nk; k++)
+			status |= run_kernel(m, ks[k], &o, NULL, gpu, dbl);
+	} else if (nk) {
+		if (o.coverage)
+			cover_sites(m, &o);
+		Main mc = {m, &src, &o, ks, nk, host, dbl};
+		RunLimits lim = limits(&o, 0);
+		status = run_confined(what, main_run, &mc, &lim);
+	}
 	if (ferror(stdout) || fflush(stdout))
 		ks_fatal("<stdout>: write error");
 	run_deadline(0);

@@ -8,8 +8,9 @@
  *                 code that call one kernel with its arguments given as an
  *                 array of pointers, whatever its signature
  *   run_host.c    compiling code for the host (libtcc, cc, c++) and loading
- *                 it; temporary files; guarding a launch against crashes
- *                 and timeouts
+ *                 it; temporary files
+ *   run_confine.c the confined child that executes it; guarding a launch
+ *                 against crashes, timeouts and forbidden system calls
  *   run_cuda.c    NVRTC and the CUDA driver, both loaded with dlopen
  * A kernel's signature always comes from the IR (Func), never from parsing
  * the emitted code.
@@ -216,8 +217,8 @@ void run_launcher_sim(Buf *b, const Module *m, const Func *f, const char *entry)
 
 enum { LANG_C, LANG_CXX };
 typedef struct Host Host;
-/* Compile code (C or the CUDA code as C++ with the sim shim) for the host
- * and load it; use_cc forces the system compiler for C even when libtcc is
+/* Compile code (C or the CUDA code as C++ with the sim shim) for the host;
+ * nothing of it runs until host_load loads it; use_cc forces the system compiler for C even when libtcc is
  * there.  A compile error prints the compiler's output and exits 1. */
 Host *host_compile(const char *what, const Buf *code, int lang, int use_cc,
 		   const char *rtdir);
@@ -226,6 +227,10 @@ Host *host_compile(const char *what, const Buf *code, int lang, int use_cc,
  * (cc):", then the compiler's output). */
 Host *host_try_compile(const char *what, const Buf *code, int lang, int use_cc,
 		       const char *rtdir, Buf *err);
+/* Load compiled code (dlopen, which runs a shared object's constructors):
+ * only in a confined child (run_confine).  NULL, or code libtcc compiled
+ * (in memory already, nothing run), is left as it is. */
+void host_load(Host *h);
 void *host_sym(Host *h, const char *name);
 void host_free(Host *h);
 /* "libtcc" or the system C compiler's name ($KSYNTH_CC, cc); the C++
@@ -246,14 +251,46 @@ void run_tmpdone(char *path);
  * cleanup; run_tmpkeep takes it off again (the file stays) and frees it. */
 char *run_tmppath(const char *path);
 void run_tmpkeep(char *path);
-/* The child process running now (0: none): stopped and waited for before
- * the temporary folder is removed on a fatal signal. */
+/* The child process running now (0: none): stopped (SIGTERM; with
+ * run_child_kill, sig) and waited for before the temporary folder is
+ * removed on a fatal signal.  run_cleanup does both now. */
 void run_child(int pid);
+void run_child_kill(int pid, int sig);
+void run_cleanup(void);
 /* Run argv, output (stdout and stderr) into *log; returns the exit
  * status, or -1 if it could not start or died from a signal. */
 int run_cmd(char *const argv[], Buf *log);
 /* The same with its stdout to the file OUT and only its stderr to *log. */
 int run_cmd_out(char *const argv[], const char *out, Buf *log);
+
+/* ---- executing code: confined, guarded (run_confine.c) --------------- */
+
+/* The most a confined child's output files may grow: its records. */
+#define RUN_FILE_MB 4096
+/* A confined child's bounds: CPU seconds (0: none), the wall-clock
+ * seconds its own alarm gives it and after which (and 2 s more) the parent
+ * kills it (0: none; the parent's deadline, when one is armed, still
+ * holds), and the address space it may add to what it has at the fork. */
+typedef struct RunLimits {
+	unsigned cpu_s, wall_s;
+	size_t mem_mb;
+} RunLimits;
+/* Fork the child that will be confined, SIGCHLD blocked in the parent
+ * until run_confined_wait; 0 in the child, its pid in the parent. */
+int run_confined_fork(void);
+/* In the child: bounds, stdin from /dev/null, and the seccomp filter that
+ * still allows opening files for reading, so that code can be loaded;
+ * what a trapped call is charged to is code until run_guard names a
+ * kernel.  Then host_load, then run_seal: no file opened any more. */
+void run_confine(const char *code, const RunLimits *lim);
+void run_seal(void);
+/* In the parent: wait for the child; its exit status, or -1 when it made
+ * a forbidden system call, ran out of time or file size, or was killed,
+ * the one-line reason appended to *err (NULL: printed on stderr). */
+int run_confined_wait(int pid, const RunLimits *lim, Buf *err);
+/* fn(arg) in a confined child (code: what it is charged to while it
+ * loads); its exit status, 1 when it failed as run_confined_wait says. */
+int run_confined(const char *code, int (*fn)(void *), void *arg, const RunLimits *lim);
 
 /* The deadline: SIGALRM after timeout seconds (0: none; run_deadline(0)
  * disarms it), whenever it comes, ends krun with status 1, the child

@@ -10,11 +10,13 @@
  * contraction off and no fast math, so that the cpu and sim devices
  * evaluate the same float32 operations in the same order.
  *
+ * Compiling executes nothing of the code: libtcc relocates it into memory
+ * (running no constructor), and a shared object is only opened here; it
+ * is loaded (host_load, where dlopen runs its constructors) in the
+ * confined child that runs it (run_confine.c).
+ *
  * Temporary files live in one folder under $TMPDIR that exists only
- * while they do and is removed at exit and on a fatal signal; a kernel that
- * crashes is caught (run_guard), and so is a run past --timeout, whatever
- * it was doing (run_deadline): krun ends with a message instead of a core
- * or a hang.
+ * while they do and is removed at exit and on a fatal signal.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -53,7 +55,7 @@ int run_verbose; /* --verbose: which compiler, and what it said */
 #define MAXTMP 64
 static char tmp_dir[4096];
 static char *volatile tmp_files[MAXTMP];
-static volatile sig_atomic_t tmp_owner, child_pid;
+static volatile sig_atomic_t tmp_owner, child_pid, child_sig = SIGTERM;
 
 static void tmp_clean(void)
 {
@@ -69,7 +71,7 @@ static void stop_child(void)
 {
 	pid_t c = (pid_t)child_pid;
 	if (c > 0 && getpid() == (pid_t)tmp_owner) {
-		kill(c, SIGTERM);
+		kill(c, (int)child_sig);
 		while (waitpid(c, NULL, 0) < 0 && errno == EINTR)
 			;
 	}
@@ -94,7 +96,19 @@ static void on_term(int sig)
 
 void run_child(int pid)
 {
+	run_child_kill(pid, SIGTERM);
+}
+
+void run_child_kill(int pid, int sig)
+{
+	child_sig = sig;
 	child_pid = pid;
+}
+
+void run_cleanup(void)
+{
+	stop_child();
+	tmp_clean();
 }
 
 static void tmp_init(void)
@@ -233,75 +247,6 @@ int run_cmd_out(char *const argv[], const char *out, Buf *log)
 	return WEXITSTATUS(st);
 }
 
-/* ---- the deadline and guarding a launch ------------------------------ */
-
-/* --timeout bounds a whole run: one alarm, armed once, whose handler says
- * what was going on (the phase) and ends krun as a crash does.  The phase
- * text is written into the buffer the handler is not reading, then made
- * current by one store, so that the handler never sees half a message. */
-static char phase_msg[2][700];
-static volatile sig_atomic_t phase_cur;
-static unsigned deadline_s;
-static const int guard_sig[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
-static struct sigaction guard_old[KS_NELEM(guard_sig)];
-static char guard_msg[600];
-
-static void on_guard(int sig)
-{
-	const char *m = sig == SIGALRM ? phase_msg[phase_cur] : guard_msg;
-	ssize_t r = write(2, m, strlen(m));
-	(void)r;
-	stop_child();
-	tmp_clean();
-	_exit(1);
-}
-
-void run_deadline(unsigned timeout)
-{
-	deadline_s = timeout;
-	if (!timeout) {
-		alarm(0);
-		return;
-	}
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_guard;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGALRM, &sa, NULL);
-	alarm(timeout);
-}
-
-void run_phase(const char *fmt, ...)
-{
-	char what[600];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof what, fmt, ap);
-	va_end(ap);
-	int next = !phase_cur;
-	snprintf(phase_msg[next], sizeof phase_msg[next],
-		 "%s: %s did not finish within %u s (--timeout)\n", ks_prog, what, deadline_s);
-	phase_cur = next;
-}
-
-void run_guard(const char *what)
-{
-	run_phase("%s", what);
-	snprintf(guard_msg, sizeof guard_msg, "%s: %s crashed (a fatal signal)\n", ks_prog, what);
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_guard;
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < KS_NELEM(guard_sig); i++)
-		sigaction(guard_sig[i], &sa, &guard_old[i]);
-}
-
-void run_unguard(void)
-{
-	for (size_t i = 0; i < KS_NELEM(guard_sig); i++)
-		sigaction(guard_sig[i], &guard_old[i], NULL);
-}
-
 /* ---- the runtime headers ------------------------------------------ */
 
 static int has_header(const char *dir)
@@ -356,7 +301,8 @@ const char *run_runtime_dir(void)
 /* ---- compiling ------------------------------------------------------ */
 
 struct Host {
-	void *so;    /* dlopen handle */
+	int fd;      /* the shared object, open (its file already removed); -1 */
+	void *so;    /* dlopen handle, once host_load loaded it */
 #ifdef KS_HAVE_LIBTCC
 	TCCState *tcc;
 #endif
@@ -414,6 +360,7 @@ static void tcc_msg(void *opaque, const char *msg)
 static Host *tcc_build(const Buf *code, const char *rtdir, Buf *log)
 {
 	Host *h = xmalloc(sizeof *h);
+	h->fd = -1;
 	h->so = NULL;
 	h->tcc = tcc_new();
 	if (!h->tcc)
@@ -553,9 +500,9 @@ Host *host_try_compile(const char *what, const Buf *code, int lang, int use_cc,
 			fwrite(log.p, 1, log.n, stderr);
 		h = xmalloc(sizeof *h);
 		memset(h, 0, sizeof *h);
-		h->so = dlopen(so, RTLD_NOW | RTLD_LOCAL);
-		if (!h->so)
-			ks_fatal("%s: cannot load the compiled code: %s", what, dlerror());
+		h->fd = open(so, O_RDONLY);
+		if (h->fd < 0)
+			ks_fatal("%s:", so);
 	}
 	buf_free(&log);
 	run_tmpdone(src);
@@ -574,12 +521,25 @@ Host *host_compile(const char *what, const Buf *code, int lang, int use_cc,
 	return h;
 }
 
+void host_load(Host *h)
+{
+	if (!h || h->fd < 0 || h->so)
+		return;
+	char path[64];
+	snprintf(path, sizeof path, "/proc/self/fd/%d", h->fd);
+	h->so = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (!h->so)
+		ks_fatal("cannot load the compiled code: %s", dlerror());
+}
+
 void *host_sym(Host *h, const char *name)
 {
 #ifdef KS_HAVE_LIBTCC
 	if (h->tcc)
 		return tcc_get_symbol(h->tcc, name);
 #endif
+	if (!h->so)
+		ks_fatal("internal error: %s looked up in code not loaded", name);
 	return dlsym(h->so, name);
 }
 
@@ -593,5 +553,7 @@ void host_free(Host *h)
 #endif
 	if (h->so)
 		dlclose(h->so);
+	if (h->fd >= 0)
+		close(h->fd);
 	free(h);
 }
