@@ -16,6 +16,25 @@ check: all
 	$(Q)KS_BIN=$(abspath $(O)/bin) KS_BUILD=$(abspath $(O)) KS_SAN=$(SAN) \
 		$(PROVE) $(PROVE_FLAGS) $(CHECK_TESTS)
 
+# make check-scale: kgen's own kernels at scale (t/t9003-kgen-scale.t):
+# SCALE_N kernels of `kgen -c all` for each seed of SCALE_SEEDS through
+# kparse, kdiff, kemit-cpu and kemit-cu, two chunks at a time; fails on any
+# crash, hang, non-zero exit or sanitizer report, naming the seed, the
+# kernel and the command that reproduces it.  SCALE_N is 2,000 under SAN=1.
+ifeq ($(SAN),1)
+SCALE_N ?= 2000
+else
+SCALE_N ?= 20000
+endif
+SCALE_SEEDS ?= 1 2 3
+SCALE_JOBS ?= 2
+
+.PHONY: check-scale
+check-scale: all
+	$(Q)KS_BIN=$(abspath $(O)/bin) KS_BUILD=$(abspath $(O)) KS_SAN=$(SAN) \
+		KS_SCALE_N=$(SCALE_N) KS_SCALE_SEEDS='$(SCALE_SEEDS)' KS_SCALE_JOBS=$(SCALE_JOBS) \
+		$(PROVE) -v t/t9003-kgen-scale.t
+
 # make check-bare: the README's two commands, `make dataset` (N=BARE_N,
 # default 100, DEVICE=cuda) and `make check`, run as root in a minimal
 # Debian 12 root that debootstrap builds afresh, with nothing installed by
