@@ -151,6 +151,25 @@ trap 'exit 130' INT TERM
 : >"$tmp"
 mkdir "$run" || exit 1
 
+# tool ERRFILE TOOL IN OUT [OPTIONS]: TOOL OPTIONS IN -o OUT run alone, its
+# messages to ERRFILE; killed by a signal, or failed without a word, the
+# line `TOOL --each` writes for that is added, so that a kernel's reason is
+# the same whether its batch gave it or the batch died and it ran alone
+tool() {
+	t_err=$1 t_tool=$2 t_in=$3 t_out=$4
+	shift 4
+	# the tool's own stderr to ERRFILE; the shell's "Segmentation fault"
+	# for it, which dash writes to the command's stderr, to /dev/null
+	(exec 2>>"$t_err" && exec "$B/$t_tool" "$@" "$t_in" -o "$t_out") 2>/dev/null
+	t_st=$?
+	if [ $t_st -gt 128 ]; then
+		printf '%s: %s: killed by signal %d\n' "$t_tool" "$t_in" $((t_st - 128)) >>"$t_err"
+	elif [ $t_st != 0 ] && ! grep -q . "$t_err"; then
+		printf '%s: %s: exit status %d\n' "$t_tool" "$t_in" $t_st >>"$t_err"
+	fi
+	return $t_st
+}
+
 # fail I NAME STAGE ERRFILE: the kernel's status is its first error line
 fail() {
 	r=$(grep -m1 -v '^[[:space:]]*$' "$4" 2>/dev/null | tr '\t\r' '  ' | cut -c1-240)
@@ -267,14 +286,14 @@ parse)
 	# shard, a kernel the batch gave no status made alone
 	batch gen.st "$run/parse.list" .py:.kir "$B/kparse"
 	merge gen.st parse .kir "$run/parse.list.status" >"$run/parse.m1"
-	work() { "$B/kparse" "$2.py" -o "$2.kir" 2>"$2.err" || { fail "$1" "$2" parse "$2.err"; return 1; }; }
+	work() { : >"$2.err" && tool "$2.err" kparse "$2.py" "$2.kir" || { fail "$1" "$2" parse "$2.err"; return 1; }; }
 	dst="$run/parse.m2" REDO=1
 	: >"$dst"
 	each "$run/parse.m1"
 	batch "$run/parse.m2" "$run/hash.list" .kir:.hash "$B/kfmt" --hash
 	merge "$run/parse.m2" hash .hash "$run/hash.list.status" >"$run/parse.m3"
 	work() {
-		"$B/kfmt" --hash "$2.kir" -o "$2.hash" 2>"$2.err" && grep -q "^$2 " "$2.hash" ||
+		: >"$2.err" && tool "$2.err" kfmt "$2.kir" "$2.hash" --hash && grep -q "^$2 " "$2.hash" ||
 			{ fail "$1" "$2" hash "$2.err"; return 1; }
 	}
 	dst=$tmp
@@ -282,7 +301,7 @@ parse)
 diff)
 	batch parse.st "$run/diff.list" .kir:.d.kir "$B/kdiff"
 	merge parse.st diff .d.kir "$run/diff.list.status" >"$run/diff.m1"
-	work() { "$B/kdiff" "$2.kir" -o "$2.d.kir" 2>"$2.err" || { fail "$1" "$2" diff "$2.err"; return 1; }; }
+	work() { : >"$2.err" && tool "$2.err" kdiff "$2.kir" "$2.d.kir" || { fail "$1" "$2" diff "$2.err"; return 1; }; }
 	REDO=1 each "$run/diff.m1" ;;
 emit)
 	batch diff.st "$run/emit-cpu.list" ".kir:.f.c .d.kir:.b.c" "$B/kemit-cpu"
@@ -292,9 +311,9 @@ emit)
 	merge diff.st emit ".f.c .b.c .f.cu .b.cu .v.c" "$run/emit-cpu.list.status" "$run/emit-cu.list.status" \
 		"$run/emit-cov.list.status" >"$run/emit.m1"
 	work() {
-		{ "$B/kemit-cpu" "$2.kir" -o "$2.f.c" && "$B/kemit-cpu" "$2.d.kir" -o "$2.b.c" &&
-			"$B/kemit-cu" "$2.kir" -o "$2.f.cu" && "$B/kemit-cu" "$2.d.kir" -o "$2.b.cu" &&
-			"$B/kemit-cpu" --coverage "$2.kir" -o "$2.v.c"; } 2>"$2.err" ||
+		: >"$2.err" && tool "$2.err" kemit-cpu "$2.kir" "$2.f.c" && tool "$2.err" kemit-cpu "$2.d.kir" "$2.b.c" &&
+			tool "$2.err" kemit-cu "$2.kir" "$2.f.cu" && tool "$2.err" kemit-cu "$2.d.kir" "$2.b.cu" &&
+			tool "$2.err" kemit-cpu "$2.kir" "$2.v.c" --coverage ||
 			{ fail "$1" "$2" emit "$2.err"; return 1; }
 	}
 	REDO=1 each "$run/emit.m1" ;;
