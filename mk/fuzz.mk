@@ -3,10 +3,13 @@
 #   fuzz-ir      the IR reader and verifier (print, read back, print)
 #   fuzz-pipe    source -> kparse -> kdiff -> kemit-cpu and kemit-cu
 #   fuzz-irpipe  IR -> kdiff -> kemit-cpu and kemit-cu
+#   fuzz-gen     kgen's kernels (chosen by the input's bytes) -> the pipeline
+#   fuzz-json    the strict JSON reader of kverify
 #   make fuzz FUZZ_SECONDS=60     runs each harness that long
 #   make fuzz FUZZ_RUNS=1000000   runs each harness that many inputs
 #   make fuzz FUZZERS=pipe        runs only the harnesses named
-# Each input is bounded by -timeout=$(FUZZ_TIMEOUT) seconds (a hang is a
+# Every object of the library is linked, runtime/run_confine.c's too,
+# hence libseccomp.  Each input is bounded by -timeout=$(FUZZ_TIMEOUT) seconds (a hang is a
 # finding).  The library is rebuilt with clang and -fsanitize=fuzzer-no-link,
 # address,undefined into $(O)/fuzz; the seed corpus is samples/, the test
 # inputs, and for the pipeline harnesses kernels kgen makes.
@@ -40,7 +43,7 @@ $(O)/fuzz/obj/%.o: %.c | $(O)/fuzz/.deps-ok $(GEN_HDR)
 
 $(O)/fuzz/fuzz-%: t/fuzz/fuzz-%.c t/fuzz/pipeline.h $(FUZZ_OBJ)
 	$(call msg,FUZZCC,$@)
-	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $(filter %.c %.o,$^) -lm
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $(filter %.c %.o,$^) -lm -ldl -lseccomp
 
 # Seed corpus: every sample and error case, and for the IR reader the
 # samples' IR and the IR error cases; the pipeline harnesses also start
@@ -81,3 +84,13 @@ fuzz-build: $(O)/fuzz/fuzz-json
 fuzz: $(O)/fuzz/corpus-json/.stamp
 $(O)/fuzz/corpus-json/.stamp: $(wildcard t/fuzz/json/*.json)
 	$(Q)mkdir -p $(@D) && cp $^ $(@D)/ && touch $@
+
+# fuzz-gen: kgen's kernels made in process from the input's bytes (the
+# category mix, seed, index, count, knobs and draw: t/fuzz/fuzz-gen.c),
+# through the pipeline; any rejection is a finding.  The seed corpus: for
+# each category and for all, seeds 1 to 3 at a spread of indices.
+FUZZERS += gen
+fuzz-build: $(O)/fuzz/fuzz-gen
+fuzz: $(O)/fuzz/corpus-gen/.stamp
+$(O)/fuzz/corpus-gen/.stamp: mk/fuzz.mk
+	$(Q)mkdir -p $(@D) && bash t/fuzz/gen-corpus.sh $(@D) && touch $@

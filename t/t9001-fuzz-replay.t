@@ -8,7 +8,7 @@
 # format that leaked the text read before it) and on the seed corpus.  Each
 # input must finish, bounded, and pass the harness's checks: a located
 # error or IR that goes through kdiff and both emitters to code without a
-# reserved name.
+# reserved name (for fuzz-gen, kgen's kernels, no error at all).
 . "$(dirname "$0")/lib.sh"
 
 BUILD=${KS_BUILD:-$T_ROOT/build}
@@ -22,7 +22,11 @@ FLAGS="-std=c11 -D_POSIX_C_SOURCE=200809L -I. -I$BUILD/gen -g -O1"
 
 py=(t/fuzz/findings/*.py samples/*/*.py t/errors/*.py t/grad/*.py t/emit/*.py)
 kir=(t/fuzz/findings/*.kir samples/*/*.kir t/ir/*.kir t/ir-errors/*.kir t/emit/*.kir t/grad/*.kir)
-for h in front:py ir:kir pipe:py irpipe:kir; do
+# fuzz-gen reads bytes that choose kgen's kernels: its seed corpus
+# (t/fuzz/gen-corpus.sh) and what it found (t/fuzz/findings/*.gen)
+mkdir -p "$TMP/gen" && bash t/fuzz/gen-corpus.sh "$TMP/gen"
+gen=("$TMP"/gen/* $(ls t/fuzz/findings/*.gen 2>/dev/null))
+for h in front:py ir:kir pipe:py irpipe:kir gen:gen; do
 	name=${h%%:*}
 	if ! cc $FLAGS -o "$TMP/replay-$name" t/fuzz/replay.c "t/fuzz/fuzz-$name.c" "$LIB" -lm \
 		>"$TMP/err" 2>&1; then
@@ -30,7 +34,11 @@ for h in front:py ir:kir pipe:py irpipe:kir; do
 		diag "$(head -c 3000 "$TMP/err")"
 		continue
 	fi
-	if [ "${h#*:}" = py ]; then set -- "${py[@]}"; else set -- "${kir[@]}"; fi
+	case ${h#*:} in
+	py) set -- "${py[@]}" ;;
+	kir) set -- "${kir[@]}" ;;
+	gen) set -- "${gen[@]}" ;;
+	esac
 	timeout 300 "$TMP/replay-$name" "$@" >"$TMP/out" 2>&1
 	st=$?
 	is "fuzz-$name: $# findings and seeds pass (status; 124: a hang)" "$st" 0 ||
