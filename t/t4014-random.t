@@ -82,6 +82,6 @@ if krun --nvrtc >/dev/null 2>&1; then
 		ok "$py: NVRTC compiles the CUDA" krun --device cuda --compile-only "$py"
 	done
 else
-	skip "no NVRTC: $(krun --nvrtc 2>&1 | head -1)"
+	skip "NVRTC compiles the CUDA" "no NVRTC: $(krun --nvrtc 2>&1 | head -1)"
 fi
 done_testing
