@@ -33,10 +33,13 @@ endif
 # NVRTC for make dataset DEVICE=cuda (mk/dataset.mk), installed once: a
 # failed install (no network) is no error here, and says nothing; its
 # reason is left in $(NVRTC_WHY) for make dataset's one line, and the next
-# run tries again.
+# run tries again.  The reason is one line with no newline at its end:
+# make 4.3's $(file <) does not always drop that newline (it kept it in
+# make dataset, which then said why there was no NVRTC on two lines).
 NVRTC_STAMP := $(O)/nvrtc.stamp
 NVRTC_WHY := $(O)/nvrtc.why
 $(NVRTC_STAMP): mk/deps.sh
 	$(Q)mkdir -p $(@D); if $(DEPS_ENV) sh mk/deps.sh nvrtc >$(NVRTC_WHY).out 2>$(NVRTC_WHY).tmp; then \
 		cat $(NVRTC_WHY).out; rm -f $(NVRTC_WHY) $(NVRTC_WHY).*; touch $@; \
-	else mv $(NVRTC_WHY).tmp $(NVRTC_WHY); rm -f $(NVRTC_WHY).out; fi
+	else tr -s '\n' ' ' <$(NVRTC_WHY).tmp | sed 's/ *$$//' >$(NVRTC_WHY).1 && mv $(NVRTC_WHY).1 $(NVRTC_WHY); \
+		rm -f $(NVRTC_WHY).out $(NVRTC_WHY).tmp; fi

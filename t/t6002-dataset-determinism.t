@@ -29,8 +29,14 @@ ok "SEED=2 differs" bash -c "make --no-print-directory O='$KS_BUILD' DATASET_BIN
 mkdir -p "$TMP/drv11" && ${CC:-cc} -shared -fPIC -DVERSION=11080 -o "$TMP/drv11/libcuda.so.1" t/run/fake_cuda.c
 LD_LIBRARY_PATH=$TMP/drv11 mk dataset N=2 SHARD=2 DEVICE=cuda CHECK=full OUT="$TMP/nonv" >"$TMP/nonv.out" 2>&1
 is "DEVICE=cuda CHECK=full without NVRTC builds" "$?" 0 || diag "$(tail -5 "$TMP/nonv.out")"
-# (the reason: no NVRTC at all, or none that the fake driver supports)
-is "... and one line says so, with why" "$(grep -c '^make dataset: no NVRTC (\(NVRTC (libnvrtc.so) not found\|no NVRTC that the driver (CUDA 11.8) supports\).*): the CUDA code is checked on sim alone, not compiled by NVRTC' "$TMP/nonv.out")" 1
+# The reason, on the one line: krun's (no NVRTC at all, or none that the
+# fake driver supports), then, where there is no toolkit and mk/deps.sh
+# could not install NVRTC (no network), why not.
+why=$(LD_LIBRARY_PATH=$TMP/drv11 "$TMP/bin/krun" --nvrtc 2>&1 >/dev/null | sed 's/^krun: --nvrtc: //; s/[][\\.*^$]/\\&/g')
+pin=$(sed -n 's/^NVRTC_WHEEL=//p' mk/deps.sh)==$(sed -n 's/^NVRTC_VERSION=//p' mk/deps.sh)
+deps="pip install $pin failed: .*\|python3 -m venv failed (python3-venv: make deps): .*\|$pin holds no libnvrtc\.so (nvidia/\*/lib/)"
+is "... and one line says so, with why" "$(grep -c "^make dataset: no NVRTC ($why\(; \($deps\)\)\?): the CUDA code is checked on sim alone, not compiled by NVRTC" "$TMP/nonv.out")" 1 ||
+	diag "$(grep -A1 'no NVRTC' "$TMP/nonv.out")"
 ok "... its records: executed on sim, not compiled by NVRTC" python3 -c '
 import json, glob, sys
 recs = [json.loads(l) for f in glob.glob(sys.argv[1] + "/data/*.jsonl") for l in open(f)]
