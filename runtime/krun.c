@@ -1102,7 +1102,8 @@ static int in_child(int (*fn)(Opts *, Host *, Host *), Opts *o, Host *host, Host
 		int st = fn(o, host, dbl);
 		if (ferror(stdout) || fflush(stdout))
 			st = 1;
-		exit(st);
+		fflush(stderr);
+		_exit(st);
 	}
 	Buf why = {0};
 	int st = run_confined_wait(pid, &lim, &why);
@@ -1112,7 +1113,8 @@ static int in_child(int (*fn)(Opts *, Host *, Host *), Opts *o, Host *host, Host
 		buf_put(err, e.text, e.len);
 	src_free(&e);
 	run_tmpdone(ep);
-	buf_put(err, why.p, why.n);
+	if (why.n)
+		buf_put(err, why.p, why.n);
 	buf_free(&why);
 	return st;
 }

