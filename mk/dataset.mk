@@ -181,7 +181,7 @@ $(OUT)/timing.json: $(DS_RECS) $(DATASET_BIN)/kpack $(DS_OUTKEY).params mk/datas
 
 endif
 
-# make verify DATASET=DIR [SHARD=50] [-jN] [VERIFY_WORK=DIR] [VERIFY_JSON=FILE]
+# make verify DATASET=DIR [SHARD=50] [-jN] [VERIFY_WORK=DIR] [VERIFY_JSON=FILE] [RUN_FOREIGN=1]
 #
 # re-checks every record of the dataset in DIR with this build's tools
 # (kverify, doc/dataset.md): `kverify index` reads the dataset into the
@@ -192,7 +192,9 @@ endif
 # report` prints the failures and the summary, writes VERIFY_JSON
 # (default DIR/verify.json) and fails unless every record passed.  A
 # second run re-checks only the shards whose records, the tools or what
-# this machine has (NVRTC, a GPU) changed.
+# this machine has (NVRTC, a GPU) changed.  A record's code that is not
+# what these tools make of its IR is not run, unless RUN_FOREIGN=1 (then
+# confined, as krun runs all code).
 ifneq ($(filter verify verify-%,$(MAKECMDGOALS)),)
 ifeq ($(DATASET),)
 $(error make verify: say which dataset: DATASET=DIR, e.g. DATASET=dataset/cuda)
@@ -210,7 +212,7 @@ VF_CUDA := $(filter cuda all,$(patsubst "%",%,$(lastword $(shell grep -o '"devic
 .PHONY: verify verify-build
 verify: $(VF_TOOLS) $(if $(VF_CUDA),$(NVRTC_STAMP))
 	$(call msg,INDEX,$(DATASET))
-	$(Q)$(DATASET_BIN)/kverify index $(VF_ARGS) --shard $(SHARD) $(DATASET)
+	$(Q)$(DATASET_BIN)/kverify index $(VF_ARGS) --shard $(SHARD) $(if $(filter 1,$(RUN_FOREIGN)),--run-foreign) $(DATASET)
 	$(Q)$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(VF_JOBS)) verify-build
 
 ifneq ($(filter verify-build,$(MAKECMDGOALS)),)

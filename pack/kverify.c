@@ -2,8 +2,8 @@
  * kverify: re-checks a dataset that `make dataset` made, on the machine
  * at hand (doc/dataset.md, "make verify").
  *
- *   kverify [-j N] [--shard S] [--work DIR] [--bin DIR] [--json FILE] DATASET
- *   kverify index --work DIR [--shard S] [--bin DIR] DATASET
+ *   kverify [-j N] [--shard S] [--work DIR] [--bin DIR] [--json FILE] [--run-foreign] DATASET
+ *   kverify index --work DIR [--shard S] [--bin DIR] [--run-foreign] DATASET
  *   kverify shard --work DIR [--bin DIR] K
  *   kverify report --work DIR [--json FILE] DATASET
  *
@@ -37,7 +37,11 @@
  * forward code run on input seeds 1 and 2, its backward code
  * gradient-checked, and the forward run must equal the backward code's
  * forward run; on the device recorded (cpu; cuda on a GPU, else sim).
- * What it finds goes to WORK/K.ver.
+ * Code that is not what these tools make of the record's IR is foreign:
+ * it is compiled but not run (the checks that run it are skipped, with
+ * the reason), unless the index was made with --run-foreign; krun runs
+ * whatever it runs in a confined child (doc/dataset.md, the threat
+ * model).  What it finds goes to WORK/K.ver.
  *
  * report reads index.txt and every K.ver, prints a line per failure
  * (`FAIL ID (FILE:LINE): REASON: DETAIL`) and the summary with the
@@ -70,8 +74,8 @@
 #include "version.h"
 
 static const char usage_text[] =
-	"usage: kverify [-j N] [--shard S] [--work DIR] [--bin DIR] [--json FILE] DATASET\n"
-	"       kverify index --work DIR [--shard S] [--bin DIR] DATASET\n"
+	"usage: kverify [-j N] [--shard S] [--work DIR] [--bin DIR] [--json FILE] [--run-foreign] DATASET\n"
+	"       kverify index --work DIR [--shard S] [--bin DIR] [--run-foreign] DATASET\n"
 	"       kverify shard --work DIR [--bin DIR] K\n"
 	"       kverify report --work DIR [--json FILE] DATASET\n";
 
@@ -82,6 +86,7 @@ static KS_NORETURN void usage(int status)
 }
 
 static const char *o_work, *o_bin, *o_json, *o_data;
+static int o_run_foreign; /* --run-foreign: run code that is not these tools' */
 static long o_shard = 50, o_jobs;
 
 /* ---- small helpers ---------------------------------------------------- */
@@ -1151,7 +1156,8 @@ static int do_index(void)
 
 	/* what the shards depend on */
 	Buf env = {0};
-	buf_printf(&env, "seed %llu\ncats %s\nversion %s\nshard %ld\n", x.par.seed, x.par.cats, x.par.version, o_shard);
+	buf_printf(&env, "seed %llu\ncats %s\nversion %s\nshard %ld\nforeign %s\n", x.par.seed, x.par.cats,
+		   x.par.version, o_shard, o_run_foreign ? "run" : "not run");
 	if (x.any_cuda)
 		probe_cuda(&env);
 	char *p = pathf("%s/env", o_work);
@@ -1221,6 +1227,7 @@ typedef struct Env {
 	unsigned long long seed;
 	char cats[256], version[64], nvrtc[300], cuda[300];
 	int gpu; /* krun runs CUDA on a GPU here */
+	int run_foreign; /* foreign code is run (--run-foreign) */
 } Env;
 
 static void read_env(Env *e)
@@ -1248,6 +1255,8 @@ static void read_env(Env *e)
 			snprintf(e->nvrtc, sizeof e->nvrtc, "%s", l + 6);
 		else if (!strncmp(l, "cuda ", 5))
 			snprintf(e->cuda, sizeof e->cuda, "%s", l + 5);
+		else if (!strcmp(l, "foreign run"))
+			e->run_foreign = 1;
 	}
 	e->gpu = !strcmp(e->cuda, "cuda");
 	free(s);
@@ -1258,6 +1267,7 @@ typedef struct VRec {
 	char id[80], name[256], cat[32], hash[32], on[16];
 	unsigned long long idx, seed;
 	int dev, src_ok, have_dkir;
+	int foreign_f, foreign_b; /* its forward, backward code is not these tools' */
 	Buf out; /* its lines of K.ver */
 } VRec;
 
@@ -1730,9 +1740,10 @@ static void verify_group(const char *dir, VRec **r, int n, int dev, const Env *e
 	each_tool(dir, dev_name[dev], emitter, NULL, n, in, out, why);
 	EACH_REC {
 		char *mine = pathf("%s.f.%s", r[i]->name, c);
+		r[i]->foreign_f = why[i] || !same_files(dir, mine, out[i], detail, sizeof detail);
 		if (why[i])
 			rec_code(r[i], "forward", "%s: %s", emitter, why[i]);
-		else if (!same_files(dir, mine, out[i], detail, sizeof detail))
+		else if (r[i]->foreign_f)
 			rec_code(r[i], "forward", "not %s's code of the IR: %s", emitter, detail);
 		free(mine);
 	}
@@ -1740,9 +1751,10 @@ static void verify_group(const char *dir, VRec **r, int n, int dev, const Env *e
 	each_tool(dir, dev_name[dev], emitter, NULL, n, in2, code, why);
 	EACH_REC {
 		char *mine = pathf("%s.b.%s", r[i]->name, c);
+		r[i]->foreign_b = why[i] || (in2[i] && !same_files(dir, mine, code[i], detail, sizeof detail));
 		if (why[i])
 			rec_code(r[i], "backward", "%s: %s", emitter, why[i]);
-		else if (in2[i] && !same_files(dir, mine, code[i], detail, sizeof detail))
+		else if (r[i]->foreign_b)
 			rec_code(r[i], "backward", "not %s's code of kdiff's IR: %s", emitter, detail);
 		free(mine);
 	}
@@ -1771,6 +1783,34 @@ static void verify_group(const char *dir, VRec **r, int n, int dev, const Env *e
 		EACH_REC if (why[i]) rec_fail(r[i], "compile", "%s, backward: %s", env->nvrtc, why[i]);
 		free_why(why, n);
 	}
+	/* foreign code is compiled above, and run only with --run-foreign */
+	char **inf = xmalloc(sizeof *inf * (size_t)(n + 1)), **inb = xmalloc(sizeof *inb * (size_t)(n + 1));
+	EACH_REC {
+		int runf = !r[i]->foreign_f || env->run_foreign, runb = !r[i]->foreign_b || env->run_foreign;
+		inf[i] = runf ? in[i] : NULL;
+		inb[i] = runb ? in2[i] : NULL;
+		if (!runf)
+			rec_skip(r[i], "run", "not run: the forward code is not %s's code of the IR (--run-foreign "
+				 "runs it, confined)", emitter);
+		if (!runb && in2[i])
+			rec_skip(r[i], "gradcheck", "not run: the backward code is not %s's code of kdiff's IR "
+				 "(--run-foreign runs it, confined)", emitter);
+	}
+	if (dev == CPU) {
+		/* foreign backward code is not run, but it is compiled */
+		char **inc = xmalloc(sizeof *inc * (size_t)(n + 1)), **bcode = xmalloc(sizeof *bcode * (size_t)(n + 1));
+		EACH_REC {
+			inc[i] = in2[i] && !inb[i] ? in2[i] : NULL;
+			bcode[i] = pathf("%s.b.c", r[i]->name);
+		}
+		const char *opts[] = {"--compile-only", NULL};
+		krun_each(dir, "cpu.bcompile", opts, 0, n, inc, bcode, NULL, why);
+		EACH_REC if (why[i]) rec_fail(r[i], "compile", "backward: %s", why[i]);
+		free_why(why, n);
+		EACH_REC free(bcode[i]);
+		free(bcode);
+		free(inc);
+	}
 	for (int s = 1; s <= 2; s++) {
 		const char *opts[] = {"--device", devopt, "--seed", s == 1 ? "1" : "2", NULL};
 		char ln[64];
@@ -1779,7 +1819,7 @@ static void verify_group(const char *dir, VRec **r, int n, int dev, const Env *e
 			free(out[i]);
 			out[i] = pathf("%s.r%d.json", r[i]->name, s);
 		}
-		krun_each(dir, ln, opts, gpu, n, in, code, out, why);
+		krun_each(dir, ln, opts, gpu, n, inf, code, out, why);
 		EACH_REC if (why[i]) rec_fail(r[i], "run", "input seed %d, on %s: %s", s, devopt, why[i]);
 		free_why(why, n);
 	}
@@ -1793,7 +1833,7 @@ static void verify_group(const char *dir, VRec **r, int n, int dev, const Env *e
 		const char *opts[] = {"--device", devopt, "--gradcheck", NULL};
 		char ln[64];
 		snprintf(ln, sizeof ln, "%s.gradcheck", dev_name[dev]);
-		krun_each(dir, ln, opts, gpu, n, in2, code, out, why);
+		krun_each(dir, ln, opts, gpu, n, inb, code, out, why);
 		EACH_REC if (why[i]) rec_fail(r[i], "gradcheck", "on %s: %s", devopt, why[i]);
 		free_why(why, n);
 	}
@@ -1804,7 +1844,8 @@ static void verify_group(const char *dir, VRec **r, int n, int dev, const Env *e
 		Arena a = {0};
 		JVal *r1[KMAX], *r2[KMAX], *g[KMAX];
 		char *f1 = F("%s.r1.json"), *f2 = F("%s.r2.json"), *fg = F("%s.g.json");
-		int n1 = krun_records(&a, dir, f1, r1), n2 = krun_records(&a, dir, f2, r2), ng = in2[i] ? krun_records(&a, dir, fg, g) : -1;
+		int n1 = inf[i] ? krun_records(&a, dir, f1, r1) : -1, n2 = inf[i] ? krun_records(&a, dir, f2, r2) : -1,
+		    ng = inb[i] ? krun_records(&a, dir, fg, g) : -1;
 		const char *degen = "-";
 		if (n1 > 0 && n2 == n1) {
 			int dep = 0;
@@ -1849,6 +1890,8 @@ static void verify_group(const char *dir, VRec **r, int n, int dev, const Env *e
 	}
 #undef EACH_REC
 #undef F
+	free(inf);
+	free(inb);
 	free(in);
 	free(in2);
 	free(out);
@@ -2574,6 +2617,8 @@ int main(int argc, char **argv)
 			o_shard = strtol(argv[++i], &e, 10);
 			if (*e || o_shard < 1)
 				usage(2);
+		} else if (!strcmp(a, "--run-foreign")) {
+			o_run_foreign = 1;
 		} else if (!strncmp(a, "-j", 2) && (a[2] || has)) {
 			o_jobs = strtol(a[2] ? a + 2 : argv[++i], &e, 10);
 			if (*e || o_jobs < 1 || o_jobs > 1024)

@@ -2,8 +2,9 @@
 # make verify (doc/dataset.md): passes on a dataset make dataset just
 # built, with its figures in the summary and verify.json; fails, naming
 # the record, on copies with one record's forward changed, a backward
-# with one operator changed (a wrong derivative), a duplicate id, a
-# truncated line, a split file gone; a different tools' version is
+# with one operator changed (a wrong derivative: run with RUN_FOREIGN=1,
+# its gradient check fails), records with hostile code (not run, or run
+# confined), a duplicate id, a truncated line, a split file gone; a different tools' version is
 # reported, not failed; kverify never crashes on garbage.  One dataset
 # (DEVICE=all: cpu and cuda records) and one work folder serve every
 # case, so that a copy re-checks only the shards whose records changed.
@@ -117,6 +118,28 @@ elif case == "backward":  # a cpu record's adjoint: the first `+` (or `+=`) of a
                 ls[k] = json.dumps(r, ensure_ascii=False)
                 changed.append(r["id"])
                 break
+elif case == "hostile":  # cpu records whose code runs a process, opens a file for writing, forks
+    def inject(code, entry, stmt):
+        ls2 = code.split("\n")
+        at = next(k for k, x in enumerate(ls2) if entry in x and x.rstrip().endswith(")"))
+        return "\n".join(ls2[: at + 2] + ["\t" + stmt] + ls2[at + 2 :])
+    mark = tmp + "/pwned"
+    evil = [
+        ("forward", lambda c: "#include <stdlib.h>\n__attribute__((constructor)) static void evil(void) { system(\"touch %s-ctor\"); }\n" % mark + c),
+        ("forward", lambda c: "#include <stdlib.h>\n" + inject(c, "_cpu_forward(", 'system("touch %s-system");' % mark)),
+        ("backward", lambda c: "#include <stdio.h>\n" + inject(c, "_cpu_backward(", '{ FILE *f = fopen("%s-fopen", "w"); if (f) fclose(f); }' % mark)),
+        ("forward", lambda c: "#include <unistd.h>\n" + inject(c, "_cpu_forward(", "{ static int once; if (!once++) fork(); }")),
+    ]
+    for k, l in enumerate(ls):
+        r = json.loads(l)
+        if r["device"] != "cpu" or not evil:
+            continue
+        field, f = evil.pop(0)
+        new = f(r[field])
+        r["meta"][field + "_lines"] += new.count("\n") - r[field].count("\n")
+        r[field] = new
+        ls[k] = json.dumps(r, ensure_ascii=False)
+        changed.append(r["id"])
 elif case == "duplicate":  # a line twice
     ls.insert(4, ls[3])
     changed.append(json.loads(ls[3])["id"])
@@ -158,7 +181,34 @@ fails() {
 }
 fails forward 'forward: not kemit-cu'"'"'s code of the IR'
 fails backward 'backward: not kemit-cpu'"'"'s code'
-ok "... and its gradient check fails" grep -q "^FAIL .*gradcheck: on cpu: krun: .*gradcheck failed" "$TMP/c-backward.out"
+ok "... its code not run" grep -q "^  not checked here: gradcheck of 1 records (not run: the backward code is not kemit-cpu's code" \
+	"$TMP/c-backward.out"
+mk verify VERIFY_WORK="$TMP/vwork" SHARD=8 DATASET="$TMP/c-backward" RUN_FOREIGN=1 >"$TMP/c-backward-run.out" 2>&1
+ok "... with RUN_FOREIGN=1 it runs, and its gradient check fails" \
+	grep -q "^FAIL .*gradcheck: on cpu: krun: .*gradcheck failed" "$TMP/c-backward-run.out"
+
+# a hostile dataset: records whose code starts a process at load and in a
+# kernel, opens a file for writing, forks.  Not run by default; run
+# (RUN_FOREIGN=1), each is stopped by krun's confinement.  Nothing is
+# ever created outside the work folder.
+fails hostile 'not kemit-cpu'"'"'s code'
+ok "... none of its code ran" bash -c "! ls '$TMP'/pwned-* 2>/dev/null"
+ids=$(python3 -c '
+import json, sys
+for l in open(sys.argv[1] + "/data/train-00000-of-00001.jsonl"):
+    r = json.loads(l)
+    if "pwned" in r["forward"] + r["backward"] or "fork()" in r["forward"]:
+        print(r["id"])' "$TMP/c-hostile")
+mk verify VERIFY_WORK="$TMP/vwork" SHARD=8 DATASET="$TMP/c-hostile" RUN_FOREIGN=1 >"$TMP/c-hostile-run.out" 2>&1
+is "run (RUN_FOREIGN=1): make verify fails" "$?" 2
+n=0
+for id in $ids; do
+	grep -q "^FAIL $id .*forbidden system call" "$TMP/c-hostile-run.out" && n=$((n + 1))
+done
+# the constructor runs only where dlopen loads the code (krun --cc); libtcc runs none
+ok "... the code of the records that start a process, open a file and fork is killed, named ($n of 4)" test "$n" -ge 3 ||
+	diag "$(grep '^FAIL' "$TMP/c-hostile-run.out" | head)"
+ok "... and none of it ran outside the confinement" bash -c "! ls '$TMP'/pwned-* 2>/dev/null"
 fails duplicate 'duplicate-id: the id of data/train-00000-of-00001.jsonl:4 as well'
 fails truncated 'truncated: the record is cut short'
 ok "... at FILE:LINE:COL, the column where the text ends" \
@@ -223,7 +273,7 @@ ok "a stats.json that is not JSON: FAIL at stats.json:LINE:COL" grep -q '^FAIL s
 ok "a bad name writes nothing outside the work folder" test ! -e "$TMP/x.py" -a ! -e "$TMP/gwork/x.py"
 ok "a source kparse rejects: the record fails, named" grep -q '^FAIL s1-0000000-cpu (.*): ir: kparse: ' "$TMP/g-source.out"
 ok "... and it is none of kgen's draws" grep -q "^FAIL s1-0000000-cpu (.*): source: not kgen's kernel 0 (draw 0 to 200): line 1 " "$TMP/g-source.out"
-ok "backward code that does not compile: the record fails, named" grep -q '^FAIL s1-0000000-cpu (.*): gradcheck: ' "$TMP/g-code.out"
+ok "backward code that does not compile: the record fails, named" grep -q '^FAIL s1-0000000-cpu (.*): compile: backward: ' "$TMP/g-code.out"
 ok "usage: no dataset" bash -c '! kverify 2>/dev/null'
 is "usage: exit 2" "$(kverify --bogus x >/dev/null 2>&1; echo $?)" 2
 ok "make verify without DATASET says so" bash -c "make --no-print-directory O='$KS_BUILD' verify 2>&1 | grep -q 'DATASET=DIR'"
