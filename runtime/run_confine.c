@@ -316,7 +316,6 @@ int run_confined_wait(int pid, const RunLimits *lim, Buf *err)
 	sigset_t chld;
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
-	run_child_kill(pid, SIGKILL);
 	double end = lim->wall_s ? now_s() + lim->wall_s + 2 : 0;
 	int st = 0, r, late = 0;
 	struct rusage ru;
@@ -380,20 +379,35 @@ int run_confined_wait(int pid, const RunLimits *lim, Buf *err)
 	return -1;
 }
 
+/* SIGINT, SIGTERM and SIGHUP wait until the child is krun's to stop
+ * (run_child_kill), so that none can leave it running; SIGCHLD stays
+ * blocked for run_confined_wait. */
 int run_confined_fork(void)
 {
 	sh();
 	fflush(stdout);
 	fflush(stderr);
-	sigset_t chld;
-	sigemptyset(&chld);
-	sigaddset(&chld, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &chld, &old_mask);
+	sigset_t hold, term;
+	sigemptyset(&term);
+	sigaddset(&term, SIGINT);
+	sigaddset(&term, SIGTERM);
+	sigaddset(&term, SIGHUP);
+	hold = term;
+	sigaddset(&hold, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &hold, &old_mask);
+	pid_t parent = getpid();
 	int pid = fork();
 	if (pid < 0)
 		ks_fatal("fork:");
-	if (pid == 0)
+	if (pid == 0) {
 		sigprocmask(SIG_SETMASK, &old_mask, NULL);
+		/* krun gone, however it went: so is the child */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+			_exit(1);
+		return 0;
+	}
+	run_child_kill(pid, SIGKILL);
+	sigprocmask(SIG_UNBLOCK, &term, NULL);
 	return pid;
 }
 
