@@ -19,6 +19,12 @@
 # wheel in build/nvrtc.  Then it checks what the quick start promises: N
 # records, each compiled by that NVRTC (krun found it with no
 # LD_LIBRARY_PATH) and executed on sim, and the card's plots (gnuplot).
+# Then, in a new copy of the repository in the same root, the two commands
+# again with PyPI out of reach (a network namespace with no route) and no
+# CUDA toolkit: make dataset (N=BARE_OFFLINE_N, default 20) builds, checked
+# on sim alone, and says why in one line; make check runs the tests that
+# NVRTC, pip or a CUDA device concern (BARE_OFFLINE_TESTS; BARE_OFFLINE=0
+# skips the round).
 #
 # Each step has a time limit, a few minutes beyond what it takes (on the
 # 2-core development machine within .ci/run: debootstrap 32 s, make
@@ -178,4 +184,44 @@ grep -q "^$nv compiled it to an sm_90 cubin" "$ds/README.md" || die "the dataset
 say "the $n records say $nv compiled them and sim ran them; the card says so and has its plots"
 
 say "the README's two commands pass on a bare Debian 12: debootstrap $T_DEBOOTSTRAP s," \
-	"make dataset N=$N DEVICE=cuda $T_DATASET s, make check $T_CHECK s; $(($(date +%s) - t_start)) s in all"
+	"make dataset N=$N DEVICE=cuda $T_DATASET s, make check $T_CHECK s; $(($(date +%s) - t_start)) s so far"
+
+# The same two commands with PyPI out of reach and no CUDA toolkit: a new
+# copy of the repository (no build folder, so no NVRTC in it) in the same
+# root, whose Debian packages are in (apt has done its part), run in a
+# network namespace of their own with no interface but loopback (unshare
+# --net): pip's every connection fails, as on a machine without network.
+# The dataset builds, checked on sim alone, and says why there is no
+# NVRTC; make check runs only the tests whose outcome NVRTC, pip or a CUDA
+# device changes (BARE_OFFLINE_TESTS), to keep the round short: the rest
+# ran above and do not look for either.
+if [ "${BARE_OFFLINE:-1}" = 1 ]; then
+	NO=${BARE_OFFLINE_N:-20}
+	OFFLINE_TESTS=${BARE_OFFLINE_TESTS:-$(cd t && ls t3004-*.t t4004-*.t t4011-*.t t4014-*.t t4015-*.t t4031-*.t \
+		t4101-*.t t4103-*.t t4104-*.t t6002-*.t t6004-*.t 2>/dev/null | sed 's|^|t/|' | tr '\n' ' ')}
+	[ ! -e "$root/usr/local/cuda" ] || die "the root has /usr/local/cuda: the offline round must see no CUDA toolkit"
+	f=$(find "$root" -xdev -path "$root/root/ksynth" -prune -o -name 'libnvrtc*' -print | head -n 1)
+	[ -z "$f" ] || die "the root has an NVRTC outside the repository (${f#"$root"}): the offline round must see none"
+	mkdir -p "$root/root/ksynth-offline" &&
+		git ls-files -z --cached --others --exclude-standard |
+		tar --null --no-recursion --ignore-failed-read -T - -cf - 2>/dev/null | tar -C "$root/root/ksynth-offline" -xf - ||
+		die "cannot copy the repository into $root/root/ksynth-offline"
+	offline=(unshare --net "${inside[@]}" sh -c 'cd /root/ksynth-offline && exec "$@"' -)
+	step offline-dataset 300 "make dataset N=$NO DEVICE=cuda (PyPI unreachable)" \
+		"${offline[@]}" make dataset N="$NO" DEVICE=cuda
+	T_ODATASET=$T
+	grep -q '^make dataset: no NVRTC (NVRTC (libnvrtc.so) not found in .*; pip install nvidia-cuda-nvrtc==[0-9.]* failed: .*): the CUDA code is checked on sim alone' \
+		"$logs/offline-dataset.log" ||
+		die "make dataset without PyPI did not say, in one line, that there is no NVRTC and that pip failed (log: $logs/offline-dataset.log)"
+	ds=$root/root/ksynth-offline/dataset/cuda
+	n=$(cat "$ds"/data/*.jsonl | wc -l)
+	c=$(cat "$ds"/data/*.jsonl | grep -c '"checks": {"compiled": false, "compiler": "none", "executed": true, "executed_on": "sim", "gradcheck": true}')
+	[ "$n" = "$NO" ] || die "make dataset N=$NO without PyPI wrote $n records"
+	[ "$c" = "$n" ] || die "$((n - c)) of the $n records made without PyPI do not say that sim alone checked them"
+	step offline-check 600 "make check CHECK_TESTS='$OFFLINE_TESTS' (PyPI unreachable)" \
+		"${offline[@]}" make check CHECK_TESTS="$OFFLINE_TESTS"
+	T_OCHECK=$T
+	say "without PyPI: make dataset N=$NO DEVICE=cuda $T_ODATASET s (sim alone, and it says why), make check of" \
+		"$(echo $OFFLINE_TESTS | wc -w) tests $T_OCHECK s"
+fi
+say "done: $(($(date +%s) - t_start)) s in all"
