@@ -2204,7 +2204,10 @@ static void rev_restore(D *d, Tape *tp, Block *out)
 	for (int i = tp->n - 1; i >= 0; i--) {
 		Rec *r = tp->v[i];
 		if ((r->kind == R_STORE || r->kind == R_INST) && r->old >= 0) {
-			emit(d, out, OP_STORE, NULL, 0, (int32_t[]){r->arg[0], r->arg[1], r->old}, 3, r->loc);
+			/* one index per axis of the array */
+			int32_t x[KS_MAX_NDIM + 2];
+			int n = access_args(x, r->arg[0], r->arg + 1, ty_ndim(vty(d, r->arg[0])), r->old);
+			emit(d, out, OP_STORE, NULL, 0, x, n, r->loc);
 		} else if (r->kind == R_IF) {
 			Block t = {0}, e = {0};
 			rev_restore(d, r->t, &t);

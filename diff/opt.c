@@ -349,9 +349,10 @@ static Simp simp_builtin(Opt *O, const Inst *in, const int32_t *a)
 {
 	const BuiltinInfo *b = &ir_builtins[in->callee];
 	if (b->flags & BF_ATOMIC) {
-		/* adding zero changes nothing (but for the sign of a zero) */
+		/* adding zero changes nothing (but for the sign of a zero);
+		 * the value is the last operand, after one index per axis */
 		if (!in->nres && (!strcmp(b->name, "atomic_add") || !strcmp(b->name, "atomic_sub")) &&
-		    zeroish(O, a[2]))
+		    zeroish(O, a[in->narg - 1]))
 			return (Simp){S_DELETE, -1};
 		return keep();
 	}
@@ -2059,9 +2060,25 @@ static int assigns(const Inst *in, int v)
 	return 0;
 }
 
+/* Do accesses p and q (load, store or atomic) name the same array at
+ * the same indices (operands 1..n, n the array's rank)? */
+static int same_place(const Opt *O, const Inst *p, const Inst *q)
+{
+	if (p->arg[0] != q->arg[0])
+		return 0;
+	int n = ty_ndim(T(O, p->arg[0]));
+	if (p->narg < 1 + n || q->narg < 1 + n)
+		return 0;
+	for (int k = 1; k <= n; k++)
+		if (p->arg[k] != q->arg[k])
+			return 0;
+	return 1;
+}
+
 /* x = load A, j; store A, j, 0; ... atomic_add A, j, x, with nothing in
- * between naming A or assigning x or j: A[j] ends as it began, so the
- * store and the atomic go (an adjoint passed through unchanged). */
+ * between naming A or assigning x or j (j: one index per axis of A):
+ * A[j] ends as it began, so the store and the atomic go (an adjoint
+ * passed through unchanged). */
 static void round_trips(Opt *O, Block *b, const Defs *d)
 {
 	for (int i = 0; i < b->n; i++) {
@@ -2070,23 +2087,30 @@ static void round_trips(Opt *O, Block *b, const Defs *d)
 	}
 	for (int i = 0; i + 1 < b->n; i++) {
 		const Inst *ld = &b->v[i], *st = &b->v[i + 1];
-		if (ld->op != OP_LOAD || st->op != OP_STORE || st->arg[0] != ld->arg[0] || st->arg[1] != ld->arg[1])
+		if (ld->op != OP_LOAD || st->op != OP_STORE || !same_place(O, ld, st))
 			continue;
-		int z = st->arg[2], x = ld->res[0], a = ld->arg[0], j = ld->arg[1];
+		int n = ty_ndim(T(O, ld->arg[0]));
+		if (ld->narg != 1 + n || st->narg != 2 + n)
+			continue;
+		int z = st->arg[st->narg - 1], x = ld->res[0], a = ld->arg[0];
 		const Inst *zd = V(O, z)->kind == VK_TEMP ? d->def[z] : NULL;
 		if (!(is_const(O, z) && const_is(O, z, 0.0f)) && !(zd && zd->op == OP_MAKE && !zd->narg))
 			continue;
 		for (int k = i + 2; k < b->n; k++) {
 			const Inst *in = &b->v[k];
-			if (is_atomic_inst(in) && in->arg[0] == a && in->arg[1] == j && in->arg[2] == x &&
-			    !in->nres && !strcmp(ir_builtins[in->callee].name, "atomic_add")) {
+			if (is_atomic_inst(in) && in->narg == 2 + n && same_place(O, ld, in) &&
+			    in->arg[in->narg - 1] == x && !in->nres &&
+			    !strcmp(ir_builtins[in->callee].name, "atomic_add")) {
 				memmove(&b->v[k], &b->v[k + 1], (size_t)(b->n - k - 1) * sizeof *b->v);
 				b->n--;
 				memmove(&b->v[i + 1], &b->v[i + 2], (size_t)(b->n - i - 2) * sizeof *b->v);
 				b->n--;
 				break;
 			}
-			if (names_arg(in, a) || assigns(in, x) || assigns(in, j))
+			int moved = assigns(in, x);
+			for (int q = 1; q <= n; q++)
+				moved |= assigns(in, ld->arg[q]);
+			if (names_arg(in, a) || moved)
 				break;
 		}
 	}
