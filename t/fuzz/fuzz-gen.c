@@ -56,27 +56,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		gen_kernel(&b, seed, gen_pick_category(seed, first + i, mix ? mix : all), first + i, redraw, &k,
 			   NULL);
 
-	Src src;
-	src_from_mem(&src, "gen.py", b.p, b.n);
-	buf_free(&b);
-	Arena scratch = {0};
-	jmp_buf jb;
-	struct Module *volatile m = NULL;
 	static FuzzRun run;
-	ks_recover = &jb;
-	ks_quiet = 0;
-	if (!setjmp(jb)) {
-		m = ks_frontend(&src, &scratch);
-		fuzz_pipeline(&run, m, &src);
-	} else {
-		fuzz_rejected(&run); /* aborts past kdiff */
+	int rejected = fuzz_source(&run, "gen.py", b.p, b.n, 0);
+	buf_free(&b);
+	if (rejected) { /* fuzz_rejected aborts past kdiff */
 		fprintf(stderr, "a kernel kgen wrote was rejected (step %d)\n", run.step);
 		abort();
 	}
-	ks_recover = NULL;
 	fuzz_run_free(&run);
-	ir_module_free(m);
-	arena_free(&scratch);
-	src_free(&src);
 	return 0;
 }

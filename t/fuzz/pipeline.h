@@ -14,8 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <setjmp.h>
+
 #include "diff/diff.h"
 #include "emit/emit.h"
+#include "grammar/ast.h"
 #include "ir/ir.h"
 
 /* m printed into *text, then read back into the module *out and verified:
@@ -145,4 +148,31 @@ static void fuzz_run_free(FuzzRun *r)
 	if (r->diffed_text.text)
 		src_free(&r->diffed_text);
 	memset(r, 0, sizeof *r);
+}
+
+/* Kernel source text through the front end and fuzz_pipeline (fuzz-pipe.c,
+ * fuzz-gen.c); returns 1 when a step rejected it (r->step says which),
+ * after freeing what the run made. */
+static inline int fuzz_source(FuzzRun *r, const char *name, const char *text, size_t n, int quiet)
+{
+	Src src;
+	src_from_mem(&src, name, text, n);
+	Arena scratch = {0};
+	jmp_buf jb;
+	struct Module *volatile m = NULL;
+	volatile int rejected = 0;
+	ks_recover = &jb;
+	ks_quiet = quiet;
+	if (!setjmp(jb)) {
+		m = ks_frontend(&src, &scratch);
+		fuzz_pipeline(r, m, &src);
+	} else {
+		fuzz_rejected(r);
+		rejected = 1;
+	}
+	ks_recover = NULL;
+	ir_module_free(m);
+	arena_free(&scratch);
+	src_free(&src);
+	return rejected;
 }
