@@ -656,33 +656,74 @@ static int forward_only(const Inst *in)
 
 /* Walk b for store `st`; then for an instruction that may read array arr
  * (a load, a call of a func that loads it, an atomic): 1 when found. */
-static int reads_after(D *d, const Block *b, const Inst *st, int arr, int *seen)
+/* def[v]: the first instruction of b (nested blocks too) that defines v */
+static void first_defs(const Block *b, const Inst **def)
+{
+	for (int i = 0; i < b->n; i++) {
+		const Inst *in = &b->v[i];
+		for (int k = 0; k < in->nres; k++)
+			if (!def[in->res[k]])
+				def[in->res[k]] = in;
+		first_defs(&in->body, def);
+		first_defs(&in->els, def);
+	}
+}
+
+/* Do values x and y name the same array: the same value, or the same
+ * field of the same struct (s.v twice is two field reads of one array),
+ * through copies?  def: first_defs's. */
+static int same_array(const Inst *const *def, int x, int y)
+{
+	for (;;) {
+		if (x == y)
+			return 1;
+		const Inst *dx = def[x], *dy = def[y];
+		if (dx && dx->op == OP_MOV) {
+			x = dx->arg[0];
+		} else if (dy && dy->op == OP_MOV) {
+			y = dy->arg[0];
+		} else if (dx && dy && dx->op == OP_FIELD && dy->op == OP_FIELD && dx->callee == dy->callee) {
+			x = dx->arg[0];
+			y = dy->arg[0];
+		} else {
+			return 0;
+		}
+	}
+}
+
+static int reads_after(D *d, const Inst *const *def, const Block *b, const Inst *st, int arr, int *seen)
 {
 	for (int i = 0; i < b->n; i++) {
 		const Inst *in = &b->v[i];
 		if (in == st) {
 			*seen = 1;
-		} else if (*seen && in->narg && in->arg[0] == arr &&
+		} else if (*seen && in->narg && same_array(def, in->arg[0], arr) &&
 			   (in->op == OP_LOAD || is_atomic(in))) {
 			return 1;
 		} else if (*seen && in->op == OP_CALL) {
 			Summary *sm = &d->sum[in->callee];
 			for (int k = 0; k < in->narg; k++)
-				if (in->arg[k] == arr && (!sm->done || sm->loads[k] || sm->atomics[k]))
+				if (same_array(def, in->arg[k], arr) && (!sm->done || sm->loads[k] || sm->atomics[k]))
 					return 1;
 		}
-		if (reads_after(d, &in->body, st, arr, seen) || reads_after(d, &in->els, st, arr, seen))
+		if (reads_after(d, def, &in->body, st, arr, seen) || reads_after(d, def, &in->els, st, arr, seen))
 			return 1;
 	}
 	return 0;
 }
 
-/* Is the value store st writes read later in the kernel?  If not, the
- * forward sweep need not make it (nor the reverse undo it). */
+/* Is the value store st writes read later in the kernel (through any
+ * value that names the same array)?  If not, the forward sweep need not
+ * make it (nor the reverse undo it). */
 static int read_after(D *d, const Inst *st)
 {
 	int seen = 0;
-	return reads_after(d, &d->f->body, st, st->arg[0], &seen);
+	const Inst **def = xmalloc(sizeof *def * (size_t)(d->f->nval + 1));
+	memset(def, 0, sizeof *def * (size_t)(d->f->nval + 1));
+	first_defs(&d->f->body, def);
+	int r = reads_after(d, def, &d->f->body, st, st->arg[0], &seen);
+	free(def);
+	return r;
 }
 
 /* count, per value, the instructions of b that name it */
@@ -1872,6 +1913,39 @@ static int calls_sideonly(D *d, const Block *b)
 	return 0;
 }
 
+/* The struct parameter whose array field (through fields and copies) v
+ * names, or -1. */
+static int field_root(const Func *f, const Inst *const *def, int v)
+{
+	int via = 0;
+	for (const Inst *dv; (dv = def[v]) && (dv->op == OP_FIELD || dv->op == OP_MOV); v = dv->arg[0])
+		via |= dv->op == OP_FIELD;
+	return via ? param_index(f, v) : -1;
+}
+
+static void field_stores_in(D *d, const Func *f, const Inst *const *def, const Block *b)
+{
+	for (int i = 0; i < b->n; i++) {
+		const Inst *in = &b->v[i];
+		int p;
+		if (in->op == OP_STORE && (p = field_root(f, def, in->arg[0])) >= 0)
+			derr(d, in->loc, "cannot differentiate wp.func '%s': it stores to an array field of "
+			     "'%s' (store in the kernel instead)", f->name, f->val[f->param[p]].name);
+		field_stores_in(d, f, def, &in->body);
+		field_stores_in(d, f, def, &in->els);
+	}
+}
+
+/* A func that stores through a struct parameter's array field is
+ * refused as one that stores to an array parameter is. */
+static void field_stores(D *d, const Func *f)
+{
+	const Inst **def = salloc(d, sizeof *def * (size_t)(f->nval + 1)); /* derr may not return */
+	memset(def, 0, sizeof *def * (size_t)(f->nval + 1));
+	first_defs(&f->body, def);
+	field_stores_in(d, f, def, &f->body);
+}
+
 static void summarize(Module *m, D *d, int fi)
 {
 	Summary *s = &d->sum[fi];
@@ -1890,6 +1964,8 @@ static void summarize(Module *m, D *d, int fi)
 		if (u.store[p])
 			derr(d, u.storeloc[p], "cannot differentiate wp.func '%s': it stores to array '%s' "
 			     "(store in the kernel instead)", f->name, f->val[f->param[p]].name);
+	if (!s->sideonly)
+		field_stores(d, f);
 	s->loads = u.load;
 	s->atomics = u.atomic;
 	s->kinds = u.kinds;

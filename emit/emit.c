@@ -429,10 +429,23 @@ static const char *ctype(Type t)
 	return b;
 }
 
-/* "float x", "ks_vec3 v" */
+/* The C type of a local holding a value of type t: ctype's, and for an
+ * array the view (a local array is a struct's field, always a view). */
+static const char *local_ctype(Type t)
+{
+	static char buf[4][64];
+	static int k;
+	if (!ty_is_array(t))
+		return ctype(t);
+	char *b = buf[k++ & 3];
+	snprintf(b, sizeof buf[0], "ks_array_%s", ty_name(ty_elem(t)));
+	return b;
+}
+
+/* "float x", "ks_vec3 v", "ks_array_float v" */
 static void put_decl(Buf *b, Type t, const char *name)
 {
-	buf_puts(b, ctype(t));
+	buf_puts(b, local_ctype(t));
 	buf_putc(b, ' ');
 	buf_puts(b, name);
 }
@@ -1887,7 +1900,7 @@ static void emit_effect(Emitter *e, const Inst *in, int depth)
 			if (seen)
 				continue;
 			indent(e, depth);
-			fprintf(e->out, "%s %s", ctype(e->f->val[r].ty), e->v[r].name);
+			fprintf(e->out, "%s %s", local_ctype(e->f->val[r].ty), e->v[r].name);
 			for (int q = k + 1; q < in->nres; q++)
 				if (is_named_temp(e, in->res[q]) && e->f->val[in->res[q]].ty == e->f->val[r].ty)
 					fprintf(e->out, ", %s", e->v[in->res[q]].name);
