@@ -157,7 +157,20 @@ typedef struct Sema {
 	int nsig;          /* return values so far, -1 before the first return */
 	Type *sig;
 	int sig_ann;       /* the signature came from a '-> T' annotation */
+	/* while an assignment target is lowered (d[f(i)].x += e): the values
+	 * already computed for its nodes in block memo_blk, so that a node read
+	 * and then written back is evaluated once; memo_blk NULL: off */
+	struct Memo *memo;
+	int nmemo, capmemo;
+	Block *memo_blk;
 } Sema;
+
+/* One node's value: what expr (idx 0) or index_val (idx 1) gave for it. */
+typedef struct Memo {
+	const Node *n;
+	int idx;
+	int v;
+} Memo;
 
 /* A set of names kept as their 64-bit hashes (open addressing, 0 free):
  * a collision can only make a name look missed, which costs the stream,
@@ -958,7 +971,35 @@ static int name_value(Sema *s, Node *e)
 
 /* An index operand: an int; a constant is checked against dim (0:
  * unchecked, for arrays). */
+static int index_val1(Sema *s, Node *e, int dim, Type of);
+
+/* The value computed for e while the target is lowered, or -1. */
+static int memo_get(Sema *s, const Node *e, int idx)
+{
+	if (!s->memo_blk || s->blk != s->memo_blk)
+		return -1;
+	for (int i = s->nmemo - 1; i >= 0; i--)
+		if (s->memo[i].n == e && s->memo[i].idx == idx)
+			return s->memo[i].v;
+	return -1;
+}
+
+static int memo_put(Sema *s, const Node *e, int idx, int v)
+{
+	if (s->memo_blk && s->blk == s->memo_blk) {
+		arena_grow(s->a, (void **)&s->memo, &s->capmemo, s->nmemo + 1, sizeof *s->memo);
+		s->memo[s->nmemo++] = (Memo){e, idx, v};
+	}
+	return v;
+}
+
 static int index_val(Sema *s, Node *e, int dim, Type of)
+{
+	int v = memo_get(s, e, 1);
+	return v >= 0 ? v : memo_put(s, e, 1, index_val1(s, e, dim, of));
+}
+
+static int index_val1(Sema *s, Node *e, int dim, Type of)
 {
 	int v = expr(s, e, NULL);
 	Type t = ty_of(s, v);
@@ -1234,7 +1275,17 @@ static int ifexp(Sema *s, Node *e, Target *t)
 /* Lower an expression to a value id.  With a target, the instruction that
  * computes the value writes it (t->done), unless the value is a bare name,
  * constant or conversion to its own type. */
+static int expr1(Sema *s, Node *e, Target *t);
+
 static int expr(Sema *s, Node *e, Target *t)
+{
+	if (t || !s->memo_blk)
+		return expr1(s, e, t);
+	int v = memo_get(s, e, 0);
+	return v >= 0 ? v : memo_put(s, e, 0, expr1(s, e, NULL));
+}
+
+static int expr1(Sema *s, Node *e, Target *t)
 {
 	int a, b;
 	switch (e->kind) {
@@ -2585,7 +2636,8 @@ static void write_path(Sema *s, Node *st, Node *lhs, int val)
 		for (int i = 0; i < n; i++)
 			a[i + 1] = index_val(s, sb[i], ty_rows(tb), tb);
 		a[n + 1] = val;
-		Type ta[4] = {tb, TY_INT, TY_INT, tv};
+		Type ta[4] = {tb, TY_INT, TY_INT};
+		ta[n + 1] = tv; /* the container, n indices, the value */
 		if (ir_op_type(OP_INSERT, ta, n + 2, TY_VOID) == TY_VOID)
 			ERR(st, "cannot assign %s to a component of %s", uty(tv), uty(tb));
 		int nb = emit_val(s, st, OP_INSERT, tb, a, n + 2, NULL);
@@ -2643,9 +2695,16 @@ static void assign_component(Sema *s, Node *st, Node *lhs, Node *rhs, int aug)
 	}
 	if (struct_path(s, lhs)) {
 		int val = expr(s, rhs, NULL); /* Python: the value before the target */
+		/* the target is read, updated and written back level by level:
+		 * each of its nodes is evaluated once (d[f(i)].x += e calls f once) */
+		Block *oblk = s->memo_blk;
+		int on = s->nmemo;
+		s->memo_blk = s->blk;
 		if (aug >= 0)
 			val = binop(s, st, aug, expr(s, lhs, NULL), val, NULL, 1);
 		write_path(s, st, lhs, val);
+		s->memo_blk = oblk;
+		s->nmemo = on;
 		return;
 	}
 	Node *base = component_base(s, lhs);
@@ -4063,6 +4122,8 @@ int ks_frontend_stream(const char *path, const char *outpath, Src *whole)
 			s.a = &st_ast;
 			s.loopvar = NULL;
 			s.caploopvar = 0;
+			s.memo = NULL;
+			s.capmemo = 0;
 			for (int k = 0; k < p.module->nkid; k++, i++) {
 				/* a struct belongs in the IR's head, which is
 				 * written before the first piece: such a module
