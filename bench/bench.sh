@@ -13,7 +13,8 @@
 # only), SECTIONS (the sections to run, default "a b c d e f"; when not all,
 # OUT keeps its other sections and those run replace theirs, each stamped
 # with its own date, commit and parameters).  Each figure is the median of RUNS runs unless it says
-# otherwise; every command is printed in the results.
+# otherwise; every command is printed in the results.  Section h (the
+# confinement's cost) takes H_N (default 1000) and H_RUNS (default 2).
 set -euo pipefail
 BT='`'
 BIN=$(cd "$1" && pwd)
@@ -25,7 +26,7 @@ NOOP_N=${NOOP_N:-10000}
 SCALE=${SCALE:-1000 10000 100000}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BEFORE=${BEFORE:-}
-SECTIONS=${SECTIONS:-a b c d e f}
+SECTIONS=${SECTIONS:-a b c d e f h}
 mkdir -p "$WORK"
 WORK=$(cd "$WORK" && pwd)
 MD=$WORK/results.md
@@ -40,7 +41,7 @@ fmt() { awk -v x="$1" 'BEGIN { printf "%.3g", x }'; }
 # has X: section X is to run
 has() { case " $SECTIONS " in *" $1 "*) return 0 ;; esac; return 1; }
 PART=
-for x in a b c d e f; do has $x || PART=1; done
+for x in a b c d e f h; do has $x || PART=1; done
 # stamp: under a section's heading when only some sections run, what the
 # header says for a whole run
 stamp() {
@@ -405,6 +406,57 @@ fi
 
 # what was changed for these figures, and what each change bought
 # the GPU section (make bench-cuda, on a GPU machine) stays as it was
+# ---- h. confinement's cost -------------------------------------------------------------
+# make dataset N=H_N DEVICE=cuda CHECK=full with this tree's tools and with
+# those of the commit before krun ran code in a confined child
+# (runtime/run_confine.c's first commit), H_RUNS times each, alternating,
+# in the same run; wall and CPU seconds (the build's children, user+sys).
+if has h; then
+	H_N=${H_N:-1000}
+	H_RUNS=${H_RUNS:-2}
+	first=$(git -C "$ROOT" log --diff-filter=A --format=%H -- runtime/run_confine.c | tail -1)
+	HB=$first^
+	note "building $HB (the tools before confinement)"
+	rm -rf "$WORK/hbefore" && mkdir -p "$WORK/hbefore"
+	git -C "$ROOT" archive "$HB" | tar -x -C "$WORK/hbefore"
+	make -s -C "$WORK/hbefore" -j"$(nproc)" >"$WORK/hbefore.log" 2>&1 || { cat "$WORK/hbefore.log" >&2; exit 1; }
+	# hrun TREE BIN: one build; prints "wall cpu"
+	hrun() {
+		rm -rf "$WORK/hds"
+		bash -c 't0=$(date +%s.%N)
+			make -s -C "$1" dataset N="$2" DEVICE=cuda CHECK=full OUT="$3/out" DATASET_WORK="$3/work" DATASET_BIN="$4" -j"$(nproc)" >/dev/null 2>"$3.log" || exit 1
+			t1=$(date +%s.%N)
+			times >"$3.times"
+			tail -1 "$3.times" | sed "s/m/ /g; s/s//g" | awk -v a="$t0" -v b="$t1" "{ print b - a, \$1 * 60 + \$2 + \$3 * 60 + \$4 }"' _ "$1" "$H_N" "$WORK/hds" "$2" ||
+			{ cat "$WORK/hds.log" >&2; exit 1; }
+	}
+	: >"$WORK/h.before"; : >"$WORK/h.after"
+	for r in $(seq "$H_RUNS"); do
+		note "confinement: run $r of $H_RUNS, before then after"
+		hrun "$WORK/hbefore" "$WORK/hbefore/build/bin" >>"$WORK/h.before"
+		hrun "$ROOT" "$BIN" >>"$WORK/h.after"
+	done
+	rm -rf "$WORK/hds"
+	hw() { cut -d' ' -f1 "$1" | median; }
+	hc() { cut -d' ' -f2 "$1" | median; }
+	wb=$(hw "$WORK/h.before") wa=$(hw "$WORK/h.after") cb=$(hc "$WORK/h.before") ca=$(hc "$WORK/h.after")
+	say "## h. Confinement's cost: ${BT}make dataset N=$H_N DEVICE=cuda CHECK=full${BT}"
+	say ""
+	stamp
+	say "The same build with the tools of ${BT}$(git -C "$ROOT" rev-parse --short "$HB")${BT} (before krun ran code in a"
+	say "confined child: runtime/run_confine.c) and with this tree's, H_RUNS=$H_RUNS runs each, alternating, in"
+	say "one run of the script, $(nproc) cores; medians.  CPU is the build's children's user + system time."
+	say ""
+	say "| tools | wall s | CPU s |"
+	say "|---|---|---|"
+	say "| before confinement | $(fmt "$wb") | $(fmt "$cb") |"
+	say "| confined | $(fmt "$wa") | $(fmt "$ca") |"
+	say "| **ratio** | **$(fmt "$(awk -v a="$wa" -v b="$wb" 'BEGIN { print a / b }')")** | **$(fmt "$(awk -v a="$ca" -v b="$cb" 'BEGIN { print a / b }')")** |"
+	say ""
+	say "Each run, wall/CPU s: $(paste -d' ' "$WORK/h.before" "$WORK/h.after" | awk '{ printf "%s(before %s/%s, confined %s/%s)", (NR > 1 ? "; " : ""), $1, $2, $3, $4 }')."
+	say ""
+fi
+
 keep_cuda() {
 	[ -f "$OUT" ] && grep -q '^<!-- make bench-cuda: from here -->$' "$OUT" || return 0
 	say ""

@@ -4,7 +4,8 @@
 # Warp's codegen is timed with the venv of mk/warp.mk.
 #   RUNS=3  repeats per figure (medians)
 #   BEFORE=COMMIT  the adjoint figures (section f) for that commit's code too
-#   SECTIONS="f"   only those sections (of a b c d e f), replaced in RESULTS.md
+#   SECTIONS="f"   only those sections (of a b c d e f h), replaced in RESULTS.md
+#   H_N=1000 H_RUNS=2  section h: the confinement's cost on make dataset
 #   DS_N=2000      records of the verified dataset build (sections b and f)
 #
 # `make bench-cuda` times the forward and backward kernels on the GPU at
@@ -15,6 +16,8 @@
 # without one (a dry run, into another file).
 
 RUNS ?= 3
+H_N ?= 1000
+H_RUNS ?= 2
 BENCH_DIM ?= 1000000
 BENCH_REPS ?= 20
 BENCH_GEN_N ?= 5
@@ -23,7 +26,7 @@ BENCH_OUT ?= bench/RESULTS.md
 
 .PHONY: bench bench-cuda
 bench: all warp-venv
-	$(Q)RUNS=$(RUNS) BEFORE=$(BEFORE) SECTIONS="$(SECTIONS)" DS_N=$(DS_N) WARP_PY=$(abspath $(WARP_PY)) bash bench/bench.sh $(O)/bin $(O)/bench bench/RESULTS.md
+	$(Q)RUNS=$(RUNS) BEFORE=$(BEFORE) SECTIONS="$(SECTIONS)" DS_N=$(DS_N) H_N=$(H_N) H_RUNS=$(H_RUNS) WARP_PY=$(abspath $(WARP_PY)) bash bench/bench.sh $(O)/bin $(O)/bench bench/RESULTS.md
 
 bench-cuda: all warp-venv
 	$(Q)DIM=$(BENCH_DIM) REPS=$(BENCH_REPS) GEN_N=$(BENCH_GEN_N) DEVICE=$(BENCH_DEVICE) \

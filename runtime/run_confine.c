@@ -38,6 +38,8 @@
 #define _GNU_SOURCE /* on_exit, SIGSYS's siginfo fields */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <seccomp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -193,9 +195,14 @@ static void allow(scmp_filter_ctx c, int nr)
 		ks_fatal("seccomp: cannot allow system call %d", nr);
 }
 
+/* The filters as BPF programs (sock_filter arrays): made by libseccomp
+ * once, in krun, before the first fork (making them takes longer than a
+ * short kernel runs); a child only loads them. */
+static struct sock_fprog prog[2]; /* [load] */
+
 /* The filter: the calls a kernel and the harness around it make; with
  * load, opening files for reading too. */
-static void filter(int load)
+static void make_filter(int load)
 {
 	scmp_filter_ctx c = seccomp_init(SCMP_ACT_TRAP);
 	if (!c || seccomp_attr_set(c, SCMP_FLTATR_CTL_NNP, 0))
@@ -228,13 +235,34 @@ static void filter(int load)
 		scmp_datum_t w = O_ACCMODE | O_CREAT | O_TRUNC | O_APPEND | O_TMPFILE;
 		bad |= seccomp_rule_add(c, SCMP_ACT_ALLOW, SCMP_SYS(openat), 1, SCMP_A2(SCMP_CMP_MASKED_EQ, w, O_RDONLY));
 		/* run_seal's filter; one more can only forbid more */
-		bad |= seccomp_rule_add(c, SCMP_ACT_ALLOW, SCMP_SYS(seccomp), 0);
+		bad |= seccomp_rule_add(c, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 1, SCMP_A0(SCMP_CMP_EQ, PR_SET_SECCOMP));
 	}
 	if (bad)
 		ks_fatal("seccomp: cannot add a rule");
-	if (seccomp_load(c))
-		ks_fatal("seccomp: cannot load the filter");
+	/* the program, through a pipe (libseccomp exports to a descriptor) */
+	int fd[2];
+	if (pipe(fd))
+		ks_fatal("pipe:");
+	if (seccomp_export_bpf(c, fd[1]))
+		ks_fatal("seccomp: cannot make the filter's program");
+	close(fd[1]);
+	Buf bpf = {0};
+	char chunk[4096];
+	ssize_t n;
+	while ((n = read(fd[0], chunk, sizeof chunk)) > 0)
+		buf_put(&bpf, chunk, (size_t)n);
+	close(fd[0]);
+	if (n < 0 || !bpf.n || bpf.n % sizeof(struct sock_filter))
+		ks_fatal("seccomp: a malformed filter program");
+	prog[load].len = (unsigned short)(bpf.n / sizeof(struct sock_filter));
+	prog[load].filter = (struct sock_filter *)bpf.p;
 	seccomp_release(c);
+}
+
+static void filter(int load)
+{
+	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog[load], 0, 0))
+		ks_fatal("seccomp: cannot load the filter:");
 }
 
 void run_confine(const char *code, const RunLimits *lim)
@@ -385,6 +413,10 @@ int run_confined_wait(int pid, const RunLimits *lim, Buf *err)
 int run_confined_fork(void)
 {
 	sh();
+	if (!prog[0].filter) {
+		make_filter(0);
+		make_filter(1);
+	}
 	fflush(stdout);
 	fflush(stderr);
 	sigset_t hold, term;
