@@ -1397,6 +1397,9 @@ static int component_arg(Sema *s, Node *x, Type want, const char *name)
 		return v;
 	if (!ty_is_scalar(tv))
 		ERR(x, "wp.%s components must be numbers, not %s", name, uty(tv));
+	if (ty_is_float(tv) && ty_is_float(sc))
+		ERR(x, "wp.%s components must be %s, not %s (Warp does not convert them; use wp.%s(...))",
+		    name, uty(sc), uty(tv), ty_info(sc)->warp);
 	int32_t r = ir_temp(s->m, s->f, sc);
 	emit(s, x, OP_CONV, &r, 1, (int32_t *)&v, 1);
 	return r;
@@ -1422,6 +1425,9 @@ static int make(Sema *s, Node *e, Type want, Target *t)
 		if (ty[0] == want)
 			return a[0];
 		if (ty_is_composite(ty[0])) {
+			if (ty_is_xform(want) && ty_is_xform(ty[0]))
+				ERR(e->kid[1], "cannot make %s from %s: a transform is copied only from "
+				    "one of its own scalar type", uty(want), uty(ty[0]));
 			if (ir_op_type(OP_CONV, ty, 1, want) == TY_VOID)
 				ERR(e->kid[1], "cannot make %s from %s", uty(want), uty(ty[0]));
 			return emit_val(s, e, OP_CONV, want, a, 1, t);
@@ -2093,6 +2099,8 @@ static void printf_call(Sema *s, Node *e)
 		ERR(e->kid[1], "wp.printf(): the conversion '%.*s' is not supported (%%d %%i %%u %%x "
 		    "%%o %%c %%f %%e %%g %%a, with hh h l ll for ints)", len, text + bad);
 	}
+	if (n > 32)
+		ERR(e->kid[2 + 32], "wp.printf() takes at most 32 values after its format (%d given)", n);
 	if (nc != n)
 		ERR(e, "wp.printf(): the format has %d conversion%s and %d value%s follow%s", nc,
 		    nc == 1 ? "" : "s", n, n == 1 ? "" : "s", n == 1 ? "s" : "");
