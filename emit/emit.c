@@ -1211,7 +1211,11 @@ static void put_elem(Emitter *e, Buf *b, const Inst *in)
 			put_expr(e, b, in->arg[k], P_COND);
 		}
 		const char *name = e->f->val[in->arg[0]].name;
-		buf_printf(b, ", \"%s\", %d, %d)]", name ? name : arr.p, in->loc.line, in->loc.col);
+		buf_puts(b, ", ");
+		if (!name)
+			name = arr.p;
+		buf_cstring(b, name, strlen(name));
+		buf_printf(b, ", %d, %d)]", in->loc.line, in->loc.col);
 		buf_free(&arr);
 		return;
 	}

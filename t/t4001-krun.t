@@ -127,5 +127,16 @@ is "... printed as null (JSON has no NaN or Infinity)" \
 	"$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["outputs"]["ys"][1:3])' "$TMP/out")" "[None, None]"
 ok "... with a message" grep -q "scale: 2 output values are not finite (printed as null)" "$TMP/err"
 
+# an array field of a struct (h.values) and of an element of an array of
+# structs (holders[0].values): the checked code compiles, and an index out
+# of bounds is the located error that names the array
+krun t/run/struct_field_oob.py >"$TMP/out" 2>"$TMP/err"
+is "h.values[i + 1000]: krun exits 1" "$?" 1
+ok "... the located bounds error names h.values" \
+	grep -q "^t/run/struct_field_oob.py:10:14: error: h.values\[1000\] is out of bounds in kernel read_past: h.values has 16 elements" "$TMP/err"
+kemit-cpu --checked t/emit/struct_elem_field.kir >"$TMP/sef.c"
+ok "holders[0].values[i]: kemit-cpu --checked compiles" \
+	gcc -std=c11 -Wall -Wextra -Werror -c -I runtime -o "$TMP/sef.o" "$TMP/sef.c"
+
 is "no temporary file is left behind" "$(ls -A "$TMPDIR")" ""
 done_testing
