@@ -57,14 +57,18 @@ static char tmp_dir[4096];
 static char *volatile tmp_files[MAXTMP];
 static volatile sig_atomic_t tmp_owner, child_pid, child_sig = SIGTERM;
 
+/* Every file still registered goes, those outside the folder (a record
+ * being written beside its final name) too, and the folder if it is
+ * there. */
 static void tmp_clean(void)
 {
-	if (!tmp_dir[0] || getpid() != (pid_t)tmp_owner)
+	if (getpid() != (pid_t)tmp_owner)
 		return;
 	for (int i = 0; i < MAXTMP; i++)
 		if (tmp_files[i])
 			unlink(tmp_files[i]);
-	rmdir(tmp_dir);
+	if (tmp_dir[0])
+		rmdir(tmp_dir);
 }
 
 static void stop_child(void)
