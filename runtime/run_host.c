@@ -16,8 +16,12 @@
  * confined child that runs it (run_confine.c).
  *
  * Temporary files live in one folder under $TMPDIR that exists only
- * while they do and is removed at exit and on a fatal signal.
+ * while they do and is removed at exit and on a fatal signal.  A compiler
+ * runs in a process group of its own with that folder as its $TMPDIR, so
+ * that stopping it stops its every process (cc1, as, collect2, ld) and
+ * whatever temporaries they made go with the folder.
  */
+#define _DEFAULT_SOURCE /* syscall */
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -27,7 +31,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifdef KS_HAVE_LIBTCC
@@ -55,11 +61,44 @@ int run_verbose; /* --verbose: which compiler, and what it said */
 #define MAXTMP 64
 static char tmp_dir[4096];
 static char *volatile tmp_files[MAXTMP];
-static volatile sig_atomic_t tmp_owner, child_pid, child_sig = SIGTERM;
+static volatile sig_atomic_t tmp_owner, child_pid, child_group, child_sig = SIGTERM;
+
+/* Every entry of the folder goes (a compiler stopped mid-run leaves its
+ * temporaries there), read with getdents64 into a static buffer, as a
+ * signal handler may. */
+static void tmp_empty_dir(void)
+{
+	static char ents[4096];
+	static char path[sizeof tmp_dir + 256];
+	int fd = open(tmp_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	size_t dn = strlen(tmp_dir);
+	long n;
+	while ((n = syscall(SYS_getdents64, fd, ents, sizeof ents)) > 0) {
+		for (long at = 0; at < n;) {
+			/* struct linux_dirent64: ino (8), off (8), reclen (2), type (1), name */
+			unsigned short reclen;
+			memcpy(&reclen, ents + at + 16, sizeof reclen);
+			const char *name = ents + at + 19;
+			size_t nn = strlen(name);
+			if (strcmp(name, ".") && strcmp(name, "..") && dn + nn + 2 <= sizeof path) {
+				memcpy(path, tmp_dir, dn);
+				path[dn] = '/';
+				memcpy(path + dn + 1, name, nn + 1);
+				unlink(path);
+			}
+			at += reclen;
+		}
+	}
+	close(fd);
+}
 
 /* Every file still registered goes, those outside the folder (a record
  * being written beside its final name) too, and the folder if it is
- * there. */
+ * there, with whatever else is in it.  A stopped compiler's last process
+ * may still be creating a file as it dies: a few tries, a millisecond
+ * apart. */
 static void tmp_clean(void)
 {
 	if (getpid() != (pid_t)tmp_owner)
@@ -67,17 +106,26 @@ static void tmp_clean(void)
 	for (int i = 0; i < MAXTMP; i++)
 		if (tmp_files[i])
 			unlink(tmp_files[i]);
-	if (tmp_dir[0])
-		rmdir(tmp_dir);
+	if (!tmp_dir[0])
+		return;
+	for (int try = 0; try < 20 && rmdir(tmp_dir) < 0 && errno == ENOTEMPTY; try++) {
+		tmp_empty_dir();
+		if (try)
+			nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+	}
 }
 
+/* A compiler's whole group gets the signal, and SIGKILL once its first
+ * process is gone, so that none of its processes outlives it. */
 static void stop_child(void)
 {
 	pid_t c = (pid_t)child_pid;
 	if (c > 0 && getpid() == (pid_t)tmp_owner) {
-		kill(c, (int)child_sig);
+		kill(child_group ? -c : c, (int)child_sig);
 		while (waitpid(c, NULL, 0) < 0 && errno == EINTR)
 			;
+		if (child_group)
+			kill(-c, SIGKILL);
 	}
 }
 
@@ -106,6 +154,7 @@ void run_child(int pid)
 void run_child_kill(int pid, int sig)
 {
 	child_sig = sig;
+	child_group = 0;
 	child_pid = pid;
 }
 
@@ -218,15 +267,46 @@ int run_cmd_out(char *const argv[], const char *out, Buf *log)
 		posix_spawn_file_actions_adddup2(&fa, 1, 2);
 	}
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawnattr_t at;
+	posix_spawnattr_init(&at);
+	/* the environment, with $TMPDIR the folder */
+	size_t ne = 0;
+	while (environ[ne])
+		ne++;
+	char **env = xmalloc((ne + 2) * sizeof *env), *tmpdir = NULL;
+	size_t k = 0;
+	for (size_t i = 0; i < ne; i++)
+		if (strncmp(environ[i], "TMPDIR=", 7))
+			env[k++] = environ[i];
+	size_t tn = strlen(tmp_dir) + 8;
+	tmpdir = xmalloc(tn);
+	snprintf(tmpdir, tn, "TMPDIR=%s", tmp_dir);
+	env[k++] = tmpdir;
+	env[k] = NULL;
+	/* the group is recorded before the signal that would stop it can come */
+	sigset_t all, old;
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
+	posix_spawnattr_setpgroup(&at, 0);
+	posix_spawnattr_setsigmask(&at, &old);
 	pid_t pid;
-	int err = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+	int err = posix_spawnp(&pid, argv[0], &fa, &at, argv, env);
+	if (!err) {
+		child_sig = SIGTERM;
+		child_group = 1;
+		child_pid = pid;
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	posix_spawnattr_destroy(&at);
 	posix_spawn_file_actions_destroy(&fa);
+	free(env);
+	free(tmpdir);
 	if (err) {
 		buf_printf(log, "%s: %s\n", argv[0], strerror(err));
 		run_tmpdone(path);
 		return -1;
 	}
-	run_child(pid);
 	int st, r;
 	while ((r = waitpid(pid, &st, 0)) < 0 && errno == EINTR)
 		;

@@ -63,29 +63,35 @@ for dev in cpu sim; do
 	e=c
 	[ $dev = sim ] && e=cu
 	: >$dev.list
-	for n in $names nan crash spin broken; do
+	for n in $names nan crash broken; do
 		printf '%s.d.kir %s.b.%s out/%s.%s.json\n' "$n" "$n" $e "$n" $dev >>$dev.list
 	done
 	mkdir -p out
-	# 10 s a line (30 under the sanitizers): the largest kernels (3-D
-	# stencils, some 3,600 inputs to difference) took 4-5 s under them on a
-	# loaded machine, and past 10 s in the confined child
-	lt=10
-	[ -z "${KS_SAN:-}" ] || lt=30
-	krun --device $dev --gradcheck --timeout $lt --batch $dev.list >$dev.status 2>$dev.err
+	# --timeout is wall-clock time too: 120 s a line leaves the largest
+	# kernels (3-D stencils, some 3,600 inputs to difference: 4-5 s of CPU
+	# time, 10 s on a loaded machine) room on a busy one, sanitized too
+	krun --device $dev --gradcheck --timeout 120 --batch $dev.list >$dev.status 2>$dev.err
 	is "$dev: one bad line makes the batch exit 1" $? 1
 	is "$dev: a status line per list line, in order" \
 		"$(awk '{ print $1 }' $dev.status | tr '\n' ' ')" "$(awk '{ print $2 }' $dev.list | tr '\n' ' ')"
+	# the spinning kernel in a batch of its own, beside a small kernel (a
+	# copy of nan's): 10 s leaves room for the compile on a loaded machine
+	for x in d.kir b.$e; do cp nan.$x nan2.$x; done
+	printf 'spin.d.kir spin.b.%s out/spin.%s.json\nnan2.d.kir nan2.b.%s out/nan2.%s.json\n' $e $dev $e $dev >$dev.spin.list
+	krun --device $dev --gradcheck --timeout 10 --batch $dev.spin.list >$dev.spin.status 2>>$dev.err
+	is "$dev: a line past --timeout makes its batch exit 1" $? 1
+	is "$dev: ... and the line after it is checked as alone" \
+		"$(awk '$1 == "nan2.b.'$e'" { sub(/^[^ ]* /, ""); print }' $dev.spin.status)" \
+		"$(awk '$1 == "nan.b.'$e'" { sub(/^[^ ]* /, ""); print }' $dev.status)"
 	for n in $names nan crash spin broken; do
-		# --timeout bounds a single krun's compiles too: 10 s leaves the
-		# spinning kernel's room enough for them, and the others more
-		to=60
-		[ $n = spin ] && to=$lt
+		# --timeout bounds a single krun's compiles too
+		to=120
+		[ $n = spin ] && to=10
 		krun --device $dev --gradcheck --timeout $to $n.d.kir $n.b.$e >single.json 2>single.err
 		st=$?
 		want=$(grep -m1 -v '^[[:space:]]*$' single.err | tr '\t\r' '  ')
 		[ $st = 0 ] && want=ok || want="error: $want"
-		got=$(awk -v c=$n.b.$e '$1 == c { sub(/^[^ ]* /, ""); print }' $dev.status)
+		got=$(cat $dev.status $dev.spin.status | awk -v c=$n.b.$e '$1 == c { sub(/^[^ ]* /, ""); print }')
 		is "$dev $n: status as a single krun's (exit $st)" "$got" "$want"
 		case $n in
 		crash | spin | broken) ;;
@@ -215,6 +221,22 @@ for b in "" "--batch good-cpu.list"; do
 	sleep 2.5
 	ok "... nor after the compiler would have finished" test -z "$(ls "$TMPDIR")"
 done
+# a compiler's temporaries (in its $TMPDIR) and its other processes: a
+# compiler stopped mid-run leaves neither a file nor a process behind
+printf '#!/bin/sh\n: >"${TMPDIR:-/tmp}/cc-temp.$$"\n(sleep 2; : >"${TMPDIR:-/tmp}/cc-late.$$") &\nsleep 3\nexec cc "$@"\n' >temp-cc
+chmod +x temp-cc
+KSYNTH_CC=$W/temp-cc krun --cc --gradcheck spin.d.kir spin.b.c >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 100); do
+	[ -n "$(ls "$TMPDIR")" ] && break
+	sleep 0.05
+done
+sleep 0.5
+kill -TERM $pid
+wait $pid
+ok "SIGTERM during a compile: the compiler's temporaries go with the folder" test -z "$(ls "$TMPDIR")"
+sleep 2.5
+ok "... and none of its processes lives on to write more" test -z "$(ls "$TMPDIR")"
 ok "after every run above: no krun.* folder left" test -z "$(ls "$TMPDIR")"
 
 done_testing
