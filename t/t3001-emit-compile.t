@@ -8,8 +8,13 @@
 # precompiled once), with nvcc -ptx and with NVRTC (compute_90).  A
 # sample's forward code is compiled as part of kdiff's output for it,
 # which holds it line for line.  What needs the CUDA toolkit is skipped
-# when it is absent ($CUDA_HOME, else /usr/local/cuda).
+# when it is absent ($CUDA_HOME, else /usr/local/cuda).  Under the
+# sanitizers (make check SAN=1) the emitters are what is tested: their
+# output is compiled once each way that reads every line of it (gcc -O2,
+# the checked mode, g++ through the shim, NVRTC), and the other compilers
+# of the same bytes (tcc, the double mode, nvcc) are left to the plain run.
 . "$(dirname "$0")/lib.sh"
+SAN_ONLY="under the sanitizers the plain run's check (the same bytes)"
 
 CUDA=${CUDA_HOME:-/usr/local/cuda}
 NVCC=
@@ -80,7 +85,9 @@ for kir in "${inputs[@]}"; do
 	[ -f "$TMP/adj_$n.kir" ] && continue
 	ok "$n.c: gcc -std=c11 -Wall -Wextra -Werror -O2" \
 		gcc -std=c11 -Wall -Wextra -Werror -O2 -c -I runtime -o "$b.o" "$b.c"
-	if command -v tcc >/dev/null; then
+	if [ -n "${KS_SAN:-}" ]; then
+		skip "$n.c: tcc" "$SAN_ONLY"
+	elif command -v tcc >/dev/null; then
 		ok "$n.c: tcc" tcc -c -I runtime -o "$b.tcc.o" "$b.c"
 	else
 		skip "$n.c: tcc" "tcc not installed"
@@ -88,9 +95,15 @@ for kir in "${inputs[@]}"; do
 	# double mode (krun --gradcheck): the same C with float made double.
 	# Its flow is the float code's, which gcc -O2 checked above, so the
 	# front end's warnings are what is left to see.
-	ok "$n.c: gcc -DKS_REAL_DOUBLE -Werror" \
-		gcc -std=c11 -Wall -Wextra -Werror -fsyntax-only -DKS_REAL_DOUBLE -I runtime "$b.c"
-	if command -v tcc >/dev/null; then
+	if [ -n "${KS_SAN:-}" ]; then
+		skip "$n.c: gcc -DKS_REAL_DOUBLE -Werror" "$SAN_ONLY"
+	else
+		ok "$n.c: gcc -DKS_REAL_DOUBLE -Werror" \
+			gcc -std=c11 -Wall -Wextra -Werror -fsyntax-only -DKS_REAL_DOUBLE -I runtime "$b.c"
+	fi
+	if [ -n "${KS_SAN:-}" ]; then
+		skip "$n.c: tcc -DKS_REAL_DOUBLE" "$SAN_ONLY"
+	elif command -v tcc >/dev/null; then
 		ok "$n.c: tcc -DKS_REAL_DOUBLE" tcc -DKS_REAL_DOUBLE -c -I runtime -o "$b.d.tcc.o" "$b.c"
 	else
 		skip "$n.c: tcc -DKS_REAL_DOUBLE" "tcc not installed"
@@ -108,7 +121,9 @@ for kir in "${inputs[@]}"; do
 	else
 		skip "$n.cu: g++ with ksynth_sim.h" "g++ not installed"
 	fi
-	if [ -n "$NVCC" ]; then
+	if [ -n "${KS_SAN:-}" ]; then
+		skip "$n.cu: nvcc -ptx" "$SAN_ONLY"
+	elif [ -n "$NVCC" ]; then
 		ok "$n.cu: nvcc -ptx -arch=sm_90" "$NVCC" -ptx -arch=sm_90 -fmad=false -Werror all-warnings \
 			-I runtime -o "$b.ptx" "$b.cu"
 	else

@@ -64,11 +64,9 @@ for f in glob.glob(sys.argv[2] + "/data/*.jsonl"):
         n += r["source"] != open(sys.argv[1] + "/" + plain[i] + ".py").read()
 print(n)' "$TMP/plain" "$D")
 ok "... $redrawn of its records are redrawn kernels (kgen --verify)" test "$redrawn" -gt 0
-start=$(date +%s%N)
 verify "$D" "$TMP/v2.out"
 is "a second make verify passes" "$?" 0
 is "... and re-checks no shard" "$(grep -c 'VERIFY  ' "$TMP/v2.out")" 0
-ok "... in under 5 s" test $((($(date +%s%N) - start) / 1000000)) -lt 5000
 kverify --work "$TMP/vwork" --shard 8 --json "$TMP/k.json" "$D" >"$TMP/k.out" 2>&1
 is "kverify DIR (its work folder shared) passes too" "$?" 0
 same_file "... and writes the same verify.json" "$TMP/k.json" "$D/verify.json"
