@@ -85,8 +85,10 @@ typedef struct Emitter {
 	FILE *out;
 	const Module *m;
 	int target;
-	uint8_t taped[256]; /* per struct of the module (m->st): its tape functions written */
-	uint8_t gathered[256]; /* ... its ks_atomic_add_S written */
+	/* per struct of the module (m->st): ST_TAPED, its tape functions
+	 * written; ST_GATHERED, its ks_atomic_add_S; ST_TAPES and ST_ADDS, the
+	 * function being emitted needs them */
+	uint8_t *st;
 	char **fname;       /* C names of the module's functions */
 	char **ebase;       /* kernels: the base of their entries' names */
 	int *fx;            /* memory effects of each function, FX_* */
@@ -2397,55 +2399,47 @@ static int words_of(Type t)
 	return ty_is_composite(t) ? ty_ncomp(t) : 1;
 }
 
-/* Is u the struct t, or a struct holding a t (nested too)? */
-static int holds_struct(Type u, Type t)
+enum { ST_TAPED = 1, ST_GATHERED = 2, ST_TAPES = 4, ST_ADDS = 8 };
+
+/* Mark the struct u and each struct it holds (nested too) with flag. */
+static void mark_held(Emitter *e, Type u, uint8_t flag)
 {
-	if (u == t)
-		return 1;
-	if (ty_is_struct(u))
-		for (int k = 0; k < ty_nfield(u); k++)
-			if (holds_struct(ty_field(u, k)->ty, t))
-				return 1;
-	return 0;
+	if (!ty_is_struct(u))
+		return;
+	for (int i = 0; i < e->m->nst; i++)
+		if (e->m->st[i] == u) {
+			e->st[i] |= flag;
+			break;
+		}
+	for (int k = 0; k < ty_nfield(u); k++)
+		mark_held(e, ty_field(u, k)->ty, flag);
 }
 
-/* Does b keep a struct of type t on the tape (or one holding a t)? */
-static int tapes_struct(const Block *b, const Func *f, Type t)
+/* Mark each struct b keeps on the tape (ST_TAPES) or adds into an array
+ * of structs, a gather of an adjoint (ST_ADDS), with the structs they
+ * hold: one walk of a function's body for all the module's structs. */
+static void mark_structs(Emitter *e, const Block *b, const Func *f)
 {
 	for (int i = 0; i < b->n; i++) {
 		const Inst *in = &b->v[i];
-		if (in->op == OP_TAPE_PUT && holds_struct(f->val[in->arg[2]].ty, t))
-			return 1;
-		if (tapes_struct(&in->body, f, t) || tapes_struct(&in->els, f, t))
-			return 1;
+		if (in->op == OP_TAPE_PUT)
+			mark_held(e, f->val[in->arg[2]].ty, ST_TAPES);
+		if (in->op == OP_BUILTIN && in->callee == BI_ATOMIC_ADD)
+			mark_held(e, f->val[in->arg[in->narg - 1]].ty, ST_ADDS);
+		mark_structs(e, &in->body, f);
+		mark_structs(e, &in->els, f);
 	}
-	return 0;
-}
-
-/* Does b add a struct holding a t into an array of structs (a gather of
- * an adjoint)? */
-static int adds_struct(const Block *b, const Func *f, Type t)
-{
-	for (int i = 0; i < b->n; i++) {
-		const Inst *in = &b->v[i];
-		if (in->op == OP_BUILTIN && in->callee == BI_ATOMIC_ADD &&
-		    holds_struct(f->val[in->arg[in->narg - 1]].ty, t))
-			return 1;
-		if (adds_struct(&in->body, f, t) || adds_struct(&in->els, f, t))
-			return 1;
-	}
-	return 0;
 }
 
 /* ks_atomic_add_S for a struct S f adds into an array of structs (kdiff's
  * gather of an adjoint), before f, once: each float field atomically */
-static void put_struct_add(Emitter *e, const Func *f, int i)
+static void put_struct_add(Emitter *e, int i)
 {
 	Type t = e->m->st[i];
 	const char *s = ty_name(t);
-	if (i >= (int)sizeof e->gathered || e->gathered[i] || !adds_struct(&f->body, f, t))
+	if ((e->st[i] & (ST_ADDS | ST_GATHERED)) != ST_ADDS)
 		return;
-	e->gathered[i] = 1;
+	e->st[i] |= ST_GATHERED;
 	fprintf(e->out, "// adds v's float fields into *p, each atomically\n"
 		"KS_FUNC void ks_atomic_add_%s(%s *p, %s v)\n{\n", s, s, s);
 	for (int k = 0; k < ty_nfield(t); k++) {
@@ -2460,13 +2454,13 @@ static void put_struct_add(Emitter *e, const Func *f, int i)
 /* ks_tape_put_S and ks_tape_get_S for a struct S a loop of f keeps on
  * the tape, before f, once: its fields one after the other, as the
  * runtime keeps a vector */
-static void put_struct_tape(Emitter *e, const Func *f, int i)
+static void put_struct_tape(Emitter *e, int i)
 {
 	Type t = e->m->st[i];
 	FILE *out = e->out;
-	if (i >= (int)sizeof e->taped || e->taped[i] || !tapes_struct(&f->body, f, t))
+	if ((e->st[i] & (ST_TAPES | ST_TAPED)) != ST_TAPES)
 		return;
-	e->taped[i] = 1;
+	e->st[i] |= ST_TAPED;
 	const char *s = ty_name(t);
 	fprintf(out, "\n// a %s kept on the tape: its fields' words in order (its arrays stay)\n", s);
 	fprintf(out, "KS_FUNC void ks_tape_put_%s(ks_tape *t, %s x)\n{\n", s, s);
@@ -2691,9 +2685,11 @@ static void emit_func(Emitter *e, int fi)
 {
 	const Func *f = e->m->fn[fi];
 	int cuda = e->target == EMIT_CUDA;
+	mark_structs(e, &f->body, f);
 	for (int i = 0; i < e->m->nst; i++) {
-		put_struct_tape(e, f, i);
-		put_struct_add(e, f, i);
+		put_struct_tape(e, i);
+		put_struct_add(e, i);
+		e->st[i] &= ST_TAPED | ST_GATHERED;
 	}
 	analyse(e, f, fi);
 	Buf b = {0};
@@ -2964,8 +2960,9 @@ static void emit_begin(Emitter *e, FILE *out, const Module *m, int target, const
 		fprintf(out, "typedef struct { %s *data; int shape[4]; } ks_array_%s;\n", ty_name(t),
 			ty_name(t));
 	}
-	memset(e->taped, 0, sizeof e->taped);
-	memset(e->gathered, 0, sizeof e->gathered);
+	free(e->st);
+	e->st = xmalloc((size_t)m->nst + 1);
+	memset(e->st, 0, (size_t)m->nst + 1);
 }
 
 static void emit_free(Emitter *e)
@@ -2988,6 +2985,7 @@ static void emit_free(Emitter *e)
 	free(e->ii);
 	free(e->tree);
 	free(e->decl);
+	free(e->st);
 	if (e->spool)
 		fclose(e->spool);
 	memset(e, 0, sizeof *e);

@@ -94,6 +94,18 @@ is "the gather into an array of structs adds each float field atomically" \
     ks_atomic_add_vec3(&p->pos, v.pos);
     ks_atomic_add_float(&p->mass, v.mass);
 }"
+# a module of more than 256 structs (kgen's modules of 2,000 kernels hold
+# about 300): the helpers of a struct far down the list are written too,
+# the gather's ks_atomic_add_S and a loop's ks_tape_put_S / ks_tape_get_S
+for src in samples/struct/array_of_structs.py t/grad/struct_loop.py; do
+	many=$TMP/many_${src##*/}
+	{
+		echo 'import warp as wp'
+		for k in $(seq 300); do printf '\n@wp.struct\nclass Pad%d:\n    x: float\n' "$k"; done
+		grep -v '^import warp' "$src"
+	} >"$many"
+	ok "$src after 300 other structs: krun --gradcheck" krun --gradcheck --dim 8 "$many"
+done
 # --device cuda: the kernels with struct parameters (values, arrays, nested
 # structs, arrays of structs) and their backwards compile with NVRTC
 for run in samples/struct/particles.py:--grad samples/struct/nested.py:--grad t/grad/struct_loop.py:--grad \
