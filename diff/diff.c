@@ -402,6 +402,11 @@ static int32_t *sorg_of(const D *d, int id)
 /* The forward sweep read field k of struct s into r: r's adjoint arrays
  * are s's (a struct's arrays reached from a parameter have the adjoint
  * arrays the caller passed; kdiff follows no other). */
+/* An array field's adjoint is followed from the struct parameter that holds
+ * it; a struct made in the kernel or read from an array of structs has none. */
+static const char no_struct_origin[] = "kdiff cannot follow the adjoint of an array held by a struct "
+				       "that is not a parameter (a local, or an element of an array of structs)";
+
 static void field_origin(D *d, int s, int k, int r, Loc loc)
 {
 	Type ft = ty_field(vty(d, s), k)->ty;
@@ -415,8 +420,7 @@ static void field_origin(D *d, int s, int k, int r, Loc loc)
 	if (!ty_is_array(ft) || !diff_floaty(ty_elem(ft)))
 		return;
 	if (!o || o[off] < 0)
-		derr(d, loc, "kdiff cannot follow the adjoint of an array held by a struct that is not "
-			     "a parameter");
+		derr(d, loc, "%s", no_struct_origin);
 	set_adjarr(d, r, o[off]);
 }
 
@@ -1360,8 +1364,7 @@ static void rev_call(D *d, Rec *r, Block *out)
 				if (!leaf_adj(lt[j], 0))
 					continue;
 				if (!o || o[j] < 0)
-					derr(d, r->loc, "kdiff cannot follow the adjoint of an array held by a "
-							"struct that is not a parameter");
+					derr(d, r->loc, "%s", no_struct_origin);
 				args[na++] = o[j];
 				any = 1;
 			}
