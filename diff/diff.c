@@ -2540,204 +2540,135 @@ static void make_replay(Module *m, D *d, int fi)
 	ir_set_ret(m, g, f->ret, f->nret);
 }
 
-/* What diff_module allocates for one module's differentiation. */
-typedef struct {
-	Arena a;
-	uint8_t *fnfx;
-	int capfnfx;
-} Scratch;
+/* ---- a module, function by function ---------------------------------------- */
 
-static void diff_all(Module *m, const Src *src, Scratch *sc)
-{
-	Arena *a = &sc->a;
-	Src nosrc;
-	if (!src) {
-		nosrc.name = m->source ? m->source : "<ir>";
-		nosrc.text = NULL;
-		nosrc.len = 0;
-		src = &nosrc;
-	}
-	D d;
-	memset(&d, 0, sizeof d);
-	d.a = a;
-	d.m = m;
-	d.src = src;
-	d.fnfx = &sc->fnfx;
-	d.capfnfx = &sc->capfnfx;
-	int n = m->nfn;
-	d.fadj = arena_alloc(a, (size_t)(n + 1) * sizeof *d.fadj);
-	d.sum = arena_alloc(a, (size_t)(n + 1) * sizeof *d.sum);
-	for (int i = 0; i < n; i++)
-		if (!m->fn[i]->is_kernel) {
-			summarize(m, &d, i);
-			set_fnfx(&d, i, d.sum[i].has_atomic);
-		}
-	d.pure = arena_alloc(a, (size_t)(n + 1) * sizeof *d.pure);
-	for (int i = 0; i < n; i++) {
-		d.pure[i] = i;
-		if (!m->fn[i]->is_kernel && d.sum[i].has_atomic && !d.sum[i].sideonly) {
-			make_replay(m, &d, i);
-			set_fnfx(&d, d.pure[i], 0);
-		}
-	}
-	for (int i = 0; i < n; i++)
-		if (d.pure[i] != i)
-			copy_block(m, &d, &m->fn[i]->body, &m->fn[d.pure[i]]->body);
-	for (int i = 0; i < n; i++)
-		if (!m->fn[i]->is_kernel) {
-			diff_func_sig(m, i, d.fadj);
-			set_fnfx(&d, d.fadj[i], adj_writes(m, d.fadj[i]));
-		}
-	for (int i = 0; i < n; i++) {
-		if (m->fn[i]->backward)
-			continue;
-		if (m->fn[i]->is_kernel) {
-			diff_kernel(m, src, &d, i);
-		} else {
-			diff_func(m, src, &d, i);
-			set_fnfx(&d, d.fadj[i], writes(&d, &m->fn[d.fadj[i]]->body));
-		}
-	}
-}
-
-static void scratch_free(Scratch *sc)
-{
-	arena_free(&sc->a);
-	free(sc->fnfx);
-	free(sc);
-}
-
-void diff_module(Module *m, const Src *src)
-{
-	/* scratch; a caller that recovers from errors (ks_recover) gets it
-	 * freed on the way back */
-	Scratch *sc = xmalloc(sizeof *sc);
-	memset(sc, 0, sizeof *sc);
-	jmp_buf jb, *outer = ks_recover;
-	if (outer) {
-		if (setjmp(jb)) {
-			ks_recover = outer;
-			scratch_free(sc);
-			longjmp(*outer, 1);
-		}
-		ks_recover = &jb;
-	}
-	diff_all(m, src, sc);
-	ks_recover = outer;
-	scratch_free(sc);
-}
-
-/* ---- function by function (kdiff on a streamed module) --------------------- */
-
-/* The module's functions come one at a time, each after its callees
- * (ir/stream.c).  Each is printed as it comes; what diff_module appends —
- * the replays, then the adjoint funcs, then the backward kernels — goes
- * to three temporary files, printed after the last function.  The names
- * are those diff_module gives: a replay name (..._replay) can never be an
- * adjoint name (..._adj), so creating them in another order changes none.
- * Summaries stay for the whole module; everything else of a function is
- * freed when the next one comes. */
-struct DiffStream {
+/* The state of one module's differentiation: the summaries of the
+ * functions above, which calls need; the rest of a function's work lives
+ * in the arena fa and is freed when it is done.  fadj, pure and sum are
+ * indexed by the module's functions, which ir/file.c's first pass (or
+ * the module in memory) has all made by the time diff_begin runs. */
+struct Diff {
 	Module *m;
 	Src nosrc;
 	Arena a;         /* summaries */
 	Arena fa;        /* the function at hand */
 	D d;
-	FILE *spool[3];
+	int n;           /* the module's functions before any was appended */
 	uint8_t *fnfx;
 	int capfnfx;
 };
 
-DiffStream *diff_stream_new(Module *m)
+Diff *diff_begin(Module *m, const Src *ksrc)
 {
-	DiffStream *ds = xmalloc(sizeof *ds);
-	memset(ds, 0, sizeof *ds);
-	ds->m = m;
-	ds->nosrc.name = m->source ? m->source : "<ir>";
-	int n = m->nfn;
-	ds->d.a = &ds->a;
-	ds->d.m = m;
-	ds->d.src = &ds->nosrc;
-	ds->d.fadj = arena_alloc(&ds->a, (size_t)(n + 1) * sizeof *ds->d.fadj);
-	ds->d.sum = arena_alloc(&ds->a, (size_t)(n + 1) * sizeof *ds->d.sum);
-	ds->d.pure = arena_alloc(&ds->a, (size_t)(n + 1) * sizeof *ds->d.pure);
-	ds->d.fnfx = &ds->fnfx;
-	ds->d.capfnfx = &ds->capfnfx;
-	for (int k = 0; k < 3; k++)
-		if (!(ds->spool[k] = tmpfile()))
-			ks_fatal("temporary file:");
-	return ds;
+	Diff *df = xmalloc(sizeof *df);
+	memset(df, 0, sizeof *df);
+	df->m = m;
+	df->nosrc.name = m->source ? m->source : "<ir>";
+	int n = df->n = m->nfn;
+	D *d = &df->d;
+	d->a = &df->a;
+	d->m = m;
+	d->src = ksrc ? ksrc : &df->nosrc;
+	d->fadj = arena_alloc(&df->a, (size_t)(n + 1) * sizeof *d->fadj);
+	d->sum = arena_alloc(&df->a, (size_t)(n + 1) * sizeof *d->sum);
+	d->pure = arena_alloc(&df->a, (size_t)(n + 1) * sizeof *d->pure);
+	d->fnfx = &df->fnfx;
+	d->capfnfx = &df->capfnfx;
+	return df;
 }
 
-/* Verify function gi, print it to the spool k and keep its signature. */
-static void spool_func(DiffStream *ds, int k, int gi)
+DiffMade diff_next(Diff *df, int fi)
 {
-	ir_verify_func(ds->m, &ds->nosrc, 0, gi);
-	ir_print_func(ds->spool[k], ds->m, ds->m->fn[gi]);
-	ir_keep_signature(ds->m, ds->m->fn[gi]);
-}
-
-void diff_stream_func(DiffStream *ds, int fi, const Src *irsrc, FILE *out)
-{
-	Module *m = ds->m;
-	D *d = &ds->d;
-	Func *f = m->fn[fi];
-	if (f->backward)
-		ks_error_at(irsrc, f->at.line, f->at.col, "the module already has backward kernels");
-	ir_verify_func(m, irsrc, 0, fi);
-	ir_print_func(out, m, f);
+	Module *m = df->m;
+	D *d = &df->d;
+	const Func *f = m->fn[fi];
+	DiffMade made = {-1, -1, -1};
 	d->pure[fi] = fi;
 	if (!f->is_kernel) {
-		d->a = &ds->a;
+		d->a = &df->a;
 		summarize(m, d, fi);
-		d->a = &ds->fa;
+		d->a = &df->fa;
 		set_fnfx(d, fi, d->sum[fi].has_atomic);
-		int replay = d->sum[fi].has_atomic;
-		if (replay) {
+		/* a func that only reads an atomic's result has nothing to
+		 * replay: no float flows through it (sideonly) */
+		if (d->sum[fi].has_atomic && !d->sum[fi].sideonly) {
 			make_replay(m, d, fi);
 			set_fnfx(d, d->pure[fi], 0);
 			copy_block(m, d, &f->body, &m->fn[d->pure[fi]]->body);
+			made.replay = d->pure[fi];
 		}
 		diff_func_sig(m, fi, d->fadj);
 		set_fnfx(d, d->fadj[fi], adj_writes(m, d->fadj[fi]));
-		diff_func(m, &ds->nosrc, d, fi);
+		diff_func(m, d->src, d, fi);
 		set_fnfx(d, d->fadj[fi], writes(d, &m->fn[d->fadj[fi]]->body));
-		if (replay)
-			spool_func(ds, 0, d->pure[fi]);
-		spool_func(ds, 1, d->fadj[fi]);
+		made.adj = d->fadj[fi];
 	} else {
-		d->a = &ds->fa;
-		diff_kernel(m, &ds->nosrc, d, fi);
-		spool_func(ds, 2, m->nfn - 1);
+		d->a = &df->fa;
+		diff_kernel(m, d->src, d, fi);
+		made.backward = m->nfn - 1;
 	}
-	d->a = &ds->a;
-	arena_free(&ds->fa);
+	d->a = &df->a;
+	arena_free(&df->fa);
+	return made;
 }
 
-void diff_stream_end(DiffStream *ds, FILE *out)
+void diff_end(Diff *df)
 {
-	char buf[65536];
-	size_t n;
-	for (int k = 0; k < 3; k++) {
-		FILE *s = ds->spool[k];
-		if (fflush(s) || ferror(s) || fseek(s, 0, SEEK_SET))
-			ks_fatal("temporary file: write error");
-		while ((n = fread(buf, 1, sizeof buf, s)) > 0)
-			fwrite(buf, 1, n, out);
-		if (ferror(s))
-			ks_fatal("temporary file: read error");
-	}
-}
-
-void diff_stream_free(DiffStream *ds)
-{
-	if (!ds)
+	if (!df)
 		return;
-	for (int k = 0; k < 3; k++)
-		if (ds->spool[k])
-			fclose(ds->spool[k]);
-	arena_free(&ds->fa);
-	arena_free(&ds->a);
-	free(ds->fnfx);
-	free(ds);
+	arena_free(&df->fa);
+	arena_free(&df->a);
+	free(df->fnfx);
+	free(df);
+}
+
+/* The module's functions from n on in the order kdiff prints them:
+ * replays, adjoint funcs, backward kernels, each in the order of the
+ * functions they were made for. */
+static void reorder(Module *m, int n, const DiffMade *made)
+{
+	int extra = m->nfn - n, k = 0;
+	Func **fn = xmalloc((size_t)(extra ? extra : 1) * sizeof *fn);
+	int32_t *to = xmalloc((size_t)(m->nfn ? m->nfn : 1) * sizeof *to);
+	for (int i = 0; i < n; i++)
+		to[i] = i;
+	for (int pass = 0; pass < 3; pass++)
+		for (int i = 0; i < n; i++) {
+			int g = pass == 0 ? made[i].replay : pass == 1 ? made[i].adj : made[i].backward;
+			if (g >= 0) {
+				to[g] = n + k;
+				fn[k++] = m->fn[g];
+			}
+		}
+	memcpy(m->fn + n, fn, (size_t)extra * sizeof *fn);
+	for (int i = n; i < m->nfn; i++)
+		ir_remap_calls(&m->fn[i]->body, to);
+	ir_index_reset(m);
+	free(to);
+	free(fn);
+}
+
+void diff_module(Module *m, const Src *ksrc)
+{
+	/* a caller that recovers from errors (ks_recover) gets the state
+	 * freed on the way back */
+	jmp_buf jb, *outer = ks_recover;
+	int n = m->nfn;
+	Diff *df = diff_begin(m, ksrc);
+	DiffMade *made = xmalloc((size_t)(n ? n : 1) * sizeof *made);
+	if (outer) {
+		if (setjmp(jb)) {
+			ks_recover = outer;
+			diff_end(df);
+			free(made);
+			longjmp(*outer, 1);
+		}
+		ks_recover = &jb;
+	}
+	for (int i = 0; i < n; i++)
+		made[i] = diff_next(df, i);
+	ks_recover = outer;
+	reorder(m, n, made);
+	diff_end(df);
+	free(made);
 }

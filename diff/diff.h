@@ -8,24 +8,27 @@
 
 #include "ir/ir.h"
 
-/* Append to m, for every `kernel @k`, its `backward @k`, and for every
- * `func @f`, a `func @f_adj`.  src is the kernel source, for located
- * errors with an excerpt, or NULL (errors then name m->source).  A kernel
- * whose adjoint cannot be exact is a located error, never a wrong
- * gradient. */
-void diff_module(Module *m, const Src *src);
+/* kdiff, one function at a time, for a module read by ir/file.c (every
+ * function of the module made, each read in order after its callees):
+ * diff_begin once, then diff_next for each function as it is read: it
+ * appends to m what the function needs — a func's replay, its copy
+ * without atomics, when it has any; its adjoint func `func @f_adj`; a
+ * kernel's `backward @k` — and says which (-1 for none).  ksrc is the
+ * kernel source, for located errors with an excerpt, or NULL (errors then
+ * name m->source).  A kernel whose adjoint cannot be exact is a located
+ * error, never a wrong gradient. */
+typedef struct Diff Diff;
+typedef struct DiffMade {
+	int replay, adj, backward;
+} DiffMade;
+Diff *diff_begin(Module *m, const Src *ksrc);
+DiffMade diff_next(Diff *d, int fi);
+void diff_end(Diff *d);
 
-/* The same, one function at a time, for a module read by ir/stream.c
- * (every call to a function above): new() once the function names are
- * known, func() for each function in order (it verifies and prints it
- * to out, and keeps what it appends for end()), end() prints what
- * diff_module would have appended.  Errors are reported against the IR
- * only: kdiff reads the module whole to report them. */
-typedef struct DiffStream DiffStream;
-DiffStream *diff_stream_new(Module *m);
-void diff_stream_func(DiffStream *ds, int fi, const Src *irsrc, FILE *out);
-void diff_stream_end(DiffStream *ds, FILE *out);
-void diff_stream_free(DiffStream *ds);
+/* The same for a whole module in memory: what it appends comes in the
+ * order kdiff prints it, the replays, then the adjoint funcs, then the
+ * backward kernels. */
+void diff_module(Module *m, const Src *ksrc);
 
 /* The type tests of kdiff, in one place: a float32 scalar (what the
  * simplifier folds); a vector, matrix, quaternion or transform (no

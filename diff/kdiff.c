@@ -5,43 +5,17 @@
  * located in the kernel source named by the IR's `source` line (with an
  * excerpt when that file can be read).
  *
- * A module whose calls all go to functions above them (what kparse
- * writes) is read, differentiated and printed one function at a time
- * (ir/stream.c, diff_stream_*), so memory does not grow with the module;
- * any other module, or one with an error, is read whole.
+ * The module is read, differentiated and printed one function at a time
+ * (ir/file.c), so memory does not grow with the module: each function is
+ * printed as it comes, and what kdiff appends — the replays, then the
+ * adjoint funcs, then the backward kernels — goes to three temporary
+ * files, printed after the last function.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "diff/diff.h"
-#include "ir/stream.h"
-
-static void begin(void *ctx, FILE *out, Module *m, const IrStream *s)
-{
-	(void)s;
-	*(DiffStream **)ctx = diff_stream_new(m);
-	ir_print_head(out, m);
-}
-
-static void each(void *ctx, FILE *out, Module *m, int fi, const Src *src)
-{
-	(void)m;
-	diff_stream_func(*(DiffStream **)ctx, fi, src, out);
-}
-
-static void end(void *ctx, FILE *out, Module *m)
-{
-	(void)m;
-	diff_stream_end(*(DiffStream **)ctx, out);
-}
-
-static void release(void *ctx)
-{
-	diff_stream_free(*(DiffStream **)ctx);
-	*(DiffStream **)ctx = NULL;
-}
 
 /* -O0: the adjoints as the transform writes them, unsimplified */
 static int flag(const char *arg, void *ctx)
@@ -54,40 +28,61 @@ static int flag(const char *arg, void *ctx)
 	return 0;
 }
 
+/* Verify function gi, which kdiff made, print it to spool and keep its
+ * signature. */
+static void spool_func(Module *m, const Src *ks, FILE *spool, int gi)
+{
+	ir_verify_func(m, ks, 0, gi);
+	ir_print_func(spool, m, m->fn[gi]);
+	ir_keep_signature(m, m->fn[gi]);
+}
+
 int main(int argc, char **argv)
 {
 	const char *in, *out;
 	ks_prog = "kdiff";
 	ks_args(argc, argv, "kdiff [-O0] [-o OUT] [FILE.kir | -]", flag, NULL, &in, &out);
-	static const IrStreamTool tool = {begin, each, end, release};
-	static DiffStream *ds;
-	Src src, ksrc;
-	if (ir_stream_run(in, out, &tool, &ds, &src))
-		return 0;
-	Module *m = ir_read(&src);
-	ir_verify(m, &src, 0);
-	for (int i = 0; i < m->nfn; i++)
-		if (m->fn[i]->backward)
-			ks_error_at(&src, m->fn[i]->at.line, m->fn[i]->at.col,
-				    "the module already has backward kernels");
-	/* the kernel source, for excerpts: only a readable regular file */
-	const Src *ks = NULL;
-	struct stat st;
-	FILE *probe = m->source && !stat(m->source, &st) && S_ISREG(st.st_mode)
-			      ? fopen(m->source, "rb") : NULL;
-	if (probe) {
-		fclose(probe);
-		src_read(&ksrc, m->source);
-		ks = &ksrc;
+	IrFile r;
+	Module *m = ir_file_open(&r, in);
+	/* the kernel source, read for an excerpt when an error needs one */
+	Src ks = {m->source ? m->source : "<ir>", NULL, 0, 1};
+	Diff *d = diff_begin(m, &ks);
+	FILE *f = out_open_spool(out), *spool[3];
+	for (int k = 0; k < 3; k++)
+		if (!(spool[k] = tmpfile()))
+			ks_fatal("temporary file:");
+	ir_print_head(f, m);
+	for (int fi; (fi = ir_file_next(&r)) >= 0;) {
+		Func *fn = m->fn[fi];
+		if (fn->backward)
+			ks_error_at(&r.src, fn->at.line, fn->at.col, "the module already has backward kernels");
+		ir_verify_func(m, &r.src, 0, fi);
+		ir_print_func(f, m, fn);
+		DiffMade made = diff_next(d, fi);
+		if (made.replay >= 0)
+			spool_func(m, &ks, spool[0], made.replay);
+		if (made.adj >= 0)
+			spool_func(m, &ks, spool[1], made.adj);
+		if (made.backward >= 0)
+			spool_func(m, &ks, spool[2], made.backward);
+		ir_file_drop(&r, fi);
 	}
-	diff_module(m, ks);
-	ir_verify(m, &src, 0);
-	FILE *f = out_open(out);
-	ir_print(f, m);
+	char buf[65536];
+	size_t n;
+	for (int k = 0; k < 3; k++) {
+		FILE *s = spool[k];
+		if (fflush(s) || ferror(s) || fseek(s, 0, SEEK_SET))
+			ks_fatal("temporary file: write error");
+		while ((n = fread(buf, 1, sizeof buf, s)) > 0)
+			fwrite(buf, 1, n, f);
+		if (ferror(s))
+			ks_fatal("temporary file: read error");
+		fclose(s);
+	}
+	if (fflush(f) || ferror(f))
+		ks_fatal("write error:");
 	out_commit();
-	ir_module_free(m);
-	if (ks)
-		src_free(&ksrc);
-	src_free(&src);
+	diff_end(d);
+	ir_file_close(&r);
 	return 0;
 }

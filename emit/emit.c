@@ -36,7 +36,6 @@
 #include <string.h>
 
 #include "emit.h"
-#include "ir/stream.h"
 
 enum { FX_READ = 1, FX_WRITE = 2 };
 
@@ -92,9 +91,7 @@ typedef struct Emitter {
 	char **fname;       /* C names of the module's functions */
 	char **ebase;       /* kernels: the base of their entries' names */
 	int *fx;            /* memory effects of each function, FX_* */
-	int *order;         /* functions in emission order (callees first) */
 	uint8_t *called;    /* is the function called anywhere in the module? */
-	int norder;
 	/* the words of reserved[] and reserved_global[] */
 	NameSet reserved, reserved_global;
 	/* global names */
@@ -115,7 +112,7 @@ typedef struct Emitter {
 	int ndecl, capdecl;
 	char **retname;     /* out parameters of a multi-result func */
 	int rank;           /* a kernel's launch dimensions (ir_kernel_rank) */
-	FILE *spool;        /* streaming: the entries, until the end */
+	FILE *spool;        /* the entries, until the end */
 	/* a backward kernel's tape: its local, per value the loop ID of a
 	 * handle (-1: none), per loop ID its checkpoint's layout */
 	char *tapename;
@@ -557,50 +554,6 @@ static void block_calls(const Block *b, uint8_t *called)
 		block_calls(&b->v[i].body, called);
 		block_calls(&b->v[i].els, called);
 	}
-}
-
-static void block_callees(const Block *b, int **v, int *n, int *cap)
-{
-	for (int i = 0; i < b->n; i++) {
-		if (b->v[i].op == OP_CALL) {
-			if (*n == *cap) {
-				*cap = *cap ? 2 * *cap : 8;
-				*v = xrealloc(*v, (size_t)*cap * sizeof **v);
-			}
-			(*v)[(*n)++] = b->v[i].callee;
-		}
-		block_callees(&b->v[i].body, v, n, cap);
-		block_callees(&b->v[i].els, v, n, cap);
-	}
-}
-
-static int cmp_int(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-	return (x > y) - (x < y);
-}
-
-/* Order functions callees first (the IR rejects recursion), computing
- * each one's effects on memory on the way.  Callees are visited in index
- * order; the work is proportional to the calls, not to the module. */
-static void order_func(Emitter *e, int fi, uint8_t *state)
-{
-	if (state[fi])
-		return;
-	state[fi] = 1;
-	const Func *f = e->m->fn[fi];
-	int *callee = NULL, n = 0, cap = 0;
-	block_callees(&f->body, &callee, &n, &cap);
-	if (n)
-		qsort(callee, (size_t)n, sizeof *callee, cmp_int);
-	for (int i = 0; i < n; i++)
-		if (!i || callee[i] != callee[i - 1])
-			order_func(e, callee[i], state);
-	free(callee);
-	e->fx[fi] = 0;
-	block_fx(e, &f->body, &e->fx[fi]);
-	e->order[e->norder++] = fi;
-	state[fi] = 2;
 }
 
 static size_t hash_ptr(const void *p, int cap)
@@ -2868,9 +2821,9 @@ static void put_comment_text(FILE *out, const char *s)
 	}
 }
 
-/* Names and the header; called and fx sized for every function.  Whole:
- * the order, effects and calls come from the bodies; streamed
- * (called given), each function's effects are found as it comes. */
+/* Names and the header; called (is each function called anywhere in
+ * the module?) and fx sized for every function, fx filled as each
+ * function comes. */
 static void emit_begin(Emitter *e, FILE *out, const Module *m, int target, const uint8_t *called)
 {
 	memset(e, 0, sizeof *e);
@@ -2886,21 +2839,11 @@ static void emit_begin(Emitter *e, FILE *out, const Module *m, int target, const
 	e->fname = xmalloc((size_t)n * sizeof *e->fname);
 	e->fx = xmalloc((size_t)n * sizeof *e->fx);
 	e->called = xmalloc((size_t)n);
-	memset(e->called, 0, (size_t)n);
+	memcpy(e->called, called, (size_t)m->nfn);
 	e->unread = xmalloc((size_t)n * sizeof *e->unread);
 	memset(e->unread, 0, (size_t)n * sizeof *e->unread);
-	if (called) {
-		memcpy(e->called, called, (size_t)m->nfn);
-	} else {
-		e->order = xmalloc((size_t)n * sizeof *e->order);
-		uint8_t *state = xmalloc((size_t)n);
-		memset(state, 0, (size_t)n);
-		for (int i = 0; i < m->nfn; i++)
-			order_func(e, i, state);
-		free(state);
-		for (int i = 0; i < m->nfn; i++)
-			block_calls(&m->fn[i]->body, e->called);
-	}
+	if (!(e->spool = tmpfile()))
+		ks_fatal("temporary file:");
 
 	/* global names: the entries first (their names are the ABI), then
 	 * functions in module order */
@@ -2977,7 +2920,6 @@ static void emit_free(Emitter *e)
 	free(e->ebase);
 	free(e->fname);
 	free(e->fx);
-	free(e->order);
 	free(e->called);
 	for (int i = 0; e->unread && i < (e->m->nfn ? e->m->nfn : 1); i++)
 		free(e->unread[i]);
@@ -2992,47 +2934,12 @@ static void emit_free(Emitter *e)
 	checked = 0;
 }
 
-void emit_module(FILE *out, const Module *m, int target)
+/* Function fi, whose callees came before it: its code, and a kernel's
+ * entry to the spool, which emit_end prints after the last function. */
+static void emit_next(Emitter *e, int fi)
 {
-	Emitter e;
-	emit_begin(&e, out, m, target, NULL);
-	for (int k = 0; k < e.norder; k++) {
-		fputc('\n', out);
-		emit_func(&e, e.order[k]);
-		release(&e);
-	}
-	for (int i = 0; i < m->nfn; i++)
-		if (m->fn[i]->is_kernel) {
-			fputc('\n', out);
-			emit_entry(&e, i);
-			release(&e);
-		}
-	emit_free(&e);
-}
-
-/* ---- function by function (ir/stream.c) ----------------------------------- */
-
-/* Every call goes to a function above the caller, so module order is
- * callees first, the order emit_module finds; the entries, which come
- * after all functions, wait in a temporary file. */
-typedef struct EmitStream {
-	Emitter e;
-	int target;
-} EmitStream;
-
-static void stream_begin(void *ctx, FILE *out, Module *m, const IrStream *s)
-{
-	EmitStream *es = ctx;
-	emit_begin(&es->e, out, m, es->target, s->called);
-	if (!(es->e.spool = tmpfile()))
-		ks_fatal("temporary file:");
-}
-
-static void stream_each(void *ctx, FILE *out, Module *m, int fi, const Src *src)
-{
-	Emitter *e = &((EmitStream *)ctx)->e;
-	const Func *f = m->fn[fi];
-	ir_verify_func(m, src, 0, fi);
+	const Func *f = e->m->fn[fi];
+	FILE *out = e->out;
 	e->fx[fi] = 0;
 	block_fx(e, &f->body, &e->fx[fi]);
 	fputc('\n', out);
@@ -3047,21 +2954,32 @@ static void stream_each(void *ctx, FILE *out, Module *m, int fi, const Src *src)
 	}
 }
 
-static void stream_end(void *ctx, FILE *out, Module *m)
+static void emit_end(Emitter *e)
 {
-	Emitter *e = &((EmitStream *)ctx)->e;
 	char buf[65536];
 	size_t n;
-	(void)m;
 	if (fflush(e->spool) || ferror(e->spool) || fseek(e->spool, 0, SEEK_SET))
 		ks_fatal("temporary file: write error");
 	while ((n = fread(buf, 1, sizeof buf, e->spool)) > 0)
-		fwrite(buf, 1, n, out);
+		fwrite(buf, 1, n, e->out);
 	if (ferror(e->spool))
 		ks_fatal("temporary file: read error");
 }
 
-static void stream_free(void *ctx) { emit_free(&((EmitStream *)ctx)->e); }
+void emit_module(FILE *out, const Module *m, int target)
+{
+	uint8_t *called = xmalloc((size_t)m->nfn + 1);
+	memset(called, 0, (size_t)m->nfn + 1);
+	for (int i = 0; i < m->nfn; i++)
+		block_calls(&m->fn[i]->body, called);
+	Emitter e;
+	emit_begin(&e, out, m, target, called);
+	free(called);
+	for (int i = 0; i < m->nfn; i++)
+		emit_next(&e, i);
+	emit_end(&e);
+	emit_free(&e);
+}
 
 /* ---- the tools' main ------------------------------------------------------------ */
 
@@ -3078,6 +2996,8 @@ static int checked_flag(const char *arg, void *ctx)
 	return 1;
 }
 
+/* kemit-cpu and kemit-cu: the module is read, verified and emitted one
+ * function at a time (ir/file.c), so memory does not grow with it. */
 int emit_main(int argc, char **argv, const char *prog, int target)
 {
 	const char *in, *out;
@@ -3086,20 +3006,21 @@ int emit_main(int argc, char **argv, const char *prog, int target)
 	snprintf(usage, sizeof usage, "%s %s[-o OUT] [FILE.kir | -]", prog,
 		 target == EMIT_CPU ? "[--checked] [--coverage] " : "");
 	ks_args(argc, argv, usage, target == EMIT_CPU ? checked_flag : NULL, &target, &in, &out);
-	static const IrStreamTool tool = {stream_begin, stream_each, stream_end, stream_free};
-	static EmitStream es;
-	es.target = target;
-	Src src;
-	if (ir_stream_run(in, out, &tool, &es, &src))
-		return 0;
-	Module *m = ir_read(&src);
-	ir_verify(m, &src, 0);
-	FILE *f = out_open(out);
-	emit_module(f, m, target);
+	IrFile r;
+	Module *m = ir_file_open(&r, in);
+	FILE *f = out_open_spool(out);
+	Emitter e;
+	emit_begin(&e, f, m, target, r.called);
+	for (int fi; (fi = ir_file_next(&r)) >= 0;) {
+		ir_verify_func(m, &r.src, 0, fi);
+		emit_next(&e, fi);
+		ir_file_drop(&r, fi);
+	}
+	emit_end(&e);
 	if (fflush(f) || ferror(f))
 		ks_fatal("write error:");
 	out_commit();
-	ir_module_free(m);
-	src_free(&src);
+	emit_free(&e);
+	ir_file_close(&r);
 	return 0;
 }

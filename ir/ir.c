@@ -814,6 +814,24 @@ static int find(const Module *cm, const char *name, int backward)
 	return best;
 }
 
+void ir_index_reset(Module *m)
+{
+	if (m->index)
+		memset(m->index, 0, (size_t)m->capindex * sizeof *m->index);
+	m->nindexed = 0;
+}
+
+void ir_remap_calls(Block *b, const int32_t *to)
+{
+	for (int i = 0; i < b->n; i++) {
+		Inst *in = &b->v[i];
+		if (in->op == OP_CALL)
+			in->callee = to[in->callee];
+		ir_remap_calls(&in->body, to);
+		ir_remap_calls(&in->els, to);
+	}
+}
+
 void ir_func_pop(Module *m)
 {
 	int last = --m->nfn;

@@ -296,7 +296,7 @@ typedef struct Module {
 	int32_t *index;
 	int capindex, nindexed;
 	/* when set, where ir_func_new puts a function's name and entry, so
-	 * that they outlive the arena (ir/stream.c) */
+	 * that they outlive the arena (ir/file.c) */
 	Arena *fnarena;
 	/* the strings of printf instructions, each once; malloc'd, so that
 	 * they outlive a streamed function's arena */
@@ -353,8 +353,14 @@ int ir_printf_convs(const char *fmt, IrConv *cv, int max, int *bad);
 /* The index of string s (NUL-terminated) in m->str, added if new. */
 int ir_string(Module *m, const char *s);
 /* Copy what calls to f need (its name, parameters and results; a
- * kernel's name) to m->fnarena and forget f's body (ir/stream.c). */
+ * kernel's name) to m->fnarena and forget f's body (ir/file.c). */
 void ir_keep_signature(Module *m, Func *f);
+
+/* Make every call in b (nested blocks included) to function i a call to
+ * to[i]; after the module's functions moved, ir_index_reset forgets the
+ * name index, which the next lookup makes again. */
+void ir_remap_calls(Block *b, const int32_t *to);
+void ir_index_reset(Module *m);
 
 /* ---- text ------------------------------------------------------------- */
 
@@ -364,24 +370,61 @@ void ir_print(FILE *out, const Module *m);
  * blank line). */
 void ir_print_head(FILE *out, const Module *m);
 void ir_print_func(FILE *out, const Module *m, const Func *f);
-/* Read IR text; errors are located in s (FILE:LINE:COL).  ir_read_into
- * fills a module the caller made, so that a caller recovering from errors
+/* Reading IR text (ir/file.c): the head, then a function at a time, each
+ * whole once read since a call names a function above it.  Errors are
+ * located in the text (FILE:LINE:COL).  ir_file_open opens path ("-":
+ * standard input) and reads the head into a new module; ir_file_next reads
+ * the next function into it, with its body in an arena of its own, and
+ * returns its index (-1 at the end); ir_file_drop frees that body and
+ * keeps what calls to the function need; r->src is the function's text,
+ * for located errors.  ir_file_close frees the module too. */
+typedef struct IrPiece {
+	long off;           /* where its text starts */
+	int line0;          /* its first line */
+	int fn;             /* the function it defines, or -1 (no name) */
+} IrPiece;
+typedef struct IrFile {
+	Module *m;
+	const char *name;   /* as errors name the input */
+	FILE *f;            /* the input, or NULL: mem */
+	FILE *copy;         /* the first pass's copy of a pipe */
+	const char *mem;    /* a text in memory */
+	size_t mlen, mpos;
+	int whole;          /* bodies stay in the module's arena (ir_read) */
+	char *lbuf;         /* the line at hand, read from f */
+	size_t lcap;
+	const char *lp;     /* the line at hand */
+	size_t ln;
+	IrPiece *piece;     /* the functions' texts, then the end of the text */
+	int npiece, next;
+	uint8_t *called;    /* per function: does a body name it? */
+	Buf text;           /* the piece at hand, read from f */
+	Buf name_buf;
+	Src src;            /* the piece at hand */
+	Arena keep;         /* the module's arena while a body is read */
+	int reading;
+} IrFile;
+Module *ir_file_open(IrFile *r, const char *path);
+int ir_file_next(IrFile *r);
+void ir_file_drop(IrFile *r, int fi);
+void ir_file_close(IrFile *r);
+/* A whole text into a new module, every body kept; ir_read_into fills a
+ * module the caller made, so that a caller recovering from errors
  * (ks_recover) can still free it. */
 Module *ir_read(const Src *s);
 void ir_read_into(Module *m, const Src *s);
-/* Pieces of a module's text (ir_stream_*): the head (version and source
- * lines), and one function whose first line is line line0 of the file,
- * into m->fn[index], which the caller created under its name. */
+/* The pieces: the head (version, source and structs), and one function's
+ * text (Src.line0 its first line) into m->fn[index], which the first pass
+ * made under its name (-1: the text names none, an error). */
 void ir_read_head(Module *m, const Src *s);
-void ir_read_func(Module *m, const Src *s, int line0, int index);
+void ir_read_func(Module *m, const Src *s, int index);
 
 /* Verify types, scoping and control flow.  Errors are reported at the IR
  * text position (use_src = 0) or, with the source as src, at the kernel
  * source position (use_src = 1, for the front end). */
 void ir_verify(const Module *m, const Src *src, int use_src);
-/* Verify function fi alone, all but what needs the whole module: it is
- * not checked for recursion or for a name defined twice (ir_stream_open
- * only streams modules where neither can occur). */
+/* Verify function fi alone (the functions it calls are above it); a name
+ * defined twice is the reader's to find. */
 void ir_verify_func(const Module *m, const Src *src, int use_src, int fi);
 
 /* Is parameter i of f an array passed as a view (ks_array_<elem>: its

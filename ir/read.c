@@ -7,9 +7,9 @@
  * exist, operands are well formed, types are known); ir_verify checks the
  * typing and control-flow rules.  Every error is located at the IR text.
  *
- * Calls may name functions defined later in the file, so a first pass over
- * the tokens collects function names in order; the module's function
- * indices are that order.
+ * A module is read a piece at a time (ir/file.c): its head, then each
+ * function's text.  A call names a function read before (doc/ir.md), so
+ * each function is whole once its text is read.
  */
 #include <errno.h>
 #include <math.h>
@@ -732,7 +732,13 @@ static void parse_func(Reader *r, int index)
 	int backward = is_word(r, "backward");
 	int is_kernel = backward || is_word(r, "kernel");
 	next(r);
+	if (r->tok.kind != T_GLOBAL)
+		rerror(r, &r->tok, "expected '@name' after '%.*s'", kw.n, kw.p);
+	/* the first pass made the function under this name; an earlier one
+	 * of the name is a second definition */
 	Func *f = r->m->fn[index];
+	if ((backward ? ir_backward_find : ir_func_find)(r->m, f->name) != index)
+		rerror(r, &r->tok, "%s @%s is defined twice", backward ? "backward" : "function", f->name);
 	f->is_kernel = is_kernel;
 	f->backward = backward;
 	f->at.line = kw.line;
@@ -741,7 +747,7 @@ static void parse_func(Reader *r, int index)
 	r->tab = NULL;
 	r->tabcap = 0;
 	r->nnamed = 0;
-	next(r); /* the name, checked by the first pass */
+	next(r);
 	expect_punct(r, '(');
 	while (!is_punct(r, ')')) {
 		if (f->nparam)
@@ -785,31 +791,6 @@ static void parse_func(Reader *r, int index)
 	expect_nl(r);
 }
 
-/* First pass: create the functions, in order, so calls can name any. */
-static void collect_funcs(Reader *r)
-{
-	int at_line_start = 1;
-	for (next(r); r->tok.kind != T_EOF; next(r)) {
-		if (r->tok.kind == T_NL) {
-			at_line_start = 1;
-			continue;
-		}
-		if (at_line_start && (is_word(r, "func") || is_word(r, "kernel") || is_word(r, "backward"))) {
-			Tok kw = r->tok;
-			int backward = is_word(r, "backward");
-			next(r);
-			if (r->tok.kind != T_GLOBAL)
-				rerror(r, &r->tok, "expected '@name' after '%.*s'", kw.n, kw.p);
-			char *name = arena_strndup(&r->m->arena, r->tok.p, (size_t)r->tok.n);
-			if ((backward ? ir_backward_find : ir_func_find)(r->m, name) >= 0)
-				rerror(r, &r->tok, "%s @%s is defined twice", backward ? "backward" : "function", name);
-			Loc none = {0, 0};
-			ir_func_new(r->m, name, 0, none)->backward = backward;
-		}
-		at_line_start = 0;
-	}
-}
-
 static void rewind_reader(Reader *r)
 {
 	r->p = r->src->text;
@@ -837,13 +818,6 @@ static char *parse_string(Reader *r, const Tok *t)
 	}
 	*o = 0;
 	return s;
-}
-
-Module *ir_read(const Src *s)
-{
-	Module *m = ir_module_new();
-	ir_read_into(m, s);
-	return m;
 }
 
 /* The null byte check: the tokenizer would stop at one. */
@@ -949,25 +923,6 @@ static void expect_func(Reader *r)
 	}
 }
 
-void ir_read_into(Module *m, const Src *s)
-{
-	Reader r = {0};
-	r.src = s;
-	r.m = m;
-	rewind_reader(&r);
-	check_nul(s, 1);
-	collect_funcs(&r);
-	rewind_reader(&r);
-	read_head(&r);
-	for (int i = 0;; i++) {
-		skip_nl(&r);
-		if (r.tok.kind == T_EOF)
-			break;
-		expect_func(&r);
-		parse_func(&r, i);
-	}
-}
-
 void ir_read_head(Module *m, const Src *s)
 {
 	Reader r = {0};
@@ -978,30 +933,27 @@ void ir_read_head(Module *m, const Src *s)
 	read_head(&r);
 	skip_nl(&r);
 	if (r.tok.kind != T_EOF)
-		rerror(&r, &r.tok, "expected the end of the function's text");
+		expect_func(&r);
 }
 
-void ir_read_func(Module *m, const Src *s, int line0, int index)
+void ir_read_func(Module *m, const Src *s, int index)
 {
 	Reader r = {0};
 	r.src = s;
 	r.m = m;
 	rewind_reader(&r);
-	r.line = line0;
-	check_nul(s, line0);
+	r.line = s->line0 > 1 ? s->line0 : 1;
+	check_nul(s, r.line);
 	next(&r);
 	skip_nl(&r);
 	expect_func(&r);
-	/* the name, as the first pass saw it */
-	const char *p = r.p;
-	while (p < r.end && (*p == ' ' || *p == '\t' || *p == '\r'))
-		p++;
-	size_t n = strlen(m->fn[index]->name);
-	if (p >= r.end || *p != '@' || (size_t)(r.end - p) <= n ||
-	    memcmp(p + 1, m->fn[index]->name, n) || is_ident((unsigned char)p[n + 1]))
-		rerror(&r, &r.tok, "function @%s expected here", m->fn[index]->name);
+	if (index < 0) {
+		Tok kw = r.tok;
+		next(&r);
+		rerror(&r, &r.tok, "expected '@name' after '%.*s'", kw.n, kw.p);
+	}
 	parse_func(&r, index);
 	skip_nl(&r);
 	if (r.tok.kind != T_EOF)
-		rerror(&r, &r.tok, "expected the end of the function's text");
+		expect_func(&r);
 }

@@ -10,7 +10,10 @@
  *    definition, in the same block or one nested in it; a loop variable is
  *    not assigned in its loop; array parameters are never reassigned;
  *  - control flow: break/continue inside a loop, kernels return nothing, a
- *    func with results returns on every path, and no recursion.
+ *    func with results returns on every path;
+ *  - order: a function calls only functions defined above it, so there is
+ *    no recursion and a module can be read and used one function at a
+ *    time (ir/file.c).
  *
  * Definite assignment walks the structured control flow once: an if
  * intersects its branches; a for loop may run zero times, so it adds
@@ -23,10 +26,6 @@
 
 #include "ir.h"
 
-typedef struct Edge {
-	int from, to;
-	const Inst *at;
-} Edge;
 
 typedef struct Verifier {
 	const Module *m;
@@ -48,9 +47,6 @@ typedef struct Verifier {
 	int brk_cont;     /* continues meet in brk too (a `for` that surely runs) */
 	uint8_t *handle;  /* per value: defined by tape_loop */
 	int opened;       /* tape_open seen */
-	Edge *edges;      /* calls, in order of the calling function */
-	int nedge, capedge;
-	int *first;       /* per function: its first edge (find_cycle) */
 	int rank;         /* the kernel's tid results so far (its launch rank) */
 } Verifier;
 
@@ -327,6 +323,13 @@ static void check_types(Verifier *v, const Inst *in)
 		const Func *g = v->m->fn[in->callee];
 		if (g->is_kernel)
 			verr(v, where(v, in), "kernel @%s cannot be called", g->name);
+		/* a callee comes before its callers (doc/ir.md), which rules
+		 * out recursion */
+		if (in->callee == v->fi)
+			verr(v, where(v, in), "recursion is not supported: '%s' calls itself", g->name);
+		if (in->callee > v->fi)
+			verr(v, where(v, in), "'%s' calls '%s', which is defined below it", v->f->name,
+			     g->name);
 		if (in->narg != g->nparam)
 			verr(v, where(v, in), "@%s takes %d argument%s, not %d", g->name, g->nparam,
 			     g->nparam == 1 ? "" : "s", in->narg);
@@ -341,9 +344,6 @@ static void check_types(Verifier *v, const Inst *in)
 			if (ty_of(v, in->res[i]) != g->ret[i])
 				verr(v, where(v, in), "result %d of @%s is %s, not %s", i + 1, g->name,
 				     ty_name(g->ret[i]), ty_name(ty_of(v, in->res[i])));
-		arena_grow(&((Module *)v->m)->arena, (void **)&v->edges, &v->capedge, v->nedge + 1,
-			   sizeof *v->edges);
-		v->edges[v->nedge++] = (Edge){v->fi, in->callee, in};
 		return;
 	}
 	case OP_RET:
@@ -553,25 +553,6 @@ static void verify_func(Verifier *v, int fi)
 		verr(v, at, "function '%s' can reach its end without returning a value", f->name);
 }
 
-/* Depth-first search for a cycle in the call graph. */
-static void find_cycle(Verifier *v, int fi, uint8_t *color)
-{
-	color[fi] = 1;
-	for (int i = v->first[fi]; i < v->first[fi + 1]; i++) {
-		const Edge *e = &v->edges[i];
-		if (color[e->to] == 1) {
-			Loc at = where(v, e->at);
-			if (e->to == fi)
-				verr(v, at, "recursion is not supported: '%s' calls itself", v->m->fn[fi]->name);
-			verr(v, at, "recursion is not supported: '%s' calls '%s', which leads back to it",
-			     v->m->fn[fi]->name, v->m->fn[e->to]->name);
-		}
-		if (!color[e->to])
-			find_cycle(v, e->to, color);
-	}
-	color[fi] = 2;
-}
-
 void ir_verify_func(const Module *m, const Src *src, int use_src, int fi)
 {
 	Verifier v = {0};
@@ -593,15 +574,4 @@ void ir_verify(const Module *m, const Src *src, int use_src)
 				     m->fn[i]->name);
 	for (int i = 0; i < m->nfn; i++)
 		verify_func(&v, i);
-	/* the edges are in order of their caller: index them by caller */
-	v.first = valloc(&v, ((size_t)m->nfn + 1) * sizeof *v.first);
-	for (int i = 0, e = 0; i <= m->nfn; i++) {
-		while (e < v.nedge && v.edges[e].from < i)
-			e++;
-		v.first[i] = e;
-	}
-	uint8_t *color = arena_alloc(&((Module *)m)->arena, (size_t)m->nfn + 1);
-	for (int i = 0; i < m->nfn; i++)
-		if (!color[i])
-			find_cycle(&v, i, color);
 }

@@ -51,6 +51,7 @@ void src_read_file(Src *s, FILE *f, const char *name)
 	s->name = name;
 	s->text = p;
 	s->len = n;
+	s->line0 = 1;
 }
 
 FILE *src_open_seekable(const char *path, const char *name)
@@ -87,6 +88,7 @@ void src_from_mem(Src *s, const char *name, const char *text, size_t len)
 	s->name = name;
 	s->text = p;
 	s->len = len;
+	s->line0 = 1;
 }
 
 void src_free(Src *s)
@@ -96,16 +98,44 @@ void src_free(Src *s)
 	s->len = 0;
 }
 
+/* Line LINE of the regular file NAME into b, without its newline: 1 when
+ * there is one. */
+static int file_line(const char *name, int line, Buf *b)
+{
+	struct stat st;
+	if (!name || stat(name, &st) || !S_ISREG(st.st_mode))
+		return 0;
+	FILE *f = fopen(name, "rb");
+	if (!f)
+		return 0;
+	int l = 1, c;
+	while (l < line && (c = getc(f)) != EOF)
+		l += c == '\n';
+	while (l == line && (c = getc(f)) != EOF && c != '\n')
+		buf_putc(b, c);
+	fclose(f);
+	return l == line;
+}
+
 static void show_line(const Src *s, int line, int col)
 {
-	if (!s || !s->text || line < 1)
+	if (!s || line < 1)
 		return;
-	const char *p = s->text, *end = s->text + s->len;
-	for (int l = 1; l < line && p < end; p++)
-		if (*p == '\n')
-			l++;
-	if (p > end)
-		return;
+	Buf file = {0};
+	const char *p, *end;
+	if (s->text) {
+		int l = s->line0 > 1 ? s->line0 : 1;
+		p = s->text;
+		end = s->text + s->len;
+		for (; l < line && p < end; p++)
+			if (*p == '\n')
+				l++;
+	} else {
+		if (!file_line(s->name, line, &file))
+			return;
+		p = file.p ? file.p : "";
+		end = p + file.n;
+	}
 	const char *e = p;
 	while (e < end && *e != '\n')
 		e++;
@@ -125,6 +155,7 @@ static void show_line(const Src *s, int line, int col)
 	for (size_t i = from; i < c; i++)
 		fputc(' ', stderr);
 	fputs("^\n", stderr);
+	buf_free(&file);
 }
 
 void ks_verror_at(const Src *s, int line, int col, const char *fmt, va_list ap)

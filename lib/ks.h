@@ -106,11 +106,15 @@ const char *ks_cstring_read(const char *p, const char *end, Buf *out);
 /* ---- sources and diagnostics --------------------------------------- */
 
 /* A source text.  text[len] is always '\0'; the text itself may contain
- * NUL bytes, which the lexers report. */
+ * NUL bytes, which the lexers report.  line0 is the number of its first
+ * line in the file it was read from (a piece of a larger text), 0 or 1 for
+ * the whole file.  text may be NULL: an error's excerpt is then read from
+ * the file name names, when it is a regular file. */
 typedef struct Src {
 	const char *name;
 	const char *text;
 	size_t len;
+	int line0;
 } Src;
 
 extern const char *ks_prog;     /* tool name, for unlocated messages */

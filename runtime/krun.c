@@ -602,7 +602,7 @@ static void bounds_source(const Module *m, const Src *src)
 	bounds_src = *src;
 	if (!is_ir(src))
 		return;
-	bounds_src = (Src){m->source ? m->source : src->name, NULL, 0};
+	bounds_src = (Src){m->source ? m->source : src->name, NULL, 0, 1};
 	FILE *f = m->source ? fopen(m->source, "rb") : NULL;
 	if (f) {
 		src_read_file(&bounds_file, f, m->source);

@@ -1,0 +1,320 @@
+/*
+ * file.c: a module read function by function, the way every IR tool reads
+ * its input, so that a tool's memory does not grow with the module.
+ *
+ * A first pass over the text finds where each function starts (a line
+ * whose first word is func, kernel or backward), its name, and which
+ * functions any body names with '@' (outside strings and comments): the
+ * module then holds every function by name, as a signature-less entry, and
+ * knows which are called.  The head (the version, the source line, the
+ * structs) is the text before the first function and is read at once.
+ * Then ir_file_next reads each function's text — from its first line to
+ * the next function's — into the module, with its body in an arena of its
+ * own, and ir_file_drop frees the body and keeps what the calls below
+ * need: the signature (ir_keep_signature).  A call names a function above
+ * it (doc/ir.md; ir_verify_func checks it), so each function is complete
+ * when it is read.
+ *
+ * Nothing in the first pass is an error: what it cannot make sense of (a
+ * function line without a name, a null byte, a name defined twice) is left
+ * to the reader, which reports it where it stands when it gets there, with
+ * the line shown (Src.line0 is the piece's first line).  Standard input,
+ * which cannot be read twice, is copied to a temporary file as it is
+ * scanned.  A text in memory (ir_read) is scanned and read the same way,
+ * its bodies kept.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "ir.h"
+
+static int is_ident(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* A line that opens a function: blanks, func|kernel|backward as a word.
+ * Returns 0 if not, else 1 for func, 2 for kernel, 3 for backward, with
+ * the '@name' that follows in *name, *nlen (length 0: none). */
+static int header(const char *l, size_t len, const char **name, size_t *nlen)
+{
+	static const char *const kw[] = {"func", "kernel", "backward"};
+	const char *p = l, *end = l + len;
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
+		p++;
+	size_t k;
+	for (k = 0; k < KS_NELEM(kw); k++) {
+		size_t n = strlen(kw[k]);
+		if ((size_t)(end - p) >= n && !memcmp(p, kw[k], n) &&
+		    (p + n == end || !is_ident((unsigned char)p[n])))
+			break;
+	}
+	if (k == KS_NELEM(kw))
+		return 0;
+	p += strlen(kw[k]);
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
+		p++;
+	*name = p + 1;
+	*nlen = 0;
+	if (p < end && *p == '@')
+		while (p + 1 + *nlen < end && is_ident((unsigned char)p[1 + *nlen]))
+			(*nlen)++;
+	return (int)k + 1;
+}
+
+/* The next line as r->lp, r->ln: 0 at the end.  From a file, a copy goes
+ * to r->copy when there is one (standard input). */
+static int next_line(IrFile *r)
+{
+	if (!r->f) {
+		if (r->mpos >= r->mlen)
+			return 0;
+		const char *p = r->mem + r->mpos;
+		const char *nl = memchr(p, '\n', r->mlen - r->mpos);
+		r->ln = nl ? (size_t)(nl - p) + 1 : r->mlen - r->mpos;
+		r->lp = p;
+		r->mpos += r->ln;
+		return 1;
+	}
+	ssize_t n = getline(&r->lbuf, &r->lcap, r->f);
+	if (n < 0) {
+		if (ferror(r->f))
+			ks_fatal("%s: read error", r->name);
+		return 0;
+	}
+	if (r->copy && fwrite(r->lbuf, 1, (size_t)n, r->copy) != (size_t)n)
+		ks_fatal("temporary file: write error");
+	r->lp = r->lbuf;
+	r->ln = (size_t)n;
+	return 1;
+}
+
+/* The function named at a body line's '@'s: called. */
+static void mark_calls(IrFile *r, const char *l, size_t len)
+{
+	Module *m = r->m;
+	const char *end = l + len;
+	int str = 0;
+	for (const char *p = l; p < end; p++) {
+		if (str) {
+			if (*p == '\\')
+				p++;
+			else if (*p == '"')
+				str = 0;
+			continue;
+		}
+		if (*p == '"')
+			str = 1;
+		if (*p == '#')
+			return;
+		if (*p != '@')
+			continue;
+		const char *q = p + 1;
+		while (q < end && is_ident((unsigned char)*q))
+			q++;
+		buf_put(&r->name_buf, p + 1, (size_t)(q - p - 1));
+		buf_putc(&r->name_buf, 0);
+		int fi = ir_func_find(m, r->name_buf.p);
+		r->name_buf.n = 0;
+		if (fi >= 0)
+			r->called[fi] = 1;
+		p = q - 1;
+	}
+}
+
+/* The first pass (above).  Calls are marked at the end, once every name
+ * is known: the body lines that hold an '@' are kept until then.  What it
+ * keeps lives in the module's arena, so that an error (ks_recover) leaves
+ * nothing else to free. */
+static void scan(IrFile *r)
+{
+	Module *m = r->m;
+	long pos = 0;
+	int line = 0, cap = 0;
+	Loc none = {0, 0};
+	Buf refs = {0};
+	while (next_line(r)) {
+		line++;
+		const char *nm;
+		size_t nn;
+		int h = header(r->lp, r->ln, &nm, &nn);
+		if (h) {
+			arena_grow(&m->arena, (void **)&r->piece, &cap, r->npiece + 2, sizeof *r->piece);
+			IrPiece *pc = &r->piece[r->npiece++];
+			pc->off = pos;
+			pc->line0 = line;
+			pc->fn = -1;
+			if (nn) {
+				buf_put(&r->name_buf, nm, nn);
+				buf_putc(&r->name_buf, 0);
+				ir_func_new(m, r->name_buf.p, h >= 2, none)->backward = h == 3;
+				r->name_buf.n = 0;
+				pc->fn = m->nfn - 1;
+			}
+		} else if (r->npiece && memchr(r->lp, '@', r->ln)) {
+			buf_put(&refs, r->lp, r->ln);
+			if (r->lp[r->ln - 1] != '\n')
+				buf_putc(&refs, '\n');
+		}
+		pos += (long)r->ln;
+	}
+	if (!r->npiece)
+		arena_grow(&m->arena, (void **)&r->piece, &cap, 1, sizeof *r->piece);
+	r->piece[r->npiece].off = pos;
+	r->called = arena_alloc(&m->arena, (size_t)m->nfn + 1);
+	for (size_t i = 0; i < refs.n;) {
+		const char *l = refs.p + i, *nl = memchr(l, '\n', refs.n - i);
+		size_t n = (size_t)(nl - l) + 1;
+		mark_calls(r, l, n);
+		i += n;
+	}
+	buf_free(&refs);
+	buf_free(&r->name_buf);
+}
+
+/* Bytes [from, to) of the input as r->src, whose first line is line0. */
+static const Src *piece(IrFile *r, long from, long to, int line0)
+{
+	r->src.name = r->name;
+	r->src.line0 = line0;
+	if (!r->f) {
+		r->src.text = r->mem + from;
+		r->src.len = (size_t)(to - from);
+		return &r->src;
+	}
+	size_t n = (size_t)(to - from);
+	if (n + 1 > r->text.cap) {
+		r->text.cap = 2 * (n + 1);
+		r->text.p = xrealloc(r->text.p, r->text.cap);
+	}
+	if (fseek(r->f, from, SEEK_SET) || fread(r->text.p, 1, n, r->f) != n)
+		ks_fatal("%s: read error", r->name);
+	r->text.p[n] = 0;
+	r->src.text = r->text.p;
+	r->src.len = n;
+	return &r->src;
+}
+
+static void start(IrFile *r)
+{
+	r->m = r->m ? r->m : ir_module_new();
+	scan(r);
+	if (r->copy) {
+		if (r->f != stdin)
+			fclose(r->f);
+		r->f = r->copy;
+		r->copy = NULL;
+	}
+	ir_read_head(r->m, piece(r, 0, r->piece[0].off, 1));
+}
+
+Module *ir_file_open(IrFile *r, const char *path)
+{
+	memset(r, 0, sizeof *r);
+	int is_stdin = !path || !strcmp(path, "-");
+	struct stat st;
+	r->name = is_stdin ? "<stdin>" : path;
+	r->f = stdin;
+	if (!is_stdin && !(r->f = fopen(path, "rb")))
+		ks_fatal("%s:", path);
+	if (is_stdin || fstat(fileno(r->f), &st) || !S_ISREG(st.st_mode))
+		if (!(r->copy = tmpfile()))
+			ks_fatal("temporary file:");
+	start(r);
+	return r->m;
+}
+
+int ir_file_next(IrFile *r)
+{
+	if (r->next >= r->npiece)
+		return -1;
+	const IrPiece *pc = &r->piece[r->next++];
+	const Src *s = piece(r, pc->off, pc[1].off, pc->line0);
+	Module *m = r->m;
+	if (!r->whole) {
+		r->keep = m->arena;
+		memset(&m->arena, 0, sizeof m->arena);
+		m->fnarena = &r->keep;
+		r->reading = 1;
+	}
+	ir_read_func(m, s, pc->fn);
+	return pc->fn;
+}
+
+void ir_keep_signature(Module *m, Func *f)
+{
+	Arena *a = m->fnarena;
+	/* a func keeps its signature (for the calls below it); a kernel,
+	 * which nothing calls, its name */
+	int np = f->is_kernel ? 0 : f->nparam;
+	for (int i = 0; i < np; i++)
+		ir_param_view(m, f, i); /* while the body is there */
+	Value *val = arena_alloc(a, (size_t)(np ? np : 1) * sizeof *val);
+	int32_t *param = arena_alloc(a, (size_t)(np ? np : 1) * sizeof *param);
+	for (int i = 0; i < np; i++) {
+		val[i] = f->val[f->param[i]];
+		val[i].name = arena_strdup(a, val[i].name);
+		param[i] = i;
+	}
+	int nr = f->is_kernel ? 0 : f->nret;
+	Type *ret = arena_alloc(a, (size_t)(nr ? nr : 1) * sizeof *ret);
+	if (nr)
+		memcpy(ret, f->ret, (size_t)nr * sizeof *ret);
+	f->val = val;
+	f->nval = f->capval = np;
+	f->param = param;
+	f->nparam = np;
+	f->ret = ret;
+	f->nret = nr;
+	memset(&f->body, 0, sizeof f->body);
+}
+
+void ir_file_drop(IrFile *r, int fi)
+{
+	Module *m = r->m;
+	ir_keep_signature(m, m->fn[fi]);
+	arena_free(&m->arena);
+	m->arena = r->keep;
+	memset(&r->keep, 0, sizeof r->keep);
+	m->fnarena = NULL;
+	r->reading = 0;
+}
+
+void ir_file_close(IrFile *r)
+{
+	if (r->reading) {
+		arena_free(&r->m->arena);
+		r->m->arena = r->keep;
+		r->m->fnarena = NULL;
+	}
+	if (r->copy)
+		fclose(r->copy);
+	if (r->f && r->f != stdin)
+		fclose(r->f);
+	ir_module_free(r->m);
+	free(r->lbuf);
+	buf_free(&r->text);
+	memset(r, 0, sizeof *r);
+}
+
+void ir_read_into(Module *m, const Src *s)
+{
+	IrFile r = {0};
+	r.m = m;
+	r.name = s->name;
+	r.mem = s->text;
+	r.mlen = s->len;
+	r.whole = 1;
+	start(&r);
+	while (r.next < r.npiece)
+		ir_file_next(&r);
+}
+
+Module *ir_read(const Src *s)
+{
+	Module *m = ir_module_new();
+	ir_read_into(m, s);
+	return m;
+}
