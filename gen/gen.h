@@ -35,7 +35,7 @@ enum {
 	CAT_FUNCTION,
 	CAT_INPLACE,
 	CAT_COMBINED,
-	/* the idioms (gen/idiom.c): families of the kernels Warp is used for */
+	/* the idioms (gen/idiom*.c): families of the kernels Warp is used for */
 	CAT_PARTICLES,
 	CAT_SPRINGS,
 	CAT_STENCIL,

@@ -1,13 +1,15 @@
 /*
- * idiom.h: the text kit (gen/idiom_kit.c) the idiom families
- * (gen/idiom.c) write their kernels with.
+ * idiom.h: the idiom families' internals, shared by their files: the
+ * text kit (gen/idiom_kit.c) every family writes its kernel with, and
+ * each family's entry (gen/idiom_FAMILY.c), which gen_idiom_kernel
+ * (gen/idiom.c) calls by category.
  *
  * A family draws its kernel into a Kit: lines of the body (B) and of
  * its @wp.func helpers (H), text made in the scratch arena (F), and
  * parameters (kit_arr, kit_scalar) that go into the signature or the
  * kernel's @wp.struct; kit_begin() starts a kernel, kit_end() writes
- * it.  The kit's functions are named kit_*: the library is linked
- * into every tool.
+ * it.  The kit's functions are named kit_*, the families' idiom_*: the
+ * library is linked into every tool.
  */
 #ifndef GEN_IDIOM_H
 #define GEN_IDIOM_H
@@ -119,5 +121,17 @@ void kit_end(Kit *k, const char *name);
 void kit_active_check(Kit *k, const char *at, int nd, const char *const names[3]);
 /* V scaled back to length MAX where it is longer, its length in LEN */
 void kit_cap_length(Kit *k, const char *v, const char *len, const char *max);
+
+/* ---- the families: one kernel of each, between kit_begin and kit_end ---- */
+
+void idiom_particles(Kit *k);
+void idiom_springs(Kit *k);
+void idiom_stencil(Kit *k);
+void idiom_reduce(Kit *k);
+void idiom_rigid(Kit *k);
+void idiom_fem(Kit *k);
+void idiom_neighbors(Kit *k);
+void idiom_raycast(Kit *k);
+void idiom_sampling(Kit *k);
 
 #endif
