@@ -124,650 +124,651 @@ static void extent(Kit *k, const char *lo, const char *hi, const char *at, const
 		B(k, "wp.atomic_max(%s, %s, %s)", hi, at, d);
 }
 
-void idiom_reduce(Kit *k)
+/* row sums of a response, a thread per matrix entry (a 1-D array
+ * indexed by j would need as many elements as the launch's second
+ * dimension) */
+static void row_sums(Kit *k, const char *a)
+{
+	G *g = k->g;
+	const char *y = kit_arr(k, ONE(g, "row_sum", "out", "result"), "float", 1);
+	kit_tid_line(k, 2, "i", "j");
+	/* what an entry adds: a response, its square, its
+	 * magnitude, its exponential (a softmax's denominator),
+	 * its product with another matrix's entry, maybe scaled;
+	 * the entry maybe taken about its row's mean (a
+	 * variance) */
+	const char *term;
+	int what = rnd(g, 9);
+	/* the entry itself, about its row's mean, its
+	 * difference from a target matrix's (an error), or
+	 * scaled to the row's own scale (a normalization) */
+	static const int ew[] = {40, 25, 20, 15};
+	int src = wpick(g, ew, 4);
+	const char *e = "e";
+	if (src == 1)
+		B(k, "e = %s[i, j] - %s[i]", a, kit_arr(k, ONE(g, "row_mean", "mean", "center"), "float", 1));
+	else if (src == 2)
+		B(k, "e = %s[i, j] - %s[i, j]", a, kit_arr(k, ONE(g, "target", "ref", "A_ref"), "float", 2));
+	else if (src == 3)
+		B(k, "e = %s[i, j] * %s[i]", a, kit_arr(k, ONE(g, "inv_scale", "row_norm", "inv_sigma"), "float", 1));
+	else if (what != 0)
+		B(k, "e = %s[i, j]", a);
+	else
+		e = F(k, "%s[i, j]", a);
+	/* maybe winsorized: clipped to a tuned range, so that
+	 * outliers weigh no more than it */
+	double clip = 0;
+	if (what != 0 && chance(g, 20)) {
+		const char *cl = kit_num(k, 0.3, 0.9);
+		clip = atof(cl);
+		B(k, "e = wp.clamp(e, -%s, %s)", cl, cl);
+	}
+	if (what == 0) {
+		term = kit_response(k, e);
+	} else if (what == 4) {
+		/* a softmax's denominator, maybe at a temperature,
+		 * maybe the stable one's second pass (the row's
+		 * maximum taken first) */
+		const char *s = kit_num_not(k, 0.5, 3.0, "1.0");
+		int st = rnd(g, 3);
+		if (st == 2)
+			term = F(k, "wp.exp(e - %s[i])", kit_arr(k, ONE(g, "row_max", "max_logit", "shift"), "float", 1));
+		else
+			term = st == 1 && chance(g, 50) ? "wp.exp(e)" : F(k, "wp.exp(%s * e)", s);
+	} else if (what == 5) {
+		const char *b2 = kit_arr(k, ONE(g, "B", "other", "rhs"), "float", 2);
+		term = F(k, "e * %s[i, j]", b2);
+	} else if (what == 6) {
+		/* a p-norm's power sum */
+		term = F(k, "wp.pow(wp.abs(e), %s)", kit_num(k, 1.5, 3.0));
+	} else if (what == 8) {
+		/* a logistic loss of the entry as a logit against a
+		 * target (binary cross-entropy with logits) */
+		const char *tg = F(k, "%s[i, j]", kit_arr(k, ONE(g, "labels", "y_true", "targets"), "float", 2));
+		if (chance(g, 40)) {
+			/* the labels smoothed towards one half */
+			double eps = atof(kit_num(k, 0.02, 0.2));
+			B(k, "t = %s * %s + %s", kit_dec(k, 1.0 - eps), tg, kit_dec(k, 0.5 * eps));
+			tg = "t";
+		}
+		/* as written, or in the form that cannot overflow */
+		if (chance(g, 50))
+			B(k, "loss = wp.log(1.0 + wp.exp(-e)) + (1.0 - %s) * e", tg);
+		else
+			B(k, "loss = wp.max(e, 0.0) - e * %s + wp.log(1.0 + wp.exp(-wp.abs(e)))", tg);
+		term = "loss";
+	} else if (what == 7) {
+		/* a Huber loss: quadratic near zero, linear past delta */
+		const char *dl = kit_num(k, 0.2, 0.8);
+		B(k, "ae = wp.abs(e)");
+		term = F(k, "wp.where(ae < %s, 0.5 * e * e, %s * (ae - %s))", dl, dl, kit_dec(k, 0.5 * atof(dl)));
+	} else {
+		term = what == 1 ? "e * e" : what == 2 ? "wp.abs(e)" : kit_prod(k, "e", kit_response(k, "e"));
+	}
+	if (chance(g, 25))
+		term = kit_prod(k, F(k, "%s[i, j]", kit_arr(k, ONE(g, "w", "mask", "entry_weight"), "float", 2)), term);
+	/* scaled by one gain or a gain per row */
+	int sc = rnd(g, 10);
+	if (sc < 2)
+		term = kit_prod(k, F(k, "%s[i]", kit_arr(k, ONE(g, "row_scale", "row_weight", "inv_norm"), "float", 1)), term);
+	else if (sc < 8 && (what != 0 || chance(g, 30)))
+		term = kit_prod(k, kit_coef(k, ONE(g, "scale", "weight", "gain"), 0.2, 0.95), term);
+	/* a row mean rather than a sum */
+	if (chance(g, 20))
+		term = F(k, "%s / float(%s.shape[1])", term, a);
+	/* 3: entries above a threshold (or away from zero)
+	 * counted; 4: the total too; 5: the entries' squares, a
+	 * second moment; 6: the row's largest entry */
+	int second = rnd(g, 7);
+	if (second == 4) {
+		B(k, "s = %s", term);
+		term = "s";
+	}
+	/* off the diagonal only: a Gershgorin disc's radius
+	 * when the term is the magnitude */
+	int offd = chance(g, 15);
+	if (offd) {
+		COV(g, stmt_if);
+		B(k, "if i != j:");
+		k->ind++;
+	}
+	if (chance(g, 50)) {
+		B(k, "wp.atomic_add(%s, i, %s)", y, term);
+	} else {
+		COV(g, stmt_array_atomic_add);
+		B(k, "%s[i] += %s", y, term);
+	}
+	if (offd)
+		k->ind--;
+	if (second == 3) {
+		const char *cnt = kit_arr(k, ONE(g, "nnz", "above", "row_count"), "int", 1);
+		COV(g, stmt_if);
+		/* inside the clipped range, if any, so that it goes
+		 * both ways */
+		double tr = clip ? 0.6 * clip : 0.5;
+		if (chance(g, 35))
+			B(k, "if wp.abs(%s) > %s:", e, kit_num(k, 0.05, tr));
+		else
+			B(k, "if %s > %s:", e, kit_num_not(k, -tr, tr, "0.0"));
+		k->ind++;
+		B(k, "wp.atomic_add(%s, i, 1)", cnt);
+		k->ind--;
+	} else if (second == 4) {
+		B(k, "wp.atomic_add(%s, 0, s)", kit_arr(k, ONE(g, "total", "sum_all", "grand_total"), "float", 1));
+	} else if (second == 5) {
+		B(k, "wp.atomic_add(%s, i, %s * %s)", kit_arr(k, ONE(g, "sum_sq", "second_moment", "sq_sum"), "float", 1), e, e);
+	} else if (second == 6) {
+		B(k, "wp.atomic_max(%s, i, %s)", kit_arr(k, ONE(g, "row_peak", "peak", "max_entry"), "float", 1), e);
+	}
+	kit_end(k, ONE(g, "row_sums", "row_energy", "reduce_rows"));
+}
+
+/* y = A x, a thread per row: a plain product, a GEMV that scales and
+ * accumulates, or a dense layer; the matrix dense, sparse in ELL form
+ * (a column index per entry), lower triangular, or applied transposed */
+static void mat_vec(Kit *k, const char *a)
+{
+	G *g = k->g;
+	static const int sw[] = {55, 20, 12, 13};
+	int store = wpick(g, sw, 4);
+	const char *cols = store == 1 ? kit_arr(k, ONE(g, "cols", "col_idx", "indices"), "int", 2) : 0;
+	const char *xv = kit_arr(k, ONE(g, "x", "vec", "inputs"), "float", 1);
+	/* 0 the product, 1 a GEMV, 2-3 a dense layer, 4 the residual
+	 * b - A x of a linear system, 5 a weighted Jacobi sweep for it
+	 * (the matrix square, its inverse diagonal given) */
+	int form = rnd(g, 4);
+	if (form < 2 && chance(g, 45))
+		form = 4 + rnd(g, 2);
+	/* an operator's matrix may also be banded (a half-width of
+	 * one to four: tridiagonal and up) or upper triangular */
+	if ((form < 2 || form > 3) && store == 0 && chance(g, 35))
+		store = 4 + rnd(g, 2);
+	const char *y = form == 4   ? kit_arr(k, ONE(g, "residual", "res", "r_out"), "float", 1)
+			: form == 5 ? kit_arr(k, ONE(g, "x_new", "x_next", "out"), "float", 1)
+				    : kit_arr(k, ONE(g, "y", "out", "result"), "float", 1);
+	const char *rhs = form >= 4 ? kit_arr(k, ONE(g, "b", "rhs", "f"), "float", 1) : 0;
+	const char *bias = form == 2 || form == 3 ? kit_arr(k, ONE(g, "bias", "b", "offset"), "float", 1) : 0;
+	int init_bias = bias && chance(g, 40);
+	kit_tid_line(k, 1, "i", 0);
+	if (init_bias)
+		B(k, "acc = %s[i]", bias);
+	else
+		B(k, "acc = float(0.0)");
+	COV(g, stmt_for_dynamic);
+	const char *aij = F(k, "%s[i, j]", a), *xj = F(k, "%s[j]", xv);
+	/* the inputs maybe through a mask (dropout, a selection) */
+	const char *mask = form < 4 && chance(g, 20) ? kit_arr(k, ONE(g, "mask", "keep", "dropout"), "float", 1) : 0;
+	/* or standardized by the inputs' means and inverse deviations */
+	const char *mu = 0, *istd = 0;
+	if (form < 4 && chance(g, 20)) {
+		mu = kit_arr(k, ONE(g, "x_mean", "mu", "shift"), "float", 1);
+		istd = kit_arr(k, ONE(g, "inv_std", "x_scale", "inv_sigma"), "float", 1);
+	}
+	if (store == 0 || store == 1) {
+		B(k, "for j in range(%s.shape[1]):", a);
+		if (store == 1)
+			xj = F(k, "%s[col]", xv);
+	} else if (store == 2) {
+		B(k, "for j in range(i + 1):");
+	} else if (store == 4) {
+		const char *bw = ONE(g, "1", "2", "3", "4");
+		B(k, "for j in range(wp.max(i - %s, 0), wp.min(i + %d, %s.shape[1])):", bw, atoi(bw) + 1, a);
+	} else if (store == 5) {
+		B(k, "for j in range(i, %s.shape[1]):", a);
+	} else {
+		B(k, "for j in range(%s.shape[0]):", a);
+		aij = F(k, "%s[j, i]", a);
+	}
+	const char *jx = store == 1 ? "col" : "j";
+	if (mu)
+		xj = F(k, "((%s - %s[%s]) * %s[%s])", xj, mu, jx, istd, jx);
+	if (mask)
+		xj = F(k, "(%s * %s[%s])", xj, mask, jx);
+	k->ind++;
+	if (store == 1)
+		B(k, "col = %s[i, j]", cols);
+	if (form < 4 && chance(g, 25))
+		B(k, "acc += %s", kit_prod(k, aij, kit_response(k, xj)));
+	else
+		B(k, "acc += %s * %s", aij, xj);
+	k->ind--;
+	if (form == 4) {
+		/* of A x = b, or of a damped (Tikhonov) or shifted
+		 * system (A + lam I) x = b; maybe with its squared norm,
+		 * weighted per row, or its largest entry, a solver's
+		 * stopping tests; maybe preconditioned by the inverse
+		 * diagonal, with the dot product r.z of conjugate
+		 * gradients */
+		if (chance(g, 70)) {
+			const char *lam = chance(g, 75) ? kit_num(k, 0.005, 0.5) : kit_fparam(k, ONE(g, "lam", "damping", "shift"));
+			B(k, "r = %s[i] - acc - %s * %s[i]", rhs, lam, xv);
+		} else {
+			B(k, "r = %s[i] - acc", rhs);
+		}
+		B(k, "%s[i] = r", y);
+		int nrm = rnd(g, 4);
+		const char *nn = ONE(g, "r_norm", "res_norm", "norm");
+		if (nrm == 1)
+			B(k, "wp.atomic_add(%s, 0, r * r)", kit_arr(k, nn, "float", 1));
+		else if (nrm == 2) {
+			const char *rn = kit_arr(k, nn, "float", 1);
+			B(k, "wp.atomic_add(%s, 0, %s[i] * r * r)", rn, kit_arr(k, ONE(g, "row_weight", "wr", "sigma_inv"), "float", 1));
+		}
+		else if (nrm == 3)
+			B(k, "wp.atomic_max(%s, 0, wp.abs(r))", kit_arr(k, nn, "float", 1));
+		if (chance(g, 40)) {
+			B(k, "z = r * %s[i]", kit_arr(k, ONE(g, "inv_diag", "diag_inv", "precond"), "float", 1));
+			B(k, "%s[i] = z", kit_arr(k, ONE(g, "z_vec", "z_out", "precond_res"), "float", 1));
+			B(k, "wp.atomic_add(%s, 0, r * z)", kit_arr(k, ONE(g, "rz", "rho", "r_dot_z"), "float", 1));
+		}
+	} else if (form == 5) {
+		/* Jacobi's step scaled by the inverse diagonal, or
+		 * Richardson's by the relaxation alone; maybe with the
+		 * step's squared size or largest entry, the sweep's
+		 * convergence test */
+		const char *om = chance(g, 70) ? kit_num(k, 0.5, 0.95) : kit_fparam(k, ONE(g, "omega", "relax", "w"));
+		const char *dx = chance(g, 65) ? F(k, "(%s[i] - acc) * %s[i]", rhs, kit_arr(k, ONE(g, "inv_diag", "diag_inv", "precond"), "float", 1))
+					       : F(k, "(%s[i] - acc)", rhs);
+		int conv = rnd(g, 3);
+		if (conv == 0) {
+			B(k, "%s[i] = %s[i] + %s", y, xv, kit_prod(k, om, dx));
+		} else {
+			B(k, "dx = %s", kit_prod(k, om, dx));
+			B(k, "%s[i] = %s[i] + dx", y, xv);
+			const char *cn = kit_arr(k, ONE(g, "delta", "change", "step_norm"), "float", 1);
+			if (conv == 1)
+				B(k, "wp.atomic_add(%s, 0, dx * dx)", cn);
+			else
+				B(k, "wp.atomic_max(%s, 0, wp.abs(dx))", cn);
+		}
+	} else if (form == 0) {
+		/* A x itself, D A x (a diagonal scaling of the rows),
+		 * or a response of it */
+		int sc = rnd(g, 20);
+		if (sc == 0)
+			B(k, "%s[i] = acc", y);
+		else if (sc < 3)
+			B(k, "%s[i] = %s[i] * acc", y, kit_arr(k, ONE(g, "row_scale", "d", "diag"), "float", 1));
+		else
+			B(k, "%s[i] = %s", y, kit_response(k, "acc"));
+	} else if (form == 1) {
+		/* y = alpha A x + beta y in place, y += alpha A x (a
+		 * Krylov update), or alpha A x + beta c into a new y */
+		const char *alpha = kit_coef(k, "alpha", 0.6, 1.35);
+		int upd = rnd(g, 4);
+		if (upd == 2) {
+			B(k, "%s[i] += %s", y, kit_prod(k, alpha, "acc"));
+		} else {
+			const char *beta = kit_coef(k, "beta", 0.1, 0.85);
+			const char *c = upd == 3 ? kit_arr(k, ONE(g, "c", "y_in", "prev"), "float", 1) : y;
+			B(k, "%s[i] = %s + %s * %s[i]", y, kit_prod(k, alpha, "acc"), beta, c);
+		}
+	} else {
+		const char *z = "acc";
+		if (!init_bias) {
+			B(k, "z = acc + %s[i]", bias);
+			z = "z";
+		}
+		/* the pre-activation maybe kept for the backward pass */
+		if (chance(g, 30))
+			B(k, "%s[i] = %s", kit_arr(k, ONE(g, "pre_act", "z_out", "logits"), "float", 1), z);
+		/* maybe a residual layer, its input added back (the
+		 * matrix is square), its output scaled, through a
+		 * per-output affine (a normalization's gain and shift)
+		 * or a dropout mask */
+		const char *act = activation(k, z);
+		if (chance(g, 20)) {
+			/* an activity penalty: L1 for sparsity, or L2 */
+			B(k, "h = %s", act);
+			act = "h";
+			const char *pn = kit_arr(k, ONE(g, "penalty", "act_reg", "sparsity"), "float", 1);
+			if (chance(g, 50))
+				B(k, "wp.atomic_add(%s, 0, %s * wp.abs(h))", pn, kit_num(k, 0.001, 0.05));
+			else
+				B(k, "wp.atomic_add(%s, 0, %s * h * h)", pn, kit_num(k, 0.001, 0.05));
+		}
+		int res = rnd(g, 6);
+		if (res == 0) {
+			B(k, "%s[i] = %s[i] + %s", y, xv, act);
+		} else if (res == 1) {
+			const char *sc = kit_coef(k, ONE(g, "out_scale", "gain", "layer_scale"), 0.6, 1.35);
+			B(k, "%s[i] = %s", y, kit_prod(k, sc, act));
+		} else if (res == 2) {
+			const char *ga = kit_arr(k, ONE(g, "gamma", "gain", "scale"), "float", 1);
+			const char *be = kit_arr(k, ONE(g, "beta", "out_shift", "norm_bias"), "float", 1);
+			if (strcmp(act, "h"))
+				B(k, "h = %s", act);
+			B(k, "%s[i] = %s[i] * h + %s[i]", y, ga, be);
+		} else if (res == 3) {
+			/* inverted dropout: the kept outputs scaled by one
+			 * over the keep probability */
+			const char *dm = kit_arr(k, ONE(g, "drop_mask", "out_mask", "keep_out"), "float", 1);
+			if (chance(g, 60))
+				B(k, "%s[i] = %s * %s[i] / %s", y, act, dm, kit_num(k, 0.5, 0.95));
+			else
+				B(k, "%s[i] = %s", y, kit_prod(k, F(k, "%s[i]", dm), act));
+		} else {
+			B(k, "%s[i] = %s", y, act);
+		}
+	}
+	kit_end(k, form == 2 || form == 3 ? ONE(g, "dense_layer", "linear_forward", "layer")
+		   : form == 4		  ? ONE(g, "residual", "compute_residual", "linear_residual")
+		   : form == 5		  ? ONE(g, "jacobi_sweep", "jacobi_step", "relax")
+				       : ONE(g, "matvec", "gemv", "apply_operator"));
+}
+
+/* a joint histogram of two coordinates, a 2-D array of bins, maybe
+ * weighted */
+static void histogram_2d(Kit *k)
 {
 	G *g = k->g;
 	const char *t = k->tid;
-	/* 0 matrices, 1 histograms, 2 bounds, 3 energies and momenta, 4
-	 * masked counts: the matrices' plainest members (a dense layer, a
-	 * GEMV) drawn a little less often, the bounds a little more */
-	static const int kw[] = {14, 19, 21, 23, 23};
-	int kind = wpick(g, kw, 5);
-	if (kind == 0) {
-		const char *a = kit_arr(k, ONE(g, "A", "mat", "weights", "K"), "float", 2);
-		if (chance(g, 50)) {
-			/* row sums of a response, a thread per matrix entry (a
-			 * 1-D array indexed by j would need as many elements as
-			 * the launch's second dimension) */
-			const char *y = kit_arr(k, ONE(g, "row_sum", "out", "result"), "float", 1);
-			kit_tid_line(k, 2, "i", "j");
-			/* what an entry adds: a response, its square, its
-			 * magnitude, its exponential (a softmax's denominator),
-			 * its product with another matrix's entry, maybe scaled;
-			 * the entry maybe taken about its row's mean (a
-			 * variance) */
-			const char *term;
-			int what = rnd(g, 9);
-			/* the entry itself, about its row's mean, its
-			 * difference from a target matrix's (an error), or
-			 * scaled to the row's own scale (a normalization) */
-			static const int ew[] = {40, 25, 20, 15};
-			int src = wpick(g, ew, 4);
-			const char *e = "e";
-			if (src == 1)
-				B(k, "e = %s[i, j] - %s[i]", a, kit_arr(k, ONE(g, "row_mean", "mean", "center"), "float", 1));
-			else if (src == 2)
-				B(k, "e = %s[i, j] - %s[i, j]", a, kit_arr(k, ONE(g, "target", "ref", "A_ref"), "float", 2));
-			else if (src == 3)
-				B(k, "e = %s[i, j] * %s[i]", a, kit_arr(k, ONE(g, "inv_scale", "row_norm", "inv_sigma"), "float", 1));
-			else if (what != 0)
-				B(k, "e = %s[i, j]", a);
-			else
-				e = F(k, "%s[i, j]", a);
-			/* maybe winsorized: clipped to a tuned range, so that
-			 * outliers weigh no more than it */
-			double clip = 0;
-			if (what != 0 && chance(g, 20)) {
-				const char *cl = kit_num(k, 0.3, 0.9);
-				clip = atof(cl);
-				B(k, "e = wp.clamp(e, -%s, %s)", cl, cl);
-			}
-			if (what == 0) {
-				term = kit_response(k, e);
-			} else if (what == 4) {
-				/* a softmax's denominator, maybe at a temperature,
-				 * maybe the stable one's second pass (the row's
-				 * maximum taken first) */
-				const char *s = kit_num_not(k, 0.5, 3.0, "1.0");
-				int st = rnd(g, 3);
-				if (st == 2)
-					term = F(k, "wp.exp(e - %s[i])", kit_arr(k, ONE(g, "row_max", "max_logit", "shift"), "float", 1));
-				else
-					term = st == 1 && chance(g, 50) ? "wp.exp(e)" : F(k, "wp.exp(%s * e)", s);
-			} else if (what == 5) {
-				const char *b2 = kit_arr(k, ONE(g, "B", "other", "rhs"), "float", 2);
-				term = F(k, "e * %s[i, j]", b2);
-			} else if (what == 6) {
-				/* a p-norm's power sum */
-				term = F(k, "wp.pow(wp.abs(e), %s)", kit_num(k, 1.5, 3.0));
-			} else if (what == 8) {
-				/* a logistic loss of the entry as a logit against a
-				 * target (binary cross-entropy with logits) */
-				const char *tg = F(k, "%s[i, j]", kit_arr(k, ONE(g, "labels", "y_true", "targets"), "float", 2));
-				if (chance(g, 40)) {
-					/* the labels smoothed towards one half */
-					double eps = atof(kit_num(k, 0.02, 0.2));
-					B(k, "t = %s * %s + %s", kit_dec(k, 1.0 - eps), tg, kit_dec(k, 0.5 * eps));
-					tg = "t";
-				}
-				/* as written, or in the form that cannot overflow */
-				if (chance(g, 50))
-					B(k, "loss = wp.log(1.0 + wp.exp(-e)) + (1.0 - %s) * e", tg);
-				else
-					B(k, "loss = wp.max(e, 0.0) - e * %s + wp.log(1.0 + wp.exp(-wp.abs(e)))", tg);
-				term = "loss";
-			} else if (what == 7) {
-				/* a Huber loss: quadratic near zero, linear past delta */
-				const char *dl = kit_num(k, 0.2, 0.8);
-				B(k, "ae = wp.abs(e)");
-				term = F(k, "wp.where(ae < %s, 0.5 * e * e, %s * (ae - %s))", dl, dl, kit_dec(k, 0.5 * atof(dl)));
-			} else {
-				term = what == 1 ? "e * e" : what == 2 ? "wp.abs(e)" : kit_prod(k, "e", kit_response(k, "e"));
-			}
-			if (chance(g, 25))
-				term = kit_prod(k, F(k, "%s[i, j]", kit_arr(k, ONE(g, "w", "mask", "entry_weight"), "float", 2)), term);
-			/* scaled by one gain or a gain per row */
-			int sc = rnd(g, 10);
-			if (sc < 2)
-				term = kit_prod(k, F(k, "%s[i]", kit_arr(k, ONE(g, "row_scale", "row_weight", "inv_norm"), "float", 1)), term);
-			else if (sc < 8 && (what != 0 || chance(g, 30)))
-				term = kit_prod(k, kit_coef(k, ONE(g, "scale", "weight", "gain"), 0.2, 0.95), term);
-			/* a row mean rather than a sum */
-			if (chance(g, 20))
-				term = F(k, "%s / float(%s.shape[1])", term, a);
-			/* 3: entries above a threshold (or away from zero)
-			 * counted; 4: the total too; 5: the entries' squares, a
-			 * second moment; 6: the row's largest entry */
-			int second = rnd(g, 7);
-			if (second == 4) {
-				B(k, "s = %s", term);
-				term = "s";
-			}
-			/* off the diagonal only: a Gershgorin disc's radius
-			 * when the term is the magnitude */
-			int offd = chance(g, 15);
-			if (offd) {
-				COV(g, stmt_if);
-				B(k, "if i != j:");
-				k->ind++;
-			}
-			if (chance(g, 50)) {
-				B(k, "wp.atomic_add(%s, i, %s)", y, term);
-			} else {
-				COV(g, stmt_array_atomic_add);
-				B(k, "%s[i] += %s", y, term);
-			}
-			if (offd)
-				k->ind--;
-			if (second == 3) {
-				const char *cnt = kit_arr(k, ONE(g, "nnz", "above", "row_count"), "int", 1);
-				COV(g, stmt_if);
-				/* inside the clipped range, if any, so that it goes
-				 * both ways */
-				double tr = clip ? 0.6 * clip : 0.5;
-				if (chance(g, 35))
-					B(k, "if wp.abs(%s) > %s:", e, kit_num(k, 0.05, tr));
-				else
-					B(k, "if %s > %s:", e, kit_num_not(k, -tr, tr, "0.0"));
-				k->ind++;
-				B(k, "wp.atomic_add(%s, i, 1)", cnt);
-				k->ind--;
-			} else if (second == 4) {
-				B(k, "wp.atomic_add(%s, 0, s)", kit_arr(k, ONE(g, "total", "sum_all", "grand_total"), "float", 1));
-			} else if (second == 5) {
-				B(k, "wp.atomic_add(%s, i, %s * %s)", kit_arr(k, ONE(g, "sum_sq", "second_moment", "sq_sum"), "float", 1), e, e);
-			} else if (second == 6) {
-				B(k, "wp.atomic_max(%s, i, %s)", kit_arr(k, ONE(g, "row_peak", "peak", "max_entry"), "float", 1), e);
-			}
-			kit_end(k, ONE(g, "row_sums", "row_energy", "reduce_rows"));
-			return;
-		}
-		/* y = A x, a thread per row: a plain product, a GEMV that
-		 * scales and accumulates, or a dense layer; the matrix dense,
-		 * sparse in ELL form (a column index per entry), lower
-		 * triangular, or applied transposed */
-		static const int sw[] = {55, 20, 12, 13};
-		int store = wpick(g, sw, 4);
-		const char *cols = store == 1 ? kit_arr(k, ONE(g, "cols", "col_idx", "indices"), "int", 2) : 0;
-		const char *xv = kit_arr(k, ONE(g, "x", "vec", "inputs"), "float", 1);
-		/* 0 the product, 1 a GEMV, 2-3 a dense layer, 4 the residual
-		 * b - A x of a linear system, 5 a weighted Jacobi sweep for it
-		 * (the matrix square, its inverse diagonal given) */
-		int form = rnd(g, 4);
-		if (form < 2 && chance(g, 45))
-			form = 4 + rnd(g, 2);
-		/* an operator's matrix may also be banded (a half-width of
-		 * one to four: tridiagonal and up) or upper triangular */
-		if ((form < 2 || form > 3) && store == 0 && chance(g, 35))
-			store = 4 + rnd(g, 2);
-		const char *y = form == 4   ? kit_arr(k, ONE(g, "residual", "res", "r_out"), "float", 1)
-				: form == 5 ? kit_arr(k, ONE(g, "x_new", "x_next", "out"), "float", 1)
-					    : kit_arr(k, ONE(g, "y", "out", "result"), "float", 1);
-		const char *rhs = form >= 4 ? kit_arr(k, ONE(g, "b", "rhs", "f"), "float", 1) : 0;
-		const char *bias = form == 2 || form == 3 ? kit_arr(k, ONE(g, "bias", "b", "offset"), "float", 1) : 0;
-		int init_bias = bias && chance(g, 40);
-		kit_tid_line(k, 1, "i", 0);
-		if (init_bias)
-			B(k, "acc = %s[i]", bias);
-		else
-			B(k, "acc = float(0.0)");
-		COV(g, stmt_for_dynamic);
-		const char *aij = F(k, "%s[i, j]", a), *xj = F(k, "%s[j]", xv);
-		/* the inputs maybe through a mask (dropout, a selection) */
-		const char *mask = form < 4 && chance(g, 20) ? kit_arr(k, ONE(g, "mask", "keep", "dropout"), "float", 1) : 0;
-		/* or standardized by the inputs' means and inverse deviations */
-		const char *mu = 0, *istd = 0;
-		if (form < 4 && chance(g, 20)) {
-			mu = kit_arr(k, ONE(g, "x_mean", "mu", "shift"), "float", 1);
-			istd = kit_arr(k, ONE(g, "inv_std", "x_scale", "inv_sigma"), "float", 1);
-		}
-		if (store == 0 || store == 1) {
-			B(k, "for j in range(%s.shape[1]):", a);
-			if (store == 1)
-				xj = F(k, "%s[col]", xv);
-		} else if (store == 2) {
-			B(k, "for j in range(i + 1):");
-		} else if (store == 4) {
-			const char *bw = ONE(g, "1", "2", "3", "4");
-			B(k, "for j in range(wp.max(i - %s, 0), wp.min(i + %d, %s.shape[1])):", bw, atoi(bw) + 1, a);
-		} else if (store == 5) {
-			B(k, "for j in range(i, %s.shape[1]):", a);
-		} else {
-			B(k, "for j in range(%s.shape[0]):", a);
-			aij = F(k, "%s[j, i]", a);
-		}
-		const char *jx = store == 1 ? "col" : "j";
-		if (mu)
-			xj = F(k, "((%s - %s[%s]) * %s[%s])", xj, mu, jx, istd, jx);
-		if (mask)
-			xj = F(k, "(%s * %s[%s])", xj, mask, jx);
-		k->ind++;
-		if (store == 1)
-			B(k, "col = %s[i, j]", cols);
-		if (form < 4 && chance(g, 25))
-			B(k, "acc += %s", kit_prod(k, aij, kit_response(k, xj)));
-		else
-			B(k, "acc += %s * %s", aij, xj);
-		k->ind--;
-		if (form == 4) {
-			/* of A x = b, or of a damped (Tikhonov) or shifted
-			 * system (A + lam I) x = b; maybe with its squared norm,
-			 * weighted per row, or its largest entry, a solver's
-			 * stopping tests; maybe preconditioned by the inverse
-			 * diagonal, with the dot product r.z of conjugate
-			 * gradients */
-			if (chance(g, 70)) {
-				const char *lam = chance(g, 75) ? kit_num(k, 0.005, 0.5) : kit_fparam(k, ONE(g, "lam", "damping", "shift"));
-				B(k, "r = %s[i] - acc - %s * %s[i]", rhs, lam, xv);
-			} else {
-				B(k, "r = %s[i] - acc", rhs);
-			}
-			B(k, "%s[i] = r", y);
-			int nrm = rnd(g, 4);
-			const char *nn = ONE(g, "r_norm", "res_norm", "norm");
-			if (nrm == 1)
-				B(k, "wp.atomic_add(%s, 0, r * r)", kit_arr(k, nn, "float", 1));
-			else if (nrm == 2) {
-				const char *rn = kit_arr(k, nn, "float", 1);
-				B(k, "wp.atomic_add(%s, 0, %s[i] * r * r)", rn, kit_arr(k, ONE(g, "row_weight", "wr", "sigma_inv"), "float", 1));
-			}
-			else if (nrm == 3)
-				B(k, "wp.atomic_max(%s, 0, wp.abs(r))", kit_arr(k, nn, "float", 1));
-			if (chance(g, 40)) {
-				B(k, "z = r * %s[i]", kit_arr(k, ONE(g, "inv_diag", "diag_inv", "precond"), "float", 1));
-				B(k, "%s[i] = z", kit_arr(k, ONE(g, "z_vec", "z_out", "precond_res"), "float", 1));
-				B(k, "wp.atomic_add(%s, 0, r * z)", kit_arr(k, ONE(g, "rz", "rho", "r_dot_z"), "float", 1));
-			}
-		} else if (form == 5) {
-			/* Jacobi's step scaled by the inverse diagonal, or
-			 * Richardson's by the relaxation alone; maybe with the
-			 * step's squared size or largest entry, the sweep's
-			 * convergence test */
-			const char *om = chance(g, 70) ? kit_num(k, 0.5, 0.95) : kit_fparam(k, ONE(g, "omega", "relax", "w"));
-			const char *dx = chance(g, 65) ? F(k, "(%s[i] - acc) * %s[i]", rhs, kit_arr(k, ONE(g, "inv_diag", "diag_inv", "precond"), "float", 1))
-						       : F(k, "(%s[i] - acc)", rhs);
-			int conv = rnd(g, 3);
-			if (conv == 0) {
-				B(k, "%s[i] = %s[i] + %s", y, xv, kit_prod(k, om, dx));
-			} else {
-				B(k, "dx = %s", kit_prod(k, om, dx));
-				B(k, "%s[i] = %s[i] + dx", y, xv);
-				const char *cn = kit_arr(k, ONE(g, "delta", "change", "step_norm"), "float", 1);
-				if (conv == 1)
-					B(k, "wp.atomic_add(%s, 0, dx * dx)", cn);
-				else
-					B(k, "wp.atomic_max(%s, 0, wp.abs(dx))", cn);
-			}
-		} else if (form == 0) {
-			/* A x itself, D A x (a diagonal scaling of the rows),
-			 * or a response of it */
-			int sc = rnd(g, 20);
-			if (sc == 0)
-				B(k, "%s[i] = acc", y);
-			else if (sc < 3)
-				B(k, "%s[i] = %s[i] * acc", y, kit_arr(k, ONE(g, "row_scale", "d", "diag"), "float", 1));
-			else
-				B(k, "%s[i] = %s", y, kit_response(k, "acc"));
-		} else if (form == 1) {
-			/* y = alpha A x + beta y in place, y += alpha A x (a
-			 * Krylov update), or alpha A x + beta c into a new y */
-			const char *alpha = kit_coef(k, "alpha", 0.6, 1.35);
-			int upd = rnd(g, 4);
-			if (upd == 2) {
-				B(k, "%s[i] += %s", y, kit_prod(k, alpha, "acc"));
-			} else {
-				const char *beta = kit_coef(k, "beta", 0.1, 0.85);
-				const char *c = upd == 3 ? kit_arr(k, ONE(g, "c", "y_in", "prev"), "float", 1) : y;
-				B(k, "%s[i] = %s + %s * %s[i]", y, kit_prod(k, alpha, "acc"), beta, c);
-			}
-		} else {
-			const char *z = "acc";
-			if (!init_bias) {
-				B(k, "z = acc + %s[i]", bias);
-				z = "z";
-			}
-			/* the pre-activation maybe kept for the backward pass */
-			if (chance(g, 30))
-				B(k, "%s[i] = %s", kit_arr(k, ONE(g, "pre_act", "z_out", "logits"), "float", 1), z);
-			/* maybe a residual layer, its input added back (the
-			 * matrix is square), its output scaled, through a
-			 * per-output affine (a normalization's gain and shift)
-			 * or a dropout mask */
-			const char *act = activation(k, z);
-			if (chance(g, 20)) {
-				/* an activity penalty: L1 for sparsity, or L2 */
-				B(k, "h = %s", act);
-				act = "h";
-				const char *pn = kit_arr(k, ONE(g, "penalty", "act_reg", "sparsity"), "float", 1);
-				if (chance(g, 50))
-					B(k, "wp.atomic_add(%s, 0, %s * wp.abs(h))", pn, kit_num(k, 0.001, 0.05));
-				else
-					B(k, "wp.atomic_add(%s, 0, %s * h * h)", pn, kit_num(k, 0.001, 0.05));
-			}
-			int res = rnd(g, 6);
-			if (res == 0) {
-				B(k, "%s[i] = %s[i] + %s", y, xv, act);
-			} else if (res == 1) {
-				const char *sc = kit_coef(k, ONE(g, "out_scale", "gain", "layer_scale"), 0.6, 1.35);
-				B(k, "%s[i] = %s", y, kit_prod(k, sc, act));
-			} else if (res == 2) {
-				const char *ga = kit_arr(k, ONE(g, "gamma", "gain", "scale"), "float", 1);
-				const char *be = kit_arr(k, ONE(g, "beta", "out_shift", "norm_bias"), "float", 1);
-				if (strcmp(act, "h"))
-					B(k, "h = %s", act);
-				B(k, "%s[i] = %s[i] * h + %s[i]", y, ga, be);
-			} else if (res == 3) {
-				/* inverted dropout: the kept outputs scaled by one
-				 * over the keep probability */
-				const char *dm = kit_arr(k, ONE(g, "drop_mask", "out_mask", "keep_out"), "float", 1);
-				if (chance(g, 60))
-					B(k, "%s[i] = %s * %s[i] / %s", y, act, dm, kit_num(k, 0.5, 0.95));
-				else
-					B(k, "%s[i] = %s", y, kit_prod(k, F(k, "%s[i]", dm), act));
-			} else {
-				B(k, "%s[i] = %s", y, act);
-			}
-		}
-		kit_end(k, form == 2 || form == 3 ? ONE(g, "dense_layer", "linear_forward", "layer")
-			   : form == 4		  ? ONE(g, "residual", "compute_residual", "linear_residual")
-			   : form == 5		  ? ONE(g, "jacobi_sweep", "jacobi_step", "relax")
-					       : ONE(g, "matvec", "gemv", "apply_operator"));
-		return;
+	const char *pt = chance(g, 50) ? "wp.vec2" : "wp.vec3";
+	const char *p = kit_arr(k, ONE(g, "points", "x", "samples", "uv"), pt, 1);
+	int weighted = chance(g, 40);
+	const char *w = weighted ? kit_arr(k, ONE(g, "weights", "w", "mass"), "float", 1) : 0;
+	const char *h = kit_arr(k, ONE(g, "hist2d", "joint", "counts"), weighted ? "float" : "int", 2);
+	/* one bin count for both axes, or each axis's from the
+	 * array's shape (a grid that need not be square) */
+	int from_shape = chance(g, 35);
+	const char *nb = from_shape ? 0 : kit_scalar(k, ONE(g, "num_bins", "nbins", "res"), "int");
+	/* of a planar point, or of two coordinates of a 3-D one (the
+	 * third maybe averaged per cell: a height map) */
+	static const int pairs[3][3] = {{0, 1, 2}, {0, 2, 1}, {1, 2, 0}};
+	const int *ax = pairs[pt[6] == '3' ? rnd(g, 3) : 0];
+	const char *hs = pt[6] == '3' && chance(g, 30) ? kit_arr(k, ONE(g, "height_sum", "cell_sum", "z_sum"), "float", 2) : 0;
+	kit_tid_line(k, 1, t, 0);
+	if (chance(g, 15)) {
+		static const char *const fl[3] = {"flags", "sample_flags", "valid_bits"};
+		kit_active_check(k, t, 1, fl);
 	}
-	if (kind == 1 && chance(g, 11)) {
-		drain_bins(k);
-		return;
-	}
-	if (kind == 1 && chance(g, 15)) {
-		/* a joint histogram of two coordinates, a 2-D array of
-		 * bins, maybe weighted */
-		const char *pt = chance(g, 50) ? "wp.vec2" : "wp.vec3";
-		const char *p = kit_arr(k, ONE(g, "points", "x", "samples", "uv"), pt, 1);
-		int weighted = chance(g, 40);
-		const char *w = weighted ? kit_arr(k, ONE(g, "weights", "w", "mass"), "float", 1) : 0;
-		const char *h = kit_arr(k, ONE(g, "hist2d", "joint", "counts"), weighted ? "float" : "int", 2);
-		/* one bin count for both axes, or each axis's from the
-		 * array's shape (a grid that need not be square) */
-		int from_shape = chance(g, 35);
-		const char *nb = from_shape ? 0 : kit_scalar(k, ONE(g, "num_bins", "nbins", "res"), "int");
-		/* of a planar point, or of two coordinates of a 3-D one (the
-		 * third maybe averaged per cell: a height map) */
-		static const int pairs[3][3] = {{0, 1, 2}, {0, 2, 1}, {1, 2, 0}};
-		const int *ax = pairs[pt[6] == '3' ? rnd(g, 3) : 0];
-		const char *hs = pt[6] == '3' && chance(g, 30) ? kit_arr(k, ONE(g, "height_sum", "cell_sum", "z_sum"), "float", 2) : 0;
-		kit_tid_line(k, 1, t, 0);
-		if (chance(g, 15)) {
-			static const char *const fl[3] = {"flags", "sample_flags", "valid_bits"};
-			kit_active_check(k, t, 1, fl);
+	B(k, "q = %s[%s]", p, t);
+	static const char *const bn[] = {"bx", "by"};
+	for (int a = 0; a < 2; a++) {
+		const char *n = nb;
+		if (from_shape) {
+			n = a ? "ny" : "nx";
+			B(k, "%s = %s.shape[%d]", n, h, a);
 		}
-		B(k, "q = %s[%s]", p, t);
-		static const char *const bn[] = {"bx", "by"};
-		for (int a = 0; a < 2; a++) {
-			const char *n = nb;
-			if (from_shape) {
-				n = a ? "ny" : "nx";
-				B(k, "%s = %s.shape[%d]", n, h, a);
-			}
-			if (chance(g, 35)) {
-				B(k, "%s = int((q[%d] + 1.0) * 0.5 * float(%s))", bn[a], ax[a], n);
-			} else {
-				const char *lo = kit_num(k, -0.9, -0.3), *hi = kit_num(k, 0.3, 0.9);
-				B(k, "%s = int(wp.clamp((q[%d] + %s) / %s, 0.0, 1.0) * float(%s))", bn[a], ax[a], lo + 1,
-				  kit_dec(k, atof(hi) - atof(lo)), n);
-			}
-			B(k, "%s = wp.clamp(%s, 0, %s - 1)", bn[a], bn[a], n);
-		}
-		if (weighted && chance(g, 40)) {
-			const char *qa = F(k, "q[%d]", ax[rnd(g, 2)]);
-			B(k, "wp.atomic_add(%s, bx, by, %s)", h, kit_prod(k, F(k, "%s[%s]", w, t), kit_response(k, qa)));
-		} else if (weighted) {
-			B(k, "wp.atomic_add(%s, bx, by, %s[%s])", h, w, t);
+		if (chance(g, 35)) {
+			B(k, "%s = int((q[%d] + 1.0) * 0.5 * float(%s))", bn[a], ax[a], n);
 		} else {
-			B(k, "wp.atomic_add(%s, bx, by, 1)", h);
-		}
-		if (hs)
-			B(k, "wp.atomic_add(%s, bx, by, q[%d])", hs, ax[2]);
-		kit_end(k, ONE(g, "histogram2d", "joint_histogram", "bin_pairs"));
-		return;
-	}
-	if (kind == 1) {
-		/* a histogram of values in [-1, 1), maybe weighted: of an
-		 * array, of a coordinate of points (heights), or of a subset
-		 * through an index list */
-		/* 0-2 an array, 3 a coordinate, 4 a subset, 5 the speeds
-		 * of velocities (a Maxwell distribution's histogram) */
-		int src = rnd(g, 6);
-		const char *xs = kit_arr(k, src == 3   ? ONE(g, "points", "positions", "x")
-					: src == 5 ? ONE(g, "v", "vel", "velocities")
-						   : ONE(g, "values", "samples", "x", "data"),
-				     src == 3 || src == 5 ? "wp.vec3" : "float", 1);
-		const char *ids = src == 4 ? kit_arr(k, ONE(g, "indices", "selection", "ids"), "int", 1) : 0;
-		int weighted = chance(g, 50);
-		const char *w = weighted ? kit_arr(k, ONE(g, "weights", "w", "mass"), "float", 1) : 0;
-		const char *h = kit_arr(k, ONE(g, "hist", "bins", "counts"), weighted ? "float" : "int", 1);
-		/* the bin count a parameter, or the bins' array's length */
-		int from_shape = chance(g, 35);
-		const char *nb = from_shape ? "nb" : kit_scalar(k, ONE(g, "num_bins", "nbins", "bin_count"), "int");
-		kit_tid_line(k, 1, t, 0);
-		if (chance(g, 15)) {
-			static const char *const fl[3] = {"flags", "sample_flags", "valid_bits"};
-			kit_active_check(k, t, 1, fl);
-		}
-		if (from_shape)
-			B(k, "nb = %s.shape[0]", h);
-		const char *val;
-		if (src == 5) {
-			/* speeds up to a top speed: the faster ones in the
-			 * last bin, or left out */
-			B(k, "u = wp.length(%s[%s]) / %s", xs, t, kit_num(k, 0.8, 1.25));
-			if (chance(g, 40)) {
-				COV(g, stmt_if);
-				COV(g, stmt_return_kernel);
-				B(k, "if u >= 1.0:");
-				k->ind++;
-				B(k, "return");
-				k->ind--;
-				B(k, "b = int(u * float(%s))", nb);
-			} else {
-				B(k, "b = int(wp.min(u, 1.0) * float(%s))", nb);
-			}
-			val = "u";
-		} else if (src == 3) {
-			val = F(k, "%s[%s][%d]", xs, t, rnd(g, 3));
-		} else if (src == 4) {
-			B(k, "s = %s[%s]", ids, t);
-			val = F(k, "%s[s]", xs);
-		} else {
-			val = F(k, "%s[%s]", xs, t);
-		}
-		/* a plain map, a range of its own, a response, or bins of
-		 * the magnitude on a log scale */
-		static const int mw[] = {3, 45, 32, 20};
-		int map = src == 5 ? -1 : wpick(g, mw, 4);
-		if (map == 3) {
-			double c = atof(kit_num(k, 2.0, 9.5));
-			B(k, "b = int(wp.log(1.0 + %s * wp.abs(%s)) * %s * float(%s))", kit_dec(k, c), val, kit_dec(k, floor(1.0e5 / log(1.0 + c)) / 1.0e5), nb);
-		} else if (map == 0) {
-			B(k, "b = int((%s + 1.0) * 0.5 * float(%s))", val, nb);
-		} else if (map == 1) {
-			/* bins over a range inside the values': those outside
-			 * go to the end bins, or are dropped */
 			const char *lo = kit_num(k, -0.9, -0.3), *hi = kit_num(k, 0.3, 0.9);
-			B(k, "u = (%s + %s) / %s", val, lo + 1, kit_dec(k, atof(hi) - atof(lo)));
-			if (chance(g, 40)) {
-				COV(g, stmt_if);
-				COV(g, expr_or);
-				COV(g, stmt_return_kernel);
-				B(k, "if u < 0.0 or u >= 1.0:");
-				k->ind++;
-				B(k, "return");
-				k->ind--;
-				B(k, "b = int(u * float(%s))", nb);
-			} else {
-				B(k, "b = int(wp.clamp(u, 0.0, 1.0) * float(%s))", nb);
-			}
-		} else if (map == 2) {
-			/* bins of a response in [0, 1] */
-			const char *a = kit_num_not(k, 0.6, 1.35, "1.0");
-			B(k, "b = int((0.5 + 0.5 * wp.tanh(%s * %s)) * float(%s))", a, val, nb);
+			B(k, "%s = int(wp.clamp((q[%d] + %s) / %s, 0.0, 1.0) * float(%s))", bn[a], ax[a], lo + 1,
+			  kit_dec(k, atof(hi) - atof(lo)), n);
 		}
-		B(k, "b = wp.clamp(b, 0, %s - 1)", nb);
-		const char *wt = w ? F(k, "%s[%s]", w, src == 4 ? "s" : t) : 0;
-		if (weighted && chance(g, 40))
-			B(k, "wp.atomic_add(%s, b, %s)", h, kit_prod(k, wt, kit_response(k, val)));
-		else if (weighted)
-			B(k, "wp.atomic_add(%s, b, %s)", h, wt);
-		else
-			B(k, "wp.atomic_add(%s, b, 1)", h);
-		if (chance(g, 25)) {
-			/* the values' sum per bin, for each bin's mean, maybe
-			 * with their squares' for its variance */
-			const char *bs = kit_arr(k, ONE(g, "bin_sum", "sums", "value_sum"), "float", 1);
-			B(k, "wp.atomic_add(%s, b, %s)", bs, val);
-			if (chance(g, 40))
-				B(k, "wp.atomic_add(%s, b, %s * %s)", kit_arr(k, ONE(g, "bin_sq", "sq_sums", "value_sq"), "float", 1), val, val);
-		}
+		B(k, "%s = wp.clamp(%s, 0, %s - 1)", bn[a], bn[a], n);
+	}
+	if (weighted && chance(g, 40)) {
+		const char *qa = F(k, "q[%d]", ax[rnd(g, 2)]);
+		B(k, "wp.atomic_add(%s, bx, by, %s)", h, kit_prod(k, F(k, "%s[%s]", w, t), kit_response(k, qa)));
+	} else if (weighted) {
+		B(k, "wp.atomic_add(%s, bx, by, %s[%s])", h, w, t);
+	} else {
+		B(k, "wp.atomic_add(%s, bx, by, 1)", h);
+	}
+	if (hs)
+		B(k, "wp.atomic_add(%s, bx, by, q[%d])", hs, ax[2]);
+	kit_end(k, ONE(g, "histogram2d", "joint_histogram", "bin_pairs"));
+}
+
+/* a histogram of values in [-1, 1), maybe weighted: of an array, of a
+ * coordinate of points (heights), or of a subset through an index list */
+static void histogram(Kit *k)
+{
+	G *g = k->g;
+	const char *t = k->tid;
+	/* 0-2 an array, 3 a coordinate, 4 a subset, 5 the speeds
+	 * of velocities (a Maxwell distribution's histogram) */
+	int src = rnd(g, 6);
+	const char *xs = kit_arr(k, src == 3   ? ONE(g, "points", "positions", "x")
+				: src == 5 ? ONE(g, "v", "vel", "velocities")
+					   : ONE(g, "values", "samples", "x", "data"),
+			     src == 3 || src == 5 ? "wp.vec3" : "float", 1);
+	const char *ids = src == 4 ? kit_arr(k, ONE(g, "indices", "selection", "ids"), "int", 1) : 0;
+	int weighted = chance(g, 50);
+	const char *w = weighted ? kit_arr(k, ONE(g, "weights", "w", "mass"), "float", 1) : 0;
+	const char *h = kit_arr(k, ONE(g, "hist", "bins", "counts"), weighted ? "float" : "int", 1);
+	/* the bin count a parameter, or the bins' array's length */
+	int from_shape = chance(g, 35);
+	const char *nb = from_shape ? "nb" : kit_scalar(k, ONE(g, "num_bins", "nbins", "bin_count"), "int");
+	kit_tid_line(k, 1, t, 0);
+	if (chance(g, 15)) {
+		static const char *const fl[3] = {"flags", "sample_flags", "valid_bits"};
+		kit_active_check(k, t, 1, fl);
+	}
+	if (from_shape)
+		B(k, "nb = %s.shape[0]", h);
+	const char *val;
+	if (src == 5) {
+		/* speeds up to a top speed: the faster ones in the
+		 * last bin, or left out */
+		B(k, "u = wp.length(%s[%s]) / %s", xs, t, kit_num(k, 0.8, 1.25));
 		if (chance(g, 40)) {
-			/* a bit per bin, 32 bins to a word: set in a mask of the
-			 * occupied bins, cleared in one of the empty bins, or
-			 * toggled (the parity of the bin's count) */
-			static const char *const fn[] = {"wp.atomic_or", "wp.atomic_and", "wp.atomic_xor"};
-			int op = rnd(g, 3);
-			const char *m = op == 0   ? kit_arr(k, ONE(g, "occupied", "occupancy", "nonempty"), "int", 1)
-					: op == 1 ? kit_arr(k, ONE(g, "empty_bins", "free_bins", "vacant"), "int", 1)
-						  : kit_arr(k, ONE(g, "parity", "odd_counts", "hit_parity"), "int", 1);
-			COV(g, stmt_assign);
-			B(k, "bit = 1 << (b %% 32)");
-			B(k, "%s(%s, b // 32, %sbit)", fn[op], m, op == 1 ? "~" : "");
-		}
-		kit_end(k, ONE(g, "histogram", "bin_values", "count_bins"));
-		return;
-	}
-	if (kind == 2) {
-		/* the bounds of a point set along a direction */
-		const char *p = kit_arr(k, ONE(g, "points", "x", "positions"), "wp.vec3", 1);
-		/* both ends, or one: the lowest point along the direction
-		 * (a body's contact with the ground), or the highest */
-		static const int sw2[] = {70, 15, 15};
-		int sides = wpick(g, sw2, 3);
-		const char *lo = sides == 2 ? 0 : kit_arr(k, sides ? ONE(g, "lowest", "min_d", "support_lo") : ONE(g, "lower", "bounds_min", "lo"), "float", 1);
-		const char *hi = sides == 1 ? 0 : kit_arr(k, sides ? ONE(g, "highest", "max_d", "support_hi") : ONE(g, "upper", "bounds_max", "hi"), "float", 1);
-		/* of the whole set, or of each group (a body's points) */
-		const char *grp = chance(g, 35) ? kit_arr(k, ONE(g, "group", "body", "owner"), "int", 1) : 0;
-		/* points, or spheres of a radius each or one margin */
-		static const int pw[] = {10, 45, 45};
-		int pad = wpick(g, pw, 3);
-		const char *rad = pad == 1 ? kit_arr(k, ONE(g, "radius", "radii", "point_radius"), "float", 1) : 0;
-		/* every point, or a subset through an index list */
-		const char *ids = chance(g, 25) ? kit_arr(k, ONE(g, "indices", "point_ids", "subset"), "int", 1) : 0;
-		kit_tid_line(k, 1, t, 0);
-		/* flagged points skipped, outliers past a radius or points
-		 * scored below a cut left out: one of them, so that enough
-		 * points remain to move the bounds */
-		int cull = rnd(g, 4);
-		if (cull < 2 && chance(g, 30)) {
-			static const char *const fl[3] = {"flags", "point_flags", "p_flags"};
-			kit_active_check(k, t, 1, fl);
-		}
-		if (ids) {
-			B(k, "pid = %s[%s]", ids, t);
-			B(k, "q = %s[pid]", p);
+			COV(g, stmt_if);
+			COV(g, stmt_return_kernel);
+			B(k, "if u >= 1.0:");
+			k->ind++;
+			B(k, "return");
+			k->ind--;
+			B(k, "b = int(u * float(%s))", nb);
 		} else {
-			B(k, "q = %s[%s]", p, t);
+			B(k, "b = int(wp.min(u, 1.0) * float(%s))", nb);
 		}
-		if (cull == 3) {
-			/* points scored below a cut (a detection's confidence,
-			 * a visibility) are left out */
+		val = "u";
+	} else if (src == 3) {
+		val = F(k, "%s[%s][%d]", xs, t, rnd(g, 3));
+	} else if (src == 4) {
+		B(k, "s = %s[%s]", ids, t);
+		val = F(k, "%s[s]", xs);
+	} else {
+		val = F(k, "%s[%s]", xs, t);
+	}
+	/* a plain map, a range of its own, a response, or bins of
+	 * the magnitude on a log scale */
+	static const int mw[] = {3, 45, 32, 20};
+	int map = src == 5 ? -1 : wpick(g, mw, 4);
+	if (map == 3) {
+		double c = atof(kit_num(k, 2.0, 9.5));
+		B(k, "b = int(wp.log(1.0 + %s * wp.abs(%s)) * %s * float(%s))", kit_dec(k, c), val, kit_dec(k, floor(1.0e5 / log(1.0 + c)) / 1.0e5), nb);
+	} else if (map == 0) {
+		B(k, "b = int((%s + 1.0) * 0.5 * float(%s))", val, nb);
+	} else if (map == 1) {
+		/* bins over a range inside the values': those outside
+		 * go to the end bins, or are dropped */
+		const char *lo = kit_num(k, -0.9, -0.3), *hi = kit_num(k, 0.3, 0.9);
+		B(k, "u = (%s + %s) / %s", val, lo + 1, kit_dec(k, atof(hi) - atof(lo)));
+		if (chance(g, 40)) {
 			COV(g, stmt_if);
+			COV(g, expr_or);
 			COV(g, stmt_return_kernel);
-			const char *sc = kit_arr(k, ONE(g, "confidence", "score", "visibility"), "float", 1);
-			B(k, "if %s[%s] < %s:", sc, ids ? "pid" : t, kit_num_not(k, -0.6, 0.6, "0.0"));
+			B(k, "if u < 0.0 or u >= 1.0:");
 			k->ind++;
 			B(k, "return");
 			k->ind--;
-		} else if (cull == 2) {
-			/* points past a cutoff from the origin are outliers */
-			const char *cut = kit_num(k, 0.7, 1.3);
-			COV(g, stmt_if);
-			COV(g, stmt_return_kernel);
-			if (chance(g, 50))
-				B(k, "if wp.length(q) > %s:", cut);
-			else
-				B(k, "if wp.dot(q, q) > %s:", kit_dec(k, atof(cut) * atof(cut)));
-			k->ind++;
-			B(k, "return");
-			k->ind--;
+			B(k, "b = int(u * float(%s))", nb);
+		} else {
+			B(k, "b = int(wp.clamp(u, 0.0, 1.0) * float(%s))", nb);
 		}
-		static const int fw[] = {20, 20, 20, 40};
-		int frame = wpick(g, fw, 4);
-		if (frame == 1) {
-			const char *m = kit_scalar(k, ONE(g, "xform", "rotation", "frame"), "wp.mat33");
-			B(k, "q = %s * q", m);
-		} else if (frame == 2) {
-			const char *xf = kit_scalar(k, ONE(g, "xform", "pose", "frame"), "wp.transform");
-			COV(g, type_transform);
-			B(k, "q = wp.transform_point(%s, q)", xf);
-		} else if (frame == 3) {
-			const char *c = kit_scalar(k, ONE(g, "origin", "center", "pivot"), "wp.vec3");
-			B(k, "q = (q - %s) * %s", c, kit_coef(k, ONE(g, "scale", "inv_size", "zoom"), 0.5, 1.25));
-		}
-		if (grp)
-			B(k, "g = %s[%s]", grp, t);
-		/* the extent along a direction (the support of the set) */
-		/* maybe swept over a step, for continuous collision: the
-		 * end point too */
-		const char *vel = chance(g, 25) ? kit_arr(k, ONE(g, "vel", "v", "velocities"), "wp.vec3", 1) : 0;
-		const char *sdt = vel ? kit_coef(k, "dt", 0.01, 0.2) : 0;
-		int axis = chance(g, 35) ? rnd(g, 3) : -1;
-		/* one direction for all, or one per group (each body's own
-		 * axis) */
-		const char *dir = axis >= 0		   ? 0
-				  : grp && chance(g, 35) ? F(k, "%s[g]", kit_arr(k, ONE(g, "axes", "group_dir", "body_axis"), "wp.vec3", 1))
-							 : kit_scalar(k, ONE(g, "axis", "direction", "normal"), "wp.vec3");
-		/* along a coordinate axis (one side of a box) or a direction */
-		if (axis >= 0)
-			B(k, "d = q[%d]", axis);
+	} else if (map == 2) {
+		/* bins of a response in [0, 1] */
+		const char *a = kit_num_not(k, 0.6, 1.35, "1.0");
+		B(k, "b = int((0.5 + 0.5 * wp.tanh(%s * %s)) * float(%s))", a, val, nb);
+	}
+	B(k, "b = wp.clamp(b, 0, %s - 1)", nb);
+	const char *wt = w ? F(k, "%s[%s]", w, src == 4 ? "s" : t) : 0;
+	if (weighted && chance(g, 40))
+		B(k, "wp.atomic_add(%s, b, %s)", h, kit_prod(k, wt, kit_response(k, val)));
+	else if (weighted)
+		B(k, "wp.atomic_add(%s, b, %s)", h, wt);
+	else
+		B(k, "wp.atomic_add(%s, b, 1)", h);
+	if (chance(g, 25)) {
+		/* the values' sum per bin, for each bin's mean, maybe
+		 * with their squares' for its variance */
+		const char *bs = kit_arr(k, ONE(g, "bin_sum", "sums", "value_sum"), "float", 1);
+		B(k, "wp.atomic_add(%s, b, %s)", bs, val);
+		if (chance(g, 40))
+			B(k, "wp.atomic_add(%s, b, %s * %s)", kit_arr(k, ONE(g, "bin_sq", "sq_sums", "value_sq"), "float", 1), val, val);
+	}
+	if (chance(g, 40)) {
+		/* a bit per bin, 32 bins to a word: set in a mask of the
+		 * occupied bins, cleared in one of the empty bins, or
+		 * toggled (the parity of the bin's count) */
+		static const char *const fn[] = {"wp.atomic_or", "wp.atomic_and", "wp.atomic_xor"};
+		int op = rnd(g, 3);
+		const char *m = op == 0   ? kit_arr(k, ONE(g, "occupied", "occupancy", "nonempty"), "int", 1)
+				: op == 1 ? kit_arr(k, ONE(g, "empty_bins", "free_bins", "vacant"), "int", 1)
+					  : kit_arr(k, ONE(g, "parity", "odd_counts", "hit_parity"), "int", 1);
+		COV(g, stmt_assign);
+		B(k, "bit = 1 << (b %% 32)");
+		B(k, "%s(%s, b // 32, %sbit)", fn[op], m, op == 1 ? "~" : "");
+	}
+	kit_end(k, ONE(g, "histogram", "bin_values", "count_bins"));
+}
+
+/* the bounds of a point set along a direction */
+static void bounds(Kit *k)
+{
+	G *g = k->g;
+	const char *t = k->tid;
+	const char *p = kit_arr(k, ONE(g, "points", "x", "positions"), "wp.vec3", 1);
+	/* both ends, or one: the lowest point along the direction
+	 * (a body's contact with the ground), or the highest */
+	static const int sw2[] = {70, 15, 15};
+	int sides = wpick(g, sw2, 3);
+	const char *lo = sides == 2 ? 0 : kit_arr(k, sides ? ONE(g, "lowest", "min_d", "support_lo") : ONE(g, "lower", "bounds_min", "lo"), "float", 1);
+	const char *hi = sides == 1 ? 0 : kit_arr(k, sides ? ONE(g, "highest", "max_d", "support_hi") : ONE(g, "upper", "bounds_max", "hi"), "float", 1);
+	/* of the whole set, or of each group (a body's points) */
+	const char *grp = chance(g, 35) ? kit_arr(k, ONE(g, "group", "body", "owner"), "int", 1) : 0;
+	/* points, or spheres of a radius each or one margin */
+	static const int pw[] = {10, 45, 45};
+	int pad = wpick(g, pw, 3);
+	const char *rad = pad == 1 ? kit_arr(k, ONE(g, "radius", "radii", "point_radius"), "float", 1) : 0;
+	/* every point, or a subset through an index list */
+	const char *ids = chance(g, 25) ? kit_arr(k, ONE(g, "indices", "point_ids", "subset"), "int", 1) : 0;
+	kit_tid_line(k, 1, t, 0);
+	/* flagged points skipped, outliers past a radius or points
+	 * scored below a cut left out: one of them, so that enough
+	 * points remain to move the bounds */
+	int cull = rnd(g, 4);
+	if (cull < 2 && chance(g, 30)) {
+		static const char *const fl[3] = {"flags", "point_flags", "p_flags"};
+		kit_active_check(k, t, 1, fl);
+	}
+	if (ids) {
+		B(k, "pid = %s[%s]", ids, t);
+		B(k, "q = %s[pid]", p);
+	} else {
+		B(k, "q = %s[%s]", p, t);
+	}
+	if (cull == 3) {
+		/* points scored below a cut (a detection's confidence,
+		 * a visibility) are left out */
+		COV(g, stmt_if);
+		COV(g, stmt_return_kernel);
+		const char *sc = kit_arr(k, ONE(g, "confidence", "score", "visibility"), "float", 1);
+		B(k, "if %s[%s] < %s:", sc, ids ? "pid" : t, kit_num_not(k, -0.6, 0.6, "0.0"));
+		k->ind++;
+		B(k, "return");
+		k->ind--;
+	} else if (cull == 2) {
+		/* points past a cutoff from the origin are outliers */
+		const char *cut = kit_num(k, 0.7, 1.3);
+		COV(g, stmt_if);
+		COV(g, stmt_return_kernel);
+		if (chance(g, 50))
+			B(k, "if wp.length(q) > %s:", cut);
 		else
-			B(k, "d = wp.dot(q, %s)", dir);
-		if (vel) {
-			B(k, "q1 = q + %s[%s] * %s", vel, ids ? "pid" : t, sdt);
-			if (axis >= 0)
-				B(k, "d1 = q1[%d]", axis);
-			else
-				B(k, "d1 = wp.dot(q1, %s)", dir);
-		}
-		const char *at = grp ? "g" : "0";
-		if (pad == 0) {
-			extent(k, lo, hi, at, "d", "");
-			if (vel)
-				extent(k, lo, hi, at, "d1", "");
-		} else {
-			/* a radius per point, scaled or plus a margin, or one
-			 * margin for all */
-			const char *ri = rad ? F(k, "%s[%s]", rad, ids ? "pid" : t) : 0;
-			if (rad && chance(g, 40))
-				B(k, "r = %s + %s", ri, kit_num(k, 0.005, 0.05));
-			else if (rad)
-				B(k, "r = %s * %s", ri, kit_num_not(k, 1.0, 1.5, "1.0"));
-			else
-				B(k, "r = %s", chance(g, 20) ? kit_fparam(k, ONE(g, "margin", "thickness", "pad")) : kit_num(k, 0.005, 0.05));
-			extent(k, lo, hi, at, "d", "r");
-			if (vel)
-				extent(k, lo, hi, at, "d1", "r");
-		}
-		/* the radius of a bounding sphere about a given centre */
-		if (chance(g, 20)) {
-			const char *rm = kit_arr(k, ONE(g, "sphere_radius", "r_max", "bound_radius"), "float", 1);
-			B(k, "wp.atomic_max(%s, %s, wp.length(q - %s))", rm, at, kit_scalar(k, ONE(g, "sphere_center", "c0", "ref_point"), "wp.vec3"));
-		}
-		/* 2: the points' sum for a centroid, 3: and their count, 4:
-		 * their sum weighted by mass, and the mass (a centre of mass) */
-		int centre = rnd(g, 5);
-		if (centre == 4) {
-			const char *pm = kit_arr(k, ONE(g, "mass", "m", "point_mass"), "float", 1);
-			B(k, "mq = %s[%s]", pm, ids ? "pid" : t);
-			B(k, "wp.atomic_add(%s, %s, q * mq)", kit_arr(k, ONE(g, "mass_moment", "com_sum", "weighted_sum"), "wp.vec3", 1), at);
-			B(k, "wp.atomic_add(%s, %s, mq)", kit_arr(k, ONE(g, "mass_sum", "total_mass", "m_sum"), "float", 1), at);
-		}
-		if (centre == 2 || centre == 3)
-			B(k, "wp.atomic_add(%s, %s, q)", kit_arr(k, ONE(g, "center_sum", "centroid", "sum_pos"), "wp.vec3", 1), at);
-		if (centre == 3)
-			B(k, "wp.atomic_add(%s, %s, 1)", kit_arr(k, ONE(g, "num_points", "count", "n_pts"), "int", 1), at);
-		kit_end(k, ONE(g, "compute_bounds", "bounds", "extents"));
-		return;
+			B(k, "if wp.dot(q, q) > %s:", kit_dec(k, atof(cut) * atof(cut)));
+		k->ind++;
+		B(k, "return");
+		k->ind--;
 	}
-	/* sums: energy, moments, a masked count; of the whole set or per
-	 * group (a body's particles, a cluster) */
+	static const int fw[] = {20, 20, 20, 40};
+	int frame = wpick(g, fw, 4);
+	if (frame == 1) {
+		const char *m = kit_scalar(k, ONE(g, "xform", "rotation", "frame"), "wp.mat33");
+		B(k, "q = %s * q", m);
+	} else if (frame == 2) {
+		const char *xf = kit_scalar(k, ONE(g, "xform", "pose", "frame"), "wp.transform");
+		COV(g, type_transform);
+		B(k, "q = wp.transform_point(%s, q)", xf);
+	} else if (frame == 3) {
+		const char *c = kit_scalar(k, ONE(g, "origin", "center", "pivot"), "wp.vec3");
+		B(k, "q = (q - %s) * %s", c, kit_coef(k, ONE(g, "scale", "inv_size", "zoom"), 0.5, 1.25));
+	}
+	if (grp)
+		B(k, "g = %s[%s]", grp, t);
+	/* the extent along a direction (the support of the set) */
+	/* maybe swept over a step, for continuous collision: the
+	 * end point too */
+	const char *vel = chance(g, 25) ? kit_arr(k, ONE(g, "vel", "v", "velocities"), "wp.vec3", 1) : 0;
+	const char *sdt = vel ? kit_coef(k, "dt", 0.01, 0.2) : 0;
+	int axis = chance(g, 35) ? rnd(g, 3) : -1;
+	/* one direction for all, or one per group (each body's own
+	 * axis) */
+	const char *dir = axis >= 0		   ? 0
+			  : grp && chance(g, 35) ? F(k, "%s[g]", kit_arr(k, ONE(g, "axes", "group_dir", "body_axis"), "wp.vec3", 1))
+						 : kit_scalar(k, ONE(g, "axis", "direction", "normal"), "wp.vec3");
+	/* along a coordinate axis (one side of a box) or a direction */
+	if (axis >= 0)
+		B(k, "d = q[%d]", axis);
+	else
+		B(k, "d = wp.dot(q, %s)", dir);
+	if (vel) {
+		B(k, "q1 = q + %s[%s] * %s", vel, ids ? "pid" : t, sdt);
+		if (axis >= 0)
+			B(k, "d1 = q1[%d]", axis);
+		else
+			B(k, "d1 = wp.dot(q1, %s)", dir);
+	}
+	const char *at = grp ? "g" : "0";
+	if (pad == 0) {
+		extent(k, lo, hi, at, "d", "");
+		if (vel)
+			extent(k, lo, hi, at, "d1", "");
+	} else {
+		/* a radius per point, scaled or plus a margin, or one
+		 * margin for all */
+		const char *ri = rad ? F(k, "%s[%s]", rad, ids ? "pid" : t) : 0;
+		if (rad && chance(g, 40))
+			B(k, "r = %s + %s", ri, kit_num(k, 0.005, 0.05));
+		else if (rad)
+			B(k, "r = %s * %s", ri, kit_num_not(k, 1.0, 1.5, "1.0"));
+		else
+			B(k, "r = %s", chance(g, 20) ? kit_fparam(k, ONE(g, "margin", "thickness", "pad")) : kit_num(k, 0.005, 0.05));
+		extent(k, lo, hi, at, "d", "r");
+		if (vel)
+			extent(k, lo, hi, at, "d1", "r");
+	}
+	/* the radius of a bounding sphere about a given centre */
+	if (chance(g, 20)) {
+		const char *rm = kit_arr(k, ONE(g, "sphere_radius", "r_max", "bound_radius"), "float", 1);
+		B(k, "wp.atomic_max(%s, %s, wp.length(q - %s))", rm, at, kit_scalar(k, ONE(g, "sphere_center", "c0", "ref_point"), "wp.vec3"));
+	}
+	/* 2: the points' sum for a centroid, 3: and their count, 4:
+	 * their sum weighted by mass, and the mass (a centre of mass) */
+	int centre = rnd(g, 5);
+	if (centre == 4) {
+		const char *pm = kit_arr(k, ONE(g, "mass", "m", "point_mass"), "float", 1);
+		B(k, "mq = %s[%s]", pm, ids ? "pid" : t);
+		B(k, "wp.atomic_add(%s, %s, q * mq)", kit_arr(k, ONE(g, "mass_moment", "com_sum", "weighted_sum"), "wp.vec3", 1), at);
+		B(k, "wp.atomic_add(%s, %s, mq)", kit_arr(k, ONE(g, "mass_sum", "total_mass", "m_sum"), "float", 1), at);
+	}
+	if (centre == 2 || centre == 3)
+		B(k, "wp.atomic_add(%s, %s, q)", kit_arr(k, ONE(g, "center_sum", "centroid", "sum_pos"), "wp.vec3", 1), at);
+	if (centre == 3)
+		B(k, "wp.atomic_add(%s, %s, 1)", kit_arr(k, ONE(g, "num_points", "count", "n_pts"), "int", 1), at);
+	kit_end(k, ONE(g, "compute_bounds", "bounds", "extents"));
+}
+
+/* sums: energy, moments, a masked count; of the whole set or per group
+ * (a body's particles, a cluster) */
+static void sums(Kit *k, int kind)
+{
+	G *g = k->g;
+	const char *t = k->tid;
 	/* what a masked count tests: 0-1 the speed, 2-3 the velocity
 	 * along a direction, 4 the kinetic energy, 5 the height, 6 the
 	 * distance from a centre (the last two read no velocity) */
@@ -959,4 +960,32 @@ void idiom_reduce(Kit *k)
 		}
 	}
 	kit_end(k, ONE(g, "reduce_energy", "sum_moments", "total_energy", "measure"));
+}
+
+void idiom_reduce(Kit *k)
+{
+	G *g = k->g;
+	/* 0 matrices, 1 histograms, 2 bounds, 3 energies and momenta, 4
+	 * masked counts: the matrices' plainest members (a dense layer, a
+	 * GEMV) drawn a little less often, the bounds a little more */
+	static const int kw[] = {14, 19, 21, 23, 23};
+	int kind = wpick(g, kw, 5);
+	if (kind == 0) {
+		const char *a = kit_arr(k, ONE(g, "A", "mat", "weights", "K"), "float", 2);
+		if (chance(g, 50))
+			row_sums(k, a);
+		else
+			mat_vec(k, a);
+	} else if (kind == 1) {
+		if (chance(g, 11))
+			drain_bins(k);
+		else if (chance(g, 15))
+			histogram_2d(k);
+		else
+			histogram(k);
+	} else if (kind == 2) {
+		bounds(k);
+	} else {
+		sums(k, kind);
+	}
 }
