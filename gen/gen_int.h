@@ -1,8 +1,9 @@
 /*
  * gen_int.h: the generator's internals, shared by its files:
- * gen.c (state, PRNG, names, coverage, categories), expr.c (typed
- * expressions with value intervals) and stmt.c (statements, helpers,
- * kernels).
+ * gen.c (state, PRNG, names, coverage, categories), expr.c and
+ * expr_*.c (typed expressions with value intervals; gen/expr.h holds
+ * what only they share), stmt.c (statements, helpers, kernels) and the
+ * idioms (gen/idiom.c, gen/idiom.h).
  *
  * Every value the generator writes is an Expr: its text, its type, its
  * precedence (to parenthesize when composing), an interval that holds
@@ -157,7 +158,7 @@ void line(G *g, const char *const *piece);
 const char *ty_spell(G *g, int ty);
 void cov_type(G *g, int ty);
 
-/* expr.c */
+/* expr.c and expr_*.c: typed expressions */
 Iv iv_mk(double lo, double hi);
 double iv_mag(Iv a);
 Iv iv_hull(Iv a, Iv b);
