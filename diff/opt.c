@@ -19,7 +19,8 @@
  *      of a derivative is 0, `if true` is its then-branch, an atomic add
  *      of zero is nothing, code after break, continue or ret goes;
  *   2. backward: liveness drops every assignment that nothing reads (an
- *      adjoint zeroed after its last use, an init overwritten first);
+ *      adjoint zeroed after its last use, an init overwritten first;
+ *      live.c);
  *   3. mark and sweep from what has effects (stores, atomics, calls that
  *      write, ret): what feeds none of them goes, variables that only feed
  *      themselves round a loop included, and so do loops and ifs that do
@@ -46,8 +47,7 @@
 #include <string.h>
 
 #include "diff.h"
-
-typedef uint64_t Word;
+#include "live.h"
 
 enum { F_UNK, F_CONST, F_ZERO, F_COPY };
 
@@ -77,15 +77,7 @@ typedef struct FLoop {
 	int brk_seen, cont_seen;
 } FLoop;
 
-/* The loop being walked by liveness: what is live at its exit and its head. */
-typedef struct LLoop {
-	const Word *brk, *cont;
-} LLoop;
-
-typedef struct Opt Opt;
-typedef void (*Visit)(Opt *O, const Inst *in, const Word *live_after);
-
-struct Opt {
+typedef struct Opt {
 	Module *m;
 	Func *f;
 	const DiffInfo *di;
@@ -102,17 +94,10 @@ struct Opt {
 	FLoop *lp;
 	int reach;
 	int32_t clock0;    /* clock when the block being left began */
-	/* liveness */
-	int words;
-	Visit visit;
-	void *vctx;
-	int nodelete;      /* liveness only looks */
 	uint8_t *written;  /* per array value: may the function write it? */
-};
+} Opt;
 
 /* ---- values ------------------------------------------------------------- */
-
-static int is_tape(int op);
 
 static Value *V(const Opt *O, int v) { return &O->f->val[v]; }
 static Type T(const Opt *O, int v) { return O->f->val[v].ty; }
@@ -878,238 +863,19 @@ static void fwd_pass(Opt *O)
 	fwd_block(O, &O->f->body, 1);
 }
 
-/* ---- liveness ------------------------------------------------------------------ */
-
-static Word *bnew(const Opt *O)
-{
-	Word *w = xmalloc((size_t)(O->words ? O->words : 1) * sizeof *w);
-	memset(w, 0, (size_t)(O->words ? O->words : 1) * sizeof *w);
-	return w;
-}
-
-static Word *bdup(const Opt *O, const Word *s)
-{
-	Word *w = bnew(O);
-	memcpy(w, s, (size_t)O->words * sizeof *w);
-	return w;
-}
-
-static void bset(Word *w, int v) { w[v >> 6] |= (Word)1 << (v & 63); }
-static void bclr(Word *w, int v) { w[v >> 6] &= ~((Word)1 << (v & 63)); }
-static int btest(const Word *w, int v) { return (w[v >> 6] >> (v & 63)) & 1; }
-
-static void bor(const Opt *O, Word *d, const Word *s)
-{
-	for (int i = 0; i < O->words; i++)
-		d[i] |= s[i];
-}
-
-static int beq(const Opt *O, const Word *a, const Word *b)
-{
-	return !memcmp(a, b, (size_t)O->words * sizeof *a);
-}
-
-static void use(const Opt *O, Word *live, int v)
-{
-	if (!is_const(O, v))
-		bset(live, v);
-}
-
-static int is_tape(int op) { return op >= OP_TAPE_OPEN && op <= OP_TAPE_MEASURED; }
-
-static int is_atomic_inst(const Inst *in)
-{
-	return in->op == OP_BUILTIN && (ir_builtins[in->callee].flags & BF_ATOMIC);
-}
+/* ---- liveness (live.c) -------------------------------------------------------- */
 
 /* May in go when nothing reads its results? */
 static int removable(const Opt *O, const Inst *in)
 {
-	switch (in->op) {
-	case OP_STORE:
-	case OP_IF:
-	case OP_FOR:
-	case OP_LOOP:
-	case OP_BREAK:
-	case OP_CONTINUE:
-	case OP_RET:
-	case OP_PRINTF:
-		return 0;
-	case OP_CALL:
-		return !(in->callee < O->di->ncallfx && O->di->callfx[in->callee]);
-	case OP_TAPE_GET:
-		return 1;
-	}
-	if (is_tape(in->op) || is_atomic_inst(in))
-		return 0;
-	return 1;
+	return live_removable(in, O->di->callfx, O->di->ncallfx);
 }
 
-/* Does b do anything but compute values (a store, an atomic, a call that
- * writes, a ret, the tape)? */
-static int has_effects(const Opt *O, const Block *b)
+/* Drop what nothing reads. */
+static void live_pass(Opt *O)
 {
-	for (int i = 0; i < b->n; i++) {
-		const Inst *in = &b->v[i];
-		if (in->op == OP_IF || in->op == OP_FOR || in->op == OP_LOOP) {
-			if (has_effects(O, &in->body) || has_effects(O, &in->els))
-				return 1;
-			continue;
-		}
-		if (in->op == OP_BREAK || in->op == OP_CONTINUE)
-			continue;
-		if (!removable(O, in))
-			return 1;
-	}
-	return 0;
-}
-
-static int any_assigned_live(const Opt *O, const Block *b, const Word *live)
-{
-	for (int i = 0; i < b->n; i++) {
-		const Inst *in = &b->v[i];
-		for (int k = 0; k < in->nres; k++)
-			if (btest(live, in->res[k]))
-				return 1;
-		if (any_assigned_live(O, &in->body, live) || any_assigned_live(O, &in->els, live))
-			return 1;
-	}
-	return 0;
-}
-
-static void live_block(Opt *O, Block *b, Word *live, int rw, const LLoop *lc);
-
-/* Returns 1 when the loop does nothing and goes (rw). */
-static int live_loop(Opt *O, Inst *in, Word *live, int rw)
-{
-	int isfor = in->op == OP_FOR;
-	Word *out = bdup(O, live), *H = bnew(O);
-	if (isfor)
-		bor(O, H, out);
-	for (;;) {
-		LLoop lc = {out, H};
-		Word *x = bdup(O, H);
-		live_block(O, &in->body, x, 0, &lc);
-		if (isfor)
-			bor(O, x, out);
-		int same = beq(O, x, H);
-		free(H);
-		H = x;
-		if (same)
-			break;
-	}
-	if (rw == 1 && !has_effects(O, &in->body) && !any_assigned_live(O, &in->body, out)) {
+	if (live_prune(O->f, O->di->callfx, O->di->ncallfx))
 		O->changed = 1;
-		free(out);
-		free(H);
-		return 1;
-	}
-	LLoop lc = {out, H};
-	Word *x = bdup(O, H);
-	if (O->visit && isfor && rw)
-		O->visit(O, in, H);
-	live_block(O, &in->body, x, rw, &lc);
-	free(x);
-	if (rw == 1 && !in->body.n) {
-		O->changed = 1;
-		free(out);
-		free(H);
-		return 1;
-	}
-	memcpy(live, H, (size_t)O->words * sizeof *live);
-	if (isfor) {
-		bclr(live, in->res[0]);
-		for (int k = 0; k < 3; k++)
-			use(O, live, in->arg[k]);
-	}
-	free(out);
-	free(H);
-	return 0;
-}
-
-/* Walk b backwards from what is live after it (live, updated to what is
- * live before it); with rw, drop what nothing reads. */
-static void live_block(Opt *O, Block *b, Word *live, int rw, const LLoop *lc)
-{
-	uint8_t *del = rw && b->n ? xmalloc((size_t)b->n) : NULL;
-	if (del)
-		memset(del, 0, (size_t)b->n);
-	for (int i = b->n - 1; i >= 0; i--) {
-		Inst *in = &b->v[i];
-		switch (in->op) {
-		case OP_IF: {
-			Word *t = bdup(O, live), *e = bdup(O, live);
-			live_block(O, &in->body, t, rw, lc);
-			live_block(O, &in->els, e, rw, lc);
-			if (rw == 1 && !in->body.n && !in->els.n) {
-				del[i] = 1;
-				O->changed = 1;
-			} else {
-				memcpy(live, t, (size_t)O->words * sizeof *live);
-				bor(O, live, e);
-				use(O, live, in->arg[0]);
-			}
-			free(t);
-			free(e);
-			continue;
-		}
-		case OP_FOR:
-		case OP_LOOP:
-			if (live_loop(O, in, live, rw))
-				del[i] = 1;
-			continue;
-		case OP_BREAK:
-			if (lc)
-				memcpy(live, lc->brk, (size_t)O->words * sizeof *live);
-			continue;
-		case OP_CONTINUE:
-			if (lc)
-				memcpy(live, lc->cont, (size_t)O->words * sizeof *live);
-			continue;
-		case OP_RET:
-			memset(live, 0, (size_t)O->words * sizeof *live);
-			for (int k = 0; k < in->narg; k++)
-				use(O, live, in->arg[k]);
-			continue;
-		}
-		if (removable(O, in)) {
-			int any = 0;
-			for (int k = 0; k < in->nres; k++)
-				any |= btest(live, in->res[k]);
-			if (!any) {
-				if (rw == 1) {
-					del[i] = 1;
-					O->changed = 1;
-				}
-				continue;
-			}
-		}
-		if (O->visit && rw)
-			O->visit(O, in, live);
-		for (int k = 0; k < in->nres; k++)
-			bclr(live, in->res[k]);
-		for (int k = 0; k < in->narg; k++)
-			use(O, live, in->arg[k]);
-	}
-	if (del) {
-		int n = 0;
-		for (int i = 0; i < b->n; i++)
-			if (!del[i])
-				b->v[n++] = b->v[i];
-		b->n = n;
-		free(del);
-	}
-}
-
-static void live_pass(Opt *O, Visit visit, void *ctx)
-{
-	O->words = (O->f->nval + 63) / 64;
-	O->visit = visit;
-	O->vctx = ctx;
-	Word *live = bnew(O);
-	live_block(O, &O->f->body, live, O->nodelete ? 2 : 1, NULL);
-	free(live);
-	O->visit = NULL;
 }
 
 /* ---- mark and sweep ------------------------------------------------------------ */
@@ -1126,7 +892,7 @@ typedef struct Sweep {
 	int nn, capn;
 	int *defstart, *defs;   /* per value: its defining nodes */
 	uint8_t *ess;
-	Word *need;
+	uint8_t *need;          /* per value: are its definitions marked? */
 	int *work, nwork;
 	int *exits;             /* break/continue nodes, by loop (exitstart) */
 	int *exitstart;
@@ -1168,9 +934,9 @@ static void mark(Sweep *S, int x)
 
 static void need(Sweep *S, int v)
 {
-	if (is_const(S->O, v) || btest(S->need, v))
+	if (is_const(S->O, v) || S->need[v])
 		return;
-	bset(S->need, v);
+	S->need[v] = 1;
 	for (int k = S->defstart[v]; k < S->defstart[v + 1]; k++)
 		mark(S, S->defs[k]);
 }
@@ -1286,7 +1052,6 @@ static void sweep_pass(Opt *O)
 	S.O = O;
 	gather(&S, &O->f->body, -1, -1);
 	int nv = O->f->nval;
-	O->words = (nv + 63) / 64;
 	S.defstart = xmalloc((size_t)(nv + 2) * sizeof *S.defstart);
 	memset(S.defstart, 0, (size_t)(nv + 2) * sizeof *S.defstart);
 	for (int x = 0; x < S.nn; x++)
@@ -1361,7 +1126,8 @@ static void sweep_pass(Opt *O)
 	/* mark from the roots */
 	S.ess = xmalloc((size_t)S.nn + 1);
 	memset(S.ess, 0, (size_t)S.nn + 1);
-	S.need = bnew(O);
+	S.need = xmalloc((size_t)nv + 1);
+	memset(S.need, 0, (size_t)nv + 1);
 	S.work = xmalloc((size_t)(S.nn + 1) * sizeof *S.work);
 	for (int x = 0; x < S.nn; x++) {
 		const Inst *in = S.node[x].in;
@@ -2137,7 +1903,7 @@ static void peepholes(Opt *O)
 	defs_free(&d);
 	/* what those leave to fold: (0.0 + x) and the like */
 	fwd_pass(O);
-	live_pass(O, NULL, NULL);
+	live_pass(O);
 	d = defs_new(O);
 	int *to = xmalloc((size_t)(d.n + 1) * sizeof *to);
 	for (int v = 0; v <= d.n; v++)
@@ -2884,9 +2650,9 @@ static int edge_has(const Share *s, int a, int b)
 }
 
 /* the interference of a definition with what is live after it */
-static void interfere(Opt *O, const Inst *in, const Word *live)
+static void interfere(void *ctx, const Inst *in, const LiveWord *live)
 {
-	Share *s = O->vctx;
+	Share *s = ctx;
 	for (int k = 0; k < in->nres; k++) {
 		int r = in->res[k];
 		if (s->grp[r] < 0)
@@ -2894,7 +2660,7 @@ static void interfere(Opt *O, const Inst *in, const Word *live)
 		int g = s->grp[r];
 		for (int j = s->mstart[g]; j < s->mstart[g + 1]; j++) {
 			int u = s->members[j];
-			if (u == r || !btest(live, u))
+			if (u == r || !live_has(live, u))
 				continue;
 			if (in->op == OP_MOV && in->arg[0] == u)
 				continue;
@@ -3067,7 +2833,7 @@ static void share(Opt *O)
 	memset(s.sc, 0, (size_t)(nv + 1) * sizeof *s.sc);
 	for (int v = 0; v < nv; v++)
 		s.order[v] = s.loopbeg[v] = s.loopend[v] = s.loopid[v] = -1;
-	live_pass(O, NULL, NULL); /* what the peepholes left unread goes first */
+	live_pass(O); /* what the peepholes left unread goes first */
 	walk_order(O, &s, &f->body);
 	/* groups: the versions of a source variable (the same base name and
 	 * type, and both for-loop variables or neither), joined by copies
@@ -3139,9 +2905,7 @@ static void share(Opt *O)
 		s.members[fill[s.grp[byorder[i]]]++] = byorder[i];
 	free(fill);
 	/* interference, from liveness (which must not move a statement now) */
-	O->nodelete = 1;
-	live_pass(O, interfere, &s);
-	O->nodelete = 0;
+	live_scan(f, O->di->callfx, O->di->ncallfx, interfere, &s);
 	/* classes: greedily, each member into the first class it can share */
 	int *to = xmalloc((size_t)(nv + 1) * sizeof *to);
 	for (int v = 0; v < nv; v++)
@@ -3307,7 +3071,7 @@ void diff_opt(Module *m, Func *f, const DiffInfo *di)
 	for (int round = 0; round < 16; round++) {
 		O.changed = 0;
 		fwd_pass(&O);
-		live_pass(&O, NULL, NULL);
+		live_pass(&O);
 		sweep_pass(&O);
 		fuse_ifs(&O, &f->body);
 		if (!O.changed)
@@ -3317,7 +3081,7 @@ void diff_opt(Module *m, Func *f, const DiffInfo *di)
 	for (int round = 0; round < 4 && O.changed; round++) {
 		O.changed = 0;
 		fwd_pass(&O);
-		live_pass(&O, NULL, NULL);
+		live_pass(&O);
 		sweep_pass(&O);
 	}
 	flip_ifs(&O, &f->body);
@@ -3326,7 +3090,7 @@ void diff_opt(Module *m, Func *f, const DiffInfo *di)
 	peepholes(&O);
 	share(&O);
 	fwd_pass(&O); /* what sharing makes known: a variable zeroed on every path */
-	live_pass(&O, NULL, NULL); /* and ifs that held only copies share removed */
+	live_pass(&O); /* and ifs that held only copies share removed */
 	flip_ifs(&O, &f->body);
 	free(O.fact);
 	free(O.ver);

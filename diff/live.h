@@ -1,0 +1,47 @@
+/*
+ * live.h: liveness over a function's structured IR (live.c), and what it
+ * takes an instruction's effects to be.  It knows nothing of the
+ * simplifier: a caller gives the function and, per function of the
+ * module, whether a call to it may write memory.
+ *
+ * A set of live values is a bit set of LiveWord, one bit per value of the
+ * function (constants are never in it).
+ */
+#ifndef KS_LIVE_H
+#define KS_LIVE_H
+
+#include "ir/ir.h"
+
+typedef uint64_t LiveWord;
+
+static inline int live_has(const LiveWord *live, int v) { return (live[v >> 6] >> (v & 63)) & 1; }
+
+/* The tape's instructions (tape_open .. tape_measured): they act on the
+ * tape, so they are kept in order whatever reads their results. */
+static inline int is_tape(int op) { return op >= OP_TAPE_OPEN && op <= OP_TAPE_MEASURED; }
+
+static inline int is_atomic_inst(const Inst *in)
+{
+	return in->op == OP_BUILTIN && (ir_builtins[in->callee].flags & BF_ATOMIC);
+}
+
+/* May in go when nothing reads its results: no store, control, printf,
+ * tape operation, atomic or call that may write memory (callfx[callee],
+ * for the callees below ncallfx)? */
+int live_removable(const Inst *in, const uint8_t *callfx, int ncallfx);
+
+/* Walk f backwards and drop every instruction that may go (above) whose
+ * results nothing reads after it, and the ifs and loops left empty or
+ * doing nothing (no effects, nothing they assign read after them).
+ * Returns 1 when it dropped something. */
+int live_prune(Func *f, const uint8_t *callfx, int ncallfx);
+
+/* The same walk, changing nothing: visit(ctx, in, live) for each
+ * instruction but an if, a loop, break, continue and ret, unless it may go
+ * and nothing reads its results (live: the values live just after it),
+ * and for each for loop (live: the values live at its head, where its
+ * variable is assigned). */
+typedef void (*LiveVisit)(void *ctx, const Inst *in, const LiveWord *live);
+void live_scan(Func *f, const uint8_t *callfx, int ncallfx, LiveVisit visit, void *ctx);
+
+#endif
