@@ -14,7 +14,7 @@
  * and loops left empty, or doing nothing (no effects, and nothing they
  * assign read after them).  live_scan walks the same way and only reports
  * what is live after each instruction: the simplifier finds there which
- * variables may share one (share, in opt.c).
+ * variables may share one (opt_share.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -262,7 +262,10 @@ static int walk(Func *f, const uint8_t *callfx, int ncallfx, int rw, LiveVisit v
 	return L.changed;
 }
 
-int live_prune(Func *f, const uint8_t *callfx, int ncallfx) { return walk(f, callfx, ncallfx, 1, NULL, NULL); }
+int live_prune(Func *f, const uint8_t *callfx, int ncallfx)
+{
+	return walk(f, callfx, ncallfx, 1, NULL, NULL);
+}
 
 void live_scan(Func *f, const uint8_t *callfx, int ncallfx, LiveVisit visit, void *ctx)
 {
