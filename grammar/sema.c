@@ -1,69 +1,37 @@
 /*
- * sema.c: the front end's checker — names, Warp's typing rules and the
- * lowering of the syntax tree (ast.h) to typed IR (ir.h), in one walk.
+ * sema.c: what every part of the checker (sema.h) stands on: the name
+ * maps, the streaming sets of names, the lookup of a function by name,
+ * how messages spell types and hints, and the emitting of instructions.
  *
- * The module is checked in two steps.  The first reads the top level
- * (the import, the decorated defs), gives every def its IR function in
- * source order and builds the call graph from the calls that name a
- * wp.func; a depth-first walk of that graph rejects recursion and yields
- * an order in which every callee is lowered before its callers, so a call
- * always finds its callee's parameter and return types.  The second step
- * lowers each body statement by statement: an expression is lowered to a
- * value id (a temp, constant, parameter or variable) and its type is read
- * back from the IR, never tracked on the side.  Which operand types an
- * operator or builtin accepts is asked of ir_op_type and
- * ir_builtin_resolve, the rules the verifier uses too; this file only turns
- * a refusal into a message a Python user understands.
+ * A Map is a string → int hash table in the parse arena (open
+ * addressing, doubled at half full): function names, the parameters and
+ * variables of the function being lowered, the module's constants and
+ * type aliases.  A Missed set keeps only 64-bit hashes, in malloc'd
+ * memory that outlives the pieces a stream frees.  out() is where an
+ * assignment's Target meets the instruction that computes its value: the
+ * variable is created, or checked, there.
  *
- * An assignment hands its target down (a Target) so that the last
- * instruction of the right-hand side writes the variable itself: no copy
- * unless the right-hand side is a bare value.  Python's scoping is
- * function-wide, so a variable is one IR value for the whole function,
- * typed by its first assignment; whether it is assigned before each use is
- * left to ir_verify's definite-assignment analysis.
- *
- * Errors longjmp out (ks.h); the module under construction is freed on the
- * way, so an error leaks nothing whether the caller exits or recovers.
- *
- * ks_frontend_stream (at the end) does the same one definition at a time,
- * on the pieces of pieces.c: each def is registered, lowered, verified
- * and printed as soon as it is parsed, then its body is freed (a func
- * keeps its signature, a kernel leaves the module and leaves its name's
- * hash behind).  That is the whole-module result only when every call
- * names a def above its caller, so any lookup that would have gone
- * differently with the later defs known — a name looked up as a function
- * and not found that a later def takes, a name of a kernel already gone,
- * a call to the def itself — is an error, and every error, quietly caught,
- * sends the caller back to the whole-module path to report it.
+ * The parts that have no file of their own yet: the types written in
+ * the source, expressions, indexing, calls, the language-level
+ * builtins, statements, Warp's rule for constants changed in dynamic
+ * loops, functions, module constants, the module, ks_lower, ks_frontend
+ * and ks_frontend_stream.
  */
 #include <math.h>
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../ir/ir.h"
-#include "ast.h"
-
-#define MAXOPS 255 /* operands and results of one instruction */
-
-#define ERR(n, ...) ks_error_at(s->src, (n)->line, (n)->col, __VA_ARGS__)
+#include "sema.h"
 
 /* ---- names --------------------------------------------------------------- */
-
-/* A string → int hash map in the parse arena: function names, and the
- * parameters and variables of the function being lowered. */
-typedef struct Map {
-	const char **key;
-	int *val;
-	unsigned n, cap;
-} Map;
 
 static unsigned name_hash(const char *k)
 {
 	return (unsigned)ks_hash64(k, strlen(k), 0);
 }
 
-static int map_get(const Map *mp, const char *k)
+int map_get(const Map *mp, const char *k)
 {
 	if (!mp->cap)
 		return -1;
@@ -75,7 +43,7 @@ static int map_get(const Map *mp, const char *k)
 	}
 }
 
-static void map_put(Arena *a, Map *mp, const char *k, int v)
+void map_put(Arena *a, Map *mp, const char *k, int v)
 {
 	if (2 * (mp->n + 1) > mp->cap) {
 		Map old = *mp;
@@ -98,95 +66,13 @@ static void map_put(Arena *a, Map *mp, const char *k, int v)
 
 /* ---- state ----------------------------------------------------------------- */
 
-/* A call to a wp.func: an edge of the call graph. */
-typedef struct Call {
-	Node *at;
-	int to;  /* the callee's def index */
-} Call;
-
-typedef struct Def {
-	Node *node;
-	int kernel;
-	Call *call;  /* the calls in its body that name a wp.func */
-	int ncall, capcall;
-	Node **dflt; /* per parameter: its default value, or NULL */
-} Def;
-
-/* A module constant's value: a Python number (py: an int, float or bool,
- * typed when a function reads it: int32, float32, bool, as Warp captures
- * it), or a value of a wp type (wp.float64(0.1), wp.vec3(0.0, -9.8, 0.0)). */
-typedef struct Const {
-	Type ty;       /* TY_INT, TY_FLOAT, TY_BOOL for a Python number; else a wp type */
-	int py;        /* a Python number */
-	int64_t i;     /* int and bool */
-	double v[36];  /* float, or the components of a vector, matrix, ... */
-} Const;
-
-typedef struct Sema {
-	const Src *src;
-	Arena *a;  /* the parse arena: maps, the def table */
-	Module *m;
-	Def *def;
-	int ndef, capdef;  /* def index = IR function index */
-	/* streaming (ks_frontend_stream): the names looked up as functions
-	 * and not found, since the whole-module path would have found a later
-	 * definition of one of them; else NULL */
-	struct Missed *missed;
-	/* streaming: the kernels done, which leave the module (and nothing
-	 * may name), and the arena of what stays */
-	struct Missed *kernels;
-	Arena *keep;
-	/* the module level: its constants, the names it binds to anything
-	 * else (an error only where a function reads one), type aliases
-	 * (Vec = wp.vec3d), and what math and numpy are imported as */
-	Map consts;        /* name → index in cval */
-	Const *cval;
-	int ncval, capcval;
-	Map skipped;
-	Map typealias;     /* name → Type */
-	const char *math_as, *np_as;
-
-	/* the function being lowered */
-	Def *cur;
-	Func *f;
-	Block *blk;        /* where instructions go */
-	Map names;         /* parameters and variables → value id */
-	int nloop;         /* enclosing loops, for break/continue */
-	const char **loopvar; /* enclosing for-loops' variables */
-	int nloopvar, caploopvar;
-	int nsig;          /* return values so far, -1 before the first return */
-	Type *sig;
-	int sig_ann;       /* the signature came from a '-> T' annotation */
-	/* while an assignment target is lowered (d[f(i)].x += e): the values
-	 * already computed for its nodes in block memo_blk, so that a node read
-	 * and then written back is evaluated once; memo_blk NULL: off */
-	struct Memo *memo;
-	int nmemo, capmemo;
-	Block *memo_blk;
-} Sema;
-
-/* One node's value: what expr (idx 0) or index_val (idx 1) gave for it. */
-typedef struct Memo {
-	const Node *n;
-	int idx;
-	int v;
-} Memo;
-
-/* A set of names kept as their 64-bit hashes (open addressing, 0 free):
- * a collision can only make a name look missed, which costs the stream,
- * never correctness. */
-typedef struct Missed {
-	uint64_t *h;
-	size_t n, cap;
-} Missed;
-
 static uint64_t missed_hash(const char *name)
 {
 	uint64_t h = ks_hash64(name, strlen(name), 0);
 	return h ? h : 1;
 }
 
-static int missed_has(const Missed *ms, const char *name)
+int missed_has(const Missed *ms, const char *name)
 {
 	uint64_t h = missed_hash(name);
 	for (size_t i = h & (ms->cap - 1); ms->h[i]; i = (i + 1) & (ms->cap - 1))
@@ -195,7 +81,7 @@ static int missed_has(const Missed *ms, const char *name)
 	return 0;
 }
 
-static void missed_add(Missed *ms, const char *name)
+void missed_add(Missed *ms, const char *name)
 {
 	if (missed_has(ms, name))
 		return;
@@ -223,7 +109,7 @@ static void missed_add(Missed *ms, const char *name)
 }
 
 /* The function called name: its index, or -1. */
-static int def_find(Sema *s, const char *name)
+int def_find(Sema *s, const char *name)
 {
 	int d = ir_func_find(s->m, name);
 	if (d < 0 && s->missed) {
@@ -236,45 +122,11 @@ static int def_find(Sema *s, const char *name)
 	return d;
 }
 
-/* An assignment's target, handed to the expression that computes its value
- * so that the last instruction writes the variable directly. */
-typedef struct Target {
-	Node *at;   /* the N_NAME assigned, for its name and for errors */
-	int id;     /* its value, or -1 before its first assignment */
-	Type want;  /* the annotated type of a new variable, or TY_VOID */
-	int done;   /* an instruction has written it */
-} Target;
-
-static Node *kid(const Node *n, int i)
-{
-	return n && i < n->nkid ? n->kid[i] : NULL;
-}
-
-static Loc loc_of(const Node *n)
-{
-	Loc l = {n->line, n->col};
-	return l;
-}
-
-static int is_name(const Node *n, const char *name)
-{
-	return n && n->kind == N_NAME && !strcmp(n->name, name);
-}
-
-/* wp.NAME */
-static int is_wp_attr(const Node *n)
-{
-	return n && n->kind == N_ATTR && is_name(kid(n, 0), "wp");
-}
-
-static Type ty_of(const Sema *s, int v)
-{
-	return s->f->val[v].ty;
-}
+/* ---- messages -------------------------------------------------------------- */
 
 /* A type as a Python user writes it: "float", "vec3d", "array(float)",
  * "array2d(vec3)". */
-static const char *uty(Type t)
+const char *uty(Type t)
 {
 	static char buf[4][64];
 	static int k;
@@ -289,7 +141,7 @@ static const char *uty(Type t)
 }
 
 /* "float", "(float, int)" or "nothing", for return signatures. */
-static void fmt_types(char *out, size_t n, const Type *t, int k)
+void fmt_types(char *out, size_t n, const Type *t, int k)
 {
 	size_t w = 0;
 	out[0] = 0;
@@ -304,7 +156,7 @@ static void fmt_types(char *out, size_t n, const Type *t, int k)
 
 /* The hint for an operator mixing scalar types: Warp never converts
  * implicitly. */
-static const char *conv_hint(Type a, Type b)
+const char *conv_hint(Type a, Type b)
 {
 	static char buf[64];
 	int af = ty_is_floaty(a), bf = ty_is_floaty(b);
@@ -321,7 +173,7 @@ static const char *conv_hint(Type a, Type b)
 }
 
 /* The hint for storing a src value where a dst one is wanted. */
-static const char *assign_hint(Type dst, Type src)
+const char *assign_hint(Type dst, Type src)
 {
 	static char buf[64];
 	if (dst == TY_FLOAT && src == TY_INT)
@@ -337,7 +189,7 @@ static const char *assign_hint(Type dst, Type src)
 
 /* Copy the source text of the literal at n (for messages about literals
  * whose value the parser may have saturated); "" if it cannot be found. */
-static void lit_text(const Sema *s, const Node *n, char *out, size_t cap)
+void lit_text(const Sema *s, const Node *n, char *out, size_t cap)
 {
 	const char *p = s->src->text, *end = p + s->src->len;
 	out[0] = 0;
@@ -363,7 +215,7 @@ static void lit_text(const Sema *s, const Node *n, char *out, size_t cap)
 }
 
 /* Names a body may not assign: the language's own. */
-static int reserved(const char *name)
+int reserved(const char *name)
 {
 	static const char *const r[] = {"wp", "float", "int", "bool", "range"};
 	for (size_t i = 0; i < KS_NELEM(r); i++)
@@ -374,27 +226,27 @@ static int reserved(const char *name)
 
 /* The named types spelled wp.NAME: every scalar, vector, matrix,
  * quaternion and transform of ir/types.h. */
-static Type wp_type(const char *name)
+Type wp_type(const char *name)
 {
 	return ty_from_warp(name);
 }
 
 /* ---- emitting ---------------------------------------------------------- */
 
-static Inst *emit(Sema *s, const Node *at, int op, const int32_t *res, int nres,
+Inst *emit(Sema *s, const Node *at, int op, const int32_t *res, int nres,
 		  const int32_t *arg, int narg)
 {
 	return ir_emit(s->m, s->blk, op, res, nres, arg, narg, loc_of(at));
 }
 
-static int new_var(Sema *s, const char *name, Type ty)
+int new_var(Sema *s, const char *name, Type ty)
 {
 	int id = ir_var(s->m, s->f, name, ty);
 	map_put(s->a, &s->names, name, id);
 	return id;
 }
 
-static void type_mismatch(Sema *s, const Node *at, const char *name, Type has, Type ty)
+void type_mismatch(Sema *s, const Node *at, const char *name, Type has, Type ty)
 {
 	int v = map_get(&s->names, name);
 	int param = v >= 0 && s->f->val[v].kind == VK_PARAM;
@@ -404,7 +256,7 @@ static void type_mismatch(Sema *s, const Node *at, const char *name, Type has, T
 
 /* The value an instruction producing ty writes: the target, checked and
  * created on its first assignment, or a fresh temp. */
-static int out(Sema *s, Target *t, Type ty)
+int out(Sema *s, Target *t, Type ty)
 {
 	if (!t || t->done)
 		return ir_temp(s->m, s->f, ty);
@@ -420,7 +272,7 @@ static int out(Sema *s, Target *t, Type ty)
 }
 
 /* One instruction with one result of type ty. */
-static int emit_val(Sema *s, const Node *at, int op, Type ty, const int32_t *arg, int narg,
+int emit_val(Sema *s, const Node *at, int op, Type ty, const int32_t *arg, int narg,
 		    Target *t)
 {
 	int32_t r = out(s, t, ty);
@@ -428,10 +280,10 @@ static int emit_val(Sema *s, const Node *at, int op, Type ty, const int32_t *arg
 	return r;
 }
 
-/* ---- types written in the source --------------------------------------- */
+/* ---- types written in the source ----------------------------------------- */
 
 /* Render a decorator or annotation for a message: "wp.kernel", "foo(...)". */
-static void dotted(const Node *n, char *out, size_t cap)
+void dotted(const Node *n, char *out, size_t cap)
 {
 	if (n->kind == N_NAME) {
 		snprintf(out, cap, "%s", n->name);
@@ -448,11 +300,9 @@ static void dotted(const Node *n, char *out, size_t cap)
 	}
 }
 
-static Type ann_type(Sema *s, Node *a);
-
 /* The rank wp.NAME fixes for an array type: 0 for wp.array (any, from
  * ndim), N for wp.arrayNd, -1 for anything else. */
-static int array_spelling(const Node *n)
+int array_spelling(const Node *n)
 {
 	if (!is_wp_attr(n) || strncmp(n->name, "array", 5))
 		return -1;
@@ -500,15 +350,9 @@ static Type array_type(Sema *s, Node *a)
 	return ty_array(el, ndim);
 }
 
-/* A type annotation: float, int, bool, wp.float64, wp.uint8, wp.vec3d,
- * wp.mat33, wp.quat, every array spelling.  Callers reject what their
- * position does not allow. */
-static int const_eval(Sema *s, Node *e, Const *c);
-static int literal(const Node *n, int64_t *i, double *x, int *isf);
-
 /* A constant int argument (a literal or a module constant), for a
  * length or a shape. */
-static int const_int(Sema *s, Node *n, const char *what)
+int const_int(Sema *s, Node *n, const char *what)
 {
 	int64_t i;
 	double x;
@@ -522,7 +366,7 @@ static int const_int(Sema *s, Node *n, const char *what)
 }
 
 /* Is n wp.types.NAME? */
-static int is_wp_types(const Node *n, const char *name)
+int is_wp_types(const Node *n, const char *name)
 {
 	return n->kind == N_ATTR && !strcmp(n->name, name) && n->kid[0]->kind == N_ATTR &&
 	       !strcmp(n->kid[0]->name, "types") && is_name(n->kid[0]->kid[0], "wp");
@@ -531,7 +375,7 @@ static int is_wp_types(const Node *n, const char *name)
 /* The named type of a shape Warp builds on demand: a vector of length
  * rows (cols 0) or a rows x cols matrix of scalar sc.  The lengths
  * ksynth has types for are those of types.h. */
-static Type shaped_type(Sema *s, Node *at, int rows, int cols, Type sc)
+Type shaped_type(Sema *s, Node *at, int rows, int cols, Type sc)
 {
 	Type t = cols ? ty_find(TK_MAT, sc, rows, cols) : ty_find(TK_VEC, sc, rows, 1);
 	if (t != TY_VOID)
@@ -580,7 +424,10 @@ static Type types_ctor(Sema *s, Node *a)
 	return shaped_type(s, a, rows, cols, sc);
 }
 
-static Type ann_type(Sema *s, Node *a)
+/* A type annotation: float, int, bool, wp.float64, wp.uint8, wp.vec3d,
+ * wp.mat33, wp.quat, every array spelling.  Callers reject what their
+ * position does not allow. */
+Type ann_type(Sema *s, Node *a)
 {
 	char buf[128];
 	Type t = TY_VOID;
@@ -616,18 +463,11 @@ static Type ann_type(Sema *s, Node *a)
 
 /* ---- expressions --------------------------------------------------------- */
 
-static int expr(Sema *s, Node *e, Target *t);
-static int call(Sema *s, Node *e, Target *t, int want);
-static void tuple_targets(Sema *s, Node *lhs);
-static int is_module(const Node *n, const char *as);
-static Type static_type(Sema *s, const Node *n);
-static int field_value(Sema *s, Node *e, int v, Target *t);
-
 /* ---- literals and module constants -------------------------------------- */
 
 /* A syntactic number: N_INT, N_FLOAT, N_BOOL, or one of them negated
  * (+/-).  Its value in *i or *x, and whether it is a float in *isf. */
-static int literal(const Node *n, int64_t *i, double *x, int *isf)
+int literal(const Node *n, int64_t *i, double *x, int *isf)
 {
 	int neg = 0;
 	while (n->kind == N_UNARY && (n->op == '-' || n->op == '+') && !n->paren) {
@@ -703,7 +543,7 @@ static int fits(Type ty, int64_t i, double x, int isf)
 /* The literal at n as a constant of scalar type ty, exactly as Warp takes
  * wp.float64(0.1) or the components of wp.vec3d(1.0, 2, 0.5): the number
  * is converted once, from its Python value.  -1 if n is no literal. */
-static int typed_literal(Sema *s, Node *n, Type ty)
+int typed_literal(Sema *s, Node *n, Type ty)
 {
 	int64_t i;
 	double x;
@@ -748,7 +588,7 @@ static int const_value(Sema *s, Node *at, const Const *c)
 
 /* A condition: bool as is, a number compared with 0 (Python truthiness);
  * what names the construct for the message. */
-static int cond(Sema *s, Node *e, const char *what)
+int cond(Sema *s, Node *e, const char *what)
 {
 	int v = expr(s, e, NULL);
 	Type t = ty_of(s, v);
@@ -763,11 +603,11 @@ static int cond(Sema *s, Node *e, const char *what)
 	ERR(e, "%s must be bool, not %s", what, uty(t));
 }
 
-static const char *const binop_sym[] = {"+", "-", "*", "/", "//", "%", "**", "@",
+const char *const binop_sym[] = {"+", "-", "*", "/", "//", "%", "**", "@",
 					"&", "|", "^", "<<", ">>"};
 
 /* a OP b for a BinOp; aug says it came from 'OP='. */
-static int binop(Sema *s, Node *at, int bop, int a, int b, Target *t, int aug)
+int binop(Sema *s, Node *at, int bop, int a, int b, Target *t, int aug)
 {
 	static const int irop[] = {OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_FLOORDIV, OP_MOD, -1, -1,
 				   OP_BIT_AND, OP_BIT_OR, OP_BIT_XOR, OP_LSHIFT, OP_RSHIFT};
@@ -922,7 +762,7 @@ static int unary(Sema *s, Node *e, Target *t)
 }
 
 /* The constants Warp defines (wp.pi, ...), as float32. */
-static int wp_constant(const char *name, double *x)
+int wp_constant(const char *name, double *x)
 {
 	static const struct {
 		const char *name;
@@ -949,7 +789,7 @@ static int wp_constant(const char *name, double *x)
 
 /* A name read as a value: a parameter or variable, else a module
  * constant. */
-static int name_value(Sema *s, Node *e)
+int name_value(Sema *s, Node *e)
 {
 	int v = map_get(&s->names, e->name);
 	if (v >= 0)
@@ -967,14 +807,8 @@ static int name_value(Sema *s, Node *e)
 	ERR(e, "name '%s' is not defined", e->name);
 }
 
-/* ---- indexing -------------------------------------------------------------- */
-
-/* An index operand: an int; a constant is checked against dim (0:
- * unchecked, for arrays). */
-static int index_val1(Sema *s, Node *e, int dim, Type of);
-
 /* The value computed for e while the target is lowered, or -1. */
-static int memo_get(Sema *s, const Node *e, int idx)
+int memo_get(Sema *s, const Node *e, int idx)
 {
 	if (!s->memo_blk || s->blk != s->memo_blk)
 		return -1;
@@ -984,7 +818,7 @@ static int memo_get(Sema *s, const Node *e, int idx)
 	return -1;
 }
 
-static int memo_put(Sema *s, const Node *e, int idx, int v)
+int memo_put(Sema *s, const Node *e, int idx, int v)
 {
 	if (s->memo_blk && s->blk == s->memo_blk) {
 		arena_grow(s->a, (void **)&s->memo, &s->capmemo, s->nmemo + 1, sizeof *s->memo);
@@ -993,7 +827,118 @@ static int memo_put(Sema *s, const Node *e, int idx, int v)
 	return v;
 }
 
-static int index_val(Sema *s, Node *e, int dim, Type of)
+/* The first random draw (wp.randf(state), ...) in expression e, or NULL. */
+static const Node *find_draw(const Node *e)
+{
+	if (e->kind == N_CALL && is_wp_attr(e->kid[0]))
+		for (int r = 0; r < BI_COUNT; r++)
+			if ((ir_builtins[r].flags & BF_STATE) && !strcmp(ir_builtins[r].name, e->kid[0]->name))
+				return e;
+	for (int i = 0; i < e->nkid; i++) {
+		const Node *d = e->kid[i] ? find_draw(e->kid[i]) : NULL;
+		if (d)
+			return d;
+	}
+	return NULL;
+}
+
+/* a if c else b: both sides evaluated, as Warp does */
+static int ifexp(Sema *s, Node *e, Target *t)
+{
+	const Node *d = find_draw(e->kid[0]);
+	if (!d)
+		d = find_draw(e->kid[2]);
+	if (d)
+		ERR(d, "a random draw in a branch of a conditional expression is not supported: "
+		    "use an if statement");
+	int c = cond(s, e->kid[1], "the condition of a conditional expression");
+	int a = expr(s, e->kid[0], NULL), b = expr(s, e->kid[2], NULL);
+	Type ta[3] = {TY_BOOL, ty_of(s, a), ty_of(s, b)};
+	Type r = ir_op_type(OP_SELECT, ta, 3, TY_VOID);
+	if (r == TY_VOID && ta[1] != ta[2])
+		ERR(e, "the branches of a conditional expression have different types: '%s' and "
+		    "'%s'%s", uty(ta[1]), uty(ta[2]), conv_hint(ta[1], ta[2]));
+	if (r == TY_VOID)
+		ERR(e, "a conditional expression cannot choose between arrays");
+	int32_t args[3] = {c, a, b};
+	return emit_val(s, e, OP_SELECT, r, args, 3, t);
+}
+
+/* Lower an expression to a value id.  With a target, the instruction that
+ * computes the value writes it (t->done), unless the value is a bare name,
+ * constant or conversion to its own type. */
+static int expr1(Sema *s, Node *e, Target *t);
+
+int expr(Sema *s, Node *e, Target *t)
+{
+	if (t || !s->memo_blk)
+		return expr1(s, e, t);
+	int v = memo_get(s, e, 0);
+	return v >= 0 ? v : memo_put(s, e, 0, expr1(s, e, NULL));
+}
+
+static int expr1(Sema *s, Node *e, Target *t)
+{
+	int a, b;
+	switch (e->kind) {
+	case N_INT:
+		return int_lit(s, e, e, 0);
+	case N_FLOAT:
+		return float_lit(s, e, e, 0);
+	case N_BOOL:
+		return ir_const_bool(s->m, s->f, (int)e->ival);
+	case N_NAME:
+		return name_value(s, e);
+	case N_ATTR:
+		return attr_value(s, e, t);
+	case N_CALL:
+		return call(s, e, t, 1);
+	case N_INDEX:
+		return index_value(s, e, t);
+	case N_UNARY:
+		return unary(s, e, t);
+	case N_NOT: {
+		int32_t v = cond(s, e->kid[0], "the operand of 'not'");
+		return emit_val(s, e, OP_NOT, TY_BOOL, &v, 1, t);
+	}
+	case N_BINARY:
+		a = expr(s, e->kid[0], NULL);
+		b = expr(s, e->kid[1], NULL);
+		return binop(s, e, e->op, a, b, t, 0);
+	case N_COMPARE:
+		return compare(s, e, t);
+	case N_AND:
+	case N_OR: {
+		const char *what = e->kind == N_AND ? "an operand of 'and'" : "an operand of 'or'";
+		const Node *d = find_draw(e->kid[1]);
+		if (d)
+			ERR(d, "a random draw in the right operand of '%s' is not supported (it draws only "
+			    "when the left one does not decide): use an if statement",
+			    e->kind == N_AND ? "and" : "or");
+		int32_t args[2];
+		args[0] = cond(s, e->kid[0], what);
+		args[1] = cond(s, e->kid[1], what);
+		return emit_val(s, e, e->kind == N_AND ? OP_AND : OP_OR, TY_BOOL, args, 2, t);
+	}
+	case N_IFEXP:
+		return ifexp(s, e, t);
+	case N_TUPLE:
+		ERR(e, "tuples are only supported as 'return a, b' and 'a, b = f(...)'");
+	case N_STRING:
+		ERR(e, "strings are not supported in kernels");
+	case N_KWARG:
+		ERR(e, "keyword arguments are only allowed in calls");
+	}
+	ERR(e, "this expression is not supported in kernels");
+}
+
+/* ---- indexing ------------------------------------------------------------ */
+
+static int index_val1(Sema *s, Node *e, int dim, Type of);
+
+/* An index operand: an int; a constant is checked against dim (0:
+ * unchecked, for arrays). */
+int index_val(Sema *s, Node *e, int dim, Type of)
 {
 	int v = memo_get(s, e, 1);
 	return v >= 0 ? v : memo_put(s, e, 1, index_val1(s, e, dim, of));
@@ -1018,7 +963,7 @@ static int index_val1(Sema *s, Node *e, int dim, Type of)
 }
 
 /* The subscripts of x[i] or x[i, j]. */
-static Node **subscripts(Node *e, int *n)
+Node **subscripts(Node *e, int *n)
 {
 	if (e->nkid == 2 && e->kid[1]->kind == N_TUPLE && !e->kid[1]->paren) {
 		*n = e->kid[1]->nkid;
@@ -1029,7 +974,7 @@ static Node **subscripts(Node *e, int *n)
 }
 
 /* Check the subscript count for a vector, matrix, quat or transform. */
-static void check_nsub(Sema *s, Node *e, Type t, int n)
+void check_nsub(Sema *s, Node *e, Type t, int n)
 {
 	if ((ty_is_vec(t) || ty_is_quat(t) || ty_is_xform(t)) && n != 1)
 		ERR(e, "%s takes one index", uty(t));
@@ -1038,7 +983,7 @@ static void check_nsub(Sema *s, Node *e, Type t, int n)
 }
 
 /* The component .x/.y/.z/.w of a vector or quat of type t, as an index. */
-static int component(Sema *s, Node *e, Type t)
+int component(Sema *s, Node *e, Type t)
 {
 	const char *c = e->name;
 	int k = c[0] && !c[1] && strchr("xyzw", c[0]) ? (int)(strchr("xyzw", c[0]) - "xyzw") : -1;
@@ -1056,7 +1001,7 @@ static int component(Sema *s, Node *e, Type t)
 }
 
 /* The field e->name of struct type t: its index. */
-static int field_index(Sema *s, Node *e, Type t)
+int field_index(Sema *s, Node *e, Type t)
 {
 	int k = ty_field_find(t, e->name);
 	if (k < 0)
@@ -1077,7 +1022,7 @@ static int field_value(Sema *s, Node *e, int v, Target *t)
 }
 
 /* v.x and wp.NAME not called */
-static int attr_value(Sema *s, Node *e, Target *t)
+int attr_value(Sema *s, Node *e, Target *t)
 {
 	if (is_wp_attr(e)) {
 		double x;
@@ -1100,7 +1045,7 @@ static int attr_value(Sema *s, Node *e, Target *t)
 /* The type of a name, or of a chain of fields and indices on one
  * (s.a, s.inner.v, a[i].x), without emitting anything; TY_VOID where that
  * is not a simple chain. */
-static Type static_type(Sema *s, const Node *n)
+Type static_type(Sema *s, const Node *n)
 {
 	if (!n)
 		return TY_VOID;
@@ -1122,7 +1067,7 @@ static Type static_type(Sema *s, const Node *n)
 
 /* The array a name (or a.shape's a) stands for, or -1: arrays are
  * parameters, or fields of a struct (s.a). */
-static int array_of(Sema *s, const Node *n)
+int array_of(Sema *s, const Node *n)
 {
 	if (n && n->kind == N_ATTR && ty_is_array(static_type(s, n)))
 		return expr(s, (Node *)n, NULL); /* s.a: a struct's array */
@@ -1136,7 +1081,7 @@ static int array_of(Sema *s, const Node *n)
  * N-d array either way), from the innermost: e is the outermost N_INDEX;
  * *arr the array, the index nodes in sub[0..*n), *used how many of e's
  * chain they take (the rest index the element). */
-static int array_access(Sema *s, Node *e, int *arr, Node **sub, int cap)
+int array_access(Sema *s, Node *e, int *arr, Node **sub, int cap)
 {
 	Node *chain[KS_MAX_NDIM + 8];
 	int nc = 0, n = 0;
@@ -1213,7 +1158,7 @@ static int shape_value(Sema *s, Node *e, Target *t)
 }
 
 /* a[i] (load), a[i, j], a[i][j], v[k], m[i] (a row), m[i, j], q[k] */
-static int index_value(Sema *s, Node *e, Target *t)
+int index_value(Sema *s, Node *e, Target *t)
 {
 	Node *sub[KS_MAX_NDIM + 8];
 	int arr, n;
@@ -1235,112 +1180,7 @@ static int index_value(Sema *s, Node *e, Target *t)
 	return emit_val(s, e, OP_EXTRACT, ir_op_type(OP_EXTRACT, ta, n + 1, TY_VOID), a, n + 1, t);
 }
 
-/* The first random draw (wp.randf(state), ...) in expression e, or NULL. */
-static const Node *find_draw(const Node *e)
-{
-	if (e->kind == N_CALL && is_wp_attr(e->kid[0]))
-		for (int r = 0; r < BI_COUNT; r++)
-			if ((ir_builtins[r].flags & BF_STATE) && !strcmp(ir_builtins[r].name, e->kid[0]->name))
-				return e;
-	for (int i = 0; i < e->nkid; i++) {
-		const Node *d = e->kid[i] ? find_draw(e->kid[i]) : NULL;
-		if (d)
-			return d;
-	}
-	return NULL;
-}
-
-/* a if c else b: both sides evaluated, as Warp does */
-static int ifexp(Sema *s, Node *e, Target *t)
-{
-	const Node *d = find_draw(e->kid[0]);
-	if (!d)
-		d = find_draw(e->kid[2]);
-	if (d)
-		ERR(d, "a random draw in a branch of a conditional expression is not supported: "
-		    "use an if statement");
-	int c = cond(s, e->kid[1], "the condition of a conditional expression");
-	int a = expr(s, e->kid[0], NULL), b = expr(s, e->kid[2], NULL);
-	Type ta[3] = {TY_BOOL, ty_of(s, a), ty_of(s, b)};
-	Type r = ir_op_type(OP_SELECT, ta, 3, TY_VOID);
-	if (r == TY_VOID && ta[1] != ta[2])
-		ERR(e, "the branches of a conditional expression have different types: '%s' and "
-		    "'%s'%s", uty(ta[1]), uty(ta[2]), conv_hint(ta[1], ta[2]));
-	if (r == TY_VOID)
-		ERR(e, "a conditional expression cannot choose between arrays");
-	int32_t args[3] = {c, a, b};
-	return emit_val(s, e, OP_SELECT, r, args, 3, t);
-}
-
-/* Lower an expression to a value id.  With a target, the instruction that
- * computes the value writes it (t->done), unless the value is a bare name,
- * constant or conversion to its own type. */
-static int expr1(Sema *s, Node *e, Target *t);
-
-static int expr(Sema *s, Node *e, Target *t)
-{
-	if (t || !s->memo_blk)
-		return expr1(s, e, t);
-	int v = memo_get(s, e, 0);
-	return v >= 0 ? v : memo_put(s, e, 0, expr1(s, e, NULL));
-}
-
-static int expr1(Sema *s, Node *e, Target *t)
-{
-	int a, b;
-	switch (e->kind) {
-	case N_INT:
-		return int_lit(s, e, e, 0);
-	case N_FLOAT:
-		return float_lit(s, e, e, 0);
-	case N_BOOL:
-		return ir_const_bool(s->m, s->f, (int)e->ival);
-	case N_NAME:
-		return name_value(s, e);
-	case N_ATTR:
-		return attr_value(s, e, t);
-	case N_CALL:
-		return call(s, e, t, 1);
-	case N_INDEX:
-		return index_value(s, e, t);
-	case N_UNARY:
-		return unary(s, e, t);
-	case N_NOT: {
-		int32_t v = cond(s, e->kid[0], "the operand of 'not'");
-		return emit_val(s, e, OP_NOT, TY_BOOL, &v, 1, t);
-	}
-	case N_BINARY:
-		a = expr(s, e->kid[0], NULL);
-		b = expr(s, e->kid[1], NULL);
-		return binop(s, e, e->op, a, b, t, 0);
-	case N_COMPARE:
-		return compare(s, e, t);
-	case N_AND:
-	case N_OR: {
-		const char *what = e->kind == N_AND ? "an operand of 'and'" : "an operand of 'or'";
-		const Node *d = find_draw(e->kid[1]);
-		if (d)
-			ERR(d, "a random draw in the right operand of '%s' is not supported (it draws only "
-			    "when the left one does not decide): use an if statement",
-			    e->kind == N_AND ? "and" : "or");
-		int32_t args[2];
-		args[0] = cond(s, e->kid[0], what);
-		args[1] = cond(s, e->kid[1], what);
-		return emit_val(s, e, e->kind == N_AND ? OP_AND : OP_OR, TY_BOOL, args, 2, t);
-	}
-	case N_IFEXP:
-		return ifexp(s, e, t);
-	case N_TUPLE:
-		ERR(e, "tuples are only supported as 'return a, b' and 'a, b = f(...)'");
-	case N_STRING:
-		ERR(e, "strings are not supported in kernels");
-	case N_KWARG:
-		ERR(e, "keyword arguments are only allowed in calls");
-	}
-	ERR(e, "this expression is not supported in kernels");
-}
-
-/* ---- calls ------------------------------------------------------------------ */
+/* ---- calls --------------------------------------------------------------- */
 
 /* Lower the positional arguments of a call into a[] and their types into
  * ty[]; keyword arguments are an error (what: the callee, for it). */
@@ -1385,7 +1225,7 @@ static int convert(Sema *s, Node *e, const char *what, Type want, Target *t)
 
 /* One component of a constructor of want: a literal of its scalar type,
  * or a number converted to it. */
-static int component_arg(Sema *s, Node *x, Type want, const char *name)
+int component_arg(Sema *s, Node *x, Type want, const char *name)
 {
 	Type sc = ty_scalar(want);
 	int v = typed_literal(s, x, sc);
@@ -1409,7 +1249,7 @@ static int component_arg(Sema *s, Node *x, Type want, const char *name)
  * wp.transform(p, q): no argument (zero), one number for every component,
  * every component, a value of the same shape and another scalar type
  * (converted), or a transform's position and rotation. */
-static int make(Sema *s, Node *e, Type want, Target *t)
+int make(Sema *s, Node *e, Type want, Target *t)
 {
 	const char *name = e->kid[0]->name;
 	int32_t a[MAXOPS];
@@ -1473,7 +1313,7 @@ static int make(Sema *s, Node *e, Type want, Target *t)
  * parameter not given takes dflt[i] when there is one (else it is an
  * error).  Fills node[] with the argument nodes (NULL: the default).
  * Returns the number of parameters given or defaulted. */
-static int bind_args(Sema *s, Node *e, const char *what, const char *const *pname, int np,
+int bind_args(Sema *s, Node *e, const char *what, const char *const *pname, int np,
 		     Node *const *dflt, Node **node)
 {
 	int n = e->nkid - 1, npos = 0;
@@ -1556,7 +1396,7 @@ static int draw(Sema *s, Node *e, int row, Type res, const int32_t *a, int n, Ta
  *     wp.svd3(A, U, sigma, V)       into variables assigned before
  *
  * (a statement wp.svd3(A) computes them into temps nobody reads). */
-static int several(Sema *s, Node *e, const char *name, int row0, Node *lhs, int want)
+int several(Sema *s, Node *e, const char *name, int row0, Node *lhs, int want)
 {
 	const char *pname[16];
 	char store[16][24];
@@ -1718,7 +1558,7 @@ static int builtin(Sema *s, Node *e, const char *name, Target *t, int want)
 }
 
 /* The def index of a call to a wp.func (not a kernel), else -1. */
-static int callee_of(Sema *s, const Node *e)
+int callee_of(Sema *s, const Node *e)
 {
 	if (e->kind != N_CALL || e->kid[0]->kind != N_NAME)
 		return -1;
@@ -1728,7 +1568,7 @@ static int callee_of(Sema *s, const Node *e)
 
 /* The arguments of a call to the wp.func d, checked against its
  * parameters; defaults fill what is not given. */
-static int func_args(Sema *s, Node *e, int d, int32_t *a)
+int func_args(Sema *s, Node *e, int d, int32_t *a)
 {
 	Func *g = s->m->fn[d];
 	Node *const *dflt = s->def ? s->def[d].dflt : NULL; /* streamed: none */
@@ -1751,13 +1591,13 @@ static int func_args(Sema *s, Node *e, int d, int32_t *a)
 }
 
 /* The call to d, its results written to res[] (one per returned value). */
-static void func_call(Sema *s, Node *e, int d, const int32_t *res, const int32_t *a, int n)
+void func_call(Sema *s, Node *e, int d, const int32_t *res, const int32_t *a, int n)
 {
 	emit(s, e, OP_CALL, res, s->m->fn[d]->nret, a, n)->callee = (int32_t)d;
 }
 
 /* A call returning several values into fresh temps (return f(x)). */
-static void func_call_temps(Sema *s, Node *e, int d, int32_t *res)
+void func_call_temps(Sema *s, Node *e, int d, int32_t *res)
 {
 	Func *g = s->m->fn[d];
 	int32_t a[MAXOPS];
@@ -1808,7 +1648,123 @@ static int identity(Sema *s, Node *e, Target *t)
 	return emit_val(s, e, OP_MAKE, mt, a, (int)(n * n), t);
 }
 
-/* ---- language-level builtins: where, select, extract ----------------------- */
+/* S() and S(field=value, ...): a struct, zero but for the fields named. */
+static int struct_make(Sema *s, Node *e, Type ty, Target *t)
+{
+	int32_t v[MAXOPS];
+	int fk[MAXOPS], n = 0;
+	for (int i = 1; i < e->nkid; i++) {
+		Node *k = e->kid[i];
+		if (k->kind != N_KWARG)
+			ERR(k, "struct %s takes its fields by name: %s(%s=...)", ty_name(ty), ty_name(ty),
+			    ty_nfield(ty) ? ty_field(ty, 0)->name : "x");
+		int f = ty_field_find(ty, k->name);
+		if (f < 0)
+			ERR(k, "struct %s has no field '%s'", ty_name(ty), k->name);
+		for (int j = 0; j < n; j++)
+			if (fk[j] == f)
+				ERR(k, "field '%s' is given twice", k->name);
+		v[n] = expr(s, k->kid[0], NULL);
+		Type ft = ty_field(ty, f)->ty;
+		if (ty_of(s, v[n]) != ft)
+			ERR(k->kid[0], "field '%s' of %s is %s, not %s%s", k->name, ty_name(ty), uty(ft),
+			    uty(ty_of(s, v[n])), assign_hint(ft, ty_of(s, v[n])));
+		fk[n++] = f;
+	}
+	int r = emit_val(s, e, OP_MAKE, ty, NULL, 0, n ? NULL : t);
+	for (int i = 0; i < n; i++) {
+		int32_t a[2] = {r, v[i]};
+		r = emit_val(s, e, OP_SETFIELD, ty,
+			     a, 2, i == n - 1 ? t : NULL);
+		s->blk->v[s->blk->n - 1].callee = fk[i];
+	}
+	return r;
+}
+
+/* A call: conversions, constructors, builtins and wp.funcs.  want: the
+ * call must produce one value (else it is a statement). */
+int call(Sema *s, Node *e, Target *t, int want)
+{
+	Node *fn = e->kid[0];
+	if (fn->kind == N_NAME) {
+		const char *name = fn->name;
+		int d = def_find(s, name);
+		if (map_get(&s->names, name) >= 0)
+			ERR(fn, "'%s' is a variable, not a function", name);
+		if (d >= 0 && s->m->fn[d]->is_kernel)
+			ERR(e, "kernels cannot be called from kernels or functions; use a wp.func");
+		if (d >= 0) {
+			Func *g = s->m->fn[d];
+			int32_t res[MAXOPS];
+			if (want && g->nret == 0)
+				ERR(e, "'%s' does not return a value", name);
+			if (want && g->nret > 1)
+				ERR(e, "'%s' returns %d values; unpack them with 'a, b = %s(...)'", name,
+				    g->nret, name);
+			if (!want) {
+				func_call_temps(s, e, d, res);
+				return -1;
+			}
+			int32_t a[MAXOPS];
+			int n = func_args(s, e, d, a);
+			res[0] = out(s, t, g->ret[0]);
+			func_call(s, e, d, res, a, n);
+			return res[0];
+		}
+		int alias = map_get(&s->typealias, name);
+		if (alias >= 0 && (ty_is_scalar((Type)alias) || alias == TY_BOOL))
+			return convert(s, e, name, (Type)alias, t);
+		if (alias >= 0 && ty_is_composite((Type)alias))
+			return make(s, e, (Type)alias, t);
+		if (alias >= 0 && ty_is_struct((Type)alias))
+			return struct_make(s, e, (Type)alias, t);
+		if (!strcmp(name, "float"))
+			return convert(s, e, "float", TY_FLOAT, t);
+		if (!strcmp(name, "int"))
+			return convert(s, e, "int", TY_INT, t);
+		if (!strcmp(name, "bool"))
+			return convert(s, e, "bool", TY_BOOL, t);
+		if (!strcmp(name, "len"))
+			return len_value(s, e, t);
+		if (!strcmp(name, "range"))
+			ERR(e, "range() can only be used in 'for ... in range(...)'");
+		if (ir_builtin_public(name))
+			ERR(fn, "use wp.%s() instead of %s()", name, name);
+		if (!strcmp(name, "print")) {
+			if (want)
+				ERR(e, "print() does not return a value");
+			print_call(s, e);
+			return -1;
+		}
+		ERR(fn, "name '%s' is not defined", name);
+	}
+	if (is_wp_attr(fn)) {
+		const char *name = fn->name;
+		Type ty = wp_type(name);
+		if (ty_is_scalar(ty) || ty == TY_BOOL) {
+			char what[32];
+			snprintf(what, sizeof what, "wp.%s", name);
+			return convert(s, e, what, ty, t);
+		}
+		if (ty_is_composite(ty))
+			return make(s, e, ty, t);
+		int v = lang_call(s, e, name, t, want);
+		if (v != -2)
+			return v;
+		if (ir_builtin_public(name))
+			return builtin(s, e, name, t, want);
+		if (!strcmp(name, "identity"))
+			return identity(s, e, t);
+		if (array_spelling(fn) >= 0)
+			ERR(e, "wp.%s() can only be used in a parameter annotation", name);
+		ERR(fn, "wp.%s() is not supported in kernels", name);
+	}
+	if (fn->kind == N_ATTR)
+		ERR(fn, "method calls are not supported");
+	ERR(e, "this expression cannot be called");
+}
+
+/* ---- language-level builtins: where, select, extract --------------------- */
 
 /* The argument nodes of wp.NAME(...) in the order of pname[0..np), by
  * position or keyword (Warp's parameter names). */
@@ -1978,9 +1934,6 @@ static int generic_make(Sema *s, Node *e, const char *name, Target *t)
 	return emit_val(s, e, OP_MAKE, want, a, npos, t);
 }
 
-/* The bytes of a string literal node (adjacent literals joined, as
- * Python joins them), into b.  Escapes are Python's; a raw string keeps
- * its backslashes; f-strings, bytes and non-ASCII are refused. */
 /* an error in a string literal: the text gathered so far is freed first,
  * since the error may longjmp to a caller that goes on (ks_recover) */
 #define STR_ERR(...)                   \
@@ -1989,6 +1942,9 @@ static int generic_make(Sema *s, Node *e, const char *name, Target *t)
 		ERR(__VA_ARGS__);      \
 	} while (0)
 
+/* The bytes of a string literal node (adjacent literals joined, as
+ * Python joins them), into b.  Escapes are Python's; a raw string keeps
+ * its backslashes; f-strings, bytes and non-ASCII are refused. */
 static void py_string(Sema *s, Node *n, Buf *b)
 {
 	const char *p = n->name;
@@ -2123,7 +2079,7 @@ static void printf_call(Sema *s, Node *e)
 /* print(x): Warp's print of a value, one line (a matrix: one a row).
  * Floats as %g (a composite's components as float32), ints in decimal,
  * bools as True and False. */
-static void print_call(Sema *s, Node *e)
+void print_call(Sema *s, Node *e)
 {
 	if (e->nkid != 2 || e->kid[1]->kind == N_KWARG)
 		ERR(e, "print() takes one value in a kernel");
@@ -2208,7 +2164,7 @@ static int cast_value(Sema *s, Node *e, Target *t)
 
 /* The wp.NAME calls that are language rather than rows of builtins.h;
  * -2 when NAME is none of them. */
-static int lang_call(Sema *s, Node *e, const char *name, Target *t, int want)
+int lang_call(Sema *s, Node *e, const char *name, Target *t, int want)
 {
 	if (!strcmp(name, "where"))
 		return where_value(s, e, t);
@@ -2234,125 +2190,8 @@ static int lang_call(Sema *s, Node *e, const char *name, Target *t, int want)
 	return -2;
 }
 
-/* A call: conversions, constructors, builtins and wp.funcs.  want: the
- * call must produce one value (else it is a statement). */
-/* S() and S(field=value, ...): a struct, zero but for the fields named. */
-static int struct_make(Sema *s, Node *e, Type ty, Target *t)
-{
-	int32_t v[MAXOPS];
-	int fk[MAXOPS], n = 0;
-	for (int i = 1; i < e->nkid; i++) {
-		Node *k = e->kid[i];
-		if (k->kind != N_KWARG)
-			ERR(k, "struct %s takes its fields by name: %s(%s=...)", ty_name(ty), ty_name(ty),
-			    ty_nfield(ty) ? ty_field(ty, 0)->name : "x");
-		int f = ty_field_find(ty, k->name);
-		if (f < 0)
-			ERR(k, "struct %s has no field '%s'", ty_name(ty), k->name);
-		for (int j = 0; j < n; j++)
-			if (fk[j] == f)
-				ERR(k, "field '%s' is given twice", k->name);
-		v[n] = expr(s, k->kid[0], NULL);
-		Type ft = ty_field(ty, f)->ty;
-		if (ty_of(s, v[n]) != ft)
-			ERR(k->kid[0], "field '%s' of %s is %s, not %s%s", k->name, ty_name(ty), uty(ft),
-			    uty(ty_of(s, v[n])), assign_hint(ft, ty_of(s, v[n])));
-		fk[n++] = f;
-	}
-	int r = emit_val(s, e, OP_MAKE, ty, NULL, 0, n ? NULL : t);
-	for (int i = 0; i < n; i++) {
-		int32_t a[2] = {r, v[i]};
-		r = emit_val(s, e, OP_SETFIELD, ty,
-			     a, 2, i == n - 1 ? t : NULL);
-		s->blk->v[s->blk->n - 1].callee = fk[i];
-	}
-	return r;
-}
+/* ---- statements ---------------------------------------------------------- */
 
-static int call(Sema *s, Node *e, Target *t, int want)
-{
-	Node *fn = e->kid[0];
-	if (fn->kind == N_NAME) {
-		const char *name = fn->name;
-		int d = def_find(s, name);
-		if (map_get(&s->names, name) >= 0)
-			ERR(fn, "'%s' is a variable, not a function", name);
-		if (d >= 0 && s->m->fn[d]->is_kernel)
-			ERR(e, "kernels cannot be called from kernels or functions; use a wp.func");
-		if (d >= 0) {
-			Func *g = s->m->fn[d];
-			int32_t res[MAXOPS];
-			if (want && g->nret == 0)
-				ERR(e, "'%s' does not return a value", name);
-			if (want && g->nret > 1)
-				ERR(e, "'%s' returns %d values; unpack them with 'a, b = %s(...)'", name,
-				    g->nret, name);
-			if (!want) {
-				func_call_temps(s, e, d, res);
-				return -1;
-			}
-			int32_t a[MAXOPS];
-			int n = func_args(s, e, d, a);
-			res[0] = out(s, t, g->ret[0]);
-			func_call(s, e, d, res, a, n);
-			return res[0];
-		}
-		int alias = map_get(&s->typealias, name);
-		if (alias >= 0 && (ty_is_scalar((Type)alias) || alias == TY_BOOL))
-			return convert(s, e, name, (Type)alias, t);
-		if (alias >= 0 && ty_is_composite((Type)alias))
-			return make(s, e, (Type)alias, t);
-		if (alias >= 0 && ty_is_struct((Type)alias))
-			return struct_make(s, e, (Type)alias, t);
-		if (!strcmp(name, "float"))
-			return convert(s, e, "float", TY_FLOAT, t);
-		if (!strcmp(name, "int"))
-			return convert(s, e, "int", TY_INT, t);
-		if (!strcmp(name, "bool"))
-			return convert(s, e, "bool", TY_BOOL, t);
-		if (!strcmp(name, "len"))
-			return len_value(s, e, t);
-		if (!strcmp(name, "range"))
-			ERR(e, "range() can only be used in 'for ... in range(...)'");
-		if (ir_builtin_public(name))
-			ERR(fn, "use wp.%s() instead of %s()", name, name);
-		if (!strcmp(name, "print")) {
-			if (want)
-				ERR(e, "print() does not return a value");
-			print_call(s, e);
-			return -1;
-		}
-		ERR(fn, "name '%s' is not defined", name);
-	}
-	if (is_wp_attr(fn)) {
-		const char *name = fn->name;
-		Type ty = wp_type(name);
-		if (ty_is_scalar(ty) || ty == TY_BOOL) {
-			char what[32];
-			snprintf(what, sizeof what, "wp.%s", name);
-			return convert(s, e, what, ty, t);
-		}
-		if (ty_is_composite(ty))
-			return make(s, e, ty, t);
-		int v = lang_call(s, e, name, t, want);
-		if (v != -2)
-			return v;
-		if (ir_builtin_public(name))
-			return builtin(s, e, name, t, want);
-		if (!strcmp(name, "identity"))
-			return identity(s, e, t);
-		if (array_spelling(fn) >= 0)
-			ERR(e, "wp.%s() can only be used in a parameter annotation", name);
-		ERR(fn, "wp.%s() is not supported in kernels", name);
-	}
-	if (fn->kind == N_ATTR)
-		ERR(fn, "method calls are not supported");
-	ERR(e, "this expression cannot be called");
-}
-
-/* ---- statements ----------------------------------------------------------- */
-
-static void stmt(Sema *s, Node *n);
 static void write_path(Sema *s, Node *st, Node *lhs, int val);
 
 /* The statements of a suite, into b. */
@@ -2401,7 +2240,7 @@ static void assign_name(Sema *s, Node *st, Node *lhs, Node *rhs, Type want)
 }
 
 /* The names a tuple assignment binds: checked, and each given once. */
-static void tuple_targets(Sema *s, Node *lhs)
+void tuple_targets(Sema *s, Node *lhs)
 {
 	for (int i = 0; i < lhs->nkid; i++) {
 		Node *x = lhs->kid[i];
@@ -2880,7 +2719,7 @@ static void while_stmt(Sema *s, Node *n)
 	s->nloop--;
 }
 
-static void check_ret_type(Sema *s, Node *at, Type t)
+void check_ret_type(Sema *s, Node *at, Type t)
 {
 	if (ty_is_array(t))
 		ERR(at, "functions cannot return arrays");
@@ -2928,7 +2767,7 @@ static void return_stmt(Sema *s, Node *n)
 	emit(s, n, OP_RET, NULL, 0, v, nv);
 }
 
-static void stmt(Sema *s, Node *n)
+void stmt(Sema *s, Node *n)
 {
 	switch (n->kind) {
 	case N_EXPR:
@@ -3358,7 +3197,7 @@ static void cl_block(ClWalk *w, const Node *b)
 		cl_stmt(w, b->kid[i]);
 }
 
-static void check_loop_constants(Sema *s, const Node *params, const Node *body)
+void check_loop_constants(Sema *s, const Node *params, const Node *body)
 {
 	ClWalk w = {.s = s};
 	for (int i = 0; params && i < params->nkid; i++)
@@ -3397,7 +3236,7 @@ static void return_annotation(Sema *s, Node *a)
 }
 
 /* def name(params) -> T: body, decorated @wp.kernel or @wp.func */
-static void lower_def(Sema *s, Def *d, int di)
+void lower_def(Sema *s, Def *d, int di)
 {
 	Node *fn = d->node, *ps = kid(fn, 1), *body = kid(fn, 3);
 	const char *what = d->kernel ? "kernel" : "function";
@@ -3437,76 +3276,7 @@ static void lower_def(Sema *s, Def *d, int di)
 	ir_set_ret(s->m, s->f, s->sig, s->nsig > 0 ? s->nsig : 0);
 }
 
-/* ---- the module ------------------------------------------------------------- */
-
-/* import warp as wp; import math, import numpy as np (for module
- * constants such as 2.0 * math.pi) */
-static void import(Sema *s, Node *n, int *have_wp)
-{
-	const char *as = n->str2 ? n->str2 : n->name;
-	if (n->kind == N_IMPORT && !strcmp(n->name, "warp") && n->str2 && !strcmp(n->str2, "wp")) {
-		*have_wp = 1;
-		return;
-	}
-	if (n->kind == N_IMPORT && !strcmp(n->name, "warp"))
-		ERR(n, "write 'import warp as wp': kernels refer to Warp as 'wp'");
-	if (n->kind == N_IMPORT && !strcmp(n->name, "math")) {
-		s->math_as = as;
-		return;
-	}
-	if (n->kind == N_IMPORT && !strcmp(n->name, "numpy")) {
-		s->np_as = as;
-		return;
-	}
-	ERR(n, "only 'import warp as wp', 'import math' and 'import numpy' are supported");
-}
-
-enum { DEF_KERNEL = 1, DEF_NO_BACKWARD = 2 };
-
-/* @wp.kernel, @wp.kernel(enable_backward=False, module=...) or @wp.func:
- * DEF_* flags.  module names the Warp module the kernel is built in, which
- * means nothing here; enable_backward=False tells kdiff to leave the
- * kernel without a backward. */
-static int decorator(Sema *s, Node *fn, int have_wp)
-{
-	Node *decs = kid(fn, 0), *dn;
-	char buf[128];
-	int flags = 0;
-	if (!decs || decs->nkid == 0)
-		ERR(fn, "function '%s' must be decorated with @wp.kernel or @wp.func", fn->name);
-	if (decs->nkid > 1)
-		ERR(decs->kid[1], "only one decorator is allowed: @wp.kernel or @wp.func");
-	dn = decs->kid[0];
-	Node *at = dn->kind == N_CALL ? dn->kid[0] : dn;
-	int ok = is_wp_attr(at) && (!strcmp(at->name, "kernel") || !strcmp(at->name, "func"));
-	if (ok && !have_wp)
-		ERR(at, "name 'wp' is not defined; start the file with 'import warp as wp'");
-	if (!ok) {
-		dotted(dn, buf, sizeof buf);
-		ERR(dn, "unsupported decorator '@%s'; use @wp.kernel or @wp.func", buf);
-	}
-	if (!strcmp(at->name, "kernel"))
-		flags |= DEF_KERNEL;
-	for (int i = 1; dn->kind == N_CALL && i < dn->nkid; i++) {
-		Node *k = dn->kid[i];
-		if (k->kind != N_KWARG)
-			ERR(k, "@wp.%s takes keyword options only", at->name);
-		if ((flags & DEF_KERNEL) && !strcmp(k->name, "enable_backward")) {
-			if (k->kid[0]->kind != N_BOOL)
-				ERR(k->kid[0], "enable_backward must be True or False");
-			if (!k->kid[0]->ival)
-				flags |= DEF_NO_BACKWARD;
-		} else if ((flags & DEF_KERNEL) && !strcmp(k->name, "module")) {
-			if (k->kid[0]->kind != N_STRING)
-				ERR(k->kid[0], "module must be a string");
-		} else {
-			ERR(k, "@wp.%s option '%s' is not supported", at->name, k->name);
-		}
-	}
-	return flags;
-}
-
-/* ---- module constants ------------------------------------------------------ */
+/* ---- module constants ---------------------------------------------------- */
 
 /* Python's value of a number constant as a double. */
 static double cnum(const Const *c)
@@ -3529,8 +3299,6 @@ static void set_float(Const *c, double x)
 	c->ty = TY_FLOAT;
 	c->v[0] = x;
 }
-
-static int const_eval(Sema *s, Node *e, Const *c);
 
 /* a OP b on Python numbers, with Python's rules: int arithmetic exact,
  * / true division, // and % rounding toward minus infinity. */
@@ -3627,7 +3395,7 @@ static int const_math(const char *name, int n, const double *x, double *r)
 }
 
 /* Is the name the module imported math or numpy as? */
-static int is_module(const Node *n, const char *as)
+int is_module(const Node *n, const char *as)
 {
 	return as && n && n->kind == N_NAME && !strcmp(n->name, as);
 }
@@ -3733,7 +3501,7 @@ static int const_call(Sema *s, Node *e, Const *c)
  * constant Warp captures: numbers, True/False, names of constants above,
  * arithmetic, math.pi and the like, wp.constant(...), wp.float64(...),
  * wp.vec3(...).  Returns 0 for anything else. */
-static int const_eval(Sema *s, Node *e, Const *c)
+int const_eval(Sema *s, Node *e, Const *c)
 {
 	memset(c, 0, sizeof *c);
 	switch (e->kind) {
@@ -3788,6 +3556,75 @@ static int const_eval(Sema *s, Node *e, Const *c)
 		return const_call(s, e, c);
 	}
 	return 0;
+}
+
+/* ---- the module ---------------------------------------------------------- */
+
+/* import warp as wp; import math, import numpy as np (for module
+ * constants such as 2.0 * math.pi) */
+static void import(Sema *s, Node *n, int *have_wp)
+{
+	const char *as = n->str2 ? n->str2 : n->name;
+	if (n->kind == N_IMPORT && !strcmp(n->name, "warp") && n->str2 && !strcmp(n->str2, "wp")) {
+		*have_wp = 1;
+		return;
+	}
+	if (n->kind == N_IMPORT && !strcmp(n->name, "warp"))
+		ERR(n, "write 'import warp as wp': kernels refer to Warp as 'wp'");
+	if (n->kind == N_IMPORT && !strcmp(n->name, "math")) {
+		s->math_as = as;
+		return;
+	}
+	if (n->kind == N_IMPORT && !strcmp(n->name, "numpy")) {
+		s->np_as = as;
+		return;
+	}
+	ERR(n, "only 'import warp as wp', 'import math' and 'import numpy' are supported");
+}
+
+enum { DEF_KERNEL = 1, DEF_NO_BACKWARD = 2 };
+
+/* @wp.kernel, @wp.kernel(enable_backward=False, module=...) or @wp.func:
+ * DEF_* flags.  module names the Warp module the kernel is built in, which
+ * means nothing here; enable_backward=False tells kdiff to leave the
+ * kernel without a backward. */
+static int decorator(Sema *s, Node *fn, int have_wp)
+{
+	Node *decs = kid(fn, 0), *dn;
+	char buf[128];
+	int flags = 0;
+	if (!decs || decs->nkid == 0)
+		ERR(fn, "function '%s' must be decorated with @wp.kernel or @wp.func", fn->name);
+	if (decs->nkid > 1)
+		ERR(decs->kid[1], "only one decorator is allowed: @wp.kernel or @wp.func");
+	dn = decs->kid[0];
+	Node *at = dn->kind == N_CALL ? dn->kid[0] : dn;
+	int ok = is_wp_attr(at) && (!strcmp(at->name, "kernel") || !strcmp(at->name, "func"));
+	if (ok && !have_wp)
+		ERR(at, "name 'wp' is not defined; start the file with 'import warp as wp'");
+	if (!ok) {
+		dotted(dn, buf, sizeof buf);
+		ERR(dn, "unsupported decorator '@%s'; use @wp.kernel or @wp.func", buf);
+	}
+	if (!strcmp(at->name, "kernel"))
+		flags |= DEF_KERNEL;
+	for (int i = 1; dn->kind == N_CALL && i < dn->nkid; i++) {
+		Node *k = dn->kid[i];
+		if (k->kind != N_KWARG)
+			ERR(k, "@wp.%s takes keyword options only", at->name);
+		if ((flags & DEF_KERNEL) && !strcmp(k->name, "enable_backward")) {
+			if (k->kid[0]->kind != N_BOOL)
+				ERR(k->kid[0], "enable_backward must be True or False");
+			if (!k->kid[0]->ival)
+				flags |= DEF_NO_BACKWARD;
+		} else if ((flags & DEF_KERNEL) && !strcmp(k->name, "module")) {
+			if (k->kid[0]->kind != N_STRING)
+				ERR(k->kid[0], "module must be a string");
+		} else {
+			ERR(k, "@wp.%s option '%s' is not supported", at->name, k->name);
+		}
+	}
+	return flags;
 }
 
 /* NAME = value at module level: a constant (kept), a type alias (kept),
@@ -3892,10 +3729,6 @@ static int *call_order(Sema *s)
 	return order;
 }
 
-/* A top-level statement, the i-th of the module: an import, the
- * docstring or a constant (returns NULL), or a decorated def, which gets
- * its IR function (returns its node).  *have_wp: the import came before;
- * *flags: the def's DEF_* flags. */
 /* @wp.struct
  * class NAME:
  *     FIELD: TYPE
@@ -3956,6 +3789,10 @@ static void struct_def(Sema *s, Node *n, int have_wp)
 	map_put(s->a, &s->typealias, n->name, t);
 }
 
+/* A top-level statement, the i-th of the module: an import, the
+ * docstring or a constant (returns NULL), or a decorated def, which gets
+ * its IR function (returns its node).  *have_wp: the import came before;
+ * *flags: the def's DEF_* flags. */
 static Node *top_level(Sema *s, Node *n, int i, int *have_wp, int *flags)
 {
 	if (n->kind == N_IMPORT || n->kind == N_FROMIMPORT) {

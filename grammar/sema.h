@@ -1,0 +1,271 @@
+/*
+ * sema.h: the front end's checker — names, Warp's typing rules and the
+ * lowering of the syntax tree (ast.h) to typed IR (ir.h), in one walk —
+ * and the state its files share.  Internal to grammar/.
+ *
+ * The module is checked in two steps.  The first reads the top level
+ * (the import, the decorated defs), gives every def its IR function in
+ * source order and builds the call graph from the calls that name a
+ * wp.func; a depth-first walk of that graph rejects recursion and yields
+ * an order in which every callee is lowered before its callers, so a call
+ * always finds its callee's parameter and return types.  The second step
+ * lowers each body statement by statement: an expression is lowered to a
+ * value id (a temp, constant, parameter or variable) and its type is read
+ * back from the IR, never tracked on the side.  Which operand types an
+ * operator or builtin accepts is asked of ir_op_type and
+ * ir_builtin_resolve, the rules the verifier uses too; the checker only
+ * turns a refusal into a message a Python user understands.
+ *
+ * An assignment hands its target down (a Target) so that the last
+ * instruction of the right-hand side writes the variable itself: no copy
+ * unless the right-hand side is a bare value.  Python's scoping is
+ * function-wide, so a variable is one IR value for the whole function,
+ * typed by its first assignment; whether it is assigned before each use is
+ * left to ir_verify's definite-assignment analysis.
+ *
+ * Errors longjmp out (ks.h); the module under construction is freed on the
+ * way, so an error leaks nothing whether the caller exits or recovers.
+ *
+ * ks_frontend_stream does the same one definition at a time, on the
+ * pieces of pieces.c: each def is registered, lowered, verified and
+ * printed as soon as it is parsed, then its body is freed (a func keeps
+ * its signature, a kernel leaves the module and leaves its name's hash
+ * behind).  That is the whole-module result only when every call names a
+ * def above its caller, so any lookup that would have gone differently
+ * with the later defs known — a name looked up as a function and not
+ * found that a later def takes, a name of a kernel already gone, a call
+ * to the def itself — is an error, and every error, quietly caught, sends
+ * the caller back to the whole-module path to report it.
+ *
+ * The files, one concern each:
+ *   sema.c           name maps, the streaming sets, how messages spell
+ *                    types, emitting instructions
+ */
+#ifndef KS_SEMA_H
+#define KS_SEMA_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "../ir/ir.h"
+#include "ast.h"
+
+#define MAXOPS 255 /* operands and results of one instruction */
+
+/* A located error at node n; every caller has its Sema in s. */
+#define ERR(n, ...) ks_error_at(s->src, (n)->line, (n)->col, __VA_ARGS__)
+
+/* A string → int hash map in the parse arena: function names, and the
+ * parameters and variables of the function being lowered. */
+typedef struct Map {
+	const char **key;
+	int *val;
+	unsigned n, cap;
+} Map;
+
+/* A call to a wp.func: an edge of the call graph. */
+typedef struct Call {
+	Node *at;
+	int to;  /* the callee's def index */
+} Call;
+
+/* A decorated def of the module (def index = IR function index). */
+typedef struct Def {
+	Node *node;
+	int kernel;
+	Call *call;  /* the calls in its body that name a wp.func */
+	int ncall, capcall;
+	Node **dflt; /* per parameter: its default value, or NULL */
+} Def;
+
+/* A module constant's value: a Python number (py: an int, float or bool,
+ * typed when a function reads it: int32, float32, bool, as Warp captures
+ * it), or a value of a wp type (wp.float64(0.1), wp.vec3(0.0, -9.8, 0.0)). */
+typedef struct Const {
+	Type ty;       /* TY_INT, TY_FLOAT, TY_BOOL for a Python number; else a wp type */
+	int py;        /* a Python number */
+	int64_t i;     /* int and bool */
+	double v[36];  /* float, or the components of a vector, matrix, ... */
+} Const;
+
+typedef struct Sema {
+	const Src *src;
+	Arena *a;  /* the parse arena: maps, the def table */
+	Module *m;
+	Def *def;
+	int ndef, capdef;  /* def index = IR function index */
+	/* streaming (ks_frontend_stream): the names looked up as functions
+	 * and not found, since the whole-module path would have found a later
+	 * definition of one of them; else NULL */
+	struct Missed *missed;
+	/* streaming: the kernels done, which leave the module (and nothing
+	 * may name), and the arena of what stays */
+	struct Missed *kernels;
+	Arena *keep;
+	/* the module level: its constants, the names it binds to anything
+	 * else (an error only where a function reads one), type aliases
+	 * (Vec = wp.vec3d), and what math and numpy are imported as */
+	Map consts;        /* name → index in cval */
+	Const *cval;
+	int ncval, capcval;
+	Map skipped;
+	Map typealias;     /* name → Type */
+	const char *math_as, *np_as;
+
+	/* the function being lowered */
+	Def *cur;
+	Func *f;
+	Block *blk;        /* where instructions go */
+	Map names;         /* parameters and variables → value id */
+	int nloop;         /* enclosing loops, for break/continue */
+	const char **loopvar; /* enclosing for-loops' variables */
+	int nloopvar, caploopvar;
+	int nsig;          /* return values so far, -1 before the first return */
+	Type *sig;
+	int sig_ann;       /* the signature came from a '-> T' annotation */
+	/* while an assignment target is lowered (d[f(i)].x += e): the values
+	 * already computed for its nodes in block memo_blk, so that a node read
+	 * and then written back is evaluated once; memo_blk NULL: off */
+	struct Memo *memo;
+	int nmemo, capmemo;
+	Block *memo_blk;
+} Sema;
+
+/* One node's value: what expr (idx 0) or index_val (idx 1) gave for it. */
+typedef struct Memo {
+	const Node *n;
+	int idx;
+	int v;
+} Memo;
+
+/* A set of names kept as their 64-bit hashes (open addressing, 0 free):
+ * a collision can only make a name look missed, which costs the stream,
+ * never correctness. */
+typedef struct Missed {
+	uint64_t *h;
+	size_t n, cap;
+} Missed;
+
+/* An assignment's target, handed to the expression that computes its value
+ * so that the last instruction writes the variable directly. */
+typedef struct Target {
+	Node *at;   /* the N_NAME assigned, for its name and for errors */
+	int id;     /* its value, or -1 before its first assignment */
+	Type want;  /* the annotated type of a new variable, or TY_VOID */
+	int done;   /* an instruction has written it */
+} Target;
+
+/* The i-th child of n, or NULL. */
+static inline Node *kid(const Node *n, int i)
+{
+	return n && i < n->nkid ? n->kid[i] : NULL;
+}
+
+/* Where n is, for the IR. */
+static inline Loc loc_of(const Node *n)
+{
+	Loc l = {n->line, n->col};
+	return l;
+}
+
+static inline int is_name(const Node *n, const char *name)
+{
+	return n && n->kind == N_NAME && !strcmp(n->name, name);
+}
+
+/* wp.NAME */
+static inline int is_wp_attr(const Node *n)
+{
+	return n && n->kind == N_ATTR && is_name(kid(n, 0), "wp");
+}
+
+/* The type of value v of the function being lowered. */
+static inline Type ty_of(const Sema *s, int v)
+{
+	return s->f->val[v].ty;
+}
+
+/* sema.c: names, state, messages, emitting */
+int map_get(const Map *mp, const char *k);
+void map_put(Arena *a, Map *mp, const char *k, int v);
+int missed_has(const Missed *ms, const char *name);
+void missed_add(Missed *ms, const char *name);
+int def_find(Sema *s, const char *name);
+const char *uty(Type t);
+void fmt_types(char *out, size_t n, const Type *t, int k);
+const char *conv_hint(Type a, Type b);
+const char *assign_hint(Type dst, Type src);
+void lit_text(const Sema *s, const Node *n, char *out, size_t cap);
+int reserved(const char *name);
+Type wp_type(const char *name);
+Inst *emit(Sema *s, const Node *at, int op, const int32_t *res, int nres, const int32_t *arg,
+	   int narg);
+int new_var(Sema *s, const char *name, Type ty);
+void type_mismatch(Sema *s, const Node *at, const char *name, Type has, Type ty);
+int out(Sema *s, Target *t, Type ty);
+int emit_val(Sema *s, const Node *at, int op, Type ty, const int32_t *arg, int narg, Target *t);
+
+/* sema.c: the types written in the source */
+void dotted(const Node *n, char *out, size_t cap);
+int array_spelling(const Node *n);
+int const_int(Sema *s, Node *n, const char *what);
+int is_wp_types(const Node *n, const char *name);
+Type shaped_type(Sema *s, Node *at, int rows, int cols, Type sc);
+Type ann_type(Sema *s, Node *a);
+
+/* sema.c: expressions */
+int literal(const Node *n, int64_t *i, double *x, int *isf);
+int typed_literal(Sema *s, Node *n, Type ty);
+int cond(Sema *s, Node *e, const char *what);
+extern const char *const binop_sym[];
+int binop(Sema *s, Node *at, int bop, int a, int b, Target *t, int aug);
+int wp_constant(const char *name, double *x);
+int name_value(Sema *s, Node *e);
+int memo_get(Sema *s, const Node *e, int idx);
+int memo_put(Sema *s, const Node *e, int idx, int v);
+int expr(Sema *s, Node *e, Target *t);
+
+/* sema.c: indexing */
+int index_val(Sema *s, Node *e, int dim, Type of);
+Node **subscripts(Node *e, int *n);
+void check_nsub(Sema *s, Node *e, Type t, int n);
+int component(Sema *s, Node *e, Type t);
+int field_index(Sema *s, Node *e, Type t);
+int attr_value(Sema *s, Node *e, Target *t);
+Type static_type(Sema *s, const Node *n);
+int array_of(Sema *s, const Node *n);
+int array_access(Sema *s, Node *e, int *arr, Node **sub, int cap);
+int index_value(Sema *s, Node *e, Target *t);
+
+/* sema.c: calls */
+int component_arg(Sema *s, Node *x, Type want, const char *name);
+int make(Sema *s, Node *e, Type want, Target *t);
+int bind_args(Sema *s, Node *e, const char *what, const char *const *pname, int np,
+	      Node *const *dflt, Node **node);
+int several(Sema *s, Node *e, const char *name, int row0, Node *lhs, int want);
+int callee_of(Sema *s, const Node *e);
+int func_args(Sema *s, Node *e, int d, int32_t *a);
+void func_call(Sema *s, Node *e, int d, const int32_t *res, const int32_t *a, int n);
+void func_call_temps(Sema *s, Node *e, int d, int32_t *res);
+int call(Sema *s, Node *e, Target *t, int want);
+
+/* sema.c: the language-level builtins */
+void print_call(Sema *s, Node *e);
+int lang_call(Sema *s, Node *e, const char *name, Target *t, int want);
+
+/* sema.c: statements */
+void tuple_targets(Sema *s, Node *lhs);
+void check_ret_type(Sema *s, Node *at, Type t);
+void stmt(Sema *s, Node *n);
+
+/* sema.c: Warp's rule for constants changed in dynamic loops */
+void check_loop_constants(Sema *s, const Node *params, const Node *body);
+
+/* sema.c: functions */
+void lower_def(Sema *s, Def *d, int di);
+
+/* sema.c: module constants */
+int is_module(const Node *n, const char *as);
+int const_eval(Sema *s, Node *e, Const *c);
+
+#endif
