@@ -40,6 +40,7 @@
  * The files, one concern each:
  *   sema.c           name maps, the streaming sets, how messages spell
  *                    types, emitting instructions
+ *   sema_types.c     types written in the source (annotations, aliases)
  */
 #ifndef KS_SEMA_H
 #define KS_SEMA_H
@@ -205,7 +206,7 @@ void type_mismatch(Sema *s, const Node *at, const char *name, Type has, Type ty)
 int out(Sema *s, Target *t, Type ty);
 int emit_val(Sema *s, const Node *at, int op, Type ty, const int32_t *arg, int narg, Target *t);
 
-/* sema.c: the types written in the source */
+/* sema_types.c */
 void dotted(const Node *n, char *out, size_t cap);
 int array_spelling(const Node *n);
 int const_int(Sema *s, Node *n, const char *what);
