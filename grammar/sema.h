@@ -41,6 +41,8 @@
  *   sema.c           name maps, the streaming sets, how messages spell
  *                    types, emitting instructions
  *   sema_types.c     types written in the source (annotations, aliases)
+ *   sema_expr.c      expressions: literals, module constants read in a
+ *                    body, conditions and operators, the dispatch
  */
 #ifndef KS_SEMA_H
 #define KS_SEMA_H
@@ -214,7 +216,7 @@ int is_wp_types(const Node *n, const char *name);
 Type shaped_type(Sema *s, Node *at, int rows, int cols, Type sc);
 Type ann_type(Sema *s, Node *a);
 
-/* sema.c: expressions */
+/* sema_expr.c */
 int literal(const Node *n, int64_t *i, double *x, int *isf);
 int typed_literal(Sema *s, Node *n, Type ty);
 int cond(Sema *s, Node *e, const char *what);
