@@ -43,6 +43,7 @@
  *   sema_types.c     types written in the source (annotations, aliases)
  *   sema_expr.c      expressions: literals, module constants read in a
  *                    body, conditions and operators, the dispatch
+ *   sema_index.c     indexing, components, fields and array shapes
  */
 #ifndef KS_SEMA_H
 #define KS_SEMA_H
@@ -228,7 +229,7 @@ int memo_get(Sema *s, const Node *e, int idx);
 int memo_put(Sema *s, const Node *e, int idx, int v);
 int expr(Sema *s, Node *e, Target *t);
 
-/* sema.c: indexing */
+/* sema_index.c */
 int index_val(Sema *s, Node *e, int dim, Type of);
 Node **subscripts(Node *e, int *n);
 void check_nsub(Sema *s, Node *e, Type t, int n);
