@@ -44,6 +44,7 @@
  *   sema_expr.c      expressions: literals, module constants read in a
  *                    body, conditions and operators, the dispatch
  *   sema_index.c     indexing, components, fields and array shapes
+ *   sema_call.c      calls: conversions, constructors, builtins, wp.funcs
  */
 #ifndef KS_SEMA_H
 #define KS_SEMA_H
@@ -241,7 +242,7 @@ int array_of(Sema *s, const Node *n);
 int array_access(Sema *s, Node *e, int *arr, Node **sub, int cap);
 int index_value(Sema *s, Node *e, Target *t);
 
-/* sema.c: calls */
+/* sema_call.c */
 int component_arg(Sema *s, Node *x, Type want, const char *name);
 int make(Sema *s, Node *e, Type want, Target *t);
 int bind_args(Sema *s, Node *e, const char *what, const char *const *pname, int np,
