@@ -45,6 +45,8 @@
  *                    body, conditions and operators, the dispatch
  *   sema_index.c     indexing, components, fields and array shapes
  *   sema_call.c      calls: conversions, constructors, builtins, wp.funcs
+ *   sema_builtin.c   the wp.NAME calls that are language: where, extract,
+ *                    cast, vector/matrix/..., printf and print
  */
 #ifndef KS_SEMA_H
 #define KS_SEMA_H
@@ -254,7 +256,7 @@ void func_call(Sema *s, Node *e, int d, const int32_t *res, const int32_t *a, in
 void func_call_temps(Sema *s, Node *e, int d, int32_t *res);
 int call(Sema *s, Node *e, Target *t, int want);
 
-/* sema.c: the language-level builtins */
+/* sema_builtin.c */
 void print_call(Sema *s, Node *e);
 int lang_call(Sema *s, Node *e, const char *name, Target *t, int want);
 
