@@ -47,6 +47,7 @@
  *   sema_call.c      calls: conversions, constructors, builtins, wp.funcs
  *   sema_builtin.c   the wp.NAME calls that are language: where, extract,
  *                    cast, vector/matrix/..., printf and print
+ *   sema_stmt.c      statements: assignments, stores, loops, return
  */
 #ifndef KS_SEMA_H
 #define KS_SEMA_H
@@ -260,7 +261,7 @@ int call(Sema *s, Node *e, Target *t, int want);
 void print_call(Sema *s, Node *e);
 int lang_call(Sema *s, Node *e, const char *name, Target *t, int want);
 
-/* sema.c: statements */
+/* sema_stmt.c */
 void tuple_targets(Sema *s, Node *lhs);
 void check_ret_type(Sema *s, Node *at, Type t);
 void stmt(Sema *s, Node *n);

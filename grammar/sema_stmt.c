@@ -1,0 +1,652 @@
+/*
+ * sema_stmt.c: statements — assignments of every form (x = e, a, b =
+ * f(...), i, j = wp.tid(), a[i] = e, v.x = e, s.inner.v[k] = e and their
+ * 'op=' forms), if, for over range(), while, break, continue, return —
+ * lowered into the block being built (Sema.blk).
+ *
+ * A name's assignment hands a Target to expr so the value's last
+ * instruction writes the variable.  An array element is stored (+= -= &=
+ * |= ^= on one are Warp's atomics); a component of a vector or matrix
+ * variable is an insert into it; a chain through a struct's fields is
+ * read, updated and written back level by level (write_path), each of
+ * its nodes evaluated once.  A loop's range() is evaluated once, before
+ * the loop, as Python does; a while is a loop that breaks when its
+ * condition fails.  The first return fixes a function's signature unless
+ * an annotation did.
+ */
+#include <string.h>
+
+#include "sema.h"
+
+static void write_path(Sema *s, Node *st, Node *lhs, int val);
+
+/* The statements of a suite, into b. */
+static void suite(Sema *s, Block *b, Node *blk)
+{
+	Block *old = s->blk;
+	s->blk = b;
+	if (blk && blk->kind == N_BLOCK)
+		for (int i = 0; i < blk->nkid; i++)
+			stmt(s, blk->kid[i]);
+	else if (blk)
+		stmt(s, blk);
+	s->blk = old;
+}
+
+/* May the name n be (re)bound here? */
+static void check_target(Sema *s, Node *n)
+{
+	const char *name = n->name;
+	if (reserved(name))
+		ERR(n, "cannot assign to '%s': the name is reserved", name);
+	if (def_find(s, name) >= 0)
+		ERR(n, "cannot assign to function '%s'", name);
+	for (int i = 0; i < s->nloopvar; i++)
+		if (!strcmp(s->loopvar[i], name))
+			ERR(n, "cannot assign to loop variable '%s'", name);
+	int v = map_get(&s->names, name);
+	if (v >= 0 && ty_is_array(ty_of(s, v)))
+		ERR(n, "cannot assign to array parameter '%s'; store into its elements with "
+		    "%s[i] = ...", name, name);
+}
+
+/* x = e, x: T = e */
+static void assign_name(Sema *s, Node *st, Node *lhs, Node *rhs, Type want)
+{
+	check_target(s, lhs);
+	Target t = {lhs, map_get(&s->names, lhs->name), want, 0};
+	int32_t v = expr(s, rhs, &t);
+	if (t.done)
+		return;
+	if (ty_is_array(ty_of(s, v)))
+		ERR(rhs, "arrays cannot be copied into variables; index them or pass them to a "
+		    "function");
+	int32_t r = out(s, &t, ty_of(s, v));
+	emit(s, st, OP_MOV, &r, 1, &v, 1);
+}
+
+/* The names a tuple assignment binds: checked, and each given once. */
+void tuple_targets(Sema *s, Node *lhs)
+{
+	for (int i = 0; i < lhs->nkid; i++) {
+		Node *x = lhs->kid[i];
+		if (x->kind != N_NAME)
+			ERR(x, "only names can receive the values of a tuple assignment");
+		check_target(s, x);
+		for (int j = 0; j < i; j++)
+			if (!strcmp(lhs->kid[j]->name, x->name))
+				ERR(x, "'%s' is assigned twice in one tuple assignment", x->name);
+	}
+}
+
+/* i, j = wp.tid(): the thread's indices in a launch of 2 to 4
+ * dimensions */
+static void assign_tid(Sema *s, Node *st, Node *lhs, Node *rhs)
+{
+	int n = lhs->nkid;
+	int32_t res[KS_MAX_NDIM];
+	if (rhs->nkid != 1)
+		ERR(rhs, "wp.tid() takes no arguments");
+	if (!s->cur->kernel)
+		ERR(rhs, "wp.tid() can only be called in a kernel");
+	if (n > KS_MAX_NDIM)
+		ERR(st, "wp.tid() gives at most %d indices (a launch has 1 to %d dimensions)",
+		    KS_MAX_NDIM, KS_MAX_NDIM);
+	tuple_targets(s, lhs);
+	for (int i = 0; i < n; i++) {
+		res[i] = map_get(&s->names, lhs->kid[i]->name);
+		if (res[i] >= 0 && ty_of(s, res[i]) != TY_INT)
+			type_mismatch(s, lhs->kid[i], lhs->kid[i]->name, ty_of(s, res[i]), TY_INT);
+	}
+	for (int i = 0; i < n; i++)
+		if (res[i] < 0)
+			res[i] = new_var(s, lhs->kid[i]->name, TY_INT);
+	emit(s, rhs, OP_BUILTIN, res, n, NULL, 0)->callee = BI_TID;
+}
+
+/* a, b = f(x): one call writing each variable */
+static void assign_tuple(Sema *s, Node *st, Node *lhs, Node *rhs)
+{
+	int n = lhs->nkid, d = callee_of(s, rhs);
+	if (rhs->kind == N_CALL && is_wp_attr(rhs->kid[0]) && !strcmp(rhs->kid[0]->name, "tid")) {
+		assign_tid(s, st, lhs, rhs);
+		return;
+	}
+	if (rhs->kind == N_CALL && is_wp_attr(rhs->kid[0]) && ir_builtin_public(rhs->kid[0]->name)) {
+		int row0 = -1;
+		for (int r = 0; r < BI_COUNT && row0 < 0; r++)
+			if (!strcmp(ir_builtins[r].name, rhs->kid[0]->name))
+				row0 = r;
+		if (ir_builtin_nres(row0) > 1) {
+			several(s, rhs, rhs->kid[0]->name, row0, lhs, 0);
+			return;
+		}
+	}
+	if (d < 0 && rhs->kind == N_CALL)
+		(void)expr(s, rhs, NULL); /* reports kernels, unknown names, ... */
+	if (d < 0)
+		ERR(st, "tuple assignment needs a wp.func returning several values "
+		    "('a, b = f(...)'); assign each variable separately");
+	Func *g = s->m->fn[d];
+	if (g->nret != n)
+		ERR(st, "cannot unpack %d value%s returned by '%s' into %d names", g->nret,
+		    g->nret == 1 ? "" : "s", g->name, n);
+	tuple_targets(s, lhs);
+	int32_t res[MAXOPS], a[MAXOPS];
+	for (int i = 0; i < n; i++) {
+		res[i] = map_get(&s->names, lhs->kid[i]->name);
+		if (res[i] >= 0 && ty_of(s, res[i]) != g->ret[i])
+			type_mismatch(s, lhs->kid[i], lhs->kid[i]->name, ty_of(s, res[i]), g->ret[i]);
+	}
+	int na = func_args(s, rhs, d, a);
+	/* Python binds the names after evaluating the call: new variables
+	 * become visible only now */
+	for (int i = 0; i < n; i++)
+		if (res[i] < 0)
+			res[i] = new_var(s, lhs->kid[i]->name, g->ret[i]);
+	func_call(s, rhs, d, res, a, na);
+}
+
+/* The name at the root of a[i].x, a[i][j]: what the user assigned into. */
+static const Node *root_name(const Node *n)
+{
+	while ((n->kind == N_INDEX || n->kind == N_ATTR) && kid(n, 0))
+		n = n->kid[0];
+	return n->kind == N_NAME ? n : NULL;
+}
+
+/* The target of x[...] = e or x.c = e must be a plain name. */
+static Node *component_base(Sema *s, Node *lhs)
+{
+	Node *b = lhs->kid[0];
+	if (b->kind == N_NAME)
+		return b;
+	const Node *r = root_name(b);
+	int v = r ? map_get(&s->names, r->name) : -1;
+	if (v >= 0 && ty_is_array(ty_of(s, v)))
+		ERR(lhs, "cannot assign to a component of an array element; copy it to a variable "
+		    "first");
+	if (v >= 0 && ty_is_mat(ty_of(s, v)) && b->kind == N_INDEX && lhs->kind == N_INDEX)
+		ERR(lhs, "write m[i, j] = ... to assign a matrix element");
+	ERR(lhs, "cannot assign to this expression");
+}
+
+/* v[k] = e, v.x = e, m[i] = row, m[i, j] = e and their 'op=' forms:
+ * v = insert v, k, e.  Indices are nodes (sub) or one constant k. */
+static void insert(Sema *s, Node *st, Node *base, Node **sub, int nsub, int k, Node *rhs, int aug)
+{
+	int32_t v = name_value(s, base), a[4] = {v};
+	Type tv = ty_of(s, v);
+	int32_t val = -1;
+	check_target(s, base);
+	if (aug < 0)
+		val = expr(s, rhs, NULL); /* Python: the value before the target */
+	if (sub)
+		for (int i = 0; i < nsub; i++)
+			a[i + 1] = index_val(s, sub[i], ty_rows(tv), tv);
+	else
+		a[1] = ir_const_int(s->m, s->f, k), nsub = 1;
+	Type ta[4] = {tv, TY_INT, TY_INT};
+	if (aug >= 0) {
+		int old = emit_val(s, st, OP_EXTRACT, ir_op_type(OP_EXTRACT, ta, nsub + 1, TY_VOID),
+				   a, nsub + 1, NULL);
+		val = binop(s, st, aug, old, expr(s, rhs, NULL), NULL, 1);
+	}
+	a[nsub + 1] = val;
+	ta[nsub + 1] = ty_of(s, val);
+	if (ir_op_type(OP_INSERT, ta, nsub + 2, TY_VOID) == TY_VOID) {
+		Type el = ir_op_type(OP_EXTRACT, ta, nsub + 1, TY_VOID);
+		ERR(aug < 0 ? rhs : st, "cannot assign %s to %s of %s, which is %s%s",
+		    uty(ta[nsub + 1]), ty_is_vec(el) ? "a row" : "a component", uty(tv), uty(el),
+		    assign_hint(el, ta[nsub + 1]));
+	}
+	emit(s, st, OP_INSERT, &v, 1, a, nsub + 2);
+}
+
+/* a[i, j] = e (store); a[i, j] += e, -= e, and on ints &= |= ^= (atomic,
+ * as in Warp);
+ * a[i, j] op= e (load, op, store).  Every dimension is indexed. */
+static void store(Sema *s, Node *st, Node *lhs, int32_t arr, Node **sub, int n, Node *rhs, int aug)
+{
+	Type ta = ty_of(s, arr), el = ty_elem(ta);
+	int nd = ty_ndim(ta);
+	int32_t a[KS_MAX_NDIM + 2] = {arr};
+	if (n != nd)
+		ERR(lhs, n < nd ? "%s needs %d indices, not %d (a sub-array is not supported: index "
+			     "every dimension, a[i, j] = ...)"
+				: "%s takes %d indices, not %d (assign a component of an element through "
+				  "a variable)",
+		    uty(ta), nd, n);
+	if (aug < 0) {
+		a[nd + 1] = expr(s, rhs, NULL);
+		for (int i = 0; i < nd; i++)
+			a[i + 1] = index_val(s, sub[i], 0, ta);
+		if (ty_of(s, a[nd + 1]) != el)
+			ERR(rhs, "cannot store %s in an array of %s%s", uty(ty_of(s, a[nd + 1])), uty(el),
+			    assign_hint(el, ty_of(s, a[nd + 1])));
+		emit(s, st, OP_STORE, NULL, 0, a, nd + 2);
+		return;
+	}
+	for (int i = 0; i < nd; i++)
+		a[i + 1] = index_val(s, sub[i], 0, ta);
+	if (aug == B_ADD || aug == B_SUB ||
+	    (ty_is_int(el) && (aug == B_BITAND || aug == B_BITOR || aug == B_BITXOR))) {
+		/* += -= &= |= ^= on an element are Warp's atomics */
+		const char *name = aug == B_ADD ? "atomic_add" : aug == B_SUB ? "atomic_sub"
+				   : aug == B_BITAND ? "atomic_and" : aug == B_BITOR ? "atomic_or"
+				   : "atomic_xor";
+		Type ty[KS_MAX_NDIM + 2], res;
+		a[nd + 1] = expr(s, rhs, NULL);
+		for (int i = 0; i < nd + 2; i++)
+			ty[i] = ty_of(s, a[i]);
+		int row = ir_builtin_resolve(name, ty, nd + 2, &res);
+		if (row < 0)
+			ERR(st, "unsupported operand types for %s=: '%s' and '%s'%s", binop_sym[aug],
+			    uty(el), uty(ty[nd + 1]), assign_hint(el, ty[nd + 1]));
+		emit(s, st, OP_BUILTIN, NULL, 0, a, nd + 2)->callee = (int32_t)row;
+		return;
+	}
+	int32_t old = emit_val(s, st, OP_LOAD, el, a, nd + 1, NULL);
+	a[nd + 1] = binop(s, st, aug, old, expr(s, rhs, NULL), NULL, 1);
+	if (ty_of(s, a[nd + 1]) != el)
+		ERR(st, "cannot store %s in an array of %s", uty(ty_of(s, a[nd + 1])), uty(el));
+	emit(s, st, OP_STORE, NULL, 0, a, nd + 2);
+}
+
+/* Does the target's chain go through a struct's field (s.x, s.inner.v,
+ * s.v[0], a[i].x)? */
+static int struct_path(Sema *s, const Node *n)
+{
+	for (; n && (n->kind == N_ATTR || n->kind == N_INDEX); n = n->kid[0])
+		if (n->kind == N_ATTR && ty_is_struct(static_type(s, n->kid[0])))
+			return 1;
+	return 0;
+}
+
+/* Write val to the place lhs names, a chain of fields and indices under a
+ * name: a variable is updated in place (s = setfield s, k, val), an array
+ * element stored, and anything in between read, updated and written back
+ * (a[i].x = e: load, setfield, store). */
+static void write_path(Sema *s, Node *st, Node *lhs, int val)
+{
+	Type tv = ty_of(s, val);
+	if (lhs->kind == N_NAME) {
+		check_target(s, lhs);
+		int v = map_get(&s->names, lhs->name);
+		if (v < 0)
+			ERR(lhs, "name '%s' is not defined", lhs->name);
+		if (ty_of(s, v) != tv)
+			type_mismatch(s, lhs, lhs->name, ty_of(s, v), tv);
+		if (v != val)
+			emit(s, st, OP_MOV, (int32_t *)&v, 1, (int32_t *)&val, 1);
+		return;
+	}
+	if (lhs->kind == N_INDEX) {
+		Node *sub[KS_MAX_NDIM + 8];
+		int arr, n;
+		if ((n = array_access(s, lhs, &arr, sub, (int)KS_NELEM(sub))) >= 0) {
+			Type ta = ty_of(s, arr);
+			int nd = ty_ndim(ta);
+			int32_t a[KS_MAX_NDIM + 2] = {arr};
+			if (n != nd)
+				ERR(lhs, "%s takes %d indices, not %d", uty(ta), nd, n);
+			for (int i = 0; i < nd; i++)
+				a[i + 1] = index_val(s, sub[i], 0, ta);
+			a[nd + 1] = val;
+			if (tv != ty_elem(ta))
+				ERR(st, "cannot store %s in an array of %s%s", uty(tv), uty(ty_elem(ta)),
+				    assign_hint(ty_elem(ta), tv));
+			emit(s, st, OP_STORE, NULL, 0, a, nd + 2);
+			return;
+		}
+		int b = expr(s, lhs->kid[0], NULL);
+		Type tb = ty_of(s, b);
+		Node **sb = subscripts(lhs, &n);
+		if (!ty_is_composite(tb))
+			ERR(lhs, "'%s' object does not support item assignment", uty(tb));
+		check_nsub(s, lhs, tb, n);
+		int32_t a[4] = {b};
+		for (int i = 0; i < n; i++)
+			a[i + 1] = index_val(s, sb[i], ty_rows(tb), tb);
+		a[n + 1] = val;
+		Type ta[4] = {tb, TY_INT, TY_INT};
+		ta[n + 1] = tv; /* the container, n indices, the value */
+		if (ir_op_type(OP_INSERT, ta, n + 2, TY_VOID) == TY_VOID)
+			ERR(st, "cannot assign %s to a component of %s", uty(tv), uty(tb));
+		int nb = emit_val(s, st, OP_INSERT, tb, a, n + 2, NULL);
+		write_path(s, st, lhs->kid[0], nb);
+		return;
+	}
+	if (lhs->kind != N_ATTR)
+		ERR(lhs, "cannot assign to this expression");
+	Node *base = lhs->kid[0];
+	Type bt = static_type(s, base);
+	int b = bt != TY_VOID ? -1 : expr(s, base, NULL);
+	if (b >= 0)
+		bt = ty_of(s, b);
+	if (ty_is_struct(bt)) {
+		int k = field_index(s, lhs, bt);
+		Type ft = ty_field(bt, k)->ty;
+		if (ft != tv)
+			ERR(st, "field '%s' of %s is %s; cannot assign %s%s", lhs->name, ty_name(bt), uty(ft),
+			    uty(tv), assign_hint(ft, tv));
+		if (base->kind == N_NAME) {
+			/* a variable or parameter: in place */
+			check_target(s, base);
+			int v = name_value(s, base);
+			int32_t a[2] = {v, val};
+			emit(s, st, OP_SETFIELD, (int32_t *)&v, 1, a, 2)->callee = k;
+			return;
+		}
+		if (b < 0)
+			b = expr(s, base, NULL);
+		int32_t a[2] = {b, val};
+		int nb = emit_val(s, st, OP_SETFIELD, bt, a, 2, NULL);
+		s->blk->v[s->blk->n - 1].callee = k;
+		write_path(s, st, base, nb);
+		return;
+	}
+	if (b < 0)
+		b = expr(s, base, NULL);
+	int k = component(s, lhs, bt);
+	int32_t a[3] = {b, ir_const_int(s->m, s->f, k), val};
+	if (ty_scalar(bt) != tv)
+		ERR(st, "cannot assign %s to a component of %s%s", uty(tv), uty(bt),
+		    assign_hint(ty_scalar(bt), tv));
+	int nb = emit_val(s, st, OP_INSERT, bt, a, 3, NULL);
+	write_path(s, st, base, nb);
+}
+
+/* x[...] = e, x.c = e and their 'op=' forms (aug: the BinOp or -1) */
+static void assign_component(Sema *s, Node *st, Node *lhs, Node *rhs, int aug)
+{
+	Node *sub[KS_MAX_NDIM + 8];
+	int arr, n;
+	if (lhs->kind == N_INDEX && (n = array_access(s, lhs, &arr, sub, (int)KS_NELEM(sub))) >= 0) {
+		store(s, st, lhs, arr, sub, n, rhs, aug);
+		return;
+	}
+	if (struct_path(s, lhs)) {
+		int val = expr(s, rhs, NULL); /* Python: the value before the target */
+		/* the target is read, updated and written back level by level:
+		 * each of its nodes is evaluated once (d[f(i)].x += e calls f once) */
+		Block *oblk = s->memo_blk;
+		int on = s->nmemo;
+		s->memo_blk = s->blk;
+		if (aug >= 0)
+			val = binop(s, st, aug, expr(s, lhs, NULL), val, NULL, 1);
+		write_path(s, st, lhs, val);
+		s->memo_blk = oblk;
+		s->nmemo = on;
+		return;
+	}
+	Node *base = component_base(s, lhs);
+	int v = name_value(s, base);
+	Type tv = ty_of(s, v);
+	if (lhs->kind == N_ATTR) {
+		insert(s, st, base, NULL, 0, component(s, lhs, tv), rhs, aug);
+	} else if (ty_is_composite(tv)) {
+		Node **sb = subscripts(lhs, &n);
+		check_nsub(s, lhs, tv, n);
+		insert(s, st, base, sb, n, 0, rhs, aug);
+	} else {
+		ERR(lhs, "'%s' object does not support item assignment", uty(tv));
+	}
+}
+
+/* x = e, a, b = f(...), a[i] = e, v[k] = e, v.x = e */
+static void assign(Sema *s, Node *n)
+{
+	Node *lhs = n->kid[0], *rhs = n->kid[1];
+	if (n->nkid != 2)
+		ERR(n, "chained assignment is not supported");
+	switch (lhs->kind) {
+	case N_NAME:
+		assign_name(s, n, lhs, rhs, TY_VOID);
+		return;
+	case N_TUPLE:
+		assign_tuple(s, n, lhs, rhs);
+		return;
+	case N_INDEX:
+	case N_ATTR:
+		assign_component(s, n, lhs, rhs, -1);
+		return;
+	}
+	ERR(lhs, "cannot assign to this expression");
+}
+
+/* x op= e, a[i] op= e, v[k] op= e, v.x op= e */
+static void augassign(Sema *s, Node *n)
+{
+	Node *lhs = n->kid[0], *rhs = n->kid[1];
+	if (lhs->kind == N_INDEX || lhs->kind == N_ATTR) {
+		assign_component(s, n, lhs, rhs, n->op);
+		return;
+	}
+	if (lhs->kind != N_NAME)
+		ERR(lhs, "cannot assign to this expression");
+	check_target(s, lhs);
+	Target t = {lhs, name_value(s, lhs), TY_VOID, 0};
+	binop(s, n, n->op, t.id, expr(s, rhs, NULL), &t, 1);
+}
+
+/* x: T = e, x: T: Warp does not accept variable annotations in kernels
+ * or functions, so neither does ksynth. */
+static KS_NORETURN void annassign(Sema *s, Node *n)
+{
+	ERR(n, "variable annotations are not supported (Warp rejects them); "
+	       "write 'x = T(e)' to give a variable a type");
+}
+
+/* Does the statement n (re)bind name?  Range bounds read from such a name
+ * are copied before the loop, since Python evaluates range() once. */
+static int binds(const Node *n, const char *name)
+{
+	if (!n)
+		return 0;
+	switch (n->kind) {
+	case N_ASSIGN:
+	case N_AUGASSIGN:
+	case N_ANNASSIGN:
+	case N_FOR: {
+		const Node *t = n->kid[0], *r = root_name(t);
+		if (t->kind == N_TUPLE) {
+			for (int i = 0; i < t->nkid; i++)
+				if (is_name(t->kid[i], name))
+					return 1;
+		} else if (r && !strcmp(r->name, name)) {
+			return 1;
+		}
+		return n->kind == N_FOR && binds(kid(n, 2), name);
+	}
+	case N_IF:
+		return binds(kid(n, 1), name) || binds(kid(n, 2), name);
+	case N_WHILE:
+		return binds(kid(n, 1), name);
+	case N_BLOCK:
+		for (int i = 0; i < n->nkid; i++)
+			if (binds(n->kid[i], name))
+				return 1;
+		return 0;
+	}
+	return 0;
+}
+
+/* for j in range(hi), range(lo, hi), range(lo, hi, step) */
+static void for_stmt(Sema *s, Node *n)
+{
+	Node *var = n->kid[0], *it = n->kid[1];
+	if (n->nkid > 3 && n->kid[3])
+		ERR(n, "'for ... else' is not supported");
+	if (var->kind != N_NAME)
+		ERR(var, "the loop variable must be a single name");
+	if (it->kind != N_CALL || !is_name(it->kid[0], "range"))
+		ERR(it, "only 'for i in range(...)' loops are supported");
+	int na = it->nkid - 1;
+	if (na < 1 || na > 3)
+		ERR(it, "range() takes 1 to 3 arguments (%d given)", na);
+	int32_t r[3];
+	for (int i = 0; i < na; i++) {
+		Node *x = it->kid[i + 1];
+		if (x->kind == N_KWARG)
+			ERR(x, "range() takes no keyword arguments");
+		r[i] = expr(s, x, NULL);
+		Type t = ty_of(s, r[i]);
+		if (t != TY_INT)
+			ERR(x, "range() arguments must be int, not %s%s", uty(t),
+			    t == TY_FLOAT ? " (use int() to convert)" : "");
+		const Value *v = &s->f->val[r[i]];
+		if (i == 2 && v->kind == VK_CONST && v->k.i == 0)
+			ERR(x, "range() step must not be zero");
+		if ((v->kind == VK_VAR || v->kind == VK_PARAM) && binds(n->kid[2], v->name)) {
+			int32_t c = ir_temp(s->m, s->f, TY_INT);
+			emit(s, x, OP_MOV, &c, 1, &r[i], 1);
+			r[i] = c;
+		}
+	}
+	int32_t a[3] = {na == 1 ? ir_const_int(s->m, s->f, 0) : r[0], na == 1 ? r[0] : r[1],
+			na == 3 ? r[2] : ir_const_int(s->m, s->f, 1)};
+	check_target(s, var);
+	int32_t j = map_get(&s->names, var->name);
+	if (j >= 0 && s->f->val[j].kind == VK_PARAM)
+		ERR(var, "parameter '%s' cannot be a loop variable; use another name", var->name);
+	if (j >= 0 && ty_of(s, j) != TY_INT)
+		ERR(var, "'%s' has type %s, but a loop variable is int; use another name", var->name,
+		    uty(ty_of(s, j)));
+	if (j < 0)
+		j = new_var(s, var->name, TY_INT);
+	Inst *in = emit(s, n, OP_FOR, &j, 1, a, 3);
+	arena_grow(s->a, (void **)&s->loopvar, &s->caploopvar, s->nloopvar + 1, sizeof *s->loopvar);
+	s->loopvar[s->nloopvar++] = var->name;
+	s->nloop++;
+	suite(s, &in->body, n->kid[2]);
+	s->nloop--;
+	s->nloopvar--;
+}
+
+/* while c: body  →  loop { c; if not c { break }; body } */
+static void while_stmt(Sema *s, Node *n)
+{
+	Node *c = n->kid[0];
+	if (n->nkid > 2 && n->kid[2])
+		ERR(n, "'while ... else' is not supported");
+	Inst *in = emit(s, n, OP_LOOP, NULL, 0, NULL, 0);
+	Block *old = s->blk;
+	s->blk = &in->body;
+	if (!(c->kind == N_BOOL && c->ival)) {
+		int32_t v = cond(s, c, "the condition of 'while'");
+		int32_t nv = emit_val(s, c, OP_NOT, TY_BOOL, &v, 1, NULL);
+		Inst *br = emit(s, c, OP_IF, NULL, 0, &nv, 1);
+		ir_emit(s->m, &br->body, OP_BREAK, NULL, 0, NULL, 0, loc_of(c));
+	}
+	s->blk = old;
+	s->nloop++;
+	suite(s, &in->body, n->kid[1]);
+	s->nloop--;
+}
+
+void check_ret_type(Sema *s, Node *at, Type t)
+{
+	if (ty_is_array(t))
+		ERR(at, "functions cannot return arrays");
+}
+
+/* return, return e, return a, b, return f(...) of a multi-value func */
+static void return_stmt(Sema *s, Node *n)
+{
+	Node *e = kid(n, 0);
+	int32_t v[MAXOPS];
+	Type ty[MAXOPS];
+	int nv = 0, d;
+	if (s->cur->kernel) {
+		if (e)
+			ERR(e, "kernels cannot return a value");
+		emit(s, n, OP_RET, NULL, 0, NULL, 0);
+		return;
+	}
+	if (e && e->kind == N_TUPLE) {
+		if (e->nkid > MAXOPS)
+			ERR(e, "too many return values");
+		for (nv = 0; nv < e->nkid; nv++)
+			v[nv] = expr(s, e->kid[nv], NULL);
+	} else if (e && (d = callee_of(s, e)) >= 0 && s->m->fn[d]->nret > 1) {
+		nv = s->m->fn[d]->nret;
+		func_call_temps(s, e, d, v);
+	} else if (e) {
+		v[nv++] = expr(s, e, NULL);
+	}
+	for (int i = 0; i < nv; i++)
+		check_ret_type(s, e, ty[i] = ty_of(s, v[i]));
+	if (s->nsig < 0) {
+		s->nsig = nv;
+		s->sig = arena_alloc(s->a, (size_t)(nv + 1) * sizeof *s->sig);
+		memcpy(s->sig, ty, (size_t)nv * sizeof *ty);
+	} else if (s->nsig != nv || memcmp(s->sig, ty, (size_t)nv * sizeof *ty)) {
+		char here[200], before[200];
+		fmt_types(here, sizeof here, ty, nv);
+		fmt_types(before, sizeof before, s->sig, s->nsig);
+		if (s->sig_ann)
+			ERR(n, "'%s' returns %s but is annotated to return %s", s->f->name, here, before);
+		ERR(n, "inconsistent return types in '%s': %s here, %s in an earlier return",
+		    s->f->name, here, before);
+	}
+	emit(s, n, OP_RET, NULL, 0, v, nv);
+}
+
+void stmt(Sema *s, Node *n)
+{
+	switch (n->kind) {
+	case N_EXPR:
+		if (n->kid[0]->kind == N_CALL)
+			(void)call(s, n->kid[0], NULL, 0);
+		else if (n->kid[0]->kind == N_STRING)
+			ERR(n, "strings are not supported in kernels");
+		else
+			ERR(n, "statement has no effect");
+		return;
+	case N_ASSIGN:
+		assign(s, n);
+		return;
+	case N_ANNASSIGN:
+		annassign(s, n);
+		return;
+	case N_AUGASSIGN:
+		augassign(s, n);
+		return;
+	case N_IF: {
+		int32_t c = cond(s, n->kid[0], "the condition of 'if'");
+		Inst *in = emit(s, n, OP_IF, NULL, 0, &c, 1);
+		/* lowering the branches emits only into in's own blocks, so in
+		 * stays valid */
+		suite(s, &in->body, n->kid[1]);
+		suite(s, &in->els, kid(n, 2));
+		return;
+	}
+	case N_FOR:
+		for_stmt(s, n);
+		return;
+	case N_WHILE:
+		while_stmt(s, n);
+		return;
+	case N_BREAK:
+	case N_CONTINUE:
+		if (!s->nloop)
+			ERR(n, "'%s' outside loop", n->kind == N_BREAK ? "break" : "continue");
+		emit(s, n, n->kind == N_BREAK ? OP_BREAK : OP_CONTINUE, NULL, 0, NULL, 0);
+		return;
+	case N_RETURN:
+		return_stmt(s, n);
+		return;
+	case N_PASS:
+		return;
+	case N_BLOCK:
+		suite(s, s->blk, n);
+		return;
+	case N_DEF:
+		ERR(n, "nested functions are not supported");
+	case N_IMPORT:
+	case N_FROMIMPORT:
+		ERR(n, "imports are only allowed at module level");
+	}
+	ERR(n, "this statement is not supported in kernels");
+}
