@@ -48,6 +48,7 @@
  *   sema_builtin.c   the wp.NAME calls that are language: where, extract,
  *                    cast, vector/matrix/..., printf and print
  *   sema_stmt.c      statements: assignments, stores, loops, return
+ *   sema_loopconst.c Warp's rule for constants changed in dynamic loops
  */
 #ifndef KS_SEMA_H
 #define KS_SEMA_H
@@ -266,7 +267,7 @@ void tuple_targets(Sema *s, Node *lhs);
 void check_ret_type(Sema *s, Node *at, Type t);
 void stmt(Sema *s, Node *n);
 
-/* sema.c: Warp's rule for constants changed in dynamic loops */
+/* sema_loopconst.c */
 void check_loop_constants(Sema *s, const Node *params, const Node *body);
 
 /* sema.c: functions */
