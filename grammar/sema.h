@@ -49,6 +49,7 @@
  *                    cast, vector/matrix/..., printf and print
  *   sema_stmt.c      statements: assignments, stores, loops, return
  *   sema_loopconst.c Warp's rule for constants changed in dynamic loops
+ *   sema_func.c      a def: its parameters, return annotation and body
  */
 #ifndef KS_SEMA_H
 #define KS_SEMA_H
@@ -270,7 +271,7 @@ void stmt(Sema *s, Node *n);
 /* sema_loopconst.c */
 void check_loop_constants(Sema *s, const Node *params, const Node *body);
 
-/* sema.c: functions */
+/* sema_func.c */
 void lower_def(Sema *s, Def *d, int di);
 
 /* sema.c: module constants */
