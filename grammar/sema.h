@@ -50,6 +50,7 @@
  *   sema_stmt.c      statements: assignments, stores, loops, return
  *   sema_loopconst.c Warp's rule for constants changed in dynamic loops
  *   sema_func.c      a def: its parameters, return annotation and body
+ *   sema_const.c     module constants: a Python constant evaluator
  */
 #ifndef KS_SEMA_H
 #define KS_SEMA_H
@@ -274,7 +275,7 @@ void check_loop_constants(Sema *s, const Node *params, const Node *body);
 /* sema_func.c */
 void lower_def(Sema *s, Def *d, int di);
 
-/* sema.c: module constants */
+/* sema_const.c */
 int is_module(const Node *n, const char *as);
 int const_eval(Sema *s, Node *e, Const *c);
 
