@@ -1,5 +1,5 @@
 /*
- * ast.h: the syntax tree the parser builds and the checker (sema.c) lowers
+ * ast.h: the syntax tree the parser builds and the checker (sema.h) lowers
  * to IR.  It is a plain Python-shaped tree: the parser checks syntax and
  * rejects what the subset never allows (strings, lists, lambdas, classes,
  * ...); names, types and Warp's rules are sema's business.
@@ -93,7 +93,7 @@ void ks_parse(Parse *p, const Src *s, Arena *arena);
 /* The same for a piece of a file whose first line is line line0. */
 void ks_parse_at(Parse *p, const Src *s, Arena *arena, int line0);
 
-/* Type-check and lower a parsed module to IR (sema.c), then verify it. */
+/* Type-check and lower a parsed module to IR (sema_module.c), then verify it. */
 struct Module;
 struct Module *ks_lower(const Parse *p);
 

@@ -51,6 +51,8 @@
  *   sema_loopconst.c Warp's rule for constants changed in dynamic loops
  *   sema_func.c      a def: its parameters, return annotation and body
  *   sema_const.c     module constants: a Python constant evaluator
+ *   sema_module.c    the top level, ks_lower, ks_frontend and
+ *                    ks_frontend_stream
  */
 #ifndef KS_SEMA_H
 #define KS_SEMA_H
