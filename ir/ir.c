@@ -24,18 +24,50 @@ const BuiltinInfo ir_builtins[BI_COUNT] = {
 
 /* ---- builtins ------------------------------------------------------------ */
 
+/* The rows of each name: an open-addressed table from a name to its first
+ * row, each row linked to the next row of its name, made on first use. */
+enum { NAME_CAP = 1024 };
+static int16_t name_first[NAME_CAP]; /* row + 1, 0: empty */
+static int16_t name_next[BI_COUNT];  /* the next row of the name, or -1 */
+
+static size_t bname_hash(const char *s)
+{
+	return (size_t)ks_hash64(s, strlen(s), 0) & (NAME_CAP - 1);
+}
+
+static int16_t *name_slot(const char *name)
+{
+	size_t h = bname_hash(name);
+	while (name_first[h] && strcmp(ir_builtins[name_first[h] - 1].name, name))
+		h = (h + 1) & (NAME_CAP - 1);
+	return &name_first[h];
+}
+
+/* The first row named name, or -1. */
+static int rows_of(const char *name)
+{
+	static int ready;
+	if (!ready) {
+		_Static_assert(2 * BI_COUNT < NAME_CAP, "the builtin name table is too small");
+		for (int r = BI_COUNT - 1; r >= 0; r--) {
+			int16_t *slot = name_slot(ir_builtins[r].name);
+			name_next[r] = (int16_t)(*slot - 1);
+			*slot = (int16_t)(r + 1);
+		}
+		ready = 1;
+	}
+	return *name_slot(name) - 1;
+}
+
 int ir_builtin_known(const char *name)
 {
-	for (int i = 0; i < BI_COUNT; i++)
-		if (!strcmp(ir_builtins[i].name, name))
-			return 1;
-	return 0;
+	return rows_of(name) >= 0;
 }
 
 int ir_builtin_public(const char *name)
 {
-	for (int i = 0; i < BI_COUNT; i++)
-		if (!strcmp(ir_builtins[i].name, name) && !(ir_builtins[i].flags & BF_INTERNAL))
+	for (int r = rows_of(name); r >= 0; r = name_next[r])
+		if (!(ir_builtins[r].flags & BF_INTERNAL))
 			return 1;
 	return 0;
 }
@@ -255,13 +287,25 @@ static int build_results(const BuiltinInfo *bi, const Bind *b, Type *res)
 	return n;
 }
 
-int ir_builtin_resolve(const char *name, const Type *args, int nargs, Type *res)
+/* What resolving a name for some argument types gave, kept: a module
+ * asks the same few questions over and over.  Direct-mapped on the name's
+ * first row and the types. */
+enum { RESOLVED_CAP = 4096, RESOLVED_ARGS = 6 };
+typedef struct Resolved {
+	int16_t first, nargs; /* first: the name's first row + 1, 0: empty */
+	Type args[RESOLVED_ARGS];
+	int16_t row;
+	Type res;
+} Resolved;
+static Resolved resolved[RESOLVED_CAP];
+
+static int resolve(int first, const Type *args, int nargs, Type *res)
 {
-	for (int r = 0; r < BI_COUNT; r++) {
+	for (int r = first; r >= 0; r = name_next[r]) {
 		const BuiltinInfo *bi = &ir_builtins[r];
 		Bind b;
 		Type t[4];
-		if (strcmp(bi->name, name) || !match_args(bi, args, nargs, &b))
+		if (!match_args(bi, args, nargs, &b))
 			continue;
 		int n = build_results(bi, &b, t);
 		if (n < 0)
@@ -270,6 +314,35 @@ int ir_builtin_resolve(const char *name, const Type *args, int nargs, Type *res)
 		return r;
 	}
 	return -1;
+}
+
+int ir_builtin_resolve(const char *name, const Type *args, int nargs, Type *res)
+{
+	int first = rows_of(name);
+	if (first < 0)
+		return -1;
+	if (nargs > RESOLVED_ARGS)
+		return resolve(first, args, nargs, res);
+	uint64_t h = (uint64_t)first * 0x9E3779B97F4A7C15u + (uint64_t)nargs;
+	for (int i = 0; i < nargs; i++)
+		h = (h ^ args[i]) * 0x100000001B3u;
+	Resolved *c = &resolved[(h >> 20) & (RESOLVED_CAP - 1)];
+	if (c->first == first + 1 && c->nargs == nargs &&
+	    !memcmp(c->args, args, (size_t)nargs * sizeof *args)) {
+		if (c->row >= 0)
+			*res = c->res;
+		return c->row;
+	}
+	Type t = TY_VOID;
+	int row = resolve(first, args, nargs, &t);
+	c->first = (int16_t)(first + 1);
+	c->nargs = (int16_t)nargs;
+	memcpy(c->args, args, (size_t)nargs * sizeof *args);
+	c->row = (int16_t)row;
+	c->res = t;
+	if (row >= 0)
+		*res = t;
+	return row;
 }
 
 int ir_builtin_results(int row, const Type *args, int nargs, Type *res)
