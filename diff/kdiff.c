@@ -45,7 +45,7 @@ int main(int argc, char **argv)
 	IrFile r;
 	Module *m = ir_file_open(&r, in);
 	/* the kernel source, read for an excerpt when an error needs one */
-	Src ks = {m->source ? m->source : "<ir>", NULL, 0, 1};
+	Src ks = {m->source ? m->source : "<ir>", NULL, 0, 1, NULL};
 	Diff *d = diff_begin(m, &ks);
 	FILE *f = out_open_spool(out), *spool[3];
 	for (int k = 0; k < 3; k++)

@@ -3,6 +3,8 @@
  *
  * Nodes and their kid arrays live in the parse's arena; ast_add doubles a
  * kid array with arena_grow, so building a list of n kids costs O(n).
+ * ast_copy copies a tree into another arena (a def's default values,
+ * which outlive the piece of text they were parsed from).
  * ast_dump prints one node per line, indented by depth, for tests and
  * debugging (the parser bounds the depth, so the recursion is safe).
  */
@@ -25,6 +27,21 @@ void ast_add(Arena *a, Node *parent, Node *kid)
 	arena_grow(a, (void **)&parent->kid, &parent->capkid, parent->nkid + 1,
 		   sizeof *parent->kid);
 	parent->kid[parent->nkid++] = kid;
+}
+
+Node *ast_copy(Arena *a, const Node *n)
+{
+	if (!n)
+		return NULL;
+	Node *c = arena_alloc(a, sizeof *c);
+	*c = *n;
+	c->name = n->name ? arena_strdup(a, n->name) : NULL;
+	c->str2 = n->str2 ? arena_strdup(a, n->str2) : NULL;
+	c->kid = NULL;
+	c->nkid = c->capkid = 0;
+	for (int i = 0; i < n->nkid; i++)
+		ast_add(a, c, ast_copy(a, n->kid[i]));
+	return c;
 }
 
 static const char *const kind_names[N_COUNT] = {

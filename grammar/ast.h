@@ -87,55 +87,40 @@ typedef struct Parse {
 	Node *module;
 } Parse;
 
-/* Lex and parse s into p->module (allocated in arena).  Errors are
- * reported through ks_error_at (and so exit or longjmp). */
+/* Lex and parse s, a file or a piece of one whose first line is
+ * s->line0, into p->module (allocated in arena).  Errors are reported
+ * through ks_error_at (and so exit or longjmp). */
 void ks_parse(Parse *p, const Src *s, Arena *arena);
-/* The same for a piece of a file whose first line is line line0. */
-void ks_parse_at(Parse *p, const Src *s, Arena *arena, int line0);
 
-/* Type-check and lower a parsed module to IR (sema_module.c), then verify it. */
+/* The front end (sema_module.c), one path for a file and for a text in
+ * memory: a first pass over the pieces of pieces.c reads the module level
+ * (imports, constants, structs) and notes each def, its calls and where
+ * it is; then the defs are parsed again, lowered, verified and handed on
+ * one at a time, callees first.  ks_frontend_file writes the IR of the
+ * file at path ("-": standard input) to outpath, each def's body freed once
+ * printed; ks_frontend returns the module of a text in memory. */
 struct Module;
-struct Module *ks_lower(const Parse *p);
+void ks_frontend_file(const char *path, const char *outpath);
+struct Module *ks_frontend(const Src *s);
 
-/* The whole front end: parse and lower. */
-struct Module *ks_frontend(const Src *s, Arena *scratch);
-
-/* The front end for a file read piece by piece (pieces.c): when every
- * call names a function defined above the caller, each definition is
- * parsed, lowered, verified and printed to outpath as it is read, and
- * only its signature is kept.  Returns 1 when done (output committed).
- * Returns 0, with nothing written, when the file cannot be read so or an
- * error came up: *whole then holds the whole text for ks_frontend, which
- * reports the error as it always has. */
-int ks_frontend_stream(const char *path, const char *outpath, Src *whole);
-
-/* A kernel source read one top-level definition at a time (pieces.c). */
+/* A kernel source in pieces (pieces.c): a piece starts at a decorator
+ * that begins a logical line, so that parsing the pieces one by one gives
+ * the statements of the whole file, each at its own line.  pieces_scan is
+ * the first pass over in: v[i] is where piece i starts, v[n] the end. */
+typedef struct Piece {
+	long off;
+	int line0;
+} Piece;
 typedef struct Pieces {
-	FILE *f;             /* the input, or a copy that can be read again */
-	const char *name;
-	char *buf;           /* the piece */
-	size_t len, cap;
-	char *line;          /* the line read last */
-	size_t linecap;
-	long held;           /* its length, when it opens the next piece */
-	int next_line;       /* the line number of the next line kept */
-	int npiece, done;
-	size_t total;
-	int depth, str, triple, cont, prev_at; /* the scanner's state */
+	Piece *v;
+	int n, cap;
 } Pieces;
-
-/* Open path ("-": stdin); errors as src_read's. */
-void pieces_open(Pieces *pc, const char *path);
-/* The next piece, as a Src valid until the next call, and its first line
- * in *line0: 1, or 0 at the end, or -1 where the file must be read whole. */
-int pieces_next(Pieces *pc, Src *piece, int *line0);
-/* The whole text, named as src_read names it. */
-void pieces_whole(Pieces *pc, Src *whole);
-void pieces_close(Pieces *pc);
+void pieces_scan(Pieces *pc, Lines *in, Arena *a);
 
 /* AST helpers (ast.c) */
 Node *ast_new(Arena *a, int kind, int line, int col);
 void ast_add(Arena *a, Node *parent, Node *kid);
+Node *ast_copy(Arena *a, const Node *n);
 const char *ast_kind_name(int kind);
 /* Print the tree, one node per line, indented by depth (tests, -d). */
 void ast_dump(FILE *f, const Node *n);

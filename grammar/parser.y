@@ -991,11 +991,6 @@ static void syntax_error(PState *ps, void *parser, int major, const Tok *t)
 
 void ks_parse(Parse *p, const Src *s, Arena *arena)
 {
-	ks_parse_at(p, s, arena, 1);
-}
-
-void ks_parse_at(Parse *p, const Src *s, Arena *arena, int line0)
-{
 	Lexer *L = arena_alloc(arena, sizeof *L);
 	PState *ps = arena_alloc(arena, sizeof *ps);
 	yyParser *pp = arena_alloc(arena, sizeof *pp);
@@ -1003,7 +998,7 @@ void ks_parse_at(Parse *p, const Src *s, Arena *arena, int line0)
 	ps->arena = arena;
 	ps->lex = L;
 	lex_init(L, s, arena);
-	L->line = line0;
+	L->line = s->line0 > 1 ? s->line0 : 1;
 	ksPyInit(pp, ps);
 	int prev2 = 0, code;
 	ps->prev = TK_NEWLINE;

@@ -1,13 +1,12 @@
 /*
  * sema.c: what every part of the checker (sema.h) stands on: the name
- * maps, the streaming sets of names, the lookup of a function by name,
- * how messages spell types and hints, and the emitting of instructions.
+ * maps, the lookup of a def by name, how messages spell types and hints,
+ * and the emitting of instructions.
  *
  * A Map is a string → int hash table in the parse arena (open
  * addressing, doubled at half full): function names, the parameters and
  * variables of the function being lowered, the module's constants and
- * type aliases.  A Missed set keeps only 64-bit hashes, in malloc'd
- * memory that outlives the pieces a stream frees.  out() is where an
+ * type aliases.  out() is where an
  * assignment's Target meets the instruction that computes its value: the
  * variable is created, or checked, there.
  */
@@ -58,60 +57,10 @@ void map_put(Arena *a, Map *mp, const char *k, int v)
 
 /* ---- state ----------------------------------------------------------------- */
 
-static uint64_t missed_hash(const char *name)
-{
-	uint64_t h = ks_hash64(name, strlen(name), 0);
-	return h ? h : 1;
-}
-
-int missed_has(const Missed *ms, const char *name)
-{
-	uint64_t h = missed_hash(name);
-	for (size_t i = h & (ms->cap - 1); ms->h[i]; i = (i + 1) & (ms->cap - 1))
-		if (ms->h[i] == h)
-			return 1;
-	return 0;
-}
-
-void missed_add(Missed *ms, const char *name)
-{
-	if (missed_has(ms, name))
-		return;
-	if (2 * (ms->n + 1) > ms->cap) {
-		Missed old = *ms;
-		ms->cap *= 2;
-		ms->h = xmalloc(ms->cap * sizeof *ms->h);
-		memset(ms->h, 0, ms->cap * sizeof *ms->h);
-		for (size_t i = 0; i < old.cap; i++) {
-			size_t j = old.h[i] & (ms->cap - 1);
-			if (!old.h[i])
-				continue;
-			while (ms->h[j])
-				j = (j + 1) & (ms->cap - 1);
-			ms->h[j] = old.h[i];
-		}
-		free(old.h);
-	}
-	uint64_t h = missed_hash(name);
-	size_t i = h & (ms->cap - 1);
-	while (ms->h[i])
-		i = (i + 1) & (ms->cap - 1);
-	ms->h[i] = h;
-	ms->n++;
-}
-
-/* The function called name: its index, or -1. */
+/* The def called name: its index, or -1. */
 int def_find(Sema *s, const char *name)
 {
-	int d = ir_func_find(s->m, name);
-	if (d < 0 && s->missed) {
-		/* a kernel that left the module: whatever names it is an error,
-		 * which the whole-module path reports */
-		if (missed_has(s->kernels, name))
-			ks_error_at(s->src, 0, 0, "'%s' names a kernel above", name);
-		missed_add(s->missed, name);
-	}
-	return d;
+	return map_get(&s->defs, name);
 }
 
 /* ---- messages -------------------------------------------------------------- */
@@ -184,8 +133,11 @@ const char *assign_hint(Type dst, Type src)
 void lit_text(const Sema *s, const Node *n, char *out, size_t cap)
 {
 	const char *p = s->src->text, *end = p + s->src->len;
+	int l = s->src->line0 > 1 ? s->src->line0 : 1;
 	out[0] = 0;
-	for (int l = 1; l < n->line && p < end; p++)
+	if (n->line < l)
+		return; /* outside the piece at hand (a default value) */
+	for (; l < n->line && p < end; p++)
 		if (*p == '\n')
 			l++;
 	if (n->col < 1 || (size_t)(n->col - 1) >= (size_t)(end - p))

@@ -26,20 +26,17 @@
  * Errors longjmp out (ks.h); the module under construction is freed on the
  * way, so an error leaks nothing whether the caller exits or recovers.
  *
- * ks_frontend_stream does the same one definition at a time, on the
- * pieces of pieces.c: each def is registered, lowered, verified and
- * printed as soon as it is parsed, then its body is freed (a func keeps
- * its signature, a kernel leaves the module and leaves its name's hash
- * behind).  That is the whole-module result only when every call names a
- * def above its caller, so any lookup that would have gone differently
- * with the later defs known — a name looked up as a function and not
- * found that a later def takes, a name of a kernel already gone, a call
- * to the def itself — is an error, and every error, quietly caught, sends
- * the caller back to the whole-module path to report it.
+ * The module is read in two passes over the pieces of pieces.c
+ * (sema_module.c): the first reads the module level and notes each def,
+ * where it is and the names it calls; the second parses each def again
+ * when its turn comes, callees first, lowers and verifies it, and hands it
+ * on (kparse prints it and keeps only its signature).  So memory holds the
+ * module level and one def at a time, whatever the file's size, and a call
+ * finds its callee's types whatever the order of the file.
  *
  * The files, one concern each:
- *   sema.c           name maps, the streaming sets, how messages spell
- *                    types, emitting instructions
+ *   sema.c           name maps, how messages spell types, emitting
+ *                    instructions
  *   sema_types.c     types written in the source (annotations, aliases)
  *   sema_expr.c      expressions: literals, module constants read in a
  *                    body, conditions and operators, the dispatch
@@ -51,8 +48,8 @@
  *   sema_loopconst.c Warp's rule for constants changed in dynamic loops
  *   sema_func.c      a def: its parameters, return annotation and body
  *   sema_const.c     module constants: a Python constant evaluator
- *   sema_module.c    the top level, ks_lower, ks_frontend and
- *                    ks_frontend_stream
+ *   sema_module.c    the top level, the two passes, ks_frontend and
+ *                    ks_frontend_file
  */
 #ifndef KS_SEMA_H
 #define KS_SEMA_H
@@ -76,19 +73,25 @@ typedef struct Map {
 	unsigned n, cap;
 } Map;
 
-/* A call to a wp.func: an edge of the call graph. */
+/* A call by name in a def's body: an edge of the call graph once the
+ * name is known to be a wp.func's. */
 typedef struct Call {
-	Node *at;
-	int to;  /* the callee's def index */
+	const char *name;
+	int line, col;
+	int to;  /* the callee's def index, or -1 */
 } Call;
 
-/* A decorated def of the module (def index = IR function index). */
+/* A decorated def of the module.  The defs are numbered callees first,
+ * the order they are lowered in: def index = IR function index. */
 typedef struct Def {
-	Node *node;
-	int kernel;
-	Call *call;  /* the calls in its body that name a wp.func */
+	const char *name;
+	int line, col;
+	int kernel, no_backward;
+	int piece, stmt; /* where it is: its piece, and its statement there */
+	Node *node;      /* its syntax, while that piece is parsed */
+	Call *call;      /* the calls in its body */
 	int ncall, capcall;
-	Node **dflt; /* per parameter: its default value, or NULL */
+	Node **dflt;     /* per parameter: its default value (a copy), or NULL */
 } Def;
 
 /* A module constant's value: a Python number (py: an int, float or bool,
@@ -107,14 +110,7 @@ typedef struct Sema {
 	Module *m;
 	Def *def;
 	int ndef, capdef;  /* def index = IR function index */
-	/* streaming (ks_frontend_stream): the names looked up as functions
-	 * and not found, since the whole-module path would have found a later
-	 * definition of one of them; else NULL */
-	struct Missed *missed;
-	/* streaming: the kernels done, which leave the module (and nothing
-	 * may name), and the arena of what stays */
-	struct Missed *kernels;
-	Arena *keep;
+	Map defs;          /* name → def index */
 	/* the module level: its constants, the names it binds to anything
 	 * else (an error only where a function reads one), type aliases
 	 * (Vec = wp.vec3d), and what math and numpy are imported as */
@@ -150,14 +146,6 @@ typedef struct Memo {
 	int idx;
 	int v;
 } Memo;
-
-/* A set of names kept as their 64-bit hashes (open addressing, 0 free):
- * a collision can only make a name look missed, which costs the stream,
- * never correctness. */
-typedef struct Missed {
-	uint64_t *h;
-	size_t n, cap;
-} Missed;
 
 /* An assignment's target, handed to the expression that computes its value
  * so that the last instruction writes the variable directly. */
@@ -201,8 +189,6 @@ static inline Type ty_of(const Sema *s, int v)
 /* sema.c: names, state, messages, emitting */
 int map_get(const Map *mp, const char *k);
 void map_put(Arena *a, Map *mp, const char *k, int v);
-int missed_has(const Missed *ms, const char *name);
-void missed_add(Missed *ms, const char *name);
 int def_find(Sema *s, const char *name);
 const char *uty(Type t);
 void fmt_types(char *out, size_t n, const Type *t, int k);

@@ -398,7 +398,7 @@ int callee_of(Sema *s, const Node *e)
 	if (e->kind != N_CALL || e->kid[0]->kind != N_NAME)
 		return -1;
 	int d = def_find(s, e->kid[0]->name);
-	return d >= 0 && !s->m->fn[d]->is_kernel ? d : -1;
+	return d >= 0 && !s->def[d].kernel ? d : -1;
 }
 
 /* The arguments of a call to the wp.func d, checked against its
@@ -406,7 +406,7 @@ int callee_of(Sema *s, const Node *e)
 int func_args(Sema *s, Node *e, int d, int32_t *a)
 {
 	Func *g = s->m->fn[d];
-	Node *const *dflt = s->def ? s->def[d].dflt : NULL; /* streamed: none */
+	Node *const *dflt = s->def[d].dflt;
 	const char *pname[MAXOPS];
 	Node *node[MAXOPS];
 	for (int i = 0; i < g->nparam; i++)
@@ -526,7 +526,7 @@ int call(Sema *s, Node *e, Target *t, int want)
 		int d = def_find(s, name);
 		if (map_get(&s->names, name) >= 0)
 			ERR(fn, "'%s' is a variable, not a function", name);
-		if (d >= 0 && s->m->fn[d]->is_kernel)
+		if (d >= 0 && s->def[d].kernel)
 			ERR(e, "kernels cannot be called from kernels or functions; use a wp.func");
 		if (d >= 0) {
 			Func *g = s->m->fn[d];

@@ -1,19 +1,25 @@
 /*
  * sema_module.c: the module — its top level (imports, the docstring,
  * module constants and type aliases, @wp.struct classes, decorated defs),
- * the call graph and the order it gives, and the entry points: ks_lower
- * and ks_frontend (the whole module), ks_frontend_stream (one definition
- * at a time).
+ * the call graph and the order it gives, and the front end's one path,
+ * for a file (ks_frontend_file) and for a text in memory (ks_frontend).
  *
- * The whole-module path registers every def in source order, collects the
- * calls that name a wp.func, orders the defs callees first (rejecting
- * recursion) and lowers them in that order (sema.h).  The streaming path
- * reads the pieces of pieces.c with the same top_level and lower_def: a
- * def is lowered, verified and printed as soon as it is read, which is
- * right only when every call names a def above it; anything else is an
- * error, caught quietly, and the caller falls back to the whole module.
+ * The first pass parses the pieces of pieces.c one after another and
+ * reads the top level as Python runs it, in order: imports, constants and
+ * structs take effect at once; a def is noted — its name, where it is, the
+ * names its body calls, a copy of its default values — and its syntax
+ * dropped with the piece.  Then the calls that name a wp.func become the
+ * call graph, whose depth-first walk rejects recursion and numbers the
+ * defs callees first.  The second pass takes the defs in that order,
+ * parses each one's piece again (the last piece stays parsed while its
+ * defs come in a row), lowers it into the module's next IR function,
+ * verifies it and hands it on.  For a file each def's body is printed and
+ * freed, keeping its signature for the calls below it; in memory the
+ * module keeps every body.  Errors are located in the piece at hand, and
+ * show their line from the whole text wherever it is.
  */
 #include <setjmp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,11 +37,11 @@ static void import(Sema *s, Node *n, int *have_wp)
 	if (n->kind == N_IMPORT && !strcmp(n->name, "warp"))
 		ERR(n, "write 'import warp as wp': kernels refer to Warp as 'wp'");
 	if (n->kind == N_IMPORT && !strcmp(n->name, "math")) {
-		s->math_as = as;
+		s->math_as = arena_strdup(s->a, as);
 		return;
 	}
 	if (n->kind == N_IMPORT && !strcmp(n->name, "numpy")) {
-		s->np_as = as;
+		s->np_as = arena_strdup(s->a, as);
 		return;
 	}
 	ERR(n, "only 'import warp as wp', 'import math' and 'import numpy' are supported");
@@ -95,8 +101,6 @@ static void module_assign(Sema *s, Node *n)
 		ERR(lhs, "only 'NAME = value' is supported at module level");
 	if (!rhs)
 		ERR(n, "a module-level annotation needs a value");
-	if (s->keep)
-		ERR(n, "module constants are read with the whole file"); /* not streamed */
 	if (reserved(lhs->name) || (s->math_as && !strcmp(lhs->name, s->math_as)) ||
 	    (s->np_as && !strcmp(lhs->name, s->np_as)))
 		ERR(lhs, "cannot assign to '%s' at module level", lhs->name);
@@ -104,30 +108,28 @@ static void module_assign(Sema *s, Node *n)
 	if (const_eval(s, rhs, &c)) {
 		arena_grow(s->a, (void **)&s->cval, &s->capcval, s->ncval + 1, sizeof *s->cval);
 		s->cval[s->ncval] = c;
-		map_put(s->a, &s->consts, lhs->name, s->ncval++);
+		map_put(s->a, &s->consts, arena_strdup(s->a, lhs->name), s->ncval++);
 		return;
 	}
 	if ((rhs->kind == N_ATTR && is_wp_attr(rhs) && wp_type(rhs->name) != TY_VOID) ||
 	    ((rhs->kind == N_CALL || rhs->kind == N_INDEX) && array_spelling(rhs->kid[0]) >= 0) ||
 	    (rhs->kind == N_CALL && (is_wp_types(rhs->kid[0], "vector") ||
 				     is_wp_types(rhs->kid[0], "matrix")))) {
-		map_put(s->a, &s->typealias, lhs->name, ann_type(s, rhs));
+		map_put(s->a, &s->typealias, arena_strdup(s->a, lhs->name), ann_type(s, rhs));
 		return;
 	}
-	map_put(s->a, &s->skipped, lhs->name, 1);
+	map_put(s->a, &s->skipped, arena_strdup(s->a, lhs->name), 1);
 }
 
-/* Record the calls in n that name a wp.func: the call graph's edges. */
+/* Note the calls by name in n: the call graph's edges, once the names
+ * are known. */
 static void collect_calls(Sema *s, Def *d, Node *n)
 {
 	if (!n)
 		return;
-	if (n->kind == N_CALL) {
-		int to = callee_of(s, n);
-		if (to >= 0) {
-			arena_grow(s->a, (void **)&d->call, &d->capcall, d->ncall + 1, sizeof *d->call);
-			d->call[d->ncall++] = (Call){n, to};
-		}
+	if (n->kind == N_CALL && n->kid[0]->kind == N_NAME) {
+		arena_grow(s->a, (void **)&d->call, &d->capcall, d->ncall + 1, sizeof *d->call);
+		d->call[d->ncall++] = (Call){arena_strdup(s->a, n->kid[0]->name), n->line, n->col, -1};
 	}
 	for (int i = 0; i < n->nkid; i++)
 		collect_calls(s, d, n->kid[i]);
@@ -158,7 +160,7 @@ static int *call_order(Sema *s)
 				continue;
 			}
 			int v = s->def[u].call[next[u]++].to;
-			if (mark[v] == 2)
+			if (v < 0 || mark[v] == 2)
 				continue;
 			if (mark[v] == 0) {
 				mark[v] = 1;
@@ -173,16 +175,15 @@ static int *call_order(Sema *s)
 				k--;
 			for (int i = k + 1; i < sp && i <= k + 4; i++)
 				w += (size_t)snprintf(via + w, sizeof via - w, "%s'%.60s'",
-						      i == k + 1 ? " (via " : ", ",
-						      s->def[stack[i]].node->name);
+						      i == k + 1 ? " (via " : ", ", s->def[stack[i]].name);
 			if (sp - k - 1 > 4)
 				w += (size_t)snprintf(via + w, sizeof via - w, " and %d more",
 						      sp - k - 5);
 			if (w)
 				snprintf(via + w, sizeof via - w, ")");
-			Node *at = s->def[v].call[next[v] - 1].at;
-			ERR(at, "recursion is not supported: '%s' calls itself%s",
-			    s->def[v].node->name, via);
+			const Call *at = &s->def[v].call[next[v] - 1];
+			ks_error_at(s->src, at->line, at->col, "recursion is not supported: '%s' calls itself%s",
+				    s->def[v].name, via);
 		}
 	}
 	return order;
@@ -209,12 +210,10 @@ static void struct_def(Sema *s, Node *n, int have_wp)
 	}
 	if (!have_wp)
 		ERR(dn, "name 'wp' is not defined; start the file with 'import warp as wp'");
-	if (s->keep)
-		ERR(n, "a struct is read with the whole file"); /* its type goes in the head */
 	Type named = ty_parse(n->name, strlen(n->name));
 	if (reserved(n->name) || wp_type(n->name) != TY_VOID || (named != TY_VOID && !ty_is_struct(named)))
 		ERR(n, "'%s' cannot be used as a struct name", n->name);
-	if (map_get(&s->typealias, n->name) >= 0 || ir_func_find(s->m, n->name) >= 0 ||
+	if (map_get(&s->typealias, n->name) >= 0 || def_find(s, n->name) >= 0 ||
 	    map_get(&s->consts, n->name) >= 0)
 		ERR(n, "'%s' is defined twice", n->name);
 	Field fs[255];
@@ -245,13 +244,13 @@ static void struct_def(Sema *s, Node *n, int have_wp)
 	}
 	Type t = ty_struct(n->name, fs, nf); /* `pass`: a struct of no fields, as in Warp */
 	ir_struct_add(s->m, t);
-	map_put(s->a, &s->typealias, n->name, t);
+	map_put(s->a, &s->typealias, arena_strdup(s->a, n->name), t);
 }
 
 /* A top-level statement, the i-th of the module: an import, the
- * docstring or a constant (returns NULL), or a decorated def, which gets
- * its IR function (returns its node).  *have_wp: the import came before;
- * *flags: the def's DEF_* flags. */
+ * docstring, a constant or a struct (returns NULL), or a decorated def
+ * (returns its node).  *have_wp: the import came before; *flags: the
+ * def's DEF_* flags. */
 static Node *top_level(Sema *s, Node *n, int i, int *have_wp, int *flags)
 {
 	if (n->kind == N_IMPORT || n->kind == N_FROMIMPORT) {
@@ -274,212 +273,205 @@ static Node *top_level(Sema *s, Node *n, int i, int *have_wp, int *flags)
 	*flags = decorator(s, n, *have_wp);
 	if (reserved(n->name))
 		ERR(n, "'%s' cannot be used as a function name", n->name);
-	if (ir_func_find(s->m, n->name) >= 0)
+	if (def_find(s, n->name) >= 0)
 		ERR(n, "function '%s' is defined twice", n->name);
 	if (s->ndef >= (1 << 24))
 		ERR(n, "too many functions in one file (at most %d)", 1 << 24);
-	if (s->missed && (missed_has(s->missed, n->name) || missed_has(s->kernels, n->name)))
-		ERR(n, "'%s' was looked up above its definition", n->name);
-	s->ndef++;
-	if (s->keep) {
-		/* a func stays, for the calls below it; a kernel goes */
-		arena_grow(s->keep, (void **)&s->m->fn, &s->m->capfn, s->m->nfn + 1,
-			   sizeof *s->m->fn);
-		s->m->fnarena = (*flags & DEF_KERNEL) ? NULL : s->keep;
-	}
-	Func *f = ir_func_new(s->m, n->name, *flags & DEF_KERNEL, loc_of(n));
-	f->no_backward = (*flags & DEF_NO_BACKWARD) != 0;
 	return n;
 }
 
-/* A def's parameter defaults, for its callers. */
-static void def_defaults(Sema *s, Def *d)
+/* A def's parameter defaults, copied for its callers. */
+static void def_defaults(Sema *s, Def *d, Node *fn)
 {
-	Node *ps = kid(d->node, 1);
+	Node *ps = kid(fn, 1);
 	int np = ps ? ps->nkid : 0;
 	d->dflt = arena_alloc(s->a, (size_t)(np + 1) * sizeof *d->dflt);
 	for (int i = 0; i < np; i++) {
-		d->dflt[i] = kid(ps->kid[i], 1);
-		if (d->dflt[i] && s->keep)
-			ERR(d->dflt[i], "default values are read with the whole file"); /* not streamed */
-		if (!d->dflt[i] && i > 0 && d->dflt[i - 1])
+		Node *v = kid(ps->kid[i], 1);
+		if (!v && i > 0 && d->dflt[i - 1])
 			ERR(ps->kid[i], "parameter '%s' without a default follows one with a default",
 			    ps->kid[i]->name);
+		d->dflt[i] = ast_copy(s->a, v);
 	}
 }
 
-/* The top level: imports, the docstring, constants and decorated defs. */
-static void module(Sema *s, Node *mod)
+/* The front end at work: the module, the text and its pieces, and what
+ * each pass keeps.  mod holds the module level and the defs for the
+ * whole run; ast the piece parsed last, and with it what lowering a def
+ * needs for a while. */
+typedef struct Front {
+	Sema s;
+	Module *m;
+	Lines in;
+	Pieces pc;
+	Arena mod, ast;
+	int parsed;      /* the piece in ast, or -1 */
+	Parse p;
+	Src piece;
+	int whole;       /* keep every body (in memory) */
+	FILE *out;       /* else print each def there */
+	Arena keep;      /* the module's own arena while a body is built */
+} Front;
+
+/* Parse piece k into fr->ast (unless it is there already). */
+static Node *parse_piece(Front *fr, int k)
 {
-	int have_wp = 0, flags = 0, ndef = 0;
-	for (int i = 0; i < mod->nkid; i++) {
-		Node *n = top_level(s, mod->kid[i], i, &have_wp, &flags);
-		if (!n)
-			continue;
-		arena_grow(s->a, (void **)&s->def, &s->capdef, ndef + 1, sizeof *s->def);
-		Def *d = &s->def[ndef++];
-		memset(d, 0, sizeof *d);
-		d->node = n;
-		d->kernel = flags & DEF_KERNEL;
-		def_defaults(s, d);
+	if (fr->parsed == k)
+		return fr->p.module;
+	Sema *s = &fr->s;
+	arena_free(&fr->ast);
+	/* what lived in the arena goes with it */
+	s->loopvar = NULL;
+	s->caploopvar = 0;
+	s->memo = NULL;
+	s->capmemo = 0;
+	const Piece *pc = &fr->pc.v[k];
+	fr->piece.name = fr->in.name;
+	fr->piece.text = lines_range(&fr->in, pc->off, pc[1].off, &fr->piece.len);
+	fr->piece.line0 = pc->line0;
+	fr->piece.lines = &fr->in;
+	fr->parsed = k;
+	ks_parse(&fr->p, &fr->piece, &fr->ast);
+	return fr->p.module;
+}
+
+/* The first pass: the module level, and the defs noted. */
+static void first_pass(Front *fr)
+{
+	Sema *s = &fr->s;
+	int have_wp = 0, flags = 0, i = 0;
+	pieces_scan(&fr->pc, &fr->in, &fr->mod);
+	for (int k = 0; k < fr->pc.n; k++) {
+		Node *mod = parse_piece(fr, k);
+		s->src = &fr->piece;
+		for (int st = 0; st < mod->nkid; st++, i++) {
+			Node *n = top_level(s, mod->kid[st], i, &have_wp, &flags);
+			if (!n)
+				continue;
+			arena_grow(s->a, (void **)&s->def, &s->capdef, s->ndef + 1, sizeof *s->def);
+			Def *d = &s->def[s->ndef];
+			memset(d, 0, sizeof *d);
+			d->name = arena_strdup(s->a, n->name);
+			d->line = n->line;
+			d->col = n->col;
+			d->kernel = (flags & DEF_KERNEL) != 0;
+			d->no_backward = (flags & DEF_NO_BACKWARD) != 0;
+			d->piece = k;
+			d->stmt = st;
+			def_defaults(s, d, n);
+			collect_calls(s, d, kid(n, 3));
+			map_put(s->a, &s->defs, d->name, s->ndef++);
+		}
 	}
-	for (int i = 0; i < s->ndef; i++)
-		collect_calls(s, &s->def[i], kid(s->def[i].node, 3));
+	/* the call graph, and the defs numbered callees first */
+	for (int d = 0; d < s->ndef; d++)
+		for (int c = 0; c < s->def[d].ncall; c++) {
+			int to = def_find(s, s->def[d].call[c].name);
+			s->def[d].call[c].to = to >= 0 && !s->def[to].kernel ? to : -1;
+		}
 	int *order = call_order(s);
-	for (int i = 0; i < s->ndef; i++)
-		lower_def(s, &s->def[order[i]], order[i]);
+	Def *def = arena_alloc(s->a, (size_t)(s->ndef + 1) * sizeof *def);
+	memset(&s->defs, 0, sizeof s->defs);
+	for (int j = 0; j < s->ndef; j++) {
+		def[j] = s->def[order[j]];
+		map_put(s->a, &s->defs, def[j].name, j);
+	}
+	s->def = def;
+	s->capdef = s->ndef;
 }
 
-Module *ks_lower(const Parse *p)
+/* The second pass, def j: its IR function, lowered and verified. */
+static void lower(Front *fr, int j)
 {
+	Sema *s = &fr->s;
+	Module *m = fr->m;
+	Def *d = &s->def[j];
+	d->node = parse_piece(fr, d->piece)->kid[d->stmt];
+	s->src = &fr->piece;
+	s->a = &fr->ast;
+	if (!fr->whole) {
+		/* the body in an arena of its own; the name and signature stay */
+		fr->keep = m->arena;
+		memset(&m->arena, 0, sizeof m->arena);
+		m->fnarena = &fr->keep;
+	}
+	Func *f = ir_func_new(m, d->name, d->kernel, loc_of(d->node));
+	f->no_backward = d->no_backward;
+	lower_def(s, d, j);
+	d->node = NULL;
+	ir_verify_func(m, &fr->piece, 1, j);
+	if (fr->whole)
+		return;
+	ir_print_func(fr->out, m, f);
+	ir_keep_signature(m, f);
+	arena_free(&m->arena);
+	m->arena = fr->keep;
+	memset(&fr->keep, 0, sizeof fr->keep);
+	m->fnarena = NULL;
+}
+
+static void front_init(Front *fr, Module *m)
+{
+	memset(fr, 0, sizeof *fr);
+	fr->m = m;
+	fr->parsed = -1;
+	fr->s.m = m;
+	fr->s.a = &fr->mod;
+}
+
+static void front_free(Front *fr)
+{
+	arena_free(&fr->ast);
+	arena_free(&fr->mod);
+	lines_close(&fr->in);
+}
+
+void ks_frontend_file(const char *path, const char *outpath)
+{
+	Front fr;
+	Module *m = ir_module_new();
+	front_init(&fr, m);
+	lines_open(&fr.in, path);
+	m->source = arena_strdup(&m->arena, fr.in.name);
+	first_pass(&fr);
+	fr.out = out_open_spool(outpath);
+	ir_print_head(fr.out, m);
+	for (int j = 0; j < fr.s.ndef; j++)
+		lower(&fr, j);
+	if (fflush(fr.out) || ferror(fr.out))
+		ks_fatal("write error:");
+	out_commit();
+	front_free(&fr);
+	ir_module_free(m);
+}
+
+Module *ks_frontend(const Src *src)
+{
+	/* static: a longjmp out (ks_recover) leaves what it holds reachable,
+	 * and the next call frees it; the module is freed on the way */
+	static Front fr;
+	front_free(&fr);
 	Module *const m = ir_module_new();
 	jmp_buf here, *const outer = ks_recover;
-	/* free the half-built module on an error, then pass the error on */
 	if (setjmp(here)) {
 		ks_recover = outer;
 		ir_module_free(m);
+		front_free(&fr);
 		if (outer)
 			longjmp(*outer, 1);
 		out_abort();
 		exit(1);
 	}
 	ks_recover = &here;
-	Sema s = {.src = p->src, .a = p->arena, .m = m};
-	if (p->src && p->src->name)
-		m->source = arena_strdup(&m->arena, p->src->name);
-	module(&s, p->module);
-	ir_verify(m, p->src, 1);
+	front_init(&fr, m);
+	fr.whole = 1;
+	lines_mem(&fr.in, src->name ? src->name : "<stdin>", src->text, src->len);
+	if (src->name)
+		m->source = arena_strdup(&m->arena, src->name);
+	first_pass(&fr);
+	for (int j = 0; j < fr.s.ndef; j++)
+		lower(&fr, j);
+	front_free(&fr);
 	ks_recover = outer;
 	return m;
-}
-
-Module *ks_frontend(const Src *src, Arena *scratch)
-{
-	Parse p;
-	ks_parse(&p, src, scratch);
-	return ks_lower(&p);
-}
-
-/* ---- streaming ------------------------------------------------------------ */
-
-/* The state a longjmp must find intact lives here, not in locals. */
-static Pieces st_pc;
-static Module *st_m;
-static Arena st_ast, st_keep;
-static Missed st_missed, st_kernels;
-static int st_reading;
-
-static void missed_init(Missed *ms)
-{
-	ms->n = 0;
-	ms->cap = 256;
-	ms->h = xmalloc(ms->cap * sizeof *ms->h);
-	memset(ms->h, 0, ms->cap * sizeof *ms->h);
-}
-
-/* Back to the module's own arena after a top-level statement; a def that
- * is done keeps its signature (a func) or leaves the module (a kernel). */
-static void st_drop(int done)
-{
-	if (!st_reading)
-		return;
-	st_m->fnarena = &st_keep;
-	if (done && st_m->fn[st_m->nfn - 1]->is_kernel) {
-		missed_add(&st_kernels, st_m->fn[st_m->nfn - 1]->name);
-		ir_func_pop(st_m);
-	} else if (done) {
-		ir_keep_signature(st_m, st_m->fn[st_m->nfn - 1]);
-	}
-	arena_free(&st_m->arena);
-	st_m->arena = st_keep;
-	memset(&st_keep, 0, sizeof st_keep);
-	st_m->fnarena = NULL;
-	st_reading = 0;
-}
-
-int ks_frontend_stream(const char *path, const char *outpath, Src *whole)
-{
-	jmp_buf jb;
-	jmp_buf *saved = ks_recover;
-	int quiet = ks_quiet;
-	volatile int ok = 0;
-	pieces_open(&st_pc, path);
-	st_m = ir_module_new();
-	missed_init(&st_missed);
-	missed_init(&st_kernels);
-	memset(&st_ast, 0, sizeof st_ast);
-	st_reading = 0;
-	ks_recover = &jb;
-	ks_quiet = 1;
-	if (!setjmp(jb)) {
-		Sema s = {.src = NULL, .m = st_m, .missed = &st_missed,
-			  .kernels = &st_kernels, .keep = &st_keep};
-		st_m->source = arena_strdup(&st_m->arena, st_pc.name);
-		FILE *out = out_open_spool(outpath);
-		ir_print_head(out, st_m);
-		int have_wp = 0, flags = 0, line0, r, i = 0;
-		Src piece;
-		while ((r = pieces_next(&st_pc, &piece, &line0)) > 0) {
-			Parse p;
-			ks_parse_at(&p, &piece, &st_ast, line0);
-			s.src = &piece;
-			s.a = &st_ast;
-			s.loopvar = NULL;
-			s.caploopvar = 0;
-			s.memo = NULL;
-			s.capmemo = 0;
-			for (int k = 0; k < p.module->nkid; k++, i++) {
-				/* a struct belongs in the IR's head, which is
-				 * written before the first piece: such a module
-				 * is read whole */
-				if (p.module->kid[k]->kind == N_CLASS)
-					longjmp(jb, 1);
-				st_keep = st_m->arena;
-				memset(&st_m->arena, 0, sizeof st_m->arena);
-				st_m->fnarena = &st_keep;
-				st_reading = 1;
-				Node *n = top_level(&s, p.module->kid[k], i, &have_wp, &flags);
-				if (n) {
-					int fi = st_m->nfn - 1;
-					Def d = {.node = n, .kernel = flags & DEF_KERNEL};
-					def_defaults(&s, &d);
-					collect_calls(&s, &d, kid(n, 3));
-					for (int c = 0; c < d.ncall; c++)
-						if (d.call[c].to >= fi)
-							ks_error_at(&piece, d.call[c].at->line,
-								    d.call[c].at->col, "recursion");
-					lower_def(&s, &d, fi);
-					ir_verify_func(st_m, &piece, 1, fi);
-					ir_print_func(out, st_m, st_m->fn[fi]);
-				}
-				st_drop(n != NULL);
-			}
-			arena_free(&st_ast);
-		}
-		if (r == 0) {
-			ks_recover = saved;
-			ks_quiet = quiet;
-			if (fflush(out) || ferror(out))
-				ks_fatal("write error:");
-			out_commit();
-			ok = 1;
-		}
-	}
-	/* done; or the file cannot stream, or an error came up */
-	ks_recover = saved;
-	ks_quiet = quiet;
-	st_drop(0);
-	arena_free(&st_ast);
-	if (!ok) {
-		out_abort();
-		pieces_whole(&st_pc, whole);
-	}
-	pieces_close(&st_pc);
-	ir_module_free(st_m);
-	st_m = NULL;
-	free(st_missed.h);
-	memset(&st_missed, 0, sizeof st_missed);
-	free(st_kernels.h);
-	memset(&st_kernels, 0, sizeof st_kernels);
-	return ok;
 }

@@ -23,10 +23,8 @@
  * scanned.  A text in memory (ir_read) is scanned and read the same way,
  * its bodies kept.
  */
-#define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "ir.h"
 
@@ -62,33 +60,6 @@ static int header(const char *l, size_t len, const char **name, size_t *nlen)
 		while (p + 1 + *nlen < end && is_ident((unsigned char)p[1 + *nlen]))
 			(*nlen)++;
 	return (int)k + 1;
-}
-
-/* The next line as r->lp, r->ln: 0 at the end.  From a file, a copy goes
- * to r->copy when there is one (standard input). */
-static int next_line(IrFile *r)
-{
-	if (!r->f) {
-		if (r->mpos >= r->mlen)
-			return 0;
-		const char *p = r->mem + r->mpos;
-		const char *nl = memchr(p, '\n', r->mlen - r->mpos);
-		r->ln = nl ? (size_t)(nl - p) + 1 : r->mlen - r->mpos;
-		r->lp = p;
-		r->mpos += r->ln;
-		return 1;
-	}
-	ssize_t n = getline(&r->lbuf, &r->lcap, r->f);
-	if (n < 0) {
-		if (ferror(r->f))
-			ks_fatal("%s: read error", r->name);
-		return 0;
-	}
-	if (r->copy && fwrite(r->lbuf, 1, (size_t)n, r->copy) != (size_t)n)
-		ks_fatal("temporary file: write error");
-	r->lp = r->lbuf;
-	r->ln = (size_t)n;
-	return 1;
 }
 
 /* The function named at a body line's '@'s: called. */
@@ -131,19 +102,19 @@ static void mark_calls(IrFile *r, const char *l, size_t len)
 static void scan(IrFile *r)
 {
 	Module *m = r->m;
-	long pos = 0;
 	int line = 0, cap = 0;
 	Loc none = {0, 0};
 	Buf refs = {0};
-	while (next_line(r)) {
+	Lines *in = &r->in;
+	while (lines_next(in)) {
 		line++;
 		const char *nm;
 		size_t nn;
-		int h = header(r->lp, r->ln, &nm, &nn);
+		int h = header(in->p, in->n, &nm, &nn);
 		if (h) {
 			arena_grow(&m->arena, (void **)&r->piece, &cap, r->npiece + 2, sizeof *r->piece);
 			IrPiece *pc = &r->piece[r->npiece++];
-			pc->off = pos;
+			pc->off = in->off;
 			pc->line0 = line;
 			pc->fn = -1;
 			if (nn) {
@@ -153,16 +124,15 @@ static void scan(IrFile *r)
 				r->name_buf.n = 0;
 				pc->fn = m->nfn - 1;
 			}
-		} else if (r->npiece && memchr(r->lp, '@', r->ln)) {
-			buf_put(&refs, r->lp, r->ln);
-			if (r->lp[r->ln - 1] != '\n')
+		} else if (r->npiece && memchr(in->p, '@', in->n)) {
+			buf_put(&refs, in->p, in->n);
+			if (in->p[in->n - 1] != '\n')
 				buf_putc(&refs, '\n');
 		}
-		pos += (long)r->ln;
 	}
 	if (!r->npiece)
 		arena_grow(&m->arena, (void **)&r->piece, &cap, 1, sizeof *r->piece);
-	r->piece[r->npiece].off = pos;
+	r->piece[r->npiece].off = in->off;
 	r->called = arena_alloc(&m->arena, (size_t)m->nfn + 1);
 	for (size_t i = 0; i < refs.n;) {
 		const char *l = refs.p + i, *nl = memchr(l, '\n', refs.n - i);
@@ -177,23 +147,9 @@ static void scan(IrFile *r)
 /* Bytes [from, to) of the input as r->src, whose first line is line0. */
 static const Src *piece(IrFile *r, long from, long to, int line0)
 {
-	r->src.name = r->name;
+	r->src.name = r->in.name;
+	r->src.text = lines_range(&r->in, from, to, &r->src.len);
 	r->src.line0 = line0;
-	if (!r->f) {
-		r->src.text = r->mem + from;
-		r->src.len = (size_t)(to - from);
-		return &r->src;
-	}
-	size_t n = (size_t)(to - from);
-	if (n + 1 > r->text.cap) {
-		r->text.cap = 2 * (n + 1);
-		r->text.p = xrealloc(r->text.p, r->text.cap);
-	}
-	if (fseek(r->f, from, SEEK_SET) || fread(r->text.p, 1, n, r->f) != n)
-		ks_fatal("%s: read error", r->name);
-	r->text.p[n] = 0;
-	r->src.text = r->text.p;
-	r->src.len = n;
 	return &r->src;
 }
 
@@ -201,27 +157,13 @@ static void start(IrFile *r)
 {
 	r->m = r->m ? r->m : ir_module_new();
 	scan(r);
-	if (r->copy) {
-		if (r->f != stdin)
-			fclose(r->f);
-		r->f = r->copy;
-		r->copy = NULL;
-	}
 	ir_read_head(r->m, piece(r, 0, r->piece[0].off, 1));
 }
 
 Module *ir_file_open(IrFile *r, const char *path)
 {
 	memset(r, 0, sizeof *r);
-	int is_stdin = !path || !strcmp(path, "-");
-	struct stat st;
-	r->name = is_stdin ? "<stdin>" : path;
-	r->f = stdin;
-	if (!is_stdin && !(r->f = fopen(path, "rb")))
-		ks_fatal("%s:", path);
-	if (is_stdin || fstat(fileno(r->f), &st) || !S_ISREG(st.st_mode))
-		if (!(r->copy = tmpfile()))
-			ks_fatal("temporary file:");
+	lines_open(&r->in, path);
 	start(r);
 	return r->m;
 }
@@ -289,27 +231,25 @@ void ir_file_close(IrFile *r)
 		r->m->arena = r->keep;
 		r->m->fnarena = NULL;
 	}
-	if (r->copy)
-		fclose(r->copy);
-	if (r->f && r->f != stdin)
-		fclose(r->f);
 	ir_module_free(r->m);
-	free(r->lbuf);
-	buf_free(&r->text);
+	lines_close(&r->in);
 	memset(r, 0, sizeof *r);
 }
 
 void ir_read_into(Module *m, const Src *s)
 {
-	IrFile r = {0};
+	/* static: a longjmp out (ks_recover) leaves what it holds reachable,
+	 * and the next call frees it */
+	static IrFile r;
+	lines_close(&r.in);
+	memset(&r, 0, sizeof r);
 	r.m = m;
-	r.name = s->name;
-	r.mem = s->text;
-	r.mlen = s->len;
 	r.whole = 1;
+	lines_mem(&r.in, s->name, s->text, s->len);
 	start(&r);
 	while (r.next < r.npiece)
 		ir_file_next(&r);
+	lines_close(&r.in);
 }
 
 Module *ir_read(const Src *s)

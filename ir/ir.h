@@ -299,7 +299,7 @@ typedef struct Module {
 	 * that they outlive the arena (ir/file.c) */
 	Arena *fnarena;
 	/* the strings of printf instructions, each once; malloc'd, so that
-	 * they outlive a streamed function's arena */
+	 * they outlive the arena of a function read one at a time */
 	char **str;
 	int nstr, capstr;
 } Module;
@@ -385,20 +385,11 @@ typedef struct IrPiece {
 } IrPiece;
 typedef struct IrFile {
 	Module *m;
-	const char *name;   /* as errors name the input */
-	FILE *f;            /* the input, or NULL: mem */
-	FILE *copy;         /* the first pass's copy of a pipe */
-	const char *mem;    /* a text in memory */
-	size_t mlen, mpos;
+	Lines in;
 	int whole;          /* bodies stay in the module's arena (ir_read) */
-	char *lbuf;         /* the line at hand, read from f */
-	size_t lcap;
-	const char *lp;     /* the line at hand */
-	size_t ln;
 	IrPiece *piece;     /* the functions' texts, then the end of the text */
 	int npiece, next;
 	uint8_t *called;    /* per function: does a body name it? */
-	Buf text;           /* the piece at hand, read from f */
 	Buf name_buf;
 	Src src;            /* the piece at hand */
 	Arena keep;         /* the module's arena while a body is read */

@@ -54,32 +54,6 @@ void src_read_file(Src *s, FILE *f, const char *name)
 	s->line0 = 1;
 }
 
-FILE *src_open_seekable(const char *path, const char *name)
-{
-	int is_stdin = !path || !strcmp(path, "-");
-	FILE *f = stdin;
-	struct stat st;
-	if (!is_stdin && !(f = fopen(path, "rb")))
-		ks_fatal("%s:", path);
-	if (!is_stdin && !fstat(fileno(f), &st) && S_ISREG(st.st_mode))
-		return f;
-	/* not seekable: a copy that is */
-	FILE *t = tmpfile();
-	char buf[65536];
-	size_t n;
-	if (!t)
-		ks_fatal("temporary file:");
-	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-		if (fwrite(buf, 1, n, t) != n)
-			ks_fatal("temporary file: write error");
-	if (ferror(f))
-		ks_fatal("%s: read error", name);
-	if (!is_stdin)
-		fclose(f);
-	rewind(t);
-	return t;
-}
-
 void src_from_mem(Src *s, const char *name, const char *text, size_t len)
 {
 	char *p = xmalloc(len + 1);
@@ -121,20 +95,27 @@ static void show_line(const Src *s, int line, int col)
 {
 	if (!s || line < 1)
 		return;
-	Buf file = {0};
-	const char *p, *end;
-	if (s->text) {
-		int l = s->line0 > 1 ? s->line0 : 1;
+	int first = s->line0 > 1 ? s->line0 : 1;
+	Buf other = {0};
+	const char *p = NULL, *end = NULL;
+	if (s->text && line >= first) {
+		int l = first;
 		p = s->text;
 		end = s->text + s->len;
 		for (; l < line && p < end; p++)
 			if (*p == '\n')
 				l++;
-	} else {
-		if (!file_line(s->name, line, &file))
+		if (l < line && s->lines)
+			p = NULL; /* past the piece */
+	}
+	if (!p) {
+		/* a line outside the piece, or of a text not at hand */
+		int ok = s->lines ? lines_line(s->lines, line, &other)
+				  : !s->text && file_line(s->name, line, &other);
+		if (!ok)
 			return;
-		p = file.p ? file.p : "";
-		end = p + file.n;
+		p = other.p ? other.p : "";
+		end = p + other.n;
 	}
 	const char *e = p;
 	while (e < end && *e != '\n')
@@ -155,7 +136,7 @@ static void show_line(const Src *s, int line, int col)
 	for (size_t i = from; i < c; i++)
 		fputc(' ', stderr);
 	fputs("^\n", stderr);
-	buf_free(&file);
+	buf_free(&other);
 }
 
 void ks_verror_at(const Src *s, int line, int col, const char *fmt, va_list ap)

@@ -108,13 +108,17 @@ const char *ks_cstring_read(const char *p, const char *end, Buf *out);
 /* A source text.  text[len] is always '\0'; the text itself may contain
  * NUL bytes, which the lexers report.  line0 is the number of its first
  * line in the file it was read from (a piece of a larger text), 0 or 1 for
- * the whole file.  text may be NULL: an error's excerpt is then read from
- * the file name names, when it is a regular file. */
+ * the whole file; an error on a line outside the piece shows that line
+ * from lines, the whole text, when the piece has it.  text may be NULL: an
+ * error's excerpt is then read from the file name names, when it is a
+ * regular file. */
+typedef struct Lines Lines;
 typedef struct Src {
 	const char *name;
 	const char *text;
 	size_t len;
 	int line0;
+	Lines *lines;
 } Src;
 
 extern const char *ks_prog;     /* tool name, for unlocated messages */
@@ -126,13 +130,35 @@ extern char ks_errmsg[512];     /* the last error's message */
 void src_read(Src *s, const char *path);
 /* Read f from where it stands to its end into a malloc'd Src named name. */
 void src_read_file(Src *s, FILE *f, const char *name);
-/* Open path ("-" is stdin; name for messages) so that it can be read again
- * from the start: the file itself when it is a regular file, else a
- * temporary copy of all it holds. */
-FILE *src_open_seekable(const char *path, const char *name);
 /* Wrap a buffer that the caller owns (len bytes; need not end in NUL). */
 void src_from_mem(Src *s, const char *name, const char *text, size_t len);
 void src_free(Src *s);
+
+/* A text read twice, line by line and then by byte ranges (lines.c):
+ * lines_open reads path ("-": standard input, copied as it is read when it
+ * cannot be read again), lines_mem a buffer; lines_next makes the next
+ * line p[0 .. n), at offset off, and returns 0 at the end; lines_range
+ * gives bytes [from, to) NUL-terminated, valid until the next call;
+ * lines_line appends line LINE (without its newline) to b and returns 0
+ * when there is none. */
+struct Lines {
+	const char *name;
+	FILE *f, *copy;
+	const char *mem;
+	size_t mlen, mpos;
+	char *lbuf;
+	size_t lcap;
+	const char *p;
+	size_t n;
+	long off;
+	Buf range;
+};
+void lines_open(Lines *l, const char *path);
+void lines_mem(Lines *l, const char *name, const char *text, size_t len);
+int lines_next(Lines *l);
+const char *lines_range(Lines *l, long from, long to, size_t *len);
+int lines_line(Lines *l, int line, Buf *b);
+void lines_close(Lines *l);
 
 /* FILE:LINE:COL: error: msg, the line and a caret; then exit 1 or longjmp. */
 KS_NORETURN void ks_error_at(const Src *s, int line, int col, const char *fmt,

@@ -332,7 +332,7 @@ static int is_ir(const Src *s)
 	}
 }
 
-static Module *load_module(const char *path, Src *src, Arena *scratch)
+static Module *load_module(const char *path, Src *src)
 {
 	src_read(src, path);
 	if (is_ir(src)) {
@@ -340,7 +340,7 @@ static Module *load_module(const char *path, Src *src, Arena *scratch)
 		ir_verify(m, src, 0);
 		return m;
 	}
-	return ks_frontend(src, scratch);
+	return ks_frontend(src);
 }
 
 /* "16x8" */
@@ -602,7 +602,7 @@ static void bounds_source(const Module *m, const Src *src)
 	bounds_src = *src;
 	if (!is_ir(src))
 		return;
-	bounds_src = (Src){m->source ? m->source : src->name, NULL, 0, 1};
+	bounds_src = (Src){m->source ? m->source : src->name, NULL, 0, 1, NULL};
 	FILE *f = m->source ? fopen(m->source, "rb") : NULL;
 	if (f) {
 		src_read_file(&bounds_file, f, m->source);
@@ -1138,8 +1138,7 @@ static int job_prepare(Opts *o, Host *h1, Host *h2)
 	run_phase("%s: reading it and emitting its code", o->in);
 	check_code(o);
 	Src src;
-	Arena scratch = {0};
-	Module *m = load_module(o->in, &src, &scratch);
+	Module *m = load_module(o->in, &src);
 	const Func **ks = xmalloc(sizeof *ks * (size_t)(m->nfn + 1));
 	int nk = select_kernels(m, o, ks);
 	if (o->grad && nk)
@@ -1185,8 +1184,7 @@ static int job_run(Opts *o, Host *host, Host *dbl)
 {
 	run_phase("%s", o->in);
 	Src src;
-	Arena scratch = {0};
-	Module *m = load_module(o->in, &src, &scratch);
+	Module *m = load_module(o->in, &src);
 	const Func **ks = xmalloc(sizeof *ks * (size_t)(m->nfn + 1));
 	int nk = select_kernels(m, o, ks);
 	if (o->grad && nk)
@@ -1533,8 +1531,7 @@ int main(int argc, char **argv)
 	run_phase("%s: reading it and emitting its code", o.in);
 
 	Src src;
-	Arena scratch = {0};
-	Module *m = load_module(o.in, &src, &scratch);
+	Module *m = load_module(o.in, &src);
 	const Func **ks = xmalloc(sizeof *ks * (size_t)(m->nfn + 1));
 	int nk = select_kernels(m, &o, ks);
 	if (o.grad && nk)
@@ -1600,7 +1597,6 @@ int main(int argc, char **argv)
 	free(o.set);
 	free(o.shape);
 	ir_module_free(m);
-	arena_free(&scratch);
 	src_free(&src);
 	src_free(&bounds_file);
 	return status;

@@ -19,18 +19,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		sink = fopen("/dev/null", "w");
 	Src src;
 	src_from_mem(&src, "fuzz.py", (const char *)data, size);
-	Arena scratch = {0};
 	jmp_buf jb;
 	struct Module *volatile m = NULL;
 	ks_recover = &jb;
 	ks_quiet = 1;
 	if (!setjmp(jb)) {
-		m = ks_frontend(&src, &scratch);
+		m = ks_frontend(&src);
 		ir_print(sink, m);
 	}
 	ks_recover = NULL;
 	ir_module_free(m);
-	arena_free(&scratch);
 	src_free(&src);
 	return 0;
 }

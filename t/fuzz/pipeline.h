@@ -157,14 +157,13 @@ static inline int fuzz_source(FuzzRun *r, const char *name, const char *text, si
 {
 	Src src;
 	src_from_mem(&src, name, text, n);
-	Arena scratch = {0};
 	jmp_buf jb;
 	struct Module *volatile m = NULL;
 	volatile int rejected = 0;
 	ks_recover = &jb;
 	ks_quiet = quiet;
 	if (!setjmp(jb)) {
-		m = ks_frontend(&src, &scratch);
+		m = ks_frontend(&src);
 		fuzz_pipeline(r, m, &src);
 	} else {
 		fuzz_rejected(r);
@@ -172,7 +171,6 @@ static inline int fuzz_source(FuzzRun *r, const char *name, const char *text, si
 	}
 	ks_recover = NULL;
 	ir_module_free(m);
-	arena_free(&scratch);
 	src_free(&src);
 	return rejected;
 }
