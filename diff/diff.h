@@ -92,7 +92,7 @@ typedef struct DiffEmit {
  * fourth argument (d). */
 enum { DIFF_MAX_RULE_ARGS = 4 };
 void diff_rule(DiffEmit *e, const char *rule, const int32_t v[10], int nargs, int32_t out[DIFF_MAX_RULE_ARGS]);
-/* Emit helpers shared by diff.c and rule.c */
+/* Emit helpers shared by the transform (diff_int.h) and rule.c */
 int diff_op(DiffEmit *e, int op, const int32_t *args, int n, Type want);
 int diff_builtin(DiffEmit *e, const char *name, const int32_t *args, int n);
 int diff_zero(DiffEmit *e, Type t);

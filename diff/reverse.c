@@ -1,0 +1,331 @@
+/*
+ * reverse.c: the reverse sweep.  rev_tape walks a Tape (forward.c)
+ * backwards; the reverse of an instruction adds its contributions to its
+ * operands' adjoints (acc), then clears its result's adjoint, so that a
+ * loop body's adjoints start from zero on every trip.  The contributions
+ * are the derivative rules: a builtin's row (ir/builtins.h) or an
+ * opcode's (op_rule), lowered by rule.c; array accesses and atomics,
+ * vector and matrix components, conversions and struct fields are
+ * written here, a store's reverse restoring the value the forward sweep
+ * kept.  An if's records are reversed in an if on the same condition, a
+ * loop by rev_loop (loop.c), a call by rev_call (func.c).
+ */
+#include <string.h>
+
+#include "diff_int.h"
+
+static int is_floaty(Type t) { return ty_is_floaty(t); }
+
+static void rev_atomic(D *d, Rec *r, Block *out)
+{
+	const char *name = ir_builtins[r->callee].name;
+	int a = r->arg[0], n = r->narg - 2, v = r->arg[r->narg - 1];
+	const int32_t *idx = r->arg + 1;
+	int32_t x[KS_MAX_NDIM + 2];
+	int ga = adjarr_of(d, a);
+	if (ga < 0 || !diff_floaty(vty(d, v)))
+		return;
+	if (!(atomic_kind(r->callee) & 7))
+		return; /* exch and cas: no gradient, as in Warp (check_kernel) */
+	DiffEmit e = de(d, out, r->loc);
+	if (!strcmp(name, "atomic_add") || !strcmp(name, "atomic_sub")) {
+		int g = diff_op(&e, OP_LOAD, x, access_args(x, ga, idx, n, -1), TY_VOID);
+		if (!strcmp(name, "atomic_sub"))
+			g = diff_op(&e, OP_NEG, &g, 1, TY_VOID);
+		acc(d, out, v, g, r->loc);
+		return;
+	}
+	/* atomic_min/max: the gradient goes to the value that won, which the
+	 * array holds after the forward pass.  Threads that tie take the
+	 * element's adjoint by an atomic exchange with zero, so that one of
+	 * them has it however they interleave on a GPU (a load and a store
+	 * would let two of them read it before either clears it). */
+	int fin = diff_op(&e, OP_LOAD, x, access_args(x, a, idx, n, -1), TY_VOID);
+	int c = diff_op(&e, OP_EQ, (int32_t[]){v, fin}, 2, TY_VOID);
+	Block t = {0};
+	DiffEmit et = de(d, &t, r->loc);
+	int z = diff_zero(&et, ty_elem(vty(d, ga)));
+	int g = diff_builtin(&et, "atomic_exch", x, access_args(x, ga, idx, n, z));
+	acc(d, &t, v, g, r->loc);
+	Inst *ni = emit(d, out, OP_IF, NULL, 0, &c, 1, r->loc);
+	ni->body = t;
+}
+
+static void rev_make(D *d, Rec *r, int g, Block *out)
+{
+	DiffEmit e = de(d, out, r->loc);
+	Type t = vty(d, r->res[0]);
+	int n = ty_cols(t), nc = ty_ncomp(t);
+	if (r->narg == 0)
+		return;
+	if (ty_is_xform(t) && r->narg == 2) {
+		/* transform(p, q): the first three components are p's, the rest q's */
+		int32_t pc[3], qc[4];
+		for (int c = 0; c < 7; c++) {
+			int k = ir_const_int(d->m, d->g, c);
+			int comp = diff_op(&e, OP_EXTRACT, (int32_t[]){g, k}, 2, TY_VOID);
+			if (c < 3)
+				pc[c] = comp;
+			else
+				qc[c - 3] = comp;
+		}
+		acc(d, out, r->arg[0], diff_op(&e, OP_MAKE, pc, 3, vty(d, r->arg[0])), r->loc);
+		acc(d, out, r->arg[1], diff_op(&e, OP_MAKE, qc, 4, vty(d, r->arg[1])), r->loc);
+		return;
+	}
+	if (r->narg == 2 && (ty_is_quat(t) || nc == 6)) {
+		/* a quaternion's (v, w) or a spatial vector's (w, v): the first
+		 * three components to the first, the rest to the second */
+		int32_t c3[2][3];
+		for (int c = 0; c < nc; c++)
+			c3[c / 3][c % 3] = diff_op(&e, OP_EXTRACT, (int32_t[]){g, ir_const_int(d->m, d->g, c)},
+						   2, TY_VOID);
+		acc(d, out, r->arg[0], diff_op(&e, OP_MAKE, c3[0], 3, vty(d, r->arg[0])), r->loc);
+		acc(d, out, r->arg[1], nc == 4 ? c3[1][0] : diff_op(&e, OP_MAKE, c3[1], 3, vty(d, r->arg[1])),
+		    r->loc);
+		return;
+	}
+	for (int c = 0; c < nc; c++) {
+		int comp;
+		if (!ty_is_mat(t))
+			comp = diff_op(&e, OP_EXTRACT, (int32_t[]){g, ir_const_int(d->m, d->g, c)}, 2, TY_VOID);
+		else
+			comp = diff_op(&e, OP_EXTRACT, (int32_t[]){g, ir_const_int(d->m, d->g, c / n),
+							     ir_const_int(d->m, d->g, c % n)}, 3, TY_VOID);
+		acc(d, out, r->arg[r->narg == 1 ? 0 : c], comp, r->loc);
+	}
+}
+
+/* The opcode rules, in the notation of builtins.h (rule.c), for the
+ * operand types at hand: "" where there is no adjoint (ints, floor
+ * division), NULL where kdiff has no rule (it stops with a located
+ * error rather than guess). */
+static const char *op_rule(D *d, Rec *r)
+{
+	Type a = vty(d, r->arg[0]), b = r->narg > 1 ? vty(d, r->arg[1]) : TY_VOID;
+	int sa = ty_is_float(a), sb = ty_is_float(b);
+	switch (r->op) {
+	case OP_MOV: return "g";
+	case OP_NEG: return "-g";
+	case OP_ADD: return "g; g";
+	case OP_SUB: return "g; -g";
+	case OP_MUL:
+		if (sa && sb) return "g * b; g * a";
+		if (sa) return "fdot(g, b); g * a";
+		if (sb) return "g * b; fdot(g, a)";
+		if (ty_is_mat(a) && ty_is_vec(b)) return "outer(g, b); transpose(a) * g";
+		if (ty_is_vec(a) && ty_is_mat(b)) return "b * g; outer(a, g)";
+		if (ty_is_mat(a) && ty_is_mat(b)) return "g * transpose(b); transpose(a) * g";
+		if (ty_is_quat(a) && ty_is_quat(b)) return "g * quat_inverse(b); quat_inverse(a) * g";
+		if (ty_is_xform(a) && ty_is_xform(b))
+			return "adj_transform_multiply_a(a, b, g); adj_transform_multiply_b(a, b, g)";
+		return NULL;
+	case OP_DIV:
+		if (sa && sb) return "g / b; -(g * r) / b";
+		if (sb) return "g / b; -fdot(g, r) / b";
+		if (sa && (ty_is_vec(b) || ty_is_quat(b))) return "@g / b; -g * r / b";
+		return NULL;
+	case OP_MOD: return sa ? "g; -g * float(int(a / b))" : "";
+	case OP_SELECT: return "; a ? g : 0.0; a ? 0.0 : g";
+	}
+	return "";
+}
+
+/* A builtin with several results (svd3): its rule reads them all and
+ * their adjoints, zero for a result nothing used. */
+static void rev_several(D *d, Rec *r, Block *out)
+{
+	const char *rule = ir_builtins[r->callee].adj;
+	int32_t g[3] = {-1, -1, -1}, o[DIFF_MAX_RULE_ARGS];
+	int any = 0;
+	for (int k = 0; k < r->nres && k < 3; k++)
+		any |= (g[k] = adjpeek(d, r->res[k])) >= 0;
+	if (any && rule[0] && r->narg <= 3) {
+		DiffEmit e = de(d, out, r->loc);
+		for (int k = 0; k < r->nres && k < 3; k++)
+			if (g[k] < 0)
+				g[k] = diff_zero(&e, vty(d, r->res[k]));
+		int32_t v[10] = {-1, -1, -1, r->res[0], g[0], r->res[1], g[1],
+				 r->nres > 2 ? r->res[2] : -1, g[2], -1};
+		for (int i = 0; i < r->narg; i++)
+			v[i] = r->arg[i];
+		diff_rule(&e, rule, v, r->narg, o);
+		for (int i = 0; i < r->narg; i++)
+			acc(d, out, r->arg[i], o[i], r->loc);
+	}
+	for (int k = 0; k < r->nres; k++)
+		zero_adj(d, out, r->res[k], r->loc);
+}
+
+static void rev_inst(D *d, Rec *r, Block *out)
+{
+	if (r->op == OP_BUILTIN && (ir_builtins[r->callee].flags & BF_ATOMIC)) {
+		rev_atomic(d, r, out);
+		if (r->old >= 0) {
+			int32_t x[KS_MAX_NDIM + 2];
+			emit(d, out, OP_STORE, NULL, 0, x,
+			     access_args(x, r->arg[0], r->arg + 1, ty_ndim(vty(d, r->arg[0])), r->old),
+			     r->loc);
+		}
+		return;
+	}
+	if (r->op == OP_CALL) {
+		rev_call(d, r, out);
+		for (int k = 0; k < r->nres; k++)
+			zero_adj(d, out, r->res[k], r->loc);
+		return;
+	}
+	if (r->op == OP_BUILTIN && r->nres > 1 && r->callee != BI_TID) {
+		rev_several(d, r, out);
+		return;
+	}
+	if (r->nres != 1)
+		return;
+	int g = adjpeek(d, r->res[0]);
+	if (g < 0)
+		return;
+	DiffEmit e = de(d, out, r->loc);
+	switch (r->op) {
+	case OP_LOAD: {
+		int ga = adjarr_of(d, r->arg[0]);
+		if (ga >= 0)
+			adj_scatter(d, out, ga, r->arg + 1, g, r->loc);
+		break;
+	}
+	case OP_MAKE:
+		rev_make(d, r, g, out);
+		break;
+	case OP_EXTRACT: {
+		int v = r->arg[0], av = adjof(d, v);
+		if (av < 0)
+			break;
+		int32_t ix[3] = {av, r->arg[1], r->narg > 2 ? r->arg[2] : -1};
+		int old = diff_op(&e, OP_EXTRACT, ix, r->narg, TY_VOID);
+		int s = diff_op(&e, OP_ADD, (int32_t[]){old, g}, 2, TY_VOID);
+		int32_t ins[4] = {av, r->arg[1], r->narg > 2 ? r->arg[2] : s, s};
+		emit(d, out, OP_INSERT, &av, 1, ins, r->narg + 1, r->loc);
+		break;
+	}
+	case OP_INSERT: {
+		int n = r->narg; /* v, i, [j,] x */
+		int32_t ix[3] = {g, r->arg[1], n > 3 ? r->arg[2] : -1};
+		int comp = diff_op(&e, OP_EXTRACT, ix, n - 1, TY_VOID);
+		acc(d, out, r->arg[n - 1], comp, r->loc);
+		int32_t ins[4] = {g, r->arg[1], r->arg[2], r->arg[3]};
+		ins[n - 1] = diff_zero(&e, vty(d, r->arg[n - 1]));
+		int cleared = diff_op(&e, OP_INSERT, ins, n, TY_VOID);
+		acc(d, out, r->arg[0], cleared, r->loc);
+		break;
+	}
+	case OP_FIELD: {
+		/* x = s.f: adj(s).f += adj(x) */
+		int s0 = r->arg[0], as = adjof(d, s0), k = r->callee;
+		if (as < 0 || !diff_floaty(vty(d, r->res[0])))
+			break;
+		int old = field_of(d, out, as, k, r->loc), sum;
+		if (ty_is_struct(vty(d, old))) {
+			sum = struct_sum(d, out, old, g, r->loc);
+		} else {
+			sum = ir_temp(d->m, d->g, vty(d, old));
+			emit(d, out, OP_ADD, &sum, 1, (int32_t[]){old, g}, 2, r->loc);
+		}
+		setfield_to(d, out, as, as, k, sum, r->loc);
+		break;
+	}
+	case OP_SETFIELD: {
+		/* t = s with s.f = x: adj(x) += adj(t).f, adj(s) += adj(t) with
+		 * its f cleared */
+		int k = r->callee;
+		Type ft = vty(d, r->arg[1]);
+		if (!diff_floaty(ft)) {
+			acc(d, out, r->arg[0], g, r->loc);
+			break;
+		}
+		acc(d, out, r->arg[1], field_of(d, out, g, k, r->loc), r->loc);
+		if (adjpeek(d, r->arg[0]) < 0) {
+			/* s has no adjoint yet: it is adj(t) with f cleared */
+			int as = adjof(d, r->arg[0]);
+			setfield_to(d, out, as, g, k, diff_zero(&e, ft), r->loc);
+			break;
+		}
+		int cleared = ir_temp(d->m, d->g, vty(d, g));
+		setfield_to(d, out, cleared, g, k, diff_zero(&e, ft), r->loc);
+		acc(d, out, r->arg[0], cleared, r->loc);
+		break;
+	}
+	case OP_CONV:
+		/* between float widths (and shapes of floats): back to the
+		 * operand's type */
+		if (is_floaty(vty(d, r->arg[0])))
+			acc(d, out, r->arg[0], diff_op(&e, OP_CONV, &g, 1, vty(d, r->arg[0])), r->loc);
+		break;
+	default: {
+		const char *rule = r->op == OP_BUILTIN ? ir_builtins[r->callee].adj : op_rule(d, r);
+		if (!rule)
+			derr(d, r->loc, "kdiff cannot differentiate '%s' of %s and %s yet",
+			     ir_ops[r->op].name, ty_name(vty(d, r->arg[0])),
+			     ty_name(vty(d, r->arg[r->narg > 1 ? 1 : 0])));
+		if (!rule[0])
+			break;
+		if (r->narg > DIFF_MAX_RULE_ARGS)
+			derr(d, r->loc, "kdiff cannot differentiate '%s' of %d arguments yet",
+			     ir_builtins[r->callee].name, r->narg);
+		/* the fourth argument is d, after the results (diff_rule) */
+		int32_t v[10] = {-1, -1, -1, r->res[0], g, -1, -1, -1, -1, -1}, o[DIFF_MAX_RULE_ARGS];
+		for (int i = 0; i < r->narg; i++)
+			v[i < 3 ? i : 9] = r->arg[i];
+		diff_rule(&e, rule, v, r->narg, o);
+		for (int i = 0; i < r->narg; i++)
+			acc(d, out, r->arg[i], o[i], r->loc);
+	}
+	}
+	zero_adj(d, out, r->res[0], r->loc);
+}
+
+static void rev_store(D *d, Rec *r, Block *out)
+{
+	int a = r->arg[0], n = r->narg - 2, v = r->arg[r->narg - 1];
+	const int32_t *idx = r->arg + 1;
+	int32_t x[KS_MAX_NDIM + 2];
+	int ga = adjarr_of(d, a);
+	if (ga >= 0) {
+		DiffEmit e = de(d, out, r->loc);
+		int g = diff_op(&e, OP_LOAD, x, access_args(x, ga, idx, n, -1), TY_VOID);
+		emit(d, out, OP_STORE, NULL, 0, x, access_args(x, ga, idx, n, diff_zero(&e, vty(d, g))),
+		     r->loc);
+		acc(d, out, v, g, r->loc);
+	}
+	if (r->old >= 0)
+		emit(d, out, OP_STORE, NULL, 0, x, access_args(x, a, idx, n, r->old), r->loc);
+}
+
+void rev_tape(D *d, Tape *tp, Block *out)
+{
+	for (int i = tp->n - 1; i >= 0; i--) {
+		Rec *r = tp->v[i];
+		int n0 = d->g->nval;
+		switch (r->kind) {
+		case R_INST:
+			rev_inst(d, r, out);
+			mark_deriv(d, n0);
+			break;
+		case R_STORE:
+			rev_store(d, r, out);
+			mark_deriv(d, n0);
+			break;
+		case R_LOOP: rev_loop(d, r->L, out, r->loc); break;
+		case R_IF: {
+			Block t = {0}, e = {0};
+			rev_tape(d, r->t, &t);
+			if (r->e)
+				rev_tape(d, r->e, &e);
+			if (!t.n && !e.n)
+				break;
+			Inst *ni = emit(d, out, OP_IF, NULL, 0, &r->cond, 1, r->loc);
+			ni->body = t;
+			ni->els = e;
+			break;
+		}
+		}
+	}
+}
