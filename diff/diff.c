@@ -10,10 +10,13 @@
  *    new operands, the ifs (conditions kept) and the loops;
  *  - the reverse sweep walks the tape backwards, applying the derivative
  *    rules (rule.c, ir/builtins.h);
- *  - a loop is run plainly in the forward sweep, counting its trips T; its
- *    reverse, for k = T-1 down to 0, restores the loop-entry values,
- *    recomputes k iterations plainly, and runs one iteration's own forward
- *    and reverse sweep.  O(T^2) time, no tape: exact and bounded;
+ *  - a loop is run plainly in the forward sweep, counting its trips T,
+ *    and in a kernel keeps the state trips begin with on a per-thread
+ *    tape, as checkpoints (fewer when room runs short); its reverse, for
+ *    k = T-1 down to 0, restores the nearest checkpoint (the loop-entry
+ *    values when there is none), recomputes the trips from it up to k
+ *    plainly, and runs trip k's own forward and reverse sweep.  O(T) with
+ *    every trip kept, O(T^2) with none (a wp.func): exact and bounded;
  *  - break, continue and ret become flags: the rest of a block after an
  *    if that may exit is guarded by "not exited", a guard the reverse
  *    sweep replays;
