@@ -363,6 +363,36 @@ void emit_entry_name(Buf *out, const Module *m, const char *kernel, int target, 
 	free(g.slot);
 }
 
+/* The module's names: the reserved words, then the entries' names and
+ * the functions', e->ebase and e->fname. */
+static void name_globals(Emitter *e)
+{
+	const Module *m = e->m;
+	for (size_t i = 0; i < KS_NELEM(reserved); i++)
+		add_name(&e->reserved, xstrdup(reserved[i]));
+	for (size_t i = 0; i < KS_NELEM(reserved_global); i++)
+		add_name(&e->reserved_global, xstrdup(reserved_global[i]));
+	int n = m->nfn ? m->nfn : 1;
+	e->fname = xmalloc((size_t)n * sizeof *e->fname);
+	/* global names: the entries first (their names are the ABI), then
+	 * functions in module order */
+	e->ebase = xmalloc((size_t)n * sizeof *e->ebase);
+	entry_bases(&e->gnames, m, e->ebase);
+	/* a kernel's fname is its per-thread function, NAME_thread, and a
+	 * backward kernel's NAME_backward_thread */
+	for (int i = 0; i < m->nfn; i++) {
+		if (m->fn[i]->is_kernel) {
+			size_t len = strlen(m->fn[i]->name) + 24;
+			char *s = xmalloc(len);
+			snprintf(s, len, "%s%s_thread", m->fn[i]->name, m->fn[i]->backward ? "_backward" : "");
+			e->fname[i] = make_name(e, s, 1);
+			free(s);
+		} else {
+			e->fname[i] = make_name(e, m->fn[i]->name, 1);
+		}
+	}
+}
+
 /* ---- types ----------------------------------------------------------- */
 
 /* The C spelling of a scalar: ints by their stdint names (int for int32,
@@ -475,15 +505,13 @@ const char *emit_param_ctype(const Module *m, const Func *f, int i)
 	return buf;
 }
 
-/* Is the code being written CUDA C++ (a struct's zero is spelled S{})? */
-static int zero_cuda;
-
-/* The zero of a type as C: "0.0f", "0", "ks_zero_vec3()", "(Params){0}". */
-static const char *zero_of(Type t)
+/* The zero of a type as C: "0.0f", "0", "ks_zero_vec3()", "(Params){0}";
+ * in CUDA C++ a struct's is spelled Params{}. */
+static const char *zero_of(const Emitter *e, Type t)
 {
 	static char buf[64];
 	if (ty_is_struct(t)) {
-		snprintf(buf, sizeof buf, zero_cuda ? "%s{}" : "(%s){0}", ty_name(t));
+		snprintf(buf, sizeof buf, e->target == EMIT_CUDA ? "%s{}" : "(%s){0}", ty_name(t));
 		return buf;
 	}
 	switch (t) {
@@ -587,6 +615,26 @@ static void number_block(Emitter *e, const Block *b)
 	}
 }
 
+/* Number f's instructions in tree order and hash them for inst_id. */
+static void number_insts(Emitter *e, const Func *f)
+{
+	e->ninst = 0;
+	number_block(e, &f->body);
+	e->hcap = 16;
+	while (e->hcap < 2 * e->ninst + 2)
+		e->hcap *= 2;
+	e->hkey = xmalloc((size_t)e->hcap * sizeof *e->hkey);
+	e->hval = xmalloc((size_t)e->hcap * sizeof *e->hval);
+	memset(e->hkey, 0, (size_t)e->hcap * sizeof *e->hkey);
+	for (int id = 0; id < e->ninst; id++) {
+		size_t h = hash_ptr(e->ii[id].in, e->hcap);
+		while (e->hkey[h])
+			h = (h + 1) & (size_t)(e->hcap - 1);
+		e->hkey[h] = e->ii[id].in;
+		e->hval[h] = id;
+	}
+}
+
 static void count_uses(Emitter *e, const Block *b)
 {
 	for (int i = 0; i < b->n; i++) {
@@ -681,6 +729,21 @@ static int drop_dead(Emitter *e)
 		changed = 1;
 	}
 	return changed;
+}
+
+/* Pass 1: mark f's dead instructions (IInfo.dead), and count the reads of
+ * every value by the live ones. */
+static void drop_dead_code(Emitter *e, const Func *f)
+{
+	mark_unreachable(e, &f->body);
+	for (int id = 0; id < e->ninst; id++)
+		if (e->ii[id].dead) {
+			mark_dead_sub(e, &e->ii[id].in->body);
+			mark_dead_sub(e, &e->ii[id].in->els);
+		}
+	count_uses(e, &f->body);
+	while (drop_dead(e))
+		;
 }
 
 /* ---- folding --------------------------------------------------------------- */
@@ -852,6 +915,13 @@ static void fold_block(Emitter *e, const Block *b)
 	}
 }
 
+/* Pass 2: fold what may be folded in f. */
+static void fold_temps(Emitter *e, const Func *f)
+{
+	e->tree = xrealloc(e->tree, (size_t)(e->ninst + 1) * sizeof *e->tree);
+	fold_block(e, &f->body);
+}
+
 /* ---- declarations ------------------------------------------------------------ */
 
 typedef struct Path {
@@ -937,6 +1007,28 @@ static int decl_inline(const Emitter *e, int val)
 	if (is_control(in->op) || in->nres != 1 || in->res[0] != val)
 		return 0;
 	return !(in->op == OP_CALL && e->m->fn[in->callee]->nret > 1);
+}
+
+/* Pass 4: where each variable of f is declared; those not declared by
+ * their first assignment go to e->decl. */
+static void place_decls(Emitter *e, const Func *f)
+{
+	Path *p = xmalloc(sizeof *p);
+	p->n = 0;
+	scan_block(e, &f->body, p);
+	free(p);
+	e->ndecl = 0;
+	for (int i = 0; i < f->nval; i++) {
+		if (f->val[i].kind != VK_VAR || !e->v[i].nfirst || decl_inline(e, i))
+			continue;
+		if (e->ndecl == e->capdecl) {
+			e->capdecl = e->capdecl ? 2 * e->capdecl : 16;
+			e->decl = xrealloc(e->decl, (size_t)e->capdecl * sizeof *e->decl);
+		}
+		const VInfo *v = &e->v[i];
+		const Inst *first = &v->fb[v->nfirst - 1]->v[v->fi[v->nfirst - 1]];
+		e->decl[e->ndecl++] = (Decl){v->fb[v->anchor], v->fi[v->anchor], i, first->loc.line};
+	}
 }
 
 /* ---- expressions ------------------------------------------------------------- */
@@ -1535,7 +1627,7 @@ static int put_inst(Emitter *e, Buf *b, const Inst *in)
 		Type rt = vty(e, in->res[0]);
 		const char *ty = ty_name(rt);
 		if (ty_is_struct(rt)) {
-			buf_puts(b, zero_of(rt));
+			buf_puts(b, zero_of(e, rt));
 			return P_POSTFIX;
 		}
 		snprintf(name, sizeof name, "ks_%s_%s",
@@ -2220,8 +2312,8 @@ static void emit_block(Emitter *e, const Block *b, int depth, int skip)
 				fprintf(e->out, "%s %s;", ctype(t), e->v[d->val].name);
 			else if (is_handle(e, d->val))
 				fprintf(e->out, "ks_trips %s = ks_tape_none();", e->v[d->val].name);
-			else if (zero_of(t))
-				fprintf(e->out, "%s %s = %s;", ctype(t), e->v[d->val].name, zero_of(t));
+			else if (zero_of(e, t))
+				fprintf(e->out, "%s %s = %s;", ctype(t), e->v[d->val].name, zero_of(e, t));
 			else
 				fprintf(e->out, "%s %s = ks_zero_%s();", ctype(t), e->v[d->val].name, ty_name(t));
 			put_line_comment(e->out, d->line);
@@ -2321,6 +2413,33 @@ static void name_params(Emitter *e)
 	}
 	for (int i = 0; i < e->f->nparam; i++)
 		local_name(e, e->f->param[i], e->f->val[e->f->param[i]].name);
+}
+
+/* Pass 3: the local names of f: parameters, then variables in order, then
+ * the tape's and the results' locals, then the temps that stay temps. */
+static void name_locals(Emitter *e, const Func *f)
+{
+	name_params(e);
+	for (int i = 0; i < f->nval; i++)
+		if (f->val[i].kind == VK_VAR)
+			local_name(e, i, f->val[i].name);
+	e->retname = NULL;
+	e->tapename = e->threadname = NULL;
+	if (ir_opens_tape(f)) {
+		e->tapename = make_name(e, "tp", 0);
+		if (e->rank > 1)
+			e->threadname = make_name(e, "thread", 0);
+	}
+	if (f->nret > 1) {
+		e->retname = xmalloc((size_t)f->nret * sizeof *e->retname);
+		for (int k = 0; k < f->nret; k++) {
+			char base[32];
+			snprintf(base, sizeof base, "ret%d", k);
+			e->retname[k] = make_name(e, base, 0);
+		}
+	}
+	int counter = 0;
+	name_temps(e, &f->body, &counter);
 }
 
 static void alloc_values(Emitter *e, const Func *f, int fi)
@@ -2498,73 +2617,11 @@ static void analyse(Emitter *e, const Func *f, int fi)
 	alloc_values(e, f, fi);
 	e->rank = f->is_kernel ? ir_kernel_rank(f) : 1;
 	tape_layouts(e, f);
-	e->ninst = 0;
-	number_block(e, &f->body);
-	e->tree = xrealloc(e->tree, (size_t)(e->ninst + 1) * sizeof *e->tree);
-	e->hcap = 16;
-	while (e->hcap < 2 * e->ninst + 2)
-		e->hcap *= 2;
-	e->hkey = xmalloc((size_t)e->hcap * sizeof *e->hkey);
-	e->hval = xmalloc((size_t)e->hcap * sizeof *e->hval);
-	memset(e->hkey, 0, (size_t)e->hcap * sizeof *e->hkey);
-	for (int id = 0; id < e->ninst; id++) {
-		size_t h = hash_ptr(e->ii[id].in, e->hcap);
-		while (e->hkey[h])
-			h = (h + 1) & (size_t)(e->hcap - 1);
-		e->hkey[h] = e->ii[id].in;
-		e->hval[h] = id;
-	}
-	mark_unreachable(e, &f->body);
-	for (int id = 0; id < e->ninst; id++)
-		if (e->ii[id].dead) {
-			mark_dead_sub(e, &e->ii[id].in->body);
-			mark_dead_sub(e, &e->ii[id].in->els);
-		}
-	count_uses(e, &f->body);
-	while (drop_dead(e))
-		;
-	fold_block(e, &f->body);
-
-	/* names: parameters, then variables in order, then temps */
-	name_params(e);
-	for (int i = 0; i < f->nval; i++)
-		if (f->val[i].kind == VK_VAR)
-			local_name(e, i, f->val[i].name);
-	e->retname = NULL;
-	e->tapename = e->threadname = NULL;
-	if (ir_opens_tape(f)) {
-		e->tapename = make_name(e, "tp", 0);
-		if (e->rank > 1)
-			e->threadname = make_name(e, "thread", 0);
-	}
-	if (f->nret > 1) {
-		e->retname = xmalloc((size_t)f->nret * sizeof *e->retname);
-		for (int k = 0; k < f->nret; k++) {
-			char base[32];
-			snprintf(base, sizeof base, "ret%d", k);
-			e->retname[k] = make_name(e, base, 0);
-		}
-	}
-	int counter = 0;
-	name_temps(e, &f->body, &counter);
-
-	/* declarations */
-	Path *p = xmalloc(sizeof *p);
-	p->n = 0;
-	scan_block(e, &f->body, p);
-	free(p);
-	e->ndecl = 0;
-	for (int i = 0; i < f->nval; i++) {
-		if (f->val[i].kind != VK_VAR || !e->v[i].nfirst || decl_inline(e, i))
-			continue;
-		if (e->ndecl == e->capdecl) {
-			e->capdecl = e->capdecl ? 2 * e->capdecl : 16;
-			e->decl = xrealloc(e->decl, (size_t)e->capdecl * sizeof *e->decl);
-		}
-		const VInfo *v = &e->v[i];
-		const Inst *first = &v->fb[v->nfirst - 1]->v[v->fi[v->nfirst - 1]];
-		e->decl[e->ndecl++] = (Decl){v->fb[v->anchor], v->fi[v->anchor], i, first->loc.line};
-	}
+	number_insts(e, f);
+	drop_dead_code(e, f);
+	fold_temps(e, f);
+	name_locals(e, f);
+	place_decls(e, f);
 }
 
 static void release(Emitter *e)
@@ -2827,16 +2884,11 @@ static void put_comment_text(FILE *out, const char *s)
 static void emit_begin(Emitter *e, FILE *out, const Module *m, int target, const uint8_t *called)
 {
 	memset(e, 0, sizeof *e);
-	for (size_t i = 0; i < KS_NELEM(reserved); i++)
-		add_name(&e->reserved, xstrdup(reserved[i]));
-	for (size_t i = 0; i < KS_NELEM(reserved_global); i++)
-		add_name(&e->reserved_global, xstrdup(reserved_global[i]));
 	e->out = out;
 	e->m = m;
 	checked = target == EMIT_CPU_CHECKED;
 	e->target = checked ? EMIT_CPU : target;
 	int n = m->nfn ? m->nfn : 1;
-	e->fname = xmalloc((size_t)n * sizeof *e->fname);
 	e->fx = xmalloc((size_t)n * sizeof *e->fx);
 	e->called = xmalloc((size_t)n);
 	memcpy(e->called, called, (size_t)m->nfn);
@@ -2844,24 +2896,7 @@ static void emit_begin(Emitter *e, FILE *out, const Module *m, int target, const
 	memset(e->unread, 0, (size_t)n * sizeof *e->unread);
 	if (!(e->spool = tmpfile()))
 		ks_fatal("temporary file:");
-
-	/* global names: the entries first (their names are the ABI), then
-	 * functions in module order */
-	e->ebase = xmalloc((size_t)n * sizeof *e->ebase);
-	entry_bases(&e->gnames, m, e->ebase);
-	/* a kernel's fname is its per-thread function, NAME_thread, and a
-	 * backward kernel's NAME_backward_thread */
-	for (int i = 0; i < m->nfn; i++) {
-		if (m->fn[i]->is_kernel) {
-			size_t len = strlen(m->fn[i]->name) + 24;
-			char *s = xmalloc(len);
-			snprintf(s, len, "%s%s_thread", m->fn[i]->name, m->fn[i]->backward ? "_backward" : "");
-			e->fname[i] = make_name(e, s, 1);
-			free(s);
-		} else {
-			e->fname[i] = make_name(e, m->fn[i]->name, 1);
-		}
-	}
+	name_globals(e);
 
 	fprintf(out, "/*\n * Generated by ksynth (%s) from ",
 		target == EMIT_CUDA ? "kemit-cu" : "kemit-cpu");
@@ -2884,7 +2919,6 @@ static void emit_begin(Emitter *e, FILE *out, const Module *m, int target, const
 		      "#endif\n"
 		      "#define KS_COVER(site, way) (ks_cover_hit ? ks_cover_hit(site, way) : (void)0)\n"
 		      "#endif\n", out);
-	zero_cuda = target == EMIT_CUDA;
 	/* the structs, each after those it holds */
 	for (int i = 0; i < m->nst; i++) {
 		Type t = m->st[i];
