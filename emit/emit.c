@@ -4,1052 +4,54 @@
  * per source statement where the IR allows, every statement citing its
  * source line.  doc/emit.md shows examples.
  *
- * A function is emitted in four passes over its IR tree:
+ * A function is emitted in four passes over its IR tree (analyse runs
+ * them):
  *
- *   1. liveness: an instruction without effects whose results are never
- *      read is dropped (so is code after ret/break/continue), repeated
- *      until nothing changes; C compilers warn about what would be left.
- *   2. folding: a temp read once, in the same block, becomes part of the
- *      expression that reads it (`%0 = mul %b, %c; %x = add %a, %0` is
- *      `x = a + b * c;`) unless moving it would change what it computes:
- *      it may not move past an assignment to a variable it reads, a load
- *      may not move past a store, an atomic or a call that writes memory,
- *      nothing moves past control flow, and one C expression holds at most
- *      one memory write and then nothing that reads memory (C leaves the
- *      order of operands unspecified).  Effects never go where C would
- *      skip them (the right of && and ||, the arms of ?:).
- *   3. naming: parameters and variables keep their source names unless
- *      they clash with C, C++ or CUDA (then a suffix); temps that stay
- *      temps get a name from what they hold (x_i for x[i]) or t0, t1, ...
- *   4. declarations: each variable is declared once, in the innermost
- *      block holding all its uses, at its first assignment when that
- *      assignment is a plain statement of that block (`float y = ...;`),
- *      else just before the statement that first mentions it, initialized
- *      to zero so that no compiler suspects a use before assignment.
+ *   1. liveness (live.c): an instruction without effects whose results
+ *      are never read is dropped (so is code after ret/break/continue),
+ *      repeated until nothing changes; C compilers warn about what would
+ *      be left.
+ *   2. folding (fold.c): a temp read once, in the same block, becomes part
+ *      of the expression that reads it (`%0 = mul %b, %c; %x = add %a, %0`
+ *      is `x = a + b * c;`) unless moving it would change what it
+ *      computes: it may not move past an assignment to a variable it
+ *      reads, a load may not move past a store, an atomic or a call that
+ *      writes memory, nothing moves past control flow, and one C
+ *      expression holds at most one memory write and then nothing that
+ *      reads memory (C leaves the order of operands unspecified).  Effects
+ *      never go where C would skip them (the right of && and ||, the arms
+ *      of ?:).
+ *   3. naming (names.c): parameters and variables keep their source names
+ *      unless they clash with C, C++ or CUDA (then a suffix); temps that
+ *      stay temps get a name from what they hold (x_i for x[i]) or t0,
+ *      t1, ...
+ *   4. declarations (decl.c): each variable is declared once, in the
+ *      innermost block holding all its uses, at its first assignment when
+ *      that assignment is a plain statement of that block
+ *      (`float y = ...;`), else just before the statement that first
+ *      mentions it, initialized to zero so that no compiler suspects a use
+ *      before assignment.
  *
- * Then the tree is printed: `if` chains as else-if, `loop` whose body
- * opens with `if not c { break }` as `while (c)`, `for` as a C for loop.
+ * Then the tree is printed (below; type.c spells the types): `if` chains
+ * as else-if, `loop` whose body opens with `if not c { break }` as
+ * `while (c)`, `for` as a C for loop.  emit_int.h holds the state the
+ * files share.
+ *
+ * This file drives a module, one function at a time (emit_main as
+ * ir/file.c reads and verifies them, emit_module over a module in
+ * memory): emit_begin names the module's functions and entries and
+ * prints the header and the structs; emit_next prints each function,
+ * callees first, and spools a kernel's entry; emit_end appends the
+ * entries.
  */
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "emit.h"
-
-enum { FX_READ = 1, FX_WRITE = 2 };
-
-/* per value */
-typedef struct VInfo {
-	char *name;     /* C name: params, variables, named temps */
-	int uses;       /* reads by live instructions */
-	int def;        /* temps: defining instruction id, or -1 */
-	/* variables: where to declare */
-	int nfirst;     /* length of the first occurrence's path, 0: none yet */
-	const Block **fb;
-	int *fi;
-	int anchor;     /* depth of the declaring block in that path */
-	int in_for;     /* every occurrence lies inside the first one's statement */
-} VInfo;
-
-/* per instruction */
-typedef struct IInfo {
-	const Inst *in;
-	const Block *b;
-	int idx;        /* index in b */
-	int dead;
-	int root;       /* folded into this instruction id, or -1 */
-	unsigned mark;  /* fold_block: in the trees at hand when == Emitter.gen */
-} IInfo;
-
-/* A set of names (malloc'd strings it owns), hashed so that taking a name
- * costs the same whatever the number of names already taken. */
-typedef struct NameSet {
-	char **slot;
-	int n, cap;
-} NameSet;
-
-/* The checkpoint of a loop of the tape: word offsets of its slots. */
-typedef struct TapeLayout {
-	int nslot, width;
-	int *off;
-} TapeLayout;
-
-typedef struct Decl {
-	const Block *b;
-	int idx, val, line;
-} Decl;
-
-typedef struct Emitter {
-	FILE *out;
-	const Module *m;
-	int target;
-	/* per struct of the module (m->st): ST_TAPED, its tape functions
-	 * written; ST_GATHERED, its ks_atomic_add_S; ST_TAPES and ST_ADDS, the
-	 * function being emitted needs them */
-	uint8_t *st;
-	char **fname;       /* C names of the module's functions */
-	char **ebase;       /* kernels: the base of their entries' names */
-	int *fx;            /* memory effects of each function, FX_* */
-	uint8_t *called;    /* is the function called anywhere in the module? */
-	/* the words of reserved[] and reserved_global[] */
-	NameSet reserved, reserved_global;
-	/* global names */
-	NameSet gnames;
-	/* the function being emitted */
-	const Func *f;
-	int fi;
-	VInfo *v;
-	IInfo *ii;
-	int ninst, capinst;
-	unsigned gen;       /* fold_block's current IInfo.mark */
-	int *tree, ntree;   /* fold_block: the nodes of the trees at hand */
-	const Inst **hkey;  /* Inst* -> id */
-	int *hval;
-	int hcap;
-	NameSet lnames;     /* local names taken */
-	Decl *decl;
-	int ndecl, capdecl;
-	char **retname;     /* out parameters of a multi-result func */
-	int rank;           /* a kernel's launch dimensions (ir_kernel_rank) */
-	FILE *spool;        /* the entries, until the end */
-	/* a backward kernel's tape: its local, per value the loop ID of a
-	 * handle (-1: none), per loop ID its checkpoint's layout */
-	char *tapename;
-	char *threadname;  /* a backward with a tape in an N-D launch: its row-major index */
-	int *hid;
-	TapeLayout *tl;
-	int ntl;
-	/* per backward kernel: which parameters its thread function leaves
-	 * out (nothing there reads them; the entry still takes them) */
-	uint8_t **unread;
-} Emitter;
-
-/* ---- names ---------------------------------------------------------- */
-
-/* Words a name may not be: C11, C++ and CUDA keywords and identifiers the
- * emitted code or ksynth.h uses. */
-static const char *const reserved[] = {
-	"alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool",
-	"break", "case", "catch", "char", "char16_t", "char32_t", "char8_t", "class",
-	"co_await", "co_return", "co_yield", "compl", "concept", "const", "const_cast",
-	"consteval", "constexpr", "constinit", "continue", "decltype", "default", "delete",
-	"dim", "dim3", "do", "double", "dynamic_cast", "else", "enum", "explicit", "export",
-	"extern", "false", "float", "for", "friend", "goto", "if", "inline", "int", "long",
-	"main", "mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr",
-	"operator", "or", "or_eq", "private", "protected", "public", "register",
-	"reinterpret_cast", "requires", "restrict", "return", "short", "signed", "sizeof",
-	"static", "static_assert", "static_cast", "struct", "switch", "template", "this",
-	"thread_local", "throw", "true", "try", "typedef", "typeid", "typename", "union",
-	"unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor",
-	"xor_eq", "tid", "tid0", "tid1", "tid2", "tid3", "dim0", "dim1", "dim2", "dim3",
-	"threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize",
-	"int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t",
-	"size_t", "half",
-	"NULL", "INFINITY", "NAN", "HUGE_VAL", "HUGE_VALF", "errno", "assert",
-	"sinf", "cosf", "tanf", "asinf", "acosf", "atanf", "atan2f", "sinhf", "coshf",
-	"tanhf", "expf", "logf", "log2f", "log10f", "sqrtf", "powf", "floorf", "ceilf",
-	"fabsf", "fmodf", "isnan", "isinf", "isfinite", "signbit", "fpclassify",
-	"roundf", "rintf", "truncf", "cbrtf", "erff", "erfcf", "copysignf",
-	"atomicAdd", "atomicSub", "atomicMin", "atomicMax", "atomicCAS", "atomicExch", "atomicAnd",
-	"atomicOr", "atomicXor",
-	"__float_as_int", "__int_as_float",
-};
-
-/* Function names also avoid the math library and CUDA's overloads
- * (a __device__ function min() would clash with CUDA's). */
-static const char *const reserved_global[] = {
-	"sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh",
-	"exp", "log", "log2", "log10", "sqrt", "pow", "floor", "ceil", "fabs", "abs",
-	"fmod", "min", "max", "fmin", "fmax", "round", "trunc", "exit", "abort",
-	"rint", "cbrt", "erf", "erfc", "copysign",
-	"printf", "malloc", "free", "memcpy", "memset",
-};
-
-static uint64_t name_hash(const char *s) { return ks_hash64(s, strlen(s), 0); }
-
-static size_t name_slot(const NameSet *ns, const char *s, uint64_t hash)
-{
-	size_t h = (size_t)hash & (size_t)(ns->cap - 1);
-	while (ns->slot[h] && strcmp(ns->slot[h], s))
-		h = (h + 1) & (size_t)(ns->cap - 1);
-	return h;
-}
-
-/* Is s, whose name_hash is hash, in the set? */
-static int name_in(const NameSet *ns, const char *s, uint64_t hash)
-{
-	return ns->cap && ns->slot[name_slot(ns, s, hash)];
-}
-
-static void add_name(NameSet *ns, char *s)
-{
-	if (2 * (ns->n + 1) > ns->cap) {
-		NameSet g = {NULL, 0, ns->cap ? 2 * ns->cap : 64};
-		g.slot = xmalloc((size_t)g.cap * sizeof *g.slot);
-		memset(g.slot, 0, (size_t)g.cap * sizeof *g.slot);
-		for (int i = 0; i < ns->cap; i++)
-			if (ns->slot[i])
-				g.slot[name_slot(&g, ns->slot[i], name_hash(ns->slot[i]))] = ns->slot[i];
-		g.n = ns->n;
-		free(ns->slot);
-		*ns = g;
-	}
-	size_t h = name_slot(ns, s, name_hash(s));
-	if (ns->slot[h]) {
-		free(s);
-		return;
-	}
-	ns->slot[h] = s;
-	ns->n++;
-}
-
-/* Forget every name (and free them), keeping the table. */
-static void clear_names(NameSet *ns)
-{
-	for (int i = 0; i < ns->cap; i++) {
-		free(ns->slot[i]);
-		ns->slot[i] = NULL;
-	}
-	ns->n = 0;
-}
-
-/* Does s start with a prefix C, C++ or ksynth.h keeps for itself? */
-static int reserved_prefix(const char *s)
-{
-	return s[0] == '_' || !strncmp(s, "ks_", 3) || !strncmp(s, "KS_", 3);
-}
-
-/* Is s free to be a name of the kind asked (global or local)? */
-static int name_ok(const Emitter *e, const char *s, int global)
-{
-	if (reserved_prefix(s) || strstr(s, "__"))
-		return 0;
-	uint64_t h = name_hash(s);
-	if (name_in(&e->reserved, s, h) || name_in(&e->gnames, s, h))
-		return 0;
-	if (global ? name_in(&e->reserved_global, s, h) : name_in(&e->lnames, s, h))
-		return 0;
-	return 1;
-}
-
-/* The C spelling of source name s before clashes are settled: s with its
- * leading underscores dropped and every run of underscores made one, after
- * "v_" when s has a reserved prefix ("_y" -> "v_y", "__k" -> "v_k",
- * "a__b" -> "a_b", "ks_t" -> "v_ks_t"; "_" -> "v").  No spelling starts
- * with '_' or holds "__", which C and C++ reserve. */
-static void c_spelling(Buf *b, const char *s)
-{
-	int prefix = reserved_prefix(s);
-	while (*s == '_')
-		s++;
-	if (prefix)
-		buf_puts(b, *s ? "v_" : "v");
-	for (; *s; s++)
-		if (!(s[0] == '_' && s[1] == '_'))
-			buf_putc(b, *s);
-	if (!b->n)
-		buf_putc(b, 'v');
-}
-
-/* Suffix k of a spelling that clashes: "_", "_1", "_2", ...; after a
- * spelling that ends in '_', "1", "2", ... (so that no "__" appears).
- * Every suffix gives a new name, so a search through them ends. */
-static void clash_suffix(Buf *b, size_t base, int k)
-{
-	b->n = base;
-	int under = base && b->p[base - 1] == '_';
-	if (k == 0 && !under)
-		buf_putc(b, '_');
-	else
-		buf_printf(b, under ? "%d" : "_%d", k + under);
-}
-
-/* A C name for source name s: its spelling when free, else the first free
- * spelling with a clash suffix (doc/emit.md, Names). */
-static char *make_name(Emitter *e, const char *s, int global)
-{
-	Buf b = {0};
-	c_spelling(&b, s);
-	size_t base = b.n;
-	for (int k = 0; !name_ok(e, b.p, global); k++)
-		clash_suffix(&b, base, k);
-	char *name = xrealloc(b.p, b.n + 1); /* not the buffer's room: a module may hold many */
-	add_name(global ? &e->gnames : &e->lnames, name);
-	return name;
-}
-
-/* A kernel's entries are BASE_cpu_forward, BASE_cuda_forward,
- * BASE_cpu_backward and BASE_cuda_backward: the ABI krun calls.  BASE is
- * the kernel's name when C reserves nothing in those names (no leading
- * '_', no "__", no ks_ or KS_, no trailing '_'); such names never clash.
- * Any other kernel takes its spelling without trailing underscores, with
- * the first clash suffix that gives four names no kernel took before it
- * (the plain ones first, then these in module order). */
-static const char *const entry_sfx[] = {"_cpu_forward", "_cuda_forward", "_cpu_backward",
-					 "_cuda_backward"};
-
-static int plain_entry(const char *name)
-{
-	size_t n = strlen(name);
-	return n && !reserved_prefix(name) && !strstr(name, "__") && name[n - 1] != '_';
-}
-
-/* BASE for name (malloc'd), its four names added to g */
-static char *entry_base(NameSet *g, const char *name)
-{
-	Buf b = {0}, full = {0};
-	if (plain_entry(name)) {
-		buf_puts(&b, name);
-	} else {
-		c_spelling(&b, name);
-		while (b.n > 1 && b.p[b.n - 1] == '_')
-			b.p[--b.n] = 0;
-	}
-	size_t base = b.n;
-	for (int k = 0;; k++) {
-		size_t i = 0;
-		for (; i < KS_NELEM(entry_sfx); i++) {
-			full.n = 0;
-			buf_printf(&full, "%s%s", b.p, entry_sfx[i]);
-			if (strstr(full.p, "__") || name_in(g, full.p, name_hash(full.p)))
-				break;
-		}
-		if (i == KS_NELEM(entry_sfx))
-			break;
-		clash_suffix(&b, base, k);
-	}
-	for (size_t i = 0; i < KS_NELEM(entry_sfx); i++) {
-		full.n = 0;
-		buf_printf(&full, "%s%s", b.p, entry_sfx[i]);
-		add_name(g, xstrdup(full.p));
-	}
-	buf_free(&full);
-	return xrealloc(b.p, b.n + 1);
-}
-
-/* base[i]: BASE of kernel i and of its backward (NULL for funcs); the
- * entries' names go into g. */
-static void entry_bases(NameSet *g, const Module *m, char **base)
-{
-	for (int i = 0; i < m->nfn; i++)
-		base[i] = NULL;
-	for (int pass = 0; pass < 2; pass++)
-		for (int i = 0; i < m->nfn; i++) {
-			const Func *f = m->fn[i];
-			if (f->is_kernel && !f->backward && plain_entry(f->name) == !pass)
-				base[i] = entry_base(g, f->name);
-		}
-	for (int i = 0; i < m->nfn; i++)
-		if (m->fn[i]->backward) {
-			int k = ir_func_find(m, m->fn[i]->name);
-			base[i] = xstrdup(k >= 0 && base[k] ? base[k] : m->fn[i]->name);
-		}
-}
-
-void emit_entry_name(Buf *out, const Module *m, const char *kernel, int target, int backward)
-{
-	NameSet g = {0};
-	int n = m->nfn;
-	char **base = xmalloc((size_t)(n ? n : 1) * sizeof *base);
-	entry_bases(&g, m, base);
-	int k = ir_func_find(m, kernel);
-	buf_printf(out, "%s%s", k >= 0 && base[k] ? base[k] : kernel,
-		   entry_sfx[2 * !!backward + (target == EMIT_CUDA)]);
-	for (int i = 0; i < n; i++)
-		free(base[i]);
-	free(base);
-	clear_names(&g);
-	free(g.slot);
-}
-
-/* The module's names: the reserved words, then the entries' names and
- * the functions', e->ebase and e->fname. */
-static void name_globals(Emitter *e)
-{
-	const Module *m = e->m;
-	for (size_t i = 0; i < KS_NELEM(reserved); i++)
-		add_name(&e->reserved, xstrdup(reserved[i]));
-	for (size_t i = 0; i < KS_NELEM(reserved_global); i++)
-		add_name(&e->reserved_global, xstrdup(reserved_global[i]));
-	int n = m->nfn ? m->nfn : 1;
-	e->fname = xmalloc((size_t)n * sizeof *e->fname);
-	/* global names: the entries first (their names are the ABI), then
-	 * functions in module order */
-	e->ebase = xmalloc((size_t)n * sizeof *e->ebase);
-	entry_bases(&e->gnames, m, e->ebase);
-	/* a kernel's fname is its per-thread function, NAME_thread, and a
-	 * backward kernel's NAME_backward_thread */
-	for (int i = 0; i < m->nfn; i++) {
-		if (m->fn[i]->is_kernel) {
-			size_t len = strlen(m->fn[i]->name) + 24;
-			char *s = xmalloc(len);
-			snprintf(s, len, "%s%s_thread", m->fn[i]->name, m->fn[i]->backward ? "_backward" : "");
-			e->fname[i] = make_name(e, s, 1);
-			free(s);
-		} else {
-			e->fname[i] = make_name(e, m->fn[i]->name, 1);
-		}
-	}
-}
-
-/* ---- types ----------------------------------------------------------- */
-
-/* The C spelling of a scalar: ints by their stdint names (int for int32,
- * as it reads in most code), ks_half for float16. */
-static const char *scalar_ctype(Type t)
-{
-	switch (t) {
-	case TY_BOOL: return "bool";
-	case TY_INT8: return "int8_t";
-	case TY_UINT8: return "uint8_t";
-	case TY_INT16: return "int16_t";
-	case TY_UINT16: return "uint16_t";
-	case TY_INT: return "int";
-	case TY_UINT32: return "uint32_t";
-	case TY_INT64: return "int64_t";
-	case TY_UINT64: return "uint64_t";
-	case TY_HALF: return "ks_half";
-	case TY_FLOAT: return "float";
-	case TY_DOUBLE: return "double";
-	}
-	return NULL;
-}
-
-/* The checked mode (EMIT_CPU_CHECKED) of the module being emitted: every
- * array is a view and every access is checked (put_elem).  A file-scope
- * flag, as ctype and put_decl have no emitter at hand; emit_begin sets
- * it, emit_free clears it. */
-static int checked;
-
-/* Is parameter i of f passed as a view (ks_array_<elem>: its data and
- * its shape, indexed row-major) rather than a pointer to its elements: an
- * array of 2 to 4 dimensions, a 1-D one whose shape f reads
- * (ir_param_view), and in the checked mode every array. */
-static int param_view(const Module *m, const Func *f, int i)
-{
-	return ty_is_array(f->val[f->param[i]].ty) && (checked || ir_param_view(m, f, i));
-}
-
-/* The same for an operand: arrays are parameters. */
-static int val_view(const Emitter *e, int val)
-{
-	for (int i = 0; i < e->f->nparam; i++)
-		if (e->f->param[i] == val)
-			return param_view(e->m, e->f, i);
-	/* a struct's array field is always a view */
-	return ty_is_array(e->f->val[val].ty);
-}
-
-/* The C type of a value: "float", "ks_vec3d"; of an array, its element's. */
-static const char *ctype(Type t)
-{
-	static char buf[4][48];
-	static int k;
-	Type e = ty_elem(t);
-	if (scalar_ctype(e))
-		return scalar_ctype(e);
-	if (e == TY_VOID)
-		return "void";
-	if (ty_is_struct(e))
-		return ty_name(e);
-	char *b = buf[k++ & 3];
-	snprintf(b, sizeof buf[0], "ks_%s", ty_name(e));
-	return b;
-}
-
-/* The C type of a local holding a value of type t: ctype's, and for an
- * array the view (a local array is a struct's field, always a view). */
-static const char *local_ctype(Type t)
-{
-	static char buf[4][64];
-	static int k;
-	if (!ty_is_array(t))
-		return ctype(t);
-	char *b = buf[k++ & 3];
-	snprintf(b, sizeof buf[0], "ks_array_%s", ty_name(ty_elem(t)));
-	return b;
-}
-
-/* "float x", "ks_vec3 v", "ks_array_float v" */
-static void put_decl(Buf *b, Type t, const char *name)
-{
-	buf_puts(b, local_ctype(t));
-	buf_putc(b, ' ');
-	buf_puts(b, name);
-}
-
-/* A loop handle of the tape is a ks_trips (ksynth.h), whatever its IR type. */
-static int is_handle(const struct Emitter *e, int val);
-
-/* A parameter's C type: "float", "float *" (a 1-D array),
- * "ks_array_float" (a view). */
-static void param_ctype(Buf *b, const Module *m, const Func *f, int i)
-{
-	Type t = f->val[f->param[i]].ty;
-	if (param_view(m, f, i))
-		buf_printf(b, "ks_array_%s", ty_name(ty_elem(t)));
-	else
-		buf_printf(b, "%s%s", ctype(t), ty_is_array(t) ? " *" : "");
-}
-
-const char *emit_ctype(Type t) { return ctype(t); }
-
-const char *emit_param_ctype(const Module *m, const Func *f, int i)
-{
-	static char buf[64];
-	Buf b = {0};
-	param_ctype(&b, m, f, i);
-	snprintf(buf, sizeof buf, "%s", b.p);
-	buf_free(&b);
-	return buf;
-}
-
-/* The zero of a type as C: "0.0f", "0", "ks_zero_vec3()", "(Params){0}";
- * in CUDA C++ a struct's is spelled Params{}. */
-static const char *zero_of(const Emitter *e, Type t)
-{
-	static char buf[64];
-	if (ty_is_struct(t)) {
-		snprintf(buf, sizeof buf, e->target == EMIT_CUDA ? "%s{}" : "(%s){0}", ty_name(t));
-		return buf;
-	}
-	switch (t) {
-	case TY_BOOL: return "false";
-	case TY_FLOAT: return "0.0f";
-	case TY_DOUBLE: return "0.0";
-	}
-	if (ty_is_int(t))
-		return "0";
-	snprintf(buf, sizeof buf, "ks_zero_%s()", ty_name(t));
-	return buf;
-}
-
-/* Do C's operators compute t as Warp does?  Not for float16 (a struct)
- * nor for the 8- and 16-bit ints, which C promotes to int: those go
- * through the runtime's functions (ks_add_int8, ...), which wrap. */
-static int c_arith(Type t)
-{
-	return t == TY_BOOL || t == TY_INT || t == TY_UINT32 || t == TY_INT64 || t == TY_UINT64 ||
-	       t == TY_FLOAT || t == TY_DOUBLE;
-}
-
-/* ---- instruction table -------------------------------------------------- */
-
-static int is_control(int op)
-{
-	return op == OP_IF || op == OP_FOR || op == OP_LOOP || op == OP_BREAK ||
-	       op == OP_CONTINUE || op == OP_RET;
-}
-
-static int inst_fx(const Emitter *e, const Inst *in)
-{
-	switch (in->op) {
-	case OP_LOAD: return FX_READ;
-	case OP_STORE: return FX_WRITE;
-	case OP_PRINTF: return FX_WRITE; /* in order with the other prints and calls */
-	case OP_CALL: return e->fx[in->callee];
-	case OP_BUILTIN:
-		return ir_builtins[in->callee].flags & BF_ATOMIC ? FX_READ | FX_WRITE : 0;
-	case OP_TAPE_GET:
-		return FX_READ;
-	case OP_TAPE_OPEN:
-	case OP_TAPE_LOOP:
-	case OP_TAPE_KEEP:
-	case OP_TAPE_PUT:
-	case OP_TAPE_BACK:
-	case OP_TAPE_COUNT:
-	case OP_TAPE_MEASURED:
-		return FX_READ | FX_WRITE;
-	}
-	return 0;
-}
-
-static void block_fx(const Emitter *e, const Block *b, int *fx)
-{
-	for (int i = 0; i < b->n; i++) {
-		*fx |= inst_fx(e, &b->v[i]);
-		block_fx(e, &b->v[i].body, fx);
-		block_fx(e, &b->v[i].els, fx);
-	}
-}
-
-static void block_calls(const Block *b, uint8_t *called)
-{
-	for (int i = 0; i < b->n; i++) {
-		if (b->v[i].op == OP_CALL)
-			called[b->v[i].callee] = 1;
-		block_calls(&b->v[i].body, called);
-		block_calls(&b->v[i].els, called);
-	}
-}
-
-static size_t hash_ptr(const void *p, int cap)
-{
-	return (size_t)(((uintptr_t)p >> 4) * 2654435761u) & (size_t)(cap - 1);
-}
-
-static int inst_id(const Emitter *e, const Inst *in)
-{
-	size_t h = hash_ptr(in, e->hcap);
-	while (e->hkey[h] != in)
-		h = (h + 1) & (size_t)(e->hcap - 1);
-	return e->hval[h];
-}
-
-static void number_block(Emitter *e, const Block *b)
-{
-	for (int i = 0; i < b->n; i++) {
-		if (e->ninst == e->capinst) {
-			e->capinst = e->capinst ? 2 * e->capinst : 64;
-			e->ii = xrealloc(e->ii, (size_t)e->capinst * sizeof *e->ii);
-		}
-		IInfo *x = &e->ii[e->ninst++];
-		memset(x, 0, sizeof *x);
-		x->in = &b->v[i];
-		x->b = b;
-		x->idx = i;
-		x->root = -1;
-		number_block(e, &b->v[i].body);
-		number_block(e, &b->v[i].els);
-	}
-}
-
-/* Number f's instructions in tree order and hash them for inst_id. */
-static void number_insts(Emitter *e, const Func *f)
-{
-	e->ninst = 0;
-	number_block(e, &f->body);
-	e->hcap = 16;
-	while (e->hcap < 2 * e->ninst + 2)
-		e->hcap *= 2;
-	e->hkey = xmalloc((size_t)e->hcap * sizeof *e->hkey);
-	e->hval = xmalloc((size_t)e->hcap * sizeof *e->hval);
-	memset(e->hkey, 0, (size_t)e->hcap * sizeof *e->hkey);
-	for (int id = 0; id < e->ninst; id++) {
-		size_t h = hash_ptr(e->ii[id].in, e->hcap);
-		while (e->hkey[h])
-			h = (h + 1) & (size_t)(e->hcap - 1);
-		e->hkey[h] = e->ii[id].in;
-		e->hval[h] = id;
-	}
-}
-
-static void count_uses(Emitter *e, const Block *b)
-{
-	for (int i = 0; i < b->n; i++) {
-		const Inst *in = &b->v[i];
-		int id = inst_id(e, in);
-		if (e->ii[id].dead)
-			continue;
-		for (int k = 0; k < in->narg; k++)
-			e->v[in->arg[k]].uses++;
-		for (int k = 0; k < in->nres; k++)
-			if (e->f->val[in->res[k]].kind == VK_TEMP)
-				e->v[in->res[k]].def = id;
-		count_uses(e, &in->body);
-		count_uses(e, &in->els);
-	}
-}
-
-/* Mark code after ret/break/continue dead (it cannot run). */
-static void mark_unreachable(Emitter *e, const Block *b)
-{
-	int after = 0;
-	for (int i = 0; i < b->n; i++) {
-		const Inst *in = &b->v[i];
-		if (after) {
-			IInfo *x = &e->ii[inst_id(e, in)];
-			x->dead = 1;
-			continue;
-		}
-		mark_unreachable(e, &in->body);
-		mark_unreachable(e, &in->els);
-		if (in->op == OP_RET || in->op == OP_BREAK || in->op == OP_CONTINUE)
-			after = 1;
-	}
-}
-
-/* The number of results an instruction writes through pointers: a call
- * of a function with several, or a builtin with several (svd3); 0 for
- * any other.  rt, when given, gets their types. */
-static int multi_results(const Emitter *e, const Inst *in, Type *rt)
-{
-	if (in->op == OP_CALL) {
-		const Func *g = e->m->fn[in->callee];
-		if (g->nret < 2)
-			return 0;
-		for (int k = 0; rt && k < g->nret; k++)
-			rt[k] = g->ret[k];
-		return g->nret;
-	}
-	if (in->op != OP_BUILTIN || in->callee == BI_TID || ir_builtin_nres(in->callee) < 2)
-		return 0;
-	Type args[8], t[4];
-	for (int k = 0; k < in->narg && k < 8; k++)
-		args[k] = e->f->val[in->arg[k]].ty;
-	int n = ir_builtin_results(in->callee, args, in->narg, rt ? rt : t);
-	return n;
-}
-
-static void mark_dead_sub(Emitter *e, const Block *b)
-{
-	for (int i = 0; i < b->n; i++) {
-		IInfo *x = &e->ii[inst_id(e, &b->v[i])];
-		x->dead = 1;
-		mark_dead_sub(e, &b->v[i].body);
-		mark_dead_sub(e, &b->v[i].els);
-	}
-}
-
-/* Drop effect-free instructions whose results nobody reads, to a fixed
- * point.  Returns 1 if anything changed. */
-static int drop_dead(Emitter *e)
-{
-	int changed = 0;
-	for (int id = e->ninst - 1; id >= 0; id--) {
-		IInfo *x = &e->ii[id];
-		const Inst *in = x->in;
-		if (x->dead || is_control(in->op) || in->op == OP_STORE || (inst_fx(e, in) & FX_WRITE))
-			continue;
-		if (in->op == OP_CALL && !in->nres && e->m->fn[in->callee]->nret)
-			; /* a pure call whose results are ignored */
-		else if (!in->nres && multi_results(e, in, NULL))
-			; /* svd3 and the like, their results ignored */
-		else if (!in->nres)
-			continue;
-		int used = 0;
-		for (int k = 0; k < in->nres; k++)
-			used |= e->v[in->res[k]].uses > 0;
-		if (used)
-			continue;
-		x->dead = 1;
-		for (int k = 0; k < in->narg; k++)
-			e->v[in->arg[k]].uses--;
-		changed = 1;
-	}
-	return changed;
-}
-
-/* Pass 1: mark f's dead instructions (IInfo.dead), and count the reads of
- * every value by the live ones. */
-static void drop_dead_code(Emitter *e, const Func *f)
-{
-	mark_unreachable(e, &f->body);
-	for (int id = 0; id < e->ninst; id++)
-		if (e->ii[id].dead) {
-			mark_dead_sub(e, &e->ii[id].in->body);
-			mark_dead_sub(e, &e->ii[id].in->els);
-		}
-	count_uses(e, &f->body);
-	while (drop_dead(e))
-		;
-}
-
-/* ---- folding --------------------------------------------------------------- */
-
-static int reads_val(const Inst *in, int val)
-{
-	for (int k = 0; k < in->narg; k++)
-		if (in->arg[k] == val)
-			return 1;
-	return 0;
-}
-
-/* Would evaluating node n after instruction k, rather than before it,
- * change anything? */
-static int interferes(const Emitter *e, const Inst *n, const Inst *k)
-{
-	if (is_control(k->op))
-		return 1;
-	for (int r = 0; r < k->nres; r++) {
-		int kind = e->f->val[k->res[r]].kind;
-		if ((kind == VK_VAR || kind == VK_PARAM) && reads_val(n, k->res[r]))
-			return 1;
-	}
-	int fn = inst_fx(e, n), fk = inst_fx(e, k);
-	if ((fn & FX_READ) && (fk & FX_WRITE))
-		return 1;
-	if ((fn & FX_WRITE) && fk)
-		return 1;
-	return 0;
-}
-
-static int assigns_in(const Emitter *e, const Block *b, int val)
-{
-	for (int i = 0; i < b->n; i++) {
-		const Inst *in = &b->v[i];
-		for (int k = 0; k < in->nres; k++)
-			if (in->res[k] == val)
-				return 1;
-		if (assigns_in(e, &in->body, val) || assigns_in(e, &in->els, val))
-			return 1;
-	}
-	return 0;
-}
-
-/* May operand slot p of instruction j take a folded expression, and must
- * that expression be free of effects (1) or of everything loop-variant (2)? */
-static int slot_kind(const Inst *j, int p)
-{
-	switch (j->op) {
-	case OP_TAPE_KEEP:
-	case OP_TAPE_PUT:
-	case OP_TAPE_BACK:
-	case OP_TAPE_GET:
-		return p == 0 ? -1 : 0; /* &handle needs a name */
-	case OP_EXTRACT:
-	case OP_INSERT:
-		return p == 0 ? -1 : 0; /* v.c[k] needs a name */
-	case OP_AND:
-	case OP_OR:
-		return p == 1 ? 1 : 0;
-	case OP_SELECT:
-		return p >= 1 ? 1 : 0;
-	case OP_FOR:
-		return p == 0 ? 0 : 2; /* the bound is read on every iteration */
-	}
-	return 0;
-}
-
-static int foldable_def(const Emitter *e, const Inst *d)
-{
-	if (is_control(d->op) || d->op == OP_STORE || d->nres != 1 || d->op == OP_SETFIELD)
-		return 0; /* a struct's field is set by a statement of its own */
-	if (d->op == OP_CALL && e->m->fn[d->callee]->nret != 1)
-		return 0;
-	return e->f->val[d->res[0]].kind == VK_TEMP;
-}
-
-/* Add the tree rooted at instruction id to e->tree, marking its nodes:
- * a node's children are the definitions of its operands folded into it. */
-static void add_tree(Emitter *e, int id)
-{
-	int from = e->ntree;
-	e->tree[e->ntree++] = id;
-	e->ii[id].mark = e->gen;
-	for (int i = from; i < e->ntree; i++) {
-		int x = e->tree[i];
-		const Inst *in = e->ii[x].in;
-		for (int k = 0; k < in->narg; k++) {
-			int c = e->v[in->arg[k]].def;
-			if (c >= 0 && e->ii[c].root == x && e->ii[c].mark != e->gen) {
-				e->ii[c].mark = e->gen;
-				e->tree[e->ntree++] = c;
-			}
-		}
-	}
-}
-
-static void fold_block(Emitter *e, const Block *b)
-{
-	for (int j = 0; j < b->n; j++) {
-		const Inst *jn = &b->v[j];
-		int J = inst_id(e, jn);
-		fold_block(e, &jn->body);
-		fold_block(e, &jn->els);
-		if (e->ii[J].dead)
-			continue;
-		for (int p = 0; p < jn->narg; p++) {
-			int t = jn->arg[p], sk = slot_kind(jn, p);
-			const VInfo *vt = &e->v[t];
-			if (sk < 0 || e->f->val[t].kind != VK_TEMP || vt->uses != 1 || vt->def < 0)
-				continue;
-			int D = vt->def;
-			if (e->ii[D].b != b || e->ii[D].dead || !foldable_def(e, e->ii[D].in))
-				continue;
-			if (jn->op == OP_FOR && p == 2)
-				continue; /* a dynamic step is read twice per iteration */
-			if (jn->op == OP_FOR && p == 1 && e->f->val[jn->arg[2]].kind != VK_CONST)
-				continue;
-			/* the nodes of D's tree (D and what is folded into it), then
-			 * those of J's; instructions of b in either are marked */
-			e->gen++;
-			e->ntree = 0;
-			add_tree(e, D);
-			int nd = e->ntree;
-			add_tree(e, J);
-			int i0 = e->ii[D].idx, ok = 1, nw = 0, nr = 0;
-			for (int x = 0; x < nd && ok; x++) {
-				int A = e->tree[x], a = e->ii[A].idx;
-				if (e->ii[A].b != b || a > i0)
-					continue;
-				const Inst *an = &b->v[a];
-				int fx = inst_fx(e, an);
-				if (sk == 1 && (fx & FX_WRITE))
-					ok = 0;
-				if (sk == 2) {
-					if (fx)
-						ok = 0;
-					for (int k = 0; k < an->narg && ok; k++) {
-						int kind = e->f->val[an->arg[k]].kind;
-						if ((kind == VK_VAR || kind == VK_PARAM) &&
-						    assigns_in(e, &jn->body, an->arg[k]))
-							ok = 0;
-					}
-				}
-				for (int k = a + 1; k < j && ok; k++) {
-					const IInfo *kx = &e->ii[inst_id(e, &b->v[k])];
-					if (kx->dead || kx->mark == e->gen)
-						continue;
-					if (interferes(e, an, &b->v[k]))
-						ok = 0;
-				}
-			}
-			if (!ok)
-				continue;
-			/* at most one memory write per expression, then no reads */
-			for (int x = 0; x < e->ntree; x++) {
-				int A = e->tree[x];
-				const IInfo *ax = &e->ii[A];
-				if (ax->b != b || ax->idx >= j || ax->dead || A == J)
-					continue;
-				int fx = inst_fx(e, ax->in);
-				nw += (fx & FX_WRITE) != 0;
-				nr += fx == FX_READ;
-			}
-			if (nw && nw + nr > 1)
-				continue;
-			e->ii[D].root = J;
-		}
-	}
-}
-
-/* Pass 2: fold what may be folded in f. */
-static void fold_temps(Emitter *e, const Func *f)
-{
-	e->tree = xrealloc(e->tree, (size_t)(e->ninst + 1) * sizeof *e->tree);
-	fold_block(e, &f->body);
-}
-
-/* ---- declarations ------------------------------------------------------------ */
-
-typedef struct Path {
-	const Block *b[256];
-	int i[256];
-	int n;
-} Path;
-
-static void occur(Emitter *e, int val, const Path *p)
-{
-	VInfo *v = &e->v[val];
-	if (e->f->val[val].kind != VK_VAR)
-		return;
-	if (!v->nfirst) {
-		v->nfirst = p->n;
-		v->fb = xmalloc((size_t)p->n * sizeof *v->fb);
-		v->fi = xmalloc((size_t)p->n * sizeof *v->fi);
-		memcpy(v->fb, p->b, (size_t)p->n * sizeof *v->fb);
-		memcpy(v->fi, p->i, (size_t)p->n * sizeof *v->fi);
-		v->anchor = p->n - 1;
-		v->in_for = 1;
-		return;
-	}
-	int c = 0;
-	while (c < v->nfirst && c < p->n && v->fb[c] == p->b[c] && v->fi[c] == p->i[c])
-		c++;
-	if (c < v->nfirst)
-		v->in_for = 0;
-	int a = (c < v->nfirst && c < p->n && v->fb[c] == p->b[c]) ? c : c - 1;
-	if (a >= v->nfirst)
-		a = v->nfirst - 1;
-	if (a < v->anchor)
-		v->anchor = a;
-}
-
-static void scan_block(Emitter *e, const Block *b, Path *p)
-{
-	if (p->n >= 256)
-		ks_fatal("blocks nested too deep");
-	for (int i = 0; i < b->n; i++) {
-		const Inst *in = &b->v[i];
-		if (e->ii[inst_id(e, in)].dead)
-			continue;
-		p->b[p->n] = b;
-		p->i[p->n] = i;
-		p->n++;
-		for (int k = 0; k < in->nres; k++)
-			occur(e, in->res[k], p);
-		for (int k = 0; k < in->narg; k++)
-			occur(e, in->arg[k], p);
-		scan_block(e, &in->body, p);
-		scan_block(e, &in->els, p);
-		p->n--;
-	}
-}
-
-/* The statement of the variable's first occurrence. */
-static const Inst *first_occ(const Emitter *e, int val)
-{
-	const VInfo *v = &e->v[val];
-	return &v->fb[v->nfirst - 1]->v[v->fi[v->nfirst - 1]];
-}
-
-/* A random draw: its results are the value and the new state. */
-static int is_draw(const Inst *in)
-{
-	return in->op == OP_BUILTIN && (ir_builtins[in->callee].flags & BF_STATE);
-}
-
-/* Is the variable declared by the statement that first assigns it? */
-static int decl_inline(const Emitter *e, int val)
-{
-	const VInfo *v = &e->v[val];
-	if (v->anchor != v->nfirst - 1)
-		return 0;
-	const Inst *in = &v->fb[v->anchor]->v[v->fi[v->anchor]];
-	if (in->op == OP_FOR)
-		return v->in_for;
-	if (in->op == OP_BUILTIN && in->callee == BI_TID)
-		return 1; /* int i = tid0; each on its own line */
-	if (is_draw(in)) /* its value, or a state copied first (emit_draw) */
-		return in->res[0] == val || (in->res[1] == val && in->arg[0] != val);
-	if (is_control(in->op) || in->nres != 1 || in->res[0] != val)
-		return 0;
-	return !(in->op == OP_CALL && e->m->fn[in->callee]->nret > 1);
-}
-
-/* Pass 4: where each variable of f is declared; those not declared by
- * their first assignment go to e->decl. */
-static void place_decls(Emitter *e, const Func *f)
-{
-	Path *p = xmalloc(sizeof *p);
-	p->n = 0;
-	scan_block(e, &f->body, p);
-	free(p);
-	e->ndecl = 0;
-	for (int i = 0; i < f->nval; i++) {
-		if (f->val[i].kind != VK_VAR || !e->v[i].nfirst || decl_inline(e, i))
-			continue;
-		if (e->ndecl == e->capdecl) {
-			e->capdecl = e->capdecl ? 2 * e->capdecl : 16;
-			e->decl = xrealloc(e->decl, (size_t)e->capdecl * sizeof *e->decl);
-		}
-		const VInfo *v = &e->v[i];
-		const Inst *first = &v->fb[v->nfirst - 1]->v[v->fi[v->nfirst - 1]];
-		e->decl[e->ndecl++] = (Decl){v->fb[v->anchor], v->fi[v->anchor], i, first->loc.line};
-	}
-}
+#include "emit/emit_int.h"
 
 /* ---- expressions ------------------------------------------------------------- */
-
-enum {
-	P_COND = 3,
-	P_OR = 4,
-	P_AND = 5,
-	P_BITOR = 6,
-	P_BITXOR = 7,
-	P_BITAND = 8,
-	P_EQ = 9,
-	P_REL = 10,
-	P_SHIFT = 11,
-	P_ADD = 12,
-	P_MUL = 13,
-	P_UNARY = 15,
-	P_POSTFIX = 16,
-};
-
-static void put_expr(Emitter *e, Buf *b, int val, int minprec);
 
 static void put_const(const Value *v, Buf *b, int *prec)
 {
@@ -1191,8 +193,6 @@ static const char *libm_name(int row, Type t)
 	return NULL;
 }
 
-static Type vty(const Emitter *e, int val) { return e->f->val[val].ty; }
-
 /* name(arg, arg, ...) */
 static void put_call(Emitter *e, Buf *b, const char *name, const Inst *in, int from)
 {
@@ -1240,7 +240,7 @@ static void put_vop(Emitter *e, Buf *b, const char *op, const Inst *in, int ntyp
 /* The element a[i, ...] of the array operand 0 indexed by operands 1 ..
  * 1 + ndim: a[i] for a 1-D array, a.data[(i * a.shape[1] + j) * ...] for
  * a view. */
-static void put_elem(Emitter *e, Buf *b, const Inst *in)
+void put_elem(Emitter *e, Buf *b, const Inst *in)
 {
 	Type t = vty(e, in->arg[0]);
 	int nd = ty_ndim(t);
@@ -1250,7 +250,7 @@ static void put_elem(Emitter *e, Buf *b, const Inst *in)
 	put_expr(e, &arr, in->arg[0], P_POSTFIX);
 	buf_put(b, arr.p, arr.n);
 	buf_putc(&arr, '\0');
-	if (checked) {
+	if (emit_checked) {
 		/* a.data[ks_index2(a.shape, i, j, "a", LINE, COL)] */
 		buf_printf(b, ".data[ks_index%d(%s.shape", nd, arr.p);
 		for (int k = 1; k <= nd; k++) {
@@ -1292,6 +292,15 @@ static void put_addr(Emitter *e, Buf *b, const Inst *in)
 {
 	buf_putc(b, '&');
 	put_elem(e, b, in);
+}
+
+/* Do C's operators compute t as Warp does?  Not for float16 (a struct)
+ * nor for the 8- and 16-bit ints, which C promotes to int: those go
+ * through the runtime's functions (ks_add_int8, ...), which wrap. */
+static int c_arith(Type t)
+{
+	return t == TY_BOOL || t == TY_INT || t == TY_UINT32 || t == TY_INT64 || t == TY_UINT64 ||
+	       t == TY_FLOAT || t == TY_DOUBLE;
 }
 
 /* Is operand k a constant int c with lo <= c < hi? */
@@ -1397,7 +406,7 @@ static const char *printf_ctype(const IrConv *c)
  * stderr; the GPU's printf, which krun sends there).  A float16 is
  * widened; an argument C's promotions leave of another type than its
  * conversion reads is cast to it. */
-static void put_printf(Emitter *e, Buf *b, const Inst *in)
+void put_printf(Emitter *e, Buf *b, const Inst *in)
 {
 	const char *fmt = e->m->str[in->callee];
 	IrConv cv[256];
@@ -1475,7 +484,7 @@ static void put_tape(Emitter *e, Buf *b, const Inst *in)
 }
 
 /* The expression an instruction computes; returns its precedence. */
-static int put_inst(Emitter *e, Buf *b, const Inst *in)
+int put_inst(Emitter *e, Buf *b, const Inst *in)
 {
 	const Func *f = e->f;
 	Type t0 = in->narg ? vty(e, in->arg[0]) : TY_VOID;
@@ -1736,7 +745,8 @@ static void parenthesize(Buf *b, size_t at)
 	b->p[b->n - 1] = ')';
 }
 
-static void put_expr(Emitter *e, Buf *b, int val, int minprec)
+/* Value val as an expression of precedence minprec at least. */
+void put_expr(Emitter *e, Buf *b, int val, int minprec)
 {
 	const Value *v = &e->f->val[val];
 	int prec = P_POSTFIX;
@@ -1781,7 +791,7 @@ static void line_end(Emitter *e, const Inst *in) { put_line_comment(e->out, in->
 
 /* ---- coverage (emit_coverage) --------------------------------------------- */
 
-static int cover;              /* instrument the code (emit_coverage) */
+int emit_cover;                /* instrument the code (emit_coverage) */
 static EmitSite *cover_site;   /* the sites written, in order */
 static int ncover, capcover;
 
@@ -1806,7 +816,7 @@ static void cover_line(Emitter *e, int depth, int site, int way)
 
 void emit_coverage(int on)
 {
-	cover = on;
+	emit_cover = on;
 	if (on)
 		ncover = 0;
 }
@@ -1823,8 +833,6 @@ static void put_text(Emitter *e, const Buf *b, const char *tail)
 	fwrite(b->p, 1, b->n, e->out);
 	fputs(tail, e->out);
 }
-
-static void emit_block(Emitter *e, const Block *b, int depth, int skip);
 
 /* Index of the only statement block b prints, or -1. */
 static int sole_stmt(const Emitter *e, const Block *b)
@@ -1858,11 +866,6 @@ static int first_stmt(const Emitter *e, const Block *b)
 		return i;
 	}
 	return -1;
-}
-
-static int is_named_temp(const Emitter *e, int val)
-{
-	return e->f->val[val].kind == VK_TEMP;
 }
 
 /* A value instruction as a statement: "[T ]x = expr;" */
@@ -2124,7 +1127,7 @@ static void emit_for(Emitter *e, const Inst *in, int depth)
 	}
 	put_text(e, &b, ") {");
 	line_end(e, in);
-	if (cover)
+	if (emit_cover)
 		cover_line(e, depth + 1, cover_new(e, in, 1), 0);
 	emit_block(e, &in->body, depth + 1, -1);
 	indent(e, depth);
@@ -2141,17 +1144,17 @@ static void emit_stmt(Emitter *e, const Inst *in, int depth, int last)
 	case OP_IF:
 		indent(e, depth);
 		for (;;) {
-			int site = cover ? cover_new(e, in, 0) : -1;
+			int site = emit_cover ? cover_new(e, in, 0) : -1;
 			buf_puts(&b, "if (");
 			put_expr(e, &b, in->arg[0], 0);
 			put_text(e, &b, ") {");
 			b.n = 0;
 			line_end(e, in);
-			if (cover)
+			if (emit_cover)
 				cover_line(e, depth + 1, site, 0);
 			emit_block(e, &in->body, depth + 1, -1);
 			int s = in->els.n ? sole_stmt(e, &in->els) : -1;
-			if (cover) {
+			if (emit_cover) {
 				/* the else way counted, an elif chain nested */
 				indent(e, depth);
 				fputs("} else {\n", e->out);
@@ -2210,7 +1213,7 @@ static void emit_stmt(Emitter *e, const Inst *in, int depth, int last)
 			fputs("for (;;) {", e->out);
 			line_end(e, in);
 		}
-		if (cover)
+		if (emit_cover)
 			cover_line(e, depth + 1, cover_new(e, in, 1), 0);
 		emit_block(e, &in->body, depth + 1, brk ? f0 : -1);
 		indent(e, depth);
@@ -2292,7 +1295,7 @@ static void emit_stmt(Emitter *e, const Inst *in, int depth, int last)
 
 /* Print block b's statements (skipping index skip) and the declarations
  * anchored in it. */
-static void emit_block(Emitter *e, const Block *b, int depth, int skip)
+void emit_block(Emitter *e, const Block *b, int depth, int skip)
 {
 	int lastlive = -1;
 	for (int i = 0; i < b->n; i++) {
@@ -2327,121 +1330,6 @@ static void emit_block(Emitter *e, const Block *b, int depth, int skip)
 
 /* ---- functions ---------------------------------------------------------------- */
 
-static void local_name(Emitter *e, int val, const char *base)
-{
-	e->v[val].name = make_name(e, base, 0);
-}
-
-/* A readable name for a temp that stays a temp. */
-static void temp_name(Emitter *e, int val, int *counter)
-{
-	const Inst *in = e->v[val].def >= 0 ? e->ii[e->v[val].def].in : NULL;
-	char base[300];
-	base[0] = 0;
-	if (in && in->op == OP_LOAD && e->v[in->arg[0]].name) {
-		const Value *iv = &e->f->val[in->arg[1]];
-		if (iv->kind == VK_PARAM || iv->kind == VK_VAR)
-			snprintf(base, sizeof base, "%s_%s", e->v[in->arg[0]].name, e->v[in->arg[1]].name);
-		else if (iv->kind == VK_CONST)
-			snprintf(base, sizeof base, "%s_%d", e->v[in->arg[0]].name, (int)iv->k.i);
-	} else if (in && in->op == OP_EXTRACT && in->narg == 2 && ty_is_vec(vty(e, in->arg[0])) &&
-		   e->f->val[in->arg[1]].kind == VK_CONST && e->v[in->arg[0]].name) {
-		int k = e->f->val[in->arg[1]].k.i;
-		if (k >= 0 && k < 4)
-			snprintf(base, sizeof base, "%s_%c", e->v[in->arg[0]].name, "xyzw"[k]);
-	}
-	if (in && is_draw(in) && val == in->res[1])
-		snprintf(base, sizeof base, "state");
-	else if (in && in->op == OP_TAPE_BACK)
-		snprintf(base, sizeof base, "from");
-	else if (in && in->op == OP_TAPE_KEEP)
-		snprintf(base, sizeof base, "keep");
-	if (base[0] && !strstr(base, "__")) {
-		local_name(e, val, base);
-		return;
-	}
-	do
-		snprintf(base, sizeof base, "t%d", (*counter)++);
-	while (!name_ok(e, base, 0));
-	local_name(e, val, base);
-}
-
-static void name_temps(Emitter *e, const Block *b, int *counter)
-{
-	for (int i = 0; i < b->n; i++) {
-		const Inst *in = &b->v[i];
-		const IInfo *x = &e->ii[inst_id(e, in)];
-		if (!x->dead && x->root < 0)
-			for (int k = 0; k < in->nres; k++)
-				if (is_named_temp(e, in->res[k]) && !e->v[in->res[k]].name)
-					temp_name(e, in->res[k], counter);
-		name_temps(e, &in->body, counter);
-		name_temps(e, &in->els, counter);
-	}
-}
-
-/* The parameters, but those skip marks. */
-static void param_list_but(Emitter *e, Buf *b, const uint8_t *skip)
-{
-	int n = 0;
-	for (int i = 0; i < e->f->nparam; i++) {
-		int p = e->f->param[i];
-		if (skip && skip[i])
-			continue;
-		if (n++)
-			buf_puts(b, ", ");
-		param_ctype(b, e->m, e->f, i);
-		if (b->n && b->p[b->n - 1] != '*')
-			buf_putc(b, ' ');
-		buf_puts(b, e->v[p].name);
-	}
-}
-
-static void param_list(Emitter *e, Buf *b) { param_list_but(e, b, NULL); }
-
-/* The first local names: emit_effect's scratch results of a call whose
- * results are ignored, then the parameters in order.  They depend on
- * nothing else, so the kernel's entry can name its parameters without
- * analysing the body. */
-static void name_params(Emitter *e)
-{
-	clear_names(&e->lnames);
-	for (int k = 0; k < 8; k++) {
-		char base[32];
-		snprintf(base, sizeof base, "ignored%d", k);
-		add_name(&e->lnames, xstrdup(base));
-	}
-	for (int i = 0; i < e->f->nparam; i++)
-		local_name(e, e->f->param[i], e->f->val[e->f->param[i]].name);
-}
-
-/* Pass 3: the local names of f: parameters, then variables in order, then
- * the tape's and the results' locals, then the temps that stay temps. */
-static void name_locals(Emitter *e, const Func *f)
-{
-	name_params(e);
-	for (int i = 0; i < f->nval; i++)
-		if (f->val[i].kind == VK_VAR)
-			local_name(e, i, f->val[i].name);
-	e->retname = NULL;
-	e->tapename = e->threadname = NULL;
-	if (ir_opens_tape(f)) {
-		e->tapename = make_name(e, "tp", 0);
-		if (e->rank > 1)
-			e->threadname = make_name(e, "thread", 0);
-	}
-	if (f->nret > 1) {
-		e->retname = xmalloc((size_t)f->nret * sizeof *e->retname);
-		for (int k = 0; k < f->nret; k++) {
-			char base[32];
-			snprintf(base, sizeof base, "ret%d", k);
-			e->retname[k] = make_name(e, base, 0);
-		}
-	}
-	int counter = 0;
-	name_temps(e, &f->body, &counter);
-}
-
 static void alloc_values(Emitter *e, const Func *f, int fi)
 {
 	e->f = f;
@@ -2450,11 +1338,6 @@ static void alloc_values(Emitter *e, const Func *f, int fi)
 	memset(e->v, 0, (size_t)(f->nval + 1) * sizeof *e->v);
 	for (int i = 0; i < f->nval; i++)
 		e->v[i].def = -1;
-}
-
-static int is_handle(const Emitter *e, int val)
-{
-	return e->hid && val >= 0 && val < e->f->nval && e->hid[val] >= 0;
 }
 
 static int words_of(Type t)
@@ -2470,8 +1353,6 @@ static int words_of(Type t)
 	}
 	return ty_is_composite(t) ? ty_ncomp(t) : 1;
 }
-
-enum { ST_TAPED = 1, ST_GATHERED = 2, ST_TAPES = 4, ST_ADDS = 8 };
 
 /* Mark the struct u and each struct it holds (nested too) with flag. */
 static void mark_held(Emitter *e, Type u, uint8_t flag)
@@ -2624,7 +1505,8 @@ static void analyse(Emitter *e, const Func *f, int fi)
 	place_decls(e, f);
 }
 
-static void release(Emitter *e)
+/* Free what analyse made for the function at hand. */
+void release(Emitter *e)
 {
 	for (int i = 0; i < e->f->nval; i++) {
 		free(e->v[i].fb);
@@ -2691,7 +1573,28 @@ static void put_tid_params(Buf *b, int rank)
 		buf_printf(b, "%sint tid%d", k ? ", " : "", k);
 }
 
-static void emit_func(Emitter *e, int fi)
+/* The parameters, but those skip marks. */
+static void param_list_but(Emitter *e, Buf *b, const uint8_t *skip)
+{
+	int n = 0;
+	for (int i = 0; i < e->f->nparam; i++) {
+		int p = e->f->param[i];
+		if (skip && skip[i])
+			continue;
+		if (n++)
+			buf_puts(b, ", ");
+		param_ctype(b, e->m, e->f, i);
+		if (b->n && b->p[b->n - 1] != '*')
+			buf_putc(b, ' ');
+		buf_puts(b, e->v[p].name);
+	}
+}
+
+static void param_list(Emitter *e, Buf *b) { param_list_but(e, b, NULL); }
+
+
+/* Function fi: its structs' helpers, then its code. */
+void emit_func(Emitter *e, int fi)
 {
 	const Func *f = e->m->fn[fi];
 	int cuda = e->target == EMIT_CUDA;
@@ -2776,7 +1679,7 @@ static void entry_unread(Emitter *e, const Func *f, const uint8_t *skip)
  * nested loops, on the GPU a grid-stride loop over their product.  A
  * backward with a tape gets, after the indices, the thread's row-major
  * index, where its part of the tape lies. */
-static void emit_entry(Emitter *e, int fi)
+void emit_entry(Emitter *e, int fi)
 {
 	const Func *f = e->m->fn[fi];
 	int cuda = e->target == EMIT_CUDA, r = ir_kernel_rank(f);
@@ -2859,12 +1762,14 @@ static void emit_entry(Emitter *e, int fi)
 		}
 	}
 	fprintf(e->out, "%*s        %s%s(%s%s);\n}\n", r > 1 && !cuda ? 4 * (r - 1) : 0, "",
-		cover ? "KS_COVER(-1, 0), " : "", e->fname[fi], t.p, a.n ? a.p : "");
+		emit_cover ? "KS_COVER(-1, 0), " : "", e->fname[fi], t.p, a.n ? a.p : "");
 	buf_free(&a);
 	buf_free(&b);
 	buf_free(&d);
 	buf_free(&t);
 }
+
+/* ---- the module ---------------------------------------------------------------- */
 
 static void put_comment_text(FILE *out, const char *s)
 {
@@ -2886,8 +1791,8 @@ static void emit_begin(Emitter *e, FILE *out, const Module *m, int target, const
 	memset(e, 0, sizeof *e);
 	e->out = out;
 	e->m = m;
-	checked = target == EMIT_CPU_CHECKED;
-	e->target = checked ? EMIT_CPU : target;
+	emit_checked = target == EMIT_CPU_CHECKED;
+	e->target = emit_checked ? EMIT_CPU : target;
 	int n = m->nfn ? m->nfn : 1;
 	e->fx = xmalloc((size_t)n * sizeof *e->fx);
 	e->called = xmalloc((size_t)n);
@@ -2902,10 +1807,10 @@ static void emit_begin(Emitter *e, FILE *out, const Module *m, int target, const
 		target == EMIT_CUDA ? "kemit-cu" : "kemit-cpu");
 	put_comment_text(out, m->source ? m->source : "<stdin>");
 	fputs(".\n * Do not edit: edit the source and run the pipeline again.\n */\n", out);
-	if (checked)
+	if (emit_checked)
 		fputs("#define KS_CHECKED 1 /* every array access checked against its shape */\n", out);
 	fputs("#include \"ksynth.h\"\n", out);
-	if (cover)
+	if (emit_cover)
 		fputs("\n/* coverage: each way of each if, each run of a loop body and each\n"
 		      " * thread's start (site -1) reported to ks_cover_hit, which krun --coverage\n"
 		      " * sets */\n"
@@ -2965,7 +1870,7 @@ static void emit_free(Emitter *e)
 	if (e->spool)
 		fclose(e->spool);
 	memset(e, 0, sizeof *e);
-	checked = 0;
+	emit_checked = 0;
 }
 
 /* Function fi, whose callees came before it: its code, and a kernel's

@@ -1,0 +1,379 @@
+/*
+ * names.c: the C names of what the emitted code declares, pass 3 of a
+ * function and the global names of the module.  Parameters and variables
+ * keep their source names unless they clash with C, C++ or CUDA (then a
+ * suffix; doc/emit.md, Names); temps that stay temps get a name from what
+ * they hold (x_i for x[i]) or t0, t1, ...  Global names (name_globals)
+ * are the kernels' entries first, whose names are the ABI krun calls
+ * (emit_entry_name), then the functions in module order; local names
+ * (name_params, name_locals) avoid them and each other.
+ *
+ * A NameSet is an open-addressed hash set of the names taken, so that
+ * taking a name costs the same whatever the number already taken.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit/emit_int.h"
+
+/* Words a name may not be: C11, C++ and CUDA keywords and identifiers the
+ * emitted code or ksynth.h uses. */
+static const char *const reserved[] = {
+	"alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool",
+	"break", "case", "catch", "char", "char16_t", "char32_t", "char8_t", "class",
+	"co_await", "co_return", "co_yield", "compl", "concept", "const", "const_cast",
+	"consteval", "constexpr", "constinit", "continue", "decltype", "default", "delete",
+	"dim", "dim3", "do", "double", "dynamic_cast", "else", "enum", "explicit", "export",
+	"extern", "false", "float", "for", "friend", "goto", "if", "inline", "int", "long",
+	"main", "mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr",
+	"operator", "or", "or_eq", "private", "protected", "public", "register",
+	"reinterpret_cast", "requires", "restrict", "return", "short", "signed", "sizeof",
+	"static", "static_assert", "static_cast", "struct", "switch", "template", "this",
+	"thread_local", "throw", "true", "try", "typedef", "typeid", "typename", "union",
+	"unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor",
+	"xor_eq", "tid", "tid0", "tid1", "tid2", "tid3", "dim0", "dim1", "dim2", "dim3",
+	"threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize",
+	"int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t",
+	"size_t", "half",
+	"NULL", "INFINITY", "NAN", "HUGE_VAL", "HUGE_VALF", "errno", "assert",
+	"sinf", "cosf", "tanf", "asinf", "acosf", "atanf", "atan2f", "sinhf", "coshf",
+	"tanhf", "expf", "logf", "log2f", "log10f", "sqrtf", "powf", "floorf", "ceilf",
+	"fabsf", "fmodf", "isnan", "isinf", "isfinite", "signbit", "fpclassify",
+	"roundf", "rintf", "truncf", "cbrtf", "erff", "erfcf", "copysignf",
+	"atomicAdd", "atomicSub", "atomicMin", "atomicMax", "atomicCAS", "atomicExch", "atomicAnd",
+	"atomicOr", "atomicXor",
+	"__float_as_int", "__int_as_float",
+};
+
+/* Function names also avoid the math library and CUDA's overloads
+ * (a __device__ function min() would clash with CUDA's). */
+static const char *const reserved_global[] = {
+	"sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh",
+	"exp", "log", "log2", "log10", "sqrt", "pow", "floor", "ceil", "fabs", "abs",
+	"fmod", "min", "max", "fmin", "fmax", "round", "trunc", "exit", "abort",
+	"rint", "cbrt", "erf", "erfc", "copysign",
+	"printf", "malloc", "free", "memcpy", "memset",
+};
+
+static uint64_t name_hash(const char *s) { return ks_hash64(s, strlen(s), 0); }
+
+static size_t name_slot(const NameSet *ns, const char *s, uint64_t hash)
+{
+	size_t h = (size_t)hash & (size_t)(ns->cap - 1);
+	while (ns->slot[h] && strcmp(ns->slot[h], s))
+		h = (h + 1) & (size_t)(ns->cap - 1);
+	return h;
+}
+
+/* Is s, whose name_hash is hash, in the set? */
+static int name_in(const NameSet *ns, const char *s, uint64_t hash)
+{
+	return ns->cap && ns->slot[name_slot(ns, s, hash)];
+}
+
+static void add_name(NameSet *ns, char *s)
+{
+	if (2 * (ns->n + 1) > ns->cap) {
+		NameSet g = {NULL, 0, ns->cap ? 2 * ns->cap : 64};
+		g.slot = xmalloc((size_t)g.cap * sizeof *g.slot);
+		memset(g.slot, 0, (size_t)g.cap * sizeof *g.slot);
+		for (int i = 0; i < ns->cap; i++)
+			if (ns->slot[i])
+				g.slot[name_slot(&g, ns->slot[i], name_hash(ns->slot[i]))] = ns->slot[i];
+		g.n = ns->n;
+		free(ns->slot);
+		*ns = g;
+	}
+	size_t h = name_slot(ns, s, name_hash(s));
+	if (ns->slot[h]) {
+		free(s);
+		return;
+	}
+	ns->slot[h] = s;
+	ns->n++;
+}
+
+/* Forget every name (and free them), keeping the table. */
+void clear_names(NameSet *ns)
+{
+	for (int i = 0; i < ns->cap; i++) {
+		free(ns->slot[i]);
+		ns->slot[i] = NULL;
+	}
+	ns->n = 0;
+}
+
+/* Does s start with a prefix C, C++ or ksynth.h keeps for itself? */
+static int reserved_prefix(const char *s)
+{
+	return s[0] == '_' || !strncmp(s, "ks_", 3) || !strncmp(s, "KS_", 3);
+}
+
+/* Is s free to be a name of the kind asked (global or local)? */
+static int name_ok(const Emitter *e, const char *s, int global)
+{
+	if (reserved_prefix(s) || strstr(s, "__"))
+		return 0;
+	uint64_t h = name_hash(s);
+	if (name_in(&e->reserved, s, h) || name_in(&e->gnames, s, h))
+		return 0;
+	if (global ? name_in(&e->reserved_global, s, h) : name_in(&e->lnames, s, h))
+		return 0;
+	return 1;
+}
+
+/* The C spelling of source name s before clashes are settled: s with its
+ * leading underscores dropped and every run of underscores made one, after
+ * "v_" when s has a reserved prefix ("_y" -> "v_y", "__k" -> "v_k",
+ * "a__b" -> "a_b", "ks_t" -> "v_ks_t"; "_" -> "v").  No spelling starts
+ * with '_' or holds "__", which C and C++ reserve. */
+static void c_spelling(Buf *b, const char *s)
+{
+	int prefix = reserved_prefix(s);
+	while (*s == '_')
+		s++;
+	if (prefix)
+		buf_puts(b, *s ? "v_" : "v");
+	for (; *s; s++)
+		if (!(s[0] == '_' && s[1] == '_'))
+			buf_putc(b, *s);
+	if (!b->n)
+		buf_putc(b, 'v');
+}
+
+/* Suffix k of a spelling that clashes: "_", "_1", "_2", ...; after a
+ * spelling that ends in '_', "1", "2", ... (so that no "__" appears).
+ * Every suffix gives a new name, so a search through them ends. */
+static void clash_suffix(Buf *b, size_t base, int k)
+{
+	b->n = base;
+	int under = base && b->p[base - 1] == '_';
+	if (k == 0 && !under)
+		buf_putc(b, '_');
+	else
+		buf_printf(b, under ? "%d" : "_%d", k + under);
+}
+
+/* A C name for source name s: its spelling when free, else the first free
+ * spelling with a clash suffix (doc/emit.md, Names). */
+char *make_name(Emitter *e, const char *s, int global)
+{
+	Buf b = {0};
+	c_spelling(&b, s);
+	size_t base = b.n;
+	for (int k = 0; !name_ok(e, b.p, global); k++)
+		clash_suffix(&b, base, k);
+	char *name = xrealloc(b.p, b.n + 1); /* not the buffer's room: a module may hold many */
+	add_name(global ? &e->gnames : &e->lnames, name);
+	return name;
+}
+
+/* A kernel's entries are BASE_cpu_forward, BASE_cuda_forward,
+ * BASE_cpu_backward and BASE_cuda_backward: the ABI krun calls.  BASE is
+ * the kernel's name when C reserves nothing in those names (no leading
+ * '_', no "__", no ks_ or KS_, no trailing '_'); such names never clash.
+ * Any other kernel takes its spelling without trailing underscores, with
+ * the first clash suffix that gives four names no kernel took before it
+ * (the plain ones first, then these in module order). */
+static const char *const entry_sfx[] = {"_cpu_forward", "_cuda_forward", "_cpu_backward",
+					 "_cuda_backward"};
+
+static int plain_entry(const char *name)
+{
+	size_t n = strlen(name);
+	return n && !reserved_prefix(name) && !strstr(name, "__") && name[n - 1] != '_';
+}
+
+/* BASE for name (malloc'd), its four names added to g */
+static char *entry_base(NameSet *g, const char *name)
+{
+	Buf b = {0}, full = {0};
+	if (plain_entry(name)) {
+		buf_puts(&b, name);
+	} else {
+		c_spelling(&b, name);
+		while (b.n > 1 && b.p[b.n - 1] == '_')
+			b.p[--b.n] = 0;
+	}
+	size_t base = b.n;
+	for (int k = 0;; k++) {
+		size_t i = 0;
+		for (; i < KS_NELEM(entry_sfx); i++) {
+			full.n = 0;
+			buf_printf(&full, "%s%s", b.p, entry_sfx[i]);
+			if (strstr(full.p, "__") || name_in(g, full.p, name_hash(full.p)))
+				break;
+		}
+		if (i == KS_NELEM(entry_sfx))
+			break;
+		clash_suffix(&b, base, k);
+	}
+	for (size_t i = 0; i < KS_NELEM(entry_sfx); i++) {
+		full.n = 0;
+		buf_printf(&full, "%s%s", b.p, entry_sfx[i]);
+		add_name(g, xstrdup(full.p));
+	}
+	buf_free(&full);
+	return xrealloc(b.p, b.n + 1);
+}
+
+/* base[i]: BASE of kernel i and of its backward (NULL for funcs); the
+ * entries' names go into g. */
+static void entry_bases(NameSet *g, const Module *m, char **base)
+{
+	for (int i = 0; i < m->nfn; i++)
+		base[i] = NULL;
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < m->nfn; i++) {
+			const Func *f = m->fn[i];
+			if (f->is_kernel && !f->backward && plain_entry(f->name) == !pass)
+				base[i] = entry_base(g, f->name);
+		}
+	for (int i = 0; i < m->nfn; i++)
+		if (m->fn[i]->backward) {
+			int k = ir_func_find(m, m->fn[i]->name);
+			base[i] = xstrdup(k >= 0 && base[k] ? base[k] : m->fn[i]->name);
+		}
+}
+
+void emit_entry_name(Buf *out, const Module *m, const char *kernel, int target, int backward)
+{
+	NameSet g = {0};
+	int n = m->nfn;
+	char **base = xmalloc((size_t)(n ? n : 1) * sizeof *base);
+	entry_bases(&g, m, base);
+	int k = ir_func_find(m, kernel);
+	buf_printf(out, "%s%s", k >= 0 && base[k] ? base[k] : kernel,
+		   entry_sfx[2 * !!backward + (target == EMIT_CUDA)]);
+	for (int i = 0; i < n; i++)
+		free(base[i]);
+	free(base);
+	clear_names(&g);
+	free(g.slot);
+}
+
+/* The module's names: the reserved words, then the entries' names and
+ * the functions', e->ebase and e->fname. */
+void name_globals(Emitter *e)
+{
+	const Module *m = e->m;
+	for (size_t i = 0; i < KS_NELEM(reserved); i++)
+		add_name(&e->reserved, xstrdup(reserved[i]));
+	for (size_t i = 0; i < KS_NELEM(reserved_global); i++)
+		add_name(&e->reserved_global, xstrdup(reserved_global[i]));
+	int n = m->nfn ? m->nfn : 1;
+	e->fname = xmalloc((size_t)n * sizeof *e->fname);
+	/* global names: the entries first (their names are the ABI), then
+	 * functions in module order */
+	e->ebase = xmalloc((size_t)n * sizeof *e->ebase);
+	entry_bases(&e->gnames, m, e->ebase);
+	/* a kernel's fname is its per-thread function, NAME_thread, and a
+	 * backward kernel's NAME_backward_thread */
+	for (int i = 0; i < m->nfn; i++) {
+		if (m->fn[i]->is_kernel) {
+			size_t len = strlen(m->fn[i]->name) + 24;
+			char *s = xmalloc(len);
+			snprintf(s, len, "%s%s_thread", m->fn[i]->name, m->fn[i]->backward ? "_backward" : "");
+			e->fname[i] = make_name(e, s, 1);
+			free(s);
+		} else {
+			e->fname[i] = make_name(e, m->fn[i]->name, 1);
+		}
+	}
+}
+
+static void local_name(Emitter *e, int val, const char *base)
+{
+	e->v[val].name = make_name(e, base, 0);
+}
+
+/* A readable name for a temp that stays a temp. */
+static void temp_name(Emitter *e, int val, int *counter)
+{
+	const Inst *in = e->v[val].def >= 0 ? e->ii[e->v[val].def].in : NULL;
+	char base[300];
+	base[0] = 0;
+	if (in && in->op == OP_LOAD && e->v[in->arg[0]].name) {
+		const Value *iv = &e->f->val[in->arg[1]];
+		if (iv->kind == VK_PARAM || iv->kind == VK_VAR)
+			snprintf(base, sizeof base, "%s_%s", e->v[in->arg[0]].name, e->v[in->arg[1]].name);
+		else if (iv->kind == VK_CONST)
+			snprintf(base, sizeof base, "%s_%d", e->v[in->arg[0]].name, (int)iv->k.i);
+	} else if (in && in->op == OP_EXTRACT && in->narg == 2 && ty_is_vec(vty(e, in->arg[0])) &&
+		   e->f->val[in->arg[1]].kind == VK_CONST && e->v[in->arg[0]].name) {
+		int k = e->f->val[in->arg[1]].k.i;
+		if (k >= 0 && k < 4)
+			snprintf(base, sizeof base, "%s_%c", e->v[in->arg[0]].name, "xyzw"[k]);
+	}
+	if (in && is_draw(in) && val == in->res[1])
+		snprintf(base, sizeof base, "state");
+	else if (in && in->op == OP_TAPE_BACK)
+		snprintf(base, sizeof base, "from");
+	else if (in && in->op == OP_TAPE_KEEP)
+		snprintf(base, sizeof base, "keep");
+	if (base[0] && !strstr(base, "__")) {
+		local_name(e, val, base);
+		return;
+	}
+	do
+		snprintf(base, sizeof base, "t%d", (*counter)++);
+	while (!name_ok(e, base, 0));
+	local_name(e, val, base);
+}
+
+static void name_temps(Emitter *e, const Block *b, int *counter)
+{
+	for (int i = 0; i < b->n; i++) {
+		const Inst *in = &b->v[i];
+		const IInfo *x = &e->ii[inst_id(e, in)];
+		if (!x->dead && x->root < 0)
+			for (int k = 0; k < in->nres; k++)
+				if (is_named_temp(e, in->res[k]) && !e->v[in->res[k]].name)
+					temp_name(e, in->res[k], counter);
+		name_temps(e, &in->body, counter);
+		name_temps(e, &in->els, counter);
+	}
+}
+
+/* The first local names: emit_effect's scratch results of a call whose
+ * results are ignored, then the parameters in order.  They depend on
+ * nothing else, so the kernel's entry can name its parameters without
+ * analysing the body. */
+void name_params(Emitter *e)
+{
+	clear_names(&e->lnames);
+	for (int k = 0; k < 8; k++) {
+		char base[32];
+		snprintf(base, sizeof base, "ignored%d", k);
+		add_name(&e->lnames, xstrdup(base));
+	}
+	for (int i = 0; i < e->f->nparam; i++)
+		local_name(e, e->f->param[i], e->f->val[e->f->param[i]].name);
+}
+
+/* Pass 3: the local names of f: parameters, then variables in order, then
+ * the tape's and the results' locals, then the temps that stay temps. */
+void name_locals(Emitter *e, const Func *f)
+{
+	name_params(e);
+	for (int i = 0; i < f->nval; i++)
+		if (f->val[i].kind == VK_VAR)
+			local_name(e, i, f->val[i].name);
+	e->retname = NULL;
+	e->tapename = e->threadname = NULL;
+	if (ir_opens_tape(f)) {
+		e->tapename = make_name(e, "tp", 0);
+		if (e->rank > 1)
+			e->threadname = make_name(e, "thread", 0);
+	}
+	if (f->nret > 1) {
+		e->retname = xmalloc((size_t)f->nret * sizeof *e->retname);
+		for (int k = 0; k < f->nret; k++) {
+			char base[32];
+			snprintf(base, sizeof base, "ret%d", k);
+			e->retname[k] = make_name(e, base, 0);
+		}
+	}
+	int counter = 0;
+	name_temps(e, &f->body, &counter);
+}
