@@ -1,10 +1,12 @@
 /*
  * emit_int.h: the emitter's internals, shared by its files; emit.h is the
  * interface the tools and krun call.  emit.c drives a module, one function
- * at a time, running a function's passes, in order those of live.c
+ * at a time; func.c runs a function's passes, in order those of live.c
  * (instruction ids and effects, then dead code), fold.c (temps folded
  * into expressions), names.c (C names) and decl.c (where variables are
- * declared), and prints it; type.c spells types in C.
+ * declared), and prints its signature, its entry and its tape's helpers;
+ * stmt.c prints statements and control flow (and the coverage sites),
+ * expr.c expressions; type.c spells types in C.
  *
  * The state is one Emitter per module: the module's names and each
  * function's effects, and for the function at hand a VInfo per value and
@@ -61,7 +63,7 @@ typedef struct Decl {
 	int idx, val, line;
 } Decl;
 
-/* Emitter.st: what is done and needed for each struct */
+/* Emitter.st: what is done and needed for each struct (func.c) */
 enum { ST_TAPED = 1, ST_GATHERED = 2, ST_TAPES = 4, ST_ADDS = 8 };
 
 typedef struct Emitter {
@@ -184,19 +186,19 @@ void put_decl(Buf *b, Type t, const char *name);
 void param_ctype(Buf *b, const Module *m, const Func *f, int i);
 const char *zero_of(const Emitter *e, Type t);
 
-/* ---- emit.c: expressions ---- */
+/* ---- expr.c: expressions ---- */
 
 void put_expr(Emitter *e, Buf *b, int val, int minprec);
 int put_inst(Emitter *e, Buf *b, const Inst *in);
 void put_elem(Emitter *e, Buf *b, const Inst *in);
 void put_printf(Emitter *e, Buf *b, const Inst *in);
 
-/* ---- emit.c: statements, control flow, coverage ---- */
+/* ---- stmt.c: statements, control flow, coverage ---- */
 
 extern int emit_cover;
 void emit_block(Emitter *e, const Block *b, int depth, int skip);
 
-/* ---- emit.c: functions, entries, the tape's layout ---- */
+/* ---- func.c: functions, entries, the tape's layout ---- */
 
 void emit_func(Emitter *e, int fi);
 void emit_entry(Emitter *e, int fi);
