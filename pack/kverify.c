@@ -50,9 +50,8 @@
  * passed.  Where the dataset's tools' version is not these tools', a
  * record whose bytes differ from what they make is reported, not failed.
  *
- * The three steps live in this file, in sections, rather than in the
- * library: a change to the library relinks every tool, and a newer tool
- * remakes every shard of every dataset; a change here relinks kverify.
+ * The three steps live in this file, in sections; the helpers they
+ * share are in pack/verify_util.c, behind pack/verify.h.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -71,6 +70,7 @@
 #include "lib/ks.h"
 #include "pack/json.h"
 #include "pack/record.h"
+#include "pack/verify.h"
 #include "version.h"
 
 static const char usage_text[] =
@@ -85,51 +85,7 @@ static KS_NORETURN void usage(int status)
 	exit(status);
 }
 
-static const char *o_work, *o_bin, *o_json, *o_data;
-static int o_run_foreign; /* --run-foreign: run code that is not these tools' */
-static long o_shard = 50, o_jobs;
-
 /* ---- small helpers ---------------------------------------------------- */
-
-/* The whole of PATH, or NULL when it is not a regular file that can be
- * read (the dataset's files may be anything). */
-static char *slurp(const char *path, size_t *len)
-{
-	struct stat st;
-	if (stat(path, &st) || !S_ISREG(st.st_mode))
-		return NULL;
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	Buf b = {0};
-	char tmp[65536];
-	size_t k;
-	while ((k = fread(tmp, 1, sizeof tmp, f)) > 0)
-		buf_put(&b, tmp, k);
-	int bad = ferror(f);
-	fclose(f);
-	if (bad) {
-		buf_free(&b);
-		return NULL;
-	}
-	buf_putc(&b, 0);
-	*len = b.n - 1;
-	return b.p;
-}
-
-static char *pathf(const char *fmt, ...) KS_PRINTF(1, 2);
-static char *pathf(const char *fmt, ...)
-{
-	Buf b = {0};
-	va_list ap;
-	va_start(ap, fmt);
-	char tmp[4096];
-	vsnprintf(tmp, sizeof tmp, fmt, ap);
-	va_end(ap);
-	buf_puts(&b, tmp);
-	buf_putc(&b, 0);
-	return b.p;
-}
 
 static void mkdirs(const char *path)
 {
@@ -150,20 +106,11 @@ static void mkdirs(const char *path)
 static void write_if_changed(const char *path, const char *p, size_t n)
 {
 	size_t on;
-	char *old = slurp(path, &on);
+	char *old = vf_slurp(path, &on);
 	int same = old && on == n && !memcmp(old, p, n);
 	free(old);
 	if (!same)
 		out_write_whole(path, p, n);
-}
-
-/* TEXT cut to one line of at most 200 bytes, control characters as spaces */
-static void one_line(Buf *b, const char *s)
-{
-	size_t start = b->n;
-	buf_first_line(b, s, strlen(s));
-	if (b->n - start > 200)
-		b->n = start + 200;
 }
 
 static double now(void)
@@ -173,148 +120,7 @@ static double now(void)
 	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-/* A set of strings (ids, names) with a value each, open addressing. */
-typedef struct Set {
-	char **key;
-	long *val;
-	size_t cap, n;
-} Set;
-
-static long *set_find(Set *s, const char *k, int add)
-{
-	if (add && (s->n + 1) * 2 > s->cap) {
-		Set t = {0};
-		t.cap = s->cap ? 2 * s->cap : 1024;
-		t.key = calloc(t.cap, sizeof *t.key);
-		t.val = calloc(t.cap, sizeof *t.val);
-		if (!t.key || !t.val)
-			ks_fatal("out of memory");
-		for (size_t i = 0; i < s->cap; i++)
-			if (s->key[i]) {
-				size_t j = ks_hash64(s->key[i], strlen(s->key[i]), 0) & (t.cap - 1);
-				while (t.key[j])
-					j = (j + 1) & (t.cap - 1);
-				t.key[j] = s->key[i];
-				t.val[j] = s->val[i];
-			}
-		free(s->key);
-		free(s->val);
-		t.n = s->n;
-		*s = t;
-	}
-	if (!s->cap)
-		return NULL;
-	size_t j = ks_hash64(k, strlen(k), 0) & (s->cap - 1);
-	for (; s->key[j]; j = (j + 1) & (s->cap - 1))
-		if (!strcmp(s->key[j], k))
-			return &s->val[j];
-	if (!add)
-		return NULL;
-	s->key[j] = xstrdup(k);
-	s->n++;
-	return &s->val[j];
-}
-
-static void set_free(Set *s)
-{
-	for (size_t i = 0; i < s->cap; i++)
-		free(s->key[i]);
-	free(s->key);
-	free(s->val);
-	memset(s, 0, sizeof *s);
-}
-
-/* ---- running the tools ------------------------------------------------ */
-
-static char bin_dir[4096];
-
-static void find_bin(void)
-{
-	if (o_bin) {
-		snprintf(bin_dir, sizeof bin_dir, "%s", o_bin);
-		return;
-	}
-	ssize_t n = readlink("/proc/self/exe", bin_dir, sizeof bin_dir - 1);
-	if (n <= 0)
-		ks_fatal("cannot tell where kverify is: give --bin DIR, the folder of the tools");
-	bin_dir[n] = 0;
-	*strrchr(bin_dir, '/') = 0;
-}
-
-/* Run ARGV (ARGV[0] a tool's name, found in bin_dir) in folder CWD, its
- * stdout to OUT and stderr to ERR (NULL: /dev/null); its exit status, or
- * 128 + the signal that ended it. */
-static int run(const char *cwd, const char *const *argv, const char *out, const char *err)
-{
-	fflush(stdout);
-	fflush(stderr);
-	pid_t pid = fork();
-	if (pid < 0)
-		ks_fatal("fork:");
-	if (!pid) {
-		if (cwd && chdir(cwd))
-			_exit(126);
-		int o = open(out ? out : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0666);
-		int e = open(err ? err : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0666);
-		int in = open("/dev/null", O_RDONLY);
-		if (o < 0 || e < 0 || in < 0)
-			_exit(126);
-		dup2(in, 0);
-		dup2(o, 1);
-		dup2(e, 2);
-		char path[4200];
-		snprintf(path, sizeof path, "%s/%s", bin_dir, argv[0]);
-		execv(path, (char *const *)argv);
-		_exit(127);
-	}
-	int st;
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			ks_fatal("waitpid:");
-	if (WIFEXITED(st) && (WEXITSTATUS(st) == 126 || WEXITSTATUS(st) == 127))
-		ks_fatal("%s/%s cannot be run in %s (give --bin DIR, the folder of the tools)", bin_dir, argv[0],
-			 cwd ? cwd : ".");
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
-/* The first non-blank line of file PATH (a failed run's reason). */
-static char *first_line_of(const char *path)
-{
-	size_t n;
-	char *s = slurp(path, &n);
-	Buf b = {0};
-	buf_first_line(&b, s ? s : "", s ? n : 0);
-	buf_putc(&b, 0);
-	free(s);
-	return b.p;
-}
-
-/* The status lines of a batch (`KEY ok` | `KEY error: REASON`): KEY's
- * reason, "" for ok, or NULL when the batch gave KEY no line. */
-static char *status_of(const char *st, const char *key)
-{
-	size_t kl = strlen(key);
-	for (const char *p = st; p && *p; p += strcspn(p, "\n"), p += *p == '\n') {
-		if (strncmp(p, key, kl) || p[kl] != ' ')
-			continue;
-		const char *r = p + kl + 1;
-		size_t n = strcspn(r, "\n");
-		if (n == 2 && !strncmp(r, "ok", 2))
-			return xstrdup("");
-		if (n > 7 && !strncmp(r, "error: ", 7)) {
-			char *s = xmalloc(n - 6);
-			memcpy(s, r + 7, n - 7);
-			s[n - 7] = 0;
-			return s;
-		}
-	}
-	return NULL;
-}
-
 /* ---- the work folder's index ------------------------------------------- */
-
-enum { CPU, CUDA };
-static const char *dev_name[2] = {"cpu", "cuda"};
 
 /* What the index learns of the dataset's parameters (stats.json). */
 typedef struct Params {
@@ -354,7 +160,7 @@ static void finding(Index *x, const char *where, const char *reason, const char 
 	vsnprintf(d, sizeof d, fmt, ap);
 	va_end(ap);
 	buf_printf(&x->txt, "F\t%s\t%s\t", where, reason);
-	one_line(&x->txt, d);
+	vf_one_line(&x->txt, d);
 	buf_putc(&x->txt, '\n');
 }
 
@@ -371,11 +177,11 @@ static void bad_record(Index *x, const char *id, const char *where, const char *
 	vsnprintf(d, sizeof d, fmt, ap);
 	va_end(ap);
 	buf_printf(&x->txt, "R\t%s\t%s\t%s\t%s\t-\t-\t-\t%s\t", id, where, cat, dev, reason);
-	one_line(&x->txt, d);
+	vf_one_line(&x->txt, d);
 	buf_putc(&x->txt, '\n');
 	/* a line that names its record: that record is this failure, not missing too */
 	if (strcmp(id, "-") && strcmp(where, "-"))
-		*set_find(&x->broken, id, 1) = 1;
+		*vf_set_find(&x->broken, id, 1) = 1;
 }
 
 /* The id at the start of a line that did not parse, if it can be read:
@@ -394,39 +200,6 @@ static void id_of_broken(const char *line, size_t n, char *id, size_t idn)
 		memcpy(id, p, k);
 		id[k] = 0;
 	}
-}
-
-static int is_name(const char *s)
-{
-	if (!*s || strlen(s) > 200 || (*s >= '0' && *s <= '9'))
-		return 0;
-	for (; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_'))
-			return 0;
-	return 1;
-}
-
-/* id = s<SEED>-<INDEX, 7 digits or more>-<cpu|cuda> */
-static int parse_id(const char *id, unsigned long long *seed, unsigned long long *idx, int *dev)
-{
-	const char *p = id;
-	if (*p++ != 's' || *p < '0' || *p > '9')
-		return 0;
-	char *e;
-	errno = 0;
-	*seed = strtoull(p, &e, 10);
-	if (errno || *e != '-' || (p[0] == '0' && e - p > 1))
-		return 0;
-	p = e + 1;
-	if (*p < '0' || *p > '9')
-		return 0;
-	errno = 0;
-	*idx = strtoull(p, &e, 10);
-	if (errno || *e != '-' || e - p < 7 || (e - p > 7 && p[0] == '0') || *idx > (1ull << 40))
-		return 0;
-	p = e + 1;
-	*dev = !strcmp(p, "cpu") ? CPU : !strcmp(p, "cuda") ? CUDA : -1;
-	return *dev >= 0;
 }
 
 static int is_hex16(const char *s)
@@ -529,7 +302,7 @@ static void index_record(Index *x, Arena *a, const char *line, size_t n, int las
 	unsigned long long seed, idx;
 	int dev;
 	const char *name = r->item[1]->s, *cat = r->item[2]->s, *device = r->item[6]->s;
-	if (!parse_id(r->item[0]->s, &seed, &idx, &dev) || strlen(r->item[0]->s) >= sizeof id) {
+	if (!vf_parse_id(r->item[0]->s, &seed, &idx, &dev) || strlen(r->item[0]->s) >= sizeof id) {
 		bad_record(x, "-", where, "-", "-", "format", "the id '%.60s' is not s<SEED>-<INDEX>-<cpu|cuda>", r->item[0]->s);
 		return;
 	}
@@ -544,34 +317,34 @@ static void index_record(Index *x, Arena *a, const char *line, size_t n, int las
 		bad_record(x, id, where, "-", "-", "meta", "seed %lld, and the id says %llu", r->item[3]->i, seed);
 		return;
 	}
-	if (strcmp(device, dev_name[dev])) {
-		bad_record(x, id, where, "-", "-", "meta", "device '%.20s', and the id says %s", device, dev_name[dev]);
+	if (strcmp(device, vf_dev_name[dev])) {
+		bad_record(x, id, where, "-", "-", "meta", "device '%.20s', and the id says %s", device, vf_dev_name[dev]);
 		return;
 	}
 	if (x->par.seed_known && seed != x->par.seed) {
-		bad_record(x, id, where, "-", dev_name[dev], "meta", "seed %llu; the dataset's is %llu (stats.json)", seed,
+		bad_record(x, id, where, "-", vf_dev_name[dev], "meta", "seed %llu; the dataset's is %llu (stats.json)", seed,
 			   x->par.seed);
 		return;
 	}
-	if (strcmp(x->par.device, "all") && strcmp(x->par.device, dev_name[dev])) {
-		bad_record(x, id, where, "-", dev_name[dev], "meta", "a %s record in a DEVICE=%s dataset (stats.json)",
-			   dev_name[dev], x->par.device);
+	if (strcmp(x->par.device, "all") && strcmp(x->par.device, vf_dev_name[dev])) {
+		bad_record(x, id, where, "-", vf_dev_name[dev], "meta", "a %s record in a DEVICE=%s dataset (stats.json)",
+			   vf_dev_name[dev], x->par.device);
 		return;
 	}
-	if (!is_name(name)) {
-		bad_record(x, id, where, "-", dev_name[dev], "format", "the name '%.60s' is not a Python name", name);
+	if (!vf_is_name(name)) {
+		bad_record(x, id, where, "-", vf_dev_name[dev], "format", "the name '%.60s' is not a Python name", name);
 		return;
 	}
 	int c;
 	for (c = 0; c < NCAT && strcmp(gen_cat_name[c], cat); c++)
 		;
 	if (c == NCAT) {
-		bad_record(x, id, where, "-", dev_name[dev], "category", "'%.40s' is not one of kgen's categories", cat);
+		bad_record(x, id, where, "-", vf_dev_name[dev], "category", "'%.40s' is not one of kgen's categories", cat);
 		return;
 	}
 	int want = gen_pick_category(seed, idx, x->par.mix);
 	if (want != c) {
-		bad_record(x, id, where, cat, dev_name[dev], "category",
+		bad_record(x, id, where, cat, vf_dev_name[dev], "category",
 			   "'%s', and kgen's kernel %llu of seed %llu (categories %s) is %s", cat, idx, seed, x->par.cats,
 			   gen_cat_name[want]);
 		return;
@@ -582,74 +355,74 @@ static void index_record(Index *x, Arena *a, const char *line, size_t n, int las
 		const JVal *f = r->item[field[l]];
 		lines[l] = count_lines(f->s, f->len);
 		if (meta->item[l]->i != lines[l]) {
-			bad_record(x, id, where, cat, dev_name[dev], "meta", "meta.%s is %lld; %s has %ld lines", meta_keys[l],
+			bad_record(x, id, where, cat, vf_dev_name[dev], "meta", "meta.%s is %lld; %s has %ld lines", meta_keys[l],
 				   meta->item[l]->i, rec_keys[field[l]], lines[l]);
 			return;
 		}
 	}
 	const char *hash = meta->item[3]->s;
 	if (!is_hex16(hash)) {
-		bad_record(x, id, where, cat, dev_name[dev], "meta", "meta.ir_hash '%.40s' is not 16 hex digits", hash);
+		bad_record(x, id, where, cat, vf_dev_name[dev], "meta", "meta.ir_hash '%.40s' is not 16 hex digits", hash);
 		return;
 	}
 	const JVal *ck = meta->item[4];
 	const char *on = ck->item[3]->s;
 	if (strcmp(on, "none") && strcmp(on, dev ? "sim" : "cpu") && strcmp(on, dev ? "cuda" : "cpu")) {
-		bad_record(x, id, where, cat, dev_name[dev], "meta", "meta.checks.executed_on '%.20s' for a %s record", on,
-			   dev_name[dev]);
+		bad_record(x, id, where, cat, vf_dev_name[dev], "meta", "meta.checks.executed_on '%.20s' for a %s record", on,
+			   vf_dev_name[dev]);
 		return;
 	}
 	if (split_of(hash) != sp) {
-		bad_record(x, id, where, cat, dev_name[dev], "split", "in the %s split; its ir_hash %s puts it in %s",
+		bad_record(x, id, where, cat, vf_dev_name[dev], "split", "in the %s split; its ir_hash %s puts it in %s",
 			   split_name[sp], hash, split_name[split_of(hash)]);
 		return;
 	}
-	long *seen = set_find(&x->ids, id, 0), here = (long)(x->nfile - 1) << 32 | (long)line_no;
+	long *seen = vf_set_find(&x->ids, id, 0), here = (long)(x->nfile - 1) << 32 | (long)line_no;
 	if (seen) {
-		bad_record(x, id, where, cat, dev_name[dev], "duplicate-id", "the id of %s:%ld as well",
+		bad_record(x, id, where, cat, vf_dev_name[dev], "duplicate-id", "the id of %s:%ld as well",
 			   x->file[*seen >> 32], *seen & 0xffffffff);
 		return;
 	}
-	*set_find(&x->ids, id, 1) = here;
+	*vf_set_find(&x->ids, id, 1) = here;
 	char key[300];
-	snprintf(key, sizeof key, "%s/%s", dev_name[dev], name);
-	seen = set_find(&x->names, key, 0);
+	snprintf(key, sizeof key, "%s/%s", vf_dev_name[dev], name);
+	seen = vf_set_find(&x->names, key, 0);
 	if (seen) {
-		bad_record(x, id, where, cat, dev_name[dev], "duplicate-name", "the name %s is that of the %s record at %s:%ld",
-			   name, dev_name[dev], x->file[*seen >> 32], *seen & 0xffffffff);
+		bad_record(x, id, where, cat, vf_dev_name[dev], "duplicate-name", "the name %s is that of the %s record at %s:%ld",
+			   name, vf_dev_name[dev], x->file[*seen >> 32], *seen & 0xffffffff);
 		return;
 	}
-	*set_find(&x->names, key, 1) = here;
+	*vf_set_find(&x->names, key, 1) = here;
 
 	/* well formed: its shard's files */
-	long k = (long)(idx / (unsigned long long)o_shard), slot;
+	long k = (long)(idx / (unsigned long long)vf_opt.shard), slot;
 	char ks[32];
 	snprintf(ks, sizeof ks, "%ld", k);
-	long *sl = set_find(&x->shard_of, ks, 0);
+	long *sl = vf_set_find(&x->shard_of, ks, 0);
 	if (sl) {
 		slot = *sl;
 	} else {
 		slot = x->nshard++;
-		*set_find(&x->shard_of, ks, 1) = slot;
+		*vf_set_find(&x->shard_of, ks, 1) = slot;
 		x->shard = xrealloc(x->shard, sizeof *x->shard * (size_t)x->nshard);
 		x->shard_k = xrealloc(x->shard_k, sizeof *x->shard_k * (size_t)x->nshard);
 		x->shard[slot] = (Buf){0};
 		x->shard_k[slot] = k;
 	}
-	char *dir = pathf("%s/%ld/%s", o_work, k, dev_name[dev]);
+	char *dir = vf_pathf("%s/%ld/%s", vf_opt.work, k, vf_dev_name[dev]);
 	mkdirs(dir);
 	static const char *const ext[2][4] = {{".py", ".kir", ".f.c", ".b.c"}, {".py", ".kir", ".f.cu", ".b.cu"}};
 	static const int fld[4] = {4, 5, 7, 8};
 	for (int f = 0; f < 4; f++) {
-		char *p = pathf("%s/%s%s", dir, name, ext[dev][f]);
+		char *p = vf_pathf("%s/%s%s", dir, name, ext[dev][f]);
 		write_if_changed(p, r->item[fld[f]]->s, r->item[fld[f]]->len);
 		free(p);
 	}
 	free(dir);
 	/* ID DEV NAME INDEX CATEGORY IR_HASH CHECKED-ON COMPILED LINE-HASH */
-	buf_printf(&x->shard[slot], "%s %s %s %llu %s %s %s %d %016llx\n", id, dev_name[dev], name, idx, cat, hash, on,
+	buf_printf(&x->shard[slot], "%s %s %s %llu %s %s %s %d %016llx\n", id, vf_dev_name[dev], name, idx, cat, hash, on,
 		   ck->item[0]->b, (unsigned long long)ks_hash64(line, n, 0));
-	buf_printf(&x->txt, "R\t%s\t%s\t%s\t%s\t%ld %ld %ld\t%s\t%ld\tok\n", id, where, cat, dev_name[dev], lines[0],
+	buf_printf(&x->txt, "R\t%s\t%s\t%s\t%s\t%ld %ld %ld\t%s\t%ld\tok\n", id, where, cat, vf_dev_name[dev], lines[0],
 		   lines[1], lines[2], hash, k);
 	x->good++;
 	x->any_cuda |= dev == CUDA;
@@ -659,15 +432,15 @@ static void index_record(Index *x, Arena *a, const char *line, size_t n, int las
 		x->lmax[l] = lines[l] > x->lmax[l] ? lines[l] : x->lmax[l];
 		x->lsum[l] += (double)lines[l];
 	}
-	snprintf(key, sizeof key, "%s/%s", dev_name[dev], hash);
-	(*set_find(&x->hashes, key, 1))++;
+	snprintf(key, sizeof key, "%s/%s", vf_dev_name[dev], hash);
+	(*vf_set_find(&x->hashes, key, 1))++;
 }
 
 /* A split file: its lines, each a record, read one at a time (a split
  * file may be far larger than memory). */
 static void index_file(Index *x, const char *rel, int sp)
 {
-	char *path = pathf("%s/%s", o_data, rel);
+	char *path = vf_pathf("%s/%s", vf_opt.data, rel);
 	struct stat st;
 	FILE *f = stat(path, &st) || !S_ISREG(st.st_mode) ? NULL : fopen(path, "rb");
 	free(path);
@@ -711,9 +484,9 @@ typedef struct Card {
 
 static void read_card(Index *x, Card *cd)
 {
-	char *path = pathf("%s/README.md", o_data);
+	char *path = vf_pathf("%s/README.md", vf_opt.data);
 	size_t n;
-	char *s = slurp(path, &n);
+	char *s = vf_slurp(path, &n);
 	free(path);
 	memset(cd, 0, sizeof *cd);
 	if (!s) {
@@ -771,9 +544,9 @@ static void read_card(Index *x, Card *cd)
 				char img[256];
 				if (sscanf(q + 2, "%255[^)]", img) != 1)
 					continue;
-				char *ip = pathf("%s/%s", o_data, img);
+				char *ip = vf_pathf("%s/%s", vf_opt.data, img);
 				size_t in;
-				char *png = slurp(ip, &in);
+				char *png = vf_slurp(ip, &in);
 				if (!png)
 					finding(x, "README.md", "card", "the card shows %s, which is missing", img);
 				else if (in < 8 || memcmp(png, "\x89PNG\r\n\x1a\n", 8))
@@ -829,9 +602,9 @@ static void text_pos(const char *text, size_t at, const char *name, char *out, s
  * follow.  NULL when it is missing or not JSON (a finding). */
 static JVal *read_stats(Index *x, Arena *a)
 {
-	char *path = pathf("%s/stats.json", o_data);
+	char *path = vf_pathf("%s/stats.json", vf_opt.data);
 	size_t n;
-	char *s = slurp(path, &n);
+	char *s = vf_slurp(path, &n);
 	free(path);
 	if (!s) {
 		finding(x, "stats.json", "stats", "stats.json is missing");
@@ -940,9 +713,9 @@ static void check_counts(Index *x, const JVal *st, const Card *cd)
  * as stats.json's rejected. */
 static void check_rejects(Index *x, const JVal *st)
 {
-	char *path = pathf("%s/rejects.jsonl", o_data);
+	char *path = vf_pathf("%s/rejects.jsonl", vf_opt.data);
 	size_t n;
-	char *s = slurp(path, &n);
+	char *s = vf_slurp(path, &n);
 	free(path);
 	if (!s) {
 		finding(x, "rejects.jsonl", "rejects", "rejects.jsonl is missing");
@@ -968,7 +741,7 @@ static void check_rejects(Index *x, const JVal *st)
 		else if (!keys_are(r, keys, 4, "the reject", why, sizeof why) || !types_are(r, keys, "ssss", "", why, sizeof why))
 			finding(x, where, "rejects", "%s", why);
 		else
-			*set_find(&x->rejects, r->item[0]->s, 1) = ln;
+			*vf_set_find(&x->rejects, r->item[0]->s, 1) = ln;
 		arena_free(&a);
 		i = e + 1;
 	}
@@ -996,20 +769,20 @@ static void check_kernels(Index *x, const JVal *st)
 	}
 	Set dup = {0};
 	for (int k = 0; k < d->n; k++)
-		*set_find(&dup, d->key[k], 1) = k;
+		*vf_set_find(&dup, d->key[k], 1) = k;
 	int want[2] = {strcmp(x->par.device, "cuda") != 0, strcmp(x->par.device, "cpu") != 0};
 	for (long long i = 0; i < gen; i++) {
 		char kid[64], id[80];
 		snprintf(kid, sizeof kid, "s%llu-%07lld", x->par.seed, i);
-		long *rj = set_find(&x->rejects, kid, 0), *dp = set_find(&dup, kid, 0);
+		long *rj = vf_set_find(&x->rejects, kid, 0), *dp = vf_set_find(&dup, kid, 0);
 		for (int dev = 0; dev < 2; dev++) {
 			if (!want[dev])
 				continue;
-			snprintf(id, sizeof id, "%s-%s", kid, dev_name[dev]);
-			long *w = set_find(&x->ids, id, 0);
-			if (!rj && !dp && !w && !set_find(&x->broken, id, 0))
+			snprintf(id, sizeof id, "%s-%s", kid, vf_dev_name[dev]);
+			long *w = vf_set_find(&x->ids, id, 0);
+			if (!rj && !dp && !w && !vf_set_find(&x->broken, id, 0))
 				bad_record(x, id, "-", gen_cat_name[gen_pick_category(x->par.seed, (uint64_t)i, x->par.mix)],
-					   dev_name[dev], "missing",
+					   vf_dev_name[dev], "missing",
 					   "kernel %lld is not in the split files, nor a reject (rejects.jsonl) nor a duplicate (stats.json)", i);
 			else if (w && rj)
 				buf_printf(&x->txt, "X\t%s\textra\tkernel %lld is a reject too (rejects.jsonl:%ld)\n", id, i, *rj);
@@ -1021,11 +794,11 @@ static void check_kernels(Index *x, const JVal *st)
 	for (size_t k = 0; k < x->ids.cap; k++) {
 		unsigned long long seed, idx;
 		int dev;
-		if (x->ids.key[k] && parse_id(x->ids.key[k], &seed, &idx, &dev) && idx >= (unsigned long long)gen)
+		if (x->ids.key[k] && vf_parse_id(x->ids.key[k], &seed, &idx, &dev) && idx >= (unsigned long long)gen)
 			buf_printf(&x->txt, "X\t%s\textra\tkernel %llu is past the %lld kernels generated (stats.json)\n",
 				   x->ids.key[k], idx, gen);
 	}
-	set_free(&dup);
+	vf_set_free(&dup);
 }
 
 /* What checks the CUDA code here: `nvrtc NVRTC 13.0` or `nvrtc none
@@ -1033,11 +806,11 @@ static void check_kernels(Index *x, const JVal *st)
  * `cuda sim (REASON)`. */
 static void probe_cuda(Buf *env)
 {
-	char *dir = pathf("%s/probe", o_work), *out = pathf("%s/nvrtc.out", dir), *err = pathf("%s/nvrtc.err", dir);
+	char *dir = vf_pathf("%s/probe", vf_opt.work), *out = vf_pathf("%s/nvrtc.out", dir), *err = vf_pathf("%s/nvrtc.err", dir);
 	mkdirs(dir);
 	const char *nv[] = {"krun", "--nvrtc", NULL};
-	int rc = run(dir, nv, out, err);
-	char *o = first_line_of(out), *e = first_line_of(err);
+	int rc = vf_run(dir, nv, out, err);
+	char *o = vf_first_line_of(out), *e = vf_first_line_of(err);
 	char w1[64] = "", w2[64] = "";
 	if (rc == 0 && sscanf(o, "%63s %63[^: ]", w1, w2) == 2)
 		buf_printf(env, "nvrtc %s %s\n", w1, w2);
@@ -1047,11 +820,11 @@ static void probe_cuda(Buf *env)
 	free(e);
 	static const char probe[] = "import warp as wp\n\n\n@wp.kernel\ndef probe(x: wp.array(dtype=float)):\n"
 				    "    i = wp.tid()\n    x[i] = x[i] + 1.0\n";
-	char *py = pathf("%s/probe.py", dir);
+	char *py = vf_pathf("%s/probe.py", dir);
 	write_if_changed(py, probe, sizeof probe - 1);
 	const char *gpu[] = {"krun", "--device", "cuda", "--dim", "1", "probe.py", NULL};
-	rc = run(dir, gpu, out, err);
-	e = first_line_of(err);
+	rc = vf_run(dir, gpu, out, err);
+	e = vf_first_line_of(err);
 	if (rc == 0)
 		buf_puts(env, "cuda cuda\n");
 	else
@@ -1080,25 +853,25 @@ static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *
 
 static int do_index(void)
 {
-	if (!o_work || !o_data)
+	if (!vf_opt.work || !vf_opt.data)
 		usage(2);
-	if (o_shard < 1 || o_shard > 1000000)
-		ks_fatal("--shard %ld: want 1 to 1000000 records", o_shard);
-	mkdirs(o_work);
-	find_bin();
+	if (vf_opt.shard < 1 || vf_opt.shard > 1000000)
+		ks_fatal("--shard %ld: want 1 to 1000000 records", vf_opt.shard);
+	mkdirs(vf_opt.work);
+	vf_find_bin();
 	Index x = {0};
 	snprintf(x.par.cats, sizeof x.par.cats, "all");
 	snprintf(x.par.device, sizeof x.par.device, "all");
 	snprintf(x.par.version, sizeof x.par.version, "unknown");
 	struct stat dst;
-	if (stat(o_data, &dst) || !S_ISDIR(dst.st_mode))
-		finding(&x, o_data, "file", "not a folder");
+	if (stat(vf_opt.data, &dst) || !S_ISDIR(dst.st_mode))
+		finding(&x, vf_opt.data, "file", "not a folder");
 	Arena sa = {0};
 	JVal *st = read_stats(&x, &sa);
 	x.par.mix = cat_mix(x.par.cats);
 
 	/* data/: the split files, SPLIT-NNNNN-of-NNNNN.jsonl, and nothing else */
-	char *dpath = pathf("%s/data", o_data);
+	char *dpath = vf_pathf("%s/data", vf_opt.data);
 	DIR *d = opendir(dpath);
 	char **ents = NULL;
 	size_t ne = 0;
@@ -1157,10 +930,10 @@ static int do_index(void)
 	/* what the shards depend on */
 	Buf env = {0};
 	buf_printf(&env, "seed %llu\ncats %s\nversion %s\nshard %ld\nforeign %s\n", x.par.seed, x.par.cats,
-		   x.par.version, o_shard, o_run_foreign ? "run" : "not run");
+		   x.par.version, vf_opt.shard, vf_opt.run_foreign ? "run" : "not run");
 	if (x.any_cuda)
 		probe_cuda(&env);
-	char *p = pathf("%s/env", o_work);
+	char *p = vf_pathf("%s/env", vf_opt.work);
 	write_if_changed(p, env.p, env.n);
 	free(p);
 	Buf sh = {0};
@@ -1188,7 +961,7 @@ static int do_index(void)
 			buf_putc(&b, '\n');
 		}
 		free(l);
-		p = pathf("%s/%ld/index.st", o_work, k);
+		p = vf_pathf("%s/%ld/index.st", vf_opt.work, k);
 		write_if_changed(p, b.p, b.n);
 		free(p);
 		buf_free(&b);
@@ -1197,10 +970,10 @@ static int do_index(void)
 	}
 	free(order);
 	buf_putc(&sh, '\n');
-	p = pathf("%s/shards", o_work);
+	p = vf_pathf("%s/shards", vf_opt.work);
 	out_write_whole(p, sh.p, sh.n);
 	free(p);
-	p = pathf("%s/index.txt", o_work);
+	p = vf_pathf("%s/index.txt", vf_opt.work);
 	out_write_whole(p, x.txt.p, x.txt.n);
 	free(p);
 	buf_free(&sh);
@@ -1208,12 +981,12 @@ static int do_index(void)
 	buf_free(&x.txt);
 	free(x.shard);
 	free(x.shard_k);
-	set_free(&x.shard_of);
-	set_free(&x.ids);
-	set_free(&x.names);
-	set_free(&x.broken);
-	set_free(&x.hashes);
-	set_free(&x.rejects);
+	vf_set_free(&x.shard_of);
+	vf_set_free(&x.ids);
+	vf_set_free(&x.names);
+	vf_set_free(&x.broken);
+	vf_set_free(&x.hashes);
+	vf_set_free(&x.rejects);
 	for (int i = 0; i < x.nfile; i++)
 		free(x.file[i]);
 	arena_free(&sa);
@@ -1232,9 +1005,9 @@ typedef struct Env {
 
 static void read_env(Env *e)
 {
-	char *p = pathf("%s/env", o_work);
+	char *p = vf_pathf("%s/env", vf_opt.work);
 	size_t n;
-	char *s = slurp(p, &n);
+	char *s = vf_slurp(p, &n);
 	if (!s)
 		ks_fatal("%s is missing: run kverify index first", p);
 	memset(e, 0, sizeof *e);
@@ -1278,7 +1051,7 @@ static void rec_line(VRec *r, const char *kind, const char *what, const char *fm
 	char d[1024];
 	vsnprintf(d, sizeof d, fmt, ap);
 	buf_printf(&r->out, "V\t%s\t%s\t%s\t", r->id, kind, what);
-	one_line(&r->out, d);
+	vf_one_line(&r->out, d);
 	buf_putc(&r->out, '\n');
 }
 
@@ -1317,9 +1090,9 @@ static void rec_skip(VRec *r, const char *check, const char *fmt, ...)
  * If not, DETAIL says at which line they part. */
 static int same_files(const char *dir, const char *a, const char *b, char *detail, size_t dn)
 {
-	char *pa = pathf("%s/%s", dir, a), *pb = pathf("%s/%s", dir, b);
+	char *pa = vf_pathf("%s/%s", dir, a), *pb = vf_pathf("%s/%s", dir, b);
 	size_t na, nb;
-	char *sa = slurp(pa, &na), *sb = slurp(pb, &nb);
+	char *sa = vf_slurp(pa, &na), *sb = vf_slurp(pb, &nb);
 	int same = sa && sb && na == nb && !memcmp(sa, sb, na);
 	if (!same && sa && sb) {
 		size_t i = 0, line = 1, bol = 0;
@@ -1364,8 +1137,8 @@ static void each_tool(const char *dir, const char *dev, const char *tool, const 
 		why[i] = NULL;
 	if (!l.n)
 		return;
-	char *list = pathf("%s/../%s.%s.list", dir, dev, tool), *status = pathf("%s.status", list),
-	     *err = pathf("%s.err", list);
+	char *list = vf_pathf("%s/../%s.%s.list", dir, dev, tool), *status = vf_pathf("%s.status", list),
+	     *err = vf_pathf("%s.err", list);
 	out_write_whole(list, l.p, l.n);
 	const char *argv[5] = {tool}, **a = argv + 1;
 	if (flag)
@@ -1373,13 +1146,13 @@ static void each_tool(const char *dir, const char *dev, const char *tool, const 
 	*a++ = "--each";
 	*a++ = list;
 	*a = NULL;
-	run(dir, argv, status, err);
+	vf_run(dir, argv, status, err);
 	size_t sn;
-	char *st = slurp(status, &sn);
+	char *st = vf_slurp(status, &sn);
 	for (int i = 0; i < n; i++) {
 		if (!in[i])
 			continue;
-		char *s = status_of(st, out[i]);
+		char *s = vf_status_of(st, out[i]);
 		if (!s) {
 			const char *one[6] = {tool}, **b = one + 1;
 			if (flag)
@@ -1388,7 +1161,7 @@ static void each_tool(const char *dir, const char *dev, const char *tool, const 
 			*b++ = "-o";
 			*b++ = out[i];
 			*b = NULL;
-			s = run(dir, one, NULL, err) ? first_line_of(err) : xstrdup("");
+			s = vf_run(dir, one, NULL, err) ? vf_first_line_of(err) : xstrdup("");
 		}
 		if (*s)
 			why[i] = s;
@@ -1421,8 +1194,8 @@ static void krun_each(const char *dir, const char *list_name, const char *const 
 	while (opts[no])
 		no++;
 	const char **argv = xmalloc(sizeof *argv * (size_t)(no + 6));
-	char *list = pathf("%s/../%s.list", dir, list_name), *status = pathf("%s.status", list),
-	     *err = pathf("%s.err", list);
+	char *list = vf_pathf("%s/../%s.list", dir, list_name), *status = vf_pathf("%s.status", list),
+	     *err = vf_pathf("%s.err", list);
 	char *st = NULL;
 	argv[0] = "krun";
 	memcpy(argv + 1, opts, sizeof *opts * (size_t)no);
@@ -1431,20 +1204,20 @@ static void krun_each(const char *dir, const char *list_name, const char *const 
 		argv[no + 1] = "--batch";
 		argv[no + 2] = list;
 		argv[no + 3] = NULL;
-		run(dir, argv, status, err);
+		vf_run(dir, argv, status, err);
 		size_t sn;
-		st = slurp(status, &sn);
+		st = vf_slurp(status, &sn);
 	}
 	for (int i = 0; i < n; i++) {
 		if (!in[i])
 			continue;
-		char *s = st ? status_of(st, code[i]) : NULL;
+		char *s = st ? vf_status_of(st, code[i]) : NULL;
 		if (!s) {
 			argv[no + 1] = in[i];
 			argv[no + 2] = code[i];
 			argv[no + 3] = NULL;
-			char *o = out ? pathf("%s/%s", dir, out[i]) : NULL;
-			s = run(dir, argv, o, err) ? first_line_of(err) : xstrdup("");
+			char *o = out ? vf_pathf("%s/%s", dir, out[i]) : NULL;
+			s = vf_run(dir, argv, o, err) ? vf_first_line_of(err) : xstrdup("");
 			free(o);
 		}
 		if (*s)
@@ -1470,7 +1243,7 @@ typedef struct Cov {
 static void cov_add(Cov *c, const char *file)
 {
 	size_t n;
-	char *s = slurp(file, &n);
+	char *s = vf_slurp(file, &n);
 	for (char *l = s; l && *l; l += strcspn(l, "\n"), l += *l == '\n') {
 		char kind[64], name[128];
 		unsigned long long k;
@@ -1497,9 +1270,9 @@ static void cov_add(Cov *c, const char *file)
 enum { KMAX = 32 };
 static int krun_records(Arena *a, const char *dir, const char *file, JVal **rec)
 {
-	char *p = pathf("%s/%s", dir, file);
+	char *p = vf_pathf("%s/%s", dir, file);
 	size_t n;
-	char *s = slurp(p, &n);
+	char *s = vf_slurp(p, &n);
 	free(p);
 	if (!s)
 		return -1;
@@ -1579,9 +1352,9 @@ static void nvrtc_each(const char *dir, VRec **r, int n, const char *ext, const 
 	const char *ir = NULL;
 	for (int i = 0; i < n; i++) {
 		why[i] = NULL;
-		char *p = pathf("%s/%s%s", dir, r[i]->name, ext), *s;
+		char *p = vf_pathf("%s/%s%s", dir, r[i]->name, ext), *s;
 		size_t len;
-		if ((s = slurp(p, &len))) {
+		if ((s = vf_slurp(p, &len))) {
 			buf_put(&all, s, len);
 			buf_putc(&all, '\n');
 		}
@@ -1590,36 +1363,28 @@ static void nvrtc_each(const char *dir, VRec **r, int n, const char *ext, const 
 		free(s);
 		free(p);
 	}
-	char *prog = pathf("%s/../cuda.shard%s", dir, ext), *err = pathf("%s.err", prog), *kir = NULL;
+	char *prog = vf_pathf("%s/../cuda.shard%s", dir, ext), *err = vf_pathf("%s.err", prog), *kir = NULL;
 	if (ir)
-		kir = pathf("%s%s", ir, bw ? ".d.kir" : ".kir");
+		kir = vf_pathf("%s%s", ir, bw ? ".d.kir" : ".kir");
 	out_write_whole(prog, all.p, all.n);
 	buf_free(&all);
 	const char *argv[] = {"krun", "--device", "cuda", "--compile-only", "--arch", "sm_90", kir, prog, NULL};
-	int rc = kir ? run(dir, argv, NULL, err) : 1;
+	int rc = kir ? vf_run(dir, argv, NULL, err) : 1;
 	if (rc == 77)
-		ks_fatal("%s was there as kverify index ran and cannot be had now: %s", nvrtc, first_line_of(err));
+		ks_fatal("%s was there as kverify index ran and cannot be had now: %s", nvrtc, vf_first_line_of(err));
 	for (int i = 0; rc && i < n; i++) {
 		if (bw && !r[i]->have_dkir)
 			continue; /* its backward failed already */
-		char *code = pathf("%s%s", r[i]->name, ext), *one = pathf("%s%s", r[i]->name, bw ? ".d.kir" : ".kir");
+		char *code = vf_pathf("%s%s", r[i]->name, ext), *one = vf_pathf("%s%s", r[i]->name, bw ? ".d.kir" : ".kir");
 		const char *a1[] = {"krun", "--device", "cuda", "--compile-only", "--arch", "sm_90", one, code, NULL};
-		if (run(dir, a1, NULL, err))
-			why[i] = first_line_of(err);
+		if (vf_run(dir, a1, NULL, err))
+			why[i] = vf_first_line_of(err);
 		free(code);
 		free(one);
 	}
 	free(prog);
 	free(err);
 	free(kir);
-}
-
-static void free_why(char **why, int n)
-{
-	for (int i = 0; i < n; i++) {
-		free(why[i]);
-		why[i] = NULL;
-	}
 }
 
 /* The records of one device of shard K, in DIR. */
@@ -1632,14 +1397,14 @@ static void verify_group(const char *dir, VRec **r, int n, int dev, const Env *e
 	const char *c = dev ? "cu" : "c", *emitter = dev ? "kemit-cu" : "kemit-cpu";
 	snprintf(cats, sizeof cats, "%s", env->cats);
 #define EACH_REC for (int i = 0; i < n; i++)
-#define F(fmt) pathf(fmt, r[i]->name)
+#define F(fmt) vf_pathf(fmt, r[i]->name)
 
 	/* the source: kgen's kernel INDEX, and its coverage counts */
 	EACH_REC {
 		char idx[32];
 		snprintf(idx, sizeof idx, "%llu", r[i]->idx);
 		snprintf(seed, sizeof seed, "%llu", r[i]->seed);
-		char *g = F("%s.g.py"), *cv = F("%s.cov"), *py = F("%s.py"), *err = pathf("%s/../kgen.err", dir);
+		char *g = F("%s.g.py"), *cv = F("%s.cov"), *py = F("%s.py"), *err = vf_pathf("%s/../kgen.err", dir);
 		/* kgen --verify keeps a kernel's first draw that its krun check
 		 * passes; the source must be one of the draws (the check below
 		 * runs the record's own code) */
@@ -1649,11 +1414,11 @@ static void verify_group(const char *dir, VRec **r, int n, int dev, const Env *e
 			snprintf(draw, sizeof draw, "%d", d);
 			const char *argv[] = {"kgen", "-c", cats, "-s", seed, "-n", "1", "--first", idx, "--draw", draw,
 					      "-o", g, NULL};
-			failed = run(dir, argv, NULL, err) != 0;
+			failed = vf_run(dir, argv, NULL, err) != 0;
 			same = !failed && same_files(dir, py, g, d ? later : detail, sizeof detail);
 		}
 		if (failed) {
-			char *w = first_line_of(err);
+			char *w = vf_first_line_of(err);
 			rec_code(r[i], "source", "kgen: %s", w);
 			free(w);
 		} else if (!same) {
@@ -1663,8 +1428,8 @@ static void verify_group(const char *dir, VRec **r, int n, int dev, const Env *e
 			r[i]->src_ok = 1;
 			const char *cv_argv[] = {"kgen", "-c", cats, "-s", seed, "-n", "1", "--first", idx, "--draw", draw,
 						 "--coverage", "-o", cv, NULL};
-			run(dir, cv_argv, NULL, NULL); /* exit 1: rows of zero, as one kernel has */
-			char *p = pathf("%s/%s", dir, cv);
+			vf_run(dir, cv_argv, NULL, NULL); /* exit 1: rows of zero, as one kernel has */
+			char *p = vf_pathf("%s/%s", dir, cv);
 			cov_add(cov, p);
 			free(p);
 		}
@@ -1679,7 +1444,7 @@ static void verify_group(const char *dir, VRec **r, int n, int dev, const Env *e
 		in[i] = F("%s.py");
 		out[i] = F("%s.v.kir");
 	}
-	each_tool(dir, dev_name[dev], "kparse", NULL, n, in, out, why);
+	each_tool(dir, vf_dev_name[dev], "kparse", NULL, n, in, out, why);
 	EACH_REC {
 		char *kir = F("%s.kir");
 		if (why[i])
@@ -1688,7 +1453,7 @@ static void verify_group(const char *dir, VRec **r, int n, int dev, const Env *e
 			rec_code(r[i], "ir", "not kparse's IR of the source: %s", detail);
 		free(kir);
 	}
-	free_why(why, n);
+	vf_free_why(why, n);
 
 	/* meta.ir_hash: kfmt --hash's of the record's IR */
 	EACH_REC {
@@ -1697,15 +1462,15 @@ static void verify_group(const char *dir, VRec **r, int n, int dev, const Env *e
 		in[i] = F("%s.kir");
 		out[i] = F("%s.v.hash");
 	}
-	each_tool(dir, dev_name[dev], "kfmt", "--hash", n, in, out, why);
+	each_tool(dir, vf_dev_name[dev], "kfmt", "--hash", n, in, out, why);
 	EACH_REC {
 		if (why[i]) {
 			rec_code(r[i], "ir-hash", "kfmt --hash: %s", why[i]);
 			continue;
 		}
-		char *p = pathf("%s/%s", dir, out[i]), h[64] = "none";
+		char *p = vf_pathf("%s/%s", dir, out[i]), h[64] = "none";
 		size_t len, nl = strlen(r[i]->name);
-		char *s = slurp(p, &len);
+		char *s = vf_slurp(p, &len);
 		for (char *l = s; l && *l; l += strcspn(l, "\n"), l += *l == '\n')
 			if (!strncmp(l, r[i]->name, nl) && l[nl] == ' ')
 				sscanf(l + nl + 1, "%63s", h);
@@ -1714,32 +1479,32 @@ static void verify_group(const char *dir, VRec **r, int n, int dev, const Env *e
 		free(s);
 		free(p);
 	}
-	free_why(why, n);
+	vf_free_why(why, n);
 
 	/* the backward IR: kdiff's of the record's IR */
 	EACH_REC {
 		free(out[i]);
 		out[i] = F("%s.d.kir");
 	}
-	each_tool(dir, dev_name[dev], "kdiff", NULL, n, in, out, why);
+	each_tool(dir, vf_dev_name[dev], "kdiff", NULL, n, in, out, why);
 	EACH_REC {
 		if (why[i])
 			rec_code(r[i], "backward", "kdiff: %s", why[i]);
 		else
 			r[i]->have_dkir = 1;
 	}
-	free_why(why, n);
+	vf_free_why(why, n);
 
 	/* forward and backward: the emitter's of the IR and of kdiff's */
 	EACH_REC {
 		in2[i] = r[i]->have_dkir ? F("%s.d.kir") : NULL;
-		code[i] = pathf("%s.v.b.%s", r[i]->name, c);
+		code[i] = vf_pathf("%s.v.b.%s", r[i]->name, c);
 		free(out[i]);
-		out[i] = pathf("%s.v.f.%s", r[i]->name, c);
+		out[i] = vf_pathf("%s.v.f.%s", r[i]->name, c);
 	}
-	each_tool(dir, dev_name[dev], emitter, NULL, n, in, out, why);
+	each_tool(dir, vf_dev_name[dev], emitter, NULL, n, in, out, why);
 	EACH_REC {
-		char *mine = pathf("%s.f.%s", r[i]->name, c);
+		char *mine = vf_pathf("%s.f.%s", r[i]->name, c);
 		r[i]->foreign_f = why[i] || !same_files(dir, mine, out[i], detail, sizeof detail);
 		if (why[i])
 			rec_code(r[i], "forward", "%s: %s", emitter, why[i]);
@@ -1747,10 +1512,10 @@ static void verify_group(const char *dir, VRec **r, int n, int dev, const Env *e
 			rec_code(r[i], "forward", "not %s's code of the IR: %s", emitter, detail);
 		free(mine);
 	}
-	free_why(why, n);
-	each_tool(dir, dev_name[dev], emitter, NULL, n, in2, code, why);
+	vf_free_why(why, n);
+	each_tool(dir, vf_dev_name[dev], emitter, NULL, n, in2, code, why);
 	EACH_REC {
-		char *mine = pathf("%s.b.%s", r[i]->name, c);
+		char *mine = vf_pathf("%s.b.%s", r[i]->name, c);
 		r[i]->foreign_b = why[i] || (in2[i] && !same_files(dir, mine, code[i], detail, sizeof detail));
 		if (why[i])
 			rec_code(r[i], "backward", "%s: %s", emitter, why[i]);
@@ -1758,7 +1523,7 @@ static void verify_group(const char *dir, VRec **r, int n, int dev, const Env *e
 			rec_code(r[i], "backward", "not %s's code of kdiff's IR: %s", emitter, detail);
 		free(mine);
 	}
-	free_why(why, n);
+	vf_free_why(why, n);
 
 	/* the record's own code: compiled, run on input seeds 1 and 2, its
 	 * backward gradient-checked, on the device recorded */
@@ -1766,22 +1531,22 @@ static void verify_group(const char *dir, VRec **r, int n, int dev, const Env *e
 	int gpu = dev == CUDA && env->gpu;
 	EACH_REC {
 		free(code[i]);
-		code[i] = pathf("%s.f.%s", r[i]->name, c);
+		code[i] = vf_pathf("%s.f.%s", r[i]->name, c);
 	}
 	if (dev == CPU) {
 		const char *opts[] = {"--compile-only", NULL};
 		krun_each(dir, "cpu.compile", opts, 0, n, in, code, NULL, why);
 		EACH_REC if (why[i]) rec_fail(r[i], "compile", "%s", why[i]);
-		free_why(why, n);
+		vf_free_why(why, n);
 	} else if (!strncmp(env->nvrtc, "none", 4)) {
 		EACH_REC rec_skip(r[i], "compile", "no NVRTC here: %s", env->nvrtc);
 	} else {
 		nvrtc_each(dir, r, n, ".f.cu", env->nvrtc, why);
 		EACH_REC if (why[i]) rec_fail(r[i], "compile", "%s, forward: %s", env->nvrtc, why[i]);
-		free_why(why, n);
+		vf_free_why(why, n);
 		nvrtc_each(dir, r, n, ".b.cu", env->nvrtc, why);
 		EACH_REC if (why[i]) rec_fail(r[i], "compile", "%s, backward: %s", env->nvrtc, why[i]);
-		free_why(why, n);
+		vf_free_why(why, n);
 	}
 	/* foreign code is compiled above, and run only with --run-foreign */
 	char **inf = xmalloc(sizeof *inf * (size_t)(n + 1)), **inb = xmalloc(sizeof *inb * (size_t)(n + 1));
@@ -1801,12 +1566,12 @@ static void verify_group(const char *dir, VRec **r, int n, int dev, const Env *e
 		char **inc = xmalloc(sizeof *inc * (size_t)(n + 1)), **bcode = xmalloc(sizeof *bcode * (size_t)(n + 1));
 		EACH_REC {
 			inc[i] = in2[i] && !inb[i] ? in2[i] : NULL;
-			bcode[i] = pathf("%s.b.c", r[i]->name);
+			bcode[i] = vf_pathf("%s.b.c", r[i]->name);
 		}
 		const char *opts[] = {"--compile-only", NULL};
 		krun_each(dir, "cpu.bcompile", opts, 0, n, inc, bcode, NULL, why);
 		EACH_REC if (why[i]) rec_fail(r[i], "compile", "backward: %s", why[i]);
-		free_why(why, n);
+		vf_free_why(why, n);
 		EACH_REC free(bcode[i]);
 		free(bcode);
 		free(inc);
@@ -1814,28 +1579,28 @@ static void verify_group(const char *dir, VRec **r, int n, int dev, const Env *e
 	for (int s = 1; s <= 2; s++) {
 		const char *opts[] = {"--device", devopt, "--seed", s == 1 ? "1" : "2", NULL};
 		char ln[64];
-		snprintf(ln, sizeof ln, "%s.run%d", dev_name[dev], s);
+		snprintf(ln, sizeof ln, "%s.run%d", vf_dev_name[dev], s);
 		EACH_REC {
 			free(out[i]);
-			out[i] = pathf("%s.r%d.json", r[i]->name, s);
+			out[i] = vf_pathf("%s.r%d.json", r[i]->name, s);
 		}
 		krun_each(dir, ln, opts, gpu, n, inf, code, out, why);
 		EACH_REC if (why[i]) rec_fail(r[i], "run", "input seed %d, on %s: %s", s, devopt, why[i]);
-		free_why(why, n);
+		vf_free_why(why, n);
 	}
 	EACH_REC {
 		free(code[i]);
-		code[i] = pathf("%s.b.%s", r[i]->name, c);
+		code[i] = vf_pathf("%s.b.%s", r[i]->name, c);
 		free(out[i]);
 		out[i] = F("%s.g.json");
 	}
 	{
 		const char *opts[] = {"--device", devopt, "--gradcheck", NULL};
 		char ln[64];
-		snprintf(ln, sizeof ln, "%s.gradcheck", dev_name[dev]);
+		snprintf(ln, sizeof ln, "%s.gradcheck", vf_dev_name[dev]);
 		krun_each(dir, ln, opts, gpu, n, inb, code, out, why);
 		EACH_REC if (why[i]) rec_fail(r[i], "gradcheck", "on %s: %s", devopt, why[i]);
-		free_why(why, n);
+		vf_free_why(why, n);
 	}
 
 	/* the forward code's run and the backward code's forward run agree;
@@ -1901,19 +1666,19 @@ static void verify_group(const char *dir, VRec **r, int n, int dev, const Env *e
 
 static int do_shard(const char *karg)
 {
-	if (!o_work || !karg)
+	if (!vf_opt.work || !karg)
 		usage(2);
 	char *e;
 	long k = strtol(karg, &e, 10);
 	if (*e || k < 0)
 		usage(2);
-	find_bin();
+	vf_find_bin();
 	Env env;
 	read_env(&env);
 	same_version = !strcmp(env.version, KS_VERSION);
-	char *p = pathf("%s/%ld/index.st", o_work, k);
+	char *p = vf_pathf("%s/%ld/index.st", vf_opt.work, k);
 	size_t n;
-	char *s = slurp(p, &n);
+	char *s = vf_slurp(p, &n);
 	if (!s)
 		ks_fatal("%s is missing: run kverify index first", p);
 	free(p);
@@ -1924,11 +1689,11 @@ static int do_shard(const char *karg)
 		char dev[16];
 		int compiled;
 		if (sscanf(l, "%79s %15s %255s %llu %31s %31s %15s %d", v.id, dev, v.name, &v.idx, v.cat, v.hash, v.on,
-			   &compiled) != 8 || !is_name(v.name))
-			ks_fatal("%s/%ld/index.st: a bad line", o_work, k);
+			   &compiled) != 8 || !vf_is_name(v.name))
+			ks_fatal("%s/%ld/index.st: a bad line", vf_opt.work, k);
 		int d;
-		if (!parse_id(v.id, &v.seed, &v.idx, &d))
-			ks_fatal("%s/%ld/index.st: a bad id '%s'", o_work, k, v.id);
+		if (!vf_parse_id(v.id, &v.seed, &v.idx, &d))
+			ks_fatal("%s/%ld/index.st: a bad id '%s'", vf_opt.work, k, v.id);
 		v.dev = !strcmp(dev, "cuda");
 		rec = xrealloc(rec, sizeof *rec * (size_t)(nrec + 1));
 		rec[nrec++] = v;
@@ -1942,7 +1707,7 @@ static int do_shard(const char *karg)
 			if (rec[i].dev == d)
 				r[m++] = &rec[i];
 		if (m) {
-			char *dir = pathf("%s/%ld/%s", o_work, k, dev_name[d]);
+			char *dir = vf_pathf("%s/%ld/%s", vf_opt.work, k, vf_dev_name[d]);
 			verify_group(dir, r, m, d, &env, &cov);
 			free(dir);
 		}
@@ -1959,7 +1724,7 @@ static int do_shard(const char *karg)
 	}
 	free(cov.row);
 	free(cov.count);
-	p = pathf("%s/%ld.ver", o_work, k);
+	p = vf_pathf("%s/%ld.ver", vf_opt.work, k);
 	out_write_whole(p, ver.p, ver.n);
 	free(p);
 	buf_free(&ver);
@@ -2019,7 +1784,6 @@ static int cmp_fail(const void *a, const void *b)
 	return x->rec < y->rec ? -1 : x->rec > y->rec;
 }
 
-
 /* a tally of names (reasons, fields, checks): count and a first detail */
 enum { TMAX = 64 };
 typedef struct Tally {
@@ -2062,14 +1826,14 @@ static void tally_text(Buf *b, const Tally *t)
 
 static int do_report(void)
 {
-	if (!o_work || !o_data)
+	if (!vf_opt.work || !vf_opt.data)
 		usage(2);
 	Env env;
 	read_env(&env);
 	Report rp = {0};
-	char *p = pathf("%s/index.txt", o_work);
+	char *p = vf_pathf("%s/index.txt", vf_opt.work);
 	size_t n;
-	char *idx = slurp(p, &n);
+	char *idx = vf_slurp(p, &n);
 	if (!idx)
 		ks_fatal("%s is missing: run kverify index first", p);
 	free(p);
@@ -2093,14 +1857,14 @@ static int do_report(void)
 				r->lines[0] = -1;
 			if (!strcmp(f[8], "ok")) {
 				r->shard = strtol(f[7], NULL, 10);
-				*set_find(&rp.ids, r->id, 1) = rp.nrec;
+				*vf_set_find(&rp.ids, r->id, 1) = rp.nrec;
 				rp.nrec++;
 			} else {
 				rp.nrec++;
 				add_fail(&rp, rp.nrec - 1, f[2], f[8], k > 9 ? f[9] : "");
 			}
 		} else if (f[0][0] == 'X' && k == 4) {
-			long *ri = set_find(&rp.ids, f[1], 0);
+			long *ri = vf_set_find(&rp.ids, f[1], 0);
 			if (ri)
 				add_fail(&rp, *ri, rp.rec[*ri].where, f[2], f[3]);
 		} else if (f[0][0] == 'H' && k == 3) {
@@ -2112,8 +1876,8 @@ static int do_report(void)
 	buf_putc(&hlist, 0);
 
 	/* the shards' results: V (a check), M (figures), C (coverage) */
-	p = pathf("%s/shards", o_work);
-	char *shards = slurp(p, &n);
+	p = vf_pathf("%s/shards", vf_opt.work);
+	char *shards = vf_slurp(p, &n);
 	if (!shards)
 		ks_fatal("%s is missing: run kverify index first", p);
 	free(p);
@@ -2124,9 +1888,9 @@ static int do_report(void)
 	for (char *q = shards, *e; *q && *q != '\n'; q = e + (*e == ' ')) {
 		long k = strtol(q, &e, 10);
 		if (e == q)
-			ks_fatal("%s/shards: a bad line", o_work);
-		p = pathf("%s/%ld.ver", o_work, k);
-		char *v = slurp(p, &n);
+			ks_fatal("%s/shards: a bad line", vf_opt.work);
+		p = vf_pathf("%s/%ld.ver", vf_opt.work, k);
+		char *v = vf_slurp(p, &n);
 		free(p);
 		if (!v)
 			continue; /* its records are not done: below */
@@ -2139,7 +1903,7 @@ static int do_report(void)
 			*nl = 0;
 			char *f[5];
 			int nf = fields(l, f, 5);
-			long *ri = nf >= 2 ? set_find(&rp.ids, f[1], 0) : NULL;
+			long *ri = nf >= 2 ? vf_set_find(&rp.ids, f[1], 0) : NULL;
 			if (f[0][0] == 'C' && nf == 3) {
 				int i;
 				for (i = 0; i < cov.n && strcmp(cov.row[i], f[1]); i++)
@@ -2173,7 +1937,7 @@ static int do_report(void)
 	}
 	for (long i = 0; i < rp.nrec; i++)
 		if (rp.rec[i].shard >= 0 && !rp.rec[i].done) {
-			char *d = pathf("its shard %ld was not verified (no %s/%ld.ver)", rp.rec[i].shard, o_work, rp.rec[i].shard);
+			char *d = vf_pathf("its shard %ld was not verified (no %s/%ld.ver)", rp.rec[i].shard, vf_opt.work, rp.rec[i].shard);
 			add_fail(&rp, i, rp.rec[i].where, "not-verified", d);
 		}
 	if (rp.nfail) /* qsort(NULL, 0) is undefined */
@@ -2183,7 +1947,7 @@ static int do_report(void)
 	Tally why_rec = {0}, why_files = {0};
 	Buf out = {0}, js = {0};
 	long failed = 0;
-	json_cstr(&js, o_data);
+	json_cstr(&js, vf_opt.data);
 	p = js.p;
 	js = (Buf){0};
 	buf_printf(&js, "{\"dataset\": %s,\n \"tools_version\": {\"dataset\": ", p);
@@ -2221,7 +1985,7 @@ static int do_report(void)
 		buf_putc(&js, '}');
 	}
 	int ok = rp.nfail == 0;
-	buf_printf(&out, "kverify: %s: %ld records, made by tools %s (these tools: %s)\n", o_data, rp.nrec, env.version,
+	buf_printf(&out, "kverify: %s: %ld records, made by tools %s (these tools: %s)\n", vf_opt.data, rp.nrec, env.version,
 		   strcmp(env.version, KS_VERSION) ? KS_VERSION ", another version: code that differs is reported, not failed"
 						   : "the same");
 	buf_printf(&out, "  records: %ld checked, %ld passed, %ld failed", rp.nrec, rp.nrec - failed, failed);
@@ -2392,7 +2156,7 @@ static int do_report(void)
 		buf_puts(&js, "null, \"worst_rel\": null}");
 	}
 	buf_printf(&js, ",\n \"ok\": %s}\n", ok ? "true" : "false");
-	char *jp = o_json ? xstrdup(o_json) : pathf("%s/verify.json", o_data);
+	char *jp = vf_opt.json ? xstrdup(vf_opt.json) : vf_pathf("%s/verify.json", vf_opt.data);
 	out_write_whole(jp, js.p, js.n);
 	buf_printf(&out, "  verify.json: %s\nkverify: %s\n", jp, ok ? "ok" : "FAILED");
 	fwrite(out.p, 1, out.n, stdout);
@@ -2412,7 +2176,7 @@ static int do_report(void)
 	free(shards);
 	free(rp.rec);
 	free(rp.fail);
-	set_free(&rp.ids);
+	vf_set_free(&rp.ids);
 	free(idx);
 	return ok ? 0 : 1;
 }
@@ -2431,7 +2195,7 @@ static void rm_rf(const char *path)
 		struct dirent *de;
 		while (d && (de = readdir(d)))
 			if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
-				char *p = pathf("%s/%s", path, de->d_name);
+				char *p = vf_pathf("%s/%s", path, de->d_name);
 				rm_rf(p);
 				free(p);
 			}
@@ -2471,17 +2235,17 @@ static int up_to_date(long k)
 {
 	static const char *const tools[] = {"kgen", "kparse", "kfmt", "kdiff", "kemit-cpu", "kemit-cu", "krun", "kverify"};
 	struct timespec v, t;
-	char *p = pathf("%s/%ld.ver", o_work, k);
+	char *p = vf_pathf("%s/%ld.ver", vf_opt.work, k);
 	int ok = mtime(p, &v);
 	free(p);
-	p = pathf("%s/%ld/index.st", o_work, k);
+	p = vf_pathf("%s/%ld/index.st", vf_opt.work, k);
 	ok = ok && mtime(p, &t) && newer(v, t);
 	free(p);
-	p = pathf("%s/env", o_work);
+	p = vf_pathf("%s/env", vf_opt.work);
 	ok = ok && mtime(p, &t) && newer(v, t);
 	free(p);
 	for (size_t i = 0; ok && i < KS_NELEM(tools); i++) {
-		p = pathf("%s/%s", bin_dir, tools[i]);
+		p = vf_pathf("%s/%s", vf_bin_dir, tools[i]);
 		ok = mtime(p, &t) && newer(v, t);
 		free(p);
 	}
@@ -2490,9 +2254,9 @@ static int up_to_date(long k)
 
 static long count_records(long k)
 {
-	char *p = pathf("%s/%ld/index.st", o_work, k);
+	char *p = vf_pathf("%s/%ld/index.st", vf_opt.work, k);
 	size_t n;
-	char *s = slurp(p, &n);
+	char *s = vf_slurp(p, &n);
 	long c = s ? count_lines(s, n) : 0;
 	free(s);
 	free(p);
@@ -2501,21 +2265,21 @@ static long count_records(long k)
 
 static int do_all(void)
 {
-	if (!o_data)
+	if (!vf_opt.data)
 		usage(2);
 	main_pid = getpid();
-	if (!o_work) {
+	if (!vf_opt.work) {
 		const char *t = getenv("TMPDIR");
-		own_work = pathf("%s/kverify.XXXXXX", t && *t ? t : "/tmp");
+		own_work = vf_pathf("%s/kverify.XXXXXX", t && *t ? t : "/tmp");
 		if (!mkdtemp(own_work))
 			ks_fatal("%s:", own_work);
-		o_work = own_work;
+		vf_opt.work = own_work;
 		atexit(remove_own_work);
 	}
 	do_index();
-	char *p = pathf("%s/shards", o_work);
+	char *p = vf_pathf("%s/shards", vf_opt.work);
 	size_t n;
-	char *sh = slurp(p, &n);
+	char *sh = vf_slurp(p, &n);
 	free(p);
 	long *ks = NULL, nk = 0, all = 0;
 	for (char *q = sh, *e; q && *q && *q != '\n'; q = e + (*e == ' ')) {
@@ -2529,20 +2293,20 @@ static int do_all(void)
 		}
 	}
 	free(sh);
-	/* the shards, o_jobs at a time; the progress line as make verify's */
+	/* the shards, vf_opt.jobs at a time; the progress line as make verify's */
 	pid_t *pid = xmalloc(sizeof *pid * (size_t)(nk + 1));
 	double *start = xmalloc(sizeof *start * (size_t)(nk + 1)), t0 = now(), took = 0;
 	long next = 0, running = 0, done = 0, recs = 0;
 	int tty = isatty(2), bad = 0;
 	while (done < nk) {
-		while (running < o_jobs && next < nk) {
+		while (running < vf_opt.jobs && next < nk) {
 			fflush(stdout);
 			fflush(stderr);
 			pid[next] = fork();
 			if (pid[next] < 0)
 				ks_fatal("fork:");
 			if (!pid[next]) {
-				char *ka = pathf("%ld", ks[next]);
+				char *ka = vf_pathf("%ld", ks[next]);
 				int rc = do_shard(ka);
 				free(ka);
 				free(ks);
@@ -2608,20 +2372,20 @@ int main(int argc, char **argv)
 		if (!strcmp(a, "-h") || !strcmp(a, "--help"))
 			usage(0);
 		else if (!strcmp(a, "--work") && has)
-			o_work = argv[++i];
+			vf_opt.work = argv[++i];
 		else if (!strcmp(a, "--bin") && has)
-			o_bin = argv[++i];
+			vf_opt.bin = argv[++i];
 		else if (!strcmp(a, "--json") && has)
-			o_json = argv[++i];
+			vf_opt.json = argv[++i];
 		else if (!strcmp(a, "--shard") && has) {
-			o_shard = strtol(argv[++i], &e, 10);
-			if (*e || o_shard < 1)
+			vf_opt.shard = strtol(argv[++i], &e, 10);
+			if (*e || vf_opt.shard < 1)
 				usage(2);
 		} else if (!strcmp(a, "--run-foreign")) {
-			o_run_foreign = 1;
+			vf_opt.run_foreign = 1;
 		} else if (!strncmp(a, "-j", 2) && (a[2] || has)) {
-			o_jobs = strtol(a[2] ? a + 2 : argv[++i], &e, 10);
-			if (*e || o_jobs < 1 || o_jobs > 1024)
+			vf_opt.jobs = strtol(a[2] ? a + 2 : argv[++i], &e, 10);
+			if (*e || vf_opt.jobs < 1 || vf_opt.jobs > 1024)
 				usage(2);
 		} else if (a[0] == '-' && a[1])
 			usage(2);
@@ -2632,22 +2396,22 @@ int main(int argc, char **argv)
 	}
 	/* the tools run in the work folder's subfolders: its path, absolute */
 	static char cwd[4096];
-	if (o_work && o_work[0] != '/') {
-		if (!getcwd(cwd, sizeof cwd - strlen(o_work) - 2))
+	if (vf_opt.work && vf_opt.work[0] != '/') {
+		if (!getcwd(cwd, sizeof cwd - strlen(vf_opt.work) - 2))
 			ks_fatal("getcwd:");
-		strcat(strcat(cwd, "/"), o_work);
-		o_work = cwd;
+		strcat(strcat(cwd, "/"), vf_opt.work);
+		vf_opt.work = cwd;
 	}
-	if (!o_jobs) {
+	if (!vf_opt.jobs) {
 		long c = sysconf(_SC_NPROCESSORS_ONLN);
-		o_jobs = c > 0 ? c : 1;
+		vf_opt.jobs = c > 0 ? c : 1;
 	}
 	if (!cmd) {
-		o_data = arg;
+		vf_opt.data = arg;
 		return do_all();
 	}
 	if (!strcmp(cmd, "shard"))
 		return do_shard(arg);
-	o_data = arg;
+	vf_opt.data = arg;
 	return !strcmp(cmd, "index") ? do_index() : do_report();
 }

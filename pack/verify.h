@@ -1,0 +1,75 @@
+/*
+ * verify.h: kverify's internals, shared by its files (doc/dataset.md,
+ * "make verify"):
+ *
+ *   verify_util.c      the options, files and paths, a string set, record
+ *                      ids, running a tool
+ *
+ * The steps talk through the work folder alone: index writes it, shard
+ * reads a shard's part and writes K.ver, report reads index.txt and every
+ * K.ver.
+ */
+#ifndef PACK_VERIFY_H
+#define PACK_VERIFY_H
+
+#include <stddef.h>
+
+#include "lib/ks.h"
+
+/* kverify's options: main sets them, the steps read them */
+typedef struct VfOpts {
+	const char *work, *bin, *json, *data;
+	int run_foreign; /* --run-foreign: run code that is not these tools' */
+	long shard, jobs;
+} VfOpts;
+extern VfOpts vf_opt;
+
+/* ---- verify_util.c ---------------------------------------------------- */
+
+/* The whole of PATH, or NULL when it is not a regular file that can be
+ * read (the dataset's files may be anything). */
+char *vf_slurp(const char *path, size_t *len);
+char *vf_pathf(const char *fmt, ...) KS_PRINTF(1, 2);
+
+/* TEXT cut to one line of at most 200 bytes, control characters as spaces */
+void vf_one_line(Buf *b, const char *s);
+
+/* A set of strings (ids, names) with a value each, open addressing. */
+typedef struct Set {
+	char **key;
+	long *val;
+	size_t cap, n;
+} Set;
+
+/* K's value, or NULL when K is not in S; ADD puts it in (value 0). */
+long *vf_set_find(Set *s, const char *k, int add);
+void vf_set_free(Set *s);
+
+/* The folder of the tools: --bin, else kverify's own (vf_find_bin). */
+extern char vf_bin_dir[4096];
+void vf_find_bin(void);
+
+/* Run ARGV (ARGV[0] a tool's name, found in vf_bin_dir) in folder CWD,
+ * its stdout to OUT and stderr to ERR (NULL: /dev/null); its exit
+ * status, or 128 + the signal that ended it. */
+int vf_run(const char *cwd, const char *const *argv, const char *out, const char *err);
+
+/* The first non-blank line of file PATH (a failed run's reason). */
+char *vf_first_line_of(const char *path);
+
+/* The status lines of a batch (`KEY ok` | `KEY error: REASON`): KEY's
+ * reason, "" for ok, or NULL when the batch gave KEY no line. */
+char *vf_status_of(const char *st, const char *key);
+
+/* free WHY[0 .. N) and set them NULL */
+void vf_free_why(char **why, int n);
+
+enum { CPU, CUDA };
+extern const char *const vf_dev_name[2]; /* cpu, cuda */
+
+int vf_is_name(const char *s);
+
+/* id = s<SEED>-<INDEX, 7 digits or more>-<cpu|cuda> */
+int vf_parse_id(const char *id, unsigned long long *seed, unsigned long long *idx, int *dev);
+
+#endif
