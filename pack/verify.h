@@ -4,10 +4,12 @@
  *
  *   verify_util.c      the options, files and paths, a string set, record
  *                      ids, running a tool
+ *   verify_read.c      kverify index: the dataset read and checked once,
+ *                      the work folder written (WORK/env, WORK/K/...)
  *
  * The steps talk through the work folder alone: index writes it, shard
  * reads a shard's part and writes K.ver, report reads index.txt and every
- * K.ver.
+ * K.ver; a step's state lives in its file.
  */
 #ifndef PACK_VERIFY_H
 #define PACK_VERIFY_H
@@ -71,5 +73,20 @@ int vf_is_name(const char *s);
 
 /* id = s<SEED>-<INDEX, 7 digits or more>-<cpu|cuda> */
 int vf_parse_id(const char *id, unsigned long long *seed, unsigned long long *idx, int *dev);
+
+/* ---- verify_read.c ---------------------------------------------------- */
+
+/* WORK/env, as the index wrote it */
+typedef struct Env {
+	unsigned long long seed;
+	char cats[256], version[64], nvrtc[300], cuda[300];
+	int gpu; /* krun runs CUDA on a GPU here */
+	int run_foreign; /* foreign code is run (--run-foreign) */
+} Env;
+
+void vf_read_env(Env *e);
+
+/* kverify index: 0 (what it finds goes to WORK/index.txt) */
+int verify_index(void);
 
 #endif
