@@ -6,6 +6,8 @@
  *                      ids, running a tool
  *   verify_read.c      kverify index: the dataset read and checked once,
  *                      the work folder written (WORK/env, WORK/K/...)
+ *   verify_report.c    kverify report: the failures, the summary,
+ *                      verify.json
  *
  * The steps talk through the work folder alone: index writes it, shard
  * reads a shard's part and writes K.ver, report reads index.txt and every
@@ -88,5 +90,19 @@ void vf_read_env(Env *e);
 
 /* kverify index: 0 (what it finds goes to WORK/index.txt) */
 int verify_index(void);
+
+/* ---- K.ver's coverage rows: shard (kverify.c), report ------------------- */
+
+/* The coverage counts of the shard's records, rows in kgen's order. */
+typedef struct Cov {
+	char **row;
+	unsigned long long *count;
+	int n;
+} Cov;
+
+/* ---- verify_report.c -------------------------------------------------- */
+
+/* kverify report: 0 when every record and every file passed, else 1 */
+int verify_report(void);
 
 #endif
