@@ -31,7 +31,7 @@ KS_VERSION := $(shell cat $(KS_VERSION_SRC) | sha256sum | cut -c1-16)
 $(O)/gen/version.h: FORCE
 	$(Q)mkdir -p $(@D)
 	$(Q)echo '#define KS_VERSION "$(KS_VERSION)"' | cmp -s - $@ || echo '#define KS_VERSION "$(KS_VERSION)"' >$@
-$(O)/obj/pack/kpack.o $(O)/obj/pack/kverify.o $(O)/obj/pack/verify_report.o: $(O)/gen/version.h
+$(O)/obj/pack/kpack.o $(O)/obj/pack/verify_shard.o $(O)/obj/pack/verify_report.o: $(O)/gen/version.h
 
 ifneq ($(filter dataset dataset-%,$(MAKECMDGOALS)),)
 

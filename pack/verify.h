@@ -6,6 +6,11 @@
  *                      ids, running a tool
  *   verify_read.c      kverify index: the dataset read and checked once,
  *                      the work folder written (WORK/env, WORK/K/...)
+ *   verify_shard.c     kverify shard: one shard's records, its K.ver; and
+ *                      the shards of `kverify DATASET`, N at a time
+ *   verify_rederive.c  a shard's records made again by the tools
+ *   verify_run.c       a shard's records' own code compiled and run by
+ *                      krun, confined
  *   verify_report.c    kverify report: the failures, the summary,
  *                      verify.json
  *
@@ -91,7 +96,24 @@ void vf_read_env(Env *e);
 /* kverify index: 0 (what it finds goes to WORK/index.txt) */
 int verify_index(void);
 
-/* ---- K.ver's coverage rows: shard (kverify.c), report ------------------- */
+/* ---- verify_shard.c --------------------------------------------------- */
+
+/* A record of the shard, as WORK/K/index.st gives it, and what is found */
+typedef struct VRec {
+	char id[80], name[256], cat[32], hash[32], on[16];
+	unsigned long long idx, seed;
+	int dev, src_ok, have_dkir;
+	int foreign_f, foreign_b; /* its forward, backward code is not these tools' */
+	Buf out; /* its lines of K.ver */
+} VRec;
+
+/* the record fails a check */
+void vf_rec_fail(VRec *r, const char *reason, const char *fmt, ...) KS_PRINTF(3, 4);
+/* a field is not what these tools make of it: a failure when the dataset
+ * was made by these tools, else a difference, reported */
+void vf_rec_code(VRec *r, const char *field, const char *fmt, ...) KS_PRINTF(3, 4);
+/* a check that cannot be made here */
+void vf_rec_skip(VRec *r, const char *check, const char *fmt, ...) KS_PRINTF(3, 4);
 
 /* The coverage counts of the shard's records, rows in kgen's order. */
 typedef struct Cov {
@@ -99,6 +121,24 @@ typedef struct Cov {
 	unsigned long long *count;
 	int n;
 } Cov;
+
+/* kverify shard K: 0 (what it finds goes to WORK/K.ver) */
+int verify_shard(long k);
+
+/* kverify shard on the shards WORK/shards lists, vf_opt.jobs at a time,
+ * each in a child: EVERY one, else those whose K.ver is not up to date;
+ * with make verify's progress line.  1 when one of them failed, else 0. */
+int verify_shards(int every);
+
+/* ---- verify_rederive.c, verify_run.c: the records of one device of a
+ * shard, in DIR ---------------------------------------------------------- */
+
+/* the record's source, IR, ir_hash, forward and backward code against
+ * what the tools make of them; kgen's coverage rows added to COV */
+void vf_rederive(const char *dir, VRec **r, int n, int dev, const Env *env, Cov *cov);
+
+/* the record's own code compiled, run and gradient-checked */
+void vf_run_code(const char *dir, VRec **r, int n, int dev, const Env *env);
 
 /* ---- verify_report.c -------------------------------------------------- */
 
