@@ -1,10 +1,15 @@
 # tools.mk: the library every tool links, and the tools.
 # A tool is one file named k<tool>.c holding main() in one of the source
-# folders; every other .c there goes into $(O)/libksynth.a.
+# folders; every other .c there goes into $(O)/libksynth.a, but for a
+# tool's own files (OWN_SRC_<tool>).
 
 SRCDIRS := lib ir grammar diff gen emit runtime pack
 TOOL_SRC := $(foreach d,$(SRCDIRS),$(wildcard $(d)/k*.c))
-LIB_SRC := $(filter-out $(TOOL_SRC),$(foreach d,$(SRCDIRS),$(wildcard $(d)/*.c)))
+# A tool's own files, linked into it alone, so that changing one relinks
+# no other tool (and so remakes no dataset): kverify's steps.
+OWN_SRC_kverify := $(wildcard pack/verify_*.c)
+OWN_SRC := $(OWN_SRC_kverify)
+LIB_SRC := $(filter-out $(TOOL_SRC) $(OWN_SRC),$(foreach d,$(SRCDIRS),$(wildcard $(d)/*.c)))
 TOOLS := $(notdir $(basename $(TOOL_SRC)))
 LIB_OBJ := $(LIB_SRC:%.c=$(O)/obj/%.o)
 ifneq ($(wildcard grammar/parser.y),)
@@ -30,7 +35,7 @@ $(LIB): $(LIB_OBJ)
 
 # $(call tool_rule,NAME,SOURCE): link one tool.
 define tool_rule
-$(O)/bin/$(1): $(O)/obj/$(2:.c=.o) $(LIB)
+$(O)/bin/$(1): $(O)/obj/$(2:.c=.o) $$(OWN_SRC_$(1):%.c=$(O)/obj/%.o) $(LIB)
 	$$(call msg,LD,$$@)
 	$$(Q)mkdir -p $$(@D)
 	$$(Q)$$(CC) $$(KS_LDFLAGS) $$(LDFLAGS) -o $$@ $$^ $$(KS_LDLIBS)
@@ -45,4 +50,4 @@ install: all
 	cp $(BIN) $(DESTDIR)$(PREFIX)/bin/
 	cp runtime/ksynth.h runtime/ksynth_sim.h $(DESTDIR)$(PREFIX)/include/ksynth/
 
--include $(shell find $(O) -name '*.d' 2>/dev/null)
+-include $(shell find $(O)/obj $(O)/gen -name '*.d' 2>/dev/null)
