@@ -24,8 +24,9 @@
  *           exits 0 only when every record and every file passed
  *           (pack/verify_report.c)
  *
- * The steps live in the library, behind pack/verify.h; this file holds
- * the options and the order of the steps.
+ * The steps are kverify's own files, behind pack/verify.h, linked into it
+ * alone (mk/tools.mk), so that changing one remakes no other tool and no
+ * dataset; this file holds the options and the order of the steps.
  */
 #include <dirent.h>
 #include <stdio.h>
