@@ -147,6 +147,7 @@ static void emit_free(Emitter *e)
 	free(e->tree);
 	free(e->decl);
 	free(e->st);
+	free(e->marked);
 	if (e->spool)
 		fclose(e->spool);
 	memset(e, 0, sizeof *e);

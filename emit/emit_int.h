@@ -74,6 +74,8 @@ typedef struct Emitter {
 	 * written; ST_GATHERED, its ks_atomic_add_S; ST_TAPES and ST_ADDS, the
 	 * function being emitted needs them */
 	uint8_t *st;
+	int *marked;        /* the structs the function at hand marked */
+	int nmarked, capmarked;
 	char **fname;       /* C names of the module's functions */
 	char **ebase;       /* kernels: the base of their entries' names */
 	int *fx;            /* memory effects of each function, FX_* */

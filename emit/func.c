@@ -46,11 +46,17 @@ static void mark_held(Emitter *e, Type u, uint8_t flag)
 {
 	if (!ty_is_struct(u))
 		return;
-	for (int i = 0; i < e->m->nst; i++)
-		if (e->m->st[i] == u) {
-			e->st[i] |= flag;
-			break;
+	int i = ir_struct_index(e->m, u);
+	if (i >= 0) {
+		if (!(e->st[i] & (ST_TAPES | ST_ADDS))) {
+			if (e->nmarked == e->capmarked) {
+				e->capmarked = e->capmarked ? 2 * e->capmarked : 16;
+				e->marked = xrealloc(e->marked, (size_t)e->capmarked * sizeof *e->marked);
+			}
+			e->marked[e->nmarked++] = i;
 		}
+		e->st[i] |= flag;
+	}
 	for (int k = 0; k < ty_nfield(u); k++)
 		mark_held(e, ty_field(u, k)->ty, flag);
 }
@@ -280,17 +286,27 @@ static void param_list_but(Emitter *e, Buf *b, const uint8_t *skip)
 static void param_list(Emitter *e, Buf *b) { param_list_but(e, b, NULL); }
 
 
-/* Function fi: its structs' helpers, then its code. */
+static int cmp_index(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+/* Function fi: its structs' helpers, in the module's order, then its
+ * code. */
 void emit_func(Emitter *e, int fi)
 {
 	const Func *f = e->m->fn[fi];
 	int cuda = e->target == EMIT_CUDA;
 	mark_structs(e, &f->body, f);
-	for (int i = 0; i < e->m->nst; i++) {
+	qsort(e->marked, (size_t)e->nmarked, sizeof *e->marked, cmp_index);
+	for (int k = 0; k < e->nmarked; k++) {
+		int i = e->marked[k];
 		put_struct_tape(e, i);
 		put_struct_add(e, i);
 		e->st[i] &= ST_TAPED | ST_GATHERED;
 	}
+	e->nmarked = 0;
 	analyse(e, f, fi);
 	Buf b = {0};
 	if (f->is_kernel) {

@@ -744,11 +744,24 @@ void ir_const_text(char *out, size_t n, const Value *v)
 
 /* ---- building ------------------------------------------------------------- */
 
+int ir_struct_index(const Module *m, Type t)
+{
+	return t < m->capstidx ? m->stidx[t] - 1 : -1;
+}
+
 void ir_struct_add(Module *m, Type t)
 {
-	for (int i = 0; i < m->nst; i++)
-		if (m->st[i] == t)
-			return;
+	if (ir_struct_index(m, t) >= 0)
+		return;
+	if (t >= m->capstidx) {
+		int cap = m->capstidx ? m->capstidx : 256;
+		while (cap <= t)
+			cap *= 2;
+		m->stidx = xrealloc(m->stidx, (size_t)cap * sizeof *m->stidx);
+		memset(m->stidx + m->capstidx, 0, (size_t)(cap - m->capstidx) * sizeof *m->stidx);
+		m->capstidx = cap;
+	}
+	m->stidx[t] = m->nst + 1;
 	if (m->nst == m->capst) {
 		m->capst = m->capst ? 2 * m->capst : 8;
 		m->st = xrealloc(m->st, (size_t)m->capst * sizeof *m->st);
@@ -800,11 +813,30 @@ int ir_printf_convs(const char *fmt, IrConv *cv, int max, int *bad)
 	return n;
 }
 
+/* The slot of string s in m's string index (index + 1, or 0: free). */
+static size_t str_slot(const Module *m, const char *s)
+{
+	size_t mask = (size_t)m->capstrindex - 1;
+	size_t h = (size_t)ks_hash64(s, strlen(s), 0) & mask;
+	while (m->strindex[h] && strcmp(m->str[m->strindex[h] - 1], s))
+		h = (h + 1) & mask;
+	return h;
+}
+
 int ir_string(Module *m, const char *s)
 {
-	for (int i = 0; i < m->nstr; i++)
-		if (!strcmp(m->str[i], s))
-			return i;
+	if (2 * (m->nstr + 1) > m->capstrindex) {
+		free(m->strindex);
+		m->capstrindex = m->capstrindex ? 2 * m->capstrindex : 64;
+		m->strindex = xmalloc((size_t)m->capstrindex * sizeof *m->strindex);
+		memset(m->strindex, 0, (size_t)m->capstrindex * sizeof *m->strindex);
+		for (int i = 0; i < m->nstr; i++)
+			m->strindex[str_slot(m, m->str[i])] = i + 1;
+	}
+	size_t h = str_slot(m, s);
+	if (m->strindex[h])
+		return m->strindex[h] - 1;
+	m->strindex[h] = m->nstr + 1;
 	if (m->nstr == m->capstr) {
 		m->capstr = m->capstr ? 2 * m->capstr : 8;
 		m->str = xrealloc(m->str, (size_t)m->capstr * sizeof *m->str);
@@ -824,7 +856,9 @@ void ir_module_free(Module *m)
 	for (int i = 0; i < m->nstr; i++)
 		free(m->str[i]);
 	free(m->str);
+	free(m->strindex);
 	free(m->st);
+	free(m->stidx);
 	free(m);
 }
 

@@ -288,6 +288,8 @@ typedef struct Module {
 	Type *st;           /* the struct types it declares, each after the
 	                     * structs its fields hold; malloc'd */
 	int nst, capst;
+	int32_t *stidx;     /* per Type: its index in st + 1, 0 if not here (malloc'd) */
+	int capstidx;
 	Func **fn;
 	int nfn, capfn;
 	Arena arena;
@@ -302,6 +304,8 @@ typedef struct Module {
 	 * they outlive the arena of a function read one at a time */
 	char **str;
 	int nstr, capstr;
+	int32_t *strindex;  /* str by text: open addressing over index + 1 */
+	int capstrindex;
 } Module;
 
 /* ---- building -------------------------------------------------------- */
@@ -310,8 +314,9 @@ Module *ir_module_new(void);
 void ir_module_free(Module *m);
 Func *ir_func_new(Module *m, const char *name, int is_kernel, Loc loc);
 /* Declare struct type t in m (once; a struct its fields hold must be
- * declared first). */
+ * declared first); its index in m->st, or -1 when m does not declare it. */
 void ir_struct_add(Module *m, Type t);
+int ir_struct_index(const Module *m, Type t);
 /* The func or kernel NAME (backward kernels have a namespace of their own:
  * `backward @k` is the backward of `kernel @k`): index or -1. */
 int ir_func_find(const Module *m, const char *name);

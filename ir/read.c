@@ -849,15 +849,12 @@ static void read_struct(Reader *r)
 	char *name = arena_strndup(&r->m->arena, nt.p, (size_t)nt.n);
 	if (ty_parse(nt.p, (size_t)nt.n) != TY_VOID) {
 		Type old = ty_parse(nt.p, (size_t)nt.n);
-		int declared = 0;
-		for (int i = 0; i < r->m->nst; i++)
-			declared |= r->m->st[i] == old;
-		if (!ty_is_struct(old) || declared)
+		if (!ty_is_struct(old) || ir_struct_index(r->m, old) >= 0)
 			rerror(r, &nt, "type '%s' is defined already", name);
 	}
 	next(r);
 	expect_punct(r, '{');
-	Field *fs = arena_alloc(&r->m->arena, 255 * sizeof *fs);
+	Field fs[255];
 	int n = 0;
 	if (!is_punct(r, '}'))
 	do {
@@ -872,10 +869,7 @@ static void read_struct(Reader *r)
 		expect_punct(r, ':');
 		Tok tt = r->tok;
 		Type ty = parse_type(r);
-		int known = !ty_is_struct(ty_elem(ty));
-		for (int i = 0; i < r->m->nst && !known; i++)
-			known = r->m->st[i] == ty_elem(ty);
-		if (!known)
+		if (ty_is_struct(ty_elem(ty)) && ir_struct_index(r->m, ty_elem(ty)) < 0)
 			rerror(r, &tt, "struct '%s' is not declared above", ty_name(ty_elem(ty)));
 		if (n == 255)
 			rerror(r, &ft, "a struct has at most 255 fields");

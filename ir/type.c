@@ -31,6 +31,56 @@ static TypeInfo fixed[NFIXED] = {
 TypeInfo *ks_types = fixed;
 static int ntypes = NFIXED, captypes;
 
+/* What finds a type without a walk over the table: the named types and
+ * structs by name (the newest struct of a name wins), open addressing
+ * over Type + 1; and per element type, its arrays by rank. */
+static uint16_t *by_name;
+static int capname, nname;
+static Type (*arrays)[KS_MAX_NDIM];
+static int caparrays;
+
+static size_t name_slot(const char *s, size_t n)
+{
+	size_t h = (size_t)ks_hash64(s, n, 0) & (size_t)(capname - 1);
+	while (by_name[h]) {
+		const char *x = ks_types[by_name[h] - 1].name;
+		if (strlen(x) == n && !memcmp(x, s, n))
+			break;
+		h = (h + 1) & (size_t)(capname - 1);
+	}
+	return h;
+}
+
+static void name_add(Type t)
+{
+	if (2 * (nname + 1) > capname) {
+		uint16_t *old = by_name;
+		int oldcap = capname;
+		capname = capname ? 2 * capname : 512;
+		by_name = xmalloc((size_t)capname * sizeof *by_name);
+		memset(by_name, 0, (size_t)capname * sizeof *by_name);
+		nname = 0;
+		for (int i = 0; i < oldcap; i++)
+			if (old[i])
+				name_add((Type)(old[i] - 1));
+		free(old);
+	}
+	const char *name = ks_types[t].name;
+	size_t h = name_slot(name, strlen(name));
+	nname += !by_name[h];
+	by_name[h] = (uint16_t)(t + 1);
+}
+
+/* The named type or struct spelled s[0 .. n), or TY_VOID. */
+static Type named(const char *s, size_t n)
+{
+	if (!by_name)
+		for (int t = TY_BOOL; t < NFIXED; t++)
+			name_add((Type)t);
+	size_t h = name_slot(s, n);
+	return by_name[h] ? (Type)(by_name[h] - 1) : TY_VOID;
+}
+
 Type ty_find(int kind, Type scalar, int rows, int cols)
 {
 	for (int t = 0; t < NFIXED; t++) {
@@ -73,9 +123,16 @@ Type ty_array(Type elem, int ndim)
 {
 	if (ndim < 1 || ndim > KS_MAX_NDIM || elem == TY_VOID || ty_is_array(elem))
 		return TY_VOID;
-	for (int t = NFIXED; t < ntypes; t++)
-		if (ks_types[t].elem == elem && ks_types[t].ndim == ndim && ks_types[t].kind == TK_ARRAY)
-			return (Type)t;
+	if (elem >= caparrays) {
+		int cap = caparrays ? caparrays : 256;
+		while (cap <= elem)
+			cap *= 2;
+		arrays = xrealloc(arrays, (size_t)cap * sizeof *arrays);
+		memset(arrays + caparrays, 0, (size_t)(cap - caparrays) * sizeof *arrays);
+		caparrays = cap;
+	}
+	if (arrays[elem][ndim - 1])
+		return arrays[elem][ndim - 1];
 	const TypeInfo *e = ty_info(elem);
 	size_t n = strlen(e->name);
 	char *name = xmalloc(n + (size_t)ndim + 2);
@@ -84,18 +141,17 @@ Type ty_array(Type elem, int ndim)
 	memset(name + n + 1, ',', (size_t)ndim - 1);
 	name[n + (size_t)ndim] = ']';
 	name[n + (size_t)ndim + 1] = 0;
-	return ty_add((TypeInfo){TK_ARRAY, 1, 1, (uint8_t)ndim, e->size, e->scalar, elem,
-				 name, "", "", 0, NULL});
+	Type t = ty_add((TypeInfo){TK_ARRAY, 1, 1, (uint8_t)ndim, e->size, e->scalar, elem,
+				   name, "", "", 0, NULL});
+	arrays[elem][ndim - 1] = t;
+	return t;
 }
 
 /* The struct the name means now: the newest of that name, or TY_VOID. */
 static Type struct_named(const char *s, size_t n)
 {
-	for (int t = ntypes - 1; t >= NFIXED; t--)
-		if (ks_types[t].kind == TK_STRUCT && strlen(ks_types[t].name) == n &&
-		    !memcmp(ks_types[t].name, s, n))
-			return (Type)t;
-	return TY_VOID;
+	Type t = named(s, n);
+	return ty_is_struct(t) ? t : TY_VOID;
 }
 
 Type ty_struct(const char *name, const Field *field, int nfield)
@@ -115,6 +171,8 @@ Type ty_struct(const char *name, const Field *field, int nfield)
 	Type t = ty_add((TypeInfo){TK_STRUCT, 1, 1, 0, 0, TY_VOID, 0, xstrdup(name), "", "",
 				   nfield, fs});
 	ks_types[t].elem = t;
+	if (named(ks_types[t].name, strlen(ks_types[t].name)) == TY_VOID || ty_is_struct(old))
+		name_add(t);
 	return t;
 }
 
@@ -170,13 +228,10 @@ Type ty_parse(const char *s, size_t n)
 		ndim = (int)(n - k);
 		n = k - 1;
 	}
-	for (int t = TY_BOOL; t < NFIXED; t++)
-		if (strlen(fixed[t].name) == n && !memcmp(fixed[t].name, s, n))
-			return ndim ? ty_array((Type)t, ndim) : (Type)t;
-	Type st = struct_named(s, n);
-	if (st != TY_VOID)
-		return ndim ? ty_array(st, ndim) : st;
-	return TY_VOID;
+	Type t = named(s, n);
+	if (t == TY_VOID)
+		return TY_VOID;
+	return ndim ? ty_array(t, ndim) : t;
 }
 
 Type ty_from_warp(const char *name)

@@ -1,7 +1,8 @@
 /*
  * alloc.c: checked malloc and the arena.  An arena is a list of chunks that
  * is freed at once; everything a front end or IR reader builds lives in one,
- * so an error that longjmps out of deep recursion leaks nothing.
+ * so an error that longjmps out of deep recursion leaks nothing.  Freed
+ * chunks of the usual size are kept (up to 16 MB) for the next arena.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -36,21 +37,41 @@ char *xstrdup(const char *s)
 	return memcpy(xmalloc(n), s, n);
 }
 
-void *arena_alloc(Arena *a, size_t n)
+/* The chunks of the usual size that arenas freed, kept for the next ones:
+ * a tool that frees a function's arena after each function would
+ * otherwise give the pages back and fault them in again every time. */
+enum { CHUNK = 65536, SPARE_MAX = 256 };
+static ArenaChunk *spare;
+static int nspare;
+
+/* n bytes, not zeroed */
+static void *arena_take(Arena *a, size_t n)
 {
 	ArenaChunk *c = a->head;
 	n = (n + 15) & ~(size_t)15;
 	if (!c || c->size - c->off < n) {
-		size_t size = n > 65536 - sizeof *c ? n : 65536 - sizeof *c;
-		c = xmalloc(sizeof *c + size);
+		size_t size = n > CHUNK - sizeof *c ? n : CHUNK - sizeof *c;
+		if (size == CHUNK - sizeof *c && spare) {
+			c = spare;
+			spare = c->next;
+			nspare--;
+		} else {
+			c = xmalloc(sizeof *c + size);
+			c->size = size;
+		}
 		c->next = a->head;
-		c->size = size;
 		c->off = 0;
 		a->head = c;
 	}
 	void *p = c->data + c->off;
 	c->off += n;
 	a->used += n;
+	return p;
+}
+
+void *arena_alloc(Arena *a, size_t n)
+{
+	void *p = arena_take(a, n);
 	memset(p, 0, n);
 	return p;
 }
@@ -78,9 +99,11 @@ void arena_grow(Arena *a, void **p, int *cap, int need, size_t elem)
 			ks_fatal("array too large");
 		ncap *= 2;
 	}
-	void *np = arena_alloc(a, (size_t)ncap * elem);
+	/* the old elements copied, the new ones zeroed */
+	char *np = arena_take(a, (size_t)ncap * elem);
 	if (*cap)
 		memcpy(np, *p, (size_t)*cap * elem);
+	memset(np + (size_t)*cap * elem, 0, (size_t)(ncap - *cap) * elem);
 	*p = np;
 	*cap = ncap;
 }
@@ -90,7 +113,13 @@ void arena_free(Arena *a)
 	ArenaChunk *c = a->head;
 	while (c) {
 		ArenaChunk *next = c->next;
-		free(c);
+		if (c->size == CHUNK - sizeof *c && nspare < SPARE_MAX) {
+			c->next = spare;
+			spare = c;
+			nspare++;
+		} else {
+			free(c);
+		}
 		c = next;
 	}
 	a->head = NULL;
