@@ -47,10 +47,11 @@ $(O)/bin/krun: KS_LDLIBS += $(KRUN_LIBS) -ldl -lseccomp
 # handling (runtime/run_host.c), which brings libtcc's and dlopen's symbols
 $(O)/bin/kgen: KS_LDLIBS += $(KRUN_LIBS) -ldl
 
-# sim's precompiled headers (runtime/run_host.c): the shim and ksynth.h in
-# one header, precompiled by the C++ compiler krun runs by default, c++,
-# when it is GCC, with the flags krun compiles with; none otherwise, and
-# krun parses the headers on each compile as before.
+# sim's precompiled headers (runtime/run_host.c): the shim and ksynth.h
+# (with the runtime/ks_*.h it includes) in one header, precompiled by the
+# C++ compiler krun runs by default, c++, when it is GCC, with the flags
+# krun compiles with; none otherwise, and krun parses the headers on each
+# compile as before.  Made again when any runtime/ks*.h header changes.
 SIM_FLAGS := -std=c++17 -O0 -fno-builtin -ffp-contract=off -fno-fast-math -fPIC
 SIM_PCH := $(O)/pch/ksynth_sim_all.h
 all: $(SIM_PCH).stamp
@@ -60,7 +61,7 @@ $(O)/pch/cxx.id: FORCE
 	$(Q)mkdir -p $(@D)
 	$(Q){ c++ --version 2>/dev/null | head -1; echo '$(SIM_FLAGS)'; } | cmp -s - $@ || \
 		{ c++ --version 2>/dev/null | head -1; echo '$(SIM_FLAGS)'; } >$@
-$(SIM_PCH).stamp: runtime/ksynth.h runtime/ksynth_sim.h $(O)/pch/cxx.id
+$(SIM_PCH).stamp: $(wildcard runtime/ks*.h) $(O)/pch/cxx.id
 	$(call msg,PCH,$(SIM_PCH).gch)
 	$(Q)mkdir -p $(@D) && rm -f $(SIM_PCH).gch $@
 	$(Q)printf '#include "ksynth_sim.h"\n#include "ksynth.h"\n' >$(SIM_PCH)

@@ -48,6 +48,6 @@ clean:
 install: all
 	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/ksynth
 	cp $(BIN) $(DESTDIR)$(PREFIX)/bin/
-	cp runtime/ksynth.h runtime/ksynth_sim.h $(DESTDIR)$(PREFIX)/include/ksynth/
+	cp $(wildcard runtime/ks*.h) $(DESTDIR)$(PREFIX)/include/ksynth/
 
 -include $(shell find $(O)/obj $(O)/gen -name '*.d' 2>/dev/null)

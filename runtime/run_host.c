@@ -22,6 +22,7 @@
  * whatever temporaries they made go with the folder.
  */
 #define _DEFAULT_SOURCE /* syscall */
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -474,9 +475,11 @@ static Host *tcc_build(const Buf *code, const char *rtdir, Buf *log)
  * precompiles it with GCC (mk/runtime.mk: $(O)/pch/ksynth_sim_all.h, the
  * shim and ksynth.h in one, and its .gch, with SIM_FLAGS below); krun
  * forces that header in instead of the shim alone when the default c++
- * compiles, the runtime folder is the one the build read, and neither
- * header changed since.  A .gch the compiler cannot use (another GCC) it
- * ignores for the text beside it: the same code either way. */
+ * compiles, the runtime folder is the one the build read, and none of its
+ * headers changed since (ks*.h: the shim, ksynth.h and the ks_*.h it
+ * includes, what the build's .gch depends on).  A .gch the compiler cannot
+ * use (another GCC) it ignores for the text beside it: the same code
+ * either way. */
 #define PCH_NAME "ksynth_sim_all.h"
 
 static int newer(const struct stat *a, const char *dir, const char *name)
@@ -487,6 +490,24 @@ static int newer(const struct stat *a, const char *dir, const char *name)
 	return stat(p, &s) == 0 && (s.st_mtim.tv_sec > a->st_mtim.tv_sec ||
 				    (s.st_mtim.tv_sec == a->st_mtim.tv_sec &&
 				     s.st_mtim.tv_nsec > a->st_mtim.tv_nsec));
+}
+
+/* Is a runtime header of dir, a ks*.h, newer than a?  (Yes when the
+ * folder cannot be read: a .gch krun cannot vouch for is not used.) */
+static int headers_newer(const struct stat *a, const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return 1;
+	struct dirent *e;
+	int stale = 0;
+	while (!stale && (e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		if (n >= 4 && !strncmp(e->d_name, "ks", 2) && !strcmp(e->d_name + n - 2, ".h"))
+			stale = newer(a, dir, e->d_name);
+	}
+	closedir(d);
+	return stale;
 }
 
 static int same_dir(const char *a, const char *b)
@@ -519,7 +540,7 @@ static const char *sim_pch(const char *rtdir, const char **why)
 	snprintf(gch, sizeof gch, "%s/" PCH_NAME ".gch", dir);
 	if (stat(gch, &st) != 0)
 		return *why = "the build made none (c++ is not GCC)", NULL;
-	if (newer(&st, rtdir, "ksynth.h") || newer(&st, rtdir, "ksynth_sim.h"))
+	if (headers_newer(&st, rtdir))
 		return *why = "the runtime headers changed since the build (make)", NULL;
 	return dir;
 }
