@@ -1,19 +1,20 @@
 /*
- * ks_quat.h: the quaternions and transforms of each float type, their
- * operators, the quaternion, transform and spatial builtins of
- * ir/builtins.h in Warp's formulas, and their adjoints.
+ * ks_quat.h: the quaternions, ks_quat, ks_quath and ks_quatd of each float
+ * type: (x, y, z, w), w the real part, as Warp lays them out; their
+ * operators, the quaternion builtins of ir/builtins.h in Warp's formulas
+ * and order of operations (quat.h), and the helpers their derivative
+ * rules call: ks_adj_<builtin>_<param>_<type> is the adjoint contribution
+ * to the parameter <param> of <builtin>, given the arguments and g, the
+ * adjoint of the result (doc/autodiff.md).
  */
 #ifndef KS_QUAT_H
 #define KS_QUAT_H
 
-/* ---- quaternions and transforms ------------------------------------------- */
-
-/* A quaternion is (x, y, z, w), w the real part; a transform is a
- * position p (c[0..2]) and a rotation q (c[3..6]), as Warp lays them
- * out.  Products follow Warp's formulas (quat.h, spatial.h). */
-#define KS_QUAT(QT, XT, SN, ST, V3)                                                 \
+/* A quaternion's constructor, operators (the product by Warp's formula)
+ * and rotation of a vector; V3 is the vector of the same scalar SN (C type
+ * ST). */
+#define KS_QUAT(QT, SN, ST, V3)                                                     \
 	typedef struct { ST c[4]; } ks_##QT;                                        \
-	typedef struct { ST c[7]; } ks_##XT;                                        \
 	KS_MAKE4(QT, ST)                                                            \
 	KS_FUNC ks_##QT ks_zero_##QT(void) { return ks_make_##QT(ks_zero_##SN(), ks_zero_##SN(), ks_zero_##SN(), ks_zero_##SN()); } \
 	KS_FUNC ks_##QT ks_fill_##QT(ST s) { return ks_make_##QT(s, s, s, s); }     \
@@ -70,71 +71,15 @@
 					     ks_mul_##SN(ks_mul_##SN(s, q.c[3]), two)); \
 		}                                                                   \
 		return r;                                                           \
-	}                                                                           \
-	KS_FUNC ks_##XT ks_make_##XT(ks_##V3 p, ks_##QT q)                          \
-	{                                                                           \
-		ks_##XT t;                                                          \
-		for (int i = 0; i < 3; i++)                                         \
-			t.c[i] = p.c[i];                                            \
-		for (int i = 0; i < 4; i++)                                         \
-			t.c[3 + i] = q.c[i];                                        \
-		return t;                                                           \
-	}                                                                           \
-	KS_FUNC ks_##V3 ks_transform_p_##XT(ks_##XT t) { return ks_make_##V3(t.c[0], t.c[1], t.c[2]); } \
-	KS_FUNC ks_##QT ks_transform_q_##XT(ks_##XT t) { return ks_make_##QT(t.c[3], t.c[4], t.c[5], t.c[6]); } \
-	KS_FUNC ks_##XT ks_zero_##XT(void)                                          \
-	{                                                                           \
-		ks_##XT t;                                                          \
-		for (int i = 0; i < 7; i++)                                         \
-			t.c[i] = ks_zero_##SN();                                    \
-		return t;                                                           \
-	}                                                                           \
-	KS_FUNC ks_##XT ks_fill_##XT(ST s)                                          \
-	{                                                                           \
-		ks_##XT t;                                                          \
-		for (int i = 0; i < 7; i++)                                         \
-			t.c[i] = s;                                                 \
-		return t;                                                           \
-	}                                                                           \
-	KS_FUNC ks_##XT ks_insert_##XT(ks_##XT t, int k, ST s)                      \
-	{                                                                           \
-		t.c[k] = s;                                                         \
-		return t;                                                           \
-	}                                                                           \
-	KS_CW2(ks_##XT, ks_add_##XT, 7, ks_add_##SN)                                \
-	KS_CW2(ks_##XT, ks_sub_##XT, 7, ks_sub_##SN)                                \
-	KS_CWS(ks_##XT, ks_mul_##XT##_##SN, 7, ST, ks_mul_##SN)                     \
-	KS_CSW(ks_##XT, ks_mul_##SN##_##XT, 7, ST, ks_mul_##SN)                     \
-	/* a * b: b's position rotated by a's rotation plus a's position, the   \
-	 * rotations multiplied */                                                  \
-	KS_FUNC ks_##XT ks_mul_##XT##_##XT(ks_##XT a, ks_##XT b)                    \
-	{                                                                           \
-		ks_##QT qa = ks_transform_q_##XT(a);                                \
-		return ks_make_##XT(ks_add_##V3(ks_quat_rotate_##QT(qa, ks_transform_p_##XT(b)), \
-						ks_transform_p_##XT(a)),            \
-				    ks_mul_##QT##_##QT(qa, ks_transform_q_##XT(b))); \
-	}                                                                           \
-	KS_FUNC bool ks_eq_##XT(ks_##XT a, ks_##XT b)                               \
-	{                                                                           \
-		for (int i = 0; i < 7; i++)                                         \
-			if (!ks_eq_##SN(a.c[i], b.c[i]))                            \
-				return false;                                       \
-		return true;                                                        \
-	}                                                                           \
-	KS_FUNC bool ks_ne_##XT(ks_##XT a, ks_##XT b) { return !ks_eq_##XT(a, b); }
+	}
 
-KS_QUAT(quat, transform, float, KS_REAL, vec3)
-KS_QUAT(quath, transformh, float16, ks_half, vec3h)
-KS_QUAT(quatd, transformd, float64, double, vec3d)
+KS_QUAT(quat, float, KS_REAL, vec3)
+KS_QUAT(quath, float16, ks_half, vec3h)
+KS_QUAT(quatd, float64, double, vec3d)
 
-/* The quaternion, transform and spatial builtins of ir/builtins.h, in
- * Warp's formulas and order of operations, and the helpers their
- * derivative rules call: ks_adj_<builtin>_<param>_<type> is the adjoint
- * contribution to the parameter <param> of <builtin>, given the
- * arguments and g, the adjoint of the result (doc/autodiff.md).  QT, XT:
- * the quaternion and transform; V3, V6, M3, M4, M6: the vectors and
+/* The quaternion builtins and their adjoints.  V3, M3, M4: the vector and
  * matrices of the same scalar SN (C type ST). */
-#define KS_QUAT_MATH(QT, XT, SN, ST, V3, M3, M4, V6, M6)                            \
+#define KS_QUAT_MATH(QT, SN, ST, V3, M3, M4)                                        \
 	KS_FUNC ST ks_dot_##QT(ks_##QT a, ks_##QT b)                                \
 	{                                                                           \
 		ST r = ks_mul_##SN(a.c[0], b.c[0]);                                 \
@@ -455,203 +400,12 @@ KS_QUAT(quatd, transformd, float64, double, vec3d)
 		ST dt;                                                              \
 		ks_adj_slerp_##QT(a, b, t, g, &da, &db, &dt);                       \
 		return dt;                                                          \
-	}                                                                           \
-	/* ---- transforms */                                                      \
-	KS_FUNC ks_##XT ks_transform_identity_##SN(void) { return ks_make_##XT(ks_zero_##V3(), ks_quat_identity_##SN()); } \
-	KS_FUNC ks_##V3 ks_transform_get_translation_##XT(ks_##XT t) { return ks_transform_p_##XT(t); } \
-	KS_FUNC ks_##QT ks_transform_get_rotation_##XT(ks_##XT t) { return ks_transform_q_##XT(t); } \
-	KS_FUNC ks_##XT ks_transform_set_translation_##XT(ks_##XT t, ks_##V3 p) { return ks_make_##XT(p, ks_transform_q_##XT(t)); } \
-	KS_FUNC ks_##XT ks_transform_set_rotation_##XT(ks_##XT t, ks_##QT q) { return ks_make_##XT(ks_transform_p_##XT(t), q); } \
-	KS_FUNC ks_##XT ks_transform_multiply_##XT(ks_##XT a, ks_##XT b) { return ks_mul_##XT##_##XT(a, b); } \
-	KS_FUNC ks_##V3 ks_transform_point_##XT(ks_##XT t, ks_##V3 x)               \
-	{                                                                           \
-		return ks_add_##V3(ks_transform_p_##XT(t), ks_quat_rotate_##QT(ks_transform_q_##XT(t), x)); \
-	}                                                                           \
-	KS_FUNC ks_##V3 ks_transform_vector_##XT(ks_##XT t, ks_##V3 x) { return ks_quat_rotate_##QT(ks_transform_q_##XT(t), x); } \
-	KS_CW1(ks_##XT, ks_neg_##XT, 7, ks_neg_##SN)                                                                              \
-	KS_FUNC ks_##XT ks_transform_inverse_##XT(ks_##XT t)                        \
-	{                                                                           \
-		ks_##QT qi = ks_quat_inverse_##QT(ks_transform_q_##XT(t));          \
-		return ks_make_##XT(ks_neg_##V3(ks_quat_rotate_##QT(qi, ks_transform_p_##XT(t))), qi); \
-	}                                                                           \
-	/* a 4x4 matrix on a point (w = 1) or a vector (w = 0) */                   \
-	KS_FUNC ks_##V3 ks_transform_affine_##M4(ks_##M4 m, ks_##V3 x, int point)   \
-	{                                                                           \
-		ks_##V3 r;                                                          \
-		for (int i = 0; i < 3; i++) {                                       \
-			r.c[i] = ks_mul_##SN(m.c[i][0], x.c[0]);                    \
-			for (int k = 1; k < 3; k++)                                 \
-				r.c[i] = ks_add_##SN(r.c[i], ks_mul_##SN(m.c[i][k], x.c[k])); \
-			r.c[i] = ks_add_##SN(r.c[i], point ? m.c[i][3] : ks_mul_##SN(m.c[i][3], ks_zero_##SN())); \
-		}                                                                   \
-		return r;                                                           \
-	}                                                                           \
-	KS_FUNC ks_##V3 ks_transform_point_##M4(ks_##M4 m, ks_##V3 x) { return ks_transform_affine_##M4(m, x, 1); } \
-	KS_FUNC ks_##V3 ks_transform_vector_##M4(ks_##M4 m, ks_##V3 x) { return ks_transform_affine_##M4(m, x, 0); } \
-	KS_FUNC ks_##XT ks_adj_transform_get_translation_xform_##V3(ks_##V3 g) { return ks_make_##XT(g, ks_zero_##QT()); } \
-	KS_FUNC ks_##XT ks_adj_transform_get_rotation_xform_##QT(ks_##QT g) { return ks_make_##XT(ks_zero_##V3(), g); } \
-	KS_FUNC ks_##XT ks_adj_transform_multiply_a_##XT(ks_##XT a, ks_##XT b, ks_##XT g) \
-	{                                                                           \
-		ks_##V3 gp = ks_transform_p_##XT(g);                                \
-		ks_##QT qa = ks_transform_q_##XT(a), qb = ks_transform_q_##XT(b);   \
-		return ks_make_##XT(gp, ks_add_##QT(ks_adj_quat_rotate_q_##QT(qa, ks_transform_p_##XT(b), gp), \
-						    ks_mul_##QT##_##QT(ks_transform_q_##XT(g), ks_quat_inverse_##QT(qb)))); \
-	}                                                                           \
-	KS_FUNC ks_##XT ks_adj_transform_multiply_b_##XT(ks_##XT a, ks_##XT b, ks_##XT g) \
-	{                                                                           \
-		ks_##QT qa = ks_transform_q_##XT(a);                                \
-		(void)b;                                                            \
-		return ks_make_##XT(ks_quat_rotate_inv_##QT(qa, ks_transform_p_##XT(g)), \
-				    ks_mul_##QT##_##QT(ks_quat_inverse_##QT(qa), ks_transform_q_##XT(g))); \
-	}                                                                           \
-	KS_FUNC ks_##XT ks_adj_transform_point_xform_##XT(ks_##XT t, ks_##V3 x, ks_##V3 g) \
-	{                                                                           \
-		return ks_make_##XT(g, ks_adj_quat_rotate_q_##QT(ks_transform_q_##XT(t), x, g)); \
-	}                                                                           \
-	KS_FUNC ks_##XT ks_adj_transform_vector_xform_##XT(ks_##XT t, ks_##V3 x, ks_##V3 g) \
-	{                                                                           \
-		return ks_make_##XT(ks_zero_##V3(), ks_adj_quat_rotate_q_##QT(ks_transform_q_##XT(t), x, g)); \
-	}                                                                           \
-	KS_FUNC ks_##V3 ks_adj_transform_point_point_##XT(ks_##XT t, ks_##V3 x, ks_##V3 g) \
-	{                                                                           \
-		(void)x;                                                            \
-		return ks_quat_rotate_inv_##QT(ks_transform_q_##XT(t), g);          \
-	}                                                                           \
-	KS_FUNC ks_##V3 ks_adj_transform_vector_vec_##XT(ks_##XT t, ks_##V3 x, ks_##V3 g) { return ks_adj_transform_point_point_##XT(t, x, g); } \
-	/* m's upper-left 3x3 transposed, on g */                                   \
-	KS_FUNC ks_##V3 ks_adj_transform_point_point_##M4(ks_##M4 m, ks_##V3 x, ks_##V3 g) \
-	{                                                                           \
-		ks_##V3 r;                                                          \
-		(void)x;                                                            \
-		for (int j = 0; j < 3; j++) {                                       \
-			r.c[j] = ks_mul_##SN(m.c[0][j], g.c[0]);                    \
-			for (int i = 1; i < 3; i++)                                 \
-				r.c[j] = ks_add_##SN(r.c[j], ks_mul_##SN(m.c[i][j], g.c[i])); \
-		}                                                                   \
-		return r;                                                           \
-	}                                                                           \
-	KS_FUNC ks_##V3 ks_adj_transform_vector_vec_##M4(ks_##M4 m, ks_##V3 x, ks_##V3 g) { return ks_adj_transform_point_point_##M4(m, x, g); } \
-	/* outer(g, (x, w)) in the first three rows */                              \
-	KS_FUNC ks_##M4 ks_adj_transform_affine_##M4(ks_##V3 x, ks_##V3 g, int point) \
-	{                                                                           \
-		ks_##M4 r = ks_zero_##M4();                                         \
-		for (int i = 0; i < 3; i++) {                                       \
-			for (int j = 0; j < 3; j++)                                 \
-				r.c[i][j] = ks_mul_##SN(g.c[i], x.c[j]);            \
-			r.c[i][3] = point ? g.c[i] : ks_zero_##SN();                \
-		}                                                                   \
-		return r;                                                           \
-	}                                                                           \
-	KS_FUNC ks_##M4 ks_adj_transform_point_mat_##M4(ks_##M4 m, ks_##V3 x, ks_##V3 g) \
-	{                                                                           \
-		(void)m;                                                            \
-		return ks_adj_transform_affine_##M4(x, g, 1);                       \
-	}                                                                           \
-	KS_FUNC ks_##M4 ks_adj_transform_vector_mat_##M4(ks_##M4 m, ks_##V3 x, ks_##V3 g) \
-	{                                                                           \
-		(void)m;                                                            \
-		return ks_adj_transform_affine_##M4(x, g, 0);                       \
-	}                                                                           \
-	/* transform_inverse(t) = (-rotate(q^-1, p), q^-1) */                       \
-	KS_FUNC ks_##XT ks_adj_transform_inverse_xform_##XT(ks_##XT t, ks_##XT g)   \
-	{                                                                           \
-		ks_##QT qi = ks_quat_inverse_##QT(ks_transform_q_##XT(t));          \
-		ks_##V3 gp = ks_neg_##V3(ks_transform_p_##XT(g));                   \
-		ks_##QT dqi = ks_add_##QT(ks_transform_q_##XT(g),                   \
-					  ks_adj_quat_rotate_q_##QT(qi, ks_transform_p_##XT(t), gp)); \
-		return ks_make_##XT(ks_quat_rotate_inv_##QT(qi, gp), ks_quat_inverse_##QT(dqi)); \
-	}                                                                           \
-	/* ---- spatial vectors (w, v): the angular part on top */                 \
-	KS_FUNC ks_##V6 ks_make_##V6##_##V3(ks_##V3 w, ks_##V3 v)                   \
-	{                                                                           \
-		return ks_make_##V6(w.c[0], w.c[1], w.c[2], v.c[0], v.c[1], v.c[2]); \
-	}                                                                           \
-	KS_FUNC ks_##V3 ks_spatial_top_##V6(ks_##V6 a) { return ks_make_##V3(a.c[0], a.c[1], a.c[2]); } \
-	KS_FUNC ks_##V3 ks_spatial_bottom_##V6(ks_##V6 a) { return ks_make_##V3(a.c[3], a.c[4], a.c[5]); } \
-	KS_FUNC ST ks_spatial_dot_##V6(ks_##V6 a, ks_##V6 b) { return ks_dot_##V6(a, b); } \
-	KS_FUNC ks_##V6 ks_spatial_cross_##V6(ks_##V6 a, ks_##V6 b)                 \
-	{                                                                           \
-		ks_##V3 wa = ks_spatial_top_##V6(a), va = ks_spatial_bottom_##V6(a); \
-		ks_##V3 wb = ks_spatial_top_##V6(b), vb = ks_spatial_bottom_##V6(b); \
-		return ks_make_##V6##_##V3(ks_cross_##V3(wa, wb),                   \
-					   ks_add_##V3(ks_cross_##V3(va, wb), ks_cross_##V3(wa, vb))); \
-	}                                                                           \
-	KS_FUNC ks_##V6 ks_spatial_cross_dual_##V6(ks_##V6 a, ks_##V6 b)            \
-	{                                                                           \
-		ks_##V3 wa = ks_spatial_top_##V6(a), va = ks_spatial_bottom_##V6(a); \
-		ks_##V3 wb = ks_spatial_top_##V6(b), vb = ks_spatial_bottom_##V6(b); \
-		return ks_make_##V6##_##V3(ks_add_##V3(ks_cross_##V3(wa, wb), ks_cross_##V3(va, vb)), \
-					   ks_cross_##V3(wa, vb));                  \
-	}                                                                           \
-	/* [[R, 0], [S, R]] */                                                      \
-	KS_FUNC ks_##M6 ks_spatial_adjoint_##M3(ks_##M3 r, ks_##M3 s)               \
-	{                                                                           \
-		ks_##M6 m = ks_zero_##M6();                                         \
-		for (int i = 0; i < 3; i++)                                         \
-			for (int j = 0; j < 3; j++) {                               \
-				m.c[i][j] = r.c[i][j];                              \
-				m.c[i + 3][j + 3] = r.c[i][j];                      \
-				m.c[i + 3][j] = s.c[i][j];                          \
-			}                                                           \
-		return m;                                                           \
-	}                                                                           \
-	KS_FUNC ks_##V6 ks_adj_spatial_top_svec_##V3(ks_##V3 g) { return ks_make_##V6##_##V3(g, ks_zero_##V3()); } \
-	KS_FUNC ks_##V6 ks_adj_spatial_bottom_svec_##V3(ks_##V3 g) { return ks_make_##V6##_##V3(ks_zero_##V3(), g); } \
-	/* (x cross y) . g: x gets y cross g, y gets g cross x */                   \
-	KS_FUNC ks_##V6 ks_adj_spatial_cross_a_##V6(ks_##V6 a, ks_##V6 b, ks_##V6 g) \
-	{                                                                           \
-		ks_##V3 wb = ks_spatial_top_##V6(b), vb = ks_spatial_bottom_##V6(b); \
-		ks_##V3 gw = ks_spatial_top_##V6(g), gv = ks_spatial_bottom_##V6(g); \
-		(void)a;                                                            \
-		return ks_make_##V6##_##V3(ks_add_##V3(ks_cross_##V3(wb, gw), ks_cross_##V3(vb, gv)), \
-					   ks_cross_##V3(wb, gv));                  \
-	}                                                                           \
-	KS_FUNC ks_##V6 ks_adj_spatial_cross_b_##V6(ks_##V6 a, ks_##V6 b, ks_##V6 g) \
-	{                                                                           \
-		ks_##V3 wa = ks_spatial_top_##V6(a), va = ks_spatial_bottom_##V6(a); \
-		ks_##V3 gw = ks_spatial_top_##V6(g), gv = ks_spatial_bottom_##V6(g); \
-		(void)b;                                                            \
-		return ks_make_##V6##_##V3(ks_add_##V3(ks_cross_##V3(gw, wa), ks_cross_##V3(gv, va)), \
-					   ks_cross_##V3(gv, wa));                  \
-	}                                                                           \
-	KS_FUNC ks_##V6 ks_adj_spatial_cross_dual_a_##V6(ks_##V6 a, ks_##V6 b, ks_##V6 g) \
-	{                                                                           \
-		ks_##V3 wb = ks_spatial_top_##V6(b), vb = ks_spatial_bottom_##V6(b); \
-		ks_##V3 gw = ks_spatial_top_##V6(g), gv = ks_spatial_bottom_##V6(g); \
-		(void)a;                                                            \
-		return ks_make_##V6##_##V3(ks_add_##V3(ks_cross_##V3(wb, gw), ks_cross_##V3(vb, gv)), \
-					   ks_cross_##V3(vb, gw));                  \
-	}                                                                           \
-	KS_FUNC ks_##V6 ks_adj_spatial_cross_dual_b_##V6(ks_##V6 a, ks_##V6 b, ks_##V6 g) \
-	{                                                                           \
-		ks_##V3 wa = ks_spatial_top_##V6(a), va = ks_spatial_bottom_##V6(a); \
-		ks_##V3 gw = ks_spatial_top_##V6(g), gv = ks_spatial_bottom_##V6(g); \
-		(void)b;                                                            \
-		return ks_make_##V6##_##V3(ks_cross_##V3(gw, wa),                   \
-					   ks_add_##V3(ks_cross_##V3(gw, va), ks_cross_##V3(gv, wa))); \
-	}                                                                           \
-	KS_FUNC ks_##M3 ks_adj_spatial_adjoint_r_##M6(ks_##M6 g)                    \
-	{                                                                           \
-		ks_##M3 r;                                                          \
-		for (int i = 0; i < 3; i++)                                         \
-			for (int j = 0; j < 3; j++)                                 \
-				r.c[i][j] = ks_add_##SN(g.c[i][j], g.c[i + 3][j + 3]); \
-		return r;                                                           \
-	}                                                                           \
-	KS_FUNC ks_##M3 ks_adj_spatial_adjoint_s_##M6(ks_##M6 g)                    \
-	{                                                                           \
-		ks_##M3 r;                                                          \
-		for (int i = 0; i < 3; i++)                                         \
-			for (int j = 0; j < 3; j++)                                 \
-				r.c[i][j] = g.c[i + 3][j];                          \
-		return r;                                                           \
 	}
 
-KS_QUAT_MATH(quat, transform, float, KS_REAL, vec3, mat33, mat44, spatial_vector, spatial_matrix)
-KS_QUAT_MATH(quath, transformh, float16, ks_half, vec3h, mat33h, mat44h, spatial_vectorh, spatial_matrixh)
-KS_QUAT_MATH(quatd, transformd, float64, double, vec3d, mat33d, mat44d, spatial_vectord, spatial_matrixd)
-/* quat_identity() and transform_identity() are float32, as Warp's default */
+KS_QUAT_MATH(quat, float, KS_REAL, vec3, mat33, mat44)
+KS_QUAT_MATH(quath, float16, ks_half, vec3h, mat33h, mat44h)
+KS_QUAT_MATH(quatd, float64, double, vec3d, mat33d, mat44d)
+/* quat_identity() is float32, as Warp's default */
 KS_FUNC ks_quat ks_quat_identity(void) { return ks_quat_identity_float(); }
-KS_FUNC ks_transform ks_transform_identity(void) { return ks_transform_identity_float(); }
 
 #endif

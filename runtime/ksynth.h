@@ -47,7 +47,9 @@
 #include "ks_vec.h"     /* vectors */
 #include "ks_mat.h"     /* matrices */
 #include "ks_decomp.h"  /* svd3, svd2, qr3, eig3 and their adjoints */
-#include "ks_quat.h"    /* quaternions, transforms, the spatial builtins */
+#include "ks_quat.h"    /* quaternions */
+#include "ks_xform.h"   /* transforms */
+#include "ks_spatial.h" /* the spatial builtins */
 #include "ks_convert.h" /* composites to another scalar type; bitcast */
 #include "ks_array.h"   /* array views; checked indexing */
 #include "ks_atomic.h"  /* atomics */
