@@ -531,7 +531,7 @@ static double time_launches(Cuda *c, CUfunction fn, const char *entry, void **pa
 }
 
 /* An array of two or more dimensions is passed as a view, the device's
- * ks_array_<elem> (runtime/ksynth.h): its data and its extents. */
+ * ks_array_<elem> (runtime/ks_array.h): its data and its extents. */
 typedef struct CuView {
 	CUdeviceptr data;
 	int shape[KS_MAX_NDIM];

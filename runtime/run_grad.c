@@ -11,7 +11,7 @@
  * array that receives the gradient summed over all threads.
  *
  * The gradient check perturbs every float input component x_c by +-h and
- * runs the forward pass compiled in double precision (ksynth.h's
+ * runs the forward pass compiled in double precision (ks_base.h's
  * KS_REAL_DOUBLE) to get (L(x + h e_c) - L(x - h e_c)) / 2h, where
  * L(x) = sum over float arrays a, components j of seed_aj * final_aj(x).
  */
