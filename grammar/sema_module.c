@@ -121,18 +121,58 @@ static void module_assign(Sema *s, Node *n)
 	map_put(s->a, &s->skipped, arena_strdup(s->a, lhs->name), 1);
 }
 
-/* Note the calls by name in n: the call graph's edges, once the names
- * are known. */
-static void collect_calls(Sema *s, Def *d, Node *n)
+/* The front end at work: the module, the text and its pieces, and what
+ * each pass keeps.  mod holds the module level and the defs for the
+ * whole run; ast the piece parsed last, and with it what lowering a def
+ * needs for a while. */
+typedef struct Front {
+	Sema s;
+	Module *m;
+	Lines in;
+	Pieces pc;
+	Arena mod, ast;
+	Map names;       /* the names calls use, interned in name[] */
+	const char **name;
+	int nname, capname;
+	int parsed;      /* the piece in ast, or -1 */
+	Parse p;
+	Src piece;
+	int whole;       /* keep every body (in memory) */
+	FILE *out;       /* else print each def there */
+	Arena keep;      /* the module's own arena while a body is built */
+} Front;
+
+/* The name interned: one copy of each name the calls of the module use. */
+static const char *intern(Front *fr, const char *name)
+{
+	int k = map_get(&fr->names, name);
+	if (k >= 0)
+		return fr->name[k];
+	arena_grow(&fr->mod, (void **)&fr->name, &fr->capname, fr->nname + 1, sizeof *fr->name);
+	fr->name[fr->nname] = arena_strdup(&fr->mod, name);
+	map_put(&fr->mod, &fr->names, fr->name[fr->nname], fr->nname);
+	return fr->name[fr->nname++];
+}
+
+/* Note the calls by name in n, each name once (its first call): the call
+ * graph's edges, once the names are known. */
+static void collect_calls(Front *fr, Def *d, Node *n)
 {
 	if (!n)
 		return;
 	if (n->kind == N_CALL && n->kid[0]->kind == N_NAME) {
-		arena_grow(s->a, (void **)&d->call, &d->capcall, d->ncall + 1, sizeof *d->call);
-		d->call[d->ncall++] = (Call){arena_strdup(s->a, n->kid[0]->name), n->line, n->col, -1};
+		const char *name = intern(fr, n->kid[0]->name);
+		int seen = 0;
+		for (int c = 0; c < d->ncall && !seen; c++)
+			seen = d->call[c].name == name;
+		if (!seen) {
+			arena_grow(&fr->mod, (void **)&d->call, &d->capcall, d->ncall + 1,
+				   sizeof *d->call);
+			d->call[d->ncall++] = (Call){name, n->line, n->col, -1};
+		}
 	}
 	for (int i = 0; i < n->nkid; i++)
-		collect_calls(s, d, n->kid[i]);
+		collect_calls(fr, d, n->kid[i]);
 }
 
 /* Order the defs so that callees come before callers (depth-first,
@@ -295,24 +335,6 @@ static void def_defaults(Sema *s, Def *d, Node *fn)
 	}
 }
 
-/* The front end at work: the module, the text and its pieces, and what
- * each pass keeps.  mod holds the module level and the defs for the
- * whole run; ast the piece parsed last, and with it what lowering a def
- * needs for a while. */
-typedef struct Front {
-	Sema s;
-	Module *m;
-	Lines in;
-	Pieces pc;
-	Arena mod, ast;
-	int parsed;      /* the piece in ast, or -1 */
-	Parse p;
-	Src piece;
-	int whole;       /* keep every body (in memory) */
-	FILE *out;       /* else print each def there */
-	Arena keep;      /* the module's own arena while a body is built */
-} Front;
-
 /* Parse piece k into fr->ast (unless it is there already). */
 static Node *parse_piece(Front *fr, int k)
 {
@@ -348,7 +370,10 @@ static void first_pass(Front *fr)
 			Node *n = top_level(s, mod->kid[st], i, &have_wp, &flags);
 			if (!n)
 				continue;
-			arena_grow(s->a, (void **)&s->def, &s->capdef, s->ndef + 1, sizeof *s->def);
+			if (s->ndef == s->capdef) {
+				s->capdef = s->capdef ? 2 * s->capdef : 64;
+				s->def = xrealloc(s->def, (size_t)s->capdef * sizeof *s->def);
+			}
 			Def *d = &s->def[s->ndef];
 			memset(d, 0, sizeof *d);
 			d->name = arena_strdup(s->a, n->name);
@@ -359,7 +384,7 @@ static void first_pass(Front *fr)
 			d->piece = k;
 			d->stmt = st;
 			def_defaults(s, d, n);
-			collect_calls(s, d, kid(n, 3));
+			collect_calls(fr, d, kid(n, 3));
 			map_put(s->a, &s->defs, d->name, s->ndef++);
 		}
 	}
@@ -370,12 +395,14 @@ static void first_pass(Front *fr)
 			s->def[d].call[c].to = to >= 0 && !s->def[to].kernel ? to : -1;
 		}
 	int *order = call_order(s);
-	Def *def = arena_alloc(s->a, (size_t)(s->ndef + 1) * sizeof *def);
-	memset(&s->defs, 0, sizeof s->defs);
+	Def *def = xmalloc((size_t)(s->ndef + 1) * sizeof *def);
 	for (int j = 0; j < s->ndef; j++) {
 		def[j] = s->def[order[j]];
+		def[j].call = NULL; /* the graph is done with */
+		def[j].ncall = def[j].capcall = 0;
 		map_put(s->a, &s->defs, def[j].name, j);
 	}
+	free(s->def);
 	s->def = def;
 	s->capdef = s->ndef;
 }
@@ -421,6 +448,8 @@ static void front_init(Front *fr, Module *m)
 
 static void front_free(Front *fr)
 {
+	free(fr->s.def);
+	fr->s.def = NULL;
 	arena_free(&fr->ast);
 	arena_free(&fr->mod);
 	lines_close(&fr->in);
