@@ -14,7 +14,9 @@
 # OUT keeps its other sections and those run replace theirs, each stamped
 # with its own date, commit and parameters).  Each figure is the median of RUNS runs unless it says
 # otherwise; every command is printed in the results.  Section h (the
-# confinement's cost) takes H_N (default 1000) and H_RUNS (default 2).
+# confinement's cost) takes H_N (default 1000) and H_RUNS (default 2) for
+# the dataset builds, H_K (default 60) and H_PAIRS (default 10) for krun
+# alone.
 set -euo pipefail
 BT='`'
 BIN=$(cd "$1" && pwd)
@@ -408,52 +410,134 @@ fi
 # the GPU section (make bench-cuda, on a GPU machine) stays as it was
 # ---- h. confinement's cost -------------------------------------------------------------
 # make dataset N=H_N DEVICE=cuda CHECK=full with this tree's tools and with
-# those of the commit before krun ran code in a confined child
-# (runtime/run_confine.c's first commit), H_RUNS times each, alternating,
-# in the same run; wall and CPU seconds (the build's children, user+sys).
+# the same tools but for the confinement: a copy of this tree whose
+# run_confine and run_seal (runtime/run_confine.c) return at once, so that
+# the child that runs the code is forked and waited for as always but has
+# no rlimits and no seccomp filter.  H_RUNS runs each, alternating, in the
+# same run; wall and CPU seconds (the build's children, user+sys), and the
+# CPU seconds of each tool: every tool runs through a wrapper that has
+# /usr/bin/time append its line to a log (the same wrapper for both).
 if has h; then
 	H_N=${H_N:-1000}
 	H_RUNS=${H_RUNS:-2}
-	first=$(git -C "$ROOT" log --diff-filter=A --format=%H -- runtime/run_confine.c | tail -1)
-	HB=$first^
-	note "building $HB (the tools before confinement)"
-	rm -rf "$WORK/hbefore" && mkdir -p "$WORK/hbefore"
-	git -C "$ROOT" archive "$HB" | tar -x -C "$WORK/hbefore"
-	make -s -C "$WORK/hbefore" -j"$(nproc)" >"$WORK/hbefore.log" 2>&1 || { cat "$WORK/hbefore.log" >&2; exit 1; }
-	# hrun TREE BIN: one build; prints "wall cpu"
+	note "building this tree without the confinement"
+	rm -rf "$WORK/hfree" && mkdir -p "$WORK/hfree"
+	git -C "$ROOT" ls-files -z | (cd "$ROOT" && xargs -0 tar -c) | tar -x -C "$WORK/hfree"
+	rc=$WORK/hfree/runtime/run_confine.c
+	sed -i -e '/^void run_confine(const char \*code, const RunLimits \*lim)$/{n;s/^{$/{\n\t(void)code;\n\t(void)lim;\n\treturn;/}' \
+		-e '/^void run_seal(void)$/{n;s/^{$/{\n\treturn;/}' "$rc"
+	[ "$(grep -c '^	return;$' "$rc")" -ge 2 ] || { echo "bench: cannot take the confinement out of $rc" >&2; exit 1; }
+	make -s -C "$WORK/hfree" -j"$(nproc)" >"$WORK/hfree.log" 2>&1 || { cat "$WORK/hfree.log" >&2; exit 1; }
+	# hwrap NAME BINDIR: WORK/hw.NAME, a wrapper per tool of BINDIR logging to WORK/h.NAME.tools
+	hwrap() {
+		rm -rf "$WORK/hw.$1" && mkdir -p "$WORK/hw.$1"
+		for t in "$2"/*; do
+			printf '#!/bin/sh\nexec /usr/bin/time -a -o %s -f "%%U %%S %s" %s "$@"\n' \
+				"$WORK/h.$1.tools" "${t##*/}" "$t" >"$WORK/hw.$1/${t##*/}"
+			chmod +x "$WORK/hw.$1/${t##*/}"
+		done
+	}
+	# this tree's tools, copied: a rebuild during the run cannot change them
+	rm -rf "$WORK/hconf" && cp -r "$BIN" "$WORK/hconf"
+	hwrap free "$WORK/hfree/build/bin"
+	hwrap confined "$WORK/hconf"
+	# hrun NAME: one build with WORK/hw.NAME; prints "wall cpu"
 	hrun() {
 		rm -rf "$WORK/hds"
 		bash -c 't0=$(date +%s.%N)
 			make -s -C "$1" dataset N="$2" DEVICE=cuda CHECK=full OUT="$3/out" DATASET_WORK="$3/work" DATASET_BIN="$4" -j"$(nproc)" >/dev/null 2>"$3.log" || exit 1
 			t1=$(date +%s.%N)
 			times >"$3.times"
-			tail -1 "$3.times" | sed "s/m/ /g; s/s//g" | awk -v a="$t0" -v b="$t1" "{ print b - a, \$1 * 60 + \$2 + \$3 * 60 + \$4 }"' _ "$1" "$H_N" "$WORK/hds" "$2" ||
+			tail -1 "$3.times" | sed "s/m/ /g; s/s//g" | awk -v a="$t0" -v b="$t1" "{ print b - a, \$1 * 60 + \$2 + \$3 * 60 + \$4 }"' _ "$ROOT" "$H_N" "$WORK/hds" "$WORK/hw.$1" ||
 			{ cat "$WORK/hds.log" >&2; exit 1; }
 	}
-	: >"$WORK/h.before"; : >"$WORK/h.after"
+	# krun alone, paired: H_K kernels of kgen -c all -s 3, one file each, through
+	# krun --gradcheck --batch with each build in turn, H_PAIRS pairs; CPU s
+	H_K=${H_K:-60}
+	H_PAIRS=${H_PAIRS:-10}
+	rm -rf "$WORK/hk" && mkdir -p "$WORK/hk"
+	for i in $(seq 0 $((H_K - 1))); do
+		"$BIN/kgen" -c all -s 3 -n 1 --first "$i" >"$WORK/hk/k$i.py"
+		"$BIN/kparse" "$WORK/hk/k$i.py" | "$BIN/kdiff" >"$WORK/hk/k$i.kir"
+		"$BIN/kemit-cpu" "$WORK/hk/k$i.kir" >"$WORK/hk/k$i.c"
+		echo "k$i.kir k$i.c k$i.json"
+	done >"$WORK/hk/list"
+	# hk BINDIR: CPU seconds of one krun --gradcheck --batch over the list
+	hk() {
+		(cd "$WORK/hk" && /usr/bin/time -f "%U %S" -o "$WORK/hk.t" "$1/krun" --gradcheck --batch list >/dev/null) &&
+			awk '{ print $1 + $2 }' "$WORK/hk.t"
+	}
+	: >"$WORK/hk.pairs"
+	for r in $(seq "$H_PAIRS"); do
+		note "confinement: krun alone, pair $r of $H_PAIRS"
+		echo "$(hk "$WORK/hfree/build/bin") $(hk "$WORK/hconf")" >>"$WORK/hk.pairs"
+	done
+	: >"$WORK/h.free"; : >"$WORK/h.confined"; : >"$WORK/h.free.tools"; : >"$WORK/h.confined.tools"
 	for r in $(seq "$H_RUNS"); do
-		note "confinement: run $r of $H_RUNS, before then after"
-		hrun "$WORK/hbefore" "$WORK/hbefore/build/bin" >>"$WORK/h.before"
-		hrun "$ROOT" "$BIN" >>"$WORK/h.after"
+		note "confinement: run $r of $H_RUNS, without then with"
+		hrun free >>"$WORK/h.free"
+		hrun confined >>"$WORK/h.confined"
 	done
 	rm -rf "$WORK/hds"
 	hw() { cut -d' ' -f1 "$1" | median; }
 	hc() { cut -d' ' -f2 "$1" | median; }
-	wb=$(hw "$WORK/h.before") wa=$(hw "$WORK/h.after") cb=$(hc "$WORK/h.before") ca=$(hc "$WORK/h.after")
+	wb=$(hw "$WORK/h.free") wa=$(hw "$WORK/h.confined") cb=$(hc "$WORK/h.free") ca=$(hc "$WORK/h.confined")
+	# htool NAME TOOL: TOOL's CPU seconds over NAME's runs, per run
+	htool() { awk -v t="$2" -v n="$H_RUNS" '$3 == t { s += $1 + $2 } END { printf "%.1f", s / n }' "$WORK/h.$1.tools"; }
 	say "## h. Confinement's cost: ${BT}make dataset N=$H_N DEVICE=cuda CHECK=full${BT}"
 	say ""
 	stamp
-	say "The same build with the tools of ${BT}$(git -C "$ROOT" rev-parse --short "$HB")${BT} (before krun ran code in a"
-	say "confined child: runtime/run_confine.c) and with this tree's, H_RUNS=$H_RUNS runs each, alternating, in"
+	say "The same build with this tree's tools and with a copy of them whose ${BT}run_confine${BT} and ${BT}run_seal${BT}"
+	say "(runtime/run_confine.c) return at once: the child that runs each kernel's code is forked and waited"
+	say "for in both, without rlimits and a seccomp filter in the copy.  H_RUNS=$H_RUNS runs each, alternating, in"
 	say "one run of the script, $(nproc) cores; medians.  CPU is the build's children's user + system time."
 	say ""
 	say "| tools | wall s | CPU s |"
 	say "|---|---|---|"
-	say "| before confinement | $(fmt "$wb") | $(fmt "$cb") |"
+	say "| without confinement | $(fmt "$wb") | $(fmt "$cb") |"
 	say "| confined | $(fmt "$wa") | $(fmt "$ca") |"
 	say "| **ratio** | **$(fmt "$(awk -v a="$wa" -v b="$wb" 'BEGIN { print a / b }')")** | **$(fmt "$(awk -v a="$ca" -v b="$cb" 'BEGIN { print a / b }')")** |"
 	say ""
-	say "Each run, wall/CPU s: $(paste -d' ' "$WORK/h.before" "$WORK/h.after" | awk '{ printf "%s(before %s/%s, confined %s/%s)", (NR > 1 ? "; " : ""), $1, $2, $3, $4 }')."
+	say "Each run, wall/CPU s: $(paste -d' ' "$WORK/h.free" "$WORK/h.confined" | awk '{ printf "%s(without %s/%s, confined %s/%s)", (NR > 1 ? "; " : ""), $1, $2, $3, $4 }')."
+	say ""
+	say "CPU seconds of each tool (user + system, its children included; mean per run), from a"
+	say "${BT}/usr/bin/time${BT} wrapper around every tool in both builds:"
+	say ""
+	say "| tool | without | confined |"
+	say "|---|---|---|"
+	for t in kgen kparse kfmt kdiff kemit-cpu kemit-cu krun kpack; do
+		say "| $t | $(htool free "$t") | $(htool confined "$t") |"
+	done
+	say ""
+	# the tools the confinement does not touch: what the machine's load
+	# alone moved between the two builds
+	ofree=$(awk -v n="$H_RUNS" '$3 != "krun" { s += $1 + $2 } END { printf "%.1f", s / n }' "$WORK/h.free.tools")
+	oconf=$(awk -v n="$H_RUNS" '$3 != "krun" { s += $1 + $2 } END { printf "%.1f", s / n }' "$WORK/h.confined.tools")
+	say "The tools other than krun, which the confinement does not touch, took $ofree s and $oconf s"
+	say "(ratio $(fmt "$(awk -v a="$oconf" -v b="$ofree" 'BEGIN { print a / b }')")): that much of the builds' difference is the machine's"
+	say "load, not the confinement.  The paired runs of krun alone below are the finer measure."
+	say ""
+	say "krun alone, paired: ${BT}krun --gradcheck --batch LIST${BT} over $H_K kernels of ${BT}kgen -c all -s 3${BT}"
+	say "(one file each, so one confined child each), the copy's krun and this tree's in turn,"
+	say "$H_PAIRS pairs; CPU s (user + system) of each, and the ratio pair by pair:"
+	say ""
+	say "| | min | median | max |"
+	say "|---|---|---|---|"
+	hcol() { awk -v c="$1" '{ print $c }' "$WORK/hk.pairs" | sort -g | awk '{ v[NR] = $1 } END { printf "%s %s", v[1], v[NR] }'; }
+	hrow() { # NAME COLUMN-OR-RATIO
+		local lohi med
+		if [ "$2" = r ]; then
+			lohi=$(awk '{ print $2 / $1 }' "$WORK/hk.pairs" | sort -g | awk '{ v[NR] = $1 } END { print v[1], v[NR] }')
+			med=$(awk '{ print $2 / $1 }' "$WORK/hk.pairs" | median)
+		else
+			lohi=$(hcol "$2")
+			med=$(awk -v c="$2" '{ print $c }' "$WORK/hk.pairs" | median)
+		fi
+		say "| $1 | $(fmt "${lohi%% *}") | $(fmt "$med") | $(fmt "${lohi##* }") |"
+	}
+	hrow "without confinement" 1
+	hrow "confined" 2
+	hrow "**ratio**" r
 	say ""
 fi
 

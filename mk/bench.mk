@@ -6,6 +6,7 @@
 #   BEFORE=COMMIT  the adjoint figures (section f) for that commit's code too
 #   SECTIONS="f"   only those sections (of a b c d e f h), replaced in RESULTS.md
 #   H_N=1000 H_RUNS=2  section h: the confinement's cost on make dataset
+#   H_K=60 H_PAIRS=10  section h: and on krun alone, paired
 #   DS_N=2000      records of the verified dataset build (sections b and f)
 #
 # `make bench-cuda` times the forward and backward kernels on the GPU at
@@ -18,6 +19,8 @@
 RUNS ?= 3
 H_N ?= 1000
 H_RUNS ?= 2
+H_K ?= 60
+H_PAIRS ?= 10
 BENCH_DIM ?= 1000000
 BENCH_REPS ?= 20
 BENCH_GEN_N ?= 5
@@ -26,7 +29,7 @@ BENCH_OUT ?= bench/RESULTS.md
 
 .PHONY: bench bench-cuda
 bench: all warp-venv
-	$(Q)RUNS=$(RUNS) BEFORE=$(BEFORE) SECTIONS="$(SECTIONS)" DS_N=$(DS_N) H_N=$(H_N) H_RUNS=$(H_RUNS) WARP_PY=$(abspath $(WARP_PY)) bash bench/bench.sh $(O)/bin $(O)/bench bench/RESULTS.md
+	$(Q)RUNS=$(RUNS) BEFORE=$(BEFORE) SECTIONS="$(SECTIONS)" DS_N=$(DS_N) H_N=$(H_N) H_RUNS=$(H_RUNS) H_K=$(H_K) H_PAIRS=$(H_PAIRS) WARP_PY=$(abspath $(WARP_PY)) bash bench/bench.sh $(O)/bin $(O)/bench bench/RESULTS.md
 
 bench-cuda: all warp-venv
 	$(Q)DIM=$(BENCH_DIM) REPS=$(BENCH_REPS) GEN_N=$(BENCH_GEN_N) DEVICE=$(BENCH_DEVICE) \
