@@ -299,7 +299,8 @@ void emit_func(Emitter *e, int fi)
 	const Func *f = e->m->fn[fi];
 	int cuda = e->target == EMIT_CUDA;
 	mark_structs(e, &f->body, f);
-	qsort(e->marked, (size_t)e->nmarked, sizeof *e->marked, cmp_index);
+	if (e->nmarked > 1)
+		qsort(e->marked, (size_t)e->nmarked, sizeof *e->marked, cmp_index);
 	for (int k = 0; k < e->nmarked; k++) {
 		int i = e->marked[k];
 		put_struct_tape(e, i);
