@@ -170,7 +170,7 @@ static int is_punct(const Reader *r, char c)
 	return r->tok.kind == T_PUNCT && r->tok.p[0] == c;
 }
 
-static int is_word(const Reader *r, const char *w)
+static inline int is_word(const Reader *r, const char *w)
 {
 	return r->tok.kind == T_IDENT && (size_t)r->tok.n == strlen(w) && !memcmp(r->tok.p, w, (size_t)r->tok.n);
 }
@@ -298,18 +298,26 @@ static const char *value_key(const Value *v, char *buf, size_t n)
 	return ks_dec(buf + n - 1, (int)v->num);
 }
 
-/* Find %NAME in the current function: value id, or -1. */
+/* Find %NAME in the current function: value id, or -1.  A temp's name
+ * is its number. */
 static int lookup(Reader *r, const char *s, int n)
 {
 	if (!r->tabcap)
 		return -1;
-	char buf[16];
+	long num = -1;
+	if (is_digit((unsigned char)s[0]) && n <= 9) {
+		num = 0;
+		for (int i = 0; i < n && num >= 0; i++)
+			num = is_digit((unsigned char)s[i]) ? num * 10 + (s[i] - '0') : -1;
+		if (n > 1 && s[0] == '0')
+			num = -1; /* "007" is no temp's name */
+	}
 	for (uint32_t h = name_hash(s, n);; h++) {
 		int32_t e = r->tab[h & (uint32_t)(r->tabcap - 1)];
 		if (!e)
 			return -1;
-		const char *k = value_key(&r->f->val[e - 1], buf, sizeof buf);
-		if ((int)strlen(k) == n && !memcmp(k, s, (size_t)n))
+		const Value *v = &r->f->val[e - 1];
+		if (v->name ? !strncmp(v->name, s, (size_t)n) && !v->name[n] : v->num == num)
 			return e - 1;
 	}
 }
@@ -320,7 +328,7 @@ static void tab_rehash(Reader *r)
 {
 	int32_t *old = r->tab;
 	int oldcap = r->tabcap;
-	r->tabcap = oldcap ? oldcap * 2 : 64;
+	r->tabcap = oldcap ? oldcap * 2 : 512;
 	r->tab = arena_alloc(&r->m->arena, (size_t)r->tabcap * sizeof *r->tab);
 	for (int i = 0; i < oldcap; i++)
 		if (old[i])
@@ -575,12 +583,30 @@ static void parse_loop(Reader *r, Block *b)
 	expect_nl(r);
 }
 
+/* The opcode spelled t, or -1: an open-addressed table of the spellings,
+ * made on first use. */
 static int find_op(const Tok *t)
 {
-	for (int op = 0; op < OP_COUNT; op++) {
-		const char *s = ir_ops[op].name;
-		if (*s && (int)strlen(s) == t->n && !memcmp(s, t->p, (size_t)t->n))
-			return op;
+	enum { CAP = 256 };
+	static int16_t slot[CAP]; /* op + 1, 0: empty */
+	static int ready;
+	_Static_assert(2 * OP_COUNT < CAP, "the opcode table is too small");
+	if (!ready) {
+		for (int op = 0; op < OP_COUNT; op++) {
+			const char *s = ir_ops[op].name;
+			if (!*s)
+				continue;
+			size_t h = (size_t)ks_hash64(s, strlen(s), 0) & (CAP - 1);
+			while (slot[h])
+				h = (h + 1) & (CAP - 1);
+			slot[h] = (int16_t)(op + 1);
+		}
+		ready = 1;
+	}
+	for (size_t h = (size_t)ks_hash64(t->p, (size_t)t->n, 0) & (CAP - 1); slot[h]; h = (h + 1) & (CAP - 1)) {
+		const char *s = ir_ops[slot[h] - 1].name;
+		if (!strncmp(s, t->p, (size_t)t->n) && !s[t->n])
+			return slot[h] - 1;
 	}
 	return -1;
 }
