@@ -36,7 +36,7 @@ static void promote_block(Module *m, Func *pf, const Block *b, Block *out, const
 			ir_emit(m, out, OP_MOV, &c, 1, &in->arg[2], 1, in->loc);
 			continue;
 		}
-		if (is_atomic(in) && c >= 0) {
+		if (ir_inst_atomic(in) && c >= 0) {
 			/* atomic_add/sub: the old value is the element's */
 			if (in->nres)
 				ir_emit(m, out, OP_MOV, in->res, 1, &c, 1, in->loc);
@@ -87,7 +87,7 @@ static int ret_in_loop(const Block *b, int depth)
 		const Inst *in = &b->v[i];
 		if (in->op == OP_RET && depth)
 			return 1;
-		int dd = depth + (in->op == OP_FOR || in->op == OP_LOOP);
+		int dd = depth + (ir_op_loop(in->op) != 0);
 		if (ret_in_loop(&in->body, dd) || ret_in_loop(&in->els, dd))
 			return 1;
 	}

@@ -177,16 +177,11 @@ static inline int32_t *sorg_of(const D *d, int id)
 	return id < d->capsorg ? d->sorg[id] : NULL;
 }
 
-static inline int is_atomic(const Inst *in)
-{
-	return in->op == OP_BUILTIN && (ir_builtins[in->callee].flags & BF_ATOMIC);
-}
-
 /* What the forward pass does once and no sweep of the backward repeats:
  * atomics and printf (a print in a forward stays in the forward). */
 static inline int forward_only(const Inst *in)
 {
-	return is_atomic(in) || in->op == OP_PRINTF;
+	return (ir_inst_fx(in) & (FX_ATOMIC | FX_PRINT)) != 0;
 }
 
 /* ---- the function being built (vars.c) --------------------------------- */

@@ -107,7 +107,7 @@ static int always_exits(const Block *b)
 {
 	for (int i = 0; i < b->n; i++) {
 		const Inst *in = &b->v[i];
-		if (in->op == OP_BREAK || in->op == OP_CONTINUE || in->op == OP_RET)
+		if (ir_op_jump(in->op))
 			return 1;
 		if (in->op == OP_IF && always_exits(&in->body) && always_exits(&in->els))
 			return 1;
@@ -159,7 +159,7 @@ static int reads_after(D *d, const Inst *const *def, const Block *b, const Inst 
 		if (in == st) {
 			*seen = 1;
 		} else if (*seen && in->narg && same_array(def, in->arg[0], arr) &&
-			   (in->op == OP_LOAD || is_atomic(in))) {
+			   (in->op == OP_LOAD || ir_inst_atomic(in))) {
 			return 1;
 		} else if (*seen && in->op == OP_CALL) {
 			Summary *sm = &d->sum[in->callee];
@@ -316,7 +316,7 @@ void tape_block(D *d, const Block *b, int from, int32_t *cur, Block *out, Tape *
 				res[k] = fresh(d, in->res[k], d->f->val[in->res[k]].ty);
 				cur[in->res[k]] = res[k];
 			}
-			if (is_atomic(in) && d->rmw && d->rmw[in->arg[0]]) {
+			if (ir_inst_atomic(in) && d->rmw && d->rmw[in->arg[0]]) {
 				/* an atomic on an array the kernel also loads or
 				 * stores (outside loops): keep the old value, update,
 				 * and restore in the reverse sweep */
@@ -327,7 +327,7 @@ void tape_block(D *d, const Block *b, int from, int32_t *cur, Block *out, Tape *
 				ni->callee = in->callee;
 				break;
 			}
-			if (!is_atomic(in)) {
+			if (!ir_inst_atomic(in)) {
 				Inst *ni = emit(d, out, in->op, res, in->nres, args, in->narg, in->loc);
 				ni->callee = in->op == OP_CALL ? (int32_t)d->pure[in->callee] : in->callee;
 			}

@@ -74,24 +74,11 @@ static void use(const Live *L, LiveWord *live, int v)
 
 int live_removable(const Inst *in, const uint8_t *callfx, int ncallfx)
 {
-	switch (in->op) {
-	case OP_STORE:
-	case OP_IF:
-	case OP_FOR:
-	case OP_LOOP:
-	case OP_BREAK:
-	case OP_CONTINUE:
-	case OP_RET:
-	case OP_PRINTF:
+	if (ir_op_control(in->op))
 		return 0;
-	case OP_CALL:
+	if (in->op == OP_CALL)
 		return !(in->callee < ncallfx && callfx[in->callee]);
-	case OP_TAPE_GET:
-		return 1;
-	}
-	if (is_tape(in->op) || is_atomic_inst(in))
-		return 0;
-	return 1;
+	return !(ir_inst_fx(in) & FX_WRITE);
 }
 
 static int removable(const Live *L, const Inst *in) { return live_removable(in, L->callfx, L->ncallfx); }
@@ -102,7 +89,7 @@ static int has_effects(const Live *L, const Block *b)
 {
 	for (int i = 0; i < b->n; i++) {
 		const Inst *in = &b->v[i];
-		if (in->op == OP_IF || in->op == OP_FOR || in->op == OP_LOOP) {
+		if (ir_op_blocks(in->op)) {
 			if (has_effects(L, &in->body) || has_effects(L, &in->els))
 				return 1;
 			continue;

@@ -16,18 +16,10 @@ typedef uint64_t LiveWord;
 
 static inline int live_has(const LiveWord *live, int v) { return (live[v >> 6] >> (v & 63)) & 1; }
 
-/* The tape's instructions (tape_open .. tape_measured): they act on the
- * tape, so they are kept in order whatever reads their results. */
-static inline int is_tape(int op) { return op >= OP_TAPE_OPEN && op <= OP_TAPE_MEASURED; }
-
-static inline int is_atomic_inst(const Inst *in)
-{
-	return in->op == OP_BUILTIN && (ir_builtins[in->callee].flags & BF_ATOMIC);
-}
-
-/* May in go when nothing reads its results: no store, control, printf,
- * tape operation, atomic or call that may write memory (callfx[callee],
- * for the callees below ncallfx)? */
+/* May in go when nothing reads its results: no control, nothing that
+ * writes memory (FX_WRITE: a store, an atomic, printf, the tape's
+ * operations but tape_get) and no call that may (callfx[callee], for the
+ * callees below ncallfx)? */
 int live_removable(const Inst *in, const uint8_t *callfx, int ncallfx);
 
 /* Walk f backwards and drop every instruction that may go (above) whose

@@ -57,7 +57,7 @@ static int loop_id_in(const Block *b, const Inst *in, int *next)
 		const Inst *x = &b->v[i];
 		if (x == in)
 			return *next;
-		if (x->op == OP_FOR || x->op == OP_LOOP)
+		if (ir_op_loop(x->op))
 			(*next)++;
 		int r = loop_id_in(&x->body, in, next);
 		if (r >= 0)

@@ -65,7 +65,7 @@ static void find_written(Opt *O, const Block *b)
 {
 	for (int i = 0; i < b->n; i++) {
 		const Inst *in = &b->v[i];
-		if (in->op == OP_STORE || is_atomic_inst(in))
+		if (in->op == OP_STORE || ir_inst_atomic(in))
 			O->written[in->arg[0]] = 1;
 		if (in->op == OP_CALL && in->callee < O->di->ncallfx && O->di->callfx[in->callee])
 			for (int k = 0; k < in->narg; k++)

@@ -218,7 +218,7 @@ static Simp fold_int(Opt *O, int op, int32_t x, int32_t y)
 static Simp simp_builtin(Opt *O, const Inst *in, const int32_t *a)
 {
 	const BuiltinInfo *b = &ir_builtins[in->callee];
-	if (b->flags & BF_ATOMIC) {
+	if (ir_builtin_atomic(in->callee)) {
 		/* adding zero changes nothing (but for the sign of a zero);
 		 * the value is the last operand, after one index per axis */
 		if (!in->nres && (!strcmp(b->name, "atomic_add") || !strcmp(b->name, "atomic_sub")) &&
@@ -388,7 +388,7 @@ static int subst(const Opt *O, const Inst *in, int k)
 	int v = in->arg[k];
 	if (in->op == OP_INSERT && k == 0 && in->nres == 1 && in->res[0] == v)
 		return v; /* keep `v[k] = x` in place */
-	if (is_tape(in->op) && k == 0)
+	if (ir_op_tape(in->op) && k == 0)
 		return v; /* a loop handle */
 	Fact f = fact_of(O, v);
 	if (f.kind == F_CONST && !is_const(O, v))

@@ -36,7 +36,7 @@ static void assigned_in(Opt *O, const Block *b)
  * marked (assigned by the if it would move above)? */
 static int hoistable(const Opt *O, const Inst *in)
 {
-	if (!removable(O, in) || in->op == OP_LOAD || in->op == OP_CALL || is_tape(in->op) || !in->nres)
+	if (!ir_inst_pure(in) || !in->nres)
 		return 0;
 	for (int k = 0; k < in->narg; k++)
 		if (O->stamp[in->arg[k]] == O->gen)

@@ -132,14 +132,12 @@ static void chains(Opt *O, Block *b)
 	}
 	for (int i = 0; i < b->n; i++) {
 		Inst *a = &b->v[i];
-		if (a->nres != 1 || !is_var(O, a->res[0]) || !removable(O, a) || a->op == OP_CALL ||
-		    a->op == OP_LOAD || is_tape(a->op) || a->op == OP_MAKE)
+		if (a->nres != 1 || !is_var(O, a->res[0]) || !ir_inst_pure(a) || a->op == OP_MAKE)
 			continue;
 		int x = a->res[0], j = i + 1, ok = 1;
 		while (j < b->n && !mentions(&b->v[j], x)) {
 			const Inst *m = &b->v[j];
-			if (m->op == OP_IF || m->op == OP_FOR || m->op == OP_LOOP || m->op == OP_BREAK ||
-			    m->op == OP_CONTINUE || m->op == OP_RET)
+			if (ir_op_control(m->op))
 				ok = 0;
 			for (int k = 0; k < m->nres && ok; k++)
 				ok = !names_arg(a, m->res[k]);
@@ -210,7 +208,7 @@ static int copyable(const Inst *in, int k)
 {
 	if ((in->op == OP_EXTRACT || in->op == OP_INSERT) && k == 0)
 		return 0; /* v.c[k] needs a name */
-	return !(is_tape(in->op) && k == 0) && in->op != OP_FOR;
+	return !(ir_op_tape(in->op) && k == 0) && in->op != OP_FOR;
 }
 
 /* count, per temp, its readers that may take a copy; note a block where
@@ -305,28 +303,16 @@ static int equiv(const Opt *O, const Defs *d, int u, int v, int w, int depth)
 	if (!x || !y || x->op != y->op || x->callee != y->callee || x->narg != y->narg || x->nres != 1 ||
 	    y->nres != 1 || T(O, u) != T(O, v))
 		return 0;
-	switch (x->op) {
-	case OP_BUILTIN:
-		if (ir_builtins[x->callee].flags & BF_ATOMIC || x->callee == BI_TID)
-			return 0;
-		break;
-	case OP_CALL:
+	/* a pure value (not a copy, not tid), a call that writes nothing, a
+	 * load of an array the function never writes */
+	if (x->op == OP_CALL) {
 		if (x->callee < O->di->ncallfx && O->di->callfx[x->callee])
 			return 0;
-		break;
-	case OP_LOAD:
+	} else if (x->op == OP_LOAD) {
 		if (!O->written || O->written[x->arg[0]])
 			return 0;
-		break;
-	case OP_MOV:
-	case OP_STORE:
-	case OP_IF:
-	case OP_FOR:
-	case OP_LOOP:
+	} else if (x->op == OP_MOV || !ir_inst_pure(x) || (x->op == OP_BUILTIN && x->callee == BI_TID)) {
 		return 0;
-	default:
-		if (is_tape(x->op))
-			return 0;
 	}
 	for (int k = 0; k < x->narg; k++)
 		if (!equiv(O, d, x->arg[k], y->arg[k], w, depth + 1))
@@ -515,7 +501,7 @@ static void round_trips(Opt *O, Block *b, const Defs *d)
 			continue;
 		for (int k = i + 2; k < b->n; k++) {
 			const Inst *in = &b->v[k];
-			if (is_atomic_inst(in) && in->narg == 2 + n && same_place(O, ld, in) &&
+			if (ir_inst_atomic(in) && in->narg == 2 + n && same_place(O, ld, in) &&
 			    in->arg[in->narg - 1] == x && !in->nres &&
 			    !strcmp(ir_builtins[in->callee].name, "atomic_add")) {
 				memmove(&b->v[k], &b->v[k + 1], (size_t)(b->n - k - 1) * sizeof *b->v);

@@ -105,10 +105,7 @@ static int recomputable(const Opt *O, const Inst *in)
 {
 	if (in->op == OP_LOAD && O->written && !O->written[in->arg[0]])
 		return 1;
-	if (in->nres != 1 || !removable(O, in) || in->op == OP_LOAD || in->op == OP_CALL || is_tape(in->op) ||
-	    in->op == OP_IF || in->op == OP_FOR || in->op == OP_LOOP)
-		return 0;
-	return in->op != OP_BUILTIN || !(ir_builtins[in->callee].flags & BF_ATOMIC);
+	return in->nres == 1 && ir_inst_pure(in);
 }
 
 /* Is value a assigned by a node walked in (from, to)? */

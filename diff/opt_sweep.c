@@ -60,7 +60,7 @@ static void gather(Sweep *S, Block *b, int parent, int loop)
 		int x = S->nn++;
 		Inst *in = &b->v[i];
 		S->node[x] = (Node){in, parent, loop};
-		int lp = in->op == OP_FOR || in->op == OP_LOOP ? x : loop;
+		int lp = ir_op_loop(in->op) ? x : loop;
 		gather(S, &in->body, x, lp);
 		gather(S, &in->els, x, lp);
 	}
@@ -235,7 +235,7 @@ void sweep_pass(Opt *O)
 			S.special[S.nspecial++] = x;
 			continue;
 		}
-		int id = is_tape(in->op) ? inst_id(&S, in) : -1;
+		int id = ir_op_tape(in->op) ? inst_id(&S, in) : -1;
 		if (id < 0 || id > 1000000)
 			continue;
 		if (id >= S.nid) {
@@ -274,9 +274,8 @@ void sweep_pass(Opt *O)
 	for (int x = 0; x < S.nn; x++) {
 		const Inst *in = S.node[x].in;
 		int op = in->op;
-		if (op == OP_IF || op == OP_FOR || op == OP_LOOP || op == OP_BREAK || op == OP_CONTINUE ||
-		    is_tape(op))
-			continue;
+		if ((ir_op_control(op) && op != OP_RET) || ir_op_tape(op))
+			continue; /* ret is a root; the tape is kept per loop (id_live) */
 		if (!removable(O, in))
 			mark(&S, x);
 	}
@@ -286,12 +285,12 @@ void sweep_pass(Opt *O)
 		for (int k = 0; k < in->narg; k++)
 			need(&S, in->arg[k]);
 		mark(&S, S.node[x].parent);
-		if (in->op == OP_FOR || in->op == OP_LOOP)
+		if (ir_op_loop(in->op))
 			for (int k = S.exitstart[x]; k < S.exitstart[x + 1]; k++)
 				mark(&S, S.exits[k]);
 		if (in->op == OP_TAPE_GET)
 			id_live(&S, inst_id(&S, in), const_val(O, in->arg[1]));
-		else if (is_tape(in->op))
+		else if (ir_op_tape(in->op))
 			id_live(&S, inst_id(&S, in), -1);
 	}
 	renumber_slots(&S); /* first: the sweep moves the instructions */

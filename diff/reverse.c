@@ -159,7 +159,7 @@ static void rev_several(D *d, Rec *r, Block *out)
 
 static void rev_inst(D *d, Rec *r, Block *out)
 {
-	if (r->op == OP_BUILTIN && (ir_builtins[r->callee].flags & BF_ATOMIC)) {
+	if (r->op == OP_BUILTIN && ir_builtin_atomic(r->callee)) {
 		rev_atomic(d, r, out);
 		if (r->old >= 0) {
 			int32_t x[KS_MAX_NDIM + 2];

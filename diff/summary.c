@@ -77,7 +77,7 @@ void uses(Module *m, D *d, const Func *f, const Block *b, int depth, Use *u)
 		const Inst *in = &b->v[i];
 		int p;
 		/* thread-private: a 1-D array indexed by wp.tid() only */
-		if ((in->op == OP_LOAD || in->op == OP_STORE || is_atomic(in)) &&
+		if ((in->op == OP_LOAD || in->op == OP_STORE || ir_inst_atomic(in)) &&
 		    (p = param_index(f, in->arg[0])) >= 0 &&
 		    !(u->tidv && u->tidv[in->arg[1]] && ty_ndim(f->val[in->arg[0]].ty) == 1))
 			u->nontid[p] = 1;
@@ -95,7 +95,7 @@ void uses(Module *m, D *d, const Func *f, const Block *b, int depth, Use *u)
 				u->storeloc[p] = in->loc;
 			}
 		}
-		if (is_atomic(in) && (p = param_index(f, in->arg[0])) >= 0) {
+		if (ir_inst_atomic(in) && (p = param_index(f, in->arg[0])) >= 0) {
 			if (in->nres && !u->aresult[p]) {
 				u->aresult[p] = 1;
 				u->aresultat[p] = in->loc;
@@ -144,8 +144,8 @@ void uses(Module *m, D *d, const Func *f, const Block *b, int depth, Use *u)
 					note_mixed(d, f, u, p, in->loc);
 				}
 		}
-		uses(m, d, f, &in->body, depth + (in->op == OP_FOR || in->op == OP_LOOP), u);
-		uses(m, d, f, &in->els, depth + (in->op == OP_FOR || in->op == OP_LOOP), u);
+		uses(m, d, f, &in->body, depth + (ir_op_loop(in->op) != 0), u);
+		uses(m, d, f, &in->els, depth + (ir_op_loop(in->op) != 0), u);
 	}
 }
 

@@ -97,7 +97,7 @@ int decl_inline(const Emitter *e, int val)
 		return 1; /* int i = tid0; each on its own line */
 	if (is_draw(in)) /* its value, or a state copied first (emit_draw) */
 		return in->res[0] == val || (in->res[1] == val && in->arg[0] != val);
-	if (is_control(in->op) || in->nres != 1 || in->res[0] != val)
+	if (ir_op_control(in->op) || in->nres != 1 || in->res[0] != val)
 		return 0;
 	return !(in->op == OP_CALL && e->m->fn[in->callee]->nret > 1);
 }

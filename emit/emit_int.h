@@ -18,8 +18,6 @@
 
 #include "emit/emit.h"
 
-enum { FX_READ = 1, FX_WRITE = 2 };
-
 /* per value */
 typedef struct VInfo {
 	char *name;     /* C name: params, variables, named temps */
@@ -147,7 +145,6 @@ static inline int is_handle(const Emitter *e, int val)
 
 /* ---- live.c: instruction ids, effects, dead code (pass 1) ---- */
 
-int is_control(int op);
 int inst_fx(const Emitter *e, const Inst *in);
 void block_fx(const Emitter *e, const Block *b, int *fx);
 void block_calls(const Block *b, uint8_t *called);

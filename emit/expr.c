@@ -672,7 +672,7 @@ int put_inst(Emitter *e, Buf *b, const Inst *in)
 		for (int k = 0; k < in->narg && k < 8; k++)
 			args[k] = vty(e, in->arg[k]);
 		ir_builtin_cname(row, args, name, sizeof name);
-		if (ir_builtins[row].flags & BF_ATOMIC) {
+		if (ir_builtin_atomic(row)) {
 			buf_puts(b, name);
 			buf_putc(b, '(');
 			put_addr(e, b, in);

@@ -25,7 +25,7 @@ static int reads_val(const Inst *in, int val)
  * change anything? */
 static int interferes(const Emitter *e, const Inst *n, const Inst *k)
 {
-	if (is_control(k->op))
+	if (ir_op_control(k->op))
 		return 1;
 	for (int r = 0; r < k->nres; r++) {
 		int kind = e->f->val[k->res[r]].kind;
@@ -80,7 +80,7 @@ static int slot_kind(const Inst *j, int p)
 
 static int foldable_def(const Emitter *e, const Inst *d)
 {
-	if (is_control(d->op) || d->op == OP_STORE || d->nres != 1 || d->op == OP_SETFIELD)
+	if (ir_op_control(d->op) || d->op == OP_STORE || d->nres != 1 || d->op == OP_SETFIELD)
 		return 0; /* a struct's field is set by a statement of its own */
 	if (d->op == OP_CALL && e->m->fn[d->callee]->nret != 1)
 		return 0;

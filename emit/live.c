@@ -17,35 +17,14 @@
 
 #include "emit/emit_int.h"
 
-/* Does op end or open a block (if, for, loop, break, continue, ret)? */
-int is_control(int op)
-{
-	return op == OP_IF || op == OP_FOR || op == OP_LOOP || op == OP_BREAK ||
-	       op == OP_CONTINUE || op == OP_RET;
-}
-
-/* The memory effects of an instruction, FX_*. */
+/* The memory effects of an instruction, FX_READ and FX_WRITE (a print
+ * writes: it stays in order with the other prints and calls); a call's
+ * are its callee's. */
 int inst_fx(const Emitter *e, const Inst *in)
 {
-	switch (in->op) {
-	case OP_LOAD: return FX_READ;
-	case OP_STORE: return FX_WRITE;
-	case OP_PRINTF: return FX_WRITE; /* in order with the other prints and calls */
-	case OP_CALL: return e->fx[in->callee];
-	case OP_BUILTIN:
-		return ir_builtins[in->callee].flags & BF_ATOMIC ? FX_READ | FX_WRITE : 0;
-	case OP_TAPE_GET:
-		return FX_READ;
-	case OP_TAPE_OPEN:
-	case OP_TAPE_LOOP:
-	case OP_TAPE_KEEP:
-	case OP_TAPE_PUT:
-	case OP_TAPE_BACK:
-	case OP_TAPE_COUNT:
-	case OP_TAPE_MEASURED:
-		return FX_READ | FX_WRITE;
-	}
-	return 0;
+	if (in->op == OP_CALL)
+		return e->fx[in->callee];
+	return ir_inst_fx(in) & (FX_READ | FX_WRITE);
 }
 
 /* Or into *fx the effects of b's instructions, nested ones too. */
@@ -151,7 +130,7 @@ static void mark_unreachable(Emitter *e, const Block *b)
 		}
 		mark_unreachable(e, &in->body);
 		mark_unreachable(e, &in->els);
-		if (in->op == OP_RET || in->op == OP_BREAK || in->op == OP_CONTINUE)
+		if (ir_op_jump(in->op))
 			after = 1;
 	}
 }
@@ -196,7 +175,7 @@ static int drop_dead(Emitter *e)
 	for (int id = e->ninst - 1; id >= 0; id--) {
 		IInfo *x = &e->ii[id];
 		const Inst *in = x->in;
-		if (x->dead || is_control(in->op) || in->op == OP_STORE || (inst_fx(e, in) & FX_WRITE))
+		if (x->dead || ir_op_control(in->op) || (inst_fx(e, in) & FX_WRITE))
 			continue;
 		if (in->op == OP_CALL && !in->nres && e->m->fn[in->callee]->nret)
 			; /* a pure call whose results are ignored */

@@ -67,7 +67,7 @@ static void hash_block(Hasher *h, const Block *b)
 			put_value(h, in->arg[j]);
 		for (int j = 0; j < in->nres; j++)
 			put_value(h, in->res[j]);
-		if (in->op == OP_IF || in->op == OP_FOR || in->op == OP_LOOP)
+		if (ir_op_blocks(in->op))
 			hash_block(h, &in->body);
 		if (in->op == OP_IF)
 			hash_block(h, &in->els);

@@ -11,7 +11,7 @@
 #include "ir.h"
 
 const OpInfo ir_ops[OP_COUNT] = {
-#define OP(e, s, na, nr) {s, na, nr},
+#define OP(e, s, na, nr, cl) {s, na, nr, cl},
 #include "ops.h"
 #undef OP
 };

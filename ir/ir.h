@@ -154,15 +154,30 @@ Type ty_from_warp(const char *name);
 /* ---- opcodes and builtins -------------------------------------------- */
 
 enum {
-#define OP(e, s, na, nr) OP_##e,
+#define OP(e, s, na, nr, cl) OP_##e,
 #include "ops.h"
 #undef OP
 	OP_COUNT
 };
 
+/* What an opcode is: ops.h's class column, flags (0: a pure value, no
+ * effect and no memory read).  Read them through the predicates below
+ * the instructions. */
+enum {
+	OC_READ = 1,   /* reads memory: load; the tape's operations */
+	OC_WRITE = 2,  /* writes memory: store; the tape's operations but tape_get */
+	OC_PRINT = 4,  /* writes the log: printf */
+	OC_CALL = 8,   /* what it does is its callee's: call, builtin */
+	OC_BLOCK = 16, /* holds blocks: if, for, loop */
+	OC_LOOP = 32,  /* a loop: for, loop */
+	OC_JUMP = 64,  /* leaves its block: break, continue, ret */
+	OC_TAPE = 128, /* acts on a backward kernel's tape */
+};
+
 typedef struct OpInfo {
 	const char *name;
 	int nargs, nres;
+	int cls;           /* OC_* */
 } OpInfo;
 extern const OpInfo ir_ops[OP_COUNT];
 
@@ -307,6 +322,52 @@ typedef struct Module {
 	int32_t *strindex;  /* str by text: open addressing over index + 1 */
 	int capstrindex;
 } Module;
+
+/* ---- what an instruction is ------------------------------------------ */
+
+/* The questions passes ask of an opcode's class (OC_*): does it hold
+ * blocks or leave one (the structured control flow: if, for, loop, break,
+ * continue, ret)?  hold blocks (if, for, loop)?  is it a loop (for,
+ * loop)?  leave its block (break, continue, ret)?  act on the tape? */
+static inline int ir_op_control(int op) { return ir_ops[op].cls & (OC_BLOCK | OC_JUMP); }
+static inline int ir_op_blocks(int op) { return ir_ops[op].cls & OC_BLOCK; }
+static inline int ir_op_loop(int op) { return ir_ops[op].cls & OC_LOOP; }
+static inline int ir_op_jump(int op) { return ir_ops[op].cls & OC_JUMP; }
+static inline int ir_op_tape(int op) { return ir_ops[op].cls & OC_TAPE; }
+
+/* Is builtin row an atomic (BF_ATOMIC: it reads and writes an array
+ * element, in no set order with the other threads)?  Is in a call of one? */
+static inline int ir_builtin_atomic(int row) { return (ir_builtins[row].flags & BF_ATOMIC) != 0; }
+static inline int ir_inst_atomic(const Inst *in)
+{
+	return in->op == OP_BUILTIN && ir_builtin_atomic(in->callee);
+}
+
+/* Is in a pure value: no effect, no memory read, no control?  An opcode
+ * of class 0, or a builtin but an atomic (a call is not: what it does is
+ * its callee's, ir/calls.c). */
+static inline int ir_inst_pure(const Inst *in)
+{
+	return ir_ops[in->op].cls == 0 || (in->op == OP_BUILTIN && !ir_builtin_atomic(in->callee));
+}
+
+/* The effects of an instruction on memory, as flags: FX_READ, it reads
+ * memory; FX_WRITE, it writes memory, or must keep its place among what
+ * does (a print, the tape's operations); FX_ATOMIC, it uses an atomic;
+ * FX_PRINT, it writes the log.  An atomic reads and writes, a print
+ * writes; so FX_READ alone is a plain read. */
+enum { FX_READ = 1, FX_WRITE = 2, FX_ATOMIC = 4, FX_PRINT = 8 };
+
+/* in's own effects (FX_*); a call's are its callee's (ir/calls.c), none
+ * here. */
+static inline int ir_inst_fx(const Inst *in)
+{
+	int c = ir_ops[in->op].cls;
+	if (in->op == OP_BUILTIN)
+		return ir_builtin_atomic(in->callee) ? FX_READ | FX_WRITE | FX_ATOMIC : 0;
+	return (c & OC_READ ? FX_READ : 0) | (c & OC_WRITE ? FX_WRITE : 0) |
+	       (c & OC_PRINT ? FX_WRITE | FX_PRINT : 0);
+}
 
 /* ---- building -------------------------------------------------------- */
 

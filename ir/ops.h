@@ -2,68 +2,77 @@
  * ops.h: the IR's opcodes, one row each.  The reader, the printer, the
  * verifier, kdiff and both emitters all expand this one table:
  *
- *     OP(ENUM, "spelling", nargs, nres)
+ *     OP(ENUM, "spelling", nargs, nres, class)
  *
  * nargs and nres are the exact operand and result counts, or -1 where they
- * vary (the verifier checks those by hand).  Builtins (sin, dot, atomic_add,
+ * vary (the verifier checks those by hand).  class says what the opcode
+ * is, as flags (OC_* in ir.h, read through the predicates there): 0 a pure
+ * value, no effect and no memory read; OC_READ and OC_WRITE, it reads or
+ * writes memory; OC_PRINT, it writes the log; OC_CALL, what it does is its
+ * callee's (a function's, or a builtin row's: BF_ATOMIC); OC_BLOCK, it
+ * holds blocks, OC_LOOP as a loop; OC_JUMP, it leaves its block; OC_TAPE,
+ * it acts on a backward kernel's tape.  Builtins (sin, dot, atomic_add,
  * tid, ...) are not opcodes: they are rows of builtins.h and appear in the
  * IR under their own names as OP_BUILTIN.
  */
 /* values */
-OP(MOV, "mov", 1, 1)           /* %x = mov a             copy */
-OP(NEG, "neg", 1, 1)           /* -a                      int float vec mat */
-OP(ADD, "add", 2, 1)           /* a + b                   same type */
-OP(SUB, "sub", 2, 1)
-OP(MUL, "mul", 2, 1)           /* scalar, s*v, v*s, s*m, m*s, m*v, m*m */
-OP(DIV, "div", 2, 1)           /* int truncates; v/s, m/s */
-OP(FLOORDIV, "floordiv", 2, 1) /* floor(a/b), ints too (Warp's rule) */
-OP(MOD, "mod", 2, 1)           /* int: C %; float: fmodf */
-OP(LT, "lt", 2, 1)             /* comparisons give bool */
-OP(LE, "le", 2, 1)
-OP(GT, "gt", 2, 1)
-OP(GE, "ge", 2, 1)
-OP(EQ, "eq", 2, 1)
-OP(NE, "ne", 2, 1)
-OP(AND, "and", 2, 1)           /* bool, both sides evaluated */
-OP(OR, "or", 2, 1)
-OP(NOT, "not", 1, 1)
-OP(BIT_AND, "bit_and", 2, 1)   /* a & b, ints of one type */
-OP(BIT_OR, "bit_or", 2, 1)     /* a | b */
-OP(BIT_XOR, "bit_xor", 2, 1)   /* a ^ b */
-OP(LSHIFT, "lshift", 2, 1)     /* a << b, the count taken modulo the width */
-OP(RSHIFT, "rshift", 2, 1)     /* a >> b (arithmetic on signed types), likewise */
-OP(INVERT, "invert", 1, 1)     /* ~a */
-OP(SELECT, "select", 3, 1)     /* select c, a, b: c ? a : b, both evaluated */
-OP(CONV, "conv", 1, 1)         /* float(i), int(f) (toward zero, saturating), wp.float64(x),
-                                * wp.vec3d(v): to the result's type */
-OP(BITCAST, "bitcast", 1, 1)   /* wp.cast(x, T): x's bits as the result's type, of x's size */
-OP(MAKE, "make", -1, 1)        /* a vector, matrix, quat or transform from 0, 1
-                                * or all components (a transform: also p, q) */
-OP(EXTRACT, "extract", -1, 1)  /* v[k], m[i] (a row), m[i, j] */
-OP(INSERT, "insert", -1, 1)    /* v with [k] replaced, m with row/element */
-OP(LOAD, "load", -1, 1)        /* a[i], a[i, j], ...: one index per dimension */
-OP(STORE, "store", -1, 0)      /* a[i, ...] = v */
-OP(SHAPE, "shape", 2, 1)       /* a.shape[k], k a constant */
-OP(FIELD, "field", 1, 1)       /* %x = field %s, NAME: s.NAME (callee: the field's index) */
-OP(SETFIELD, "setfield", 2, 1) /* %t = setfield %s, NAME, %x: s with s.NAME = x */
-OP(CALL, "call", -1, -1)       /* %r... = call @f args */
-OP(BUILTIN, "", -1, -1)        /* sin, dot, atomic_add, tid, ... */
-OP(PRINTF, "printf", -1, 0)    /* printf "fmt", a, b: wp.printf and print, to the log (krun's
-                                * stderr); the format is string `callee` of the module */
+OP(MOV, "mov", 1, 1, 0)               /* %x = mov a             copy */
+OP(NEG, "neg", 1, 1, 0)               /* -a                      int float vec mat */
+OP(ADD, "add", 2, 1, 0)               /* a + b                   same type */
+OP(SUB, "sub", 2, 1, 0)
+OP(MUL, "mul", 2, 1, 0)               /* scalar, s*v, v*s, s*m, m*s, m*v, m*m */
+OP(DIV, "div", 2, 1, 0)               /* int truncates; v/s, m/s */
+OP(FLOORDIV, "floordiv", 2, 1, 0)     /* floor(a/b), ints too (Warp's rule) */
+OP(MOD, "mod", 2, 1, 0)               /* int: C %; float: fmodf */
+OP(LT, "lt", 2, 1, 0)                 /* comparisons give bool */
+OP(LE, "le", 2, 1, 0)
+OP(GT, "gt", 2, 1, 0)
+OP(GE, "ge", 2, 1, 0)
+OP(EQ, "eq", 2, 1, 0)
+OP(NE, "ne", 2, 1, 0)
+OP(AND, "and", 2, 1, 0)               /* bool, both sides evaluated */
+OP(OR, "or", 2, 1, 0)
+OP(NOT, "not", 1, 1, 0)
+OP(BIT_AND, "bit_and", 2, 1, 0)       /* a & b, ints of one type */
+OP(BIT_OR, "bit_or", 2, 1, 0)         /* a | b */
+OP(BIT_XOR, "bit_xor", 2, 1, 0)       /* a ^ b */
+OP(LSHIFT, "lshift", 2, 1, 0)         /* a << b, the count taken modulo the width */
+OP(RSHIFT, "rshift", 2, 1, 0)         /* a >> b (arithmetic on signed types), likewise */
+OP(INVERT, "invert", 1, 1, 0)         /* ~a */
+OP(SELECT, "select", 3, 1, 0)         /* select c, a, b: c ? a : b, both evaluated */
+OP(CONV, "conv", 1, 1, 0)             /* float(i), int(f) (toward zero, saturating), wp.float64(x),
+                                       * wp.vec3d(v): to the result's type */
+OP(BITCAST, "bitcast", 1, 1, 0)       /* wp.cast(x, T): x's bits as the result's type, of x's size */
+OP(MAKE, "make", -1, 1, 0)            /* a vector, matrix, quat or transform from 0, 1
+                                       * or all components (a transform: also p, q) */
+OP(EXTRACT, "extract", -1, 1, 0)      /* v[k], m[i] (a row), m[i, j] */
+OP(INSERT, "insert", -1, 1, 0)        /* v with [k] replaced, m with row/element */
+OP(LOAD, "load", -1, 1, OC_READ)      /* a[i], a[i, j], ...: one index per dimension */
+OP(STORE, "store", -1, 0, OC_WRITE)   /* a[i, ...] = v */
+OP(SHAPE, "shape", 2, 1, 0)           /* a.shape[k], k a constant (the shape is the view's) */
+OP(FIELD, "field", 1, 1, 0)           /* %x = field %s, NAME: s.NAME (callee: the field's index) */
+OP(SETFIELD, "setfield", 2, 1, 0)     /* %t = setfield %s, NAME, %x: s with s.NAME = x */
+OP(CALL, "call", -1, -1, OC_CALL)     /* %r... = call @f args */
+OP(BUILTIN, "", -1, -1, OC_CALL)      /* sin, dot, atomic_add, tid, ... */
+OP(PRINTF, "printf", -1, 0, OC_PRINT) /* printf "fmt", a, b: wp.printf and print, to the log (krun's
+                                       * stderr); the format is string `callee` of the module */
 /* structured control flow */
-OP(IF, "if", 1, 0)             /* if c { then } else { else } */
-OP(FOR, "for", 3, 1)           /* for %j: int = lo, hi, step { body } */
-OP(LOOP, "loop", 0, 0)         /* loop { body }, left by break or return */
-OP(BREAK, "break", 0, 0)
-OP(CONTINUE, "continue", 0, 0)
-OP(RET, "ret", -1, 0)          /* ret, or ret a, b in a func */
+OP(IF, "if", 1, 0, OC_BLOCK)                   /* if c { then } else { else } */
+OP(FOR, "for", 3, 1, OC_BLOCK | OC_LOOP)       /* for %j: int = lo, hi, step { body } */
+OP(LOOP, "loop", 0, 0, OC_BLOCK | OC_LOOP)     /* loop { body }, left by break or return */
+OP(BREAK, "break", 0, 0, OC_JUMP)
+OP(CONTINUE, "continue", 0, 0, OC_JUMP)
+OP(RET, "ret", -1, 0, OC_JUMP)                 /* ret, or ret a, b in a func */
 /* the tape of a backward kernel (doc/autodiff.md): per thread, the states
- * its loops begin their trips with, as checkpoints */
-OP(TAPE_OPEN, "tape_open", 1, 0)       /* tape_open %tape: this thread's part of the tape */
-OP(TAPE_LOOP, "tape_loop", 1, 1)       /* %h: int = tape_loop ID: a run of loop ID keeps checkpoints */
-OP(TAPE_KEEP, "tape_keep", 2, 1)       /* %k: bool = tape_keep %h, %trip: is trip's state kept? */
-OP(TAPE_PUT, "tape_put", 3, 0)         /* tape_put %h, SLOT, %x: value SLOT of that state */
-OP(TAPE_BACK, "tape_back", 2, 1)       /* %from: int = tape_back %h, %trip: trip's checkpoint */
-OP(TAPE_GET, "tape_get", 3, 1)         /* %x: T = tape_get %h, SLOT, %start: value SLOT there */
-OP(TAPE_COUNT, "tape_count", 1, 0)     /* tape_count ID: a trip of loop ID, only counted */
-OP(TAPE_MEASURED, "tape_measured", 0, 1) /* %m: bool = tape_measured: only measuring? */
+ * its loops begin their trips with, as checkpoints; each operation reads
+ * and moves the thread's place on it, but tape_get, which only reads */
+#define OC_TAPE_RW (OC_TAPE | OC_READ | OC_WRITE)
+OP(TAPE_OPEN, "tape_open", 1, 0, OC_TAPE_RW)         /* tape_open %tape: this thread's part of the tape */
+OP(TAPE_LOOP, "tape_loop", 1, 1, OC_TAPE_RW)         /* %h: int = tape_loop ID: a run of loop ID keeps checkpoints */
+OP(TAPE_KEEP, "tape_keep", 2, 1, OC_TAPE_RW)         /* %k: bool = tape_keep %h, %trip: is trip's state kept? */
+OP(TAPE_PUT, "tape_put", 3, 0, OC_TAPE_RW)           /* tape_put %h, SLOT, %x: value SLOT of that state */
+OP(TAPE_BACK, "tape_back", 2, 1, OC_TAPE_RW)         /* %from: int = tape_back %h, %trip: trip's checkpoint */
+OP(TAPE_GET, "tape_get", 3, 1, OC_TAPE | OC_READ)    /* %x: T = tape_get %h, SLOT, %start: value SLOT there */
+OP(TAPE_COUNT, "tape_count", 1, 0, OC_TAPE_RW)       /* tape_count ID: a trip of loop ID, only counted */
+OP(TAPE_MEASURED, "tape_measured", 0, 1, OC_TAPE_RW) /* %m: bool = tape_measured: only measuring? */
+#undef OC_TAPE_RW

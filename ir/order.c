@@ -73,8 +73,7 @@ static void drop_shared(const Block *b, uint8_t *own, int tid)
 		int at_tid = in->narg >= 2 && in->arg[1] == tid;
 		int from = (in->op == OP_LOAD && in->narg == 2 && at_tid) ||
 				   (in->op == OP_STORE && in->narg == 3 && at_tid) ||
-				   (in->op == OP_BUILTIN && (ir_builtins[in->callee].flags & BF_ATOMIC) &&
-				    at_tid && in->narg <= 4)
+				   (ir_inst_atomic(in) && at_tid && in->narg <= 4)
 			       ? 1 : 0;
 		for (int k = from; k < in->narg; k++)
 			own[in->arg[k]] = 0;
@@ -121,9 +120,9 @@ static int leaves(const Block *b)
 {
 	for (int i = 0; i < b->n; i++) {
 		const Inst *in = &b->v[i];
-		if (in->op == OP_BREAK || in->op == OP_CONTINUE || in->op == OP_RET)
+		if (ir_op_jump(in->op))
 			return 1;
-		if ((in->op == OP_IF || in->op == OP_FOR || in->op == OP_LOOP) &&
+		if (ir_op_blocks(in->op) &&
 		    (leaves(&in->body) || leaves(&in->els)))
 			return 1;
 	}
@@ -201,7 +200,7 @@ static void walk(Taint *s, const Block *b, int ctx)
 			call(s, in, c);
 			continue;
 		case OP_BUILTIN:
-			if ((ir_builtins[in->callee].flags & BF_ATOMIC) && s->own[in->arg[0]]) {
+			if (ir_builtin_atomic(in->callee) && s->own[in->arg[0]]) {
 				/* a load and a store of the thread's own element */
 				if (c || any_arg(s, in, 1))
 					taint(s, in->arg[0]);
@@ -210,7 +209,7 @@ static void walk(Taint *s, const Block *b, int ctx)
 						taint(s, in->res[r]);
 				continue;
 			}
-			if (ir_builtins[in->callee].flags & BF_ATOMIC) {
+			if (ir_builtin_atomic(in->callee)) {
 				int e = in->callee;
 				if (c || any_arg(s, in, 1) || e == BI_ATOMIC_EXCH || e == BI_ATOMIC_CAS)
 					taint(s, in->arg[0]);

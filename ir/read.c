@@ -635,7 +635,7 @@ static void parse_simple(Reader *r, Block *b)
 		rerror(r, &opt, "expected an operation, found %s", tok_desc(&opt, buf, sizeof buf));
 	next(r);
 	int op = find_op(&opt), callee = -1;
-	if (op == OP_IF || op == OP_FOR || op == OP_LOOP)
+	if (op >= 0 && ir_op_blocks(op))
 		rerror(r, &opt, "'%.*s' cannot have results", opt.n, opt.p);
 	if (op == OP_CALL) {
 		Tok g = r->tok;

@@ -93,8 +93,6 @@ static void state_and(const Verifier *v, uint8_t *dst, const uint8_t *src)
 		dst[i] &= src[i];
 }
 
-static int is_tape_op(int op) { return op >= OP_TAPE_OPEN && op <= OP_TAPE_MEASURED; }
-
 /* A tape operand that must be a non-negative int constant. */
 static void tape_const(Verifier *v, const Inst *in, int k)
 {
@@ -114,7 +112,7 @@ static void check_tape(Verifier *v, const Inst *in)
 		if (v->handle[in->arg[k]] && !(k == 0 && op >= OP_TAPE_KEEP && op <= OP_TAPE_GET))
 			verr(v, where(v, in), "a loop handle of the tape can only be the first operand "
 			     "of tape_keep, tape_put, tape_back or tape_get");
-	if (!is_tape_op(op))
+	if (!ir_op_tape(op))
 		return;
 	if (!v->f->backward)
 		verr(v, where(v, in), "%s can only be used in a backward kernel", ir_ops[op].name);
