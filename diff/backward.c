@@ -69,16 +69,18 @@ static void promote_block(Module *m, Func *pf, const Block *b, Block *out, const
 	}
 }
 
+typedef struct TidLoads {
+	const uint8_t *tidv;
+	int *n;
+} TidLoads;
+
 /* count, per array, its loads at an index holding wp.tid() (tidv) */
-static void tid_loads(const Block *b, const uint8_t *tidv, int *n)
+static int tid_load(void *ctx, const Inst *in)
 {
-	for (int i = 0; i < b->n; i++) {
-		const Inst *in = &b->v[i];
-		if (in->op == OP_LOAD && tidv[in->arg[1]])
-			n[in->arg[0]]++;
-		tid_loads(&in->body, tidv, n);
-		tid_loads(&in->els, tidv, n);
-	}
+	TidLoads *t = ctx;
+	if (in->op == OP_LOAD && t->tidv[in->arg[1]])
+		t->n[in->arg[0]]++;
+	return 0;
 }
 
 static int ret_in_loop(const Block *b, int depth)
@@ -124,7 +126,8 @@ static const Func *promote(Module *m, D *d, const Func *f)
 		return f;
 	int writable = !ret_in_loop(&f->body, 0);
 	int *attid = salloc(d, ((size_t)f->nval + 1) * sizeof *attid);
-	tid_loads(&f->body, tidv, attid);
+	TidLoads tl = {tidv, attid};
+	ir_walk_const(&f->body, tid_load, &tl);
 	Func *pf = salloc(d, sizeof *pf);
 	*pf = *f;
 	d->iscell = salloc(d, (size_t)f->nval + f->nparam + 1);

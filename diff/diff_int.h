@@ -22,6 +22,7 @@
 #define KS_DIFF_INT_H
 
 #include "diff.h"
+#include "ir/walk.h"
 
 /* ---- the tape ---------------------------------------------------------- */
 
@@ -261,7 +262,7 @@ void check_kernel(Module *m, D *d, const Func *f);
 /* May a call to _adj func fi write memory (before its body is made)?
  * May b write memory? */
 int adj_writes(const Module *m, int fi);
-int writes(const D *d, const Block *b);
+int writes(D *d, const Block *b);
 
 /* ---- the forward sweep (forward.c) ------------------------------------- */
 

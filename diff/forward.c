@@ -55,26 +55,37 @@ static int assignable(const D *d, int id)
 	return (v->kind == VK_VAR || v->kind == VK_PARAM) && !ty_is_array(v->ty);
 }
 
+typedef struct Assigned {
+	const D *d;
+	uint8_t *mark;
+} Assigned;
+
+static int mark_assigned(void *ctx, const Inst *in)
+{
+	Assigned *a = ctx;
+	if (in->op != OP_FOR)
+		for (int k = 0; k < in->nres; k++)
+			if (assignable(a->d, in->res[k]))
+				a->mark[in->res[k]] = 1;
+	return 0;
+}
+
 /* mark the variables assigned in b (not for-loop variables) */
 void assigned(const D *d, const Block *b, uint8_t *mark)
 {
-	for (int i = 0; i < b->n; i++) {
-		const Inst *in = &b->v[i];
-		if (in->op != OP_FOR)
-			for (int k = 0; k < in->nres; k++)
-				if (assignable(d, in->res[k]))
-					mark[in->res[k]] = 1;
-		assigned(d, &in->body, mark);
-		assigned(d, &in->els, mark);
-	}
+	Assigned a = {d, mark};
+	ir_walk_const(b, mark_assigned, &a);
+}
+
+static int is_ret(void *ctx, const Inst *in)
+{
+	(void)ctx;
+	return in->op == OP_RET;
 }
 
 int has_ret(const Block *b)
 {
-	for (int i = 0; i < b->n; i++)
-		if (b->v[i].op == OP_RET || has_ret(&b->v[i].body) || has_ret(&b->v[i].els))
-			return 1;
-	return 0;
+	return ir_walk_const(b, is_ret, NULL);
 }
 
 /* may b leave the enclosing region (break, continue, or ret)? */
@@ -115,17 +126,19 @@ static int always_exits(const Block *b)
 	return 0;
 }
 
+static int first_def(void *ctx, const Inst *in)
+{
+	const Inst **def = ctx;
+	for (int k = 0; k < in->nres; k++)
+		if (!def[in->res[k]])
+			def[in->res[k]] = in;
+	return 0;
+}
+
 /* def[v]: the first instruction of b (nested blocks too) that defines v */
 void first_defs(const Block *b, const Inst **def)
 {
-	for (int i = 0; i < b->n; i++) {
-		const Inst *in = &b->v[i];
-		for (int k = 0; k < in->nres; k++)
-			if (!def[in->res[k]])
-				def[in->res[k]] = in;
-		first_defs(&in->body, def);
-		first_defs(&in->els, def);
-	}
+	ir_walk_const(b, first_def, def);
 }
 
 /* Do values x and y name the same array: the same value, or the same
@@ -150,25 +163,28 @@ static int same_array(const Inst *const *def, int x, int y)
 	}
 }
 
-/* Walk b for store `st`; then for an instruction that may read array arr
- * (a load, a call of a func that loads it, an atomic): 1 when found. */
-static int reads_after(D *d, const Inst *const *def, const Block *b, const Inst *st, int arr, int *seen)
+typedef struct ReadAfter {
+	D *d;
+	const Inst *const *def; /* first_defs's */
+	const Inst *st;
+	int arr, seen;
+} ReadAfter;
+
+/* Walking for store `st`, then for an instruction that may read array
+ * arr (a load, a call of a func that loads it, an atomic): 1 when found. */
+static int reads_after(void *ctx, const Inst *in)
 {
-	for (int i = 0; i < b->n; i++) {
-		const Inst *in = &b->v[i];
-		if (in == st) {
-			*seen = 1;
-		} else if (*seen && in->narg && same_array(def, in->arg[0], arr) &&
-			   (in->op == OP_LOAD || ir_inst_atomic(in))) {
-			return 1;
-		} else if (*seen && in->op == OP_CALL) {
-			Summary *sm = &d->sum[in->callee];
-			for (int k = 0; k < in->narg; k++)
-				if (same_array(def, in->arg[k], arr) && (!sm->done || sm->loads[k] || sm->atomics[k]))
-					return 1;
-		}
-		if (reads_after(d, def, &in->body, st, arr, seen) || reads_after(d, def, &in->els, st, arr, seen))
-			return 1;
+	ReadAfter *r = ctx;
+	if (in == r->st) {
+		r->seen = 1;
+	} else if (r->seen && in->narg && same_array(r->def, in->arg[0], r->arr) &&
+		   (in->op == OP_LOAD || ir_inst_atomic(in))) {
+		return 1;
+	} else if (r->seen && in->op == OP_CALL) {
+		Summary *sm = &r->d->sum[in->callee];
+		for (int k = 0; k < in->narg; k++)
+			if (same_array(r->def, in->arg[k], r->arr) && (!sm->done || sm->loads[k] || sm->atomics[k]))
+				return 1;
 	}
 	return 0;
 }
@@ -178,13 +194,13 @@ static int reads_after(D *d, const Inst *const *def, const Block *b, const Inst 
  * make it (nor the reverse undo it). */
 static int read_after(D *d, const Inst *st)
 {
-	int seen = 0;
 	const Inst **def = xmalloc(sizeof *def * (size_t)(d->f->nval + 1));
 	memset(def, 0, sizeof *def * (size_t)(d->f->nval + 1));
 	first_defs(&d->f->body, def);
-	int r = reads_after(d, def, &d->f->body, st, st->arg[0], &seen);
+	ReadAfter r = {d, def, st, st->arg[0], 0};
+	int found = ir_walk_const(&d->f->body, reads_after, &r);
 	free(def);
-	return r;
+	return found;
 }
 
 /* ---- the forward sweep ------------------------------------------------- */

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "live.h"
+#include "ir/walk.h"
 
 /* The walk's state: the function's calls that may write, the set size,
  * the visitor, and whether something was dropped. */
@@ -83,36 +84,32 @@ int live_removable(const Inst *in, const uint8_t *callfx, int ncallfx)
 
 static int removable(const Live *L, const Inst *in) { return live_removable(in, L->callfx, L->ncallfx); }
 
-/* Does b do anything but compute values (a store, an atomic, a call that
- * writes, a ret, the tape)? */
-static int has_effects(const Live *L, const Block *b)
+/* Does in do anything but compute values or hold what may (a store, an
+ * atomic, a call that writes, a ret, the tape)? */
+static int effect(void *L, const Inst *in)
 {
-	for (int i = 0; i < b->n; i++) {
-		const Inst *in = &b->v[i];
-		if (ir_op_blocks(in->op)) {
-			if (has_effects(L, &in->body) || has_effects(L, &in->els))
-				return 1;
-			continue;
-		}
-		if (in->op == OP_BREAK || in->op == OP_CONTINUE)
-			continue;
-		if (!removable(L, in))
+	if (ir_op_blocks(in->op) || in->op == OP_BREAK || in->op == OP_CONTINUE)
+		return 0;
+	return !removable(L, in);
+}
+
+static int has_effects(Live *L, const Block *b)
+{
+	return ir_walk_const(b, effect, L);
+}
+
+/* Does in assign a value of the set live? */
+static int assigns_live(void *live, const Inst *in)
+{
+	for (int k = 0; k < in->nres; k++)
+		if (live_has(live, in->res[k]))
 			return 1;
-	}
 	return 0;
 }
 
-static int any_assigned_live(const Block *b, const LiveWord *live)
+static int any_assigned_live(const Block *b, LiveWord *live)
 {
-	for (int i = 0; i < b->n; i++) {
-		const Inst *in = &b->v[i];
-		for (int k = 0; k < in->nres; k++)
-			if (live_has(live, in->res[k]))
-				return 1;
-		if (any_assigned_live(&in->body, live) || any_assigned_live(&in->els, live))
-			return 1;
-	}
-	return 0;
+	return ir_walk_const(b, assigns_live, live);
 }
 
 static void live_block(Live *L, Block *b, LiveWord *live, int rw, const LLoop *lc);

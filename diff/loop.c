@@ -36,43 +36,41 @@ enum { C_IN = 1, C_OUT = 2 };
 
 /* ---- which variables go round a loop ----------------------------------- */
 
+static int count_mention(void *n, const Inst *in)
+{
+	for (int k = 0; k < in->nres; k++)
+		((int *)n)[in->res[k]]++;
+	for (int k = 0; k < in->narg; k++)
+		((int *)n)[in->arg[k]]++;
+	return 0;
+}
+
 /* count, per value, the instructions of b that name it */
 void count_mentions(const Block *b, int *n)
 {
-	for (int i = 0; i < b->n; i++) {
-		const Inst *in = &b->v[i];
-		for (int k = 0; k < in->nres; k++)
-			n[in->res[k]]++;
-		for (int k = 0; k < in->narg; k++)
-			n[in->arg[k]]++;
-		count_mentions(&in->body, n);
-		count_mentions(&in->els, n);
-	}
+	ir_walk_const(b, count_mention, n);
+}
+
+typedef struct LoopId {
+	const Inst *in;
+	int next;       /* the loops walked before it */
+} LoopId;
+
+static int loops_before(void *ctx, const Inst *x)
+{
+	LoopId *l = ctx;
+	if (x == l->in)
+		return 1;
+	if (ir_op_loop(x->op))
+		l->next++;
+	return 0;
 }
 
 /* The tape ID of loop in: its number in the walk of the function. */
-static int loop_id_in(const Block *b, const Inst *in, int *next)
-{
-	for (int i = 0; i < b->n; i++) {
-		const Inst *x = &b->v[i];
-		if (x == in)
-			return *next;
-		if (ir_op_loop(x->op))
-			(*next)++;
-		int r = loop_id_in(&x->body, in, next);
-		if (r >= 0)
-			return r;
-		r = loop_id_in(&x->els, in, next);
-		if (r >= 0)
-			return r;
-	}
-	return -1;
-}
-
 static int loop_id(const D *d, const Inst *in)
 {
-	int next = 0;
-	return loop_id_in(&d->f->body, in, &next);
+	LoopId l = {in, 0};
+	return ir_walk_const(&d->f->body, loops_before, &l) ? l.next : -1;
 }
 
 /* How each variable the body of loop in assigns goes round it (C_*). */

@@ -59,20 +59,17 @@
 
 #include "opt.h"
 
-/* Mark the arrays b may write: stored to, updated by an atomic, passed
+/* Mark the arrays in may write: stored to, updated by an atomic, passed
  * to a call that writes. */
-static void find_written(Opt *O, const Block *b)
+static int find_written(void *ctx, const Inst *in)
 {
-	for (int i = 0; i < b->n; i++) {
-		const Inst *in = &b->v[i];
-		if (in->op == OP_STORE || ir_inst_atomic(in))
-			O->written[in->arg[0]] = 1;
-		if (in->op == OP_CALL && in->callee < O->di->ncallfx && O->di->callfx[in->callee])
-			for (int k = 0; k < in->narg; k++)
-				O->written[in->arg[k]] = 1;
-		find_written(O, &in->body);
-		find_written(O, &in->els);
-	}
+	Opt *O = ctx;
+	if (in->op == OP_STORE || ir_inst_atomic(in))
+		O->written[in->arg[0]] = 1;
+	if (in->op == OP_CALL && in->callee < O->di->ncallfx && O->di->callfx[in->callee])
+		for (int k = 0; k < in->narg; k++)
+			O->written[in->arg[k]] = 1;
+	return 0;
 }
 
 void diff_opt(Module *m, Func *f, const DiffInfo *di)
@@ -84,7 +81,7 @@ void diff_opt(Module *m, Func *f, const DiffInfo *di)
 	O.di = di;
 	O.written = xmalloc((size_t)f->nval + 1);
 	memset(O.written, 0, (size_t)f->nval + 1);
-	find_written(&O, &f->body);
+	ir_walk_const(&f->body, find_written, &O);
 	for (int round = 0; round < 16; round++) {
 		O.changed = 0;
 		fwd_pass(&O);

@@ -9,6 +9,7 @@
 
 #include "diff.h"
 #include "live.h"
+#include "ir/walk.h"
 
 typedef struct Fold Fold;
 

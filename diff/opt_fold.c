@@ -412,39 +412,45 @@ static void capture(Opt *O, Fact *into, int *seen)
 	*seen = 1;
 }
 
-/* The values the body of a loop defines (the loop variable included). */
-static void defined_in(Opt *O, const Block *b, int32_t **v, int *n, int *cap)
+typedef struct Defined {
+	Opt *O;
+	FLoop *L;
+	int cap;
+} Defined;
+
+/* The values the body of a loop defines (the loop variable included):
+ * each once, in L->v, marked (stamp gen). */
+static int defined_in(void *ctx, const Inst *in)
 {
-	for (int i = 0; i < b->n; i++) {
-		const Inst *in = &b->v[i];
-		for (int k = 0; k < in->nres; k++) {
-			int r = in->res[k];
-			if (O->stamp[r] == O->gen)
-				continue;
-			O->stamp[r] = O->gen;
-			if (*n == *cap) {
-				*cap = *cap ? 2 * *cap : 16;
-				*v = xrealloc(*v, (size_t)*cap * sizeof **v);
-			}
-			(*v)[(*n)++] = r;
+	Defined *d = ctx;
+	Opt *O = d->O;
+	FLoop *L = d->L;
+	for (int k = 0; k < in->nres; k++) {
+		int r = in->res[k];
+		if (O->stamp[r] == O->gen)
+			continue;
+		O->stamp[r] = O->gen;
+		if (L->n == d->cap) {
+			d->cap = d->cap ? 2 * d->cap : 16;
+			L->v = xrealloc(L->v, (size_t)d->cap * sizeof *L->v);
 		}
-		defined_in(O, &in->body, v, n, cap);
-		defined_in(O, &in->els, v, n, cap);
+		L->v[L->n++] = r;
 	}
+	return 0;
 }
 
 static void fwd_loop(Opt *O, Inst *in, int rw)
 {
 	FLoop L = {0};
-	int cap = 0;
+	Defined dv = {O, &L, 0};
 	O->gen++;
 	if (in->op == OP_FOR) {
 		O->stamp[in->res[0]] = O->gen;
 		L.v = xmalloc(16 * sizeof *L.v);
-		cap = 16;
+		dv.cap = 16;
 		L.v[L.n++] = in->res[0];
 	}
-	defined_in(O, &in->body, &L.v, &L.n, &cap);
+	ir_walk_const(&in->body, defined_in, &dv);
 	int n = L.n;
 	/* H: the facts at the head, from the entry's down to the fixed point;
 	 * a copy of a value the body defines does not hold there */

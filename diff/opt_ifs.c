@@ -20,16 +20,13 @@
 
 /* ---- fusing ifs ---- */
 
-/* Mark in set (stamp gen) the values assigned anywhere in b. */
-static void assigned_in(Opt *O, const Block *b)
+/* Mark in set (stamp gen) the values in assigns. */
+static int mark_assigned(void *ctx, const Inst *in)
 {
-	for (int i = 0; i < b->n; i++) {
-		const Inst *in = &b->v[i];
-		for (int k = 0; k < in->nres; k++)
-			O->stamp[in->res[k]] = O->gen;
-		assigned_in(O, &in->body);
-		assigned_in(O, &in->els);
-	}
+	Opt *O = ctx;
+	for (int k = 0; k < in->nres; k++)
+		O->stamp[in->res[k]] = O->gen;
+	return 0;
 }
 
 /* Is in a value instruction without effects or memory, that reads nothing
@@ -50,16 +47,18 @@ static void cat(Opt *O, Block *dst, const Block *src)
 		append(O, dst, &src->v[i]);
 }
 
+typedef struct Nots {
+	const Opt *O;
+	int *notof;
+} Nots;
+
 /* notof[t] = c for each temp t = not c */
-static void nots(const Opt *O, const Block *b, int *notof)
+static int note_not(void *ctx, const Inst *in)
 {
-	for (int i = 0; i < b->n; i++) {
-		const Inst *in = &b->v[i];
-		if (in->op == OP_NOT && V(O, in->res[0])->kind == VK_TEMP)
-			notof[in->res[0]] = in->arg[0];
-		nots(O, &in->body, notof);
-		nots(O, &in->els, notof);
-	}
+	Nots *n = ctx;
+	if (in->op == OP_NOT && V(n->O, in->res[0])->kind == VK_TEMP)
+		n->notof[in->res[0]] = in->arg[0];
+	return 0;
 }
 
 /* if c {A} else {B}; S; if c {C} else {D}  is  S; if c {A; C} else {B; D}
@@ -81,8 +80,8 @@ static void fuse_block(Opt *O, Block *b, const int *notof)
 			Inst *a = &b->v[i];
 			int c = a->arg[0];
 			O->gen++;
-			assigned_in(O, &a->body);
-			assigned_in(O, &a->els);
+			ir_walk_const(&a->body, mark_assigned, O);
+			ir_walk_const(&a->els, mark_assigned, O);
 			if (O->stamp[c] == O->gen)
 				break;
 			int j = i + 1;
@@ -129,7 +128,8 @@ void fuse_ifs(Opt *O)
 	int *notof = xmalloc((size_t)(O->cap + 1) * sizeof *notof);
 	for (int v = 0; v <= O->cap; v++)
 		notof[v] = -1;
-	nots(O, b, notof);
+	Nots n = {O, notof};
+	ir_walk_const(b, note_not, &n);
 	fuse_block(O, b, notof);
 	free(notof);
 }

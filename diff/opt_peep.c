@@ -361,32 +361,38 @@ static void cse_block(Opt *O, Block *b, Defs *d, int *to)
 	}
 }
 
+/* The rewrites of a single instruction (negs, component_of_insert), each
+ * in the order of the walk: the defining instructions they look at are
+ * those Defs found, as the rewrites before have left them. */
+typedef struct Peep {
+	Opt *O;
+	const Defs *d;
+} Peep;
+
 /* A component of a value with that component just set: (insert v, k, x)[k]
  * is x, when x still holds it (a temp, a constant, a variable last set
  * before). */
-static void component_of_insert(Opt *O, Block *b, Defs *d)
+static int component_of_insert(void *ctx, Inst *in)
 {
-	for (int i = 0; i < b->n; i++) {
-		Inst *in = &b->v[i];
-		component_of_insert(O, &in->body, d);
-		component_of_insert(O, &in->els, d);
-		if (in->op != OP_EXTRACT || in->arg[0] >= d->n || in->nres != 1)
-			continue;
-		const Inst *e = d->def[in->arg[0]];
-		if (!e || e->op != OP_INSERT || e->narg != in->narg + 1)
-			continue;
-		int same = 1;
-		for (int k = 1; k < in->narg; k++)
-			same &= is_const(O, in->arg[k]) && is_const(O, e->arg[k]) && const_eq(O, in->arg[k], e->arg[k]);
-		int x = e->arg[e->narg - 1];
-		if (!same || !unchanged(O, d, x, in->arg[0]))
-			continue;
-		in->op = OP_MOV;
-		in->narg = 1;
-		int32_t *na = arena(O, sizeof *na);
-		na[0] = x;
-		in->arg = na;
-	}
+	Opt *O = ((Peep *)ctx)->O;
+	const Defs *d = ((Peep *)ctx)->d;
+	if (in->op != OP_EXTRACT || in->arg[0] >= d->n || in->nres != 1)
+		return 0;
+	const Inst *e = d->def[in->arg[0]];
+	if (!e || e->op != OP_INSERT || e->narg != in->narg + 1)
+		return 0;
+	int same = 1;
+	for (int k = 1; k < in->narg; k++)
+		same &= is_const(O, in->arg[k]) && is_const(O, e->arg[k]) && const_eq(O, in->arg[k], e->arg[k]);
+	int x = e->arg[e->narg - 1];
+	if (!same || !unchanged(O, d, x, in->arg[0]))
+		return 0;
+	in->op = OP_MOV;
+	in->narg = 1;
+	int32_t *na = arena(O, sizeof *na);
+	na[0] = x;
+	in->arg = na;
+	return 0;
 }
 
 /* y = insert x, k, a; ...; z = insert y, k, b, y read there alone: the
@@ -434,33 +440,31 @@ static void reinserts(Opt *O, Block *b, const Defs *d)
 /* neg (neg x) is x, not (not x) too; a + neg b is a - b (exactly: IEEE
  * subtraction is the addition of the negation); x as it was at the
  * inner neg */
-static void negs(Opt *O, Block *b, Defs *d)
+static int negs(void *ctx, Inst *in)
 {
-	for (int i = 0; i < b->n; i++) {
-		Inst *in = &b->v[i];
-		negs(O, &in->body, d);
-		negs(O, &in->els, d);
-		if (in->op == OP_ADD && in->narg == 2 && T(O, in->arg[0]) == T(O, in->arg[1])) {
-			const Inst *e = d->def[in->arg[1]];
-			if (e && e->op == OP_NEG && unchanged(O, d, e->arg[0], in->arg[1])) {
-				int32_t *na = arena(O, 2 * sizeof *na);
-				na[0] = in->arg[0];
-				na[1] = e->arg[0];
-				in->op = OP_SUB;
-				in->arg = na;
-			}
-			continue;
-		}
-		if (in->op != OP_NEG && in->op != OP_NOT)
-			continue;
-		const Inst *e = d->def[in->arg[0]];
-		if (e && e->op == in->op && unchanged(O, d, e->arg[0], in->arg[0])) {
-			in->op = OP_MOV;
-			int32_t *na = arena(O, sizeof *na);
-			na[0] = e->arg[0];
+	Opt *O = ((Peep *)ctx)->O;
+	const Defs *d = ((Peep *)ctx)->d;
+	if (in->op == OP_ADD && in->narg == 2 && T(O, in->arg[0]) == T(O, in->arg[1])) {
+		const Inst *e = d->def[in->arg[1]];
+		if (e && e->op == OP_NEG && unchanged(O, d, e->arg[0], in->arg[1])) {
+			int32_t *na = arena(O, 2 * sizeof *na);
+			na[0] = in->arg[0];
+			na[1] = e->arg[0];
+			in->op = OP_SUB;
 			in->arg = na;
 		}
+		return 0;
 	}
+	if (in->op != OP_NEG && in->op != OP_NOT)
+		return 0;
+	const Inst *e = d->def[in->arg[0]];
+	if (e && e->op == in->op && unchanged(O, d, e->arg[0], in->arg[0])) {
+		in->op = OP_MOV;
+		int32_t *na = arena(O, sizeof *na);
+		na[0] = e->arg[0];
+		in->arg = na;
+	}
+	return 0;
 }
 
 /* Do accesses p and q (load, store or atomic) name the same array at
@@ -526,8 +530,9 @@ void peepholes(Opt *O)
 	defs_free(&d);
 	chains(O, &O->f->body);
 	d = defs_new(O);
-	negs(O, &O->f->body, &d);
-	component_of_insert(O, &O->f->body, &d);
+	Peep pp = {O, &d};
+	ir_walk(&O->f->body, negs, &pp);
+	ir_walk(&O->f->body, component_of_insert, &pp);
 	defs_free(&d);
 	d = defs_new(O);
 	round_trips(O, &O->f->body, &d);

@@ -16,22 +16,25 @@
 
 #include "opt.h"
 
-/* Replace the reads of v by w in in and what it holds. */
-static void replace_use(Inst *in, int v, int w, Opt *O)
+typedef struct Replace {
+	Opt *O;
+	int v, w;
+} Replace;
+
+/* Replace the reads of v by w (in in; walked, in what it holds too). */
+static int replace_use(void *ctx, Inst *in)
 {
+	Replace *r = ctx;
 	int any = 0;
 	for (int k = 0; k < in->narg; k++)
-		any |= in->arg[k] == v;
+		any |= in->arg[k] == r->v;
 	if (any) {
-		int32_t *na = arena(O, (size_t)in->narg * sizeof *na);
+		int32_t *na = arena(r->O, (size_t)in->narg * sizeof *na);
 		for (int k = 0; k < in->narg; k++)
-			na[k] = in->arg[k] == v ? w : in->arg[k];
+			na[k] = in->arg[k] == r->v ? r->w : in->arg[k];
 		in->arg = na;
 	}
-	for (int i = 0; i < in->body.n; i++)
-		replace_use(&in->body.v[i], v, w, O);
-	for (int i = 0; i < in->els.n; i++)
-		replace_use(&in->els.v[i], v, w, O);
+	return 0;
 }
 
 typedef struct RNode {
@@ -313,9 +316,9 @@ void remat_branches(Opt *O)
 			append(O, &ins, &c);
 		}
 		/* the reads of v in r's branch (the statements from idx on) */
-		int nt = map[j->v];
+		Replace rp = {O, j->v, map[j->v]};
 		for (int i = j->idx; i < j->b->n; i++)
-			replace_use(&j->b->v[i], j->v, nt, O);
+			ir_walk_inst(&j->b->v[i], replace_use, &rp);
 		for (int k = 0; k < ins.n; k++)
 			insert_at(O, j->b, j->idx + k, &ins.v[k]);
 		/* later jobs in the same block, past this point, moved */

@@ -235,26 +235,35 @@ static int declarable(const Opt *O, const Scope *x, const int *rep, int cls)
 	return 0;
 }
 
-static void copies(Opt *O, Share *s, int *uf, const Block *b)
+typedef struct Copies {
+	Opt *O;
+	Share *s;
+	int *uf;
+} Copies;
+
+/* A copy of a variable into another of its type puts the two in one
+ * group (uf), unless both are source versions, or two source names would
+ * meet, or one is a for loop's variable. */
+static int copies(void *ctx, const Inst *in)
 {
-	for (int i = 0; i < b->n; i++) {
-		const Inst *in = &b->v[i];
-		if (in->op == OP_MOV && is_var(O, in->res[0]) && is_var(O, in->arg[0])) {
-			int a = in->res[0], c = in->arg[0];
-			int internal = !(flag(O, a) & DV_SOURCE) || !(flag(O, c) & DV_SOURCE);
-			int ra = find(uf, a), rc = find(uf, c);
-			/* never two source names in one group: adj_err is
-			 * not to be named adj_energy where it is copied */
-			int clash = s->src[ra] && s->src[rc] && strcmp(s->src[ra], s->src[rc]);
-			if (T(O, a) == T(O, c) && internal && !clash && !s->forvar[a] && !s->forvar[c]) {
-				uf[ra] = rc;
-				if (!s->src[rc])
-					s->src[rc] = s->src[ra];
-			}
+	Copies *cp = ctx;
+	Opt *O = cp->O;
+	Share *s = cp->s;
+	int *uf = cp->uf;
+	if (in->op == OP_MOV && is_var(O, in->res[0]) && is_var(O, in->arg[0])) {
+		int a = in->res[0], c = in->arg[0];
+		int internal = !(flag(O, a) & DV_SOURCE) || !(flag(O, c) & DV_SOURCE);
+		int ra = find(uf, a), rc = find(uf, c);
+		/* never two source names in one group: adj_err is
+		 * not to be named adj_energy where it is copied */
+		int clash = s->src[ra] && s->src[rc] && strcmp(s->src[ra], s->src[rc]);
+		if (T(O, a) == T(O, c) && internal && !clash && !s->forvar[a] && !s->forvar[c]) {
+			uf[ra] = rc;
+			if (!s->src[rc])
+				s->src[rc] = s->src[ra];
 		}
-		copies(O, s, uf, &in->body);
-		copies(O, s, uf, &in->els);
 	}
+	return 0;
 }
 
 static int same_base(const Opt *O, int a, int b)
@@ -375,7 +384,8 @@ void share(Opt *O)
 	for (int v = 0; v < nv; v++)
 		if (is_var(O, v) && s.order[v] >= 0 && base_name(O, v) && !take(&srcnames, base_name(O, v), 0))
 			s.src[find(uf, v)] = base_name(O, v);
-	copies(O, &s, uf, &f->body);
+	Copies cp = {O, &s, uf};
+	ir_walk_const(&f->body, copies, &cp);
 	by_name(O, &s, uf, &srcnames, 0);
 	free(srcnames.slot);
 	free(s.src);

@@ -19,17 +19,15 @@
 
 #include "opt.h"
 
-static void mark_mentioned(Opt *O, const Block *b)
+/* Mark (stamp gen) the values in mentions. */
+static int mark_mentioned(void *ctx, const Inst *in)
 {
-	for (int i = 0; i < b->n; i++) {
-		const Inst *in = &b->v[i];
-		for (int k = 0; k < in->nres; k++)
-			O->stamp[in->res[k]] = O->gen;
-		for (int k = 0; k < in->narg; k++)
-			O->stamp[in->arg[k]] = O->gen;
-		mark_mentioned(O, &in->body);
-		mark_mentioned(O, &in->els);
-	}
+	Opt *O = ctx;
+	for (int k = 0; k < in->nres; k++)
+		O->stamp[in->res[k]] = O->gen;
+	for (int k = 0; k < in->narg; k++)
+		O->stamp[in->arg[k]] = O->gen;
+	return 0;
 }
 
 static int mentions_args(const Inst *in, int v)
@@ -138,12 +136,7 @@ void sink_inits(Opt *O)
 		}
 		/* a variable this statement mentions is not first mentioned
 		 * by an init further down */
-		for (int k = 0; k < in->nres; k++)
-			O->stamp[in->res[k]] = O->gen;
-		for (int k = 0; k < in->narg; k++)
-			O->stamp[in->arg[k]] = O->gen;
-		mark_mentioned(O, &in->body);
-		mark_mentioned(O, &in->els);
+		ir_walk_inst_const(in, mark_mentioned, O);
 		b->v[n++] = *in;
 	}
 	b->n = n;

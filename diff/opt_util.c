@@ -77,49 +77,42 @@ int const_eq(const Opt *O, int a, int b)
 
 /* ---- instructions and blocks ---- */
 
-int names_arg(const Inst *in, int v)
+/* Does one instruction (not what it holds) name *v as an operand, as a
+ * result, either? */
+static int arg_is(void *v, const Inst *in)
 {
 	for (int k = 0; k < in->narg; k++)
-		if (in->arg[k] == v)
-			return 1;
-	for (int i = 0; i < in->body.n; i++)
-		if (names_arg(&in->body.v[i], v))
-			return 1;
-	for (int i = 0; i < in->els.n; i++)
-		if (names_arg(&in->els.v[i], v))
+		if (in->arg[k] == *(int *)v)
 			return 1;
 	return 0;
+}
+
+static int res_is(void *v, const Inst *in)
+{
+	for (int k = 0; k < in->nres; k++)
+		if (in->res[k] == *(int *)v)
+			return 1;
+	return 0;
+}
+
+static int names(void *v, const Inst *in)
+{
+	return res_is(v, in) || arg_is(v, in);
+}
+
+int names_arg(const Inst *in, int v)
+{
+	return ir_walk_inst_const(in, arg_is, &v);
 }
 
 int assigns(const Inst *in, int v)
 {
-	for (int k = 0; k < in->nres; k++)
-		if (in->res[k] == v)
-			return 1;
-	for (int i = 0; i < in->body.n; i++)
-		if (assigns(&in->body.v[i], v))
-			return 1;
-	for (int i = 0; i < in->els.n; i++)
-		if (assigns(&in->els.v[i], v))
-			return 1;
-	return 0;
+	return ir_walk_inst_const(in, res_is, &v);
 }
 
 int mentions(const Inst *in, int v)
 {
-	for (int k = 0; k < in->nres; k++)
-		if (in->res[k] == v)
-			return 1;
-	for (int k = 0; k < in->narg; k++)
-		if (in->arg[k] == v)
-			return 1;
-	for (int i = 0; i < in->body.n; i++)
-		if (mentions(&in->body.v[i], v))
-			return 1;
-	for (int i = 0; i < in->els.n; i++)
-		if (mentions(&in->els.v[i], v))
-			return 1;
-	return 0;
+	return ir_walk_inst_const(in, names, &v);
 }
 
 int is_init(const Opt *O, const Inst *in)

@@ -184,37 +184,31 @@ Use use_new(D *d, int n)
 
 /* ---- a func's summary -------------------------------------------------- */
 
-/* does b make atomic updates or print, itself or through the funcs it
+typedef struct SumCtx {
+	Module *m;
+	D *d;
+} SumCtx;
+
+/* does in make atomic updates or print, itself or through the funcs it
  * calls (what a replay leaves out)? */
-static int has_atomic(Module *m, D *d, const Block *b)
+static int has_atomic(void *ctx, const Inst *in)
 {
-	for (int i = 0; i < b->n; i++) {
-		const Inst *in = &b->v[i];
-		if (forward_only(in))
-			return 1;
-		if (in->op == OP_CALL) {
-			summarize(m, d, in->callee);
-			if (d->sum[in->callee].has_atomic)
-				return 1;
-		}
-		if (has_atomic(m, d, &in->body) || has_atomic(m, d, &in->els))
+	SumCtx *c = ctx;
+	if (forward_only(in))
+		return 1;
+	if (in->op == OP_CALL) {
+		summarize(c->m, c->d, in->callee);
+		if (c->d->sum[in->callee].has_atomic)
 			return 1;
 	}
 	return 0;
 }
 
-/* Does b call a function that is side effects only (Summary.sideonly)?
+/* Does in call a function that is side effects only (Summary.sideonly)?
  * The callees are summarized already (uses() did it). */
-static int calls_sideonly(D *d, const Block *b)
+static int calls_sideonly(void *d, const Inst *in)
 {
-	for (int i = 0; i < b->n; i++) {
-		const Inst *in = &b->v[i];
-		if (in->op == OP_CALL && d->sum[in->callee].sideonly)
-			return 1;
-		if (calls_sideonly(d, &in->body) || calls_sideonly(d, &in->els))
-			return 1;
-	}
-	return 0;
+	return in->op == OP_CALL && ((D *)d)->sum[in->callee].sideonly;
 }
 
 /* The struct parameter whose array field (through fields and copies) v
@@ -227,17 +221,20 @@ static int field_root(const Func *f, const Inst *const *def, int v)
 	return via ? param_index(f, v) : -1;
 }
 
-static void field_stores_in(D *d, const Func *f, const Inst *const *def, const Block *b)
+typedef struct FieldStores {
+	D *d;
+	const Func *f;
+	const Inst *const *def; /* first_defs's */
+} FieldStores;
+
+static int field_store(void *ctx, const Inst *in)
 {
-	for (int i = 0; i < b->n; i++) {
-		const Inst *in = &b->v[i];
-		int p;
-		if (in->op == OP_STORE && (p = field_root(f, def, in->arg[0])) >= 0)
-			derr(d, in->loc, "cannot differentiate wp.func '%s': it stores to an array field of "
-			     "'%s' (store in the kernel instead)", f->name, f->val[f->param[p]].name);
-		field_stores_in(d, f, def, &in->body);
-		field_stores_in(d, f, def, &in->els);
-	}
+	FieldStores *s = ctx;
+	int p;
+	if (in->op == OP_STORE && (p = field_root(s->f, s->def, in->arg[0])) >= 0)
+		derr(s->d, in->loc, "cannot differentiate wp.func '%s': it stores to an array field of "
+		     "'%s' (store in the kernel instead)", s->f->name, s->f->val[s->f->param[p]].name);
+	return 0;
 }
 
 /* A func that stores through a struct parameter's array field is
@@ -247,7 +244,8 @@ static void field_stores(D *d, const Func *f)
 	const Inst **def = salloc(d, sizeof *def * (size_t)(f->nval + 1)); /* derr may not return */
 	memset(def, 0, sizeof *def * (size_t)(f->nval + 1));
 	first_defs(&f->body, def);
-	field_stores_in(d, f, def, &f->body);
+	FieldStores s = {d, f, def};
+	ir_walk_const(&f->body, field_store, &s);
 }
 
 void summarize(Module *m, D *d, int fi)
@@ -262,7 +260,7 @@ void summarize(Module *m, D *d, int fi)
 	for (int p = 0; p < f->nparam; p++)
 		if (!has_floaty(f) && (u.store[p] || u.aresult[p]))
 			s->sideonly = 1;
-	if (!has_floaty(f) && calls_sideonly(d, &f->body))
+	if (!has_floaty(f) && ir_walk_const(&f->body, calls_sideonly, d))
 		s->sideonly = 1;
 	for (int p = 0; p < f->nparam && !s->sideonly; p++)
 		if (u.store[p])
@@ -273,24 +271,33 @@ void summarize(Module *m, D *d, int fi)
 	s->loads = u.load;
 	s->atomics = u.atomic;
 	s->kinds = u.kinds;
-	s->has_atomic = has_atomic(m, d, &f->body);
+	SumCtx c = {m, d};
+	s->has_atomic = ir_walk_const(&f->body, has_atomic, &c);
 }
 
 /* ---- a kernel's rules -------------------------------------------------- */
 
+typedef struct TidDefs {
+	int *ndef;
+	uint8_t *istid;
+} TidDefs;
+
+static int tid_def(void *ctx, const Inst *in)
+{
+	TidDefs *t = ctx;
+	for (int k = 0; k < in->nres; k++) {
+		t->ndef[in->res[k]]++;
+		if (in->op == OP_BUILTIN && !strcmp(ir_builtins[in->callee].name, "tid"))
+			t->istid[in->res[k]] = 1;
+	}
+	return 0;
+}
+
 /* count definitions; mark values defined by tid */
 void tid_defs(const Block *b, int *ndef, uint8_t *istid)
 {
-	for (int i = 0; i < b->n; i++) {
-		const Inst *in = &b->v[i];
-		for (int k = 0; k < in->nres; k++) {
-			ndef[in->res[k]]++;
-			if (in->op == OP_BUILTIN && !strcmp(ir_builtins[in->callee].name, "tid"))
-				istid[in->res[k]] = 1;
-		}
-		tid_defs(&in->body, ndef, istid);
-		tid_defs(&in->els, ndef, istid);
-	}
+	TidDefs t = {ndef, istid};
+	ir_walk_const(b, tid_def, &t);
 }
 
 void check_kernel(Module *m, D *d, const Func *f)
@@ -349,18 +356,19 @@ int adj_writes(const Module *m, int fi)
 	return 0;
 }
 
-/* Does b write memory (a store, an atomic, a call that writes)?  Once an
- * _adj func's body is made and simplified, this says it exactly. */
-int writes(const D *d, const Block *b)
+/* Does in write memory (a store, an atomic, a print, a call that
+ * writes)? */
+static int writes_inst(void *d, const Inst *in)
 {
-	for (int i = 0; i < b->n; i++) {
-		const Inst *in = &b->v[i];
-		if (in->op == OP_STORE || forward_only(in))
-			return 1;
-		if (in->op == OP_CALL && in->callee < *d->capfnfx && (*d->fnfx)[in->callee])
-			return 1;
-		if (writes(d, &in->body) || writes(d, &in->els))
-			return 1;
-	}
-	return 0;
+	const D *dd = d;
+	if (in->op == OP_STORE || forward_only(in))
+		return 1;
+	return in->op == OP_CALL && in->callee < *dd->capfnfx && (*dd->fnfx)[in->callee];
+}
+
+/* Does b write memory?  Once an _adj func's body is made and simplified,
+ * this says it exactly. */
+int writes(D *d, const Block *b)
+{
+	return ir_walk_const(b, writes_inst, d);
 }

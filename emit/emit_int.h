@@ -17,6 +17,7 @@
 #define KS_EMIT_INT_H
 
 #include "emit/emit.h"
+#include "ir/walk.h"
 
 /* per value */
 typedef struct VInfo {
@@ -155,7 +156,7 @@ void drop_dead_code(Emitter *e, const Func *f);
 
 /* ---- fold.c: temps folded into expressions (pass 2) ---- */
 
-int assigns_in(const Emitter *e, const Block *b, int val);
+int assigns_in(const Block *b, int val);
 void fold_temps(Emitter *e, const Func *f);
 
 /* ---- names.c: C names (pass 3), the entries' names ---- */

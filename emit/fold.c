@@ -40,18 +40,18 @@ static int interferes(const Emitter *e, const Inst *n, const Inst *k)
 	return 0;
 }
 
-/* Does some instruction of b, nested ones too, assign val? */
-int assigns_in(const Emitter *e, const Block *b, int val)
+static int assigns_val(void *val, const Inst *in)
 {
-	for (int i = 0; i < b->n; i++) {
-		const Inst *in = &b->v[i];
-		for (int k = 0; k < in->nres; k++)
-			if (in->res[k] == val)
-				return 1;
-		if (assigns_in(e, &in->body, val) || assigns_in(e, &in->els, val))
+	for (int k = 0; k < in->nres; k++)
+		if (in->res[k] == *(int *)val)
 			return 1;
-	}
 	return 0;
+}
+
+/* Does some instruction of b, nested ones too, assign val? */
+int assigns_in(const Block *b, int val)
+{
+	return ir_walk_const(b, assigns_val, &val);
 }
 
 /* May operand slot p of instruction j take a folded expression, and must
@@ -150,7 +150,7 @@ static void fold_block(Emitter *e, const Block *b)
 					for (int k = 0; k < an->narg && ok; k++) {
 						int kind = e->f->val[an->arg[k]].kind;
 						if ((kind == VK_VAR || kind == VK_PARAM) &&
-						    assigns_in(e, &jn->body, an->arg[k]))
+						    assigns_in(&jn->body, an->arg[k]))
 							ok = 0;
 					}
 				}

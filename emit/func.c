@@ -61,20 +61,22 @@ static void mark_held(Emitter *e, Type u, uint8_t flag)
 		mark_held(e, ty_field(u, k)->ty, flag);
 }
 
-/* Mark each struct b keeps on the tape (ST_TAPES) or adds into an array
+typedef struct Marks {
+	Emitter *e;
+	const Func *f;
+} Marks;
+
+/* Mark each struct in keeps on the tape (ST_TAPES) or adds into an array
  * of structs, a gather of an adjoint (ST_ADDS), with the structs they
  * hold: one walk of a function's body for all the module's structs. */
-static void mark_structs(Emitter *e, const Block *b, const Func *f)
+static int mark_structs(void *ctx, const Inst *in)
 {
-	for (int i = 0; i < b->n; i++) {
-		const Inst *in = &b->v[i];
-		if (in->op == OP_TAPE_PUT)
-			mark_held(e, f->val[in->arg[2]].ty, ST_TAPES);
-		if (in->op == OP_BUILTIN && in->callee == BI_ATOMIC_ADD)
-			mark_held(e, f->val[in->arg[in->narg - 1]].ty, ST_ADDS);
-		mark_structs(e, &in->body, f);
-		mark_structs(e, &in->els, f);
-	}
+	Marks *mk = ctx;
+	if (in->op == OP_TAPE_PUT)
+		mark_held(mk->e, mk->f->val[in->arg[2]].ty, ST_TAPES);
+	if (in->op == OP_BUILTIN && in->callee == BI_ATOMIC_ADD)
+		mark_held(mk->e, mk->f->val[in->arg[in->narg - 1]].ty, ST_ADDS);
+	return 0;
 }
 
 /* ks_atomic_add_S for a struct S f adds into an array of structs (kdiff's
@@ -133,36 +135,39 @@ static void put_struct_tape(Emitter *e, int i)
 	fputs("    return x0;\n}\n\n", out);
 }
 
-/* The tape's loop handles and the layout of each loop's checkpoint: the
- * values tape_put stores, in slot order, one word per int, bool or float
- * component. */
-static void scan_tape(Emitter *e, const Block *b, int pass)
+/* The tape's loop handles (the first walk) and the layout of each loop's
+ * checkpoint (the second): the values tape_put stores, in slot order, one
+ * word per int, bool or float component. */
+static int tape_handles(void *ctx, const Inst *in)
 {
-	for (int i = 0; i < b->n; i++) {
-		const Inst *in = &b->v[i];
-		if (pass == 0 && in->op == OP_TAPE_LOOP) {
-			int id = e->f->val[in->arg[0]].k.i;
-			e->hid[in->res[0]] = id;
-			if (id >= e->ntl) {
-				e->tl = xrealloc(e->tl, (size_t)(id + 1) * sizeof *e->tl);
-				memset(e->tl + e->ntl, 0, (size_t)(id + 1 - e->ntl) * sizeof *e->tl);
-				e->ntl = id + 1;
-			}
+	Emitter *e = ctx;
+	if (in->op == OP_TAPE_LOOP) {
+		int id = e->f->val[in->arg[0]].k.i;
+		e->hid[in->res[0]] = id;
+		if (id >= e->ntl) {
+			e->tl = xrealloc(e->tl, (size_t)(id + 1) * sizeof *e->tl);
+			memset(e->tl + e->ntl, 0, (size_t)(id + 1 - e->ntl) * sizeof *e->tl);
+			e->ntl = id + 1;
 		}
-		if (pass == 1 && in->op == OP_TAPE_PUT && is_handle(e, in->arg[0])) {
-			TapeLayout *l = &e->tl[e->hid[in->arg[0]]];
-			int slot = e->f->val[in->arg[1]].k.i;
-			if (slot >= l->nslot) {
-				l->off = xrealloc(l->off, (size_t)(slot + 1) * sizeof *l->off);
-				for (int k = l->nslot; k <= slot; k++)
-					l->off[k] = 0;
-				l->nslot = slot + 1;
-			}
-			l->off[slot] = words_of(vty(e, in->arg[2])); /* sizes, then offsets */
-		}
-		scan_tape(e, &in->body, pass);
-		scan_tape(e, &in->els, pass);
 	}
+	return 0;
+}
+
+static int tape_slots(void *ctx, const Inst *in)
+{
+	Emitter *e = ctx;
+	if (in->op == OP_TAPE_PUT && is_handle(e, in->arg[0])) {
+		TapeLayout *l = &e->tl[e->hid[in->arg[0]]];
+		int slot = e->f->val[in->arg[1]].k.i;
+		if (slot >= l->nslot) {
+			l->off = xrealloc(l->off, (size_t)(slot + 1) * sizeof *l->off);
+			for (int k = l->nslot; k <= slot; k++)
+				l->off[k] = 0;
+			l->nslot = slot + 1;
+		}
+		l->off[slot] = words_of(vty(e, in->arg[2])); /* sizes, then offsets */
+	}
+	return 0;
 }
 
 static void tape_layouts(Emitter *e, const Func *f)
@@ -172,8 +177,8 @@ static void tape_layouts(Emitter *e, const Func *f)
 		e->hid[i] = -1;
 	e->ntl = 0;
 	e->tl = NULL;
-	scan_tape(e, &f->body, 0);
-	scan_tape(e, &f->body, 1);
+	ir_walk_const(&f->body, tape_handles, e);
+	ir_walk_const(&f->body, tape_slots, e);
 	for (int id = 0; id < e->ntl; id++) {
 		TapeLayout *l = &e->tl[id];
 		int off = 0;
@@ -236,25 +241,33 @@ static void emit_unused_params(Emitter *e)
 	}
 }
 
+typedef struct TidUse {
+	const Emitter *e;
+	int n;
+} TidUse;
+
+/* How many of the thread's indices a live instruction reads (a dead
+ * one holds only dead ones: drop_dead_code), at least t->n. */
+static int tid_use(void *ctx, const Inst *in)
+{
+	TidUse *t = ctx;
+	if (t->e->ii[inst_id(t->e, in)].dead)
+		return 0;
+	if (in->op == OP_BUILTIN && in->callee == BI_TID && in->nres > t->n)
+		t->n = in->nres;
+	/* the tape of a 1-D launch is the thread's at tid; of an N-D
+	 * one, at the thread's row-major index (a parameter of its own) */
+	if (in->op == OP_TAPE_OPEN && t->e->rank == 1 && t->n < 1)
+		t->n = 1;
+	return 0;
+}
+
 /* How many of the thread's indices live instructions of b read. */
 static int uses_tid(const Emitter *e, const Block *b)
 {
-	int n = 0;
-	for (int i = 0; i < b->n; i++) {
-		const Inst *in = &b->v[i];
-		if (e->ii[inst_id(e, in)].dead)
-			continue;
-		if (in->op == OP_BUILTIN && in->callee == BI_TID && in->nres > n)
-			n = in->nres;
-		/* the tape of a 1-D launch is the thread's at tid; of an N-D
-		 * one, at the thread's row-major index (a parameter of its own) */
-		if (in->op == OP_TAPE_OPEN && e->rank == 1 && n < 1)
-			n = 1;
-		int m = uses_tid(e, &in->body), k = uses_tid(e, &in->els);
-		n = m > n ? m : n;
-		n = k > n ? k : n;
-	}
-	return n;
+	TidUse t = {e, 0};
+	ir_walk_const(b, tid_use, &t);
+	return t.n;
 }
 
 /* "int tid" in a 1-D launch, "int tid0, int tid1" in a 2-D one */
@@ -298,7 +311,8 @@ void emit_func(Emitter *e, int fi)
 {
 	const Func *f = e->m->fn[fi];
 	int cuda = e->target == EMIT_CUDA;
-	mark_structs(e, &f->body, f);
+	Marks mk = {e, f};
+	ir_walk_const(&f->body, mark_structs, &mk);
 	if (e->nmarked > 1)
 		qsort(e->marked, (size_t)e->nmarked, sizeof *e->marked, cmp_index);
 	for (int k = 0; k < e->nmarked; k++) {

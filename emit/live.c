@@ -100,21 +100,20 @@ void number_insts(Emitter *e, const Func *f)
 	}
 }
 
-static void count_uses(Emitter *e, const Block *b)
+/* The reads of each value by live instructions, and each temp's
+ * definition (a dead instruction holds only dead ones). */
+static int count_uses(void *ctx, const Inst *in)
 {
-	for (int i = 0; i < b->n; i++) {
-		const Inst *in = &b->v[i];
-		int id = inst_id(e, in);
-		if (e->ii[id].dead)
-			continue;
-		for (int k = 0; k < in->narg; k++)
-			e->v[in->arg[k]].uses++;
-		for (int k = 0; k < in->nres; k++)
-			if (e->f->val[in->res[k]].kind == VK_TEMP)
-				e->v[in->res[k]].def = id;
-		count_uses(e, &in->body);
-		count_uses(e, &in->els);
-	}
+	Emitter *e = ctx;
+	int id = inst_id(e, in);
+	if (e->ii[id].dead)
+		return 0;
+	for (int k = 0; k < in->narg; k++)
+		e->v[in->arg[k]].uses++;
+	for (int k = 0; k < in->nres; k++)
+		if (e->f->val[in->res[k]].kind == VK_TEMP)
+			e->v[in->res[k]].def = id;
+	return 0;
 }
 
 /* Mark code after ret/break/continue dead (it cannot run). */
@@ -157,14 +156,11 @@ int multi_results(const Emitter *e, const Inst *in, Type *rt)
 	return n;
 }
 
-static void mark_dead_sub(Emitter *e, const Block *b)
+static int mark_dead(void *ctx, const Inst *in)
 {
-	for (int i = 0; i < b->n; i++) {
-		IInfo *x = &e->ii[inst_id(e, &b->v[i])];
-		x->dead = 1;
-		mark_dead_sub(e, &b->v[i].body);
-		mark_dead_sub(e, &b->v[i].els);
-	}
+	Emitter *e = ctx;
+	e->ii[inst_id(e, in)].dead = 1;
+	return 0;
 }
 
 /* Drop effect-free instructions whose results nobody reads, to a fixed
@@ -203,10 +199,10 @@ void drop_dead_code(Emitter *e, const Func *f)
 	mark_unreachable(e, &f->body);
 	for (int id = 0; id < e->ninst; id++)
 		if (e->ii[id].dead) {
-			mark_dead_sub(e, &e->ii[id].in->body);
-			mark_dead_sub(e, &e->ii[id].in->els);
+			ir_walk_const(&e->ii[id].in->body, mark_dead, e);
+			ir_walk_const(&e->ii[id].in->els, mark_dead, e);
 		}
-	count_uses(e, &f->body);
+	ir_walk_const(&f->body, count_uses, e);
 	while (drop_dead(e))
 		;
 }

@@ -321,18 +321,22 @@ static void temp_name(Emitter *e, int val, int *counter)
 	local_name(e, val, base);
 }
 
-static void name_temps(Emitter *e, const Block *b, int *counter)
+typedef struct TempNames {
+	Emitter *e;
+	int counter;    /* the next tN */
+} TempNames;
+
+/* A name for each temp a live instruction that is not folded defines. */
+static int name_temps(void *ctx, const Inst *in)
 {
-	for (int i = 0; i < b->n; i++) {
-		const Inst *in = &b->v[i];
-		const IInfo *x = &e->ii[inst_id(e, in)];
-		if (!x->dead && x->root < 0)
-			for (int k = 0; k < in->nres; k++)
-				if (is_named_temp(e, in->res[k]) && !e->v[in->res[k]].name)
-					temp_name(e, in->res[k], counter);
-		name_temps(e, &in->body, counter);
-		name_temps(e, &in->els, counter);
-	}
+	TempNames *tn = ctx;
+	Emitter *e = tn->e;
+	const IInfo *x = &e->ii[inst_id(e, in)];
+	if (!x->dead && x->root < 0)
+		for (int k = 0; k < in->nres; k++)
+			if (is_named_temp(e, in->res[k]) && !e->v[in->res[k]].name)
+				temp_name(e, in->res[k], &tn->counter);
+	return 0;
 }
 
 /* The first local names: emit_effect's scratch results of a call whose
@@ -374,6 +378,6 @@ void name_locals(Emitter *e, const Func *f)
 			e->retname[k] = make_name(e, base, 0);
 		}
 	}
-	int counter = 0;
-	name_temps(e, &f->body, &counter);
+	TempNames tn = {e, 0};
+	ir_walk_const(&f->body, name_temps, &tn);
 }

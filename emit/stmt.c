@@ -328,7 +328,7 @@ static void emit_for(Emitter *e, const Inst *in, int depth)
 	Buf *out[2] = {&hb, &sb};
 	for (int n = 0; n < 2; n++) {
 		int val = bound[n], kind = e->f->val[val].kind;
-		if ((kind == VK_VAR || kind == VK_PARAM) && assigns_in(e, &in->body, val)) {
+		if ((kind == VK_VAR || kind == VK_PARAM) && assigns_in(&in->body, val)) {
 			char base[300];
 			snprintf(base, sizeof base, "%s_%s", kn, n ? "step" : "end");
 			char *nm = make_name(e, base, 0);

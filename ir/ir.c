@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ir.h"
+#include "walk.h"
 
 const OpInfo ir_ops[OP_COUNT] = {
 #define OP(e, s, na, nr, cl) {s, na, nr, cl},
@@ -928,15 +929,21 @@ void ir_index_reset(Module *m)
 	m->nindexed = 0;
 }
 
+typedef struct Remap {
+	const int32_t *to;
+} Remap;
+
+static int remap_call(void *ctx, Inst *in)
+{
+	if (in->op == OP_CALL)
+		in->callee = ((Remap *)ctx)->to[in->callee];
+	return 0;
+}
+
 void ir_remap_calls(Block *b, const int32_t *to)
 {
-	for (int i = 0; i < b->n; i++) {
-		Inst *in = &b->v[i];
-		if (in->op == OP_CALL)
-			in->callee = to[in->callee];
-		ir_remap_calls(&in->body, to);
-		ir_remap_calls(&in->els, to);
-	}
+	Remap r = {to};
+	ir_walk(b, remap_call, &r);
 }
 
 void ir_func_pop(Module *m)
@@ -1082,23 +1089,19 @@ void ir_set_ret(Module *m, Func *f, const Type *ret, int nret)
 		memcpy(f->ret, ret, (size_t)nret * sizeof *ret);
 }
 
-static int block_rank(const Block *b)
+/* *rank: the most indices a tid gives */
+static int tid_rank(void *rank, const Inst *in)
 {
-	int r = 1;
-	for (int i = 0; i < b->n; i++) {
-		const Inst *in = &b->v[i];
-		int k = in->op == OP_BUILTIN && in->callee == BI_TID ? in->nres : 1;
-		int x = block_rank(&in->body), y = block_rank(&in->els);
-		r = k > r ? k : r;
-		r = x > r ? x : r;
-		r = y > r ? y : r;
-	}
-	return r;
+	if (in->op == OP_BUILTIN && in->callee == BI_TID && in->nres > *(int *)rank)
+		*(int *)rank = in->nres;
+	return 0;
 }
 
 int ir_kernel_rank(const Func *f)
 {
-	return block_rank(&f->body);
+	int r = 1;
+	ir_walk_const(&f->body, tid_rank, &r);
+	return r;
 }
 
 int ir_opens_tape(const Func *f)
@@ -1114,25 +1117,26 @@ Type ir_adjoint_type(Type t)
 	return ty_is_array(t) ? t : ty_array(t, 1);
 }
 
-/* Does b read the shape of value v, or pass v to a function parameter
+typedef struct ShapeRead {
+	const Module *m;
+	int v;
+} ShapeRead;
+
+/* Does in read the shape of value v, or pass v to a function parameter
  * that is a view? */
-static int reads_shape(const Module *m, const Block *b, int v)
+static int reads_shape(void *ctx, const Inst *in)
 {
-	for (int i = 0; i < b->n; i++) {
-		const Inst *in = &b->v[i];
-		if (in->op == OP_SHAPE && in->arg[0] == v)
-			return 1;
-		if (in->op == OP_BUILTIN && (ir_builtins[in->callee].flags & BF_VIEW))
-			for (int k = 0; k < in->narg; k++)
-				if (in->arg[k] == v)
-					return 1;
-		if (in->op == OP_CALL)
-			for (int k = 0; k < in->narg; k++)
-				if (in->arg[k] == v && ir_param_view(m, m->fn[in->callee], k))
-					return 1;
-		if (reads_shape(m, &in->body, v) || reads_shape(m, &in->els, v))
-			return 1;
-	}
+	const ShapeRead *s = ctx;
+	if (in->op == OP_SHAPE && in->arg[0] == s->v)
+		return 1;
+	if (in->op == OP_BUILTIN && (ir_builtins[in->callee].flags & BF_VIEW))
+		for (int k = 0; k < in->narg; k++)
+			if (in->arg[k] == s->v)
+				return 1;
+	if (in->op == OP_CALL)
+		for (int k = 0; k < in->narg; k++)
+			if (in->arg[k] == s->v && ir_param_view(s->m, s->m->fn[in->callee], k))
+				return 1;
 	return 0;
 }
 
@@ -1147,7 +1151,8 @@ int ir_param_view(const Module *m, const Func *f, int i)
 		if (!m)
 			ks_fatal("internal error: @%s's array %%%s: its views were not marked", f->name,
 				 v->name);
-		v->view = reads_shape(m, &f->body, f->param[i]) ? 2 : 1;
+		ShapeRead s = {m, f->param[i]};
+		v->view = ir_walk_const(&f->body, reads_shape, &s) ? 2 : 1;
 	}
 	return v->view == 2;
 }

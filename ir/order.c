@@ -27,6 +27,7 @@
  * array passed for two parameters, or overlapping views, are outside it.
  */
 #include "ir.h"
+#include "walk.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -53,49 +54,49 @@ static void order_func(const Module *m, const Func *f, const uint8_t *in, uint8_
  * defines) is one element per thread, which no other thread touches: its
  * atomics are a load and a store, in the thread's own order, and
  * atomic_exch or atomic_cas there depend on no other thread. */
-static void count_defs(const Block *b, int32_t *defs, int *tid)
+typedef struct Own {
+	int32_t *defs;   /* per value: its definitions */
+	int tid;         /* the value of the one tid, -1 none, -2 several */
+	uint8_t *own;
+} Own;
+
+static int count_defs(void *ctx, const Inst *in)
 {
-	for (int i = 0; i < b->n; i++) {
-		const Inst *in = &b->v[i];
-		for (int r = 0; r < in->nres; r++)
-			defs[in->res[r]]++;
-		if (in->op == OP_BUILTIN && in->callee == BI_TID)
-			*tid = in->nres == 1 && *tid == -1 ? in->res[0] : -2;
-		count_defs(&in->body, defs, tid);
-		count_defs(&in->els, defs, tid);
-	}
+	Own *o = ctx;
+	for (int r = 0; r < in->nres; r++)
+		o->defs[in->res[r]]++;
+	if (in->op == OP_BUILTIN && in->callee == BI_TID)
+		o->tid = in->nres == 1 && o->tid == -1 ? in->res[0] : -2;
+	return 0;
 }
 
-static void drop_shared(const Block *b, uint8_t *own, int tid)
+/* Another use of an array than at index tid: not the thread's own. */
+static int drop_shared(void *ctx, const Inst *in)
 {
-	for (int i = 0; i < b->n; i++) {
-		const Inst *in = &b->v[i];
-		int at_tid = in->narg >= 2 && in->arg[1] == tid;
-		int from = (in->op == OP_LOAD && in->narg == 2 && at_tid) ||
-				   (in->op == OP_STORE && in->narg == 3 && at_tid) ||
-				   (ir_inst_atomic(in) && at_tid && in->narg <= 4)
-			       ? 1 : 0;
-		for (int k = from; k < in->narg; k++)
-			own[in->arg[k]] = 0;
-		drop_shared(&in->body, own, tid);
-		drop_shared(&in->els, own, tid);
-	}
+	Own *o = ctx;
+	int at_tid = in->narg >= 2 && in->arg[1] == o->tid;
+	int from = (in->op == OP_LOAD && in->narg == 2 && at_tid) ||
+			   (in->op == OP_STORE && in->narg == 3 && at_tid) ||
+			   (ir_inst_atomic(in) && at_tid && in->narg <= 4)
+		       ? 1 : 0;
+	for (int k = from; k < in->narg; k++)
+		o->own[in->arg[k]] = 0;
+	return 0;
 }
 
 static void own_arrays(const Func *f, uint8_t *own)
 {
-	int32_t *defs = xmalloc(((size_t)f->nval + 1) * sizeof *defs);
-	memset(defs, 0, ((size_t)f->nval + 1) * sizeof *defs);
-	int tid = -1;
-	count_defs(&f->body, defs, &tid);
-	if (tid >= 0 && defs[tid] == 1) {
+	Own o = {xmalloc(((size_t)f->nval + 1) * sizeof *o.defs), -1, own};
+	memset(o.defs, 0, ((size_t)f->nval + 1) * sizeof *o.defs);
+	ir_walk_const(&f->body, count_defs, &o);
+	if (o.tid >= 0 && o.defs[o.tid] == 1) {
 		for (int i = 0; i < f->nparam; i++) {
 			Type t = f->val[f->param[i]].ty;
 			own[f->param[i]] = ty_is_array(t) && ty_ndim(t) == 1;
 		}
-		drop_shared(&f->body, own, tid);
+		ir_walk_const(&f->body, drop_shared, &o);
 	}
-	free(defs);
+	free(o.defs);
 }
 
 static void taint(Taint *s, int v)
@@ -116,17 +117,15 @@ static int any_arg(const Taint *s, const Inst *in, int from)
 }
 
 /* Does b leave its loop or function (break, continue, ret) anywhere? */
+static int is_jump(void *ctx, const Inst *in)
+{
+	(void)ctx;
+	return ir_op_jump(in->op) != 0;
+}
+
 static int leaves(const Block *b)
 {
-	for (int i = 0; i < b->n; i++) {
-		const Inst *in = &b->v[i];
-		if (ir_op_jump(in->op))
-			return 1;
-		if (ir_op_blocks(in->op) &&
-		    (leaves(&in->body) || leaves(&in->els)))
-			return 1;
-	}
-	return 0;
+	return ir_walk_const(b, is_jump, NULL);
 }
 
 static int holds_arrays(Type t)

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "ir.h"
+#include "walk.h"
 
 
 typedef struct Verifier {
@@ -133,22 +134,25 @@ static void check_tape(Verifier *v, const Inst *in)
 		tape_const(v, in, 1);
 }
 
+typedef struct Handles {
+	Verifier *v;
+	int32_t *id;      /* per handle: its loop ID */
+} Handles;
+
 /* Mark the values tape_loop defines; each has one loop ID. */
-static void find_handles(Verifier *v, const Block *b, int32_t *id)
+static int find_handle(void *ctx, const Inst *in)
 {
-	for (int i = 0; i < b->n; i++) {
-		const Inst *in = &b->v[i];
-		if (in->op == OP_TAPE_LOOP && in->nres == 1 && in->narg == 1) {
-			int h = in->res[0];
-			int32_t k = v->f->val[in->arg[0]].k.i;
-			if (v->handle[h] && id[h] != k)
-				verr(v, where(v, in), "a loop handle of the tape is defined for two loops");
-			v->handle[h] = 1;
-			id[h] = k;
-		}
-		find_handles(v, &in->body, id);
-		find_handles(v, &in->els, id);
+	Handles *hs = ctx;
+	Verifier *v = hs->v;
+	if (in->op == OP_TAPE_LOOP && in->nres == 1 && in->narg == 1) {
+		int h = in->res[0];
+		int32_t k = v->f->val[in->arg[0]].k.i;
+		if (v->handle[h] && hs->id[h] != k)
+			verr(v, where(v, in), "a loop handle of the tape is defined for two loops");
+		v->handle[h] = 1;
+		hs->id[h] = k;
 	}
+	return 0;
 }
 
 static void check_use(Verifier *v, const Inst *in, int id)
@@ -536,7 +540,8 @@ static void verify_func(Verifier *v, int fi)
 	size_t n = (size_t)f->nval + 1;
 	v->handle = valloc(v, n);
 	v->opened = 0;
-	find_handles(v, &f->body, valloc(v, n * sizeof(int32_t)));
+	Handles hs = {v, valloc(v, n * sizeof(int32_t))};
+	ir_walk_const(&f->body, find_handle, &hs);
 	v->asg = valloc(v, n);
 	v->defblk = valloc(v, n * sizeof *v->defblk);
 	v->ndef = valloc(v, n * sizeof *v->ndef);
