@@ -36,27 +36,23 @@
 
 int diff_optimize = 1;
 
-/* Whether a call to function fi may write memory. */
-static void set_fnfx(D *d, int fi, int fx)
-{
-	if (fi >= *d->capfnfx) {
-		int old = *d->capfnfx, cap = old ? old : 16;
-		while (cap <= fi)
-			cap *= 2;
-		*d->fnfx = xrealloc(*d->fnfx, (size_t)cap);
-		memset(*d->fnfx + old, 0, (size_t)(cap - old));
-		*d->capfnfx = cap;
-	}
-	(*d->fnfx)[fi] = (uint8_t)fx;
-}
-
 /* ---- a module, function by function ------------------------------------ */
 
 /* The state of one module's differentiation: the summaries of the
  * functions above, which calls need; the rest of a function's work lives
  * in the arena fa and is freed when it is done.  fadj, pure and sum are
  * indexed by the module's functions, which ir/file.c's first pass (or
- * the module in memory) has all made by the time diff_begin runs. */
+ * the module in memory) has all made by the time diff_begin runs.
+ *
+ * fx holds the effects of the module's own functions, each noted as it
+ * comes (ir/calls.h).  callfx says, for the simplifier, whether a call
+ * may write memory (FX_WRITE or 0), and it is a question of its own: for
+ * a func of the module, whether it uses atomics or prints (what its
+ * replay leaves out), not whether it stores (a func that stores is side
+ * effects only, or refused: summary.c); for a replay, never; for an _adj
+ * func, whether it has adjoint arrays to accumulate into until its body
+ * is made, then whether that body writes (its calls by their entries
+ * here; it holds no tape operation). */
 struct Diff {
 	Module *m;
 	Src nosrc;
@@ -64,8 +60,7 @@ struct Diff {
 	Arena fa;        /* the function at hand */
 	D d;
 	int n;           /* the module's functions before any was appended */
-	uint8_t *fnfx;
-	int capfnfx;
+	IrEffects fx, callfx;
 };
 
 Diff *diff_begin(Module *m, const Src *ksrc)
@@ -82,8 +77,7 @@ Diff *diff_begin(Module *m, const Src *ksrc)
 	d->fadj = arena_alloc(&df->a, (size_t)(n + 1) * sizeof *d->fadj);
 	d->sum = arena_alloc(&df->a, (size_t)(n + 1) * sizeof *d->sum);
 	d->pure = arena_alloc(&df->a, (size_t)(n + 1) * sizeof *d->pure);
-	d->fnfx = &df->fnfx;
-	d->capfnfx = &df->capfnfx;
+	d->callfx = &df->callfx;
 	return df;
 }
 
@@ -94,23 +88,27 @@ DiffMade diff_next(Diff *df, int fi)
 	const Func *f = m->fn[fi];
 	DiffMade made = {-1, -1, -1};
 	d->pure[fi] = fi;
+	int fx = ir_effects_note(&df->fx, m, fi);
 	if (!f->is_kernel) {
 		d->a = &df->a;
 		summarize(m, d, fi);
 		d->a = &df->fa;
-		set_fnfx(d, fi, d->sum[fi].has_atomic);
+		/* atomics or prints, its own or its callees' */
+		int fwd_only = (fx & (FX_ATOMIC | FX_PRINT)) != 0;
+		ir_effects_set(&df->callfx, fi, fwd_only ? FX_WRITE : 0);
 		/* a func that only reads an atomic's result has nothing to
 		 * replay: no float flows through it (sideonly) */
-		if (d->sum[fi].has_atomic && !d->sum[fi].sideonly) {
+		if (fwd_only && !d->sum[fi].sideonly) {
 			make_replay(m, d, fi);
-			set_fnfx(d, d->pure[fi], 0);
+			ir_effects_set(&df->callfx, d->pure[fi], 0);
 			copy_block(m, d, &f->body, &m->fn[d->pure[fi]]->body);
 			made.replay = d->pure[fi];
 		}
 		diff_func_sig(m, fi, d->fadj);
-		set_fnfx(d, d->fadj[fi], adj_writes(m, d->fadj[fi]));
+		ir_effects_set(&df->callfx, d->fadj[fi], adj_writes(m, d->fadj[fi]) ? FX_WRITE : 0);
 		diff_func(m, d->src, d, fi);
-		set_fnfx(d, d->fadj[fi], writes(d, &m->fn[d->fadj[fi]]->body));
+		ir_effects_set(&df->callfx, d->fadj[fi],
+			       ir_block_fx(&m->fn[d->fadj[fi]]->body, &df->callfx, FX_WRITE));
 		made.adj = d->fadj[fi];
 	} else {
 		d->a = &df->fa;
@@ -128,7 +126,8 @@ void diff_end(Diff *df)
 		return;
 	arena_free(&df->fa);
 	arena_free(&df->a);
-	free(df->fnfx);
+	ir_effects_free(&df->fx);
+	ir_effects_free(&df->callfx);
 	free(df);
 }
 

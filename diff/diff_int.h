@@ -22,6 +22,7 @@
 #define KS_DIFF_INT_H
 
 #include "diff.h"
+#include "ir/calls.h"
 #include "ir/walk.h"
 
 /* ---- the tape ---------------------------------------------------------- */
@@ -75,7 +76,6 @@ typedef struct Region {
 typedef struct Summary {
 	int done;
 	uint8_t *loads, *atomics, *kinds; /* per parameter index */
-	int has_atomic;
 	int sideonly; /* no float in or out, but stores or uses an atomic's
 	               * result: no replay, no adjoint (see has_floaty) */
 } Summary;
@@ -106,9 +106,9 @@ typedef struct D {
 	const char **vbase;
 	uint8_t *vflag;
 	int capinfo;
-	/* per function of the module: may a call to it write memory? */
-	uint8_t **fnfx;
-	int *capfnfx;
+	/* per function of the module: may a call to it write memory
+	 * (FX_WRITE: diff.c decides, for the simplifier)? */
+	IrEffects *callfx;
 	int tape;        /* a kernel: loops keep checkpoints on the tape */
 	int nloop;       /* loops taped so far */
 	int *mentions;   /* per original value: the instructions that name it */
@@ -259,10 +259,8 @@ void tid_defs(const Block *b, int *ndef, uint8_t *istid);
  * d->rmw. */
 void summarize(Module *m, D *d, int fi);
 void check_kernel(Module *m, D *d, const Func *f);
-/* May a call to _adj func fi write memory (before its body is made)?
- * May b write memory? */
+/* May a call to _adj func fi write memory (before its body is made)? */
 int adj_writes(const Module *m, int fi);
-int writes(D *d, const Block *b);
 
 /* ---- the forward sweep (forward.c) ------------------------------------- */
 

@@ -7,8 +7,9 @@
  * meet for its adjoint to be exact (doc/autodiff.md, "Rules kdiff
  * enforces") are located errors raised here: a func's by summarize, a
  * kernel's by check_kernel, which also says which arrays' atomics act as
- * a thread's own read-modify-write (D.rmw).  Last, whether a call may
- * write memory, which the simplifier needs (adj_writes, writes).
+ * a thread's own read-modify-write (D.rmw).  Last, whether a call of an
+ * _adj func may write memory before its body is made (adj_writes; diff.c
+ * then asks its body, ir/calls.h).
  */
 #include <string.h>
 
@@ -184,26 +185,6 @@ Use use_new(D *d, int n)
 
 /* ---- a func's summary -------------------------------------------------- */
 
-typedef struct SumCtx {
-	Module *m;
-	D *d;
-} SumCtx;
-
-/* does in make atomic updates or print, itself or through the funcs it
- * calls (what a replay leaves out)? */
-static int has_atomic(void *ctx, const Inst *in)
-{
-	SumCtx *c = ctx;
-	if (forward_only(in))
-		return 1;
-	if (in->op == OP_CALL) {
-		summarize(c->m, c->d, in->callee);
-		if (c->d->sum[in->callee].has_atomic)
-			return 1;
-	}
-	return 0;
-}
-
 /* Does in call a function that is side effects only (Summary.sideonly)?
  * The callees are summarized already (uses() did it). */
 static int calls_sideonly(void *d, const Inst *in)
@@ -271,8 +252,6 @@ void summarize(Module *m, D *d, int fi)
 	s->loads = u.load;
 	s->atomics = u.atomic;
 	s->kinds = u.kinds;
-	SumCtx c = {m, d};
-	s->has_atomic = ir_walk_const(&f->body, has_atomic, &c);
 }
 
 /* ---- a kernel's rules -------------------------------------------------- */
@@ -354,21 +333,4 @@ int adj_writes(const Module *m, int fi)
 		if (ty_is_array(g->val[g->param[i]].ty) && diff_floaty(ty_elem(g->val[g->param[i]].ty)))
 			return 1;
 	return 0;
-}
-
-/* Does in write memory (a store, an atomic, a print, a call that
- * writes)? */
-static int writes_inst(void *d, const Inst *in)
-{
-	const D *dd = d;
-	if (in->op == OP_STORE || forward_only(in))
-		return 1;
-	return in->op == OP_CALL && in->callee < *dd->capfnfx && (*dd->fnfx)[in->callee];
-}
-
-/* Does b write memory?  Once an _adj func's body is made and simplified,
- * this says it exactly. */
-int writes(D *d, const Block *b)
-{
-	return ir_walk_const(b, writes_inst, d);
 }

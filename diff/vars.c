@@ -220,14 +220,12 @@ void d_init(D *d, Module *m, const Src *src, Arena *a, int fi, Func *g)
 {
 	int32_t *fadj = d->fadj, *pure = d->pure;
 	Summary *sum = d->sum;
-	uint8_t **fnfx = d->fnfx;
-	int *capfnfx = d->capfnfx;
+	IrEffects *callfx = d->callfx;
 	memset(d, 0, sizeof *d);
 	d->fadj = fadj;
 	d->pure = pure;
 	d->sum = sum;
-	d->fnfx = fnfx;
-	d->capfnfx = capfnfx;
+	d->callfx = callfx;
 	d->m = m;
 	d->src = src;
 	d->a = a;
@@ -273,7 +271,7 @@ void finish(D *d, Block *body)
 	d->g->body = all;
 	if (diff_optimize) {
 		DiffInfo di = {d->vbase, d->vflag, d->capinfo < d->g->nval ? d->capinfo : d->g->nval,
-			       *d->fnfx, *d->capfnfx};
+			       d->callfx->fx, d->callfx->n};
 		diff_opt(d->m, d->g, &di);
 	}
 }

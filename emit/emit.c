@@ -61,9 +61,8 @@ static void put_comment_text(FILE *out, const char *s)
 	}
 }
 
-/* Names and the header; called (is each function called anywhere in
- * the module?) and fx sized for every function, fx filled as each
- * function comes.  spool keeps the entries until the end: a temporary
+/* Names and the header; called: is each function called anywhere in
+ * the module?  (fx is noted as each function comes.)  spool keeps the entries until the end: a temporary
  * file for a module read from a file, whatever its size; memory for one
  * in memory (krun's, whose child may open no file). */
 static void emit_begin(Emitter *e, FILE *out, const Module *m, int target, const uint8_t *called,
@@ -75,7 +74,6 @@ static void emit_begin(Emitter *e, FILE *out, const Module *m, int target, const
 	emit_checked = target == EMIT_CPU_CHECKED;
 	e->target = emit_checked ? EMIT_CPU : target;
 	int n = m->nfn ? m->nfn : 1;
-	e->fx = xmalloc((size_t)n * sizeof *e->fx);
 	e->called = xmalloc((size_t)n);
 	memcpy(e->called, called, (size_t)m->nfn);
 	e->unread = xmalloc((size_t)n * sizeof *e->unread);
@@ -138,7 +136,7 @@ static void emit_free(Emitter *e)
 		free(e->ebase[i]);
 	free(e->ebase);
 	free(e->fname);
-	free(e->fx);
+	ir_effects_free(&e->fx);
 	free(e->called);
 	for (int i = 0; e->unread && i < (e->m->nfn ? e->m->nfn : 1); i++)
 		free(e->unread[i]);
@@ -160,8 +158,7 @@ static void emit_next(Emitter *e, int fi)
 {
 	const Func *f = e->m->fn[fi];
 	FILE *out = e->out;
-	e->fx[fi] = 0;
-	block_fx(e, &f->body, &e->fx[fi]);
+	ir_effects_note(&e->fx, e->m, fi);
 	fputc('\n', out);
 	emit_func(e, fi);
 	release(e);
@@ -192,7 +189,7 @@ void emit_module(FILE *out, const Module *m, int target)
 	uint8_t *called = xmalloc((size_t)m->nfn + 1);
 	memset(called, 0, (size_t)m->nfn + 1);
 	for (int i = 0; i < m->nfn; i++)
-		block_calls(&m->fn[i]->body, called);
+		ir_block_calls(&m->fn[i]->body, called);
 	char *text = NULL;
 	size_t len = 0;
 	FILE *spool = open_memstream(&text, &len);

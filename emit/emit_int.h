@@ -17,6 +17,7 @@
 #define KS_EMIT_INT_H
 
 #include "emit/emit.h"
+#include "ir/calls.h"
 #include "ir/walk.h"
 
 /* per value */
@@ -77,7 +78,7 @@ typedef struct Emitter {
 	int nmarked, capmarked;
 	char **fname;       /* C names of the module's functions */
 	char **ebase;       /* kernels: the base of their entries' names */
-	int *fx;            /* memory effects of each function, FX_* */
+	IrEffects fx;       /* each function's effects (ir/calls.h), noted as it comes */
 	uint8_t *called;    /* is the function called anywhere in the module? */
 	/* the words of reserved[] and reserved_global[] */
 	NameSet reserved, reserved_global;
@@ -147,8 +148,6 @@ static inline int is_handle(const Emitter *e, int val)
 /* ---- live.c: instruction ids, effects, dead code (pass 1) ---- */
 
 int inst_fx(const Emitter *e, const Inst *in);
-void block_fx(const Emitter *e, const Block *b, int *fx);
-void block_calls(const Block *b, uint8_t *called);
 int inst_id(const Emitter *e, const Inst *in);
 int multi_results(const Emitter *e, const Inst *in, Type *rt);
 void number_insts(Emitter *e, const Func *f);

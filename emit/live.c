@@ -3,8 +3,8 @@
  * pass, liveness.  Every instruction of the tree gets an id (number_insts:
  * tree order, an IInfo each, an Inst* -> id hash for inst_id) and the
  * memory effects it has (inst_fx: FX_READ, FX_WRITE; a call has its
- * callee's, block_fx, which emit_next records for each function as it
- * comes).
+ * callee's, which emit_next notes for each function as it comes:
+ * ir/calls.h).
  *
  * drop_dead_code marks dead what cannot run (after ret, break, continue)
  * and, repeated until nothing changes, each instruction without effects
@@ -22,30 +22,7 @@
  * are its callee's. */
 int inst_fx(const Emitter *e, const Inst *in)
 {
-	if (in->op == OP_CALL)
-		return e->fx[in->callee];
-	return ir_inst_fx(in) & (FX_READ | FX_WRITE);
-}
-
-/* Or into *fx the effects of b's instructions, nested ones too. */
-void block_fx(const Emitter *e, const Block *b, int *fx)
-{
-	for (int i = 0; i < b->n; i++) {
-		*fx |= inst_fx(e, &b->v[i]);
-		block_fx(e, &b->v[i].body, fx);
-		block_fx(e, &b->v[i].els, fx);
-	}
-}
-
-/* Mark in called each function b calls. */
-void block_calls(const Block *b, uint8_t *called)
-{
-	for (int i = 0; i < b->n; i++) {
-		if (b->v[i].op == OP_CALL)
-			called[b->v[i].callee] = 1;
-		block_calls(&b->v[i].body, called);
-		block_calls(&b->v[i].els, called);
-	}
+	return ir_fx_of(in, &e->fx) & (FX_READ | FX_WRITE);
 }
 
 static size_t hash_ptr(const void *p, int cap)
