@@ -6,7 +6,7 @@
 #ifndef KS_DIFF_H
 #define KS_DIFF_H
 
-#include "ir/ir.h"
+#include "ir/calls.h"
 
 /* kdiff, one function at a time, for a module read by ir/file.c (every
  * function of the module made, each read in order after its callees):
@@ -57,8 +57,8 @@ typedef struct DiffInfo {
 	const char **base;     /* per value: the name before kdiff numbered it, or NULL */
 	uint8_t *flag;         /* per value: DV_* */
 	int n;                 /* values described; later ones have neither */
-	const uint8_t *callfx; /* per function of the module: may a call write memory? */
-	int ncallfx;
+	const IrEffects *callfx; /* per function of the module: may a call write
+	                          * memory (FX_WRITE: diff.c)? */
 } DiffInfo;
 /* Simplify f, a backward kernel or adjoint func that kdiff built, into the
  * code a person would write (opt.c explains the passes).  The semantics

@@ -8,13 +8,24 @@
  * after a continue what is live at the head; a for loop's head is also
  * reached when it exits), ret makes only its operands live.
  *
- * live_prune drops, on the way, every instruction that may go (no effects:
- * see live_removable) whose results nothing reads, so an adjoint zeroed
- * after its last use or an init overwritten before any read goes; and ifs
- * and loops left empty, or doing nothing (no effects, and nothing they
- * assign read after them).  live_scan walks the same way and only reports
- * what is live after each instruction: the simplifier finds there which
- * variables may share one (opt_share.c).
+ * live_prune drops, on the way, every instruction that may go (no
+ * control, no effects: ir_inst_removable, a call by the simplifier's
+ * table) whose results nothing reads, so an adjoint zeroed after its last
+ * use or an init overwritten before any read goes; and ifs and loops left
+ * empty, or doing nothing (no effects, and nothing they assign read after
+ * them).  live_scan walks the same way and only reports what is live
+ * after each instruction: the simplifier finds there which variables may
+ * share one (opt_share.c).
+ *
+ * The emitters' dead code (emit/live.c) asks the same question of an
+ * instruction but is another analysis: it counts the reads of each value
+ * by the live instructions anywhere in the function, so it keeps an
+ * assignment overwritten before any read when the variable is read
+ * elsewhere, and loops and ifs however little they do; it drops what
+ * follows a ret, break or continue, which this walk keeps when it may
+ * not go; and it keeps an instruction of no results that may go (a call
+ * of a func that returns nothing and writes nothing), which this walk
+ * drops.  They are kept apart so that what each prints stays as it is.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -26,8 +37,7 @@
  * the visitor, and whether something was dropped. */
 typedef struct Live {
 	const Func *f;
-	const uint8_t *callfx;
-	int ncallfx;
+	const IrEffects *callfx;
 	int words;         /* LiveWords per set */
 	LiveVisit visit;
 	void *ctx;
@@ -73,16 +83,7 @@ static void use(const Live *L, LiveWord *live, int v)
 		bset(live, v);
 }
 
-int live_removable(const Inst *in, const uint8_t *callfx, int ncallfx)
-{
-	if (ir_op_control(in->op))
-		return 0;
-	if (in->op == OP_CALL)
-		return !(in->callee < ncallfx && callfx[in->callee]);
-	return !(ir_inst_fx(in) & FX_WRITE);
-}
-
-static int removable(const Live *L, const Inst *in) { return live_removable(in, L->callfx, L->ncallfx); }
+static int removable(const Live *L, const Inst *in) { return ir_inst_removable(in, L->callfx); }
 
 /* Does in do anything but compute values or hold what may (a store, an
  * atomic, a call that writes, a ret, the tape)? */
@@ -237,21 +238,21 @@ static void live_block(Live *L, Block *b, LiveWord *live, int rw, const LLoop *l
 	}
 }
 
-static int walk(Func *f, const uint8_t *callfx, int ncallfx, int rw, LiveVisit visit, void *ctx)
+static int walk(Func *f, const IrEffects *callfx, int rw, LiveVisit visit, void *ctx)
 {
-	Live L = {f, callfx, ncallfx, (f->nval + 63) / 64, visit, ctx, 0};
+	Live L = {f, callfx, (f->nval + 63) / 64, visit, ctx, 0};
 	LiveWord *live = bnew(&L);
 	live_block(&L, &f->body, live, rw, NULL);
 	free(live);
 	return L.changed;
 }
 
-int live_prune(Func *f, const uint8_t *callfx, int ncallfx)
+int live_prune(Func *f, const IrEffects *callfx)
 {
-	return walk(f, callfx, ncallfx, 1, NULL, NULL);
+	return walk(f, callfx, 1, NULL, NULL);
 }
 
-void live_scan(Func *f, const uint8_t *callfx, int ncallfx, LiveVisit visit, void *ctx)
+void live_scan(Func *f, const IrEffects *callfx, LiveVisit visit, void *ctx)
 {
-	walk(f, callfx, ncallfx, 2, visit, ctx);
+	walk(f, callfx, 2, visit, ctx);
 }

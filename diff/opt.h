@@ -52,7 +52,7 @@ int const_eq(const Opt *O, int a, int b);
 /* May in go when nothing reads its results? */
 static inline int removable(const Opt *O, const Inst *in)
 {
-	return live_removable(in, O->di->callfx, O->di->ncallfx);
+	return ir_inst_removable(in, O->di->callfx);
 }
 
 /* ---- instructions and blocks (opt_util.c) ---- */

@@ -306,7 +306,7 @@ static int equiv(const Opt *O, const Defs *d, int u, int v, int w, int depth)
 	/* a pure value (not a copy, not tid), a call that writes nothing, a
 	 * load of an array the function never writes */
 	if (x->op == OP_CALL) {
-		if (x->callee < O->di->ncallfx && O->di->callfx[x->callee])
+		if (ir_fx_of(x, O->di->callfx) & FX_WRITE)
 			return 0;
 	} else if (x->op == OP_LOAD) {
 		if (!O->written || O->written[x->arg[0]])

@@ -432,7 +432,7 @@ void share(Opt *O)
 		s.members[fill[s.grp[byorder[i]]]++] = byorder[i];
 	free(fill);
 	/* interference, from liveness (which must not move a statement now) */
-	live_scan(f, O->di->callfx, O->di->ncallfx, interfere, &s);
+	live_scan(f, O->di->callfx, interfere, &s);
 	/* classes: greedily, each member into the first class it can share */
 	int *to = xmalloc((size_t)(nv + 1) * sizeof *to);
 	for (int v = 0; v < nv; v++)

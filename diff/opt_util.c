@@ -147,6 +147,6 @@ void insert_at(Opt *O, Block *b, int at, const Inst *in)
 
 void live_pass(Opt *O)
 {
-	if (live_prune(O->f, O->di->callfx, O->di->ncallfx))
+	if (live_prune(O->f, O->di->callfx))
 		O->changed = 1;
 }

@@ -271,7 +271,7 @@ void finish(D *d, Block *body)
 	d->g->body = all;
 	if (diff_optimize) {
 		DiffInfo di = {d->vbase, d->vflag, d->capinfo < d->g->nval ? d->capinfo : d->g->nval,
-			       d->callfx->fx, d->callfx->n};
+			       d->callfx};
 		diff_opt(d->m, d->g, &di);
 	}
 }

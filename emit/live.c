@@ -10,8 +10,10 @@
  * and, repeated until nothing changes, each instruction without effects
  * whose results no live instruction reads; it leaves in VInfo.uses the
  * reads by live instructions and in VInfo.def each temp's definition.
- * C compilers warn about what would be left.  (kdiff's simplifier has a
- * liveness of its own, over values, in diff/live.c.)
+ * C compilers warn about what would be left.  kdiff's simplifier has a
+ * liveness of its own, over values and the control flow (diff/live.c,
+ * which says how it differs); both ask ir_inst_removable whether an
+ * instruction may go.
  */
 #include <string.h>
 
@@ -148,7 +150,7 @@ static int drop_dead(Emitter *e)
 	for (int id = e->ninst - 1; id >= 0; id--) {
 		IInfo *x = &e->ii[id];
 		const Inst *in = x->in;
-		if (x->dead || ir_op_control(in->op) || (inst_fx(e, in) & FX_WRITE))
+		if (x->dead || !ir_inst_removable(in, &e->fx))
 			continue;
 		if (in->op == OP_CALL && !in->nres && e->m->fn[in->callee]->nret)
 			; /* a pure call whose results are ignored */

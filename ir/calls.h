@@ -32,6 +32,15 @@ static inline int ir_fx_of(const Inst *in, const IrEffects *t)
 	return ir_inst_fx(in);
 }
 
+/* May in go when nothing reads its results: no control, nothing that
+ * writes memory, itself or, a call, its callee (by t)?  The emitters'
+ * dead code and kdiff's liveness both ask it (emit/live.c, diff/live.c),
+ * each with its own t. */
+static inline int ir_inst_removable(const Inst *in, const IrEffects *t)
+{
+	return !ir_op_control(in->op) && !(ir_fx_of(in, t) & FX_WRITE);
+}
+
 /* The effects of b's instructions, nested ones included, within mask: the
  * walk stops once it has found all of mask. */
 int ir_block_fx(const Block *b, const IrEffects *t, int mask);
