@@ -127,13 +127,9 @@ static void emit_begin(Emitter *e, FILE *out, const Module *m, int target, const
 
 static void emit_free(Emitter *e)
 {
-	NameSet *sets[] = {&e->reserved, &e->reserved_global, &e->gnames, &e->lnames};
-	for (size_t i = 0; i < KS_NELEM(sets); i++) {
-		clear_names(sets[i]);
-		free(sets[i]->slot);
-	}
-	for (int i = 0; e->ebase && i < e->m->nfn; i++)
-		free(e->ebase[i]);
+	NameSet *sets[] = {&e->reserved, &e->reserved_global, &e->gnames, &e->bases, &e->lnames};
+	for (size_t i = 0; i < KS_NELEM(sets); i++)
+		free_names(sets[i]);
 	free(e->ebase);
 	free(e->fname);
 	ir_effects_free(&e->fx);

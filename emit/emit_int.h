@@ -22,7 +22,7 @@
 
 /* per value */
 typedef struct VInfo {
-	char *name;     /* C name: params, variables, named temps */
+	const char *name; /* C name: params, variables, named temps */
 	int uses;       /* reads by live instructions */
 	int def;        /* temps: defining instruction id, or -1 */
 	/* variables: where to declare */
@@ -46,8 +46,9 @@ typedef struct IInfo {
 /* A set of names (malloc'd strings it owns), hashed so that taking a name
  * costs the same whatever the number of names already taken. */
 typedef struct NameSet {
-	char **slot;
+	const char **slot;
 	int n, cap;
+	Arena text;         /* the names' bytes */
 } NameSet;
 
 /* The checkpoint of a loop of the tape: word offsets of its slots. */
@@ -76,14 +77,15 @@ typedef struct Emitter {
 	uint8_t *st;
 	int *marked;        /* the structs the function at hand marked */
 	int nmarked, capmarked;
-	char **fname;       /* C names of the module's functions */
-	char **ebase;       /* kernels: the base of their entries' names */
+	const char **fname; /* C names of the module's functions */
+	const char **ebase; /* kernels: the base of their entries' names */
 	IrEffects fx;       /* each function's effects (ir/calls.h), noted as it comes */
 	uint8_t *called;    /* is the function called anywhere in the module? */
 	/* the words of reserved[] and reserved_global[] */
 	NameSet reserved, reserved_global;
 	/* global names */
 	NameSet gnames;
+	NameSet bases;      /* the bases of the entries' names taken */
 	/* the function being emitted */
 	const Func *f;
 	int fi;
@@ -98,13 +100,13 @@ typedef struct Emitter {
 	NameSet lnames;     /* local names taken */
 	Decl *decl;
 	int ndecl, capdecl;
-	char **retname;     /* out parameters of a multi-result func */
+	const char **retname; /* out parameters of a multi-result func */
 	int rank;           /* a kernel's launch dimensions (ir_kernel_rank) */
 	FILE *spool;        /* the entries, until the end */
 	/* a backward kernel's tape: its local, per value the loop ID of a
 	 * handle (-1: none), per loop ID its checkpoint's layout */
-	char *tapename;
-	char *threadname;  /* a backward with a tape in an N-D launch: its row-major index */
+	const char *tapename;
+	const char *threadname; /* a backward with a tape in an N-D launch: its row-major index */
 	int *hid;
 	TapeLayout *tl;
 	int ntl;
@@ -161,7 +163,8 @@ void fold_temps(Emitter *e, const Func *f);
 /* ---- names.c: C names (pass 3), the entries' names ---- */
 
 void clear_names(NameSet *ns);
-char *make_name(Emitter *e, const char *s, int global);
+void free_names(NameSet *ns);
+const char *make_name(Emitter *e, const char *s, int global);
 void name_globals(Emitter *e);
 void name_params(Emitter *e);
 void name_locals(Emitter *e, const Func *f);

@@ -71,10 +71,11 @@ static int name_in(const NameSet *ns, const char *s, uint64_t hash)
 	return ns->cap && ns->slot[name_slot(ns, s, hash)];
 }
 
-static void add_name(NameSet *ns, char *s)
+/* Take s: a copy goes into the set, which returns it. */
+static const char *add_name(NameSet *ns, const char *s)
 {
 	if (2 * (ns->n + 1) > ns->cap) {
-		NameSet g = {NULL, 0, ns->cap ? 2 * ns->cap : 64};
+		NameSet g = {NULL, 0, ns->cap ? 2 * ns->cap : 64, ns->text};
 		g.slot = xmalloc((size_t)g.cap * sizeof *g.slot);
 		memset(g.slot, 0, (size_t)g.cap * sizeof *g.slot);
 		for (int i = 0; i < ns->cap; i++)
@@ -85,22 +86,27 @@ static void add_name(NameSet *ns, char *s)
 		*ns = g;
 	}
 	size_t h = name_slot(ns, s, name_hash(s));
-	if (ns->slot[h]) {
-		free(s);
-		return;
+	if (!ns->slot[h]) {
+		ns->slot[h] = arena_strdup(&ns->text, s);
+		ns->n++;
 	}
-	ns->slot[h] = s;
-	ns->n++;
+	return ns->slot[h];
 }
 
-/* Forget every name (and free them), keeping the table. */
+/* Forget every name, keeping the table. */
 void clear_names(NameSet *ns)
 {
-	for (int i = 0; i < ns->cap; i++) {
-		free(ns->slot[i]);
-		ns->slot[i] = NULL;
-	}
+	if (ns->cap)
+		memset(ns->slot, 0, (size_t)ns->cap * sizeof *ns->slot);
 	ns->n = 0;
+	arena_free(&ns->text);
+}
+
+void free_names(NameSet *ns)
+{
+	clear_names(ns);
+	free(ns->slot);
+	memset(ns, 0, sizeof *ns);
 }
 
 /* Does s start with a prefix C, C++ or ksynth.h keeps for itself? */
@@ -109,13 +115,16 @@ static int reserved_prefix(const char *s)
 	return s[0] == '_' || !strncmp(s, "ks_", 3) || !strncmp(s, "KS_", 3);
 }
 
+/* Is s an entry's name: BASE and a suffix of entry_sfx, BASE a base taken? */
+static int is_entry(const NameSet *bases, const char *s);
+
 /* Is s free to be a name of the kind asked (global or local)? */
 static int name_ok(const Emitter *e, const char *s, int global)
 {
 	if (reserved_prefix(s) || strstr(s, "__"))
 		return 0;
 	uint64_t h = name_hash(s);
-	if (name_in(&e->reserved, s, h) || name_in(&e->gnames, s, h))
+	if (name_in(&e->reserved, s, h) || name_in(&e->gnames, s, h) || is_entry(&e->bases, s))
 		return 0;
 	if (global ? name_in(&e->reserved_global, s, h) : name_in(&e->lnames, s, h))
 		return 0;
@@ -156,15 +165,15 @@ static void clash_suffix(Buf *b, size_t base, int k)
 
 /* A C name for source name s: its spelling when free, else the first free
  * spelling with a clash suffix (doc/emit.md, Names). */
-char *make_name(Emitter *e, const char *s, int global)
+const char *make_name(Emitter *e, const char *s, int global)
 {
 	Buf b = {0};
 	c_spelling(&b, s);
 	size_t base = b.n;
 	for (int k = 0; !name_ok(e, b.p, global); k++)
 		clash_suffix(&b, base, k);
-	char *name = xrealloc(b.p, b.n + 1); /* not the buffer's room: a module may hold many */
-	add_name(global ? &e->gnames : &e->lnames, name);
+	const char *name = add_name(global ? &e->gnames : &e->lnames, b.p);
+	buf_free(&b);
 	return name;
 }
 
@@ -184,8 +193,24 @@ static int plain_entry(const char *name)
 	return n && !reserved_prefix(name) && !strstr(name, "__") && name[n - 1] != '_';
 }
 
-/* BASE for name (malloc'd), its four names added to g */
-static char *entry_base(NameSet *g, const char *name)
+static int is_entry(const NameSet *bases, const char *s)
+{
+	size_t n = strlen(s);
+	char base[512];
+	for (size_t i = 0; i < KS_NELEM(entry_sfx) && bases->n; i++) {
+		size_t k = strlen(entry_sfx[i]);
+		if (n <= k || n - k >= sizeof base || strcmp(s + n - k, entry_sfx[i]))
+			continue;
+		memcpy(base, s, n - k);
+		base[n - k] = 0;
+		if (name_in(bases, base, name_hash(base)))
+			return 1;
+	}
+	return 0;
+}
+
+/* BASE for name, taken in bases (which returns its copy) */
+static const char *entry_base(NameSet *bases, const char *name)
 {
 	Buf b = {0}, full = {0};
 	if (plain_entry(name)) {
@@ -201,25 +226,22 @@ static char *entry_base(NameSet *g, const char *name)
 		for (; i < KS_NELEM(entry_sfx); i++) {
 			full.n = 0;
 			buf_printf(&full, "%s%s", b.p, entry_sfx[i]);
-			if (strstr(full.p, "__") || name_in(g, full.p, name_hash(full.p)))
+			if (strstr(full.p, "__") || is_entry(bases, full.p))
 				break;
 		}
 		if (i == KS_NELEM(entry_sfx))
 			break;
 		clash_suffix(&b, base, k);
 	}
-	for (size_t i = 0; i < KS_NELEM(entry_sfx); i++) {
-		full.n = 0;
-		buf_printf(&full, "%s%s", b.p, entry_sfx[i]);
-		add_name(g, xstrdup(full.p));
-	}
+	const char *s = add_name(bases, b.p);
 	buf_free(&full);
-	return xrealloc(b.p, b.n + 1);
+	buf_free(&b);
+	return s;
 }
 
 /* base[i]: BASE of kernel i and of its backward (NULL for funcs); the
- * entries' names go into g. */
-static void entry_bases(NameSet *g, const Module *m, char **base)
+ * bases go into bases. */
+static void entry_bases(NameSet *bases, const Module *m, const char **base)
 {
 	for (int i = 0; i < m->nfn; i++)
 		base[i] = NULL;
@@ -227,29 +249,26 @@ static void entry_bases(NameSet *g, const Module *m, char **base)
 		for (int i = 0; i < m->nfn; i++) {
 			const Func *f = m->fn[i];
 			if (f->is_kernel && !f->backward && plain_entry(f->name) == !pass)
-				base[i] = entry_base(g, f->name);
+				base[i] = entry_base(bases, f->name);
 		}
 	for (int i = 0; i < m->nfn; i++)
 		if (m->fn[i]->backward) {
 			int k = ir_func_find(m, m->fn[i]->name);
-			base[i] = xstrdup(k >= 0 && base[k] ? base[k] : m->fn[i]->name);
+			base[i] = k >= 0 && base[k] ? base[k] : add_name(bases, m->fn[i]->name);
 		}
 }
 
 void emit_entry_name(Buf *out, const Module *m, const char *kernel, int target, int backward)
 {
-	NameSet g = {0};
+	NameSet bases = {0};
 	int n = m->nfn;
-	char **base = xmalloc((size_t)(n ? n : 1) * sizeof *base);
-	entry_bases(&g, m, base);
+	const char **base = xmalloc((size_t)(n ? n : 1) * sizeof *base);
+	entry_bases(&bases, m, base);
 	int k = ir_func_find(m, kernel);
 	buf_printf(out, "%s%s", k >= 0 && base[k] ? base[k] : kernel,
 		   entry_sfx[2 * !!backward + (target == EMIT_CUDA)]);
-	for (int i = 0; i < n; i++)
-		free(base[i]);
 	free(base);
-	clear_names(&g);
-	free(g.slot);
+	free_names(&bases);
 }
 
 /* The module's names: the reserved words, then the entries' names and
@@ -258,24 +277,23 @@ void name_globals(Emitter *e)
 {
 	const Module *m = e->m;
 	for (size_t i = 0; i < KS_NELEM(reserved); i++)
-		add_name(&e->reserved, xstrdup(reserved[i]));
+		add_name(&e->reserved, reserved[i]);
 	for (size_t i = 0; i < KS_NELEM(reserved_global); i++)
-		add_name(&e->reserved_global, xstrdup(reserved_global[i]));
+		add_name(&e->reserved_global, reserved_global[i]);
 	int n = m->nfn ? m->nfn : 1;
 	e->fname = xmalloc((size_t)n * sizeof *e->fname);
 	/* global names: the entries first (their names are the ABI), then
 	 * functions in module order */
 	e->ebase = xmalloc((size_t)n * sizeof *e->ebase);
-	entry_bases(&e->gnames, m, e->ebase);
+	entry_bases(&e->bases, m, e->ebase);
 	/* a kernel's fname is its per-thread function, NAME_thread, and a
 	 * backward kernel's NAME_backward_thread */
 	for (int i = 0; i < m->nfn; i++) {
 		if (m->fn[i]->is_kernel) {
-			size_t len = strlen(m->fn[i]->name) + 24;
-			char *s = xmalloc(len);
-			snprintf(s, len, "%s%s_thread", m->fn[i]->name, m->fn[i]->backward ? "_backward" : "");
-			e->fname[i] = make_name(e, s, 1);
-			free(s);
+			Buf t = {0};
+			buf_printf(&t, "%s%s_thread", m->fn[i]->name, m->fn[i]->backward ? "_backward" : "");
+			e->fname[i] = make_name(e, t.p, 1);
+			buf_free(&t);
 		} else {
 			e->fname[i] = make_name(e, m->fn[i]->name, 1);
 		}
@@ -349,7 +367,7 @@ void name_params(Emitter *e)
 	for (int k = 0; k < 8; k++) {
 		char base[32];
 		snprintf(base, sizeof base, "ignored%d", k);
-		add_name(&e->lnames, xstrdup(base));
+		add_name(&e->lnames, base);
 	}
 	for (int i = 0; i < e->f->nparam; i++)
 		local_name(e, e->f->param[i], e->f->val[e->f->param[i]].name);

@@ -331,7 +331,7 @@ static void emit_for(Emitter *e, const Inst *in, int depth)
 		if ((kind == VK_VAR || kind == VK_PARAM) && assigns_in(&in->body, val)) {
 			char base[300];
 			snprintf(base, sizeof base, "%s_%s", kn, n ? "step" : "end");
-			char *nm = make_name(e, base, 0);
+			const char *nm = make_name(e, base, 0);
 			indent(e, depth);
 			fprintf(e->out, "int %s = %s;", nm, e->v[val].name);
 			line_end(e, in);

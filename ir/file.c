@@ -96,9 +96,7 @@ static void mark_calls(IrFile *r, const char *l, size_t len)
 }
 
 /* The first pass (above).  Calls are marked at the end, once every name
- * is known: the body lines that hold an '@' are kept until then.  What it
- * keeps lives in the module's arena, so that an error (ks_recover) leaves
- * nothing else to free. */
+ * is known: the body lines that hold an '@' are kept until then. */
 static void scan(IrFile *r)
 {
 	Module *m = r->m;
@@ -112,7 +110,10 @@ static void scan(IrFile *r)
 		size_t nn;
 		int h = header(in->p, in->n, &nm, &nn);
 		if (h) {
-			arena_grow(&m->arena, (void **)&r->piece, &cap, r->npiece + 2, sizeof *r->piece);
+			if (r->npiece + 2 > cap) {
+				cap = 2 * (r->npiece + 2);
+				r->piece = xrealloc(r->piece, (size_t)cap * sizeof *r->piece);
+			}
 			IrPiece *pc = &r->piece[r->npiece++];
 			pc->off = in->off;
 			pc->line0 = line;
@@ -131,7 +132,7 @@ static void scan(IrFile *r)
 		}
 	}
 	if (!r->npiece)
-		arena_grow(&m->arena, (void **)&r->piece, &cap, 1, sizeof *r->piece);
+		r->piece = xrealloc(r->piece, sizeof *r->piece);
 	r->piece[r->npiece].off = in->off;
 	r->called = arena_alloc(&m->arena, (size_t)m->nfn + 1);
 	for (size_t i = 0; i < refs.n;) {
@@ -233,6 +234,7 @@ void ir_file_close(IrFile *r)
 	}
 	ir_module_free(r->m);
 	lines_close(&r->in);
+	free(r->piece);
 	memset(r, 0, sizeof *r);
 }
 
@@ -242,6 +244,7 @@ void ir_read_into(Module *m, const Src *s)
 	 * and the next call frees it */
 	static IrFile r;
 	lines_close(&r.in);
+	free(r.piece);
 	memset(&r, 0, sizeof r);
 	r.m = m;
 	r.whole = 1;
@@ -250,6 +253,8 @@ void ir_read_into(Module *m, const Src *s)
 	while (r.next < r.npiece)
 		ir_file_next(&r);
 	lines_close(&r.in);
+	free(r.piece);
+	r.piece = NULL;
 }
 
 Module *ir_read(const Src *s)

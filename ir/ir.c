@@ -853,6 +853,7 @@ void ir_module_free(Module *m)
 	if (!m)
 		return;
 	arena_free(&m->arena);
+	free(m->fn);
 	free(m->index);
 	for (int i = 0; i < m->nstr; i++)
 		free(m->str[i]);
@@ -870,7 +871,10 @@ Func *ir_func_new(Module *m, const char *name, int is_kernel, Loc loc)
 	f->name = arena_strdup(a, name);
 	f->is_kernel = is_kernel;
 	f->loc = loc;
-	arena_grow(a, (void **)&m->fn, &m->capfn, m->nfn + 1, sizeof *m->fn);
+	if (m->nfn == m->capfn) {
+		m->capfn = m->capfn ? 2 * m->capfn : 16;
+		m->fn = xrealloc(m->fn, (size_t)m->capfn * sizeof *m->fn);
+	}
 	m->fn[m->nfn++] = f;
 	return f;
 }

@@ -305,7 +305,7 @@ typedef struct Module {
 	int nst, capst;
 	int32_t *stidx;     /* per Type: its index in st + 1, 0 if not here (malloc'd) */
 	int capstidx;
-	Func **fn;
+	Func **fn;          /* malloc'd */
 	int nfn, capfn;
 	Arena arena;
 	/* name index of fn (ir_func_find): open addressing over fn indices + 1,

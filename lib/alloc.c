@@ -2,7 +2,7 @@
  * alloc.c: checked malloc and the arena.  An arena is a list of chunks that
  * is freed at once; everything a front end or IR reader builds lives in one,
  * so an error that longjmps out of deep recursion leaks nothing.  Freed
- * chunks of the usual size are kept (up to 16 MB) for the next arena.
+ * chunks of the usual size are kept (up to 2 MB) for the next arena.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +40,7 @@ char *xstrdup(const char *s)
 /* The chunks of the usual size that arenas freed, kept for the next ones:
  * a tool that frees a function's arena after each function would
  * otherwise give the pages back and fault them in again every time. */
-enum { CHUNK = 65536, SPARE_MAX = 256 };
+enum { CHUNK = 65536, SPARE_MAX = 32 };
 static ArenaChunk *spare;
 static int nspare;
 
