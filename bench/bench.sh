@@ -8,7 +8,8 @@
 # (a Python with warp-lang; its codegen is timed beside ksynth's when set),
 # DS_N (records of the verified dataset build, default 2000), NOOP_N
 # (records of the no-op rebuild, default 10000), SCALE (codegen sizes,
-# default "1000 10000 100000"), BEFORE (a commit: section f's figures
+# default "1000 10000 100000"), RSS_N (section d's large module, default
+# 100000), BEFORE (a commit: sections a's and f's figures
 # for the code it builds too, beside this tree's; unset: this tree's
 # only), SECTIONS (the sections to run, default "a b c d e f"; when not all,
 # OUT keeps its other sections and those run replace theirs, each stamped
@@ -58,14 +59,14 @@ LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
 # codegen DIR N FIRST: the whole chain for kernels [FIRST, FIRST+N) in DIR,
 # one process after another (one core); prints the seconds
 codegen() {
-	local d=$1 n=$2 first=$3 t0
+	local d=$1 n=$2 first=$3 bin=${4:-$BIN} t0
 	mkdir -p "$d"
 	t0=$(now)
-	"$BIN/kgen" -c all -s 1 -n "$n" --first "$first" -o "$d/k.py"
-	"$BIN/kparse" "$d/k.py" -o "$d/k.kir"
-	"$BIN/kdiff" "$d/k.kir" -o "$d/k.d.kir"
-	"$BIN/kemit-cpu" "$d/k.d.kir" -o "$d/k.c"
-	"$BIN/kemit-cu" "$d/k.d.kir" -o "$d/k.cu"
+	"$bin/kgen" -c all -s 1 -n "$n" --first "$first" -o "$d/k.py"
+	"$bin/kparse" "$d/k.py" -o "$d/k.kir"
+	"$bin/kdiff" "$d/k.kir" -o "$d/k.d.kir"
+	"$bin/kemit-cpu" "$d/k.d.kir" -o "$d/k.c"
+	"$bin/kemit-cu" "$d/k.d.kir" -o "$d/k.cu"
 	awk -v a="$t0" -v b="$(now)" 'BEGIN { print b - a }'
 }
 
@@ -93,7 +94,7 @@ say "Parameters: RUNS=$RUNS WN=${WN:-1000} DS_N=$DS_N NOOP_N=$NOOP_N SCALE=\"$SC
 say "load average at the start: $LOAD0."
 say ""
 
-# The tools of commit BEFORE, built in WORK/before (section f).
+# The tools of commit BEFORE, built in WORK/before (sections a and f).
 BBIN=
 if [ -n "$BEFORE" ]; then
 	note "building $BEFORE"
@@ -108,7 +109,13 @@ fi
 CG_N=${CG_N:-10000}
 if has a; then
 	note "codegen throughput"
-	for r in $(seq "$RUNS"); do codegen "$WORK/cg/one" $CG_N 0; done | median >"$WORK/cg1"
+	: >"$WORK/cg1.runs"
+	: >"$WORK/cgb.runs"
+	for r in $(seq "$RUNS"); do
+		[ -z "$BBIN" ] || codegen "$WORK/cg/before" $CG_N 0 "$BBIN" >>"$WORK/cgb.runs"
+		codegen "$WORK/cg/one" $CG_N 0 >>"$WORK/cg1.runs"
+	done
+	median <"$WORK/cg1.runs" >"$WORK/cg1"
 	for r in $(seq "$RUNS"); do codegen2 $CG_N; done | median >"$WORK/cg2"
 	t1=$(cat "$WORK/cg1") t2=$(cat "$WORK/cg2")
 	say "## a. Codegen throughput"
@@ -120,6 +127,10 @@ if has a; then
 	say ""
 	say "| run | seconds | pairs/s |"
 	say "|---|---|---|"
+	if [ -n "$BBIN" ]; then
+		tb=$(median <"$WORK/cgb.runs")
+		say "| one core, the tools of ${BT}$BEFORE${BT} (runs alternating with the next row's) | $(fmt "$tb") | $(fmt "$(awk -v n=$CG_N -v t="$tb" 'BEGIN { print n / t }')") |"
+	fi
 	say "| one core | $(fmt "$t1") | $(fmt "$(awk -v n=$CG_N -v t="$t1" 'BEGIN { print n / t }')") |"
 	say "| two halves at once (-j2) | $(fmt "$t2") | $(fmt "$(awk -v n=$CG_N -v t="$t2" 'BEGIN { print n / t }')") |"
 	say ""
@@ -170,7 +181,8 @@ if has d; then
 		shift
 		/usr/bin/time -f '%M %e' -o "$WORK/rss" "$@" >/dev/null
 		read -r kb s <"$WORK/rss"
-		say "| $name | ${BT}${*/#$BIN\//}${BT} | $(awk -v k="$kb" 'BEGIN { printf "%.1f", k / 1024 }') | $s |"
+		local cmd="${*/#$BIN\//}"
+		say "| $name | ${BT}${cmd//$WORK\//}${BT} | $(awk -v k="$kb" 'BEGIN { printf "%.1f", k / 1024 }') | $s |"
 	}
 	rss kgen "$BIN/kgen" -c all -s 1 -n $CG_N -o "$WORK/rss.out"
 	rss kparse "$BIN/kparse" "$D/k.py" -o "$WORK/rss.out"
@@ -178,6 +190,21 @@ if has d; then
 	rss kdiff "$BIN/kdiff" "$D/k.kir" -o "$WORK/rss.out"
 	rss kemit-cpu "$BIN/kemit-cpu" "$D/k.d.kir" -o "$WORK/rss.out"
 	rss kemit-cu "$BIN/kemit-cu" "$D/k.d.kir" -o "$WORK/rss.out"
+	say ""
+	# and on RSS_N kernels, whose module is ten times as large
+	RSS_N=${RSS_N:-100000}
+	say "The same on $RSS_N kernels:"
+	say ""
+	say "| tool | command | peak RSS (MB) | seconds |"
+	say "|---|---|---|---|"
+	D=$WORK/cg/big
+	codegen "$D" "$RSS_N" 0 >/dev/null
+	rss kparse "$BIN/kparse" "$D/k.py" -o "$WORK/rss.out"
+	rss kfmt "$BIN/kfmt" --hash "$D/k.kir"
+	rss kdiff "$BIN/kdiff" "$D/k.kir" -o "$WORK/rss.out"
+	rss kemit-cpu "$BIN/kemit-cpu" "$D/k.d.kir" -o "$WORK/rss.out"
+	rss kemit-cu "$BIN/kemit-cu" "$D/k.d.kir" -o "$WORK/rss.out"
+	rm -rf "$D" "$WORK/rss.out"
 	say ""
 fi
 

@@ -3,7 +3,7 @@
 # bench/RESULTS.md (bench/bench.sh says how).  Long: tens of minutes.
 # Warp's codegen is timed with the venv of mk/warp.mk.
 #   RUNS=3  repeats per figure (medians)
-#   BEFORE=COMMIT  the adjoint figures (section f) for that commit's code too
+#   BEFORE=COMMIT  codegen (section a) and the adjoints (section f) of that commit's code too
 #   SECTIONS="f"   only those sections (of a b c d e f h), replaced in RESULTS.md
 #   H_N=1000 H_RUNS=2  section h: the confinement's cost on make dataset
 #   H_K=60 H_PAIRS=10  section h: and on krun alone, paired
