@@ -183,6 +183,7 @@ static Simp fold_finite(Opt *O, float x)
 
 static Simp fold_float(Opt *O, int op, float x, float y)
 {
+	/* clang-format off */
 	switch (op) {
 	case OP_ADD: return fold_finite(O, x + y);
 	case OP_SUB: return fold_finite(O, x - y);
@@ -195,12 +196,14 @@ static Simp fold_float(Opt *O, int op, float x, float y)
 	case OP_EQ: return smov(kbool(O, x == y));
 	case OP_NE: return smov(kbool(O, x != y));
 	}
+	/* clang-format on */
 	return keep();
 }
 
 static Simp fold_int(Opt *O, int op, int32_t x, int32_t y)
 {
 	uint32_t ux = (uint32_t)x, uy = (uint32_t)y;
+	/* clang-format off */
 	switch (op) {
 	case OP_ADD: return smov(kint(O, (int32_t)(ux + uy)));
 	case OP_SUB: return smov(kint(O, (int32_t)(ux - uy)));
@@ -212,6 +215,7 @@ static Simp fold_int(Opt *O, int op, int32_t x, int32_t y)
 	case OP_EQ: return smov(kbool(O, x == y));
 	case OP_NE: return smov(kbool(O, x != y));
 	}
+	/* clang-format on */
 	return keep();
 }
 

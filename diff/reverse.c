@@ -104,6 +104,7 @@ static const char *op_rule(D *d, Rec *r)
 {
 	Type a = vty(d, r->arg[0]), b = r->narg > 1 ? vty(d, r->arg[1]) : TY_VOID;
 	int sa = ty_is_float(a), sb = ty_is_float(b);
+	/* clang-format off */
 	switch (r->op) {
 	case OP_MOV: return "g";
 	case OP_NEG: return "-g";
@@ -128,6 +129,7 @@ static const char *op_rule(D *d, Rec *r)
 	case OP_MOD: return sa ? "g; -g * float(int(a / b))" : "";
 	case OP_SELECT: return "; a ? g : 0.0; a ? 0.0 : g";
 	}
+	/* clang-format on */
 	return "";
 }
 
@@ -145,8 +147,10 @@ static void rev_several(D *d, Rec *r, Block *out)
 		for (int k = 0; k < r->nres && k < 3; k++)
 			if (g[k] < 0)
 				g[k] = diff_zero(&e, vty(d, r->res[k]));
+		/* clang-format off */
 		int32_t v[10] = {-1, -1, -1, r->res[0], g[0], r->res[1], g[1],
 				 r->nres > 2 ? r->res[2] : -1, g[2], -1};
+		/* clang-format on */
 		for (int i = 0; i < r->narg; i++)
 			v[i] = r->arg[i];
 		diff_rule(&e, rule, v, r->narg, o);

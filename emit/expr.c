@@ -74,6 +74,7 @@ static void put_const(const Value *v, Buf *b, int *prec)
 
 static const char *scalar_binop(int op)
 {
+	/* clang-format off */
 	switch (op) {
 	case OP_ADD: return "+";
 	case OP_SUB: return "-";
@@ -95,6 +96,7 @@ static const char *scalar_binop(int op)
 	case OP_LSHIFT: return "<<";
 	case OP_RSHIFT: return ">>";
 	}
+	/* clang-format on */
 	return "?";
 }
 
@@ -108,6 +110,7 @@ static void put_binop(Buf *b, int op)
 
 static int binop_prec(int op)
 {
+	/* clang-format off */
 	switch (op) {
 	case OP_ADD:
 	case OP_SUB: return P_ADD;
@@ -129,12 +132,14 @@ static int binop_prec(int op)
 	case OP_LSHIFT:
 	case OP_RSHIFT: return P_SHIFT;
 	}
+	/* clang-format on */
 	return 0;
 }
 
 /* The libm spelling of a scalar builtin on float or double, or NULL. */
 static const char *libm_name(int row, Type t)
 {
+	/* clang-format off */
 	static const struct { int row; const char *name; } tab[] = {
 		{BI_SIN, "sin"}, {BI_COS, "cos"}, {BI_TAN, "tan"}, {BI_ASIN, "asin"},
 		{BI_ACOS, "acos"}, {BI_ATAN, "atan"}, {BI_ATAN2, "atan2"}, {BI_SINH, "sinh"},
@@ -149,6 +154,7 @@ static const char *libm_name(int row, Type t)
 		"tanhf", "expf", "logf", "log2f", "log10f", "sqrtf", "powf", "floorf", "ceilf",
 		"fabsf", "roundf", "rintf", "truncf", "cbrtf", "erff", "erfcf", "copysignf",
 	};
+	/* clang-format on */
 	if (t != TY_FLOAT && t != TY_DOUBLE)
 		return NULL;
 	for (size_t i = 0; i < KS_NELEM(tab); i++)
@@ -299,6 +305,7 @@ static int as_function(const Emitter *e, const Inst *in, Type t)
 
 static const char *op_word(int op)
 {
+	/* clang-format off */
 	switch (op) {
 	case OP_NEG: return "neg";
 	case OP_ADD: return "add";
@@ -320,6 +327,7 @@ static const char *op_word(int op)
 	case OP_EQ: return "eq";
 	case OP_NE: return "ne";
 	}
+	/* clang-format on */
 	return "?";
 }
 

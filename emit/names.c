@@ -18,6 +18,7 @@
 
 /* Words a name may not be: C11, C++ and CUDA keywords and identifiers the
  * emitted code or ksynth.h uses. */
+/* clang-format off */
 static const char *const reserved[] = {
 	"alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool",
 	"break", "case", "catch", "char", "char16_t", "char32_t", "char8_t", "class",
@@ -44,9 +45,11 @@ static const char *const reserved[] = {
 	"atomicOr", "atomicXor",
 	"__float_as_int", "__int_as_float",
 };
+/* clang-format on */
 
 /* Function names also avoid the math library and CUDA's overloads
  * (a __device__ function min() would clash with CUDA's). */
+/* clang-format off */
 static const char *const reserved_global[] = {
 	"sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh",
 	"exp", "log", "log2", "log10", "sqrt", "pow", "floor", "ceil", "fabs", "abs",
@@ -54,6 +57,7 @@ static const char *const reserved_global[] = {
 	"rint", "cbrt", "erf", "erfc", "copysign",
 	"printf", "malloc", "free", "memcpy", "memset",
 };
+/* clang-format on */
 
 static uint64_t name_hash(const char *s) { return ks_hash64(s, strlen(s), 0); }
 

@@ -143,9 +143,8 @@ static void emit_assign(Emitter *e, const Inst *in, int depth)
 		buf_puts(&b, ty_field(rv->ty, in->callee)->name);
 		buf_puts(&b, " = ");
 		put_expr(e, &b, in->arg[1], 0);
-	} else
-	/* in-place component updates: v.c[k] = s;  m.c[i][j] = s; */
-	if (in->op == OP_INSERT && in->arg[0] == r && !(ty_is_mat(rv->ty) && in->narg == 3)) {
+	} else if (in->op == OP_INSERT && in->arg[0] == r && !(ty_is_mat(rv->ty) && in->narg == 3)) {
+		/* in-place component updates: v.c[k] = s;  m.c[i][j] = s; */
 		buf_puts(&b, e->v[r].name);
 		buf_puts(&b, ".c[");
 		put_expr(e, &b, in->arg[1], 0);

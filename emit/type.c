@@ -13,6 +13,7 @@
  * as it reads in most code), ks_half for float16. */
 const char *scalar_ctype(Type t)
 {
+	/* clang-format off */
 	switch (t) {
 	case TY_BOOL: return "bool";
 	case TY_INT8: return "int8_t";
@@ -27,6 +28,7 @@ const char *scalar_ctype(Type t)
 	case TY_FLOAT: return "float";
 	case TY_DOUBLE: return "double";
 	}
+	/* clang-format on */
 	return NULL;
 }
 
@@ -126,11 +128,13 @@ const char *zero_of(const Emitter *e, Type t)
 		snprintf(buf, sizeof buf, e->target == EMIT_CUDA ? "%s{}" : "(%s){0}", ty_name(t));
 		return buf;
 	}
+	/* clang-format off */
 	switch (t) {
 	case TY_BOOL: return "false";
 	case TY_FLOAT: return "0.0f";
 	case TY_DOUBLE: return "0.0";
 	}
+	/* clang-format on */
 	if (ty_is_int(t))
 		return "0";
 	snprintf(buf, sizeof buf, "ks_zero_%s()", ty_name(t));

@@ -57,10 +57,12 @@ const char *par(G *g, Expr e, int prec)
 	return e.s;
 }
 
+/* clang-format off */
 static const char *const nice[] = {"0.5", "0.25", "2.0", "0.1", "1.5", "3.0", "0.75", "0.9",
 				   "0.2", "4.0", "0.3", "1.25", "0.05", "0.125", "0.8", "0.6"};
 static const double nicev[] = {0.5, 0.25, 2.0, 0.1, 1.5, 3.0, 0.75, 0.9,
 			       0.2, 4.0, 0.3, 1.25, 0.05, 0.125, 0.8, 0.6};
+/* clang-format on */
 
 Expr lit_f(G *g)
 {
@@ -72,8 +74,10 @@ Expr lit_f(G *g)
  * comparison of an input never sits on its edge. */
 const char *thresh(G *g)
 {
+	/* clang-format off */
 	static const char *const t[] = {"0.1", "0.2", "0.3", "0.4", "0.7", "0.8", "0.15",
 					"0.35", "0.45", "-0.1", "-0.3", "-0.7", "-0.45", "-0.2"};
+	/* clang-format on */
 	return PICK(g, t);
 }
 

@@ -16,10 +16,12 @@
 
 /* The float literals, in order of value, for a constant operand that a
  * guard would otherwise wrap (wp.sqrt(wp.abs(0.2) + 0.25)). */
+/* clang-format off */
 static const char *const lit_up[] = {"0.05", "0.1", "0.125", "0.2", "0.25", "0.3", "0.5", "0.6",
 				     "0.75", "0.8", "0.9", "1.25", "1.5", "2.0", "3.0", "4.0"};
 static const double lit_upv[] = {0.05, 0.1, 0.125, 0.2, 0.25, 0.3, 0.5, 0.6,
 				 0.75, 0.8, 0.9, 1.25, 1.5, 2.0, 3.0, 4.0};
+/* clang-format on */
 
 /* A literal in [LO, HI] (0 < LO <= HI), negated when NEG. */
 static Expr lit_in(G *g, double lo, double hi, int neg)
@@ -36,8 +38,10 @@ static Expr lit_in(G *g, double lo, double hi, int neg)
 }
 
 /* The round scales a person writes: 0.5, 0.25, 0.1, 0.05, 0.01 ... */
+/* clang-format off */
 const double ex_round_scale[] = {0.5, 0.25, 0.2, 0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.001, 0.0005, 0.0002, 0.0001};
 const char *const ex_round_scale_text[] = {"0.5", "0.25", "0.2", "0.1", "0.05", "0.02", "0.01", "0.005", "0.002", "0.001", "0.0005", "0.0002", "0.0001"};
+/* clang-format on */
 
 /* The first round scale k with m * k <= c, or -1 when none is that small. */
 int ex_round_scale_for(double m, double c)

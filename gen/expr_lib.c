@@ -256,7 +256,9 @@ Expr lib_f(G *g, int d)
 			  iv_sym(iv_mag(a.iv) + iv_mag(iv_sub(b.iv, a.iv))), a.dep | b.dep | t.dep);
 	}
 	case 1: {
+		/* clang-format off */
 		static const char *const lo[] = {"-1.0", "-0.5", "0.0", "0.1"}, *const hi[] = {"0.5", "1.0", "2.0", "0.8"};
+		/* clang-format on */
 		const char *l = PICK(g, lo), *h = PICK(g, hi); /* drawn in turn */
 		COVB(g, SMOOTHSTEP);
 		return ex(S("wp.smoothstep(", l, ", ", h, ", ", a.s, ")"), T_F, P_ATOM, iv_mk(0, 1), a.dep);
@@ -396,7 +398,9 @@ Expr lib_f(G *g, int d)
 		COVB(g, RANDF);
 		return ex(S("wp.randf(", g->rng, ")"), T_F, P_ATOM, iv_mk(0, 1), DEP_VARY);
 	case 27: {
+		/* clang-format off */
 		static const char *const lo[] = {"-1.0", "0.0", "0.5", "-0.25"}, *const hi[] = {"1.0", "2.0", "1.5", "0.25"};
+		/* clang-format on */
 		static const double lov[] = {-1, 0, 0.5, -0.25}, hiv[] = {1, 2, 1.5, 0.25};
 		int k = rnd(g, 4);
 		COVB(g, RANDF_RANGE);
@@ -643,6 +647,7 @@ Expr lib_v(G *g, int n, int d)
 	case 17: case 18:
 		return gen_v(g, n, d - 1);
 	default: {
+		/* clang-format off */
 		static const char *const s2[] = {"wp.sample_triangle(", "wp.sample_unit_ring(", "wp.sample_unit_disk(",
 						 "wp.sample_unit_square("};
 		static const int b2[] = {GB_SAMPLE_TRIANGLE, GB_SAMPLE_UNIT_RING, GB_SAMPLE_UNIT_DISK, GB_SAMPLE_UNIT_SQUARE};
@@ -651,6 +656,7 @@ Expr lib_v(G *g, int n, int d)
 						 "wp.sample_unit_cube("};
 		static const int b3[] = {GB_SAMPLE_UNIT_SPHERE_SURFACE, GB_SAMPLE_UNIT_SPHERE,
 					 GB_SAMPLE_UNIT_HEMISPHERE_SURFACE, GB_SAMPLE_UNIT_HEMISPHERE, GB_SAMPLE_UNIT_CUBE};
+		/* clang-format on */
 		if (n == 4)
 			return gen_v(g, n, d - 1);
 		int k = n == 2 ? rnd(g, 4) : rnd(g, 5);

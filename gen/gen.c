@@ -13,18 +13,22 @@
 #include "gen/gen_int.h"
 #include "ir/ir.h"
 
+/* clang-format off */
 const char *const gen_cat_name[NCAT] = {
 	"arithmetic", "math", "vector", "matrix", "control_flow",
 	"loop", "atomic", "function", "inplace", "combined",
 	"particles", "springs", "stencil", "reduce", "rigid", "fem",
 	"neighbors", "raycast", "sampling",
 };
+/* clang-format on */
 
 /* -c all: mostly the idioms, the kernels Warp is written for; the
  * construct categories, which reach every builtin, a fifth (doc/kgen.md,
  * "Categories"). */
+/* clang-format off */
 const int gen_cat_weight[NCAT] = {3, 3, 3, 3, 3, 3, 3, 3, 3, 6,
 				  7, 6, 14, 8, 8, 4, 5, 8, 7};
+/* clang-format on */
 
 void gen_knobs_default(GenKnobs *k)
 {
@@ -166,8 +170,10 @@ void line(G *g, const char *const *piece)
 }
 
 /* kgen's types as rows of the type table (ir/types.h) */
+/* clang-format off */
 static const Type gen_types[NTY] = {TY_FLOAT, TY_INT, TY_BOOL, TY_VEC2, TY_VEC3,
 				    TY_VEC4, TY_MAT22, TY_MAT33, TY_MAT44};
+/* clang-format on */
 
 const char *ty_spell(G *g, int ty)
 {
@@ -193,9 +199,11 @@ const char *ty_spell(G *g, int ty)
 
 void cov_type(G *g, int ty)
 {
+	/* clang-format off */
 	static const int c[NTY] = {GC_type_float, GC_type_int, GC_type_bool, GC_type_vec2,
 				   GC_type_vec3, GC_type_vec4, GC_type_mat22, GC_type_mat33,
 				   GC_type_mat44};
+	/* clang-format on */
 	g->cov->c[c[ty]]++;
 }
 
@@ -354,6 +362,7 @@ int gen_cov_print(FILE *f, const GenCov *cov)
 #include "ir/types.h"
 #undef T
 	};
+	/* clang-format off */
 	static const struct {
 		const char *ir;
 		int val, arr;
@@ -365,6 +374,7 @@ int gen_cov_print(FILE *f, const GenCov *cov)
 		{"mat44", GC_type_mat44, GC_type_array_mat44}, {"quat", GC_type_quat, -1},
 		{"transform", GC_type_transform, -1}, {"spatial_vector", GC_type_spatial_vector, -1},
 	};
+	/* clang-format on */
 	for (size_t i = 1; i < KS_NELEM(irty); i++) {
 		uint64_t n = 0;
 		for (size_t k = 0; k < KS_NELEM(mine); k++)

@@ -67,6 +67,7 @@ void gen_knobs_default(GenKnobs *k);
 /* ---- coverage: what the generator wrote, by construct ---------------- */
 
 /* The construct counters (kinds "type", "stmt", "expr"), X-macro. */
+/* clang-format off */
 #define GEN_CONSTRUCTS(X)                                                    \
 	X(type, float) X(type, int) X(type, bool) X(type, vec2) X(type, vec3)       \
 	X(type, vec4) X(type, mat22) X(type, mat33) X(type, mat44)                   \
@@ -98,6 +99,7 @@ void gen_knobs_default(GenKnobs *k);
 	X(expr, mat_zero) X(expr, conv_float) X(expr, conv_int) X(expr, vec_add)     \
 	X(expr, vec_sub) X(expr, vec_neg) X(expr, scalar_vec) X(expr, mat_vec)       \
 	X(expr, mat_mat) X(expr, scalar_mat) X(expr, mat_add)
+/* clang-format on */
 
 enum {
 #define GEN_C_ENUM(k, n) GC_##k##_##n,

@@ -22,9 +22,11 @@ enum { T_F, T_I, T_B, T_V2, T_V3, T_V4, T_M22, T_M33, T_M44, NTY };
 
 #define IS_VEC(t) ((t) >= T_V2 && (t) <= T_V4)
 #define IS_MAT(t) ((t) >= T_M22 && (t) <= T_M44)
+/* clang-format off */
 #define TY_N(t) (IS_VEC(t) ? (t) - T_V2 + 2 : IS_MAT(t) ? (t) - T_M22 + 2 : 1)
 #define VEC_OF(n) (T_V2 + (n) - 2)
 #define MAT_OF(n) (T_M22 + (n) - 2)
+/* clang-format on */
 
 /* precedence, lowest first (Python's) */
 enum { P_IFEXP = 1, P_OR, P_AND, P_NOT, P_CMP, P_ADD, P_MUL, P_UNARY, P_ATOM };

@@ -35,6 +35,7 @@ void gen_idiom_kernel(G *g, uint64_t index)
 	g->nv = g->nh = 0;
 	SCAT(g->suffix, sizeof g->suffix, "_", u64_str(d, index));
 	kit_begin(&k, g, 30);
+	/* clang-format off */
 	switch (g->cat) {
 	case CAT_PARTICLES: idiom_particles(&k); break;
 	case CAT_SPRINGS: idiom_springs(&k); break;
@@ -46,4 +47,5 @@ void gen_idiom_kernel(G *g, uint64_t index)
 	case CAT_RAYCAST: idiom_raycast(&k); break;
 	default: idiom_sampling(&k); break;
 	}
+	/* clang-format on */
 }

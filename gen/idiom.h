@@ -85,8 +85,8 @@ const char *kit_fparam(Kit *k, const char *name);
 const char *kit_coef(Kit *k, const char *name, double lo, double hi);
 /* A literal in [LO, HI] on a grid of twenty to two hundred steps. */
 const char *kit_num(Kit *k, double lo, double hi);
-/* kit_num(), but never the literal NOT */
-const char *kit_num_not(Kit *k, double lo, double hi, const char *not);
+/* kit_num(), but never the literal AVOID */
+const char *kit_num_not(Kit *k, double lo, double hi, const char *avoid);
 /* X as a literal of up to five decimals */
 const char *kit_dec(Kit *k, double x);
 /* F times the coefficient C, folded into one literal when C is one */

@@ -136,12 +136,12 @@ const char *kit_num(Kit *k, double lo, double hi)
 	return F(k, "%s", p);
 }
 
-/* kit_num(), but never the literal NOT (a gain of 1.0, an offset of 0.0,
+/* kit_num(), but never the literal AVOID (a gain of 1.0, an offset of 0.0,
  * which would be a trivial operation) */
-const char *kit_num_not(Kit *k, double lo, double hi, const char *not)
+const char *kit_num_not(Kit *k, double lo, double hi, const char *avoid)
 {
 	const char *a;
-	while (!strcmp(a = kit_num(k, lo, hi), not))
+	while (!strcmp(a = kit_num(k, lo, hi), avoid))
 		;
 	return a;
 }
@@ -197,6 +197,7 @@ const char *kit_shape(Kit *k, const char *x)
 {
 	G *g = k->g;
 	const char *a = kit_num_not(k, 0.5, 4.0, "1.0");
+	/* clang-format off */
 	switch (rnd(g, 11)) {
 	case 0: return F(k, "wp.exp(-%s * %s * %s)", a, x, x);
 	case 1: return F(k, "wp.tanh(%s * %s)", a, x);
@@ -210,6 +211,7 @@ const char *kit_shape(Kit *k, const char *x)
 	case 9: return F(k, "%s * %s * %s", a, x, x);
 	default: return F(k, "wp.clamp(%s, -%s, %s)", x, a, a);
 	}
+	/* clang-format on */
 }
 
 /* A response of X (an atom) with more to tune than kit_shape(): one of the
@@ -221,12 +223,14 @@ const char *kit_response(Kit *k, const char *x)
 	/* one draw per statement: the order of a call's arguments is the
 	 * compiler's */
 	const char *s = kit_shape(k, x);
+	/* clang-format off */
 	switch (rnd(g, 4)) {
 	case 0: return s;
 	case 1: return F(k, "%s * (1.0 + %s * %s)", s, kit_num(k, 0.1, 0.9), x);
 	case 2: return kit_shape(k, F(k, "(%s - %s)", x, kit_num(k, 0.1, 0.6)));
 	default: return kit_prod(k, s, kit_shape(k, x));
 	}
+	/* clang-format on */
 }
 
 /* A force field at the point P (vec3, an atom): a push from the origin
@@ -235,6 +239,7 @@ const char *kit_field(Kit *k, const char *p)
 {
 	G *g = k->g;
 	const char *a = kit_num_not(k, 0.2, 2.0, "1.0");
+	/* clang-format off */
 	switch (rnd(g, 5)) {
 	case 0: return F(k, "%s * (%s / (1.0 + wp.dot(%s, %s)))", p, a, p, p);
 	case 1: return F(k, "wp.vec3(-%s[2], 0.0, %s[0]) * %s", p, p, a);
@@ -242,6 +247,7 @@ const char *kit_field(Kit *k, const char *p)
 	case 3: return F(k, "wp.vec3(0.0, %s * wp.exp(-%s[1] * %s[1]), 0.0)", a, p, p);
 	default: return F(k, "wp.vec3(%s[1], -%s[0], 0.0) * %s", p, p, a);
 	}
+	/* clang-format on */
 }
 
 /* the epsilon that softens a length where two points may coincide */
@@ -262,6 +268,7 @@ const char *kit_coef(Kit *k, const char *name, double lo, double hi)
 /* ---- the kernel ----------------------------------------------------------- */
 
 /* a struct's class by family (CAT_PARTICLES first), four names each */
+/* clang-format off */
 static const char *const struct_names[][4] = {
 	{"SimParams", "Integrator", "Params", "StepConfig"},
 	{"SpringParams", "Material", "Params", "Constraint"},
@@ -273,6 +280,7 @@ static const char *const struct_names[][4] = {
 	{"Camera", "Scene", "RenderParams", "Params"},
 	{"Sampler", "SampleParams", "Params", "Estimator"},
 };
+/* clang-format on */
 static const char *const struct_args[] = {"params", "cfg", "sim", "opts", "settings"};
 
 void kit_begin(Kit *k, G *g, int struct_pct)

@@ -115,6 +115,7 @@ void idiom_raycast(Kit *k)
 			 * the miss does; for a vector or a matrix, the scalar
 			 * overload that count_builtins takes wp.NAME( for, and the
 			 * one it is */
+			/* clang-format off */
 			static const struct {
 				const char *text;
 				int scalar, vec;
@@ -128,6 +129,7 @@ void idiom_raycast(Kit *k)
 				{{"wp.isfinite(R_hit)", GB_ISFINITE, GB_ISFINITE_M}, {"not wp.isfinite(R_hit)", GB_ISFINITE, GB_ISFINITE_M}},
 				{{"not wp.isinf(R_hit)", GB_ISINF, GB_ISINF_M}, {"wp.isinf(R_hit)", GB_ISINF, GB_ISINF_M}},
 			};
+			/* clang-format on */
 			const char *test = tests[sent - 1][miss_first].text;
 			COV(g, stmt_if);
 			COV(g, stmt_else);
@@ -171,7 +173,9 @@ void idiom_raycast(Kit *k)
 		k->ind -= 2;
 	} else {
 		/* a triangle per ray, Moller-Trumbore */
+		/* clang-format off */
 		static const char *const corners[][3] = {{"v0", "v1", "v2"}, {"tri_a", "tri_b", "tri_c"}, {"p0", "p1", "p2"}};
+		/* clang-format on */
 		int c = rnd(g, 3);
 		const char *v0 = kit_arr(k, corners[c][0], "wp.vec3", 1);
 		const char *v1 = kit_arr(k, corners[c][1], "wp.vec3", 1);

@@ -21,6 +21,7 @@
  * its slope is 1.702), an ELU, or one of the smooth responses */
 static const char *activation(Kit *k, const char *z)
 {
+	/* clang-format off */
 	switch (rnd(k->g, 9)) {
 	case 0: return F(k, "wp.max(%s, 0.0)", z);
 	case 1: return F(k, "wp.max(%s, %s * %s)", z, kit_num(k, 0.01, 0.2), z);
@@ -33,6 +34,7 @@ static const char *activation(Kit *k, const char *z)
 	case 7: return F(k, "wp.where(%s > 0.0, %s, %s * (wp.exp(%s) - 1.0))", z, z, kit_num(k, 0.1, 1.5), z);
 	default: return kit_shape(k, z);
 	}
+	/* clang-format on */
 }
 
 /* The other side of a histogram: a thread per bin takes its count and

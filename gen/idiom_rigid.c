@@ -145,11 +145,13 @@ static void average_rotations(Kit *k)
 static void damp(Kit *k, const char *x, const char *dt, const char *factor, const char *rate)
 {
 	G *g = k->g;
+	/* clang-format off */
 	switch (rnd(g, 3)) {
 	case 0: B(k, "%s = %s * %s", x, x, kit_coef(k, factor, 0.98, 0.999)); break;
 	case 1: B(k, "%s = %s * (1.0 - %s * %s)", x, x, kit_coef(k, rate, 0.05, 0.8), dt); break;
 	default: B(k, "%s = %s * wp.exp(-%s * %s)", x, x, kit_coef(k, rate, 0.05, 2.0), dt); break;
 	}
+	/* clang-format on */
 }
 
 /* Poses integrated by body twists: applied wrenches through an inverse

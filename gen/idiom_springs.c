@@ -134,7 +134,9 @@ void idiom_springs(Kit *k)
 	const char *x = kit_arr(k, ONE(g, "x", "positions", "particle_x"), "wp.vec3", 1);
 	int damped = chance(g, 55), pbd = chance(g, 25), helper = chance(g, 45);
 	const char *v = damped && !pbd ? kit_arr(k, ONE(g, "v", "velocities", "particle_v"), "wp.vec3", 1) : 0;
+	/* clang-format off */
 	static const char *const ends[][2] = {{"spring_i", "spring_j"}, {"edge_a", "edge_b"}, {"springs_a", "springs_b"}};
+	/* clang-format on */
 	int e = rnd(g, 3);
 	const char *ia = kit_arr(k, ends[e][0], "int", 1);
 	const char *ib = kit_arr(k, ends[e][1], "int", 1);

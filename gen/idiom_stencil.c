@@ -422,8 +422,10 @@ static void stencil_div(Kit *k, Grid *gr)
 			w = over_h(k, 2, cx, cd, h, axes, 1);
 		} else {
 			const char *c3 = "";
+			/* clang-format off */
 			static const int ca[3][2] = {{1, 2}, {2, 0}, {0, 1}}; /* the axes of each component's two terms */
 			static const char *const lo[] = {"left", "down", "back"}, *const hi[] = {"right", "up", "front"};
+			/* clang-format on */
 			for (int c = 0; c < 3; c++) {
 				int a = ca[c][0], b = ca[c][1];
 				const char *d2[2] = {F(k, "%s[%d] - %s[%d]", hi[a], b, lo[a], b),
@@ -482,8 +484,10 @@ void idiom_stencil(Kit *k)
 {
 	G *g = k->g;
 	/* a third of the grids are volumes, as in smoke and heat solvers */
+	/* clang-format off */
 	Grid gr = {chance(g, 30) ? 3 : 2, 0, {"i", "j", "k"}, {"nx", "ny", "nz"},
 		   {"left", "down", "back"}, {"right", "up", "front"}};
+	/* clang-format on */
 	int nd = gr.nd;
 	gr.at = nd == 2 ? "i, j" : "i, j, k";
 	if (chance(g, 4)) {
@@ -625,12 +629,14 @@ void idiom_stencil(Kit *k)
 		}
 		B(k, "s = %s[%s]", u, at);
 		const char *range_w = F(k, "wp.exp(-(s - c) * (s - c) * %s)", kit_num(k, 2.0, 8.0));
+		/* clang-format off */
 		switch (wk) {
 		case 0: B(k, "w = 1.0 / (1.0 + %s * float(%s))", kit_num_not(k, 0.1, 3.0, "1.0"), r2); break;
 		case 1: B(k, "w = wp.exp(-float(%s) * %s)", r2, kit_num(k, 0.2, 0.95)); break;
 		case 2: B(k, "w = %s", range_w); break; /* bilateral: weights fall off with the difference */
 		default: B(k, "w = %s * %s", range_w, F(k, "wp.exp(-float(%s) * %s)", r2, kit_num(k, 0.2, 0.95))); break;
 		}
+		/* clang-format on */
 		B(k, "acc += w * s");
 		B(k, "wsum += w");
 		k->ind -= loops;
@@ -991,7 +997,9 @@ void idiom_stencil(Kit *k)
 			if (walls) {
 				/* free slip: the velocity's component across a
 				 * wall is taken out */
+				/* clang-format off */
 				static const char *const keep[3][3] = {{"0.0", "v[1]", "v[2]"}, {"v[0]", "0.0", "v[2]"}, {"v[0]", "v[1]", "0.0"}};
+				/* clang-format on */
 				for (int d = 0; d < nd; d++) {
 					COV(g, stmt_if);
 					COV(g, expr_or);

@@ -53,7 +53,9 @@ typedef struct Ln {
 #define MAXL 512
 
 /* character classes: 1 a letter or '_', 2 a digit */
+/* clang-format off */
 #define ID_(c) ((c) >= 'a' && (c) <= 'z') || ((c) >= 'A' && (c) <= 'Z') || (c) == '_' ? 1 : (c) >= '0' && (c) <= '9' ? 2 : 0
+/* clang-format on */
 #define ID4_(c) ID_(c), ID_(c + 1), ID_(c + 2), ID_(c + 3)
 #define ID16_(c) ID4_(c), ID4_(c + 4), ID4_(c + 8), ID4_(c + 12)
 static const unsigned char idc[256] = {
@@ -93,8 +95,10 @@ static void classify(Ln *l)
 		l->kind = K_DEF;
 		return;
 	}
+	/* clang-format off */
 	static const struct { const char *p; size_t n; int h; } hd[] = {
 		{"if ", 3, H_IF}, {"elif ", 5, H_ELIF}, {"else:", 5, H_ELSE}, {"for ", 4, H_FOR}, {"while ", 6, H_WHILE}};
+	/* clang-format on */
 	if (strchr("iefw", s[0]))
 		for (int k = 0; k < 5; k++)
 			if (s[0] == hd[k].p[0] && !memcmp(s, hd[k].p, hd[k].n)) {

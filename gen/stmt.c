@@ -25,6 +25,7 @@
 
 /* ---- words --------------------------------------------------------------- */
 
+/* clang-format off */
 static const char *const kw_a[] = {
 	"damped", "smooth", "scaled", "fused", "blended", "clipped", "weighted", "masked",
 	"local", "soft", "normalized", "periodic", "signed", "sparse", "shifted", "banded",
@@ -67,6 +68,7 @@ static const char *const sw_f[] = {"alpha", "scale", "dt", "eps", "gain", "k", "
 static const char *const sw_n[] = {"n", "count", "num", "size", "length", "n_items"};
 static const char *const lw[] = {"j", "k", "m", "t", "s", "it", "step", "p", "l"};
 static const char *const cw[] = {"iters", "steps", "k_iter", "tries", "rounds", "passes"};
+/* clang-format on */
 
 /* ---- profiles: statement and expression weights per category ------------ */
 
@@ -121,7 +123,9 @@ typedef struct Words {
 	const char *const *w;
 	int n;
 } Words;
+/* clang-format off */
 #define WORDS(a) {a, (int)KS_NELEM(a)}
+/* clang-format on */
 
 static void name_by_type(G *g, char *dst, int ty, const Words *w)
 {
@@ -244,9 +248,11 @@ static void hidden(G *g, char *dst, const char *const *list, int n, int ty)
  * a small matrix, R's diagonal positive). */
 static void st_decomp(G *g, int ty)
 {
+	/* clang-format off */
 	static const char *const un[] = {"U"}, *const vn[] = {"V"}, *const sn[] = {"sigma"},
 			       *const qn[] = {"Q"}, *const rn[] = {"R"}, *const dn[] = {"lam"},
 			       *const fn[] = {"F"};
+	/* clang-format on */
 	static const double d3[] = {3.0, 2.0, 1.0}, d2[] = {2.0, 1.0}, d1[] = {1.0, 1.0, 1.0};
 	int n = TY_N(ty), dep, form = n == 2 ? 0 : rnd(g, 3);
 	int d = edepth(g) - 1;
@@ -575,11 +581,13 @@ static void st_atomic(G *g)
 		/* only add/sub: kdiff takes the old value of a thread's own
 		 * element, never that of atomic_min/max */
 		int mm = rnd(g, 2);
+		/* clang-format off */
 		static const char *const fn[] = {"wp.atomic_add(", "wp.atomic_sub(", "wp.atomic_min(", "wp.atomic_max("};
 		Expr e = t == T_I ? squash_int(g, gen_i(g, edepth(g) - 1), 16) : squash(g, gen_ty(g, t, edepth(g) - 1), 4.0);
 		static const int bf[4] = {GB_ATOMIC_ADD, GB_ATOMIC_SUB, GB_ATOMIC_MIN, GB_ATOMIC_MAX};
 		static const int bi[4] = {GB_ATOMIC_ADD, GB_ATOMIC_SUB, GB_ATOMIC_MIN, GB_ATOMIC_MAX};
 		static const int bv[2] = {GB_ATOMIC_ADD, GB_ATOMIC_SUB};
+		/* clang-format on */
 		g->cov->b[t == T_F ? bf[mm] : t == T_I ? bi[mm] : bv[mm]]++;
 		char name[28];
 		NEWNAME(g, name, ((const char *const[]){"old", "prev", "before", "last"}));
@@ -1137,6 +1145,7 @@ static void stmt(G *g, int nest)
 		w[ST_IF] = w[ST_FOR] = w[ST_WHILE] = 0;
 	if (g->in_func)
 		w[ST_STORE] = w[ST_ATOMIC] = w[ST_RETURN] = w[ST_CALL] = 0;
+	/* clang-format off */
 	switch (wpick(g, w, NST)) {
 	case ST_ASSIGN: st_assign(g); break;
 	case ST_AUG: st_aug(g); break;
@@ -1150,6 +1159,7 @@ static void stmt(G *g, int nest)
 	case ST_RETURN: st_return(g); break;
 	default: st_reassign(g); break;
 	}
+	/* clang-format on */
 }
 
 static void stmts(G *g, int n, int nest)
@@ -1556,6 +1566,7 @@ void gen_body_kernel(G *g, uint64_t index)
 	if (n < 1)
 		n = 1;
 	int force = -1;
+	/* clang-format off */
 	switch (g->cat) {
 	case CAT_LOOP: force = chance(g, 75) ? ST_FOR : ST_WHILE; break;
 	case CAT_CONTROL_FLOW: force = ST_IF; break;
@@ -1566,11 +1577,13 @@ void gen_body_kernel(G *g, uint64_t index)
 	case CAT_MATRIX: force = ST_COMP; break;
 	default: break;
 	}
+	/* clang-format on */
 	int at = rnd(g, n);
 	int nest = g->k->nest > 0 ? g->k->nest : 0;
 	for (int k = 0; k < n; k++) {
 		if (k == at && force >= 0) {
 			g->sp = 0;
+			/* clang-format off */
 			switch (force) {
 			case ST_FOR: st_for(g, nest > 0 ? nest : 1); break;
 			case ST_WHILE: st_while(g, nest > 0 ? nest : 1); break;
@@ -1580,6 +1593,7 @@ void gen_body_kernel(G *g, uint64_t index)
 			case ST_AUG: st_aug(g); break;
 			default: st_comp(g); break;
 			}
+			/* clang-format on */
 			continue;
 		}
 		stmt(g, nest);

@@ -44,6 +44,7 @@ Node *ast_copy(Arena *a, const Node *n)
 	return c;
 }
 
+/* clang-format off */
 static const char *const kind_names[N_COUNT] = {
 	[N_INT] = "INT",         [N_FLOAT] = "FLOAT",
 	[N_BOOL] = "BOOL",       [N_NAME] = "NAME",
@@ -63,6 +64,7 @@ static const char *const kind_names[N_COUNT] = {
 	[N_FROMIMPORT] = "FROMIMPORT", [N_PARAM] = "PARAM",
 	[N_DEF] = "DEF", [N_CLASS] = "CLASS",         [N_MODULE] = "MODULE",
 };
+/* clang-format on */
 
 const char *ast_kind_name(int kind)
 {
@@ -71,18 +73,22 @@ const char *ast_kind_name(int kind)
 	return kind_names[kind];
 }
 
+/* clang-format off */
 static const char *const binop_names[] = {
 	[B_ADD] = "+", [B_SUB] = "-", [B_MUL] = "*", [B_DIV] = "/",
 	[B_FLOORDIV] = "//", [B_MOD] = "%", [B_POW] = "**", [B_MATMUL] = "@",
 	[B_BITAND] = "&", [B_BITOR] = "|", [B_BITXOR] = "^", [B_SHL] = "<<",
 	[B_SHR] = ">>",
 };
+/* clang-format on */
 
+/* clang-format off */
 static const char *const cmpop_names[] = {
 	[C_LT] = "<", [C_LE] = "<=", [C_GT] = ">", [C_GE] = ">=",
 	[C_EQ] = "==", [C_NE] = "!=", [C_IS] = "is", [C_ISNOT] = "is not",
 	[C_IN] = "in", [C_NOTIN] = "not in",
 };
+/* clang-format on */
 
 static void dump(FILE *f, const Node *n, int depth)
 {

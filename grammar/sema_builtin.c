@@ -233,6 +233,7 @@ static void py_string(Sema *s, Node *n, Buf *b)
 			}
 			c = (unsigned char)*p++;
 			switch (c) {
+			/* clang-format off */
 			case 'n': buf_putc(b, '\n'); break;
 			case 't': buf_putc(b, '\t'); break;
 			case 'r': buf_putc(b, '\r'); break;
@@ -242,6 +243,7 @@ static void py_string(Sema *s, Node *n, Buf *b)
 			case 'v': buf_putc(b, '\v'); break;
 			case '\n': break;
 			case '\\': case '\'': case '"': buf_putc(b, c); break;
+			/* clang-format on */
 			case 'x': {
 				char hex[3] = {p[0], p[0] ? p[1] : 0, 0};
 				char *end;

@@ -52,6 +52,7 @@ static int const_binop(Sema *s, Node *e, Const *c)
 	memset(c, 0, sizeof *c);
 	if ((e->op == B_DIV || e->op == B_FLOORDIV || e->op == B_MOD) && y == 0)
 		ERR(e, "division by zero in a module constant");
+	/* clang-format off */
 	switch (e->op) {
 	case B_ADD: ints ? set_int(s, e, c, (long double)i + j) : set_float(c, x + y); return 1;
 	case B_SUB: ints ? set_int(s, e, c, (long double)i - j) : set_float(c, x - y); return 1;
@@ -79,8 +80,10 @@ static int const_binop(Sema *s, Node *e, Const *c)
 			set_float(c, pow(x, y));
 		return 1;
 	}
+	/* clang-format on */
 	if (!ints)
 		return 0;
+	/* clang-format off */
 	switch (e->op) {
 	case B_BITAND: set_int(s, e, c, (long double)(i & j)); return 1;
 	case B_BITOR: set_int(s, e, c, (long double)(i | j)); return 1;
@@ -96,12 +99,14 @@ static int const_binop(Sema *s, Node *e, Const *c)
 		set_int(s, e, c, (long double)(j > 62 ? (i < 0 ? -1 : 0) : i >> j));
 		return 1;
 	}
+	/* clang-format on */
 	return 0;
 }
 
 /* math.f(x) and numpy's twins, in double, for module constants */
 static int const_math(const char *name, int n, const double *x, double *r)
 {
+	/* clang-format off */
 	static const struct {
 		const char *name;
 		double (*f1)(double);
@@ -115,6 +120,7 @@ static int const_math(const char *name, int n, const double *x, double *r)
 		{"radians", NULL, NULL}, {"degrees", NULL, NULL},
 		{"atan2", NULL, atan2}, {"pow", NULL, pow}, {"hypot", NULL, hypot},
 	};
+	/* clang-format on */
 	for (size_t i = 0; i < KS_NELEM(fn); i++) {
 		if (strcmp(fn[i].name, name))
 			continue;

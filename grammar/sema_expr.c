@@ -87,6 +87,7 @@ static int fits(Type ty, int64_t i, double x, int isf)
 	}
 	if (isf)
 		return 0;
+	/* clang-format off */
 	switch (ty) {
 	case TY_INT8: return i >= INT8_MIN && i <= INT8_MAX;
 	case TY_UINT8: return i >= 0 && i <= UINT8_MAX;
@@ -96,6 +97,7 @@ static int fits(Type ty, int64_t i, double x, int isf)
 	case TY_UINT32: return i >= 0 && i <= UINT32_MAX;
 	case TY_UINT64: return i >= 0;
 	}
+	/* clang-format on */
 	return 1;
 }
 
@@ -168,8 +170,10 @@ const char *const binop_sym[] = {"+", "-", "*", "/", "//", "%", "**", "@",
 /* a OP b for a BinOp; aug says it came from 'OP='. */
 int binop(Sema *s, Node *at, int bop, int a, int b, Target *t, int aug)
 {
+	/* clang-format off */
 	static const int irop[] = {OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_FLOORDIV, OP_MOD, -1, -1,
 				   OP_BIT_AND, OP_BIT_OR, OP_BIT_XOR, OP_LSHIFT, OP_RSHIFT};
+	/* clang-format on */
 	Type ta[2] = {ty_of(s, a), ty_of(s, b)};
 	if (bop < 0 || bop >= (int)KS_NELEM(irop))
 		ERR(at, "unsupported operator");
@@ -323,6 +327,7 @@ static int unary(Sema *s, Node *e, Target *t)
 /* The constants Warp defines (wp.pi, ...), as float32. */
 int wp_constant(const char *name, double *x)
 {
+	/* clang-format off */
 	static const struct {
 		const char *name;
 		double v;
@@ -337,6 +342,7 @@ int wp_constant(const char *name, double *x)
 		{"ln10", 2.30258509299404568402}, {"LN10", 2.30258509299404568402},
 		{"log2e", 1.44269504088896340736}, {"LOG2E", 1.44269504088896340736},
 		{"log10e", 0.43429448190325182765}, {"LOG10E", 0.43429448190325182765},
+	/* clang-format on */
 	};
 	for (size_t i = 0; i < KS_NELEM(k); i++)
 		if (!strcmp(k[i].name, name)) {

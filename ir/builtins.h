@@ -46,6 +46,7 @@
  * An includer that only wants the first five columns may define
  * B(e, name, res, args, fl) alone: B6 then drops the sixth.
  */
+/* clang-format off */
 #ifndef B6
 #define B6(e, name, res, args, fl, adj) B(e, name, res, args, fl)
 #define KS_B6_LOCAL
@@ -292,3 +293,4 @@ B6(ATOMIC_CAS, "atomic_cas", "S", "arr: array(Scalar), index, compare: S, value:
 #undef B6
 #undef KS_B6_LOCAL
 #endif
+/* clang-format on */

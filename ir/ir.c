@@ -1045,6 +1045,7 @@ int ir_const(Module *m, Func *f, Type ty, int64_t i, double x)
 {
 	int id = new_value(m, f, VK_CONST, ty);
 	Value *v = &f->val[id];
+	/* clang-format off */
 	switch (ty) {
 	case TY_BOOL: v->k.i = i != 0; break;
 	case TY_INT8: v->k.i = (int8_t)i; break;
@@ -1058,6 +1059,7 @@ int ir_const(Module *m, Func *f, Type ty, int64_t i, double x)
 	case TY_FLOAT: v->k.f = (float)x; break;
 	default: v->k.f = x; break;
 	}
+	/* clang-format on */
 	return id;
 }
 

@@ -39,12 +39,14 @@ enum {
 	TY_NFIXED
 };
 
+/* clang-format off */
 enum TypeKind {
 	TK_VOID, TK_BOOL, TK_SINT, TK_UINT, TK_FLOAT, /* scalars */
 	TK_VEC, TK_MAT, TK_QUAT, TK_XFORM,             /* of a scalar */
 	TK_ARRAY,
 	TK_STRUCT,                                     /* a @wp.struct */
 };
+/* clang-format on */
 
 /* A field of a struct type. */
 typedef struct Field {

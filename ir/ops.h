@@ -15,6 +15,7 @@
  * tid, ...) are not opcodes: they are rows of builtins.h and appear in the
  * IR under their own names as OP_BUILTIN.
  */
+/* clang-format off */
 /* values */
 OP(MOV, "mov", 1, 1, 0)               /* %x = mov a             copy */
 OP(NEG, "neg", 1, 1, 0)               /* -a                      int float vec mat */
@@ -76,3 +77,4 @@ OP(TAPE_GET, "tape_get", 3, 1, OC_TAPE | OC_READ)    /* %x: T = tape_get %h, SLO
 OP(TAPE_COUNT, "tape_count", 1, 0, OC_TAPE_RW)       /* tape_count ID: a trip of loop ID, only counted */
 OP(TAPE_MEASURED, "tape_measured", 0, 1, OC_TAPE_RW) /* %m: bool = tape_measured: only measuring? */
 #undef OC_TAPE_RW
+/* clang-format on */

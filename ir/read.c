@@ -72,10 +72,12 @@ static int is_digit(int c) { return c >= '0' && c <= '9'; }
 /* one of ( ) { } , : = ! [ ] */
 static int is_punct_char(int c)
 {
+	/* clang-format off */
 	switch (c) {
 	case '(': case ')': case '{': case '}': case ',': case ':': case '=': case '!': case '[': case ']':
 		return 1;
 	}
+	/* clang-format on */
 	return 0;
 }
 
@@ -371,6 +373,7 @@ static int number(Reader *r, const Tok *t, Type ty)
 			rerror(r, t, "%s is not a constant of type %s", num, ty_name(ty));
 		int64_t lo = 0, hi = 0;
 		int64_t v;
+		/* clang-format off */
 		switch (ty) {
 		case TY_INT8: lo = INT8_MIN, hi = INT8_MAX; break;
 		case TY_UINT8: hi = UINT8_MAX; break;
@@ -380,6 +383,7 @@ static int number(Reader *r, const Tok *t, Type ty)
 		case TY_UINT32: hi = UINT32_MAX; break;
 		case TY_INT64: lo = INT64_MIN, hi = INT64_MAX; break;
 		}
+		/* clang-format on */
 		if (ty == TY_UINT64) {
 			unsigned long long u = strtoull(num, &e, 10);
 			if (*e || num[0] == '-' || errno == ERANGE)

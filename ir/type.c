@@ -15,11 +15,13 @@
 
 #define NFIXED ((int)TY_NFIXED)
 
+/* clang-format off */
 /* the bytes of each scalar, for the size column */
 enum {
 	SZ_VOID = 0, SZ_BOOL = 1, SZ_INT8 = 1, SZ_UINT8 = 1, SZ_INT16 = 2, SZ_UINT16 = 2,
 	SZ_INT = 4, SZ_UINT32 = 4, SZ_INT64 = 8, SZ_UINT64 = 8, SZ_HALF = 2, SZ_FLOAT = 4,
 	SZ_DOUBLE = 8,
+/* clang-format on */
 };
 
 static TypeInfo fixed[NFIXED] = {

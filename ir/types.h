@@ -21,6 +21,7 @@
  * conversion's rank: ty_rank).  A new vector width or scalar type is a
  * row here, plus its runtime code (runtime/ksynth.h).
  */
+/* clang-format off */
 T(VOID, TK_VOID, VOID, 0, 0, "void", "", "")
 T(BOOL, TK_BOOL, BOOL, 1, 1, "bool", "bool", "")
 T(INT8, TK_SINT, INT8, 1, 1, "int8", "int8", "")
@@ -96,3 +97,4 @@ T(QUATD, TK_QUAT, DOUBLE, 4, 1, "quatd", "quatd", "")
 T(XFORM, TK_XFORM, FLOAT, 7, 1, "transform", "transformf", "transform")
 T(XFORMH, TK_XFORM, HALF, 7, 1, "transformh", "transformh", "")
 T(XFORMD, TK_XFORM, DOUBLE, 7, 1, "transformd", "transformd", "")
+/* clang-format on */

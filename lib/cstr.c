@@ -46,10 +46,12 @@ const char *ks_cstring_read(const char *p, const char *end, Buf *out)
 		if (++p >= end)
 			return NULL;
 		switch (*p) {
+		/* clang-format off */
 		case 'n': buf_putc(out, '\n'); break;
 		case 't': buf_putc(out, '\t'); break;
 		case 'r': buf_putc(out, '\r'); break;
 		case '\\': case '"': case '?': buf_putc(out, *p); break;
+		/* clang-format on */
 		default:
 			if (end - p < 3 || p[0] < '0' || p[0] > '3' || p[1] < '0' || p[1] > '7' ||
 			    p[2] < '0' || p[2] > '7')

@@ -38,10 +38,12 @@
 #include "pack/record.h"
 #include "version.h"
 
+/* clang-format off */
 static const char usage_text[] =
 	"usage: kpack shard --dir DIR --seed S --cats CATS --device D --check C [-o OUT]\n"
 	"       kpack assemble --n N --out DIR --seed S --cats CATS --device D --check C\n"
 	"                      [--plots DATADIR | --no-plots REASON] SHARD...\n";
+/* clang-format on */
 
 static KS_NORETURN void usage(void)
 {

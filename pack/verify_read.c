@@ -201,8 +201,10 @@ static int types_are(const JVal *obj, const char *const *keys, const char *types
 	return 1;
 }
 
+/* clang-format off */
 static const char *const rec_keys[] = {"id", "name", "category", "seed", "source", "ir", "device", "forward", "backward", "meta"};
 static const char *const meta_keys[] = {"source_lines", "forward_lines", "backward_lines", "ir_hash", "checks"};
+/* clang-format on */
 static const char *const check_keys[] = {"compiled", "compiler", "executed", "executed_on", "gradcheck"};
 
 /* One record line: checked, and if it is well formed, its files written
@@ -234,8 +236,10 @@ static void index_record(Index *x, Arena *a, const char *line, size_t n, int las
 		bad_record(x, id, where, "-", "-", "format", "%s, not an object", kind_name(r->kind));
 		return;
 	}
+	/* clang-format off */
 	if (!keys_are(r, rec_keys, 10, "the record", why, sizeof why) ||
 	    !types_are(r, rec_keys, "sssisssss" "o", "", why, sizeof why)) {
+	/* clang-format on */
 		JVal *i = json_get(r, "id");
 		bad_record(x, i && i->kind == J_STR && strlen(i->s) < 64 ? i->s : id, where, "-", "-", "format", "%s", why);
 		return;

@@ -160,8 +160,10 @@ void vf_rederive(const char *dir, VRec **r, int n, int dev, const Env *env, Cov 
 		int failed = 0, same = 0;
 		for (int d = 0; d <= GEN_MAX_REDRAW && !failed && !same; d++) {
 			snprintf(draw, sizeof draw, "%d", d);
+			/* clang-format off */
 			const char *argv[] = {"kgen", "-c", cats, "-s", seed, "-n", "1", "--first", idx, "--draw", draw,
 					      "-o", g, NULL};
+			/* clang-format on */
 			failed = vf_run(dir, argv, NULL, err) != 0;
 			same = !failed && same_files(dir, py, g, d ? later : detail, sizeof detail);
 		}
@@ -174,8 +176,10 @@ void vf_rederive(const char *dir, VRec **r, int n, int dev, const Env *env, Cov 
 				    detail);
 		} else {
 			r[i]->src_ok = 1;
+			/* clang-format off */
 			const char *cv_argv[] = {"kgen", "-c", cats, "-s", seed, "-n", "1", "--first", idx, "--draw", draw,
 						 "--coverage", "-o", cv, NULL};
+			/* clang-format on */
 			vf_run(dir, cv_argv, NULL, NULL); /* exit 1: rows of zero, as one kernel has */
 			char *p = vf_pathf("%s/%s", dir, cv);
 			cov_add(cov, p);

@@ -194,7 +194,9 @@ static void nvrtc_each(const char *dir, VRec **r, int n, const char *ext, const 
 		if (bw && !r[i]->have_dkir)
 			continue; /* its backward failed already */
 		char *code = vf_pathf("%s%s", r[i]->name, ext), *one = vf_pathf("%s%s", r[i]->name, bw ? ".d.kir" : ".kir");
+		/* clang-format off */
 		const char *a1[] = {"krun", "--device", "cuda", "--compile-only", "--arch", "sm_90", one, code, NULL};
+		/* clang-format on */
 		if (vf_run(dir, a1, NULL, err))
 			why[i] = vf_first_line_of(err);
 		free(code);

@@ -168,7 +168,9 @@ static int newer(struct timespec a, struct timespec b)
  * WORK/env and the tools?  (What make verify's graph says.) */
 static int up_to_date(long k)
 {
+	/* clang-format off */
 	static const char *const tools[] = {"kgen", "kparse", "kfmt", "kdiff", "kemit-cpu", "kemit-cu", "krun", "kverify"};
+	/* clang-format on */
 	struct timespec v, t;
 	char *p = vf_pathf("%s/%ld.ver", vf_opt.work, k);
 	int ok = mtime(p, &v);

@@ -11,6 +11,7 @@
 /* An array of two or more dimensions is a view: its elements, row-major,
  * and its shape; a[i, j] is a.data[i * a.shape[1] + j].  (A 1-D array is
  * a pointer to its elements.) */
+/* clang-format off */
 #define KS_ARRAY(EN, ET) typedef struct { ET *data; int shape[4]; } ks_array_##EN;
 #define KS_ARRAY_VECS(SN, ST, V2, V3, V4)                                            \
 	KS_ARRAY(SN, ST) KS_ARRAY(V2, ks_##V2) KS_ARRAY(V3, ks_##V3) KS_ARRAY(V4, ks_##V4)
@@ -33,6 +34,7 @@ KS_ARRAY_FLOATS(float16, ks_half, vec2h, vec3h, vec4h, spatial_vectorh, mat22h, 
 		mat44h, spatial_matrixh, quath, transformh)
 KS_ARRAY_FLOATS(float64, double, vec2d, vec3d, vec4d, spatial_vectord, mat22d, mat33d,
 		mat44d, spatial_matrixd, quatd, transformd)
+/* clang-format on */
 
 /* Checked mode (kemit-cpu --checked, krun's own cpu build; C only): every
  * array, a 1-D one too, is a view, and every access a[i, j] is

@@ -270,6 +270,7 @@ KS_ATOMIC_SWAP(float64, double, ks_same_float64)
 				old.c[i][j] = ks_atomic_sub_##SN(&p->c[i][j], v.c[i][j]); \
 		return old;                                                         \
 	}
+/* clang-format off */
 #define KS_VEC_ATOMICS(SN, V2, V3, V4)                                               \
 	KS_VEC_ATOMIC(V2, 2, SN) KS_VEC_ATOMIC(V3, 3, SN) KS_VEC_ATOMIC(V4, 4, SN)
 #define KS_FLOAT_ATOMICS(SN, V2, V3, V4, V6, M2, M3, M4, M6)                         \
@@ -292,5 +293,6 @@ KS_VEC_ATOMICS(int, vec2i, vec3i, vec4i)
 KS_VEC_ATOMICS(uint32, vec2ui, vec3ui, vec4ui)
 KS_VEC_ATOMICS(int64, vec2l, vec3l, vec4l)
 KS_VEC_ATOMICS(uint64, vec2ul, vec3ul, vec4ul)
+/* clang-format on */
 
 #endif

@@ -74,7 +74,9 @@ template <typename TO, typename FROM> KS_FUNC TO ks_bitcast_to(FROM x)
 }
 #define ks_bitcast(TO, FROM, x) ks_bitcast_to<TO, FROM>(x)
 #else
+/* clang-format off */
 #define ks_bitcast(TO, FROM, x) (((union { FROM from; TO to; }){.from = (x)}).to)
+/* clang-format on */
 #endif
 
 #endif

@@ -161,11 +161,13 @@ KS_FUNC ks_vec3 ks_sample_unit_cube(uint32_t *state)
  * Special Functions, 1996) at x + n >= 7, then down by log(x + k). */
 KS_FUNC KS_REAL ks_log_gamma(KS_REAL x)
 {
+	/* clang-format off */
 	const KS_REAL coef[10] = {
 		8.333333333333333e-02f, -2.777777777777778e-03f, 7.936507936507937e-04f,
 		-5.952380952380952e-04f, 8.417508417508418e-04f, -1.917526917526918e-03f,
 		6.410256410256410e-03f, -2.955065359477124e-02f, 1.796443723688307e-01f,
 		-1.39243221690590e+00f};
+	/* clang-format on */
 	if (x == 1.0f || x == 2.0f)
 		return 0.0f;
 	uint32_t n = x < 7.0f ? (uint32_t)(7 - x) : 0u;

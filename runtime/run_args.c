@@ -183,6 +183,7 @@ static uint64_t int_max(Type s)
 
 static void put_int(Type s, void *p, size_t k, int64_t v)
 {
+	/* clang-format off */
 	switch (s) {
 	case TY_BOOL: ((uint8_t *)p)[k] = v != 0; break; /* C's and C++'s bool: a byte, 0 or 1 */
 	case TY_INT8: ((int8_t *)p)[k] = (int8_t)v; break;
@@ -194,12 +195,14 @@ static void put_int(Type s, void *p, size_t k, int64_t v)
 	case TY_INT64: ((int64_t *)p)[k] = v; break;
 	case TY_UINT64: ((uint64_t *)p)[k] = (uint64_t)v; break;
 	}
+	/* clang-format on */
 }
 
 /* An int or bool component as its bits, sign-extended for a signed type
  * (a uint64 above INT64_MAX comes back negative). */
 static int64_t get_int(Type s, const void *p, size_t k)
 {
+	/* clang-format off */
 	switch (s) {
 	case TY_BOOL: return ((const uint8_t *)p)[k] != 0;
 	case TY_INT8: return ((const int8_t *)p)[k];
@@ -211,6 +214,7 @@ static int64_t get_int(Type s, const void *p, size_t k)
 	case TY_INT64: return ((const int64_t *)p)[k];
 	case TY_UINT64: return (int64_t)((const uint64_t *)p)[k];
 	}
+	/* clang-format on */
 	return 0;
 }
 
@@ -218,12 +222,14 @@ double run_get(Type s, int dbl, const void *p, size_t k)
 {
 	if (ty_is_float(s) && dbl)
 		return ((const double *)p)[k];
+	/* clang-format off */
 	switch (s) {
 	case TY_HALF: return ks_half_to_float(((const uint16_t *)p)[k]);
 	case TY_FLOAT: return ((const float *)p)[k];
 	case TY_DOUBLE: return ((const double *)p)[k];
 	case TY_UINT64: return (double)(uint64_t)get_int(s, p, k);
 	}
+	/* clang-format on */
 	return (double)get_int(s, p, k);
 }
 

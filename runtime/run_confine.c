@@ -207,6 +207,7 @@ static void make_filter(int load)
 	scmp_filter_ctx c = seccomp_init(SCMP_ACT_TRAP);
 	if (!c || seccomp_attr_set(c, SCMP_FLTATR_CTL_NNP, 0))
 		ks_fatal("seccomp: cannot make a filter");
+	/* clang-format off */
 	static const int plain[] = {
 		SCMP_SYS(read), SCMP_SYS(pread64), SCMP_SYS(readv), SCMP_SYS(lseek),
 		SCMP_SYS(fstat), SCMP_SYS(newfstatat), SCMP_SYS(close),
@@ -218,6 +219,7 @@ static void make_filter(int load)
 		SCMP_SYS(time), SCMP_SYS(nanosleep), SCMP_SYS(clock_nanosleep), SCMP_SYS(sched_yield), SCMP_SYS(getrlimit), SCMP_SYS(prlimit64),
 		SCMP_SYS(exit), SCMP_SYS(exit_group),
 	};
+	/* clang-format on */
 	for (size_t i = 0; i < KS_NELEM(plain); i++)
 		allow(c, plain[i]);
 	int bad = 0;

@@ -39,6 +39,7 @@ typedef int nvrtcResult;
 typedef struct _nvrtcProgram *nvrtcProgram;
 
 /* X(return type, name, symbol, parameters) */
+/* clang-format off */
 #define CU_FUNCS(X)                                                                  \
 	X(CUresult, cuInit, "cuInit", (unsigned))                                    \
 	X(CUresult, cuDeviceGetCount, "cuDeviceGetCount", (int *))                   \
@@ -83,6 +84,7 @@ typedef struct _nvrtcProgram *nvrtcProgram;
 	X(nvrtcResult, nvrtcGetCUBINSize, "nvrtcGetCUBINSize", (nvrtcProgram, size_t *)) \
 	X(nvrtcResult, nvrtcGetCUBIN, "nvrtcGetCUBIN", (nvrtcProgram, char *))       \
 	X(nvrtcResult, nvrtcDestroyProgram, "nvrtcDestroyProgram", (nvrtcProgram *))
+/* clang-format on */
 
 #define DECL(r, n, s, a) r(*n) a;
 typedef struct CuApi {

@@ -574,12 +574,16 @@ Host *host_try_compile(const char *what, const Buf *code, int lang, int use_cc,
 		ks_fatal("%s:", src);
 	char inc[4200], pinc[4300];
 	snprintf(inc, sizeof inc, "-I%s", rtdir);
+	/* clang-format off */
 	char *argv_c[] = {(char *)host_c_compiler(1), "-std=c11", "-O0", "-fno-builtin", "-ffp-contract=off",
 			  "-fno-fast-math", "-shared", "-fPIC", inc, "-o", so, src,
 			  "-lm", NULL};
+	/* clang-format on */
 	/* mk/runtime.mk's SIM_FLAGS are these from -std to -fPIC: keep them equal */
+	/* clang-format off */
 	char *argv_cxx[24] = {(char *)host_cxx_compiler(), "-std=c++17", "-O0", "-fno-builtin",
 			      "-ffp-contract=off", "-fno-fast-math", "-shared", "-fPIC"};
+	/* clang-format on */
 	int n = 8;
 	if (lang == LANG_CXX) {
 		const char *why = NULL, *pch = sim_pch(rtdir, &why);
@@ -588,8 +592,10 @@ Host *host_try_compile(const char *what, const Buf *code, int lang, int use_cc,
 			argv_cxx[n++] = pinc;
 			argv_cxx[n++] = "-Winvalid-pch";
 		}
+		/* clang-format off */
 		char *rest[] = {inc, "-include", pch ? PCH_NAME : "ksynth_sim.h", "-x", "c++", src,
 				"-o", so, "-lm", NULL};
+		/* clang-format on */
 		memcpy(&argv_cxx[n], rest, sizeof rest);
 		if (run_verbose)
 			fprintf(stderr, "%s: %s, %s%s%s\n", ks_prog, argv_cxx[0],

@@ -41,8 +41,10 @@ static void fuzz_reread(const Module *m, const char *name, Module *out, Src *tex
  * comments and CUDA's own qualifiers aside? */
 static int fuzz_reserved_name(const char *code, size_t n)
 {
+	/* clang-format off */
 	static const char *const own[] = {"__global__", "__device__", "__host__",
 					  "__forceinline__", "__restrict__"};
+	/* clang-format on */
 	for (size_t i = 0; i < n;) {
 		char c = code[i];
 		if (c == '/' && i + 1 < n && code[i + 1] == '/') {
