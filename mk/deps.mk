@@ -10,6 +10,8 @@
 # makefile: make then reads the makefiles again once the packages are in,
 # so what they look for as they are read (libtcc.h, gnuplot, the C
 # compiler's target) is found on a fresh machine too, on the first run.
+# Not make format and check-format (mk/format.mk): they need clang-format
+# alone.
 
 NVRTC_DIR ?= $(O)/nvrtc
 DEPS_ENV = NVRTC_DIR=$(NVRTC_DIR)
@@ -26,7 +28,7 @@ $(O)/.deps-ok: mk/deps.sh
 	$(Q)sh mk/deps.sh build
 	$(Q)mkdir -p $(@D) && touch $@
 
-ifneq ($(filter-out clean deps deps-list,$(or $(MAKECMDGOALS),all)),)
+ifneq ($(filter-out clean deps deps-list format check-format,$(or $(MAKECMDGOALS),all)),)
 include $(O)/.deps-ok
 endif
 

@@ -17,6 +17,8 @@
 #   slurm  slurm-wlm (slurmctld, slurmd, the clients) and munge, for the
 #          single-node test cluster of `make check-slurm`
 #   bare   debootstrap, for the bare Debian root of `make check-bare`
+#   format clang-format (Debian 12's is 14, whose layout .clang-format
+#          describes), for `make check-format`
 #
 # Debian packages are installed with apt-get when we are root or have
 # password-less sudo; otherwise the exact command is printed and the
@@ -60,6 +62,7 @@ why() {
 	slurm-wlm) echo "the single-node Slurm cluster of make check-slurm" ;;
 	munge) echo "Slurm's authentication (make check-slurm)" ;;
 	debootstrap) echo "builds the bare Debian root of make check-bare" ;;
+	clang-format) echo "lays out the C sources as .clang-format says (make format, make check-format)" ;;
 	*) echo "" ;;
 	esac
 }
@@ -146,6 +149,9 @@ for set_name; do
 		;;
 	bare)
 		have_cmd debootstrap || [ -x /usr/sbin/debootstrap ] || need="$need debootstrap"
+		;;
+	format)
+		have_cmd clang-format || need="$need clang-format"
 		;;
 	*)
 		echo "deps.sh: unknown set '$set_name'" >&2
