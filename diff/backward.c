@@ -22,8 +22,8 @@
  * variable, loaded after the tid and stored back before every ret and at
  * the end.  A store in a loop then is just a loop-carried variable.  Not
  * done when a ret sits inside a loop (the store back would be in it). */
-static void promote_block(Module *m, Func *pf, const Block *b, Block *out, const int32_t *cell,
-			  const uint8_t *ro, const uint8_t *attid, int tidv, int top)
+static void promote_block(Module *m, Func *pf, const Block *b, Block *out, const int32_t *cell, const uint8_t *ro,
+			  const uint8_t *attid, int tidv, int top)
 {
 	for (int i = 0; i < b->n; i++) {
 		const Inst *in = &b->v[i];
@@ -47,7 +47,8 @@ static void promote_block(Module *m, Func *pf, const Block *b, Block *out, const
 		if (in->op == OP_RET)
 			for (int v = 0; v < pf->nval; v++)
 				if (cell[v] >= 0 && !ro[v])
-					ir_emit(m, out, OP_STORE, NULL, 0, (int32_t[]){v, tidv, cell[v]}, 3, in->loc);
+					ir_emit(m, out, OP_STORE, NULL, 0, (int32_t[]){v, tidv, cell[v]}, 3,
+						in->loc);
 		Inst *ni = ir_emit(m, out, in->op, in->res, in->nres, in->arg, in->narg, in->loc);
 		ni->callee = in->callee;
 		Block t = {0}, e = {0};
@@ -224,8 +225,7 @@ void diff_kernel(Module *m, const Src *src, D *d, int fi)
 		padj[i] = -1;
 		if (ty_is_struct(t)) {
 			/* one adjoint parameter per leaf, as krun sees the struct */
-			set_sorg(d, g->param[i],
-				 struct_adj_params(d, m, g, f->val[f->param[i]].name, t, 1));
+			set_sorg(d, g->param[i], struct_adj_params(d, m, g, f->val[f->param[i]].name, t, 1));
 			continue;
 		}
 		if (!diff_floaty(ty_elem(t)))

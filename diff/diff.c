@@ -56,10 +56,10 @@ int diff_optimize = 1;
 struct Diff {
 	Module *m;
 	Src nosrc;
-	Arena a;         /* summaries */
-	Arena fa;        /* the function at hand */
+	Arena a;  /* summaries */
+	Arena fa; /* the function at hand */
 	D d;
-	int n;           /* the module's functions before any was appended */
+	int n; /* the module's functions before any was appended */
 	IrEffects fx, callfx;
 };
 
@@ -181,4 +181,3 @@ void diff_module(Module *m, const Src *ksrc)
 	diff_end(df);
 	free(made);
 }
-

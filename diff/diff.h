@@ -37,10 +37,7 @@ void diff_module(Module *m, const Src *ksrc);
  * type whose float fields are the fields' adjoints). */
 static inline int diff_float_scalar(Type t) { return t == TY_FLOAT; }
 static inline int diff_composite(Type t) { return ty_is_composite(t); }
-static inline int diff_floaty(Type t)
-{
-	return ty_is_floaty(t) || (ty_is_struct(t) && ty_has_float(t));
-}
+static inline int diff_floaty(Type t) { return ty_is_floaty(t) || (ty_is_struct(t) && ty_has_float(t)); }
 
 /* 1 (the default): simplify what kdiff appends (diff_opt); 0: leave it as
  * the transform writes it (kdiff -O0, for debugging kdiff itself). */
@@ -54,9 +51,9 @@ enum {
 	DV_DERIV = 2,  /* a derivative's value: where it is zero, so is a product with it */
 };
 typedef struct DiffInfo {
-	const char **base;     /* per value: the name before kdiff numbered it, or NULL */
-	uint8_t *flag;         /* per value: DV_* */
-	int n;                 /* values described; later ones have neither */
+	const char **base;       /* per value: the name before kdiff numbered it, or NULL */
+	uint8_t *flag;           /* per value: DV_* */
+	int n;                   /* values described; later ones have neither */
 	const IrEffects *callfx; /* per function of the module: may a call write
 	                          * memory (FX_WRITE: diff.c)? */
 } DiffInfo;

@@ -42,10 +42,10 @@ typedef struct Rec {
 	Loc loc;
 	int nres, narg;
 	int32_t *res, *arg;
-	int old;        /* R_STORE: the saved value, or -1 (no restore) */
-	int cond;       /* R_IF */
-	Tape *t, *e;    /* R_IF */
-	LoopRec *L;     /* R_LOOP */
+	int old;     /* R_STORE: the saved value, or -1 (no restore) */
+	int cond;    /* R_IF */
+	Tape *t, *e; /* R_IF */
+	LoopRec *L;  /* R_LOOP */
 } Rec;
 
 struct Tape {
@@ -66,42 +66,42 @@ typedef struct Hook {
 /* What a break, continue or ret leaves: the function body or a loop's
  * trip. */
 typedef struct Region {
-	int E;           /* exited flag of this region (bool var) */
-	int iter;        /* a loop iteration (break/continue end it) */
-	int depth;       /* loop depth */
-	Hook *out;       /* iteration: movs to the carried outputs */
+	int E;     /* exited flag of this region (bool var) */
+	int iter;  /* a loop iteration (break/continue end it) */
+	int depth; /* loop depth */
+	Hook *out; /* iteration: movs to the carried outputs */
 } Region;
 
 /* What calls to a func need to know of it (summary.c). */
 typedef struct Summary {
 	int done;
 	uint8_t *loads, *atomics, *kinds; /* per parameter index */
-	int sideonly; /* no float in or out, but stores or uses an atomic's
-	               * result: no replay, no adjoint (see has_floaty) */
+	int sideonly;                     /* no float in or out, but stores or uses an atomic's
+	                                   * result: no replay, no adjoint (see has_floaty) */
 } Summary;
 
 /* The transform of one function: f, the original, into g. */
 typedef struct D {
 	Module *m;
 	const Src *src;
-	const Func *f;   /* original */
-	Func *g;         /* being built */
+	const Func *f; /* original */
+	Func *g;       /* being built */
 	int fi;
-	int nenv;        /* size of an environment (f->nval) */
-	int done_var;    /* set by ret: the thread or call has returned */
+	int nenv;     /* size of an environment (f->nval) */
+	int done_var; /* set by ret: the thread or call has returned */
 	int *ret_var;
-	int32_t *adj;    /* per new value: adjoint variable or -1 */
+	int32_t *adj; /* per new value: adjoint variable or -1 */
 	int capadj;
 	int32_t *adjarr; /* per new value: adjoint array (array params) or -1 */
 	int capadjarr;
-	int32_t *inits;  /* new variables to zero at the top */
+	int32_t *inits; /* new variables to zero at the top */
 	int ninit, capinit;
-	int nname;       /* fresh-name counter */
-	Arena *a;        /* scratch */
-	int32_t *fadj;   /* per function: index of its _adj func */
-	int32_t *pure;   /* per function: the function to call in a sweep */
+	int nname;     /* fresh-name counter */
+	Arena *a;      /* scratch */
+	int32_t *fadj; /* per function: index of its _adj func */
+	int32_t *pure; /* per function: the function to call in a sweep */
 	Summary *sum;
-	uint8_t *rmw;    /* per original value: array whose atomics act as stores */
+	uint8_t *rmw; /* per original value: array whose atomics act as stores */
 	/* per new value, for diff_opt: its name before numbering, DV_* flags */
 	const char **vbase;
 	uint8_t *vflag;
@@ -128,7 +128,7 @@ typedef struct Use {
 	                 * 16 and/or/xor */
 	uint8_t *aloop; /* an atomic in a loop or in a called func */
 	Loc *aloopat;
-	uint8_t *nontid; /* an access at an index other than wp.tid() */
+	uint8_t *nontid;           /* an access at an index other than wp.tid() */
 	uint8_t *aresult, *amixed; /* an atomic's result used; min/max mixed */
 	Loc *aresultat, *amixedat;
 	int *aresultrow;
@@ -141,16 +141,13 @@ typedef struct Use {
 static inline Type vty(const D *d, int id) { return d->g->val[id].ty; }
 static inline void *salloc(D *d, size_t n) { return arena_alloc(d->a, n); }
 
-static inline Inst *emit(D *d, Block *b, int op, const int32_t *res, int nres, const int32_t *arg,
-			 int narg, Loc loc)
+static inline Inst *emit(D *d, Block *b, int op, const int32_t *res, int nres, const int32_t *arg, int narg,
+			 Loc loc)
 {
 	return ir_emit(d->m, b, op, res, nres, arg, narg, loc);
 }
 
-static inline void mov(D *d, Block *b, int dst, int src, Loc loc)
-{
-	emit(d, b, OP_MOV, &dst, 1, &src, 1, loc);
-}
+static inline void mov(D *d, Block *b, int dst, int src, Loc loc) { emit(d, b, OP_MOV, &dst, 1, &src, 1, loc); }
 
 static inline void set_bool(D *d, Block *b, int var, int v, Loc loc)
 {
@@ -163,27 +160,15 @@ static inline DiffEmit de(D *d, Block *b, Loc loc)
 	return e;
 }
 
-static inline int adjpeek(D *d, int id)
-{
-	return id < d->capadj ? d->adj[id] : -1;
-}
+static inline int adjpeek(D *d, int id) { return id < d->capadj ? d->adj[id] : -1; }
 
-static inline int adjarr_of(D *d, int arr)
-{
-	return arr < d->capadjarr ? d->adjarr[arr] : -1;
-}
+static inline int adjarr_of(D *d, int arr) { return arr < d->capadjarr ? d->adjarr[arr] : -1; }
 
-static inline int32_t *sorg_of(const D *d, int id)
-{
-	return id < d->capsorg ? d->sorg[id] : NULL;
-}
+static inline int32_t *sorg_of(const D *d, int id) { return id < d->capsorg ? d->sorg[id] : NULL; }
 
 /* What the forward pass does once and no sweep of the backward repeats:
  * atomics and printf (a print in a forward stays in the forward). */
-static inline int forward_only(const Inst *in)
-{
-	return (ir_inst_fx(in) & (FX_ATOMIC | FX_PRINT)) != 0;
-}
+static inline int forward_only(const Inst *in) { return (ir_inst_fx(in) & (FX_ATOMIC | FX_PRINT)) != 0; }
 
 /* ---- the function being built (vars.c) --------------------------------- */
 
@@ -274,8 +259,7 @@ int has_ret(const Block *b);
 /* def[v]: the first instruction of b (nested blocks too) that defines v */
 void first_defs(const Block *b, const Inst **def);
 /* Forward sweep of b[from..] into out, recorded into tp. */
-void tape_block(D *d, const Block *b, int from, int32_t *cur, Block *out, Tape *tp,
-		Region *rg, Hook *hook);
+void tape_block(D *d, const Block *b, int from, int32_t *cur, Block *out, Tape *tp, Region *rg, Hook *hook);
 
 /* ---- loops (loop.c) ---------------------------------------------------- */
 

@@ -30,8 +30,8 @@ Rec *rec(D *d, Tape *t, int kind, Loc loc)
 	return r;
 }
 
-static Rec *rec_inst(D *d, Tape *t, int op, int callee, const int32_t *res, int nres,
-		     const int32_t *arg, int narg, Loc loc)
+static Rec *rec_inst(D *d, Tape *t, int op, int callee, const int32_t *res, int nres, const int32_t *arg, int narg,
+		     Loc loc)
 {
 	Rec *r = rec(d, t, R_INST, loc);
 	r->op = op;
@@ -83,10 +83,7 @@ static int is_ret(void *ctx, const Inst *in)
 	return in->op == OP_RET;
 }
 
-int has_ret(const Block *b)
-{
-	return ir_walk_const(b, is_ret, NULL);
-}
+int has_ret(const Block *b) { return ir_walk_const(b, is_ret, NULL); }
 
 /* may b leave the enclosing region (break, continue, or ret)? */
 static int may_exit(const Block *b)
@@ -136,10 +133,7 @@ static int first_def(void *ctx, const Inst *in)
 }
 
 /* def[v]: the first instruction of b (nested blocks too) that defines v */
-void first_defs(const Block *b, const Inst **def)
-{
-	ir_walk_const(b, first_def, def);
-}
+void first_defs(const Block *b, const Inst **def) { ir_walk_const(b, first_def, def); }
 
 /* Do values x and y name the same array: the same value, or the same
  * field of the same struct (s.v twice is two field reads of one array),
@@ -221,8 +215,7 @@ static void run_hook(D *d, Hook *h, int32_t *cur, Block *out, Tape *tp, Loc loc)
 /* Forward sweep of b[from..]: emits into out, records into tp.  cur maps
  * original values to their current new names and is updated.  hook runs
  * where the block ends normally. */
-void tape_block(D *d, const Block *b, int from, int32_t *cur, Block *out, Tape *tp,
-		Region *rg, Hook *hook)
+void tape_block(D *d, const Block *b, int from, int32_t *cur, Block *out, Tape *tp, Region *rg, Hook *hook)
 {
 	for (int i = from; i < b->n; i++) {
 		const Inst *in = &b->v[i];
@@ -336,7 +329,8 @@ void tape_block(D *d, const Block *b, int from, int32_t *cur, Block *out, Tape *
 				/* an atomic on an array the kernel also loads or
 				 * stores (outside loops): keep the old value, update,
 				 * and restore in the reverse sweep */
-				Rec *r = rec_inst(d, tp, in->op, in->callee, res, in->nres, args, in->narg, in->loc);
+				Rec *r =
+					rec_inst(d, tp, in->op, in->callee, res, in->nres, args, in->narg, in->loc);
 				r->old = fresh_named(d, "old", ty_elem(vty(d, args[0])), 0);
 				emit(d, out, OP_LOAD, &r->old, 1, args, 1 + ty_ndim(vty(d, args[0])), in->loc);
 				Inst *ni = emit(d, out, in->op, NULL, 0, args, in->narg, in->loc);

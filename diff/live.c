@@ -38,7 +38,7 @@
 typedef struct Live {
 	const Func *f;
 	const IrEffects *callfx;
-	int words;         /* LiveWords per set */
+	int words; /* LiveWords per set */
 	LiveVisit visit;
 	void *ctx;
 	int changed;
@@ -94,10 +94,7 @@ static int effect(void *L, const Inst *in)
 	return !removable(L, in);
 }
 
-static int has_effects(Live *L, const Block *b)
-{
-	return ir_walk_const(b, effect, L);
-}
+static int has_effects(Live *L, const Block *b) { return ir_walk_const(b, effect, L); }
 
 /* Does in assign a value of the set live? */
 static int assigns_live(void *live, const Inst *in)
@@ -108,10 +105,7 @@ static int assigns_live(void *live, const Inst *in)
 	return 0;
 }
 
-static int any_assigned_live(const Block *b, LiveWord *live)
-{
-	return ir_walk_const(b, assigns_live, live);
-}
+static int any_assigned_live(const Block *b, LiveWord *live) { return ir_walk_const(b, assigns_live, live); }
 
 static void live_block(Live *L, Block *b, LiveWord *live, int rw, const LLoop *lc);
 
@@ -247,12 +241,6 @@ static int walk(Func *f, const IrEffects *callfx, int rw, LiveVisit visit, void 
 	return L.changed;
 }
 
-int live_prune(Func *f, const IrEffects *callfx)
-{
-	return walk(f, callfx, 1, NULL, NULL);
-}
+int live_prune(Func *f, const IrEffects *callfx) { return walk(f, callfx, 1, NULL, NULL); }
 
-void live_scan(Func *f, const IrEffects *callfx, LiveVisit visit, void *ctx)
-{
-	walk(f, callfx, 2, visit, ctx);
-}
+void live_scan(Func *f, const IrEffects *callfx, LiveVisit visit, void *ctx) { walk(f, callfx, 2, visit, ctx); }

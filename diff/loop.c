@@ -19,14 +19,14 @@
  * record's). */
 struct LoopRec {
 	const Inst *in;
-	int32_t *entry;  /* the environment at loop entry */
-	int *car, ncar;  /* the variables the body assigns (original ids) */
-	uint8_t *kind;   /* per car[k]: C_* */
-	int32_t *s;      /* their state variables (values after the loop) */
-	int T;           /* trip count */
+	int32_t *entry; /* the environment at loop entry */
+	int *car, ncar; /* the variables the body assigns (original ids) */
+	uint8_t *kind;  /* per car[k]: C_* */
+	int32_t *s;     /* their state variables (values after the loop) */
+	int T;          /* trip count */
 	int lo, hi, step;
-	int depth;       /* loop depth of the body */
-	int h;           /* the tape handle (tape_loop's result), or -1 */
+	int depth; /* loop depth of the body */
+	int h;     /* the tape handle (tape_loop's result), or -1 */
 };
 
 /* How a variable the body of a loop assigns goes round it: C_IN, a trip
@@ -46,14 +46,11 @@ static int count_mention(void *n, const Inst *in)
 }
 
 /* count, per value, the instructions of b that name it */
-void count_mentions(const Block *b, int *n)
-{
-	ir_walk_const(b, count_mention, n);
-}
+void count_mentions(const Block *b, int *n) { ir_walk_const(b, count_mention, n); }
 
 typedef struct LoopId {
 	const Inst *in;
-	int next;       /* the loops walked before it */
+	int next; /* the loops walked before it */
 } LoopId;
 
 static int loops_before(void *ctx, const Inst *x)
@@ -308,7 +305,8 @@ void rev_loop(D *d, LoopRec *L, Block *out, Loc loc)
 		if ((L->kind[k] & C_IN) && L->entry[x] >= 0) {
 			if (L->h >= 0) {
 				Inst *g = emit(d, &body, OP_TAPE_GET, &r[k], 1,
-					       (int32_t[]){L->h, ir_const_int(d->m, d->g, slot), L->entry[x]}, 3, loc);
+					       (int32_t[]){L->h, ir_const_int(d->m, d->g, slot), L->entry[x]}, 3,
+					       loc);
 				(void)g;
 			} else {
 				mov(d, &body, r[k], L->entry[x], loc);

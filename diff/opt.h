@@ -18,11 +18,11 @@ typedef struct Opt {
 	Module *m;
 	Func *f;
 	const DiffInfo *di;
-	int changed;       /* a pass changed f: run the cleanup again */
-	int cap;           /* size of the per-value arrays (stamp, the forward pass's) */
+	int changed;         /* a pass changed f: run the cleanup again */
+	int cap;             /* size of the per-value arrays (stamp, the forward pass's) */
 	int32_t *stamp, gen; /* per value: in the set at hand when stamp[v] == gen */
-	uint8_t *written;  /* per array value: may the function write it? */
-	Fold *fold;        /* the forward pass's facts (opt_fold.c) */
+	uint8_t *written;    /* per array value: may the function write it? */
+	Fold *fold;          /* the forward pass's facts (opt_fold.c) */
 } Opt;
 
 /* ---- values (opt_util.c) ---- */
@@ -50,10 +50,7 @@ int const_eq(const Opt *O, int a, int b);
 /* ---- effects (live.c) ---- */
 
 /* May in go when nothing reads its results? */
-static inline int removable(const Opt *O, const Inst *in)
-{
-	return ir_inst_removable(in, O->di->callfx);
-}
+static inline int removable(const Opt *O, const Inst *in) { return ir_inst_removable(in, O->di->callfx); }
 
 /* ---- instructions and blocks (opt_util.c) ---- */
 
@@ -70,7 +67,7 @@ void insert_at(Opt *O, Block *b, int at, const Inst *in);
 
 /* ---- the passes, in the driver's order ---- */
 
-void fwd_pass(Opt *O);       /* opt_fold.c: propagate and fold */
+void fwd_pass(Opt *O); /* opt_fold.c: propagate and fold */
 void fold_free(Opt *O);
 void live_pass(Opt *O);      /* opt_util.c: drop what nothing reads (live.c) */
 void sweep_pass(Opt *O);     /* opt_sweep.c: mark and sweep from the effects */

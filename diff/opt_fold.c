@@ -61,15 +61,15 @@ typedef struct FLoop {
 /* The pass's state, kept from one run to the next (versions only grow,
  * so a fact of an earlier run never matches a later version). */
 struct Fold {
-	int cap;           /* size of the per-value arrays */
-	Fact *fact;        /* per value: what is known of it */
-	int32_t *ver;      /* per value: its version (the clock when last assigned) */
+	int cap;      /* size of the per-value arrays */
+	Fact *fact;   /* per value: what is known of it */
+	int32_t *ver; /* per value: its version (the clock when last assigned) */
 	int32_t clock;
-	Log *log;          /* the assignments made, to undo them */
+	Log *log; /* the assignments made, to undo them */
 	int nlog, caplog;
 	int32_t *pos1, *pos2; /* per value: its index in an if's changes, or -1 */
-	FLoop *lp;         /* the innermost loop being walked */
-	int reach;         /* is the point of the walk reachable? */
+	FLoop *lp;            /* the innermost loop being walked */
+	int reach;            /* is the point of the walk reachable? */
 };
 
 /* ---- facts ------------------------------------------------------------------ */
@@ -94,8 +94,10 @@ static int fact_eq(const Opt *O, Fact a, Fact b)
 	if (a.kind != b.kind)
 		return 0;
 	switch (a.kind) {
-	case F_CONST: return const_eq(O, a.val, b.val);
-	case F_COPY: return a.val == b.val && a.ver == b.ver;
+	case F_CONST:
+		return const_eq(O, a.val, b.val);
+	case F_COPY:
+		return a.val == b.val && a.ver == b.ver;
 	}
 	return 1;
 }
@@ -169,17 +171,11 @@ static Simp keep(void) { return (Simp){S_KEEP, -1}; }
 static Simp smov(int v) { return (Simp){S_MOV, v}; }
 
 /* Is in a derivative's computation, where a zero wipes out a product? */
-static int deriv(const Opt *O, const Inst *in)
-{
-	return in->nres == 1 && (flag(O, in->res[0]) & DV_DERIV);
-}
+static int deriv(const Opt *O, const Inst *in) { return in->nres == 1 && (flag(O, in->res[0]) & DV_DERIV); }
 
 /* A value folded only when it is finite: the IR has no literal for NaN
  * or an infinity, and the run must meet them where the source does. */
-static Simp fold_finite(Opt *O, float x)
-{
-	return isfinite(x) ? smov(kfloat(O, x)) : keep();
-}
+static Simp fold_finite(Opt *O, float x) { return isfinite(x) ? smov(kfloat(O, x)) : keep(); }
 
 static Simp fold_float(Opt *O, int op, float x, float y)
 {
@@ -344,7 +340,7 @@ static Simp simp(Opt *O, const Inst *in, const int32_t *a)
 			int x = V(O, f.val)->k.i;
 			if (isand ? x : !x)
 				return smov(a[1 - k]); /* true and y, false or y */
-			return smov(kbool(O, x));  /* false and y, true or y */
+			return smov(kbool(O, x));      /* false and y, true or y */
 		}
 		return keep();
 	}

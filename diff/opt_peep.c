@@ -35,11 +35,11 @@
 #include "opt.h"
 
 typedef struct Defs {
-	const Inst **def;   /* per value: a temp's definition */
-	const Block **blk;  /* and the block holding it */
-	int *uses;          /* per value: instructions reading it */
-	int *ndef, *walk;   /* per value: its definitions; where in the walk the last is */
-	int n, next;        /* values described; the walk's counter */
+	const Inst **def;  /* per value: a temp's definition */
+	const Block **blk; /* and the block holding it */
+	int *uses;         /* per value: instructions reading it */
+	int *ndef, *walk;  /* per value: its definitions; where in the walk the last is */
+	int n, next;       /* values described; the walk's counter */
 } Defs;
 
 static void find_defs(const Opt *O, Defs *d, const Block *b)
@@ -424,7 +424,8 @@ static void reinserts(Opt *O, Block *b, const Defs *d)
 			continue;
 		int same = 1;
 		for (int k = 1; k + 1 < c->narg; k++)
-			same &= is_const(O, c->arg[k]) && is_const(O, a->arg[k]) && const_eq(O, c->arg[k], a->arg[k]);
+			same &= is_const(O, c->arg[k]) && is_const(O, a->arg[k]) &&
+				const_eq(O, c->arg[k], a->arg[k]);
 		if (!same)
 			continue;
 		int32_t *na = arena(O, (size_t)c->narg * sizeof *na);

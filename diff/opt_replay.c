@@ -39,18 +39,18 @@ static int replace_use(void *ctx, Inst *in)
 
 typedef struct RNode {
 	Inst *in;
-	Block *b;       /* the block holding it */
-	int idx;        /* its index there */
-	int parent;     /* enclosing if or loop node, or -1 */
-	int end;        /* walk index after its subtree */
+	Block *b;   /* the block holding it */
+	int idx;    /* its index there */
+	int parent; /* enclosing if or loop node, or -1 */
+	int end;    /* walk index after its subtree */
 } RNode;
 
 typedef struct Remat {
 	Opt *O;
 	RNode *node;
 	int nn, capn;
-	int *defstart, *defs;  /* per value: defining nodes */
-	int *usestart, *uses;  /* per value: reading nodes */
+	int *defstart, *defs; /* per value: defining nodes */
+	int *usestart, *uses; /* per value: reading nodes */
 } Remat;
 
 static void rgather(Remat *R, Block *b, int parent)
@@ -157,7 +157,8 @@ static int collect(Remat *R, int d, int p, int at, int *chain, int *n, int depth
 			if (inp) {
 				/* assigned once, before d in its block: so on every
 				 * path to d */
-				if (nda != 1 || R->node[da].b != R->node[d].b || R->node[da].idx >= R->node[d].idx ||
+				if (nda != 1 || R->node[da].b != R->node[d].b ||
+				    R->node[da].idx >= R->node[d].idx ||
 				    !collect(R, da, p, at, chain, n, depth + 1))
 					return 0;
 				continue;
@@ -229,7 +230,8 @@ void remat_branches(Opt *O)
 				else
 					ru = R.node[ru].parent;
 			}
-			if (pu < 0 || ru < 0 || pu == ru || R.node[ru].idx <= R.node[pu].idx || R.node[ru].in->op != OP_IF) {
+			if (pu < 0 || ru < 0 || pu == ru || R.node[ru].idx <= R.node[pu].idx ||
+			    R.node[ru].in->op != OP_IF) {
 				r = -2;
 				break;
 			}
@@ -306,7 +308,8 @@ void remat_branches(Opt *O)
 			ensure(O);
 			map = xrealloc(map, (size_t)(O->f->nval + 1) * sizeof *map);
 			map[t] = t;
-			int32_t *res = arena(O, sizeof *res), *arg = arena(O, (size_t)(c.narg ? c.narg : 1) * sizeof *arg);
+			int32_t *res = arena(O, sizeof *res),
+				*arg = arena(O, (size_t)(c.narg ? c.narg : 1) * sizeof *arg);
 			res[0] = t;
 			for (int a = 0; a < c.narg; a++)
 				arg[a] = map[c.arg[a]];

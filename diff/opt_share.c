@@ -34,13 +34,13 @@ static const char *base_name(const Opt *O, int v)
 }
 
 typedef struct Share {
-	int *grp;        /* per value: its group (union-find), or -1 */
-	int *order;      /* per value: walk order of its first definition */
+	int *grp;               /* per value: its group (union-find), or -1 */
+	int *order;             /* per value: walk order of its first definition */
 	int *loopbeg, *loopend; /* for-loop variables: the walk interval of their loop */
 	uint8_t *forvar;
-	int *loopid;     /* loop handles of the tape: the loop ID of their tape_loop, else -1 */
-	const char **src;       /* per group root: the source name it holds, or NULL */
-	int *members, *mstart;  /* group members, in order */
+	int *loopid;           /* loop handles of the tape: the loop ID of their tape_loop, else -1 */
+	const char **src;      /* per group root: the source name it holds, or NULL */
+	int *members, *mstart; /* group members, in order */
 	/* interference between members of a group: a hash set of pairs */
 	uint64_t *edge;
 	int capedge, nedge;
@@ -327,7 +327,8 @@ static void by_name(Opt *O, Share *s, int *uf, Names *names, int src)
 			continue;
 		if (src ? take(names, bn, 0) : s->src[find(uf, v)] != NULL)
 			continue;
-		size_t h = (size_t)ks_hash64(bn, strlen(bn), (uint64_t)T(O, v) * 2 + s->forvar[v]) & (size_t)(hcap - 1);
+		size_t h = (size_t)ks_hash64(bn, strlen(bn), (uint64_t)T(O, v) * 2 + s->forvar[v]) &
+			   (size_t)(hcap - 1);
 		for (;; h = (h + 1) & (size_t)(hcap - 1)) {
 			int u = slot[h];
 			if (u < 0) {
@@ -437,8 +438,8 @@ void share(Opt *O)
 	int *to = xmalloc((size_t)(nv + 1) * sizeof *to);
 	for (int v = 0; v < nv; v++)
 		to[v] = v;
-	int *cls = xmalloc((size_t)(nb + 1) * sizeof *cls); /* class reps of the group at hand */
-	Scope *csc = xmalloc((size_t)(nb + 1) * sizeof *csc);  /* and their scopes */
+	int *cls = xmalloc((size_t)(nb + 1) * sizeof *cls);   /* class reps of the group at hand */
+	Scope *csc = xmalloc((size_t)(nb + 1) * sizeof *csc); /* and their scopes */
 	int *rep = xmalloc((size_t)(nv + 1) * sizeof *rep);
 	for (int v = 0; v < nv; v++)
 		rep[v] = v;
@@ -459,9 +460,11 @@ void share(Opt *O)
 					if (s.loopid[u] != s.loopid[v])
 						ok = 0;
 					/* loop variables of nested loops cannot share */
-					if (s.forvar[v] && s.loopbeg[u] <= s.loopbeg[v] && s.loopend[v] <= s.loopend[u])
+					if (s.forvar[v] && s.loopbeg[u] <= s.loopbeg[v] &&
+					    s.loopend[v] <= s.loopend[u])
 						ok = 0;
-					if (s.forvar[v] && s.loopbeg[v] <= s.loopbeg[u] && s.loopend[u] <= s.loopend[v])
+					if (s.forvar[v] && s.loopbeg[v] <= s.loopbeg[u] &&
+					    s.loopend[u] <= s.loopend[v])
 						ok = 0;
 				}
 				if (!ok)
@@ -520,7 +523,8 @@ void share(Opt *O)
 			const char *bn = base_name(O, u);
 			if (!bn)
 				continue;
-			if (!best || ((flag(O, u) & DV_SOURCE) && !(flag(O, v) & DV_SOURCE) && best == base_name(O, v)))
+			if (!best ||
+			    ((flag(O, u) & DV_SOURCE) && !(flag(O, v) & DV_SOURCE) && best == base_name(O, v)))
 				best = bn;
 			if (flag(O, u) & DV_SOURCE) {
 				best = bn;

@@ -110,8 +110,7 @@ static void place(Opt *O, Block *b, int from, Inst init)
 		}
 	}
 	int d;
-	if (count == 1 && ir_op_loop(at->op) && !mentions_args(at, v) &&
-	    !diff_exposed(&at->body, v, &d)) {
+	if (count == 1 && ir_op_loop(at->op) && !mentions_args(at, v) && !diff_exposed(&at->body, v, &d)) {
 		place(O, &at->body, 0, init);
 		return;
 	}

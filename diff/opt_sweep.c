@@ -24,19 +24,19 @@
 
 typedef struct Node {
 	Inst *in;
-	int parent;     /* enclosing if or loop, or -1 */
-	int loop;       /* innermost enclosing loop, or -1 */
+	int parent; /* enclosing if or loop, or -1 */
+	int loop;   /* innermost enclosing loop, or -1 */
 } Node;
 
 typedef struct Sweep {
 	Opt *O;
 	Node *node;
 	int nn, capn;
-	int *defstart, *defs;   /* per value: its defining nodes */
-	uint8_t *ess;           /* per node: marked */
-	uint8_t *need;          /* per value: are its definitions marked? */
+	int *defstart, *defs; /* per value: its defining nodes */
+	uint8_t *ess;         /* per node: marked */
+	uint8_t *need;        /* per value: are its definitions marked? */
 	int *work, nwork;
-	int *exits;             /* break/continue nodes, by loop (exitstart) */
+	int *exits; /* break/continue nodes, by loop (exitstart) */
 	int *exitstart;
 	/* the tape: per loop ID, its nodes; slots in use */
 	int nid;
@@ -44,7 +44,7 @@ typedef struct Sweep {
 	uint8_t *idlive;
 	uint8_t **slotlive;
 	int *nslot;
-	int *special, nspecial;  /* tape_open, tape_measured */
+	int *special, nspecial; /* tape_open, tape_measured */
 	int anylive;
 } Sweep;
 

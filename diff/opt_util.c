@@ -95,25 +95,13 @@ static int res_is(void *v, const Inst *in)
 	return 0;
 }
 
-static int names(void *v, const Inst *in)
-{
-	return res_is(v, in) || arg_is(v, in);
-}
+static int names(void *v, const Inst *in) { return res_is(v, in) || arg_is(v, in); }
 
-int names_arg(const Inst *in, int v)
-{
-	return ir_walk_inst_const(in, arg_is, &v);
-}
+int names_arg(const Inst *in, int v) { return ir_walk_inst_const(in, arg_is, &v); }
 
-int assigns(const Inst *in, int v)
-{
-	return ir_walk_inst_const(in, res_is, &v);
-}
+int assigns(const Inst *in, int v) { return ir_walk_inst_const(in, res_is, &v); }
 
-int mentions(const Inst *in, int v)
-{
-	return ir_walk_inst_const(in, names, &v);
-}
+int mentions(const Inst *in, int v) { return ir_walk_inst_const(in, names, &v); }
 
 int is_init(const Opt *O, const Inst *in)
 {

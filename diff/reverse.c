@@ -78,8 +78,8 @@ static void rev_make(D *d, Rec *r, int g, Block *out)
 		 * three components to the first, the rest to the second */
 		int32_t c3[2][3];
 		for (int c = 0; c < nc; c++)
-			c3[c / 3][c % 3] = diff_op(&e, OP_EXTRACT, (int32_t[]){g, ir_const_int(d->m, d->g, c)},
-						   2, TY_VOID);
+			c3[c / 3][c % 3] =
+				diff_op(&e, OP_EXTRACT, (int32_t[]){g, ir_const_int(d->m, d->g, c)}, 2, TY_VOID);
 		acc(d, out, r->arg[0], diff_op(&e, OP_MAKE, c3[0], 3, vty(d, r->arg[0])), r->loc);
 		acc(d, out, r->arg[1], nc == 4 ? c3[1][0] : diff_op(&e, OP_MAKE, c3[1], 3, vty(d, r->arg[1])),
 		    r->loc);
@@ -90,8 +90,10 @@ static void rev_make(D *d, Rec *r, int g, Block *out)
 		if (!ty_is_mat(t))
 			comp = diff_op(&e, OP_EXTRACT, (int32_t[]){g, ir_const_int(d->m, d->g, c)}, 2, TY_VOID);
 		else
-			comp = diff_op(&e, OP_EXTRACT, (int32_t[]){g, ir_const_int(d->m, d->g, c / n),
-							     ir_const_int(d->m, d->g, c % n)}, 3, TY_VOID);
+			comp = diff_op(
+				&e, OP_EXTRACT,
+				(int32_t[]){g, ir_const_int(d->m, d->g, c / n), ir_const_int(d->m, d->g, c % n)}, 3,
+				TY_VOID);
 		acc(d, out, r->arg[r->narg == 1 ? 0 : c], comp, r->loc);
 	}
 }
@@ -168,8 +170,7 @@ static void rev_inst(D *d, Rec *r, Block *out)
 		if (r->old >= 0) {
 			int32_t x[KS_MAX_NDIM + 2];
 			emit(d, out, OP_STORE, NULL, 0, x,
-			     access_args(x, r->arg[0], r->arg + 1, ty_ndim(vty(d, r->arg[0])), r->old),
-			     r->loc);
+			     access_args(x, r->arg[0], r->arg + 1, ty_ndim(vty(d, r->arg[0])), r->old), r->loc);
 		}
 		return;
 	}
@@ -266,9 +267,8 @@ static void rev_inst(D *d, Rec *r, Block *out)
 	default: {
 		const char *rule = r->op == OP_BUILTIN ? ir_builtins[r->callee].adj : op_rule(d, r);
 		if (!rule)
-			derr(d, r->loc, "kdiff cannot differentiate '%s' of %s and %s yet",
-			     ir_ops[r->op].name, ty_name(vty(d, r->arg[0])),
-			     ty_name(vty(d, r->arg[r->narg > 1 ? 1 : 0])));
+			derr(d, r->loc, "kdiff cannot differentiate '%s' of %s and %s yet", ir_ops[r->op].name,
+			     ty_name(vty(d, r->arg[0])), ty_name(vty(d, r->arg[r->narg > 1 ? 1 : 0])));
 		if (!rule[0])
 			break;
 		if (r->narg > DIFF_MAX_RULE_ARGS)
@@ -295,8 +295,7 @@ static void rev_store(D *d, Rec *r, Block *out)
 	if (ga >= 0) {
 		DiffEmit e = de(d, out, r->loc);
 		int g = diff_op(&e, OP_LOAD, x, access_args(x, ga, idx, n, -1), TY_VOID);
-		emit(d, out, OP_STORE, NULL, 0, x, access_args(x, ga, idx, n, diff_zero(&e, vty(d, g))),
-		     r->loc);
+		emit(d, out, OP_STORE, NULL, 0, x, access_args(x, ga, idx, n, diff_zero(&e, vty(d, g))), r->loc);
 		acc(d, out, v, g, r->loc);
 	}
 	if (r->old >= 0)
@@ -317,7 +316,9 @@ void rev_tape(D *d, Tape *tp, Block *out)
 			rev_store(d, r, out);
 			mark_deriv(d, n0);
 			break;
-		case R_LOOP: rev_loop(d, r->L, out, r->loc); break;
+		case R_LOOP:
+			rev_loop(d, r->L, out, r->loc);
+			break;
 		case R_IF: {
 			Block t = {0}, e = {0};
 			rev_tape(d, r->t, &t);

@@ -280,7 +280,10 @@ static int sum(P *p)
 static int cmp(P *p)
 {
 	int x = sum(p);
-	static const struct { const char *s; int op; } ops[] = {
+	static const struct {
+		const char *s;
+		int op;
+	} ops[] = {
 		{"<=", OP_LE}, {">=", OP_GE}, {"==", OP_EQ}, {"<", OP_LT}, {">", OP_GT},
 	};
 	for (size_t i = 0; i < KS_NELEM(ops); i++)
@@ -359,7 +362,8 @@ void diff_rule(DiffEmit *e, const char *rule, const int32_t v[10], int nargs, in
 			if (is_vq(ty(e, v[i])))
 				comp[i][k] = o[i];
 			else
-				acc[i] = acc[i] < 0 ? o[i] : diff_op(e, OP_ADD, (int32_t[]){acc[i], o[i]}, 2, TY_VOID);
+				acc[i] = acc[i] < 0 ? o[i]
+						    : diff_op(e, OP_ADD, (int32_t[]){acc[i], o[i]}, 2, TY_VOID);
 		}
 	}
 	for (int i = 0; i < nargs; i++)

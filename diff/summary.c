@@ -44,8 +44,10 @@ int has_floaty(const Func *f)
 
 KS_NORETURN static void atomic_result_error(D *d, Loc at, int row)
 {
-	derr(d, at, "the value returned by %s cannot be used in a differentiated kernel "
-	     "(it depends on the order of the threads)", ir_builtins[row].name);
+	derr(d, at,
+	     "the value returned by %s cannot be used in a differentiated kernel "
+	     "(it depends on the order of the threads)",
+	     ir_builtins[row].name);
 }
 
 /* min/max mixed with another kind of atomic on a float array */
@@ -67,7 +69,8 @@ static void note_mixed(D *d, const Func *f, Use *u, int p, Loc at)
 		u->amixedat[p] = at;
 	}
 	if (!f->is_kernel)
-		derr(d, at, "cannot differentiate wp.func '%s': array '%s' is updated by %s and by "
+		derr(d, at,
+		     "cannot differentiate wp.func '%s': array '%s' is updated by %s and by "
 		     "another kind of atomic, so its final values do not tell which value won",
 		     f->name, f->val[f->param[p]].name, (u->kinds[p] & 2) ? "atomic_min" : "atomic_max");
 }
@@ -105,8 +108,10 @@ void uses(Module *m, D *d, const Func *f, const Block *b, int depth, Use *u)
 			if (in->nres && !f->is_kernel && has_floaty(f))
 				atomic_result_error(d, in->loc, in->callee);
 			if ((atomic_kind(in->callee) & 8) && diff_floaty(ty_elem(f->val[in->arg[0]].ty)))
-				derr(d, in->loc, "cannot differentiate '%s': %s on float array '%s' has no "
-				     "derivative (Warp defines none)", f->name, ir_builtins[in->callee].name,
+				derr(d, in->loc,
+				     "cannot differentiate '%s': %s on float array '%s' has no "
+				     "derivative (Warp defines none)",
+				     f->name, ir_builtins[in->callee].name,
 				     f->val[in->arg[0]].name ? f->val[in->arg[0]].name : "?");
 			if (!u->atomic[p])
 				u->atomicloc[p] = in->loc;
@@ -122,7 +127,8 @@ void uses(Module *m, D *d, const Func *f, const Block *b, int depth, Use *u)
 			summarize(m, d, in->callee);
 			Summary *s = &d->sum[in->callee];
 			if (s->sideonly && has_floaty(f))
-				derr(d, in->loc, "cannot differentiate '%s': it calls '%s', which stores into "
+				derr(d, in->loc,
+				     "cannot differentiate '%s': it calls '%s', which stores into "
 				     "arrays or uses the value an atomic returns and has no adjoint",
 				     f->name, m->fn[in->callee]->name);
 			for (int k = 0; k < in->narg; k++)
@@ -213,8 +219,10 @@ static int field_store(void *ctx, const Inst *in)
 	FieldStores *s = ctx;
 	int p;
 	if (in->op == OP_STORE && (p = field_root(s->f, s->def, in->arg[0])) >= 0)
-		derr(s->d, in->loc, "cannot differentiate wp.func '%s': it stores to an array field of "
-		     "'%s' (store in the kernel instead)", s->f->name, s->f->val[s->f->param[p]].name);
+		derr(s->d, in->loc,
+		     "cannot differentiate wp.func '%s': it stores to an array field of "
+		     "'%s' (store in the kernel instead)",
+		     s->f->name, s->f->val[s->f->param[p]].name);
 	return 0;
 }
 
@@ -245,8 +253,10 @@ void summarize(Module *m, D *d, int fi)
 		s->sideonly = 1;
 	for (int p = 0; p < f->nparam && !s->sideonly; p++)
 		if (u.store[p])
-			derr(d, u.storeloc[p], "cannot differentiate wp.func '%s': it stores to array '%s' "
-			     "(store in the kernel instead)", f->name, f->val[f->param[p]].name);
+			derr(d, u.storeloc[p],
+			     "cannot differentiate wp.func '%s': it stores to array '%s' "
+			     "(store in the kernel instead)",
+			     f->name, f->val[f->param[p]].name);
 	if (!s->sideonly)
 		field_stores(d, f);
 	s->loads = u.load;
@@ -297,25 +307,32 @@ void check_kernel(Module *m, D *d, const Func *f)
 		if (u.aresult[p])
 			atomic_result_error(d, u.aresultat[p], u.aresultrow[p]);
 		if (u.amixed[p])
-			derr(d, u.amixedat[p], "cannot differentiate kernel '%s': array '%s' is updated by %s "
+			derr(d, u.amixedat[p],
+			     "cannot differentiate kernel '%s': array '%s' is updated by %s "
 			     "and by another kind of atomic, so its final values do not tell which value won",
 			     f->name, n, (u.kinds[p] & 2) ? "atomic_min" : "atomic_max");
 		if (u.storeloop[p] && u.load[p])
-			derr(d, u.storeloc[p], "cannot differentiate kernel '%s': array '%s' is stored inside "
+			derr(d, u.storeloc[p],
+			     "cannot differentiate kernel '%s': array '%s' is stored inside "
 			     "a loop and also loaded, so its values cannot be kept for the backward pass",
 			     f->name, n);
 		if (u.atomic[p] && (u.load[p] || u.store[p]) && (u.kinds[p] & 6))
-			derr(d, u.atomicloc[p], "cannot differentiate kernel '%s': array '%s' is updated by "
-			     "%s and also %s by the kernel", f->name, n,
-			     (u.kinds[p] & 2) ? "atomic_min" : "atomic_max", u.load[p] ? "loaded" : "stored");
-		if (u.atomic[p] && (u.load[p] || u.store[p]) && u.nontid[p])
-			derr(d, u.atomicloc[p], "cannot differentiate kernel '%s': array '%s' is updated by "
-			     "an atomic and also %s by the kernel, not only at the thread's own index "
-			     "wp.tid()", f->name, n, u.load[p] ? "loaded" : "stored");
-		if (u.aloop[p] && (u.load[p] || u.store[p]))
-			derr(d, u.aloopat[p], "cannot differentiate kernel '%s': array '%s' is updated by "
-			     "an atomic inside a loop or a wp.func and also %s by the kernel", f->name, n,
+			derr(d, u.atomicloc[p],
+			     "cannot differentiate kernel '%s': array '%s' is updated by "
+			     "%s and also %s by the kernel",
+			     f->name, n, (u.kinds[p] & 2) ? "atomic_min" : "atomic_max",
 			     u.load[p] ? "loaded" : "stored");
+		if (u.atomic[p] && (u.load[p] || u.store[p]) && u.nontid[p])
+			derr(d, u.atomicloc[p],
+			     "cannot differentiate kernel '%s': array '%s' is updated by "
+			     "an atomic and also %s by the kernel, not only at the thread's own index "
+			     "wp.tid()",
+			     f->name, n, u.load[p] ? "loaded" : "stored");
+		if (u.aloop[p] && (u.load[p] || u.store[p]))
+			derr(d, u.aloopat[p],
+			     "cannot differentiate kernel '%s': array '%s' is updated by "
+			     "an atomic inside a loop or a wp.func and also %s by the kernel",
+			     f->name, n, u.load[p] ? "loaded" : "stored");
 		/* the other atomics on a loaded or stored array act as a
 		 * thread's own read-modify-write: kept and undone like a store */
 		d->rmw[f->param[p]] = u.atomic[p] && (u.load[p] || u.store[p]);

@@ -270,8 +270,7 @@ void finish(D *d, Block *body)
 	}
 	d->g->body = all;
 	if (diff_optimize) {
-		DiffInfo di = {d->vbase, d->vflag, d->capinfo < d->g->nval ? d->capinfo : d->g->nval,
-			       d->callfx};
+		DiffInfo di = {d->vbase, d->vflag, d->capinfo < d->g->nval ? d->capinfo : d->g->nval, d->callfx};
 		diff_opt(d->m, d->g, &di);
 	}
 }

@@ -79,10 +79,7 @@ const Inst *first_occ(const Emitter *e, int val)
 }
 
 /* A random draw: its results are the value and the new state. */
-int is_draw(const Inst *in)
-{
-	return in->op == OP_BUILTIN && (ir_builtins[in->callee].flags & BF_STATE);
-}
+int is_draw(const Inst *in) { return in->op == OP_BUILTIN && (ir_builtins[in->callee].flags & BF_STATE); }
 
 /* Is the variable declared by the statement that first assigns it? */
 int decl_inline(const Emitter *e, int val)
@@ -95,7 +92,7 @@ int decl_inline(const Emitter *e, int val)
 		return v->in_for;
 	if (in->op == OP_BUILTIN && in->callee == BI_TID)
 		return 1; /* int i = tid0; each on its own line */
-	if (is_draw(in)) /* its value, or a state copied first (emit_draw) */
+	if (is_draw(in))  /* its value, or a state copied first (emit_draw) */
 		return in->res[0] == val || (in->res[1] == val && in->arg[0] != val);
 	if (ir_op_control(in->op) || in->nres != 1 || in->res[0] != val)
 		return 0;

@@ -23,24 +23,24 @@
 /* per value */
 typedef struct VInfo {
 	const char *name; /* C name: params, variables, named temps */
-	int uses;       /* reads by live instructions */
-	int def;        /* temps: defining instruction id, or -1 */
+	int uses;         /* reads by live instructions */
+	int def;          /* temps: defining instruction id, or -1 */
 	/* variables: where to declare */
-	int nfirst;     /* length of the first occurrence's path, 0: none yet */
+	int nfirst; /* length of the first occurrence's path, 0: none yet */
 	const Block **fb;
 	int *fi;
-	int anchor;     /* depth of the declaring block in that path */
-	int in_for;     /* every occurrence lies inside the first one's statement */
+	int anchor; /* depth of the declaring block in that path */
+	int in_for; /* every occurrence lies inside the first one's statement */
 } VInfo;
 
 /* per instruction */
 typedef struct IInfo {
 	const Inst *in;
 	const Block *b;
-	int idx;        /* index in b */
+	int idx; /* index in b */
 	int dead;
-	int root;       /* folded into this instruction id, or -1 */
-	unsigned mark;  /* fold_block: in the trees at hand when == Emitter.gen */
+	int root;      /* folded into this instruction id, or -1 */
+	unsigned mark; /* fold_block: in the trees at hand when == Emitter.gen */
 } IInfo;
 
 /* A set of names (malloc'd strings it owns), hashed so that taking a name
@@ -48,7 +48,7 @@ typedef struct IInfo {
 typedef struct NameSet {
 	const char **slot;
 	int n, cap;
-	Arena text;         /* the names' bytes */
+	Arena text; /* the names' bytes */
 } NameSet;
 
 /* The checkpoint of a loop of the tape: word offsets of its slots. */
@@ -70,12 +70,12 @@ enum { ST_TAPED = 1, ST_GATHERED = 2, ST_TAPES = 4, ST_ADDS = 8 };
 typedef struct Emitter {
 	FILE *out;
 	const Module *m;
-	int target;         /* EMIT_CPU or EMIT_CUDA (the checked mode: emit_checked) */
+	int target; /* EMIT_CPU or EMIT_CUDA (the checked mode: emit_checked) */
 	/* per struct of the module (m->st): ST_TAPED, its tape functions
 	 * written; ST_GATHERED, its ks_atomic_add_S; ST_TAPES and ST_ADDS, the
 	 * function being emitted needs them */
 	uint8_t *st;
-	int *marked;        /* the structs the function at hand marked */
+	int *marked; /* the structs the function at hand marked */
 	int nmarked, capmarked;
 	const char **fname; /* C names of the module's functions */
 	const char **ebase; /* kernels: the base of their entries' names */
@@ -85,24 +85,24 @@ typedef struct Emitter {
 	NameSet reserved, reserved_global;
 	/* global names */
 	NameSet gnames;
-	NameSet bases;      /* the bases of the entries' names taken */
+	NameSet bases; /* the bases of the entries' names taken */
 	/* the function being emitted */
 	const Func *f;
 	int fi;
 	VInfo *v;
 	IInfo *ii;
 	int ninst, capinst;
-	unsigned gen;       /* fold_block's current IInfo.mark */
-	int *tree, ntree;   /* fold_block: the nodes of the trees at hand */
-	const Inst **hkey;  /* Inst* -> id */
+	unsigned gen;      /* fold_block's current IInfo.mark */
+	int *tree, ntree;  /* fold_block: the nodes of the trees at hand */
+	const Inst **hkey; /* Inst* -> id */
 	int *hval;
 	int hcap;
-	NameSet lnames;     /* local names taken */
+	NameSet lnames; /* local names taken */
 	Decl *decl;
 	int ndecl, capdecl;
 	const char **retname; /* out parameters of a multi-result func */
-	int rank;           /* a kernel's launch dimensions (ir_kernel_rank) */
-	FILE *spool;        /* the entries, until the end */
+	int rank;             /* a kernel's launch dimensions (ir_kernel_rank) */
+	FILE *spool;          /* the entries, until the end */
 	/* a backward kernel's tape: its local, per value the loop ID of a
 	 * handle (-1: none), per loop ID its checkpoint's layout */
 	const char *tapename;
@@ -136,10 +136,7 @@ enum {
 static inline Type vty(const Emitter *e, int val) { return e->f->val[val].ty; }
 
 /* A temp that stays a temp, named (names.c) where it is printed. */
-static inline int is_named_temp(const Emitter *e, int val)
-{
-	return e->f->val[val].kind == VK_TEMP;
-}
+static inline int is_named_temp(const Emitter *e, int val) { return e->f->val[val].kind == VK_TEMP; }
 
 /* A loop handle of the tape is a ks_trips (ksynth.h), whatever its IR type. */
 static inline int is_handle(const Emitter *e, int val)

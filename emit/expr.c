@@ -187,8 +187,7 @@ static void put_func_call(Emitter *e, Buf *b, const Inst *in)
 		if (k)
 			buf_puts(b, ", ");
 		put_expr(e, b, in->arg[k], P_COND);
-		if (ty_is_array(vty(e, in->arg[k])) && val_view(e, in->arg[k]) &&
-		    !param_view(e->m, callee, k))
+		if (ty_is_array(vty(e, in->arg[k])) && val_view(e, in->arg[k]) && !param_view(e->m, callee, k))
 			buf_puts(b, ".data");
 	}
 	buf_putc(b, ')');
@@ -269,8 +268,8 @@ static void put_addr(Emitter *e, Buf *b, const Inst *in)
  * through the runtime's functions (ks_add_int8, ...), which wrap. */
 static int c_arith(Type t)
 {
-	return t == TY_BOOL || t == TY_INT || t == TY_UINT32 || t == TY_INT64 || t == TY_UINT64 ||
-	       t == TY_FLOAT || t == TY_DOUBLE;
+	return t == TY_BOOL || t == TY_INT || t == TY_UINT32 || t == TY_INT64 || t == TY_UINT64 || t == TY_FLOAT ||
+	       t == TY_DOUBLE;
 }
 
 /* Is operand k a constant int c with lo <= c < hi? */
@@ -391,10 +390,11 @@ void put_printf(Emitter *e, Buf *b, const Inst *in)
 		Type t = vty(e, in->arg[k]);
 		const char *want = printf_ctype(&cv[k]);
 		/* the type after C's default argument promotions */
-		const char *has = ty_is_float(t) ? "double"
+		const char *has = ty_is_float(t)   ? "double"
 				  : t == TY_UINT32 ? "unsigned"
-				  : t == TY_INT64 ? "int64_t"
-				  : t == TY_UINT64 ? "uint64_t" : "int";
+				  : t == TY_INT64  ? "int64_t"
+				  : t == TY_UINT64 ? "uint64_t"
+						   : "int";
 		buf_puts(b, ", ");
 		if (t == TY_HALF) {
 			buf_puts(b, "ks_half_to_float(");
@@ -557,8 +557,8 @@ int put_inst(Emitter *e, Buf *b, const Inst *in)
 		if (p == P_EQ) {
 			for (int k = 0; k < 2; k++) {
 				int d = e->v[in->arg[k]].def;
-				int isnot = f->val[in->arg[k]].kind == VK_TEMP && d >= 0 &&
-					    e->ii[d].root >= 0 && e->ii[d].in->op == OP_NOT;
+				int isnot = f->val[in->arg[k]].kind == VK_TEMP && d >= 0 && e->ii[d].root >= 0 &&
+					    e->ii[d].in->op == OP_NOT;
 				if (k == 0) {
 					if (isnot)
 						buf_putc(b, '(');
@@ -612,7 +612,10 @@ int put_inst(Emitter *e, Buf *b, const Inst *in)
 			return P_POSTFIX;
 		}
 		snprintf(name, sizeof name, "ks_%s_%s",
-			 in->narg == 0 ? "zero" : in->narg == 1 ? "fill" : "make", ty);
+			 in->narg == 0   ? "zero"
+			 : in->narg == 1 ? "fill"
+					 : "make",
+			 ty);
 		if (ty_is_xform(rt) && in->narg == 7) {
 			/* seven numbers: the position and the rotation */
 			Type sc = ty_scalar(rt);

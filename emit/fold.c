@@ -49,10 +49,7 @@ static int assigns_val(void *val, const Inst *in)
 }
 
 /* Does some instruction of b, nested ones too, assign val? */
-int assigns_in(const Block *b, int val)
-{
-	return ir_walk_const(b, assigns_val, &val);
-}
+int assigns_in(const Block *b, int val) { return ir_walk_const(b, assigns_val, &val); }
 
 /* May operand slot p of instruction j take a folded expression, and must
  * that expression be free of effects (1) or of everything loop-variant (2)? */

@@ -88,8 +88,10 @@ static void put_struct_add(Emitter *e, int i)
 	if ((e->st[i] & (ST_ADDS | ST_GATHERED)) != ST_ADDS)
 		return;
 	e->st[i] |= ST_GATHERED;
-	fprintf(e->out, "// adds v's float fields into *p, each atomically\n"
-		"KS_FUNC void ks_atomic_add_%s(%s *p, %s v)\n{\n", s, s, s);
+	fprintf(e->out,
+		"// adds v's float fields into *p, each atomically\n"
+		"KS_FUNC void ks_atomic_add_%s(%s *p, %s v)\n{\n",
+		s, s, s);
 	for (int k = 0; k < ty_nfield(t); k++) {
 		const Field *fd = ty_field(t, k);
 		if (!ty_is_array(fd->ty) && ty_has_float(fd->ty))
@@ -117,8 +119,7 @@ static void put_struct_tape(Emitter *e, int i)
 		if (!ty_is_array(fd->ty))
 			fprintf(out, "    ks_tape_put_%s(t, x.%s);\n", ty_name(fd->ty), fd->name);
 	}
-	fprintf(out, "}\n\nKS_FUNC %s ks_tape_get_%s(ks_tape *t, const ks_trips *L, int off, %s x0)\n{\n",
-		s, s, s);
+	fprintf(out, "}\n\nKS_FUNC %s ks_tape_get_%s(ks_tape *t, const ks_trips *L, int off, %s x0)\n{\n", s, s, s);
 	int off = 0;
 	for (int k = 0; k < ty_nfield(t); k++) {
 		const Field *fd = ty_field(t, k);
@@ -128,8 +129,8 @@ static void put_struct_tape(Emitter *e, int i)
 			fprintf(out, "    x0.%s = ks_tape_get_%s(t, L, off + %d, x0.%s);\n", fd->name,
 				ty_name(fd->ty), off, fd->name);
 		else
-			fprintf(out, "    x0.%s = ks_tape_get_%s(t, L, off, x0.%s);\n", fd->name,
-				ty_name(fd->ty), fd->name);
+			fprintf(out, "    x0.%s = ks_tape_get_%s(t, L, off, x0.%s);\n", fd->name, ty_name(fd->ty),
+				fd->name);
 		off += words_of(fd->ty);
 	}
 	fputs("    return x0;\n}\n\n", out);
@@ -298,7 +299,6 @@ static void param_list_but(Emitter *e, Buf *b, const uint8_t *skip)
 
 static void param_list(Emitter *e, Buf *b) { param_list_but(e, b, NULL); }
 
-
 static int cmp_index(const void *a, const void *b)
 {
 	int x = *(const int *)a, y = *(const int *)b;
@@ -340,9 +340,9 @@ void emit_func(Emitter *e, int fi)
 		/* nvcc and NVRTC warn about a static function nobody calls (an
 		 * adjoint kdiff appends for completeness, say); C compilers do
 		 * not, for static inline */
-		const char *q = !cuda ? "static inline"
-			      : e->called[fi] ? "static __device__ inline"
-					      : "[[maybe_unused]] static __device__ inline";
+		const char *q = !cuda           ? "static inline"
+				: e->called[fi] ? "static __device__ inline"
+						: "[[maybe_unused]] static __device__ inline";
 		if (f->nret == 1)
 			buf_printf(&b, "%s %s %s(", q, ctype(f->ret[0]), e->fname[fi]);
 		else
@@ -417,8 +417,8 @@ void emit_entry(Emitter *e, int fi)
 			buf_printf(&d, "%sint dim%d", k ? ", " : "", k);
 	}
 	if (r == 1)
-		fprintf(e->out, "// launch %s%s: threads 0 .. dim-1\n",
-			f->backward ? "the backward of " : "", f->name);
+		fprintf(e->out, "// launch %s%s: threads 0 .. dim-1\n", f->backward ? "the backward of " : "",
+			f->name);
 	else
 		fprintf(e->out, "// launch %s%s: a thread at each index of %s\n",
 			f->backward ? "the backward of " : "", f->name,
@@ -430,7 +430,8 @@ void emit_entry(Emitter *e, int fi)
 		entry_unread(e, f, skip);
 		if (r == 1) {
 			fputs("    for (int tid = blockIdx.x * blockDim.x + threadIdx.x; tid < dim; "
-			      "tid += blockDim.x * gridDim.x)\n", e->out);
+			      "tid += blockDim.x * gridDim.x)\n",
+			      e->out);
 			buf_puts(&t, "tid");
 		} else {
 			/* the index of thread tid along each dimension */
@@ -460,8 +461,8 @@ void emit_entry(Emitter *e, int fi)
 			buf_puts(&t, "tid");
 		}
 		for (int k = 0; r > 1 && k < r; k++) {
-			fprintf(e->out, "%*s    for (int tid%d = 0; tid%d < dim%d; tid%d++)\n", 4 * k, "", k,
-				k, k, k);
+			fprintf(e->out, "%*s    for (int tid%d = 0; tid%d < dim%d; tid%d++)\n", 4 * k, "", k, k, k,
+				k);
 			buf_printf(&t, "%stid%d", k ? ", " : "", k);
 		}
 	}

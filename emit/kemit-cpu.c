@@ -6,7 +6,4 @@
  */
 #include "emit/emit.h"
 
-int main(int argc, char **argv)
-{
-	return emit_main(argc, argv, "kemit-cpu", EMIT_CPU);
-}
+int main(int argc, char **argv) { return emit_main(argc, argv, "kemit-cpu", EMIT_CPU); }

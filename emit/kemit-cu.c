@@ -6,7 +6,4 @@
  */
 #include "emit/emit.h"
 
-int main(int argc, char **argv)
-{
-	return emit_main(argc, argv, "kemit-cu", EMIT_CUDA);
-}
+int main(int argc, char **argv) { return emit_main(argc, argv, "kemit-cu", EMIT_CUDA); }

@@ -22,10 +22,7 @@
 /* The memory effects of an instruction, FX_READ and FX_WRITE (a print
  * writes: it stays in order with the other prints and calls); a call's
  * are its callee's. */
-int inst_fx(const Emitter *e, const Inst *in)
-{
-	return ir_fx_of(in, &e->fx) & (FX_READ | FX_WRITE);
-}
+int inst_fx(const Emitter *e, const Inst *in) { return ir_fx_of(in, &e->fx) & (FX_READ | FX_WRITE); }
 
 static size_t hash_ptr(const void *p, int cap)
 {

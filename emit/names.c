@@ -114,10 +114,7 @@ void free_names(NameSet *ns)
 }
 
 /* Does s start with a prefix C, C++ or ksynth.h keeps for itself? */
-static int reserved_prefix(const char *s)
-{
-	return s[0] == '_' || !strncmp(s, "ks_", 3) || !strncmp(s, "KS_", 3);
-}
+static int reserved_prefix(const char *s) { return s[0] == '_' || !strncmp(s, "ks_", 3) || !strncmp(s, "KS_", 3); }
 
 /* Is s an entry's name: BASE and a suffix of entry_sfx, BASE a base taken? */
 static int is_entry(const NameSet *bases, const char *s);
@@ -188,8 +185,7 @@ const char *make_name(Emitter *e, const char *s, int global)
  * Any other kernel takes its spelling without trailing underscores, with
  * the first clash suffix that gives four names no kernel took before it
  * (the plain ones first, then these in module order). */
-static const char *const entry_sfx[] = {"_cpu_forward", "_cuda_forward", "_cpu_backward",
-					 "_cuda_backward"};
+static const char *const entry_sfx[] = {"_cpu_forward", "_cuda_forward", "_cpu_backward", "_cuda_backward"};
 
 static int plain_entry(const char *name)
 {
@@ -304,10 +300,7 @@ void name_globals(Emitter *e)
 	}
 }
 
-static void local_name(Emitter *e, int val, const char *base)
-{
-	e->v[val].name = make_name(e, base, 0);
-}
+static void local_name(Emitter *e, int val, const char *base) { e->v[val].name = make_name(e, base, 0); }
 
 /* A readable name for a temp that stays a temp. */
 static void temp_name(Emitter *e, int val, int *counter)
@@ -345,7 +338,7 @@ static void temp_name(Emitter *e, int val, int *counter)
 
 typedef struct TempNames {
 	Emitter *e;
-	int counter;    /* the next tN */
+	int counter; /* the next tN */
 } TempNames;
 
 /* A name for each temp a live instruction that is not folded defines. */

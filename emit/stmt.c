@@ -36,8 +36,8 @@ static void line_end(Emitter *e, const Inst *in) { put_line_comment(e->out, in->
 
 /* ---- coverage (emit_coverage) --------------------------------------------- */
 
-int emit_cover;                /* instrument the code (emit_coverage) */
-static EmitSite *cover_site;   /* the sites written, in order */
+int emit_cover;              /* instrument the code (emit_coverage) */
+static EmitSite *cover_site; /* the sites written, in order */
 static int ncover, capcover;
 
 /* A new site for the if or loop in (of the function being emitted);
@@ -123,8 +123,8 @@ static void emit_assign(Emitter *e, const Inst *in, int depth)
 	if (in->op == OP_SETFIELD) {
 		/* s.f = x; or, into another value, t = s; t.f = x; */
 		if (in->arg[0] != r) {
-			int declare = is_named_temp(e, r) || (rv->kind == VK_VAR && decl_inline(e, r) &&
-							       in == first_occ(e, r));
+			int declare = is_named_temp(e, r) ||
+				      (rv->kind == VK_VAR && decl_inline(e, r) && in == first_occ(e, r));
 			if (declare) {
 				put_decl(&b, rv->ty, e->v[r].name);
 			} else {
@@ -157,8 +157,8 @@ static void emit_assign(Emitter *e, const Inst *in, int depth)
 		buf_puts(&b, " = ");
 		put_expr(e, &b, in->arg[in->narg - 1], 0);
 	} else {
-		int declare = is_named_temp(e, r) || (rv->kind == VK_VAR && decl_inline(e, r) &&
-						       in == first_occ(e, r));
+		int declare =
+			is_named_temp(e, r) || (rv->kind == VK_VAR && decl_inline(e, r) && in == first_occ(e, r));
 		if (declare) {
 			if (is_handle(e, r)) {
 				buf_puts(&b, "ks_trips ");
@@ -366,8 +366,8 @@ static void emit_for(Emitter *e, const Inst *in, int depth)
 	} else {
 		/* range() with a step known only at run time: either sign, and
 		 * none at all for a step of 0 */
-		buf_printf(&b, "(%s > 0 && %s < %s) || (%s < 0 && %s > %s); %s += %s", sb.p, kn, hb.p,
-			   sb.p, kn, hb.p, kn, sb.p);
+		buf_printf(&b, "(%s > 0 && %s < %s) || (%s < 0 && %s > %s); %s += %s", sb.p, kn, hb.p, sb.p, kn,
+			   hb.p, kn, sb.p);
 	}
 	put_text(e, &b, ") {");
 	line_end(e, in);

@@ -23,18 +23,18 @@
 /* Two operands with the same text make a trivial operation (x - x,
  * wp.max(x, x), a and a): the second is drawn again a few times. */
 #define SAME(a, b) (!strcmp((a).s, (b).s))
-#define REDRAW(a, b, gen) \
-	do { \
+#define REDRAW(a, b, gen)                                    \
+	do {                                                 \
 		for (int t_ = 0; t_ < 4 && SAME(a, b); t_++) \
-			b = (gen); \
+			b = (gen);                           \
 	} while (0)
 
 /* Two constructors side by side (wp.vec2(a, b) - wp.vec2(a, c)) read as
  * one written out by hand: the second is drawn again a few times. */
-#define NOT_BOTH_CTOR(a, b, gen) \
-	do { \
+#define NOT_BOTH_CTOR(a, b, gen)                                                 \
+	do {                                                                     \
 		for (int t_ = 0; t_ < 3 && ex_is_ctor(a) && ex_is_ctor(b); t_++) \
-			b = (gen); \
+			b = (gen);                                               \
 	} while (0)
 
 #define LIM 64.0

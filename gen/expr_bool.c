@@ -89,8 +89,8 @@ static int shares_name(const char *a, const char *b)
 		return 1;
 	static const char *const skip[] = {"wp", "float", "int", "not", "and", "or", "if", "else", "i"};
 	for (const char *p = a; *p;) {
-		if (!(isalpha((unsigned char)*p) || *p == '_') || (p > a && (isalnum((unsigned char)p[-1]) ||
-									    p[-1] == '_' || p[-1] == '.'))) {
+		if (!(isalpha((unsigned char)*p) || *p == '_') ||
+		    (p > a && (isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '.'))) {
 			p++;
 			continue;
 		}
@@ -112,10 +112,10 @@ static int shares_name(const char *a, const char *b)
 	}
 	return 0;
 }
-#define REDRAW_SHARED(a, b, gen) \
-	do { \
+#define REDRAW_SHARED(a, b, gen)                                            \
+	do {                                                                \
 		for (int t_ = 0; t_ < 4 && shares_name((a).s, (b).s); t_++) \
-			b = (gen); \
+			b = (gen);                                          \
 	} while (0)
 
 static const char *cmp_op(G *g, int eq_ok)
@@ -187,7 +187,8 @@ Expr gen_b(G *g, int d)
 		}
 		if (SAME(a, b) || !a.idx || !b.idx || !(b.dep & DEP_VARY))
 			goto float_cmp;
-		return ex(S(par(g, a, P_ADD), cmp_op(g, 1), par(g, b, P_ADD)), T_B, P_CMP, iv_mk(0, 1), a.dep | b.dep);
+		return ex(S(par(g, a, P_ADD), cmp_op(g, 1), par(g, b, P_ADD)), T_B, P_CMP, iv_mk(0, 1),
+			  a.dep | b.dep);
 	}
 float_cmp:;
 	/* a float that varies from thread to thread, against a threshold in

@@ -19,13 +19,17 @@ Expr ex_leaf_f(G *g, int d)
 {
 	for (int t = 0; t < 6; t++) {
 		switch (rnd(g, 10)) {
-		case 0: case 1: case 2: case 3: {
+		case 0:
+		case 1:
+		case 2:
+		case 3: {
 			Var *v = pick_var(g, T_F, 0, 1);
 			if (v)
 				return ex_var(v);
 			break;
 		}
-		case 4: case 5: {
+		case 4:
+		case 5: {
 			Var *a = pick_arr(g, T_F, -1);
 			if (a)
 				return read_arr(g, a, d);
@@ -53,14 +57,16 @@ Expr ex_leaf_f(G *g, int d)
 			int n = TY_N(v->ty);
 			COV(g, expr_mat_elem);
 			int col = rnd(g, n), row = rnd(g, n); /* drawn in turn, not as two arguments */
-			return ex(S(v->name, "[", ilit(g, row), ", ", ilit(g, col), "]"), T_F, P_ATOM, v->iv, v->dep);
+			return ex(S(v->name, "[", ilit(g, row), ", ", ilit(g, col), "]"), T_F, P_ATOM, v->iv,
+				  v->dep);
 		}
 		case 8: {
 			Var *v = pick_var(g, T_I, 0, 1);
 			if (!v || iv_mag(v->iv) > 1e6)
 				break;
 			COV(g, expr_conv_float);
-			return ex(S(chance(g, 10) ? "wp.float32(" : "float(", v->name, ")"), T_F, P_ATOM, v->iv, v->dep);
+			return ex(S(chance(g, 10) ? "wp.float32(" : "float(", v->name, ")"), T_F, P_ATOM, v->iv,
+				  v->dep);
 		}
 		default:
 			return lit_f(g);
@@ -168,7 +174,8 @@ static Expr math1(G *g, Expr a)
 		double b0 = a.iv.lo, b1 = a.iv.hi, e = ev[k];
 		double p0 = pow(b0, e), p1 = pow(b1, e);
 		COVB(g, POW);
-		return ex(S("wp.pow(", a.s, ", ", et[k], ")"), T_F, P_ATOM, iv_mk(fmin(p0, p1), fmax(p0, p1)), a.dep);
+		return ex(S("wp.pow(", a.s, ", ", et[k], ")"), T_F, P_ATOM, iv_mk(fmin(p0, p1), fmax(p0, p1)),
+			  a.dep);
 	}
 	case 13:
 		a = ex_spread(g, a, 0);
@@ -182,7 +189,12 @@ static Expr math1(G *g, Expr a)
 		if (abs_call(s))
 			return ex(s, T_F, P_ATOM, v, a.dep);
 		COVB(g, ABS_F);
-		return ex(S("wp.abs(", s, ")"), T_F, P_ATOM, iv_mk(v.lo > 0 ? v.lo : v.hi < 0 ? -v.hi : 0, iv_mag(v)), a.dep);
+		return ex(S("wp.abs(", s, ")"), T_F, P_ATOM,
+			  iv_mk(v.lo > 0   ? v.lo
+				: v.hi < 0 ? -v.hi
+					   : 0,
+				iv_mag(v)),
+			  a.dep);
 	default:
 		a = ex_spread(g, a, 1);
 		COVB(g, SIGN_F);
@@ -204,7 +216,8 @@ static Expr minmax_f(G *g, int d)
 		while (SAME(a, b))
 			b = lit_f(g);
 		COVB(g, MIN_F);
-		return ex(S("wp.min(", a.s, ", ", b.s, ")"), T_F, P_ATOM, iv_mk(fmin(a.iv.lo, b.iv.lo), fmin(a.iv.hi, b.iv.hi)), a.dep | b.dep);
+		return ex(S("wp.min(", a.s, ", ", b.s, ")"), T_F, P_ATOM,
+			  iv_mk(fmin(a.iv.lo, b.iv.lo), fmin(a.iv.hi, b.iv.hi)), a.dep | b.dep);
 	}
 	case 1: {
 		Expr b = gen_f(g, d - 1);
@@ -212,7 +225,8 @@ static Expr minmax_f(G *g, int d)
 		while (SAME(a, b))
 			b = lit_f(g);
 		COVB(g, MAX_F);
-		return ex(S("wp.max(", a.s, ", ", b.s, ")"), T_F, P_ATOM, iv_mk(fmax(a.iv.lo, b.iv.lo), fmax(a.iv.hi, b.iv.hi)), a.dep | b.dep);
+		return ex(S("wp.max(", a.s, ", ", b.s, ")"), T_F, P_ATOM,
+			  iv_mk(fmax(a.iv.lo, b.iv.lo), fmax(a.iv.hi, b.iv.hi)), a.dep | b.dep);
 	}
 	case 2: {
 		static const char *const lo[] = {"-0.5", "0.0", "-1.0", "-0.25"};
@@ -241,7 +255,8 @@ static Expr arith_f(G *g, int d)
 		while (SAME(a, b))
 			b = lit_f(g);
 		COV(g, expr_add);
-		return ex(S(par(g, a, P_ADD), " + ", par(g, b, P_MUL)), T_F, P_ADD, iv_add(a.iv, b.iv), a.dep | b.dep);
+		return ex(S(par(g, a, P_ADD), " + ", par(g, b, P_MUL)), T_F, P_ADD, iv_add(a.iv, b.iv),
+			  a.dep | b.dep);
 	}
 	if (op < 10) {
 		Expr b = gen_f(g, d - 1);
@@ -249,14 +264,16 @@ static Expr arith_f(G *g, int d)
 		while (SAME(a, b))
 			b = lit_f(g);
 		COV(g, expr_sub);
-		return ex(S(par(g, a, P_ADD), " - ", par(g, b, P_MUL)), T_F, P_ADD, iv_sub(a.iv, b.iv), a.dep | b.dep);
+		return ex(S(par(g, a, P_ADD), " - ", par(g, b, P_MUL)), T_F, P_ADD, iv_sub(a.iv, b.iv),
+			  a.dep | b.dep);
 	}
 	if (op < 15) {
 		Expr b = gen_f(g, d - 1);
 		if (iv_mag(iv_mul(a.iv, b.iv)) > LIM)
 			b = squash(g, b, LIM / fmax(iv_mag(a.iv), 1.0));
 		COV(g, expr_mul);
-		return ex(S(par(g, a, P_MUL), " * ", par(g, b, P_UNARY)), T_F, P_MUL, iv_mul(a.iv, b.iv), a.dep | b.dep);
+		return ex(S(par(g, a, P_MUL), " * ", par(g, b, P_UNARY)), T_F, P_MUL, iv_mul(a.iv, b.iv),
+			  a.dep | b.dep);
 	}
 	if (op < 18) {
 		Expr b = safe_div(g, gen_f(g, d - 1));
@@ -291,121 +308,130 @@ Expr gen_f(G *g, int d)
 		return ex_leaf_f(g, d);
 	if (chance(g, g->rng[0] ? 2 * LIB_PCT : LIB_PCT))
 		e = lib_f(g, d);
-	else switch (wpick(g, g->p->ex, NEX)) {
-	case EX_LEAF:
-		e = ex_leaf_f(g, d);
-		break;
-	case EX_ARITH:
-		e = arith_f(g, d);
-		break;
-	case EX_MATH: {
-		Expr arg = gen_f(g, d - 1);
-		for (int t = 0; t < 3 && !arg.dep; t++)
-			arg = gen_f(g, d - 1);
-		if (!named_ex(arg))
-			arg = ex_dep_f(g, d - 1);
-		e = math1(g, arg);
-		if (chance(g, 10)) {
-			Expr y = gen_f(g, d - 1), x = safe_div(g, gen_f(g, d - 1));
-			if (!named_ex(y) && !named_ex(x))
-				y = ex_dep_f(g, d - 1);
-			if (x.iv.lo < 0) {
-				COV(g, expr_neg);
-				x = ex(S("-", par(g, x, P_UNARY)), T_F, P_UNARY, iv_neg(x.iv), x.dep);
+	else
+		switch (wpick(g, g->p->ex, NEX)) {
+		case EX_LEAF:
+			e = ex_leaf_f(g, d);
+			break;
+		case EX_ARITH:
+			e = arith_f(g, d);
+			break;
+		case EX_MATH: {
+			Expr arg = gen_f(g, d - 1);
+			for (int t = 0; t < 3 && !arg.dep; t++)
+				arg = gen_f(g, d - 1);
+			if (!named_ex(arg))
+				arg = ex_dep_f(g, d - 1);
+			e = math1(g, arg);
+			if (chance(g, 10)) {
+				Expr y = gen_f(g, d - 1), x = safe_div(g, gen_f(g, d - 1));
+				if (!named_ex(y) && !named_ex(x))
+					y = ex_dep_f(g, d - 1);
+				if (x.iv.lo < 0) {
+					COV(g, expr_neg);
+					x = ex(S("-", par(g, x, P_UNARY)), T_F, P_UNARY, iv_neg(x.iv), x.dep);
+				}
+				COVB(g, ATAN2);
+				e = ex(S("wp.atan2(", y.s, ", ", x.s, ")"), T_F, P_ATOM,
+				       iv_mk(-1.5707963267948966, 1.5707963267948966), y.dep | x.dep | e.dep);
 			}
-			COVB(g, ATAN2);
-			e = ex(S("wp.atan2(", y.s, ", ", x.s, ")"), T_F, P_ATOM, iv_mk(-1.5707963267948966, 1.5707963267948966), y.dep | x.dep | e.dep);
+			break;
 		}
-		break;
-	}
-	case EX_VEC: {
-		int n = chance(g, 60) ? g->vecn : 2 + rnd(g, 3);
-		Expr u = gen_v(g, n, d - 1);
-		/* not wp.length_sq(wp.vec3(s)): n s^2 written the long way */
-		for (int t = 0; t < 3 && ex_is_splat(u); t++)
-			u = gen_v(g, n, d - 1);
-		int r = ex_is_splat(u) ? 0 : rnd(g, 4);
-		if (r == 3 && ex_is_ctor(u)) /* not wp.vec3(a, b, c)[1] */
-			r = rnd(g, 3);
-		/* not wp.length(wp.normalize(v)): 1 up to rounding, which
-		 * float and double round to either side of a later floor */
-		if ((r == 1 || r == 2) && !strncmp(u.s, "wp.normalize(", 13))
-			r = 3;
-		switch (r) {
-		case 0: {
-			Expr w = gen_v(g, n, d - 1);
-			NOT_BOTH_CTOR(u, w, gen_v(g, n, d - 1));
-			if (ex_is_ctor(u) && ex_is_ctor(w)) {
-				COVB(g, LENGTH);
-				e = ex(S("wp.length(", u.s, ")"), T_F, P_ATOM, iv_mk(0, sqrt(n) * iv_mag(u.iv)), u.dep);
+		case EX_VEC: {
+			int n = chance(g, 60) ? g->vecn : 2 + rnd(g, 3);
+			Expr u = gen_v(g, n, d - 1);
+			/* not wp.length_sq(wp.vec3(s)): n s^2 written the long way */
+			for (int t = 0; t < 3 && ex_is_splat(u); t++)
+				u = gen_v(g, n, d - 1);
+			int r = ex_is_splat(u) ? 0 : rnd(g, 4);
+			if (r == 3 && ex_is_ctor(u)) /* not wp.vec3(a, b, c)[1] */
+				r = rnd(g, 3);
+			/* not wp.length(wp.normalize(v)): 1 up to rounding, which
+			 * float and double round to either side of a later floor */
+			if ((r == 1 || r == 2) && !strncmp(u.s, "wp.normalize(", 13))
+				r = 3;
+			switch (r) {
+			case 0: {
+				Expr w = gen_v(g, n, d - 1);
+				NOT_BOTH_CTOR(u, w, gen_v(g, n, d - 1));
+				if (ex_is_ctor(u) && ex_is_ctor(w)) {
+					COVB(g, LENGTH);
+					e = ex(S("wp.length(", u.s, ")"), T_F, P_ATOM,
+					       iv_mk(0, sqrt(n) * iv_mag(u.iv)), u.dep);
+					break;
+				}
+				COVB(g, DOT);
+				e = ex(S("wp.dot(", u.s, ", ", w.s, ")"), T_F, P_ATOM,
+				       iv_sym(n * iv_mag(u.iv) * iv_mag(w.iv)), u.dep | w.dep);
 				break;
 			}
-			COVB(g, DOT);
-			e = ex(S("wp.dot(", u.s, ", ", w.s, ")"), T_F, P_ATOM, iv_sym(n * iv_mag(u.iv) * iv_mag(w.iv)), u.dep | w.dep);
+			case 1:
+				COVB(g, LENGTH);
+				e = ex(S("wp.length(", u.s, ")"), T_F, P_ATOM, iv_mk(0, sqrt(n) * iv_mag(u.iv)),
+				       u.dep);
+				break;
+			case 2:
+				COVB(g, LENGTH_SQ);
+				e = ex(S("wp.length_sq(", u.s, ")"), T_F, P_ATOM,
+				       iv_mk(0, n * iv_mag(u.iv) * iv_mag(u.iv)), u.dep);
+				break;
+			default: {
+				int k = rnd(g, n);
+				if (u.prec == P_ATOM && chance(g, 50)) {
+					static const char *const comp[] = {".x", ".y", ".z", ".w"};
+					COV(g, expr_vec_attr);
+					e = ex(S(u.s, comp[k]), T_F, P_ATOM, u.iv, u.dep);
+				} else {
+					COV(g, expr_vec_index);
+					e = ex(S(par(g, u, P_ATOM), "[", ilit(g, k), "]"), T_F, P_ATOM, u.iv,
+					       u.dep);
+				}
+			}
+			}
 			break;
 		}
-		case 1:
-			COVB(g, LENGTH);
-			e = ex(S("wp.length(", u.s, ")"), T_F, P_ATOM, iv_mk(0, sqrt(n) * iv_mag(u.iv)), u.dep);
+		case EX_MAT: {
+			int n = 2 + rnd(g, 3);
+			Expr m = gen_m(g, n, d - 1);
+			if (chance(g, 50) || ex_is_ctor(m)) {
+				e = ex_det_f(g, n, m, d - 1);
+			} else {
+				COV(g, expr_mat_elem);
+				int col = rnd(g, n), row = rnd(g, n); /* drawn in turn, not as two arguments */
+				e = ex(S(par(g, m, P_ATOM), "[", ilit(g, row), ", ", ilit(g, col), "]"), T_F,
+				       P_ATOM, m.iv, m.dep);
+			}
 			break;
-		case 2:
-			COVB(g, LENGTH_SQ);
-			e = ex(S("wp.length_sq(", u.s, ")"), T_F, P_ATOM, iv_mk(0, n * iv_mag(u.iv) * iv_mag(u.iv)), u.dep);
+		}
+		case EX_TERN: {
+			Expr c = gen_b(g, d - 1);
+			g->no_draw++;
+			Expr a = gen_f(g, d - 1), b = gen_f(g, d - 1);
+			REDRAW(a, b, gen_f(g, d - 1));
+			g->no_draw--;
+			while (SAME(a, b))
+				b = lit_f(g);
+			COV(g, expr_ifexp);
+			e = ex(S(par(g, a, P_OR), " if ", par(g, c, P_OR), " else ", par(g, b, P_IFEXP)), T_F,
+			       P_IFEXP, iv_hull(a.iv, b.iv), a.dep | b.dep | c.dep);
+			break;
+		}
+		case EX_CALL:
+			e = call_f(g, d);
+			break;
+		case EX_MINMAX:
+			e = minmax_f(g, d);
 			break;
 		default: {
-			int k = rnd(g, n);
-			if (u.prec == P_ATOM && chance(g, 50)) {
-				static const char *const comp[] = {".x", ".y", ".z", ".w"};
-				COV(g, expr_vec_attr);
-				e = ex(S(u.s, comp[k]), T_F, P_ATOM, u.iv, u.dep);
-			} else {
-				COV(g, expr_vec_index);
-				e = ex(S(par(g, u, P_ATOM), "[", ilit(g, k), "]"), T_F, P_ATOM, u.iv, u.dep);
-			}
+			Expr k = gen_i(g, d - 1);
+			if (!named_ex(k)) /* not float(3) */
+				k = ex_dep_i(g, d - 1);
+			k = squash_int(g, k, 1000);
+			COV(g, expr_conv_float);
+			e = ex(S("float(", k.s, ")"), T_F, P_ATOM, k.iv, k.dep);
+			break;
 		}
 		}
-		break;
-	}
-	case EX_MAT: {
-		int n = 2 + rnd(g, 3);
-		Expr m = gen_m(g, n, d - 1);
-		if (chance(g, 50) || ex_is_ctor(m)) {
-			e = ex_det_f(g, n, m, d - 1);
-		} else {
-			COV(g, expr_mat_elem);
-			int col = rnd(g, n), row = rnd(g, n); /* drawn in turn, not as two arguments */
-			e = ex(S(par(g, m, P_ATOM), "[", ilit(g, row), ", ", ilit(g, col), "]"), T_F, P_ATOM, m.iv, m.dep);
-		}
-		break;
-	}
-	case EX_TERN: {
-		Expr c = gen_b(g, d - 1);
-		g->no_draw++;
-		Expr a = gen_f(g, d - 1), b = gen_f(g, d - 1);
-		REDRAW(a, b, gen_f(g, d - 1));
-		g->no_draw--;
-		while (SAME(a, b))
-			b = lit_f(g);
-		COV(g, expr_ifexp);
-		e = ex(S(par(g, a, P_OR), " if ", par(g, c, P_OR), " else ", par(g, b, P_IFEXP)), T_F, P_IFEXP, iv_hull(a.iv, b.iv), a.dep | b.dep | c.dep);
-		break;
-	}
-	case EX_CALL:
-		e = call_f(g, d);
-		break;
-	case EX_MINMAX:
-		e = minmax_f(g, d);
-		break;
-	default: {
-		Expr k = gen_i(g, d - 1);
-		if (!named_ex(k)) /* not float(3) */
-			k = ex_dep_i(g, d - 1);
-		k = squash_int(g, k, 1000);
-		COV(g, expr_conv_float);
-		e = ex(S("float(", k.s, ")"), T_F, P_ATOM, k.iv, k.dep);
-		break;
-	}
-	}
 	if (iv_mag(e.iv) > LIM)
 		e = squash(g, e, LIM / 4);
 	return ex_no_const(g, e, d);

@@ -61,7 +61,8 @@ Expr ex_scale_by(G *g, Expr e, int i)
 		COV(g, expr_scalar_vec);
 	else
 		COV(g, expr_scalar_mat);
-	return ex(S(ex_round_scale_text[i], " * ", par(g, e, P_UNARY)), e.ty, P_MUL, iv_scale(e.iv, ex_round_scale[i]), e.dep);
+	return ex(S(ex_round_scale_text[i], " * ", par(g, e, P_UNARY)), e.ty, P_MUL,
+		  iv_scale(e.iv, ex_round_scale[i]), e.dep);
 }
 
 /* Float E clamped to [-c, c]. */
@@ -69,7 +70,8 @@ static Expr clamp_f(G *g, Expr e, double c)
 {
 	const char *ct = flit(g, c);
 	COVB(g, CLAMP_F);
-	return ex(S("wp.clamp(", e.s, ", -", ct, ", ", ct, ")"), T_F, P_ATOM, iv_mk(fmax(e.iv.lo, -c), fmin(e.iv.hi, c)), e.dep);
+	return ex(S("wp.clamp(", e.s, ", -", ct, ", ", ct, ")"), T_F, P_ATOM,
+		  iv_mk(fmax(e.iv.lo, -c), fmin(e.iv.hi, c)), e.dep);
 }
 
 /* E made fit for wp.tanh: within +-4, where float tanh is not yet +-1.
@@ -161,7 +163,8 @@ Expr squash_int(G *g, Expr e, int c)
 		return ex(S("wp.max(", e.s, ", -", ct, ")"), T_I, P_ATOM, iv_mk(fmax(e.iv.lo, -c), e.iv.hi), e.dep);
 	}
 	COVB(g, CLAMP_I);
-	return ex(S("wp.clamp(", e.s, ", -", ct, ", ", ct, ")"), T_I, P_ATOM, iv_mk(fmax(e.iv.lo, -c), fmin(e.iv.hi, c)), e.dep);
+	return ex(S("wp.clamp(", e.s, ", -", ct, ", ", ct, ")"), T_I, P_ATOM,
+		  iv_mk(fmax(e.iv.lo, -c), fmin(e.iv.hi, c)), e.dep);
 }
 
 static int short_text(Expr e) { return strlen(e.s) <= 24; }
@@ -198,7 +201,8 @@ Expr safe_div(G *g, Expr b)
 	if (b.iv.lo > -8.0 && chance(g, 30)) {
 		double c = ceil(-b.iv.lo + 0.5);
 		COV(g, expr_add);
-		return ex(S(flit(g, c), " + ", par(g, b, P_MUL)), T_F, P_ADD, iv_mk(b.iv.lo + c, b.iv.hi + c), b.dep);
+		return ex(S(flit(g, c), " + ", par(g, b, P_MUL)), T_F, P_ADD, iv_mk(b.iv.lo + c, b.iv.hi + c),
+			  b.dep);
 	}
 	switch (short_text(b) ? rnd(g, 4) : 1 + rnd(g, 3)) {
 	case 0:
@@ -211,8 +215,8 @@ Expr safe_div(G *g, Expr b)
 		static const double cv[] = {0.5, 1.0, 2.0};
 		int k = rnd(g, 3);
 		COV(g, expr_add);
-		return ex(S(c[k], " + ", abs_text(g, b.s, GB_ABS_F)), T_F, P_ADD, iv_mk(cv[k], cv[k] + iv_mag(b.iv)),
-			  b.dep);
+		return ex(S(c[k], " + ", abs_text(g, b.s, GB_ABS_F)), T_F, P_ADD,
+			  iv_mk(cv[k], cv[k] + iv_mag(b.iv)), b.dep);
 	}
 	case 2:
 		COVB(g, SIN);
@@ -236,8 +240,8 @@ Expr ex_positive(G *g, Expr a, double lo)
 	if (short_text(a) && chance(g, 50)) {
 		COV(g, expr_mul);
 		COV(g, expr_add);
-		return ex(S(par(g, a, P_MUL), " * ", par(g, a, P_UNARY), " + ", lo == 0.25 ? "0.25" : "1.0"), T_F, P_ADD,
-			  iv_mk(lo == 0.25 ? 0.25 : 1.0, iv_mag(a.iv) * iv_mag(a.iv) + 1.0), a.dep);
+		return ex(S(par(g, a, P_MUL), " * ", par(g, a, P_UNARY), " + ", lo == 0.25 ? "0.25" : "1.0"), T_F,
+			  P_ADD, iv_mk(lo == 0.25 ? 0.25 : 1.0, iv_mag(a.iv) * iv_mag(a.iv) + 1.0), a.dep);
 	}
 	COV(g, expr_add);
 	return ex(S(abs_text(g, a.s, GB_ABS_F), " + ", lt), T_F, P_ADD, iv_mk(lo, lo + iv_mag(a.iv)), a.dep);

@@ -13,7 +13,8 @@
 Expr ex_leaf_i(G *g, int d)
 {
 	switch (rnd(g, 8)) {
-	case 0: case 1: {
+	case 0:
+	case 1: {
 		Var *v = pick_var(g, T_I, 0, 1);
 		if (v)
 			return ex_var(v);
@@ -39,8 +40,8 @@ Expr ex_leaf_i(G *g, int d)
 		int j = rnd(g, 5);
 		COV(g, expr_conv_int);
 		COV(g, expr_mul);
-		Expr e = ex(S(chance(g, 10) ? "wp.int32(" : "int(", par(g, f, P_MUL), " * ", k[j], ")"), T_I, P_ATOM,
-			    iv_mk(trunc(f.iv.lo * kv[j]), trunc(f.iv.hi * kv[j])), f.dep);
+		Expr e = ex(S(chance(g, 10) ? "wp.int32(" : "int(", par(g, f, P_MUL), " * ", k[j], ")"), T_I,
+			    P_ATOM, iv_mk(trunc(f.iv.lo * kv[j]), trunc(f.iv.hi * kv[j])), f.dep);
 		return e;
 	}
 	case 5: {
@@ -92,11 +93,11 @@ Expr gen_i(G *g, int d)
 	}
 	Expr a = gen_i(g, d - 1), b, e;
 	switch (rnd(g, 12)) {
-	case 0: case 1:
+	case 0:
+	case 1:
 		b = gen_i(g, d - 1);
 		REDRAW(a, b, gen_i(g, d - 1));
-		while (SAME(a, b))
-		{
+		while (SAME(a, b)) {
 			int k_ = 1 + rnd(g, 9);
 			b = ex(ilit(g, k_), T_I, P_ATOM, iv_mk(k_, k_), 0);
 		}
@@ -106,8 +107,7 @@ Expr gen_i(G *g, int d)
 	case 2:
 		b = gen_i(g, d - 1);
 		REDRAW(a, b, gen_i(g, d - 1));
-		while (SAME(a, b))
-		{
+		while (SAME(a, b)) {
 			int k_ = 1 + rnd(g, 9);
 			b = ex(ilit(g, k_), T_I, P_ATOM, iv_mk(k_, k_), 0);
 		}
@@ -123,10 +123,13 @@ Expr gen_i(G *g, int d)
 				b = c;
 		}
 		COV(g, expr_int_mul);
-		e = ex(S(par(g, a, P_MUL), " * ", par(g, b, P_UNARY)), T_I, P_MUL, iv_mul(a.iv, b.iv), a.dep | b.dep);
+		e = ex(S(par(g, a, P_MUL), " * ", par(g, b, P_UNARY)), T_I, P_MUL, iv_mul(a.iv, b.iv),
+		       a.dep | b.dep);
 		break;
 	}
-	case 4: case 5: case 6: {
+	case 4:
+	case 5:
+	case 6: {
 		/* compared before the guard: i % (i + 1) is i */
 		b = gen_i(g, d - 1);
 		REDRAW(a, b, gen_i(g, d - 1));
@@ -181,10 +184,12 @@ Expr gen_i(G *g, int d)
 		}
 		if (chance(g, 50)) {
 			COVB(g, MIN_I);
-			e = ex(S("wp.min(", a.s, ", ", b.s, ")"), T_I, P_ATOM, iv_mk(fmin(a.iv.lo, b.iv.lo), fmin(a.iv.hi, b.iv.hi)), a.dep | b.dep);
+			e = ex(S("wp.min(", a.s, ", ", b.s, ")"), T_I, P_ATOM,
+			       iv_mk(fmin(a.iv.lo, b.iv.lo), fmin(a.iv.hi, b.iv.hi)), a.dep | b.dep);
 		} else {
 			COVB(g, MAX_I);
-			e = ex(S("wp.max(", a.s, ", ", b.s, ")"), T_I, P_ATOM, iv_mk(fmax(a.iv.lo, b.iv.lo), fmax(a.iv.hi, b.iv.hi)), a.dep | b.dep);
+			e = ex(S("wp.max(", a.s, ", ", b.s, ")"), T_I, P_ATOM,
+			       iv_mk(fmax(a.iv.lo, b.iv.lo), fmax(a.iv.hi, b.iv.hi)), a.dep | b.dep);
 		}
 		break;
 	default: {
@@ -248,12 +253,14 @@ Expr gen_idx(G *g, int d)
 	case 2:
 		COVB(g, MIN_I);
 		COV(g, expr_int_add);
-		out = ex(S("wp.min(", a.s, " + ", ilit(g, 1 + rnd(g, 3)), ", ", ns, " - 1)"), T_I, P_ATOM, iv_mk(0, NMAX - 1), a.dep);
+		out = ex(S("wp.min(", a.s, " + ", ilit(g, 1 + rnd(g, 3)), ", ", ns, " - 1)"), T_I, P_ATOM,
+			 iv_mk(0, NMAX - 1), a.dep);
 		break;
 	case 3:
 		COVB(g, MAX_I);
 		COV(g, expr_int_sub);
-		out = ex(S("wp.max(", a.s, " - ", ilit(g, 1 + rnd(g, 3)), ", 0)"), T_I, P_ATOM, iv_mk(0, NMAX - 1), a.dep);
+		out = ex(S("wp.max(", a.s, " - ", ilit(g, 1 + rnd(g, 3)), ", 0)"), T_I, P_ATOM, iv_mk(0, NMAX - 1),
+			 a.dep);
 		break;
 	case 4: {
 		Expr b = gen_i(g, d - 1);
@@ -295,7 +302,8 @@ Expr gen_idx(G *g, int d)
 			return a;
 		COVB(g, ABS_I);
 		COV(g, expr_int_sub);
-		out = ex(S("wp.abs(", a.s, " - ", par(g, b, P_MUL), ")"), T_I, P_ATOM, iv_mk(0, NMAX - 1), a.dep | b.dep);
+		out = ex(S("wp.abs(", a.s, " - ", par(g, b, P_MUL), ")"), T_I, P_ATOM, iv_mk(0, NMAX - 1),
+			 a.dep | b.dep);
 		break;
 	}
 	default: {

@@ -80,12 +80,14 @@ static Expr gen_q(G *g, int d)
 	case 0: {
 		Expr ax = unit_axis(g, d - 1), an = named_f(g, d - 1, 3.0);
 		COVB(g, QUAT_FROM_AXIS_ANGLE);
-		return ex(S("wp.quat_from_axis_angle(", ax.s, ", ", an.s, ")"), T_V4, P_ATOM, iv_sym(1), ax.dep | an.dep);
+		return ex(S("wp.quat_from_axis_angle(", ax.s, ", ", an.s, ")"), T_V4, P_ATOM, iv_sym(1),
+			  ax.dep | an.dep);
 	}
 	case 1: {
 		Expr r = named_f(g, d - 1, 3.0), p = named_f(g, d - 1, 1.5), y = named_f(g, d - 1, 3.0);
 		COVB(g, QUAT_RPY);
-		return ex(S("wp.quat_rpy(", r.s, ", ", p.s, ", ", y.s, ")"), T_V4, P_ATOM, iv_sym(1), r.dep | p.dep | y.dep);
+		return ex(S("wp.quat_rpy(", r.s, ", ", p.s, ", ", y.s, ")"), T_V4, P_ATOM, iv_sym(1),
+			  r.dep | p.dep | y.dep);
 	}
 	case 2: {
 		int n = chance(g, 70) ? 3 : 4;
@@ -116,16 +118,16 @@ static Expr gen_q(G *g, int d)
 		COVB(g, QUAT_IDENTITY);
 		COVB(g, QUAT_SLERP);
 		COV(g, expr_add);
-		return ex(S("wp.quat_slerp(wp.quat_identity(), wp.quat_from_axis_angle(", ax.s, ", ", PICK(g, c), " + ",
-			    par(g, an, P_MUL), "), ", t.s, ")"),
+		return ex(S("wp.quat_slerp(wp.quat_identity(), wp.quat_from_axis_angle(", ax.s, ", ", PICK(g, c),
+			    " + ", par(g, an, P_MUL), "), ", t.s, ")"),
 			  T_V4, P_ATOM, iv_sym(1), ax.dep | an.dep | t.dep);
 	}
 	case 6: {
 		Expr tq = gen_q(g, d - 1);
 		Expr p = squash(g, gen_v(g, 3, d - 1), 4.0);
 		COVB(g, TRANSFORM_GET_ROTATION);
-		return ex(S("wp.transform_get_rotation(wp.transform(", p.s, ", ", tq.s, "))"), T_V4, P_ATOM, iv_sym(1),
-			  tq.dep | p.dep);
+		return ex(S("wp.transform_get_rotation(wp.transform(", p.s, ", ", tq.s, "))"), T_V4, P_ATOM,
+			  iv_sym(1), tq.dep | p.dep);
 	}
 	default: {
 		/* a rotation that applies only where a condition holds */
@@ -135,8 +137,8 @@ static Expr gen_q(G *g, int d)
 		g->no_draw--;
 		COV(g, expr_ifexp);
 		COVB(g, QUAT_IDENTITY);
-		return ex(S("(", q.s, " if ", par(g, c, P_OR), " else wp.quat_identity())"), T_V4, P_ATOM, iv_sym(1),
-			  q.dep | c.dep);
+		return ex(S("(", q.s, " if ", par(g, c, P_OR), " else wp.quat_identity())"), T_V4, P_ATOM,
+			  iv_sym(1), q.dep | c.dep);
 	}
 	}
 }
@@ -163,8 +165,8 @@ static Expr gen_xf(G *g, int d)
 		g->no_draw--;
 		COV(g, expr_ifexp);
 		COVB(g, TRANSFORM_IDENTITY);
-		return ex(S("(", a.s, " if ", par(g, c, P_OR), " else wp.transform_identity())"), T_V4, P_ATOM, a.iv,
-			  a.dep | c.dep);
+		return ex(S("(", a.s, " if ", par(g, c, P_OR), " else wp.transform_identity())"), T_V4, P_ATOM,
+			  a.iv, a.dep | c.dep);
 	}
 	default: {
 		Expr p = squash(g, gen_v(g, 3, d > 0 ? d - 1 : 0), 4.0);
@@ -188,8 +190,8 @@ static Expr gen_sv(G *g, int d)
 			COVB(g, SPATIAL_CROSS_DUAL);
 		else
 			COVB(g, SPATIAL_CROSS);
-		return ex(S(dual ? "wp.spatial_cross_dual(" : "wp.spatial_cross(", a.s, ", ", b.s, ")"), T_V4, P_ATOM,
-			  iv_sym(4 * iv_mag(a.iv) * iv_mag(b.iv)), a.dep | b.dep);
+		return ex(S(dual ? "wp.spatial_cross_dual(" : "wp.spatial_cross(", a.s, ", ", b.s, ")"), T_V4,
+			  P_ATOM, iv_sym(4 * iv_mag(a.iv) * iv_mag(b.iv)), a.dep | b.dep);
 	}
 	case 3: {
 		Expr r = squash(g, gen_m(g, 3, d - 1), 2.0), s = squash(g, gen_m(g, 3, d - 1), 2.0);
@@ -206,7 +208,8 @@ static Expr gen_sv(G *g, int d)
 		NOT_BOTH_CTOR(w, v, gen_v(g, 3, d > 0 ? d - 1 : 0));
 		if (ex_is_ctor(w) && ex_is_ctor(v))
 			v = no_ctor(g, T_V3, d > 0 ? d - 1 : 0);
-		return ex(S("wp.spatial_vector(", w.s, ", ", v.s, ")"), T_V4, P_ATOM, iv_hull(w.iv, v.iv), w.dep | v.dep);
+		return ex(S("wp.spatial_vector(", w.s, ", ", v.s, ")"), T_V4, P_ATOM, iv_hull(w.iv, v.iv),
+			  w.dep | v.dep);
 	}
 	}
 }
@@ -296,7 +299,8 @@ Expr lib_f(G *g, int d)
 		Expr b = safe_div(g, gen_f(g, d - 1));
 		REDRAW(a, b, safe_div(g, gen_f(g, d - 1)));
 		COVB(g, MOD_F);
-		return ex(S("wp.mod(", a.s, ", ", b.s, ")"), T_F, P_ATOM, iv_sym(fmin(iv_mag(a.iv), iv_mag(b.iv))), a.dep | b.dep);
+		return ex(S("wp.mod(", a.s, ", ", b.s, ")"), T_F, P_ATOM, iv_sym(fmin(iv_mag(a.iv), iv_mag(b.iv))),
+			  a.dep | b.dep);
 	}
 	case 9: {
 		Expr b = gen_f(g, d - 1);
@@ -326,7 +330,8 @@ Expr lib_f(G *g, int d)
 		COVB(g, ERFCINV);
 		COV(g, expr_add);
 		return ex(S("wp.erfcinv(1.0 + ", par(g, a, P_MUL), ")"), T_F, P_ATOM, iv_sym(1.17), a.dep);
-	case 14: case 15: {
+	case 14:
+	case 15: {
 		int n = 2 + rnd(g, 3);
 		Expr u = plain_v(g, n, d - 1);
 		int mx = r == 15;
@@ -344,7 +349,8 @@ Expr lib_f(G *g, int d)
 		if (ex_is_ctor(m) && ex_is_ctor(b))
 			b = no_ctor(g, m.ty, d - 1);
 		COVB(g, DDOT);
-		return ex(S("wp.ddot(", m.s, ", ", b.s, ")"), T_F, P_ATOM, iv_sym(n * n * iv_mag(m.iv) * iv_mag(b.iv)), m.dep | b.dep);
+		return ex(S("wp.ddot(", m.s, ", ", b.s, ")"), T_F, P_ATOM,
+			  iv_sym(n * n * iv_mag(m.iv) * iv_mag(b.iv)), m.dep | b.dep);
 	}
 	case 17: {
 		int n = 2 + rnd(g, 3);
@@ -367,30 +373,34 @@ Expr lib_f(G *g, int d)
 		COVB(g, DOT_Q);
 		return ex(S("wp.dot(", p.s, ", ", q.s, ")"), T_F, P_ATOM, iv_sym(1), p.dep | q.dep);
 	}
-	case 20: case 21: {
+	case 20:
+	case 21: {
 		Expr v = squash(g, gen_v(g, 3, d - 1), 2.0);
 		Expr w = named_f(g, d - 1, 2.0);
 		if (r == 20) {
 			COVB(g, LENGTH_Q);
-			return ex(S("wp.length(wp.quat(", v.s, ", ", w.s, "))"), T_F, P_ATOM, iv_mk(0, 4), v.dep | w.dep);
+			return ex(S("wp.length(wp.quat(", v.s, ", ", w.s, "))"), T_F, P_ATOM, iv_mk(0, 4),
+				  v.dep | w.dep);
 		}
 		COVB(g, LENGTH_SQ_Q);
-		return ex(S("wp.length_sq(wp.quat(", v.s, ", ", w.s, "))"), T_F, P_ATOM, iv_mk(0, 16), v.dep | w.dep);
+		return ex(S("wp.length_sq(wp.quat(", v.s, ", ", w.s, "))"), T_F, P_ATOM, iv_mk(0, 16),
+			  v.dep | w.dep);
 	}
-	case 22: case 23: {
+	case 22:
+	case 23: {
 		Expr p = squash(g, gen_sv(g, d - 1), 4.0), q = squash(g, gen_sv(g, d - 1), 4.0);
 		REDRAW(p, q, squash(g, gen_sv(g, d - 1), 4.0));
 		COVB(g, SPATIAL_DOT);
-		return ex(S("wp.spatial_dot(", p.s, ", ", q.s, ")"), T_F, P_ATOM, iv_sym(6 * iv_mag(p.iv) * iv_mag(q.iv)),
-			  p.dep | q.dep);
+		return ex(S("wp.spatial_dot(", p.s, ", ", q.s, ")"), T_F, P_ATOM,
+			  iv_sym(6 * iv_mag(p.iv) * iv_mag(q.iv)), p.dep | q.dep);
 	}
 	case 24: {
 		Expr p = gen_q(g, d - 1);
 		int row = rnd(g, 3), col = rnd(g, 3);
 		COVB(g, QUAT_TO_MATRIX);
 		COV(g, expr_mat_elem);
-		return ex(S("wp.quat_to_matrix(", p.s, ")[", ilit(g, row), ", ", ilit(g, col), "]"), T_F,
-			  P_ATOM, iv_sym(1), p.dep);
+		return ex(S("wp.quat_to_matrix(", p.s, ")[", ilit(g, row), ", ", ilit(g, col), "]"), T_F, P_ATOM,
+			  iv_sym(1), p.dep);
 	}
 	case 25:
 		return a;
@@ -404,7 +414,8 @@ Expr lib_f(G *g, int d)
 		static const double lov[] = {-1, 0, 0.5, -0.25}, hiv[] = {1, 2, 1.5, 0.25};
 		int k = rnd(g, 4);
 		COVB(g, RANDF_RANGE);
-		return ex(S("wp.randf(", g->rng, ", ", lo[k], ", ", hi[k], ")"), T_F, P_ATOM, iv_mk(lov[k], hiv[k]), DEP_VARY);
+		return ex(S("wp.randf(", g->rng, ", ", lo[k], ", ", hi[k], ")"), T_F, P_ATOM, iv_mk(lov[k], hiv[k]),
+			  DEP_VARY);
 	}
 	default:
 		COVB(g, RANDN);
@@ -441,7 +452,8 @@ Expr lib_i(G *g, int d)
 		COVB(g, INVERT);
 		return ex(S("wp.invert(", a.s, ")"), T_I, P_ATOM, iv_mk(-a.iv.hi - 1, -a.iv.lo - 1), a.dep);
 	}
-	case 3: case 4: {
+	case 3:
+	case 4: {
 		int n = 2 + rnd(g, 3);
 		Expr u = plain_v(g, n, d - 1);
 		if (r == 3)
@@ -449,7 +461,8 @@ Expr lib_i(G *g, int d)
 		else
 			COVB(g, ARGMAX);
 		COV(g, expr_conv_int);
-		return ex(S(r == 3 ? "int(wp.argmin(" : "int(wp.argmax(", u.s, "))"), T_I, P_ATOM, iv_mk(0, n - 1), u.dep);
+		return ex(S(r == 3 ? "int(wp.argmin(" : "int(wp.argmax(", u.s, "))"), T_I, P_ATOM, iv_mk(0, n - 1),
+			  u.dep);
 	}
 	case 5:
 		return gen_i(g, d - 1);
@@ -462,15 +475,15 @@ Expr lib_i(G *g, int d)
 	case 7: {
 		int lo = -rnd(g, 4), hi = 2 + rnd(g, 12);
 		COVB(g, RANDI_RANGE);
-		return ex(S("wp.randi(", g->rng, ", ", ilit(g, lo), ", ", ilit(g, hi), ")"), T_I, P_ATOM, iv_mk(lo, hi - 1),
-			  DEP_VARY);
+		return ex(S("wp.randi(", g->rng, ", ", ilit(g, lo), ", ", ilit(g, hi), ")"), T_I, P_ATOM,
+			  iv_mk(lo, hi - 1), DEP_VARY);
 	}
 	case 8: {
 		int k = 2 + rnd(g, 15);
 		COVB(g, RANDU);
 		COV(g, expr_conv_int);
-		return ex(S("int(wp.randu(", g->rng, ") % wp.uint32(", ilit(g, k), "))"), T_I, P_ATOM, iv_mk(0, k - 1),
-			  DEP_VARY);
+		return ex(S("int(wp.randu(", g->rng, ") % wp.uint32(", ilit(g, k), "))"), T_I, P_ATOM,
+			  iv_mk(0, k - 1), DEP_VARY);
 	}
 	case 9: {
 		int k = 2 + rnd(g, 15);
@@ -485,14 +498,16 @@ Expr lib_i(G *g, int d)
 		int k = rnd(g, 4);
 		COVB(g, POISSON);
 		COV(g, expr_conv_int);
-		return ex(S("int(wp.poisson(", g->rng, ", ", lam[k], "))"), T_I, P_ATOM, iv_mk(0, lv[k] * 20 + 40), DEP_VARY);
+		return ex(S("int(wp.poisson(", g->rng, ", ", lam[k], "))"), T_I, P_ATOM, iv_mk(0, lv[k] * 20 + 40),
+			  DEP_VARY);
 	}
 	default: {
 		Var *a = pick_arr(g, T_F, R_IN);
 		if (!a)
 			return gen_i(g, d - 1);
 		COVB(g, SAMPLE_CDF);
-		Expr e = ex(S("wp.sample_cdf(", g->rng, ", ", a->name, ")"), T_I, P_ATOM, iv_mk(0, NMAX - 1), DEP_VARY | DEP_N);
+		Expr e = ex(S("wp.sample_cdf(", g->rng, ", ", a->name, ")"), T_I, P_ATOM, iv_mk(0, NMAX - 1),
+			    DEP_VARY | DEP_N);
 		e.idx = 1;
 		return e;
 	}
@@ -534,13 +549,15 @@ Expr lib_v(G *g, int n, int d)
 		COVB(g, SIGN_V);
 		return ex(S("wp.sign(", a.s, ")"), t, P_ATOM, iv_sym(1), a.dep);
 	}
-	case 1: case 2: {
+	case 1:
+	case 2: {
 		Expr a = plain_v(g, n, d - 1), b;
 		if (!ex_second_vm(g, a, d - 1, &b) || (ex_is_ctor(a) && ex_is_ctor(b)))
 			b = no_ctor(g, t, d - 1);
 		if (r == 1) {
 			COVB(g, CW_MUL_V);
-			return ex(S("wp.cw_mul(", a.s, ", ", b.s, ")"), t, P_ATOM, iv_mul(a.iv, b.iv), a.dep | b.dep);
+			return ex(S("wp.cw_mul(", a.s, ", ", b.s, ")"), t, P_ATOM, iv_mul(a.iv, b.iv),
+				  a.dep | b.dep);
 		}
 		double lo;
 		const char *q = off_zero_v(g, n, b, &lo);
@@ -561,7 +578,8 @@ Expr lib_v(G *g, int n, int d)
 			double lo;
 			const char *q = off_zero_v(g, n, b, &lo);
 			COVB(g, DIV_APPROX_SV);
-			return ex(S("wp.div_approx(", s.s, ", ", q, ")"), t, P_ATOM, iv_sym(iv_mag(s.iv) / lo), s.dep | b.dep);
+			return ex(S("wp.div_approx(", s.s, ", ", q, ")"), t, P_ATOM, iv_sym(iv_mag(s.iv) / lo),
+				  s.dep | b.dep);
 		}
 		Expr a = plain_v(g, n, d - 1), s = safe_div(g, gen_f(g, d - 1));
 		COVB(g, DIV_APPROX_V);
@@ -587,7 +605,8 @@ Expr lib_v(G *g, int n, int d)
 	}
 	case 7:
 		return gen_v(g, n, d - 1);
-	case 8: case 9: {
+	case 8:
+	case 9: {
 		Expr q = gen_q(g, d - 1), v = plain_v(g, 3, d - 1);
 		if (r == 8)
 			COVB(g, QUAT_ROTATE);
@@ -596,7 +615,8 @@ Expr lib_v(G *g, int n, int d)
 		return ex(S(r == 8 ? "wp.quat_rotate(" : "wp.quat_rotate_inv(", q.s, ", ", v.s, ")"), t, P_ATOM,
 			  iv_sym(SQRT3 * iv_mag(v.iv)), q.dep | v.dep);
 	}
-	case 10: case 11: {
+	case 10:
+	case 11: {
 		Expr x = gen_xf(g, d - 1), v = plain_v(g, 3, d - 1);
 		if (r == 10) {
 			COVB(g, TRANSFORM_POINT);
@@ -604,7 +624,8 @@ Expr lib_v(G *g, int n, int d)
 				  iv_sym(SQRT3 * iv_mag(v.iv) + iv_mag(x.iv)), x.dep | v.dep);
 		}
 		COVB(g, TRANSFORM_VECTOR);
-		return ex(S("wp.transform_vector(", x.s, ", ", v.s, ")"), t, P_ATOM, iv_sym(SQRT3 * iv_mag(v.iv)), x.dep | v.dep);
+		return ex(S("wp.transform_vector(", x.s, ", ", v.s, ")"), t, P_ATOM, iv_sym(SQRT3 * iv_mag(v.iv)),
+			  x.dep | v.dep);
 	}
 	case 12: {
 		Expr x = gen_xf(g, d - 1);
@@ -625,7 +646,8 @@ Expr lib_v(G *g, int n, int d)
 		return ex(S(pt ? "wp.transform_point(" : "wp.transform_vector(", m.s, ", ", v.s, ")"), t, P_ATOM,
 			  iv_sym(iv_mag(m.iv) * (3 * iv_mag(v.iv) + 1)), m.dep | v.dep);
 	}
-	case 14: case 15: {
+	case 14:
+	case 15: {
 		Expr s = gen_sv(g, d - 1);
 		if (r == 14)
 			COVB(g, SPATIAL_TOP);
@@ -641,10 +663,11 @@ Expr lib_v(G *g, int n, int d)
 		COVB(g, SKEW);
 		COV(g, expr_mat_vec);
 		Expr b = plain_v(g, 3, d - 1);
-		return ex(S("wp.skew(", a.s, ") * ", par(g, b, P_UNARY)), t, P_MUL, iv_sym(2 * iv_mag(a.iv) * iv_mag(b.iv)),
-			  a.dep | b.dep);
+		return ex(S("wp.skew(", a.s, ") * ", par(g, b, P_UNARY)), t, P_MUL,
+			  iv_sym(2 * iv_mag(a.iv) * iv_mag(b.iv)), a.dep | b.dep);
 	}
-	case 17: case 18:
+	case 17:
+	case 18:
 		return gen_v(g, n, d - 1);
 	default: {
 		/* clang-format off */
@@ -670,7 +693,8 @@ Expr lib_m(G *g, int n, int d)
 {
 	int t = MAT_OF(n);
 	switch (rnd(g, 10)) {
-	case 0: case 1: {
+	case 0:
+	case 1: {
 		Expr a = gen_m(g, n, d - 1), b;
 		if (!named_ex(a))
 			a = ex_dep_vm(g, t, d - 1);
@@ -679,7 +703,8 @@ Expr lib_m(G *g, int n, int d)
 		b = squash(g, b, 4.0);
 		if (chance(g, 50)) {
 			COVB(g, CW_MUL_M);
-			return ex(S("wp.cw_mul(", a.s, ", ", b.s, ")"), t, P_ATOM, iv_mul(a.iv, b.iv), a.dep | b.dep);
+			return ex(S("wp.cw_mul(", a.s, ", ", b.s, ")"), t, P_ATOM, iv_mul(a.iv, b.iv),
+				  a.dep | b.dep);
 		}
 		if (ex_is_ctor(b)) /* not wp.cw_mul(wp.mat22(...), wp.mat22(...)) */
 			b = squash(g, no_ctor(g, t, d - 1), 4.0);
@@ -691,7 +716,8 @@ Expr lib_m(G *g, int n, int d)
 		COVB(g, DIAG);
 		return ex(S("wp.diag(", v.s, ")"), t, P_ATOM, iv_hull(v.iv, iv_mk(0, 0)), v.dep);
 	}
-	case 3: case 4: {
+	case 3:
+	case 4: {
 		Expr v[4];
 		const char *s = "";
 		Iv iv = iv_mk(0, 0);
@@ -730,8 +756,8 @@ Expr lib_m(G *g, int n, int d)
 				b = ex_dep_vm(g, t, d - 1);
 			b = squash(g, b, 4.0);
 			COVB(g, DIV_APPROX_SM);
-			return ex(S("wp.div_approx(", s.s, ", ", off_zero_m(g, n, b), ")"), t, P_ATOM, iv_sym(iv_mag(s.iv)),
-				  s.dep | b.dep);
+			return ex(S("wp.div_approx(", s.s, ", ", off_zero_m(g, n, b), ")"), t, P_ATOM,
+				  iv_sym(iv_mag(s.iv)), s.dep | b.dep);
 		}
 		Expr a = gen_m(g, n, d - 1), s = safe_div(g, gen_f(g, d - 1));
 		if (!named_ex(a))

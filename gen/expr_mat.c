@@ -150,7 +150,8 @@ static Expr leaf_m(G *g, int n, int d)
 		if (ex_is_ctor(a) && ex_is_ctor(b))
 			break;
 		COVB(g, OUTER);
-		return ex(S("wp.outer(", a.s, ", ", b.s, ")"), t, P_ATOM, iv_sym(iv_mag(a.iv) * iv_mag(b.iv)), a.dep | b.dep);
+		return ex(S("wp.outer(", a.s, ", ", b.s, ")"), t, P_ATOM, iv_sym(iv_mag(a.iv) * iv_mag(b.iv)),
+			  a.dep | b.dep);
 	}
 	default:
 		break;
@@ -166,66 +167,73 @@ Expr gen_m(G *g, int n, int d)
 	Expr e, a, b;
 	if (chance(g, g->rng[0] ? 2 * LIB_PCT : LIB_PCT))
 		e = lib_m(g, n, d);
-	else switch (rnd(g, 11)) {
-	case 0:
-		a = gen_m(g, n, d - 1);
-		if (!ex_second_vm(g, a, d - 1, &b)) {
-			e = a;
-			break;
-		}
-		if (chance(g, 50)) {
-			COV(g, expr_mat_add);
-			e = ex(S(par(g, a, P_ADD), " + ", par(g, b, P_MUL)), t, P_ADD, iv_add(a.iv, b.iv), a.dep | b.dep);
-		} else {
-			COV(g, expr_sub);
-			e = ex(S(par(g, a, P_ADD), " - ", par(g, b, P_MUL)), t, P_ADD, iv_sub(a.iv, b.iv), a.dep | b.dep);
-		}
-		break;
-	case 1: case 2:
-		a = gen_m(g, n, d - 1);
-		b = gen_m(g, n, d - 1);
-		NOT_BOTH_CTOR(a, b, gen_m(g, n, d - 1));
-		if (ex_is_ctor(a) && ex_is_ctor(b)) {
-			e = a;
-			break;
-		}
-		COV(g, expr_mat_mat);
-		e = ex(S(par(g, a, P_MUL), " * ", par(g, b, P_UNARY)), t, P_MUL, iv_sym(n * iv_mag(a.iv) * iv_mag(b.iv)), a.dep | b.dep);
-		break;
-	case 3: {
-		Expr s = squash(g, gen_f(g, d - 1), 4.0);
-		a = gen_m(g, n, d - 1);
-		COV(g, expr_scalar_mat);
-		e = ex(S(par(g, s, P_MUL), " * ", par(g, a, P_UNARY)), t, P_MUL, iv_mul(s.iv, a.iv), a.dep | s.dep);
-		break;
-	}
-	case 4:
-		a = gen_m(g, n, d - 1);
-		COVB(g, TRANSPOSE);
-		e = ex(S("wp.transpose(", a.s, ")"), t, P_ATOM, a.iv, a.dep);
-		break;
-	case 5: {
-		a = gen_m(g, n, d - 1);
-		for (int t_ = 0; t_ < 3 && ex_is_ctor(a); t_++) /* not wp.mat22(a, b, c, d) + wp.mat22(5.0, ...) */
+	else
+		switch (rnd(g, 11)) {
+		case 0:
 			a = gen_m(g, n, d - 1);
-		double c = ceil(n * iv_mag(a.iv)) + 1.0;
-		COV(g, expr_mat_add);
-		COVB(g, INVERSE);
-		e = ex(S("wp.inverse(", a.s, " + ", ex_eye(g, n, c), ")"), t, P_ATOM, iv_sym(1.0), a.dep);
-		break;
-	}
-	case 6:
-		a = gen_m(g, n, d - 1);
-		COV(g, expr_neg);
-		e = ex(S("-", par(g, a, P_UNARY)), t, P_UNARY, iv_neg(a.iv), a.dep);
-		break;
-	case 7:
-		e = mat_ctor(g, n, d);
-		break;
-	default:
-		e = leaf_m(g, n, d);
-		break;
-	}
+			if (!ex_second_vm(g, a, d - 1, &b)) {
+				e = a;
+				break;
+			}
+			if (chance(g, 50)) {
+				COV(g, expr_mat_add);
+				e = ex(S(par(g, a, P_ADD), " + ", par(g, b, P_MUL)), t, P_ADD, iv_add(a.iv, b.iv),
+				       a.dep | b.dep);
+			} else {
+				COV(g, expr_sub);
+				e = ex(S(par(g, a, P_ADD), " - ", par(g, b, P_MUL)), t, P_ADD, iv_sub(a.iv, b.iv),
+				       a.dep | b.dep);
+			}
+			break;
+		case 1:
+		case 2:
+			a = gen_m(g, n, d - 1);
+			b = gen_m(g, n, d - 1);
+			NOT_BOTH_CTOR(a, b, gen_m(g, n, d - 1));
+			if (ex_is_ctor(a) && ex_is_ctor(b)) {
+				e = a;
+				break;
+			}
+			COV(g, expr_mat_mat);
+			e = ex(S(par(g, a, P_MUL), " * ", par(g, b, P_UNARY)), t, P_MUL,
+			       iv_sym(n * iv_mag(a.iv) * iv_mag(b.iv)), a.dep | b.dep);
+			break;
+		case 3: {
+			Expr s = squash(g, gen_f(g, d - 1), 4.0);
+			a = gen_m(g, n, d - 1);
+			COV(g, expr_scalar_mat);
+			e = ex(S(par(g, s, P_MUL), " * ", par(g, a, P_UNARY)), t, P_MUL, iv_mul(s.iv, a.iv),
+			       a.dep | s.dep);
+			break;
+		}
+		case 4:
+			a = gen_m(g, n, d - 1);
+			COVB(g, TRANSPOSE);
+			e = ex(S("wp.transpose(", a.s, ")"), t, P_ATOM, a.iv, a.dep);
+			break;
+		case 5: {
+			a = gen_m(g, n, d - 1);
+			for (int t_ = 0; t_ < 3 && ex_is_ctor(a);
+			     t_++) /* not wp.mat22(a, b, c, d) + wp.mat22(5.0, ...) */
+				a = gen_m(g, n, d - 1);
+			double c = ceil(n * iv_mag(a.iv)) + 1.0;
+			COV(g, expr_mat_add);
+			COVB(g, INVERSE);
+			e = ex(S("wp.inverse(", a.s, " + ", ex_eye(g, n, c), ")"), t, P_ATOM, iv_sym(1.0), a.dep);
+			break;
+		}
+		case 6:
+			a = gen_m(g, n, d - 1);
+			COV(g, expr_neg);
+			e = ex(S("-", par(g, a, P_UNARY)), t, P_UNARY, iv_neg(a.iv), a.dep);
+			break;
+		case 7:
+			e = mat_ctor(g, n, d);
+			break;
+		default:
+			e = leaf_m(g, n, d);
+			break;
+		}
 	if (iv_mag(e.iv) > LIM)
 		e = squash(g, e, LIM / 4);
 	return ex_no_const(g, e, d);

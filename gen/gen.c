@@ -279,8 +279,8 @@ const char *gen_kernel(Buf *out, uint64_t seed, int cat_, uint64_t index, unsign
 	for (int attempt = 0;; attempt++) {
 		char a[21], b[21], r[21], v[21];
 		size_t n = SCAT(key, sizeof key, u64_str(a, seed), "/", gen_cat_name[cat_], "/", u64_str(b, index),
-				redraw ? "/v" : "", redraw ? u64_str(v, redraw) : "",
-				attempt ? "/r" : "", attempt ? u64_str(r, (uint64_t)attempt) : "");
+				redraw ? "/v" : "", redraw ? u64_str(v, redraw) : "", attempt ? "/r" : "",
+				attempt ? u64_str(r, (uint64_t)attempt) : "");
 		g.s = ks_hash64(key, n, 0);
 		g.cat = cat_;
 		g.k = k;
@@ -342,7 +342,8 @@ int gen_cov_print(FILE *f, const GenCov *cov)
 		char row[48];
 		size_t k = 0;
 		for (; bname[i][k] && k + 1 < sizeof row; k++)
-			row[k] = (char)(bname[i][k] >= 'A' && bname[i][k] <= 'Z' ? bname[i][k] - 'A' + 'a' : bname[i][k]);
+			row[k] = (char)(bname[i][k] >= 'A' && bname[i][k] <= 'Z' ? bname[i][k] - 'A' + 'a'
+										 : bname[i][k]);
 		row[k] = 0;
 		fprintf(f, "builtin %-24s %llu\n", row, (unsigned long long)cov->b[i]);
 		zero += !cov->b[i];

@@ -54,12 +54,12 @@ extern const int gen_cat_weight[NCAT];
 
 /* The knobs; gen_knobs_default() fills the defaults. */
 typedef struct GenKnobs {
-	int stmts;    /* statements per kernel body (before the final stores) */
-	int depth;    /* expression depth */
-	int nest;     /* loop and branch nesting */
-	int params;   /* array parameters (inputs and outputs) */
-	int vec_pct;  /* type mix: percent of values that are vectors/matrices */
-	int int_pct;  /* type mix: percent of scalar values that are ints */
+	int stmts;   /* statements per kernel body (before the final stores) */
+	int depth;   /* expression depth */
+	int nest;    /* loop and branch nesting */
+	int params;  /* array parameters (inputs and outputs) */
+	int vec_pct; /* type mix: percent of values that are vectors/matrices */
+	int int_pct; /* type mix: percent of scalar values that are ints */
 } GenKnobs;
 
 void gen_knobs_default(GenKnobs *k);
@@ -105,7 +105,7 @@ enum {
 #define GEN_C_ENUM(k, n) GC_##k##_##n,
 	GEN_CONSTRUCTS(GEN_C_ENUM)
 #undef GEN_C_ENUM
-	GC_N
+		GC_N
 };
 
 /* The builtin overloads, in ir/builtins.h order. */
@@ -146,7 +146,7 @@ const char *gen_kernel(Buf *out, uint64_t seed, int cat, uint64_t index, unsigne
  * the inputs, an if that takes only one way, a loop body that never
  * runs).  Exits with krun's message when krun fails otherwise, or when
  * a kernel is degenerate in draws 0 to GEN_MAX_REDRAW. */
-void gen_verify(uint64_t seed, unsigned mix, uint64_t first, uint64_t count, const GenKnobs *k,
-		const char *krun, unsigned *redraw);
+void gen_verify(uint64_t seed, unsigned mix, uint64_t first, uint64_t count, const GenKnobs *k, const char *krun,
+		unsigned *redraw);
 
 #endif

@@ -63,8 +63,8 @@ typedef struct Var {
 	                       * (kdiff: a min/max target takes no other kind) */
 	int loop, blk;        /* loop and block depth at declaration */
 	Iv iv;
-	double budget;        /* accumulator: bound of what one statement adds */
-	double trip;          /* accumulator: trip product where declared */
+	double budget; /* accumulator: bound of what one statement adds */
+	double trip;   /* accumulator: trip product where declared */
 } Var;
 
 #define MAXV 128 /* two 64-bit words of G.vmask */
@@ -82,8 +82,18 @@ typedef struct Helper {
 
 /* statement kinds, for the per-category weights */
 enum {
-	ST_ASSIGN, ST_AUG, ST_IF, ST_FOR, ST_WHILE, ST_COMP, ST_STORE, ST_ATOMIC,
-	ST_CALL, ST_RETURN, ST_REASSIGN, NST
+	ST_ASSIGN,
+	ST_AUG,
+	ST_IF,
+	ST_FOR,
+	ST_WHILE,
+	ST_COMP,
+	ST_STORE,
+	ST_ATOMIC,
+	ST_CALL,
+	ST_RETURN,
+	ST_REASSIGN,
+	NST
 };
 /* float expression kinds */
 enum { EX_LEAF, EX_ARITH, EX_MATH, EX_VEC, EX_MAT, EX_TERN, EX_CALL, EX_MINMAX, EX_CONV, NEX };
@@ -100,11 +110,11 @@ typedef struct G {
 	const GenKnobs *k;
 	const Prof *p;
 	GenCov *cov;
-	int counting;   /* cov is the caller's: --coverage */
+	int counting; /* cov is the caller's: --coverage */
 	Buf *out;
 	char scratch[1 << 18];
 	size_t sp;
-	char *top;      /* the string cat() allocated last */
+	char *top; /* the string cat() allocated last */
 	size_t toplen;
 	Var v[MAXV];
 	int nv;
@@ -113,16 +123,16 @@ typedef struct G {
 	Helper h[MAXH];
 	int nh;
 	int ind, loop, blk, in_func, in_while;
-	double trip;       /* product of the enclosing loops' trip bounds */
-	int nvar;          /* index of the int param n (length), or -1 */
-	int vecn;          /* the vector size this kernel favours */
-	char suffix[24];   /* "_INDEX" */
+	double trip;     /* product of the enclosing loops' trip bounds */
+	int nvar;        /* index of the int param n (length), or -1 */
+	int vecn;        /* the vector size this kernel favours */
+	char suffix[24]; /* "_INDEX" */
 	char kname[64];
 	const char *fnames[MAXH + 1];
 	int nstmt;
-	int want_add;      /* pick_arr(R_ACC): only arrays open to atomic_add */
-	char rng[28];      /* the kernel's random state, "" when it has none */
-	int no_draw;       /* inside a branch of x if c else y, or and/or: no draw */
+	int want_add; /* pick_arr(R_ACC): only arrays open to atomic_add */
+	char rng[28]; /* the kernel's random state, "" when it has none */
+	int no_draw;  /* inside a branch of x if c else y, or and/or: no draw */
 } G;
 
 /* gen.c */

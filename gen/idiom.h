@@ -20,16 +20,16 @@
 
 typedef struct Kit {
 	G *g;
-	Buf body;           /* the kernel body, written after its signature */
-	Buf funcs;          /* @wp.func helpers, written before the kernel */
-	char sig[1024];     /* the kernel's parameters */
-	char fields[512];   /* the struct's fields, one line each */
-	int ind;            /* indentation of the next body line */
-	int strct;          /* scalars travel in a struct */
-	int struct_first;   /* ... passed first rather than last */
-	char sname[40];     /* its class */
-	char sarg[16];      /* its parameter */
-	char tid[8];        /* the thread index's name (1-D launch) */
+	Buf body;         /* the kernel body, written after its signature */
+	Buf funcs;        /* @wp.func helpers, written before the kernel */
+	char sig[1024];   /* the kernel's parameters */
+	char fields[512]; /* the struct's fields, one line each */
+	int ind;          /* indentation of the next body line */
+	int strct;        /* scalars travel in a struct */
+	int struct_first; /* ... passed first rather than last */
+	char sname[40];   /* its class */
+	char sarg[16];    /* its parameter */
+	char tid[8];      /* the thread index's name (1-D launch) */
 } Kit;
 
 /* ---- text ---------------------------------------------------------------- */

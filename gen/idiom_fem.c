@@ -25,10 +25,13 @@ void idiom_fem(Kit *k)
 	int packed = chance(g, 45);
 	const char *ia = 0, *ib = 0, *ic = 0, *id = 0, *iv = 0;
 	if (packed) {
-		iv = kit_arr(k, tet ? ONE(g, "tet_indices", "tets", "elements") : ONE(g, "tri_indices", "tris", "elements"),
+		iv = kit_arr(k,
+			     tet ? ONE(g, "tet_indices", "tets", "elements")
+				 : ONE(g, "tri_indices", "tris", "elements"),
 			     tet ? "wp.vec4i" : "wp.vec3i", 1);
 	} else {
-		ia = kit_arr(k, "tri_i", "int", 1), ib = kit_arr(k, "tri_j", "int", 1), ic = kit_arr(k, "tri_k", "int", 1);
+		ia = kit_arr(k, "tri_i", "int", 1), ib = kit_arr(k, "tri_j", "int", 1),
+		ic = kit_arr(k, "tri_k", "int", 1);
 		id = tet ? kit_arr(k, "tri_l", "int", 1) : 0;
 	}
 	const char *pose = kit_arr(k, ONE(g, "pose", "Dm_inv", "rest_inv"), mt, 1);
@@ -62,7 +65,8 @@ void idiom_fem(Kit *k)
 		 * element names */
 		const char *m = t;
 		if (chance(g, 40)) {
-			B(k, "m = %s[%s]", kit_arr(k, ONE(g, "material", "mat_id", "element_material"), "int", 1), t);
+			B(k, "m = %s[%s]", kit_arr(k, ONE(g, "material", "mat_id", "element_material"), "int", 1),
+			  t);
 			m = "m";
 		}
 		mu = F(k, "%s[%s]", kit_arr(k, ONE(g, "k_mu", "mu", "shear"), "float", 1), m);
@@ -73,7 +77,8 @@ void idiom_fem(Kit *k)
 	} else {
 		/* Lame's parameters from a Young's modulus (per element or
 		 * one) at a fixed Poisson ratio */
-		const char *E = chance(g, 50) ? F(k, "%s[%s]", kit_arr(k, ONE(g, "youngs", "k_E", "stiffness"), "float", 1), t)
+		const char *E = chance(g, 50) ? F(k, "%s[%s]",
+						  kit_arr(k, ONE(g, "youngs", "k_E", "stiffness"), "float", 1), t)
 					      : kit_fparam(k, ONE(g, "youngs", "k_E", "stiffness"));
 		double nu = 0.1 + 0.05 * rnd(g, 7);
 		B(k, "mu = %s * %s", kit_dec(k, round(1000.0 / (2.0 * (1.0 + nu))) / 1000.0), E);
@@ -93,18 +98,21 @@ void idiom_fem(Kit *k)
 		/* St. Venant-Kirchhoff */
 		B(k, "E = 0.5 * (wp.transpose(F) * F - I)");
 		B(k, "P = F * (%s + %s * wp.trace(E) * I)", kit_prod(k, kit_times(k, 2.0, mu), "E"), lam);
-		B(k, "psi = %s * wp.ddot(E, E) + %s", mu, kit_prod(k, kit_times(k, 0.5, lam), "wp.trace(E) * wp.trace(E)"));
+		B(k, "psi = %s * wp.ddot(E, E) + %s", mu,
+		  kit_prod(k, kit_times(k, 0.5, lam), "wp.trace(E) * wp.trace(E)"));
 	} else if (model == 1) {
 		/* linear elasticity */
 		B(k, "eps = 0.5 * (F + wp.transpose(F)) - I");
 		B(k, "P = %s + %s * wp.trace(eps) * I", kit_prod(k, kit_times(k, 2.0, mu), "eps"), lam);
-		B(k, "psi = %s * wp.ddot(eps, eps) + %s", mu, kit_prod(k, kit_times(k, 0.5, lam), "wp.trace(eps) * wp.trace(eps)"));
+		B(k, "psi = %s * wp.ddot(eps, eps) + %s", mu,
+		  kit_prod(k, kit_times(k, 0.5, lam), "wp.trace(eps) * wp.trace(eps)"));
 	}
 	if (volume) {
 		/* the volume change through the cofactor */
 		B(k, "J = wp.determinant(F)");
 		if (tet)
-			B(k, "dJdF = wp.matrix_from_rows(wp.cross(F[1], F[2]), wp.cross(F[2], F[0]), wp.cross(F[0], F[1]))");
+			B(k,
+			  "dJdF = wp.matrix_from_rows(wp.cross(F[1], F[2]), wp.cross(F[2], F[0]), wp.cross(F[0], F[1]))");
 		else
 			B(k, "dJdF = %s(F[1, 1], -F[1, 0], -F[0, 1], F[0, 0])", mt);
 	}
@@ -115,7 +123,8 @@ void idiom_fem(Kit *k)
 		 * constant, as lambda may be near zero under the input law) */
 		const char *r = chance(g, 10) ? "1.0" : kit_num(k, 1.0, 1.4);
 		B(k, "P = %s * F + %s * (J - %s) * dJdF", mu, lam, r);
-		B(k, "psi = %s + %s", kit_prod(k, kit_times(k, 0.5, mu), F(k, "(wp.ddot(F, F) - %s)", tet ? "3.0" : "2.0")),
+		B(k, "psi = %s + %s",
+		  kit_prod(k, kit_times(k, 0.5, mu), F(k, "(wp.ddot(F, F) - %s)", tet ? "3.0" : "2.0")),
 		  kit_prod(k, kit_times(k, 0.5, lam), F(k, "(J - %s) * (J - %s)", r, r)));
 	} else if (model == 3) {
 		/* fixed co-rotated: F's rotation in closed form (a 2x2 polar
@@ -126,7 +135,8 @@ void idiom_fem(Kit *k)
 		B(k, "R = wp.mat22(cs, -sn, sn, cs) * inv_len");
 		B(k, "S = F - R");
 		B(k, "P = %s + %s * (J - 1.0) * dJdF", kit_prod(k, kit_times(k, 2.0, mu), "S"), lam);
-		B(k, "psi = %s * wp.ddot(S, S) + %s", mu, kit_prod(k, kit_times(k, 0.5, lam), "(J - 1.0) * (J - 1.0)"));
+		B(k, "psi = %s * wp.ddot(S, S) + %s", mu,
+		  kit_prod(k, kit_times(k, 0.5, lam), "(J - 1.0) * (J - 1.0)"));
 	} else if (volume) {
 		/* a penalty on the volume change, its response tuned */
 		const char *kv = kit_coef(k, ONE(g, "k_volume", "k_vol", "bulk_penalty"), 0.1, 2.0);
@@ -137,9 +147,12 @@ void idiom_fem(Kit *k)
 		/* a muscle fibre pulling along its direction, one for all or
 		 * one per element */
 		const char *act = kit_arr(k, ONE(g, "activation", "act", "tension"), "float", 1);
-		const char *fib = chance(g, 60) ? kit_scalar(k, ONE(g, "fiber", "fibre_dir", "muscle_dir"), vt)
-						: F(k, "%s[%s]", kit_arr(k, ONE(g, "fiber", "fibre_dir", "muscle_dir"), vt, 1), t);
-		B(k, "P = P + %s * F * wp.outer(%s, %s)", kit_prod(k, kit_num(k, 0.2, 2.0), F(k, "%s[%s]", act, t)), fib, fib);
+		const char *fib =
+			chance(g, 60)
+				? kit_scalar(k, ONE(g, "fiber", "fibre_dir", "muscle_dir"), vt)
+				: F(k, "%s[%s]", kit_arr(k, ONE(g, "fiber", "fibre_dir", "muscle_dir"), vt, 1), t);
+		B(k, "P = P + %s * F * wp.outer(%s, %s)", kit_prod(k, kit_num(k, 0.2, 2.0), F(k, "%s[%s]", act, t)),
+		  fib, fib);
 	}
 	if (chance(g, 35)) {
 		/* damping of the deformation rate, or of its symmetric part
@@ -158,7 +171,9 @@ void idiom_fem(Kit *k)
 	}
 	/* the rest area or volume per element, for cloth maybe times a
 	 * thickness */
-	const char *vol = chance(g, 50) ? F(k, "%s[%s]", kit_arr(k, ONE(g, "rest_area", "area", "volume"), "float", 1), t) : 0;
+	const char *vol = chance(g, 50)
+				  ? F(k, "%s[%s]", kit_arr(k, ONE(g, "rest_area", "area", "volume"), "float", 1), t)
+				  : 0;
 	if (vol && !tet && chance(g, 30))
 		vol = F(k, "%s * %s", vol, kit_coef(k, ONE(g, "thickness", "shell_h", "h"), 0.05, 0.5));
 	B(k, "H = P * wp.transpose(Dm)%s", vol ? F(k, " * %s", vol) : "");
@@ -185,5 +200,6 @@ void idiom_fem(Kit *k)
 		B(k, "%s[%s] = P", kit_arr(k, ONE(g, "stress", "P_out", "piola"), mt, 1), t);
 	else if (rep == 2 && volume)
 		B(k, "%s[%s] = J", kit_arr(k, ONE(g, "J_out", "vol_ratio", "dilation"), "float", 1), t);
-	kit_end(k, tet ? ONE(g, "tet_forces", "eval_tets", "solve_tets") : ONE(g, "triangle_forces", "eval_triangles", "cloth_forces"));
+	kit_end(k, tet ? ONE(g, "tet_forces", "eval_tets", "solve_tets")
+		       : ONE(g, "triangle_forces", "eval_triangles", "cloth_forces"));
 }

@@ -335,8 +335,8 @@ static void count_builtins(G *g, const char *text)
 			continue;
 		for (int b = 0; b < GB_N; b++)
 			if (!(row[b].fl & BF_INTERNAL) && b != GB_ATOMIC_ADD_Q && b != GB_ATOMIC_SUB_Q &&
-			    b != GB_ATOMIC_ADD_X && b != GB_ATOMIC_SUB_X && !strncmp(row[b].name, n, (size_t)(e - n)) &&
-			    !row[b].name[e - n]) {
+			    b != GB_ATOMIC_ADD_X && b != GB_ATOMIC_SUB_X &&
+			    !strncmp(row[b].name, n, (size_t)(e - n)) && !row[b].name[e - n]) {
 				g->cov->b[b]++;
 				break;
 			}

@@ -26,7 +26,8 @@ void idiom_neighbors(Kit *k)
 	int list = kind == 2 && law < 2 ? 0 : chance(g, kind == 2 ? 50 : 75);
 	int counted = list && chance(g, 35);
 	const char *nb = list ? kit_arr(k, ONE(g, "neighbors", "nbrs", "neighbor_list"), "int", 2) : 0;
-	const char *cnt_arr = counted ? kit_arr(k, ONE(g, "neighbor_count", "num_neighbors", "counts"), "int", 1) : 0;
+	const char *cnt_arr =
+		counted ? kit_arr(k, ONE(g, "neighbor_count", "num_neighbors", "counts"), "int", 1) : 0;
 	const char *h = kit_num(k, 0.6, 1.2);
 	const char *fn = 0;
 	if (kind == 0) {
@@ -100,7 +101,9 @@ void idiom_neighbors(Kit *k)
 		k->ind++;
 		B(k, "j = %s[%s, s]", nb, t);
 	} else {
-		const char *cnt = chance(g, 30) ? F(k, "%s.shape[0]", x) : kit_scalar(k, ONE(g, "num_particles", "n_particles", "count"), "int");
+		const char *cnt = chance(g, 30)
+					  ? F(k, "%s.shape[0]", x)
+					  : kit_scalar(k, ONE(g, "num_particles", "n_particles", "count"), "int");
 		COV(g, stmt_for_dynamic);
 		B(k, "for j in range(%s):", cnt);
 		k->ind++;
@@ -132,7 +135,8 @@ void idiom_neighbors(Kit *k)
 				B(k, "r_sum = %s[%s] + %s[j]", ra, t, ra);
 			rad = "r_sum";
 		}
-		const char *kdmp = chance(g, 25) ? kit_fparam(k, ONE(g, "kd", "contact_kd", "damping")) : kit_num(k, 0.05, 0.5);
+		const char *kdmp = chance(g, 25) ? kit_fparam(k, ONE(g, "kd", "contact_kd", "damping"))
+						 : kit_num(k, 0.05, 0.5);
 		B(k, "d = wp.length(r)");
 		COV(g, stmt_if);
 		B(k, "if d < %s:", rad);
@@ -198,7 +202,8 @@ void idiom_neighbors(Kit *k)
 		if (periodic) {
 			/* a periodic box: the nearest image of the other particle */
 			const char *L = kit_num(k, 1.5, 3.0);
-			B(k, "r = r - wp.vec3(wp.round(r[0] / %s), wp.round(r[1] / %s), wp.round(r[2] / %s)) * %s", L, L, L, L);
+			B(k, "r = r - wp.vec3(wp.round(r[0] / %s), wp.round(r[1] / %s), wp.round(r[2] / %s)) * %s",
+			  L, L, L, L);
 		}
 		B(k, "r2 = wp.dot(r, r) + %s", kit_num(k, 0.005, 0.08));
 		if (chance(g, 50)) {
@@ -262,7 +267,8 @@ void idiom_neighbors(Kit *k)
 		B(k, "%s[%s] = rho", o, t);
 		kit_end(k, ONE(g, "compute_density", "sph_density", "density"));
 	} else if (kind == 3) {
-		const char *c = chance(g, 25) ? kit_fparam(k, ONE(g, "xsph_c", "viscosity", "eps")) : kit_num(k, 0.1, 0.5);
+		const char *c =
+			chance(g, 25) ? kit_fparam(k, ONE(g, "xsph_c", "viscosity", "eps")) : kit_num(k, 0.1, 0.5);
 		if (chance(g, 30)) {
 			/* the velocity's change alone, for the integrator to add */
 			const char *o = kit_arr(k, ONE(g, "dv_out", "v_delta", "delta_v"), "wp.vec3", 1);
@@ -288,7 +294,8 @@ void idiom_neighbors(Kit *k)
 				B(k, "%s[%s] = f", o, t);
 		}
 		if (touch)
-			B(k, "%s[%s] = touching", kit_arr(k, ONE(g, "contacts", "num_touching", "coordination"), "int", 1), t);
+			B(k, "%s[%s] = touching",
+			  kit_arr(k, ONE(g, "contacts", "num_touching", "coordination"), "int", 1), t);
 		if (pot && law == 0 && chance(g, 40)) {
 			/* the system's potential energy, each pair counted once
 			 * from either end */
@@ -298,9 +305,9 @@ void idiom_neighbors(Kit *k)
 			const char *po = kit_arr(k, ONE(g, "potential", "phi_out", "energy"), "float", 1);
 			B(k, "%s[%s] = phi", po, t);
 		}
-		kit_end(k, kind == 1   ? ONE(g, "contact_forces", "dem_forces", "collide")
-			   : law == 0  ? ONE(g, "nbody", "gravity_forces", "attract")
-			   : law == 1  ? ONE(g, "electrostatics", "coulomb_forces", "charges")
-				       : ONE(g, "repulsion", "soft_forces", "spread_particles"));
+		kit_end(k, kind == 1  ? ONE(g, "contact_forces", "dem_forces", "collide")
+			   : law == 0 ? ONE(g, "nbody", "gravity_forces", "attract")
+			   : law == 1 ? ONE(g, "electrostatics", "coulomb_forces", "charges")
+				      : ONE(g, "repulsion", "soft_forces", "spread_particles"));
 	}
 }

@@ -61,7 +61,8 @@ void idiom_particles(Kit *k)
 			acc = F(k, "%s - v0 * (wp.length(v0) * %s)", acc, cd);
 		else if (dk < 5 && !two)
 			/* drag against the air's velocity, a wind */
-			acc = F(k, "%s - (v0 - %s) * %s", acc, kit_scalar(k, ONE(g, "wind", "wind_v", "air_v"), vt), cd);
+			acc = F(k, "%s - (v0 - %s) * %s", acc, kit_scalar(k, ONE(g, "wind", "wind_v", "air_v"), vt),
+				cd);
 		else
 			acc = F(k, "%s - v0 * %s", acc, cd);
 	}
@@ -109,7 +110,8 @@ void idiom_particles(Kit *k)
 		if (two)
 			B(k, "x1 = x1 + %s * wp.sample_unit_disk(rng)", sigma);
 		else
-			B(k, "x1 = x1 + %s * %s(rng)", sigma, ONE(g, "wp.sample_unit_sphere", "wp.sample_unit_cube"));
+			B(k, "x1 = x1 + %s * %s(rng)", sigma,
+			  ONE(g, "wp.sample_unit_sphere", "wp.sample_unit_cube"));
 	}
 	/* the boundary */
 	if (bnd == 0) {
@@ -118,8 +120,10 @@ void idiom_particles(Kit *k)
 		const char *e = kit_num(k, 0.3, 0.8);
 		const char *y = two ? "x1[1]" : ONE(g, "x1[1]", "x1.y");
 		COV(g, stmt_if);
-		const char *ground = chance(g, 30) ? F(k, "%s[%s]", kit_arr(k, ONE(g, "radius", "particle_radius", "r"), "float", nd), t)
-						   : kit_num(k, -0.25, 0.1);
+		const char *ground =
+			chance(g, 30) ? F(k, "%s[%s]",
+					  kit_arr(k, ONE(g, "radius", "particle_radius", "r"), "float", nd), t)
+				      : kit_num(k, -0.25, 0.1);
 		B(k, "if %s < %s:", y, ground);
 		k->ind++;
 		if (two) {

@@ -49,7 +49,8 @@ void idiom_raycast(Kit *k)
 		 * sphere's frame) -- that the shading after the loop tests */
 		int sent = rnd(g, 3) ? 0 : 1 + rnd(g, 8);
 		const char *tm = sent == 2 ? "t_hit" : "t_min";
-		const char *rot = sent >= 6 ? kit_arr(k, ONE(g, "sphere_rot", "orientation", "frames"), "wp.mat33", 1) : 0;
+		const char *rot =
+			sent >= 6 ? kit_arr(k, ONE(g, "sphere_rot", "orientation", "frames"), "wp.mat33", 1) : 0;
 		if (sent == 1)
 			B(k, "t_min = float(wp.inf)");
 		else if (sent == 2)
@@ -63,7 +64,9 @@ void idiom_raycast(Kit *k)
 		if (rot)
 			B(k, "R_hit = wp.mat33(%s)", sent == 8 ? "wp.inf" : "wp.nan");
 		/* the sky, brighter towards the sun */
-		B(k, "%s = %s", sent ? "sky" : "shade", ONE(g, "0.2 + 0.3 * wp.max(wp.dot(rd, l), 0.0)", "0.5 * (rd[1] + 1.0) * wp.abs(l[1])", "0.1 + 0.5 * wp.max(wp.dot(rd, l), 0.0)"));
+		B(k, "%s = %s", sent ? "sky" : "shade",
+		  ONE(g, "0.2 + 0.3 * wp.max(wp.dot(rd, l), 0.0)", "0.5 * (rd[1] + 1.0) * wp.abs(l[1])",
+		      "0.1 + 0.5 * wp.max(wp.dot(rd, l), 0.0)"));
 		COV(g, stmt_for_dynamic);
 		if (image) /* a scene of a few spheres: a pixel tests each */
 			B(k, "for s in range(wp.min(%s.shape[0], %s)):", c, ONE(g, "8", "16", "32"));
@@ -101,14 +104,18 @@ void idiom_raycast(Kit *k)
 			/* a hit is shaded after the loop, fading with its distance */
 			const char *fog = kit_num(k, 0.02, 0.2);
 			/* the ambient term lit too, then faded with the rest */
-			const char *lit_hit = F(k, strchr(lit, '+') ? "(wp.max(wp.dot(n_hit, l), 0.0)%s)" : "wp.max(wp.dot(n_hit, l), 0.0)%s", lit);
+			const char *lit_hit = F(k,
+						strchr(lit, '+') ? "(wp.max(wp.dot(n_hit, l), 0.0)%s)"
+								 : "wp.max(wp.dot(n_hit, l), 0.0)%s",
+						lit);
 			/* the normal in the hit sphere's frame: bands along its
 			 * local y axis */
 			if (rot) {
 				const char *base = kit_num(k, 0.5, 0.7);
 				const char *depth = kit_num(k, 0.2, 0.3);
 				const char *freq = kit_num(k, 4.0, 12.0);
-				lit_hit = F(k, "%s * (%s + %s * wp.sin(%s * n_local[1]))", lit_hit, base, depth, freq);
+				lit_hit = F(k, "%s * (%s + %s * wp.sin(%s * n_local[1]))", lit_hit, base, depth,
+					    freq);
 			}
 			int miss_first = chance(g, 50);
 			/* per sentinel, the test when the hit comes first and when
@@ -161,7 +168,9 @@ void idiom_raycast(Kit *k)
 		B(k, "denom = wp.dot(rd, n)");
 		/* the sky, brighter towards the sun, where the ray misses */
 		B(k, "l = wp.normalize(%s)", light);
-		B(k, "shade = %s", ONE(g, "0.2 + 0.3 * wp.max(wp.dot(rd, l), 0.0)", "0.5 * (rd[1] + 1.0) * wp.abs(l[1])", "0.1 + 0.5 * wp.max(wp.dot(rd, l), 0.0)"));
+		B(k, "shade = %s",
+		  ONE(g, "0.2 + 0.3 * wp.max(wp.dot(rd, l), 0.0)", "0.5 * (rd[1] + 1.0) * wp.abs(l[1])",
+		      "0.1 + 0.5 * wp.max(wp.dot(rd, l), 0.0)"));
 		COV(g, stmt_if);
 		B(k, "if wp.abs(denom) > %s:", kit_num(k, 0.2, 0.3));
 		k->ind++;
@@ -212,5 +221,6 @@ void idiom_raycast(Kit *k)
 		const char *o = kit_arr(k, ONE(g, "radiance", "shade_out", "hits"), "float", 1);
 		B(k, "%s[%s] = shade", o, t);
 	}
-	kit_end(k, image ? ONE(g, "render", "raycast_image", "draw") : ONE(g, "trace_rays", "intersect", "cast_rays"));
+	kit_end(k,
+		image ? ONE(g, "render", "raycast_image", "draw") : ONE(g, "trace_rays", "intersect", "cast_rays"));
 }

@@ -63,13 +63,15 @@ static void drain_bins(Kit *k)
 		if (chance(g, 70))
 			v = F(k, "float(c) / %s", kit_fparam(k, ONE(g, "total", "n_samples", "bin_width")));
 		else
-			v = F(k, "float(c) / float(wp.max(%s[0], 1))", kit_arr(k, ONE(g, "n_counted", "num_samples", "sample_count"), "int", 1));
+			v = F(k, "float(c) / float(wp.max(%s[0], 1))",
+			      kit_arr(k, ONE(g, "n_counted", "num_samples", "sample_count"), "int", 1));
 		break;
 	case 2:
 		v = F(k, "float(c) / (float(c) + %s)", kit_num_not(k, 0.5, 8.0, "1.0"));
 		break;
 	default:
-		v = F(k, "wp.log(1.0 + float(c)) * %s", kit_coef(k, ONE(g, "gain", "scale", "log_scale"), 0.1, 0.85));
+		v = F(k, "wp.log(1.0 + float(c)) * %s",
+		      kit_coef(k, ONE(g, "gain", "scale", "log_scale"), 0.1, 0.85));
 		break;
 	}
 	if (chance(g, 25)) {
@@ -97,17 +99,21 @@ static void drain_bins(Kit *k)
 		/* the distribution's mean, from the bins' centres */
 		const char *lo = kit_num(k, -1.0, -0.5);
 		B(k, "xc = %s + (float(%s) + 0.5) * %s", lo, t, kit_num(k, 0.01, 0.1));
-		B(k, "wp.atomic_add(%s, 0, float(c) * xc)", kit_arr(k, ONE(g, "moment", "mean_acc", "first_moment"), "float", 1));
+		B(k, "wp.atomic_add(%s, 0, float(c) * xc)",
+		  kit_arr(k, ONE(g, "moment", "mean_acc", "first_moment"), "float", 1));
 	}
 	if (chance(g, 40))
-		B(k, "wp.atomic_add(%s, 0, c)", kit_arr(k, ONE(g, "total_count", "n_total", "count_sum"), "int", 1));
+		B(k, "wp.atomic_add(%s, 0, c)",
+		  kit_arr(k, ONE(g, "total_count", "n_total", "count_sum"), "int", 1));
 	/* the fullest bin's count, to scale a plot; the bins in use */
 	if (chance(g, 30))
 		B(k, "wp.atomic_max(%s, 0, c)", kit_arr(k, ONE(g, "peak", "max_count", "mode_count"), "int", 1));
 	if (chance(g, 25))
-		B(k, "wp.atomic_add(%s, 0, wp.min(c, 1))", kit_arr(k, ONE(g, "nonempty", "used_bins", "occupied"), "int", 1));
+		B(k, "wp.atomic_add(%s, 0, wp.min(c, 1))",
+		  kit_arr(k, ONE(g, "nonempty", "used_bins", "occupied"), "int", 1));
 	if (chance(g, 50))
-		B(k, "wp.atomic_cas(%s, %s, 0, c)", kit_arr(k, ONE(g, "first_count", "first_fill", "initial"), "int", 1), t);
+		B(k, "wp.atomic_cas(%s, %s, 0, c)",
+		  kit_arr(k, ONE(g, "first_count", "first_fill", "initial"), "int", 1), t);
 	kit_end(k, ONE(g, "drain_bins", "normalize_bins", "take_counts"));
 }
 
@@ -152,7 +158,8 @@ static void row_sums(Kit *k, const char *a)
 	else if (src == 2)
 		B(k, "e = %s[i, j] - %s[i, j]", a, kit_arr(k, ONE(g, "target", "ref", "A_ref"), "float", 2));
 	else if (src == 3)
-		B(k, "e = %s[i, j] * %s[i]", a, kit_arr(k, ONE(g, "inv_scale", "row_norm", "inv_sigma"), "float", 1));
+		B(k, "e = %s[i, j] * %s[i]", a,
+		  kit_arr(k, ONE(g, "inv_scale", "row_norm", "inv_sigma"), "float", 1));
 	else if (what != 0)
 		B(k, "e = %s[i, j]", a);
 	else
@@ -174,7 +181,8 @@ static void row_sums(Kit *k, const char *a)
 		const char *s = kit_num_not(k, 0.5, 3.0, "1.0");
 		int st = rnd(g, 3);
 		if (st == 2)
-			term = F(k, "wp.exp(e - %s[i])", kit_arr(k, ONE(g, "row_max", "max_logit", "shift"), "float", 1));
+			term = F(k, "wp.exp(e - %s[i])",
+				 kit_arr(k, ONE(g, "row_max", "max_logit", "shift"), "float", 1));
 		else
 			term = st == 1 && chance(g, 50) ? "wp.exp(e)" : F(k, "wp.exp(%s * e)", s);
 	} else if (what == 5) {
@@ -208,11 +216,14 @@ static void row_sums(Kit *k, const char *a)
 		term = what == 1 ? "e * e" : what == 2 ? "wp.abs(e)" : kit_prod(k, "e", kit_response(k, "e"));
 	}
 	if (chance(g, 25))
-		term = kit_prod(k, F(k, "%s[i, j]", kit_arr(k, ONE(g, "w", "mask", "entry_weight"), "float", 2)), term);
+		term = kit_prod(k, F(k, "%s[i, j]", kit_arr(k, ONE(g, "w", "mask", "entry_weight"), "float", 2)),
+				term);
 	/* scaled by one gain or a gain per row */
 	int sc = rnd(g, 10);
 	if (sc < 2)
-		term = kit_prod(k, F(k, "%s[i]", kit_arr(k, ONE(g, "row_scale", "row_weight", "inv_norm"), "float", 1)), term);
+		term = kit_prod(
+			k, F(k, "%s[i]", kit_arr(k, ONE(g, "row_scale", "row_weight", "inv_norm"), "float", 1)),
+			term);
 	else if (sc < 8 && (what != 0 || chance(g, 30)))
 		term = kit_prod(k, kit_coef(k, ONE(g, "scale", "weight", "gain"), 0.2, 0.95), term);
 	/* a row mean rather than a sum */
@@ -258,9 +269,11 @@ static void row_sums(Kit *k, const char *a)
 	} else if (second == 4) {
 		B(k, "wp.atomic_add(%s, 0, s)", kit_arr(k, ONE(g, "total", "sum_all", "grand_total"), "float", 1));
 	} else if (second == 5) {
-		B(k, "wp.atomic_add(%s, i, %s * %s)", kit_arr(k, ONE(g, "sum_sq", "second_moment", "sq_sum"), "float", 1), e, e);
+		B(k, "wp.atomic_add(%s, i, %s * %s)",
+		  kit_arr(k, ONE(g, "sum_sq", "second_moment", "sq_sum"), "float", 1), e, e);
 	} else if (second == 6) {
-		B(k, "wp.atomic_max(%s, i, %s)", kit_arr(k, ONE(g, "row_peak", "peak", "max_entry"), "float", 1), e);
+		B(k, "wp.atomic_max(%s, i, %s)", kit_arr(k, ONE(g, "row_peak", "peak", "max_entry"), "float", 1),
+		  e);
 	}
 	kit_end(k, ONE(g, "row_sums", "row_energy", "reduce_rows"));
 }
@@ -299,7 +312,8 @@ static void mat_vec(Kit *k, const char *a)
 	COV(g, stmt_for_dynamic);
 	const char *aij = F(k, "%s[i, j]", a), *xj = F(k, "%s[j]", xv);
 	/* the inputs maybe through a mask (dropout, a selection) */
-	const char *mask = form < 4 && chance(g, 20) ? kit_arr(k, ONE(g, "mask", "keep", "dropout"), "float", 1) : 0;
+	const char *mask =
+		form < 4 && chance(g, 20) ? kit_arr(k, ONE(g, "mask", "keep", "dropout"), "float", 1) : 0;
 	/* or standardized by the inputs' means and inverse deviations */
 	const char *mu = 0, *istd = 0;
 	if (form < 4 && chance(g, 20)) {
@@ -342,7 +356,8 @@ static void mat_vec(Kit *k, const char *a)
 		 * diagonal, with the dot product r.z of conjugate
 		 * gradients */
 		if (chance(g, 70)) {
-			const char *lam = chance(g, 75) ? kit_num(k, 0.005, 0.5) : kit_fparam(k, ONE(g, "lam", "damping", "shift"));
+			const char *lam = chance(g, 75) ? kit_num(k, 0.005, 0.5)
+							: kit_fparam(k, ONE(g, "lam", "damping", "shift"));
 			B(k, "r = %s[i] - acc - %s * %s[i]", rhs, lam, xv);
 		} else {
 			B(k, "r = %s[i] - acc", rhs);
@@ -354,9 +369,9 @@ static void mat_vec(Kit *k, const char *a)
 			B(k, "wp.atomic_add(%s, 0, r * r)", kit_arr(k, nn, "float", 1));
 		else if (nrm == 2) {
 			const char *rn = kit_arr(k, nn, "float", 1);
-			B(k, "wp.atomic_add(%s, 0, %s[i] * r * r)", rn, kit_arr(k, ONE(g, "row_weight", "wr", "sigma_inv"), "float", 1));
-		}
-		else if (nrm == 3)
+			B(k, "wp.atomic_add(%s, 0, %s[i] * r * r)", rn,
+			  kit_arr(k, ONE(g, "row_weight", "wr", "sigma_inv"), "float", 1));
+		} else if (nrm == 3)
 			B(k, "wp.atomic_max(%s, 0, wp.abs(r))", kit_arr(k, nn, "float", 1));
 		if (chance(g, 40)) {
 			B(k, "z = r * %s[i]", kit_arr(k, ONE(g, "inv_diag", "diag_inv", "precond"), "float", 1));
@@ -368,9 +383,12 @@ static void mat_vec(Kit *k, const char *a)
 		 * Richardson's by the relaxation alone; maybe with the
 		 * step's squared size or largest entry, the sweep's
 		 * convergence test */
-		const char *om = chance(g, 70) ? kit_num(k, 0.5, 0.95) : kit_fparam(k, ONE(g, "omega", "relax", "w"));
-		const char *dx = chance(g, 65) ? F(k, "(%s[i] - acc) * %s[i]", rhs, kit_arr(k, ONE(g, "inv_diag", "diag_inv", "precond"), "float", 1))
-					       : F(k, "(%s[i] - acc)", rhs);
+		const char *om =
+			chance(g, 70) ? kit_num(k, 0.5, 0.95) : kit_fparam(k, ONE(g, "omega", "relax", "w"));
+		const char *dx = chance(g, 65)
+					 ? F(k, "(%s[i] - acc) * %s[i]", rhs,
+					     kit_arr(k, ONE(g, "inv_diag", "diag_inv", "precond"), "float", 1))
+					 : F(k, "(%s[i] - acc)", rhs);
 		int conv = rnd(g, 3);
 		if (conv == 0) {
 			B(k, "%s[i] = %s[i] + %s", y, xv, kit_prod(k, om, dx));
@@ -454,9 +472,9 @@ static void mat_vec(Kit *k, const char *a)
 		}
 	}
 	kit_end(k, form == 2 || form == 3 ? ONE(g, "dense_layer", "linear_forward", "layer")
-		   : form == 4		  ? ONE(g, "residual", "compute_residual", "linear_residual")
-		   : form == 5		  ? ONE(g, "jacobi_sweep", "jacobi_step", "relax")
-				       : ONE(g, "matvec", "gemv", "apply_operator"));
+		   : form == 4            ? ONE(g, "residual", "compute_residual", "linear_residual")
+		   : form == 5            ? ONE(g, "jacobi_sweep", "jacobi_step", "relax")
+					  : ONE(g, "matvec", "gemv", "apply_operator"));
 }
 
 /* a joint histogram of two coordinates, a 2-D array of bins, maybe
@@ -478,7 +496,9 @@ static void histogram_2d(Kit *k)
 	 * third maybe averaged per cell: a height map) */
 	static const int pairs[3][3] = {{0, 1, 2}, {0, 2, 1}, {1, 2, 0}};
 	const int *ax = pairs[pt[6] == '3' ? rnd(g, 3) : 0];
-	const char *hs = pt[6] == '3' && chance(g, 30) ? kit_arr(k, ONE(g, "height_sum", "cell_sum", "z_sum"), "float", 2) : 0;
+	const char *hs = pt[6] == '3' && chance(g, 30)
+				 ? kit_arr(k, ONE(g, "height_sum", "cell_sum", "z_sum"), "float", 2)
+				 : 0;
 	kit_tid_line(k, 1, t, 0);
 	if (chance(g, 15)) {
 		static const char *const fl[3] = {"flags", "sample_flags", "valid_bits"};
@@ -523,10 +543,11 @@ static void histogram(Kit *k)
 	/* 0-2 an array, 3 a coordinate, 4 a subset, 5 the speeds
 	 * of velocities (a Maxwell distribution's histogram) */
 	int src = rnd(g, 6);
-	const char *xs = kit_arr(k, src == 3   ? ONE(g, "points", "positions", "x")
-				: src == 5 ? ONE(g, "v", "vel", "velocities")
-					   : ONE(g, "values", "samples", "x", "data"),
-			     src == 3 || src == 5 ? "wp.vec3" : "float", 1);
+	const char *xs = kit_arr(k,
+				 src == 3   ? ONE(g, "points", "positions", "x")
+				 : src == 5 ? ONE(g, "v", "vel", "velocities")
+					    : ONE(g, "values", "samples", "x", "data"),
+				 src == 3 || src == 5 ? "wp.vec3" : "float", 1);
 	const char *ids = src == 4 ? kit_arr(k, ONE(g, "indices", "selection", "ids"), "int", 1) : 0;
 	int weighted = chance(g, 50);
 	const char *w = weighted ? kit_arr(k, ONE(g, "weights", "w", "mass"), "float", 1) : 0;
@@ -572,7 +593,8 @@ static void histogram(Kit *k)
 	int map = src == 5 ? -1 : wpick(g, mw, 4);
 	if (map == 3) {
 		double c = atof(kit_num(k, 2.0, 9.5));
-		B(k, "b = int(wp.log(1.0 + %s * wp.abs(%s)) * %s * float(%s))", kit_dec(k, c), val, kit_dec(k, floor(1.0e5 / log(1.0 + c)) / 1.0e5), nb);
+		B(k, "b = int(wp.log(1.0 + %s * wp.abs(%s)) * %s * float(%s))", kit_dec(k, c), val,
+		  kit_dec(k, floor(1.0e5 / log(1.0 + c)) / 1.0e5), nb);
 	} else if (map == 0) {
 		B(k, "b = int((%s + 1.0) * 0.5 * float(%s))", val, nb);
 	} else if (map == 1) {
@@ -611,7 +633,8 @@ static void histogram(Kit *k)
 		const char *bs = kit_arr(k, ONE(g, "bin_sum", "sums", "value_sum"), "float", 1);
 		B(k, "wp.atomic_add(%s, b, %s)", bs, val);
 		if (chance(g, 40))
-			B(k, "wp.atomic_add(%s, b, %s * %s)", kit_arr(k, ONE(g, "bin_sq", "sq_sums", "value_sq"), "float", 1), val, val);
+			B(k, "wp.atomic_add(%s, b, %s * %s)",
+			  kit_arr(k, ONE(g, "bin_sq", "sq_sums", "value_sq"), "float", 1), val, val);
 	}
 	if (chance(g, 40)) {
 		/* a bit per bin, 32 bins to a word: set in a mask of the
@@ -639,8 +662,16 @@ static void bounds(Kit *k)
 	 * (a body's contact with the ground), or the highest */
 	static const int sw2[] = {70, 15, 15};
 	int sides = wpick(g, sw2, 3);
-	const char *lo = sides == 2 ? 0 : kit_arr(k, sides ? ONE(g, "lowest", "min_d", "support_lo") : ONE(g, "lower", "bounds_min", "lo"), "float", 1);
-	const char *hi = sides == 1 ? 0 : kit_arr(k, sides ? ONE(g, "highest", "max_d", "support_hi") : ONE(g, "upper", "bounds_max", "hi"), "float", 1);
+	const char *lo = sides == 2 ? 0
+				    : kit_arr(k,
+					      sides ? ONE(g, "lowest", "min_d", "support_lo")
+						    : ONE(g, "lower", "bounds_min", "lo"),
+					      "float", 1);
+	const char *hi = sides == 1 ? 0
+				    : kit_arr(k,
+					      sides ? ONE(g, "highest", "max_d", "support_hi")
+						    : ONE(g, "upper", "bounds_max", "hi"),
+					      "float", 1);
 	/* of the whole set, or of each group (a body's points) */
 	const char *grp = chance(g, 35) ? kit_arr(k, ONE(g, "group", "body", "owner"), "int", 1) : 0;
 	/* points, or spheres of a radius each or one margin */
@@ -710,9 +741,11 @@ static void bounds(Kit *k)
 	int axis = chance(g, 35) ? rnd(g, 3) : -1;
 	/* one direction for all, or one per group (each body's own
 	 * axis) */
-	const char *dir = axis >= 0		   ? 0
-			  : grp && chance(g, 35) ? F(k, "%s[g]", kit_arr(k, ONE(g, "axes", "group_dir", "body_axis"), "wp.vec3", 1))
-						 : kit_scalar(k, ONE(g, "axis", "direction", "normal"), "wp.vec3");
+	const char *dir =
+		axis >= 0 ? 0
+		: grp && chance(g, 35)
+			? F(k, "%s[g]", kit_arr(k, ONE(g, "axes", "group_dir", "body_axis"), "wp.vec3", 1))
+			: kit_scalar(k, ONE(g, "axis", "direction", "normal"), "wp.vec3");
 	/* along a coordinate axis (one side of a box) or a direction */
 	if (axis >= 0)
 		B(k, "d = q[%d]", axis);
@@ -739,7 +772,9 @@ static void bounds(Kit *k)
 		else if (rad)
 			B(k, "r = %s * %s", ri, kit_num_not(k, 1.0, 1.5, "1.0"));
 		else
-			B(k, "r = %s", chance(g, 20) ? kit_fparam(k, ONE(g, "margin", "thickness", "pad")) : kit_num(k, 0.005, 0.05));
+			B(k, "r = %s",
+			  chance(g, 20) ? kit_fparam(k, ONE(g, "margin", "thickness", "pad"))
+					: kit_num(k, 0.005, 0.05));
 		extent(k, lo, hi, at, "d", "r");
 		if (vel)
 			extent(k, lo, hi, at, "d1", "r");
@@ -747,7 +782,8 @@ static void bounds(Kit *k)
 	/* the radius of a bounding sphere about a given centre */
 	if (chance(g, 20)) {
 		const char *rm = kit_arr(k, ONE(g, "sphere_radius", "r_max", "bound_radius"), "float", 1);
-		B(k, "wp.atomic_max(%s, %s, wp.length(q - %s))", rm, at, kit_scalar(k, ONE(g, "sphere_center", "c0", "ref_point"), "wp.vec3"));
+		B(k, "wp.atomic_max(%s, %s, wp.length(q - %s))", rm, at,
+		  kit_scalar(k, ONE(g, "sphere_center", "c0", "ref_point"), "wp.vec3"));
 	}
 	/* 2: the points' sum for a centroid, 3: and their count, 4:
 	 * their sum weighted by mass, and the mass (a centre of mass) */
@@ -755,11 +791,14 @@ static void bounds(Kit *k)
 	if (centre == 4) {
 		const char *pm = kit_arr(k, ONE(g, "mass", "m", "point_mass"), "float", 1);
 		B(k, "mq = %s[%s]", pm, ids ? "pid" : t);
-		B(k, "wp.atomic_add(%s, %s, q * mq)", kit_arr(k, ONE(g, "mass_moment", "com_sum", "weighted_sum"), "wp.vec3", 1), at);
-		B(k, "wp.atomic_add(%s, %s, mq)", kit_arr(k, ONE(g, "mass_sum", "total_mass", "m_sum"), "float", 1), at);
+		B(k, "wp.atomic_add(%s, %s, q * mq)",
+		  kit_arr(k, ONE(g, "mass_moment", "com_sum", "weighted_sum"), "wp.vec3", 1), at);
+		B(k, "wp.atomic_add(%s, %s, mq)", kit_arr(k, ONE(g, "mass_sum", "total_mass", "m_sum"), "float", 1),
+		  at);
 	}
 	if (centre == 2 || centre == 3)
-		B(k, "wp.atomic_add(%s, %s, q)", kit_arr(k, ONE(g, "center_sum", "centroid", "sum_pos"), "wp.vec3", 1), at);
+		B(k, "wp.atomic_add(%s, %s, q)",
+		  kit_arr(k, ONE(g, "center_sum", "centroid", "sum_pos"), "wp.vec3", 1), at);
 	if (centre == 3)
 		B(k, "wp.atomic_add(%s, %s, 1)", kit_arr(k, ONE(g, "num_points", "count", "n_pts"), "int", 1), at);
 	kit_end(k, ONE(g, "compute_bounds", "bounds", "extents"));
@@ -777,7 +816,8 @@ static void sums(Kit *k, int kind)
 	int qty = kind == 4 ? rnd(g, 7) : -1;
 	const char *v = qty >= 5 ? 0 : kit_arr(k, ONE(g, "v", "vel", "velocities"), "wp.vec3", 1);
 	int umass = chance(g, 20); /* one mass for every particle */
-	const char *m = umass ? kit_fparam(k, ONE(g, "particle_mass", "mass", "m0")) : kit_arr(k, ONE(g, "mass", "m", "masses"), "float", 1);
+	const char *m = umass ? kit_fparam(k, ONE(g, "particle_mass", "mass", "m0"))
+			      : kit_arr(k, ONE(g, "mass", "m", "masses"), "float", 1);
 	const char *grp = chance(g, 35) ? kit_arr(k, ONE(g, "group", "body", "cluster"), "int", 1) : 0;
 	const char *at = grp ? "b" : "0";
 	kit_tid_line(k, 1, t, 0);
@@ -824,7 +864,8 @@ static void sums(Kit *k, int kind)
 			const char *w = kit_arr(k, wn, "wp.vec3", 1);
 			B(k, "wi = %s[%s]", w, t);
 			if (chance(g, 50))
-				B(k, "erot = 0.5 * wp.dot(wi, %s[%s] * wi)", kit_arr(k, ONE(g, "inertia", "I_body", "moment"), "wp.mat33", 1), t);
+				B(k, "erot = 0.5 * wp.dot(wi, %s[%s] * wi)",
+				  kit_arr(k, ONE(g, "inertia", "I_body", "moment"), "wp.mat33", 1), t);
 			else {
 				const char *in = kit_arr(k, ONE(g, "inertia", "I_body", "moment"), "float", 1);
 				B(k, "erot = %s * %s[%s] * wp.dot(wi, wi)", kit_num_not(k, 0.2, 0.6, "0.5"), in, t);
@@ -832,14 +873,17 @@ static void sums(Kit *k, int kind)
 			if (rot == 2)
 				B(k, "wp.atomic_add(%s, %s, ke + erot)", tot, at);
 			else
-				B(k, "wp.atomic_add(%s, %s, erot)", kit_arr(k, ONE(g, "rot_energy", "e_rot", "spin_energy"), "float", 1), at);
+				B(k, "wp.atomic_add(%s, %s, erot)",
+				  kit_arr(k, ONE(g, "rot_energy", "e_rot", "spin_energy"), "float", 1), at);
 		}
 		if (rot != 2)
 			B(k, "wp.atomic_add(%s, %s, ke)", tot, at);
 		if (chance(g, 30))
-			B(k, "%s[%s] = ke", kit_arr(k, ONE(g, "ke_particle", "particle_energy", "ke_out"), "float", 1), t);
+			B(k, "%s[%s] = ke",
+			  kit_arr(k, ONE(g, "ke_particle", "particle_energy", "ke_out"), "float", 1), t);
 		if (chance(g, 20))
-			B(k, "wp.atomic_add(%s, %s, 1)", kit_arr(k, ONE(g, "count", "num", "members"), "int", 1), at);
+			B(k, "wp.atomic_add(%s, %s, 1)", kit_arr(k, ONE(g, "count", "num", "members"), "int", 1),
+			  at);
 		/* with the linear momentum, the potential energy, the
 		 * angular momentum: one or more of them */
 		int what = 1 + rnd(g, 7);
@@ -856,21 +900,25 @@ static void sums(Kit *k, int kind)
 			const char *pe = kit_arr(k, ONE(g, "potential", "pe", "height_energy"), "float", 1);
 			int pot = rnd(g, 6);
 			if (pot == 0)
-				B(k, "wp.atomic_add(%s, %s, %s * %s * %s[%s][1])", pe, at, mi, kit_num(k, 2.0, 9.81), x, t);
+				B(k, "wp.atomic_add(%s, %s, %s * %s * %s[%s][1])", pe, at, mi,
+				  kit_num(k, 2.0, 9.81), x, t);
 			else if (pot == 1)
-				B(k, "wp.atomic_add(%s, %s, %s * wp.dot(%s[%s], %s[%s]))", pe, at, kit_num(k, 0.05, 0.8), x, t, x, t);
+				B(k, "wp.atomic_add(%s, %s, %s * wp.dot(%s[%s], %s[%s]))", pe, at,
+				  kit_num(k, 0.05, 0.8), x, t, x, t);
 			else if (pot == 2)
-				B(k, "wp.atomic_add(%s, %s, %s)", pe, at, kit_prod(k, mi, kit_response(k, F(k, "%s[%s][1]", x, t))));
+				B(k, "wp.atomic_add(%s, %s, %s)", pe, at,
+				  kit_prod(k, mi, kit_response(k, F(k, "%s[%s][1]", x, t))));
 			else if (pot == 3) {
 				const char *gm = kit_num(k, 2.0, 9.81);
-				B(k, "wp.atomic_add(%s, %s, %s * %s * (%s[%s][1] - %s))", pe, at, mi, gm, x, t, kit_num(k, -0.5, 0.5));
-			}
-			else if (pot == 4)
+				B(k, "wp.atomic_add(%s, %s, %s * %s * (%s[%s][1] - %s))", pe, at, mi, gm, x, t,
+				  kit_num(k, -0.5, 0.5));
+			} else if (pot == 4)
 				B(k, "wp.atomic_add(%s, %s, -%s * wp.dot(%s, %s[%s]))", pe, at, mi,
 				  kit_scalar(k, ONE(g, "gravity", "g", "accel"), "wp.vec3"), x, t);
 			else {
 				const char *an = kit_arr(k, ONE(g, "anchor", "rest", "x0"), "wp.vec3", 1);
-				B(k, "wp.atomic_add(%s, %s, %s * wp.length_sq(%s[%s] - %s[%s]))", pe, at, kit_num(k, 0.05, 0.8), x, t, an, t);
+				B(k, "wp.atomic_add(%s, %s, %s * wp.length_sq(%s[%s] - %s[%s]))", pe, at,
+				  kit_num(k, 0.05, 0.8), x, t, an, t);
 			}
 		}
 		if (what & 4) {
@@ -899,7 +947,8 @@ static void sums(Kit *k, int kind)
 			q = "speed";
 			if (grp && chance(g, 40)) {
 				thr = slow ? kit_num(k, 0.85, 1.3) : kit_num(k, 1.0, 1.6);
-				B(k, "speed = wp.length(vi - %s[b])", kit_arr(k, ONE(g, "v_mean", "group_vel", "v_com"), "wp.vec3", 1));
+				B(k, "speed = wp.length(vi - %s[b])",
+				  kit_arr(k, ONE(g, "v_mean", "group_vel", "v_com"), "wp.vec3", 1));
 			} else {
 				thr = slow ? kit_num(k, 0.6, 1.05) : kit_num(k, 0.7, 1.2);
 				B(k, "speed = wp.length(vi)");
@@ -920,7 +969,8 @@ static void sums(Kit *k, int kind)
 			thr = kit_num(k, 0.85, 1.3);
 			q = "dist";
 			const char *xp = kit_arr(k, ONE(g, "x", "positions", "pos"), "wp.vec3", 1);
-			B(k, "dist = wp.length(%s[%s] - %s)", xp, t, kit_scalar(k, ONE(g, "center", "origin", "target"), "wp.vec3"));
+			B(k, "dist = wp.length(%s[%s] - %s)", xp, t,
+			  kit_scalar(k, ONE(g, "center", "origin", "target"), "wp.vec3"));
 		}
 		/* past a threshold, or inside a band about a value (its
 		 * half-width tuned too) */
@@ -935,19 +985,27 @@ static void sums(Kit *k, int kind)
 		} else {
 			B(k, "if %s %s %s:", q, slow ? "<" : ">", thr);
 			excess = slow ? (thr[0] == '-' ? F(k, "(-%s - %s)", thr + 1, q) : F(k, "(%s - %s)", thr, q))
-				 : thr[0] == '-' ? F(k, "(%s + %s)", q, thr + 1) : F(k, "(%s - %s)", q, thr);
+				 : thr[0] == '-' ? F(k, "(%s + %s)", q, thr + 1)
+						 : F(k, "(%s - %s)", q, thr);
 		}
 		k->ind++;
-		const char *cnt = kit_arr(k, band       ? ONE(g, "in_band", "count", "num_near")
-					     : qty == 5 ? (slow ? ONE(g, "below", "count", "num_low") : ONE(g, "above", "count", "num_high"))
-					     : qty == 6 ? (slow ? ONE(g, "inside", "count", "num_near") : ONE(g, "outside", "count", "num_far"))
-					     : slow     ? ONE(g, "slow", "count", "num_slow")
-						        : ONE(g, "fast", "count", "num_fast"), "int", 1);
+		const char *cnt = kit_arr(k,
+					  band       ? ONE(g, "in_band", "count", "num_near")
+					  : qty == 5 ? (slow ? ONE(g, "below", "count", "num_low")
+							     : ONE(g, "above", "count", "num_high"))
+					  : qty == 6 ? (slow ? ONE(g, "inside", "count", "num_near")
+							     : ONE(g, "outside", "count", "num_far"))
+					  : slow     ? ONE(g, "slow", "count", "num_slow")
+						     : ONE(g, "fast", "count", "num_fast"),
+					  "int", 1);
 		B(k, "wp.atomic_add(%s, %s, 1)", cnt, at);
 		/* what they sum: the excess past the threshold, its square
 		 * (a penalty), a response of it, or their mass */
 		int ws = rnd(g, 20);
-		const char *wv = ws < 3 ? excess : ws < 6 ? F(k, "%s * %s", excess, excess) : ws < 18 ? kit_response(k, excess) : 0;
+		const char *wv = ws < 3    ? excess
+				 : ws < 6  ? F(k, "%s * %s", excess, excess)
+				 : ws < 18 ? kit_response(k, excess)
+					   : 0;
 		if (wv)
 			B(k, "wp.atomic_add(%s, %s, %s)", tot, at, kit_prod(k, mi, wv));
 		else
@@ -957,7 +1015,8 @@ static void sums(Kit *k, int kind)
 			COV(g, stmt_else);
 			B(k, "else:");
 			k->ind++;
-			B(k, "wp.atomic_add(%s, %s, 1)", kit_arr(k, ONE(g, "others", "rest_count", "num_below"), "int", 1), at);
+			B(k, "wp.atomic_add(%s, %s, 1)",
+			  kit_arr(k, ONE(g, "others", "rest_count", "num_below"), "int", 1), at);
 			k->ind--;
 		}
 	}

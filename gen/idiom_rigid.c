@@ -30,7 +30,8 @@ static void shaped_atomic(Kit *k, int add, int xform, const char *arr_, const ch
 	G *g = k->g;
 	B(k, "wp.atomic_%s(%s, %s, %s)", add ? "add" : "sub", arr_, idx, val);
 	g->cov->b[add ? GB_ATOMIC_ADD : GB_ATOMIC_SUB]--;
-	g->cov->b[add ? (xform ? GB_ATOMIC_ADD_X : GB_ATOMIC_ADD_Q) : (xform ? GB_ATOMIC_SUB_X : GB_ATOMIC_SUB_Q)]++;
+	g->cov->b[add ? (xform ? GB_ATOMIC_ADD_X : GB_ATOMIC_ADD_Q)
+		      : (xform ? GB_ATOMIC_SUB_X : GB_ATOMIC_SUB_Q)]++;
 }
 
 /* Rotations averaged per cluster (shape matching, fused sensors), after
@@ -55,8 +56,9 @@ static void average_rotations(Kit *k)
 		else
 			B(k, "r = wp.quat_inverse(wp.normalize(%s[%s])) * r", rest, t);
 	}
-	const char *ref = chance(g, 60) ? F(k, "%s[c]", kit_arr(k, ONE(g, "ref_rot", "q_ref", "cluster_rot"), "wp.quat", 1))
-					: kit_scalar(k, ONE(g, "ref", "q_rest", "rest_rot"), "wp.quat");
+	const char *ref =
+		chance(g, 60) ? F(k, "%s[c]", kit_arr(k, ONE(g, "ref_rot", "q_ref", "cluster_rot"), "wp.quat", 1))
+			      : kit_scalar(k, ONE(g, "ref", "q_rest", "rest_rot"), "wp.quat");
 	B(k, "c = %s[%s]", own, t);
 	COV(g, stmt_if);
 	B(k, "if wp.dot(r, %s) < 0.0:", ref);
@@ -83,7 +85,8 @@ static void average_rotations(Kit *k)
 		break;
 	case 1: {
 		const char *res = kit_arr(k, ONE(g, "residual", "err", "fit_error"), "float", 1);
-		B(k, "w = wp.exp(-%s * %s[%s])", kit_coef(k, ONE(g, "sharpness", "falloff", "inv_sigma"), 0.5, 4.0), res, t);
+		B(k, "w = wp.exp(-%s * %s[%s])", kit_coef(k, ONE(g, "sharpness", "falloff", "inv_sigma"), 0.5, 4.0),
+		  res, t);
 		w = "w";
 		break;
 	}
@@ -131,7 +134,8 @@ static void average_rotations(Kit *k)
 		B(k, "wp.atomic_add(%s, c, %s[%s]%s)", cs, pos, t, w ? F(k, " * %s", w) : "");
 	}
 	if (w && chance(g, 60))
-		B(k, "wp.atomic_add(%s, c, %s)", kit_arr(k, ONE(g, "weight_sum", "w_total", "norm"), "float", 1), w);
+		B(k, "wp.atomic_add(%s, c, %s)", kit_arr(k, ONE(g, "weight_sum", "w_total", "norm"), "float", 1),
+		  w);
 	else if (!w && chance(g, 40))
 		B(k, "wp.atomic_add(%s, c, 1)", kit_arr(k, ONE(g, "count", "members", "n_in"), "int", 1));
 	if (gate)
@@ -187,17 +191,22 @@ static void integrate_bodies(Kit *k)
 		 * and, in two of three, the inverse inertia in the world frame
 		 * or in the body's */
 		const char *bf = kit_arr(k, ONE(g, "body_f", "wrenches", "body_force"), "wp.spatial_vector", 1);
-		const char *im = chance(g, 60) ? F(k, "%s[%s]", kit_arr(k, ONE(g, "body_inv_mass", "inv_mass", "inv_m"), "float", 1), t)
-					       : kit_coef(k, ONE(g, "inv_mass", "inv_m", "body_inv_mass"), 0.2, 2.0);
+		const char *im =
+			chance(g, 60) ? F(k, "%s[%s]",
+					  kit_arr(k, ONE(g, "body_inv_mass", "inv_mass", "inv_m"), "float", 1), t)
+				      : kit_coef(k, ONE(g, "inv_mass", "inv_m", "body_inv_mass"), 0.2, 2.0);
 		B(k, "f = %s[%s]", bf, t);
 		B(k, "v = v + wp.spatial_bottom(f) * (%s * %s)", im, dt);
 		int ang = rnd(g, 3);
 		if (ang) {
-			const char *ii = kit_arr(k, ONE(g, "body_inv_inertia", "inv_I", "inv_inertia"), "wp.mat33", 1);
+			const char *ii =
+				kit_arr(k, ONE(g, "body_inv_inertia", "inv_I", "inv_inertia"), "wp.mat33", 1);
 			if (ang == 1)
 				B(k, "w = w + %s[%s] * wp.spatial_top(f) * %s", ii, t, dt);
 			else
-				B(k, "w = w + wp.quat_rotate(r, %s[%s] * wp.quat_rotate_inv(r, wp.spatial_top(f))) * %s", ii, t, dt);
+				B(k,
+				  "w = w + wp.quat_rotate(r, %s[%s] * wp.quat_rotate_inv(r, wp.spatial_top(f))) * %s",
+				  ii, t, dt);
 		}
 	}
 	/* a speed limit, and gravity in the model's units (a literal's
@@ -223,7 +232,8 @@ static void integrate_bodies(Kit *k)
 		damp(k, "v", dt, factor, rate);
 	}
 	/* about the centre of mass, at an offset in the body frame */
-	const char *com = chance(g, 25) ? kit_arr(k, ONE(g, "body_com", "com_local", "com_offset"), "wp.vec3", 1) : 0;
+	const char *com =
+		chance(g, 25) ? kit_arr(k, ONE(g, "body_com", "com_local", "com_offset"), "wp.vec3", 1) : 0;
 	if (com) {
 		B(k, "com = %s[%s]", com, t);
 		B(k, "x_com = p + wp.quat_rotate(r, com) + v * %s", dt);
@@ -232,7 +242,9 @@ static void integrate_bodies(Kit *k)
 	}
 	static const int rw[] = {55, 20, 25};
 	switch (wpick(g, rw, 3)) {
-	case 0: B(k, "r = wp.normalize(r + wp.quat(w, 0.0) * r * (0.5 * %s))", dt); break;
+	case 0:
+		B(k, "r = wp.normalize(r + wp.quat(w, 0.0) * r * (0.5 * %s))", dt);
+		break;
 	case 1: /* a spin in the body frame */
 		B(k, "r = wp.normalize(r + r * wp.quat(w, 0.0) * (0.5 * %s))", dt);
 		break;
@@ -253,7 +265,8 @@ static void integrate_bodies(Kit *k)
 		B(k, "%s[%s] = wp.transform(p, r)", o, t);
 	}
 	if (vel_out) {
-		const char *vo = kit_arr(k, ONE(g, "body_qd_new", "twists_out", "body_qd_out"), "wp.spatial_vector", 1);
+		const char *vo =
+			kit_arr(k, ONE(g, "body_qd_new", "twists_out", "body_qd_out"), "wp.spatial_vector", 1);
 		B(k, "%s[%s] = wp.spatial_vector(w, v)", vo, t);
 	}
 	kit_end(k, ONE(g, "integrate_bodies", "advance_bodies", "step_bodies"));
@@ -269,12 +282,14 @@ void idiom_rigid(Kit *k)
 		 * a transform or a position and a rotation; or instances of a
 		 * shape, each point through its instance's pose */
 		int split = chance(g, 30);
-		const char *inst = chance(g, 25) ? kit_arr(k, ONE(g, "instance", "shape_id", "mesh_id"), "int", 1) : 0;
+		const char *inst =
+			chance(g, 25) ? kit_arr(k, ONE(g, "instance", "shape_id", "mesh_id"), "int", 1) : 0;
 		const char *xf = 0, *pos = 0, *rq = 0;
 		if (inst) {
 			xf = split ? 0 : kit_arr(k, ONE(g, "xforms", "instance_X", "shape_X"), "wp.transform", 1);
 			pos = split ? kit_arr(k, ONE(g, "origins", "instance_pos", "shape_pos"), "wp.vec3", 1) : 0;
-			rq = split ? kit_arr(k, ONE(g, "orientations", "instance_rot", "shape_rot"), "wp.quat", 1) : 0;
+			rq = split ? kit_arr(k, ONE(g, "orientations", "instance_rot", "shape_rot"), "wp.quat", 1)
+				   : 0;
 		} else {
 			xf = split ? 0 : kit_scalar(k, ONE(g, "xform", "pose", "frame"), "wp.transform");
 			pos = split ? kit_scalar(k, ONE(g, "origin", "position", "translation"), "wp.vec3") : 0;
@@ -295,7 +310,8 @@ void idiom_rigid(Kit *k)
 		}
 		/* the points scaled first (a uniform scale keeps the normals) */
 		if (chance(g, 30))
-			B(k, "p = %s[%s] * %s", pts, t, kit_coef(k, ONE(g, "scale", "shape_scale", "size"), 0.5, 2.0));
+			B(k, "p = %s[%s] * %s", pts, t,
+			  kit_coef(k, ONE(g, "scale", "shape_scale", "size"), 0.5, 2.0));
 		else
 			B(k, "p = %s[%s]", pts, t);
 		int inv = chance(g, 40);
@@ -316,7 +332,8 @@ void idiom_rigid(Kit *k)
 			const char *nrm = kit_arr(k, ONE(g, "normals", "local_n", "dirs"), "wp.vec3", 1);
 			const char *no = kit_arr(k, ONE(g, "normals_out", "world_n", "dirs_out"), "wp.vec3", 1);
 			if (split)
-				B(k, "%s[%s] = wp.normalize(%s(rot, %s[%s]))", no, t, inv ? "wp.quat_rotate_inv" : "wp.quat_rotate", nrm, t);
+				B(k, "%s[%s] = wp.normalize(%s(rot, %s[%s]))", no, t,
+				  inv ? "wp.quat_rotate_inv" : "wp.quat_rotate", nrm, t);
 			else
 				B(k, "%s[%s] = wp.normalize(wp.transform_vector(%s, %s[%s]))", no, t, xf, nrm, t);
 		}
@@ -369,13 +386,17 @@ void idiom_rigid(Kit *k)
 			 * speed into it when that is known, with viscous friction
 			 * along it */
 			int up = chance(g, 70) ? 1 : 2;
-			const char *plane = chance(g, 20) ? kit_scalar(k, ONE(g, "ground", "ground_plane", "plane"), "wp.vec4") : 0;
-			const char *f = turn == 2 ? kit_arr(k, ONE(g, "body_f", "wrenches", "body_force"), "wp.spatial_vector", 1)
+			const char *plane =
+				chance(g, 20) ? kit_scalar(k, ONE(g, "ground", "ground_plane", "plane"), "wp.vec4")
+					      : 0;
+			const char *f = turn == 2 ? kit_arr(k, ONE(g, "body_f", "wrenches", "body_force"),
+							    "wp.spatial_vector", 1)
 						  : kit_arr(k, ONE(g, "contact_f", "forces", "f"), "wp.vec3", 1);
 			const char *kc = kit_fparam(k, ONE(g, "contact_ke", "ke", "stiffness"));
 			COV(g, stmt_if);
 			/* (the contact with a plane begins a tuned margin early) */
-			const char *h = plane ? F(k, "%s - %s[3]", kit_num(k, 0.005, 0.08), plane) : kit_num(k, -0.2, 0.3);
+			const char *h =
+				plane ? F(k, "%s - %s[3]", kit_num(k, 0.005, 0.08), plane) : kit_num(k, -0.2, 0.3);
 			const char *height = plane ? "wp.dot(n, world)" : F(k, "world[%d]", up);
 			if (plane)
 				B(k, "n = wp.vec3(%s[0], %s[1], %s[2])", plane, plane, plane);
@@ -389,8 +410,11 @@ void idiom_rigid(Kit *k)
 			const char *law = kit_prod(k, kc, chance(g, 30) ? "depth" : kit_response(k, "depth"));
 			const char *vn = plane ? "wp.dot(pv, n)" : F(k, "pv[%d]", up);
 			if (vel)
-				law = F(k, "%s - %s * wp.min(%s, 0.0)", law, kit_coef(k, ONE(g, "contact_kd", "kd", "damping"), 0.05, 0.5), vn);
-			const char *fv = plane ? F(k, "n * (%s)", law) : up == 1 ? F(k, "wp.vec3(0.0, %s, 0.0)", law) : F(k, "wp.vec3(0.0, 0.0, %s)", law);
+				law = F(k, "%s - %s * wp.min(%s, 0.0)", law,
+					kit_coef(k, ONE(g, "contact_kd", "kd", "damping"), 0.05, 0.5), vn);
+			const char *fv = plane     ? F(k, "n * (%s)", law)
+					 : up == 1 ? F(k, "wp.vec3(0.0, %s, 0.0)", law)
+						   : F(k, "wp.vec3(0.0, 0.0, %s)", law);
 			if (vel && chance(g, 40)) {
 				B(k, "fc = %s", fv);
 				const char *kf = kit_coef(k, ONE(g, "contact_kf", "kf", "friction"), 0.05, 0.8);
@@ -406,7 +430,8 @@ void idiom_rigid(Kit *k)
 				fv = "fc";
 			}
 			if (turn == 2) {
-				B(k, "wp.atomic_add(%s, body, wp.spatial_vector(wp.cross(arm, %s), %s))", f, fv, fv);
+				B(k, "wp.atomic_add(%s, body, wp.spatial_vector(wp.cross(arm, %s), %s))", f, fv,
+				  fv);
 			} else {
 				B(k, "wp.atomic_add(%s, body, %s)", f, fv);
 				if (turn)
@@ -432,13 +457,21 @@ void idiom_rigid(Kit *k)
 		if (chance(g, 50)) {
 			/* the body-frame inertia as a matrix or as its principal
 			 * moments */
-			const char *inertia = chance(g, 70) ? F(k, "%s[%s]", kit_arr(k, ONE(g, "inertia", "body_I", "I_body"), "wp.mat33", 1), t)
-							    : F(k, "wp.diag(%s[%s])", kit_arr(k, ONE(g, "moments", "I_diag", "principal_I"), "wp.vec3", 1), t);
+			const char *inertia =
+				chance(g, 70)
+					? F(k, "%s[%s]",
+					    kit_arr(k, ONE(g, "inertia", "body_I", "I_body"), "wp.mat33", 1), t)
+					: F(k, "wp.diag(%s[%s])",
+					    kit_arr(k, ONE(g, "moments", "I_diag", "principal_I"), "wp.vec3", 1),
+					    t);
 			B(k, "R = wp.quat_to_matrix(r)");
-			const char *o = kit_arr(k, ONE(g, "inertia_world", "I_world", "world_inertia"), "wp.mat33", 1);
+			const char *o =
+				kit_arr(k, ONE(g, "inertia_world", "I_world", "world_inertia"), "wp.mat33", 1);
 			/* an armature: inertia added about every axis, as warp.sim's
 			 * bodies carry for stability */
-			const char *arm = chance(g, 40) ? F(k, " + %s * wp.identity(n=3, dtype=float)", kit_num(k, 0.002, 0.08)) : "";
+			const char *arm = chance(g, 40) ? F(k, " + %s * wp.identity(n=3, dtype=float)",
+							    kit_num(k, 0.002, 0.08))
+							: "";
 			if (chance(g, 2)) {
 				B(k, "Iw = R * %s * wp.transpose(R)%s", inertia, arm);
 			} else {
@@ -446,8 +479,13 @@ void idiom_rigid(Kit *k)
 				 * axis theorem), the body's mass tuned, the point one
 				 * for all or one per body; or an inertia given about
 				 * that point moved back to the centre of mass */
-				const char *off = chance(g, 65) ? kit_scalar(k, ONE(g, "offset", "pivot", "com_offset"), "wp.vec3")
-								: F(k, "%s[%s]", kit_arr(k, ONE(g, "offset", "pivot", "com_offset"), "wp.vec3", 1), t);
+				const char *off =
+					chance(g, 65)
+						? kit_scalar(k, ONE(g, "offset", "pivot", "com_offset"), "wp.vec3")
+						: F(k, "%s[%s]",
+						    kit_arr(k, ONE(g, "offset", "pivot", "com_offset"), "wp.vec3",
+							    1),
+						    t);
 				B(k, "d = wp.quat_rotate(r, %s)", off);
 				const char *m = kit_num(k, 0.02, 0.8);
 				int back = chance(g, 30);
@@ -455,9 +493,11 @@ void idiom_rigid(Kit *k)
 					/* the same term through the cross-product matrix:
 					 * -[d]x^2 = |d|^2 I - d d^T */
 					B(k, "S = wp.skew(d)");
-					B(k, "Iw = R * %s * wp.transpose(R) %s %s * S * S%s", inertia, back ? "+" : "-", m, arm);
+					B(k, "Iw = R * %s * wp.transpose(R) %s %s * S * S%s", inertia,
+					  back ? "+" : "-", m, arm);
 				} else {
-					B(k, "Iw = R * %s * wp.transpose(R) %s %s * (wp.dot(d, d) * wp.identity(n=3, dtype=float) - wp.outer(d, d))%s",
+					B(k,
+					  "Iw = R * %s * wp.transpose(R) %s %s * (wp.dot(d, d) * wp.identity(n=3, dtype=float) - wp.outer(d, d))%s",
 					  inertia, back ? "-" : "+", m, arm);
 				}
 			}
@@ -465,24 +505,31 @@ void idiom_rigid(Kit *k)
 			int inv = chance(g, 35);
 			if (inv) {
 				/* the inverse inertia too, the body's given */
-				const char *ii = kit_arr(k, ONE(g, "inv_inertia", "body_inv_I", "inv_I_body"), "wp.mat33", 1);
-				const char *io = kit_arr(k, ONE(g, "inv_inertia_world", "inv_I_world", "world_inv_inertia"), "wp.mat33", 1);
+				const char *ii = kit_arr(k, ONE(g, "inv_inertia", "body_inv_I", "inv_I_body"),
+							 "wp.mat33", 1);
+				const char *io =
+					kit_arr(k, ONE(g, "inv_inertia_world", "inv_I_world", "world_inv_inertia"),
+						"wp.mat33", 1);
 				B(k, "Iw_inv = R * %s[%s] * wp.transpose(R)", ii, t);
 				B(k, "%s[%s] = Iw_inv", io, t);
 			}
 			if (inv && chance(g, 40)) {
 				/* the spin recovered from a world angular momentum (an
 				 * integrator that carries L), maybe its kinetic energy */
-				B(k, "L = %s[%s]", kit_arr(k, ONE(g, "L_world", "ang_momentum", "momentum"), "wp.vec3", 1), t);
+				B(k, "L = %s[%s]",
+				  kit_arr(k, ONE(g, "L_world", "ang_momentum", "momentum"), "wp.vec3", 1), t);
 				B(k, "w = Iw_inv * L");
-				B(k, "%s[%s] = w", kit_arr(k, ONE(g, "omega_world", "w_world", "spin_world"), "wp.vec3", 1), t);
+				B(k, "%s[%s] = w",
+				  kit_arr(k, ONE(g, "omega_world", "w_world", "spin_world"), "wp.vec3", 1), t);
 				if (chance(g, 50))
-					B(k, "%s[%s] = 0.5 * wp.dot(w, L)", kit_arr(k, ONE(g, "ke_rot", "spin_energy", "rot_energy"), "float", 1), t);
+					B(k, "%s[%s] = 0.5 * wp.dot(w, L)",
+					  kit_arr(k, ONE(g, "ke_rot", "spin_energy", "rot_energy"), "float", 1), t);
 			} else if (chance(g, 50)) {
 				/* the angular momentum of a spin in the body frame or
 				 * the world's, and maybe its kinetic energy */
 				const char *wb = kit_arr(k, ONE(g, "omega_body", "w_local", "spin"), "wp.vec3", 1);
-				const char *L = kit_arr(k, ONE(g, "L_world", "ang_momentum", "momentum"), "wp.vec3", 1);
+				const char *L =
+					kit_arr(k, ONE(g, "L_world", "ang_momentum", "momentum"), "wp.vec3", 1);
 				if (chance(g, 65))
 					B(k, "w = wp.quat_rotate(r, %s[%s])", wb, t);
 				else
@@ -492,12 +539,15 @@ void idiom_rigid(Kit *k)
 				if (chance(g, 30))
 					/* the gyroscopic torque, w x L, that an explicit
 					 * step of the spin subtracts */
-					B(k, "%s[%s] = wp.cross(w, L)", kit_arr(k, ONE(g, "gyro", "tau_gyro", "gyroscopic"), "wp.vec3", 1), t);
+					B(k, "%s[%s] = wp.cross(w, L)",
+					  kit_arr(k, ONE(g, "gyro", "tau_gyro", "gyroscopic"), "wp.vec3", 1), t);
 				int ke = rnd(g, 5);
 				if (ke == 1)
-					B(k, "%s[%s] = 0.5 * wp.dot(w, L)", kit_arr(k, ONE(g, "ke_rot", "spin_energy", "rot_energy"), "float", 1), t);
+					B(k, "%s[%s] = 0.5 * wp.dot(w, L)",
+					  kit_arr(k, ONE(g, "ke_rot", "spin_energy", "rot_energy"), "float", 1), t);
 				else if (ke == 2)
-					B(k, "wp.atomic_add(%s, 0, 0.5 * wp.dot(w, L))", kit_arr(k, ONE(g, "ke_total", "kinetic", "energy"), "float", 1));
+					B(k, "wp.atomic_add(%s, 0, 0.5 * wp.dot(w, L))",
+					  kit_arr(k, ONE(g, "ke_total", "kinetic", "energy"), "float", 1));
 			}
 		} else {
 			const char *dir = kit_arr(k, ONE(g, "local_dir", "axes", "body_dirs"), "wp.vec3", 1);
@@ -513,10 +563,17 @@ void idiom_rigid(Kit *k)
 			const char *spin = 0;
 			if (spun) {
 				const char *ang = kit_arr(k, ONE(g, "angle", "theta", "spin_angle"), "float", 1);
-				const char *axis = chance(g, 70) ? kit_scalar(k, ONE(g, "axis", "spin_axis", "hinge"), "wp.vec3")
-								 : F(k, "%s[%s]", kit_arr(k, ONE(g, "axis", "spin_axis", "hinge"), "wp.vec3", 1), t);
-				const char *th = chance(g, 50) ? F(k, "%s[%s]", ang, t)
-							       : F(k, "%s[%s] * %s", ang, t, kit_coef(k, ONE(g, "rate", "gain", "spin_rate"), 0.5, 3.0));
+				const char *axis =
+					chance(g, 70)
+						? kit_scalar(k, ONE(g, "axis", "spin_axis", "hinge"), "wp.vec3")
+						: F(k, "%s[%s]",
+						    kit_arr(k, ONE(g, "axis", "spin_axis", "hinge"), "wp.vec3", 1),
+						    t);
+				const char *th =
+					chance(g, 50)
+						? F(k, "%s[%s]", ang, t)
+						: F(k, "%s[%s] * %s", ang, t,
+						    kit_coef(k, ONE(g, "rate", "gain", "spin_rate"), 0.5, 3.0));
 				spin = F(k, "spin = wp.quat_from_axis_angle(wp.normalize(%s), %s)", axis, th);
 			}
 			if (local) {
@@ -524,9 +581,11 @@ void idiom_rigid(Kit *k)
 				B(k, "d = wp.quat_rotate(r * spin, %s[%s])", dir, t);
 			} else {
 				if (chance(g, 25))
-					B(k, "d = %swp.quat_to_matrix(r)%s * %s[%s]", inv ? "wp.transpose(" : "", inv ? ")" : "", dir, t);
+					B(k, "d = %swp.quat_to_matrix(r)%s * %s[%s]", inv ? "wp.transpose(" : "",
+					  inv ? ")" : "", dir, t);
 				else
-					B(k, "d = %s(r, %s[%s])", inv ? "wp.quat_rotate_inv" : "wp.quat_rotate", dir, t);
+					B(k, "d = %s(r, %s[%s])", inv ? "wp.quat_rotate_inv" : "wp.quat_rotate",
+					  dir, t);
 				if (spin) {
 					B(k, "%s", spin);
 					B(k, "d = wp.quat_rotate(spin, d)");
@@ -547,9 +606,15 @@ void idiom_rigid(Kit *k)
 			if (chance(g, 35)) {
 				/* how far the direction leans along a reference axis
 				 * (an upright test), one for all or one per body */
-				const char *ax = chance(g, 60) ? kit_scalar(k, ONE(g, "ref_axis", "world_up", "vertical"), "wp.vec3")
-							       : F(k, "%s[%s]", kit_arr(k, ONE(g, "ref_axis", "target_axis", "goal_dir"), "wp.vec3", 1), t);
-				B(k, "%s[%s] = wp.dot(d, %s)", kit_arr(k, ONE(g, "tilt", "lean", "alignment"), "float", 1), t, ax);
+				const char *ax =
+					chance(g, 60) ? kit_scalar(k, ONE(g, "ref_axis", "world_up", "vertical"),
+								   "wp.vec3")
+						      : F(k, "%s[%s]",
+							  kit_arr(k, ONE(g, "ref_axis", "target_axis", "goal_dir"),
+								  "wp.vec3", 1),
+							  t);
+				B(k, "%s[%s] = wp.dot(d, %s)",
+				  kit_arr(k, ONE(g, "tilt", "lean", "alignment"), "float", 1), t, ax);
 			}
 		}
 		kit_end(k, ONE(g, "rotate_frames", "world_inertia", "orient"));
@@ -559,8 +624,10 @@ void idiom_rigid(Kit *k)
 	const char *q = kit_arr(k, ONE(g, "body_q", "poses"), "wp.transform", 1);
 	const char *par = kit_arr(k, ONE(g, "joint_parent", "parent", "parents"), "int", 1);
 	/* the joint's frames in its parent and in its child, when given */
-	const char *jp = chance(g, 40) ? kit_arr(k, ONE(g, "joint_X_p", "parent_frame", "X_pj"), "wp.transform", 1) : 0;
-	const char *jc = chance(g, 40) ? kit_arr(k, ONE(g, "joint_X_c", "child_frame", "X_cj"), "wp.transform", 1) : 0;
+	const char *jp =
+		chance(g, 40) ? kit_arr(k, ONE(g, "joint_X_p", "parent_frame", "X_pj"), "wp.transform", 1) : 0;
+	const char *jc =
+		chance(g, 40) ? kit_arr(k, ONE(g, "joint_X_c", "child_frame", "X_cj"), "wp.transform", 1) : 0;
 	kit_tid_line(k, 1, t, 0);
 	COV(g, type_transform);
 	if (jp)
@@ -575,14 +642,18 @@ void idiom_rigid(Kit *k)
 	/* the relative pose as a transform, or as a rotation and an offset;
 	 * the joint's anchor in the world beside */
 	if (chance(g, 70)) {
-		B(k, "%s[%s] = X_rel", kit_arr(k, ONE(g, "joint_q", "rel_pose", "local_pose"), "wp.transform", 1), t);
+		B(k, "%s[%s] = X_rel", kit_arr(k, ONE(g, "joint_q", "rel_pose", "local_pose"), "wp.transform", 1),
+		  t);
 	} else {
 		COV(g, type_quat);
-		B(k, "%s[%s] = wp.transform_get_rotation(X_rel)", kit_arr(k, ONE(g, "joint_rot", "rel_rot", "local_rot"), "wp.quat", 1), t);
-		B(k, "%s[%s] = wp.transform_get_translation(X_rel)", kit_arr(k, ONE(g, "joint_pos", "rel_pos", "local_pos"), "wp.vec3", 1), t);
+		B(k, "%s[%s] = wp.transform_get_rotation(X_rel)",
+		  kit_arr(k, ONE(g, "joint_rot", "rel_rot", "local_rot"), "wp.quat", 1), t);
+		B(k, "%s[%s] = wp.transform_get_translation(X_rel)",
+		  kit_arr(k, ONE(g, "joint_pos", "rel_pos", "local_pos"), "wp.vec3", 1), t);
 	}
 	if (chance(g, 25))
-		B(k, "%s[%s] = wp.transform_get_translation(X_p)", kit_arr(k, ONE(g, "joint_anchor", "anchor_world", "pivot_world"), "wp.vec3", 1), t);
+		B(k, "%s[%s] = wp.transform_get_translation(X_p)",
+		  kit_arr(k, ONE(g, "joint_anchor", "anchor_world", "pivot_world"), "wp.vec3", 1), t);
 	{
 		/* the joint's error: its offset (from a target per joint or
 		 * none), the sine of half its angle and its offset, or its
@@ -593,7 +664,8 @@ void idiom_rigid(Kit *k)
 		case 0:
 			if (chance(g, 40))
 				/* the joint frames' separation, measured in the world */
-				B(k, "dx = wp.length(wp.transform_get_translation(X_c) - wp.transform_get_translation(X_p))");
+				B(k,
+				  "dx = wp.length(wp.transform_get_translation(X_c) - wp.transform_get_translation(X_p))");
 			else
 				B(k, "dx = wp.length(wp.transform_get_translation(X_rel))");
 			err = kit_response(k, "dx");
@@ -606,13 +678,17 @@ void idiom_rigid(Kit *k)
 		case 2: {
 			B(k, "r = wp.transform_get_rotation(X_rel)");
 			const char *wr = kit_num_not(k, 0.5, 2.0, "1.0");
-			err = F(k, "%s * wp.length(wp.vec3(r[0], r[1], r[2])) + %s * wp.length(wp.transform_get_translation(X_rel))", wr,
-				kit_num_not(k, 0.05, 2.0, "1.0"));
+			err = F(k,
+				"%s * wp.length(wp.vec3(r[0], r[1], r[2])) + %s * wp.length(wp.transform_get_translation(X_rel))",
+				wr, kit_num_not(k, 0.05, 2.0, "1.0"));
 			break;
 		}
 		default: {
-			const char *ax = chance(g, 60) ? kit_scalar(k, ONE(g, "joint_axis", "axis", "hinge"), "wp.vec3")
-						       : F(k, "%s[%s]", kit_arr(k, ONE(g, "joint_axis", "axis", "hinge"), "wp.vec3", 1), t);
+			const char *ax =
+				chance(g, 60)
+					? kit_scalar(k, ONE(g, "joint_axis", "axis", "hinge"), "wp.vec3")
+					: F(k, "%s[%s]",
+					    kit_arr(k, ONE(g, "joint_axis", "axis", "hinge"), "wp.vec3", 1), t);
 			B(k, "r = wp.transform_get_rotation(X_rel)");
 			B(k, "twist = wp.dot(wp.vec3(r[0], r[1], r[2]), %s)", ax);
 			err = kit_response(k, "twist");
@@ -621,8 +697,13 @@ void idiom_rigid(Kit *k)
 		case 4: {
 			/* the distance of the relative rotation from a target's,
 			 * 1 - <r, q>^2: zero at either sign of the target */
-			const char *qt = chance(g, 60) ? F(k, "%s[%s]", kit_arr(k, ONE(g, "target_rot", "joint_target_q", "rest_rot"), "wp.quat", 1), t)
-						       : kit_scalar(k, ONE(g, "target_rot", "q_target", "rest_rot"), "wp.quat");
+			const char *qt =
+				chance(g, 60)
+					? F(k, "%s[%s]",
+					    kit_arr(k, ONE(g, "target_rot", "joint_target_q", "rest_rot"),
+						    "wp.quat", 1),
+					    t)
+					: kit_scalar(k, ONE(g, "target_rot", "q_target", "rest_rot"), "wp.quat");
 			B(k, "r = wp.transform_get_rotation(X_rel)");
 			B(k, "c = wp.dot(r, wp.normalize(%s))", qt);
 			B(k, "dq = 1.0 - c * c");
@@ -634,9 +715,12 @@ void idiom_rigid(Kit *k)
 			const char *ke = kit_coef(k, ONE(g, "joint_ke", "ke", "stiffness"), 0.5, 5.0);
 			B(k, "e = %s", err);
 			err = "e";
-			B(k, "wp.atomic_add(%s, 0, %s)", kit_arr(k, ONE(g, "energy", "joint_energy", "pe"), "float", 1), kit_prod(k, kit_times(k, 0.5, ke), F(k, "%s * %s", err, err)));
+			B(k, "wp.atomic_add(%s, 0, %s)",
+			  kit_arr(k, ONE(g, "energy", "joint_energy", "pe"), "float", 1),
+			  kit_prod(k, kit_times(k, 0.5, ke), F(k, "%s * %s", err, err)));
 		} else {
-			B(k, "%s[%s] = %s", kit_arr(k, ONE(g, "joint_err", "offsets", "drift"), "float", 1), t, err);
+			B(k, "%s[%s] = %s", kit_arr(k, ONE(g, "joint_err", "offsets", "drift"), "float", 1), t,
+			  err);
 		}
 	}
 	kit_end(k, ONE(g, "joint_transforms", "relative_pose", "eval_joints"));

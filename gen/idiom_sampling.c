@@ -115,12 +115,14 @@ static void supersample(Kit *k, const char *seed)
 	const char *val = chance(g, 60) ? kit_response(k, "mean") : "mean";
 	if (chance(g, 30)) {
 		const char *prev = kit_arr(k, ONE(g, "prev", "history", "accum"), "float", 2);
-		B(k, "%s[i, j] = wp.lerp(%s[i, j], %s, %s)", o, prev, val, kit_coef(k, ONE(g, "alpha", "blend", "mix"), 0.05, 0.5));
+		B(k, "%s[i, j] = wp.lerp(%s[i, j], %s, %s)", o, prev, val,
+		  kit_coef(k, ONE(g, "alpha", "blend", "mix"), 0.05, 0.5));
 	} else {
 		B(k, "%s[i, j] = %s", o, val);
 	}
 	if (var)
-		B(k, "%s[i, j] = acc2 / %s - mean * mean", kit_arr(k, ONE(g, "variance", "var_out", "noise"), "float", 2), as_float(k, taps));
+		B(k, "%s[i, j] = acc2 / %s - mean * mean",
+		  kit_arr(k, ONE(g, "variance", "var_out", "noise"), "float", 2), as_float(k, taps));
 	kit_end(k, ONE(g, "supersample", "jitter_filter", "stochastic_blur"));
 }
 
@@ -136,7 +138,8 @@ static void random_walk(Kit *k, const char *ns)
 	const char *vt = two ? "wp.vec2" : "wp.vec3";
 	const char *p = kit_arr(k, ONE(g, "x", "walkers", "positions"), vt, 1);
 	const char *sig = chance(g, 70) ? kit_fparam(k, ONE(g, "sigma", "step_size", "diffusion"))
-					: F(k, "%s[%s]", kit_arr(k, ONE(g, "sigma", "step_size", "diffusion"), "float", 1), t);
+					: F(k, "%s[%s]",
+					    kit_arr(k, ONE(g, "sigma", "step_size", "diffusion"), "float", 1), t);
 	int extra = rnd(g, 4); /* 1: the squared displacement, 2: the mean position */
 	if (extra == 1) {
 		B(k, "x0 = %s[%s]", p, t);
@@ -174,8 +177,9 @@ static void random_walk(Kit *k, const char *ns)
 		if (two)
 			B(k, "q = wp.vec2(wp.clamp(q[0], -%s, %s), wp.clamp(q[1], -%s, %s))", box, box, box, box);
 		else
-			B(k, "q = wp.vec3(wp.clamp(q[0], -%s, %s), wp.clamp(q[1], -%s, %s), wp.clamp(q[2], -%s, %s))", box, box, box,
-			  box, box, box);
+			B(k,
+			  "q = wp.vec3(wp.clamp(q[0], -%s, %s), wp.clamp(q[1], -%s, %s), wp.clamp(q[2], -%s, %s))",
+			  box, box, box, box, box, box);
 	} else {
 		/* a ball of radius R: a walker past it is put back on it */
 		kit_cap_length(k, "q", "r", kit_num(k, 0.8, 1.4));
@@ -186,9 +190,11 @@ static void random_walk(Kit *k, const char *ns)
 	const char *o = kit_arr(k, ONE(g, "x_out", "final", "walked"), vt, 1);
 	B(k, "%s[%s] = q", o, t);
 	if (extra == 1)
-		B(k, "%s[%s] = wp.dot(q - x0, q - x0)", kit_arr(k, ONE(g, "msd", "sq_disp", "spread"), "float", 1), t);
+		B(k, "%s[%s] = wp.dot(q - x0, q - x0)", kit_arr(k, ONE(g, "msd", "sq_disp", "spread"), "float", 1),
+		  t);
 	else if (extra == 2)
-		B(k, "%s[%s] = qsum / %s", kit_arr(k, ONE(g, "mean_pos", "x_mean", "centroid"), vt, 1), t, as_float(k, ns));
+		B(k, "%s[%s] = qsum / %s", kit_arr(k, ONE(g, "mean_pos", "x_mean", "centroid"), vt, 1), t,
+		  as_float(k, ns));
 	kit_end(k, ONE(g, "random_walk", "brownian", "diffuse_walkers"));
 }
 
@@ -204,7 +210,8 @@ static void estimate_integral(Kit *k, const char *ns)
 	const char *b = kit_arr(k, ONE(g, "shift", "offset", "center"), "float", 1);
 	const char *integ;
 	if (chance(g, 15))
-		integ = F(k, "wp.exp(-a * a * (u - c) * (u - c))%s", chance(g, 25) ? "" : F(k, " * wp.cos(%s * a * u)", kit_num_not(k, 0.5, 4.0, "1.0")));
+		integ = F(k, "wp.exp(-a * a * (u - c) * (u - c))%s",
+			  chance(g, 25) ? "" : F(k, " * wp.cos(%s * a * u)", kit_num_not(k, 0.5, 4.0, "1.0")));
 	else {
 		const char *s1 = kit_response(k, "(a * u)");
 		const char *s2 = kit_response(k, "(u - c)");
@@ -256,7 +263,8 @@ static void estimate_integral(Kit *k, const char *ns)
 	if (var) {
 		B(k, "mean = acc / %s", as_float(k, ns));
 		B(k, "%s[%s] = mean", o, t);
-		B(k, "%s[%s] = acc2 / %s - mean * mean", kit_arr(k, ONE(g, "variance", "var_out", "spread"), "float", 1), t, as_float(k, ns));
+		B(k, "%s[%s] = acc2 / %s - mean * mean",
+		  kit_arr(k, ONE(g, "variance", "var_out", "spread"), "float", 1), t, as_float(k, ns));
 	} else if (draw != 1 && chance(g, 35)) {
 		/* the integral over [-1, 1], not the mean */
 		B(k, "%s[%s] = 2.0 * acc / %s", o, t, as_float(k, ns));
@@ -279,7 +287,8 @@ void idiom_sampling(Kit *k)
 	}
 	kit_tid_line(k, 1, t, 0);
 	B(k, "rng = wp.rand_init(%s, %s)", seed, t);
-	const char *ns = chance(g, 50) ? kit_scalar(k, ONE(g, "num_samples", "samples", "spp"), "int") : ONE(g, "8", "16", "4", "32", "64");
+	const char *ns = chance(g, 50) ? kit_scalar(k, ONE(g, "num_samples", "samples", "spp"), "int")
+				       : ONE(g, "8", "16", "4", "32", "64");
 	if (kind == 0) {
 		/* ambient occlusion over the hemisphere of a normal */
 		const char *p = kit_arr(k, ONE(g, "points", "x", "hit_pos"), "wp.vec3", 1);

@@ -48,7 +48,11 @@ static void springs_grid(Kit *k)
 	 * two nodes along */
 	static const int dw[] = {3, 3, 3, 2, 2};
 	int dir = wpick(g, dw, 5);
-	const char *nb = dir == 0 ? "i1, j" : dir == 1 ? "i, j1" : dir == 2 ? "i1, j1" : dir == 3 ? "i1, j0" : "i2, j";
+	const char *nb = dir == 0   ? "i1, j"
+			 : dir == 1 ? "i, j1"
+			 : dir == 2 ? "i1, j1"
+			 : dir == 3 ? "i1, j0"
+				    : "i2, j";
 	if (dir == 0 || dir == 2 || dir == 3)
 		B(k, "i1 = wp.min(i + 1, %s.shape[0] - 1)", x);
 	if (dir == 1 || dir == 2)
@@ -152,8 +156,10 @@ void idiom_springs(Kit *k)
 		/* a distance constraint, the correction split by inverse mass */
 		const char *w = kit_arr(k, ONE(g, "inv_mass", "w", "inv_m"), "float", 1);
 		const char *rest = spring_rest(k, t, eps);
-		const char *stiff = chance(g, 25) ? F(k, "%s[%s]", kit_arr(k, ONE(g, "stiffness", "relaxation", "alpha"), "float", 1), t)
-						  : kit_coef(k, ONE(g, "stiffness", "relaxation", "alpha"), 0.1, 1.0);
+		const char *stiff =
+			chance(g, 25) ? F(k, "%s[%s]",
+					  kit_arr(k, ONE(g, "stiffness", "relaxation", "alpha"), "float", 1), t)
+				      : kit_coef(k, ONE(g, "stiffness", "relaxation", "alpha"), 0.1, 1.0);
 		B(k, "d = %s[b] - %s[a]", x, x);
 		B(k, "l = wp.sqrt(wp.dot(d, d) + %s)", eps);
 		B(k, "wa = %s[a]", w);
@@ -192,11 +198,12 @@ void idiom_springs(Kit *k)
 	}
 	/* a stiffness and a damping for all springs, or one each */
 	int per = chance(g, 30);
-	const char *ke = per ? F(k, "%s[%s]", kit_arr(k, ONE(g, "spring_ke", "stiffness", "k_spring"), "float", 1), t)
-			     : kit_fparam(k, ONE(g, "ke", "stiffness", "k_spring"));
+	const char *ke =
+		per ? F(k, "%s[%s]", kit_arr(k, ONE(g, "spring_ke", "stiffness", "k_spring"), "float", 1), t)
+		    : kit_fparam(k, ONE(g, "ke", "stiffness", "k_spring"));
 	const char *kd = !damped ? 0
-		       : per ? F(k, "%s[%s]", kit_arr(k, ONE(g, "spring_kd", "damping", "k_damp"), "float", 1), t)
-			     : kit_coef(k, ONE(g, "kd", "damping", "k_damp"), 0.01, 0.5);
+			 : per ? F(k, "%s[%s]", kit_arr(k, ONE(g, "spring_kd", "damping", "k_damp"), "float", 1), t)
+			       : kit_coef(k, ONE(g, "kd", "damping", "k_damp"), 0.01, 0.5);
 	/* a cap on the force's magnitude, as solvers limit a spring's pull */
 	const char *fmax = chance(g, 25) ? kit_num(k, 0.5, 4.0) : 0;
 	const char *rest = spring_rest(k, t, eps);
@@ -205,7 +212,9 @@ void idiom_springs(Kit *k)
 		fn = kit_hname(k, ONE(g, "spring_force", "spring", "eval_spring"));
 		H(k, "@wp.func");
 		if (damped)
-			H(k, "def %s(xa: wp.vec3, xb: wp.vec3, va: wp.vec3, vb: wp.vec3, rest: float, ke: float, kd: float) -> wp.vec3:", fn);
+			H(k,
+			  "def %s(xa: wp.vec3, xb: wp.vec3, va: wp.vec3, vb: wp.vec3, rest: float, ke: float, kd: float) -> wp.vec3:",
+			  fn);
 		else
 			H(k, "def %s(xa: wp.vec3, xb: wp.vec3, rest: float, ke: float) -> wp.vec3:", fn);
 		H(k, "    d = xb - xa");
@@ -217,7 +226,8 @@ void idiom_springs(Kit *k)
 			H(k, "    stretch = l - rest");
 			law = kit_response(k, "stretch");
 		}
-		const char *fs = damped ? F(k, "%s + kd * wp.dot(vb - va, dir)", kit_prod(k, "ke", law)) : kit_prod(k, "ke", law);
+		const char *fs = damped ? F(k, "%s + kd * wp.dot(vb - va, dir)", kit_prod(k, "ke", law))
+					: kit_prod(k, "ke", law);
 		if (fmax) {
 			H(k, "    fs = %s", fs);
 			H(k, "    return dir * wp.clamp(fs, -%s, %s)", fmax, fmax);
@@ -250,7 +260,8 @@ void idiom_springs(Kit *k)
 		const char *fs;
 		if (damped) {
 			B(k, "dv = %s[b] - %s[a]", v, v);
-			fs = F(k, "%s + %s * wp.dot(dv, dir)", kit_prod(k, ke, chance(g, 40) ? "stretch" : kit_response(k, "stretch")), kd);
+			fs = F(k, "%s + %s * wp.dot(dv, dir)",
+			       kit_prod(k, ke, chance(g, 40) ? "stretch" : kit_response(k, "stretch")), kd);
 		} else {
 			fs = kit_prod(k, ke, chance(g, 50) ? "stretch" : kit_response(k, "stretch"));
 		}

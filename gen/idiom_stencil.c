@@ -29,11 +29,11 @@ static void tid3_line(Kit *k)
  * extents' names and the neighbours' names along each axis. */
 typedef struct Grid {
 	int nd;
-	const char *at;      /* "i, j" or "i, j, k" */
-	const char *ix[3];   /* i j k */
-	const char *n[3];    /* nx ny nz */
-	const char *lo[3];   /* left down back: the neighbour below, per axis */
-	const char *hi[3];   /* right up front */
+	const char *at;    /* "i, j" or "i, j, k" */
+	const char *ix[3]; /* i j k */
+	const char *n[3];  /* nx ny nz */
+	const char *lo[3]; /* left down back: the neighbour below, per axis */
+	const char *hi[3]; /* right up front */
 } Grid;
 
 /* U at the cell, with axis A's index replaced by IDX */
@@ -142,7 +142,8 @@ static const char *edge_flux(Kit *k)
 static const char *paren(Kit *k, const char *e)
 {
 	for (const char *p = e; *p; p++)
-		if (!(*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9')))
+		if (!(*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9')))
 			return F(k, "(%s)", e);
 	return e;
 }
@@ -152,15 +153,15 @@ static const char *paren(Kit *k, const char *e)
  * cells it parts, times the difference across it.  The neighbours of
  * axis d are at LO[d] and HI[d] (indices), their values VLO[d], VHI[d];
  * writes lap, the coefficient inside it */
-static void face_flux(Kit *k, const Grid *gr, const char *const lo[3], const char *const hi[3], const char *const vlo[3],
-		      const char *const vhi[3])
+static void face_flux(Kit *k, const Grid *gr, const char *const lo[3], const char *const hi[3],
+		      const char *const vlo[3], const char *const vhi[3])
 {
 	G *g = k->g;
 	const char *kap = kit_arr(k, ONE(g, "kappa", "conductivity", "diffusivity"), "float", gr->nd), *t = "";
 	B(k, "kc = %s[%s]", kap, gr->at);
 	for (int d = 0; d < gr->nd; d++)
-		t = F(k, "%s%s(%s + kc) * (%s - c) + (%s + kc) * (%s - c)", t, d ? " + " : "", cell_at(k, gr, kap, d, lo[d]), vlo[d],
-		      cell_at(k, gr, kap, d, hi[d]), vhi[d]);
+		t = F(k, "%s%s(%s + kc) * (%s - c) + (%s + kc) * (%s - c)", t, d ? " + " : "",
+		      cell_at(k, gr, kap, d, lo[d]), vlo[d], cell_at(k, gr, kap, d, hi[d]), vhi[d]);
 	B(k, "lap = 0.5 * (%s)", t);
 }
 
@@ -184,7 +185,8 @@ static void advect_traced(Kit *k, const Grid *gr, const char *u)
 			H(k, "    %s = f.shape[%d]", gr->n[d], d);
 			H(k, "    %s0 = int(wp.floor(p[%d]))", gr->ix[d], d);
 			H(k, "    %s = p[%d] - float(%s0)", fx[d], d, gr->ix[d]);
-			H(k, "    %s0 = (%s0 %% %s + %s) %% %s", gr->ix[d], gr->ix[d], gr->n[d], gr->n[d], gr->n[d]);
+			H(k, "    %s0 = (%s0 %% %s + %s) %% %s", gr->ix[d], gr->ix[d], gr->n[d], gr->n[d],
+			  gr->n[d]);
 			H(k, "    %s1 = (%s0 + 1) %% %s", gr->ix[d], gr->ix[d], gr->n[d]);
 		}
 	} else {
@@ -213,14 +215,16 @@ static void advect_traced(Kit *k, const Grid *gr, const char *u)
 	const char *vel = kit_arr(k, ONE(g, "vel", "velocity", "flow"), vt, nd);
 	const char *dt = kit_coef(k, "dt", 0.01, 0.2);
 	if (chance(g, 45)) /* the velocity in cells per unit time */
-		B(k, "w = %s[%s] * %s", vel, gr->at, kit_coef(k, ONE(g, "inv_dx", "inv_h", "cells_per_unit"), 1.0, 4.0));
+		B(k, "w = %s[%s] * %s", vel, gr->at,
+		  kit_coef(k, ONE(g, "inv_dx", "inv_h", "cells_per_unit"), 1.0, 4.0));
 	else
 		B(k, "w = %s[%s]", vel, gr->at);
 	B(k, "p = %s(%s) - w * %s", vt, nd == 2 ? "float(i), float(j)" : "float(i), float(j), float(k)", dt);
 	const char *o = kit_arr(k, F(k, "%s_out", u), "float", nd);
 	const char *next = F(k, "%s(%s, p)", fn, u);
 	if (chance(g, 30)) /* a source over the step */
-		next = F(k, "%s + %s * %s[%s]", next, dt, kit_arr(k, ONE(g, "source", "inflow", "emission"), "float", nd), gr->at);
+		next = F(k, "%s + %s * %s[%s]", next, dt,
+			 kit_arr(k, ONE(g, "source", "inflow", "emission"), "float", nd), gr->at);
 	if (chance(g, 60)) /* dissipated a little each step, as smoke fades */
 		next = F(k, "%s * %s", paren(k, next), kit_num(k, 0.9, 0.999));
 	B(k, "%s[%s] = %s", o, gr->at, next);
@@ -291,8 +295,12 @@ static const char *over_h(Kit *k, int n, const int *ax, const char *const *dif, 
 {
 	const char *t = "";
 	for (int a = 0; a < n; a++) {
-		const char *term = axes ? F(k, "(%s) * %s[%d]", dif[a] + (dif[a][0] == '-'), h, ax[a]) : dif[a] + (dif[a][0] == '-');
-		t = F(k, "%s%s%s", t, !a ? (dif[a][0] == '-' ? "-" : "") : dif[a][0] == '-' ? " - " : " + ",
+		const char *term = axes ? F(k, "(%s) * %s[%d]", dif[a] + (dif[a][0] == '-'), h, ax[a])
+					: dif[a] + (dif[a][0] == '-');
+		t = F(k, "%s%s%s", t,
+		      !a                 ? (dif[a][0] == '-' ? "-" : "")
+		      : dif[a][0] == '-' ? " - "
+					 : " + ",
 		      dif[a][0] == '-' && !axes ? F(k, "(%s)", term) : term);
 	}
 	const char *s = axes ? (half ? "0.5" : 0) : half ? (h ? kit_times(k, 0.5, h) : "0.5") : h;
@@ -343,16 +351,19 @@ static void stencil_div(Kit *k, Grid *gr)
 				B(k, "%s = %s(%s)", up ? gr->hi[d] : gr->lo[d], nd == 2 ? "wp.abs" : "wp.length",
 				  cell_at(k, gr, vort, d, nb_index(k, gr, d, bnd, cl, up)));
 		B(k, "w = %s[%s]", vort, at);
-		B(k, "g = %s(%s)", vt, nd == 2 ? "right - left, up - down" : "right - left, up - down, front - back");
+		B(k, "g = %s(%s)", vt,
+		  nd == 2 ? "right - left, up - down" : "right - left, up - down, front - back");
 		B(k, "n = g / (wp.length(g) + %s)", kit_soft_eps(k));
 		const char *eps = kit_coef(k, ONE(g, "confinement", "eps_conf", "vorticity_scale"), 0.05, 0.5);
 		if (chance(g, 50)) {
 			/* scaled by the cell's size, so that it vanishes as the
 			 * grid is refined */
 			const char *dx = kit_coef(k, ONE(g, "dx", "h", "cell_size"), 0.01, 0.2);
-			eps = is_lit(eps) && is_lit(dx) ? kit_dec(k, atof(eps) * atof(dx)) : F(k, "%s * %s", eps, dx);
+			eps = is_lit(eps) && is_lit(dx) ? kit_dec(k, atof(eps) * atof(dx))
+							: F(k, "%s * %s", eps, dx);
 		}
-		const char *f = nd == 2 ? F(k, "wp.vec2(n[1] * w, -n[0] * w) * %s", eps) : F(k, "wp.cross(n, w) * %s", eps);
+		const char *f =
+			nd == 2 ? F(k, "wp.vec2(n[1] * w, -n[0] * w) * %s", eps) : F(k, "wp.cross(n, w) * %s", eps);
 		if (force_only) {
 			B(k, "%s[%s] = %s", kit_arr(k, ONE(g, "force", "f_conf", "body_force"), vt, nd), at, f);
 		} else {
@@ -373,24 +384,30 @@ static void stencil_div(Kit *k, Grid *gr)
 			B(k, "%s = %s", gr->hi[d], cell_at(k, gr, vel, d, nb_index(k, gr, d, bnd, cl, 1)));
 		}
 		const char *h = chance(g, 15) ? 0 : kit_coef(k, ONE(g, "inv_dx", "inv_h", "scale"), 1.0, 8.0);
-		B(k, "L = wp.matrix_from_cols(%s) * %s", nd == 2 ? "right - left, up - down" : "right - left, up - down, front - back",
+		B(k, "L = wp.matrix_from_cols(%s) * %s",
+		  nd == 2 ? "right - left, up - down" : "right - left, up - down, front - back",
 		  h ? kit_times(k, 0.5, h) : "0.5");
 		B(k, "S = 0.5 * (L + wp.transpose(L))");
 		B(k, "rate = wp.sqrt(2.0 * wp.ddot(S, S) + %s)", kit_soft_eps(k));
-		const char *nu = kit_prod(k, kit_coef(k, ONE(g, "c_smag", "cs2_dx2", "smagorinsky"), 0.001, 0.05), "rate");
+		const char *nu =
+			kit_prod(k, kit_coef(k, ONE(g, "c_smag", "cs2_dx2", "smagorinsky"), 0.001, 0.05), "rate");
 		if (chance(g, 40))
 			nu = F(k, "%s + %s", kit_coef(k, ONE(g, "nu", "nu_mol", "viscosity"), 0.001, 0.01), nu);
 		grid_store(k, gr, kit_arr(k, ONE(g, "nu_t", "eddy_visc", "nu_turb"), "float", nd), nu, "0.0");
 		if (chance(g, 30))
-			B(k, "%s[%s] = S", kit_arr(k, ONE(g, "strain", "strain_rate", "S_out"), nd == 2 ? "wp.mat22" : "wp.mat33", nd), at);
+			B(k, "%s[%s] = S",
+			  kit_arr(k, ONE(g, "strain", "strain_rate", "S_out"), nd == 2 ? "wp.mat22" : "wp.mat33",
+				  nd),
+			  at);
 		kit_end(k, ONE(g, "smagorinsky", "eddy_viscosity", "strain_rate"));
 		return;
 	}
 	/* 1 / dx (1 / (2 dx) central): a cell of unit size, the scale, or
 	 * cells of another size along each axis */
 	int unit = chance(g, 10), axes = !unit && chance(g, 20);
-	const char *h = unit ? 0 : axes ? kit_scalar(k, ONE(g, "inv_h", "inv_spacing", "axis_scale"), vt)
-				     : kit_coef(k, ONE(g, "inv_dx", "inv_h", "scale"), 1.0, 8.0);
+	const char *h = unit   ? 0
+			: axes ? kit_scalar(k, ONE(g, "inv_h", "inv_spacing", "axis_scale"), vt)
+			       : kit_coef(k, ONE(g, "inv_dx", "inv_h", "scale"), 1.0, 8.0);
 	const char *dif[3] = {0}, *div = 0, *w = 0;
 	int ax[3] = {0, 1, 2};
 	if (mac) {
@@ -398,13 +415,16 @@ static void stencil_div(Kit *k, Grid *gr)
 		 * the cell's own, the curl at a cell's corner by the faces
 		 * below */
 		for (int d = 0; d < nd; d++)
-			dif[d] = F(k, "%s - %s[%s]", cell_at(k, gr, vc[d], d, nb_index(k, gr, d, bnd, cl, 1)), vc[d], at);
+			dif[d] = F(k, "%s - %s[%s]", cell_at(k, gr, vc[d], d, nb_index(k, gr, d, bnd, cl, 1)),
+				   vc[d], at);
 		if (what == 0) {
 			div = over_h(k, nd, ax, dif, h, axes, 0);
 		} else {
 			int cx[2] = {0, 1};
-			const char *cd[2] = {F(k, "%s[%s] - %s", vc[1], at, cell_at(k, gr, vc[1], 0, nb_index(k, gr, 0, bnd, cl, 0))),
-					     F(k, "-%s[%s] - %s", vc[0], at, cell_at(k, gr, vc[0], 1, nb_index(k, gr, 1, bnd, cl, 0)))};
+			const char *cd[2] = {F(k, "%s[%s] - %s", vc[1], at,
+					       cell_at(k, gr, vc[1], 0, nb_index(k, gr, 0, bnd, cl, 0))),
+					     F(k, "-%s[%s] - %s", vc[0], at,
+					       cell_at(k, gr, vc[0], 1, nb_index(k, gr, 1, bnd, cl, 0)))};
 			w = over_h(k, 2, cx, cd, h, axes, 0);
 		}
 	} else {
@@ -453,7 +473,8 @@ static void stencil_div(Kit *k, Grid *gr)
 			val = F(k, "-%s * d", kit_coef(k, ONE(g, "rho_over_dt", "inv_dt", "rho"), 2.0, 40.0));
 		grid_store(k, gr, o, val, "0.0");
 		if (norm)
-			B(k, "wp.atomic_add(%s, 0, d * d)", kit_arr(k, ONE(g, "div_norm", "residual", "div_sq"), "float", 1));
+			B(k, "wp.atomic_add(%s, 0, d * d)",
+			  kit_arr(k, ONE(g, "div_norm", "residual", "div_sq"), "float", 1));
 	}
 	if (what != 0) {
 		const char *o = kit_arr(k, ONE(g, "vort", "vorticity", "curl"), nd == 2 ? "float" : "wp.vec3", nd);
@@ -474,10 +495,12 @@ static void stencil_div(Kit *k, Grid *gr)
 		if (ens) {
 			const char *e = kit_arr(k, ONE(g, "enstrophy", "total_enstrophy", "ens"), "float", 1);
 			const char *area = kit_coef(k, ONE(g, "cell_area", "cell_volume", "dv"), 0.001, 0.05);
-			B(k, "wp.atomic_add(%s, 0, %s)", e, kit_prod(k, kit_times(k, 0.5, area), nd == 2 ? "w * w" : "wp.dot(w, w)"));
+			B(k, "wp.atomic_add(%s, 0, %s)", e,
+			  kit_prod(k, kit_times(k, 0.5, area), nd == 2 ? "w * w" : "wp.dot(w, w)"));
 		}
 	}
-	kit_end(k, what == 0 ? ONE(g, "divergence", "compute_div", "velocity_div") : ONE(g, "vorticity", "curl", "compute_curl"));
+	kit_end(k, what == 0 ? ONE(g, "divergence", "compute_div", "velocity_div")
+			     : ONE(g, "vorticity", "curl", "compute_curl"));
 }
 
 void idiom_stencil(Kit *k)
@@ -509,7 +532,8 @@ void idiom_stencil(Kit *k)
 		COV(g, expr_or);
 		const char *edge = "";
 		for (int d = 0; d < nd; d++)
-			edge = F(k, "%s%s%s == 0 or %s == %s - 1", edge, d ? " or " : "", gr.ix[d], gr.ix[d], gr.n[d]);
+			edge = F(k, "%s%s%s == 0 or %s == %s - 1", edge, d ? " or " : "", gr.ix[d], gr.ix[d],
+				 gr.n[d]);
 		B(k, "if %s:", edge);
 		k->ind++;
 		/* the boundary holds zero, its own value, a given one, or one
@@ -519,7 +543,8 @@ void idiom_stencil(Kit *k)
 		  bc == 0   ? "0.0"
 		  : bc == 1 ? F(k, "%s[%s]", u, gr.at)
 		  : bc == 2 ? kit_fparam(k, ONE(g, "boundary_value", "wall_temp", "bc"))
-			    : F(k, "%s[%s]", kit_arr(k, ONE(g, "bc_value", "wall_values", "dirichlet"), "float", nd), gr.at));
+			    : F(k, "%s[%s]",
+				kit_arr(k, ONE(g, "bc_value", "wall_values", "dirichlet"), "float", nd), gr.at));
 		COV(g, stmt_return_kernel);
 		B(k, "return");
 		k->ind--;
@@ -547,7 +572,8 @@ void idiom_stencil(Kit *k)
 			/* the nine-point Laplacian, its diagonals weighted a
 			 * quarter of the edges */
 			B(k, "edge = %s + %s", pair[0], pair[1]);
-			B(k, "diag = %s[i - 1, j - 1] + %s[i - 1, j + 1] + %s[i + 1, j - 1] + %s[i + 1, j + 1]", u, u, u, u);
+			B(k, "diag = %s[i - 1, j - 1] + %s[i - 1, j + 1] + %s[i + 1, j - 1] + %s[i + 1, j + 1]", u,
+			  u, u, u);
 			B(k, "lap = (4.0 * edge + diag - 20.0 * c) / 6.0");
 		} else {
 			if (nd == 2) {
@@ -562,15 +588,18 @@ void idiom_stencil(Kit *k)
 		}
 		if (chance(g, 25))
 			B(k, "lap *= %s", kit_coef(k, ONE(g, "inv_h2", "inv_dx2", "scale"), 1.5, 4.0));
-		const char *rate = face ? "lap" : F(k, "%s * lap", coeff(k, &gr, ONE(g, "alpha", "kappa", "diffusivity")));
+		const char *rate =
+			face ? "lap" : F(k, "%s * lap", coeff(k, &gr, ONE(g, "alpha", "kappa", "diffusivity")));
 		if (chance(g, 40))
 			rate = F(k, "%s + %s", rate, kit_response(k, "c"));
 		if (chance(g, 40))
 			rate = F(k, "%s - %s * c", rate, kit_num(k, 0.05, 0.5));
 		if (chance(g, 30))
-			rate = F(k, "%s + %s[%s]", rate, kit_arr(k, ONE(g, "source", "heat_src", "emission"), "float", nd), gr.at);
+			rate = F(k, "%s + %s[%s]", rate,
+				 kit_arr(k, ONE(g, "source", "heat_src", "emission"), "float", nd), gr.at);
 		rate = tendency(k, &gr, rate);
-		const char *next = chance(g, 60) ? F(k, "c + %s * %s", kit_coef(k, "dt", 0.01, 0.2), paren(k, rate)) : F(k, "c + %s", rate);
+		const char *next = chance(g, 60) ? F(k, "c + %s * %s", kit_coef(k, "dt", 0.01, 0.2), paren(k, rate))
+						 : F(k, "c + %s", rate);
 		if (chance(g, 25))
 			next = F(k, "wp.max(%s, 0.0)", next);
 		grid_store(k, &gr, o, next, "c");
@@ -652,7 +681,8 @@ void idiom_stencil(Kit *k)
 			B(k, "%s[%s] = acc / wsum", o, gr.at);
 		}
 		if (detail)
-			B(k, "%s[%s] = c - acc / wsum", kit_arr(k, ONE(g, "detail", "high_pass", "residual"), "float", nd), gr.at);
+			B(k, "%s[%s] = c - acc / wsum",
+			  kit_arr(k, ONE(g, "detail", "high_pass", "residual"), "float", nd), gr.at);
 		kit_end(k, ONE(g, "blur", "filter_image", "bilateral"));
 		return;
 	}
@@ -697,8 +727,10 @@ void idiom_stencil(Kit *k)
 		B(k, "ip = %s", nb_index(k, &gr, 0, mode, cl, 1));
 		B(k, "jm = %s", nb_index(k, &gr, 1, mode, cl, 0));
 		B(k, "jp = %s", nb_index(k, &gr, 1, mode, cl, 1));
-		B(k, "sx = %s[ip, jm] + 2.0 * %s[ip, j] + %s[ip, jp] - (%s[im, jm] + 2.0 * %s[im, j] + %s[im, jp])", u, u, u, u, u, u);
-		B(k, "sy = %s[im, jp] + 2.0 * %s[i, jp] + %s[ip, jp] - (%s[im, jm] + 2.0 * %s[i, jm] + %s[ip, jm])", u, u, u, u, u, u);
+		B(k, "sx = %s[ip, jm] + 2.0 * %s[ip, j] + %s[ip, jp] - (%s[im, jm] + 2.0 * %s[im, j] + %s[im, jp])",
+		  u, u, u, u, u, u);
+		B(k, "sy = %s[im, jp] + 2.0 * %s[i, jp] + %s[ip, jp] - (%s[im, jm] + 2.0 * %s[i, jm] + %s[ip, jm])",
+		  u, u, u, u, u, u);
 	}
 	for (int d = 0; d < nd && !sobel; d++) {
 		if (diff != 1) /* a forward difference reads no neighbour below */
@@ -714,7 +746,8 @@ void idiom_stencil(Kit *k)
 			const char *kv = kit_scalar(k, ONE(g, "kappa_axes", "diffusivity", "alpha"), vt);
 			const char *lap = "";
 			for (int d = 0; d < nd; d++)
-				lap = F(k, "%s%s%s[%d] * (%s + %s - 2.0 * c)", lap, d ? " + " : "", kv, d, gr.lo[d], gr.hi[d]);
+				lap = F(k, "%s%s%s[%d] * (%s + %s - 2.0 * c)", lap, d ? " + " : "", kv, d, gr.lo[d],
+					gr.hi[d]);
 			B(k, "lap = %s", lap);
 			rate = "lap";
 		} else {
@@ -730,12 +763,15 @@ void idiom_stencil(Kit *k)
 				/* Perona-Malik's edge-stopping flux */
 				const char *fn = edge_flux(k), *t = "";
 				for (int d = 0; d < nd; d++)
-					t = F(k, "%s%s%s(%s, c) + %s(%s, c)", t, d ? " + " : "", fn, gr.lo[d], fn, gr.hi[d]);
+					t = F(k, "%s%s%s(%s, c) + %s(%s, c)", t, d ? " + " : "", fn, gr.lo[d], fn,
+					      gr.hi[d]);
 				B(k, "lap = %s", t);
 			} else {
 				B(k, "lap = %s - %d.0 * c", nb_sum(k, &gr), 2 * nd);
 			}
-			rate = face ? "lap" : F(k, "%s * lap", coeff(k, &gr, ONE(g, "alpha", "kappa", "diffusivity", "nu")));
+			rate = face ? "lap"
+				    : F(k, "%s * lap",
+					coeff(k, &gr, ONE(g, "alpha", "kappa", "diffusivity", "nu")));
 		}
 		if (chance(g, 25)) /* a cell of its own size */
 			B(k, "lap *= %s", kit_coef(k, ONE(g, "inv_h2", "inv_dx2", "scale"), 1.5, 4.0));
@@ -746,7 +782,8 @@ void idiom_stencil(Kit *k)
 		if (extra == 1 || extra >= 3)
 			rate = F(k, "%s + %s", rate, kit_response(k, "c"));
 		if (extra >= 2)
-			rate = F(k, "%s + %s[%s]", rate, kit_arr(k, ONE(g, "source", "heat_src", "emission"), "float", nd), gr.at);
+			rate = F(k, "%s + %s[%s]", rate,
+				 kit_arr(k, ONE(g, "source", "heat_src", "emission"), "float", nd), gr.at);
 		const char *o = kit_arr(k, F(k, "%s_new", u), "float", nd);
 		rate = tendency(k, &gr, rate);
 		const char *next = F(k, "c + %s * %s", dt, paren(k, rate));
@@ -771,12 +808,14 @@ void idiom_stencil(Kit *k)
 		const char *mean, *screen = 0;
 		if (impl) {
 			const char *a = kit_num(k, 0.1, 2.0);
-			mean = F(k, "(%s[%s] + %s * (%s)) / %s", rhs, gr.at, a, nb_sum(k, &gr), kit_dec(k, 1.0 + 2 * nd * atof(a)));
+			mean = F(k, "(%s[%s] + %s * (%s)) / %s", rhs, gr.at, a, nb_sum(k, &gr),
+				 kit_dec(k, 1.0 + 2 * nd * atof(a)));
 		} else if (chance(g, 25)) {
 			/* the screened Poisson equation, lap u - s u = f: the
 			 * screening adds s h^2 to the diagonal */
 			screen = kit_num(k, 0.1, 4.0);
-			const char *diag = is_lit(hh) ? kit_dec(k, 2 * nd + atof(screen) * atof(hh)) : F(k, "%d.0 + %s * %s", 2 * nd, screen, hh);
+			const char *diag = is_lit(hh) ? kit_dec(k, 2 * nd + atof(screen) * atof(hh))
+						      : F(k, "%d.0 + %s * %s", 2 * nd, screen, hh);
 			mean = F(k, "(%s - %s * %s[%s]) / %s", nb_sum(k, &gr), hh, rhs, gr.at, paren(k, diag));
 		} else {
 			mean = nd == 2 ? F(k, "0.25 * (%s - %s * %s[%s])", nb_sum(k, &gr), hh, rhs, gr.at)
@@ -794,12 +833,14 @@ void idiom_stencil(Kit *k)
 			/* the residual of the discrete Poisson equation times h^2, for a
 			 * convergence test */
 			const char *r = kit_arr(k, ONE(g, "residual", "res", "r"), "float", nd);
-			const char *res = F(k, "%s * %s[%s] - (%s - %d.0 * %s[%s])", hh, rhs, gr.at, nb_sum(k, &gr), 2 * nd, u, gr.at);
+			const char *res = F(k, "%s * %s[%s] - (%s - %d.0 * %s[%s])", hh, rhs, gr.at, nb_sum(k, &gr),
+					    2 * nd, u, gr.at);
 			if (chance(g, 30)) {
 				/* and its squared norm summed over the cells */
 				B(k, "rc = %s", res);
 				B(k, "%s[%s] = rc", r, gr.at);
-				B(k, "wp.atomic_add(%s, 0, rc * rc)", kit_arr(k, ONE(g, "res_norm", "norm_sq", "r_sum"), "float", 1));
+				B(k, "wp.atomic_add(%s, 0, rc * rc)",
+				  kit_arr(k, ONE(g, "res_norm", "norm_sq", "r_sum"), "float", 1));
 			} else {
 				B(k, "%s[%s] = %s", r, gr.at, res);
 			}
@@ -823,12 +864,15 @@ void idiom_stencil(Kit *k)
 		int unit = chance(g, 6), axes = !unit && chance(g, 20);
 		/* or cells of another size along each axis, 1 / (2 dx) a
 		 * component of a vector */
-		const char *h = unit ? (diff ? 0 : sobel ? "0.125" : "0.5")
-			      : axes ? kit_scalar(k, ONE(g, "inv_h", "inv_spacing", "axis_scale"), vt)
-				     : kit_coef(k, ONE(g, "inv_dx", "scale"), 1.0, 8.0);
+		const char *h = unit   ? (diff    ? 0
+					  : sobel ? "0.125"
+						  : "0.5")
+				: axes ? kit_scalar(k, ONE(g, "inv_h", "inv_spacing", "axis_scale"), vt)
+				       : kit_coef(k, ONE(g, "inv_dx", "scale"), 1.0, 8.0);
 		const char *cm = "";
 		for (int d = 0; d < nd; d++)
-			cm = F(k, "%s%s%s - %s", cm, d ? ", " : "", diff == 2 ? "c" : gr.hi[d], diff == 1 ? "c" : gr.lo[d]);
+			cm = F(k, "%s%s%s - %s", cm, d ? ", " : "", diff == 2 ? "c" : gr.hi[d],
+			       diff == 1 ? "c" : gr.lo[d]);
 		const char *gv = F(k, "%s(%s)", vt, sobel ? "sx, sy" : cm);
 		if (axes)
 			gv = F(k, "wp.cw_mul(%s, %s)", gv, h);
@@ -851,12 +895,14 @@ void idiom_stencil(Kit *k)
 		if (down < 35) {
 			/* the force of a potential, down its gradient */
 			const char *f = kit_arr(k, ONE(g, "force", "f", "push"), vt, nd);
-			B(k, "%s[%s] = -%s * g", f, gr.at, kit_coef(k, ONE(g, "strength", "stiffness", "k_pot"), 0.1, 4.0));
+			B(k, "%s[%s] = -%s * g", f, gr.at,
+			  kit_coef(k, ONE(g, "strength", "stiffness", "k_pot"), 0.1, 4.0));
 		} else if (down < 50) {
 			/* or the heat flux, by Fourier's law through a
 			 * conductivity a cell */
 			const char *q = kit_arr(k, ONE(g, "flux", "heat_flux", "q"), vt, nd);
-			B(k, "%s[%s] = -%s[%s] * g", q, gr.at, kit_arr(k, ONE(g, "conductivity", "k_cell", "kappa"), "float", nd), gr.at);
+			B(k, "%s[%s] = -%s[%s] * g", q, gr.at,
+			  kit_arr(k, ONE(g, "conductivity", "k_cell", "kappa"), "float", nd), gr.at);
 		}
 		if ((mag < 16 || split) && chance(g, 20)) {
 			/* the field's Dirichlet energy, half a stiffness times
@@ -913,7 +959,8 @@ void idiom_stencil(Kit *k)
 			if (diff && chance(g, 50)) {
 				face = 1;
 				for (int d = 0; d < nd; d++)
-					B(k, "%s = %s[%s] + %s", wn[d], ri, gr.at, cell_at(k, &gr, ri, d, nb_index(k, &gr, d, mode, cl, 0)));
+					B(k, "%s = %s[%s] + %s", wn[d], ri, gr.at,
+					  cell_at(k, &gr, ri, d, nb_index(k, &gr, d, mode, cl, 0)));
 				sc = kit_times(k, 0.5, sc);
 			} else {
 				B(k, "s = %s * %s[%s]", sc, ri, gr.at);
@@ -934,10 +981,13 @@ void idiom_stencil(Kit *k)
 			gy = kit_fparam(k, ONE(g, "gravity", "g"));
 		} else if (force == 3) {
 			const char *alpha = kit_coef(k, ONE(g, "buoyancy", "alpha", "lift"), 0.1, 2.0);
-			const char *lift = F(k, "%s * %s[%s]", alpha, kit_arr(k, ONE(g, "temperature", "temp_field", "heat"), "float", nd), gr.at);
+			const char *lift =
+				F(k, "%s * %s[%s]", alpha,
+				  kit_arr(k, ONE(g, "temperature", "temp_field", "heat"), "float", nd), gr.at);
 			if (chance(g, 50)) {
 				const char *beta = kit_coef(k, ONE(g, "beta", "smoke_weight", "weight"), 0.05, 0.5);
-				lift = F(k, "%s - %s * %s[%s]", lift, beta, kit_arr(k, ONE(g, "smoke", "soot", "concentration"), "float", nd), gr.at);
+				lift = F(k, "%s - %s * %s[%s]", lift, beta,
+					 kit_arr(k, ONE(g, "smoke", "soot", "concentration"), "float", nd), gr.at);
 			}
 			B(k, "b = %s", lift);
 		}
@@ -945,8 +995,9 @@ void idiom_stencil(Kit *k)
 			damp = kit_num(k, 0.9, 0.995);
 		if (comp) {
 			for (int d = 0; d < nd; d++) {
-				const char *next = face ? F(k, "%s[%s] - (%s) * %s * %s", vc[d], gr.at, dd[d], wn[d], sc)
-							: F(k, "%s[%s] - (%s) * %s", vc[d], gr.at, dd[d], sc);
+				const char *next =
+					face ? F(k, "%s[%s] - (%s) * %s * %s", vc[d], gr.at, dd[d], wn[d], sc)
+					     : F(k, "%s[%s] - (%s) * %s", vc[d], gr.at, dd[d], sc);
 				if (gv)
 					next = F(k, "%s + %s[%d] * %s", next, gv, d, gdt);
 				else if (gy && d == 1)
@@ -975,18 +1026,25 @@ void idiom_stencil(Kit *k)
 		} else {
 			const char *cm = "";
 			for (int d = 0; d < nd; d++)
-				cm = F(k, "%s%s%s", cm, d ? ", " : "", face ? F(k, "(%s) * %s", dd[d], wn[d]) : dd[d]);
+				cm = F(k, "%s%s%s", cm, d ? ", " : "",
+				       face ? F(k, "(%s) * %s", dd[d], wn[d]) : dd[d]);
 			B(k, "dp = %s(%s)", vt, cm);
 			/* cells of another size along each axis */
-			const char *next = chance(g, 20) ? F(k, "%s[%s] - wp.cw_mul(dp, %s) * %s", vel, gr.at,
-							     kit_scalar(k, ONE(g, "inv_h", "inv_spacing", "axis_scale"), vt), sc)
-							 : F(k, "%s[%s] - dp * %s", vel, gr.at, sc);
+			const char *next =
+				chance(g, 20)
+					? F(k, "%s[%s] - wp.cw_mul(dp, %s) * %s", vel, gr.at,
+					    kit_scalar(k, ONE(g, "inv_h", "inv_spacing", "axis_scale"), vt), sc)
+					: F(k, "%s[%s] - dp * %s", vel, gr.at, sc);
 			if (gv)
 				next = F(k, "%s + %s * %s", next, gv, gdt);
 			else if (gy)
-				next = F(k, "%s + %s * %s", next, nd == 2 ? F(k, "wp.vec2(0.0, -%s)", gy) : F(k, "wp.vec3(0.0, -%s, 0.0)", gy), gdt);
+				next = F(k, "%s + %s * %s", next,
+					 nd == 2 ? F(k, "wp.vec2(0.0, -%s)", gy)
+						 : F(k, "wp.vec3(0.0, -%s, 0.0)", gy),
+					 gdt);
 			else if (force == 3)
-				next = F(k, "%s + %s * %s", next, nd == 2 ? "wp.vec2(0.0, b)" : "wp.vec3(0.0, b, 0.0)", gdt);
+				next = F(k, "%s + %s * %s", next,
+					 nd == 2 ? "wp.vec2(0.0, b)" : "wp.vec3(0.0, b, 0.0)", gdt);
 			if (damp)
 				next = F(k, "(%s) * %s", next, damp);
 			/* the kinetic energy after the step, summed, to watch the
@@ -1005,7 +1063,8 @@ void idiom_stencil(Kit *k)
 					COV(g, expr_or);
 					B(k, "if %s == 0 or %s == %s - 1:", gr.ix[d], gr.ix[d], gr.n[d]);
 					k->ind++;
-					B(k, "v = %s(%s, %s%s%s)", vt, keep[d][0], keep[d][1], nd == 3 ? ", " : "", nd == 3 ? keep[d][2] : "");
+					B(k, "v = %s(%s, %s%s%s)", vt, keep[d][0], keep[d][1], nd == 3 ? ", " : "",
+					  nd == 3 ? keep[d][2] : "");
 					k->ind--;
 				}
 			}
@@ -1016,7 +1075,8 @@ void idiom_stencil(Kit *k)
 			if (ke) {
 				const char *e = kit_arr(k, ONE(g, "kinetic", "ke_total", "energy"), "float", 1);
 				const char *m = kit_coef(k, ONE(g, "cell_mass", "rho", "mass"), 0.1, 2.0);
-				B(k, "wp.atomic_add(%s, 0, %s)", e, kit_prod(k, kit_times(k, 0.5, m), "wp.dot(v, v)"));
+				B(k, "wp.atomic_add(%s, 0, %s)", e,
+				  kit_prod(k, kit_times(k, 0.5, m), "wp.dot(v, v)"));
 			}
 		}
 		kit_end(k, ONE(g, "project", "subtract_gradient", "pressure_update"));
@@ -1028,7 +1088,8 @@ void idiom_stencil(Kit *k)
 		static const char *const du[] = {"dudx", "dudy", "dudz"};
 		int central = chance(g, 30);
 		if (chance(g, 35)) /* the velocity in cells per unit time */
-			B(k, "w = %s[%s] * %s", vel, gr.at, kit_coef(k, ONE(g, "inv_dx", "inv_h", "cells_per_unit"), 1.0, 4.0));
+			B(k, "w = %s[%s] * %s", vel, gr.at,
+			  kit_coef(k, ONE(g, "inv_dx", "inv_h", "cells_per_unit"), 1.0, 4.0));
 		else
 			B(k, "w = %s[%s]", vel, gr.at);
 		COV(g, stmt_if);
@@ -1050,15 +1111,18 @@ void idiom_stencil(Kit *k)
 			}
 		}
 		const char *o = kit_arr(k, F(k, "%s_out", u), "float", nd);
-		const char *flux = nd == 2 ? "w[0] * dudx + w[1] * dudy" : "w[0] * dudx + w[1] * dudy + w[2] * dudz";
+		const char *flux =
+			nd == 2 ? "w[0] * dudx + w[1] * dudy" : "w[0] * dudx + w[1] * dudy + w[2] * dudz";
 		if (central) {
 			B(k, "lap = %s - %d.0 * c", nb_sum(k, &gr), 2 * nd);
-			flux = F(k, "%s - %s * lap", flux, kit_coef(k, ONE(g, "nu", "viscosity", "diffusion"), 0.05, 0.25));
+			flux = F(k, "%s - %s * lap", flux,
+				 kit_coef(k, ONE(g, "nu", "viscosity", "diffusion"), 0.05, 0.25));
 		}
 		if (chance(g, 40))
 			flux = F(k, "%s - %s", flux, kit_response(k, "c"));
 		if (chance(g, 30))
-			flux = F(k, "%s - %s[%s]", flux, kit_arr(k, ONE(g, "source", "inflow", "emission"), "float", nd), gr.at);
+			flux = F(k, "%s - %s[%s]", flux,
+				 kit_arr(k, ONE(g, "source", "inflow", "emission"), "float", nd), gr.at);
 		const char *next = F(k, "c - %s * (%s)", dt, flux);
 		if (chance(g, 40)) /* dissipated a little each step, as smoke fades */
 			next = F(k, "(%s) * %s", next, kit_num(k, 0.9, 0.999));

@@ -101,9 +101,9 @@ typedef struct Run {
 	uint64_t seed;
 	unsigned mix;
 	const GenKnobs *k;
-	const char *krun;     /* --verify: the krun to run; NULL without */
-	unsigned draw;        /* --draw N */
-	unsigned rd[CHUNK];   /* the chunk's draw numbers */
+	const char *krun;   /* --verify: the krun to run; NULL without */
+	unsigned draw;      /* --draw N */
+	unsigned rd[CHUNK]; /* the chunk's draw numbers */
 } Run;
 
 /* The chunk of kernels from first (at most CHUNK, none past end): their

@@ -40,11 +40,11 @@ typedef struct Ln {
 	char *s;        /* text after the indentation */
 	const char *rd; /* where the reads start (assignments: the right side) */
 	int ind, kind, okind, hdr, dead, end;
-	int len;        /* strlen(s) */
-	int lhs;        /* K_ASSIGN, K_PART, K_AUG: the length of the target's text */
+	int len; /* strlen(s) */
+	int lhs; /* K_ASSIGN, K_PART, K_AUG: the length of the target's text */
 	int nt;
-	char t[3][28];  /* targets (K_ASSIGN, K_PART, K_AUG: t[0] is the base) */
-	int tid;        /* K_ASSIGN, K_PART: t[0] in the function's names (nm) */
+	char t[3][28];        /* targets (K_ASSIGN, K_PART, K_AUG: t[0] is the base) */
+	int tid;              /* K_ASSIGN, K_PART: t[0] in the function's names (nm) */
 	unsigned char own;    /* K_PART: t[0] is followed by "[i] = " */
 	unsigned char atomic; /* the right side starts with "wp.atomic_" */
 	unsigned char jump;   /* the line is "break", "continue" (1) or "return" (2) */
@@ -533,7 +533,8 @@ static void prune_func(Ln *L, int a, int b, int kernel)
 					char *t = pool_alloc(cl + 12);
 					if (!t)
 						continue;
-					if (!strncmp(c, "not ", 4) && !strstr(c, " and ") && !strstr(c, " or ") && !strstr(c, " if "))
+					if (!strncmp(c, "not ", 4) && !strstr(c, " and ") && !strstr(c, " or ") &&
+					    !strstr(c, " if "))
 						snprintf(t, cl + 12, "if %.*s:", (int)(cl - 4), c + 4);
 					else
 						snprintf(t, cl + 12, "if not (%.*s):", (int)cl, c);

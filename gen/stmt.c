@@ -412,7 +412,8 @@ static void st_aug(G *g)
 			L(v->name, " *= ", s.s);
 			r = iv_sym(iv_mag(v->iv) * iv_mag(s.iv));
 		} else {
-			Expr e = squash(g, IS_VEC(ty) ? gen_v(g, n, edepth(g) - 1) : gen_m(g, n, edepth(g) - 1), 16.0);
+			Expr e = squash(g, IS_VEC(ty) ? gen_v(g, n, edepth(g) - 1) : gen_m(g, n, edepth(g) - 1),
+					16.0);
 			int add = chance(g, 60);
 			g->cov->c[add ? GC_stmt_aug_add : GC_stmt_aug_sub]++;
 			L(v->name, add ? " += " : " -= ", e.s);
@@ -454,7 +455,9 @@ static void st_comp(G *g)
 {
 	Var *v = NULL;
 	for (int t = 0; t < 4 && !v; t++) {
-		int ty = chance(g, 60) ? VEC_OF(g->vecn) : chance(g, 50) ? VEC_OF(2 + rnd(g, 3)) : MAT_OF(2 + rnd(g, 3));
+		int ty = chance(g, 60)   ? VEC_OF(g->vecn)
+			 : chance(g, 50) ? VEC_OF(2 + rnd(g, 3))
+					 : MAT_OF(2 + rnd(g, 3));
 		v = pick_mod(g, ty);
 	}
 	if (!v) {
@@ -539,7 +542,8 @@ static void st_store(G *g, Var *a, int top)
 				e = ex("2.0", T_F, P_ATOM, iv_mk(2, 2), 0);
 			} else if (g->loop && fmin(fabs(e.iv.lo), fabs(e.iv.hi)) < 1.0) {
 				COV(g, expr_add);
-				e = ex(S("1.0 + ", abs_text(g, e.s, GB_ABS_F)), T_F, P_ADD, iv_mk(1, 1 + iv_mag(e.iv)), e.dep);
+				e = ex(S("1.0 + ", abs_text(g, e.s, GB_ABS_F)), T_F, P_ADD,
+				       iv_mk(1, 1 + iv_mag(e.iv)), e.dep);
 			}
 			COV(g, stmt_array_read_modify_write);
 			L(a->name, "[i] /= ", e.s);
@@ -621,12 +625,18 @@ static void st_atomic(G *g)
 	a->afam = (unsigned char)(r < 4 ? 1 : r - 2);
 	switch (r) {
 	case 0:
-		g->cov->b[t == T_F ? GB_ATOMIC_ADD : t == T_I ? GB_ATOMIC_ADD : IS_MAT(t) ? GB_ATOMIC_ADD : GB_ATOMIC_ADD]++;
+		g->cov->b[t == T_F    ? GB_ATOMIC_ADD
+			  : t == T_I  ? GB_ATOMIC_ADD
+			  : IS_MAT(t) ? GB_ATOMIC_ADD
+				      : GB_ATOMIC_ADD]++;
 		COV(g, stmt_call);
 		L("wp.atomic_add(", a->name, ", ", j.s, ", ", e.s, ")");
 		break;
 	case 1:
-		g->cov->b[t == T_F ? GB_ATOMIC_SUB : t == T_I ? GB_ATOMIC_SUB : IS_MAT(t) ? GB_ATOMIC_SUB : GB_ATOMIC_SUB]++;
+		g->cov->b[t == T_F    ? GB_ATOMIC_SUB
+			  : t == T_I  ? GB_ATOMIC_SUB
+			  : IS_MAT(t) ? GB_ATOMIC_SUB
+				      : GB_ATOMIC_SUB]++;
 		COV(g, stmt_call);
 		L("wp.atomic_sub(", a->name, ", ", j.s, ", ", e.s, ")");
 		break;
@@ -701,11 +711,13 @@ static void st_carried(G *g, Var *v)
 	}
 	int n = TY_N(v->ty);
 	switch (rnd(g, 4)) {
-	case 0: case 1: {
+	case 0:
+	case 1: {
 		static const char *const c[] = {"0.5", "0.25", "0.75"};
 		static const double cv[] = {0.5, 0.25, 0.75};
 		int k = rnd(g, 3);
-		Expr e = squash(g, v->ty == T_F ? gen_f(g, edepth(g)) : gen_v(g, n, edepth(g) - 1), (1 - cv[k]) * B);
+		Expr e =
+			squash(g, v->ty == T_F ? gen_f(g, edepth(g)) : gen_v(g, n, edepth(g) - 1), (1 - cv[k]) * B);
 		COV(g, stmt_assign);
 		g->cov->c[v->ty == T_F ? GC_expr_mul : GC_expr_scalar_vec]++;
 		g->cov->c[v->ty == T_F ? GC_expr_add : GC_expr_vec_add]++;
@@ -871,7 +883,8 @@ static const char *for_header(G *g, const char *name, double *trip, Iv *jv, int 
 		COVB(g, MIN_I);
 		COV(g, expr_int_add);
 		Expr b = gen_idx(g, 1);
-		return S("for ", name, " in range(", b.s, ", wp.min(", par(g, b, P_ADD), " + ", ilit(g, k), ", ", ns, ")):");
+		return S("for ", name, " in range(", b.s, ", wp.min(", par(g, b, P_ADD), " + ", ilit(g, k), ", ",
+			 ns, ")):");
 	}
 	case 9: {
 		*jv = iv_mk(0, NMAX - 1);
@@ -1173,9 +1186,9 @@ static void stmts(G *g, int n, int nest)
 static const char *param_text(G *g, const char *name, int ty, int arr)
 {
 	if (arr) {
-		static const int ca[NTY] = {GC_type_array_float, GC_type_array_int, 0, GC_type_array_vec2,
-					    GC_type_array_vec3, GC_type_array_vec4, GC_type_array_mat22,
-					    GC_type_array_mat33, GC_type_array_mat44};
+		static const int ca[NTY] = {GC_type_array_float, GC_type_array_int,   0,
+					    GC_type_array_vec2,  GC_type_array_vec3,  GC_type_array_vec4,
+					    GC_type_array_mat22, GC_type_array_mat33, GC_type_array_mat44};
 		g->cov->c[ca[ty]]++;
 		if (chance(g, 6)) {
 			COV(g, type_array_ndim);
@@ -1202,7 +1215,8 @@ static void helper_return(G *g, Helper *h, int early)
 			else
 				e = squash(g, e, 16.0);
 		}
-		h->riv[k] = early || !h->riv[k].hi ? (early ? e.iv : iv_hull(h->riv[k], e.iv)) : iv_hull(h->riv[k], e.iv);
+		h->riv[k] = early || !h->riv[k].hi ? (early ? e.iv : iv_hull(h->riv[k], e.iv))
+						   : iv_hull(h->riv[k], e.iv);
 		s = APP(s, k ? ", " : "", e.s);
 	}
 	if (h->nret > 1)
@@ -1234,7 +1248,8 @@ static void gen_helper(G *g)
 	int vn = g->vecn;
 	g->sp = 0;
 	switch (kind) {
-	case 0: case 1: /* scalar */
+	case 0:
+	case 1: /* scalar */
 		h->np = 1 + rnd(g, 3);
 		for (int k = 0; k < h->np; k++) {
 			h->pty[k] = T_F;
@@ -1342,7 +1357,10 @@ static void gen_helper(G *g)
 	g->ind = 1;
 	if (chance(g, 15)) {
 		COV(g, stmt_docstring);
-		L("\"\"\"", PICK(g, ((const char *const[]){"Helper.", "Smooth response.", "Shared math.", "Per-element term."})), "\"\"\"");
+		L("\"\"\"",
+		  PICK(g,
+		       ((const char *const[]){"Helper.", "Smooth response.", "Shared math.", "Per-element term."})),
+		  "\"\"\"");
 	}
 	if (kind == 6) {
 		Var *a = &g->v[0], *j = &g->v[1], *x = &g->v[2];
@@ -1420,7 +1438,10 @@ static int elem_type(G *g)
 	case CAT_COMBINED:
 	case CAT_INPLACE:
 	case CAT_ATOMIC:
-		return chance(g, 20) ? VEC_OF(g->vecn) : chance(g, 15) ? T_I : chance(g, 5) ? MAT_OF(2 + rnd(g, 3)) : T_F;
+		return chance(g, 20)   ? VEC_OF(g->vecn)
+		       : chance(g, 15) ? T_I
+		       : chance(g, 5)  ? MAT_OF(2 + rnd(g, 3))
+				       : T_F;
 	default:
 		return chance(g, 12) ? VEC_OF(g->vecn) : chance(g, 10) ? T_I : T_F;
 	}
@@ -1490,7 +1511,8 @@ void gen_body_kernel(G *g, uint64_t index)
 	if (chance(g, 45))
 		add_param(g, T_F, GV_PARAM, 0);
 	if (chance(g, g->cat == CAT_VECTOR || g->cat == CAT_MATRIX ? 25 : 4))
-		add_param(g, g->cat == CAT_MATRIX && chance(g, 50) ? MAT_OF(2 + rnd(g, 3)) : VEC_OF(g->vecn), GV_PARAM, 0);
+		add_param(g, g->cat == CAT_MATRIX && chance(g, 50) ? MAT_OF(2 + rnd(g, 3)) : VEC_OF(g->vecn),
+			  GV_PARAM, 0);
 	int nacc = g->cat == CAT_ATOMIC ? 1 + rnd(g, 2) : g->cat == CAT_COMBINED ? chance(g, 30) : 0;
 	for (int k = 0; k < g->nh; k++)
 		for (int j = 0; j < g->h[k].np; j++)
@@ -1520,8 +1542,9 @@ void gen_body_kernel(G *g, uint64_t index)
 	g->blk = 1;
 	if (chance(g, 10)) {
 		COV(g, stmt_docstring);
-		L("\"\"\"", PICK(g, ((const char *const[]){"One thread per element.", "Per-element update.",
-							"Generated test kernel.", "Each thread owns index i."})),
+		L("\"\"\"",
+		  PICK(g, ((const char *const[]){"One thread per element.", "Per-element update.",
+						 "Generated test kernel.", "Each thread owns index i."})),
 		  "\"\"\"");
 	}
 	COVB(g, TID);

@@ -52,8 +52,8 @@ static int named(const Buf *log, char *const *names, size_t n, unsigned char *ba
 	return ok;
 }
 
-void gen_verify(uint64_t seed, unsigned mix, uint64_t first, uint64_t count, const GenKnobs *k,
-		const char *krun, unsigned *redraw)
+void gen_verify(uint64_t seed, unsigned mix, uint64_t first, uint64_t count, const GenKnobs *k, const char *krun,
+		unsigned *redraw)
 {
 	uint64_t *pend = xmalloc(sizeof *pend * (size_t)(count + 1));
 	char **names = xmalloc(sizeof *names * (size_t)(count + 1));
@@ -71,8 +71,8 @@ void gen_verify(uint64_t seed, unsigned mix, uint64_t first, uint64_t count, con
 		buf_puts(&mod, "import warp as wp\n\n\n");
 		for (size_t j = 0; j < np; j++) {
 			uint64_t i = first + pend[j];
-			names[j] = xstrdup(gen_kernel(&mod, seed, gen_pick_category(seed, i, mix), i, redraw[pend[j]],
-						      k, NULL));
+			names[j] = xstrdup(gen_kernel(&mod, seed, gen_pick_category(seed, i, mix), i,
+						      redraw[pend[j]], k, NULL));
 		}
 		FILE *f = fopen(src, "wb");
 		if (!f || fwrite(mod.p, 1, mod.n, f) != mod.n || fclose(f))
@@ -80,8 +80,7 @@ void gen_verify(uint64_t seed, unsigned mix, uint64_t first, uint64_t count, con
 		log.n = 0;
 		memset(bad, 0, np);
 		int rc = run_cmd_out(argv, out, &log);
-		if (rc < 0 || count_lines(out) != np || !named(&log, names, np, bad) ||
-		    (rc && !memchr(bad, 1, np)))
+		if (rc < 0 || count_lines(out) != np || !named(&log, names, np, bad) || (rc && !memchr(bad, 1, np)))
 			ks_fatal("--verify: %s failed on kernels %llu to %llu (exit status %d):\n%.*s", krun,
 				 (unsigned long long)(first + pend[0]), (unsigned long long)(first + pend[np - 1]),
 				 rc, (int)(log.n < 4000 ? log.n : 4000), log.p ? log.p : "");
@@ -89,8 +88,8 @@ void gen_verify(uint64_t seed, unsigned mix, uint64_t first, uint64_t count, con
 		for (size_t j = 0; j < np; j++) {
 			if (bad[j]) {
 				if (++redraw[pend[j]] > GEN_MAX_REDRAW)
-					ks_fatal("--verify: kernel %llu is degenerate in %d draws", (unsigned long long)(first + pend[j]),
-						 GEN_MAX_REDRAW);
+					ks_fatal("--verify: kernel %llu is degenerate in %d draws",
+						 (unsigned long long)(first + pend[j]), GEN_MAX_REDRAW);
 				pend[nn++] = pend[j];
 			}
 			free(names[j]);

@@ -24,8 +24,7 @@ Node *ast_new(Arena *a, int kind, int line, int col)
 
 void ast_add(Arena *a, Node *parent, Node *kid)
 {
-	arena_grow(a, (void **)&parent->kid, &parent->capkid, parent->nkid + 1,
-		   sizeof *parent->kid);
+	arena_grow(a, (void **)&parent->kid, &parent->capkid, parent->nkid + 1, sizeof *parent->kid);
 	parent->kid[parent->nkid++] = kid;
 }
 
@@ -144,7 +143,4 @@ static void dump(FILE *f, const Node *n, int depth)
 		dump(f, n->kid[i], depth + 1);
 }
 
-void ast_dump(FILE *f, const Node *n)
-{
-	dump(f, n, 0);
-}
+void ast_dump(FILE *f, const Node *n) { dump(f, n, 0); }

@@ -34,46 +34,59 @@ enum NodeKind {
 	N_STRING,  /* a string literal: only legal as a docstring statement */
 
 	/* statements */
-	N_EXPR,     /* kid[0] as a statement */
-	N_ASSIGN,   /* kid[0] = kid[1]  (target: NAME, INDEX, ATTR, TUPLE) */
-	N_ANNASSIGN,/* kid[0]: kid[1] = kid[2]   (kid[2] may be NULL) */
-	N_AUGASSIGN,/* kid[0] op= kid[1]; op is a BinOp */
-	N_IF,       /* if kid[0]: kid[1] else kid[2]; kid[2] is NULL, a
-	               N_BLOCK, or (elif) a N_BLOCK holding one N_IF */
-	N_FOR,      /* for kid[0] in kid[1]: kid[2] */
-	N_WHILE,    /* while kid[0]: kid[1] */
+	N_EXPR,      /* kid[0] as a statement */
+	N_ASSIGN,    /* kid[0] = kid[1]  (target: NAME, INDEX, ATTR, TUPLE) */
+	N_ANNASSIGN, /* kid[0]: kid[1] = kid[2]   (kid[2] may be NULL) */
+	N_AUGASSIGN, /* kid[0] op= kid[1]; op is a BinOp */
+	N_IF,        /* if kid[0]: kid[1] else kid[2]; kid[2] is NULL, a
+	                N_BLOCK, or (elif) a N_BLOCK holding one N_IF */
+	N_FOR,       /* for kid[0] in kid[1]: kid[2] */
+	N_WHILE,     /* while kid[0]: kid[1] */
 	N_BREAK,
 	N_CONTINUE,
-	N_RETURN,   /* kid[0] or NULL; several values are an N_TUPLE */
+	N_RETURN, /* kid[0] or NULL; several values are an N_TUPLE */
 	N_PASS,
-	N_BLOCK,    /* the statements of a suite */
+	N_BLOCK, /* the statements of a suite */
 
 	/* top level */
-	N_IMPORT,   /* import name [as kid-less alias in str2] */
+	N_IMPORT,     /* import name [as kid-less alias in str2] */
 	N_FROMIMPORT, /* from name import ... (always rejected by sema) */
-	N_PARAM,    /* name, kid[0] annotation or NULL, kid[1] the default
-	               value (absent when there is none) */
-	N_DEF,      /* name; kid[0] decorators (N_BLOCK of expressions),
-	               kid[1] params (N_BLOCK of N_PARAM),
-	               kid[2] return annotation or NULL, kid[3] body */
-	N_CLASS,    /* name; kid[0] decorators (N_BLOCK of expressions),
-	               kid[1] body (N_BLOCK) */
-	N_MODULE,   /* top-level statements */
+	N_PARAM,      /* name, kid[0] annotation or NULL, kid[1] the default
+	                 value (absent when there is none) */
+	N_DEF,        /* name; kid[0] decorators (N_BLOCK of expressions),
+	                 kid[1] params (N_BLOCK of N_PARAM),
+	                 kid[2] return annotation or NULL, kid[3] body */
+	N_CLASS,      /* name; kid[0] decorators (N_BLOCK of expressions),
+	                 kid[1] body (N_BLOCK) */
+	N_MODULE,     /* top-level statements */
 	N_COUNT
 };
 
-enum BinOp { B_ADD, B_SUB, B_MUL, B_DIV, B_FLOORDIV, B_MOD, B_POW, B_MATMUL,
-	     B_BITAND, B_BITOR, B_BITXOR, B_SHL, B_SHR };
+enum BinOp {
+	B_ADD,
+	B_SUB,
+	B_MUL,
+	B_DIV,
+	B_FLOORDIV,
+	B_MOD,
+	B_POW,
+	B_MATMUL,
+	B_BITAND,
+	B_BITOR,
+	B_BITXOR,
+	B_SHL,
+	B_SHR
+};
 enum CmpOp { C_LT, C_LE, C_GT, C_GE, C_EQ, C_NE, C_IS, C_ISNOT, C_IN, C_NOTIN };
 
 typedef struct Node Node;
 struct Node {
 	uint8_t kind;
 	uint8_t op;
-	uint8_t paren;     /* expression was written in parentheses */
-	int line, col;     /* 1-based position of the node's first token */
-	const char *name;  /* N_NAME, N_ATTR, N_KWARG, N_PARAM, N_DEF, N_IMPORT */
-	const char *str2;  /* N_IMPORT: the 'as' alias or NULL */
+	uint8_t paren;    /* expression was written in parentheses */
+	int line, col;    /* 1-based position of the node's first token */
+	const char *name; /* N_NAME, N_ATTR, N_KWARG, N_PARAM, N_DEF, N_IMPORT */
+	const char *str2; /* N_IMPORT: the 'as' alias or NULL */
 	int64_t ival;
 	double fval;
 	int nkid, capkid;

@@ -36,17 +36,17 @@ typedef struct Tok {
 
 typedef struct Lexer {
 	const Src *src;
-	Arena *arena; /* for the rare long float literal with underscores */
+	Arena *arena;                   /* for the rare long float literal with underscores */
 	const unsigned char *cur, *lim; /* lim points at the final NUL */
 	const unsigned char *tok;       /* start of the token being scanned */
 	const unsigned char *bol;       /* start of the current physical line */
 	int line;
-	int atbol;   /* at the start of a logical line: measure its indent */
-	int midline; /* the current logical line has produced a token */
-	int pending; /* DEDENTs still owed */
+	int atbol;       /* at the start of a logical line: measure its indent */
+	int midline;     /* the current logical line has produced a token */
+	int pending;     /* DEDENTs still owed */
 	int dline, dcol; /* where those DEDENTs are reported */
-	int prev;    /* code of the last token returned */
-	int nindent; /* indent[0] is always column 0 */
+	int prev;        /* code of the last token returned */
+	int nindent;     /* indent[0] is always column 0 */
 	int64_t indent[KS_MAX_INDENT + 1], altindent[KS_MAX_INDENT + 1];
 	int nbrack;
 	struct {

@@ -17,10 +17,7 @@
 
 /* ---- names --------------------------------------------------------------- */
 
-static unsigned name_hash(const char *k)
-{
-	return (unsigned)ks_hash64(k, strlen(k), 0);
-}
+static unsigned name_hash(const char *k) { return (unsigned)ks_hash64(k, strlen(k), 0); }
 
 int map_get(const Map *mp, const char *k)
 {
@@ -58,10 +55,7 @@ void map_put(Arena *a, Map *mp, const char *k, int v)
 /* ---- state ----------------------------------------------------------------- */
 
 /* The def called name: its index, or -1. */
-int def_find(Sema *s, const char *name)
-{
-	return map_get(&s->defs, name);
-}
+int def_find(Sema *s, const char *name) { return map_get(&s->defs, name); }
 
 /* ---- messages -------------------------------------------------------------- */
 
@@ -91,7 +85,10 @@ void fmt_types(char *out, size_t n, const Type *t, int k)
 		return;
 	}
 	for (int i = 0; i < k && w < n; i++)
-		w += (size_t)snprintf(out + w, n - w, "%s%s%s", i ? ", " : k > 1 ? "(" : "",
+		w += (size_t)snprintf(out + w, n - w, "%s%s%s",
+				      i       ? ", "
+				      : k > 1 ? "("
+					      : "",
 				      uty(t[i]), i == k - 1 && k > 1 ? ")" : "");
 }
 
@@ -150,8 +147,8 @@ void lit_text(const Sema *s, const Node *n, char *out, size_t cap)
 	for (const char *q = p; q < end && k + 4 < cap; q++) {
 		char c = *q;
 		int sign = (c == '+' || c == '-') && !hex && q > p && (q[-1] == 'e' || q[-1] == 'E');
-		if (!(sign || c == '_' || c == '.' || (c >= '0' && c <= '9') ||
-		      (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')))
+		if (!(sign || c == '_' || c == '.' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+		      (c >= 'A' && c <= 'Z')))
 			break;
 		out[k++] = c;
 	}
@@ -170,15 +167,11 @@ int reserved(const char *name)
 
 /* The named types spelled wp.NAME: every scalar, vector, matrix,
  * quaternion and transform of ir/types.h. */
-Type wp_type(const char *name)
-{
-	return ty_from_warp(name);
-}
+Type wp_type(const char *name) { return ty_from_warp(name); }
 
 /* ---- emitting ---------------------------------------------------------- */
 
-Inst *emit(Sema *s, const Node *at, int op, const int32_t *res, int nres,
-		  const int32_t *arg, int narg)
+Inst *emit(Sema *s, const Node *at, int op, const int32_t *res, int nres, const int32_t *arg, int narg)
 {
 	return ir_emit(s->m, s->blk, op, res, nres, arg, narg, loc_of(at));
 }
@@ -194,8 +187,8 @@ void type_mismatch(Sema *s, const Node *at, const char *name, Type has, Type ty)
 {
 	int v = map_get(&s->names, name);
 	int param = v >= 0 && s->f->val[v].kind == VK_PARAM;
-	ERR(at, "%s '%s' has type %s; cannot assign %s%s", param ? "parameter" : "variable",
-	    name, uty(has), uty(ty), assign_hint(has, ty));
+	ERR(at, "%s '%s' has type %s; cannot assign %s%s", param ? "parameter" : "variable", name, uty(has),
+	    uty(ty), assign_hint(has, ty));
 }
 
 /* The value an instruction producing ty writes: the target, checked and
@@ -216,8 +209,7 @@ int out(Sema *s, Target *t, Type ty)
 }
 
 /* One instruction with one result of type ty. */
-int emit_val(Sema *s, const Node *at, int op, Type ty, const int32_t *arg, int narg,
-		    Target *t)
+int emit_val(Sema *s, const Node *at, int op, Type ty, const int32_t *arg, int narg, Target *t)
 {
 	int32_t r = out(s, t, ty);
 	emit(s, at, op, &r, 1, arg, narg);

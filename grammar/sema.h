@@ -78,7 +78,7 @@ typedef struct Map {
 typedef struct Call {
 	const char *name;
 	int line, col;
-	int to;  /* the callee's def index, or -1 */
+	int to; /* the callee's def index, or -1 */
 } Call;
 
 /* A decorated def of the module.  The defs are numbered callees first,
@@ -91,47 +91,47 @@ typedef struct Def {
 	Node *node;      /* its syntax, while that piece is parsed */
 	Call *call;      /* the calls in its body */
 	int ncall, capcall;
-	Node **dflt;     /* per parameter: its default value (a copy), or NULL */
+	Node **dflt; /* per parameter: its default value (a copy), or NULL */
 } Def;
 
 /* A module constant's value: a Python number (py: an int, float or bool,
  * typed when a function reads it: int32, float32, bool, as Warp captures
  * it), or a value of a wp type (wp.float64(0.1), wp.vec3(0.0, -9.8, 0.0)). */
 typedef struct Const {
-	Type ty;       /* TY_INT, TY_FLOAT, TY_BOOL for a Python number; else a wp type */
-	int py;        /* a Python number */
-	int64_t i;     /* int and bool */
-	double v[36];  /* float, or the components of a vector, matrix, ... */
+	Type ty;      /* TY_INT, TY_FLOAT, TY_BOOL for a Python number; else a wp type */
+	int py;       /* a Python number */
+	int64_t i;    /* int and bool */
+	double v[36]; /* float, or the components of a vector, matrix, ... */
 } Const;
 
 typedef struct Sema {
 	const Src *src;
-	Arena *a;  /* the parse arena: maps, the def table */
+	Arena *a; /* the parse arena: maps, the def table */
 	Module *m;
 	Def *def;
-	int ndef, capdef;  /* def index = IR function index */
-	Map defs;          /* name → def index */
+	int ndef, capdef; /* def index = IR function index */
+	Map defs;         /* name → def index */
 	/* the module level: its constants, the names it binds to anything
 	 * else (an error only where a function reads one), type aliases
 	 * (Vec = wp.vec3d), and what math and numpy are imported as */
-	Map consts;        /* name → index in cval */
+	Map consts; /* name → index in cval */
 	Const *cval;
 	int ncval, capcval;
 	Map skipped;
-	Map typealias;     /* name → Type */
+	Map typealias; /* name → Type */
 	const char *math_as, *np_as;
 
 	/* the function being lowered */
 	Def *cur;
 	Func *f;
-	Block *blk;        /* where instructions go */
-	Map names;         /* parameters and variables → value id */
-	int nloop;         /* enclosing loops, for break/continue */
+	Block *blk;           /* where instructions go */
+	Map names;            /* parameters and variables → value id */
+	int nloop;            /* enclosing loops, for break/continue */
 	const char **loopvar; /* enclosing for-loops' variables */
 	int nloopvar, caploopvar;
-	int nsig;          /* return values so far, -1 before the first return */
+	int nsig; /* return values so far, -1 before the first return */
 	Type *sig;
-	int sig_ann;       /* the signature came from a '-> T' annotation */
+	int sig_ann; /* the signature came from a '-> T' annotation */
 	/* while an assignment target is lowered (d[f(i)].x += e): the values
 	 * already computed for its nodes in block memo_blk, so that a node read
 	 * and then written back is evaluated once; memo_blk NULL: off */
@@ -150,17 +150,14 @@ typedef struct Memo {
 /* An assignment's target, handed to the expression that computes its value
  * so that the last instruction writes the variable directly. */
 typedef struct Target {
-	Node *at;   /* the N_NAME assigned, for its name and for errors */
-	int id;     /* its value, or -1 before its first assignment */
-	Type want;  /* the annotated type of a new variable, or TY_VOID */
-	int done;   /* an instruction has written it */
+	Node *at;  /* the N_NAME assigned, for its name and for errors */
+	int id;    /* its value, or -1 before its first assignment */
+	Type want; /* the annotated type of a new variable, or TY_VOID */
+	int done;  /* an instruction has written it */
 } Target;
 
 /* The i-th child of n, or NULL. */
-static inline Node *kid(const Node *n, int i)
-{
-	return n && i < n->nkid ? n->kid[i] : NULL;
-}
+static inline Node *kid(const Node *n, int i) { return n && i < n->nkid ? n->kid[i] : NULL; }
 
 /* Where n is, for the IR. */
 static inline Loc loc_of(const Node *n)
@@ -175,16 +172,10 @@ static inline int is_name(const Node *n, const char *name)
 }
 
 /* wp.NAME */
-static inline int is_wp_attr(const Node *n)
-{
-	return n && n->kind == N_ATTR && is_name(kid(n, 0), "wp");
-}
+static inline int is_wp_attr(const Node *n) { return n && n->kind == N_ATTR && is_name(kid(n, 0), "wp"); }
 
 /* The type of value v of the function being lowered. */
-static inline Type ty_of(const Sema *s, int v)
-{
-	return s->f->val[v].ty;
-}
+static inline Type ty_of(const Sema *s, int v) { return s->f->val[v].ty; }
 
 /* sema.c: names, state, messages, emitting */
 int map_get(const Map *mp, const char *k);
@@ -197,8 +188,7 @@ const char *assign_hint(Type dst, Type src);
 void lit_text(const Sema *s, const Node *n, char *out, size_t cap);
 int reserved(const char *name);
 Type wp_type(const char *name);
-Inst *emit(Sema *s, const Node *at, int op, const int32_t *res, int nres, const int32_t *arg,
-	   int narg);
+Inst *emit(Sema *s, const Node *at, int op, const int32_t *res, int nres, const int32_t *arg, int narg);
 int new_var(Sema *s, const char *name, Type ty);
 void type_mismatch(Sema *s, const Node *at, const char *name, Type has, Type ty);
 int out(Sema *s, Target *t, Type ty);
@@ -239,8 +229,7 @@ int index_value(Sema *s, Node *e, Target *t);
 /* sema_call.c */
 int component_arg(Sema *s, Node *x, Type want, const char *name);
 int make(Sema *s, Node *e, Type want, Target *t);
-int bind_args(Sema *s, Node *e, const char *what, const char *const *pname, int np,
-	      Node *const *dflt, Node **node);
+int bind_args(Sema *s, Node *e, const char *what, const char *const *pname, int np, Node *const *dflt, Node **node);
 int several(Sema *s, Node *e, const char *name, int row0, Node *lhs, int want);
 int callee_of(Sema *s, const Node *e);
 int func_args(Sema *s, Node *e, int d, int32_t *a);

@@ -20,8 +20,7 @@
 
 /* The argument nodes of wp.NAME(...) in the order of pname[0..np), by
  * position or keyword (Warp's parameter names). */
-static void lang_args(Sema *s, Node *e, const char *name, const char *const *pname, int np,
-		      Node **node)
+static void lang_args(Sema *s, Node *e, const char *name, const char *const *pname, int np, Node **node)
 {
 	char what[64];
 	snprintf(what, sizeof what, "wp.%s", name);
@@ -43,8 +42,10 @@ static int where_value(Sema *s, Node *e, Target *t)
 	Type ta[3] = {TY_BOOL, ty_of(s, a), ty_of(s, b)};
 	Type r = ir_op_type(OP_SELECT, ta, 3, TY_VOID);
 	if (r == TY_VOID && ta[1] != ta[2])
-		ERR(e, "wp.where(): value_if_true is %s and value_if_false %s; they must be of one "
-		    "type%s", uty(ta[1]), uty(ta[2]), conv_hint(ta[1], ta[2]));
+		ERR(e,
+		    "wp.where(): value_if_true is %s and value_if_false %s; they must be of one "
+		    "type%s",
+		    uty(ta[1]), uty(ta[2]), conv_hint(ta[1], ta[2]));
 	if (r == TY_VOID)
 		ERR(e, "wp.where() cannot choose between arrays");
 	int32_t args[3] = {c, a, b};
@@ -64,8 +65,7 @@ static int extract_value(Sema *s, Node *e, Target *t)
 	int v = expr(s, e->kid[1], NULL);
 	Type tv = ty_of(s, v);
 	if (!ty_is_composite(tv))
-		ERR(e->kid[1], "wp.extract() takes a vector, matrix, quaternion or transform, not %s",
-		    uty(tv));
+		ERR(e->kid[1], "wp.extract() takes a vector, matrix, quaternion or transform, not %s", uty(tv));
 	if (n == 3 && !ty_is_mat(tv))
 		ERR(e, "wp.extract() with two indices takes a matrix, not %s", uty(tv));
 	int32_t a[3] = {v};
@@ -83,8 +83,7 @@ static int extract_value(Sema *s, Node *e, Target *t)
  * their count. */
 static int generic_make(Sema *s, Node *e, const char *name, Target *t)
 {
-	int kind = name[0] == 'v' ? TK_VEC : name[0] == 'm' ? TK_MAT : name[0] == 'q' ? TK_QUAT
-											  : TK_XFORM;
+	int kind = name[0] == 'v' ? TK_VEC : name[0] == 'm' ? TK_MAT : name[0] == 'q' ? TK_QUAT : TK_XFORM;
 	int rows = -1, cols = 0, npos = 0;
 	Type sc = TY_VOID;
 	Node *pos[MAXOPS];
@@ -116,8 +115,7 @@ static int generic_make(Sema *s, Node *e, const char *name, Target *t)
 		first = expr(s, pos[0], NULL);
 		sc = ty_scalar(ty_of(s, first));
 		if (!ty_is_scalar(sc))
-			ERR(pos[0], "wp.%s() components must be numbers, not %s", name,
-			    uty(ty_of(s, first)));
+			ERR(pos[0], "wp.%s() components must be numbers, not %s", name, uty(ty_of(s, first)));
 		if (kind != TK_VEC && kind != TK_MAT && !ty_is_float(sc))
 			ERR(pos[0], "wp.%s() takes float components, not %s", name, uty(sc));
 	}
@@ -127,12 +125,14 @@ static int generic_make(Sema *s, Node *e, const char *name, Target *t)
 	if (kind == TK_QUAT || kind == TK_XFORM) {
 		want = ty_find(kind, sc, kind == TK_QUAT ? 4 : 7, 1);
 		if (want == TY_VOID)
-			ERR(e, "wp.%s() of %s: quaternions and transforms are of float16, float32 or "
-			    "float64", name, uty(sc));
+			ERR(e,
+			    "wp.%s() of %s: quaternions and transforms are of float16, float32 or "
+			    "float64",
+			    name, uty(sc));
 	} else {
 		if (kind == TK_VEC && rows < 0)
 			rows = npos == 1 && first >= 0 && ty_is_vec(ty_of(s, first)) ? ty_rows(ty_of(s, first))
-										  : npos;
+										     : npos;
 		if (kind == TK_MAT && rows < 0) {
 			if (npos == 1 && first >= 0 && ty_is_mat(ty_of(s, first))) {
 				rows = ty_rows(ty_of(s, first));
@@ -188,10 +188,10 @@ static int generic_make(Sema *s, Node *e, const char *name, Target *t)
 
 /* an error in a string literal: the text gathered so far is freed first,
  * since the error may longjmp to a caller that goes on (ks_recover) */
-#define STR_ERR(...)                   \
-	do {                           \
-		buf_free(b);           \
-		ERR(__VA_ARGS__);      \
+#define STR_ERR(...)              \
+	do {                      \
+		buf_free(b);      \
+		ERR(__VA_ARGS__); \
 	} while (0)
 
 /* The bytes of a string literal node (adjacent literals joined, as
@@ -201,8 +201,7 @@ static void py_string(Sema *s, Node *n, Buf *b)
 {
 	const char *p = n->name;
 	while (*p) {
-		if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '\\' || *p == '(' ||
-		    *p == ')') {
+		if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '\\' || *p == '(' || *p == ')') {
 			p++;
 			continue;
 		}
@@ -215,7 +214,7 @@ static void py_string(Sema *s, Node *n, Buf *b)
 		for (; *p && strchr("rRuUbBfF", *p); p++) {
 			if (strchr("bBfF", *p))
 				STR_ERR(n, "%s are not supported in kernels",
-				    strchr("bB", *p) ? "bytes literals" : "f-strings");
+					strchr("bB", *p) ? "bytes literals" : "f-strings");
 			raw |= *p == 'r' || *p == 'R';
 		}
 		char q = *p;
@@ -306,8 +305,10 @@ static void printf_call(Sema *s, Node *e)
 		       !strchr("diuoxXcfFeEgGaAspn*", text[bad + len]))
 			len++;
 		len += text[bad + len] >= ' ' && len < 12;
-		ERR(e->kid[1], "wp.printf(): the conversion '%.*s' is not supported (%%d %%i %%u %%x "
-		    "%%o %%c %%f %%e %%g %%a, with hh h l ll for ints)", len, text + bad);
+		ERR(e->kid[1],
+		    "wp.printf(): the conversion '%.*s' is not supported (%%d %%i %%u %%x "
+		    "%%o %%c %%f %%e %%g %%a, with hh h l ll for ints)",
+		    len, text + bad);
 	}
 	if (n > 32)
 		ERR(e->kid[2 + 32], "wp.printf() takes at most 32 values after its format (%d given)", n);
@@ -357,8 +358,11 @@ void print_call(Sema *s, Node *e)
 		return;
 	}
 	if (ty_is_scalar(t)) {
-		const char *f = ty_is_float(t) ? "%g\n" : t == TY_INT64 ? "%lld\n" : t == TY_UINT64 ? "%llu\n"
-					: ty_is_unsigned(t) ? "%u\n" : "%d\n";
+		const char *f = ty_is_float(t)      ? "%g\n"
+				: t == TY_INT64     ? "%lld\n"
+				: t == TY_UINT64    ? "%llu\n"
+				: ty_is_unsigned(t) ? "%u\n"
+						    : "%d\n";
 		emit_printf(s, e, f, (int32_t[]){v}, 1);
 		return;
 	}
@@ -411,8 +415,10 @@ static int cast_value(Sema *s, Node *e, Target *t)
 		return v;
 	int32_t a[1] = {v};
 	if (ir_op_type(OP_BITCAST, &tv, 1, want) == TY_VOID)
-		ERR(e, "wp.cast(): %s has %d bytes and %s %d; a cast keeps the bits, so the sizes must "
-		    "be equal", uty(tv), ty_info(tv)->size, uty(want), ty_info(want)->size);
+		ERR(e,
+		    "wp.cast(): %s has %d bytes and %s %d; a cast keeps the bits, so the sizes must "
+		    "be equal",
+		    uty(tv), ty_info(tv)->size, uty(want), ty_info(want)->size);
 	return emit_val(s, e, OP_BITCAST, want, a, 1, t);
 }
 
@@ -440,6 +446,6 @@ int lang_call(Sema *s, Node *e, const char *name, Target *t, int want)
 	}
 	if (!strcmp(name, "select"))
 		ERR(e, "wp.select() has been removed from Warp (1.10); use wp.where(cond, "
-		    "value_if_true, value_if_false), whose last two arguments are in the other order");
+		       "value_if_true, value_if_false), whose last two arguments are in the other order");
 	return -2;
 }

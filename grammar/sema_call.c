@@ -53,8 +53,8 @@ static int convert(Sema *s, Node *e, const char *what, Type want, Target *t)
 	if (ty[0] == want)
 		return a[0];
 	if (ir_op_type(OP_CONV, ty, 1, want) == TY_VOID)
-		ERR(e->kid[1], "%s() argument must be a number%s, not %s", what,
-		    want == TY_BOOL ? " or bool" : "", uty(ty[0]));
+		ERR(e->kid[1], "%s() argument must be a number%s, not %s", what, want == TY_BOOL ? " or bool" : "",
+		    uty(ty[0]));
 	return emit_val(s, e, OP_CONV, want, a, 1, t);
 }
 
@@ -73,8 +73,8 @@ int component_arg(Sema *s, Node *x, Type want, const char *name)
 	if (!ty_is_scalar(tv))
 		ERR(x, "wp.%s components must be numbers, not %s", name, uty(tv));
 	if (ty_is_float(tv) && ty_is_float(sc))
-		ERR(x, "wp.%s components must be %s, not %s (Warp does not convert them; use wp.%s(...))",
-		    name, uty(sc), uty(tv), ty_info(sc)->warp);
+		ERR(x, "wp.%s components must be %s, not %s (Warp does not convert them; use wp.%s(...))", name,
+		    uty(sc), uty(tv), ty_info(sc)->warp);
 	int32_t r = ir_temp(s->m, s->f, sc);
 	emit(s, x, OP_CONV, &r, 1, (int32_t *)&v, 1);
 	return r;
@@ -101,8 +101,10 @@ int make(Sema *s, Node *e, Type want, Target *t)
 			return a[0];
 		if (ty_is_composite(ty[0])) {
 			if (ty_is_xform(want) && ty_is_xform(ty[0]))
-				ERR(e->kid[1], "cannot make %s from %s: a transform is copied only from "
-				    "one of its own scalar type", uty(want), uty(ty[0]));
+				ERR(e->kid[1],
+				    "cannot make %s from %s: a transform is copied only from "
+				    "one of its own scalar type",
+				    uty(want), uty(ty[0]));
 			if (ir_op_type(OP_CONV, ty, 1, want) == TY_VOID)
 				ERR(e->kid[1], "cannot make %s from %s", uty(want), uty(ty[0]));
 			return emit_val(s, e, OP_CONV, want, a, 1, t);
@@ -120,22 +122,27 @@ int make(Sema *s, Node *e, Type want, Target *t)
 		/* (p, q) of a transform, (vector part, w) of a quaternion, the
 		 * two halves (w, v) of a spatial vector */
 		Type s3 = ty_find(TK_VEC, ty_scalar(want), 3, 1);
-		Type second = ty_is_xform(want) ? ty_find(TK_QUAT, ty_scalar(want), 4, 1)
-				: ty_is_quat(want) ? ty_scalar(want) : s3;
+		Type second = ty_is_xform(want)  ? ty_find(TK_QUAT, ty_scalar(want), 4, 1)
+			      : ty_is_quat(want) ? ty_scalar(want)
+						 : s3;
 		a[0] = expr(s, e->kid[1], NULL);
 		a[1] = ty_is_quat(want) ? component_arg(s, e->kid[2], want, name) : expr(s, e->kid[2], NULL);
 		ty[0] = ty_of(s, a[0]);
 		ty[1] = ty_of(s, a[1]);
 		if (ir_op_type(OP_MAKE, ty, 2, want) == TY_VOID)
 			ERR(e, "wp.%s(%s) takes a %s and a %s, not %s and %s", name,
-			    ty_is_xform(want) ? "p, q" : ty_is_quat(want) ? "v, w" : "w, v", uty(s3),
-			    uty(second), uty(ty[0]), uty(ty[1]));
+			    ty_is_xform(want)  ? "p, q"
+			    : ty_is_quat(want) ? "v, w"
+					       : "w, v",
+			    uty(s3), uty(second), uty(ty[0]), uty(ty[1]));
 		return emit_val(s, e, OP_MAKE, want, a, 2, t);
 	}
 	if (n != 0 && n != 1 && n != nc) {
 		if (ty_is_mat(want) && n == ty_rows(want))
-			ERR(e, "wp.%s() takes its %d components, not rows; use "
-			    "wp.matrix_from_rows() or wp.matrix_from_cols()", name, nc);
+			ERR(e,
+			    "wp.%s() takes its %d components, not rows; use "
+			    "wp.matrix_from_rows() or wp.matrix_from_cols()",
+			    name, nc);
 		ERR(e, "wp.%s() takes 0, 1 or %d arguments (%d given)", name, nc, n);
 	}
 	for (int i = 0; i < n; i++)
@@ -148,8 +155,7 @@ int make(Sema *s, Node *e, Type want, Target *t)
  * parameter not given takes dflt[i] when there is one (else it is an
  * error).  Fills node[] with the argument nodes (NULL: the default).
  * Returns the number of parameters given or defaulted. */
-int bind_args(Sema *s, Node *e, const char *what, const char *const *pname, int np,
-		     Node *const *dflt, Node **node)
+int bind_args(Sema *s, Node *e, const char *what, const char *const *pname, int np, Node *const *dflt, Node **node)
 {
 	int n = e->nkid - 1, npos = 0;
 	for (int i = 0; i < np; i++)
@@ -188,7 +194,8 @@ static int builtin_params(int row, const char **name, char (*store)[24], int cap
 		while (*p == ' ')
 			p++;
 		const char *w = p;
-		while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_')
+		while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		       *p == '_')
 			p++;
 		if (*p == ':' && p - w < 24) {
 			memcpy(store[n], w, (size_t)(p - w));
@@ -213,13 +220,11 @@ static int builtin_params(int row, const char **name, char (*store)[24], int cap
 static int draw(Sema *s, Node *e, int row, Type res, const int32_t *a, int n, Target *t)
 {
 	if (row == BI_SAMPLE_CDF && ty_ndim(ty_of(s, a[1])) != 1)
-		ERR(e->kid[2], "wp.sample_cdf() takes a 1-D array of float, not %s",
-		    uty(ty_of(s, a[1])));
+		ERR(e->kid[2], "wp.sample_cdf() takes a 1-D array of float, not %s", uty(ty_of(s, a[1])));
 	int kind = s->f->val[a[0]].kind;
 	int32_t r[2];
 	r[0] = out(s, t, res);
-	r[1] = (kind == VK_VAR || kind == VK_PARAM) && a[0] != r[0] ? a[0]
-								     : ir_temp(s->m, s->f, TY_UINT32);
+	r[1] = (kind == VK_VAR || kind == VK_PARAM) && a[0] != r[0] ? a[0] : ir_temp(s->m, s->f, TY_UINT32);
 	emit(s, e, OP_BUILTIN, r, 2, a, n)->callee = (int32_t)row;
 	return r[0];
 }
@@ -285,11 +290,13 @@ int several(Sema *s, Node *e, const char *name, int row0, Node *lhs, int want)
 			Node *x = node[nin + k];
 			int v = x->kind == N_NAME ? map_get(&s->names, x->name) : -1;
 			if (v < 0 || s->f->val[v].kind != VK_VAR)
-				ERR(x, "output '%s' of %s() must be a local variable assigned before the call "
-				    "(%s = wp.%s())", pname[nin + k], what, pname[nin + k], uty(rt[k]));
+				ERR(x,
+				    "output '%s' of %s() must be a local variable assigned before the call "
+				    "(%s = wp.%s())",
+				    pname[nin + k], what, pname[nin + k], uty(rt[k]));
 			if (ty_of(s, v) != rt[k])
-				ERR(x, "output '%s' of %s() must be %s, not %s", pname[nin + k], what,
-				    uty(rt[k]), uty(ty_of(s, v)));
+				ERR(x, "output '%s' of %s() must be %s, not %s", pname[nin + k], what, uty(rt[k]),
+				    uty(ty_of(s, v)));
 			for (int j = 0; j < k; j++)
 				if (res[j] == v)
 					ERR(x, "'%s' receives two outputs of %s()", x->name, what);
@@ -297,8 +304,7 @@ int several(Sema *s, Node *e, const char *name, int row0, Node *lhs, int want)
 		}
 	} else if (lhs) {
 		if (lhs->nkid != nout)
-			ERR(lhs, "cannot unpack %d values returned by %s() into %d names", nout, what,
-			    lhs->nkid);
+			ERR(lhs, "cannot unpack %d values returned by %s() into %d names", nout, what, lhs->nkid);
 		tuple_targets(s, lhs);
 		for (int k = 0; k < nout; k++) {
 			res[k] = map_get(&s->names, lhs->kid[k]->name);
@@ -366,15 +372,13 @@ static int builtin(Sema *s, Node *e, const char *name, Target *t, int want)
 	if (row < 0) {
 		char got[256] = "", sigs[600];
 		if (arity >= 0 && arity != n)
-			ERR(e, "wp.%s() takes %d argument%s (%d given)", name, arity,
-			    arity == 1 ? "" : "s", n);
+			ERR(e, "wp.%s() takes %d argument%s (%d given)", name, arity, arity == 1 ? "" : "s", n);
 		for (int i = 0; i < n; i++) {
 			size_t w = strlen(got);
 			snprintf(got + w, sizeof got - w, "%s%s", i ? ", " : "", uty(ty[i]));
 		}
 		ir_builtin_signatures(name, sigs, sizeof sigs);
-		ERR(e, "no overload of wp.%s for (%s); expected %s%s", name, got,
-		    nrow > 1 ? "one of: " : "", sigs);
+		ERR(e, "no overload of wp.%s for (%s); expected %s%s", name, got, nrow > 1 ? "one of: " : "", sigs);
 	}
 	if (want && res == TY_VOID)
 		ERR(e, "wp.%s() does not return a value", name);
@@ -419,8 +423,8 @@ int func_args(Sema *s, Node *e, int d, int32_t *a)
 		a[i] = k >= 0 ? k : expr(s, x, NULL);
 		Type at = ty_of(s, a[i]);
 		if (at != pt)
-			ERR(x, "argument '%s' of %s() must be %s, not %s%s", pname[i], g->name, uty(pt),
-			    uty(at), assign_hint(pt, at));
+			ERR(x, "argument '%s' of %s() must be %s, not %s%s", pname[i], g->name, uty(pt), uty(at),
+			    assign_hint(pt, at));
 	}
 	return n;
 }
@@ -509,8 +513,7 @@ static int struct_make(Sema *s, Node *e, Type ty, Target *t)
 	int r = emit_val(s, e, OP_MAKE, ty, NULL, 0, n ? NULL : t);
 	for (int i = 0; i < n; i++) {
 		int32_t a[2] = {r, v[i]};
-		r = emit_val(s, e, OP_SETFIELD, ty,
-			     a, 2, i == n - 1 ? t : NULL);
+		r = emit_val(s, e, OP_SETFIELD, ty, a, 2, i == n - 1 ? t : NULL);
 		s->blk->v[s->blk->n - 1].callee = fk[i];
 	}
 	return r;
@@ -534,8 +537,8 @@ int call(Sema *s, Node *e, Target *t, int want)
 			if (want && g->nret == 0)
 				ERR(e, "'%s' does not return a value", name);
 			if (want && g->nret > 1)
-				ERR(e, "'%s' returns %d values; unpack them with 'a, b = %s(...)'", name,
-				    g->nret, name);
+				ERR(e, "'%s' returns %d values; unpack them with 'a, b = %s(...)'", name, g->nret,
+				    name);
 			if (!want) {
 				func_call_temps(s, e, d, res);
 				return -1;

@@ -18,10 +18,7 @@
 #include "sema.h"
 
 /* Python's value of a number constant as a double. */
-static double cnum(const Const *c)
-{
-	return c->ty == TY_FLOAT ? c->v[0] : (double)c->i;
-}
+static double cnum(const Const *c) { return c->ty == TY_FLOAT ? c->v[0] : (double)c->i; }
 
 static void set_int(Sema *s, Node *at, Const *c, long double v)
 {
@@ -140,10 +137,7 @@ static int const_math(const char *name, int n, const double *x, double *r)
 }
 
 /* Is the name the module imported math or numpy as? */
-int is_module(const Node *n, const char *as)
-{
-	return as && n && n->kind == N_NAME && !strcmp(n->name, as);
-}
+int is_module(const Node *n, const char *as) { return as && n && n->kind == N_NAME && !strcmp(n->name, as); }
 
 /* wp.T(args), float(x), int(x), wp.constant(x), math.f(x) */
 static int const_call(Sema *s, Node *e, Const *c)
@@ -179,8 +173,8 @@ static int const_call(Sema *s, Node *e, Const *c)
 		}
 		if (!strcmp(fn->name, "round")) {
 			/* Python's round: to the nearest, ties to even, an int */
-			set_int(s, e, c, a[0].ty == TY_FLOAT ? (long double)nearbyint(a[0].v[0])
-							     : (long double)a[0].i);
+			set_int(s, e, c,
+				a[0].ty == TY_FLOAT ? (long double)nearbyint(a[0].v[0]) : (long double)a[0].i);
 			return 1;
 		}
 		if (!strcmp(fn->name, "abs")) {
@@ -220,8 +214,9 @@ static int const_call(Sema *s, Node *e, Const *c)
 		c->ty = ty;
 		if (ty_is_float(ty)) {
 			double x = a[0].py ? cnum(&a[0]) : a[0].v[0];
-			c->v[0] = ty == TY_HALF ? ks_half_to_float(ks_half_from_float((float)x))
-				  : ty == TY_FLOAT ? (double)(float)x : x;
+			c->v[0] = ty == TY_HALF    ? ks_half_to_float(ks_half_from_float((float)x))
+				  : ty == TY_FLOAT ? (double)(float)x
+						   : x;
 		} else {
 			c->i = a[0].py && a[0].ty == TY_FLOAT ? (int64_t)a[0].v[0] : a[0].i;
 		}
@@ -268,8 +263,8 @@ int const_eval(Sema *s, Node *e, Const *c)
 	}
 	case N_ATTR: {
 		double x;
-		if ((is_wp_attr(e) || is_module(e->kid[0], s->math_as) ||
-		     is_module(e->kid[0], s->np_as)) && wp_constant(e->name, &x)) {
+		if ((is_wp_attr(e) || is_module(e->kid[0], s->math_as) || is_module(e->kid[0], s->np_as)) &&
+		    wp_constant(e->name, &x)) {
 			set_float(c, x);
 			return 1;
 		}

@@ -137,9 +137,8 @@ static int const_value(Sema *s, Node *at, const Const *c)
 	int32_t a[36];
 	int n = ty_ncomp(c->ty);
 	for (int k = 0; k < n; k++)
-		a[k] = ty_is_int(ty_scalar(c->ty))
-			       ? ir_const(s->m, s->f, ty_scalar(c->ty), (int64_t)c->v[k], 0)
-			       : ir_const(s->m, s->f, ty_scalar(c->ty), 0, c->v[k]);
+		a[k] = ty_is_int(ty_scalar(c->ty)) ? ir_const(s->m, s->f, ty_scalar(c->ty), (int64_t)c->v[k], 0)
+						   : ir_const(s->m, s->f, ty_scalar(c->ty), 0, c->v[k]);
 	int32_t r = ir_temp(s->m, s->f, c->ty);
 	emit(s, at, OP_MAKE, &r, 1, a, n);
 	return r;
@@ -164,8 +163,7 @@ int cond(Sema *s, Node *e, const char *what)
 	ERR(e, "%s must be bool, not %s", what, uty(t));
 }
 
-const char *const binop_sym[] = {"+", "-", "*", "/", "//", "%", "**", "@",
-					"&", "|", "^", "<<", ">>"};
+const char *const binop_sym[] = {"+", "-", "*", "/", "//", "%", "**", "@", "&", "|", "^", "<<", ">>"};
 
 /* a OP b for a BinOp; aug says it came from 'OP='. */
 int binop(Sema *s, Node *at, int bop, int a, int b, Target *t, int aug)
@@ -184,8 +182,10 @@ int binop(Sema *s, Node *at, int bop, int a, int b, Target *t, int aug)
 		Type res;
 		int row = ir_builtin_resolve("pow", ta, 2, &res);
 		if (row < 0)
-			ERR(at, "unsupported operand types for **%s: '%s' and '%s' (Warp's ** is wp.pow, "
-			    "on floats of one type%s)", aug ? "=" : "", uty(ta[0]), uty(ta[1]),
+			ERR(at,
+			    "unsupported operand types for **%s: '%s' and '%s' (Warp's ** is wp.pow, "
+			    "on floats of one type%s)",
+			    aug ? "=" : "", uty(ta[0]), uty(ta[1]),
 			    ty_is_int(ta[0]) && ty_is_int(ta[1]) ? "; multiply, or convert with float()" : "");
 		int32_t args[2] = {a, b};
 		int32_t r = out(s, t, res);
@@ -194,15 +194,17 @@ int binop(Sema *s, Node *at, int bop, int a, int b, Target *t, int aug)
 	}
 	Type r = ir_op_type(irop[bop], ta, 2, TY_VOID);
 	if (r == TY_VOID && bop >= B_BITAND && !(ty_is_int(ta[0]) && ty_is_int(ta[1])))
-		ERR(at, "unsupported operand types for %s%s: '%s' and '%s' (bitwise operators take "
-		    "ints%s)", binop_sym[bop], aug ? "=" : "", uty(ta[0]), uty(ta[1]),
+		ERR(at,
+		    "unsupported operand types for %s%s: '%s' and '%s' (bitwise operators take "
+		    "ints%s)",
+		    binop_sym[bop], aug ? "=" : "", uty(ta[0]), uty(ta[1]),
 		    ta[0] == TY_BOOL || ta[1] == TY_BOOL ? "; use 'and', 'or' or '!=' on bools" : "");
 	if (r == TY_VOID) {
 		const char *hint = conv_hint(ta[0], ta[1]);
 		if (!hint[0] && bop == B_MUL && ty_is_vec(ta[0]) && ty_is_vec(ta[1]))
 			hint = " (use wp.dot() or wp.cross())";
-		ERR(at, "unsupported operand types for %s%s: '%s' and '%s'%s", binop_sym[bop],
-		    aug ? "=" : "", uty(ta[0]), uty(ta[1]), hint);
+		ERR(at, "unsupported operand types for %s%s: '%s' and '%s'%s", binop_sym[bop], aug ? "=" : "",
+		    uty(ta[0]), uty(ta[1]), hint);
 	}
 	int32_t args[2] = {a, b};
 	return emit_val(s, at, irop[bop], r, args, 2, t);
@@ -245,8 +247,8 @@ static int compare1(Sema *s, Node *at, int op, int a, int b, Target *t, int mixe
 	static const char *const sym[] = {"<", "<=", ">", ">=", "==", "!="};
 	static const int irop[] = {OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE};
 	Type ta[2] = {ty_of(s, a), ty_of(s, b)};
-	if (mixed && ta[0] != ta[1] && ty_is_scalar(ta[0]) && ty_is_scalar(ta[1]) &&
-	    ta[0] != TY_HALF && ta[1] != TY_HALF) {
+	if (mixed && ta[0] != ta[1] && ty_is_scalar(ta[0]) && ty_is_scalar(ta[1]) && ta[0] != TY_HALF &&
+	    ta[1] != TY_HALF) {
 		Type c = common_type(ta[0], ta[1]);
 		a = converted(s, at, a, c);
 		b = converted(s, at, b, c);
@@ -254,8 +256,8 @@ static int compare1(Sema *s, Node *at, int op, int a, int b, Target *t, int mixe
 	}
 	Type ty = ir_op_type(irop[op], ta, 2, TY_VOID);
 	if (ty == TY_VOID)
-		ERR(at, "unsupported operand types for %s: '%s' and '%s'%s", sym[op], uty(ta[0]),
-		    uty(ta[1]), conv_hint(ta[0], ta[1]));
+		ERR(at, "unsupported operand types for %s: '%s' and '%s'%s", sym[op], uty(ta[0]), uty(ta[1]),
+		    conv_hint(ta[0], ta[1]));
 	int32_t args[2] = {a, b};
 	return emit_val(s, at, irop[op], ty, args, 2, t);
 }
@@ -282,8 +284,10 @@ static int compare(Sema *s, Node *e, Target *t)
 	for (int k = n - 1; k >= 0; k--) {
 		int right = expr(s, chain[k]->kid[1], NULL);
 		if (n > 1 && ty_of(s, left) != ty_of(s, right))
-			ERR(chain[k], "cannot chain comparisons of %s and %s (Warp compares a chain in "
-			    "one type)", uty(ty_of(s, left)), uty(ty_of(s, right)));
+			ERR(chain[k],
+			    "cannot chain comparisons of %s and %s (Warp compares a chain in "
+			    "one type)",
+			    uty(ty_of(s, left)), uty(ty_of(s, right)));
 		int c = compare1(s, chain[k], chain[k]->op, left, right, n == 1 ? t : NULL, n == 1);
 		if (acc < 0) {
 			acc = c;
@@ -342,7 +346,7 @@ int wp_constant(const char *name, double *x)
 		{"ln10", 2.30258509299404568402}, {"LN10", 2.30258509299404568402},
 		{"log2e", 1.44269504088896340736}, {"LOG2E", 1.44269504088896340736},
 		{"log10e", 0.43429448190325182765}, {"LOG10E", 0.43429448190325182765},
-	/* clang-format on */
+		/* clang-format on */
 	};
 	for (size_t i = 0; i < KS_NELEM(k); i++)
 		if (!strcmp(k[i].name, name)) {
@@ -367,8 +371,7 @@ int name_value(Sema *s, Node *e)
 	if (!strcmp(e->name, "wp"))
 		ERR(e, "'wp' can only be used as wp.NAME");
 	if (map_get(&s->skipped, e->name) >= 0)
-		ERR(e, "'%s' is not a constant Warp can capture (see its assignment at module level)",
-		    e->name);
+		ERR(e, "'%s' is not a constant Warp can capture (see its assignment at module level)", e->name);
 	ERR(e, "name '%s' is not defined", e->name);
 }
 
@@ -415,14 +418,16 @@ static int ifexp(Sema *s, Node *e, Target *t)
 		d = find_draw(e->kid[2]);
 	if (d)
 		ERR(d, "a random draw in a branch of a conditional expression is not supported: "
-		    "use an if statement");
+		       "use an if statement");
 	int c = cond(s, e->kid[1], "the condition of a conditional expression");
 	int a = expr(s, e->kid[0], NULL), b = expr(s, e->kid[2], NULL);
 	Type ta[3] = {TY_BOOL, ty_of(s, a), ty_of(s, b)};
 	Type r = ir_op_type(OP_SELECT, ta, 3, TY_VOID);
 	if (r == TY_VOID && ta[1] != ta[2])
-		ERR(e, "the branches of a conditional expression have different types: '%s' and "
-		    "'%s'%s", uty(ta[1]), uty(ta[2]), conv_hint(ta[1], ta[2]));
+		ERR(e,
+		    "the branches of a conditional expression have different types: '%s' and "
+		    "'%s'%s",
+		    uty(ta[1]), uty(ta[2]), conv_hint(ta[1], ta[2]));
 	if (r == TY_VOID)
 		ERR(e, "a conditional expression cannot choose between arrays");
 	int32_t args[3] = {c, a, b};
@@ -477,7 +482,8 @@ static int expr1(Sema *s, Node *e, Target *t)
 		const char *what = e->kind == N_AND ? "an operand of 'and'" : "an operand of 'or'";
 		const Node *d = find_draw(e->kid[1]);
 		if (d)
-			ERR(d, "a random draw in the right operand of '%s' is not supported (it draws only "
+			ERR(d,
+			    "a random draw in the right operand of '%s' is not supported (it draws only "
 			    "when the left one does not decide): use an if statement",
 			    e->kind == N_AND ? "and" : "or");
 		int32_t args[2];

@@ -56,8 +56,7 @@ void lower_def(Sema *s, Def *d, int di)
 	for (int i = 0; ps && i < ps->nkid; i++) {
 		Node *p = ps->kid[i];
 		if (!kid(p, 0))
-			ERR(p, "parameter '%s' of %s '%s' needs a type annotation", p->name, what,
-			    fn->name);
+			ERR(p, "parameter '%s' of %s '%s' needs a type annotation", p->name, what, fn->name);
 		if (reserved(p->name))
 			ERR(p, "'%s' cannot be used as a parameter name", p->name);
 		if (def_find(s, p->name) >= 0)

@@ -96,8 +96,7 @@ static int field_value(Sema *s, Node *e, int v, Target *t)
 	Type st = ty_of(s, v);
 	int k = field_index(s, e, st);
 	int32_t a[1] = {v};
-	int r = emit_val(s, e, OP_FIELD, ty_field(st, k)->ty, a, 1,
-			 ty_is_array(ty_field(st, k)->ty) ? NULL : t);
+	int r = emit_val(s, e, OP_FIELD, ty_field(st, k)->ty, a, 1, ty_is_array(ty_field(st, k)->ty) ? NULL : t);
 	s->blk->v[s->blk->n - 1].callee = k;
 	return r;
 }
@@ -193,8 +192,10 @@ static int array_load(Sema *s, Node *e, int arr, Node **sub, int n, Target *t)
 	int nd = ty_ndim(ta);
 	int32_t a[KS_MAX_NDIM + 1] = {arr};
 	if (n < nd)
-		ERR(e, "%s needs %d indices, not %d (a sub-array is not supported: index every "
-		    "dimension, a[i, j])", uty(ta), nd, n);
+		ERR(e,
+		    "%s needs %d indices, not %d (a sub-array is not supported: index every "
+		    "dimension, a[i, j])",
+		    uty(ta), nd, n);
 	for (int i = 0; i < nd; i++)
 		a[i + 1] = index_val(s, sub[i], 0, ta);
 	int v = emit_val(s, e, OP_LOAD, ty_elem(ta), a, nd + 1, n == nd ? t : NULL);
@@ -243,8 +244,7 @@ int index_value(Sema *s, Node *e, Target *t)
 {
 	Node *sub[KS_MAX_NDIM + 8];
 	int arr, n;
-	if (e->kid[0]->kind == N_ATTR && !strcmp(e->kid[0]->name, "shape") &&
-	    array_of(s, e->kid[0]->kid[0]) >= 0)
+	if (e->kid[0]->kind == N_ATTR && !strcmp(e->kid[0]->name, "shape") && array_of(s, e->kid[0]->kid[0]) >= 0)
 		return shape_value(s, e, t);
 	if ((n = array_access(s, e, &arr, sub, (int)KS_NELEM(sub))) >= 0)
 		return array_load(s, e, arr, sub, n, t);

@@ -29,11 +29,11 @@
 enum { CL_NONE, CL_CONST, CL_MAYBE };
 
 typedef struct {
-	int kind;         /* CL_NONE, CL_CONST or CL_MAYBE */
-	const Node *at;   /* the assignment that bound it */
-	int known;        /* an int constant of value ival */
+	int kind;       /* CL_NONE, CL_CONST or CL_MAYBE */
+	const Node *at; /* the assignment that bound it */
+	int known;      /* an int constant of value ival */
 	int64_t ival;
-	long stamp;       /* when it was bound */
+	long stamp; /* when it was bound */
 } ClBind;
 
 typedef struct {
@@ -48,18 +48,18 @@ typedef struct {
 
 typedef struct {
 	Sema *s;
-	Map index;              /* name → slot */
+	Map index; /* name → slot */
 	const char **name;
 	ClBind *bind;
-	unsigned char *iter;    /* the target of an unrolled loop: Warp copies it before a loop changes it */
+	unsigned char *iter; /* the target of an unrolled loop: Warp copies it before a loop changes it */
 	long *seen;
-	int *pos;               /* where cl_fork saved its second branch's binding */
+	int *pos; /* where cl_fork saved its second branch's binding */
 	int n, cap;
 	ClUndo *trail;
 	int ntrail, captrail;
-	ClSaved *saved;         /* the branches' bindings while an if joins them */
+	ClSaved *saved; /* the branches' bindings while an if joins them */
 	int nsaved, capsaved;
-	long stamp, dyn;        /* the next stamp; the innermost dynamic loop's first (0: none) */
+	long stamp, dyn; /* the next stamp; the innermost dynamic loop's first (0: none) */
 	long visit;
 } ClWalk;
 
@@ -191,8 +191,9 @@ static void cl_check(ClWalk *w, const Node *n, const char *name)
 	if (b->kind == CL_CONST && b->stamp < w->dyn) {
 		char hint[96];
 		cl_text(s, b->at->kid[1], hint, sizeof hint);
-		ERR(n, "'%s' is a constant (assigned a literal at line %d) and this loop, which "
-		       "Warp does not unroll, changes it; Warp rejects that: write '%s = %s'",
+		ERR(n,
+		    "'%s' is a constant (assigned a literal at line %d) and this loop, which "
+		    "Warp does not unroll, changes it; Warp rejects that: write '%s = %s'",
 		    name, b->at->line, name, hint);
 	}
 }

@@ -113,8 +113,7 @@ static void module_assign(Sema *s, Node *n)
 	}
 	if ((rhs->kind == N_ATTR && is_wp_attr(rhs) && wp_type(rhs->name) != TY_VOID) ||
 	    ((rhs->kind == N_CALL || rhs->kind == N_INDEX) && array_spelling(rhs->kid[0]) >= 0) ||
-	    (rhs->kind == N_CALL && (is_wp_types(rhs->kid[0], "vector") ||
-				     is_wp_types(rhs->kid[0], "matrix")))) {
+	    (rhs->kind == N_CALL && (is_wp_types(rhs->kid[0], "vector") || is_wp_types(rhs->kid[0], "matrix")))) {
 		map_put(s->a, &s->typealias, arena_strdup(s->a, lhs->name), ann_type(s, rhs));
 		return;
 	}
@@ -131,15 +130,15 @@ typedef struct Front {
 	Lines in;
 	Pieces pc;
 	Arena mod, ast;
-	Map names;       /* the names calls use, interned in name[] */
+	Map names; /* the names calls use, interned in name[] */
 	const char **name;
 	int nname, capname;
-	int parsed;      /* the piece in ast, or -1 */
+	int parsed; /* the piece in ast, or -1 */
 	Parse p;
 	Src piece;
-	int whole;       /* keep every body (in memory) */
-	FILE *out;       /* else print each def there */
-	Arena keep;      /* the module's own arena while a body is built */
+	int whole;  /* keep every body (in memory) */
+	FILE *out;  /* else print each def there */
+	Arena keep; /* the module's own arena while a body is built */
 } Front;
 
 /* The name interned: one copy of each name the calls of the module use. */
@@ -166,8 +165,7 @@ static void collect_calls(Front *fr, Def *d, Node *n)
 		for (int c = 0; c < d->ncall && !seen; c++)
 			seen = d->call[c].name == name;
 		if (!seen) {
-			arena_grow(&fr->mod, (void **)&d->call, &d->capcall, d->ncall + 1,
-				   sizeof *d->call);
+			arena_grow(&fr->mod, (void **)&d->call, &d->capcall, d->ncall + 1, sizeof *d->call);
 			d->call[d->ncall++] = (Call){name, n->line, n->col, -1};
 		}
 	}
@@ -184,7 +182,7 @@ static int *call_order(Sema *s)
 	int *order = arena_alloc(s->a, (size_t)(n + 1) * sizeof *order);
 	int *stack = arena_alloc(s->a, (size_t)(n + 1) * sizeof *stack);
 	int *next = arena_alloc(s->a, (size_t)(n + 1) * sizeof *next); /* next edge */
-	char *mark = arena_alloc(s->a, (size_t)n + 1); /* 1: on the stack, 2: done */
+	char *mark = arena_alloc(s->a, (size_t)n + 1);                 /* 1: on the stack, 2: done */
 	for (int r = 0; r < n; r++) {
 		if (mark[r])
 			continue;
@@ -217,8 +215,7 @@ static int *call_order(Sema *s)
 				w += (size_t)snprintf(via + w, sizeof via - w, "%s'%.60s'",
 						      i == k + 1 ? " (via " : ", ", s->def[stack[i]].name);
 			if (sp - k - 1 > 4)
-				w += (size_t)snprintf(via + w, sizeof via - w, " and %d more",
-						      sp - k - 5);
+				w += (size_t)snprintf(via + w, sizeof via - w, " and %d more", sp - k - 5);
 			if (w)
 				snprintf(via + w, sizeof via - w, ")");
 			const Call *at = &s->def[v].call[next[v] - 1];
@@ -253,8 +250,7 @@ static void struct_def(Sema *s, Node *n, int have_wp)
 	Type named = ty_parse(n->name, strlen(n->name));
 	if (reserved(n->name) || wp_type(n->name) != TY_VOID || (named != TY_VOID && !ty_is_struct(named)))
 		ERR(n, "'%s' cannot be used as a struct name", n->name);
-	if (map_get(&s->typealias, n->name) >= 0 || def_find(s, n->name) >= 0 ||
-	    map_get(&s->consts, n->name) >= 0)
+	if (map_get(&s->typealias, n->name) >= 0 || def_find(s, n->name) >= 0 || map_get(&s->consts, n->name) >= 0)
 		ERR(n, "'%s' is defined twice", n->name);
 	Field fs[255];
 	int nf = 0;

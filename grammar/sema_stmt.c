@@ -46,8 +46,10 @@ static void check_target(Sema *s, Node *n)
 			ERR(n, "cannot assign to loop variable '%s'", name);
 	int v = map_get(&s->names, name);
 	if (v >= 0 && ty_is_array(ty_of(s, v)))
-		ERR(n, "cannot assign to array parameter '%s'; store into its elements with "
-		    "%s[i] = ...", name, name);
+		ERR(n,
+		    "cannot assign to array parameter '%s'; store into its elements with "
+		    "%s[i] = ...",
+		    name, name);
 }
 
 /* x = e, x: T = e */
@@ -60,7 +62,7 @@ static void assign_name(Sema *s, Node *st, Node *lhs, Node *rhs, Type want)
 		return;
 	if (ty_is_array(ty_of(s, v)))
 		ERR(rhs, "arrays cannot be copied into variables; index them or pass them to a "
-		    "function");
+			 "function");
 	int32_t r = out(s, &t, ty_of(s, v));
 	emit(s, st, OP_MOV, &r, 1, &v, 1);
 }
@@ -90,8 +92,8 @@ static void assign_tid(Sema *s, Node *st, Node *lhs, Node *rhs)
 	if (!s->cur->kernel)
 		ERR(rhs, "wp.tid() can only be called in a kernel");
 	if (n > KS_MAX_NDIM)
-		ERR(st, "wp.tid() gives at most %d indices (a launch has 1 to %d dimensions)",
-		    KS_MAX_NDIM, KS_MAX_NDIM);
+		ERR(st, "wp.tid() gives at most %d indices (a launch has 1 to %d dimensions)", KS_MAX_NDIM,
+		    KS_MAX_NDIM);
 	tuple_targets(s, lhs);
 	for (int i = 0; i < n; i++) {
 		res[i] = map_get(&s->names, lhs->kid[i]->name);
@@ -126,11 +128,11 @@ static void assign_tuple(Sema *s, Node *st, Node *lhs, Node *rhs)
 		(void)expr(s, rhs, NULL); /* reports kernels, unknown names, ... */
 	if (d < 0)
 		ERR(st, "tuple assignment needs a wp.func returning several values "
-		    "('a, b = f(...)'); assign each variable separately");
+			"('a, b = f(...)'); assign each variable separately");
 	Func *g = s->m->fn[d];
 	if (g->nret != n)
-		ERR(st, "cannot unpack %d value%s returned by '%s' into %d names", g->nret,
-		    g->nret == 1 ? "" : "s", g->name, n);
+		ERR(st, "cannot unpack %d value%s returned by '%s' into %d names", g->nret, g->nret == 1 ? "" : "s",
+		    g->name, n);
 	tuple_targets(s, lhs);
 	int32_t res[MAXOPS], a[MAXOPS];
 	for (int i = 0; i < n; i++) {
@@ -165,7 +167,7 @@ static Node *component_base(Sema *s, Node *lhs)
 	int v = r ? map_get(&s->names, r->name) : -1;
 	if (v >= 0 && ty_is_array(ty_of(s, v)))
 		ERR(lhs, "cannot assign to a component of an array element; copy it to a variable "
-		    "first");
+			 "first");
 	if (v >= 0 && ty_is_mat(ty_of(s, v)) && b->kind == N_INDEX && lhs->kind == N_INDEX)
 		ERR(lhs, "write m[i, j] = ... to assign a matrix element");
 	ERR(lhs, "cannot assign to this expression");
@@ -188,17 +190,16 @@ static void insert(Sema *s, Node *st, Node *base, Node **sub, int nsub, int k, N
 		a[1] = ir_const_int(s->m, s->f, k), nsub = 1;
 	Type ta[4] = {tv, TY_INT, TY_INT};
 	if (aug >= 0) {
-		int old = emit_val(s, st, OP_EXTRACT, ir_op_type(OP_EXTRACT, ta, nsub + 1, TY_VOID),
-				   a, nsub + 1, NULL);
+		int old = emit_val(s, st, OP_EXTRACT, ir_op_type(OP_EXTRACT, ta, nsub + 1, TY_VOID), a, nsub + 1,
+				   NULL);
 		val = binop(s, st, aug, old, expr(s, rhs, NULL), NULL, 1);
 	}
 	a[nsub + 1] = val;
 	ta[nsub + 1] = ty_of(s, val);
 	if (ir_op_type(OP_INSERT, ta, nsub + 2, TY_VOID) == TY_VOID) {
 		Type el = ir_op_type(OP_EXTRACT, ta, nsub + 1, TY_VOID);
-		ERR(aug < 0 ? rhs : st, "cannot assign %s to %s of %s, which is %s%s",
-		    uty(ta[nsub + 1]), ty_is_vec(el) ? "a row" : "a component", uty(tv), uty(el),
-		    assign_hint(el, ta[nsub + 1]));
+		ERR(aug < 0 ? rhs : st, "cannot assign %s to %s of %s, which is %s%s", uty(ta[nsub + 1]),
+		    ty_is_vec(el) ? "a row" : "a component", uty(tv), uty(el), assign_hint(el, ta[nsub + 1]));
 	}
 	emit(s, st, OP_INSERT, &v, 1, a, nsub + 2);
 }
@@ -212,10 +213,11 @@ static void store(Sema *s, Node *st, Node *lhs, int32_t arr, Node **sub, int n, 
 	int nd = ty_ndim(ta);
 	int32_t a[KS_MAX_NDIM + 2] = {arr};
 	if (n != nd)
-		ERR(lhs, n < nd ? "%s needs %d indices, not %d (a sub-array is not supported: index "
+		ERR(lhs,
+		    n < nd ? "%s needs %d indices, not %d (a sub-array is not supported: index "
 			     "every dimension, a[i, j] = ...)"
-				: "%s takes %d indices, not %d (assign a component of an element through "
-				  "a variable)",
+			   : "%s takes %d indices, not %d (assign a component of an element through "
+			     "a variable)",
 		    uty(ta), nd, n);
 	if (aug < 0) {
 		a[nd + 1] = expr(s, rhs, NULL);
@@ -232,17 +234,19 @@ static void store(Sema *s, Node *st, Node *lhs, int32_t arr, Node **sub, int n, 
 	if (aug == B_ADD || aug == B_SUB ||
 	    (ty_is_int(el) && (aug == B_BITAND || aug == B_BITOR || aug == B_BITXOR))) {
 		/* += -= &= |= ^= on an element are Warp's atomics */
-		const char *name = aug == B_ADD ? "atomic_add" : aug == B_SUB ? "atomic_sub"
-				   : aug == B_BITAND ? "atomic_and" : aug == B_BITOR ? "atomic_or"
-				   : "atomic_xor";
+		const char *name = aug == B_ADD      ? "atomic_add"
+				   : aug == B_SUB    ? "atomic_sub"
+				   : aug == B_BITAND ? "atomic_and"
+				   : aug == B_BITOR  ? "atomic_or"
+						     : "atomic_xor";
 		Type ty[KS_MAX_NDIM + 2], res;
 		a[nd + 1] = expr(s, rhs, NULL);
 		for (int i = 0; i < nd + 2; i++)
 			ty[i] = ty_of(s, a[i]);
 		int row = ir_builtin_resolve(name, ty, nd + 2, &res);
 		if (row < 0)
-			ERR(st, "unsupported operand types for %s=: '%s' and '%s'%s", binop_sym[aug],
-			    uty(el), uty(ty[nd + 1]), assign_hint(el, ty[nd + 1]));
+			ERR(st, "unsupported operand types for %s=: '%s' and '%s'%s", binop_sym[aug], uty(el),
+			    uty(ty[nd + 1]), assign_hint(el, ty[nd + 1]));
 		emit(s, st, OP_BUILTIN, NULL, 0, a, nd + 2)->callee = (int32_t)row;
 		return;
 	}
@@ -587,8 +591,8 @@ static void return_stmt(Sema *s, Node *n)
 		fmt_types(before, sizeof before, s->sig, s->nsig);
 		if (s->sig_ann)
 			ERR(n, "'%s' returns %s but is annotated to return %s", s->f->name, here, before);
-		ERR(n, "inconsistent return types in '%s': %s here, %s in an earlier return",
-		    s->f->name, here, before);
+		ERR(n, "inconsistent return types in '%s': %s here, %s in an earlier return", s->f->name, here,
+		    before);
 	}
 	emit(s, n, OP_RET, NULL, 0, v, nv);
 }

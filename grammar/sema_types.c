@@ -115,10 +115,14 @@ Type shaped_type(Sema *s, Node *at, int rows, int cols, Type sc)
 	if (t != TY_VOID)
 		return t;
 	if (cols)
-		ERR(at, "a %dx%d matrix of %s has no type here (matrices are 2x2, 3x3, 4x4 and 6x6 "
-		    "of float16, float32 or float64)", rows, cols, uty(sc));
-	ERR(at, "a vector of %d %s has no type here (vectors have 2, 3 or 4 components of any "
-	    "number type, or 6 of a float type)", rows, uty(sc));
+		ERR(at,
+		    "a %dx%d matrix of %s has no type here (matrices are 2x2, 3x3, 4x4 and 6x6 "
+		    "of float16, float32 or float64)",
+		    rows, cols, uty(sc));
+	ERR(at,
+	    "a vector of %d %s has no type here (vectors have 2, 3 or 4 components of any "
+	    "number type, or 6 of a float type)",
+	    rows, uty(sc));
 }
 
 /* wp.types.vector(length=N, dtype=T), wp.types.matrix(shape=(N, M),
@@ -132,8 +136,8 @@ static Type types_ctor(Sema *s, Node *a)
 	for (int i = 1; i < a->nkid; i++) {
 		Node *x = a->kid[i];
 		if (x->kind != N_KWARG)
-			ERR(x, "wp.types.%s() takes keyword arguments: %s and dtype",
-			    mat ? "matrix" : "vector", mat ? "shape" : "length");
+			ERR(x, "wp.types.%s() takes keyword arguments: %s and dtype", mat ? "matrix" : "vector",
+			    mat ? "shape" : "length");
 		if (!strcmp(x->name, "dtype")) {
 			sc = ann_type(s, x->kid[0]);
 			if (!ty_is_scalar(sc))
@@ -179,18 +183,18 @@ Type ann_type(Sema *s, Node *a)
 		if ((t = wp_type(a->name)) != TY_VOID)
 			return t;
 		if (array_spelling(a) >= 0)
-			ERR(a, "wp.%s needs an element type: wp.%s(dtype=float) or wp.%s[float]",
-			    a->name, a->name, a->name);
+			ERR(a, "wp.%s needs an element type: wp.%s(dtype=float) or wp.%s[float]", a->name, a->name,
+			    a->name);
 	} else if ((a->kind == N_CALL || a->kind == N_INDEX) && array_spelling(a->kid[0]) >= 0) {
 		return array_type(s, a);
-	} else if (a->kind == N_CALL && (is_wp_types(a->kid[0], "vector") ||
-					 is_wp_types(a->kid[0], "matrix"))) {
+	} else if (a->kind == N_CALL && (is_wp_types(a->kid[0], "vector") || is_wp_types(a->kid[0], "matrix"))) {
 		return types_ctor(s, a);
 	} else if (a->kind == N_STRING) {
 		ERR(a, "string annotations are not supported");
 	}
 	dotted(a, buf, sizeof buf);
-	ERR(a, "unsupported type '%s'; use float, int, bool, a wp scalar, vector or matrix type "
+	ERR(a,
+	    "unsupported type '%s'; use float, int, bool, a wp scalar, vector or matrix type "
 	    "(wp.float64, wp.vec3, wp.mat33, ...) or an array (wp.array(dtype=...), wp.array2d[...])",
 	    buf);
 }

@@ -62,7 +62,4 @@ static int mark_call(void *called, const Inst *in)
 	return 0;
 }
 
-void ir_block_calls(const Block *b, uint8_t *called)
-{
-	ir_walk_const(b, mark_call, called);
-}
+void ir_block_calls(const Block *b, uint8_t *called) { ir_walk_const(b, mark_call, called); }

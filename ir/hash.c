@@ -23,10 +23,7 @@ static void put32(Hasher *h, uint32_t x) { buf_put(&h->b, (const char *)&x, size
 
 /* A type by its name: Type numbers of arrays depend on the order they
  * were first met. */
-static void put_type(Hasher *h, Type t)
-{
-	put32(h, (uint32_t)ks_hash64(ty_name(t), strlen(ty_name(t)), 0));
-}
+static void put_type(Hasher *h, Type t) { put32(h, (uint32_t)ks_hash64(ty_name(t), strlen(ty_name(t)), 0)); }
 
 static void put_value(Hasher *h, int id)
 {

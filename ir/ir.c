@@ -31,10 +31,7 @@ enum { NAME_CAP = 1024 };
 static int16_t name_first[NAME_CAP]; /* row + 1, 0: empty */
 static int16_t name_next[BI_COUNT];  /* the next row of the name, or -1 */
 
-static size_t bname_hash(const char *s)
-{
-	return (size_t)ks_hash64(s, strlen(s), 0) & (NAME_CAP - 1);
-}
+static size_t bname_hash(const char *s) { return (size_t)ks_hash64(s, strlen(s), 0) & (NAME_CAP - 1); }
 
 static int16_t *name_slot(const char *name)
 {
@@ -60,10 +57,7 @@ static int rows_of(const char *name)
 	return *name_slot(name) - 1;
 }
 
-int ir_builtin_known(const char *name)
-{
-	return rows_of(name) >= 0;
-}
+int ir_builtin_known(const char *name) { return rows_of(name) >= 0; }
 
 int ir_builtin_public(const char *name)
 {
@@ -93,8 +87,8 @@ static size_t word(const char **p, char *w, size_t cap)
 {
 	size_t n = 0;
 	skip_blanks(p);
-	while ((**p >= 'a' && **p <= 'z') || (**p >= 'A' && **p <= 'Z') ||
-	       (**p >= '0' && **p <= '9') || **p == '_') {
+	while ((**p >= 'a' && **p <= 'z') || (**p >= 'A' && **p <= 'Z') || (**p >= '0' && **p <= '9') ||
+	       **p == '_') {
 		if (n + 1 < cap)
 			w[n++] = **p;
 		(*p)++;
@@ -136,18 +130,14 @@ static int build_len(const char **p, const Bind *b)
 /* Bind or check S, the scalar of class cls ("Float", "Int", "Scalar"). */
 static int bind_scalar(const char *cls, Type t, Bind *b)
 {
-	int ok = !strcmp(cls, "Float") ? ty_is_float(t) : !strcmp(cls, "Int") ? ty_is_int(t)
-		 : ty_is_scalar(t);
+	int ok = !strcmp(cls, "Float") ? ty_is_float(t) : !strcmp(cls, "Int") ? ty_is_int(t) : ty_is_scalar(t);
 	if (!ok || (b->S && b->S != t))
 		return 0;
 	b->S = t;
 	return 1;
 }
 
-static int is_class(const char *w)
-{
-	return !strcmp(w, "Float") || !strcmp(w, "Int") || !strcmp(w, "Scalar");
-}
+static int is_class(const char *w) { return !strcmp(w, "Float") || !strcmp(w, "Int") || !strcmp(w, "Scalar"); }
 
 /* Bind or check T. */
 static int bind_t(Type t, Bind *b)
@@ -328,8 +318,7 @@ int ir_builtin_resolve(const char *name, const Type *args, int nargs, Type *res)
 	for (int i = 0; i < nargs; i++)
 		h = (h ^ args[i]) * 0x100000001B3u;
 	Resolved *c = &resolved[(h >> 20) & (RESOLVED_CAP - 1)];
-	if (c->first == first + 1 && c->nargs == nargs &&
-	    !memcmp(c->args, args, (size_t)nargs * sizeof *args)) {
+	if (c->first == first + 1 && c->nargs == nargs && !memcmp(c->args, args, (size_t)nargs * sizeof *args)) {
 		if (c->row >= 0)
 			*res = c->res;
 		return c->row;
@@ -644,8 +633,7 @@ Type ir_op_type(int op, const Type *a, int n, Type want)
 		return same && ty_is_scalar(a[0]) ? TY_BOOL : TY_VOID;
 	case OP_EQ:
 	case OP_NE:
-		return same && (ty_is_scalar(a[0]) || a[0] == TY_BOOL || ty_is_composite(a[0]))
-			       ? TY_BOOL : TY_VOID;
+		return same && (ty_is_scalar(a[0]) || a[0] == TY_BOOL || ty_is_composite(a[0])) ? TY_BOOL : TY_VOID;
 	case OP_AND:
 	case OP_OR:
 		return a[0] == TY_BOOL && a[1] == TY_BOOL ? TY_BOOL : TY_VOID;
@@ -695,7 +683,8 @@ Type ir_op_type(int op, const Type *a, int n, Type want)
 		return n == 2 && a[0] == TY_INT && a[1] == TY_INT ? TY_INT : TY_VOID;
 	case OP_TAPE_GET:
 		return n == 3 && a[0] == TY_INT && a[1] == TY_INT && a[2] != TY_VOID && !ty_is_array(a[2])
-			       ? a[2] : TY_VOID;
+			       ? a[2]
+			       : TY_VOID;
 	case OP_TAPE_MEASURED:
 		return n == 0 ? TY_BOOL : TY_VOID;
 	}
@@ -745,10 +734,7 @@ void ir_const_text(char *out, size_t n, const Value *v)
 
 /* ---- building ------------------------------------------------------------- */
 
-int ir_struct_index(const Module *m, Type t)
-{
-	return t < m->capstidx ? m->stidx[t] - 1 : -1;
-}
+int ir_struct_index(const Module *m, Type t) { return t < m->capstidx ? m->stidx[t] - 1 : -1; }
 
 void ir_struct_add(Module *m, Type t)
 {
@@ -883,10 +869,7 @@ Func *ir_func_new(Module *m, const char *name, int is_kernel, Loc loc)
  * kernel and its backward share a slot chain).  Lookups index the
  * functions added since the last lookup first, so that finding a name
  * costs the same in a module of ten functions as in one of a million. */
-static size_t name_hash(const char *s, int cap)
-{
-	return (size_t)ks_hash64(s, strlen(s), 0) & (size_t)(cap - 1);
-}
+static size_t name_hash(const char *s, int cap) { return (size_t)ks_hash64(s, strlen(s), 0) & (size_t)(cap - 1); }
 
 static void index_add(Module *m, int i)
 {
@@ -973,15 +956,9 @@ void ir_func_pop(Module *m)
 	m->nindexed = last;
 }
 
-int ir_func_find(const Module *m, const char *name)
-{
-	return find(m, name, 0);
-}
+int ir_func_find(const Module *m, const char *name) { return find(m, name, 0); }
 
-int ir_backward_find(const Module *m, const char *name)
-{
-	return find(m, name, 1);
-}
+int ir_backward_find(const Module *m, const char *name) { return find(m, name, 1); }
 
 static int new_value(Module *m, Func *f, int kind, Type ty)
 {
@@ -1063,8 +1040,7 @@ int ir_const(Module *m, Func *f, Type ty, int64_t i, double x)
 	return id;
 }
 
-Inst *ir_emit(Module *m, Block *b, int op, const int32_t *res, int nres,
-	      const int32_t *arg, int narg, Loc loc)
+Inst *ir_emit(Module *m, Block *b, int op, const int32_t *res, int nres, const int32_t *arg, int narg, Loc loc)
 {
 	if (nres > 255 || narg > 255)
 		ks_fatal("instruction with too many operands");
@@ -1118,10 +1094,7 @@ int ir_opens_tape(const Func *f)
 	return 0;
 }
 
-Type ir_adjoint_type(Type t)
-{
-	return ty_is_array(t) ? t : ty_array(t, 1);
-}
+Type ir_adjoint_type(Type t) { return ty_is_array(t) ? t : ty_array(t, 1); }
 
 typedef struct ShapeRead {
 	const Module *m;
@@ -1155,8 +1128,7 @@ int ir_param_view(const Module *m, const Func *f, int i)
 		return 1;
 	if (!v->view) {
 		if (!m)
-			ks_fatal("internal error: @%s's array %%%s: its views were not marked", f->name,
-				 v->name);
+			ks_fatal("internal error: @%s's array %%%s: its views were not marked", f->name, v->name);
 		ShapeRead s = {m, f->param[i]};
 		v->view = ir_walk_const(&f->body, reads_shape, &s) ? 2 : 1;
 	}

@@ -88,10 +88,7 @@ static inline int ty_is_xform(Type t) { return ks_types[t].kind == TK_XFORM; }
 /* float16, float32, float64 */
 static inline int ty_is_float(Type t) { return ks_types[t].kind == TK_FLOAT; }
 /* int8 .. uint64 */
-static inline int ty_is_int(Type t)
-{
-	return ks_types[t].kind == TK_SINT || ks_types[t].kind == TK_UINT;
-}
+static inline int ty_is_int(Type t) { return ks_types[t].kind == TK_SINT || ks_types[t].kind == TK_UINT; }
 static inline int ty_is_unsigned(Type t) { return ks_types[t].kind == TK_UINT; }
 /* a number: an int or a float of any width (not bool) */
 static inline int ty_is_scalar(Type t) { return ty_is_int(t) || ty_is_float(t); }
@@ -111,10 +108,7 @@ static inline int ty_is_floaty(Type t)
 	return (ty_is_float(t) || ty_is_composite(t)) && ty_is_float(ks_types[t].scalar);
 }
 /* N of vecN and of matNN (its rows), else 0 */
-static inline int ty_dim(Type t)
-{
-	return ty_is_vec(t) || ty_is_mat(t) ? ks_types[t].rows : 0;
-}
+static inline int ty_dim(Type t) { return ty_is_vec(t) || ty_is_mat(t) ? ks_types[t].rows : 0; }
 static inline int ty_rows(Type t) { return ks_types[t].rows; }
 static inline int ty_cols(Type t) { return ks_types[t].cols; }
 /* the number of scalar components (1 for a scalar, N, N*M, 4, 7) */
@@ -179,7 +173,7 @@ enum {
 typedef struct OpInfo {
 	const char *name;
 	int nargs, nres;
-	int cls;           /* OC_* */
+	int cls; /* OC_* */
 } OpInfo;
 extern const OpInfo ir_ops[OP_COUNT];
 
@@ -189,8 +183,7 @@ extern const OpInfo ir_ops[OP_COUNT];
  * apart by the first argument).  BF_VIEW: its array arguments are passed
  * as views, with their shape.  BF_INTERNAL: an adjoint helper a kernel
  * cannot call (doc/autodiff.md). */
-enum { BF_KERNEL_ONLY = 1, BF_ATOMIC = 2, BF_STATE = 4, BF_OWN_NAME = 8, BF_VIEW = 16,
-       BF_INTERNAL = 32 };
+enum { BF_KERNEL_ONLY = 1, BF_ATOMIC = 2, BF_STATE = 4, BF_OWN_NAME = 8, BF_VIEW = 16, BF_INTERNAL = 32 };
 enum {
 #define B6(e, name, res, args, fl, adj) BI_##e,
 #include "builtins.h"
@@ -252,13 +245,13 @@ typedef struct Value {
 	const char *name; /* params and variables; NULL otherwise */
 	Type ty;
 	uint8_t kind;
-	uint8_t view;     /* an array parameter: 0 not yet known, 1 passed as a
-	                   * pointer, 2 as a view (ir_param_view) */
-	int32_t num;      /* temps: number as read (renumbered on print) */
+	uint8_t view; /* an array parameter: 0 not yet known, 1 passed as a
+	               * pointer, 2 as a view (ir_param_view) */
+	int32_t num;  /* temps: number as read (renumbered on print) */
 	union {
-		int64_t i;    /* int and bool constants: the value, an unsigned
-		               * one's bits (uint64 above INT64_MAX is negative) */
-		double f;     /* float constants, exact in their type */
+		int64_t i; /* int and bool constants: the value, an unsigned
+		            * one's bits (uint64 above INT64_MAX is negative) */
+		double f;  /* float constants, exact in their type */
 	} k;
 } Value;
 
@@ -270,33 +263,33 @@ typedef struct Block {
 
 struct Inst {
 	uint16_t op;
-	int32_t callee;   /* OP_BUILTIN: builtin row; OP_CALL: module fn index;
-	                   * OP_PRINTF: the format's index in Module.str */
+	int32_t callee; /* OP_BUILTIN: builtin row; OP_CALL: module fn index;
+	                 * OP_PRINTF: the format's index in Module.str */
 	uint8_t nres, narg;
-	int32_t *res;     /* value ids defined */
-	int32_t *arg;     /* value ids used */
-	Loc loc;          /* in the kernel source */
-	Loc at;           /* in the IR text it was read from (0:0 if built) */
-	Block body;       /* IF: then; FOR, LOOP: body */
-	Block els;        /* IF: else */
+	int32_t *res; /* value ids defined */
+	int32_t *arg; /* value ids used */
+	Loc loc;      /* in the kernel source */
+	Loc at;       /* in the IR text it was read from (0:0 if built) */
+	Block body;   /* IF: then; FOR, LOOP: body */
+	Block els;    /* IF: else */
 };
 
 typedef struct Func {
 	const char *name;
-	int is_kernel;    /* 1 for kernels and backward kernels */
-	int backward;     /* the backward kernel of kernel @name (kdiff) */
-	int no_backward;  /* a kernel kdiff leaves without a backward
-	                   * (@wp.kernel(enable_backward=False)) */
+	int is_kernel;   /* 1 for kernels and backward kernels */
+	int backward;    /* the backward kernel of kernel @name (kdiff) */
+	int no_backward; /* a kernel kdiff leaves without a backward
+	                  * (@wp.kernel(enable_backward=False)) */
 	int nparam;
-	int32_t *param;   /* value ids */
+	int32_t *param; /* value ids */
 	int nret;
 	Type *ret;
 	Block body;
 	Value *val;
 	int nval, capval;
 	Loc loc, at;
-	uint64_t hash;    /* ir_hash_func's result, when hashed is set */
-	int hashed;       /* set by a caller that then drops the body */
+	uint64_t hash; /* ir_hash_func's result, when hashed is set */
+	int hashed;    /* set by a caller that then drops the body */
 } Func;
 
 typedef struct Module {
@@ -305,9 +298,9 @@ typedef struct Module {
 	Type *st;           /* the struct types it declares, each after the
 	                     * structs its fields hold; malloc'd */
 	int nst, capst;
-	int32_t *stidx;     /* per Type: its index in st + 1, 0 if not here (malloc'd) */
+	int32_t *stidx; /* per Type: its index in st + 1, 0 if not here (malloc'd) */
 	int capstidx;
-	Func **fn;          /* malloc'd */
+	Func **fn; /* malloc'd */
 	int nfn, capfn;
 	Arena arena;
 	/* name index of fn (ir_func_find): open addressing over fn indices + 1,
@@ -321,7 +314,7 @@ typedef struct Module {
 	 * they outlive the arena of a function read one at a time */
 	char **str;
 	int nstr, capstr;
-	int32_t *strindex;  /* str by text: open addressing over index + 1 */
+	int32_t *strindex; /* str by text: open addressing over index + 1 */
 	int capstrindex;
 } Module;
 
@@ -340,10 +333,7 @@ static inline int ir_op_tape(int op) { return ir_ops[op].cls & OC_TAPE; }
 /* Is builtin row an atomic (BF_ATOMIC: it reads and writes an array
  * element, in no set order with the other threads)?  Is in a call of one? */
 static inline int ir_builtin_atomic(int row) { return (ir_builtins[row].flags & BF_ATOMIC) != 0; }
-static inline int ir_inst_atomic(const Inst *in)
-{
-	return in->op == OP_BUILTIN && ir_builtin_atomic(in->callee);
-}
+static inline int ir_inst_atomic(const Inst *in) { return in->op == OP_BUILTIN && ir_builtin_atomic(in->callee); }
 
 /* Is in a pure value: no effect, no memory read, no control?  An opcode
  * of class 0, or a builtin but an atomic (a call is not: what it does is
@@ -403,8 +393,7 @@ int ir_const(Module *m, Func *f, Type ty, int64_t i, double x);
 void ir_const_text(char *out, size_t n, const Value *v);
 /* Append an instruction to b; res and arg are copied.  The pointer stays
  * valid until the next ir_emit into the same block. */
-Inst *ir_emit(Module *m, Block *b, int op, const int32_t *res, int nres,
-	      const int32_t *arg, int narg, Loc loc);
+Inst *ir_emit(Module *m, Block *b, int op, const int32_t *res, int nres, const int32_t *arg, int narg, Loc loc);
 void ir_set_ret(Module *m, Func *f, const Type *ret, int nret);
 /* One conversion of a printf format: its class ('i' a signed int, 'u' an
  * unsigned one, 'c' a char, 'f' a float) and its length modifier ("",
@@ -447,20 +436,20 @@ void ir_print_func(FILE *out, const Module *m, const Func *f);
  * keeps what calls to the function need; r->src is the function's text,
  * for located errors.  ir_file_close frees the module too. */
 typedef struct IrPiece {
-	long off;           /* where its text starts */
-	int line0;          /* its first line */
-	int fn;             /* the function it defines, or -1 (no name) */
+	long off;  /* where its text starts */
+	int line0; /* its first line */
+	int fn;    /* the function it defines, or -1 (no name) */
 } IrPiece;
 typedef struct IrFile {
 	Module *m;
 	Lines in;
-	int whole;          /* bodies stay in the module's arena (ir_read) */
-	IrPiece *piece;     /* the functions' texts, then the end of the text */
+	int whole;      /* bodies stay in the module's arena (ir_read) */
+	IrPiece *piece; /* the functions' texts, then the end of the text */
 	int npiece, next;
-	uint8_t *called;    /* per function: does a body name it? */
+	uint8_t *called; /* per function: does a body name it? */
 	Buf name_buf;
-	Src src;            /* the piece at hand */
-	Arena keep;         /* the module's arena while a body is read */
+	Src src;    /* the piece at hand */
+	Arena keep; /* the module's arena while a body is read */
 	int reading;
 } IrFile;
 Module *ir_file_open(IrFile *r, const char *path);

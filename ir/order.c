@@ -40,12 +40,11 @@ typedef struct Taint {
 	int32_t *origin; /* per value: the struct an array field came from, or -1 */
 	int after;       /* a tainted branch left the loop or function */
 	int changed;
-	int ret;         /* a tainted value or control reached a ret */
+	int ret; /* a tainted value or control reached a ret */
 	int depth;
 } Taint;
 
-static void order_func(const Module *m, const Func *f, const uint8_t *in, uint8_t *out,
-		       int *ret, int depth);
+static void order_func(const Module *m, const Func *f, const uint8_t *in, uint8_t *out, int *ret, int depth);
 
 /* ---- arrays of the thread's own ----------------------------------------- */
 
@@ -55,8 +54,8 @@ static void order_func(const Module *m, const Func *f, const uint8_t *in, uint8_
  * atomics are a load and a store, in the thread's own order, and
  * atomic_exch or atomic_cas there depend on no other thread. */
 typedef struct Own {
-	int32_t *defs;   /* per value: its definitions */
-	int tid;         /* the value of the one tid, -1 none, -2 several */
+	int32_t *defs; /* per value: its definitions */
+	int tid;       /* the value of the one tid, -1 none, -2 several */
 	uint8_t *own;
 } Own;
 
@@ -76,9 +75,10 @@ static int drop_shared(void *ctx, const Inst *in)
 	Own *o = ctx;
 	int at_tid = in->narg >= 2 && in->arg[1] == o->tid;
 	int from = (in->op == OP_LOAD && in->narg == 2 && at_tid) ||
-			   (in->op == OP_STORE && in->narg == 3 && at_tid) ||
-			   (ir_inst_atomic(in) && at_tid && in->narg <= 4)
-		       ? 1 : 0;
+				   (in->op == OP_STORE && in->narg == 3 && at_tid) ||
+				   (ir_inst_atomic(in) && at_tid && in->narg <= 4)
+			   ? 1
+			   : 0;
 	for (int k = from; k < in->narg; k++)
 		o->own[in->arg[k]] = 0;
 	return 0;
@@ -123,15 +123,9 @@ static int is_jump(void *ctx, const Inst *in)
 	return ir_op_jump(in->op) != 0;
 }
 
-static int leaves(const Block *b)
-{
-	return ir_walk_const(b, is_jump, NULL);
-}
+static int leaves(const Block *b) { return ir_walk_const(b, is_jump, NULL); }
 
-static int holds_arrays(Type t)
-{
-	return ty_is_array(t) || ty_is_struct(t);
-}
+static int holds_arrays(Type t) { return ty_is_array(t) || ty_is_struct(t); }
 
 static void call(Taint *s, const Inst *in, int ctx)
 {
@@ -228,11 +222,17 @@ static void walk(Taint *s, const Block *b, int ctx)
 	}
 }
 
-static void order_func(const Module *m, const Func *f, const uint8_t *in, uint8_t *out,
-		       int *ret, int depth)
+static void order_func(const Module *m, const Func *f, const uint8_t *in, uint8_t *out, int *ret, int depth)
 {
-	Taint s = {m, f, xmalloc((size_t)f->nval + 1), xmalloc((size_t)f->nval + 1),
-		   xmalloc(((size_t)f->nval + 1) * sizeof(int32_t)), 0, 0, 0, depth};
+	Taint s = {m,
+		   f,
+		   xmalloc((size_t)f->nval + 1),
+		   xmalloc((size_t)f->nval + 1),
+		   xmalloc(((size_t)f->nval + 1) * sizeof(int32_t)),
+		   0,
+		   0,
+		   0,
+		   depth};
 	memset(s.t, 0, (size_t)f->nval + 1);
 	memset(s.own, 0, (size_t)f->nval + 1);
 	if (f->is_kernel && !f->backward)

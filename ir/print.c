@@ -12,7 +12,7 @@
 #include "ir.h"
 
 typedef struct Printer {
-	Buf *out;     /* the function's text, written out whole */
+	Buf *out; /* the function's text, written out whole */
 	const Func *f;
 	int32_t *num; /* canonical temp numbers, -1 until defined */
 	int next;

@@ -27,8 +27,8 @@ enum {
 	T_INT,
 	T_FLOAT,
 	T_STRING,
-	T_ARROW,  /* -> */
-	T_PUNCT,  /* one of ( ) { } , : = ! [ ] */
+	T_ARROW, /* -> */
+	T_PUNCT, /* one of ( ) { } , : = ! [ ] */
 };
 
 #define MAX_DEPTH 200
@@ -118,8 +118,8 @@ static void next(Reader *r)
 			rerror(r, t, "a function name starts with a letter or '_', not '%c'", s[1]);
 		t->kind = c == '%' ? T_LOCAL : T_GLOBAL;
 		s++;
-	} else if (is_digit(c) || (c == '-' && p + 1 < r->end && (is_digit((unsigned char)p[1]) || p[1] == '.'))
-		   || (c == '.' && p + 1 < r->end && is_digit((unsigned char)p[1]))) {
+	} else if (is_digit(c) || (c == '-' && p + 1 < r->end && (is_digit((unsigned char)p[1]) || p[1] == '.')) ||
+		   (c == '.' && p + 1 < r->end && is_digit((unsigned char)p[1]))) {
 		int isfloat = 0;
 		p++;
 		while (p < r->end && (is_digit((unsigned char)*p) || *p == '.' || *p == 'e' || *p == 'E' ||
@@ -167,10 +167,7 @@ static void next(Reader *r)
 	r->p = p;
 }
 
-static int is_punct(const Reader *r, char c)
-{
-	return r->tok.kind == T_PUNCT && r->tok.p[0] == c;
-}
+static int is_punct(const Reader *r, char c) { return r->tok.kind == T_PUNCT && r->tok.p[0] == c; }
 
 static inline int is_word(const Reader *r, const char *w)
 {
@@ -180,10 +177,15 @@ static inline int is_word(const Reader *r, const char *w)
 static const char *tok_desc(const Tok *t, char *buf, size_t n)
 {
 	switch (t->kind) {
-	case T_EOF: return "end of file";
-	case T_NL: return "end of line";
+	case T_EOF:
+		return "end of file";
+	case T_NL:
+		return "end of line";
 	}
-	snprintf(buf, n, "'%.*s%.*s'", t->kind == T_LOCAL ? 1 : t->kind == T_GLOBAL ? 1 : 0,
+	snprintf(buf, n, "'%.*s%.*s'",
+		 t->kind == T_LOCAL    ? 1
+		 : t->kind == T_GLOBAL ? 1
+				       : 0,
 		 t->kind == T_LOCAL ? "%" : "@", t->n > 40 ? 40 : t->n, t->p);
 	return buf;
 }
@@ -286,10 +288,7 @@ static Type parse_type(Reader *r)
 
 /* ---- the per-function name table ------------------------------------------ */
 
-static uint32_t name_hash(const char *s, int n)
-{
-	return (uint32_t)ks_hash64(s, (size_t)n, 0);
-}
+static uint32_t name_hash(const char *s, int n) { return (uint32_t)ks_hash64(s, (size_t)n, 0); }
 
 static const char *value_key(const Value *v, char *buf, size_t n)
 {
@@ -487,8 +486,8 @@ static int parse_def(Reader *r)
 		if (is_temp)
 			rerror(r, &t, "temp %%%.*s is defined twice", t.n > 40 ? 40 : t.n, t.p);
 		if (r->f->val[id].ty != ty)
-			rerror(r, &tt, "%%%s has type %s, not %s", r->f->val[id].name,
-			       ty_name(r->f->val[id].ty), ty_name(ty));
+			rerror(r, &tt, "%%%s has type %s, not %s", r->f->val[id].name, ty_name(r->f->val[id].ty),
+			       ty_name(ty));
 		return id;
 	}
 	if (is_temp) {
@@ -887,24 +886,24 @@ static void read_struct(Reader *r)
 	Field fs[255];
 	int n = 0;
 	if (!is_punct(r, '}'))
-	do {
-		Tok ft = r->tok;
-		if (ft.kind != T_IDENT)
-			rerror(r, &ft, "expected a field name, found %s", tok_desc(&ft, buf, sizeof buf));
-		char *fname = arena_strndup(&r->m->arena, ft.p, (size_t)ft.n);
-		for (int k = 0; k < n; k++)
-			if (!strcmp(fs[k].name, fname))
-				rerror(r, &ft, "field '%s' appears twice", fname);
-		next(r);
-		expect_punct(r, ':');
-		Tok tt = r->tok;
-		Type ty = parse_type(r);
-		if (ty_is_struct(ty_elem(ty)) && ir_struct_index(r->m, ty_elem(ty)) < 0)
-			rerror(r, &tt, "struct '%s' is not declared above", ty_name(ty_elem(ty)));
-		if (n == 255)
-			rerror(r, &ft, "a struct has at most 255 fields");
-		fs[n++] = (Field){fname, ty};
-	} while (is_punct(r, ',') && (next(r), 1));
+		do {
+			Tok ft = r->tok;
+			if (ft.kind != T_IDENT)
+				rerror(r, &ft, "expected a field name, found %s", tok_desc(&ft, buf, sizeof buf));
+			char *fname = arena_strndup(&r->m->arena, ft.p, (size_t)ft.n);
+			for (int k = 0; k < n; k++)
+				if (!strcmp(fs[k].name, fname))
+					rerror(r, &ft, "field '%s' appears twice", fname);
+			next(r);
+			expect_punct(r, ':');
+			Tok tt = r->tok;
+			Type ty = parse_type(r);
+			if (ty_is_struct(ty_elem(ty)) && ir_struct_index(r->m, ty_elem(ty)) < 0)
+				rerror(r, &tt, "struct '%s' is not declared above", ty_name(ty_elem(ty)));
+			if (n == 255)
+				rerror(r, &ft, "a struct has at most 255 fields");
+			fs[n++] = (Field){fname, ty};
+		} while (is_punct(r, ',') && (next(r), 1));
 	expect_punct(r, '}');
 	expect_nl(r);
 	ir_struct_add(r->m, ty_struct(name, fs, n));

@@ -21,11 +21,12 @@ enum {
 	SZ_VOID = 0, SZ_BOOL = 1, SZ_INT8 = 1, SZ_UINT8 = 1, SZ_INT16 = 2, SZ_UINT16 = 2,
 	SZ_INT = 4, SZ_UINT32 = 4, SZ_INT64 = 8, SZ_UINT64 = 8, SZ_HALF = 2, SZ_FLOAT = 4,
 	SZ_DOUBLE = 8,
-/* clang-format on */
+	/* clang-format on */
 };
 
 static TypeInfo fixed[NFIXED] = {
-#define T(e, k, s, r, c, ir, warp, alias) {k, r, c, 0, SZ_##s * (r) * (c), TY_##s, TY_##e, ir, warp, alias, 0, NULL},
+#define T(e, k, s, r, c, ir, warp, alias) \
+	{k, r, c, 0, SZ_##s * (r) * (c), TY_##s, TY_##e, ir, warp, alias, 0, NULL},
 #include "types.h"
 #undef T
 };
@@ -143,8 +144,7 @@ Type ty_array(Type elem, int ndim)
 	memset(name + n + 1, ',', (size_t)ndim - 1);
 	name[n + (size_t)ndim] = ']';
 	name[n + (size_t)ndim + 1] = 0;
-	Type t = ty_add((TypeInfo){TK_ARRAY, 1, 1, (uint8_t)ndim, e->size, e->scalar, elem,
-				   name, "", "", 0, NULL});
+	Type t = ty_add((TypeInfo){TK_ARRAY, 1, 1, (uint8_t)ndim, e->size, e->scalar, elem, name, "", "", 0, NULL});
 	arrays[elem][ndim - 1] = t;
 	return t;
 }
@@ -170,8 +170,7 @@ Type ty_struct(const char *name, const Field *field, int nfield)
 	Field *fs = xmalloc((size_t)(nfield ? nfield : 1) * sizeof *fs);
 	for (int k = 0; k < nfield; k++)
 		fs[k] = (Field){xstrdup(field[k].name), field[k].ty};
-	Type t = ty_add((TypeInfo){TK_STRUCT, 1, 1, 0, 0, TY_VOID, 0, xstrdup(name), "", "",
-				   nfield, fs});
+	Type t = ty_add((TypeInfo){TK_STRUCT, 1, 1, 0, 0, TY_VOID, 0, xstrdup(name), "", "", nfield, fs});
 	ks_types[t].elem = t;
 	if (named(ks_types[t].name, strlen(ks_types[t].name)) == TY_VOID || ty_is_struct(old))
 		name_add(t);

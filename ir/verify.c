@@ -27,28 +27,27 @@
 #include "ir.h"
 #include "walk.h"
 
-
 typedef struct Verifier {
 	const Module *m;
 	const Src *src;
 	int use_src;
 	const Func *f;
 	int fi;
-	uint8_t *asg;     /* definitely assigned, per value */
-	int reach;        /* current point reachable */
-	int *defblk;      /* temps: block id of the definition */
-	int *ndef;        /* temps: definitions seen */
-	uint8_t *active;  /* block ids currently open */
+	uint8_t *asg;    /* definitely assigned, per value */
+	int reach;       /* current point reachable */
+	int *defblk;     /* temps: block id of the definition */
+	int *ndef;       /* temps: definitions seen */
+	uint8_t *active; /* block ids currently open */
 	int nblk, capblk;
-	int *loopvar;     /* values of open for-loops */
+	int *loopvar; /* values of open for-loops */
 	int nloopvar, caploopvar;
-	int nloops;       /* open loops of either kind */
-	uint8_t *brk;     /* innermost `loop`: intersection of break states */
+	int nloops;   /* open loops of either kind */
+	uint8_t *brk; /* innermost `loop`: intersection of break states */
 	int brk_seen;
-	int brk_cont;     /* continues meet in brk too (a `for` that surely runs) */
-	uint8_t *handle;  /* per value: defined by tape_loop */
-	int opened;       /* tape_open seen */
-	int rank;         /* the kernel's tid results so far (its launch rank) */
+	int brk_cont;    /* continues meet in brk too (a `for` that surely runs) */
+	uint8_t *handle; /* per value: defined by tape_loop */
+	int opened;      /* tape_open seen */
+	int rank;        /* the kernel's tid results so far (its launch rank) */
 } Verifier;
 
 KS_PRINTF(3, 4) KS_NORETURN static void verr(Verifier *v, Loc at, const char *fmt, ...)
@@ -58,10 +57,7 @@ KS_PRINTF(3, 4) KS_NORETURN static void verr(Verifier *v, Loc at, const char *fm
 	ks_verror_at(v->src, at.line, at.col, fmt, ap);
 }
 
-static Loc where(const Verifier *v, const Inst *in)
-{
-	return v->use_src ? in->loc : in->at;
-}
+static Loc where(const Verifier *v, const Inst *in) { return v->use_src ? in->loc : in->at; }
 
 /* A value's name as the user wrote it: 'x' in source, %x or %3 in IR. */
 static const char *vname(const Verifier *v, int id, char *buf, size_t n)
@@ -76,10 +72,7 @@ static const char *vname(const Verifier *v, int id, char *buf, size_t n)
 
 /* All the verifier's state lives in the module's arena, so an error that
  * longjmps out (a fuzz harness) leaks nothing once the module is freed. */
-static void *valloc(const Verifier *v, size_t n)
-{
-	return arena_alloc(&((Module *)v->m)->arena, n);
-}
+static void *valloc(const Verifier *v, size_t n) { return arena_alloc(&((Module *)v->m)->arena, n); }
 
 static uint8_t *state_copy(const Verifier *v)
 {
@@ -111,7 +104,8 @@ static void check_tape(Verifier *v, const Inst *in)
 	int op = in->op;
 	for (int k = 0; k < in->narg; k++)
 		if (v->handle[in->arg[k]] && !(k == 0 && op >= OP_TAPE_KEEP && op <= OP_TAPE_GET))
-			verr(v, where(v, in), "a loop handle of the tape can only be the first operand "
+			verr(v, where(v, in),
+			     "a loop handle of the tape can only be the first operand "
 			     "of tape_keep, tape_put, tape_back or tape_get");
 	if (!ir_op_tape(op))
 		return;
@@ -136,7 +130,7 @@ static void check_tape(Verifier *v, const Inst *in)
 
 typedef struct Handles {
 	Verifier *v;
-	int32_t *id;      /* per handle: its loop ID */
+	int32_t *id; /* per handle: its loop ID */
 } Handles;
 
 /* Mark the values tape_loop defines; each has one loop ID. */
@@ -165,8 +159,8 @@ static void check_use(Verifier *v, const Inst *in, int id)
 		verr(v, where(v, in), "%s is used outside the block that defines it",
 		     vname(v, id, buf, sizeof buf));
 	if (!v->asg[id])
-		verr(v, where(v, in), "%s %s may be used before it is assigned",
-		     v->use_src ? "variable" : "value", vname(v, id, buf, sizeof buf));
+		verr(v, where(v, in), "%s %s may be used before it is assigned", v->use_src ? "variable" : "value",
+		     vname(v, id, buf, sizeof buf));
 }
 
 static void define(Verifier *v, const Inst *in, int id, int blk)
@@ -228,8 +222,8 @@ static void check_types(Verifier *v, const Inst *in)
 	char buf[128];
 
 	if (oi->nres >= 0 && in->nres != oi->nres && !(in->op == OP_BUILTIN))
-		verr(v, where(v, in), "'%s' defines %d value%s, not %d", opname, oi->nres,
-		     oi->nres == 1 ? "" : "s", in->nres);
+		verr(v, where(v, in), "'%s' defines %d value%s, not %d", opname, oi->nres, oi->nres == 1 ? "" : "s",
+		     in->nres);
 	switch (in->op) {
 	case OP_STORE: {
 		int ok = in->narg >= 3 && ty_is_array(at[0]) && in->narg == 2 + ty_ndim(at[0]) &&
@@ -274,8 +268,10 @@ static void check_types(Verifier *v, const Inst *in)
 			if (in->nres > KS_MAX_NDIM)
 				verr(v, where(v, in), "tid gives at most %d indices", KS_MAX_NDIM);
 			if (in->nres && v->rank && in->nres != v->rank)
-				verr(v, where(v, in), "tid gives %d indices here and %d before: a kernel's "
-				     "launch has one number of dimensions", in->nres, v->rank);
+				verr(v, where(v, in),
+				     "tid gives %d indices here and %d before: a kernel's "
+				     "launch has one number of dimensions",
+				     in->nres, v->rank);
 			if (in->nres)
 				v->rank = in->nres;
 		} else if (ir_builtins[row].flags & BF_STATE) {
@@ -295,8 +291,7 @@ static void check_types(Verifier *v, const Inst *in)
 				if (ty_of(v, in->res[i]) != t[i])
 					verr(v, where(v, in), "result %d of %s is %s, not %s", i + 1, opname,
 					     ty_name(t[i]), ty_name(ty_of(v, in->res[i])));
-		} else if (in->nres > 1 ||
-			   (in->nres == 1 && (rt == TY_VOID || ty_of(v, in->res[0]) != rt))) {
+		} else if (in->nres > 1 || (in->nres == 1 && (rt == TY_VOID || ty_of(v, in->res[0]) != rt))) {
 			verr(v, where(v, in), "%s returns %s", opname, ty_name(rt));
 		}
 		if ((ir_builtins[row].flags & BF_KERNEL_ONLY) && !v->f->is_kernel)
@@ -330,8 +325,7 @@ static void check_types(Verifier *v, const Inst *in)
 		if (in->callee == v->fi)
 			verr(v, where(v, in), "recursion is not supported: '%s' calls itself", g->name);
 		if (in->callee > v->fi)
-			verr(v, where(v, in), "'%s' calls '%s', which is defined below it", v->f->name,
-			     g->name);
+			verr(v, where(v, in), "'%s' calls '%s', which is defined below it", v->f->name, g->name);
 		if (in->narg != g->nparam)
 			verr(v, where(v, in), "@%s takes %d argument%s, not %d", g->name, g->nparam,
 			     g->nparam == 1 ? "" : "s", in->narg);
@@ -351,8 +345,8 @@ static void check_types(Verifier *v, const Inst *in)
 	case OP_RET:
 		if (in->narg != v->f->nret)
 			verr(v, where(v, in), "%s returns %d value%s, not %d",
-			     v->f->is_kernel ? "a kernel" : "this function", v->f->nret,
-			     v->f->nret == 1 ? "" : "s", in->narg);
+			     v->f->is_kernel ? "a kernel" : "this function", v->f->nret, v->f->nret == 1 ? "" : "s",
+			     in->narg);
 		for (int i = 0; i < in->narg; i++)
 			if (at[i] != v->f->ret[i])
 				verr(v, where(v, in), "return value %d is %s, not %s", i + 1, ty_name(at[i]),
@@ -429,8 +423,8 @@ static void walk_inst(Verifier *v, const Inst *in, int blk)
 		uint8_t *before = state_copy(v);
 		before[j] = 0; /* the loop may not run */
 		int reach0 = v->reach;
-		arena_grow(&((Module *)v->m)->arena, (void **)&v->loopvar, &v->caploopvar,
-			   v->nloopvar + 1, sizeof *v->loopvar);
+		arena_grow(&((Module *)v->m)->arena, (void **)&v->loopvar, &v->caploopvar, v->nloopvar + 1,
+			   sizeof *v->loopvar);
 		v->loopvar[v->nloopvar++] = j;
 		v->nloops++;
 		uint8_t *outer_brk = v->brk;
@@ -514,10 +508,7 @@ static void walk_block(Verifier *v, const Block *b)
 	v->active[blk] = 0;
 }
 
-static int param_type_ok(Type t)
-{
-	return t != TY_VOID;
-}
+static int param_type_ok(Type t) { return t != TY_VOID; }
 
 static void verify_func(Verifier *v, int fi)
 {
@@ -532,8 +523,8 @@ static void verify_func(Verifier *v, int fi)
 		verr(v, at, "backward @%s has no kernel @%s", f->name, f->name);
 	for (int i = 0; i < f->nparam; i++)
 		if (!param_type_ok(f->val[f->param[i]].ty))
-			verr(v, at, "parameter '%s' of '%s' cannot have type %s", f->val[f->param[i]].name,
-			     f->name, ty_name(f->val[f->param[i]].ty));
+			verr(v, at, "parameter '%s' of '%s' cannot have type %s", f->val[f->param[i]].name, f->name,
+			     ty_name(f->val[f->param[i]].ty));
 	for (int i = 0; i < f->nret; i++)
 		if (ty_is_array(f->ret[i]) || f->ret[i] == TY_VOID)
 			verr(v, at, "'%s' cannot return %s", f->name, ty_name(f->ret[i]));
@@ -573,8 +564,7 @@ void ir_verify(const Module *m, const Src *src, int use_src)
 	v.use_src = use_src;
 	for (int i = 0; i < m->nfn; i++)
 		if ((m->fn[i]->backward ? ir_backward_find : ir_func_find)(m, m->fn[i]->name) < i)
-			verr(&v, use_src ? m->fn[i]->loc : m->fn[i]->at, "'%s' is defined twice",
-				     m->fn[i]->name);
+			verr(&v, use_src ? m->fn[i]->loc : m->fn[i]->at, "'%s' is defined twice", m->fn[i]->name);
 	for (int i = 0; i < m->nfn; i++)
 		verify_func(&v, i);
 }

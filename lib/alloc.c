@@ -84,10 +84,7 @@ char *arena_strndup(Arena *a, const char *s, size_t n)
 	return p;
 }
 
-char *arena_strdup(Arena *a, const char *s)
-{
-	return arena_strndup(a, s, strlen(s));
-}
+char *arena_strdup(Arena *a, const char *s) { return arena_strndup(a, s, strlen(s)); }
 
 void arena_grow(Arena *a, void **p, int *cap, int need, size_t elem)
 {

@@ -70,9 +70,11 @@ static EachLine *each_read(const char *list, int *n)
 				*q++ = 0;
 		}
 		if (nf == 3)
-			ks_error_at(&s, line, (int)(f[2] - p) + 1, "an --each line is IN OUT; this is a third field");
+			ks_error_at(&s, line, (int)(f[2] - p) + 1,
+				    "an --each line is IN OUT; this is a third field");
 		if (nf == 1)
-			ks_error_at(&s, line, (int)(f[0] - p) + (int)strlen(f[0]) + 1, "an --each line is IN OUT; OUT is missing");
+			ks_error_at(&s, line, (int)(f[0] - p) + (int)strlen(f[0]) + 1,
+				    "an --each line is IN OUT; OUT is missing");
 		if (nf == 2) {
 			if (!strcmp(f[0], "-") || !strcmp(f[1], "-"))
 				ks_error_at(&s, line, (int)(f[!strcmp(f[0], "-") ? 0 : 1] - p) + 1,
@@ -163,12 +165,13 @@ static void each_run(const char *list, const char **in, const char **out)
 	exit(bad);
 }
 
-void ks_args(int argc, char **argv, const char *usage, int (*flag)(const char *arg, void *ctx),
-	     void *ctx, const char **in, const char **out)
+void ks_args(int argc, char **argv, const char *usage, int (*flag)(const char *arg, void *ctx), void *ctx,
+	     const char **in, const char **out)
 {
 	int nin = 0;
 	const char *each = NULL;
-#define USAGE(f) fprintf(f, "usage: %s\n       %s [options] --each LIST  (a run per line `IN OUT`)\n", usage, ks_prog)
+#define USAGE(f) \
+	fprintf(f, "usage: %s\n       %s [options] --each LIST  (a run per line `IN OUT`)\n", usage, ks_prog)
 	*in = "-";
 	*out = NULL;
 	for (int i = 1; i < argc; i++) {

@@ -53,8 +53,8 @@ const char *ks_cstring_read(const char *p, const char *end, Buf *out)
 		case '\\': case '"': case '?': buf_putc(out, *p); break;
 		/* clang-format on */
 		default:
-			if (end - p < 3 || p[0] < '0' || p[0] > '3' || p[1] < '0' || p[1] > '7' ||
-			    p[2] < '0' || p[2] > '7')
+			if (end - p < 3 || p[0] < '0' || p[0] > '3' || p[1] < '0' || p[1] > '7' || p[2] < '0' ||
+			    p[2] > '7')
 				return NULL;
 			buf_putc(out, (p[0] - '0') * 64 + (p[1] - '0') * 8 + (p[2] - '0'));
 			p += 2;

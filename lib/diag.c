@@ -144,8 +144,7 @@ void ks_verror_at(const Src *s, int line, int col, const char *fmt, va_list ap)
 	vsnprintf(ks_errmsg, sizeof ks_errmsg, fmt, ap);
 	if (!ks_quiet) {
 		fflush(stdout);
-		fprintf(stderr, "%s:%d:%d: error: %s\n", s ? s->name : ks_prog,
-			line, col, ks_errmsg);
+		fprintf(stderr, "%s:%d:%d: error: %s\n", s ? s->name : ks_prog, line, col, ks_errmsg);
 		show_line(s, line, col);
 	}
 	if (ks_recover)

@@ -55,7 +55,7 @@ typedef struct Arena {
 	size_t used; /* bytes handed out, for statistics */
 } Arena;
 
-void *arena_alloc(Arena *a, size_t n);       /* zeroed, 16-byte aligned */
+void *arena_alloc(Arena *a, size_t n); /* zeroed, 16-byte aligned */
 char *arena_strndup(Arena *a, const char *s, size_t n);
 char *arena_strdup(Arena *a, const char *s);
 /* Grow an arena-backed array *p of *cap elements of size elem to hold need. */
@@ -121,10 +121,10 @@ typedef struct Src {
 	Lines *lines;
 } Src;
 
-extern const char *ks_prog;     /* tool name, for unlocated messages */
-extern jmp_buf *ks_recover;     /* when set, errors longjmp here */
-extern int ks_quiet;            /* when set, errors print nothing */
-extern char ks_errmsg[512];     /* the last error's message */
+extern const char *ks_prog; /* tool name, for unlocated messages */
+extern jmp_buf *ks_recover; /* when set, errors longjmp here */
+extern int ks_quiet;        /* when set, errors print nothing */
+extern char ks_errmsg[512]; /* the last error's message */
 
 /* Read a whole file ("-" is stdin) into a malloc'd Src. */
 void src_read(Src *s, const char *path);
@@ -161,10 +161,8 @@ int lines_line(Lines *l, int line, Buf *b);
 void lines_close(Lines *l);
 
 /* FILE:LINE:COL: error: msg, the line and a caret; then exit 1 or longjmp. */
-KS_NORETURN void ks_error_at(const Src *s, int line, int col, const char *fmt,
-			     ...) KS_PRINTF(4, 5);
-KS_NORETURN void ks_verror_at(const Src *s, int line, int col, const char *fmt,
-			      va_list ap);
+KS_NORETURN void ks_error_at(const Src *s, int line, int col, const char *fmt, ...) KS_PRINTF(4, 5);
+KS_NORETURN void ks_verror_at(const Src *s, int line, int col, const char *fmt, va_list ap);
 /* prog: msg (a trailing ':' appends strerror(errno)); exit 1. */
 KS_NORETURN void ks_fatal(const char *fmt, ...) KS_PRINTF(1, 2);
 
@@ -190,8 +188,8 @@ void out_write_whole(const char *path, const void *p, size_t n);
 
 /* Parse `TOOL [flags] [-o OUT] [FILE | -]` (args.c); flag(arg, ctx) takes the
  * tool's own flags and returns 1 for those it knows. */
-void ks_args(int argc, char **argv, const char *usage, int (*flag)(const char *arg, void *ctx),
-	     void *ctx, const char **in, const char **out);
+void ks_args(int argc, char **argv, const char *usage, int (*flag)(const char *arg, void *ctx), void *ctx,
+	     const char **in, const char **out);
 
 /* ---- small helpers ---------------------------------------------------- */
 

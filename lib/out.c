@@ -22,7 +22,7 @@ static FILE *spool;            /* the spool of stdout or a device (out_open_spoo
 static const char *spool_path; /* the device it goes to; NULL: stdout */
 static FILE *direct;           /* a device or FIFO, written in place */
 static const char *direct_path;
-static char *whole_tmp;        /* out_write_whole()'s file while it is written */
+static char *whole_tmp; /* out_write_whole()'s file while it is written */
 
 /* Is path an existing file that is not a regular file (nor a folder)? */
 static int is_device(const char *path)

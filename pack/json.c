@@ -335,8 +335,8 @@ static JVal *aggregate(P *p, int depth)
 			goto done;
 		}
 		if (p->p >= p->e)
-			fail(p, p->p, "the text ends inside %s opened at offset %zu", obj ? "an object" : "an array",
-			     (size_t)(open - p->s));
+			fail(p, p->p, "the text ends inside %s opened at offset %zu",
+			     obj ? "an object" : "an array", (size_t)(open - p->s));
 		else
 			fail(p, p->p, "%s where ',' or '%c' should be", seen(p, sbuf, sizeof sbuf), close);
 		break;
@@ -455,7 +455,8 @@ int json_equal(const JVal *a, const JVal *b)
 		if (a->n != b->n)
 			return 0;
 		for (int k = 0; k < a->n; k++)
-			if ((a->kind == J_OBJ && strcmp(a->key[k], b->key[k])) || !json_equal(a->item[k], b->item[k]))
+			if ((a->kind == J_OBJ && strcmp(a->key[k], b->key[k])) ||
+			    !json_equal(a->item[k], b->item[k]))
 				return 0;
 		return 1;
 	}

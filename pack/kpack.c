@@ -150,10 +150,9 @@ static void grad_figures(char *out, size_t n, const char *name)
 		snprintf(out, n, "%.4g %.4g", ratio, rel);
 }
 
-static void put_record(Buf *b, const char *hash, unsigned long long idx, const char *cat,
-		       const char *name, const char *dev, const Checks *ck, const char *src,
-		       size_t srcn, const char *ir, size_t irn, const char *fw, size_t fwn,
-		       const char *bw, size_t bwn)
+static void put_record(Buf *b, const char *hash, unsigned long long idx, const char *cat, const char *name,
+		       const char *dev, const Checks *ck, const char *src, size_t srcn, const char *ir, size_t irn,
+		       const char *fw, size_t fwn, const char *bw, size_t bwn)
 {
 	long sl = count_lines(src, srcn), fl = count_lines(fw, fwn), bl = count_lines(bw, bwn);
 	char grad[64] = "-";
@@ -248,8 +247,7 @@ static int do_shard(void)
 				continue;
 			char *fw = need(o_dir, name, d ? ".f.cu" : ".f.c", &fwn);
 			char *bw = need(o_dir, name, d ? ".b.cu" : ".b.c", &bwn);
-			put_record(&b, hash, idx, cat, name, dev, &ck[d], src, srcn, ir, irn, fw, fwn, bw,
-				   bwn);
+			put_record(&b, hash, idx, cat, name, dev, &ck[d], src, srcn, ir, irn, fw, fwn, bw, bwn);
 			free(fw);
 			free(bw);
 		}
@@ -430,7 +428,11 @@ static void write_file(const char *path, const Buf *b)
 
 static const char *size_cat(long n)
 {
-	return n < 1000 ? "n<1K" : n < 10000 ? "1K<n<10K" : n < 100000 ? "10K<n<100K" : n < 1000000 ? "100K<n<1M" : "1M<n<10M";
+	return n < 1000      ? "n<1K"
+	       : n < 10000   ? "1K<n<10K"
+	       : n < 100000  ? "10K<n<100K"
+	       : n < 1000000 ? "100K<n<1M"
+			     : "1M<n<10M";
 }
 
 static int do_assemble(int nfiles, char **files)
@@ -519,8 +521,8 @@ static int do_assemble(int nfiles, char **files)
 				if (kept_last) {
 					kernels++;
 				} else {
-					buf_printf(&dupl, "%s\"s%llu-%07llu\": \"s%llu-%07llu\"", dups ? ", " : "", o_seed, idx,
-						   o_seed, first);
+					buf_printf(&dupl, "%s\"s%llu-%07llu\": \"s%llu-%07llu\"", dups ? ", " : "",
+						   o_seed, idx, o_seed, first);
 					dups++;
 				}
 			}
@@ -567,8 +569,9 @@ static int do_assemble(int nfiles, char **files)
 
 	/* stats.json */
 	Buf st = {0};
-	buf_printf(&st, "{\"records\": %ld, \"kernels\": %ld, \"generated\": %ld, \"duplicates\": %ld, "
-			"\"rejected\": %ld,\n \"parameters\": {\"n\": %ld, \"seed\": %llu, \"categories\": ",
+	buf_printf(&st,
+		   "{\"records\": %ld, \"kernels\": %ld, \"generated\": %ld, \"duplicates\": %ld, "
+		   "\"rejected\": %ld,\n \"parameters\": {\"n\": %ld, \"seed\": %llu, \"categories\": ",
 		   nrec, kernels, generated, dups, nrej, o_n, o_seed);
 	json_cstr(&st, o_cats);
 	buf_printf(&st, ", \"device\": \"%s\", \"check\": \"%s\"},\n \"splits\": {", o_device, o_check);
@@ -604,8 +607,11 @@ static int do_assemble(int nfiles, char **files)
 		long width = mx / HBINS + 1;
 		for (long i = 0; i < nrec; i++)
 			hist[recs[i].lines[l] / width]++;
-		buf_printf(&st, "%s\"%s\": {\"min\": %ld, \"max\": %ld, \"mean\": %.2f, \"bin_width\": %ld, \"histogram\": [",
-			   l ? ", " : "", lname[l], mn < 0 ? 0 : mn, mx, nrec ? (double)sum / (double)nrec : 0.0, width);
+		buf_printf(
+			&st,
+			"%s\"%s\": {\"min\": %ld, \"max\": %ld, \"mean\": %.2f, \"bin_width\": %ld, \"histogram\": [",
+			l ? ", " : "", lname[l], mn < 0 ? 0 : mn, mx, nrec ? (double)sum / (double)nrec : 0.0,
+			width);
 		for (int h = 0; h < HBINS; h++)
 			buf_printf(&st, "%s%ld", h ? ", " : "", hist[h]);
 		buf_puts(&st, "]}");
@@ -630,7 +636,8 @@ static int do_assemble(int nfiles, char **files)
 	for (long i = 0; i < nrec; i++)
 		for (int c = 0; c < NCAT; c++)
 			if (recs[i].grad_ratio >= 0 && !strcmp(recs[i].cat, gen_cat_name[c])) {
-				gratio[c] = gn[c] && gratio[c] > recs[i].grad_ratio ? gratio[c] : recs[i].grad_ratio;
+				gratio[c] =
+					gn[c] && gratio[c] > recs[i].grad_ratio ? gratio[c] : recs[i].grad_ratio;
 				grel[c] = gn[c] && grel[c] > recs[i].grad_rel ? grel[c] : recs[i].grad_rel;
 				gn[c]++;
 				gall++;
@@ -662,19 +669,21 @@ static int do_assemble(int nfiles, char **files)
 	/* an empty split is left out of the card: `datasets` refuses one */
 	for (int sp = 0; sp < SPLITS; sp++)
 		if (count[sp])
-			buf_printf(&c, "  - split: %s\n    path: data/%s-*.jsonl\n", split_name[sp], split_name[sp]);
+			buf_printf(&c, "  - split: %s\n    path: data/%s-*.jsonl\n", split_name[sp],
+				   split_name[sp]);
 	buf_puts(&c, "dataset_info:\n  features:\n");
 	static const char *strf[] = {"id", "name", "category", "source", "ir", "device", "forward", "backward"};
 	for (size_t i = 0; i < KS_NELEM(strf); i++)
 		buf_printf(&c, "  - name: %s\n    dtype: string\n", strf[i]);
-	buf_puts(&c, "  - name: seed\n    dtype: int64\n  - name: meta\n    struct:\n"
-		     "    - name: source_lines\n      dtype: int64\n    - name: forward_lines\n      dtype: int64\n"
-		     "    - name: backward_lines\n      dtype: int64\n    - name: ir_hash\n      dtype: string\n"
-		     "    - name: checks\n      struct:\n      - name: compiled\n        dtype: bool\n"
-		     "      - name: compiler\n        dtype: string\n"
-		     "      - name: executed\n        dtype: bool\n      - name: executed_on\n        dtype: string\n"
-		     "      - name: gradcheck\n        dtype: bool\n"
-		     "  splits:\n");
+	buf_puts(&c,
+		 "  - name: seed\n    dtype: int64\n  - name: meta\n    struct:\n"
+		 "    - name: source_lines\n      dtype: int64\n    - name: forward_lines\n      dtype: int64\n"
+		 "    - name: backward_lines\n      dtype: int64\n    - name: ir_hash\n      dtype: string\n"
+		 "    - name: checks\n      struct:\n      - name: compiled\n        dtype: bool\n"
+		 "      - name: compiler\n        dtype: string\n"
+		 "      - name: executed\n        dtype: bool\n      - name: executed_on\n        dtype: string\n"
+		 "      - name: gradcheck\n        dtype: bool\n"
+		 "  splits:\n");
 	long total = 0;
 	for (int sp = 0; sp < SPLITS; sp++) {
 		if (count[sp])
@@ -747,7 +756,9 @@ static int do_assemble(int nfiles, char **files)
 		buf_puts(&c, "\n## Plots\n\n![records per category](plots/categories.png)\n\n"
 			     "![source, forward and backward lines per record](plots/lines.png)\n\n");
 		if (gall)
-			buf_puts(&c, "![the gradient check's worst error over its tolerance, per record](plots/gradcheck.png)\n");
+			buf_puts(
+				&c,
+				"![the gradient check's worst error over its tolerance, per record](plots/gradcheck.png)\n");
 		else
 			buf_printf(&c, "No gradient-check plot: CHECK=%s ran no gradient check.\n", o_check);
 	} else if (o_noplots) {

@@ -87,7 +87,7 @@ int vf_parse_id(const char *id, unsigned long long *seed, unsigned long long *id
 typedef struct Env {
 	unsigned long long seed;
 	char cats[256], version[64], nvrtc[300], cuda[300];
-	int gpu; /* krun runs CUDA on a GPU here */
+	int gpu;         /* krun runs CUDA on a GPU here */
 	int run_foreign; /* foreign code is run (--run-foreign) */
 } Env;
 
@@ -104,7 +104,7 @@ typedef struct VRec {
 	unsigned long long idx, seed;
 	int dev, src_ok, have_dkir;
 	int foreign_f, foreign_b; /* its forward, backward code is not these tools' */
-	Buf out; /* its lines of K.ver */
+	Buf out;                  /* its lines of K.ver */
 } VRec;
 
 /* the record fails a check */

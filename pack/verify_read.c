@@ -75,17 +75,17 @@ typedef struct Params {
 
 typedef struct Index {
 	Params par;
-	Buf txt;                   /* index.txt */
-	Buf *shard;                /* per shard with records: its index.st lines */
-	long *shard_k, nshard;     /* its number */
-	Set shard_of;              /* shard number -> its slot above */
-	Set ids, names, hashes;    /* id, dev/name -> where (file << 32 | line); dev/hash -> records */
-	Set rejects;               /* rejects.jsonl's ids */
-	Set broken;                /* the ids of lines that failed before their id was taken */
-	char *file[64];            /* the split files read */
+	Buf txt;                /* index.txt */
+	Buf *shard;             /* per shard with records: its index.st lines */
+	long *shard_k, nshard;  /* its number */
+	Set shard_of;           /* shard number -> its slot above */
+	Set ids, names, hashes; /* id, dev/name -> where (file << 32 | line); dev/hash -> records */
+	Set rejects;            /* rejects.jsonl's ids */
+	Set broken;             /* the ids of lines that failed before their id was taken */
+	char *file[64];         /* the split files read */
 	int nfile;
-	long lines;                /* record lines in the split files */
-	long good;                 /* well-formed records */
+	long lines; /* record lines in the split files */
+	long good;  /* well-formed records */
 	long split_lines[SPLITS], split_bytes[SPLITS];
 	int split_files[SPLITS];
 	long cat_split[NCAT][SPLITS];
@@ -193,8 +193,10 @@ static int types_are(const JVal *obj, const char *const *keys, const char *types
 		JKind want = types[k] == 's' ? J_STR : types[k] == 'i' ? J_NUM : types[k] == 'b' ? J_BOOL : J_OBJ;
 		if (v->kind != want || (want == J_NUM && (!v->integral || v->i < 0))) {
 			snprintf(why, whyn, "%s%s is %s, not %s", what, keys[k], kind_name(v->kind),
-				 types[k] == 's' ? "a string" : types[k] == 'i' ? "a whole number >= 0" :
-				 types[k] == 'b' ? "a boolean" : "an object");
+				 types[k] == 's'   ? "a string"
+				 : types[k] == 'i' ? "a whole number >= 0"
+				 : types[k] == 'b' ? "a boolean"
+						   : "an object");
 			return 0;
 		}
 	}
@@ -209,8 +211,8 @@ static const char *const check_keys[] = {"compiled", "compiler", "executed", "ex
 
 /* One record line: checked, and if it is well formed, its files written
  * to its shard; WHERE names it (FILE:LINE), SP is its file's split. */
-static void index_record(Index *x, Arena *a, const char *line, size_t n, int last_no_nl, const char *where, long line_no,
-			 int sp)
+static void index_record(Index *x, Arena *a, const char *line, size_t n, int last_no_nl, const char *where,
+			 long line_no, int sp)
 {
 	char id[80], why[1024];
 	size_t at;
@@ -227,7 +229,8 @@ static void index_record(Index *x, Arena *a, const char *line, size_t n, int las
 		char at_col[640];
 		snprintf(at_col, sizeof at_col, "%s:%zu", where, at + 1);
 		if (trunc || last_no_nl)
-			bad_record(x, id, at_col, "-", "-", "truncated", "the record is cut short (%zu bytes: %s)", n, why);
+			bad_record(x, id, at_col, "-", "-", "truncated", "the record is cut short (%zu bytes: %s)",
+				   n, why);
 		else
 			bad_record(x, id, at_col, "-", "-", "format", "not JSON: %s", why);
 		return;
@@ -239,9 +242,10 @@ static void index_record(Index *x, Arena *a, const char *line, size_t n, int las
 	/* clang-format off */
 	if (!keys_are(r, rec_keys, 10, "the record", why, sizeof why) ||
 	    !types_are(r, rec_keys, "sssisssss" "o", "", why, sizeof why)) {
-	/* clang-format on */
+		/* clang-format on */
 		JVal *i = json_get(r, "id");
-		bad_record(x, i && i->kind == J_STR && strlen(i->s) < 64 ? i->s : id, where, "-", "-", "format", "%s", why);
+		bad_record(x, i && i->kind == J_STR && strlen(i->s) < 64 ? i->s : id, where, "-", "-", "format",
+			   "%s", why);
 		return;
 	}
 	const JVal *meta = r->item[9];
@@ -250,7 +254,8 @@ static void index_record(Index *x, Arena *a, const char *line, size_t n, int las
 	int dev;
 	const char *name = r->item[1]->s, *cat = r->item[2]->s, *device = r->item[6]->s;
 	if (!vf_parse_id(r->item[0]->s, &seed, &idx, &dev) || strlen(r->item[0]->s) >= sizeof id) {
-		bad_record(x, "-", where, "-", "-", "format", "the id '%.60s' is not s<SEED>-<INDEX>-<cpu|cuda>", r->item[0]->s);
+		bad_record(x, "-", where, "-", "-", "format", "the id '%.60s' is not s<SEED>-<INDEX>-<cpu|cuda>",
+			   r->item[0]->s);
 		return;
 	}
 	if (!keys_are(meta, meta_keys, 5, "meta", why, sizeof why) ||
@@ -265,35 +270,38 @@ static void index_record(Index *x, Arena *a, const char *line, size_t n, int las
 		return;
 	}
 	if (strcmp(device, vf_dev_name[dev])) {
-		bad_record(x, id, where, "-", "-", "meta", "device '%.20s', and the id says %s", device, vf_dev_name[dev]);
+		bad_record(x, id, where, "-", "-", "meta", "device '%.20s', and the id says %s", device,
+			   vf_dev_name[dev]);
 		return;
 	}
 	if (x->par.seed_known && seed != x->par.seed) {
-		bad_record(x, id, where, "-", vf_dev_name[dev], "meta", "seed %llu; the dataset's is %llu (stats.json)", seed,
-			   x->par.seed);
+		bad_record(x, id, where, "-", vf_dev_name[dev], "meta",
+			   "seed %llu; the dataset's is %llu (stats.json)", seed, x->par.seed);
 		return;
 	}
 	if (strcmp(x->par.device, "all") && strcmp(x->par.device, vf_dev_name[dev])) {
-		bad_record(x, id, where, "-", vf_dev_name[dev], "meta", "a %s record in a DEVICE=%s dataset (stats.json)",
-			   vf_dev_name[dev], x->par.device);
+		bad_record(x, id, where, "-", vf_dev_name[dev], "meta",
+			   "a %s record in a DEVICE=%s dataset (stats.json)", vf_dev_name[dev], x->par.device);
 		return;
 	}
 	if (!vf_is_name(name)) {
-		bad_record(x, id, where, "-", vf_dev_name[dev], "format", "the name '%.60s' is not a Python name", name);
+		bad_record(x, id, where, "-", vf_dev_name[dev], "format", "the name '%.60s' is not a Python name",
+			   name);
 		return;
 	}
 	int c;
 	for (c = 0; c < NCAT && strcmp(gen_cat_name[c], cat); c++)
 		;
 	if (c == NCAT) {
-		bad_record(x, id, where, "-", vf_dev_name[dev], "category", "'%.40s' is not one of kgen's categories", cat);
+		bad_record(x, id, where, "-", vf_dev_name[dev], "category",
+			   "'%.40s' is not one of kgen's categories", cat);
 		return;
 	}
 	int want = gen_pick_category(seed, idx, x->par.mix);
 	if (want != c) {
 		bad_record(x, id, where, cat, vf_dev_name[dev], "category",
-			   "'%s', and kgen's kernel %llu of seed %llu (categories %s) is %s", cat, idx, seed, x->par.cats,
-			   gen_cat_name[want]);
+			   "'%s', and kgen's kernel %llu of seed %llu (categories %s) is %s", cat, idx, seed,
+			   x->par.cats, gen_cat_name[want]);
 		return;
 	}
 	static const int field[3] = {4, 7, 8};
@@ -302,26 +310,28 @@ static void index_record(Index *x, Arena *a, const char *line, size_t n, int las
 		const JVal *f = r->item[field[l]];
 		lines[l] = count_lines(f->s, f->len);
 		if (meta->item[l]->i != lines[l]) {
-			bad_record(x, id, where, cat, vf_dev_name[dev], "meta", "meta.%s is %lld; %s has %ld lines", meta_keys[l],
-				   meta->item[l]->i, rec_keys[field[l]], lines[l]);
+			bad_record(x, id, where, cat, vf_dev_name[dev], "meta", "meta.%s is %lld; %s has %ld lines",
+				   meta_keys[l], meta->item[l]->i, rec_keys[field[l]], lines[l]);
 			return;
 		}
 	}
 	const char *hash = meta->item[3]->s;
 	if (!is_hex16(hash)) {
-		bad_record(x, id, where, cat, vf_dev_name[dev], "meta", "meta.ir_hash '%.40s' is not 16 hex digits", hash);
+		bad_record(x, id, where, cat, vf_dev_name[dev], "meta", "meta.ir_hash '%.40s' is not 16 hex digits",
+			   hash);
 		return;
 	}
 	const JVal *ck = meta->item[4];
 	const char *on = ck->item[3]->s;
 	if (strcmp(on, "none") && strcmp(on, dev ? "sim" : "cpu") && strcmp(on, dev ? "cuda" : "cpu")) {
-		bad_record(x, id, where, cat, vf_dev_name[dev], "meta", "meta.checks.executed_on '%.20s' for a %s record", on,
-			   vf_dev_name[dev]);
+		bad_record(x, id, where, cat, vf_dev_name[dev], "meta",
+			   "meta.checks.executed_on '%.20s' for a %s record", on, vf_dev_name[dev]);
 		return;
 	}
 	if (split_of(hash) != sp) {
-		bad_record(x, id, where, cat, vf_dev_name[dev], "split", "in the %s split; its ir_hash %s puts it in %s",
-			   split_name[sp], hash, split_name[split_of(hash)]);
+		bad_record(x, id, where, cat, vf_dev_name[dev], "split",
+			   "in the %s split; its ir_hash %s puts it in %s", split_name[sp], hash,
+			   split_name[split_of(hash)]);
 		return;
 	}
 	long *seen = vf_set_find(&x->ids, id, 0), here = (long)(x->nfile - 1) << 32 | (long)line_no;
@@ -335,8 +345,9 @@ static void index_record(Index *x, Arena *a, const char *line, size_t n, int las
 	snprintf(key, sizeof key, "%s/%s", vf_dev_name[dev], name);
 	seen = vf_set_find(&x->names, key, 0);
 	if (seen) {
-		bad_record(x, id, where, cat, vf_dev_name[dev], "duplicate-name", "the name %s is that of the %s record at %s:%ld",
-			   name, vf_dev_name[dev], x->file[*seen >> 32], *seen & 0xffffffff);
+		bad_record(x, id, where, cat, vf_dev_name[dev], "duplicate-name",
+			   "the name %s is that of the %s record at %s:%ld", name, vf_dev_name[dev],
+			   x->file[*seen >> 32], *seen & 0xffffffff);
 		return;
 	}
 	*vf_set_find(&x->names, key, 1) = here;
@@ -367,10 +378,10 @@ static void index_record(Index *x, Arena *a, const char *line, size_t n, int las
 	}
 	free(dir);
 	/* ID DEV NAME INDEX CATEGORY IR_HASH CHECKED-ON COMPILED LINE-HASH */
-	buf_printf(&x->shard[slot], "%s %s %s %llu %s %s %s %d %016llx\n", id, vf_dev_name[dev], name, idx, cat, hash, on,
-		   ck->item[0]->b, (unsigned long long)ks_hash64(line, n, 0));
-	buf_printf(&x->txt, "R\t%s\t%s\t%s\t%s\t%ld %ld %ld\t%s\t%ld\tok\n", id, where, cat, vf_dev_name[dev], lines[0],
-		   lines[1], lines[2], hash, k);
+	buf_printf(&x->shard[slot], "%s %s %s %llu %s %s %s %d %016llx\n", id, vf_dev_name[dev], name, idx, cat,
+		   hash, on, ck->item[0]->b, (unsigned long long)ks_hash64(line, n, 0));
+	buf_printf(&x->txt, "R\t%s\t%s\t%s\t%s\t%ld %ld %ld\t%s\t%ld\tok\n", id, where, cat, vf_dev_name[dev],
+		   lines[0], lines[1], lines[2], hash, k);
 	x->good++;
 	x->any_cuda |= dev == CUDA;
 	x->cat_split[c][sp]++;
@@ -497,7 +508,8 @@ static void read_card(Index *x, Card *cd)
 				if (!png)
 					finding(x, "README.md", "card", "the card shows %s, which is missing", img);
 				else if (in < 8 || memcmp(png, "\x89PNG\r\n\x1a\n", 8))
-					finding(x, "README.md", "card", "the card shows %s, which is not a PNG image", img);
+					finding(x, "README.md", "card",
+						"the card shows %s, which is not a PNG image", img);
 				free(png);
 				free(ip);
 			}
@@ -586,7 +598,8 @@ static JVal *read_stats(Index *x, Arena *a)
 		snprintf(x->par.cats, sizeof x->par.cats, "%s", cats->s);
 	else
 		finding(x, "stats.json", "stats", "parameters.categories is not kgen's categories");
-	if (dev && dev->kind == J_STR && (!strcmp(dev->s, "cpu") || !strcmp(dev->s, "cuda") || !strcmp(dev->s, "all")))
+	if (dev && dev->kind == J_STR &&
+	    (!strcmp(dev->s, "cpu") || !strcmp(dev->s, "cuda") || !strcmp(dev->s, "all")))
 		snprintf(x->par.device, sizeof x->par.device, "%s", dev->s);
 	else
 		finding(x, "stats.json", "stats", "parameters.device is not cpu, cuda or all");
@@ -605,20 +618,23 @@ static void check_counts(Index *x, const JVal *st, const Card *cd)
 		snprintf(rel, sizeof rel, "data/%s-00000-of-00001.jsonl", split_name[sp]);
 		long lines = x->split_lines[sp], bytes = x->split_bytes[sp];
 		total += lines;
-		const JVal *r = num_at(st, "splits", split_name[sp], "records"), *b = num_at(st, "splits", split_name[sp], "bytes");
+		const JVal *r = num_at(st, "splits", split_name[sp], "records"),
+			   *b = num_at(st, "splits", split_name[sp], "bytes");
 		if (st && (!r || r->i != lines))
-			finding(x, rel, "stats", "%ld records in the %s split; stats.json says %s", lines, split_name[sp],
-				num_text(r, "nothing"));
+			finding(x, rel, "stats", "%ld records in the %s split; stats.json says %s", lines,
+				split_name[sp], num_text(r, "nothing"));
 		if (st && (!b || b->i != bytes))
-			finding(x, rel, "stats", "%ld bytes in the %s split; stats.json says %s", bytes, split_name[sp],
-				num_text(b, "nothing"));
+			finding(x, rel, "stats", "%ld bytes in the %s split; stats.json says %s", bytes,
+				split_name[sp], num_text(b, "nothing"));
 		if (!cd->ok)
 			continue;
 		if (cd->yaml_n[sp] != lines || cd->yaml_bytes[sp] != bytes)
-			finding(x, rel, "card", "%ld records, %ld bytes in the %s split; the card's dataset_info says %ld, %ld",
+			finding(x, rel, "card",
+				"%ld records, %ld bytes in the %s split; the card's dataset_info says %ld, %ld",
 				lines, bytes, split_name[sp], cd->yaml_n[sp], cd->yaml_bytes[sp]);
 		if (!cd->table_has[sp] || cd->table_n[sp] != lines || cd->table_bytes[sp] != bytes)
-			finding(x, rel, "card", "%ld records, %ld bytes in the %s split; the card's table says %ld, %ld", lines,
+			finding(x, rel, "card",
+				"%ld records, %ld bytes in the %s split; the card's table says %ld, %ld", lines,
 				bytes, split_name[sp], cd->table_n[sp], cd->table_bytes[sp]);
 		if (cd->files_has[sp] != (lines > 0))
 			finding(x, rel, "card", "the card's data_files %s the %s split, which has %ld records",
@@ -639,17 +655,21 @@ static void check_counts(Index *x, const JVal *st, const Card *cd)
 				long have = sp < SPLITS ? x->cat_split[c][sp] : t;
 				const JVal *v = num_at(st, "categories", gen_cat_name[c], k);
 				if ((t || v) && (!v || v->i != have))
-					finding(x, "stats.json", "stats", "%ld %s records in %s; stats.json says %s", have,
-						gen_cat_name[c], k, num_text(v, "nothing"));
+					finding(x, "stats.json", "stats",
+						"%ld %s records in %s; stats.json says %s", have, gen_cat_name[c],
+						k, num_text(v, "nothing"));
 			}
 		}
 		static const char *lname[3] = {"source", "forward", "backward"};
 		for (int l = 0; l < 3 && x->good; l++) {
-			const JVal *mn = num_at(st, "lines", lname[l], "min"), *mx = num_at(st, "lines", lname[l], "max"),
+			const JVal *mn = num_at(st, "lines", lname[l], "min"),
+				   *mx = num_at(st, "lines", lname[l], "max"),
 				   *mean = num_at(st, "lines", lname[l], "mean");
 			double m = x->lsum[l] / (double)x->good;
-			if (!mn || !mx || !mean || mn->i != x->lmin[l] || mx->i != x->lmax[l] || fabs(mean->num - m) > 0.006)
-				finding(x, "stats.json", "stats", "%s lines: min %ld, max %ld, mean %.2f; stats.json says %s, %s, %s",
+			if (!mn || !mx || !mean || mn->i != x->lmin[l] || mx->i != x->lmax[l] ||
+			    fabs(mean->num - m) > 0.006)
+				finding(x, "stats.json", "stats",
+					"%s lines: min %ld, max %ld, mean %.2f; stats.json says %s, %s, %s",
 					lname[l], x->lmin[l], x->lmax[l], m, num_text(mn, "-"), num_text(mx, "-"),
 					num_text(mean, "-"));
 		}
@@ -685,7 +705,8 @@ static void check_rejects(Index *x, const JVal *st)
 			snprintf(where, sizeof where, "rejects.jsonl:%ld:%zu", ln, at + 1);
 		if (!r || r->kind != J_OBJ)
 			finding(x, where, "rejects", "%s", r ? "not a JSON object" : why);
-		else if (!keys_are(r, keys, 4, "the reject", why, sizeof why) || !types_are(r, keys, "ssss", "", why, sizeof why))
+		else if (!keys_are(r, keys, 4, "the reject", why, sizeof why) ||
+			 !types_are(r, keys, "ssss", "", why, sizeof why))
 			finding(x, where, "rejects", "%s", why);
 		else
 			*vf_set_find(&x->rejects, r->item[0]->s, 1) = ln;
@@ -694,7 +715,8 @@ static void check_rejects(Index *x, const JVal *st)
 	}
 	const JVal *r = num_at(st, "rejected", NULL, NULL);
 	if (st && (!r || r->i != ln))
-		finding(x, "rejects.jsonl", "rejects", "%ld rejects; stats.json says %s", ln, num_text(r, "nothing"));
+		finding(x, "rejects.jsonl", "rejects", "%ld rejects; stats.json says %s", ln,
+			num_text(r, "nothing"));
 	free(s);
 }
 
@@ -710,8 +732,8 @@ static void check_kernels(Index *x, const JVal *st)
 		return; /* a dataset made before stats.json said which */
 	long long gen = g->integral ? g->i : -1;
 	if (gen < 0 || gen > 4 * (x->lines + (long long)x->rejects.n) + 1000) {
-		finding(x, "stats.json", "stats", "generated: %s kernels, for %ld records and %zu rejects", num_text(g, "-"),
-			x->lines, x->rejects.n);
+		finding(x, "stats.json", "stats", "generated: %s kernels, for %ld records and %zu rejects",
+			num_text(g, "-"), x->lines, x->rejects.n);
 		return;
 	}
 	Set dup = {0};
@@ -728,21 +750,30 @@ static void check_kernels(Index *x, const JVal *st)
 			snprintf(id, sizeof id, "%s-%s", kid, vf_dev_name[dev]);
 			long *w = vf_set_find(&x->ids, id, 0);
 			if (!rj && !dp && !w && !vf_set_find(&x->broken, id, 0))
-				bad_record(x, id, "-", gen_cat_name[gen_pick_category(x->par.seed, (uint64_t)i, x->par.mix)],
-					   vf_dev_name[dev], "missing",
-					   "kernel %lld is not in the split files, nor a reject (rejects.jsonl) nor a duplicate (stats.json)", i);
+				bad_record(
+					x, id, "-",
+					gen_cat_name[gen_pick_category(x->par.seed, (uint64_t)i, x->par.mix)],
+					vf_dev_name[dev], "missing",
+					"kernel %lld is not in the split files, nor a reject (rejects.jsonl) nor a duplicate (stats.json)",
+					i);
 			else if (w && rj)
-				buf_printf(&x->txt, "X\t%s\textra\tkernel %lld is a reject too (rejects.jsonl:%ld)\n", id, i, *rj);
+				buf_printf(&x->txt,
+					   "X\t%s\textra\tkernel %lld is a reject too (rejects.jsonl:%ld)\n", id, i,
+					   *rj);
 			else if (w && dp)
-				buf_printf(&x->txt, "X\t%s\textra\tkernel %lld is a duplicate too (stats.json's duplicate_kernels)\n",
-					   id, i);
+				buf_printf(
+					&x->txt,
+					"X\t%s\textra\tkernel %lld is a duplicate too (stats.json's duplicate_kernels)\n",
+					id, i);
 		}
 	}
 	for (size_t k = 0; k < x->ids.cap; k++) {
 		unsigned long long seed, idx;
 		int dev;
-		if (x->ids.key[k] && vf_parse_id(x->ids.key[k], &seed, &idx, &dev) && idx >= (unsigned long long)gen)
-			buf_printf(&x->txt, "X\t%s\textra\tkernel %llu is past the %lld kernels generated (stats.json)\n",
+		if (x->ids.key[k] && vf_parse_id(x->ids.key[k], &seed, &idx, &dev) &&
+		    idx >= (unsigned long long)gen)
+			buf_printf(&x->txt,
+				   "X\t%s\textra\tkernel %llu is past the %lld kernels generated (stats.json)\n",
 				   x->ids.key[k], idx, gen);
 	}
 	vf_set_free(&dup);
@@ -753,7 +784,8 @@ static void check_kernels(Index *x, const JVal *st)
  * `cuda sim (REASON)`. */
 static void probe_cuda(Buf *env)
 {
-	char *dir = vf_pathf("%s/probe", vf_opt.work), *out = vf_pathf("%s/nvrtc.out", dir), *err = vf_pathf("%s/nvrtc.err", dir);
+	char *dir = vf_pathf("%s/probe", vf_opt.work), *out = vf_pathf("%s/nvrtc.out", dir),
+	     *err = vf_pathf("%s/nvrtc.err", dir);
 	mkdirs(dir);
 	const char *nv[] = {"krun", "--nvrtc", NULL};
 	int rc = vf_run(dir, nv, out, err);
@@ -834,7 +866,8 @@ int verify_index(void)
 			int a, b, used = 0;
 			size_t sl = strlen(split_name[sp]);
 			if (strncmp(ents[i], split_name[sp], sl) || ents[i][sl] != '-' ||
-			    sscanf(ents[i] + sl, "-%5d-of-%5d.jsonl%n", &a, &b, &used) != 2 || (size_t)used != strlen(ents[i] + sl))
+			    sscanf(ents[i] + sl, "-%5d-of-%5d.jsonl%n", &a, &b, &used) != 2 ||
+			    (size_t)used != strlen(ents[i] + sl))
 				continue;
 			snprintf(name, sizeof name, "data/%s", ents[i]);
 			x.split_files[sp]++;
@@ -967,4 +1000,3 @@ void vf_read_env(Env *e)
 	free(s);
 	free(p);
 }
-

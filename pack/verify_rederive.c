@@ -172,8 +172,8 @@ void vf_rederive(const char *dir, VRec **r, int n, int dev, const Env *env, Cov 
 			vf_rec_code(r[i], "source", "kgen: %s", w);
 			free(w);
 		} else if (!same) {
-			vf_rec_code(r[i], "source", "not kgen's kernel %llu (draw 0 to %d): %s", r[i]->idx, GEN_MAX_REDRAW,
-				    detail);
+			vf_rec_code(r[i], "source", "not kgen's kernel %llu (draw 0 to %d): %s", r[i]->idx,
+				    GEN_MAX_REDRAW, detail);
 		} else {
 			r[i]->src_ok = 1;
 			/* clang-format off */

@@ -227,7 +227,8 @@ int verify_report(void)
 	}
 	for (long i = 0; i < rp.nrec; i++)
 		if (rp.rec[i].shard >= 0 && !rp.rec[i].done) {
-			char *d = vf_pathf("its shard %ld was not verified (no %s/%ld.ver)", rp.rec[i].shard, vf_opt.work, rp.rec[i].shard);
+			char *d = vf_pathf("its shard %ld was not verified (no %s/%ld.ver)", rp.rec[i].shard,
+					   vf_opt.work, rp.rec[i].shard);
 			add_fail(&rp, i, rp.rec[i].where, "not-verified", d);
 		}
 	if (rp.nfail) /* qsort(NULL, 0) is undefined */
@@ -275,8 +276,10 @@ int verify_report(void)
 		buf_putc(&js, '}');
 	}
 	int ok = rp.nfail == 0;
-	buf_printf(&out, "kverify: %s: %ld records, made by tools %s (these tools: %s)\n", vf_opt.data, rp.nrec, env.version,
-		   strcmp(env.version, KS_VERSION) ? KS_VERSION ", another version: code that differs is reported, not failed"
+	buf_printf(&out, "kverify: %s: %ld records, made by tools %s (these tools: %s)\n", vf_opt.data, rp.nrec,
+		   env.version,
+		   strcmp(env.version, KS_VERSION) ? KS_VERSION
+			   ", another version: code that differs is reported, not failed"
 						   : "the same");
 	buf_printf(&out, "  records: %ld checked, %ld passed, %ld failed", rp.nrec, rp.nrec - failed, failed);
 	if (why_rec.k) {
@@ -293,8 +296,10 @@ int verify_report(void)
 		tally_text(&out, &why_files);
 		buf_puts(&out, ")\n");
 	}
-	buf_printf(&js, "],\n \"records\": {\"checked\": %ld, \"passed\": %ld, \"failed\": %ld},\n \"failed_by_reason\": ",
-		   rp.nrec, rp.nrec - failed, failed);
+	buf_printf(
+		&js,
+		"],\n \"records\": {\"checked\": %ld, \"passed\": %ld, \"failed\": %ld},\n \"failed_by_reason\": ",
+		rp.nrec, rp.nrec - failed, failed);
 	tally_json(&js, &why_rec);
 	buf_puts(&js, ",\n \"files_failed_by_reason\": ");
 	tally_json(&js, &why_files);
@@ -307,7 +312,8 @@ int verify_report(void)
 	tally_json(&js, &diffs);
 	buf_puts(&js, ",\n \"not_checked\": {");
 	for (int i = 0; i < skips.k; i++) {
-		buf_printf(&out, "  not checked here: %s of %ld records (%s)\n", skips.name[i], skips.n[i], skips.first[i]);
+		buf_printf(&out, "  not checked here: %s of %ld records (%s)\n", skips.name[i], skips.n[i],
+			   skips.first[i]);
 		buf_printf(&js, "%s\"%s\": {\"records\": %ld, \"why\": ", i ? ", " : "", skips.name[i], skips.n[i]);
 		json_cstr(&js, skips.first[i]);
 		buf_putc(&js, '}');
@@ -330,7 +336,9 @@ int verify_report(void)
 	for (int c = 0; c < NCAT; c++)
 		if (mix & 1u << c)
 			wsum += gen_cat_weight[c];
-	buf_puts(&out, "  by category: records (share; kgen's mix), failed, degenerate, gradient check's worst error/tolerance\n");
+	buf_puts(
+		&out,
+		"  by category: records (share; kgen's mix), failed, degenerate, gradient check's worst error/tolerance\n");
 	buf_puts(&js, " \"categories\": {");
 	double smin = -1, smax = 0, gworst = -1, gworst_rel = -1;
 	long degen = 0, first = 1;
@@ -367,10 +375,11 @@ int verify_report(void)
 		char gq[32] = "-";
 		if (q >= 0)
 			snprintf(gq, sizeof gq, "%.3g", q);
-		buf_printf(&out, "    %-13s %6ld (%5.1f%%; %5.1f%%) %5ld %5ld  %s\n", gen_cat_name[c], recs, 100 * share,
-			   100 * want, fl, dg, gq);
-		buf_printf(&js, "%s\n  \"%s\": {\"records\": %ld, \"share\": %.4f, \"mix\": %.4f, \"failed\": %ld, "
-				"\"degenerate\": %ld, \"gradcheck_worst_ratio\": ",
+		buf_printf(&out, "    %-13s %6ld (%5.1f%%; %5.1f%%) %5ld %5ld  %s\n", gen_cat_name[c], recs,
+			   100 * share, 100 * want, fl, dg, gq);
+		buf_printf(&js,
+			   "%s\n  \"%s\": {\"records\": %ld, \"share\": %.4f, \"mix\": %.4f, \"failed\": %ld, "
+			   "\"degenerate\": %ld, \"gradcheck_worst_ratio\": ",
 			   first ? "" : ",", gen_cat_name[c], recs, share, want, fl, dg);
 		if (q >= 0)
 			buf_printf(&js, "%.4g, \"gradcheck_worst_rel\": %.4g}", q, rl);
@@ -378,8 +387,10 @@ int verify_report(void)
 			buf_puts(&js, "null, \"gradcheck_worst_rel\": null}");
 		first = 0;
 	}
-	buf_printf(&out, "  balance: each category's share over its share of kgen's mix, %.2f to %.2f\n", smin < 0 ? 0 : smin, smax);
-	buf_printf(&js, "},\n \"balance\": {\"share_over_mix_min\": %.4f, \"share_over_mix_max\": %.4f},\n \"lines\": {",
+	buf_printf(&out, "  balance: each category's share over its share of kgen's mix, %.2f to %.2f\n",
+		   smin < 0 ? 0 : smin, smax);
+	buf_printf(&js,
+		   "},\n \"balance\": {\"share_over_mix_min\": %.4f, \"share_over_mix_max\": %.4f},\n \"lines\": {",
 		   smin < 0 ? 0 : smin, smax);
 
 	/* lines: min, median, mean, 90th percentile, max */
@@ -395,10 +406,13 @@ int verify_report(void)
 				sum += (double)rp.rec[i].lines[l];
 			}
 		qsort(v, (size_t)m, sizeof *v, cmp_long);
-		long mn = m ? v[0] : 0, md = m ? v[(m - 1) / 2] : 0, p90 = m ? v[(m * 9 - 1) / 10] : 0, mx = m ? v[m - 1] : 0;
+		long mn = m ? v[0] : 0, md = m ? v[(m - 1) / 2] : 0, p90 = m ? v[(m * 9 - 1) / 10] : 0,
+		     mx = m ? v[m - 1] : 0;
 		double mean = m ? sum / (double)m : 0;
-		buf_printf(&out, "%s %s %ld / %ld / %.1f / %ld / %ld", l ? ";" : "", lname[l], mn, md, mean, p90, mx);
-		buf_printf(&js, "%s\"%s\": {\"min\": %ld, \"median\": %ld, \"mean\": %.2f, \"p90\": %ld, \"max\": %ld}",
+		buf_printf(&out, "%s %s %ld / %ld / %.1f / %ld / %ld", l ? ";" : "", lname[l], mn, md, mean, p90,
+			   mx);
+		buf_printf(&js,
+			   "%s\"%s\": {\"min\": %ld, \"median\": %ld, \"mean\": %.2f, \"p90\": %ld, \"max\": %ld}",
 			   l ? ", " : "", lname[l], mn, md, mean, p90, mx);
 	}
 	free(v);
@@ -425,11 +439,13 @@ int verify_report(void)
 			json_cstr(&js, cov.row[i]);
 			first = 0;
 		}
-	buf_printf(&out, "  duplicate ir_hash: %ld records share %ld hashes%s%.200s\n", hrecs, hgroups, hgroups ? ": " : "",
-		   hlist.p);
+	buf_printf(&out, "  duplicate ir_hash: %ld records share %ld hashes%s%.200s\n", hrecs, hgroups,
+		   hgroups ? ": " : "", hlist.p);
 	buf_printf(&js, "]},\n \"duplicate_ir_hash\": {\"groups\": %ld, \"records\": %ld},\n", hgroups, hrecs);
-	buf_printf(&out, "  degenerate (outputs that do not depend on the inputs, seeds 1 and 2): %ld records%s%.200s%s\n",
-		   degen, degen ? ": " : "", dlist.p, strlen(dlist.p) > 200 ? "..." : "");
+	buf_printf(
+		&out,
+		"  degenerate (outputs that do not depend on the inputs, seeds 1 and 2): %ld records%s%.200s%s\n",
+		degen, degen ? ": " : "", dlist.p, strlen(dlist.p) > 200 ? "..." : "");
 	buf_printf(&js, " \"degenerate\": {\"records\": %ld, \"ids\": [", degen);
 	first = 1;
 	for (long i = 0; i < rp.nrec; i++)
@@ -440,7 +456,8 @@ int verify_report(void)
 		}
 	buf_puts(&js, "]},\n \"gradcheck\": {\"worst_ratio\": ");
 	if (gworst >= 0) {
-		buf_printf(&out, "  gradient check: worst error/tolerance %.3g, worst relative error %.3g\n", gworst, gworst_rel);
+		buf_printf(&out, "  gradient check: worst error/tolerance %.3g, worst relative error %.3g\n",
+			   gworst, gworst_rel);
 		buf_printf(&js, "%.4g, \"worst_rel\": %.4g}", gworst, gworst_rel);
 	} else {
 		buf_puts(&js, "null, \"worst_rel\": null}");

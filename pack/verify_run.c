@@ -153,7 +153,8 @@ static int depends(const JVal *r1, const JVal *r2)
 		return 0;
 	for (int k = 0; k < o1->n; k++) {
 		const JVal *a1 = o1->item[k], *a2 = json_get(o2, o1->key[k]);
-		int written = !json_equal(a1, json_get(i1, o1->key[k])) || !json_equal(a2, json_get(i2, o1->key[k]));
+		int written =
+			!json_equal(a1, json_get(i1, o1->key[k])) || !json_equal(a2, json_get(i2, o1->key[k]));
 		if (written && !json_equal(a1, a2))
 			return 1;
 	}
@@ -189,11 +190,13 @@ static void nvrtc_each(const char *dir, VRec **r, int n, const char *ext, const 
 	const char *argv[] = {"krun", "--device", "cuda", "--compile-only", "--arch", "sm_90", kir, prog, NULL};
 	int rc = kir ? vf_run(dir, argv, NULL, err) : 1;
 	if (rc == 77)
-		ks_fatal("%s was there as kverify index ran and cannot be had now: %s", nvrtc, vf_first_line_of(err));
+		ks_fatal("%s was there as kverify index ran and cannot be had now: %s", nvrtc,
+			 vf_first_line_of(err));
 	for (int i = 0; rc && i < n; i++) {
 		if (bw && !r[i]->have_dkir)
 			continue; /* its backward failed already */
-		char *code = vf_pathf("%s%s", r[i]->name, ext), *one = vf_pathf("%s%s", r[i]->name, bw ? ".d.kir" : ".kir");
+		char *code = vf_pathf("%s%s", r[i]->name, ext),
+		     *one = vf_pathf("%s%s", r[i]->name, bw ? ".d.kir" : ".kir");
 		/* clang-format off */
 		const char *a1[] = {"krun", "--device", "cuda", "--compile-only", "--arch", "sm_90", one, code, NULL};
 		/* clang-format on */
@@ -230,16 +233,23 @@ void vf_run_code(const char *dir, VRec **r, int n, int dev, const Env *env)
 	if (dev == CPU) {
 		const char *opts[] = {"--compile-only", NULL};
 		krun_each(dir, "cpu.compile", opts, 0, n, in, code, NULL, why);
-		EACH_REC if (why[i]) vf_rec_fail(r[i], "compile", "%s", why[i]);
+		EACH_REC
+			if (why[i])
+				vf_rec_fail(r[i], "compile", "%s", why[i]);
 		vf_free_why(why, n);
 	} else if (!strncmp(env->nvrtc, "none", 4)) {
-		EACH_REC vf_rec_skip(r[i], "compile", "no NVRTC here: %s", env->nvrtc);
+		EACH_REC
+			vf_rec_skip(r[i], "compile", "no NVRTC here: %s", env->nvrtc);
 	} else {
 		nvrtc_each(dir, r, n, ".f.cu", env->nvrtc, why);
-		EACH_REC if (why[i]) vf_rec_fail(r[i], "compile", "%s, forward: %s", env->nvrtc, why[i]);
+		EACH_REC
+			if (why[i])
+				vf_rec_fail(r[i], "compile", "%s, forward: %s", env->nvrtc, why[i]);
 		vf_free_why(why, n);
 		nvrtc_each(dir, r, n, ".b.cu", env->nvrtc, why);
-		EACH_REC if (why[i]) vf_rec_fail(r[i], "compile", "%s, backward: %s", env->nvrtc, why[i]);
+		EACH_REC
+			if (why[i])
+				vf_rec_fail(r[i], "compile", "%s, backward: %s", env->nvrtc, why[i]);
 		vf_free_why(why, n);
 	}
 	/* foreign code is compiled above, and run only with --run-foreign */
@@ -249,24 +259,32 @@ void vf_run_code(const char *dir, VRec **r, int n, int dev, const Env *env)
 		inf[i] = runf ? in[i] : NULL;
 		inb[i] = runb ? in2[i] : NULL;
 		if (!runf)
-			vf_rec_skip(r[i], "run", "not run: the forward code is not %s's code of the IR (--run-foreign "
-				    "runs it, confined)", emitter);
+			vf_rec_skip(r[i], "run",
+				    "not run: the forward code is not %s's code of the IR (--run-foreign "
+				    "runs it, confined)",
+				    emitter);
 		if (!runb && in2[i])
-			vf_rec_skip(r[i], "gradcheck", "not run: the backward code is not %s's code of kdiff's IR "
-				    "(--run-foreign runs it, confined)", emitter);
+			vf_rec_skip(r[i], "gradcheck",
+				    "not run: the backward code is not %s's code of kdiff's IR "
+				    "(--run-foreign runs it, confined)",
+				    emitter);
 	}
 	if (dev == CPU) {
 		/* foreign backward code is not run, but it is compiled */
-		char **inc = xmalloc(sizeof *inc * (size_t)(n + 1)), **bcode = xmalloc(sizeof *bcode * (size_t)(n + 1));
+		char **inc = xmalloc(sizeof *inc * (size_t)(n + 1)),
+		     **bcode = xmalloc(sizeof *bcode * (size_t)(n + 1));
 		EACH_REC {
 			inc[i] = in2[i] && !inb[i] ? in2[i] : NULL;
 			bcode[i] = vf_pathf("%s.b.c", r[i]->name);
 		}
 		const char *opts[] = {"--compile-only", NULL};
 		krun_each(dir, "cpu.bcompile", opts, 0, n, inc, bcode, NULL, why);
-		EACH_REC if (why[i]) vf_rec_fail(r[i], "compile", "backward: %s", why[i]);
+		EACH_REC
+			if (why[i])
+				vf_rec_fail(r[i], "compile", "backward: %s", why[i]);
 		vf_free_why(why, n);
-		EACH_REC free(bcode[i]);
+		EACH_REC
+			free(bcode[i]);
 		free(bcode);
 		free(inc);
 	}
@@ -279,7 +297,9 @@ void vf_run_code(const char *dir, VRec **r, int n, int dev, const Env *env)
 			out[i] = vf_pathf("%s.r%d.json", r[i]->name, s);
 		}
 		krun_each(dir, ln, opts, gpu, n, inf, code, out, why);
-		EACH_REC if (why[i]) vf_rec_fail(r[i], "run", "input seed %d, on %s: %s", s, devopt, why[i]);
+		EACH_REC
+			if (why[i])
+				vf_rec_fail(r[i], "run", "input seed %d, on %s: %s", s, devopt, why[i]);
 		vf_free_why(why, n);
 	}
 	EACH_REC {
@@ -293,7 +313,9 @@ void vf_run_code(const char *dir, VRec **r, int n, int dev, const Env *env)
 		char ln[64];
 		snprintf(ln, sizeof ln, "%s.gradcheck", vf_dev_name[dev]);
 		krun_each(dir, ln, opts, gpu, n, inb, code, out, why);
-		EACH_REC if (why[i]) vf_rec_fail(r[i], "gradcheck", "on %s: %s", devopt, why[i]);
+		EACH_REC
+			if (why[i])
+				vf_rec_fail(r[i], "gradcheck", "on %s: %s", devopt, why[i]);
 		vf_free_why(why, n);
 	}
 
@@ -303,7 +325,8 @@ void vf_run_code(const char *dir, VRec **r, int n, int dev, const Env *env)
 		Arena a = {0};
 		JVal *r1[KMAX], *r2[KMAX], *g[KMAX];
 		char *f1 = F("%s.r1.json"), *f2 = F("%s.r2.json"), *fg = F("%s.g.json");
-		int n1 = inf[i] ? krun_records(&a, dir, f1, r1) : -1, n2 = inf[i] ? krun_records(&a, dir, f2, r2) : -1,
+		int n1 = inf[i] ? krun_records(&a, dir, f1, r1) : -1,
+		    n2 = inf[i] ? krun_records(&a, dir, f2, r2) : -1,
 		    ng = inb[i] ? krun_records(&a, dir, fg, g) : -1;
 		const char *degen = "-";
 		if (n1 > 0 && n2 == n1) {
@@ -314,7 +337,8 @@ void vf_run_code(const char *dir, VRec **r, int n, int dev, const Env *env)
 		}
 		double ratio = -1, rel = -1;
 		for (int k = 0; k < ng; k++) {
-			JVal *gc = json_get(g[k], "gradcheck"), *q = json_get(gc, "worst_ratio"), *e = json_get(gc, "worst_rel");
+			JVal *gc = json_get(g[k], "gradcheck"), *q = json_get(gc, "worst_ratio"),
+			     *e = json_get(gc, "worst_rel");
 			if (q && q->kind == J_NUM && q->num > ratio)
 				ratio = q->num;
 			if (e && e->kind == J_NUM && e->num > rel)
@@ -326,10 +350,16 @@ void vf_run_code(const char *dir, VRec **r, int n, int dev, const Env *env)
 				char where[256] = "";
 				if (!b)
 					vf_rec_fail(r[i], "agree", "the backward code's run has no kernel %s",
-						    json_get(r1[k], "kernel") && json_get(r1[k], "kernel")->kind == J_STR ? json_get(r1[k], "kernel")->s : "?");
-				else if (!agree(json_get(r1[k], "outputs"), json_get(b, "outputs"), gpu ? 1e-5 : 0, where, sizeof where))
-					vf_rec_fail(r[i], "agree", "the forward code's outputs differ from the backward code's forward run at %s",
-						 *where ? where : "the outputs");
+						    json_get(r1[k], "kernel") &&
+								    json_get(r1[k], "kernel")->kind == J_STR
+							    ? json_get(r1[k], "kernel")->s
+							    : "?");
+				else if (!agree(json_get(r1[k], "outputs"), json_get(b, "outputs"), gpu ? 1e-5 : 0,
+						where, sizeof where))
+					vf_rec_fail(
+						r[i], "agree",
+						"the forward code's outputs differ from the backward code's forward run at %s",
+						*where ? where : "the outputs");
 			}
 		}
 		if (ratio >= 0 && rel >= 0)
@@ -357,4 +387,3 @@ void vf_run_code(const char *dir, VRec **r, int n, int dev, const Env *env)
 	free(code);
 	free(why);
 }
-

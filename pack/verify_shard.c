@@ -95,8 +95,9 @@ int verify_shard(long k)
 		VRec v = {0};
 		char dev[16];
 		int compiled;
-		if (sscanf(l, "%79s %15s %255s %llu %31s %31s %15s %d", v.id, dev, v.name, &v.idx, v.cat, v.hash, v.on,
-			   &compiled) != 8 || !vf_is_name(v.name))
+		if (sscanf(l, "%79s %15s %255s %llu %31s %31s %15s %d", v.id, dev, v.name, &v.idx, v.cat, v.hash,
+			   v.on, &compiled) != 8 ||
+		    !vf_is_name(v.name))
 			ks_fatal("%s/%ld/index.st: a bad line", vf_opt.work, k);
 		int d;
 		if (!vf_parse_id(v.id, &v.seed, &v.idx, &d))
@@ -267,8 +268,8 @@ int verify_shards(int every)
 		double eta = ((double)(nk - done) - part) * e / ((double)done + part);
 		if (eta < 0)
 			eta = 0;
-		fprintf(stderr, "%s  VERIFY  %ld  %ld/%ld done, %.1f records/s, ETA %d:%02d%s", tty ? "\r" : "", ks[i],
-			all - nk + done, all, rate, (int)eta / 60, (int)eta % 60, tty ? "\033[K" : "\n");
+		fprintf(stderr, "%s  VERIFY  %ld  %ld/%ld done, %.1f records/s, ETA %d:%02d%s", tty ? "\r" : "",
+			ks[i], all - nk + done, all, rate, (int)eta / 60, (int)eta % 60, tty ? "\033[K" : "\n");
 	}
 	if (tty && nk)
 		fputc('\n', stderr);

@@ -212,7 +212,8 @@ int vf_is_name(const char *s)
 	if (!*s || strlen(s) > 200 || (*s >= '0' && *s <= '9'))
 		return 0;
 	for (; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_'))
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+		      *s == '_'))
 			return 0;
 	return 1;
 }
@@ -247,4 +248,3 @@ void vf_free_why(char **why, int n)
 		why[i] = NULL;
 	}
 }
-

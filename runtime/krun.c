@@ -69,8 +69,7 @@ static int ends_with(const char *s, const char *suf)
 	return n >= m && !strcmp(s + n - m, suf);
 }
 
-static unsigned long long number(const char *opt, const char *s, unsigned long long lo,
-				 unsigned long long hi)
+static unsigned long long number(const char *opt, const char *s, unsigned long long lo, unsigned long long hi)
 {
 	char *end;
 	errno = 0;
@@ -223,7 +222,7 @@ static void parse_opts(Opts *o, int argc, char **argv)
 	}
 	if ((o->coverage || o->vary_set) && (o->grad || o->bench || o->device == DEV_CUDA)) {
 		fprintf(stderr, "krun: --coverage and --vary run the forward kernels on cpu or sim: not with "
-			"--grad, --gradcheck, --bench or --device cuda\n");
+				"--grad, --gradcheck, --bench or --device cuda\n");
 		usage(2);
 	}
 	if (o->vary_set && o->vary == o->seed) {
@@ -245,8 +244,7 @@ static void parse_opts(Opts *o, int argc, char **argv)
 			o->device = cu ? DEV_SIM : DEV_CPU;
 		if (cu != (o->device != DEV_CPU)) {
 			fprintf(stderr, "krun: %s is %s code; --device %s runs %s code\n", o->code,
-				cu ? "CUDA" : "C", run_device_name[o->device],
-				o->device == DEV_CPU ? "C" : "CUDA");
+				cu ? "CUDA" : "C", run_device_name[o->device], o->device == DEV_CPU ? "C" : "CUDA");
 			usage(2);
 		}
 	}
@@ -382,7 +380,8 @@ static void check_law(const Opts *o, const Func *f)
 	if (o->ndim && o->ndim != rank) {
 		dims_text(t, sizeof t, o->dim, o->ndim);
 		ks_fatal("--dim %s: kernel %s is launched over %d dimension%s (its wp.tid() gives %d), "
-			 "not %d", t, f->name, rank, rank == 1 ? "" : "s", rank, o->ndim);
+			 "not %d",
+			 t, f->name, rank, rank == 1 ? "" : "s", rank, o->ndim);
 	}
 	kernel_law(o, f, &law);
 	long threads = 1;
@@ -390,8 +389,7 @@ static void check_law(const Opts *o, const Func *f)
 		threads = threads > MAX_ELEMS ? threads : threads * law.dim[k];
 	if (threads > MAX_ELEMS) {
 		dims_text(t, sizeof t, law.dim, rank);
-		ks_fatal("kernel %s: a launch of %s is %ld threads, more than %ld", f->name, t,
-			 threads, MAX_ELEMS);
+		ks_fatal("kernel %s: a launch of %s is %ld threads, more than %ld", f->name, t, threads, MAX_ELEMS);
 	}
 	for (int i = 0; i < f->nparam; i++) {
 		const Value *p = &f->val[f->param[i]];
@@ -405,7 +403,8 @@ static void check_law(const Opts *o, const Func *f)
 		if (n > MAX_ELEMS) {
 			dims_text(t, sizeof t, ext, ty_ndim(p->ty));
 			ks_fatal("kernel %s: array %s of shape %s has more than %ld elements "
-				 "(give it a smaller --shape %s=...)", f->name, p->name, t, MAX_ELEMS, p->name);
+				 "(give it a smaller --shape %s=...)",
+				 f->name, p->name, t, MAX_ELEMS, p->name);
 		}
 	}
 }
@@ -416,14 +415,14 @@ static int select_kernels(const Module *m, const Opts *o, const Func **ks)
 {
 	int nk = 0;
 	for (int i = 0; i < m->nfn; i++)
-		if (m->fn[i]->is_kernel && !m->fn[i]->backward && (!o->kernel || !strcmp(o->kernel, m->fn[i]->name)))
+		if (m->fn[i]->is_kernel && !m->fn[i]->backward &&
+		    (!o->kernel || !strcmp(o->kernel, m->fn[i]->name)))
 			ks[nk++] = m->fn[i];
 	if (o->kernel && !nk)
 		ks_fatal("%s: no kernel named %s", o->in, o->kernel);
 	for (int s = 0; s < o->nset; s++) {
 		int found = 0;
-		for (int k = 0; k < nk && !found; k++)
-		{
+		for (int k = 0; k < nk && !found; k++) {
 			const Func *fk = run_flat(ks[k]);
 			for (int i = 0; i < fk->nparam; i++) {
 				const Value *p = &fk->val[fk->param[i]];
@@ -433,8 +432,8 @@ static int select_kernels(const Module *m, const Opts *o, const Func **ks)
 			run_flat_free(fk, ks[k]);
 		}
 		if (!found)
-			ks_fatal("--set %s: no kernel run has an int, float or bool parameter %s",
-				 o->set[s].name, o->set[s].name);
+			ks_fatal("--set %s: no kernel run has an int, float or bool parameter %s", o->set[s].name,
+				 o->set[s].name);
 	}
 	for (int s = 0; s < o->nshape; s++) {
 		const RunShape *sh = &o->shape[s];
@@ -447,9 +446,9 @@ static int select_kernels(const Module *m, const Opts *o, const Func **ks)
 					continue;
 				if (ty_ndim(p->ty) != sh->rank)
 					ks_fatal("--shape %s=...: kernel %s's %s is a %s, of %d dimension%s; "
-						 "the shape gives %d", sh->name, ks[k]->name, sh->name,
-						 ty_name(p->ty), ty_ndim(p->ty), ty_ndim(p->ty) == 1 ? "" : "s",
-						 sh->rank);
+						 "the shape gives %d",
+						 sh->name, ks[k]->name, sh->name, ty_name(p->ty), ty_ndim(p->ty),
+						 ty_ndim(p->ty) == 1 ? "" : "s", sh->rank);
 				found = 1;
 			}
 			run_flat_free(fk, ks[k]);
@@ -468,10 +467,7 @@ static int select_kernels(const Module *m, const Opts *o, const Func **ks)
 /* Does krun emit the code of the float build (or of the double build,
  * dbl) itself, rather than compile the code given?  C it emits is in the
  * checked mode: every array access checked against its shape (emit.h). */
-static int emits(const Opts *o, int dbl)
-{
-	return !o->code || (dbl && o->device != DEV_CPU);
-}
+static int emits(const Opts *o, int dbl) { return !o->code || (dbl && o->device != DEV_CPU); }
 
 /* The code, given or emitted, with a launcher per kernel (and with grad,
  * per backward kernel): for the float build, or the double-precision
@@ -540,8 +536,7 @@ static void compile_phase(const Opts *o, const Func **ks, int nk, const char *ki
 		buf_printf(&names, "%s%s", k ? ", " : "", ks[k]->name);
 	if (names.n >= 200)
 		buf_puts(&names, ", ...");
-	run_phase("%s: compiling %s%s (%s)", o->code ? o->code : o->in, kind, names.p ? names.p : "",
-		  by);
+	run_phase("%s: compiling %s%s (%s)", o->code ? o->code : o->in, kind, names.p ? names.p : "", by);
 	buf_free(&names);
 }
 
@@ -590,8 +585,8 @@ static void need_backward(Module *m, const Src *src, const Opts *o, const Func *
    bounds_error.  That reports it as a located error in the kernel source
    (FILE:LINE:COL of the access, the line and a caret) and exits 1. */
 
-static Src bounds_src;     /* the kernel source the IR's locations point into */
-static Src bounds_file;    /* read here (IR input): bounds_src's text */
+static Src bounds_src;  /* the kernel source the IR's locations point into */
+static Src bounds_file; /* read here (IR input): bounds_src's text */
 static const char *bounds_kernel;
 
 /* The kernel source that locations refer to: the input itself, or for
@@ -611,8 +606,8 @@ static void bounds_source(const Module *m, const Src *src)
 	}
 }
 
-static KS_NORETURN void bounds_error(const char *array, int line, int col, int rank,
-				     const long long *index, const int *shape)
+static KS_NORETURN void bounds_error(const char *array, int line, int col, int rank, const long long *index,
+				     const int *shape)
 {
 	run_unguard();
 	char idx[128], ext[64];
@@ -627,9 +622,10 @@ static KS_NORETURN void bounds_error(const char *array, int line, int col, int r
 	if (rank == 1)
 		ks_error_at(&bounds_src, line, col, "%s[%s] is out of bounds in kernel %s: %s has %d elements",
 			    array, idx, bounds_kernel, array, shape[0]);
-	ks_error_at(&bounds_src, line, col, "%s[%s] is out of bounds in kernel %s: index %lld along "
-		    "axis %d is not in [0, %d) (%s has shape %s)", array, idx, bounds_kernel,
-		    index[axis], axis, shape[axis], array, ext);
+	ks_error_at(&bounds_src, line, col,
+		    "%s[%s] is out of bounds in kernel %s: index %lld along "
+		    "axis %d is not in [0, %d) (%s has shape %s)",
+		    array, idx, bounds_kernel, index[axis], axis, shape[axis], array, ext);
 }
 
 /* Point the compiled code's ks_bounds_error (checked code has one) at
@@ -653,9 +649,9 @@ static void bounds_hook(Host *h)
 
 static EmitSite *cov_site;
 static int cov_nsite;
-static long long (*cov_n)[2][2];  /* [site][way]: times, threads */
-static long long *cov_last;       /* [site * 2 + way]: the last thread counted */
-static long long cov_thread;      /* the thread running, from 1 */
+static long long (*cov_n)[2][2]; /* [site][way]: times, threads */
+static long long *cov_last;      /* [site * 2 + way]: the last thread counted */
+static long long cov_thread;     /* the thread running, from 1 */
 
 static void cover_hit(int site, int way)
 {
@@ -754,10 +750,11 @@ static void cover_json(Buf *b, const Module *m, const Func *f, const Opts *o, Bu
 		first = 0;
 		for (int w = 0; w < ways && o->vary_set && !why->n; w++)
 			if (!cov_n[k][w][0])
-				buf_printf(why, "%s: %s, line %d: %s under seeds %llu and %llu\n", f->name,
-					   s->func, s->line,
+				buf_printf(why, "%s: %s, line %d: %s under seeds %llu and %llu\n", f->name, s->func,
+					   s->line,
 					   s->loop ? "the loop body never runs"
-					   : w ? "the if never takes its else way" : "the if never takes its then way",
+					   : w     ? "the if never takes its else way"
+						   : "the if never takes its then way",
 					   (unsigned long long)o->seed, (unsigned long long)o->vary);
 	}
 	buf_putc(b, ']');
@@ -796,8 +793,8 @@ static int same_values(Type e, const void *x, const void *y, size_t n)
  * whose changed arrays end the same under both seeds, does not depend on
  * its inputs: the reason goes to *why.  Values compare as numbers
  * (same_values). */
-static void vary_check(const Func *f, const Opts *o, const RunArgs *in1, const RunArgs *out1,
-		       const RunArgs *in2, const RunArgs *out2, Buf *why)
+static void vary_check(const Func *f, const Opts *o, const RunArgs *in1, const RunArgs *out1, const RunArgs *in2,
+		       const RunArgs *out2, Buf *why)
 {
 	int written = 0, differ = 0;
 	for (int i = 0; i < in1->n; i++) {
@@ -805,7 +802,8 @@ static void vary_check(const Func *f, const Opts *o, const RunArgs *in1, const R
 			continue;
 		size_t n = in1->bytes[i];
 		Type e = ty_elem(in1->f->val[in1->f->param[i]].ty);
-		int w = !same_values(e, in1->buf[i], out1->buf[i], n) || !same_values(e, in2->buf[i], out2->buf[i], n);
+		int w = !same_values(e, in1->buf[i], out1->buf[i], n) ||
+			!same_values(e, in2->buf[i], out2->buf[i], n);
 		written |= w;
 		differ |= w && !same_values(e, out1->buf[i], out2->buf[i], n);
 	}
@@ -813,9 +811,10 @@ static void vary_check(const Func *f, const Opts *o, const RunArgs *in1, const R
 		buf_printf(why, "%s: changes no array under seeds %llu and %llu\n", f->name,
 			   (unsigned long long)o->seed, (unsigned long long)o->vary);
 	else if (!differ)
-		buf_printf(why, "%s: its outputs are the same under seeds %llu and %llu: they do not "
-			   "depend on the inputs\n", f->name, (unsigned long long)o->seed,
-			   (unsigned long long)o->vary);
+		buf_printf(why,
+			   "%s: its outputs are the same under seeds %llu and %llu: they do not "
+			   "depend on the inputs\n",
+			   f->name, (unsigned long long)o->seed, (unsigned long long)o->vary);
 }
 
 static double now_ms(void)
@@ -831,8 +830,8 @@ static double now_ms(void)
  * copy on the host; on cuda, the device's arrays), timed together (on
  * cuda between two CUDA events); returns the milliseconds per launch (0
  * without --bench). */
-static double launch(const Opts *o, const Module *m, const Func *f, int backward, Host *host,
-		     Cuda *gpu, RunArgs *args, int blocks, int threads)
+static double launch(const Opts *o, const Module *m, const Func *f, int backward, Host *host, Cuda *gpu,
+		     RunArgs *args, int blocks, int threads)
 {
 	char entry[300], name[320];
 	entry_name(entry, sizeof entry, m, f, o->device != DEV_CPU, backward);
@@ -879,8 +878,7 @@ static double launch(const Opts *o, const Module *m, const Func *f, int backward
 
 /* Run one kernel on its seeded inputs and print its record.  Returns 1
  * when an output is not finite. */
-static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host, Cuda *gpu,
-		      Host *dbl)
+static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host, Cuda *gpu, Host *dbl)
 {
 	const char *what = o->code ? o->code : o->in;
 	char name[320];
@@ -974,19 +972,21 @@ static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host,
 		snprintf(r, sizeof r, "%.3g", chk.worst_rel);
 		snprintf(q, sizeof q, "%.3g", chk.worst_ratio);
 		/* JSON has no inf: a non-finite error is printed as null */
-		buf_printf(&extra, ", \"gradcheck\": {\"h\": %g, \"rtol\": %g, \"atol\": %.3g, "
+		buf_printf(&extra,
+			   ", \"gradcheck\": {\"h\": %g, \"rtol\": %g, \"atol\": %.3g, "
 			   "\"components\": %d, \"skipped\": %d, \"worst_abs\": %s, \"worst_rel\": %s, "
-			   "\"worst_ratio\": %s, \"where\": \"", chk.h, chk.rtol, chk.atol, chk.ncomp,
-			   chk.skipped, isfinite(chk.worst_abs) ? a : "null",
+			   "\"worst_ratio\": %s, \"where\": \"",
+			   chk.h, chk.rtol, chk.atol, chk.ncomp, chk.skipped, isfinite(chk.worst_abs) ? a : "null",
 			   isfinite(chk.worst_rel) ? r : "null", isfinite(chk.worst_ratio) ? q : "null");
 		for (const char *p = chk.where; *p; p++)
 			if (*p != '"' && *p != '\\')
 				buf_putc(&extra, *p);
 		buf_printf(&extra, "\", \"ok\": %s}", chk.ok ? "true" : "false");
 		if (!chk.ok) {
-			fprintf(stderr, "krun: %s: gradcheck failed on %s: |grad - fd| = %s (rel %s), "
-				"%s times the tolerance %.3g + %g |fd|\n", f->name, run_device_name[o->device],
-				a, r, q, chk.atol, chk.rtol);
+			fprintf(stderr,
+				"krun: %s: gradcheck failed on %s: |grad - fd| = %s (rel %s), "
+				"%s times the tolerance %.3g + %g |fd|\n",
+				f->name, run_device_name[o->device], a, r, q, chk.atol, chk.rtol);
 			fprintf(stderr, "krun: %s: worst at %s\n", f->name, chk.where);
 			failed = 1;
 		}
@@ -1002,13 +1002,12 @@ static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host,
 		buf_putc(&extra, ']');
 	}
 	Buf rec = {0};
-	size_t bad = run_json(&rec, &in, &out, gp, extra.n ? extra.p : NULL,
-			      run_device_name[o->device], o->seed);
+	size_t bad = run_json(&rec, &in, &out, gp, extra.n ? extra.p : NULL, run_device_name[o->device], o->seed);
 	fwrite(rec.p, 1, rec.n, stdout);
 	fflush(stdout);
 	if (bad)
-		fprintf(stderr, "krun: %s: %zu output%s value%s not finite (printed as null)\n",
-			f->name, bad, o->grad ? " or gradient" : "", bad == 1 ? " is" : "s are");
+		fprintf(stderr, "krun: %s: %zu output%s value%s not finite (printed as null)\n", f->name, bad,
+			o->grad ? " or gradient" : "", bad == 1 ? " is" : "s are");
 	if (why.n) {
 		fprintf(stderr, "krun: %s", why.p);
 		failed = 1;
@@ -1055,11 +1054,11 @@ static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host,
 typedef struct Job {
 	char *in, *code, *out;
 	int line, nk, group, failed;
-	int use_cc;        /* module_use_cc: bit 0 the float code, bit 1 the double */
+	int use_cc; /* module_use_cc: bit 0 the float code, bit 1 the double */
 	char **names;
 	int nnames;
-	Buf frag, dfrag;   /* the code with launchers; the double-precision code */
-	Host *host, *dbl;  /* when compiled alone */
+	Buf frag, dfrag;  /* the code with launchers; the double-precision code */
+	Host *host, *dbl; /* when compiled alone */
 	Buf err;
 } Job;
 
@@ -1082,8 +1081,8 @@ static RunLimits limits(const Opts *o, unsigned wall)
  * runs there).  Returns the exit status, or -1 with a message in *err
  * when the child was killed (a signal, a forbidden system call, its CPU
  * time or deadline). */
-static int in_child(int (*fn)(Opts *, Host *, Host *), Opts *o, Host *host, Host *dbl,
-		    const char *outpath, int confine, Buf *err)
+static int in_child(int (*fn)(Opts *, Host *, Host *), Opts *o, Host *host, Host *dbl, const char *outpath,
+		    int confine, Buf *err)
 {
 	char *ep = run_tmpfile("job.err");
 	RunLimits lim = limits(o, o->timeout);
@@ -1161,8 +1160,8 @@ static int job_prepare(Opts *o, Host *h1, Host *h2)
 
 /* Load the compiled code in the confined child, seal it, point the
  * code's hooks at krun, and run the kernels (the module's ks[nk]). */
-static int run_loaded(const Module *m, const Src *src, const Opts *o, const Func **ks, int nk,
-		      Host *host, Host *dbl)
+static int run_loaded(const Module *m, const Src *src, const Opts *o, const Func **ks, int nk, Host *host,
+		      Host *dbl)
 {
 	bounds_source(m, src);
 	host_load(host);
@@ -1201,8 +1200,7 @@ static int job_parse(Job *j, const Src *f)
 	const char *p = f->text, *end = f->text + f->len;
 	int nk, use_cc, nn;
 	size_t n1, n2;
-	if (!memchr(p, '\n', f->len) ||
-	    sscanf(p, "%d %d %d %zu %zu", &nk, &use_cc, &nn, &n1, &n2) != 5 || nn < 0)
+	if (!memchr(p, '\n', f->len) || sscanf(p, "%d %d %d %zu %zu", &nk, &use_cc, &nn, &n1, &n2) != 5 || nn < 0)
 		return 0;
 	p = memchr(p, '\n', f->len) + 1;
 	j->nk = nk;
@@ -1242,10 +1240,7 @@ static void job_status(Job *j)
 }
 
 /* A line failed before its run; its status line comes in its turn. */
-static void job_fail(Job *j)
-{
-	j->failed = 1;
-}
+static void job_fail(Job *j) { j->failed = 1; }
 
 /* The LIST lines: IN CODE OUT, whitespace between; a malformed line is a
  * located error. */
@@ -1269,7 +1264,8 @@ static Job *read_list(const Opts *o, const Src *l, int *njobs)
 				while (q < e && *q != ' ' && *q != '\t' && *q != '\r')
 					q++;
 				if (nf == 3)
-					ks_error_at(l, line, (int)(b - p) + 1, "a --batch line is IN CODE OUT; this is a fourth field");
+					ks_error_at(l, line, (int)(b - p) + 1,
+						    "a --batch line is IN CODE OUT; this is a fourth field");
 				field[nf] = xmalloc((size_t)(q - b) + 1);
 				memcpy(field[nf], b, (size_t)(q - b));
 				field[nf][q - b] = 0;
@@ -1306,8 +1302,8 @@ static int shares_name(const Group *g, const Job *j)
 /* Compile the group's (or with one job, the job's) float and double code
  * (use_cc as module_use_cc gives it); NULL hosts and the messages in *err
  * when either does not compile. */
-static int compile_set(const Opts *o, Job *jobs, int njobs, int group, const char *what,
-		       const char *dwhat, int use_cc, const char *rtdir, Host **host, Host **dbl, Buf *err)
+static int compile_set(const Opts *o, Job *jobs, int njobs, int group, const char *what, const char *dwhat,
+		       int use_cc, const char *rtdir, Host **host, Host **dbl, Buf *err)
 {
 	Buf code = {0}, dcode = {0};
 	int lang = o->device == DEV_CPU ? LANG_C : LANG_CXX;
@@ -1405,9 +1401,8 @@ static int batch(Opts *o, const char *list)
 			if (j->group != k)
 				continue;
 			j->group = ng + i; /* alone */
-			if (!compile_set(o, jobs, njobs, j->group, j->code,
-					 o->device == DEV_CPU ? j->code : j->in, j->use_cc, rtdir, &j->host,
-					 &j->dbl, &j->err))
+			if (!compile_set(o, jobs, njobs, j->group, j->code, o->device == DEV_CPU ? j->code : j->in,
+					 j->use_cc, rtdir, &j->host, &j->dbl, &j->err))
 				job_fail(j);
 		}
 	}
@@ -1518,7 +1513,12 @@ static int main_run(void *arg)
 int main(int argc, char **argv)
 {
 	ks_prog = "krun";
-	Opts o = {.device = DEV_CPU, .dim = {16}, .seed = 1, .timeout = 60, .mem_mb = 4096, .arch = "sm_90",
+	Opts o = {.device = DEV_CPU,
+		  .dim = {16},
+		  .seed = 1,
+		  .timeout = 60,
+		  .mem_mb = 4096,
+		  .arch = "sm_90",
 		  .tape_words = -1};
 	parse_opts(&o, argc, argv);
 	if (o.batch)
@@ -1557,10 +1557,11 @@ int main(int argc, char **argv)
 		if (gpu)
 			cuda_load(gpu, &cubin);
 	} else if (nk) {
-		compile_phase(&o, ks, nk, "", o.device == DEV_CPU ? host_c_compiler(module_use_cc(m, &o) & 1)
-								     : host_cxx_compiler());
-		host = host_compile(what, &code, o.device == DEV_CPU ? LANG_C : LANG_CXX,
-				    module_use_cc(m, &o) & 1, rtdir);
+		compile_phase(&o, ks, nk, "",
+			      o.device == DEV_CPU ? host_c_compiler(module_use_cc(m, &o) & 1)
+						  : host_cxx_compiler());
+		host = host_compile(what, &code, o.device == DEV_CPU ? LANG_C : LANG_CXX, module_use_cc(m, &o) & 1,
+				    rtdir);
 	}
 
 	Host *dbl = NULL;

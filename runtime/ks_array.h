@@ -45,11 +45,10 @@ KS_ARRAY_FLOATS(float64, double, vec2d, vec3d, vec4d, spatial_vectord, mat22d, m
  * aborts. */
 #if defined(KS_CHECKED) && !KS_CUDA
 #include <stdlib.h>
-void (*ks_bounds_error)(const char *array, int line, int col, int rank, const long long *index,
-			const int *shape);
+void (*ks_bounds_error)(const char *array, int line, int col, int rank, const long long *index, const int *shape);
 
-KS_FUNC long long ks_index_checked(const int *shape, int rank, const long long *index,
-				 const char *array, int line, int col)
+KS_FUNC long long ks_index_checked(const int *shape, int rank, const long long *index, const char *array, int line,
+				   int col)
 {
 	long long at = 0;
 	for (int k = 0; k < rank; k++) {
@@ -67,20 +66,19 @@ KS_FUNC long long ks_index1(const int *shape, long long i, const char *array, in
 	long long index[1] = {i};
 	return ks_index_checked(shape, 1, index, array, line, col);
 }
-KS_FUNC long long ks_index2(const int *shape, long long i, long long j, const char *array, int line,
-			    int col)
+KS_FUNC long long ks_index2(const int *shape, long long i, long long j, const char *array, int line, int col)
 {
 	long long index[2] = {i, j};
 	return ks_index_checked(shape, 2, index, array, line, col);
 }
-KS_FUNC long long ks_index3(const int *shape, long long i, long long j, long long k,
-			    const char *array, int line, int col)
+KS_FUNC long long ks_index3(const int *shape, long long i, long long j, long long k, const char *array, int line,
+			    int col)
 {
 	long long index[3] = {i, j, k};
 	return ks_index_checked(shape, 3, index, array, line, col);
 }
-KS_FUNC long long ks_index4(const int *shape, long long i, long long j, long long k, long long l,
-			    const char *array, int line, int col)
+KS_FUNC long long ks_index4(const int *shape, long long i, long long j, long long k, long long l, const char *array,
+			    int line, int col)
 {
 	long long index[4] = {i, j, k, l};
 	return ks_index_checked(shape, 4, index, array, line, col);

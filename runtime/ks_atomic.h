@@ -26,7 +26,10 @@ KS_FUNC int64_t ks_atomic_add_int64(int64_t *p, int64_t v)
 KS_FUNC KS_REAL ks_atomic_sub_float(KS_REAL *p, KS_REAL v) { return atomicAdd(p, -v); }
 KS_FUNC double ks_atomic_sub_float64(double *p, double v) { return atomicAdd(p, -v); }
 KS_FUNC int ks_atomic_sub_int(int *p, int v) { return atomicSub(p, v); }
-KS_FUNC uint32_t ks_atomic_sub_uint32(uint32_t *p, uint32_t v) { return atomicAdd((unsigned *)p, 0u - (unsigned)v); }
+KS_FUNC uint32_t ks_atomic_sub_uint32(uint32_t *p, uint32_t v)
+{
+	return atomicAdd((unsigned *)p, 0u - (unsigned)v);
+}
 KS_FUNC uint64_t ks_atomic_sub_uint64(uint64_t *p, uint64_t v)
 {
 	return atomicAdd((unsigned long long *)p, 0ull - (unsigned long long)v);
@@ -51,18 +54,18 @@ KS_FUNC uint64_t ks_atomic_max_uint64(uint64_t *p, uint64_t v)
 }
 /* No float atomicMin/atomicMax: a compare-and-swap loop on the bits,
  * storing only when the new value wins (v < old, Warp's min). */
-#define KS_ATOMIC_FLOAT_MINMAX(OP, SN, ST, WT, CMP, TOBITS, FROMBITS)                \
-	KS_FUNC ST ks_atomic_##OP##_##SN(ST *p, ST v)                               \
-	{                                                                           \
-		WT *ip = (WT *)p;                                                   \
-		WT old = *ip, seen;                                                 \
-		while (v CMP FROMBITS(old)) {                                       \
-			seen = atomicCAS(ip, old, TOBITS(v));                       \
-			if (seen == old)                                            \
-				break;                                              \
-			old = seen;                                                 \
-		}                                                                   \
-		return FROMBITS(old);                                               \
+#define KS_ATOMIC_FLOAT_MINMAX(OP, SN, ST, WT, CMP, TOBITS, FROMBITS) \
+	KS_FUNC ST ks_atomic_##OP##_##SN(ST *p, ST v)                 \
+	{                                                             \
+		WT *ip = (WT *)p;                                     \
+		WT old = *ip, seen;                                   \
+		while (v CMP FROMBITS(old)) {                         \
+			seen = atomicCAS(ip, old, TOBITS(v));         \
+			if (seen == old)                              \
+				break;                                \
+			old = seen;                                   \
+		}                                                     \
+		return FROMBITS(old);                                 \
 	}
 #define KS_DBITS(x) ((unsigned long long)__double_as_longlong(x))
 #define KS_DVAL(x) __longlong_as_double((long long)(x))
@@ -73,27 +76,27 @@ KS_ATOMIC_FLOAT_MINMAX(max, float64, double, unsigned long long, >, KS_DBITS, KS
 
 /* The 8- and 16-bit types: a compare-and-swap loop on the aligned 32-bit
  * word that holds the value, replacing its bytes only. */
-#define KS_ATOMIC_NARROW(OP, SN, ST, BITS, GET, PUT, UPDATE)                         \
-	KS_FUNC ST ks_atomic_##OP##_##SN(ST *p, ST v)                               \
-	{                                                                           \
-		unsigned *w = (unsigned *)((unsigned long long)p & ~3ull);          \
-		unsigned shift = (unsigned)((unsigned long long)p & 3ull) * 8u;     \
-		unsigned mask = ((1u << (BITS)) - 1u) << shift, old = *w, seen;     \
-		for (;;) {                                                          \
-			ST o = GET((old & mask) >> shift);                          \
-			ST n = UPDATE;                                              \
+#define KS_ATOMIC_NARROW(OP, SN, ST, BITS, GET, PUT, UPDATE)                                   \
+	KS_FUNC ST ks_atomic_##OP##_##SN(ST *p, ST v)                                          \
+	{                                                                                      \
+		unsigned *w = (unsigned *)((unsigned long long)p & ~3ull);                     \
+		unsigned shift = (unsigned)((unsigned long long)p & 3ull) * 8u;                \
+		unsigned mask = ((1u << (BITS)) - 1u) << shift, old = *w, seen;                \
+		for (;;) {                                                                     \
+			ST o = GET((old & mask) >> shift);                                     \
+			ST n = UPDATE;                                                         \
 			seen = atomicCAS(w, old, (old & ~mask) | ((unsigned)PUT(n) << shift)); \
-			if (seen == old)                                            \
-				return o;                                           \
-			old = seen;                                                 \
-		}                                                                   \
+			if (seen == old)                                                       \
+				return o;                                                      \
+			old = seen;                                                            \
+		}                                                                              \
 	}
 #define KS_INT_GET(ST) (ST)
 #define KS_BITS_OF(x) (x)
-#define KS_ATOMIC_NARROW_INT(SN, ST, BITS, UT)                                       \
-	KS_ATOMIC_NARROW(add, SN, ST, BITS, (ST)(UT), (UT), ks_add_##SN(o, v))      \
-	KS_ATOMIC_NARROW(sub, SN, ST, BITS, (ST)(UT), (UT), ks_sub_##SN(o, v))      \
-	KS_ATOMIC_NARROW(min, SN, ST, BITS, (ST)(UT), (UT), ks_min_##SN(o, v))      \
+#define KS_ATOMIC_NARROW_INT(SN, ST, BITS, UT)                                 \
+	KS_ATOMIC_NARROW(add, SN, ST, BITS, (ST)(UT), (UT), ks_add_##SN(o, v)) \
+	KS_ATOMIC_NARROW(sub, SN, ST, BITS, (ST)(UT), (UT), ks_sub_##SN(o, v)) \
+	KS_ATOMIC_NARROW(min, SN, ST, BITS, (ST)(UT), (UT), ks_min_##SN(o, v)) \
 	KS_ATOMIC_NARROW(max, SN, ST, BITS, (ST)(UT), (UT), ks_max_##SN(o, v))
 KS_ATOMIC_NARROW_INT(int8, int8_t, 8, uint8_t)
 KS_ATOMIC_NARROW_INT(uint8, uint8_t, 8, uint8_t)
@@ -111,11 +114,33 @@ KS_ATOMIC_NARROW(sub, float16, ks_half, 16, ks_half_bits, KS_HALF_BITS, ks_sub_f
 KS_ATOMIC_NARROW(min, float16, ks_half, 16, ks_half_bits, KS_HALF_BITS, ks_min_float16(o, v))
 KS_ATOMIC_NARROW(max, float16, ks_half, 16, ks_half_bits, KS_HALF_BITS, ks_max_float16(o, v))
 #else
-#define KS_ATOMIC_SCALAR(SN, ST)                                                     \
-	KS_FUNC ST ks_atomic_add_##SN(ST *p, ST v) { ST old = *p; *p = ks_add_##SN(old, v); return old; } \
-	KS_FUNC ST ks_atomic_sub_##SN(ST *p, ST v) { ST old = *p; *p = ks_sub_##SN(old, v); return old; } \
-	KS_FUNC ST ks_atomic_min_##SN(ST *p, ST v) { ST old = *p; if (ks_lt_##SN(v, old)) *p = v; return old; } \
-	KS_FUNC ST ks_atomic_max_##SN(ST *p, ST v) { ST old = *p; if (ks_gt_##SN(v, old)) *p = v; return old; }
+#define KS_ATOMIC_SCALAR(SN, ST)                   \
+	KS_FUNC ST ks_atomic_add_##SN(ST *p, ST v) \
+	{                                          \
+		ST old = *p;                       \
+		*p = ks_add_##SN(old, v);          \
+		return old;                        \
+	}                                          \
+	KS_FUNC ST ks_atomic_sub_##SN(ST *p, ST v) \
+	{                                          \
+		ST old = *p;                       \
+		*p = ks_sub_##SN(old, v);          \
+		return old;                        \
+	}                                          \
+	KS_FUNC ST ks_atomic_min_##SN(ST *p, ST v) \
+	{                                          \
+		ST old = *p;                       \
+		if (ks_lt_##SN(v, old))            \
+			*p = v;                    \
+		return old;                        \
+	}                                          \
+	KS_FUNC ST ks_atomic_max_##SN(ST *p, ST v) \
+	{                                          \
+		ST old = *p;                       \
+		if (ks_gt_##SN(v, old))            \
+			*p = v;                    \
+		return old;                        \
+	}
 KS_ATOMIC_SCALAR(int8, int8_t)
 KS_ATOMIC_SCALAR(uint8, uint8_t)
 KS_ATOMIC_SCALAR(int16, int16_t)
@@ -134,52 +159,46 @@ KS_ATOMIC_SCALAR(float64, double)
  * as the GPU does, on every device: a float's -0.0 is not 0.0 there, and
  * a NaN matches the same NaN. */
 #if KS_CUDA
-#define KS_ATOMIC_WORD(SN, ST, WT)                                                   \
-	KS_FUNC ST ks_atomic_and_##SN(ST *p, ST v) { return (ST)atomicAnd((WT *)p, (WT)v); } \
-	KS_FUNC ST ks_atomic_or_##SN(ST *p, ST v) { return (ST)atomicOr((WT *)p, (WT)v); }   \
-	KS_FUNC ST ks_atomic_xor_##SN(ST *p, ST v) { return (ST)atomicXor((WT *)p, (WT)v); } \
+#define KS_ATOMIC_WORD(SN, ST, WT)                                                             \
+	KS_FUNC ST ks_atomic_and_##SN(ST *p, ST v) { return (ST)atomicAnd((WT *)p, (WT)v); }   \
+	KS_FUNC ST ks_atomic_or_##SN(ST *p, ST v) { return (ST)atomicOr((WT *)p, (WT)v); }     \
+	KS_FUNC ST ks_atomic_xor_##SN(ST *p, ST v) { return (ST)atomicXor((WT *)p, (WT)v); }   \
 	KS_FUNC ST ks_atomic_exch_##SN(ST *p, ST v) { return (ST)atomicExch((WT *)p, (WT)v); } \
-	KS_FUNC ST ks_atomic_cas_##SN(ST *p, ST c, ST v)                            \
-	{                                                                           \
-		return (ST)atomicCAS((WT *)p, (WT)c, (WT)v);                        \
-	}
+	KS_FUNC ST ks_atomic_cas_##SN(ST *p, ST c, ST v) { return (ST)atomicCAS((WT *)p, (WT)c, (WT)v); }
 KS_ATOMIC_WORD(int, int, int)
 KS_ATOMIC_WORD(uint32, uint32_t, unsigned)
 KS_ATOMIC_WORD(int64, int64_t, unsigned long long)
 KS_ATOMIC_WORD(uint64, uint64_t, unsigned long long)
-#define KS_ATOMIC_FLOAT_SWAP(SN, ST, WT, TOBITS, FROMBITS)                           \
-	KS_FUNC ST ks_atomic_exch_##SN(ST *p, ST v)                                 \
-	{                                                                           \
-		return FROMBITS(atomicExch((WT *)p, (WT)TOBITS(v)));                \
-	}                                                                           \
-	KS_FUNC ST ks_atomic_cas_##SN(ST *p, ST c, ST v)                            \
-	{                                                                           \
-		return FROMBITS(atomicCAS((WT *)p, (WT)TOBITS(c), (WT)TOBITS(v)));  \
+#define KS_ATOMIC_FLOAT_SWAP(SN, ST, WT, TOBITS, FROMBITS)                                                   \
+	KS_FUNC ST ks_atomic_exch_##SN(ST *p, ST v) { return FROMBITS(atomicExch((WT *)p, (WT)TOBITS(v))); } \
+	KS_FUNC ST ks_atomic_cas_##SN(ST *p, ST c, ST v)                                                     \
+	{                                                                                                    \
+		return FROMBITS(atomicCAS((WT *)p, (WT)TOBITS(c), (WT)TOBITS(v)));                           \
 	}
 KS_ATOMIC_FLOAT_SWAP(float, KS_REAL, int, __float_as_int, __int_as_float)
 KS_ATOMIC_FLOAT_SWAP(float64, double, unsigned long long, KS_DBITS, KS_DVAL)
 /* the 8- and 16-bit types: the loop on the word that holds them */
-#define KS_ATOMIC_NARROW_CAS(SN, ST, BITS, GET, PUT)                                 \
-	KS_FUNC ST ks_atomic_cas_##SN(ST *p, ST c, ST v)                            \
-	{                                                                           \
-		unsigned *w = (unsigned *)((unsigned long long)p & ~3ull);          \
-		unsigned shift = (unsigned)((unsigned long long)p & 3ull) * 8u;     \
-		unsigned mask = ((1u << (BITS)) - 1u) << shift, old = *w, seen;     \
-		for (;;) {                                                          \
-			ST o = GET((old & mask) >> shift);                          \
-			if ((unsigned)PUT(o) != ((unsigned)PUT(c) & ((1u << (BITS)) - 1u))) \
-				return o;                                           \
+#define KS_ATOMIC_NARROW_CAS(SN, ST, BITS, GET, PUT)                                           \
+	KS_FUNC ST ks_atomic_cas_##SN(ST *p, ST c, ST v)                                       \
+	{                                                                                      \
+		unsigned *w = (unsigned *)((unsigned long long)p & ~3ull);                     \
+		unsigned shift = (unsigned)((unsigned long long)p & 3ull) * 8u;                \
+		unsigned mask = ((1u << (BITS)) - 1u) << shift, old = *w, seen;                \
+		for (;;) {                                                                     \
+			ST o = GET((old & mask) >> shift);                                     \
+			if ((unsigned)PUT(o) != ((unsigned)PUT(c) & ((1u << (BITS)) - 1u)))    \
+				return o;                                                      \
 			seen = atomicCAS(w, old, (old & ~mask) | ((unsigned)PUT(v) << shift)); \
-			if (seen == old)                                            \
-				return o;                                           \
-			old = seen;                                                 \
-		}                                                                   \
+			if (seen == old)                                                       \
+				return o;                                                      \
+			old = seen;                                                            \
+		}                                                                              \
 	}
-#define KS_ATOMIC_NARROW_BITS(SN, ST, BITS, UT)                                      \
-	KS_ATOMIC_NARROW(and, SN, ST, BITS, (ST)(UT), (UT), (ST)(o & v))            \
-	KS_ATOMIC_NARROW(or, SN, ST, BITS, (ST)(UT), (UT), (ST)(o | v))             \
-	KS_ATOMIC_NARROW(xor, SN, ST, BITS, (ST)(UT), (UT), (ST)(o ^ v))            \
-	KS_ATOMIC_NARROW(exch, SN, ST, BITS, (ST)(UT), (UT), v)                     \
+#define KS_ATOMIC_NARROW_BITS(SN, ST, BITS, UT)                          \
+	KS_ATOMIC_NARROW(and, SN, ST, BITS, (ST)(UT), (UT), (ST)(o & v)) \
+	KS_ATOMIC_NARROW(or, SN, ST, BITS, (ST)(UT), (UT), (ST)(o | v))  \
+	KS_ATOMIC_NARROW(xor, SN, ST, BITS, (ST)(UT), (UT), (ST)(o ^ v)) \
+	KS_ATOMIC_NARROW(exch, SN, ST, BITS, (ST)(UT), (UT), v)          \
 	KS_ATOMIC_NARROW_CAS(SN, ST, BITS, (ST)(UT), (UT))
 KS_ATOMIC_NARROW_BITS(int8, int8_t, 8, uint8_t)
 KS_ATOMIC_NARROW_BITS(uint8, uint8_t, 8, uint8_t)
@@ -188,19 +207,39 @@ KS_ATOMIC_NARROW_BITS(uint16, uint16_t, 16, uint16_t)
 KS_ATOMIC_NARROW(exch, float16, ks_half, 16, ks_half_bits, KS_HALF_BITS, v)
 KS_ATOMIC_NARROW_CAS(float16, ks_half, 16, ks_half_bits, KS_HALF_BITS)
 #else
-#define KS_ATOMIC_BITWISE(SN, ST)                                                    \
-	KS_FUNC ST ks_atomic_and_##SN(ST *p, ST v) { ST old = *p; *p = (ST)(old & v); return old; } \
-	KS_FUNC ST ks_atomic_or_##SN(ST *p, ST v) { ST old = *p; *p = (ST)(old | v); return old; }  \
-	KS_FUNC ST ks_atomic_xor_##SN(ST *p, ST v) { ST old = *p; *p = (ST)(old ^ v); return old; }
+#define KS_ATOMIC_BITWISE(SN, ST)                  \
+	KS_FUNC ST ks_atomic_and_##SN(ST *p, ST v) \
+	{                                          \
+		ST old = *p;                       \
+		*p = (ST)(old & v);                \
+		return old;                        \
+	}                                          \
+	KS_FUNC ST ks_atomic_or_##SN(ST *p, ST v)  \
+	{                                          \
+		ST old = *p;                       \
+		*p = (ST)(old | v);                \
+		return old;                        \
+	}                                          \
+	KS_FUNC ST ks_atomic_xor_##SN(ST *p, ST v) \
+	{                                          \
+		ST old = *p;                       \
+		*p = (ST)(old ^ v);                \
+		return old;                        \
+	}
 /* SAME(a, b): are the bits of a and b the same? */
-#define KS_ATOMIC_SWAP(SN, ST, SAME)                                                 \
-	KS_FUNC ST ks_atomic_exch_##SN(ST *p, ST v) { ST old = *p; *p = v; return old; } \
-	KS_FUNC ST ks_atomic_cas_##SN(ST *p, ST c, ST v)                            \
-	{                                                                           \
-		ST old = *p;                                                        \
-		if (SAME(old, c))                                                   \
-			*p = v;                                                     \
-		return old;                                                         \
+#define KS_ATOMIC_SWAP(SN, ST, SAME)                     \
+	KS_FUNC ST ks_atomic_exch_##SN(ST *p, ST v)      \
+	{                                                \
+		ST old = *p;                             \
+		*p = v;                                  \
+		return old;                              \
+	}                                                \
+	KS_FUNC ST ks_atomic_cas_##SN(ST *p, ST c, ST v) \
+	{                                                \
+		ST old = *p;                             \
+		if (SAME(old, c))                        \
+			*p = v;                          \
+		return old;                              \
 	}
 #define KS_SAME_INT(a, b) ((a) == (b))
 #if KS_DOUBLE_MODE
@@ -211,15 +250,24 @@ KS_ATOMIC_NARROW_CAS(float16, ks_half, 16, ks_half_bits, KS_HALF_BITS)
 KS_FUNC int ks_same_float(KS_REAL a, KS_REAL b)
 {
 #if KS_DOUBLE_MODE
-	union { KS_REAL f; uint64_t u; } x = {a}, y = {b};
+	union {
+		KS_REAL f;
+		uint64_t u;
+	} x = {a}, y = {b};
 #else
-	union { KS_REAL f; uint32_t u; } x = {a}, y = {b};
+	union {
+		KS_REAL f;
+		uint32_t u;
+	} x = {a}, y = {b};
 #endif
 	return x.u == y.u;
 }
 KS_FUNC int ks_same_float64(double a, double b)
 {
-	union { double f; uint64_t u; } x = {a}, y = {b};
+	union {
+		double f;
+		uint64_t u;
+	} x = {a}, y = {b};
 	return x.u == y.u;
 }
 #define KS_ATOMIC_INT_BITS(SN, ST) KS_ATOMIC_BITWISE(SN, ST) KS_ATOMIC_SWAP(SN, ST, KS_SAME_INT)
@@ -238,37 +286,37 @@ KS_ATOMIC_SWAP(float64, double, ks_same_float64)
 
 /* Vector, matrix, quaternion and transform atomics: componentwise (each component is atomic,
  * the value as a whole is not, as in Warp). */
-#define KS_VEC_ATOMIC(VT, N, SN)                                                    \
-	KS_FUNC ks_##VT ks_atomic_add_##VT(ks_##VT *p, ks_##VT v)                   \
-	{                                                                           \
-		ks_##VT old;                                                        \
-		for (int i = 0; i < N; i++)                                         \
-			old.c[i] = ks_atomic_add_##SN(&p->c[i], v.c[i]);            \
-		return old;                                                         \
-	}                                                                           \
-	KS_FUNC ks_##VT ks_atomic_sub_##VT(ks_##VT *p, ks_##VT v)                   \
-	{                                                                           \
-		ks_##VT old;                                                        \
-		for (int i = 0; i < N; i++)                                         \
-			old.c[i] = ks_atomic_sub_##SN(&p->c[i], v.c[i]);            \
-		return old;                                                         \
+#define KS_VEC_ATOMIC(VT, N, SN)                                         \
+	KS_FUNC ks_##VT ks_atomic_add_##VT(ks_##VT *p, ks_##VT v)        \
+	{                                                                \
+		ks_##VT old;                                             \
+		for (int i = 0; i < N; i++)                              \
+			old.c[i] = ks_atomic_add_##SN(&p->c[i], v.c[i]); \
+		return old;                                              \
+	}                                                                \
+	KS_FUNC ks_##VT ks_atomic_sub_##VT(ks_##VT *p, ks_##VT v)        \
+	{                                                                \
+		ks_##VT old;                                             \
+		for (int i = 0; i < N; i++)                              \
+			old.c[i] = ks_atomic_sub_##SN(&p->c[i], v.c[i]); \
+		return old;                                              \
 	}
-#define KS_MAT_ATOMIC(MT, N, SN)                                                    \
-	KS_FUNC ks_##MT ks_atomic_add_##MT(ks_##MT *p, ks_##MT v)                   \
-	{                                                                           \
-		ks_##MT old;                                                        \
-		for (int i = 0; i < N; i++)                                         \
-			for (int j = 0; j < N; j++)                                 \
+#define KS_MAT_ATOMIC(MT, N, SN)                                                          \
+	KS_FUNC ks_##MT ks_atomic_add_##MT(ks_##MT *p, ks_##MT v)                         \
+	{                                                                                 \
+		ks_##MT old;                                                              \
+		for (int i = 0; i < N; i++)                                               \
+			for (int j = 0; j < N; j++)                                       \
 				old.c[i][j] = ks_atomic_add_##SN(&p->c[i][j], v.c[i][j]); \
-		return old;                                                         \
-	}                                                                           \
-	KS_FUNC ks_##MT ks_atomic_sub_##MT(ks_##MT *p, ks_##MT v)                   \
-	{                                                                           \
-		ks_##MT old;                                                        \
-		for (int i = 0; i < N; i++)                                         \
-			for (int j = 0; j < N; j++)                                 \
+		return old;                                                               \
+	}                                                                                 \
+	KS_FUNC ks_##MT ks_atomic_sub_##MT(ks_##MT *p, ks_##MT v)                         \
+	{                                                                                 \
+		ks_##MT old;                                                              \
+		for (int i = 0; i < N; i++)                                               \
+			for (int j = 0; j < N; j++)                                       \
 				old.c[i][j] = ks_atomic_sub_##SN(&p->c[i][j], v.c[i][j]); \
-		return old;                                                         \
+		return old;                                                               \
 	}
 /* clang-format off */
 #define KS_VEC_ATOMICS(SN, V2, V3, V4)                                               \

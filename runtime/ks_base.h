@@ -102,7 +102,9 @@ typedef double ks_half;
 KS_FUNC ks_half ks_half_of(double x) { return x; }
 KS_FUNC double ks_half_to_float(ks_half h) { return h; }
 #else
-typedef struct { uint16_t bits; } ks_half;
+typedef struct {
+	uint16_t bits;
+} ks_half;
 
 KS_FUNC KS_REAL ks_half_to_float(ks_half h)
 {
@@ -122,14 +124,20 @@ KS_FUNC KS_REAL ks_half_to_float(ks_half h)
 	} else {
 		x = sign;
 	}
-	union { uint32_t u; KS_REAL f; } v;
+	union {
+		uint32_t u;
+		KS_REAL f;
+	} v;
 	v.u = x;
 	return v.f;
 }
 
 KS_FUNC ks_half ks_half_of(KS_REAL f)
 {
-	union { KS_REAL f; uint32_t u; } v;
+	union {
+		KS_REAL f;
+		uint32_t u;
+	} v;
 	v.f = f;
 	uint32_t x = v.u, exp = (x >> 23) & 0xff, man = x & 0x7fffff;
 	uint16_t sign = (uint16_t)((x >> 16) & 0x8000);

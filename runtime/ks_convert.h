@@ -12,37 +12,38 @@
  * A vector, matrix, quaternion or transform converts component by
  * component to the same shape of another scalar, among int32 and the
  * floats (ks_to_vec3d_vec3). */
-#define KS_CAST(TN, TT, FN, FT) KS_FUNC TT ks_to_##TN##_##FN(FT x) { return (TT)x; }
+#define KS_CAST(TN, TT, FN, FT) \
+	KS_FUNC TT ks_to_##TN##_##FN(FT x) { return (TT)x; }
 KS_CAST(float, KS_REAL, int, int)
 KS_CAST(float64, double, int, int)
 
-#define KS_CONV(N, TO, TN, FROM, FN)                                                \
-	KS_FUNC ks_##TO ks_to_##TO##_##FROM(ks_##FROM a)                            \
-	{                                                                           \
-		ks_##TO r;                                                          \
-		for (int i = 0; i < N; i++)                                         \
-			r.c[i] = ks_to_##TN##_##FN(a.c[i]);                         \
-		return r;                                                           \
+#define KS_CONV(N, TO, TN, FROM, FN)                        \
+	KS_FUNC ks_##TO ks_to_##TO##_##FROM(ks_##FROM a)    \
+	{                                                   \
+		ks_##TO r;                                  \
+		for (int i = 0; i < N; i++)                 \
+			r.c[i] = ks_to_##TN##_##FN(a.c[i]); \
+		return r;                                   \
 	}
-#define KS_CONV_MAT(N, TO, TN, FROM, FN)                                            \
-	KS_FUNC ks_##TO ks_to_##TO##_##FROM(ks_##FROM a)                            \
-	{                                                                           \
-		ks_##TO r;                                                          \
-		for (int i = 0; i < N; i++)                                         \
-			for (int j = 0; j < N; j++)                                 \
-				r.c[i][j] = ks_to_##TN##_##FN(a.c[i][j]);           \
-		return r;                                                           \
+#define KS_CONV_MAT(N, TO, TN, FROM, FN)                                  \
+	KS_FUNC ks_##TO ks_to_##TO##_##FROM(ks_##FROM a)                  \
+	{                                                                 \
+		ks_##TO r;                                                \
+		for (int i = 0; i < N; i++)                               \
+			for (int j = 0; j < N; j++)                       \
+				r.c[i][j] = ks_to_##TN##_##FN(a.c[i][j]); \
+		return r;                                                 \
 	}
 /* every direction between two scalar types, for one shape */
 #define KS_CONV2(CONV, N, A, AN, B, BN) CONV(N, A, AN, B, BN) CONV(N, B, BN, A, AN)
-#define KS_CONV_FLOATS(CONV, N, H, F, D)                                            \
-	KS_CONV2(CONV, N, H, float16, F, float)                                     \
-	KS_CONV2(CONV, N, H, float16, D, float64)                                   \
+#define KS_CONV_FLOATS(CONV, N, H, F, D)          \
+	KS_CONV2(CONV, N, H, float16, F, float)   \
+	KS_CONV2(CONV, N, H, float16, D, float64) \
 	KS_CONV2(CONV, N, F, float, D, float64)
-#define KS_CONV_VECS(N, H, F, D, I)                                                 \
-	KS_CONV_FLOATS(KS_CONV, N, H, F, D)                                         \
-	KS_CONV2(KS_CONV, N, I, int, H, float16)                                    \
-	KS_CONV2(KS_CONV, N, I, int, F, float)                                      \
+#define KS_CONV_VECS(N, H, F, D, I)              \
+	KS_CONV_FLOATS(KS_CONV, N, H, F, D)      \
+	KS_CONV2(KS_CONV, N, I, int, H, float16) \
+	KS_CONV2(KS_CONV, N, I, int, F, float)   \
 	KS_CONV2(KS_CONV, N, I, int, D, float64)
 KS_CONV_VECS(2, vec2h, vec2, vec2d, vec2i)
 KS_CONV_VECS(3, vec3h, vec3, vec3d, vec3i)

@@ -55,10 +55,7 @@ KS_FUNC int ks_randi_range(uint32_t *state, int low, int high)
 }
 
 /* The top 24 bits, scaled to [0, 1 - 2^-24]: exact in a float. */
-KS_FUNC KS_REAL ks_randf(uint32_t *state)
-{
-	return (KS_REAL)(ks_randu(state) >> 8) * (1.0f / 16777216.0f);
-}
+KS_FUNC KS_REAL ks_randf(uint32_t *state) { return (KS_REAL)(ks_randu(state) >> 8) * (1.0f / 16777216.0f); }
 
 KS_FUNC KS_REAL ks_randf_range(uint32_t *state, KS_REAL low, KS_REAL high)
 {

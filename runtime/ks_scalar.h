@@ -15,37 +15,37 @@
  * for all of them.  For float, float64, int, uint32, int64 and uint64 the
  * emitted code uses C's operators directly (but for / and % on ints,
  * below). */
-#define KS_NATIVE_ARITH(SN, ST)                                                      \
-	KS_FUNC ST ks_zero_##SN(void) { return (ST)0; }                             \
-	KS_FUNC ST ks_add_##SN(ST a, ST b) { return a + b; }                        \
-	KS_FUNC ST ks_sub_##SN(ST a, ST b) { return a - b; }                        \
-	KS_FUNC ST ks_mul_##SN(ST a, ST b) { return a * b; }                        \
-	KS_FUNC ST ks_neg_##SN(ST a) { return -a; }                                 \
-	KS_FUNC bool ks_lt_##SN(ST a, ST b) { return a < b; }                       \
-	KS_FUNC bool ks_le_##SN(ST a, ST b) { return a <= b; }                      \
-	KS_FUNC bool ks_gt_##SN(ST a, ST b) { return a > b; }                       \
-	KS_FUNC bool ks_ge_##SN(ST a, ST b) { return a >= b; }                      \
-	KS_FUNC bool ks_eq_##SN(ST a, ST b) { return a == b; }                      \
+#define KS_NATIVE_ARITH(SN, ST)                                \
+	KS_FUNC ST ks_zero_##SN(void) { return (ST)0; }        \
+	KS_FUNC ST ks_add_##SN(ST a, ST b) { return a + b; }   \
+	KS_FUNC ST ks_sub_##SN(ST a, ST b) { return a - b; }   \
+	KS_FUNC ST ks_mul_##SN(ST a, ST b) { return a * b; }   \
+	KS_FUNC ST ks_neg_##SN(ST a) { return -a; }            \
+	KS_FUNC bool ks_lt_##SN(ST a, ST b) { return a < b; }  \
+	KS_FUNC bool ks_le_##SN(ST a, ST b) { return a <= b; } \
+	KS_FUNC bool ks_gt_##SN(ST a, ST b) { return a > b; }  \
+	KS_FUNC bool ks_ge_##SN(ST a, ST b) { return a >= b; } \
+	KS_FUNC bool ks_eq_##SN(ST a, ST b) { return a == b; } \
 	KS_FUNC bool ks_ne_##SN(ST a, ST b) { return a != b; }
 
 /* The 8- and 16-bit ints: C computes them as int; the result is brought
  * back to the type (wrapping, as Warp's), and a product of two uint16
  * is taken in uint32, where it cannot overflow. */
-#define KS_SMALL_ARITH(SN, ST, WIDE)                                                 \
-	KS_FUNC ST ks_zero_##SN(void) { return (ST)0; }                             \
-	KS_FUNC ST ks_add_##SN(ST a, ST b) { return (ST)((WIDE)a + (WIDE)b); }      \
-	KS_FUNC ST ks_sub_##SN(ST a, ST b) { return (ST)((WIDE)a - (WIDE)b); }      \
-	KS_FUNC ST ks_mul_##SN(ST a, ST b) { return (ST)((WIDE)a * (WIDE)b); }      \
-	KS_FUNC ST ks_neg_##SN(ST a) { return (ST)(0 - (WIDE)a); }                  \
-	KS_FUNC ST ks_invert_##SN(ST a) { return (ST)~a; }                          \
-	KS_FUNC ST ks_bit_and_##SN(ST a, ST b) { return (ST)(a & b); }              \
-	KS_FUNC ST ks_bit_or_##SN(ST a, ST b) { return (ST)(a | b); }               \
-	KS_FUNC ST ks_bit_xor_##SN(ST a, ST b) { return (ST)(a ^ b); }              \
-	KS_FUNC bool ks_lt_##SN(ST a, ST b) { return a < b; }                       \
-	KS_FUNC bool ks_le_##SN(ST a, ST b) { return a <= b; }                      \
-	KS_FUNC bool ks_gt_##SN(ST a, ST b) { return a > b; }                       \
-	KS_FUNC bool ks_ge_##SN(ST a, ST b) { return a >= b; }                      \
-	KS_FUNC bool ks_eq_##SN(ST a, ST b) { return a == b; }                      \
+#define KS_SMALL_ARITH(SN, ST, WIDE)                                           \
+	KS_FUNC ST ks_zero_##SN(void) { return (ST)0; }                        \
+	KS_FUNC ST ks_add_##SN(ST a, ST b) { return (ST)((WIDE)a + (WIDE)b); } \
+	KS_FUNC ST ks_sub_##SN(ST a, ST b) { return (ST)((WIDE)a - (WIDE)b); } \
+	KS_FUNC ST ks_mul_##SN(ST a, ST b) { return (ST)((WIDE)a * (WIDE)b); } \
+	KS_FUNC ST ks_neg_##SN(ST a) { return (ST)(0 - (WIDE)a); }             \
+	KS_FUNC ST ks_invert_##SN(ST a) { return (ST)~a; }                     \
+	KS_FUNC ST ks_bit_and_##SN(ST a, ST b) { return (ST)(a & b); }         \
+	KS_FUNC ST ks_bit_or_##SN(ST a, ST b) { return (ST)(a | b); }          \
+	KS_FUNC ST ks_bit_xor_##SN(ST a, ST b) { return (ST)(a ^ b); }         \
+	KS_FUNC bool ks_lt_##SN(ST a, ST b) { return a < b; }                  \
+	KS_FUNC bool ks_le_##SN(ST a, ST b) { return a <= b; }                 \
+	KS_FUNC bool ks_gt_##SN(ST a, ST b) { return a > b; }                  \
+	KS_FUNC bool ks_ge_##SN(ST a, ST b) { return a >= b; }                 \
+	KS_FUNC bool ks_eq_##SN(ST a, ST b) { return a == b; }                 \
 	KS_FUNC bool ks_ne_##SN(ST a, ST b) { return a != b; }
 
 /* Integer division, remainder and floor division of every width: C's
@@ -54,27 +54,24 @@
  * a // 0 == 0 and a % 0 == a (so a == (a / b) * b + a % b for every b),
  * and the most negative value divided by -1 wraps to itself, remainder
  * 0.  a // b rounds toward minus infinity, as Warp's does on ints too. */
-#define KS_INT_DIV_SIGNED(SN, ST, MIN)                                               \
-	KS_FUNC ST ks_div_##SN(ST a, ST b)                                          \
-	{                                                                           \
-		if (b == 0)                                                         \
-			return (ST)0;                                               \
-		if (b == (ST)-1)                                                    \
-			return a == (ST)(MIN) ? a : (ST)(0 - a);                    \
-		return (ST)(a / b);                                                 \
-	}                                                                           \
-	KS_FUNC ST ks_mod_##SN(ST a, ST b)                                          \
-	{                                                                           \
-		return b == 0 ? a : b == (ST)-1 ? (ST)0 : (ST)(a % b);              \
-	}                                                                           \
-	KS_FUNC ST ks_floordiv_##SN(ST a, ST b)                                     \
-	{                                                                           \
-		if (b == 0)                                                         \
-			return (ST)0;                                               \
-		ST q = ks_div_##SN(a, b), r = ks_mod_##SN(a, b);                    \
-		return (r != 0 && ((r < 0) != (b < 0))) ? (ST)(q - 1) : q;          \
+#define KS_INT_DIV_SIGNED(SN, ST, MIN)                                                                \
+	KS_FUNC ST ks_div_##SN(ST a, ST b)                                                            \
+	{                                                                                             \
+		if (b == 0)                                                                           \
+			return (ST)0;                                                                 \
+		if (b == (ST)-1)                                                                      \
+			return a == (ST)(MIN) ? a : (ST)(0 - a);                                      \
+		return (ST)(a / b);                                                                   \
+	}                                                                                             \
+	KS_FUNC ST ks_mod_##SN(ST a, ST b) { return b == 0 ? a : b == (ST)-1 ? (ST)0 : (ST)(a % b); } \
+	KS_FUNC ST ks_floordiv_##SN(ST a, ST b)                                                       \
+	{                                                                                             \
+		if (b == 0)                                                                           \
+			return (ST)0;                                                                 \
+		ST q = ks_div_##SN(a, b), r = ks_mod_##SN(a, b);                                      \
+		return (r != 0 && ((r < 0) != (b < 0))) ? (ST)(q - 1) : q;                            \
 	}
-#define KS_INT_DIV_UNSIGNED(SN, ST)                                                  \
+#define KS_INT_DIV_UNSIGNED(SN, ST)                                                 \
 	KS_FUNC ST ks_div_##SN(ST a, ST b) { return b == 0 ? (ST)0 : (ST)(a / b); } \
 	KS_FUNC ST ks_mod_##SN(ST a, ST b) { return b == 0 ? a : (ST)(a % b); }     \
 	KS_FUNC ST ks_floordiv_##SN(ST a, ST b) { return ks_div_##SN(a, b); }
@@ -82,15 +79,12 @@
 /* Shifts: the count is a number of bits; a count outside [0, width)
  * shifts everything out (0, or -1 for a negative value shifted right),
  * as the GPU does.  A left shift works on the unsigned bits. */
-#define KS_INT_SHIFT(SN, ST, UT, BITS, NEGFILL)                                      \
-	KS_FUNC ST ks_lshift_##SN(ST a, ST n)                                       \
-	{                                                                           \
-		return (uint64_t)n >= (BITS) ? (ST)0 : (ST)(UT)((UT)a << (int)n);  \
-	}                                                                           \
-	KS_FUNC ST ks_rshift_##SN(ST a, ST n)                                       \
-	{                                                                           \
-		return (uint64_t)n >= (BITS) ? (ST)(NEGFILL) : (ST)(a >> (int)n);   \
-	}
+#define KS_INT_SHIFT(SN, ST, UT, BITS, NEGFILL)                                   \
+	KS_FUNC ST ks_lshift_##SN(ST a, ST n)                                     \
+	{                                                                         \
+		return (uint64_t)n >= (BITS) ? (ST)0 : (ST)(UT)((UT)a << (int)n); \
+	}                                                                         \
+	KS_FUNC ST ks_rshift_##SN(ST a, ST n) { return (uint64_t)n >= (BITS) ? (ST)(NEGFILL) : (ST)(a >> (int)n); }
 
 KS_NATIVE_ARITH(int, int)
 KS_NATIVE_ARITH(uint32, uint32_t)
@@ -137,14 +131,22 @@ KS_FUNC double ks_mod_float16(double a, double b) { return fmod(a, b); }
 #else
 #define KS_H(x) ks_half_to_float(x)
 #define KS_HALF(x) ks_half_of(x)
-KS_FUNC ks_half ks_zero_float16(void) { ks_half h = {0}; return h; }
+KS_FUNC ks_half ks_zero_float16(void)
+{
+	ks_half h = {0};
+	return h;
+}
 KS_FUNC ks_half ks_add_float16(ks_half a, ks_half b) { return KS_HALF(KS_H(a) + KS_H(b)); }
 KS_FUNC ks_half ks_sub_float16(ks_half a, ks_half b) { return KS_HALF(KS_H(a) - KS_H(b)); }
 KS_FUNC ks_half ks_mul_float16(ks_half a, ks_half b) { return KS_HALF(KS_H(a) * KS_H(b)); }
 KS_FUNC ks_half ks_div_float16(ks_half a, ks_half b) { return KS_HALF(KS_H(a) / KS_H(b)); }
 KS_FUNC ks_half ks_floordiv_float16(ks_half a, ks_half b) { return KS_HALF(floorf(KS_H(a) / KS_H(b))); }
 KS_FUNC ks_half ks_mod_float16(ks_half a, ks_half b) { return KS_HALF(fmodf(KS_H(a), KS_H(b))); }
-KS_FUNC ks_half ks_neg_float16(ks_half a) { a.bits ^= 0x8000; return a; }
+KS_FUNC ks_half ks_neg_float16(ks_half a)
+{
+	a.bits ^= 0x8000;
+	return a;
+}
 KS_FUNC bool ks_lt_float16(ks_half a, ks_half b) { return KS_H(a) < KS_H(b); }
 KS_FUNC bool ks_le_float16(ks_half a, ks_half b) { return KS_H(a) <= KS_H(b); }
 KS_FUNC bool ks_gt_float16(ks_half a, ks_half b) { return KS_H(a) > KS_H(b); }
@@ -158,9 +160,9 @@ KS_FUNC bool ks_ne_float16(ks_half a, ks_half b) { return KS_H(a) != KS_H(b); }
 /* The math of ir/builtins.h.  The emitters call the libm names (sinf,
  * sin, ...) for float and float64 directly; these exist so that every
  * builtin row has its ks_ name, and float16 computes in float32. */
-#define KS_MATH1(OP, F32, F64)                                                       \
-	KS_FUNC KS_REAL ks_##OP##_float(KS_REAL x) { return F32(x); }                   \
-	KS_FUNC double ks_##OP##_float64(double x) { return F64(x); }               \
+#define KS_MATH1(OP, F32, F64)                                        \
+	KS_FUNC KS_REAL ks_##OP##_float(KS_REAL x) { return F32(x); } \
+	KS_FUNC double ks_##OP##_float64(double x) { return F64(x); } \
 	KS_FUNC ks_half ks_##OP##_float16(ks_half x) { return KS_HALF(F32(KS_H(x))); }
 KS_MATH1(sin, sinf, sin)
 KS_MATH1(cos, cosf, cos)
@@ -186,16 +188,20 @@ KS_FUNC double ks_pow_float64(double x, double y) { return pow(x, y); }
 KS_FUNC ks_half ks_pow_float16(ks_half x, ks_half y) { return KS_HALF(powf(KS_H(x), KS_H(y))); }
 
 /* abs, sign, min, max, clamp, on every number type */
-#define KS_MINMAX(SN, ST)                                                            \
-	KS_FUNC ST ks_min_##SN(ST a, ST b) { return ks_lt_##SN(a, b) ? a : b; }     \
-	KS_FUNC ST ks_max_##SN(ST a, ST b) { return ks_gt_##SN(a, b) ? a : b; }     \
+#define KS_MINMAX(SN, ST)                                                       \
+	KS_FUNC ST ks_min_##SN(ST a, ST b) { return ks_lt_##SN(a, b) ? a : b; } \
+	KS_FUNC ST ks_max_##SN(ST a, ST b) { return ks_gt_##SN(a, b) ? a : b; } \
 	KS_FUNC ST ks_clamp_##SN(ST x, ST lo, ST hi) { return ks_min_##SN(ks_max_##SN(lo, x), hi); }
-#define KS_SIGNED(SN, ST)                                                            \
+#define KS_SIGNED(SN, ST)                                                                           \
 	KS_FUNC ST ks_abs_##SN(ST x) { return ks_lt_##SN(x, ks_zero_##SN()) ? ks_neg_##SN(x) : x; } \
 	KS_FUNC ST ks_sign_##SN(ST x) { return ks_lt_##SN(x, ks_zero_##SN()) ? (ST)-1 : (ST)1; }
-#define KS_UNSIGNED(SN, ST)                                                          \
-	KS_FUNC ST ks_abs_##SN(ST x) { return x; }                                  \
-	KS_FUNC ST ks_sign_##SN(ST x) { (void)x; return (ST)1; }
+#define KS_UNSIGNED(SN, ST)                        \
+	KS_FUNC ST ks_abs_##SN(ST x) { return x; } \
+	KS_FUNC ST ks_sign_##SN(ST x)              \
+	{                                          \
+		(void)x;                           \
+		return (ST)1;                      \
+	}
 KS_MINMAX(int8, int8_t)
 KS_MINMAX(uint8, uint8_t)
 KS_MINMAX(int16, int16_t)
@@ -223,7 +229,11 @@ KS_FUNC double ks_sign_float64(double x) { return x < 0.0 ? -1.0 : 1.0; }
 KS_FUNC double ks_abs_float16(double x) { return fabs(x); }
 KS_FUNC double ks_sign_float16(double x) { return x < 0.0 ? -1.0 : 1.0; }
 #else
-KS_FUNC ks_half ks_abs_float16(ks_half x) { x.bits &= 0x7fff; return x; }
+KS_FUNC ks_half ks_abs_float16(ks_half x)
+{
+	x.bits &= 0x7fff;
+	return x;
+}
 KS_FUNC ks_half ks_sign_float16(ks_half x) { return KS_HALF(KS_H(x) < 0.0f ? -1.0f : 1.0f); }
 #endif
 
@@ -271,18 +281,18 @@ KS_FUNC double ks_div_approx_float64(double a, double b) { return a / b; }
 KS_FUNC ks_half ks_div_approx_float16(ks_half a, ks_half b) { return ks_div_float16(a, b); }
 
 /* step, nonzero, lerp and smoothstep on each type, from its arithmetic */
-#define KS_STEP(SN, ST, ZERO, ONE)                                                   \
-	KS_FUNC ST ks_step_##SN(ST x) { return ks_lt_##SN(x, ZERO) ? ONE : ZERO; }  \
+#define KS_STEP(SN, ST, ZERO, ONE)                                                 \
+	KS_FUNC ST ks_step_##SN(ST x) { return ks_lt_##SN(x, ZERO) ? ONE : ZERO; } \
 	KS_FUNC ST ks_nonzero_##SN(ST x) { return ks_eq_##SN(x, ZERO) ? ZERO : ONE; }
-#define KS_INTERP(SN, ST, ZERO, ONE, TWO, THREE)                                     \
-	KS_FUNC ST ks_lerp_##SN(ST a, ST b, ST t)                                   \
-	{                                                                           \
-		return ks_add_##SN(ks_mul_##SN(a, ks_sub_##SN(ONE, t)), ks_mul_##SN(b, t)); \
-	}                                                                           \
-	KS_FUNC ST ks_smoothstep_##SN(ST a, ST b, ST x)                             \
-	{                                                                           \
-		ST u = ks_div_##SN(ks_sub_##SN(x, a), ks_sub_##SN(b, a));           \
-		u = ks_gt_##SN(u, ZERO) ? (ks_lt_##SN(u, ONE) ? u : ONE) : ZERO;   \
+#define KS_INTERP(SN, ST, ZERO, ONE, TWO, THREE)                                                \
+	KS_FUNC ST ks_lerp_##SN(ST a, ST b, ST t)                                               \
+	{                                                                                       \
+		return ks_add_##SN(ks_mul_##SN(a, ks_sub_##SN(ONE, t)), ks_mul_##SN(b, t));     \
+	}                                                                                       \
+	KS_FUNC ST ks_smoothstep_##SN(ST a, ST b, ST x)                                         \
+	{                                                                                       \
+		ST u = ks_div_##SN(ks_sub_##SN(x, a), ks_sub_##SN(b, a));                       \
+		u = ks_gt_##SN(u, ZERO) ? (ks_lt_##SN(u, ONE) ? u : ONE) : ZERO;                \
 		return ks_mul_##SN(ks_mul_##SN(u, u), ks_sub_##SN(THREE, ks_mul_##SN(TWO, u))); \
 	}
 KS_STEP(int8, int8_t, (int8_t)0, (int8_t)1)
@@ -417,17 +427,17 @@ KS_FUNC uint64_t ks_invert_uint64(uint64_t x) { return ~x; }
 /* A float to an int: truncated toward zero, saturated at the int's
  * limits, and 0 for a NaN, as the GPU's own conversion does (C leaves the
  * last two undefined), the same on every device. */
-#define KS_TO_INT(IN, IT, LO, HI, FHI)                                               \
-	KS_FUNC IT ks_to_##IN##_float(KS_REAL x)                                      \
-	{                                                                           \
+#define KS_TO_INT(IN, IT, LO, HI, FHI)                                                               \
+	KS_FUNC IT ks_to_##IN##_float(KS_REAL x)                                                     \
+	{                                                                                            \
 		return x != x ? (IT)0 : x < (double)(LO) ? (IT)(LO) : x >= (FHI) ? (IT)(HI) : (IT)x; \
-	}                                                                           \
-	KS_FUNC IT ks_to_##IN##_float64(double x)                                   \
-	{                                                                           \
+	}                                                                                            \
+	KS_FUNC IT ks_to_##IN##_float64(double x)                                                    \
+	{                                                                                            \
 		return x != x ? (IT)0 : x < (double)(LO) ? (IT)(LO) : x >= (FHI) ? (IT)(HI) : (IT)x; \
-	}                                                                           \
-	KS_FUNC IT ks_to_##IN##_float16(ks_half x) { return ks_to_##IN##_float(KS_H(x)); } \
-	KS_FUNC ks_half ks_to_float16_##IN(IT x) { return KS_HALF((KS_REAL)x); }      \
+	}                                                                                            \
+	KS_FUNC IT ks_to_##IN##_float16(ks_half x) { return ks_to_##IN##_float(KS_H(x)); }           \
+	KS_FUNC ks_half ks_to_float16_##IN(IT x) { return KS_HALF((KS_REAL)x); }                     \
 	KS_FUNC IT ks_to_##IN##_bool(bool x) { return (IT)x; }
 /* FHI: 2^bits, the first float above the range, exact as a double */
 KS_TO_INT(int8, int8_t, -128, 127, 128.0)

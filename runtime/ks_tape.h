@@ -31,21 +31,21 @@
 #define KS_TAPE_H
 
 typedef struct ks_tape {
-	int *base;         /* the tape (header and words), or NULL */
-	int tid, len;      /* this thread; the words it may use */
-	int stride;        /* CUDA: the threads, the distance between two of its words */
-	int measuring;     /* tape[0] was -1 */
-	int top;           /* words in use */
-	int vtop, vin;     /* with no bound: words in use; inner loops' words in a trip */
-	int need;          /* with no bound: the most words in use */
+	int *base;     /* the tape (header and words), or NULL */
+	int tid, len;  /* this thread; the words it may use */
+	int stride;    /* CUDA: the threads, the distance between two of its words */
+	int measuring; /* tape[0] was -1 */
+	int top;       /* words in use */
+	int vtop, vin; /* with no bound: words in use; inner loops' words in a trip */
+	int need;      /* with no bound: the most words in use */
 } ks_tape;
 
 /* the checkpoints of one run of a loop */
 typedef struct ks_trips {
-	int base, vbase;   /* top and vtop when the run began */
-	int width;         /* words of a checkpoint */
-	int every;         /* a checkpoint every `every` trips; 0: none */
-	int cur;           /* the checkpoint ks_tape_back chose, 0: the entry */
+	int base, vbase; /* top and vtop when the run began */
+	int width;       /* words of a checkpoint */
+	int every;       /* a checkpoint every `every` trips; 0: none */
+	int cur;         /* the checkpoint ks_tape_back chose, 0: the entry */
 } ks_trips;
 
 KS_FUNC ks_tape ks_tape_open(int *tape, int tid)
@@ -166,7 +166,10 @@ KS_FUNC int ks_tape_float_bits(float x)
 #if KS_CUDA
 	return __float_as_int(x);
 #else
-	union { float f; int i; } u;
+	union {
+		float f;
+		int i;
+	} u;
 	u.f = x;
 	return u.i;
 #endif
@@ -177,7 +180,10 @@ KS_FUNC float ks_tape_bits_float(int i)
 #if KS_CUDA
 	return __int_as_float(i);
 #else
-	union { float f; int i; } u;
+	union {
+		float f;
+		int i;
+	} u;
 	u.i = i;
 	return u.f;
 #endif
@@ -213,33 +219,33 @@ KS_FUNC float ks_tape_get_float(ks_tape *t, const ks_trips *L, int off, float x0
 	return L->cur ? ks_tape_bits_float(ks_tape_at(t, L, off)) : x0;
 }
 
-#define KS_TAPE_VEC(N)                                                               \
-	KS_FUNC void ks_tape_put_vec##N(ks_tape *t, ks_vec##N x)                     \
-	{                                                                            \
-		for (int i = 0; i < N; i++)                                          \
-			ks_tape_put_float(t, x.c[i]);                                \
-	}                                                                            \
+#define KS_TAPE_VEC(N)                                                                             \
+	KS_FUNC void ks_tape_put_vec##N(ks_tape *t, ks_vec##N x)                                   \
+	{                                                                                          \
+		for (int i = 0; i < N; i++)                                                        \
+			ks_tape_put_float(t, x.c[i]);                                              \
+	}                                                                                          \
 	KS_FUNC ks_vec##N ks_tape_get_vec##N(ks_tape *t, const ks_trips *L, int off, ks_vec##N x0) \
-	{                                                                            \
-		if (L->cur)                                                          \
-			for (int i = 0; i < N; i++)                                  \
-				x0.c[i] = ks_tape_bits_float(ks_tape_at(t, L, off + i)); \
-		return x0;                                                           \
+	{                                                                                          \
+		if (L->cur)                                                                        \
+			for (int i = 0; i < N; i++)                                                \
+				x0.c[i] = ks_tape_bits_float(ks_tape_at(t, L, off + i));           \
+		return x0;                                                                         \
 	}
-#define KS_TAPE_MAT(N)                                                               \
-	KS_FUNC void ks_tape_put_mat##N##N(ks_tape *t, ks_mat##N##N x)               \
-	{                                                                            \
-		for (int i = 0; i < N; i++)                                          \
-			for (int j = 0; j < N; j++)                                  \
-				ks_tape_put_float(t, x.c[i][j]);                     \
-	}                                                                            \
+#define KS_TAPE_MAT(N)                                                                                      \
+	KS_FUNC void ks_tape_put_mat##N##N(ks_tape *t, ks_mat##N##N x)                                      \
+	{                                                                                                   \
+		for (int i = 0; i < N; i++)                                                                 \
+			for (int j = 0; j < N; j++)                                                         \
+				ks_tape_put_float(t, x.c[i][j]);                                            \
+	}                                                                                                   \
 	KS_FUNC ks_mat##N##N ks_tape_get_mat##N##N(ks_tape *t, const ks_trips *L, int off, ks_mat##N##N x0) \
-	{                                                                            \
-		if (L->cur)                                                          \
-			for (int i = 0; i < N; i++)                                  \
-				for (int j = 0; j < N; j++)                          \
+	{                                                                                                   \
+		if (L->cur)                                                                                 \
+			for (int i = 0; i < N; i++)                                                         \
+				for (int j = 0; j < N; j++)                                                 \
 					x0.c[i][j] = ks_tape_bits_float(ks_tape_at(t, L, off + N * i + j)); \
-		return x0;                                                           \
+		return x0;                                                                                  \
 	}
 KS_TAPE_VEC(2)
 KS_TAPE_VEC(3)
@@ -248,18 +254,18 @@ KS_TAPE_MAT(2)
 KS_TAPE_MAT(3)
 KS_TAPE_MAT(4)
 /* a quaternion and a transform: their components in order */
-#define KS_TAPE_COMPS(T, N)                                                          \
-	KS_FUNC void ks_tape_put_##T(ks_tape *t, ks_##T x)                           \
-	{                                                                            \
-		for (int i = 0; i < N; i++)                                          \
-			ks_tape_put_float(t, x.c[i]);                                \
-	}                                                                            \
+#define KS_TAPE_COMPS(T, N)                                                               \
+	KS_FUNC void ks_tape_put_##T(ks_tape *t, ks_##T x)                                \
+	{                                                                                 \
+		for (int i = 0; i < N; i++)                                               \
+			ks_tape_put_float(t, x.c[i]);                                     \
+	}                                                                                 \
 	KS_FUNC ks_##T ks_tape_get_##T(ks_tape *t, const ks_trips *L, int off, ks_##T x0) \
-	{                                                                            \
-		if (L->cur)                                                          \
-			for (int i = 0; i < N; i++)                                  \
-				x0.c[i] = ks_tape_bits_float(ks_tape_at(t, L, off + i)); \
-		return x0;                                                           \
+	{                                                                                 \
+		if (L->cur)                                                               \
+			for (int i = 0; i < N; i++)                                       \
+				x0.c[i] = ks_tape_bits_float(ks_tape_at(t, L, off + i));  \
+		return x0;                                                                \
 	}
 KS_TAPE_COMPS(quat, 4)
 KS_TAPE_COMPS(transform, 7)

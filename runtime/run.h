@@ -63,7 +63,7 @@ void run_law_shape(const RunLaw *law, const char *name, Type t, int ext[KS_MAX_N
  * the double-precision build: there every float component of any width
  * is a double. */
 typedef union RunVal {
-	double d[36];   /* the largest value: spatial_matrixd */
+	double d[36]; /* the largest value: spatial_matrixd */
 	int64_t i[36];
 } RunVal;
 typedef struct RunArgs {
@@ -71,18 +71,15 @@ typedef struct RunArgs {
 	int n, dbl;
 	int rank, dim[KS_MAX_NDIM]; /* the launch */
 	void **slot;
-	void **buf;     /* arrays: host buffers; else NULL */
-	size_t *bytes;  /* arrays: buffer size in bytes */
-	size_t *count;  /* arrays: elements */
+	void **buf;                /* arrays: host buffers; else NULL */
+	size_t *bytes;             /* arrays: buffer size in bytes */
+	size_t *count;             /* arrays: elements */
 	int (*shape)[KS_MAX_NDIM]; /* arrays: extents, 0 past the rank */
-	RunVal *val;    /* scalars and composites */
+	RunVal *val;               /* scalars and composites */
 } RunArgs;
 
 /* a's extents as the launchers take them */
-static inline const int (*run_shapes(const RunArgs *a))[KS_MAX_NDIM]
-{
-	return (const int(*)[KS_MAX_NDIM])a->shape;
-}
+static inline const int (*run_shapes(const RunArgs *a))[KS_MAX_NDIM] { return (const int(*)[KS_MAX_NDIM])a->shape; }
 
 /* Room for f's arguments, zeroed, every slot pointing at its val (the
  * caller points an array's at its buf). */
@@ -137,12 +134,12 @@ void run_draw(Type t, void *p, size_t count, uint64_t *state, int n, int scalar)
 typedef struct RunGrad {
 	const Func *f, *b;
 	int nadj;
-	int *fwd;       /* adjoint k belongs to forward parameter fwd[k] */
-	RunArgs args;   /* b's arguments */
-	void **seed;    /* adjoint k's seed (arrays; NULL for scalars) */
-	int tape;       /* b's tape parameter (its last), or -1 */
-	long long need; /* the words per thread the backward asked for */
-	long long words;/* the words per thread it got */
+	int *fwd;        /* adjoint k belongs to forward parameter fwd[k] */
+	RunArgs args;    /* b's arguments */
+	void **seed;     /* adjoint k's seed (arrays; NULL for scalars) */
+	int tape;        /* b's tape parameter (its last), or -1 */
+	long long need;  /* the words per thread the backward asked for */
+	long long words; /* the words per thread it got */
 } RunGrad;
 
 /* Is parameter i of f the array operand of an atomic_min or atomic_max
@@ -151,8 +148,8 @@ typedef struct RunGrad {
 int run_minmax_target(const Module *m, const Func *f, int i);
 /* Set up g's arguments from the forward run's inputs (in) and outputs
  * (out); exits with a message when b's signature is not f's backward. */
-void run_grad_init(RunGrad *g, const Module *m, const Func *f, const Func *b,
-		   const RunArgs *in, const RunArgs *out, uint64_t seed);
+void run_grad_init(RunGrad *g, const Module *m, const Func *f, const Func *b, const RunArgs *in, const RunArgs *out,
+		   uint64_t seed);
 /* The tape (doc/autodiff.md): set b's tape argument for a measuring run
  * (run_tape_measure), then, from the words per thread that run asked for,
  * bounded by max_words per thread and max_total words in all, for the
@@ -166,8 +163,7 @@ void run_grad_free(RunGrad *g);
  * extents (RunArgs.shape). */
 typedef void (*RunCpuLaunch)(const int *dim, void **args, const int (*shape)[KS_MAX_NDIM]);
 /* sim's: the same, then the grid (blocks of threads) it runs in order */
-typedef void (*RunSimLaunch)(const int *dim, void **args, const int (*shape)[KS_MAX_NDIM],
-			     int blocks, int threads);
+typedef void (*RunSimLaunch)(const int *dim, void **args, const int (*shape)[KS_MAX_NDIM], int blocks, int threads);
 
 /* --gradcheck: central differences of L(x) = sum over float arrays of
  * seed . final(x), the forward run in double precision, against the
@@ -193,8 +189,8 @@ void run_json_dim(Buf *b, const RunArgs *a);
  * the seeds and gradients; extra (or NULL) is text put before the closing
  * brace (", \"gradcheck\": {...}").  Returns the number of non-finite
  * output and gradient values (printed as null). */
-size_t run_json(Buf *b, const RunArgs *in, const RunArgs *out, const RunGrad *g,
-		const char *extra, const char *device, uint64_t seed);
+size_t run_json(Buf *b, const RunArgs *in, const RunArgs *out, const RunGrad *g, const char *extra,
+		const char *device, uint64_t seed);
 
 /* Launchers: the entry called is entry (e.g. saxpy_cpu_forward, as
  * emit_entry_name gives it), the launcher's name ks_launch_ENTRY, of type
@@ -220,13 +216,11 @@ typedef struct Host Host;
 /* Compile code (C or the CUDA code as C++ with the sim shim) for the host;
  * nothing of it runs until host_load loads it; use_cc forces the system compiler for C even when libtcc is
  * there.  A compile error prints the compiler's output and exits 1. */
-Host *host_compile(const char *what, const Buf *code, int lang, int use_cc,
-		   const char *rtdir);
+Host *host_compile(const char *what, const Buf *code, int lang, int use_cc, const char *rtdir);
 /* The same, but a compile error returns NULL and appends to *err what
  * host_compile would print ("krun: WHAT: the C code does not compile
  * (cc):", then the compiler's output). */
-Host *host_try_compile(const char *what, const Buf *code, int lang, int use_cc,
-		       const char *rtdir, Buf *err);
+Host *host_try_compile(const char *what, const Buf *code, int lang, int use_cc, const char *rtdir, Buf *err);
 /* Load compiled code (dlopen, which runs a shared object's constructors):
  * only in a confined child (run_confine).  NULL, or code libtcc compiled
  * (in memory already, nothing run), is left as it is. */
@@ -334,8 +328,7 @@ extern int run_verbose;
 /* Compile .cu text to a cubin with NVRTC for arch ("sm_90").  NVRTC
  * missing: exit 77.  A compile error prints the log and exits 1; a
  * non-empty log (warnings) is printed to stderr. */
-void cuda_compile(const char *what, const Buf *code, const char *arch,
-		  const char *rtdir, Buf *cubin);
+void cuda_compile(const char *what, const Buf *code, const char *arch, const char *rtdir, Buf *cubin);
 /* Load a cubin; then launch NAME with the arguments (copied to and from
  * the device around the launch).  With reps > 0 (krun --bench), the
  * kernel is then launched reps more times back to back on the device's
@@ -344,8 +337,7 @@ void cuda_compile(const char *what, const Buf *code, const char *arch,
 void cuda_load(Cuda *c, const Buf *cubin);
 /* kf is the kernel launched, a its arguments as krun sees them (run_flat:
  * a struct parameter is made on the host from its fields'). */
-double cuda_launch(Cuda *c, const char *entry, const Func *kf, RunArgs *a, int blocks,
-		   int threads, int reps);
+double cuda_launch(Cuda *c, const char *entry, const Func *kf, RunArgs *a, int blocks, int threads, int reps);
 void cuda_close(Cuda *c);
 
 #endif

@@ -40,17 +40,13 @@ uint64_t run_next(uint64_t *state)
 static uint64_t stream(uint64_t seed, const char *kernel, int index, const char *suffix)
 {
 	char key[512];
-	int n = snprintf(key, sizeof key, "%llu/%s/%d%s", (unsigned long long)seed, kernel,
-			 index, suffix);
+	int n = snprintf(key, sizeof key, "%llu/%s/%d%s", (unsigned long long)seed, kernel, index, suffix);
 	if (n < 0 || (size_t)n >= sizeof key)
 		n = (int)sizeof key - 1;
 	return ks_hash64(key, (size_t)n, 0);
 }
 
-uint64_t run_stream(uint64_t seed, const char *kernel, int index)
-{
-	return stream(seed, kernel, index, "");
-}
+uint64_t run_stream(uint64_t seed, const char *kernel, int index) { return stream(seed, kernel, index, ""); }
 
 uint64_t run_stream_adj(uint64_t seed, const char *kernel, int index)
 {
@@ -254,8 +250,8 @@ void run_draw(Type t, void *p, size_t count, uint64_t *st, int n, int scalar)
 		size_t sz = run_size(t, 0);
 		for (size_t i = 0; i < count; i++)
 			for (int k = 0; k < ty_nfield(t); k++)
-				run_draw(ty_field(t, k)->ty, (char *)p + i * sz + run_field_offset(t, k, 0), 1,
-					 st, n, scalar);
+				run_draw(ty_field(t, k)->ty, (char *)p + i * sz + run_field_offset(t, k, 0), 1, st,
+					 n, scalar);
 		return;
 	}
 	Type s = ty_scalar(t);
@@ -311,18 +307,18 @@ static void set_value(RunVal *v, Type t, const RunSet *s, const char *kernel)
 	char *end;
 	errno = 0;
 	if (t == TY_BOOL) {
-		int b = !strcmp(s->val, "true") || !strcmp(s->val, "1") ? 1
-			: !strcmp(s->val, "false") || !strcmp(s->val, "0") ? 0 : -1;
+		int b = !strcmp(s->val, "true") || !strcmp(s->val, "1")    ? 1
+			: !strcmp(s->val, "false") || !strcmp(s->val, "0") ? 0
+									   : -1;
 		if (b < 0)
-			ks_fatal("--set %s=%s: %s's %s is a bool; the value is not true, false, 1 or 0",
-				 s->name, s->val, kernel, s->name);
+			ks_fatal("--set %s=%s: %s's %s is a bool; the value is not true, false, 1 or 0", s->name,
+				 s->val, kernel, s->name);
 		put_int(t, v, 0, b);
 	} else if (ty_is_unsigned(t)) {
 		unsigned long long x = strtoull(s->val, &end, 10);
 		if (!*s->val || *end || errno || *s->val == '-' || x > int_max(t))
-			ks_fatal("--set %s=%s: %s's %s is a %s; the value is not an integer in [0, %llu]",
-				 s->name, s->val, kernel, s->name, ty_info(t)->warp,
-				 (unsigned long long)int_max(t));
+			ks_fatal("--set %s=%s: %s's %s is a %s; the value is not an integer in [0, %llu]", s->name,
+				 s->val, kernel, s->name, ty_info(t)->warp, (unsigned long long)int_max(t));
 		put_int(t, v, 0, (int64_t)x);
 	} else if (ty_is_int(t)) {
 		long long x = strtoll(s->val, &end, 10), hi = (long long)int_max(t);
@@ -337,8 +333,8 @@ static void set_value(RunVal *v, Type t, const RunSet *s, const char *kernel)
 		else
 			run_put(t, 0, v, 0, strtof(s->val, &end));
 		if (!*s->val || *end || !isfinite(run_get(t, 0, v, 0)))
-			ks_fatal("--set %s=%s: %s's %s is a %s; the value is not a finite %s",
-				 s->name, s->val, kernel, s->name, ty_info(t)->warp, ty_info(t)->warp);
+			ks_fatal("--set %s=%s: %s's %s is a %s; the value is not a finite %s", s->name, s->val,
+				 kernel, s->name, ty_info(t)->warp, ty_info(t)->warp);
 	}
 }
 
@@ -376,7 +372,8 @@ void run_args_init(RunArgs *a, const Func *f, RunLaw *law)
 		if (ty_is_array(t)) {
 			if (ty_is_struct(e) && run_struct_holds_array(e))
 				ks_fatal("%s: %s is an array of %s, a struct that holds an array: krun "
-					 "cannot make such an input", f->name, p->name, ty_name(e));
+					 "cannot make such an input",
+					 f->name, p->name, ty_name(e));
 			run_law_shape(law, p->name, t, a->shape[i]);
 			a->count[i] = 1;
 			for (int k = 0; k < ty_ndim(t); k++)
@@ -662,8 +659,8 @@ void run_json_dim(Buf *b, const RunArgs *a)
 	buf_putc(b, ']');
 }
 
-size_t run_json(Buf *b, const RunArgs *in, const RunArgs *out, const RunGrad *g,
-		const char *extra, const char *device, uint64_t seed)
+size_t run_json(Buf *b, const RunArgs *in, const RunArgs *out, const RunGrad *g, const char *extra,
+		const char *device, uint64_t seed)
 {
 	const Func *f = in->f;
 	size_t bad = 0;

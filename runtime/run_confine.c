@@ -126,8 +126,8 @@ void run_phase(const char *fmt, ...)
 	va_end(ap);
 	Shared *s = sh();
 	int next = !s->cur;
-	snprintf(s->phase[next], sizeof s->phase[next], "%s: %s did not finish within %u s (--timeout)\n",
-		 ks_prog, what, deadline_s);
+	snprintf(s->phase[next], sizeof s->phase[next], "%s: %s did not finish within %u s (--timeout)\n", ks_prog,
+		 what, deadline_s);
 	s->cur = next;
 }
 
@@ -235,9 +235,11 @@ static void make_filter(int load)
 	if (load) {
 		/* reading: no write access, no creating, no truncating */
 		scmp_datum_t w = O_ACCMODE | O_CREAT | O_TRUNC | O_APPEND | O_TMPFILE;
-		bad |= seccomp_rule_add(c, SCMP_ACT_ALLOW, SCMP_SYS(openat), 1, SCMP_A2(SCMP_CMP_MASKED_EQ, w, O_RDONLY));
+		bad |= seccomp_rule_add(c, SCMP_ACT_ALLOW, SCMP_SYS(openat), 1,
+					SCMP_A2(SCMP_CMP_MASKED_EQ, w, O_RDONLY));
 		/* run_seal's filter; one more can only forbid more */
-		bad |= seccomp_rule_add(c, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 1, SCMP_A0(SCMP_CMP_EQ, PR_SET_SECCOMP));
+		bad |= seccomp_rule_add(c, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 1,
+					SCMP_A0(SCMP_CMP_EQ, PR_SET_SECCOMP));
 	}
 	if (bad)
 		ks_fatal("seccomp: cannot add a rule");
@@ -298,10 +300,7 @@ void run_confine(const char *code, const RunLimits *lim)
 	filter(1);
 }
 
-void run_seal(void)
-{
-	filter(0);
-}
+void run_seal(void) { filter(0); }
 
 /* ---- the parent's side ------------------------------------------------ */
 
@@ -397,10 +396,11 @@ int run_confined_wait(int pid, const RunLimits *lim, Buf *err)
 		return WEXITSTATUS(st);
 	int sig = WTERMSIG(st);
 	if (sig == SIGSYS) /* trapped with SIGSYS blocked, as posix_spawn and system() block it */
-		say(err, "%s: %s: %s made a forbidden system call%s (unnamed: it had blocked signals)\n",
-		    ks_prog, shared->who, shared->loading ? "the code" : "the kernel's code",
+		say(err, "%s: %s: %s made a forbidden system call%s (unnamed: it had blocked signals)\n", ks_prog,
+		    shared->who, shared->loading ? "the code" : "the kernel's code",
 		    shared->loading ? " as it was loaded" : "");
-	else if (sig == SIGXCPU || (sig == SIGKILL && lim->cpu_s && ru.ru_utime.tv_sec + ru.ru_stime.tv_sec >= (time_t)lim->cpu_s))
+	else if (sig == SIGXCPU ||
+		 (sig == SIGKILL && lim->cpu_s && ru.ru_utime.tv_sec + ru.ru_stime.tv_sec >= (time_t)lim->cpu_s))
 		say(err, "%s: %s used more than its %u s of CPU time (--timeout)\n", ks_prog, what, lim->cpu_s);
 	else if (sig == SIGXFSZ)
 		say(err, "%s: %s wrote more than %d MiB\n", ks_prog, what, RUN_FILE_MB);

@@ -104,9 +104,9 @@ static CuTiming cut;
 
 /* Resolve every entry of a table; the first missing symbol's name, or
  * NULL when all are there. */
-#define LOOKUP(r, n, s, a)                                     \
-	if (!(p = dlsym(lib, s)))                             \
-		return s;                                     \
+#define LOOKUP(r, n, s, a)        \
+	if (!(p = dlsym(lib, s))) \
+		return s;         \
 	memcpy(&tab->n, &p, sizeof p);
 static const char *cu_lookup(void *lib)
 {
@@ -325,17 +325,16 @@ const char *cuda_nvrtc(const char **why)
 		const char *slash = strrchr(c->path, '/');
 		if (slash) {
 			char b[4400];
-			snprintf(b, sizeof b, "%.*s/libnvrtc-builtins.so.%d.%d", (int)(slash - c->path),
-				 c->path, maj, min);
+			snprintf(b, sizeof b, "%.*s/libnvrtc-builtins.so.%d.%d", (int)(slash - c->path), c->path,
+				 maj, min);
 			dlopen(b, RTLD_NOW | RTLD_LOCAL); /* none: NVRTC says so when it compiles */
 		}
 		nvrtc.lib = lib;
-		snprintf(nvrtc.desc, sizeof nvrtc.desc, "NVRTC %d.%d: %s (driver: %s)", maj, min,
-			 c->path, dname);
+		snprintf(nvrtc.desc, sizeof nvrtc.desc, "NVRTC %d.%d: %s (driver: %s)", maj, min, c->path, dname);
 	}
 	if (!nvrtc.lib && newer.n)
-		snprintf(nvrtc.why, sizeof nvrtc.why,
-			 "no NVRTC that the driver (%s) supports: newer are %s", dname, newer.p);
+		snprintf(nvrtc.why, sizeof nvrtc.why, "no NVRTC that the driver (%s) supports: newer are %s", dname,
+			 newer.p);
 	else if (!nvrtc.lib) {
 		const char *home = getenv("CUDA_HOME");
 		snprintf(nvrtc.why, sizeof nvrtc.why,
@@ -359,8 +358,7 @@ out:
 
 /* ---- NVRTC ------------------------------------------------------------ */
 
-void cuda_compile(const char *what, const Buf *code, const char *arch,
-		  const char *rtdir, Buf *cubin)
+void cuda_compile(const char *what, const Buf *code, const char *arch, const char *rtdir, Buf *cubin)
 {
 	const char *why = NULL;
 	const char *desc = cuda_nvrtc(&why);
@@ -377,8 +375,7 @@ void cuda_compile(const char *what, const Buf *code, const char *arch,
 	snprintf(incopt, sizeof incopt, "--include-path=%s", rtdir);
 	const char *opts[] = {archopt, "--fmad=false", "--std=c++17", incopt};
 	nvrtcProgram prog;
-	nvrtcResult r = nv.nvrtcCreateProgram(&prog, code->n ? code->p : "", what, 0,
-					      NULL, NULL);
+	nvrtcResult r = nv.nvrtcCreateProgram(&prog, code->n ? code->p : "", what, 0, NULL, NULL);
 	if (r)
 		ks_fatal("%s: NVRTC: %s", what, nv.nvrtcGetErrorString(r));
 	r = nv.nvrtcCompileProgram(prog, (int)KS_NELEM(opts), opts);
@@ -394,8 +391,8 @@ void cuda_compile(const char *what, const Buf *code, const char *arch,
 		log[--len] = 0;
 	if (r) {
 		fflush(stdout);
-		fprintf(stderr, "%s: %s: the CUDA code does not compile (NVRTC, %s): %s\n%s\n",
-			ks_prog, what, arch, nv.nvrtcGetErrorString(r), log);
+		fprintf(stderr, "%s: %s: the CUDA code does not compile (NVRTC, %s): %s\n%s\n", ks_prog, what, arch,
+			nv.nvrtcGetErrorString(r), log);
 		exit(1);
 	}
 	if (len)
@@ -431,10 +428,10 @@ static const char *cu_err(CUresult r)
 	return s ? s : "unknown error";
 }
 
-#define CHECK(call, what)                                                       \
-	do {                                                                    \
-		CUresult r_ = (call);                                           \
-		if (r_ != CUDA_SUCCESS)                                         \
+#define CHECK(call, what)                                                         \
+	do {                                                                      \
+		CUresult r_ = (call);                                             \
+		if (r_ != CUDA_SUCCESS)                                           \
 			ks_fatal("%s: %s (CUDA error %d)", what, cu_err(r_), r_); \
 	} while (0)
 
@@ -502,8 +499,8 @@ static void log_end(int saved)
 
 /* reps launches of fn back to back between two events: the milliseconds
  * per launch */
-static double time_launches(Cuda *c, CUfunction fn, const char *entry, void **params, int blocks,
-			    int threads, int reps)
+static double time_launches(Cuda *c, CUfunction fn, const char *entry, void **params, int blocks, int threads,
+			    int reps)
 {
 	static const char *miss;
 	static int looked;
@@ -519,8 +516,7 @@ static double time_launches(Cuda *c, CUfunction fn, const char *entry, void **pa
 	CHECK(cut.cuEventRecord(ev[0], NULL), "cuEventRecord");
 	int log = log_begin();
 	for (int k = 0; k < reps; k++)
-		CHECK(cu.cuLaunchKernel(fn, (unsigned)blocks, 1, 1, (unsigned)threads, 1, 1, 0, NULL,
-					params, NULL),
+		CHECK(cu.cuLaunchKernel(fn, (unsigned)blocks, 1, 1, (unsigned)threads, 1, 1, 0, NULL, params, NULL),
 		      entry);
 	CHECK(cut.cuEventRecord(ev[1], NULL), "cuEventRecord");
 	CHECK(cut.cuEventSynchronize(ev[1]), entry);
@@ -563,8 +559,7 @@ static void pack_struct(char *dst, Type t, const RunArgs *a, const CUdeviceptr *
 	}
 }
 
-double cuda_launch(Cuda *c, const char *entry, const Func *kf, RunArgs *a, int blocks, int threads,
-		   int reps)
+double cuda_launch(Cuda *c, const char *entry, const Func *kf, RunArgs *a, int blocks, int threads, int reps)
 {
 	CUfunction fn;
 	CUresult r = cu.cuModuleGetFunction(&fn, c->mod, entry);
@@ -605,9 +600,7 @@ double cuda_launch(Cuda *c, const char *entry, const Func *kf, RunArgs *a, int b
 		}
 	}
 	int log = log_begin();
-	CHECK(cu.cuLaunchKernel(fn, (unsigned)blocks, 1, 1, (unsigned)threads, 1, 1, 0,
-				NULL, params, NULL),
-	      entry);
+	CHECK(cu.cuLaunchKernel(fn, (unsigned)blocks, 1, 1, (unsigned)threads, 1, 1, 0, NULL, params, NULL), entry);
 	CHECK(cu.cuCtxSynchronize(), entry);
 	log_end(log);
 	for (int i = 0; i < n; i++)

@@ -72,8 +72,8 @@ int run_minmax_target(const Module *m, const Func *f, int i)
 
 /* ---- the backward's arguments ---------------------------------------------- */
 
-void run_grad_init(RunGrad *g, const Module *m, const Func *f, const Func *b,
-		   const RunArgs *in, const RunArgs *out, uint64_t seed)
+void run_grad_init(RunGrad *g, const Module *m, const Func *f, const Func *b, const RunArgs *in, const RunArgs *out,
+		   uint64_t seed)
 {
 	memset(g, 0, sizeof *g);
 	g->f = f;
@@ -240,10 +240,7 @@ static int half_in(const Module *m, const Func *f, int depth)
 	return half_in_block(m, &f->body, depth);
 }
 
-int run_uses_half(const Module *m, const Func *f)
-{
-	return half_in(m, f, 0);
-}
+int run_uses_half(const Module *m, const Func *f) { return half_in(m, f, 0); }
 
 void run_tolerance(RunCheck *c, const Module *m, const Func *f)
 {

@@ -147,10 +147,7 @@ static void on_term(int sig)
 	raise(sig);
 }
 
-void run_child(int pid)
-{
-	run_child_kill(pid, SIGTERM);
-}
+void run_child(int pid) { run_child_kill(pid, SIGTERM); }
 
 void run_child_kill(int pid, int sig)
 {
@@ -237,20 +234,11 @@ static void tmp_release(char *path, int keep)
 	}
 }
 
-void run_tmpkeep(char *path)
-{
-	tmp_release(path, 1);
-}
+void run_tmpkeep(char *path) { tmp_release(path, 1); }
 
-void run_tmpdone(char *path)
-{
-	tmp_release(path, 0);
-}
+void run_tmpdone(char *path) { tmp_release(path, 0); }
 
-int run_cmd(char *const argv[], Buf *log)
-{
-	return run_cmd_out(argv, NULL, log);
-}
+int run_cmd(char *const argv[], Buf *log) { return run_cmd_out(argv, NULL, log); }
 
 int run_cmd_out(char *const argv[], const char *out, Buf *log)
 {
@@ -386,8 +374,8 @@ const char *run_runtime_dir(void)
 /* ---- compiling ------------------------------------------------------ */
 
 struct Host {
-	int fd;      /* the shared object, open (its file already removed); -1 */
-	void *so;    /* dlopen handle, once host_load loaded it */
+	int fd;   /* the shared object, open (its file already removed); -1 */
+	void *so; /* dlopen handle, once host_load loaded it */
 #ifdef KS_HAVE_LIBTCC
 	TCCState *tcc;
 #endif
@@ -430,17 +418,13 @@ static KS_NORETURN void compile_failed(const Buf *msg)
 static void compile_msg(Buf *out, const char *what, int lang, const char *by, const Buf *log)
 {
 	buf_printf(out, "%s: %s: the %s code does not compile (%s):\n%s", ks_prog, what,
-		   lang == LANG_C ? "C" : "CUDA (as C++ for sim)", by,
-		   log->n ? log->p : "(no output)\n");
+		   lang == LANG_C ? "C" : "CUDA (as C++ for sim)", by, log->n ? log->p : "(no output)\n");
 	if (log->n && log->p[log->n - 1] != '\n')
 		buf_putc(out, '\n');
 }
 
 #ifdef KS_HAVE_LIBTCC
-static void tcc_msg(void *opaque, const char *msg)
-{
-	buf_printf(opaque, "%s\n", msg);
-}
+static void tcc_msg(void *opaque, const char *msg) { buf_printf(opaque, "%s\n", msg); }
 
 static Host *tcc_build(const Buf *code, const char *rtdir, Buf *log)
 {
@@ -459,8 +443,7 @@ static Host *tcc_build(const Buf *code, const char *rtdir, Buf *log)
 	/* The math builtins call libm; in a process that did not link it
 	 * (or linked it --as-needed) tcc must load it itself. */
 	tcc_add_library(h->tcc, "m");
-	if (tcc_compile_string(h->tcc, code->n ? code->p : "") < 0 ||
-	    tcc_relocate(h->tcc, TCC_RELOCATE_AUTO) < 0) {
+	if (tcc_compile_string(h->tcc, code->n ? code->p : "") < 0 || tcc_relocate(h->tcc, TCC_RELOCATE_AUTO) < 0) {
 		tcc_delete(h->tcc);
 		free(h);
 		return NULL;
@@ -487,9 +470,9 @@ static int newer(const struct stat *a, const char *dir, const char *name)
 	char p[8400];
 	struct stat s;
 	snprintf(p, sizeof p, "%s/%s", dir, name);
-	return stat(p, &s) == 0 && (s.st_mtim.tv_sec > a->st_mtim.tv_sec ||
-				    (s.st_mtim.tv_sec == a->st_mtim.tv_sec &&
-				     s.st_mtim.tv_nsec > a->st_mtim.tv_nsec));
+	return stat(p, &s) == 0 &&
+	       (s.st_mtim.tv_sec > a->st_mtim.tv_sec ||
+		(s.st_mtim.tv_sec == a->st_mtim.tv_sec && s.st_mtim.tv_nsec > a->st_mtim.tv_nsec));
 }
 
 /* Is a runtime header of dir, a ks*.h, newer than a?  (Yes when the
@@ -513,8 +496,7 @@ static int headers_newer(const struct stat *a, const char *dir)
 static int same_dir(const char *a, const char *b)
 {
 	struct stat sa, sb;
-	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
-	       sa.st_ino == sb.st_ino;
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 /* The folder of the precompiled header to use, or NULL and why not. */
@@ -549,8 +531,7 @@ static const char *sim_pch(const char *rtdir, const char **why)
  * cost, and -O0 compiles in a fraction of -O2's time.  With FMA
  * contraction off and no fast math, every optimization level evaluates the
  * same IEEE float operations, so the records do not depend on it. */
-Host *host_try_compile(const char *what, const Buf *code, int lang, int use_cc,
-		       const char *rtdir, Buf *err)
+Host *host_try_compile(const char *what, const Buf *code, int lang, int use_cc, const char *rtdir, Buf *err)
 {
 	Buf log = {0};
 #ifdef KS_HAVE_LIBTCC
@@ -599,8 +580,8 @@ Host *host_try_compile(const char *what, const Buf *code, int lang, int use_cc,
 		memcpy(&argv_cxx[n], rest, sizeof rest);
 		if (run_verbose)
 			fprintf(stderr, "%s: %s, %s%s%s\n", ks_prog, argv_cxx[0],
-				pch ? "precompiled headers " : "no precompiled headers: ",
-				pch ? pch : why, pch ? "/" PCH_NAME ".gch" : "");
+				pch ? "precompiled headers " : "no precompiled headers: ", pch ? pch : why,
+				pch ? "/" PCH_NAME ".gch" : "");
 	}
 	char **argv = lang == LANG_C ? argv_c : argv_cxx;
 	Host *h = NULL;
@@ -621,8 +602,7 @@ Host *host_try_compile(const char *what, const Buf *code, int lang, int use_cc,
 	return h;
 }
 
-Host *host_compile(const char *what, const Buf *code, int lang, int use_cc,
-		   const char *rtdir)
+Host *host_compile(const char *what, const Buf *code, int lang, int use_cc, const char *rtdir)
 {
 	Buf err = {0};
 	Host *h = host_try_compile(what, code, lang, use_cc, rtdir, &err);

@@ -117,8 +117,10 @@ static void struct_init(Buf *b, Type t, int *li)
 			continue;
 		}
 		if (ty_is_array(ft))
-			buf_printf(b, "{*(%s **)a[%d], {shape[%d][0], shape[%d][1], shape[%d][2], "
-				      "shape[%d][3]}}", emit_ctype(ft), i, i, i, i, i);
+			buf_printf(b,
+				   "{*(%s **)a[%d], {shape[%d][0], shape[%d][1], shape[%d][2], "
+				   "shape[%d][3]}}",
+				   emit_ctype(ft), i, i, i, i, i);
 		else
 			buf_printf(b, "*(%s *)a[%d]", emit_ctype(ft), i);
 		(*li)++;
@@ -145,8 +147,9 @@ static void views_of(Buf *b, const Module *m, const Func *f, int views, const ch
 			li++;
 			continue;
 		}
-		buf_printf(b, "%sks_array_%s view%d = {*(%s **)a[%d], {shape[%d][0], shape[%d][1], "
-			      "shape[%d][2], shape[%d][3]}};\n",
+		buf_printf(b,
+			   "%sks_array_%s view%d = {*(%s **)a[%d], {shape[%d][0], shape[%d][1], "
+			   "shape[%d][2], shape[%d][3]}};\n",
 			   ind, ty_name(ty_elem(t)), i, emit_ctype(t), li, li, li, li, li);
 		li++;
 		n++;
@@ -156,8 +159,7 @@ static void views_of(Buf *b, const Module *m, const Func *f, int views, const ch
 }
 
 /* entry(dim[0], ..., *(T0 *)a[0], view1, s2, ...); */
-static void call(Buf *b, const Module *m, const Func *f, const char *entry, int views,
-		 const char *ind)
+static void call(Buf *b, const Module *m, const Func *f, const char *entry, int views, const char *ind)
 {
 	int rank = ir_kernel_rank(f), li = 0;
 	buf_printf(b, "%s%s(", ind, entry);
@@ -185,8 +187,7 @@ static void call(Buf *b, const Module *m, const Func *f, const char *entry, int 
 
 void run_launcher_c(Buf *b, const Module *m, const Func *f, const char *entry, int views)
 {
-	buf_printf(b, "\n/* krun: calls %s with its arguments from an array of pointers */\n",
-		   entry);
+	buf_printf(b, "\n/* krun: calls %s with its arguments from an array of pointers */\n", entry);
 	buf_printf(b, "void ks_launch_%s(const int *dim, void **a, const int (*shape)[4]);\n", entry);
 	buf_printf(b, "void ks_launch_%s(const int *dim, void **a, const int (*shape)[4])\n{\n", entry);
 	views_of(b, m, f, views, "\t");
@@ -196,11 +197,13 @@ void run_launcher_c(Buf *b, const Module *m, const Func *f, const char *entry, i
 
 void run_launcher_sim(Buf *b, const Module *m, const Func *f, const char *entry)
 {
-	buf_printf(b, "\n/* krun: runs the grid of %s on the host, one (block, thread) after\n"
-		      " * the other, through the shim's ks_sim_grid and ks_sim_thread */\n",
+	buf_printf(b,
+		   "\n/* krun: runs the grid of %s on the host, one (block, thread) after\n"
+		   " * the other, through the shim's ks_sim_grid and ks_sim_thread */\n",
 		   entry);
-	buf_printf(b, "extern \"C\" void ks_launch_%s(const int *dim, void **a, const int (*shape)[4], "
-		      "int blocks, int threads)\n{\n",
+	buf_printf(b,
+		   "extern \"C\" void ks_launch_%s(const int *dim, void **a, const int (*shape)[4], "
+		   "int blocks, int threads)\n{\n",
 		   entry);
 	views_of(b, m, f, 0, "\t");
 	buf_puts(b, "\tks_sim_grid((unsigned)blocks, (unsigned)threads);\n"

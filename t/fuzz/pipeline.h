@@ -61,8 +61,7 @@ static int fuzz_reserved_name(const char *code, size_t n)
 		} else if (c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
 			size_t b = i;
 			while (i < n && (code[i] == '_' || (code[i] >= 'a' && code[i] <= 'z') ||
-					 (code[i] >= 'A' && code[i] <= 'Z') ||
-					 (code[i] >= '0' && code[i] <= '9')))
+					 (code[i] >= 'A' && code[i] <= 'Z') || (code[i] >= '0' && code[i] <= '9')))
 				i++;
 			int bad = code[b] == '_';
 			for (size_t k = b; k + 1 < i; k++)
@@ -70,8 +69,7 @@ static int fuzz_reserved_name(const char *code, size_t n)
 			for (size_t k = 0; bad && k < sizeof own / sizeof *own; k++)
 				bad = !(strlen(own[k]) == i - b && !memcmp(own[k], code + b, i - b));
 			if (bad) {
-				fprintf(stderr, "reserved name in emitted code: %.*s\n", (int)(i - b),
-					code + b);
+				fprintf(stderr, "reserved name in emitted code: %.*s\n", (int)(i - b), code + b);
 				return 1;
 			}
 		} else {
