@@ -200,8 +200,7 @@ static void rev_restore(D *d, Tape *tp, Block *out)
 void diff_kernel(Module *m, const Src *src, D *d, int fi)
 {
 	const Func *f0 = m->fn[fi];
-	Func *g = ir_func_new(m, f0->name, 1, f0->loc);
-	g->backward = 1;
+	Func *g = ir_func_new(m, f0->name, FN_BACKWARD, f0->loc);
 	d_init(d, m, src, d->a, fi, g);
 	const Func *f = promote(m, d, f0);
 	d->f = f;

@@ -29,12 +29,15 @@ static int flag(const char *arg, void *ctx)
 }
 
 /* Verify function gi, which kdiff made, print it to spool and keep its
- * signature. */
+ * signature (a backward kernel, which nothing calls, goes). */
 static void spool_func(Module *m, const Src *ks, FILE *spool, int gi)
 {
 	ir_verify_func(m, ks, 0, gi);
 	ir_print_func(spool, m, m->fn[gi]);
-	ir_keep_signature(m, m->fn[gi]);
+	if (m->fnkind[gi] == FN_FUNC)
+		ir_keep_signature(m, m->fn[gi]);
+	else
+		ir_func_forget(m, gi);
 }
 
 int main(int argc, char **argv)

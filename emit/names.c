@@ -78,7 +78,7 @@ static int name_in(const NameSet *ns, const char *s, uint64_t hash)
 /* Take s: a copy goes into the set, which returns it. */
 static const char *add_name(NameSet *ns, const char *s)
 {
-	if (2 * (ns->n + 1) > ns->cap) {
+	if (4 * (ns->n + 1) > 3 * ns->cap) { /* three quarters full */
 		NameSet g = {NULL, 0, ns->cap ? 2 * ns->cap : 64, ns->text};
 		g.slot = xmalloc((size_t)g.cap * sizeof *g.slot);
 		memset(g.slot, 0, (size_t)g.cap * sizeof *g.slot);
@@ -246,15 +246,13 @@ static void entry_bases(NameSet *bases, const Module *m, const char **base)
 	for (int i = 0; i < m->nfn; i++)
 		base[i] = NULL;
 	for (int pass = 0; pass < 2; pass++)
-		for (int i = 0; i < m->nfn; i++) {
-			const Func *f = m->fn[i];
-			if (f->is_kernel && !f->backward && plain_entry(f->name) == !pass)
-				base[i] = entry_base(bases, f->name);
-		}
+		for (int i = 0; i < m->nfn; i++)
+			if (m->fnkind[i] == FN_KERNEL && plain_entry(m->fnname[i]) == !pass)
+				base[i] = entry_base(bases, m->fnname[i]);
 	for (int i = 0; i < m->nfn; i++)
-		if (m->fn[i]->backward) {
-			int k = ir_func_find(m, m->fn[i]->name);
-			base[i] = k >= 0 && base[k] ? base[k] : add_name(bases, m->fn[i]->name);
+		if (m->fnkind[i] == FN_BACKWARD) {
+			int k = ir_func_find(m, m->fnname[i]);
+			base[i] = k >= 0 && base[k] ? base[k] : add_name(bases, m->fnname[i]);
 		}
 }
 
@@ -289,13 +287,13 @@ void name_globals(Emitter *e)
 	/* a kernel's fname is its per-thread function, NAME_thread, and a
 	 * backward kernel's NAME_backward_thread */
 	for (int i = 0; i < m->nfn; i++) {
-		if (m->fn[i]->is_kernel) {
+		if (m->fnkind[i] != FN_FUNC) {
 			Buf t = {0};
-			buf_printf(&t, "%s%s_thread", m->fn[i]->name, m->fn[i]->backward ? "_backward" : "");
+			buf_printf(&t, "%s%s_thread", m->fnname[i], m->fnkind[i] == FN_BACKWARD ? "_backward" : "");
 			e->fname[i] = make_name(e, t.p, 1);
 			buf_free(&t);
 		} else {
-			e->fname[i] = make_name(e, m->fn[i]->name, 1);
+			e->fname[i] = make_name(e, m->fnname[i], 1);
 		}
 	}
 }

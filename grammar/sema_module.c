@@ -426,7 +426,10 @@ static void lower(Front *fr, int j)
 	if (fr->whole)
 		return;
 	ir_print_func(fr->out, m, f);
-	ir_keep_signature(m, f);
+	if (d->kernel)
+		ir_func_forget(m, j); /* nothing calls a kernel */
+	else
+		ir_keep_signature(m, f);
 	arena_free(&m->arena);
 	m->arena = fr->keep;
 	memset(&fr->keep, 0, sizeof fr->keep);

@@ -5,8 +5,8 @@
  * A first pass over the text finds where each function starts (a line
  * whose first word is func, kernel or backward), its name, and which
  * functions any body names with '@' (outside strings and comments): the
- * module then holds every function by name, as a signature-less entry, and
- * knows which are called.  The head (the version, the source line, the
+ * module then knows every function by name and kind (ir_func_declare),
+ * and which are called.  The head (the version, the source line, the
  * structs) is the text before the first function and is read at once.
  * Then ir_file_next reads each function's text — from its first line to
  * the next function's — into the module, with its body in an arena of its
@@ -95,14 +95,13 @@ static void mark_calls(IrFile *r, const char *l, size_t len)
 	}
 }
 
-/* The first pass (above).  Calls are marked at the end, once every name
- * is known: the body lines that hold an '@' are kept until then. */
+/* The first pass (above).  A call names a function above it, so the
+ * functions a line calls are known when it is read; one named further
+ * down is an error the reader reports. */
 static void scan(IrFile *r)
 {
 	Module *m = r->m;
-	int line = 0, cap = 0;
-	Loc none = {0, 0};
-	Buf refs = {0};
+	int line = 0, cap = 0, capcalled = 0;
 	Lines *in = &r->in;
 	while (lines_next(in)) {
 		line++;
@@ -121,27 +120,27 @@ static void scan(IrFile *r)
 			if (nn) {
 				buf_put(&r->name_buf, nm, nn);
 				buf_putc(&r->name_buf, 0);
-				ir_func_new(m, r->name_buf.p, h >= 2, none)->backward = h == 3;
+				ir_func_declare(m, r->name_buf.p,
+						h == 3   ? FN_BACKWARD
+						: h == 2 ? FN_KERNEL
+							 : FN_FUNC);
 				r->name_buf.n = 0;
 				pc->fn = m->nfn - 1;
+				if (m->nfn > capcalled) {
+					int old = capcalled;
+					capcalled = 2 * m->nfn;
+					r->called = xrealloc(r->called, (size_t)capcalled);
+					memset(r->called + old, 0, (size_t)(capcalled - old));
+				}
 			}
 		} else if (r->npiece && memchr(in->p, '@', in->n)) {
-			buf_put(&refs, in->p, in->n);
-			if (in->p[in->n - 1] != '\n')
-				buf_putc(&refs, '\n');
+			mark_calls(r, in->p, in->n);
 		}
 	}
-	if (!r->npiece)
-		r->piece = xrealloc(r->piece, sizeof *r->piece);
+	r->piece = xrealloc(r->piece, (size_t)(r->npiece + 1) * sizeof *r->piece);
 	r->piece[r->npiece].off = in->off;
-	r->called = arena_alloc(&m->arena, (size_t)m->nfn + 1);
-	for (size_t i = 0; i < refs.n;) {
-		const char *l = refs.p + i, *nl = memchr(l, '\n', refs.n - i);
-		size_t n = (size_t)(nl - l) + 1;
-		mark_calls(r, l, n);
-		i += n;
-	}
-	buf_free(&refs);
+	if (!r->called)
+		r->called = xmalloc(1);
 	buf_free(&r->name_buf);
 }
 
@@ -217,7 +216,10 @@ void ir_keep_signature(Module *m, Func *f)
 void ir_file_drop(IrFile *r, int fi)
 {
 	Module *m = r->m;
-	ir_keep_signature(m, m->fn[fi]);
+	if (m->fnkind[fi] == FN_FUNC)
+		ir_keep_signature(m, m->fn[fi]);
+	else
+		ir_func_forget(m, fi); /* nothing calls a kernel */
 	arena_free(&m->arena);
 	m->arena = r->keep;
 	memset(&r->keep, 0, sizeof r->keep);
@@ -235,6 +237,7 @@ void ir_file_close(IrFile *r)
 	ir_module_free(r->m);
 	lines_close(&r->in);
 	free(r->piece);
+	free(r->called);
 	memset(r, 0, sizeof *r);
 }
 
@@ -245,6 +248,7 @@ void ir_read_into(Module *m, const Src *s)
 	static IrFile r;
 	lines_close(&r.in);
 	free(r.piece);
+	free(r.called);
 	memset(&r, 0, sizeof r);
 	r.m = m;
 	r.whole = 1;
@@ -254,7 +258,9 @@ void ir_read_into(Module *m, const Src *s)
 		ir_file_next(&r);
 	lines_close(&r.in);
 	free(r.piece);
+	free(r.called);
 	r.piece = NULL;
+	r.called = NULL;
 }
 
 Module *ir_read(const Src *s)

@@ -839,7 +839,11 @@ void ir_module_free(Module *m)
 	if (!m)
 		return;
 	arena_free(&m->arena);
+	for (int i = 0; i < m->nfn; i++)
+		free(m->fn[i]);
 	free(m->fn);
+	free(m->fnname);
+	free(m->fnkind);
 	free(m->index);
 	for (int i = 0; i < m->nstr; i++)
 		free(m->str[i]);
@@ -850,19 +854,44 @@ void ir_module_free(Module *m)
 	free(m);
 }
 
-Func *ir_func_new(Module *m, const char *name, int is_kernel, Loc loc)
+void ir_func_declare(Module *m, const char *name, int kind)
 {
 	Arena *a = m->fnarena ? m->fnarena : &m->arena;
-	Func *f = arena_alloc(a, sizeof *f);
-	f->name = arena_strdup(a, name);
-	f->is_kernel = is_kernel;
-	f->loc = loc;
 	if (m->nfn == m->capfn) {
 		m->capfn = m->capfn ? 2 * m->capfn : 16;
 		m->fn = xrealloc(m->fn, (size_t)m->capfn * sizeof *m->fn);
+		m->fnname = xrealloc(m->fnname, (size_t)m->capfn * sizeof *m->fnname);
+		m->fnkind = xrealloc(m->fnkind, (size_t)m->capfn * sizeof *m->fnkind);
 	}
-	m->fn[m->nfn++] = f;
+	m->fn[m->nfn] = NULL;
+	m->fnname[m->nfn] = arena_strdup(a, name);
+	m->fnkind[m->nfn] = (uint8_t)kind;
+	m->nfn++;
+}
+
+Func *ir_func_make(Module *m, int i)
+{
+	Func *f = xmalloc(sizeof *f);
+	memset(f, 0, sizeof *f);
+	f->name = m->fnname[i];
+	f->is_kernel = m->fnkind[i] != FN_FUNC;
+	f->backward = m->fnkind[i] == FN_BACKWARD;
+	m->fn[i] = f;
 	return f;
+}
+
+Func *ir_func_new(Module *m, const char *name, int kind, Loc loc)
+{
+	ir_func_declare(m, name, kind);
+	Func *f = ir_func_make(m, m->nfn - 1);
+	f->loc = loc;
+	return f;
+}
+
+void ir_func_forget(Module *m, int i)
+{
+	free(m->fn[i]);
+	m->fn[i] = NULL;
 }
 
 /* The name index: a hash table of function indices keyed by name (a
@@ -873,7 +902,7 @@ static size_t name_hash(const char *s, int cap) { return (size_t)ks_hash64(s, st
 
 static void index_add(Module *m, int i)
 {
-	size_t h = name_hash(m->fn[i]->name, m->capindex);
+	size_t h = name_hash(m->fnname[i], m->capindex);
 	while (m->index[h])
 		h = (h + 1) & (size_t)(m->capindex - 1);
 	m->index[h] = i + 1;
@@ -903,7 +932,8 @@ static int find(const Module *cm, const char *name, int backward)
 	int best = -1;
 	for (size_t h = name_hash(name, m->capindex); m->index[h]; h = (h + 1) & (size_t)(m->capindex - 1)) {
 		int i = m->index[h] - 1;
-		if ((best < 0 || i < best) && !m->fn[i]->backward == !backward && !strcmp(m->fn[i]->name, name))
+		if ((best < 0 || i < best) && (m->fnkind[i] == FN_BACKWARD) == !!backward &&
+		    !strcmp(m->fnname[i], name))
 			best = i;
 	}
 	return best;
@@ -931,29 +961,6 @@ void ir_remap_calls(Block *b, const int32_t *to)
 {
 	Remap r = {to};
 	ir_walk(b, remap_call, &r);
-}
-
-void ir_func_pop(Module *m)
-{
-	int last = --m->nfn;
-	if (m->nindexed <= last)
-		return;
-	/* unindex it: linear probing's deletion, moving back the entries
-	 * whose probe went past its slot */
-	size_t mask = (size_t)(m->capindex - 1);
-	size_t i = name_hash(m->fn[last]->name, m->capindex);
-	while (m->index[i] != last + 1)
-		i = (i + 1) & mask;
-	for (size_t j = (i + 1) & mask; m->index[j]; j = (j + 1) & mask) {
-		size_t home = name_hash(m->fn[m->index[j] - 1]->name, m->capindex);
-		/* the entry at j may move to i unless its home lies in (i, j] */
-		if (((j - home) & mask) >= ((j - i) & mask)) {
-			m->index[i] = m->index[j];
-			i = j;
-		}
-	}
-	m->index[i] = 0;
-	m->nindexed = last;
 }
 
 int ir_func_find(const Module *m, const char *name) { return find(m, name, 0); }

@@ -300,7 +300,13 @@ typedef struct Module {
 	int nst, capst;
 	int32_t *stidx; /* per Type: its index in st + 1, 0 if not here (malloc'd) */
 	int capstidx;
-	Func **fn; /* malloc'd */
+	/* the functions: fn[i] is function i while it is at hand, NULL before
+	 * it is read (ir/file.c's first pass names every function of a module)
+	 * and after a tool is done with a kernel (ir_func_forget); its name
+	 * and kind stay in fnname and fnkind.  All malloc'd, each Func too. */
+	Func **fn;
+	const char **fnname;
+	uint8_t *fnkind; /* FN_* */
 	int nfn, capfn;
 	Arena arena;
 	/* name index of fn (ir_func_find): open addressing over fn indices + 1,
@@ -365,7 +371,18 @@ static inline int ir_inst_fx(const Inst *in)
 
 Module *ir_module_new(void);
 void ir_module_free(Module *m);
-Func *ir_func_new(Module *m, const char *name, int is_kernel, Loc loc);
+/* A function's kind: a func, a kernel, or a kernel's backward. */
+enum { FN_FUNC, FN_KERNEL, FN_BACKWARD };
+/* A new function of kind FN_* at the end of m, its name in m->fnarena
+ * when set, else in m's arena. */
+Func *ir_func_new(Module *m, const char *name, int kind, Loc loc);
+/* Name function nfn of kind FN_* without making it yet (fn[i] NULL), and
+ * make function i once it comes (its name and kind as declared). */
+void ir_func_declare(Module *m, const char *name, int kind);
+Func *ir_func_make(Module *m, int i);
+/* Free function i's Func, keeping its name and kind: a kernel nothing
+ * will call (the arena that holds its body is the caller's). */
+void ir_func_forget(Module *m, int i);
 /* Declare struct type t in m (once; a struct its fields hold must be
  * declared first); its index in m->st, or -1 when m does not declare it. */
 void ir_struct_add(Module *m, Type t);
@@ -373,8 +390,6 @@ int ir_struct_index(const Module *m, Type t);
 /* The func or kernel NAME (backward kernels have a namespace of their own:
  * `backward @k` is the backward of `kernel @k`): index or -1. */
 int ir_func_find(const Module *m, const char *name);
-/* Forget the last function (its memory is the caller's business). */
-void ir_func_pop(Module *m);
 int ir_backward_find(const Module *m, const char *name);
 
 int ir_param(Module *m, Func *f, const char *name, Type ty);

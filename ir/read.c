@@ -649,6 +649,12 @@ static void parse_simple(Reader *r, Block *b)
 		callee = ir_func_find(r->m, name);
 		if (callee < 0)
 			rerror(r, &g, "call to undefined function @%s", name);
+		/* a function not read yet is below this one; a kernel done with
+		 * is gone */
+		if (!r->m->fn[callee] && r->m->fnkind[callee] != FN_FUNC)
+			rerror(r, &first, "kernel @%s cannot be called", name);
+		if (!r->m->fn[callee])
+			rerror(r, &first, "'%s' calls '%s', which is defined below it", r->f->name, name);
 		next(r);
 	} else if (op < 0) {
 		char name[64];
@@ -765,9 +771,10 @@ static void parse_func(Reader *r, int index)
 		rerror(r, &r->tok, "expected '@name' after '%.*s'", kw.n, kw.p);
 	/* the first pass made the function under this name; an earlier one
 	 * of the name is a second definition */
-	Func *f = r->m->fn[index];
-	if ((backward ? ir_backward_find : ir_func_find)(r->m, f->name) != index)
-		rerror(r, &r->tok, "%s @%s is defined twice", backward ? "backward" : "function", f->name);
+	const char *fname = r->m->fnname[index];
+	if ((backward ? ir_backward_find : ir_func_find)(r->m, fname) != index)
+		rerror(r, &r->tok, "%s @%s is defined twice", backward ? "backward" : "function", fname);
+	Func *f = r->m->fn[index] ? r->m->fn[index] : ir_func_make(r->m, index);
 	f->is_kernel = is_kernel;
 	f->backward = backward;
 	f->at.line = kw.line;
