@@ -197,7 +197,10 @@ static int is_entry(const NameSet *bases, const char *s)
 {
 	size_t n = strlen(s);
 	char base[512];
-	for (size_t i = 0; i < KS_NELEM(entry_sfx) && bases->n; i++) {
+	/* every suffix ends in "_forward" or "_backward" */
+	if (!bases->n || n < 8 || s[n - 1] != 'd' || s[n - 2] != 'r')
+		return 0;
+	for (size_t i = 0; i < KS_NELEM(entry_sfx); i++) {
 		size_t k = strlen(entry_sfx[i]);
 		if (n <= k || n - k >= sizeof base || strcmp(s + n - k, entry_sfx[i]))
 			continue;
