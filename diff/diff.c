@@ -136,25 +136,18 @@ void diff_end(Diff *df)
  * functions they were made for. */
 static void reorder(Module *m, int n, const DiffMade *made)
 {
-	int extra = m->nfn - n, k = 0;
-	Func **fn = xmalloc((size_t)(extra ? extra : 1) * sizeof *fn);
 	int32_t *to = xmalloc((size_t)(m->nfn ? m->nfn : 1) * sizeof *to);
+	int k = n;
 	for (int i = 0; i < n; i++)
 		to[i] = i;
 	for (int pass = 0; pass < 3; pass++)
 		for (int i = 0; i < n; i++) {
 			int g = pass == 0 ? made[i].replay : pass == 1 ? made[i].adj : made[i].backward;
-			if (g >= 0) {
-				to[g] = n + k;
-				fn[k++] = m->fn[g];
-			}
+			if (g >= 0)
+				to[g] = k++;
 		}
-	memcpy(m->fn + n, fn, (size_t)extra * sizeof *fn);
-	for (int i = n; i < m->nfn; i++)
-		ir_remap_calls(&m->fn[i]->body, to);
-	ir_index_reset(m);
+	ir_reorder(m, to);
 	free(to);
-	free(fn);
 }
 
 void diff_module(Module *m, const Src *ksrc)

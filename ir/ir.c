@@ -939,8 +939,27 @@ static int find(const Module *cm, const char *name, int backward)
 	return best;
 }
 
-void ir_index_reset(Module *m)
+void ir_reorder(Module *m, const int32_t *to)
 {
+	size_t n = (size_t)(m->nfn ? m->nfn : 1);
+	Func **fn = xmalloc(n * sizeof *fn);
+	const char **name = xmalloc(n * sizeof *name);
+	uint8_t *kind = xmalloc(n);
+	for (int i = 0; i < m->nfn; i++) {
+		fn[to[i]] = m->fn[i];
+		name[to[i]] = m->fnname[i];
+		kind[to[i]] = m->fnkind[i];
+	}
+	memcpy(m->fn, fn, (size_t)m->nfn * sizeof *fn);
+	memcpy(m->fnname, name, (size_t)m->nfn * sizeof *name);
+	memcpy(m->fnkind, kind, (size_t)m->nfn);
+	free(fn);
+	free((void *)name);
+	free(kind);
+	for (int i = 0; i < m->nfn; i++)
+		if (m->fn[i])
+			ir_remap_calls(&m->fn[i]->body, to);
+	/* the name index, made again by the next lookup */
 	if (m->index)
 		memset(m->index, 0, (size_t)m->capindex * sizeof *m->index);
 	m->nindexed = 0;

@@ -429,10 +429,11 @@ int ir_string(Module *m, const char *s);
 void ir_keep_signature(Module *m, Func *f);
 
 /* Make every call in b (nested blocks included) to function i a call to
- * to[i]; after the module's functions moved, ir_index_reset forgets the
- * name index, which the next lookup makes again. */
+ * to[i]. */
 void ir_remap_calls(Block *b, const int32_t *to);
-void ir_index_reset(Module *m);
+/* Move function i of m to index to[i] (a permutation), with its name and
+ * kind, and every call after it. */
+void ir_reorder(Module *m, const int32_t *to);
 
 /* ---- text ------------------------------------------------------------- */
 
