@@ -5,6 +5,7 @@
 #   fuzz-irpipe  IR -> kdiff -> kemit-cpu and kemit-cu
 #   fuzz-gen     kgen's kernels (chosen by the input's bytes) -> the pipeline
 #   fuzz-json    the strict JSON reader of kverify
+#   fuzz-simcode krun's preparation of CUDA code for sim's blocks
 #   make fuzz FUZZ_SECONDS=60     runs each harness that long
 #   make fuzz FUZZ_RUNS=1000000   runs each harness that many inputs
 #   make fuzz FUZZERS=pipe        runs only the harnesses named
@@ -94,3 +95,11 @@ fuzz-build: $(O)/fuzz/fuzz-gen
 fuzz: $(O)/fuzz/corpus-gen/.stamp
 $(O)/fuzz/corpus-gen/.stamp: mk/fuzz.mk
 	$(Q)mkdir -p $(@D) && bash t/fuzz/gen-corpus.sh $(@D) && touch $@
+
+# fuzz-simcode: krun's preparation of CUDA code for sim's cooperating
+# blocks (runtime/run_sim.c), from the CUDA code of the tests.
+FUZZERS += simcode
+fuzz-build: $(O)/fuzz/fuzz-simcode
+fuzz: $(O)/fuzz/corpus-simcode/.stamp
+$(O)/fuzz/corpus-simcode/.stamp: $(wildcard t/run/*.cu t/run/blocks/*.cu)
+	$(Q)mkdir -p $(@D) && for f in $^; do cp $$f $(@D)/$$(echo $$f | tr / _); done && touch $@

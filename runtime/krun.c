@@ -21,6 +21,7 @@
 #include "grammar/ast.h"
 #include "ir/ir.h"
 #include "runtime/run.h"
+#include "runtime/ksynth_sim_hazard.h"
 #include "diff/diff.h"
 
 static void usage(int status)
@@ -464,6 +465,22 @@ static int select_kernels(const Module *m, const Opts *o, const Func **ks)
 	return nk;
 }
 
+/* The code sim compiles, kept for the messages of its hazards (below). */
+static Src sim_code;    /* the code sim compiles, from its first line */
+static int sim_emitted; /* emitted by krun: locate in the kernel source */
+
+/* Note the code sim compiles (its text from code->p + from; given: the
+ * name of the file it came from, else NULL). */
+static void sim_source(const Buf *code, size_t from, const char *given)
+{
+	free((char *)sim_code.text);
+	char *t = xmalloc(code->n - from + 1);
+	memcpy(t, code->p + from, code->n - from);
+	t[code->n - from] = 0;
+	sim_code = (Src){given ? given : "(the CUDA code)", t, code->n - from, 1, NULL};
+	sim_emitted = !given;
+}
+
 /* Does krun emit the code of the float build (or of the double build,
  * dbl) itself, rather than compile the code given?  C it emits is in the
  * checked mode: every array access checked against its shape (emit.h). */
@@ -479,6 +496,7 @@ static void code_of(Buf *code, const Module *m, const Opts *o, const Func **ks, 
 	int given = !emits(o, dbl), grad = o->grad && !dbl;
 	char entry[300];
 	line_directive(code, given ? o->code : o->in, given ? "" : cuda ? ".cu" : ".c");
+	size_t from = code->n;
 	if (given) {
 		Src c;
 		src_read(&c, o->code);
@@ -489,6 +507,9 @@ static void code_of(Buf *code, const Module *m, const Opts *o, const Func **ks, 
 	}
 	if (code->n && code->p[code->n - 1] != '\n')
 		buf_putc(code, '\n');
+	int coop = dev == DEV_SIM && run_sim_prepare(code, from);
+	if (dev == DEV_SIM)
+		sim_source(code, from, given ? o->code : NULL);
 	line_directive(code, "krun-launchers", "");
 	for (int k = 0; k < nk; k++) {
 		for (int back = 0; back <= grad; back++) {
@@ -497,7 +518,7 @@ static void code_of(Buf *code, const Module *m, const Opts *o, const Func **ks, 
 			if (dev == DEV_CPU)
 				run_launcher_c(code, m, f, entry, !given);
 			else if (dev == DEV_SIM)
-				run_launcher_sim(code, m, f, entry);
+				run_launcher_sim(code, m, f, entry, coop);
 		}
 	}
 }
@@ -634,6 +655,115 @@ static void bounds_hook(Host *h)
 {
 	void *p = h ? host_sym(h, "ks_bounds_error") : NULL;
 	void (*fn)(const char *, int, int, int, const long long *, const int *) = bounds_error;
+	if (p)
+		memcpy(p, &fn, sizeof fn);
+}
+
+/* ---- a hazard of sim's cooperating blocks -------------------------------
+
+   sim runs the threads of a block together when the code has shared
+   memory or barriers, and checks each access of a shared array
+   (runtime/ksynth_sim_block.h): a race, a read of what no thread wrote,
+   an index outside the array, a barrier some threads do not reach.  The
+   shim gives the lines of the code as compiled; an emitted statement's
+   `// line N` says which line of the kernel source it came from.  krun
+   reports the hazard as a located error there (in given code without
+   those comments, at the code's own line) and exits 1. */
+
+/* The kernel source's line of the code's line l: its `// line N`, else
+ * 0. */
+static int sim_source_line(int l)
+{
+	const char *p = sim_code.text, *e = p + sim_code.len;
+	for (int k = 1; k < l && p < e; k++) {
+		const char *nl = memchr(p, '\n', (size_t)(e - p));
+		p = nl ? nl + 1 : e;
+	}
+	const char *nl = p < e ? memchr(p, '\n', (size_t)(e - p)) : NULL, *end = nl ? nl : e;
+	for (const char *q = p; q + 8 <= end; q++)
+		if (!memcmp(q, "// line ", 8))
+			return atoi(q + 8);
+	return 0;
+}
+
+/* "line N" of the source a message is located in, for the code's line l. */
+static void sim_where(char *buf, size_t n, unsigned l)
+{
+	int s = sim_emitted ? sim_source_line((int)l) : (int)l;
+	if (s)
+		snprintf(buf, n, "line %d", s);
+	else
+		snprintf(buf, n, "line %u of the CUDA code", l);
+}
+
+/* The column of line l's first character other than a blank, in src
+ * (1 where src has no text). */
+static int first_col(const Src *src, int l)
+{
+	const char *p = src->text, *e = p ? p + src->len : NULL;
+	if (!p)
+		return 1;
+	for (int k = 1; k < l && p < e; k++) {
+		const char *nl = memchr(p, '\n', (size_t)(e - p));
+		p = nl ? nl + 1 : e;
+	}
+	int col = 1;
+	while (p < e && (*p == ' ' || *p == '\t'))
+		p++, col++;
+	return col;
+}
+
+/* Where the code's line l is: the kernel source's line its `// line N`
+ * names (for code krun emitted), else the code's own line l. */
+static int sim_locate(unsigned l, const Src **src)
+{
+	int n = sim_emitted ? sim_source_line((int)l) : 0;
+	*src = n ? &bounds_src : &sim_code;
+	return n ? n : (int)l;
+}
+
+static KS_NORETURN void sim_hazard(int kind, const char *array, long long index, unsigned block, unsigned t1,
+				   unsigned line1, unsigned t2, unsigned line2)
+{
+	run_unguard();
+	char w1[64], w2[64];
+	sim_where(w1, sizeof w1, line1);
+	sim_where(w2, sizeof w2, line2);
+	const Src *src;
+	int at = sim_locate(kind == KS_SIM_DIVERGE ? line1 : line2, &src), col = first_col(src, at);
+	if (kind == KS_SIM_DIVERGE)
+		ks_error_at(src, at, col,
+			    "in kernel %s, block %u: thread %u waits at the barrier of %s while thread %u has "
+			    "returned (a barrier in divergent code)",
+			    bounds_kernel, block, t1, w1, t2);
+	if (kind == KS_SIM_TWO_BARRIERS)
+		ks_error_at(src, at, col,
+			    "in kernel %s, block %u: thread %u waits at the barrier of %s and thread %u at "
+			    "the barrier of %s (a barrier in divergent code)",
+			    bounds_kernel, block, t1, w1, t2, w2);
+	if (kind == KS_SIM_BOUNDS)
+		ks_error_at(src, at, col,
+			    "shared array %s[%lld] is out of bounds in kernel %s (thread %u of block %u)", array,
+			    index, bounds_kernel, t2, block);
+	if (kind == KS_SIM_UNINIT)
+		ks_error_at(src, at, col,
+			    "in kernel %s, block %u: thread %u reads shared %s[%lld], which no thread of the "
+			    "block has written",
+			    bounds_kernel, block, t2, array, index);
+	const char *v1 = kind == KS_SIM_RACE_RW ? "reads" : "writes",
+		   *v2 = kind == KS_SIM_RACE_WR ? "reads" : "writes";
+	ks_error_at(src, at, col,
+		    "data race on shared %s[%lld] in kernel %s, block %u: thread %u %s it at %s and thread %u "
+		    "%s it at %s, with no barrier between",
+		    array, index, bounds_kernel, block, t1, v1, w1, t2, v2, w2);
+}
+
+/* Point sim's code's ks_sim_hazard (code with shared memory or barriers
+ * has one) at sim_hazard. */
+static void sim_hook(Host *h)
+{
+	void *p = h ? host_sym(h, "ks_sim_hazard") : NULL;
+	void (*fn)(int, const char *, long long, unsigned, unsigned, unsigned, unsigned, unsigned) = sim_hazard;
 	if (p)
 		memcpy(p, &fn, sizeof fn);
 }
@@ -1169,6 +1299,8 @@ static int run_loaded(const Module *m, const Src *src, const Opts *o, const Func
 	run_seal();
 	bounds_hook(host);
 	bounds_hook(dbl);
+	if (o->device == DEV_SIM)
+		sim_hook(host);
 	if (o->coverage && nk)
 		cover_hook(host, o);
 	int status = 0;

@@ -9,7 +9,9 @@
  * variables the simulator sets before it calls a __global__ function for
  * each thread in turn, and implements the atomics and bit casts that
  * ksynth.h uses as plain sequential operations: the simulator runs one
- * thread at a time, so a read-modify-write cannot be interleaved.
+ * thread at a time, so a read-modify-write cannot be interleaved.  Code
+ * with shared memory or barriers runs a block's threads as cooperating
+ * fibers, its shared arrays checked for races (ksynth_sim_block.h).
  */
 #ifndef KSYNTH_SIM_H
 #define KSYNTH_SIM_H
@@ -27,6 +29,9 @@
 #define __device__
 #define __host__
 #define __forceinline__ inline
+/* one per block, as blocks run one at a time; krun compiles a shared
+ * array as a checked one (KS_SIM_SHARED), this is for the rest */
+#define __shared__ static
 
 struct ks_sim_dim3 {
 	unsigned x, y, z;
@@ -149,5 +154,7 @@ template <typename T> static inline T atomicCAS(T *p, T compare, T v)
 		*p = v;
 	return old;
 }
+
+#include "ksynth_sim_block.h"
 
 #endif

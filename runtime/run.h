@@ -207,7 +207,16 @@ void run_flat_free(const Func *flat, const Func *f);
 int run_flat_count(const Func *f);
 
 void run_launcher_c(Buf *b, const Module *m, const Func *f, const char *entry, int views);
-void run_launcher_sim(Buf *b, const Module *m, const Func *f, const char *entry);
+/* coop: the code has shared memory or barriers (run_sim_prepare), and
+ * each block's threads run as cooperating fibers (ksynth_sim_block.h). */
+void run_launcher_sim(Buf *b, const Module *m, const Func *f, const char *entry, int coop);
+
+/* ---- sim's cooperating blocks (run_sim.c) -------------------------- */
+
+/* Make the CUDA code from offset from on ready for sim: each shared
+ * array's declaration becomes a checked one.  Does the code declare
+ * shared memory or call __syncthreads()? */
+int run_sim_prepare(Buf *code, size_t from);
 
 /* ---- host compilation (run_host.c) -------------------------------- */
 

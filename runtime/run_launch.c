@@ -195,21 +195,22 @@ void run_launcher_c(Buf *b, const Module *m, const Func *f, const char *entry, i
 	buf_puts(b, "}\n");
 }
 
-void run_launcher_sim(Buf *b, const Module *m, const Func *f, const char *entry)
+void run_launcher_sim(Buf *b, const Module *m, const Func *f, const char *entry, int coop)
 {
 	buf_printf(b,
-		   "\n/* krun: runs the grid of %s on the host, one (block, thread) after\n"
-		   " * the other, through the shim's ks_sim_grid and ks_sim_thread */\n",
-		   entry);
+		   "\n/* krun: runs the grid of %s on the host, %s,\n"
+		   " * through the shim's ks_sim_grid and ks_sim_run */\n",
+		   entry,
+		   coop ? "each block's threads as cooperating fibers" : "one (block, thread) after the other");
 	buf_printf(b,
 		   "extern \"C\" void ks_launch_%s(const int *dim, void **a, const int (*shape)[4], "
 		   "int blocks, int threads)\n{\n",
 		   entry);
 	views_of(b, m, f, 0, "\t");
-	buf_puts(b, "\tks_sim_grid((unsigned)blocks, (unsigned)threads);\n"
-		    "\tfor (int bi = 0; bi < blocks; bi++) {\n"
-		    "\t\tfor (int ti = 0; ti < threads; ti++) {\n"
-		    "\t\t\tks_sim_thread((unsigned)bi, (unsigned)ti);\n");
-	call(b, m, f, entry, 0, "\t\t\t");
-	buf_puts(b, "\t\t}\n\t}\n}\n");
+	buf_printf(b,
+		   "\tks_sim_grid((unsigned)blocks, (unsigned)threads);\n"
+		   "\tks_sim_run((unsigned)blocks, (unsigned)threads, %d, [&] {\n",
+		   coop);
+	call(b, m, f, entry, 0, "\t\t");
+	buf_puts(b, "\t});\n}\n");
 }

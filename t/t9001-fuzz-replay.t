@@ -26,7 +26,9 @@ kir=(t/fuzz/findings/*.kir samples/*/*.kir t/ir/*.kir t/ir-errors/*.kir t/emit/*
 # (t/fuzz/gen-corpus.sh) and what it found (t/fuzz/findings/*.gen)
 mkdir -p "$TMP/gen" && bash t/fuzz/gen-corpus.sh "$TMP/gen"
 gen=("$TMP"/gen/* $(ls t/fuzz/findings/*.gen 2>/dev/null))
-for h in front:py ir:kir pipe:py irpipe:kir gen:gen; do
+# fuzz-simcode reads CUDA code: the tests' own
+cu=(t/run/*.cu t/run/blocks/*.cu $(ls t/fuzz/findings/*.cu 2>/dev/null))
+for h in front:py ir:kir pipe:py irpipe:kir gen:gen simcode:cu; do
 	name=${h%%:*}
 	if ! cc $FLAGS -o "$TMP/replay-$name" t/fuzz/replay.c "t/fuzz/fuzz-$name.c" "$LIB" -lm \
 		>"$TMP/err" 2>&1; then
@@ -38,6 +40,7 @@ for h in front:py ir:kir pipe:py irpipe:kir gen:gen; do
 	py) set -- "${py[@]}" ;;
 	kir) set -- "${kir[@]}" ;;
 	gen) set -- "${gen[@]}" ;;
+	cu) set -- "${cu[@]}" ;;
 	esac
 	timeout 300 "$TMP/replay-$name" "$@" >"$TMP/out" 2>&1
 	st=$?
