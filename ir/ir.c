@@ -941,7 +941,9 @@ static int find(const Module *cm, const char *name, int backward)
 
 void ir_reorder(Module *m, const int32_t *to)
 {
-	size_t n = (size_t)(m->nfn ? m->nfn : 1);
+	if (!m->nfn)
+		return; /* a module of no function: nothing to move (and no arrays) */
+	size_t n = (size_t)m->nfn;
 	Func **fn = xmalloc(n * sizeof *fn);
 	const char **name = xmalloc(n * sizeof *name);
 	uint8_t *kind = xmalloc(n);

@@ -34,13 +34,17 @@ $(O)/fuzz/.deps-ok: mk/deps.sh
 	$(Q)sh mk/deps.sh fuzz
 	$(Q)mkdir -p $(@D) && touch $@
 
+# the objects depend on the headers they include (-MMD): a changed struct
+# must not leave objects of the old layout behind
 $(O)/fuzz/obj/gen/%.o: $(O)/gen/%.c | $(O)/fuzz/.deps-ok
 	$(Q)mkdir -p $(@D)
-	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -Igrammar -c -o $@ $<
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -Igrammar -MMD -MP -c -o $@ $<
 
 $(O)/fuzz/obj/%.o: %.c | $(O)/fuzz/.deps-ok $(GEN_HDR)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -c -o $@ $<
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -MMD -MP -c -o $@ $<
+
+-include $(FUZZ_OBJ:%.o=%.d)
 
 $(O)/fuzz/fuzz-%: t/fuzz/fuzz-%.c t/fuzz/pipeline.h $(FUZZ_OBJ)
 	$(call msg,FUZZCC,$@)
