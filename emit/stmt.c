@@ -309,6 +309,8 @@ static void emit_tid(Emitter *e, const Inst *in, int depth)
 {
 	for (int k = 0; k < in->nres; k++) {
 		int r = in->res[k];
+		if (e->f->val[r].kind == VK_TEMP && !e->v[r].uses)
+			continue; /* a dropped `_` of i, _, _ = wp.tid() */
 		indent(e, depth);
 		fprintf(e->out, "%s%s = tid%d;", decl_inline(e, r) && in == first_occ(e, r) ? "int " : "",
 			e->v[r].name, k);

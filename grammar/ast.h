@@ -109,17 +109,21 @@ void ks_parse(Parse *p, const Src *s, Arena *arena);
  * memory: a first pass over the pieces of pieces.c reads the module level
  * (imports, constants, structs) and notes each def, its calls and where
  * it is; then the defs are parsed again, lowered, verified and handed on
- * one at a time, callees first.  ks_frontend_file writes the IR of the
- * file at path ("-": standard input) to outpath, each def's body freed once
- * printed; ks_frontend returns the module of a text in memory. */
+ * one at a time, callees first.  Host Python around the kernels is
+ * skipped.  ks_frontend_file writes the IR of the file at path ("-":
+ * standard input) to outpath, each def's body freed once printed; with
+ * keep_going, a def that does not compile is reported and left out, and
+ * it returns how many were.  ks_frontend returns the module of a text in
+ * memory. */
 struct Module;
-void ks_frontend_file(const char *path, const char *outpath);
+int ks_frontend_file(const char *path, const char *outpath, int keep_going);
 struct Module *ks_frontend(const Src *s);
 
-/* A kernel source in pieces (pieces.c): a piece starts at a decorator
- * that begins a logical line, so that parsing the pieces one by one gives
- * the statements of the whole file, each at its own line.  pieces_scan is
- * the first pass over in: v[i] is where piece i starts, v[n] the end. */
+/* A Warp module in pieces (pieces.c): a piece is a top-level statement
+ * (a def or class with its decorators, an import, an assignment, an if
+ * with its else...), so that parsing the pieces one by one gives the
+ * statements of the whole file, each at its own line.  pieces_scan is the
+ * first pass over in: v[i] is where piece i starts, v[n] the end. */
 typedef struct Piece {
 	long off;
 	int line0;
@@ -127,6 +131,8 @@ typedef struct Piece {
 typedef struct Pieces {
 	Piece *v;
 	int n, cap;
+	int rest; /* the piece that holds the rest of the file where the
+		     scanner stopped following it, or -1 */
 } Pieces;
 void pieces_scan(Pieces *pc, Lines *in, Arena *a);
 

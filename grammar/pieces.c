@@ -1,18 +1,21 @@
 /*
- * pieces.c: where a kernel source's top-level definitions start, so that
- * the front end can read the file one definition at a time and its memory
+ * pieces.c: where a Warp module's top-level statements start, so that the
+ * front end can read the file one statement at a time — the kernels in
+ * it, and the host Python around them, which it skips — and its memory
  * does not grow with the file (see ast.h).
  *
- * A piece starts at a line whose first byte is '@' (a decorator) that is
- * the start of a logical line — outside brackets and strings, after no
- * backslash continuation — and whose previous logical line is not itself
- * a decorator; the first piece is the head (imports, docstring) up to the
- * first such line.  At such a line the lexer has closed every block, so
- * parsing the pieces one by one gives the statements the whole file
- * gives, each at its own line.  Where the scanner cannot follow the text
- * exactly (a string prefix, a backslash outside a string, a control byte,
- * non-ASCII text, unbalanced brackets), it stops cutting: the rest of the
- * file is one piece, which the lexer reads as it would the whole.
+ * A piece starts at the start of a logical line (outside brackets and
+ * strings, after no backslash continuation) whose first byte is neither
+ * a blank nor a comment, unless that line continues the statement before
+ * it: a decorator's def or class, or the else, elif, except or finally of
+ * a compound statement.  At such a line the lexer has closed every block,
+ * so parsing the pieces one by one gives the statements the whole file
+ * gives, each at its own line.  Strings may carry a prefix (r, b, f, u,
+ * rb, ...) and any bytes; a byte past ASCII elsewhere is part of a name.
+ * Where the scanner cannot follow the text exactly (a NUL or other
+ * control byte, a backslash outside a string that does not end its line,
+ * unbalanced brackets), it stops cutting: the rest of the file is one
+ * piece, which the lexer reads as it would the whole.
  */
 #include <string.h>
 
@@ -25,7 +28,22 @@ typedef struct Scan {
 
 static int is_ident(int c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c >= 0x80;
+}
+
+/* Do the name bytes l[from, to) make a string prefix (r, b, f, u, rb,
+ * br, fr, rf, in either case)? */
+static int string_prefix(const unsigned char *l, size_t from, size_t to)
+{
+	if (to - from > 2)
+		return 0;
+	int r = 0, b = 0, f = 0, u = 0;
+	for (size_t i = from; i < to; i++) {
+		int c = l[i] | 0x20;
+		r += c == 'r', b += c == 'b', f += c == 'f', u += c == 'u';
+	}
+	size_t n = to - from;
+	return r + b + f + u == (int)n && r <= 1 && b <= 1 && f <= 1 && u <= 1 && !(b && f) && (!u || n == 1);
 }
 
 /* Follow one physical line: brackets, strings, comments, continuation.
@@ -35,7 +53,7 @@ static int scan_line(Scan *sc, const unsigned char *l, size_t len)
 	sc->cont = 0;
 	for (size_t i = 0; i < len;) {
 		int c = l[i];
-		if (c == 0 || c == '\r' || c == '\f' || c == '\v' || c >= 0x80)
+		if (c == 0 || (c < 32 && c != '\t' && c != '\n' && c != '\r' && c != '\f'))
 			return 0;
 		if (sc->str) {
 			if (c == '\\') {
@@ -56,8 +74,11 @@ static int scan_line(Scan *sc, const unsigned char *l, size_t len)
 		if (c == '#')
 			break;
 		if (c == '"' || c == '\'') {
-			if (i > 0 && is_ident(l[i - 1]))
-				return 0; /* a string prefix */
+			size_t from = i;
+			while (from > 0 && is_ident(l[from - 1]))
+				from--;
+			if (from < i && !string_prefix(l, from, i))
+				return 0;
 			sc->str = c;
 			sc->triple = i + 2 < len && l[i + 1] == c && l[i + 2] == c;
 			i += sc->triple ? 3 : 1;
@@ -70,10 +91,11 @@ static int scan_line(Scan *sc, const unsigned char *l, size_t len)
 			if (sc->depth-- == 0)
 				return 0;
 		} else if (c == '\\') {
-			if (i + 1 >= len || l[i + 1] != '\n')
+			size_t k = i + 1 < len && l[i + 1] == '\r' ? i + 2 : i + 1;
+			if (k >= len || l[k] != '\n')
 				return 0;
 			sc->cont = 1;
-			i += 2;
+			i = k + 1;
 			continue;
 		}
 		i++;
@@ -87,12 +109,26 @@ static void add(Pieces *pc, Arena *a, long off, int line0)
 	pc->v[pc->n++] = (Piece){off, line0};
 }
 
+/* Does the logical line l (at a statement's start) continue the
+ * compound statement above it: else, elif, except, finally? */
+static int continues(const unsigned char *l, size_t n)
+{
+	static const char *const kw[] = {"else", "elif", "except", "finally"};
+	for (int k = 0; k < 4; k++) {
+		size_t m = strlen(kw[k]);
+		if (n >= m && !memcmp(l, kw[k], m) && (n == m || !is_ident(l[m])))
+			return 1;
+	}
+	return 0;
+}
+
 void pieces_scan(Pieces *pc, Lines *in, Arena *a)
 {
 	memset(pc, 0, sizeof *pc);
 	Scan sc = {0};
 	int line = 0, follow = 1, prev_at = 0;
 	long len = 0; /* of the piece at hand */
+	pc->rest = -1;
 	add(pc, a, 0, 1);
 	while (lines_next(in)) {
 		const unsigned char *l = (const unsigned char *)in->p;
@@ -100,18 +136,22 @@ void pieces_scan(Pieces *pc, Lines *in, Arena *a)
 		line++;
 		if (follow) {
 			int start = !sc.depth && !sc.str && !sc.cont;
-			if (start && l[0] == '@' && !prev_at && len) {
+			int code = n && l[0] != ' ' && l[0] != '\t' && l[0] != '#' && l[0] != '\n' &&
+				   l[0] != '\r' && l[0] != '\f';
+			if (start && code && !prev_at && !continues(l, n) && len) {
 				add(pc, a, in->off, line);
 				len = 0;
 			}
 			if (start) {
 				size_t k = 0;
-				while (k < n && (l[k] == ' ' || l[k] == '\t'))
+				while (k < n && (l[k] == ' ' || l[k] == '\t' || l[k] == '\f'))
 					k++;
-				if (k < n && l[k] != '#' && l[k] != '\n')
+				if (k < n && l[k] != '#' && l[k] != '\n' && l[k] != '\r')
 					prev_at = l[0] == '@';
 			}
 			follow = scan_line(&sc, l, n);
+			if (!follow)
+				pc->rest = pc->n - 1;
 		}
 		len += (long)n;
 	}

@@ -57,6 +57,21 @@ void map_put(Arena *a, Map *mp, const char *k, int v)
 /* The def called name: its index, or -1. */
 int def_find(Sema *s, const char *name) { return map_get(&s->defs, name); }
 
+void skip_name(Sema *s, const char *name, int line, const char *why)
+{
+	arena_grow(s->a, (void **)&s->host, &s->caphost, s->nhost + 1, sizeof *s->host);
+	s->host[s->nhost] = (struct Skipped){line, why ? arena_strdup(s->a, why) : NULL};
+	map_put(s->a, &s->skipped, arena_strdup(s->a, name), s->nhost++);
+}
+
+void skipped_use(Sema *s, const Node *n, int k)
+{
+	const struct Skipped *h = &s->host[k];
+	if (!h->why)
+		ERR(n, "'%s' is not a constant Warp can capture (see its assignment at module level)", n->name);
+	ERR(n, "'%s' is not something a kernel can use: %s (line %d)", n->name, h->why, h->line);
+}
+
 /* ---- messages -------------------------------------------------------------- */
 
 /* A type as a Python user writes it: "float", "vec3d", "array(float)",

@@ -88,6 +88,7 @@ typedef struct Def {
 	int line, col;
 	int kernel, no_backward;
 	int piece, stmt; /* where it is: its piece, and its statement there */
+	int failed;      /* --keep-going: it did not compile */
 	Node *node;      /* its syntax, while that piece is parsed */
 	Call *call;      /* the calls in its body */
 	int ncall, capcall;
@@ -117,7 +118,12 @@ typedef struct Sema {
 	Map consts; /* name → index in cval */
 	Const *cval;
 	int ncval, capcval;
-	Map skipped;
+	Map skipped; /* name → index in host: what a kernel cannot use */
+	struct Skipped {
+		int line;
+		const char *why; /* NULL: a module value that is not a constant */
+	} * host;
+	int nhost, caphost;
 	Map typealias; /* name → Type */
 	const char *math_as, *np_as;
 
@@ -179,6 +185,12 @@ static inline Type ty_of(const Sema *s, int v) { return s->f->val[v].ty; }
 
 /* sema.c: names, state, messages, emitting */
 int map_get(const Map *mp, const char *k);
+/* A name the module binds to what a kernel cannot use (host Python, a
+ * value that is not a constant, a def that did not compile): why, or NULL
+ * for a value that is not a constant. */
+void skip_name(Sema *s, const char *name, int line, const char *why);
+/* The error for a use at n of the skipped name n->name (k: its index). */
+KS_NORETURN void skipped_use(Sema *s, const Node *n, int k);
 void map_put(Arena *a, Map *mp, const char *k, int v);
 int def_find(Sema *s, const char *name);
 const char *uty(Type t);
@@ -243,6 +255,8 @@ int lang_call(Sema *s, Node *e, const char *name, Target *t, int want);
 
 /* sema_stmt.c */
 void tuple_targets(Sema *s, Node *lhs);
+int dropped_target(const Node *lhs, int i);
+int tuple_target(Sema *s, Node *lhs, int i, Type ty);
 void check_ret_type(Sema *s, Node *at, Type t);
 void stmt(Sema *s, Node *n);
 

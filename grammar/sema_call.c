@@ -306,11 +306,8 @@ int several(Sema *s, Node *e, const char *name, int row0, Node *lhs, int want)
 		if (lhs->nkid != nout)
 			ERR(lhs, "cannot unpack %d values returned by %s() into %d names", nout, what, lhs->nkid);
 		tuple_targets(s, lhs);
-		for (int k = 0; k < nout; k++) {
-			res[k] = map_get(&s->names, lhs->kid[k]->name);
-			if (res[k] >= 0 && ty_of(s, res[k]) != rt[k])
-				type_mismatch(s, lhs->kid[k], lhs->kid[k]->name, ty_of(s, res[k]), rt[k]);
-		}
+		for (int k = 0; k < nout; k++)
+			res[k] = tuple_target(s, lhs, k, rt[k]);
 		/* Python binds the names after evaluating the call */
 		for (int k = 0; k < nout; k++)
 			if (res[k] < 0)
@@ -402,6 +399,8 @@ int callee_of(Sema *s, const Node *e)
 	if (e->kind != N_CALL || e->kid[0]->kind != N_NAME)
 		return -1;
 	int d = def_find(s, e->kid[0]->name);
+	if (d >= 0 && s->def[d].failed)
+		ERR(e, "'%s' (line %d) does not compile", s->def[d].name, s->def[d].line);
 	return d >= 0 && !s->def[d].kernel ? d : -1;
 }
 
@@ -531,6 +530,8 @@ int call(Sema *s, Node *e, Target *t, int want)
 			ERR(fn, "'%s' is a variable, not a function", name);
 		if (d >= 0 && s->def[d].kernel)
 			ERR(e, "kernels cannot be called from kernels or functions; use a wp.func");
+		if (d >= 0 && s->def[d].failed)
+			ERR(e, "'%s' (line %d) does not compile", name, s->def[d].line);
 		if (d >= 0) {
 			Func *g = s->m->fn[d];
 			int32_t res[MAXOPS];
@@ -574,6 +575,9 @@ int call(Sema *s, Node *e, Target *t, int want)
 			print_call(s, e);
 			return -1;
 		}
+		int k = map_get(&s->skipped, name);
+		if (k >= 0)
+			skipped_use(s, fn, k);
 		ERR(fn, "name '%s' is not defined", name);
 	}
 	if (is_wp_attr(fn)) {

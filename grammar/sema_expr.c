@@ -370,8 +370,9 @@ int name_value(Sema *s, Node *e)
 		ERR(e, "function '%s' can only be called", e->name);
 	if (!strcmp(e->name, "wp"))
 		ERR(e, "'wp' can only be used as wp.NAME");
-	if (map_get(&s->skipped, e->name) >= 0)
-		ERR(e, "'%s' is not a constant Warp can capture (see its assignment at module level)", e->name);
+	int k = map_get(&s->skipped, e->name);
+	if (k >= 0)
+		skipped_use(s, e, k);
 	ERR(e, "name '%s' is not defined", e->name);
 }
 

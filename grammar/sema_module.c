@@ -18,6 +18,7 @@
  * module keeps every body.  Errors are located in the piece at hand, and
  * show their line from the whole text wherever it is.
  */
+#include <ctype.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,7 +118,7 @@ static void module_assign(Sema *s, Node *n)
 		map_put(s->a, &s->typealias, arena_strdup(s->a, lhs->name), ann_type(s, rhs));
 		return;
 	}
-	map_put(s->a, &s->skipped, arena_strdup(s->a, lhs->name), 1);
+	skip_name(s, lhs->name, lhs->line, NULL);
 }
 
 /* The front end at work: the module, the text and its pieces, and what
@@ -136,9 +137,13 @@ typedef struct Front {
 	int parsed; /* the piece in ast, or -1 */
 	Parse p;
 	Src piece;
-	int whole;  /* keep every body (in memory) */
-	FILE *out;  /* else print each def there */
-	Arena keep; /* the module's own arena while a body is built */
+	int whole;      /* keep every body (in memory) */
+	int keep_going; /* report a def that does not compile, and go on */
+	int failed;     /* how many did not */
+	int have_wp;    /* the first pass has read `import warp as wp` */
+	int nstmt;      /* the module-level statements it has read */
+	FILE *out;      /* else print each def there */
+	Arena keep;     /* the module's own arena while a body is built */
 } Front;
 
 /* The name interned: one copy of each name the calls of the module use. */
@@ -353,36 +358,317 @@ static Node *parse_piece(Front *fr, int k)
 	return fr->p.module;
 }
 
-/* The first pass: the module level, and the defs noted. */
+/* ---- host Python ------------------------------------------------------ */
+
+enum { P_BLANK, P_KERNEL, P_MODULE };
+
+/* The first line of [p, e) that holds code (not blank, not a comment):
+ * its start, and in *line its number counted from 0. */
+static const char *first_code(const char *p, const char *e, int *line)
+{
+	for (*line = 0; p < e; ++*line) {
+		const char *q = p;
+		while (q < e && (*q == ' ' || *q == '\t' || *q == '\f' || *q == '\r'))
+			q++;
+		if (q < e && *q != '#' && *q != '\n')
+			return p;
+		const char *nl = memchr(p, '\n', (size_t)(e - p));
+		p = nl ? nl + 1 : e;
+	}
+	return NULL;
+}
+
+/* Does the text at l (to e) begin with word w? */
+static int starts(const char *l, const char *e, const char *w)
+{
+	size_t n = strlen(w);
+	return (size_t)(e - l) >= n && !memcmp(l, w, n) &&
+	       ((size_t)(e - l) == n || !(isalnum((unsigned char)l[n]) || l[n] == '_'));
+}
+
+/* What a piece whose first code is at l is: a def or class of the kernel
+ * language (its first decorator @wp.kernel, @wp.func or @wp.struct), or
+ * a statement of the module level, which may be host Python. */
+static int piece_kind(const char *l, const char *e)
+{
+	if (!l)
+		return P_BLANK;
+	if (*l == '@') {
+		const char *q = l + 1;
+		while (q < e && (*q == ' ' || *q == '\t'))
+			q++;
+		if (starts(q, e, "wp.kernel") || starts(q, e, "wp.func") || starts(q, e, "wp.struct"))
+			return P_KERNEL;
+	}
+	return P_MODULE;
+}
+
+/* Copy the name at *p (to e) into buf, advancing *p: a dotted name when
+ * dots. */
+static int take_name(const char **p, const char *e, char *buf, size_t n, int dots)
+{
+	const char *q = *p;
+	while (q < e &&
+	       (isalnum((unsigned char)*q) || *q == '_' || (unsigned char)*q >= 0x80 || (dots && *q == '.')))
+		q++;
+	size_t k = (size_t)(q - *p);
+	if (!k || k >= n || isdigit((unsigned char)**p))
+		return 0;
+	memcpy(buf, *p, k);
+	buf[k] = 0;
+	*p = q;
+	return 1;
+}
+
+static const char *skip_blanks(const char *p, const char *e)
+{
+	while (p < e && (*p == ' ' || *p == '\t' || *p == '(' || *p == ')' || *p == '\\' || *p == '\r'))
+		p++;
+	return p;
+}
+
+/* Note the names the host statement at l binds (`NAME = ...`, `A, B =
+ * ...`, a def or class after its decorators, an import), each skipped
+ * with why, so that a kernel that uses one is told what it is. */
+static void host_binds(Sema *s, const char *l, const char *e, int line, const char *why)
+{
+	char name[256];
+	while (l < e && *l == '@') { /* decorators */
+		const char *nl = memchr(l, '\n', (size_t)(e - l));
+		l = nl ? nl + 1 : e;
+		line++;
+		while (l < e && (*l == ' ' || *l == '\t'))
+			l++;
+	}
+	const char *q = l;
+	if (starts(q, e, "async"))
+		q = skip_blanks(q + 5, e);
+	if (starts(q, e, "def") || starts(q, e, "class")) {
+		q = skip_blanks(q + (*q == 'd' ? 3 : 5), e);
+		if (take_name(&q, e, name, sizeof name, 0))
+			skip_name(s, name, line, why);
+		return;
+	}
+	if (starts(q, e, "import") || starts(q, e, "from")) {
+		int from = *q == 'f';
+		if (from) { /* from X import ... */
+			const char *imp = q;
+			while (imp < e && *imp != '\n' && !starts(imp, e, "import"))
+				imp++;
+			if (imp >= e || *imp == '\n' || !(imp[-1] == ' ' || imp[-1] == '\t'))
+				return;
+			q = imp;
+		}
+		q = skip_blanks(q + 6, e);
+		for (;;) {
+			if (!take_name(&q, e, name, sizeof name, !from))
+				return;
+			q = skip_blanks(q, e);
+			if (starts(q, e, "as")) {
+				q = skip_blanks(q + 2, e);
+				if (!take_name(&q, e, name, sizeof name, 0))
+					return;
+				q = skip_blanks(q, e);
+			}
+			char *dot = strchr(name, '.');
+			if (dot)
+				*dot = 0; /* import a.b binds a */
+			skip_name(s, name, line, why);
+			if (q >= e || *q != ',')
+				return;
+			q = skip_blanks(q + 1, e);
+		}
+	}
+	/* NAME [, NAME]... [: T] = ... (or an augmented assignment) */
+	for (int k = 0; k < 64; k++) {
+		if (!take_name(&q, e, name, sizeof name, 0))
+			return;
+		const char *t = skip_blanks(q, e);
+		if (t < e && *t == ',') {
+			skip_name(s, name, line, why);
+			q = skip_blanks(t + 1, e);
+			continue;
+		}
+		if (t < e && (*t == '=' || *t == ':' || (t + 1 < e && strchr("+-*/%|&^@", *t) && t[1] == '=')))
+			skip_name(s, name, line, why);
+		return;
+	}
+}
+
+/* Report the kernel name defined at line, col inside a Python function. */
+static void report_factory(Front *fr, int line, int col, const char *name)
+{
+	char what[300];
+	snprintf(what, sizeof what, "kernel %s: ", name);
+	jmp_buf here, *const outer = ks_recover;
+	if (!setjmp(here)) {
+		ks_recover = fr->keep_going ? &here : outer;
+		ks_errwhat = fr->keep_going ? what : NULL;
+		ks_error_at(&fr->piece, line, col,
+			    "%s%s is defined inside a Python function, which builds it when it runs (a kernel "
+			    "factory): kernels are compiled from the module level only",
+			    fr->keep_going ? "" : "kernel ", fr->keep_going ? "it" : name);
+	}
+	ks_recover = outer;
+	ks_errwhat = NULL;
+	fr->failed++;
+}
+
+/* A kernel defined inside the Python function or class of the host
+ * piece [l, e) (a kernel factory: Warp builds it when the function runs,
+ * from values it captures): each is reported, as a def that does not
+ * compile. */
+static void factories(Front *fr, const char *l, const char *e, int line)
+{
+	for (const char *p = l; p < e; line++) {
+		const char *nl = memchr(p, '\n', (size_t)(e - p)), *end = nl ? nl : e, *q = p;
+		while (q < end && (*q == ' ' || *q == '\t'))
+			q++;
+		if (q > p && q < end && *q == '@' && starts(q + 1, end, "wp.kernel")) {
+			const char *d = nl ? nl + 1 : e;
+			char name[256] = "?";
+			while (d < e && (*d == ' ' || *d == '\t' || *d == '@')) {
+				if (*d == '@') { /* another decorator line */
+					const char *n2 = memchr(d, '\n', (size_t)(e - d));
+					d = n2 ? n2 + 1 : e;
+				} else {
+					d++;
+				}
+			}
+			if (starts(d, e, "def")) {
+				d = skip_blanks(d + 3, e);
+				take_name(&d, e, name, sizeof name, 0);
+			}
+			report_factory(fr, line, (int)(q - p) + 1, name);
+		}
+		p = nl ? nl + 1 : e;
+	}
+}
+
+/* Note def n, the st-th statement of piece k, with its DEF_* flags. */
+static void note_def(Front *fr, Node *n, int k, int st, int flags)
+{
+	Sema *s = &fr->s;
+	if (s->ndef == s->capdef) {
+		s->capdef = s->capdef ? 2 * s->capdef : 64;
+		s->def = xrealloc(s->def, (size_t)s->capdef * sizeof *s->def);
+	}
+	Def *d = &s->def[s->ndef];
+	memset(d, 0, sizeof *d);
+	d->name = arena_strdup(s->a, n->name);
+	d->line = n->line;
+	d->col = n->col;
+	d->kernel = (flags & DEF_KERNEL) != 0;
+	d->no_backward = (flags & DEF_NO_BACKWARD) != 0;
+	d->piece = k;
+	d->stmt = st;
+	def_defaults(s, d, n);
+	collect_calls(fr, d, kid(n, 3));
+	map_put(s->a, &s->defs, d->name, s->ndef++);
+}
+
+/* "kernel NAME: ", "function NAME: " or "struct NAME: " for the def or
+ * class at l (after its decorators), into buf. */
+static const char *what_of(const char *l, const char *e, char *buf, size_t n)
+{
+	int kernel = *l == '@' && starts(l + 1, e, "wp.kernel");
+	while (l < e && *l == '@') {
+		const char *nl = memchr(l, '\n', (size_t)(e - l));
+		l = nl ? nl + 1 : e;
+		while (l < e && (*l == ' ' || *l == '\t'))
+			l++;
+	}
+	char name[256] = "?";
+	int cls = starts(l, e, "class");
+	if (starts(l, e, "def") || cls) {
+		l = skip_blanks(l + (cls ? 5 : 3), e);
+		take_name(&l, e, name, sizeof name, 0);
+	}
+	snprintf(buf, n, "%s %s: ", kernel ? "kernel" : cls ? "struct" : "function", name);
+	return buf;
+}
+
+/* Where a piece's code starts: its first line of code, the end, that
+ * line's number, and whether an error in it is an error of the file (a
+ * piece of the kernel language, or the rest of a file the scanner could
+ * not follow) rather than host Python. */
+typedef struct PieceAt {
+	const char *l, *e;
+	int line, strict;
+} PieceAt;
+
+/* Read piece k of the first pass (see first_pass). */
+static void read_piece(Front *fr, int k, const PieceAt *at)
+{
+	Sema *s = &fr->s;
+	char what[300];
+	const int quiet = ks_quiet;
+	jmp_buf here, *const outer = ks_recover;
+	if (setjmp(here)) {
+		ks_recover = outer;
+		ks_errwhat = NULL;
+		ks_quiet = quiet;
+		fr->parsed = -1; /* the piece as parsed is done with */
+		s->src = NULL;
+		if (at->strict) {
+			fr->failed++;
+			host_binds(s, at->l, at->e, at->line, "its definition does not compile");
+			return;
+		}
+		char why[600];
+		snprintf(why, sizeof why,
+			 "its statement is not the kernel language (%s), so it was skipped as host Python",
+			 ks_errmsg);
+		host_binds(s, at->l, at->e, at->line, why);
+		if (*at->l == '@' || starts(at->l, at->e, "def") || starts(at->l, at->e, "class") ||
+		    starts(at->l, at->e, "async"))
+			factories(fr, at->l, at->e, at->line);
+		return;
+	}
+	if (!at->strict) {
+		ks_recover = &here;
+		ks_quiet = 1;
+	} else if (fr->keep_going) {
+		ks_recover = &here;
+		ks_errwhat = what_of(at->l, at->e, what, sizeof what);
+	}
+	Node *mod = parse_piece(fr, k);
+	s->src = &fr->piece;
+	for (int st = 0; st < mod->nkid; st++, fr->nstmt++) {
+		int flags = 0;
+		Node *n = top_level(s, mod->kid[st], fr->nstmt, &fr->have_wp, &flags);
+		if (n)
+			note_def(fr, n, k, st, flags);
+	}
+	ks_recover = outer;
+	ks_errwhat = NULL;
+	ks_quiet = quiet;
+}
+
+/* The first pass: the module level, and the defs noted.  A piece of the
+ * kernel language (a decorated def or struct) is read as it is: an error
+ * in it is the file's (with keep_going, the def's: reported, and its name
+ * left for what uses it to find).  Any other piece is read as the module
+ * level of the kernel language if it is that (an import kernels read, a
+ * constant, a type alias, a docstring) and skipped as host Python if it
+ * is not, the names it binds noted with the reason. */
 static void first_pass(Front *fr)
 {
 	Sema *s = &fr->s;
-	int have_wp = 0, flags = 0, i = 0;
 	pieces_scan(&fr->pc, &fr->in, &fr->mod);
 	for (int k = 0; k < fr->pc.n; k++) {
-		Node *mod = parse_piece(fr, k);
-		s->src = &fr->piece;
-		for (int st = 0; st < mod->nkid; st++, i++) {
-			Node *n = top_level(s, mod->kid[st], i, &have_wp, &flags);
-			if (!n)
-				continue;
-			if (s->ndef == s->capdef) {
-				s->capdef = s->capdef ? 2 * s->capdef : 64;
-				s->def = xrealloc(s->def, (size_t)s->capdef * sizeof *s->def);
-			}
-			Def *d = &s->def[s->ndef];
-			memset(d, 0, sizeof *d);
-			d->name = arena_strdup(s->a, n->name);
-			d->line = n->line;
-			d->col = n->col;
-			d->kernel = (flags & DEF_KERNEL) != 0;
-			d->no_backward = (flags & DEF_NO_BACKWARD) != 0;
-			d->piece = k;
-			d->stmt = st;
-			def_defaults(s, d, n);
-			collect_calls(fr, d, kid(n, 3));
-			map_put(s->a, &s->defs, d->name, s->ndef++);
-		}
+		const Piece *pc = &fr->pc.v[k];
+		size_t len;
+		const char *text = lines_range(&fr->in, pc->off, pc[1].off, &len);
+		PieceAt at = {NULL, text + len, 0, 0};
+		int skip;
+		at.l = first_code(text, at.e, &skip);
+		int kind = piece_kind(at.l, at.e);
+		if (kind == P_BLANK)
+			continue;
+		at.line = pc->line0 + skip;
+		at.strict = kind == P_KERNEL || k == fr->pc.rest;
+		read_piece(fr, k, &at);
 	}
 	/* the call graph, and the defs numbered callees first */
 	for (int d = 0; d < s->ndef; d++)
@@ -403,8 +689,46 @@ static void first_pass(Front *fr)
 	s->capdef = s->ndef;
 }
 
-/* The second pass, def j: its IR function, lowered and verified. */
+static void lower_def_of(Front *fr, int j);
+
+/* The second pass, def j: its IR function, lowered and verified.  With
+ * keep_going, an error leaves it out: reported, its function forgotten
+ * and marked failed, for the calls below it to find. */
 static void lower(Front *fr, int j)
+{
+	Sema *s = &fr->s;
+	Module *m = fr->m;
+	Def *d = &s->def[j];
+	char what[300];
+	jmp_buf here, *const outer = ks_recover;
+	if (fr->keep_going) {
+		if (setjmp(here)) {
+			ks_recover = outer;
+			ks_errwhat = NULL;
+			d->node = NULL;
+			d->failed = 1;
+			fr->failed++;
+			fr->parsed = -1;
+			if (m->nfn > j)
+				ir_func_forget(m, j);
+			if (!fr->whole) {
+				arena_free(&m->arena);
+				m->arena = fr->keep;
+				memset(&fr->keep, 0, sizeof fr->keep);
+				m->fnarena = NULL;
+			}
+			return;
+		}
+		ks_recover = &here;
+		snprintf(what, sizeof what, "%s %s: ", d->kernel ? "kernel" : "function", d->name);
+		ks_errwhat = what;
+	}
+	lower_def_of(fr, j);
+	ks_recover = outer;
+	ks_errwhat = NULL;
+}
+
+static void lower_def_of(Front *fr, int j)
 {
 	Sema *s = &fr->s;
 	Module *m = fr->m;
@@ -454,11 +778,12 @@ static void front_free(Front *fr)
 	lines_close(&fr->in);
 }
 
-void ks_frontend_file(const char *path, const char *outpath)
+int ks_frontend_file(const char *path, const char *outpath, int keep_going)
 {
 	Front fr;
 	Module *m = ir_module_new();
 	front_init(&fr, m);
+	fr.keep_going = keep_going;
 	lines_open(&fr.in, path);
 	m->source = arena_strdup(&m->arena, fr.in.name);
 	first_pass(&fr);
@@ -469,8 +794,10 @@ void ks_frontend_file(const char *path, const char *outpath)
 	if (fflush(fr.out) || ferror(fr.out))
 		ks_fatal("write error:");
 	out_commit();
+	int failed = fr.failed;
 	front_free(&fr);
 	ir_module_free(m);
+	return failed;
 }
 
 Module *ks_frontend(const Src *src)

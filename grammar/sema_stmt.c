@@ -67,7 +67,33 @@ static void assign_name(Sema *s, Node *st, Node *lhs, Node *rhs, Type want)
 	emit(s, st, OP_MOV, &r, 1, &v, 1);
 }
 
-/* The names a tuple assignment binds: checked, and each given once. */
+/* Is target i of the tuple assignment lhs a `_` that a later target
+ * rebinds (`i, _, _ = wp.tid()`)?  Its value is dropped, as Python drops
+ * it. */
+int dropped_target(const Node *lhs, int i)
+{
+	if (strcmp(lhs->kid[i]->name, "_"))
+		return 0;
+	for (int j = i + 1; j < lhs->nkid; j++)
+		if (!strcmp(lhs->kid[j]->name, "_"))
+			return 1;
+	return 0;
+}
+
+/* The value target i of the tuple assignment lhs receives, of type ty:
+ * a temp if it is dropped, else its variable (-1 for one not made yet). */
+int tuple_target(Sema *s, Node *lhs, int i, Type ty)
+{
+	if (dropped_target(lhs, i))
+		return ir_temp(s->m, s->f, ty);
+	int v = map_get(&s->names, lhs->kid[i]->name);
+	if (v >= 0 && ty_of(s, v) != ty)
+		type_mismatch(s, lhs->kid[i], lhs->kid[i]->name, ty_of(s, v), ty);
+	return v;
+}
+
+/* The names a tuple assignment binds: checked, and each given once (but
+ * `_`). */
 void tuple_targets(Sema *s, Node *lhs)
 {
 	for (int i = 0; i < lhs->nkid; i++) {
@@ -76,7 +102,7 @@ void tuple_targets(Sema *s, Node *lhs)
 			ERR(x, "only names can receive the values of a tuple assignment");
 		check_target(s, x);
 		for (int j = 0; j < i; j++)
-			if (!strcmp(lhs->kid[j]->name, x->name))
+			if (!strcmp(lhs->kid[j]->name, x->name) && !dropped_target(lhs, j))
 				ERR(x, "'%s' is assigned twice in one tuple assignment", x->name);
 	}
 }
@@ -95,11 +121,8 @@ static void assign_tid(Sema *s, Node *st, Node *lhs, Node *rhs)
 		ERR(st, "wp.tid() gives at most %d indices (a launch has 1 to %d dimensions)", KS_MAX_NDIM,
 		    KS_MAX_NDIM);
 	tuple_targets(s, lhs);
-	for (int i = 0; i < n; i++) {
-		res[i] = map_get(&s->names, lhs->kid[i]->name);
-		if (res[i] >= 0 && ty_of(s, res[i]) != TY_INT)
-			type_mismatch(s, lhs->kid[i], lhs->kid[i]->name, ty_of(s, res[i]), TY_INT);
-	}
+	for (int i = 0; i < n; i++)
+		res[i] = tuple_target(s, lhs, i, TY_INT);
 	for (int i = 0; i < n; i++)
 		if (res[i] < 0)
 			res[i] = new_var(s, lhs->kid[i]->name, TY_INT);
@@ -135,11 +158,8 @@ static void assign_tuple(Sema *s, Node *st, Node *lhs, Node *rhs)
 		    g->name, n);
 	tuple_targets(s, lhs);
 	int32_t res[MAXOPS], a[MAXOPS];
-	for (int i = 0; i < n; i++) {
-		res[i] = map_get(&s->names, lhs->kid[i]->name);
-		if (res[i] >= 0 && ty_of(s, res[i]) != g->ret[i])
-			type_mismatch(s, lhs->kid[i], lhs->kid[i]->name, ty_of(s, res[i]), g->ret[i]);
-	}
+	for (int i = 0; i < n; i++)
+		res[i] = tuple_target(s, lhs, i, g->ret[i]);
 	int na = func_args(s, rhs, d, a);
 	/* Python binds the names after evaluating the call: new variables
 	 * become visible only now */

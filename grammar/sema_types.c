@@ -192,6 +192,8 @@ Type ann_type(Sema *s, Node *a)
 	} else if (a->kind == N_STRING) {
 		ERR(a, "string annotations are not supported");
 	}
+	if (a->kind == N_NAME && map_get(&s->skipped, a->name) >= 0)
+		skipped_use(s, a, map_get(&s->skipped, a->name));
 	dotted(a, buf, sizeof buf);
 	ERR(a,
 	    "unsupported type '%s'; use float, int, bool, a wp scalar, vector or matrix type "

@@ -19,6 +19,7 @@ const char *ks_prog = "ksynth";
 jmp_buf *ks_recover;
 int ks_quiet;
 char ks_errmsg[512];
+const char *ks_errwhat;
 
 void src_read(Src *s, const char *path)
 {
@@ -105,8 +106,8 @@ static void show_line(const Src *s, int line, int col)
 		for (; l < line && p < end; p++)
 			if (*p == '\n')
 				l++;
-		if (l < line && s->lines)
-			p = NULL; /* past the piece */
+		if ((l < line || p == end) && s->lines)
+			p = NULL; /* past the piece, or the empty line after its last */
 	}
 	if (!p) {
 		/* a line outside the piece, or of a text not at hand */
@@ -144,7 +145,8 @@ void ks_verror_at(const Src *s, int line, int col, const char *fmt, va_list ap)
 	vsnprintf(ks_errmsg, sizeof ks_errmsg, fmt, ap);
 	if (!ks_quiet) {
 		fflush(stdout);
-		fprintf(stderr, "%s:%d:%d: error: %s\n", s ? s->name : ks_prog, line, col, ks_errmsg);
+		fprintf(stderr, "%s:%d:%d: error: %s%s\n", s ? s->name : ks_prog, line, col,
+			ks_errwhat ? ks_errwhat : "", ks_errmsg);
 		show_line(s, line, col);
 	}
 	if (ks_recover)

@@ -121,10 +121,11 @@ typedef struct Src {
 	Lines *lines;
 } Src;
 
-extern const char *ks_prog; /* tool name, for unlocated messages */
-extern jmp_buf *ks_recover; /* when set, errors longjmp here */
-extern int ks_quiet;        /* when set, errors print nothing */
-extern char ks_errmsg[512]; /* the last error's message */
+extern const char *ks_prog;    /* tool name, for unlocated messages */
+extern jmp_buf *ks_recover;    /* when set, errors longjmp here */
+extern int ks_quiet;           /* when set, errors print nothing */
+extern char ks_errmsg[512];    /* the last error's message */
+extern const char *ks_errwhat; /* when set, put before each located error's message */
 
 /* Read a whole file ("-" is stdin) into a malloc'd Src. */
 void src_read(Src *s, const char *path);

@@ -1,4 +1,0 @@
-import warp as wp
-
-class Foo:
-    pass

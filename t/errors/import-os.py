@@ -1,2 +1,0 @@
-import warp as wp
-import os

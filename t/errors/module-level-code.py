@@ -1,3 +1,0 @@
-import warp as wp
-
-wp.init()

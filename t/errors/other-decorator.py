@@ -1,5 +1,0 @@
-import warp as wp
-
-@staticmethod
-def f(x: float):
-    return x

@@ -1,0 +1,90 @@
+#!/bin/bash
+# Whole Warp modules (grammar/pieces.c, grammar/sema_module.c): the host
+# Python around the kernels (imports of anything, dicts, lists, classes,
+# host functions with try/except, lambdas, async defs, match, f-strings,
+# `if __name__ == "__main__":`, CRLF line ends) is skipped, and the kernels
+# come out as they do from the same kernels alone; a kernel that reads a
+# name the host code binds is told what it is; a kernel factory is
+# reported.  kparse --keep-going writes every def that compiles and
+# reports each that does not as FILE:LINE:COL: error: kernel NAME: REASON,
+# exit 1 when any was left out.
+. "$(dirname "$0")/lib.sh"
+
+D=t/host
+nolines() { sed '/^source /d; s/ ![0-9]*:[0-9]*//g' "$1"; }
+
+kparse -o "$TMP/m.kir" $D/module.py 2>"$TMP/err"
+is "a module with host code: kparse exits 0, says nothing" "$?:$(cat "$TMP/err")" "0:"
+is "... its struct, func and two kernels, and nothing of the host code" \
+	"$(grep -oE '^(struct|func|kernel) @?[a-z_A-Z]+' "$TMP/m.kir" | tr '\n' ' ')" \
+	"struct Spring func @spring_force kernel @step kernel @energy "
+kparse -o "$TMP/k.kir" $D/module_kernels.py
+same_file "... the IR of the kernels cut out by hand, but for the lines" <(nolines "$TMP/m.kir") <(nolines "$TMP/k.kir")
+sed 's/$/\r/' $D/module.py >"$TMP/crlf.py"
+kparse -o "$TMP/crlf.kir" "$TMP/crlf.py"
+same_file "... and so with CRLF line ends" <(nolines "$TMP/crlf.kir") <(nolines "$TMP/m.kir")
+kparse --keep-going -o "$TMP/kg.kir" $D/module.py 2>"$TMP/err"
+is "--keep-going on a module that compiles: exit 0, nothing said" "$?:$(cat "$TMP/err")" "0:"
+same_file "... the same IR" "$TMP/kg.kir" "$TMP/m.kir"
+
+krun --dim 8 $D/module.py >"$TMP/cpu.json" && krun --device sim --dim 8 $D/module.py >"$TMP/sim.json"
+is "krun runs the module's kernels on cpu and sim" "$?:$(grep -c . "$TMP/cpu.json"):$(grep -c . "$TMP/sim.json")" "0:2:2"
+ok "... and they agree" python3 t/run/check.py agree "$TMP/cpu.json" "$TMP/sim.json"
+ok "krun --gradcheck through kdiff on the module" krun --gradcheck --dim 8 $D/module.py
+
+kparse -o "$TMP/u.kir" $D/uses_host.py 2>"$TMP/err"
+is "a kernel that reads what host code binds: exit 1" "$?" 1
+ok "... located, naming the name" grep -q "^$D/uses_host.py:20:19: error: 'TABLE' is not a constant Warp can capture" "$TMP/err"
+ok "... no output file" test ! -e "$TMP/u.kir"
+kparse --keep-going -o "$TMP/u.kir" $D/uses_host.py 2>"$TMP/err"
+is "--keep-going: exit 1 when a kernel is left out" "$?" 1
+same_file "... each left out reported as kernel NAME: REASON, a caller of a broken func too" "$TMP/err" $D/uses_host.err
+is "... the others written" "$(grep -oE '^(func|kernel) @[a-z_]+' "$TMP/u.kir" | tr '\n' ' ')" "kernel @good kernel @also_good "
+ok "... and what is written is IR that goes on through kdiff and the emitters" \
+	bash -c "kdiff '$TMP/u.kir' | kemit-cpu >/dev/null"
+
+kparse -o "$TMP/f.kir" $D/factory.py 2>"$TMP/err"
+is "a kernel built inside a Python function: exit 1, no output" "$?:$(test -e "$TMP/f.kir" && echo out)" "1:"
+ok "... said to be a kernel factory, located at its decorator" \
+	grep -q "^$D/factory.py:7:5: error: kernel scale is defined inside a Python function" "$TMP/err"
+kparse --keep-going -o "$TMP/f.kir" $D/factory.py 2>"$TMP/err"
+same_file "--keep-going reports it so, and writes the module-level kernel" "$TMP/err" $D/factory.err
+is "... which is there" "$(grep -oE '^kernel @[a-z_]+' "$TMP/f.kir")" "kernel @plain"
+
+# what host code binds, read by a kernel: the message says what it is
+cat >"$TMP/h.py" <<'PY'
+import os
+import warp as wp
+
+CONFIG = {"k": 2.0}
+
+@wp.kernel
+def k(x: wp.array(dtype=float)):
+    i = wp.tid()
+    x[i] = CONFIG
+PY
+kparse "$TMP/h.py" 2>"$TMP/err" >/dev/null
+ok "a dict at module level, read in a kernel: its line, why it was skipped" \
+	grep -q "error: 'CONFIG' is not something a kernel can use: its statement is not the kernel language (dicts and sets are not supported in kernels), so it was skipped as host Python (line 4)" "$TMP/err"
+printf 'import os.path as osp\nimport warp as wp\n\n@wp.kernel\ndef k(x: wp.array(dtype=float)):\n    x[0] = osp.sep\n' >"$TMP/i.py"
+kparse "$TMP/i.py" 2>"$TMP/err" >/dev/null
+ok "... an imported module too" grep -q "error: 'osp' is not something a kernel can use" "$TMP/err"
+
+printf 'import os\nimport warp as wp\n\nPATHS = [os.sep]\n\ndef main():\n    print(PATHS)\n' >"$TMP/only.py"
+kparse -o "$TMP/only.kir" "$TMP/only.py" 2>"$TMP/err"
+is "a module of host code alone: exit 0, an IR module of no function" "$?:$(cat "$TMP/err"):$(grep -c '^kernel\|^func' "$TMP/only.kir")" "0::0"
+ok "... which kdiff and both emitters take (in memory: t/fuzz/findings/host-only.py)" \
+	bash -c "kdiff '$TMP/only.kir' | kemit-cpu >/dev/null && kemit-cu '$TMP/only.kir' >/dev/null && kfmt '$TMP/only.kir' >/dev/null"
+
+# i, _, _ = wp.tid() (real code drops the indices it does not use)
+printf 'import warp as wp\n\n@wp.kernel\ndef drop(x: wp.array3d(dtype=float)):\n    i, _, _ = wp.tid()\n    last = _\n    _, j, k = wp.tid()\n    x[i, j, k] = float(i * 100 + j * 10 + k + 1000 * last)\n' >"$TMP/d.py"
+krun --dim 2x3x4 "$TMP/d.py" >"$TMP/d.json" 2>"$TMP/err"
+is "i, _, _ = wp.tid(): a repeated _ drops its value" "$?:$(cat "$TMP/err")" "0:"
+ok "... _ is the last one bound, as in Python" python3 - "$TMP/d.json" <<'PY'
+import json, sys
+x = json.loads(open(sys.argv[1]).readline())["outputs"]["x"]
+assert all(x[i][j][k] == i * 100 + j * 10 + k + 1000 * k for i in range(2) for j in range(3) for k in range(4))
+PY
+krun --device sim --dim 2x3x4 "$TMP/d.py" >"$TMP/ds.json"
+ok "... on sim too" python3 t/run/check.py agree "$TMP/d.json" "$TMP/ds.json"
+done_testing
