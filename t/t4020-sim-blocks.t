@@ -18,17 +18,24 @@ fi
 D=t/run/blocks
 run() { krun --device sim --dim 512 --grid 2x256 "$@"; }
 
-run $D/blocks.py $D/blocks.cu >"$TMP/sim.json" 2>"$TMP/err"
-is "the hand-written cooperative CUDA runs on sim" "$?:$(cat "$TMP/err")" "0:"
-ok "... each block's sum is the sum of its elements" python3 - "$TMP/sim.json" <<'PY'
+# sums FILE B T: in block_sum's record in FILE, out[b] is the sum of x's
+# T elements of block b, for each of the B blocks; the rest of out as it was
+sums() {
+	python3 - "$@" <<'PY'
 import json, sys
 r = [json.loads(l) for l in open(sys.argv[1])][0]
+blocks, threads = int(sys.argv[2]), int(sys.argv[3])
 x, out = r["inputs"]["x"], r["outputs"]["out"]
-for b in range(2):
-    want = sum(x[256 * b : 256 * b + 256])
+for b in range(blocks):
+    want = sum(x[threads * b : threads * b + threads])
     assert abs(out[b] - want) <= 1e-5 * max(1.0, abs(want)), (b, out[b], want)
-assert out[2:] == r["inputs"]["out"][2:]
+assert out[blocks:] == r["inputs"]["out"][blocks:]
 PY
+}
+
+run $D/blocks.py $D/blocks.cu >"$TMP/sim.json" 2>"$TMP/err"
+is "the hand-written cooperative CUDA runs on sim" "$?:$(cat "$TMP/err")" "0:"
+ok "... each block's sum is the sum of its elements" sums "$TMP/sim.json" 2 256
 krun --dim 512 $D/blocks.py >"$TMP/cpu.json"
 ok "... the transpose through the shared tile is the cpu's, exactly" python3 - "$TMP/sim.json" "$TMP/cpu.json" <<'PY'
 import json, sys
@@ -37,14 +44,7 @@ assert sim["kernel"] == cpu["kernel"] == "transpose16"
 assert sim["outputs"]["b"] == cpu["outputs"]["b"]
 PY
 run --grid 4x128 $D/blocks.py $D/blocks.cu >"$TMP/g.json" 2>"$TMP/err"
-ok "... and so it is with blocks of 128 threads: a block's part is all it sums" python3 - "$TMP/g.json" <<'PY'
-import json, sys
-r = [json.loads(l) for l in open(sys.argv[1])][0]
-x, out = r["inputs"]["x"], r["outputs"]["out"]
-for b in range(4):
-    want = sum(x[128 * b : 128 * b + 128])
-    assert abs(out[b] - want) <= 1e-5 * max(1.0, abs(want)), (b, out[b], want)
-PY
+ok "... and so it is with blocks of 128 threads: a block's part is all it sums" sums "$TMP/g.json" 4 128
 
 # variant NAME SED: blocks.cu changed by SED, as $TMP/NAME.cu
 variant() { sed "$2" $D/blocks.cu >"$TMP/$1.cu"; }
