@@ -114,10 +114,11 @@ void ks_parse(Parse *p, const Src *s, Arena *arena);
  * standard input) to outpath, each def's body freed once printed; with
  * keep_going, a def that does not compile is reported and left out, and
  * it returns how many were.  ks_frontend returns the module of a text in
- * memory. */
+ * memory: with kernel, of that kernel and the funcs it calls alone (the
+ * other kernels read, and left out where they do not compile). */
 struct Module;
 int ks_frontend_file(const char *path, const char *outpath, int keep_going);
-struct Module *ks_frontend(const Src *s);
+struct Module *ks_frontend(const Src *s, const char *kernel);
 
 /* A Warp module in pieces (pieces.c): a piece is a top-level statement
  * (a def or class with its decorators, an import, an assignment, an if

@@ -137,13 +137,14 @@ typedef struct Front {
 	int parsed; /* the piece in ast, or -1 */
 	Parse p;
 	Src piece;
-	int whole;      /* keep every body (in memory) */
-	int keep_going; /* report a def that does not compile, and go on */
-	int failed;     /* how many did not */
-	int have_wp;    /* the first pass has read `import warp as wp` */
-	int nstmt;      /* the module-level statements it has read */
-	FILE *out;      /* else print each def there */
-	Arena keep;     /* the module's own arena while a body is built */
+	int whole;        /* keep every body (in memory) */
+	int keep_going;   /* report a def that does not compile, and go on */
+	const char *only; /* in memory: the kernel wanted, or NULL for all */
+	int failed;       /* how many did not */
+	int have_wp;      /* the first pass has read `import warp as wp` */
+	int nstmt;        /* the module-level statements it has read */
+	FILE *out;        /* else print each def there */
+	Arena keep;       /* the module's own arena while a body is built */
 } Front;
 
 /* The name interned: one copy of each name the calls of the module use. */
@@ -588,6 +589,34 @@ static const char *what_of(const char *l, const char *e, char *buf, size_t n)
 	return buf;
 }
 
+/* With only (a kernel named), the defs that kernel needs: itself and the
+ * funcs it calls, however deep (indexed as s->def before the order; none
+ * when the module has no such kernel); NULL for every def. */
+static char *needed(Front *fr)
+{
+	Sema *s = &fr->s;
+	if (!fr->only)
+		return NULL;
+	int k = def_find(s, fr->only), sp = 0;
+	char *need = xmalloc((size_t)s->ndef + 1);
+	memset(need, 0, (size_t)s->ndef + 1);
+	int *stack = xmalloc(((size_t)s->ndef + 1) * sizeof *stack);
+	if (k >= 0 && s->def[k].kernel) {
+		need[k] = 1;
+		stack[sp++] = k;
+	}
+	while (sp) {
+		const Def *d = &s->def[stack[--sp]];
+		for (int c = 0; c < d->ncall; c++)
+			if (d->call[c].to >= 0 && !need[d->call[c].to]) {
+				need[d->call[c].to] = 1;
+				stack[sp++] = d->call[c].to;
+			}
+	}
+	free(stack);
+	return need;
+}
+
 /* Where a piece's code starts: its first line of code, the end, that
  * line's number, and whether an error in it is an error of the file (a
  * piece of the kernel language, or the rest of a file the scanner could
@@ -595,6 +624,7 @@ static const char *what_of(const char *l, const char *e, char *buf, size_t n)
 typedef struct PieceAt {
 	const char *l, *e;
 	int line, strict;
+	int other; /* a kernel other than the one wanted (Front.only) */
 } PieceAt;
 
 /* Read piece k of the first pass (see first_pass). */
@@ -610,8 +640,8 @@ static void read_piece(Front *fr, int k, const PieceAt *at)
 		ks_quiet = quiet;
 		fr->parsed = -1; /* the piece as parsed is done with */
 		s->src = NULL;
-		if (at->strict) {
-			fr->failed++;
+		if (at->strict || at->other) {
+			fr->failed += !at->other;
 			host_binds(s, at->l, at->e, at->line, "its definition does not compile");
 			return;
 		}
@@ -625,7 +655,7 @@ static void read_piece(Front *fr, int k, const PieceAt *at)
 			factories(fr, at->l, at->e, at->line);
 		return;
 	}
-	if (!at->strict) {
+	if (!at->strict || at->other) {
 		ks_recover = &here;
 		ks_quiet = 1;
 	} else if (fr->keep_going) {
@@ -660,7 +690,7 @@ static void first_pass(Front *fr)
 		const Piece *pc = &fr->pc.v[k];
 		size_t len;
 		const char *text = lines_range(&fr->in, pc->off, pc[1].off, &len);
-		PieceAt at = {NULL, text + len, 0, 0};
+		PieceAt at = {NULL, text + len, 0, 0, 0};
 		int skip;
 		at.l = first_code(text, at.e, &skip);
 		int kind = piece_kind(at.l, at.e);
@@ -668,6 +698,12 @@ static void first_pass(Front *fr)
 			continue;
 		at.line = pc->line0 + skip;
 		at.strict = kind == P_KERNEL || k == fr->pc.rest;
+		if (fr->only && kind == P_KERNEL && k != fr->pc.rest) {
+			char what[300], want[300];
+			snprintf(want, sizeof want, "kernel %s: ", fr->only);
+			at.other = !strncmp(what_of(at.l, at.e, what, sizeof what), "kernel ", 7) &&
+				   strcmp(what, want);
+		}
 		read_piece(fr, k, &at);
 	}
 	/* the call graph, and the defs numbered callees first */
@@ -677,16 +713,24 @@ static void first_pass(Front *fr)
 			s->def[d].call[c].to = to >= 0 && !s->def[to].kernel ? to : -1;
 		}
 	int *order = call_order(s);
+	char *need = needed(fr);
 	Def *def = xmalloc((size_t)(s->ndef + 1) * sizeof *def);
+	int n = 0;
 	for (int j = 0; j < s->ndef; j++) {
-		def[j] = s->def[order[j]];
-		def[j].call = NULL; /* the graph is done with */
-		def[j].ncall = def[j].capcall = 0;
-		map_put(s->a, &s->defs, def[j].name, j);
+		if (need && !need[order[j]]) {
+			map_put(s->a, &s->defs, s->def[order[j]].name, -1);
+			continue;
+		}
+		def[n] = s->def[order[j]];
+		def[n].call = NULL; /* the graph is done with */
+		def[n].ncall = def[n].capcall = 0;
+		map_put(s->a, &s->defs, def[n].name, n);
+		n++;
 	}
+	free(need);
 	free(s->def);
 	s->def = def;
-	s->capdef = s->ndef;
+	s->ndef = s->capdef = n;
 }
 
 static void lower_def_of(Front *fr, int j);
@@ -800,7 +844,7 @@ int ks_frontend_file(const char *path, const char *outpath, int keep_going)
 	return failed;
 }
 
-Module *ks_frontend(const Src *src)
+Module *ks_frontend(const Src *src, const char *kernel)
 {
 	/* static: a longjmp out (ks_recover) leaves what it holds reachable,
 	 * and the next call frees it; the module is freed on the way */
@@ -820,6 +864,7 @@ Module *ks_frontend(const Src *src)
 	ks_recover = &here;
 	front_init(&fr, m);
 	fr.whole = 1;
+	fr.only = kernel;
 	lines_mem(&fr.in, src->name ? src->name : "<stdin>", src->text, src->len);
 	if (src->name)
 		m->source = arena_strdup(&m->arena, src->name);

@@ -331,7 +331,10 @@ static int is_ir(const Src *s)
 	}
 }
 
-static Module *load_module(const char *path, Src *src)
+/* The module of path: its IR, or what the front end makes of its source
+ * (with --kernel, of that kernel and its funcs: the file's other kernels
+ * need not compile). */
+static Module *load_module(const char *path, Src *src, const char *kernel)
 {
 	src_read(src, path);
 	if (is_ir(src)) {
@@ -339,7 +342,7 @@ static Module *load_module(const char *path, Src *src)
 		ir_verify(m, src, 0);
 		return m;
 	}
-	return ks_frontend(src);
+	return ks_frontend(src, kernel);
 }
 
 /* "16x8" */
@@ -421,6 +424,10 @@ static int select_kernels(const Module *m, const Opts *o, const Func **ks)
 			ks[nk++] = m->fn[i];
 	if (o->kernel && !nk)
 		ks_fatal("%s: no kernel named %s", o->in, o->kernel);
+	if (!nk)
+		ks_fatal("%s: no kernel to run (a source's kernels are its @wp.kernel definitions; the "
+			 "rest is skipped as host Python)",
+			 o->in);
 	for (int s = 0; s < o->nset; s++) {
 		int found = 0;
 		for (int k = 0; k < nk && !found; k++) {
@@ -1267,7 +1274,7 @@ static int job_prepare(Opts *o, Host *h1, Host *h2)
 	run_phase("%s: reading it and emitting its code", o->in);
 	check_code(o);
 	Src src;
-	Module *m = load_module(o->in, &src);
+	Module *m = load_module(o->in, &src, o->kernel);
 	const Func **ks = xmalloc(sizeof *ks * (size_t)(m->nfn + 1));
 	int nk = select_kernels(m, o, ks);
 	if (o->grad && nk)
@@ -1315,7 +1322,7 @@ static int job_run(Opts *o, Host *host, Host *dbl)
 {
 	run_phase("%s", o->in);
 	Src src;
-	Module *m = load_module(o->in, &src);
+	Module *m = load_module(o->in, &src, o->kernel);
 	const Func **ks = xmalloc(sizeof *ks * (size_t)(m->nfn + 1));
 	int nk = select_kernels(m, o, ks);
 	if (o->grad && nk)
@@ -1663,7 +1670,7 @@ int main(int argc, char **argv)
 	run_phase("%s: reading it and emitting its code", o.in);
 
 	Src src;
-	Module *m = load_module(o.in, &src);
+	Module *m = load_module(o.in, &src, o.kernel);
 	const Func **ks = xmalloc(sizeof *ks * (size_t)(m->nfn + 1));
 	int nk = select_kernels(m, &o, ks);
 	if (o.grad && nk)

@@ -7,7 +7,8 @@
 # name the host code binds is told what it is; a kernel factory is
 # reported.  kparse --keep-going writes every def that compiles and
 # reports each that does not as FILE:LINE:COL: error: kernel NAME: REASON,
-# exit 1 when any was left out.
+# exit 1 when any was left out; krun --kernel NAME compiles that kernel and
+# its funcs alone.
 . "$(dirname "$0")/lib.sh"
 
 D=t/host
@@ -42,6 +43,15 @@ same_file "... each left out reported as kernel NAME: REASON, a caller of a brok
 is "... the others written" "$(grep -oE '^(func|kernel) @[a-z_]+' "$TMP/u.kir" | tr '\n' ' ')" "kernel @good kernel @also_good "
 ok "... and what is written is IR that goes on through kdiff and the emitters" \
 	bash -c "kdiff '$TMP/u.kir' | kemit-cpu >/dev/null"
+
+krun --dim 8 --kernel also_good $D/uses_host.py >"$TMP/one.json" 2>"$TMP/err"
+is "krun --kernel NAME runs a kernel of a file whose other kernels do not compile" \
+	"$?:$(cat "$TMP/err"):$(grep -o '"kernel": "[a-z_]*"' "$TMP/one.json")" '0::"kernel": "also_good"'
+krun --dim 8 --kernel calls_broken $D/uses_host.py >/dev/null 2>"$TMP/err"
+is "... but not one that calls a func that does not" "$?:$(head -1 "$TMP/err")" \
+	"1:$D/uses_host.py:25:12: error: 'float' object is not subscriptable"
+krun --dim 8 --kernel nope $D/uses_host.py >/dev/null 2>"$TMP/err"
+is "... and a name that is no kernel's is said so" "$?:$(cat "$TMP/err")" "1:krun: $D/uses_host.py: no kernel named nope"
 
 kparse -o "$TMP/f.kir" $D/factory.py 2>"$TMP/err"
 is "a kernel built inside a Python function: exit 1, no output" "$?:$(test -e "$TMP/f.kir" && echo out)" "1:"

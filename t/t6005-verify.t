@@ -249,7 +249,7 @@ import json, sys
 r = json.loads(sys.stdin.read()); r["id"] = "s1-99999999999999-cpu"; print(json.dumps(r))')
 mkg source < <(echo "$rec" | python3 -c '
 import json, sys
-r = json.loads(sys.stdin.read()); r["source"] = "import os\nwhile True: pass\n"; r["meta"]["source_lines"] = 2; print(json.dumps(r))')
+r = json.loads(sys.stdin.read()); r["source"] = "import os\nwhile True: pass\n@wp.kernel\ndef k(x: wp.array(dtype=float)):\n    x[0] = os.sep\n"; r["meta"]["source_lines"] = 5; print(json.dumps(r))')
 mkg code < <(echo "$rec" | python3 -c '
 import json, sys
 r = json.loads(sys.stdin.read()); r["backward"] = "int main(void) { for (;;); }\n#error no\n"; r["meta"]["backward_lines"] = 2; print(json.dumps(r))')

@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ks_recover = &jb;
 	ks_quiet = 1;
 	if (!setjmp(jb)) {
-		m = ks_frontend(&src);
+		m = ks_frontend(&src, NULL);
 		ir_print(sink, m);
 	}
 	ks_recover = NULL;
