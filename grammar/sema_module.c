@@ -499,6 +499,8 @@ static void host_binds(Sema *s, const char *l, const char *e, int line, const ch
 /* Report the kernel name defined at line, col inside a Python function. */
 static void report_factory(Front *fr, int line, int col, const char *name)
 {
+	if (fr->only)
+		return; /* a kernel the one wanted does not need */
 	char what[300];
 	snprintf(what, sizeof what, "kernel %s: ", name);
 	jmp_buf here, *const outer = ks_recover;

@@ -13,6 +13,6 @@ def make_scale(factor: float):
 
 
 @wp.kernel
-def plain(x: wp.array(dtype=float)):
+def plain(x: wp.array(dtype=float), y: wp.array(dtype=float)):
     i = wp.tid()
-    x[i] = x[i] + 1.0
+    y[i] = x[i] + 1.0

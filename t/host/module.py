@@ -63,11 +63,17 @@ def host_helper(x, *args, **kwargs):
 
 
 @wp.kernel
-def step(x: wp.array(dtype=wp.vec3), v: wp.array(dtype=wp.vec3), s: Spring):
+def step(
+    x: wp.array(dtype=wp.vec3),
+    v: wp.array(dtype=wp.vec3),
+    s: Spring,
+    x_out: wp.array(dtype=wp.vec3),
+    v_out: wp.array(dtype=wp.vec3),
+):
     i = wp.tid()
     f = spring_force(x[i], s) + GRAVITY
-    v[i] = v[i] + f * DT
-    x[i] = x[i] + v[i] * DT
+    v_out[i] = v[i] + f * DT
+    x_out[i] = x[i] + v_out[i] * DT
 
 
 @wp.func
@@ -92,7 +98,7 @@ class Simulation:
 
     def run(self):
         for _ in range(SETTINGS["steps"]):
-            wp.launch(step, dim=len(self.x), inputs=[self.x])
+            wp.launch(step, dim=len(self.x), inputs=[self.x, self.v, self.spring], outputs=[self.x, self.v])
         return [float(v) for v in self.x.numpy().ravel()][:3]
 
 

@@ -16,11 +16,17 @@ class Spring:
 
 
 @wp.kernel
-def step(x: wp.array(dtype=wp.vec3), v: wp.array(dtype=wp.vec3), s: Spring):
+def step(
+    x: wp.array(dtype=wp.vec3),
+    v: wp.array(dtype=wp.vec3),
+    s: Spring,
+    x_out: wp.array(dtype=wp.vec3),
+    v_out: wp.array(dtype=wp.vec3),
+):
     i = wp.tid()
     f = spring_force(x[i], s) + GRAVITY
-    v[i] = v[i] + f * DT
-    x[i] = x[i] + v[i] * DT
+    v_out[i] = v[i] + f * DT
+    x_out[i] = x[i] + v_out[i] * DT
 
 
 @wp.func
