@@ -48,6 +48,8 @@
  *   sema_loopconst.c Warp's rule for constants changed in dynamic loops
  *   sema_func.c      a def: its parameters, return annotation and body
  *   sema_const.c     module constants: a Python constant evaluator
+ *   sema_host.c      the kernel language told from host Python, and
+ *                    what host code binds
  *   sema_module.c    the top level, the two passes, ks_frontend and
  *                    ks_frontend_file
  */
@@ -252,6 +254,18 @@ int call(Sema *s, Node *e, Target *t, int want);
 /* sema_builtin.c */
 void print_call(Sema *s, Node *e);
 int lang_call(Sema *s, Node *e, const char *name, Target *t, int want);
+
+/* sema_host.c: a piece's first line of code (its number from 0 in
+ * *line), what kind of piece it is (P_*), the names a host statement
+ * binds, "kernel NAME: " and the like for a def's messages, the kernel
+ * factories in a host def */
+enum { P_BLANK, P_KERNEL, P_MODULE };
+const char *host_first_code(const char *p, const char *e, int *line);
+int host_piece_kind(const char *l, const char *e);
+void host_binds(Sema *s, const char *l, const char *e, int line, const char *why);
+const char *host_what(const char *l, const char *e, char *buf, size_t n);
+int host_is_def(const char *l, const char *e);
+const char *host_factory(const char *p, const char *e, int *line, int *col, char *name, size_t n);
 
 /* sema_stmt.c */
 void tuple_targets(Sema *s, Node *lhs);

@@ -5,7 +5,10 @@
  * for a file (ks_frontend_file) and for a text in memory (ks_frontend).
  *
  * The first pass parses the pieces of pieces.c one after another and
- * reads the top level as Python runs it, in order: imports, constants and
+ * reads the top level as Python runs it, in order: a piece of the kernel
+ * language (a decorated def or struct) as it is, any other as the module
+ * level if it is that and as host Python, skipped, if not (sema_host.c
+ * tells which, and notes what host code binds); imports, constants and
  * structs take effect at once; a def is noted — its name, where it is, the
  * names its body calls, a copy of its default values — and its syntax
  * dropped with the piece.  Then the calls that name a wp.func become the
@@ -16,9 +19,11 @@
  * verifies it and hands it on.  For a file each def's body is printed and
  * freed, keeping its signature for the calls below it; in memory the
  * module keeps every body.  Errors are located in the piece at hand, and
- * show their line from the whole text wherever it is.
+ * show their line from the whole text wherever it is.  With keep_going
+ * (kparse --keep-going) an error in a def leaves that def out, reported
+ * with its name, and the others go on; with only (krun --kernel) just
+ * that kernel and the funcs it calls are lowered.
  */
-#include <ctype.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -359,143 +364,6 @@ static Node *parse_piece(Front *fr, int k)
 	return fr->p.module;
 }
 
-/* ---- host Python ------------------------------------------------------ */
-
-enum { P_BLANK, P_KERNEL, P_MODULE };
-
-/* The first line of [p, e) that holds code (not blank, not a comment):
- * its start, and in *line its number counted from 0. */
-static const char *first_code(const char *p, const char *e, int *line)
-{
-	for (*line = 0; p < e; ++*line) {
-		const char *q = p;
-		while (q < e && (*q == ' ' || *q == '\t' || *q == '\f' || *q == '\r'))
-			q++;
-		if (q < e && *q != '#' && *q != '\n')
-			return p;
-		const char *nl = memchr(p, '\n', (size_t)(e - p));
-		p = nl ? nl + 1 : e;
-	}
-	return NULL;
-}
-
-/* Does the text at l (to e) begin with word w? */
-static int starts(const char *l, const char *e, const char *w)
-{
-	size_t n = strlen(w);
-	return (size_t)(e - l) >= n && !memcmp(l, w, n) &&
-	       ((size_t)(e - l) == n || !(isalnum((unsigned char)l[n]) || l[n] == '_'));
-}
-
-/* What a piece whose first code is at l is: a def or class of the kernel
- * language (its first decorator @wp.kernel, @wp.func or @wp.struct), or
- * a statement of the module level, which may be host Python. */
-static int piece_kind(const char *l, const char *e)
-{
-	if (!l)
-		return P_BLANK;
-	if (*l == '@') {
-		const char *q = l + 1;
-		while (q < e && (*q == ' ' || *q == '\t'))
-			q++;
-		if (starts(q, e, "wp.kernel") || starts(q, e, "wp.func") || starts(q, e, "wp.struct"))
-			return P_KERNEL;
-	}
-	return P_MODULE;
-}
-
-/* Copy the name at *p (to e) into buf, advancing *p: a dotted name when
- * dots. */
-static int take_name(const char **p, const char *e, char *buf, size_t n, int dots)
-{
-	const char *q = *p;
-	while (q < e &&
-	       (isalnum((unsigned char)*q) || *q == '_' || (unsigned char)*q >= 0x80 || (dots && *q == '.')))
-		q++;
-	size_t k = (size_t)(q - *p);
-	if (!k || k >= n || isdigit((unsigned char)**p))
-		return 0;
-	memcpy(buf, *p, k);
-	buf[k] = 0;
-	*p = q;
-	return 1;
-}
-
-static const char *skip_blanks(const char *p, const char *e)
-{
-	while (p < e && (*p == ' ' || *p == '\t' || *p == '(' || *p == ')' || *p == '\\' || *p == '\r'))
-		p++;
-	return p;
-}
-
-/* Note the names the host statement at l binds (`NAME = ...`, `A, B =
- * ...`, a def or class after its decorators, an import), each skipped
- * with why, so that a kernel that uses one is told what it is. */
-static void host_binds(Sema *s, const char *l, const char *e, int line, const char *why)
-{
-	char name[256];
-	while (l < e && *l == '@') { /* decorators */
-		const char *nl = memchr(l, '\n', (size_t)(e - l));
-		l = nl ? nl + 1 : e;
-		line++;
-		while (l < e && (*l == ' ' || *l == '\t'))
-			l++;
-	}
-	const char *q = l;
-	if (starts(q, e, "async"))
-		q = skip_blanks(q + 5, e);
-	if (starts(q, e, "def") || starts(q, e, "class")) {
-		q = skip_blanks(q + (*q == 'd' ? 3 : 5), e);
-		if (take_name(&q, e, name, sizeof name, 0))
-			skip_name(s, name, line, why);
-		return;
-	}
-	if (starts(q, e, "import") || starts(q, e, "from")) {
-		int from = *q == 'f';
-		if (from) { /* from X import ... */
-			const char *imp = q;
-			while (imp < e && *imp != '\n' && !starts(imp, e, "import"))
-				imp++;
-			if (imp >= e || *imp == '\n' || !(imp[-1] == ' ' || imp[-1] == '\t'))
-				return;
-			q = imp;
-		}
-		q = skip_blanks(q + 6, e);
-		for (;;) {
-			if (!take_name(&q, e, name, sizeof name, !from))
-				return;
-			q = skip_blanks(q, e);
-			if (starts(q, e, "as")) {
-				q = skip_blanks(q + 2, e);
-				if (!take_name(&q, e, name, sizeof name, 0))
-					return;
-				q = skip_blanks(q, e);
-			}
-			char *dot = strchr(name, '.');
-			if (dot)
-				*dot = 0; /* import a.b binds a */
-			skip_name(s, name, line, why);
-			if (q >= e || *q != ',')
-				return;
-			q = skip_blanks(q + 1, e);
-		}
-	}
-	/* NAME [, NAME]... [: T] = ... (or an augmented assignment) */
-	for (int k = 0; k < 64; k++) {
-		if (!take_name(&q, e, name, sizeof name, 0))
-			return;
-		const char *t = skip_blanks(q, e);
-		if (t < e && *t == ',') {
-			skip_name(s, name, line, why);
-			q = skip_blanks(t + 1, e);
-			continue;
-		}
-		if (t < e && (*t == '=' || *t == ':' || (t + 1 < e && strchr("+-*/%|&^@", *t) && t[1] == '=')))
-			skip_name(s, name, line, why);
-		return;
-	}
-}
-
 /* Report the kernel name defined at line, col inside a Python function. */
 static void report_factory(Front *fr, int line, int col, const char *name)
 {
@@ -523,29 +391,10 @@ static void report_factory(Front *fr, int line, int col, const char *name)
  * compile. */
 static void factories(Front *fr, const char *l, const char *e, int line)
 {
-	for (const char *p = l; p < e; line++) {
-		const char *nl = memchr(p, '\n', (size_t)(e - p)), *end = nl ? nl : e, *q = p;
-		while (q < end && (*q == ' ' || *q == '\t'))
-			q++;
-		if (q > p && q < end && *q == '@' && starts(q + 1, end, "wp.kernel")) {
-			const char *d = nl ? nl + 1 : e;
-			char name[256] = "?";
-			while (d < e && (*d == ' ' || *d == '\t' || *d == '@')) {
-				if (*d == '@') { /* another decorator line */
-					const char *n2 = memchr(d, '\n', (size_t)(e - d));
-					d = n2 ? n2 + 1 : e;
-				} else {
-					d++;
-				}
-			}
-			if (starts(d, e, "def")) {
-				d = skip_blanks(d + 3, e);
-				take_name(&d, e, name, sizeof name, 0);
-			}
-			report_factory(fr, line, (int)(q - p) + 1, name);
-		}
-		p = nl ? nl + 1 : e;
-	}
+	char name[256];
+	int col;
+	while ((l = host_factory(l, e, &line, &col, name, sizeof name)))
+		report_factory(fr, line, col, name);
 }
 
 /* Note def n, the st-th statement of piece k, with its DEF_* flags. */
@@ -568,27 +417,6 @@ static void note_def(Front *fr, Node *n, int k, int st, int flags)
 	def_defaults(s, d, n);
 	collect_calls(fr, d, kid(n, 3));
 	map_put(s->a, &s->defs, d->name, s->ndef++);
-}
-
-/* "kernel NAME: ", "function NAME: " or "struct NAME: " for the def or
- * class at l (after its decorators), into buf. */
-static const char *what_of(const char *l, const char *e, char *buf, size_t n)
-{
-	int kernel = *l == '@' && starts(l + 1, e, "wp.kernel");
-	while (l < e && *l == '@') {
-		const char *nl = memchr(l, '\n', (size_t)(e - l));
-		l = nl ? nl + 1 : e;
-		while (l < e && (*l == ' ' || *l == '\t'))
-			l++;
-	}
-	char name[256] = "?";
-	int cls = starts(l, e, "class");
-	if (starts(l, e, "def") || cls) {
-		l = skip_blanks(l + (cls ? 5 : 3), e);
-		take_name(&l, e, name, sizeof name, 0);
-	}
-	snprintf(buf, n, "%s %s: ", kernel ? "kernel" : cls ? "struct" : "function", name);
-	return buf;
 }
 
 /* With only (a kernel named), the defs that kernel needs: itself and the
@@ -652,8 +480,7 @@ static void read_piece(Front *fr, int k, const PieceAt *at)
 			 "its statement is not the kernel language (%s), so it was skipped as host Python",
 			 ks_errmsg);
 		host_binds(s, at->l, at->e, at->line, why);
-		if (*at->l == '@' || starts(at->l, at->e, "def") || starts(at->l, at->e, "class") ||
-		    starts(at->l, at->e, "async"))
+		if (host_is_def(at->l, at->e))
 			factories(fr, at->l, at->e, at->line);
 		return;
 	}
@@ -662,7 +489,7 @@ static void read_piece(Front *fr, int k, const PieceAt *at)
 		ks_quiet = 1;
 	} else if (fr->keep_going) {
 		ks_recover = &here;
-		ks_errwhat = what_of(at->l, at->e, what, sizeof what);
+		ks_errwhat = host_what(at->l, at->e, what, sizeof what);
 	}
 	Node *mod = parse_piece(fr, k);
 	s->src = &fr->piece;
@@ -694,8 +521,8 @@ static void first_pass(Front *fr)
 		const char *text = lines_range(&fr->in, pc->off, pc[1].off, &len);
 		PieceAt at = {NULL, text + len, 0, 0, 0};
 		int skip;
-		at.l = first_code(text, at.e, &skip);
-		int kind = piece_kind(at.l, at.e);
+		at.l = host_first_code(text, at.e, &skip);
+		int kind = host_piece_kind(at.l, at.e);
 		if (kind == P_BLANK)
 			continue;
 		at.line = pc->line0 + skip;
@@ -703,7 +530,7 @@ static void first_pass(Front *fr)
 		if (fr->only && kind == P_KERNEL && k != fr->pc.rest) {
 			char what[300], want[300];
 			snprintf(want, sizeof want, "kernel %s: ", fr->only);
-			at.other = !strncmp(what_of(at.l, at.e, what, sizeof what), "kernel ", 7) &&
+			at.other = !strncmp(host_what(at.l, at.e, what, sizeof what), "kernel ", 7) &&
 				   strcmp(what, want);
 		}
 		read_piece(fr, k, &at);
