@@ -163,7 +163,7 @@ static inline int fuzz_source(FuzzRun *r, const char *name, const char *text, si
 	ks_recover = &jb;
 	ks_quiet = quiet;
 	if (!setjmp(jb)) {
-		m = ks_frontend(&src);
+		m = ks_frontend(&src, NULL);
 		fuzz_pipeline(r, m, &src);
 	} else {
 		fuzz_rejected(r);
