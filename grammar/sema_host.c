@@ -84,20 +84,29 @@ static const char *skip_blanks(const char *p, const char *e)
 	return p;
 }
 
+/* Past the decorator lines from l on (each, after its blanks, starts
+ * with '@') to the def or class they decorate, after its blanks; *lines
+ * counts the lines passed. */
+static const char *past_decorators(const char *l, const char *e, int *lines)
+{
+	for (;;) {
+		while (l < e && (*l == ' ' || *l == '\t'))
+			l++;
+		if (l >= e || *l != '@')
+			return l;
+		const char *nl = memchr(l, '\n', (size_t)(e - l));
+		l = nl ? nl + 1 : e;
+		++*lines;
+	}
+}
+
 /* Note the names the host statement at l binds (`NAME = ...`, `A, B =
  * ...`, a def or class after its decorators, an import), each skipped
  * with why, so that a kernel that uses one is told what it is. */
 void host_binds(Sema *s, const char *l, const char *e, int line, const char *why)
 {
 	char name[256];
-	while (l < e && *l == '@') { /* decorators */
-		const char *nl = memchr(l, '\n', (size_t)(e - l));
-		l = nl ? nl + 1 : e;
-		line++;
-		while (l < e && (*l == ' ' || *l == '\t'))
-			l++;
-	}
-	const char *q = l;
+	const char *q = past_decorators(l, e, &line);
 	if (starts(q, e, "async"))
 		q = skip_blanks(q + 5, e);
 	if (starts(q, e, "def") || starts(q, e, "class")) {
@@ -156,13 +165,8 @@ void host_binds(Sema *s, const char *l, const char *e, int line, const char *why
  * class at l (after its decorators), into buf. */
 const char *host_what(const char *l, const char *e, char *buf, size_t n)
 {
-	int kernel = *l == '@' && starts(l + 1, e, "wp.kernel");
-	while (l < e && *l == '@') {
-		const char *nl = memchr(l, '\n', (size_t)(e - l));
-		l = nl ? nl + 1 : e;
-		while (l < e && (*l == ' ' || *l == '\t'))
-			l++;
-	}
+	int kernel = *l == '@' && starts(l + 1, e, "wp.kernel"), lines = 0;
+	l = past_decorators(l, e, &lines);
 	char name[256] = "?";
 	int cls = starts(l, e, "class");
 	if (starts(l, e, "def") || cls) {
@@ -185,16 +189,9 @@ const char *host_factory(const char *p, const char *e, int *line, int *col, char
 			q++;
 		if (q > p && q < end && *q == '@' && starts(q + 1, end, "wp.kernel")) {
 			*col = (int)(q - p) + 1;
-			const char *d = nl ? nl + 1 : e;
+			int lines = 0;
+			const char *d = past_decorators(nl ? nl + 1 : e, e, &lines);
 			snprintf(name, n, "?");
-			while (d < e && (*d == ' ' || *d == '\t' || *d == '@')) {
-				if (*d == '@') { /* another decorator line */
-					const char *n2 = memchr(d, '\n', (size_t)(e - d));
-					d = n2 ? n2 + 1 : e;
-				} else {
-					d++;
-				}
-			}
 			if (starts(d, e, "def")) {
 				d = skip_blanks(d + 3, e);
 				take_name(&d, e, name, n, 0);

@@ -139,6 +139,7 @@ typedef struct Front {
 	Map names; /* the names calls use, interned in name[] */
 	const char **name;
 	int nname, capname;
+	int loaded; /* the piece whose text is in piece, or -1 */
 	int parsed; /* the piece in ast, or -1 */
 	Parse p;
 	Src piece;
@@ -342,6 +343,22 @@ static void def_defaults(Sema *s, Def *d, Node *fn)
 	}
 }
 
+/* Read piece k's text into fr->piece (unless it is there already); the
+ * piece parsed before, whose syntax points into the text, is gone. */
+static const Src *load_piece(Front *fr, int k)
+{
+	if (fr->loaded == k)
+		return &fr->piece;
+	const Piece *pc = &fr->pc.v[k];
+	fr->piece.name = fr->in.name;
+	fr->piece.text = lines_range(&fr->in, pc->off, pc[1].off, &fr->piece.len);
+	fr->piece.line0 = pc->line0;
+	fr->piece.lines = &fr->in;
+	fr->loaded = k;
+	fr->parsed = -1;
+	return &fr->piece;
+}
+
 /* Parse piece k into fr->ast (unless it is there already). */
 static Node *parse_piece(Front *fr, int k)
 {
@@ -354,11 +371,7 @@ static Node *parse_piece(Front *fr, int k)
 	s->caploopvar = 0;
 	s->memo = NULL;
 	s->capmemo = 0;
-	const Piece *pc = &fr->pc.v[k];
-	fr->piece.name = fr->in.name;
-	fr->piece.text = lines_range(&fr->in, pc->off, pc[1].off, &fr->piece.len);
-	fr->piece.line0 = pc->line0;
-	fr->piece.lines = &fr->in;
+	load_piece(fr, k);
 	fr->parsed = k;
 	ks_parse(&fr->p, &fr->piece, &fr->ast);
 	return fr->p.module;
@@ -516,16 +529,14 @@ static void first_pass(Front *fr)
 	Sema *s = &fr->s;
 	pieces_scan(&fr->pc, &fr->in, &fr->mod);
 	for (int k = 0; k < fr->pc.n; k++) {
-		const Piece *pc = &fr->pc.v[k];
-		size_t len;
-		const char *text = lines_range(&fr->in, pc->off, pc[1].off, &len);
-		PieceAt at = {NULL, text + len, 0, 0, 0};
+		const Src *piece = load_piece(fr, k);
+		PieceAt at = {NULL, piece->text + piece->len, 0, 0, 0};
 		int skip;
-		at.l = host_first_code(text, at.e, &skip);
+		at.l = host_first_code(piece->text, at.e, &skip);
 		int kind = host_piece_kind(at.l, at.e);
 		if (kind == P_BLANK)
 			continue;
-		at.line = pc->line0 + skip;
+		at.line = piece->line0 + skip;
 		at.strict = kind == P_KERNEL || k == fr->pc.rest;
 		if (fr->only && kind == P_KERNEL && k != fr->pc.rest) {
 			char what[300], want[300];
@@ -637,7 +648,7 @@ static void front_init(Front *fr, Module *m)
 {
 	memset(fr, 0, sizeof *fr);
 	fr->m = m;
-	fr->parsed = -1;
+	fr->loaded = fr->parsed = -1;
 	fr->s.m = m;
 	fr->s.a = &fr->mod;
 }

@@ -515,7 +515,7 @@ static void code_of(Buf *code, const Module *m, const Opts *o, const Func **ks, 
 	if (code->n && code->p[code->n - 1] != '\n')
 		buf_putc(code, '\n');
 	int coop = dev == DEV_SIM && run_sim_prepare(code, from);
-	if (dev == DEV_SIM)
+	if (coop)
 		sim_source(code, from, given ? o->code : NULL);
 	line_directive(code, "krun-launchers", "");
 	for (int k = 0; k < nk; k++) {
@@ -679,13 +679,20 @@ static void bounds_hook(Host *h)
 
 /* The kernel source's line of the code's line l: its `// line N`, else
  * 0. */
-static int sim_source_line(int l)
+/* The start of line l of src's text (its end past the last line). */
+static const char *line_in(const Src *src, int l)
 {
-	const char *p = sim_code.text, *e = p + sim_code.len;
+	const char *p = src->text, *e = p + src->len;
 	for (int k = 1; k < l && p < e; k++) {
 		const char *nl = memchr(p, '\n', (size_t)(e - p));
 		p = nl ? nl + 1 : e;
 	}
+	return p;
+}
+
+static int sim_source_line(int l)
+{
+	const char *p = line_in(&sim_code, l), *e = sim_code.text + sim_code.len;
 	const char *nl = p < e ? memchr(p, '\n', (size_t)(e - p)) : NULL, *end = nl ? nl : e;
 	for (const char *q = p; q + 8 <= end; q++)
 		if (!memcmp(q, "// line ", 8))
@@ -707,13 +714,9 @@ static void sim_where(char *buf, size_t n, unsigned l)
  * (1 where src has no text). */
 static int first_col(const Src *src, int l)
 {
-	const char *p = src->text, *e = p ? p + src->len : NULL;
-	if (!p)
+	if (!src->text)
 		return 1;
-	for (int k = 1; k < l && p < e; k++) {
-		const char *nl = memchr(p, '\n', (size_t)(e - p));
-		p = nl ? nl + 1 : e;
-	}
+	const char *p = line_in(src, l), *e = src->text + src->len;
 	int col = 1;
 	while (p < e && (*p == ' ' || *p == '\t'))
 		p++, col++;
