@@ -59,6 +59,7 @@ static const char *const kind_names[N_COUNT] = {
 	[N_FOR] = "FOR",         [N_WHILE] = "WHILE",
 	[N_BREAK] = "BREAK",     [N_CONTINUE] = "CONTINUE",
 	[N_RETURN] = "RETURN",   [N_PASS] = "PASS",
+	[N_ASSERT] = "ASSERT",
 	[N_BLOCK] = "BLOCK",     [N_IMPORT] = "IMPORT",
 	[N_FROMIMPORT] = "FROMIMPORT", [N_PARAM] = "PARAM",
 	[N_DEF] = "DEF", [N_CLASS] = "CLASS",         [N_MODULE] = "MODULE",

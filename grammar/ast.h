@@ -46,7 +46,8 @@ enum NodeKind {
 	N_CONTINUE,
 	N_RETURN, /* kid[0] or NULL; several values are an N_TUPLE */
 	N_PASS,
-	N_BLOCK, /* the statements of a suite */
+	N_ASSERT, /* assert kid[0], kid[1]: the message, or NULL */
+	N_BLOCK,  /* the statements of a suite */
 
 	/* top level */
 	N_IMPORT,     /* import name [as kid-less alias in str2] */

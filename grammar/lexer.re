@@ -449,6 +449,7 @@ int lex_next(Lexer *L, Tok *t)
 		"def" { return token(L, t, TK_DEF); }
 		"return" { return token(L, t, TK_RETURN); }
 		"pass" { return token(L, t, TK_PASS); }
+		"assert" { return token(L, t, TK_ASSERT); }
 		"break" { return token(L, t, TK_BREAK); }
 		"continue" { return token(L, t, TK_CONTINUE); }
 		"import" { return token(L, t, TK_IMPORT); }
@@ -485,9 +486,6 @@ int lex_next(Lexer *L, Tok *t)
 		}
 		"del" {
 			error_at(L, L->tok, "'del' is not supported in kernels");
-		}
-		"assert" {
-			error_at(L, L->tok, "assert is not supported in kernels");
 		}
 		"None" {
 			error_at(L, L->tok, "None is not supported in kernels");

@@ -287,7 +287,7 @@ static void syntax_error(PState *ps, void *parser, int major,
 /* The tokens, in the order they get their codes. */
 %token NEWLINE INDENT DEDENT NAME INT FLOAT STRING TRUE FALSE ELLIPSIS.
 %token AND OR NOT IN IS IF ELIF ELSE FOR WHILE DEF RETURN PASS BREAK CONTINUE
-       IMPORT FROM AS.
+       IMPORT FROM AS ASSERT.
 %token LPAREN RPAREN LBRACKET RBRACKET COMMA COLON DOT SEMI ARROW.
 %token EQ PLUSEQ MINUSEQ STAREQ SLASHEQ DSLASHEQ PERCENTEQ POWEQ ATEQ ANDEQ
        OREQ XOREQ SHLEQ SHREQ.
@@ -435,6 +435,18 @@ small_stmt(A) ::= RETURN(K). {
 small_stmt(A) ::= RETURN(K) testlist(B). {
 	A = leaf(ps, N_RETURN, K);
 	ast_add(ps->arena, A.n, B.n);
+}
+
+/* assert_stmt: 'assert' expression [',' expression] */
+small_stmt(A) ::= ASSERT(K) expr(B). {
+	A = leaf(ps, N_ASSERT, K);
+	ast_add(ps->arena, A.n, B.n);
+	ast_add(ps->arena, A.n, NULL);
+}
+small_stmt(A) ::= ASSERT(K) expr(B) COMMA expr(C). {
+	A = leaf(ps, N_ASSERT, K);
+	ast_add(ps->arena, A.n, B.n);
+	ast_add(ps->arena, A.n, C.n);
 }
 
 /* import_name: 'import' dotted_as_names

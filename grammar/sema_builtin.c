@@ -334,16 +334,15 @@ static void printf_call(Sema *s, Node *e)
 /* print(x): Warp's print of a value, one line (a matrix: one a row).
  * Floats as %g (a composite's components as float32), ints in decimal,
  * bools as True and False. */
-void print_call(Sema *s, Node *e)
+static void print_value(Sema *s, Node *e, int v)
 {
-	if (e->nkid != 2 || e->kid[1]->kind == N_KWARG)
-		ERR(e, "print() takes one value in a kernel");
-	Node *x = e->kid[1];
-	if (array_of(s, x) >= 0)
-		ERR(x, "print() of an array is not supported; print its elements");
-	int v = expr(s, x, NULL);
 	Type t = ty_of(s, v);
 	int32_t a[36];
+	const Value *x = &s->f->val[v];
+	if (t == TY_BOOL && x->kind == VK_CONST) {
+		emit_printf(s, e, x->k.i ? "True\n" : "False\n", NULL, 0);
+		return;
+	}
 	if (t == TY_BOOL) {
 		Inst *in = emit(s, e, OP_IF, NULL, 0, (int32_t[]){v}, 1);
 		Block tb = {0}, eb = {0}, *old = s->blk;
@@ -397,6 +396,132 @@ void print_call(Sema *s, Node *e)
 	buf_free(&fmt);
 }
 
+void print_call(Sema *s, Node *e)
+{
+	if (e->nkid != 2 || e->kid[1]->kind == N_KWARG)
+		ERR(e, "print() takes one value in a kernel");
+	Node *x = e->kid[1];
+	if (array_of(s, x) >= 0)
+		ERR(x, "print() of an array is not supported; print its elements");
+	print_value(s, e, expr(s, x, NULL));
+}
+
+/* The largest absolute difference of a and b's components (of one float
+ * type), as Warp's expect_near takes it: max(diff, |a_k - b_k|) from 0. */
+static int max_abs_diff(Sema *s, Node *e, int a, int b)
+{
+	Type t = ty_of(s, a), sc = ty_scalar(t);
+	int n = ty_ncomp(t), cols = ty_is_mat(t) ? ty_cols(t) : n;
+	int diff = -1;
+	for (int k = 0; k < n; k++) {
+		int32_t d;
+		if (n == 1) {
+			d = binop(s, e, B_SUB, a, b, NULL, 0);
+		} else {
+			int ni = ty_is_mat(t) ? 3 : 2;
+			int32_t c[2];
+			for (int i = 0; i < 2; i++) {
+				int32_t ix[3] = {i ? b : a, ir_const_int(s->m, s->f, ty_is_mat(t) ? k / cols : k),
+						 ir_const_int(s->m, s->f, k % cols)};
+				c[i] = emit_val(s, e, OP_EXTRACT, sc, ix, ni, NULL);
+			}
+			d = binop(s, e, B_SUB, c[0], c[1], NULL, 0);
+		}
+		Type td = sc, r;
+		int row = ir_builtin_resolve("abs", &td, 1, &r);
+		int32_t ad = ir_temp(s->m, s->f, sc);
+		emit(s, e, OP_BUILTIN, &ad, 1, &d, 1)->callee = row;
+		if (diff < 0 && n == 1) {
+			diff = ad;
+			continue;
+		}
+		if (diff < 0)
+			diff = ir_const(s->m, s->f, sc, 0, 0);
+		Type tm[2] = {sc, sc};
+		row = ir_builtin_resolve("max", tm, 2, &r);
+		int32_t m = ir_temp(s->m, s->f, sc), ma[2] = {diff, ad};
+		emit(s, e, OP_BUILTIN, &m, 1, ma, 2)->callee = row;
+		diff = m;
+	}
+	return diff;
+}
+
+/* wp.expect_eq(a, b), wp.expect_neq(a, b), wp.expect_near(a, b,
+ * tolerance=1e-6): Warp's checks.  Each prints Warp's message to the log
+ * when it fails (the expected value is b, the actual a) and goes on; none
+ * has a gradient.  eq and neq compare two values of one type (a scalar,
+ * bool, vector or matrix) as == does; near, two floats, float vectors,
+ * quaternions or matrices of one type by their largest absolute
+ * difference, against a tolerance of their scalar type. */
+static void expect_call(Sema *s, Node *e, const char *name)
+{
+	static const char *const pname[] = {"a", "b", "tolerance"};
+	int near = !strcmp(name, "expect_near");
+	Node *node[3];
+	Node *dflt[3] = {NULL, NULL, e};
+	char what[32];
+	snprintf(what, sizeof what, "wp.%s", name);
+	bind_args(s, e, what, pname, near ? 3 : 2, near ? dflt : NULL, node);
+	for (int i = 0; i < 2; i++)
+		if (array_of(s, node[i]) >= 0)
+			ERR(node[i], "%s() compares values, not arrays", what);
+	int a = expr(s, node[0], NULL), b = expr(s, node[1], NULL);
+	Type t = ty_of(s, a);
+	if (ty_of(s, b) != t)
+		ERR(e, "%s(): a is %s and b %s; they must be of one type", what, uty(t), uty(ty_of(s, b)));
+	int fails, tol = -1;
+	if (near) {
+		if (!ty_is_floaty(t) || ty_is_xform(t))
+			ERR(node[0], "%s() takes floats, float vectors, quaternions or matrices, not %s", what,
+			    uty(t));
+		Type sc = ty_scalar(t);
+		tol = node[2] ? expr(s, node[2], NULL) : ir_const(s->m, s->f, sc, 0, 1.0e-6);
+		if (ty_of(s, tol) != sc)
+			ERR(node[2], "%s(): the tolerance is %s; it must be %s, the scalar type of the values",
+			    what, uty(ty_of(s, tol)), uty(sc));
+		int32_t c[2] = {max_abs_diff(s, e, a, b), tol};
+		fails = emit_val(s, e, OP_GT, TY_BOOL, c, 2, NULL);
+	} else {
+		if (!ty_is_scalar(t) && t != TY_BOOL && !ty_is_vec(t) && !ty_is_mat(t))
+			ERR(node[0], "%s() compares numbers, bools, vectors or matrices, not %s", what, uty(t));
+		/* a != b where it is !(a == b) (numbers); else as Warp, !(a == b) */
+		int32_t c[2] = {a, b};
+		int eq = !strcmp(name, "expect_eq");
+		if (eq && (ty_is_scalar(t) || t == TY_BOOL)) {
+			fails = emit_val(s, e, OP_NE, TY_BOOL, c, 2, NULL);
+		} else {
+			fails = emit_val(s, e, OP_EQ, TY_BOOL, c, 2, NULL);
+			if (eq)
+				fails = emit_val(s, e, OP_NOT, TY_BOOL, &fails, 1, NULL);
+		}
+	}
+	emit(s, e, OP_IF, NULL, 0, (int32_t[]){fails}, 1);
+	Block tb = {0}, *old = s->blk;
+	s->blk = &tb;
+	if (near) {
+		emit_printf(s, e, "Error, expect_near() failed with tolerance ", NULL, 0);
+		print_value(s, e, tol);
+		emit_printf(s, e, "    Expected: ", NULL, 0);
+		print_value(s, e, b);
+		emit_printf(s, e, "    Actual: ", NULL, 0);
+		print_value(s, e, a);
+		emit_printf(s, e,
+			    ty_is_float(t) ? "    Absolute difference: " : "    Max absolute difference: ", NULL,
+			    0);
+		print_value(s, e, max_abs_diff(s, e, a, b));
+	} else {
+		char head[48];
+		snprintf(head, sizeof head, "Error, %s() failed:\n", name);
+		emit_printf(s, e, head, NULL, 0);
+		emit_printf(s, e, "\t Expected: ", NULL, 0);
+		print_value(s, e, b);
+		emit_printf(s, e, "\t Actual: ", NULL, 0);
+		print_value(s, e, a);
+	}
+	s->blk = old;
+	s->blk->v[s->blk->n - 1].body = tb;
+}
+
 /* wp.cast(a, dtype): a's bits as a dtype of the same size (Warp's
  * reinterpretation, no conversion); no gradient. */
 static int cast_value(Sema *s, Node *e, Target *t)
@@ -442,6 +567,12 @@ int lang_call(Sema *s, Node *e, const char *name, Target *t, int want)
 			printf_call(s, e);
 		else
 			print_call(s, e);
+		return -1;
+	}
+	if (!strcmp(name, "expect_eq") || !strcmp(name, "expect_neq") || !strcmp(name, "expect_near")) {
+		if (want)
+			ERR(e, "wp.%s() does not return a value", name);
+		expect_call(s, e, name);
 		return -1;
 	}
 	if (!strcmp(name, "select"))

@@ -617,6 +617,18 @@ static void return_stmt(Sema *s, Node *n)
 	emit(s, n, OP_RET, NULL, 0, v, nv);
 }
 
+/* assert c[, msg]: as Warp compiles it, a C assert that its release
+ * builds (and so every launch) leave out.  The condition is evaluated,
+ * as Warp evaluates it before the assert (a call in it still runs), and
+ * must be a number or a bool; the message is only source text. */
+static void assert_stmt(Sema *s, Node *n)
+{
+	int v = expr(s, n->kid[0], NULL);
+	Type t = ty_of(s, v);
+	if (t != TY_BOOL && !ty_is_scalar(t))
+		ERR(n->kid[0], "the condition of assert must be a bool or a number, not %s", uty(t));
+}
+
 void stmt(Sema *s, Node *n)
 {
 	switch (n->kind) {
@@ -662,6 +674,9 @@ void stmt(Sema *s, Node *n)
 		return_stmt(s, n);
 		return;
 	case N_PASS:
+		return;
+	case N_ASSERT:
+		assert_stmt(s, n);
 		return;
 	case N_BLOCK:
 		suite(s, s->blk, n);
