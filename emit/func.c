@@ -391,12 +391,28 @@ static void entry_unread(Emitter *e, const Func *f, const uint8_t *skip)
 			fprintf(e->out, "    (void)%s;  // the adjoint does not read it\n", e->v[f->param[i]].name);
 }
 
+/* A CUDA entry's attributes from the kernel's options (KernelOpts), each
+ * followed by a space: __launch_bounds__, and the runtime's macros for
+ * what only some toolkits and architectures have (ks_base.h). */
+static void entry_attributes(Emitter *e, const KernelOpts *o)
+{
+	if (o->max_threads && o->min_blocks)
+		fprintf(e->out, "__launch_bounds__(%d, %d) ", o->max_threads, o->min_blocks);
+	else if (o->max_threads)
+		fprintf(e->out, "__launch_bounds__(%d) ", o->max_threads);
+	if (o->max_registers)
+		fprintf(e->out, "KS_MAXNREG(%d) ", o->max_registers);
+	if (o->cluster_dim)
+		fprintf(e->out, "KS_CLUSTER_DIMS(%d) ", o->cluster_dim);
+}
+
 /* The kernel's launch entry: NAME_cpu_forward / NAME_cuda_forward.  A
  * launch of R dimensions takes them as dim0 .. dimR-1 (a 1-D launch: dim)
  * and runs the thread function at every index, row-major: on the CPU in
- * nested loops, on the GPU a grid-stride loop over their product.  A
- * backward with a tape gets, after the indices, the thread's row-major
- * index, where its part of the tape lies. */
+ * nested loops, on the GPU a grid-stride loop over their product (a
+ * kernel built with grid_stride=False: a thread per index, the grid
+ * covering them).  A backward with a tape gets, after the indices, the
+ * thread's row-major index, where its part of the tape lies. */
 void emit_entry(Emitter *e, int fi)
 {
 	const Func *f = e->m->fn[fi];
@@ -425,20 +441,25 @@ void emit_entry(Emitter *e, int fi)
 			(const char *[]){"", "", "dim0 x dim1", "dim0 x dim1 x dim2",
 					 "dim0 x dim1 x dim2 x dim3"}[r]);
 	if (cuda) {
-		fprintf(e->out, "extern \"C\" __global__ void %s_cuda_%s(%s%s%s)\n{\n", e->ebase[fi], dir, d.p,
-			f->nparam ? ", " : "", b.n ? b.p : "");
+		const KernelOpts *o = &f->opts;
+		fputs("extern \"C\" __global__ void ", e->out);
+		entry_attributes(e, o);
+		fprintf(e->out, "%s_cuda_%s(%s%s%s)\n{\n", e->ebase[fi], dir, d.p, f->nparam ? ", " : "",
+			b.n ? b.p : "");
 		entry_unread(e, f, skip);
+		if (o->smem_spilling)
+			fputs("    KS_SMEM_SPILLING();\n", e->out);
+		if (o->lean)
+			fputs("    int tid = blockIdx.x * blockDim.x + threadIdx.x;\n    if (tid < dim", e->out);
+		else
+			fputs("    for (int tid = blockIdx.x * blockDim.x + threadIdx.x; tid < dim", e->out);
+		for (int k = 0; r > 1 && k < r; k++)
+			fprintf(e->out, "%s%d", k ? " * dim" : "", k);
+		fputs(o->lean ? ")\n" : "; tid += blockDim.x * gridDim.x)\n", e->out);
 		if (r == 1) {
-			fputs("    for (int tid = blockIdx.x * blockDim.x + threadIdx.x; tid < dim; "
-			      "tid += blockDim.x * gridDim.x)\n",
-			      e->out);
 			buf_puts(&t, "tid");
 		} else {
 			/* the index of thread tid along each dimension */
-			fputs("    for (int tid = blockIdx.x * blockDim.x + threadIdx.x; tid < dim0", e->out);
-			for (int k = 1; k < r; k++)
-				fprintf(e->out, " * dim%d", k);
-			fputs("; tid += blockDim.x * gridDim.x)\n", e->out);
 			for (int k = 0; k < r; k++) {
 				/* tid / (dim1 * dim2) % dim0: the product in parentheses */
 				buf_printf(&t, "%stid", k ? ", " : "");

@@ -89,6 +89,7 @@ typedef struct Def {
 	const char *name;
 	int line, col;
 	int kernel, no_backward;
+	KernelOpts opts; /* a kernel's CUDA options */
 	int piece, stmt; /* where it is: its piece, and its statement there */
 	int failed;      /* --keep-going: it did not compile */
 	Node *node;      /* its syntax, while that piece is parsed */
@@ -283,5 +284,6 @@ void lower_def(Sema *s, Def *d, int di);
 /* sema_const.c */
 int is_module(const Node *n, const char *as);
 int const_eval(Sema *s, Node *e, Const *c);
+void py_string(Sema *s, Node *n, Buf *b); /* a string literal's value (sema_builtin.c) */
 
 #endif

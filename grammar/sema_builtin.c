@@ -197,7 +197,7 @@ static int generic_make(Sema *s, Node *e, const char *name, Target *t)
 /* The bytes of a string literal node (adjacent literals joined, as
  * Python joins them), into b.  Escapes are Python's; a raw string keeps
  * its backslashes; f-strings, bytes and non-ASCII are refused. */
-static void py_string(Sema *s, Node *n, Buf *b)
+void py_string(Sema *s, Node *n, Buf *b)
 {
 	const char *p = n->name;
 	while (*p) {

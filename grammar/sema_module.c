@@ -55,11 +55,67 @@ static void import(Sema *s, Node *n, int *have_wp)
 
 enum { DEF_KERNEL = 1, DEF_NO_BACKWARD = 2 };
 
-/* @wp.kernel, @wp.kernel(enable_backward=False, module=...) or @wp.func:
- * DEF_* flags.  module names the Warp module the kernel is built in, which
- * means nothing here; enable_backward=False tells kdiff to leave the
- * kernel without a backward. */
-static int decorator(Sema *s, Node *fn, int have_wp)
+/* An option's count: an int (a literal or a module constant) in [lo, hi]. */
+static int option_int(Sema *s, Node *k, Node *v, int lo, int hi)
+{
+	Const c;
+	if (!const_eval(s, v, &c) || c.ty != TY_INT || c.i < lo || c.i > hi)
+		ERR(v, "%s must be an int from %d to %d", k->name, lo, hi);
+	return (int)c.i;
+}
+
+/* The CUDA options of @wp.kernel(...) (KernelOpts): launch_bounds=N or
+ * (N[, M]), cuda_max_registers=N, cluster_dim=N (1 is none),
+ * grid_stride=False, enable_cuda_smem_spilling=True, entry_point_abi=
+ * "warp" (the other ABI is refused).  Whether k is one of them. */
+static int kernel_option(Sema *s, Node *k, KernelOpts *o)
+{
+	Node *v = k->kid[0];
+	if (!strcmp(k->name, "launch_bounds")) {
+		int n = v->kind == N_TUPLE ? v->nkid : 1;
+		if (n < 1 || n > 2)
+			ERR(v, "launch_bounds is an int or a tuple of 1 or 2 ints, (threads, blocks)");
+		o->max_threads = option_int(s, k, n == 1 && v->kind != N_TUPLE ? v : v->kid[0], 1, 1024);
+		if (n == 2)
+			o->min_blocks = option_int(s, k, v->kid[1], 1, 65535);
+	} else if (!strcmp(k->name, "cuda_max_registers")) {
+		o->max_registers = option_int(s, k, v, 1, 255);
+	} else if (!strcmp(k->name, "cluster_dim")) {
+		int n = option_int(s, k, v, 1, 16);
+		o->cluster_dim = n > 1 ? n : 0;
+	} else if (!strcmp(k->name, "grid_stride") || !strcmp(k->name, "enable_cuda_smem_spilling")) {
+		if (v->kind != N_BOOL)
+			ERR(v, "%s must be True or False", k->name);
+		if (k->name[0] == 'g')
+			o->lean = !v->ival;
+		else
+			o->smem_spilling = (int)v->ival;
+	} else if (!strcmp(k->name, "entry_point_abi")) {
+		if (v->kind != N_STRING)
+			ERR(v, "entry_point_abi must be a string");
+		Buf b = {0};
+		py_string(s, v, &b);
+		buf_putc(&b, 0);
+		char abi[48];
+		snprintf(abi, sizeof abi, "%s", b.p);
+		buf_free(&b);
+		if (strcmp(abi, "warp"))
+			ERR(v, "entry_point_abi \"%s\" is not supported; only \"warp\", a launch's own signature",
+			    abi);
+	} else {
+		return 0;
+	}
+	if (o->max_threads && o->max_registers)
+		ERR(k, "cuda_max_registers cannot be combined with launch_bounds (as in Warp)");
+	return 1;
+}
+
+/* @wp.kernel, @wp.kernel(enable_backward=False, module=..., launch_bounds=
+ * ..., ...) or @wp.func: DEF_* flags, and a kernel's CUDA options in *o.
+ * module names the Warp module the kernel is built in, which means
+ * nothing here; enable_backward=False tells kdiff to leave the kernel
+ * without a backward. */
+static int decorator(Sema *s, Node *fn, int have_wp, KernelOpts *o)
 {
 	Node *decs = kid(fn, 0), *dn;
 	char buf[128];
@@ -91,7 +147,7 @@ static int decorator(Sema *s, Node *fn, int have_wp)
 		} else if ((flags & DEF_KERNEL) && !strcmp(k->name, "module")) {
 			if (k->kid[0]->kind != N_STRING)
 				ERR(k->kid[0], "module must be a string");
-		} else {
+		} else if (!(flags & DEF_KERNEL) || !kernel_option(s, k, o)) {
 			ERR(k, "@wp.%s option '%s' is not supported", at->name, k->name);
 		}
 	}
@@ -299,7 +355,7 @@ static void struct_def(Sema *s, Node *n, int have_wp)
  * docstring, a constant or a struct (returns NULL), or a decorated def
  * (returns its node).  *have_wp: the import came before; *flags: the
  * def's DEF_* flags. */
-static Node *top_level(Sema *s, Node *n, int i, int *have_wp, int *flags)
+static Node *top_level(Sema *s, Node *n, int i, int *have_wp, int *flags, KernelOpts *o)
 {
 	if (n->kind == N_IMPORT || n->kind == N_FROMIMPORT) {
 		import(s, n, have_wp);
@@ -318,7 +374,7 @@ static Node *top_level(Sema *s, Node *n, int i, int *have_wp, int *flags)
 	if (n->kind != N_DEF)
 		ERR(n, "only @wp.kernel and @wp.func definitions, imports and constants are supported "
 		       "at module level");
-	*flags = decorator(s, n, *have_wp);
+	*flags = decorator(s, n, *have_wp, o);
 	if (reserved(n->name))
 		ERR(n, "'%s' cannot be used as a function name", n->name);
 	if (def_find(s, n->name) >= 0)
@@ -411,7 +467,7 @@ static void factories(Front *fr, const char *l, const char *e, int line)
 }
 
 /* Note def n, the st-th statement of piece k, with its DEF_* flags. */
-static void note_def(Front *fr, Node *n, int k, int st, int flags)
+static void note_def(Front *fr, Node *n, int k, int st, int flags, const KernelOpts *o)
 {
 	Sema *s = &fr->s;
 	if (s->ndef == s->capdef) {
@@ -425,6 +481,7 @@ static void note_def(Front *fr, Node *n, int k, int st, int flags)
 	d->col = n->col;
 	d->kernel = (flags & DEF_KERNEL) != 0;
 	d->no_backward = (flags & DEF_NO_BACKWARD) != 0;
+	d->opts = *o;
 	d->piece = k;
 	d->stmt = st;
 	def_defaults(s, d, n);
@@ -508,9 +565,10 @@ static void read_piece(Front *fr, int k, const PieceAt *at)
 	s->src = &fr->piece;
 	for (int st = 0; st < mod->nkid; st++, fr->nstmt++) {
 		int flags = 0;
-		Node *n = top_level(s, mod->kid[st], fr->nstmt, &fr->have_wp, &flags);
+		KernelOpts o = {0};
+		Node *n = top_level(s, mod->kid[st], fr->nstmt, &fr->have_wp, &flags, &o);
 		if (n)
-			note_def(fr, n, k, st, flags);
+			note_def(fr, n, k, st, flags, &o);
 	}
 	ks_recover = outer;
 	ks_errwhat = NULL;
@@ -628,6 +686,7 @@ static void lower_def_of(Front *fr, int j)
 	}
 	Func *f = ir_func_new(m, d->name, d->kernel, loc_of(d->node));
 	f->no_backward = d->no_backward;
+	f->opts = d->opts;
 	lower_def(s, d, j);
 	d->node = NULL;
 	ir_verify_func(m, &fr->piece, 1, j);

@@ -77,6 +77,12 @@ uint64_t ir_hash_func(const Module *m, const Func *f)
 	for (int i = 0; i < f->nval; i++)
 		h.canon[i] = -1;
 	put32(&h, (uint32_t)f->is_kernel | (uint32_t)f->backward << 1 | (uint32_t)f->no_backward << 2);
+	const KernelOpts *o = &f->opts;
+	if (o->max_threads || o->max_registers || o->cluster_dim || o->lean || o->smem_spilling) {
+		put32(&h, (uint32_t)o->max_threads | (uint32_t)o->min_blocks << 16);
+		put32(&h, (uint32_t)o->max_registers | (uint32_t)o->cluster_dim << 16);
+		put32(&h, (uint32_t)o->lean | (uint32_t)o->smem_spilling << 1);
+	}
 	put32(&h, (uint32_t)f->nparam);
 	for (int i = 0; i < f->nparam; i++)
 		put_value(&h, f->param[i]);

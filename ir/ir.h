@@ -274,12 +274,25 @@ struct Inst {
 	Block els;    /* IF: else */
 };
 
+/* A kernel's options for its CUDA build (@wp.kernel(launch_bounds=...,
+ * cuda_max_registers=..., cluster_dim=..., grid_stride=False,
+ * enable_cuda_smem_spilling=True)); 0 where unset.  A backward kernel has
+ * its kernel's. */
+typedef struct KernelOpts {
+	int max_threads, min_blocks; /* __launch_bounds__(max_threads[, min_blocks]) */
+	int max_registers;           /* __maxnreg__ */
+	int cluster_dim;             /* blocks to a cluster, 2 to 16 */
+	int lean;                    /* no grid-stride loop: a thread per index */
+	int smem_spilling;           /* registers may spill to shared memory */
+} KernelOpts;
+
 typedef struct Func {
 	const char *name;
 	int is_kernel;   /* 1 for kernels and backward kernels */
 	int backward;    /* the backward kernel of kernel @name (kdiff) */
 	int no_backward; /* a kernel kdiff leaves without a backward
 	                  * (@wp.kernel(enable_backward=False)) */
+	KernelOpts opts; /* kernels and backward kernels */
 	int nparam;
 	int32_t *param; /* value ids */
 	int nret;

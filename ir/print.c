@@ -172,7 +172,9 @@ static void print_string(FILE *out, const char *s)
 }
 
 /* func := ('func' | 'kernel' | 'backward') '@' NAME '(' params ')' ['->' types]
- *         ['no_backward'] loc '{' */
+ *         ['no_backward'] {option} loc '{'
+ * option := 'launch_bounds' '(' INT [',' INT] ')' | 'max_registers' '(' INT ')'
+ *         | 'cluster_dim' '(' INT ')' | 'no_grid_stride' | 'smem_spilling' */
 static void print_func(FILE *out, const Module *m, const Func *f)
 {
 	Buf b = {0};
@@ -196,6 +198,19 @@ static void print_func(FILE *out, const Module *m, const Func *f)
 	}
 	if (f->no_backward)
 		buf_puts(&b, " no_backward");
+	const KernelOpts *o = &f->opts;
+	if (o->max_threads && o->min_blocks)
+		buf_printf(&b, " launch_bounds(%d, %d)", o->max_threads, o->min_blocks);
+	else if (o->max_threads)
+		buf_printf(&b, " launch_bounds(%d)", o->max_threads);
+	if (o->max_registers)
+		buf_printf(&b, " max_registers(%d)", o->max_registers);
+	if (o->cluster_dim)
+		buf_printf(&b, " cluster_dim(%d)", o->cluster_dim);
+	if (o->lean)
+		buf_puts(&b, " no_grid_stride");
+	if (o->smem_spilling)
+		buf_puts(&b, " smem_spilling");
 	put_loc(&b, f->loc, " {\n");
 	print_block(&p, m, &f->body, 1);
 	buf_puts(&b, "}\n");

@@ -759,8 +759,56 @@ static void parse_block(Reader *r, Block *b)
 
 /* ---- functions and the module ------------------------------------------------ */
 
+/* option := 'launch_bounds' '(' INT [',' INT] ')' | 'max_registers' '(' INT ')'
+ *         | 'cluster_dim' '(' INT ')' | 'no_grid_stride' | 'smem_spilling'
+ * A kernel's CUDA options, each at most once; 0 when it is none. */
+static int parse_option(Reader *r, KernelOpts *o)
+{
+	static const char *const word[] = {"launch_bounds", "max_registers", "cluster_dim", "no_grid_stride",
+					   "smem_spilling"};
+	int k = 0;
+	while (k < 5 && !is_word(r, word[k]))
+		k++;
+	if (k == 5)
+		return 0;
+	Tok t = r->tok;
+	int *slot[] = {&o->max_threads, &o->max_registers, &o->cluster_dim, &o->lean, &o->smem_spilling};
+	if (*slot[k])
+		rerror(r, &t, "option %s given twice", word[k]);
+	next(r);
+	if (k >= 3) {
+		*slot[k] = 1;
+		return 1;
+	}
+	/* the counts: threads to 1024 and blocks to 65535, registers to 255
+	 * (CUDA's bounds), a cluster of 2 to 16 blocks */
+	static const long lo[] = {1, 1, 2}, hi[] = {1024, 255, 16};
+	expect_punct(r, '(');
+	if (r->tok.kind != T_INT)
+		rerror(r, &r->tok, "expected a number in %s(...)", word[k]);
+	long n = parse_long(r, &r->tok, 0, 1L << 30);
+	if (n < lo[k] || n > hi[k])
+		rerror(r, &r->tok, "%s(%ld): the count is from %ld to %ld", word[k], n, lo[k], hi[k]);
+	*slot[k] = (int)n;
+	next(r);
+	if (k == 0 && is_punct(r, ',')) {
+		next(r);
+		if (r->tok.kind != T_INT)
+			rerror(r, &r->tok, "expected a number of blocks in launch_bounds(...)");
+		n = parse_long(r, &r->tok, 0, 1L << 30);
+		if (n < 1 || n > 65535)
+			rerror(r, &r->tok, "launch_bounds(..., %ld): the blocks are from 1 to 65535", n);
+		o->min_blocks = (int)n;
+		next(r);
+	}
+	expect_punct(r, ')');
+	if (o->max_threads && o->max_registers)
+		rerror(r, &t, "launch_bounds and max_registers cannot both be given (as in CUDA)");
+	return 1;
+}
+
 /* func := ('func'|'kernel'|'backward') GLOBAL '(' [param {',' param}] ')' ['->' type {',' type}]
- *         ['no_backward'] loc '{' NL block '}' */
+ *         ['no_backward'] {option} loc '{' NL block '}' */
 static void parse_func(Reader *r, int index)
 {
 	Tok kw = r->tok;
@@ -822,6 +870,10 @@ static void parse_func(Reader *r, int index)
 		f->no_backward = 1;
 		next(r);
 	}
+	Tok ot = r->tok;
+	while (parse_option(r, &f->opts))
+		if (!is_kernel)
+			rerror(r, &ot, "only a kernel has launch options");
 	f->loc = parse_loc(r);
 	parse_body(r, &f->body);
 	expect_nl(r);

@@ -1016,6 +1016,32 @@ static double launch(const Opts *o, const Module *m, const Func *f, int backward
 	return ms;
 }
 
+/* The launch's blocks and threads per block for n threads: --grid's, or
+ * enough blocks of 256 (cuda) or 64 (sim) threads, as the kernel's
+ * options allow (KernelOpts): no more threads to a block than its
+ * launch_bounds, a whole number of clusters, and without a grid-stride
+ * loop, a thread for each index. */
+static void launch_shape(const Func *f, const Opts *o, long n, int *blocks, int *threads)
+{
+	const KernelOpts *ko = &f->opts;
+	int t = o->threads ? o->threads : o->device == DEV_CUDA ? 256 : 64;
+	if (ko->max_threads && t > ko->max_threads) {
+		if (o->threads)
+			ks_fatal("--grid %dx%d: kernel %s takes at most %d threads to a block (its launch_bounds)",
+				 o->blocks, o->threads, f->name, ko->max_threads);
+		t = ko->max_threads;
+	}
+	long b = o->blocks ? o->blocks : (n + t - 1) / t;
+	if (ko->lean && b * t < n)
+		ks_fatal("--grid %dx%d: kernel %s has no grid-stride loop (grid_stride=False), so its launch "
+			 "needs a thread for each of its %ld indices",
+			 o->blocks, o->threads, f->name, n);
+	if (ko->cluster_dim)
+		b = (b + ko->cluster_dim - 1) / ko->cluster_dim * ko->cluster_dim;
+	*blocks = (int)b;
+	*threads = t;
+}
+
 /* Run one kernel on its seeded inputs and print its record.  Returns 1
  * when an output is not finite. */
 static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host, Cuda *gpu, Host *dbl)
@@ -1028,8 +1054,8 @@ static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host,
 	kernel_law(o, ff, &law);
 	run_args_init(&in, ff, &law);
 	run_args_copy(&out, &in);
-	int threads = o->threads ? o->threads : o->device == DEV_CUDA ? 256 : 64;
-	int blocks = o->blocks ? o->blocks : (int)((run_threads(&in) + threads - 1) / threads);
+	int blocks, threads;
+	launch_shape(f, o, run_threads(&in), &blocks, &threads);
 	bounds_kernel = f->name;
 	if (o->coverage)
 		cover_reset();

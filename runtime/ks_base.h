@@ -2,7 +2,8 @@
  * ks_base.h: what the other runtime headers stand on.  Which compiler the
  * code is for (KS_CUDA) and KS_FUNC, the qualifiers of every runtime
  * function; the fixed-width ints (defined here under NVRTC, which has no
- * libc headers); double mode (KS_REAL); infinity and NaN on each device;
+ * libc headers); the macros of a CUDA entry's options; double mode
+ * (KS_REAL); infinity and NaN on each device;
  * and float16, ks_half, with its two conversions from and to float32.
  */
 #ifndef KS_BASE_H
@@ -20,6 +21,28 @@
 #include <math.h>
 #include <stdbool.h>
 #define KS_FUNC static inline
+#endif
+
+/* What a kernel's CUDA options ask of its entry (@wp.kernel(
+ * cuda_max_registers=N, cluster_dim=N, enable_cuda_smem_spilling=True)),
+ * each where the toolkit and the architecture have it and nothing
+ * elsewhere (sim, older toolkits and GPUs): __maxnreg__ from CUDA 12.4,
+ * clusters of blocks on compute capability 9.0 and later, registers
+ * spilled to shared memory from CUDA 13. */
+#if defined(__CUDACC__) && (__CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ >= 4))
+#define KS_MAXNREG(n) __maxnreg__(n)
+#else
+#define KS_MAXNREG(n)
+#endif
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define KS_CLUSTER_DIMS(n) __cluster_dims__(n, 1, 1)
+#else
+#define KS_CLUSTER_DIMS(n)
+#endif
+#if defined(__CUDACC__) && __CUDACC_VER_MAJOR__ >= 13
+#define KS_SMEM_SPILLING() asm volatile(".pragma \"enable_smem_spilling\";")
+#else
+#define KS_SMEM_SPILLING() ((void)0)
 #endif
 
 #if defined(__CUDACC_RTC__)

@@ -29,6 +29,7 @@
 #define __device__
 #define __host__
 #define __forceinline__ inline
+#define __launch_bounds__(...) /* a launch's shape is krun's to keep within it */
 /* one per block, as blocks run one at a time; krun compiles a shared
  * array as a checked one (KS_SIM_SHARED), this is for the rest */
 #define __shared__ static
