@@ -36,6 +36,14 @@ static void promote_block(Module *m, Func *pf, const Block *b, Block *out, const
 			ir_emit(m, out, OP_MOV, &c, 1, &in->arg[2], 1, in->loc);
 			continue;
 		}
+		if (in->op == OP_STORE_COMP && c >= 0) {
+			/* a component of the element: c = insert c, k..., x */
+			int nc = in->narg - 3;
+			int32_t x[4] = {c, in->arg[2], in->arg[in->narg - 2], in->arg[in->narg - 1]};
+			x[nc + 1] = in->arg[in->narg - 1];
+			ir_emit(m, out, OP_INSERT, &c, 1, x, nc + 2, in->loc);
+			continue;
+		}
 		if (ir_inst_atomic(in) && c >= 0) {
 			/* atomic_add/sub: the old value is the element's */
 			if (in->nres)
@@ -179,10 +187,16 @@ static void rev_restore(D *d, Tape *tp, Block *out)
 	for (int i = tp->n - 1; i >= 0; i--) {
 		Rec *r = tp->v[i];
 		if ((r->kind == R_STORE || r->kind == R_INST) && r->old >= 0) {
-			/* one index per axis of the array */
-			int32_t x[KS_MAX_NDIM + 2];
+			/* one index per axis of the array (then a store_comp's
+			 * component) */
+			int32_t x[KS_MAX_NDIM + 4];
 			int n = access_args(x, r->arg[0], r->arg + 1, ty_ndim(vty(d, r->arg[0])), r->old);
-			emit(d, out, OP_STORE, NULL, 0, x, n, r->loc);
+			if (r->op == OP_STORE_COMP) {
+				n = r->narg;
+				memcpy(x, r->arg, (size_t)(n - 1) * sizeof *x);
+				x[n - 1] = r->old;
+			}
+			emit(d, out, r->op == OP_STORE_COMP ? OP_STORE_COMP : OP_STORE, NULL, 0, x, n, r->loc);
 		} else if (r->kind == R_IF) {
 			Block t = {0}, e = {0};
 			rev_restore(d, r->t, &t);

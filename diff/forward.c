@@ -303,16 +303,28 @@ void tape_block(D *d, const Block *b, int from, int32_t *cur, Block *out, Tape *
 				}
 			}
 			break;
-		case OP_STORE: {
+		case OP_STORE:
+		case OP_STORE_COMP: {
 			for (int k = 0; k < in->narg; k++)
 				args[k] = map(d, cur, in->arg[k]);
-			Rec *r = rec_inst(d, tp, OP_STORE, -1, NULL, 0, args, in->narg, in->loc);
+			Rec *r = rec_inst(d, tp, in->op, -1, NULL, 0, args, in->narg, in->loc);
 			r->kind = R_STORE;
 			if (rg->depth == 0 && read_after(d, in)) {
-				/* keep the old value, to restore it in the reverse sweep */
-				r->old = fresh_named(d, "old", ty_elem(vty(d, args[0])), 0);
-				emit(d, out, OP_LOAD, &r->old, 1, args, in->narg - 1, in->loc);
-				emit(d, out, OP_STORE, NULL, 0, args, in->narg, in->loc);
+				/* keep the old value (the old component), to restore
+				 * it in the reverse sweep */
+				Type et = ty_elem(vty(d, args[0]));
+				int nd = ty_ndim(vty(d, args[0]));
+				if (in->op == OP_STORE) {
+					r->old = fresh_named(d, "old", et, 0);
+					emit(d, out, OP_LOAD, &r->old, 1, args, nd + 1, in->loc);
+				} else {
+					int32_t x[3] = {fresh_named(d, "old", et, 0), args[nd + 1],
+							args[in->narg - 2]};
+					emit(d, out, OP_LOAD, x, 1, args, nd + 1, in->loc);
+					r->old = fresh_named(d, "old", ty_scalar(et), 0);
+					emit(d, out, OP_EXTRACT, &r->old, 1, x, in->narg - nd - 1, in->loc);
+				}
+				emit(d, out, in->op, NULL, 0, args, in->narg, in->loc);
 			}
 			break;
 		}

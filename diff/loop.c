@@ -96,6 +96,7 @@ static void plain_block(D *d, const Block *b, int32_t *env, Block *out, int coun
 		int32_t args[256], res[256];
 		switch (in->op) {
 		case OP_STORE:
+		case OP_STORE_COMP:
 			continue;
 		case OP_BREAK:
 		case OP_CONTINUE:

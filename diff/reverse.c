@@ -286,8 +286,37 @@ static void rev_inst(D *d, Rec *r, Block *out)
 	zero_adj(d, out, r->res[0], r->loc);
 }
 
+/* The adjoint of a[i, ...][k...] = x (store_comp): x's is the
+ * component's, which is zero then, the others untouched; the old
+ * component comes back where the forward sweep kept it. */
+static void rev_store_comp(D *d, Rec *r, Block *out)
+{
+	int a = r->arg[0], nd = ty_ndim(vty(d, a)), n = r->narg - 1, v = r->arg[n];
+	int32_t x[KS_MAX_NDIM + 4];
+	memcpy(x, r->arg, (size_t)n * sizeof *x);
+	int ga = adjarr_of(d, a);
+	if (ga >= 0) {
+		DiffEmit e = de(d, out, r->loc);
+		x[0] = ga;
+		int32_t c[3] = {diff_op(&e, OP_LOAD, x, nd + 1, TY_VOID), x[nd + 1], x[n - 1]};
+		int g = diff_op(&e, OP_EXTRACT, c, n - nd, TY_VOID);
+		x[n] = diff_zero(&e, vty(d, g));
+		emit(d, out, OP_STORE_COMP, NULL, 0, x, n + 1, r->loc);
+		acc(d, out, v, g, r->loc);
+	}
+	if (r->old >= 0) {
+		x[0] = a;
+		x[n] = r->old;
+		emit(d, out, OP_STORE_COMP, NULL, 0, x, n + 1, r->loc);
+	}
+}
+
 static void rev_store(D *d, Rec *r, Block *out)
 {
+	if (r->op == OP_STORE_COMP) {
+		rev_store_comp(d, r, out);
+		return;
+	}
 	int a = r->arg[0], n = r->narg - 2, v = r->arg[r->narg - 1];
 	const int32_t *idx = r->arg + 1;
 	int32_t x[KS_MAX_NDIM + 2];

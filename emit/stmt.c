@@ -515,6 +515,20 @@ static void emit_stmt(Emitter *e, const Inst *in, int depth, int last)
 		put_text(e, &b, ";");
 		line_end(e, in);
 		break;
+	case OP_STORE_COMP:
+		/* a[i].c[k] = x, a[i].c[r][c] = x */
+		indent(e, depth);
+		put_elem(e, &b, in);
+		for (int k = 1 + ty_ndim(vty(e, in->arg[0])); k < in->narg - 1; k++) {
+			buf_puts(&b, k == 1 + ty_ndim(vty(e, in->arg[0])) ? ".c[" : "[");
+			put_expr(e, &b, in->arg[k], 0);
+			buf_putc(&b, ']');
+		}
+		buf_puts(&b, " = ");
+		put_expr(e, &b, in->arg[in->narg - 1], 0);
+		put_text(e, &b, ";");
+		line_end(e, in);
+		break;
 	case OP_STORE:
 		indent(e, depth);
 		put_elem(e, &b, in);

@@ -277,6 +277,92 @@ static void store(Sema *s, Node *st, Node *lhs, int32_t arr, Node **sub, int n, 
 	emit(s, st, OP_STORE, NULL, 0, a, nd + 2);
 }
 
+/* a[i, ...][k] = e, a[i, ...].x = e, a[i, ...][r, c] = e: one component
+ * of an array element written, the others untouched (store_comp), as
+ * Warp writes it; a matrix's row, a[i][r] = v, is written element by
+ * element.  k is the component an attribute names (.x), or -1 where the
+ * subscripts after the array's give it.  += and -= are Warp's atomics on
+ * the component: an atomic add (sub) of the element's type, zero but
+ * there (exact but for the sign of a zero in the others); &=, |= and ^=
+ * (atomics too) are refused; the other op= read the element, compute and
+ * write the component. */
+static void store_component(Sema *s, Node *st, Node *lhs, int32_t arr, Node **sub, int n, int k, Node *rhs, int aug)
+{
+	Type ta = ty_of(s, arr), el = ty_elem(ta);
+	int nd = ty_ndim(ta), nc = k >= 0 ? 1 : n - nd;
+	if (k < 0)
+		check_nsub(s, lhs, el, nc);
+	int32_t a[KS_MAX_NDIM + 4] = {arr}, ci[2];
+	int val = aug < 0 ? expr(s, rhs, NULL) : -1; /* Python: the value before the target */
+	for (int i = 0; i < nd; i++)
+		a[i + 1] = index_val(s, sub[i], 0, ta);
+	for (int j = 0; j < nc; j++)
+		ci[j] = k >= 0 ? ir_const_int(s->m, s->f, k)
+			       : index_val(s, sub[nd + j], j ? ty_cols(el) : ty_rows(el), el);
+	int row = ty_is_mat(el) && nc == 1;
+	Type ct = row ? ty_find(TK_VEC, ty_scalar(el), ty_cols(el), 1) : ty_scalar(el);
+	Type tx[4] = {el, TY_INT, TY_INT};
+	if (aug == B_ADD || aug == B_SUB) {
+		int v = expr(s, rhs, NULL);
+		if (ty_of(s, v) != ct)
+			ERR(st, "unsupported operand types for %s=: '%s' and '%s'%s", binop_sym[aug], uty(ct),
+			    uty(ty_of(s, v)), assign_hint(ct, ty_of(s, v)));
+		/* the element's zero with the component set to v: made so where
+		 * the component is a constant, else inserted */
+		int32_t z[36], ins[4];
+		int at = -1;
+		for (int c = 0; c < ty_ncomp(el); c++)
+			z[c] = ir_const(s->m, s->f, ty_scalar(el), 0, 0);
+		if (!row && s->f->val[ci[0]].kind == VK_CONST && s->f->val[ci[nc - 1]].kind == VK_CONST)
+			at = (int)s->f->val[ci[0]].k.i * (nc == 2 ? ty_cols(el) : 1) +
+			     (nc == 2 ? (int)s->f->val[ci[1]].k.i : 0);
+		if (at >= 0) {
+			z[at] = v;
+			a[nd + 1] = emit_val(s, st, OP_MAKE, el, z, ty_ncomp(el), NULL);
+		} else {
+			ins[0] = emit_val(s, st, OP_MAKE, el, z, ty_ncomp(el), NULL);
+			ins[1] = ci[0], ins[2] = ci[1 % nc];
+			ins[nc + 1] = v;
+			a[nd + 1] = emit_val(s, st, OP_INSERT, el, ins, nc + 2, NULL);
+		}
+		Type ty[KS_MAX_NDIM + 2], res;
+		for (int i = 0; i < nd + 2; i++)
+			ty[i] = ty_of(s, a[i]);
+		const char *name = aug == B_ADD ? "atomic_add" : "atomic_sub";
+		int r = ir_builtin_resolve(name, ty, nd + 2, &res);
+		if (r < 0)
+			ERR(st, "%s= on a component of an element of %s is not supported", binop_sym[aug], uty(ta));
+		emit(s, st, OP_BUILTIN, NULL, 0, a, nd + 2)->callee = (int32_t)r;
+		return;
+	}
+	if (aug == B_BITAND || aug == B_BITOR || aug == B_BITXOR)
+		ERR(st,
+		    "%s= on a component of an array element (an atomic in Warp) is not supported: atomics on "
+		    "the components of int vectors are not in yet",
+		    binop_sym[aug]);
+	if (aug >= 0) {
+		int e = emit_val(s, st, OP_LOAD, el, a, nd + 1, NULL);
+		int32_t x[3] = {e, ci[0], ci[1 % nc]};
+		int old = emit_val(s, st, OP_EXTRACT, ir_op_type(OP_EXTRACT, tx, nc + 1, TY_VOID), x, nc + 1, NULL);
+		val = binop(s, st, aug, old, expr(s, rhs, NULL), NULL, 1);
+	}
+	if (ty_of(s, val) != ct)
+		ERR(aug < 0 ? rhs : st, "cannot assign %s to %s of %s, which is %s%s", uty(ty_of(s, val)),
+		    row ? "a row" : "a component", uty(el), uty(ct), assign_hint(ct, ty_of(s, val)));
+	for (int c = 0; c < (row ? ty_cols(el) : 1); c++) {
+		int32_t *p = a + nd + 1, x[2] = {val, ir_const_int(s->m, s->f, c)};
+		p[0] = ci[0];
+		if (row) {
+			p[1] = ir_const_int(s->m, s->f, c);
+			p[2] = emit_val(s, st, OP_EXTRACT, ty_scalar(el), x, 2, NULL);
+		} else {
+			p[1] = ci[1 % nc];
+			p[nc] = val;
+		}
+		emit(s, st, OP_STORE_COMP, NULL, 0, a, nd + 1 + (row ? 2 : nc) + 1);
+	}
+}
+
 /* Does the target's chain go through a struct's field (s.x, s.inner.v,
  * s.v[0], a[i].x)? */
 static int struct_path(Sema *s, const Node *n)
@@ -381,16 +467,42 @@ static void write_path(Sema *s, Node *st, Node *lhs, int val)
 	write_path(s, st, base, nb);
 }
 
+/* Is lhs a component of an array element: a[i].x, a[i][k], m[i][r, c]? */
+static int array_component(Sema *s, Node *lhs)
+{
+	Node *el = lhs->kind == N_ATTR ? lhs->kid[0] : lhs;
+	while (lhs->kind == N_INDEX && el->kind == N_INDEX && !ty_is_array(static_type(s, el->kid[0])))
+		el = el->kid[0];
+	return el != lhs && el->kind == N_INDEX && ty_is_array(static_type(s, el->kid[0])) &&
+	       ty_is_composite(static_type(s, el));
+}
+
 /* x[...] = e, x.c = e and their 'op=' forms (aug: the BinOp or -1) */
 static void assign_component(Sema *s, Node *st, Node *lhs, Node *rhs, int aug)
 {
 	Node *sub[KS_MAX_NDIM + 8];
 	int arr, n;
-	if (lhs->kind == N_INDEX && (n = array_access(s, lhs, &arr, sub, (int)KS_NELEM(sub))) >= 0) {
-		store(s, st, lhs, arr, sub, n, rhs, aug);
+	/* through a struct's field (s.v.x = e, s.a[i].field = e): read,
+	 * updated and written back level by level, below; so is s.a[i].x +=
+	 * e, which kdiff cannot yet take as an atomic on a struct's array
+	 * that the kernel also reads */
+	int sp = struct_path(s, lhs) && (aug == B_ADD || aug == B_SUB || !array_component(s, lhs));
+	if (lhs->kind == N_INDEX && (n = array_access(s, lhs, &arr, sub, (int)KS_NELEM(sub))) >= 0 &&
+	    !(sp && n > ty_ndim(ty_of(s, arr)))) {
+		Type ta = ty_of(s, arr);
+		if (n > ty_ndim(ta) && ty_is_composite(ty_elem(ta)))
+			store_component(s, st, lhs, arr, sub, n, -1, rhs, aug);
+		else
+			store(s, st, lhs, arr, sub, n, rhs, aug);
 		return;
 	}
-	if (struct_path(s, lhs)) {
+	if (!sp && lhs->kind == N_ATTR && lhs->kid[0]->kind == N_INDEX &&
+	    ty_is_composite(static_type(s, lhs->kid[0])) &&
+	    (n = array_access(s, lhs->kid[0], &arr, sub, (int)KS_NELEM(sub))) == ty_ndim(ty_of(s, arr))) {
+		store_component(s, st, lhs, arr, sub, n, component(s, lhs, ty_elem(ty_of(s, arr))), rhs, aug);
+		return;
+	}
+	if (sp) {
 		int val = expr(s, rhs, NULL); /* Python: the value before the target */
 		/* the target is read, updated and written back level by level:
 		 * each of its nodes is evaluated once (d[f(i)].x += e calls f once) */

@@ -50,6 +50,9 @@ OP(EXTRACT, "extract", -1, 1, 0)      /* v[k], m[i] (a row), m[i, j] */
 OP(INSERT, "insert", -1, 1, 0)        /* v with [k] replaced, m with row/element */
 OP(LOAD, "load", -1, 1, OC_READ)      /* a[i], a[i, j], ...: one index per dimension */
 OP(STORE, "store", -1, 0, OC_WRITE)   /* a[i, ...] = v */
+OP(STORE_COMP, "store_comp", -1, 0, OC_WRITE) /* a[i, ...][k] = x, a[i, ...][r, c] = x: one component of
+                                       * an element (of a vector, quaternion, transform; an
+                                       * element of a matrix), the others untouched */
 OP(SHAPE, "shape", 2, 1, 0)           /* a.shape[k], k a constant (the shape is the view's) */
 OP(FIELD, "field", 1, 1, 0)           /* %x = field %s, NAME: s.NAME (callee: the field's index) */
 OP(SETFIELD, "setfield", 2, 1, 0)     /* %t = setfield %s, NAME, %x: s with s.NAME = x */

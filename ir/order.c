@@ -182,6 +182,7 @@ static void walk(Taint *s, const Block *b, int ctx)
 				s->ret = 1;
 			continue;
 		case OP_STORE:
+		case OP_STORE_COMP:
 			if (c || any_arg(s, in, 1))
 				taint(s, in->arg[0]);
 			continue;

@@ -234,6 +234,20 @@ static void check_types(Verifier *v, const Inst *in)
 			bad_types(v, in, "store");
 		return;
 	}
+	case OP_STORE_COMP: {
+		/* the array and its indices, then one (two: a matrix's) int
+		 * component indices, then the component's value */
+		int nd = ty_is_array(at[0]) ? ty_ndim(at[0]) : 0, nc = in->narg - 2 - nd;
+		Type el = nd ? ty_elem(at[0]) : TY_VOID;
+		int ok = nd && (nc == (ty_is_mat(el) ? 2 : 1)) && ty_is_composite(el);
+		for (int i = 1; ok && i < in->narg - 1; i++)
+			ok = at[i] == TY_INT;
+		if (ok && at[in->narg - 1] != ty_scalar(el))
+			ok = 0;
+		if (!ok)
+			bad_types(v, in, "store_comp");
+		return;
+	}
 	case OP_SHAPE: {
 		const Value *k = &v->f->val[in->arg[1]];
 		if (ir_op_type(in->op, at, in->narg, TY_VOID) != TY_VOID &&
