@@ -258,6 +258,10 @@ void assigned(const D *d, const Block *b, uint8_t *mark);
 int has_ret(const Block *b);
 /* def[v]: the first instruction of b (nested blocks too) that defines v */
 void first_defs(const Block *b, const Inst **def);
+/* Do values x and y name the same array: the same value, or the same
+ * field of the same struct (s.v twice is two field reads of one array),
+ * through copies?  def: first_defs's. */
+int same_array(const Inst *const *def, int x, int y);
 /* Forward sweep of b[from..] into out, recorded into tp. */
 void tape_block(D *d, const Block *b, int from, int32_t *cur, Block *out, Tape *tp, Region *rg, Hook *hook);
 

@@ -135,10 +135,7 @@ static int first_def(void *ctx, const Inst *in)
 /* def[v]: the first instruction of b (nested blocks too) that defines v */
 void first_defs(const Block *b, const Inst **def) { ir_walk_const(b, first_def, def); }
 
-/* Do values x and y name the same array: the same value, or the same
- * field of the same struct (s.v twice is two field reads of one array),
- * through copies?  def: first_defs's. */
-static int same_array(const Inst *const *def, int x, int y)
+int same_array(const Inst *const *def, int x, int y)
 {
 	for (;;) {
 		if (x == y)

@@ -289,6 +289,68 @@ void tid_defs(const Block *b, int *ndef, uint8_t *istid)
 	ir_walk_const(b, tid_def, &t);
 }
 
+/* The arrays reached through a struct's field that an atomic updates
+ * (the first atomic on each), and the first load or store of one. */
+typedef struct FieldAtomics {
+	const Func *f;
+	const Inst *const *def; /* first_defs's */
+	const Inst **atomic;
+	int n;
+	const Inst *atomic_at, *access;
+} FieldAtomics;
+
+static int field_atomic(void *ctx, const Inst *in)
+{
+	FieldAtomics *fa = ctx;
+	if (!ir_inst_atomic(in) || field_root(fa->f, fa->def, in->arg[0]) < 0)
+		return 0;
+	if (!fa->atomic) {
+		fa->n++; /* counting */
+		return 0;
+	}
+	for (int k = 0; k < fa->n; k++)
+		if (same_array(fa->def, in->arg[0], fa->atomic[k]->arg[0]))
+			return 0; /* one per array */
+	fa->atomic[fa->n++] = in;
+	return 0;
+}
+
+static int field_access(void *ctx, const Inst *in)
+{
+	FieldAtomics *fa = ctx;
+	if (in->op != OP_LOAD && in->op != OP_STORE && in->op != OP_STORE_COMP)
+		return 0;
+	for (int k = 0; k < fa->n; k++)
+		if (same_array(fa->def, in->arg[0], fa->atomic[k]->arg[0])) {
+			fa->atomic_at = fa->atomic[k];
+			fa->access = in;
+			return 1;
+		}
+	return 0;
+}
+
+/* An atomic on an array reached through a struct's field that the kernel
+ * also loads or stores: the rules of check_kernel, and the read-modify-
+ * write they allow, see array parameters only, so it is refused rather
+ * than differentiated wrong. */
+static void check_field_atomics(D *d, const Func *f)
+{
+	const Inst **def = salloc(d, sizeof *def * ((size_t)f->nval + 1));
+	first_defs(&f->body, def);
+	FieldAtomics fa = {f, def, NULL, 0, NULL, NULL};
+	ir_walk_const(&f->body, field_atomic, &fa); /* counts them */
+	if (!fa.n)
+		return;
+	fa.atomic = salloc(d, sizeof *fa.atomic * (size_t)fa.n);
+	fa.n = 0;
+	ir_walk_const(&f->body, field_atomic, &fa);
+	if (ir_walk_const(&f->body, field_access, &fa))
+		derr(d, fa.atomic_at->loc,
+		     "cannot differentiate kernel '%s': an array of a struct is updated by an atomic and also %s "
+		     "by the kernel (line %d); an array parameter can be, a struct's cannot yet",
+		     f->name, fa.access->op == OP_LOAD ? "loaded" : "stored", fa.access->loc.line);
+}
+
 void check_kernel(Module *m, D *d, const Func *f)
 {
 	Use u = use_new(d, f->nparam);
@@ -337,6 +399,7 @@ void check_kernel(Module *m, D *d, const Func *f)
 		 * thread's own read-modify-write: kept and undone like a store */
 		d->rmw[f->param[p]] = u.atomic[p] && (u.load[p] || u.store[p]);
 	}
+	check_field_atomics(d, f);
 }
 
 /* ---- calls that write memory ------------------------------------------- */
