@@ -129,10 +129,48 @@ static void assign_tid(Sema *s, Node *st, Node *lhs, Node *rhs)
 	emit(s, rhs, OP_BUILTIN, res, n, NULL, 0)->callee = BI_TID;
 }
 
+/* a, b = e1, e2: the values first, left to right, then each name bound
+ * to its value (so a, b = b, a swaps), as Python does */
+static void assign_values(Sema *s, Node *st, Node *lhs, Node *rhs)
+{
+	int n = lhs->nkid;
+	if (rhs->nkid != n)
+		ERR(st, "cannot unpack %d value%s into %d names", rhs->nkid, rhs->nkid == 1 ? "" : "s", n);
+	tuple_targets(s, lhs);
+	int32_t v[MAXOPS];
+	for (int i = 0; i < n; i++) {
+		v[i] = expr(s, rhs->kid[i], NULL);
+		if (ty_is_array(ty_of(s, v[i])))
+			ERR(rhs->kid[i], "arrays cannot be copied into variables; index them or pass them to a "
+					 "function");
+		/* a variable that a target rebinds is read before it is */
+		for (int j = 0; j < n; j++)
+			if (map_get(&s->names, lhs->kid[j]->name) == v[i]) {
+				int32_t t = ir_temp(s->m, s->f, ty_of(s, v[i]));
+				emit(s, st, OP_MOV, &t, 1, &v[i], 1);
+				v[i] = t;
+				break;
+			}
+	}
+	for (int i = 0; i < n; i++) {
+		Type ty = ty_of(s, v[i]);
+		int32_t r = tuple_target(s, lhs, i, ty);
+		if (r < 0)
+			r = new_var(s, lhs->kid[i]->name, ty);
+		emit(s, st, OP_MOV, &r, 1, &v[i], 1);
+	}
+}
+
 /* a, b = f(x): one call writing each variable */
 static void assign_tuple(Sema *s, Node *st, Node *lhs, Node *rhs)
 {
 	int n = lhs->nkid, d = callee_of(s, rhs);
+	if (rhs->kind == N_TUPLE && !rhs->paren) {
+		if (n > MAXOPS)
+			ERR(st, "at most %d names in a tuple assignment", MAXOPS);
+		assign_values(s, st, lhs, rhs);
+		return;
+	}
 	if (rhs->kind == N_CALL && is_wp_attr(rhs->kid[0]) && !strcmp(rhs->kid[0]->name, "tid")) {
 		assign_tid(s, st, lhs, rhs);
 		return;
