@@ -111,9 +111,10 @@ static int kernel_option(Sema *s, Node *k, KernelOpts *o)
 }
 
 /* @wp.kernel, @wp.kernel(enable_backward=False, module=..., launch_bounds=
- * ..., ...) or @wp.func: DEF_* flags, and a kernel's CUDA options in *o.
- * module names the Warp module the kernel is built in, which means
- * nothing here; enable_backward=False tells kdiff to leave the kernel
+ * ..., ...), @wp.func or @wp.func(module=...): DEF_* flags, and a
+ * kernel's CUDA options in *o.  module names the Warp module a def is
+ * built in (a string, "unique", a Module), which means nothing here and
+ * is not evaluated; enable_backward=False tells kdiff to leave the kernel
  * without a backward. */
 static int decorator(Sema *s, Node *fn, int have_wp, KernelOpts *o)
 {
@@ -144,9 +145,8 @@ static int decorator(Sema *s, Node *fn, int have_wp, KernelOpts *o)
 				ERR(k->kid[0], "enable_backward must be True or False");
 			if (!k->kid[0]->ival)
 				flags |= DEF_NO_BACKWARD;
-		} else if ((flags & DEF_KERNEL) && !strcmp(k->name, "module")) {
-			if (k->kid[0]->kind != N_STRING)
-				ERR(k->kid[0], "module must be a string");
+		} else if (!strcmp(k->name, "module")) {
+			/* a name, "unique" or a Module object: nothing here */
 		} else if (!(flags & DEF_KERNEL) || !kernel_option(s, k, o)) {
 			ERR(k, "@wp.%s option '%s' is not supported", at->name, k->name);
 		}

@@ -2,7 +2,8 @@
 # Whole Warp modules (grammar/pieces.c, grammar/sema_module.c): the host
 # Python around the kernels (imports of anything, dicts, lists, classes,
 # host functions with try/except, lambdas, async defs, match, f-strings,
-# `if __name__ == "__main__":`, CRLF line ends) is skipped, and the kernels
+# `if __name__ == "__main__":`, CRLF line ends) is skipped, as is what the
+# decorators' module= names, and the kernels
 # come out as they do from the same kernels alone; a kernel that reads a
 # name the host code binds is told what it is; a kernel factory is
 # reported.  kparse --keep-going writes every def that compiles and

@@ -76,7 +76,7 @@ def step(
     x_out[i] = x[i] + v_out[i] * DT
 
 
-@wp.func
+@wp.func(module=__name__)
 def spring_force(p: Vec, s: Spring):
     d = wp.length(p)
     return -s.k * (d - s.rest) * wp.normalize(p)
