@@ -92,6 +92,8 @@ typedef struct Def {
 	KernelOpts opts; /* a kernel's CUDA options */
 	int piece, stmt; /* where it is: its piece, and its statement there */
 	int failed;      /* --keep-going: it did not compile */
+	int overloaded;  /* a wp.func whose name other wp.funcs share */
+	int next;        /* the next overload of the name (source order), or -1 */
 	Node *node;      /* its syntax, while that piece is parsed */
 	Call *call;      /* the calls in its body */
 	int ncall, capcall;
@@ -246,7 +248,17 @@ int component_arg(Sema *s, Node *x, Type want, const char *name);
 int make(Sema *s, Node *e, Type want, Target *t);
 int bind_args(Sema *s, Node *e, const char *what, const char *const *pname, int np, Node *const *dflt, Node **node);
 int several(Sema *s, Node *e, const char *name, int row0, Node *lhs, int want);
-int callee_of(Sema *s, const Node *e);
+/* An overloaded call's arguments are evaluated once, for the choice of
+ * its overload and then for the call: a memo scope (memo_get) kept open
+ * from the choice to the call. */
+typedef struct MemoScope {
+	Block *blk;
+	int n;
+} MemoScope;
+MemoScope memo_open(Sema *s);
+void memo_close(Sema *s, MemoScope m);
+int pick_overload(Sema *s, Node *e, int d);
+int callee_of(Sema *s, Node *e);
 int func_args(Sema *s, Node *e, int d, int32_t *a);
 void func_call(Sema *s, Node *e, int d, const int32_t *res, const int32_t *a, int n);
 void func_call_temps(Sema *s, Node *e, int d, int32_t *res);

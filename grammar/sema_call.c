@@ -393,15 +393,123 @@ static int builtin(Sema *s, Node *e, const char *name, Target *t, int want)
 	return r;
 }
 
-/* The def index of a call to a wp.func (not a kernel), else -1. */
-int callee_of(Sema *s, const Node *e)
+MemoScope memo_open(Sema *s)
+{
+	MemoScope m = {s->memo_blk, s->nmemo};
+	s->memo_blk = s->blk;
+	return m;
+}
+
+void memo_close(Sema *s, MemoScope m)
+{
+	s->memo_blk = m.blk;
+	s->nmemo = m.n;
+}
+
+/* Do the arguments of call e, of types at (an: each one's keyword, or
+ * NULL), fill the parameters of wp.func d: each once, of its type exactly,
+ * the rest with defaults? */
+static int overload_fits(Sema *s, const Node *e, int d, const Type *at, const char *const *an)
+{
+	const Func *g = s->m->fn[d];
+	int n = e->nkid - 1, np = g->nparam, got[MAXOPS] = {0};
+	if (n > np)
+		return 0;
+	for (int i = 0, pos = 0; i < n; i++) {
+		int k = -1;
+		if (!an[i])
+			k = pos++;
+		for (int j = 0; an[i] && j < np; j++)
+			if (!strcmp(g->val[g->param[j]].name, an[i]))
+				k = j;
+		if (k < 0 || got[k] || g->val[g->param[k]].ty != at[i])
+			return 0;
+		got[k] = 1;
+	}
+	for (int j = 0; j < np; j++)
+		if (!got[j] && !s->def[d].dflt[j])
+			return 0;
+	return 1;
+}
+
+static int same_signature(const Func *a, const Func *b)
+{
+	if (a->nparam != b->nparam)
+		return 0;
+	for (int i = 0; i < a->nparam; i++) {
+		const Value *x = &a->val[a->param[i]], *y = &b->val[b->param[i]];
+		if (x->ty != y->ty || strcmp(x->name, y->name))
+			return 0;
+	}
+	return 1;
+}
+
+/* The overload of wp.func d's name that call e takes, as Warp chooses it:
+ * the first, in source order, whose parameters take the arguments' types
+ * exactly (defaults filling the rest), or a later one of its signature.
+ * The arguments are evaluated here;
+ * the caller keeps a memo scope open (memo_open) until the call is made,
+ * so that they are evaluated once. */
+int pick_overload(Sema *s, Node *e, int d)
+{
+	if (!s->def[d].overloaded)
+		return d;
+	int n = e->nkid - 1;
+	if (n > MAXOPS)
+		ERR(e, "too many arguments");
+	Type at[MAXOPS];
+	const char *an[MAXOPS];
+	for (int i = 0; i < n; i++) {
+		Node *x = e->kid[i + 1];
+		an[i] = x->kind == N_KWARG ? x->name : NULL;
+		at[i] = ty_of(s, expr(s, x->kind == N_KWARG ? x->kid[0] : x, NULL));
+	}
+	int failed = -1;
+	for (int c = d; c >= 0; c = s->def[c].next) {
+		if (s->def[c].failed) {
+			failed = c;
+			continue;
+		}
+		if (!overload_fits(s, e, c, at, an))
+			continue;
+		/* a later def of the same signature (parameter names and
+		 * types) replaces it, as in Warp */
+		for (int r = s->def[c].next; r >= 0; r = s->def[r].next)
+			if (!s->def[r].failed && s->m->fn[r] && same_signature(s->m->fn[c], s->m->fn[r]))
+				c = r;
+		if (s->def + c == s->cur)
+			ERR(e, "recursion is not supported: '%s' calls itself", s->def[c].name);
+		return c;
+	}
+	if (failed >= 0)
+		ERR(e, "'%s' (line %d) does not compile", s->def[failed].name, s->def[failed].line);
+	char got[256], sigs[600] = "";
+	fmt_types(got, sizeof got, at, n);
+	for (int c = d; c >= 0; c = s->def[c].next) {
+		const Func *g = s->m->fn[c];
+		Type pt[MAXOPS];
+		char one[256];
+		for (int j = 0; j < g->nparam; j++)
+			pt[j] = g->val[g->param[j]].ty;
+		fmt_types(one, sizeof one, pt, g->nparam);
+		size_t w = strlen(sigs);
+		snprintf(sigs + w, sizeof sigs - w, "%s(%s)", w ? ", " : "", one);
+	}
+	ERR(e, "no overload of '%s' takes (%s); its overloads take %s", s->def[d].name, got, sigs);
+}
+
+/* The def index of a call to a wp.func (not a kernel; an overloaded
+ * name's overload for the arguments, pick_overload), else -1. */
+int callee_of(Sema *s, Node *e)
 {
 	if (e->kind != N_CALL || e->kid[0]->kind != N_NAME)
 		return -1;
 	int d = def_find(s, e->kid[0]->name);
 	if (d >= 0 && s->def[d].failed)
 		ERR(e, "'%s' (line %d) does not compile", s->def[d].name, s->def[d].line);
-	return d >= 0 && !s->def[d].kernel ? d : -1;
+	if (d < 0 || s->def[d].kernel)
+		return -1;
+	return pick_overload(s, e, d);
 }
 
 /* The arguments of a call to the wp.func d, checked against its
@@ -518,6 +626,27 @@ static int struct_make(Sema *s, Node *e, Type ty, Target *t)
 	return r;
 }
 
+/* A call of wp.func d (want: of one value, else a statement). */
+static int user_call(Sema *s, Node *e, int d, Target *t, int want)
+{
+	Func *g = s->m->fn[d];
+	const char *name = s->def[d].name;
+	int32_t res[MAXOPS];
+	if (want && g->nret == 0)
+		ERR(e, "'%s' does not return a value", name);
+	if (want && g->nret > 1)
+		ERR(e, "'%s' returns %d values; unpack them with 'a, b = %s(...)'", name, g->nret, name);
+	if (!want) {
+		func_call_temps(s, e, d, res);
+		return -1;
+	}
+	int32_t a[MAXOPS];
+	int n = func_args(s, e, d, a);
+	res[0] = out(s, t, g->ret[0]);
+	func_call(s, e, d, res, a, n);
+	return res[0];
+}
+
 /* A call: conversions, constructors, builtins and wp.funcs.  want: the
  * call must produce one value (else it is a statement). */
 int call(Sema *s, Node *e, Target *t, int want)
@@ -533,22 +662,10 @@ int call(Sema *s, Node *e, Target *t, int want)
 		if (d >= 0 && s->def[d].failed)
 			ERR(e, "'%s' (line %d) does not compile", name, s->def[d].line);
 		if (d >= 0) {
-			Func *g = s->m->fn[d];
-			int32_t res[MAXOPS];
-			if (want && g->nret == 0)
-				ERR(e, "'%s' does not return a value", name);
-			if (want && g->nret > 1)
-				ERR(e, "'%s' returns %d values; unpack them with 'a, b = %s(...)'", name, g->nret,
-				    name);
-			if (!want) {
-				func_call_temps(s, e, d, res);
-				return -1;
-			}
-			int32_t a[MAXOPS];
-			int n = func_args(s, e, d, a);
-			res[0] = out(s, t, g->ret[0]);
-			func_call(s, e, d, res, a, n);
-			return res[0];
+			MemoScope ms = memo_open(s);
+			int v = user_call(s, e, pick_overload(s, e, d), t, want);
+			memo_close(s, ms);
+			return v;
 		}
 		int alias = map_get(&s->typealias, name);
 		if (alias >= 0 && (ty_is_scalar((Type)alias) || alias == TY_BOOL))

@@ -377,7 +377,10 @@ static Node *top_level(Sema *s, Node *n, int i, int *have_wp, int *flags, Kernel
 	*flags = decorator(s, n, *have_wp, o);
 	if (reserved(n->name))
 		ERR(n, "'%s' cannot be used as a function name", n->name);
-	if (def_find(s, n->name) >= 0)
+	/* wp.funcs of one name are its overloads (pick_overload); a kernel's
+	 * name is its own */
+	int prev = def_find(s, n->name);
+	if (prev >= 0 && ((*flags & DEF_KERNEL) || s->def[prev].kernel))
 		ERR(n, "function '%s' is defined twice", n->name);
 	if (s->ndef >= (1 << 24))
 		ERR(n, "too many functions in one file (at most %d)", 1 << 24);
@@ -486,7 +489,28 @@ static void note_def(Front *fr, Node *n, int k, int st, int flags, const KernelO
 	d->stmt = st;
 	def_defaults(s, d, n);
 	collect_calls(fr, d, kid(n, 3));
-	map_put(s->a, &s->defs, d->name, s->ndef++);
+	int first = def_find(s, d->name);
+	if (first >= 0) /* an overload: the name keeps its first def */
+		s->def[first].overloaded = d->overloaded = 1;
+	else
+		map_put(s->a, &s->defs, d->name, s->ndef);
+	s->ndef++;
+}
+
+/* Chain each overloaded name's defs (Def.next) in the order of the table,
+ * from the def the name maps to. */
+static void link_overloads(Sema *s)
+{
+	for (int d = 0; d < s->ndef; d++)
+		s->def[d].next = -1;
+	for (int d = 0; d < s->ndef; d++) {
+		int t = s->def[d].overloaded ? def_find(s, s->def[d].name) : d;
+		if (t == d || t < 0)
+			continue;
+		while (s->def[t].next >= 0)
+			t = s->def[t].next;
+		s->def[t].next = d;
+	}
 }
 
 /* With only (a kernel named), the defs that kernel needs: itself and the
@@ -604,34 +628,83 @@ static void first_pass(Front *fr)
 		}
 		read_piece(fr, k, &at);
 	}
-	/* the call graph, and the defs numbered callees first */
-	for (int d = 0; d < s->ndef; d++)
-		for (int c = 0; c < s->def[d].ncall; c++) {
-			int to = def_find(s, s->def[d].call[c].name);
-			s->def[d].call[c].to = to >= 0 && !s->def[to].kernel ? to : -1;
+	/* the call graph (a call of an overloaded name calls each of its
+	 * overloads, which come before it: all but the caller, when it is one
+	 * of them), and the defs numbered callees first */
+	link_overloads(s);
+	for (int d = 0; d < s->ndef; d++) {
+		Def *x = &s->def[d];
+		for (int c = 0, nc = x->ncall; c < nc; c++) {
+			int to = def_find(s, x->call[c].name);
+			x->call[c].to = to >= 0 && !s->def[to].kernel ? to : -1;
+			if (to == d && x->overloaded) /* an overload calling another of its name */
+				x->call[c].to = -1;
+			for (int o = to >= 0 ? s->def[to].next : -1; o >= 0; o = s->def[o].next) {
+				if (o == d)
+					continue;
+				arena_grow(&fr->mod, (void **)&x->call, &x->capcall, x->ncall + 1, sizeof *x->call);
+				x->call[x->ncall] = x->call[c];
+				x->call[x->ncall++].to = o;
+			}
 		}
+	}
 	int *order = call_order(s);
 	char *need = needed(fr);
 	Def *def = xmalloc((size_t)(s->ndef + 1) * sizeof *def);
 	int n = 0;
+	for (int j = 0; j < s->ndef; j++)
+		if (s->def[j].overloaded)
+			map_put(s->a, &s->defs, s->def[j].name, -1); /* the first in the new order, below */
 	for (int j = 0; j < s->ndef; j++) {
 		if (need && !need[order[j]]) {
-			map_put(s->a, &s->defs, s->def[order[j]].name, -1);
+			if (!s->def[order[j]].overloaded)
+				map_put(s->a, &s->defs, s->def[order[j]].name, -1);
 			continue;
 		}
 		def[n] = s->def[order[j]];
 		def[n].call = NULL; /* the graph is done with */
 		def[n].ncall = def[n].capcall = 0;
-		map_put(s->a, &s->defs, def[n].name, n);
+		if (!def[n].overloaded || def_find(s, def[n].name) < 0)
+			map_put(s->a, &s->defs, def[n].name, n);
 		n++;
 	}
 	free(need);
 	free(s->def);
 	s->def = def;
 	s->ndef = s->capdef = n;
+	link_overloads(s);
 }
 
 static void lower_def_of(Front *fr, int j);
+
+/* The IR name of an overload of a wp.func: its name and its parameters'
+ * types (mix_float, mix_vec3_float; an array's element type and arr),
+ * numbered where that names something else. */
+static const char *overload_name(Sema *s, const Def *d)
+{
+	Buf b = {0};
+	buf_puts(&b, d->name);
+	Node *ps = kid(d->node, 1);
+	for (int i = 0; ps && i < ps->nkid; i++) {
+		if (!kid(ps->kid[i], 0))
+			continue; /* lower_def reports it */
+		Type t = ann_type(s, ps->kid[i]->kid[0]);
+		buf_putc(&b, '_');
+		buf_puts(&b, ty_is_struct(ty_elem(t)) || ty_is_array(t) ? ty_name(ty_elem(t)) : ty_name(t));
+		if (ty_is_array(t))
+			buf_puts(&b, "_arr");
+	}
+	buf_putc(&b, 0);
+	size_t n = strlen(b.p);
+	for (int k = 2; def_find(s, b.p) >= 0 || ir_func_find(s->m, b.p) >= 0; k++) {
+		b.n = n;
+		buf_printf(&b, "_%d", k);
+		buf_putc(&b, 0);
+	}
+	const char *name = arena_strdup(s->a, b.p);
+	buf_free(&b);
+	return name;
+}
 
 /* The second pass, def j: its IR function, lowered and verified.  With
  * keep_going, an error leaves it out: reported, its function forgotten
@@ -684,7 +757,7 @@ static void lower_def_of(Front *fr, int j)
 		memset(&m->arena, 0, sizeof m->arena);
 		m->fnarena = &fr->keep;
 	}
-	Func *f = ir_func_new(m, d->name, d->kernel, loc_of(d->node));
+	Func *f = ir_func_new(m, d->overloaded ? overload_name(s, d) : d->name, d->kernel, loc_of(d->node));
 	f->no_backward = d->no_backward;
 	f->opts = d->opts;
 	lower_def(s, d, j);

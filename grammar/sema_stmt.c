@@ -161,8 +161,18 @@ static void assign_values(Sema *s, Node *st, Node *lhs, Node *rhs)
 	}
 }
 
-/* a, b = f(x): one call writing each variable */
+static void assign_tuple1(Sema *s, Node *st, Node *lhs, Node *rhs);
+
+/* a, b = f(x): one call writing each variable (an overload's arguments
+ * evaluated once, memo_open) */
 static void assign_tuple(Sema *s, Node *st, Node *lhs, Node *rhs)
+{
+	MemoScope ms = memo_open(s);
+	assign_tuple1(s, st, lhs, rhs);
+	memo_close(s, ms);
+}
+
+static void assign_tuple1(Sema *s, Node *st, Node *lhs, Node *rhs)
 {
 	int n = lhs->nkid, d = callee_of(s, rhs);
 	if (rhs->kind == N_TUPLE && !rhs->paren) {
@@ -743,9 +753,17 @@ static void return_stmt(Sema *s, Node *n)
 			ERR(e, "too many return values");
 		for (nv = 0; nv < e->nkid; nv++)
 			v[nv] = expr(s, e->kid[nv], NULL);
-	} else if (e && (d = callee_of(s, e)) >= 0 && s->m->fn[d]->nret > 1) {
-		nv = s->m->fn[d]->nret;
-		func_call_temps(s, e, d, v);
+	} else if (e && e->kind == N_CALL) {
+		/* a call, maybe of several values (an overload's arguments
+		 * evaluated once) */
+		MemoScope ms = memo_open(s);
+		if ((d = callee_of(s, e)) >= 0 && s->m->fn[d]->nret > 1) {
+			nv = s->m->fn[d]->nret;
+			func_call_temps(s, e, d, v);
+		} else {
+			v[nv++] = expr(s, e, NULL);
+		}
+		memo_close(s, ms);
 	} else if (e) {
 		v[nv++] = expr(s, e, NULL);
 	}
