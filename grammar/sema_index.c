@@ -101,7 +101,18 @@ static int field_value(Sema *s, Node *e, int v, Target *t)
 	return r;
 }
 
-/* v.x and wp.NAME not called */
+/* t.p (q 0) or t.q (q 1) of transform v: its translation or rotation, as
+ * wp.transform_get_translation and _rotation give them. */
+int xform_part(Sema *s, Node *at, int v, int q, Target *t)
+{
+	Type tv = ty_of(s, v), rt;
+	int row = ir_builtin_resolve(q ? "transform_get_rotation" : "transform_get_translation", &tv, 1, &rt);
+	int r = emit_val(s, at, OP_BUILTIN, rt, (int32_t[]){v}, 1, t);
+	s->blk->v[s->blk->n - 1].callee = row;
+	return r;
+}
+
+/* v.x, t.p, t.q and wp.NAME not called */
 int attr_value(Sema *s, Node *e, Target *t)
 {
 	if (is_wp_attr(e)) {
@@ -117,6 +128,8 @@ int attr_value(Sema *s, Node *e, Target *t)
 	int v = expr(s, e->kid[0], NULL);
 	if (ty_is_struct(ty_of(s, v)))
 		return field_value(s, e, v, t);
+	if (ty_is_xform(ty_of(s, v)) && (!strcmp(e->name, "p") || !strcmp(e->name, "q")))
+		return xform_part(s, e, v, e->name[0] == 'q', t);
 	int k = component(s, e, ty_of(s, v));
 	int32_t a[2] = {v, ir_const_int(s->m, s->f, k)};
 	return emit_val(s, e, OP_EXTRACT, ty_scalar(ty_of(s, v)), a, 2, t);

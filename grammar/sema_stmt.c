@@ -515,6 +515,72 @@ static void write_path(Sema *s, Node *st, Node *lhs, int val)
 	write_path(s, st, base, nb);
 }
 
+/* t.p = v, t.q = r and their op= forms, on a transform variable or an
+ * array element: the translation or the rotation written, the rest
+ * untouched.  On an array element they are its components (store_comp;
+ * += and -= an atomic add of the transform with the rest zero, as for a
+ * component). */
+static void assign_xform_part(Sema *s, Node *st, Node *lhs, Node *rhs, int aug)
+{
+	Node *base = lhs->kid[0], *sub[KS_MAX_NDIM + 8];
+	int q = lhs->name[0] == 'q', arr = -1, n = 0;
+	Type tx = static_type(s, base), sc = ty_scalar(tx);
+	Type part = q ? ty_find(TK_QUAT, sc, 4, 1) : ty_find(TK_VEC, sc, 3, 1);
+	if (base->kind == N_INDEX &&
+	    (n = array_access(s, base, &arr, sub, (int)KS_NELEM(sub))) != ty_ndim(ty_of(s, arr)))
+		ERR(lhs, "cannot assign to this expression");
+	if (base->kind != N_INDEX && base->kind != N_NAME)
+		ERR(lhs, "cannot assign to this expression");
+	int v = -1;
+	if (arr < 0) {
+		check_target(s, base);
+		v = name_value(s, base);
+	}
+	int val = aug < 0 ? expr(s, rhs, NULL) : -1; /* Python: the value before the target */
+	int32_t a[KS_MAX_NDIM + 4] = {arr};
+	for (int i = 0; arr >= 0 && i < n; i++)
+		a[i + 1] = index_val(s, sub[i], 0, ty_of(s, arr));
+	if (arr >= 0 && (aug == B_ADD || aug == B_SUB)) {
+		/* the transform of this part, the rest zero */
+		int x = expr(s, rhs, NULL), z[4];
+		if (ty_of(s, x) != part)
+			ERR(st, "unsupported operand types for %s=: '%s' and '%s'", binop_sym[aug], uty(part),
+			    uty(ty_of(s, x)));
+		for (int k = 0; k < 4; k++)
+			z[k] = ir_const(s->m, s->f, sc, 0, 0);
+		int32_t pq[2] = {q ? emit_val(s, st, OP_MAKE, ty_find(TK_VEC, sc, 3, 1), z, 3, NULL) : x,
+				 q ? x : emit_val(s, st, OP_MAKE, ty_find(TK_QUAT, sc, 4, 1), z, 4, NULL)};
+		a[n + 1] = emit_val(s, st, OP_MAKE, tx, pq, 2, NULL);
+		Type ty[KS_MAX_NDIM + 2], res;
+		for (int i = 0; i < n + 2; i++)
+			ty[i] = ty_of(s, a[i]);
+		int row = ir_builtin_resolve(aug == B_ADD ? "atomic_add" : "atomic_sub", ty, n + 2, &res);
+		emit(s, st, OP_BUILTIN, NULL, 0, a, n + 2)->callee = (int32_t)row;
+		return;
+	}
+	int whole = arr >= 0 ? -1 : v;
+	if (aug >= 0) {
+		if (arr >= 0)
+			whole = emit_val(s, st, OP_LOAD, tx, a, n + 1, NULL);
+		val = binop(s, st, aug, xform_part(s, st, whole, q, NULL), expr(s, rhs, NULL), NULL, 1);
+	}
+	if (ty_of(s, val) != part)
+		ERR(aug < 0 ? rhs : st, "cannot assign %s to the %s of %s, which is %s%s", uty(ty_of(s, val)),
+		    q ? "rotation" : "translation", uty(tx), uty(part), assign_hint(part, ty_of(s, val)));
+	if (arr < 0) {
+		int other = xform_part(s, st, v, !q, NULL);
+		int32_t pq[2] = {q ? other : val, q ? val : other};
+		emit(s, st, OP_MAKE, &v, 1, pq, 2);
+		return;
+	}
+	for (int k = 0; k < (q ? 4 : 3); k++) {
+		int32_t x[2] = {val, ir_const_int(s->m, s->f, k)};
+		a[n + 1] = ir_const_int(s->m, s->f, (q ? 3 : 0) + k);
+		a[n + 2] = emit_val(s, st, OP_EXTRACT, sc, x, 2, NULL);
+		emit(s, st, OP_STORE_COMP, NULL, 0, a, n + 3);
+	}
+}
+
 /* Is lhs a component of an array element: a[i].x, a[i][k], m[i][r, c]? */
 static int array_component(Sema *s, Node *lhs)
 {
@@ -530,6 +596,11 @@ static void assign_component(Sema *s, Node *st, Node *lhs, Node *rhs, int aug)
 {
 	Node *sub[KS_MAX_NDIM + 8];
 	int arr, n;
+	if (lhs->kind == N_ATTR && (!strcmp(lhs->name, "p") || !strcmp(lhs->name, "q")) &&
+	    ty_is_xform(static_type(s, lhs->kid[0])) && !struct_path(s, lhs)) {
+		assign_xform_part(s, st, lhs, rhs, aug);
+		return;
+	}
 	/* through a struct's field (s.v.x = e, s.a[i].field = e): read,
 	 * updated and written back level by level, below; so is s.a[i].x +=
 	 * e, which kdiff cannot yet take as an atomic on a struct's array
