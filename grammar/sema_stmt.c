@@ -728,6 +728,59 @@ static int binds(const Node *n, const char *name)
 }
 
 /* for j in range(hi), range(lo, hi), range(lo, hi, step) */
+/* x OP y on ints (add, sub, mul, floordiv; neg of x), folded when both
+ * are constants. */
+static int32_t iop(Sema *s, Node *at, int op, int32_t x, int32_t y)
+{
+	const Value *a = &s->f->val[x], *b = y >= 0 ? &s->f->val[y] : NULL;
+	if (a->kind == VK_CONST && (!b || b->kind == VK_CONST)) {
+		int64_t p = a->k.i, q = b ? b->k.i : 0,
+			r = op == OP_NEG   ? -p
+			    : op == OP_ADD ? p + q
+			    : op == OP_SUB ? p - q
+			    : op == OP_MUL ? p * q
+			    : !q           ? 0
+					   : p / q - (p % q && (p < 0) != (q < 0));
+		if (r >= INT32_MIN && r <= INT32_MAX)
+			return ir_const_int(s->m, s->f, (int)r);
+	}
+	int32_t args[2] = {x, y};
+	return emit_val(s, at, op, TY_INT, args, op == OP_NEG ? 1 : 2, NULL);
+}
+
+/* The bounds of reversed(range(start, end, step)) from a[]'s (start, end,
+ * step), in place: the same values, last first, as Python and Warp give
+ * them: from start + (end - start - sign) // step * step down to start -
+ * step by -step (end - step for a step of 1 or -1).  The floor division
+ * leaves an empty range empty; a step of 0 runs none (x // 0 is 0).
+ * Folded to constants where its arguments are. */
+static void reverse_range(Sema *s, Node *at, int32_t *a)
+{
+	int32_t start = a[0], end = a[1], step = a[2];
+	const Value *k = &s->f->val[step];
+	int32_t rend = iop(s, at, OP_SUB, start, step), neg = iop(s, at, OP_NEG, step, -1);
+	if (k->kind == VK_CONST && (k->k.i == 1 || k->k.i == -1)) {
+		a[0] = iop(s, at, OP_SUB, end, step);
+		a[1] = rend;
+		a[2] = neg;
+		return;
+	}
+	int32_t sign;
+	if (k->kind == VK_CONST) {
+		sign = ir_const_int(s->m, s->f, k->k.i > 0 ? 1 : -1);
+	} else {
+		int32_t up =
+			emit_val(s, at, OP_GT, TY_BOOL, (int32_t[]){step, ir_const_int(s->m, s->f, 0)}, 2, NULL);
+		sign = emit_val(s, at, OP_SELECT, TY_INT,
+				(int32_t[]){up, ir_const_int(s->m, s->f, 1), ir_const_int(s->m, s->f, -1)}, 3,
+				NULL);
+	}
+	int32_t q = iop(s, at, OP_FLOORDIV, iop(s, at, OP_SUB, iop(s, at, OP_SUB, end, start), sign), step);
+	a[0] = iop(s, at, OP_ADD, start, iop(s, at, OP_MUL, q, step));
+	a[1] = rend;
+	a[2] = neg;
+}
+
 static void for_stmt(Sema *s, Node *n)
 {
 	Node *var = n->kid[0], *it = n->kid[1];
@@ -735,8 +788,15 @@ static void for_stmt(Sema *s, Node *n)
 		ERR(n, "'for ... else' is not supported");
 	if (var->kind != N_NAME)
 		ERR(var, "the loop variable must be a single name");
+	Node *rev = NULL;
+	if (it->kind == N_CALL && is_name(it->kid[0], "reversed")) {
+		if (it->nkid != 2 || it->kid[1]->kind != N_CALL || !is_name(it->kid[1]->kid[0], "range"))
+			ERR(it, "reversed() in a for loop takes one range(...)");
+		rev = it;
+		it = it->kid[1];
+	}
 	if (it->kind != N_CALL || !is_name(it->kid[0], "range"))
-		ERR(it, "only 'for i in range(...)' loops are supported");
+		ERR(it, "only 'for i in range(...)' and 'for i in reversed(range(...))' loops are supported");
 	int na = it->nkid - 1;
 	if (na < 1 || na > 3)
 		ERR(it, "range() takes 1 to 3 arguments (%d given)", na);
@@ -761,6 +821,8 @@ static void for_stmt(Sema *s, Node *n)
 	}
 	int32_t a[3] = {na == 1 ? ir_const_int(s->m, s->f, 0) : r[0], na == 1 ? r[0] : r[1],
 			na == 3 ? r[2] : ir_const_int(s->m, s->f, 1)};
+	if (rev)
+		reverse_range(s, rev, a);
 	check_target(s, var);
 	int32_t j = map_get(&s->names, var->name);
 	if (j >= 0 && s->f->val[j].kind == VK_PARAM)
