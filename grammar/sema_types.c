@@ -126,39 +126,35 @@ Type shaped_type(Sema *s, Node *at, int rows, int cols, Type sc)
 }
 
 /* wp.types.vector(length=N, dtype=T), wp.types.matrix(shape=(N, M),
- * dtype=T): the named type of that shape (a type alias at module level,
- * or an annotation). */
+ * dtype=T), the arguments by name or position: the named type of that
+ * shape (a type alias at module level, or an annotation). */
 static Type types_ctor(Sema *s, Node *a)
 {
 	int mat = is_wp_types(a->kid[0], "matrix");
-	int rows = -1, cols = 0;
+	static const char *const vname[] = {"length", "dtype"}, *const mname[] = {"shape", "dtype"};
+	Node *node[2], *dflt[2] = {NULL, a}; /* dtype: float32 when not given */
+	bind_args(s, a, mat ? "wp.types.matrix" : "wp.types.vector", mat ? mname : vname, 2, dflt, node);
+	int rows, cols = 0;
 	Type sc = TY_FLOAT;
-	for (int i = 1; i < a->nkid; i++) {
-		Node *x = a->kid[i];
-		if (x->kind != N_KWARG)
-			ERR(x, "wp.types.%s() takes keyword arguments: %s and dtype", mat ? "matrix" : "vector",
-			    mat ? "shape" : "length");
-		if (!strcmp(x->name, "dtype")) {
-			sc = ann_type(s, x->kid[0]);
-			if (!ty_is_scalar(sc))
-				ERR(x->kid[0], "dtype must be a number type, not %s", uty(sc));
-		} else if (!mat && !strcmp(x->name, "length")) {
-			rows = const_int(s, x->kid[0], "length");
-		} else if (mat && !strcmp(x->name, "shape")) {
-			Node *sh = x->kid[0];
-			if (sh->kind != N_TUPLE || sh->nkid != 2)
-				ERR(sh, "shape must be a tuple of two ints, (rows, cols)");
-			rows = const_int(s, sh->kid[0], "shape");
-			cols = const_int(s, sh->kid[1], "shape");
-			if (cols < 1)
-				ERR(sh, "a matrix needs at least one column");
-		} else {
-			ERR(x, "wp.types.%s() has no parameter '%s'", mat ? "matrix" : "vector", x->name);
-		}
+	if (node[1]) {
+		sc = ann_type(s, node[1]);
+		if (!ty_is_scalar(sc))
+			ERR(node[1], "dtype must be a number type, not %s", uty(sc));
+	}
+	if (!mat) {
+		rows = const_int(s, node[0], "length");
+	} else {
+		Node *sh = node[0];
+		if (sh->kind != N_TUPLE || sh->nkid != 2)
+			ERR(sh, "shape must be a tuple of two ints, (rows, cols)");
+		rows = const_int(s, sh->kid[0], "shape");
+		cols = const_int(s, sh->kid[1], "shape");
+		if (cols < 1)
+			ERR(sh, "a matrix needs at least one column");
 	}
 	if (rows < 1)
-		ERR(a, "wp.types.%s() needs %s", mat ? "matrix" : "vector",
-		    mat ? "shape=(rows, cols)" : "length=N");
+		ERR(node[0], "wp.types.%s(): %s must be at least 1", mat ? "matrix" : "vector",
+		    mat ? "shape" : "length");
 	return shaped_type(s, a, rows, cols, sc);
 }
 
