@@ -50,6 +50,11 @@ void lower_def(Sema *s, Def *d, int di)
 	s->cur = d;
 	s->f = s->m->fn[di];
 	memset(&s->names, 0, sizeof s->names);
+	/* no memo scope open (a def left by an error may have left one), and
+	 * none of its entries: they were in the arena of an earlier piece */
+	s->memo = NULL;
+	s->nmemo = s->capmemo = 0;
+	s->memo_blk = NULL;
 	s->nloop = s->nloopvar = 0;
 	s->nsig = -1;
 	s->sig_ann = 0;

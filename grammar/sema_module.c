@@ -724,8 +724,11 @@ static void lower(Front *fr, int j)
 			d->failed = 1;
 			fr->failed++;
 			fr->parsed = -1;
-			if (m->nfn > j)
-				ir_func_forget(m, j);
+			if (m->nfn == j) /* it failed before its function was made
+					  * (its overload's name): one, for the
+					  * numbering of the defs after it */
+				ir_func_declare(m, d->name, d->kernel ? FN_KERNEL : FN_FUNC);
+			ir_func_forget(m, j);
 			if (!fr->whole) {
 				arena_free(&m->arena);
 				m->arena = fr->keep;

@@ -98,4 +98,14 @@ assert all(x[i][j][k] == i * 100 + j * 10 + k + 1000 * k for i in range(2) for j
 PY
 krun --device sim --dim 2x3x4 "$TMP/d.py" >"$TMP/ds.json"
 ok "... on sim too" python3 t/run/check.py agree "$TMP/d.json" "$TMP/ds.json"
+
+# --keep-going past a def that fails inside a call's arguments and an
+# overload that fails before its function is made: no crash, and the
+# kernels after them come out
+kparse --keep-going -o "$TMP/kg.kir" $D/keep_going_overloads.py 2>"$TMP/err"
+is "--keep-going past failing overloads and calls: exit 1" "$?" 1
+is "... the two overloads that compile and the two kernels that use them" \
+	"$(grep -oE '^(func|kernel) @[a-z_0-9]+' "$TMP/kg.kir" | tr '\n' ' ')" \
+	"func @scale_float_float func @scale_vec3_float kernel @first kernel @second "
+is "... each failure located" "$(grep -c ': error: ' "$TMP/err")" 3
 done_testing
