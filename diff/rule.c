@@ -18,8 +18,8 @@
  *            | NAME '(' expr {',' expr} ')' | '(' expr ')'
  *
  * Types come from ir_op_type and ir_builtin_resolve; a float constant
- * next to a vector or matrix is broadcast (so "c ? g : 0.0" works for any
- * g).  NAME is a builtin, or float(x), int(x), fdot(x, y) (the sum of
+ * next to a vector or matrix is broadcast, and 0.0 next to a struct is its
+ * zero (so "c ? g : 0.0" works for any g).  NAME is a builtin, or float(x), int(x), fdot(x, y) (the sum of
  * component products, for matrices too), at(x, i) and at(x, i, j) (a
  * component or row, the indices literal), fill(x, s) (x's type with every
  * component s), basis(x, k, s) (x's type, s at k and 0 elsewhere) or
@@ -124,6 +124,10 @@ static void unify(DiffEmit *e, int32_t *x, int32_t *y)
 		*x = diff_op(e, OP_MAKE, x, 1, ty_);
 	else if (is_fconst(e, *y) && ty_is_composite(tx))
 		*y = diff_op(e, OP_MAKE, y, 1, tx);
+	else if (is_fconst(e, *x) && ty_is_struct(ty_)) /* the 0.0 of a struct's adjoint */
+		*x = diff_zero(e, ty_);
+	else if (is_fconst(e, *y) && ty_is_struct(tx))
+		*y = diff_zero(e, tx);
 }
 
 static void ws(P *p)
