@@ -3,8 +3,11 @@
 # kernel, whole, through kparse --keep-going (hundreds of real modules, a
 # corpus no one here wrote): each run ends with exit status 0 or 1, never a
 # signal or the 20-second bound, and an exit of 1 says why in located
-# errors.  How many kernels come out, and the causes of the rest grouped,
-# go to the TAP diagnostics; the count must not fall below MIN_KERNELS.
+# errors.  What comes out goes on through kdiff (exit 0, or 1 with a
+# located refusal: never an internal error) and, where kdiff takes it,
+# through both emitters (exit 0).  How many kernels come out, and the
+# causes of the rest grouped, go to the TAP diagnostics; the count must not
+# fall below MIN_KERNELS.
 . "$(dirname "$0")/env.sh"
 
 # the fewest kernels the whole files must give: raise it as the language
@@ -12,7 +15,7 @@
 MIN_KERNELS=780
 
 WARP_DIR=$("$WARP_PY" -c 'import os, warp; print(os.path.dirname(warp.__file__))')
-n=0 kernels=0 bad=""
+n=0 kernels=0 bad="" dbad=""
 : >"$TMP/errors"
 for f in $(grep -rl --include='*.py' '@wp.kernel' "$WARP_DIR/examples" "$WARP_DIR/tests" | sort); do
 	timeout 20 kparse --keep-going -o "$TMP/out.kir" "$f" 2>"$TMP/err"
@@ -23,11 +26,22 @@ for f in $(grep -rl --include='*.py' '@wp.kernel' "$WARP_DIR/examples" "$WARP_DI
 		continue
 	fi
 	[ $st = 1 ] && ! grep -q '^[^ ]*:[0-9]*:[0-9]*: error: ' "$TMP/err" && bad="$bad ${f#$WARP_DIR/}(unlocated)"
-	[ -f "$TMP/out.kir" ] && kernels=$((kernels + $(grep -c '^kernel ' "$TMP/out.kir")))
 	grep ': error: ' "$TMP/err" >>"$TMP/errors"
-	rm -f "$TMP/out.kir"
+	if [ -f "$TMP/out.kir" ]; then
+		kernels=$((kernels + $(grep -c '^kernel ' "$TMP/out.kir")))
+		timeout 60 kdiff -o "$TMP/out.d.kir" "$TMP/out.kir" 2>"$TMP/err"
+		st=$?
+		if [ $st = 0 ]; then
+			for e in kemit-cpu kemit-cu; do
+				timeout 60 $e -o "$TMP/out.c" "$TMP/out.d.kir" 2>/dev/null || dbad="$dbad ${f#$WARP_DIR/}($e)"
+			done
+		elif [ $st != 1 ] || ! grep -q '^[^ ]*:[0-9]*:[0-9]*: error: ' "$TMP/err"; then
+			dbad="$dbad ${f#$WARP_DIR/}(kdiff $st: $(head -c 80 "$TMP/err"))"
+		fi
+	fi
+	rm -f "$TMP/out.kir" "$TMP/out.d.kir"
 done
-echo "1..3"
+echo "1..4"
 if [ -z "$bad" ]; then echo "ok 1 - $n whole files: kparse --keep-going exits 0 or 1 on each"; else
 	echo "not ok 1 - $n whole files: kparse --keep-going exits 0 or 1 on each"
 	echo "# crashed, hung or said nothing located:$bad"
@@ -38,6 +52,10 @@ fi
 errs=$(grep -c . "$TMP/errors")
 if [ "$errs" -gt 0 ]; then echo "ok 3 - what stops the rest: $errs located errors"; else
 	echo "not ok 3 - what stops the rest: no error reported"
+fi
+if [ -z "$dbad" ]; then echo "ok 4 - kdiff takes what comes out or refuses it located; kemit-cpu and kemit-cu what it takes"; else
+	echo "not ok 4 - kdiff takes what comes out or refuses it located; kemit-cpu and kemit-cu what it takes"
+	echo "# failed:$dbad"
 fi
 sed -E 's/^[^ ]+ error: (kernel|function|struct) [A-Za-z0-9_?]+: /  /; s/^[^ ]+ error: /  /' "$TMP/errors" |
 	sed -E "s/'[^']*'/'X'/g; s/[0-9]+/N/g" | sort | uniq -c | sort -rn | head -25 | sed 's/^/# /'
