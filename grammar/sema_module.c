@@ -623,8 +623,9 @@ static void first_pass(Front *fr)
 		if (fr->only && kind == P_KERNEL && k != fr->pc.rest) {
 			char what[300], want[300];
 			snprintf(want, sizeof want, "kernel %s: ", fr->only);
-			at.other = !strncmp(host_what(at.l, at.e, what, sizeof what), "kernel ", 7) &&
-				   strcmp(what, want);
+			/* all but the kernel wanted: a struct or func that does
+			 * not compile is an error only where the kernel uses it */
+			at.other = strcmp(host_what(at.l, at.e, what, sizeof what), want) != 0;
 		}
 		read_piece(fr, k, &at);
 	}

@@ -51,6 +51,12 @@ is "krun --kernel NAME runs a kernel of a file whose other kernels do not compil
 krun --dim 8 --kernel calls_broken $D/uses_host.py >/dev/null 2>"$TMP/err"
 is "... but not one that calls a func that does not" "$?:$(head -1 "$TMP/err")" \
 	"1:$D/uses_host.py:25:12: error: 'float' object is not subscriptable"
+krun --dim 8 --kernel plain $D/broken_struct.py >"$TMP/one.json" 2>"$TMP/err"
+is "... and one of a file whose struct and func do not compile" \
+	"$?:$(cat "$TMP/err"):$(grep -o '"kernel": "[a-z_]*"' "$TMP/one.json")" '0::"kernel": "plain"'
+krun --dim 8 --kernel wide $D/broken_struct.py >/dev/null 2>"$TMP/err"
+is "... but not one that uses that struct, told why where it does" "$?:$(head -1 "$TMP/err")" \
+	"1:$D/broken_struct.py:24:28: error: 'Wide' is not something a kernel can use: its definition does not compile (line 8)"
 krun --dim 8 --kernel nope $D/uses_host.py >/dev/null 2>"$TMP/err"
 is "... and a name that is no kernel's is said so" "$?:$(cat "$TMP/err")" "1:krun: $D/uses_host.py: no kernel named nope"
 
