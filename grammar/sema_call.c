@@ -647,6 +647,29 @@ static int user_call(Sema *s, Node *e, int d, Target *t, int want)
 	return res[0];
 }
 
+/* A call of Warp's NAME (wp.NAME(...), or NAME(...) where the module
+ * binds no NAME): a conversion, a constructor, the language's or a
+ * builtin; -2 when Warp has no such NAME. */
+static int wp_call(Sema *s, Node *e, const char *name, Target *t, int want)
+{
+	Type ty = wp_type(name);
+	if (ty_is_scalar(ty) || ty == TY_BOOL) {
+		char what[32];
+		snprintf(what, sizeof what, "wp.%s", name);
+		return convert(s, e, what, ty, t);
+	}
+	if (ty_is_composite(ty))
+		return make(s, e, ty, t);
+	int v = lang_call(s, e, name, t, want);
+	if (v != -2)
+		return v;
+	if (ir_builtin_public(name))
+		return builtin(s, e, name, t, want);
+	if (!strcmp(name, "identity"))
+		return identity(s, e, t);
+	return -2;
+}
+
 /* A call: conversions, constructors, builtins and wp.funcs.  want: the
  * call must produce one value (else it is a statement). */
 int call(Sema *s, Node *e, Target *t, int want)
@@ -684,8 +707,6 @@ int call(Sema *s, Node *e, Target *t, int want)
 			return len_value(s, e, t);
 		if (!strcmp(name, "range"))
 			ERR(e, "range() can only be used in 'for ... in range(...)'");
-		if (ir_builtin_public(name))
-			ERR(fn, "use wp.%s() instead of %s()", name, name);
 		if (!strcmp(name, "print")) {
 			if (want)
 				ERR(e, "print() does not return a value");
@@ -695,28 +716,20 @@ int call(Sema *s, Node *e, Target *t, int want)
 		int k = map_get(&s->skipped, name);
 		if (k >= 0)
 			skipped_use(s, fn, k);
+		/* a name the module does not bind is Warp's, as Warp looks it up:
+		 * min(a, b) is wp.min(a, b), vec3(x, y, z) is wp.vec3(...) */
+		int v = wp_call(s, e, name, t, want);
+		if (v != -2)
+			return v;
 		ERR(fn, "name '%s' is not defined", name);
 	}
 	if (is_wp_attr(fn)) {
-		const char *name = fn->name;
-		Type ty = wp_type(name);
-		if (ty_is_scalar(ty) || ty == TY_BOOL) {
-			char what[32];
-			snprintf(what, sizeof what, "wp.%s", name);
-			return convert(s, e, what, ty, t);
-		}
-		if (ty_is_composite(ty))
-			return make(s, e, ty, t);
-		int v = lang_call(s, e, name, t, want);
+		int v = wp_call(s, e, fn->name, t, want);
 		if (v != -2)
 			return v;
-		if (ir_builtin_public(name))
-			return builtin(s, e, name, t, want);
-		if (!strcmp(name, "identity"))
-			return identity(s, e, t);
 		if (array_spelling(fn) >= 0)
-			ERR(e, "wp.%s() can only be used in a parameter annotation", name);
-		ERR(fn, "wp.%s() is not supported in kernels", name);
+			ERR(e, "wp.%s() can only be used in a parameter annotation", fn->name);
+		ERR(fn, "wp.%s() is not supported in kernels", fn->name);
 	}
 	if (fn->kind == N_ATTR)
 		ERR(fn, "method calls are not supported");
