@@ -683,13 +683,18 @@ static void lower_def_of(Front *fr, int j);
  * numbered where that names something else. */
 static const char *overload_name(Sema *s, const Def *d)
 {
+	/* the types first: an error there leaves nothing to free */
+	Node *ps = kid(d->node, 1);
+	int np = ps ? ps->nkid : 0;
+	Type *ty = arena_alloc(s->a, (size_t)(np + 1) * sizeof *ty);
+	for (int i = 0; i < np; i++)
+		ty[i] = kid(ps->kid[i], 0) ? ann_type(s, ps->kid[i]->kid[0]) : TY_VOID; /* lower_def reports it */
 	Buf b = {0};
 	buf_puts(&b, d->name);
-	Node *ps = kid(d->node, 1);
-	for (int i = 0; ps && i < ps->nkid; i++) {
-		if (!kid(ps->kid[i], 0))
-			continue; /* lower_def reports it */
-		Type t = ann_type(s, ps->kid[i]->kid[0]);
+	for (int i = 0; i < np; i++) {
+		if (ty[i] == TY_VOID)
+			continue;
+		Type t = ty[i];
 		buf_putc(&b, '_');
 		buf_puts(&b, ty_is_struct(ty_elem(t)) || ty_is_array(t) ? ty_name(ty_elem(t)) : ty_name(t));
 		if (ty_is_array(t))
