@@ -4,13 +4,15 @@
 # precision) on cpu and sim, for every sample and every kernel of the
 # dedicated set t/grad/ (loops with carried state, nested loops, break,
 # continue, while, overwrites, atomics, early return, scalar parameters,
-# and the patterns of Warp issues #1694 #1552 #1293 #1697 #1740); cpu and
+# and the patterns of Warp issues #1694 #1552 #1293 #1697 #1740) and of
+# the kernels Warp agrees on (t/warp/agree/, beside Warp in make
+# check-warp); cpu and
 # sim agree on the gradients (those --gradcheck prints before its check).
 . "$(dirname "$0")/lib.sh"
 
 # --gradcheck prints what --grad does (the gradients) and its check after
 # them: the gradients are compared without the check and the device
-for py in samples/*/*.py t/grad/*.py; do
+for py in samples/*/*.py t/grad/*.py t/warp/agree/*.py; do
 	for dev in cpu sim; do
 		ok "$py: gradcheck on $dev" sh -c 'krun --device $1 --gradcheck "$2" >"$3" 2>/dev/null' - $dev "$py" "$TMP/$dev.out"
 		sed 's/"device": "[a-z]*"//; s/, "gradcheck": {[^{}]*}//' "$TMP/$dev.out" >"$TMP/$dev.json"

@@ -1,6 +1,6 @@
-# A transform's translation and rotation as attributes, t.p and t.q: read,
-# assigned and updated on variables and on array elements (the rest of
-# the element untouched; += an atomic, as Warp's).
+# A transform's translation and rotation as attributes on a variable, read,
+# assigned and updated (t/warp/agree/transform_parts.py has them on array
+# elements, beside Warp).
 import warp as wp
 
 
@@ -15,12 +15,3 @@ def parts(t: wp.array(dtype=wp.transform), p: wp.array(dtype=wp.vec3), out: wp.a
     a.p += wp.vec3(x, 0.0, 0.0)
     out[i] = wp.length(a.p) + x
     tout[i] = a
-
-
-@wp.kernel
-def element_parts(p: wp.array(dtype=wp.vec3), r: wp.array(dtype=wp.quat), y: wp.array(dtype=wp.transform),
-                  z: wp.array(dtype=wp.transform)):
-    i = wp.tid()
-    y[i].p = p[i]
-    z[i].q = r[i]
-    z[i].p += p[i] * 0.5

@@ -1,22 +1,9 @@
-# A transform's translation and rotation as attributes, t.p and t.q: read,
-# assigned and updated on variables and on array elements (the rest of
-# the element untouched; += an atomic, as Warp's).
+# A transform's translation and rotation as attributes, t.p and t.q, on
+# array elements: assigned (the rest of the element untouched) and updated
+# (+= an atomic, as Warp's).  On variables they are in
+# t/grad/transform_parts.py: Warp's adjoint of a part of a variable assigned
+# twice is its known `component` bug (doc/warp-differences.md).
 import warp as wp
-
-
-# Warp builds no backward here: its adjoint of a part of a variable
-# assigned more than once is wrong (doc/warp-differences.md, `component`)
-@wp.kernel(enable_backward=False)
-def parts(t: wp.array(dtype=wp.transform), p: wp.array(dtype=wp.vec3), out: wp.array(dtype=float),
-          tout: wp.array(dtype=wp.transform)):
-    i = wp.tid()
-    a = t[i]
-    x = a.p.x + a.q.w
-    a.p = p[i] * 2.0
-    a.q = wp.quat(0.0, 0.0, wp.sin(p[i].x), 1.0)
-    a.p += wp.vec3(x, 0.0, 0.0)
-    out[i] = wp.length(a.p) + x
-    tout[i] = a
 
 
 @wp.kernel
