@@ -237,6 +237,7 @@ Node **subscripts(Node *e, int *n);
 void check_nsub(Sema *s, Node *e, Type t, int n);
 int component(Sema *s, Node *e, Type t);
 int xform_part(Sema *s, Node *at, int v, int q, Target *t);
+void set_xform_part(Sema *s, Node *call, const char *name, int q);
 int field_index(Sema *s, Node *e, Type t);
 int attr_value(Sema *s, Node *e, Target *t);
 Type static_type(Sema *s, const Node *n);

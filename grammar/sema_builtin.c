@@ -569,6 +569,12 @@ int lang_call(Sema *s, Node *e, const char *name, Target *t, int want)
 			print_call(s, e);
 		return -1;
 	}
+	if (!strcmp(name, "transform_set_translation") || !strcmp(name, "transform_set_rotation")) {
+		if (want)
+			ERR(e, "wp.%s() does not return a value", name);
+		set_xform_part(s, e, name, name[14] == 'r');
+		return -1;
+	}
 	if (!strcmp(name, "expect_eq") || !strcmp(name, "expect_neq") || !strcmp(name, "expect_near")) {
 		if (want)
 			ERR(e, "wp.%s() does not return a value", name);

@@ -581,6 +581,29 @@ static void assign_xform_part(Sema *s, Node *st, Node *lhs, Node *rhs, int aug)
 	}
 }
 
+/* wp.transform_set_translation(t, p), wp.transform_set_rotation(t, q):
+ * Warp's setters, which change a variable t in place: t.p = p, t.q = q.
+ * Of an array element Warp changes a copy, which is refused. */
+void set_xform_part(Sema *s, Node *call, const char *name, int q)
+{
+	static const char *const pname[] = {"xform", "p"}, *const qname[] = {"xform", "q"};
+	Node *node[2];
+	char what[48];
+	snprintf(what, sizeof what, "wp.%s", name);
+	bind_args(s, call, what, q ? qname : pname, 2, NULL, node);
+	if (!ty_is_xform(static_type(s, node[0])))
+		ERR(node[0], "%s() changes a transform variable in place", what);
+	if (node[0]->kind != N_NAME)
+		ERR(node[0],
+		    "%s() of an array element changes a copy of it in Warp (the array keeps its value); "
+		    "assign the element's .%s instead",
+		    what, q ? "q" : "p");
+	Node *lhs = ast_new(s->a, N_ATTR, node[0]->line, node[0]->col);
+	lhs->name = q ? "q" : "p";
+	ast_add(s->a, lhs, node[0]);
+	assign_xform_part(s, call, lhs, node[1], -1);
+}
+
 /* Is lhs a component of an array element: a[i].x, a[i][k], m[i][r, c]? */
 static int array_component(Sema *s, Node *lhs)
 {
