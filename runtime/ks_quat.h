@@ -279,6 +279,12 @@ KS_QUAT(quatd, float64, double, vec3d)
 			ks_div_##SN(ks_mul_##SN(ks_mul_##SN(ks_mul_##SN(gangle, two), flip), l), den));            \
 		return ks_make_##QT##_##V3(dv, dw);                                                                \
 	}                                                                                                          \
+	/* wp.quat_to_axis_angle(q): both results */                                                               \
+	KS_FUNC void ks_quat_to_axis_angle_##QT(ks_##QT q, ks_##V3 *axis, ST *angle)                               \
+	{                                                                                                          \
+		*axis = ks_quat_axis_##QT(q);                                                                      \
+		*angle = ks_quat_angle_##QT(q);                                                                    \
+	}                                                                                                          \
 	KS_FUNC ks_##QT ks_adj_quat_axis_##QT(ks_##QT q, ks_##V3 g)                                                \
 	{                                                                                                          \
 		return ks_adj_quat_to_axis_angle_##QT(q, g, ks_zero_##SN());                                       \
