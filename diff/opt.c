@@ -64,7 +64,7 @@
 static int find_written(void *ctx, const Inst *in)
 {
 	Opt *O = ctx;
-	if (in->op == OP_STORE || in->op == OP_STORE_COMP || ir_inst_atomic(in))
+	if (ir_inst_store(in) || ir_inst_atomic(in))
 		O->written[in->arg[0]] = 1;
 	if (in->op == OP_CALL && (ir_fx_of(in, O->di->callfx) & FX_WRITE))
 		for (int k = 0; k < in->narg; k++)

@@ -19,8 +19,9 @@
  *
  * Types come from ir_op_type and ir_builtin_resolve; a float constant
  * next to a vector or matrix is broadcast, and 0.0 next to a struct is its
- * zero (so "c ? g : 0.0" works for any g).  NAME is a builtin, or float(x), int(x), fdot(x, y) (the sum of
- * component products, for matrices too), at(x, i) and at(x, i, j) (a
+ * zero (so "c ? g : 0.0" works for any g).  NAME is a builtin, or
+ * float(x), int(x), fdot(x, y) (the sum of component products, for
+ * matrices too), at(x, i) and at(x, i, j) (a
  * component or row, the indices literal), fill(x, s) (x's type with every
  * component s), basis(x, k, s) (x's type, s at k and 0 elsewhere) or
  * vec(s, ...) (a vector of the operands' float type).

@@ -81,8 +81,8 @@ void uses(Module *m, D *d, const Func *f, const Block *b, int depth, Use *u)
 		const Inst *in = &b->v[i];
 		int p;
 		/* thread-private: a 1-D array indexed by wp.tid() only */
-		int stores = in->op == OP_STORE || in->op == OP_STORE_COMP;
-		if ((in->op == OP_LOAD || stores || ir_inst_atomic(in)) && (p = param_index(f, in->arg[0])) >= 0 &&
+		if ((in->op == OP_LOAD || ir_inst_store(in) || ir_inst_atomic(in)) &&
+		    (p = param_index(f, in->arg[0])) >= 0 &&
 		    !(u->tidv && u->tidv[in->arg[1]] && ty_ndim(f->val[in->arg[0]].ty) == 1))
 			u->nontid[p] = 1;
 		if (in->op == OP_LOAD && (p = param_index(f, in->arg[0])) >= 0) {
@@ -90,7 +90,7 @@ void uses(Module *m, D *d, const Func *f, const Block *b, int depth, Use *u)
 				u->loadloc[p] = in->loc;
 			u->load[p] = 1;
 		}
-		if (stores && (p = param_index(f, in->arg[0])) >= 0) {
+		if (ir_inst_store(in) && (p = param_index(f, in->arg[0])) >= 0) {
 			if (!u->store[p])
 				u->storeloc[p] = in->loc;
 			u->store[p] = 1;
@@ -218,7 +218,7 @@ static int field_store(void *ctx, const Inst *in)
 {
 	FieldStores *s = ctx;
 	int p;
-	if ((in->op == OP_STORE || in->op == OP_STORE_COMP) && (p = field_root(s->f, s->def, in->arg[0])) >= 0)
+	if (ir_inst_store(in) && (p = field_root(s->f, s->def, in->arg[0])) >= 0)
 		derr(s->d, in->loc,
 		     "cannot differentiate wp.func '%s': it stores to an array field of "
 		     "'%s' (store in the kernel instead)",
@@ -318,7 +318,7 @@ static int field_atomic(void *ctx, const Inst *in)
 static int field_access(void *ctx, const Inst *in)
 {
 	FieldAtomics *fa = ctx;
-	if (in->op != OP_LOAD && in->op != OP_STORE && in->op != OP_STORE_COMP)
+	if (in->op != OP_LOAD && !ir_inst_store(in))
 		return 0;
 	for (int k = 0; k < fa->n; k++)
 		if (same_array(fa->def, in->arg[0], fa->atomic[k]->arg[0])) {

@@ -223,6 +223,23 @@ int out(Sema *s, Target *t, Type ty)
 	return t->id;
 }
 
+/* Builtin NAME of the values a[0..n), emitted: with want, its result
+ * (into t), else none (an atomic's old value left unused: -1); -2, and
+ * nothing emitted, when no overload takes their types (the caller says
+ * why). */
+int builtin_val(Sema *s, const Node *at, const char *name, const int32_t *a, int n, Target *t, int want)
+{
+	Type ty[MAXOPS], res;
+	for (int i = 0; i < n; i++)
+		ty[i] = ty_of(s, a[i]);
+	int row = ir_builtin_resolve(name, ty, n, &res);
+	if (row < 0)
+		return -2;
+	int32_t r = want ? out(s, t, res) : -1;
+	emit(s, at, OP_BUILTIN, &r, want, a, n)->callee = (int32_t)row;
+	return r;
+}
+
 /* One instruction with one result of type ty. */
 int emit_val(Sema *s, const Node *at, int op, Type ty, const int32_t *arg, int narg, Target *t)
 {

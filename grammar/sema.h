@@ -210,6 +210,7 @@ int new_var(Sema *s, const char *name, Type ty);
 void type_mismatch(Sema *s, const Node *at, const char *name, Type has, Type ty);
 int out(Sema *s, Target *t, Type ty);
 int emit_val(Sema *s, const Node *at, int op, Type ty, const int32_t *arg, int narg, Target *t);
+int builtin_val(Sema *s, const Node *at, const char *name, const int32_t *a, int n, Target *t, int want);
 
 /* sema_types.c */
 void dotted(const Node *n, char *out, size_t cap);

@@ -427,21 +427,14 @@ static int max_abs_diff(Sema *s, Node *e, int a, int b)
 			}
 			d = binop(s, e, B_SUB, c[0], c[1], NULL, 0);
 		}
-		Type td = sc, r;
-		int row = ir_builtin_resolve("abs", &td, 1, &r);
-		int32_t ad = ir_temp(s->m, s->f, sc);
-		emit(s, e, OP_BUILTIN, &ad, 1, &d, 1)->callee = row;
+		int ad = builtin_val(s, e, "abs", &d, 1, NULL, 1);
 		if (diff < 0 && n == 1) {
 			diff = ad;
 			continue;
 		}
 		if (diff < 0)
 			diff = ir_const(s->m, s->f, sc, 0, 0);
-		Type tm[2] = {sc, sc};
-		row = ir_builtin_resolve("max", tm, 2, &r);
-		int32_t m = ir_temp(s->m, s->f, sc), ma[2] = {diff, ad};
-		emit(s, e, OP_BUILTIN, &m, 1, ma, 2)->callee = row;
-		diff = m;
+		diff = builtin_val(s, e, "max", (int32_t[]){diff, ad}, 2, NULL, 1);
 	}
 	return diff;
 }
@@ -469,7 +462,7 @@ static void expect_call(Sema *s, Node *e, const char *name)
 	Type t = ty_of(s, a);
 	if (ty_of(s, b) != t)
 		ERR(e, "%s(): a is %s and b %s; they must be of one type", what, uty(t), uty(ty_of(s, b)));
-	int fails, tol = -1;
+	int fails, tol = -1, diff = -1;
 	if (near) {
 		if (!ty_is_floaty(t) || ty_is_xform(t))
 			ERR(node[0], "%s() takes floats, float vectors, quaternions or matrices, not %s", what,
@@ -479,8 +472,8 @@ static void expect_call(Sema *s, Node *e, const char *name)
 		if (ty_of(s, tol) != sc)
 			ERR(node[2], "%s(): the tolerance is %s; it must be %s, the scalar type of the values",
 			    what, uty(ty_of(s, tol)), uty(sc));
-		int32_t c[2] = {max_abs_diff(s, e, a, b), tol};
-		fails = emit_val(s, e, OP_GT, TY_BOOL, c, 2, NULL);
+		diff = max_abs_diff(s, e, a, b);
+		fails = emit_val(s, e, OP_GT, TY_BOOL, (int32_t[]){diff, tol}, 2, NULL);
 	} else {
 		if (!ty_is_scalar(t) && t != TY_BOOL && !ty_is_vec(t) && !ty_is_mat(t))
 			ERR(node[0], "%s() compares numbers, bools, vectors or matrices, not %s", what, uty(t));
@@ -508,7 +501,7 @@ static void expect_call(Sema *s, Node *e, const char *name)
 		emit_printf(s, e,
 			    ty_is_float(t) ? "    Absolute difference: " : "    Max absolute difference: ", NULL,
 			    0);
-		print_value(s, e, max_abs_diff(s, e, a, b));
+		print_value(s, e, diff);
 	} else {
 		char head[48];
 		snprintf(head, sizeof head, "Error, %s() failed:\n", name);

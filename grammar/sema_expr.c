@@ -179,17 +179,14 @@ int binop(Sema *s, Node *at, int bop, int a, int b, Target *t, int aug)
 		ERR(at, "'@' is not supported; use * for matrix products");
 	if (bop == B_POW) {
 		/* Warp lowers ** to wp.pow, which takes floats */
-		Type res;
-		int row = ir_builtin_resolve("pow", ta, 2, &res);
-		if (row < 0)
+		int32_t args[2] = {a, b};
+		int r = builtin_val(s, at, "pow", args, 2, t, 1);
+		if (r == -2)
 			ERR(at,
 			    "unsupported operand types for **%s: '%s' and '%s' (Warp's ** is wp.pow, "
 			    "on floats of one type%s)",
 			    aug ? "=" : "", uty(ta[0]), uty(ta[1]),
 			    ty_is_int(ta[0]) && ty_is_int(ta[1]) ? "; multiply, or convert with float()" : "");
-		int32_t args[2] = {a, b};
-		int32_t r = out(s, t, res);
-		emit(s, at, OP_BUILTIN, &r, 1, args, 2)->callee = (int32_t)row;
 		return r;
 	}
 	Type r = ir_op_type(irop[bop], ta, 2, TY_VOID);

@@ -50,10 +50,10 @@ void lower_def(Sema *s, Def *d, int di)
 	s->cur = d;
 	s->f = s->m->fn[di];
 	memset(&s->names, 0, sizeof s->names);
-	/* no memo scope open (a def left by an error may have left one), and
-	 * none of its entries: they were in the arena of an earlier piece */
-	s->memo = NULL;
-	s->nmemo = s->capmemo = 0;
+	/* no memo scope open, nor entries of one (a def left by an error may
+	 * have left them; the array itself goes with its piece's arena,
+	 * parse_piece) */
+	s->nmemo = 0;
 	s->memo_blk = NULL;
 	s->nloop = s->nloopvar = 0;
 	s->nsig = -1;

@@ -105,11 +105,7 @@ static int field_value(Sema *s, Node *e, int v, Target *t)
  * wp.transform_get_translation and _rotation give them. */
 int xform_part(Sema *s, Node *at, int v, int q, Target *t)
 {
-	Type tv = ty_of(s, v), rt;
-	int row = ir_builtin_resolve(q ? "transform_get_rotation" : "transform_get_translation", &tv, 1, &rt);
-	int r = emit_val(s, at, OP_BUILTIN, rt, (int32_t[]){v}, 1, t);
-	s->blk->v[s->blk->n - 1].callee = row;
-	return r;
+	return builtin_val(s, at, q ? "transform_get_rotation" : "transform_get_translation", &v, 1, t, 1);
 }
 
 /* v.x, t.p, t.q and wp.NAME not called */

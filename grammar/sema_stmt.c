@@ -307,15 +307,11 @@ static void store(Sema *s, Node *st, Node *lhs, int32_t arr, Node **sub, int n, 
 				   : aug == B_BITAND ? "atomic_and"
 				   : aug == B_BITOR  ? "atomic_or"
 						     : "atomic_xor";
-		Type ty[KS_MAX_NDIM + 2], res;
 		a[nd + 1] = expr(s, rhs, NULL);
-		for (int i = 0; i < nd + 2; i++)
-			ty[i] = ty_of(s, a[i]);
-		int row = ir_builtin_resolve(name, ty, nd + 2, &res);
-		if (row < 0)
+		Type tv = ty_of(s, a[nd + 1]);
+		if (builtin_val(s, st, name, a, nd + 2, NULL, 0) == -2)
 			ERR(st, "unsupported operand types for %s=: '%s' and '%s'%s", binop_sym[aug], uty(el),
-			    uty(ty[nd + 1]), assign_hint(el, ty[nd + 1]));
-		emit(s, st, OP_BUILTIN, NULL, 0, a, nd + 2)->callee = (int32_t)row;
+			    uty(tv), assign_hint(el, tv));
 		return;
 	}
 	int32_t old = emit_val(s, st, OP_LOAD, el, a, nd + 1, NULL);
@@ -373,14 +369,8 @@ static void store_component(Sema *s, Node *st, Node *lhs, int32_t arr, Node **su
 			ins[nc + 1] = v;
 			a[nd + 1] = emit_val(s, st, OP_INSERT, el, ins, nc + 2, NULL);
 		}
-		Type ty[KS_MAX_NDIM + 2], res;
-		for (int i = 0; i < nd + 2; i++)
-			ty[i] = ty_of(s, a[i]);
-		const char *name = aug == B_ADD ? "atomic_add" : "atomic_sub";
-		int r = ir_builtin_resolve(name, ty, nd + 2, &res);
-		if (r < 0)
+		if (builtin_val(s, st, aug == B_ADD ? "atomic_add" : "atomic_sub", a, nd + 2, NULL, 0) == -2)
 			ERR(st, "%s= on a component of an element of %s is not supported", binop_sym[aug], uty(ta));
-		emit(s, st, OP_BUILTIN, NULL, 0, a, nd + 2)->callee = (int32_t)r;
 		return;
 	}
 	if (aug == B_BITAND || aug == B_BITOR || aug == B_BITXOR)
@@ -551,11 +541,9 @@ static void assign_xform_part(Sema *s, Node *st, Node *lhs, Node *rhs, int aug)
 		int32_t pq[2] = {q ? emit_val(s, st, OP_MAKE, ty_find(TK_VEC, sc, 3, 1), z, 3, NULL) : x,
 				 q ? x : emit_val(s, st, OP_MAKE, ty_find(TK_QUAT, sc, 4, 1), z, 4, NULL)};
 		a[n + 1] = emit_val(s, st, OP_MAKE, tx, pq, 2, NULL);
-		Type ty[KS_MAX_NDIM + 2], res;
-		for (int i = 0; i < n + 2; i++)
-			ty[i] = ty_of(s, a[i]);
-		int row = ir_builtin_resolve(aug == B_ADD ? "atomic_add" : "atomic_sub", ty, n + 2, &res);
-		emit(s, st, OP_BUILTIN, NULL, 0, a, n + 2)->callee = (int32_t)row;
+		if (builtin_val(s, st, aug == B_ADD ? "atomic_add" : "atomic_sub", a, n + 2, NULL, 0) == -2)
+			ERR(st, "%s= on the %s of an element of %s is not supported", binop_sym[aug],
+			    q ? "rotation" : "translation", uty(ty_of(s, arr)));
 		return;
 	}
 	int whole = arr >= 0 ? -1 : v;
@@ -618,9 +606,9 @@ static int array_component(Sema *s, Node *lhs)
 static void assign_component(Sema *s, Node *st, Node *lhs, Node *rhs, int aug)
 {
 	Node *sub[KS_MAX_NDIM + 8];
-	int arr, n;
+	int arr, n, via_struct = struct_path(s, lhs);
 	if (lhs->kind == N_ATTR && (!strcmp(lhs->name, "p") || !strcmp(lhs->name, "q")) &&
-	    ty_is_xform(static_type(s, lhs->kid[0])) && !struct_path(s, lhs)) {
+	    ty_is_xform(static_type(s, lhs->kid[0])) && !via_struct) {
 		assign_xform_part(s, st, lhs, rhs, aug);
 		return;
 	}
@@ -628,7 +616,7 @@ static void assign_component(Sema *s, Node *st, Node *lhs, Node *rhs, int aug)
 	 * updated and written back level by level, below; so is s.a[i].x +=
 	 * e, which kdiff cannot yet take as an atomic on a struct's array
 	 * that the kernel also reads */
-	int sp = struct_path(s, lhs) && (aug == B_ADD || aug == B_SUB || !array_component(s, lhs));
+	int sp = via_struct && (aug == B_ADD || aug == B_SUB || !array_component(s, lhs));
 	if (lhs->kind == N_INDEX && (n = array_access(s, lhs, &arr, sub, (int)KS_NELEM(sub))) >= 0 &&
 	    !(sp && n > ty_ndim(ty_of(s, arr)))) {
 		Type ta = ty_of(s, arr);
@@ -750,7 +738,6 @@ static int binds(const Node *n, const char *name)
 	return 0;
 }
 
-/* for j in range(hi), range(lo, hi), range(lo, hi, step) */
 /* x OP y on ints (add, sub, mul, floordiv; neg of x), folded when both
  * are constants. */
 static int32_t iop(Sema *s, Node *at, int op, int32_t x, int32_t y)
@@ -804,6 +791,8 @@ static void reverse_range(Sema *s, Node *at, int32_t *a)
 	a[2] = neg;
 }
 
+/* for j in range(hi), range(lo, hi), range(lo, hi, step), and in
+ * reversed(range(...)) */
 static void for_stmt(Sema *s, Node *n)
 {
 	Node *var = n->kid[0], *it = n->kid[1];

@@ -353,6 +353,8 @@ static inline int ir_op_tape(int op) { return ir_ops[op].cls & OC_TAPE; }
  * element, in no set order with the other threads)?  Is in a call of one? */
 static inline int ir_builtin_atomic(int row) { return (ir_builtins[row].flags & BF_ATOMIC) != 0; }
 static inline int ir_inst_atomic(const Inst *in) { return in->op == OP_BUILTIN && ir_builtin_atomic(in->callee); }
+/* a store of an array element, or of one of its components */
+static inline int ir_inst_store(const Inst *in) { return in->op == OP_STORE || in->op == OP_STORE_COMP; }
 
 /* Is in a pure value: no effect, no memory read, no control?  An opcode
  * of class 0, or a builtin but an atomic (a call is not: what it does is

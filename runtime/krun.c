@@ -677,8 +677,6 @@ static void bounds_hook(Host *h)
    reports the hazard as a located error there (in given code without
    those comments, at the code's own line) and exits 1. */
 
-/* The kernel source's line of the code's line l: its `// line N`, else
- * 0. */
 /* The start of line l of src's text (its end past the last line). */
 static const char *line_in(const Src *src, int l)
 {
@@ -690,6 +688,8 @@ static const char *line_in(const Src *src, int l)
 	return p;
 }
 
+/* The kernel source's line of the code's line l: its `// line N`, else
+ * 0. */
 static int sim_source_line(int l)
 {
 	const char *p = line_in(&sim_code, l), *e = sim_code.text + sim_code.len;
