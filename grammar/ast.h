@@ -136,7 +136,7 @@ typedef struct Pieces {
 	int rest; /* the piece that holds the rest of the file where the
 		     scanner stopped following it, or -1 */
 } Pieces;
-void pieces_scan(Pieces *pc, Lines *in, Arena *a);
+void pieces_scan(Pieces *pc, Lines *in); /* pc->v malloc'd */
 
 /* AST helpers (ast.c) */
 Node *ast_new(Arena *a, int kind, int line, int col);

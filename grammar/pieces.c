@@ -103,9 +103,12 @@ static int scan_line(Scan *sc, const unsigned char *l, size_t len)
 	return 1;
 }
 
-static void add(Pieces *pc, Arena *a, long off, int line0)
+static void add(Pieces *pc, long off, int line0)
 {
-	arena_grow(a, (void **)&pc->v, &pc->cap, pc->n + 2, sizeof *pc->v);
+	if (pc->n + 2 > pc->cap) {
+		pc->cap = 2 * (pc->n + 2);
+		pc->v = xrealloc(pc->v, (size_t)pc->cap * sizeof *pc->v);
+	}
 	pc->v[pc->n++] = (Piece){off, line0};
 }
 
@@ -122,14 +125,14 @@ static int continues(const unsigned char *l, size_t n)
 	return 0;
 }
 
-void pieces_scan(Pieces *pc, Lines *in, Arena *a)
+void pieces_scan(Pieces *pc, Lines *in)
 {
 	memset(pc, 0, sizeof *pc);
 	Scan sc = {0};
 	int line = 0, follow = 1, prev_at = 0;
 	long len = 0; /* of the piece at hand */
 	pc->rest = -1;
-	add(pc, a, 0, 1);
+	add(pc, 0, 1);
 	while (lines_next(in)) {
 		const unsigned char *l = (const unsigned char *)in->p;
 		size_t n = in->n;
@@ -139,7 +142,7 @@ void pieces_scan(Pieces *pc, Lines *in, Arena *a)
 			int code = n && l[0] != ' ' && l[0] != '\t' && l[0] != '#' && l[0] != '\n' &&
 				   l[0] != '\r' && l[0] != '\f';
 			if (start && code && !prev_at && !continues(l, n) && len) {
-				add(pc, a, in->off, line);
+				add(pc, in->off, line);
 				len = 0;
 			}
 			if (start) {

@@ -427,7 +427,7 @@ static int overload_fits(Sema *s, const Node *e, int d, const Type *at, const ch
 		got[k] = 1;
 	}
 	for (int j = 0; j < np; j++)
-		if (!got[j] && !s->def[d].dflt[j])
+		if (!got[j] && !(s->def[d].dflt && s->def[d].dflt[j]))
 			return 0;
 	return 1;
 }

@@ -207,6 +207,8 @@ typedef struct Front {
 	int nstmt;        /* the module-level statements it has read */
 	FILE *out;        /* else print each def there */
 	Arena keep;       /* the module's own arena while a body is built */
+	Call *calls;      /* collect_calls's scratch list */
+	int ncalls, capcalls;
 } Front;
 
 /* The name interned: one copy of each name the calls of the module use. */
@@ -221,24 +223,41 @@ static const char *intern(Front *fr, const char *name)
 	return fr->name[fr->nname++];
 }
 
-/* Note the calls by name in n, each name once (its first call): the call
- * graph's edges, once the names are known. */
-static void collect_calls(Front *fr, Def *d, Node *n)
+/* Gather the calls by name in n into fr->calls, each name once (its
+ * first call). */
+static void gather_calls(Front *fr, Node *n)
 {
 	if (!n)
 		return;
 	if (n->kind == N_CALL && n->kid[0]->kind == N_NAME) {
 		const char *name = intern(fr, n->kid[0]->name);
 		int seen = 0;
-		for (int c = 0; c < d->ncall && !seen; c++)
-			seen = d->call[c].name == name;
+		for (int c = 0; c < fr->ncalls && !seen; c++)
+			seen = fr->calls[c].name == name;
 		if (!seen) {
-			arena_grow(&fr->mod, (void **)&d->call, &d->capcall, d->ncall + 1, sizeof *d->call);
-			d->call[d->ncall++] = (Call){name, n->line, n->col, -1};
+			if (fr->ncalls == fr->capcalls) {
+				fr->capcalls = fr->capcalls ? 2 * fr->capcalls : 16;
+				fr->calls = xrealloc(fr->calls, (size_t)fr->capcalls * sizeof *fr->calls);
+			}
+			fr->calls[fr->ncalls++] = (Call){name, n->line, n->col, -1};
 		}
 	}
 	for (int i = 0; i < n->nkid; i++)
-		collect_calls(fr, d, n->kid[i]);
+		gather_calls(fr, n->kid[i]);
+}
+
+/* Note the calls by name in body n, each name once: the call graph's
+ * edges, once the names are known (held at their size: there is one list
+ * per def of the file). */
+static void collect_calls(Front *fr, Def *d, Node *n)
+{
+	fr->ncalls = 0;
+	gather_calls(fr, n);
+	d->ncall = d->capcall = fr->ncalls;
+	d->call = NULL;
+	if (fr->ncalls)
+		d->call = memcpy(arena_alloc(&fr->mod, (size_t)fr->ncalls * sizeof *d->call), fr->calls,
+				 (size_t)fr->ncalls * sizeof *d->call);
 }
 
 /* Order the defs so that callees come before callers (depth-first,
@@ -391,11 +410,16 @@ static Node *top_level(Sema *s, Node *n, int i, int *have_wp, int *flags, Kernel
 static void def_defaults(Sema *s, Def *d, Node *fn)
 {
 	Node *ps = kid(fn, 1);
-	int np = ps ? ps->nkid : 0;
+	int np = ps ? ps->nkid : 0, first = 0;
+	while (first < np && !kid(ps->kid[first], 1))
+		first++;
+	d->dflt = NULL; /* none: most functions */
+	if (first == np)
+		return;
 	d->dflt = arena_alloc(s->a, (size_t)(np + 1) * sizeof *d->dflt);
-	for (int i = 0; i < np; i++) {
+	for (int i = first; i < np; i++) {
 		Node *v = kid(ps->kid[i], 1);
-		if (!v && i > 0 && d->dflt[i - 1])
+		if (!v)
 			ERR(ps->kid[i], "parameter '%s' without a default follows one with a default",
 			    ps->kid[i]->name);
 		d->dflt[i] = ast_copy(s->a, v);
@@ -609,7 +633,7 @@ static void read_piece(Front *fr, int k, const PieceAt *at)
 static void first_pass(Front *fr)
 {
 	Sema *s = &fr->s;
-	pieces_scan(&fr->pc, &fr->in, &fr->mod);
+	pieces_scan(&fr->pc, &fr->in);
 	for (int k = 0; k < fr->pc.n; k++) {
 		const Src *piece = load_piece(fr, k);
 		PieceAt at = {NULL, piece->text + piece->len, 0, 0, 0};
@@ -651,28 +675,41 @@ static void first_pass(Front *fr)
 	}
 	int *order = call_order(s);
 	char *need = needed(fr);
-	Def *def = xmalloc((size_t)(s->ndef + 1) * sizeof *def);
-	int n = 0;
+	/* to[i]: def i's place in the new order, the defs needed first (in
+	 * order), then the others; the table is permuted in place, so that it
+	 * is never held twice */
+	int *to = xmalloc((size_t)(s->ndef + 1) * sizeof *to);
+	int n = 0, drop = 0;
+	for (int j = 0; j < s->ndef; j++)
+		if (!need || need[order[j]])
+			n++;
+	for (int j = 0, kept = 0; j < s->ndef; j++)
+		to[order[j]] = !need || need[order[j]] ? kept++ : n + drop++;
 	for (int j = 0; j < s->ndef; j++)
 		if (s->def[j].overloaded)
 			map_put(s->a, &s->defs, s->def[j].name, -1); /* the first in the new order, below */
-	for (int j = 0; j < s->ndef; j++) {
-		if (need && !need[order[j]]) {
-			if (!s->def[order[j]].overloaded)
-				map_put(s->a, &s->defs, s->def[order[j]].name, -1);
-			continue;
+	for (int j = 0; j < s->ndef; j++)
+		if (to[j] >= n && !s->def[j].overloaded)
+			map_put(s->a, &s->defs, s->def[j].name, -1);
+	for (int i = 0; i < s->ndef; i++)
+		while (to[i] != i) {
+			int k = to[i];
+			Def d = s->def[k];
+			s->def[k] = s->def[i];
+			s->def[i] = d;
+			to[i] = to[k];
+			to[k] = k;
 		}
-		def[n] = s->def[order[j]];
-		def[n].call = NULL; /* the graph is done with */
-		def[n].ncall = def[n].capcall = 0;
-		if (!def[n].overloaded || def_find(s, def[n].name) < 0)
-			map_put(s->a, &s->defs, def[n].name, n);
-		n++;
+	for (int i = 0; i < n; i++) {
+		Def *d = &s->def[i];
+		d->call = NULL; /* the graph is done with */
+		d->ncall = d->capcall = 0;
+		if (!d->overloaded || def_find(s, d->name) < 0)
+			map_put(s->a, &s->defs, d->name, i);
 	}
+	free(to);
 	free(need);
-	free(s->def);
-	s->def = def;
-	s->ndef = s->capdef = n;
+	s->ndef = n;
 	link_overloads(s);
 }
 
@@ -798,6 +835,10 @@ static void front_free(Front *fr)
 {
 	free(fr->s.def);
 	fr->s.def = NULL;
+	free(fr->pc.v);
+	fr->pc.v = NULL;
+	free(fr->calls);
+	fr->calls = NULL;
 	arena_free(&fr->ast);
 	arena_free(&fr->mod);
 	lines_close(&fr->in);
