@@ -98,7 +98,18 @@ typedef struct Def {
 	Call *call;      /* the calls in its body */
 	int ncall, capcall;
 	Node **dflt; /* per parameter: its default value (a copy), or NULL */
+	int fn;      /* its IR function, or -1 (none yet, or a generic's) */
+	int generic; /* a wp.func with a parameter of type Any: lowered once
+	              * for each list of argument types (an instance) */
 } Def;
+
+/* An instance of a generic wp.func: its def, its parameters' types and
+ * its IR function (-1 while it is being lowered). */
+typedef struct Instance {
+	int def, np;
+	Type *ty;
+	int fn;
+} Instance;
 
 /* A module constant's value: a Python number (py: an int, float or bool,
  * typed when a function reads it: int32, float32, bool, as Warp captures
@@ -131,9 +142,14 @@ typedef struct Sema {
 	int nhost, caphost;
 	Map typealias; /* name → Type */
 	const char *math_as, *np_as;
+	int *fndef; /* per IR function: its def */
+	int capfndef;
+	Instance *inst; /* the instances of generic wp.funcs so far */
+	int ninst, capinst;
 
 	/* the function being lowered */
 	Def *cur;
+	const Type *inst_ty; /* an instance's parameter types, or NULL */
 	Func *f;
 	Block *blk;           /* where instructions go */
 	Map names;            /* parameters and variables → value id */
@@ -219,6 +235,11 @@ int const_int(Sema *s, Node *n, const char *what);
 int is_wp_types(const Node *n, const char *name);
 Type shaped_type(Sema *s, Node *at, int rows, int cols, Type sc);
 Type ann_type(Sema *s, Node *a);
+/* Is annotation a generic (Any, wp.array(dtype=Any), wp.array2d[Any])? */
+int generic_ann(Sema *s, const Node *a);
+/* The type generic annotation a takes for an argument of type at (at
+ * node x), or a located error. */
+Type generic_type(Sema *s, const Node *a, const Node *x, Type at);
 
 /* sema_expr.c */
 int literal(const Node *n, int64_t *i, double *x, int *isf);
@@ -261,10 +282,15 @@ typedef struct MemoScope {
 MemoScope memo_open(Sema *s);
 void memo_close(Sema *s, MemoScope m);
 int pick_overload(Sema *s, Node *e, int d);
+/* The IR function call e of def d (pick_overload's) takes: d's, or the
+ * instance of generic d for the arguments' types. */
+int call_target(Sema *s, Node *e, int d);
+/* The IR function call e calls (call_target), else -1. */
 int callee_of(Sema *s, Node *e);
-int func_args(Sema *s, Node *e, int d, int32_t *a);
-void func_call(Sema *s, Node *e, int d, const int32_t *res, const int32_t *a, int n);
-void func_call_temps(Sema *s, Node *e, int d, int32_t *res);
+/* fn below: an IR function, of def s->fndef[fn] */
+int func_args(Sema *s, Node *e, int fn, int32_t *a);
+void func_call(Sema *s, Node *e, int fn, const int32_t *res, const int32_t *a, int n);
+void func_call_temps(Sema *s, Node *e, int fn, int32_t *res);
 int call(Sema *s, Node *e, Target *t, int want);
 
 /* sema_builtin.c */
@@ -282,6 +308,11 @@ void host_binds(Sema *s, const char *l, const char *e, int line, const char *why
 const char *host_what(const char *l, const char *e, char *buf, size_t n);
 int host_is_def(const char *l, const char *e);
 const char *host_factory(const char *p, const char *e, int *line, int *col, char *name, size_t n);
+
+/* sema_module.c: the IR function of the instance of generic def d that
+ * call e takes (at: its arguments' types, an: their keywords or NULL),
+ * lowered first if it is new */
+int instance(Sema *s, Node *e, int d, const Type *at, const char *const *an);
 
 /* sema_stmt.c */
 void tuple_targets(Sema *s, Node *lhs);

@@ -409,9 +409,14 @@ void memo_close(Sema *s, MemoScope m)
 /* Do the arguments of call e, of types at (an: each one's keyword, or
  * NULL), fill the parameters of wp.func d: each once, of its type exactly,
  * the rest with defaults? */
+/* Def c's IR function, or NULL (a generic's, or none yet). */
+static const Func *def_func(const Sema *s, int c) { return s->def[c].fn >= 0 ? s->m->fn[s->def[c].fn] : NULL; }
+
 static int overload_fits(Sema *s, const Node *e, int d, const Type *at, const char *const *an)
 {
-	const Func *g = s->m->fn[d];
+	const Func *g = def_func(s, d);
+	if (!g)
+		return 0;
 	int n = e->nkid - 1, np = g->nparam, got[MAXOPS] = {0};
 	if (n > np)
 		return 0;
@@ -475,7 +480,7 @@ int pick_overload(Sema *s, Node *e, int d)
 		/* a later def of the same signature (parameter names and
 		 * types) replaces it, as in Warp */
 		for (int r = s->def[c].next; r >= 0; r = s->def[r].next)
-			if (!s->def[r].failed && s->m->fn[r] && same_signature(s->m->fn[c], s->m->fn[r]))
+			if (!s->def[r].failed && def_func(s, r) && same_signature(def_func(s, c), def_func(s, r)))
 				c = r;
 		if (s->def + c == s->cur)
 			ERR(e, "recursion is not supported: '%s' calls itself", s->def[c].name);
@@ -486,9 +491,14 @@ int pick_overload(Sema *s, Node *e, int d)
 	char got[256], sigs[600] = "";
 	fmt_types(got, sizeof got, at, n);
 	for (int c = d; c >= 0; c = s->def[c].next) {
-		const Func *g = s->m->fn[c];
+		const Func *g = def_func(s, c);
 		Type pt[MAXOPS];
 		char one[256];
+		if (!g) {
+			size_t w = strlen(sigs);
+			snprintf(sigs + w, sizeof sigs - w, "%s(Any, ...)", w ? ", " : "");
+			continue;
+		}
 		for (int j = 0; j < g->nparam; j++)
 			pt[j] = g->val[g->param[j]].ty;
 		fmt_types(one, sizeof one, pt, g->nparam);
@@ -498,8 +508,23 @@ int pick_overload(Sema *s, Node *e, int d)
 	ERR(e, "no overload of '%s' takes (%s); its overloads take %s", s->def[d].name, got, sigs);
 }
 
-/* The def index of a call to a wp.func (not a kernel; an overloaded
- * name's overload for the arguments, pick_overload), else -1. */
+int call_target(Sema *s, Node *e, int d)
+{
+	if (!s->def[d].generic)
+		return s->def[d].fn;
+	int n = e->nkid - 1;
+	if (n > MAXOPS)
+		ERR(e, "too many arguments");
+	Type at[MAXOPS];
+	const char *an[MAXOPS];
+	for (int i = 0; i < n; i++) {
+		Node *x = e->kid[i + 1];
+		an[i] = x->kind == N_KWARG ? x->name : NULL;
+		at[i] = ty_of(s, expr(s, x->kind == N_KWARG ? x->kid[0] : x, NULL));
+	}
+	return instance(s, e, d, at, an);
+}
+
 int callee_of(Sema *s, Node *e)
 {
 	if (e->kind != N_CALL || e->kid[0]->kind != N_NAME)
@@ -509,15 +534,15 @@ int callee_of(Sema *s, Node *e)
 		ERR(e, "'%s' (line %d) does not compile", s->def[d].name, s->def[d].line);
 	if (d < 0 || s->def[d].kernel)
 		return -1;
-	return pick_overload(s, e, d);
+	return call_target(s, e, pick_overload(s, e, d));
 }
 
-/* The arguments of a call to the wp.func d, checked against its
+/* The arguments of a call to IR function fn, checked against its
  * parameters; defaults fill what is not given. */
-int func_args(Sema *s, Node *e, int d, int32_t *a)
+int func_args(Sema *s, Node *e, int fn, int32_t *a)
 {
-	Func *g = s->m->fn[d];
-	Node *const *dflt = s->def[d].dflt;
+	Func *g = s->m->fn[fn];
+	Node *const *dflt = s->def[s->fndef[fn]].dflt;
 	const char *pname[MAXOPS];
 	Node *node[MAXOPS];
 	for (int i = 0; i < g->nparam; i++)
@@ -536,21 +561,21 @@ int func_args(Sema *s, Node *e, int d, int32_t *a)
 	return n;
 }
 
-/* The call to d, its results written to res[] (one per returned value). */
-void func_call(Sema *s, Node *e, int d, const int32_t *res, const int32_t *a, int n)
+/* The call to fn, its results written to res[] (one per returned value). */
+void func_call(Sema *s, Node *e, int fn, const int32_t *res, const int32_t *a, int n)
 {
-	emit(s, e, OP_CALL, res, s->m->fn[d]->nret, a, n)->callee = (int32_t)d;
+	emit(s, e, OP_CALL, res, s->m->fn[fn]->nret, a, n)->callee = (int32_t)fn;
 }
 
 /* A call returning several values into fresh temps (return f(x)). */
-void func_call_temps(Sema *s, Node *e, int d, int32_t *res)
+void func_call_temps(Sema *s, Node *e, int fn, int32_t *res)
 {
-	Func *g = s->m->fn[d];
+	Func *g = s->m->fn[fn];
 	int32_t a[MAXOPS];
-	int n = func_args(s, e, d, a);
+	int n = func_args(s, e, fn, a);
 	for (int i = 0; i < g->nret; i++)
 		res[i] = ir_temp(s->m, s->f, g->ret[i]);
-	func_call(s, e, d, res, a, n);
+	func_call(s, e, fn, res, a, n);
 }
 
 /* len(a): an array's first dimension, a vector's or matrix's length */
@@ -626,11 +651,11 @@ static int struct_make(Sema *s, Node *e, Type ty, Target *t)
 	return r;
 }
 
-/* A call of wp.func d (want: of one value, else a statement). */
+/* A call of IR function d (want: of one value, else a statement). */
 static int user_call(Sema *s, Node *e, int d, Target *t, int want)
 {
 	Func *g = s->m->fn[d];
-	const char *name = s->def[d].name;
+	const char *name = s->def[s->fndef[d]].name;
 	int32_t res[MAXOPS];
 	if (want && g->nret == 0)
 		ERR(e, "'%s' does not return a value", name);
@@ -686,7 +711,7 @@ int call(Sema *s, Node *e, Target *t, int want)
 			ERR(e, "'%s' (line %d) does not compile", name, s->def[d].line);
 		if (d >= 0) {
 			MemoScope ms = memo_open(s);
-			int v = user_call(s, e, pick_overload(s, e, d), t, want);
+			int v = user_call(s, e, call_target(s, e, pick_overload(s, e, d)), t, want);
 			memo_close(s, ms);
 			return v;
 		}

@@ -42,7 +42,9 @@ static void return_annotation(Sema *s, Node *a)
 	s->sig_ann = 1;
 }
 
-/* def name(params) -> T: body, decorated @wp.kernel or @wp.func */
+/* def name(params) -> T: body, decorated @wp.kernel or @wp.func, into IR
+ * function di (an instance's: its parameters of type Any take the types
+ * of s->inst_ty) */
 void lower_def(Sema *s, Def *d, int di)
 {
 	Node *fn = d->node, *ps = kid(fn, 1), *body = kid(fn, 3);
@@ -68,7 +70,7 @@ void lower_def(Sema *s, Def *d, int di)
 			ERR(p, "parameter '%s' has the name of a function", p->name);
 		if (map_get(&s->names, p->name) >= 0)
 			ERR(p, "duplicate parameter '%s' in function definition", p->name);
-		Type t = ann_type(s, p->kid[0]);
+		Type t = s->inst_ty && generic_ann(s, p->kid[0]) ? s->inst_ty[i] : ann_type(s, p->kid[0]);
 		if (kid(p, 1) && d->kernel)
 			ERR(kid(p, 1), "kernel parameters cannot have default values");
 		map_put(s->a, &s->names, p->name, ir_param(s->m, s->f, p->name, t));

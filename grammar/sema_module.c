@@ -25,6 +25,7 @@
  * that kernel and the funcs it calls are lowered.
  */
 #include <setjmp.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,6 +210,10 @@ typedef struct Front {
 	Arena keep;       /* the module's own arena while a body is built */
 	Call *calls;      /* collect_calls's scratch list */
 	int ncalls, capcalls;
+	/* the IR functions being lowered: a def's, then the instances of
+	 * generics lowered inside it, innermost last */
+	int open[32];
+	int nopen;
 } Front;
 
 /* The name interned: one copy of each name the calls of the module use. */
@@ -512,6 +517,11 @@ static void note_def(Front *fr, Node *n, int k, int st, int flags, const KernelO
 	d->piece = k;
 	d->stmt = st;
 	def_defaults(s, d, n);
+	d->fn = -1;
+	for (int i = 0, np = kid(n, 1) ? n->kid[1]->nkid : 0; i < np && !d->kernel; i++) {
+		Node *ann = kid(n->kid[1]->kid[i], 0);
+		d->generic |= ann && generic_ann(s, ann);
+	}
 	collect_calls(fr, d, kid(n, 3));
 	int first = def_find(s, d->name);
 	if (first >= 0) /* an overload: the name keeps its first def */
@@ -715,19 +725,13 @@ static void first_pass(Front *fr)
 
 static void lower_def_of(Front *fr, int j);
 
-/* The IR name of an overload of a wp.func: its name and its parameters'
- * types (mix_float, mix_vec3_float; an array's element type and arr),
- * numbered where that names something else. */
-static const char *overload_name(Sema *s, const Def *d)
+/* The IR name of an overload or an instance of wp.func NAME: the name
+ * and its parameters' types (mix_float, mix_vec3_float; an array's
+ * element type and arr), numbered where that names something else. */
+static const char *typed_name(Sema *s, const char *name, const Type *ty, int np)
 {
-	/* the types first: an error there leaves nothing to free */
-	Node *ps = kid(d->node, 1);
-	int np = ps ? ps->nkid : 0;
-	Type *ty = arena_alloc(s->a, (size_t)(np + 1) * sizeof *ty);
-	for (int i = 0; i < np; i++)
-		ty[i] = kid(ps->kid[i], 0) ? ann_type(s, ps->kid[i]->kid[0]) : TY_VOID; /* lower_def reports it */
 	Buf b = {0};
-	buf_puts(&b, d->name);
+	buf_puts(&b, name);
 	for (int i = 0; i < np; i++) {
 		if (ty[i] == TY_VOID)
 			continue;
@@ -744,9 +748,30 @@ static const char *overload_name(Sema *s, const Def *d)
 		buf_printf(&b, "_%d", k);
 		buf_putc(&b, 0);
 	}
-	const char *name = arena_strdup(s->a, b.p);
+	const char *out = arena_strdup(s->a, b.p);
 	buf_free(&b);
-	return name;
+	return out;
+}
+
+static const char *overload_name(Sema *s, const Def *d)
+{
+	/* the types first: an error there leaves nothing to free */
+	Node *ps = kid(d->node, 1);
+	int np = ps ? ps->nkid : 0;
+	Type *ty = arena_alloc(s->a, (size_t)(np + 1) * sizeof *ty);
+	for (int i = 0; i < np; i++)
+		ty[i] = kid(ps->kid[i], 0) ? ann_type(s, ps->kid[i]->kid[0]) : TY_VOID; /* lower_def reports it */
+	return typed_name(s, d->name, ty, np);
+}
+
+/* IR function fn is def d's. */
+static void note_fn(Sema *s, int fn, int d)
+{
+	if (fn >= s->capfndef) {
+		s->capfndef = 2 * fn + 64;
+		s->fndef = xrealloc(s->fndef, (size_t)s->capfndef * sizeof *s->fndef);
+	}
+	s->fndef[fn] = d;
 }
 
 /* The second pass, def j: its IR function, lowered and verified.  With
@@ -758,6 +783,8 @@ static void lower(Front *fr, int j)
 	Module *m = fr->m;
 	Def *d = &s->def[j];
 	char what[300];
+	if (d->generic)
+		return; /* lowered for the types of each call (instance) */
 	jmp_buf here, *const outer = ks_recover;
 	if (fr->keep_going) {
 		if (setjmp(here)) {
@@ -767,11 +794,9 @@ static void lower(Front *fr, int j)
 			d->failed = 1;
 			fr->failed++;
 			fr->parsed = -1;
-			if (m->nfn == j) /* it failed before its function was made
-					  * (its overload's name): one, for the
-					  * numbering of the defs after it */
-				ir_func_declare(m, d->name, d->kernel ? FN_KERNEL : FN_FUNC);
-			ir_func_forget(m, j);
+			fr->nopen = 0;
+			if (d->fn >= 0)
+				ir_func_forget(m, d->fn);
 			if (!fr->whole) {
 				arena_free(&m->arena);
 				m->arena = fr->keep;
@@ -804,22 +829,232 @@ static void lower_def_of(Front *fr, int j)
 		m->fnarena = &fr->keep;
 	}
 	Func *f = ir_func_new(m, d->overloaded ? overload_name(s, d) : d->name, d->kernel, loc_of(d->node));
+	d->fn = m->nfn - 1;
+	note_fn(s, d->fn, j);
+	fr->open[0] = d->fn;
+	fr->nopen = 1;
 	f->no_backward = d->no_backward;
 	f->opts = d->opts;
-	lower_def(s, d, j);
+	s->inst_ty = NULL;
+	lower_def(s, d, d->fn); /* instances it calls come before it: d->fn moves */
+	fr->nopen = 0;
 	d->node = NULL;
-	ir_verify_func(m, &fr->piece, 1, j);
+	ir_verify_func(m, &fr->piece, 1, d->fn);
 	if (fr->whole)
 		return;
 	ir_print_func(fr->out, m, f);
 	if (d->kernel)
-		ir_func_forget(m, j); /* nothing calls a kernel */
+		ir_func_forget(m, d->fn); /* nothing calls a kernel */
 	else
 		ir_keep_signature(m, f);
 	arena_free(&m->arena);
 	m->arena = fr->keep;
 	memset(&fr->keep, 0, sizeof fr->keep);
 	m->fnarena = NULL;
+}
+
+/* The parameter types of the instance of generic def g that call e takes
+ * (at, an: its arguments' types and keywords), from g's syntax fn: each
+ * of its annotation, or for Any, of its argument. */
+static void instance_types(Sema *s, Node *e, const Def *g, Node *fn, const Type *at, const char *const *an,
+			   Type *ty)
+{
+	Node *ps = kid(fn, 1);
+	int np = ps ? ps->nkid : 0, n = e->nkid - 1;
+	int arg[MAXOPS];
+	for (int i = 0; i < np; i++)
+		arg[i] = -1;
+	if (n > np)
+		ERR(e, "%s() takes %d argument%s, not %d", g->name, np, np == 1 ? "" : "s", n);
+	for (int i = 0, pos = 0; i < n; i++) {
+		int k = an[i] ? -1 : pos++;
+		for (int j = 0; an[i] && j < np; j++)
+			if (!strcmp(ps->kid[j]->name, an[i]))
+				k = j;
+		if (k < 0)
+			ERR(e->kid[i + 1], "%s() has no parameter '%s'", g->name, an[i]);
+		if (arg[k] >= 0)
+			ERR(e->kid[i + 1], "argument '%s' of %s() is given twice", ps->kid[k]->name, g->name);
+		arg[k] = i;
+	}
+	for (int i = 0; i < np; i++) {
+		Node *ann = kid(ps->kid[i], 0);
+		ty[i] = TY_VOID; /* not generic: lower_def reads its annotation */
+		if (!ann || !generic_ann(s, ann))
+			continue;
+		int64_t iv;
+		double fv;
+		int isf;
+		if (arg[i] < 0 && g->dflt && g->dflt[i] && literal(g->dflt[i], &iv, &fv, &isf)) {
+			ty[i] = isf ? TY_FLOAT : TY_INT; /* a default's type: a Python number's */
+			continue;
+		}
+		if (arg[i] < 0)
+			ERR(e,
+			    "%s() needs an argument for '%s', whose type is generic (or a number as its default)",
+			    g->name, ps->kid[i]->name);
+		Node *x = e->kid[arg[i] + 1];
+		ty[i] = generic_type(s, ann, x->kind == N_KWARG ? x->kid[0] : x, at[arg[i]]);
+	}
+}
+
+/* The Sema state of the function being lowered, and where its body
+ * lives, kept while an instance is lowered inside it. */
+typedef struct Outer {
+	Sema s;
+	Arena body;
+	const char *piece_text; /* the instance's own copy of its piece */
+	Arena ast;              /* and its syntax, when not the piece at hand */
+} Outer;
+
+/* Back to the caller's state; what the instance added to the module's
+ * tables (functions, instances) stays. */
+static void instance_done(Front *fr, Outer *o)
+{
+	Sema *s = &fr->s;
+	Sema in = *s;
+	*s = o->s;
+	s->fndef = in.fndef;
+	s->capfndef = in.capfndef;
+	s->inst = in.inst;
+	s->ninst = in.ninst;
+	s->capinst = in.capinst;
+	if (!fr->whole) {
+		arena_free(&fr->m->arena);
+		fr->m->arena = o->body;
+	}
+	arena_free(&o->ast);
+	free((char *)o->piece_text);
+}
+
+/* The instance just lowered, the module's last function, moves to just
+ * before the outermost function being lowered (which calls it, and a
+ * call names a function above it); those being lowered move down one.
+ * Its place. */
+static int place_instance(Front *fr)
+{
+	Module *m = fr->m;
+	Sema *s = &fr->s;
+	int made = m->nfn - 1, p = fr->open[0];
+	int32_t *to = xmalloc((size_t)m->nfn * sizeof *to);
+	for (int i = 0; i < m->nfn; i++)
+		to[i] = i < p ? i : i == made ? p : i + 1;
+	ir_reorder(m, to);
+	int d = s->fndef[made];
+	memmove(&s->fndef[p + 1], &s->fndef[p], (size_t)(made - p) * sizeof *s->fndef);
+	s->fndef[p] = d;
+	for (int k = 0; k < fr->nopen; k++)
+		fr->open[k] = to[fr->open[k]];
+	s->def[s->fndef[fr->open[0]]].fn = fr->open[0];
+	free(to);
+	return p;
+}
+
+int instance(Sema *s, Node *e, int d, const Type *at, const char *const *an)
+{
+	Front *fr = (Front *)(void *)((char *)s - offsetof(Front, s));
+	Module *m = fr->m;
+	Def *g = &s->def[d];
+	/* its syntax: in the piece at hand, or parsed on its own (the
+	 * caller's syntax and text stay where they are) */
+	Outer o;
+	memset(&o, 0, sizeof o);
+	o.s = *s;
+	o.body = m->arena;
+	Src src = fr->piece;
+	Node *const here_fn = fr->parsed == g->piece ? fr->p.module->kid[g->stmt] : NULL;
+	if (!here_fn) {
+		const Piece *pc = &fr->pc.v[g->piece];
+		Buf keep = fr->in.range;
+		memset(&fr->in.range, 0, sizeof keep);
+		src.text = lines_range(&fr->in, pc->off, pc[1].off, &src.len);
+		o.piece_text = src.text;
+		fr->in.range = keep;
+		src.line0 = pc->line0;
+	}
+	/* an error below: the caller's state back, and on to its handler */
+	jmp_buf here, *const outer = ks_recover;
+	volatile int k = -1, made = 0, inside = 0;
+	if (setjmp(here)) {
+		ks_recover = outer;
+		g->node = NULL;
+		if (made)
+			ir_func_forget(m, fr->open[--fr->nopen]);
+		if (inside) {
+			instance_done(fr, &o);
+		} else {
+			arena_free(&o.ast);
+			free((char *)o.piece_text);
+		}
+		if (k >= 0)
+			s->ninst = k; /* each caller that wants it meets its error */
+		longjmp(*outer, 1);
+	}
+	if (outer)
+		ks_recover = &here;
+	Node *fn = here_fn;
+	if (!fn) {
+		Parse p;
+		ks_parse(&p, &src, &o.ast);
+		fn = p.module->kid[g->stmt];
+	}
+	Node *ps = kid(fn, 1);
+	int np = ps ? ps->nkid : 0;
+	Type ty[MAXOPS];
+	instance_types(s, e, g, fn, at, an, ty);
+	for (int i = 0; i < s->ninst; i++) {
+		const Instance *x = &s->inst[i];
+		if (x->def != d || memcmp(x->ty, ty, (size_t)np * sizeof *ty))
+			continue;
+		if (x->fn < 0)
+			ERR(e, "recursion is not supported: '%s' calls itself", g->name);
+		ks_recover = outer;
+		arena_free(&o.ast);
+		free((char *)o.piece_text);
+		return x->fn;
+	}
+	if (s->ninst == s->capinst) {
+		s->capinst = s->capinst ? 2 * s->capinst : 16;
+		s->inst = xrealloc(s->inst, (size_t)s->capinst * sizeof *s->inst);
+	}
+	k = s->ninst++;
+	s->inst[k] = (Instance){d, np, arena_alloc(&fr->mod, (size_t)(np + 1) * sizeof *ty), -1};
+	memcpy(s->inst[k].ty, ty, (size_t)np * sizeof *ty);
+	/* lowered as a def is (lower_def_of), inside the caller */
+	o.s = *s;
+	inside = 1;
+	s->src = o.piece_text ? &src : &fr->piece;
+	if (o.piece_text)
+		s->a = &o.ast;
+	s->memo = NULL;
+	s->capmemo = 0;
+	s->loopvar = NULL;
+	s->caploopvar = 0;
+	if (!fr->whole)
+		memset(&m->arena, 0, sizeof m->arena);
+	const char *name = typed_name(s, g->name, ty, np);
+	if (fr->nopen == (int)KS_NELEM(fr->open))
+		ERR(e, "generic functions nested more than %d deep", (int)KS_NELEM(fr->open) - 1);
+	Func *f = ir_func_new(m, name, 0, loc_of(fn));
+	note_fn(s, m->nfn - 1, d);
+	fr->open[fr->nopen++] = m->nfn - 1;
+	made = 1;
+	g->node = fn;
+	s->inst_ty = ty;
+	lower_def(s, g, m->nfn - 1);
+	g->node = NULL;
+	fr->nopen--;
+	made = 0;
+	int at_fn = place_instance(fr);
+	ir_verify_func(m, s->src, 1, at_fn);
+	if (!fr->whole) {
+		ir_print_func(fr->out, m, f);
+		ir_keep_signature(m, f);
+	}
+	ks_recover = outer;
+	instance_done(fr, &o);
+	s->inst[k].fn = at_fn;
+	return at_fn;
 }
 
 static void front_init(Front *fr, Module *m)
@@ -839,6 +1074,10 @@ static void front_free(Front *fr)
 	fr->pc.v = NULL;
 	free(fr->calls);
 	fr->calls = NULL;
+	free(fr->s.fndef);
+	fr->s.fndef = NULL;
+	free(fr->s.inst);
+	fr->s.inst = NULL;
 	arena_free(&fr->ast);
 	arena_free(&fr->mod);
 	lines_close(&fr->in);

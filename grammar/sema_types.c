@@ -84,6 +84,49 @@ static Type array_type(Sema *s, Node *a)
 	return ty_array(el, ndim);
 }
 
+/* typing.Any, or Any where the module binds it to nothing a kernel reads
+ * (from typing import Any is host Python, skipped) */
+static int is_any(Sema *s, const Node *a)
+{
+	if (a->kind == N_ATTR)
+		return !strcmp(a->name, "Any") && is_name(kid(a, 0), "typing");
+	return is_name(a, "Any") && map_get(&s->consts, "Any") < 0 && map_get(&s->typealias, "Any") < 0 &&
+	       def_find(s, "Any") < 0;
+}
+
+/* The element type node of array annotation a, or NULL. */
+static const Node *array_elem(const Node *a)
+{
+	if ((a->kind != N_CALL && a->kind != N_INDEX) || array_spelling(a->kid[0]) < 0)
+		return NULL;
+	if (a->kind == N_INDEX)
+		return a->nkid == 2 ? a->kid[1] : NULL;
+	for (int i = 1; i < a->nkid; i++)
+		if (a->kid[i]->kind == N_KWARG && !strcmp(a->kid[i]->name, "dtype"))
+			return a->kid[i]->kid[0];
+	return NULL;
+}
+
+int generic_ann(Sema *s, const Node *a)
+{
+	const Node *el = array_elem(a);
+	return is_any(s, el ? el : a);
+}
+
+Type generic_type(Sema *s, const Node *a, const Node *x, Type at)
+{
+	if (is_any(s, a))
+		return at;
+	int fixed = array_spelling(a->kid[0]), ndim = fixed ? fixed : 1;
+	for (int i = 1; a->kind == N_CALL && i < a->nkid; i++)
+		if (a->kid[i]->kind == N_KWARG && !strcmp(a->kid[i]->name, "ndim"))
+			ndim = a->kid[i]->kid[0]->kind == N_INT ? (int)a->kid[i]->kid[0]->ival : 0;
+	if (!ty_is_array(at) || ty_ndim(at) != ndim)
+		ERR(x, "this argument is %s, where the generic parameter takes an array of %d dimension%s", uty(at),
+		    ndim, ndim == 1 ? "" : "s");
+	return at;
+}
+
 /* A constant int argument (a literal or a module constant), for a
  * length or a shape. */
 int const_int(Sema *s, Node *n, const char *what)
@@ -165,6 +208,10 @@ Type ann_type(Sema *s, Node *a)
 {
 	char buf[128];
 	Type t = TY_VOID;
+	if (generic_ann(s, a))
+		ERR(a,
+		    "a generic type (Any) is supported for the parameters of a wp.func, each call compiling it for "
+		    "its arguments' types; a generic kernel, whose types wp.overload or the launch give, is not");
 	if (a->kind == N_NAME) {
 		int k = map_get(&s->typealias, a->name);
 		if (!strcmp(a->name, "float"))

@@ -2,7 +2,7 @@
 # arguments' memo open) and an overload that fails before its function is
 # made (its type names something host code skipped): the defs after them
 # still come out, numbered right.
-from typing import Any
+from collections import OrderedDict
 
 import warp as wp
 
@@ -13,7 +13,7 @@ def scale(x: float, k: float):
 
 
 @wp.func
-def scale(x: Any):
+def scale(x: OrderedDict):
     return x
 
 
