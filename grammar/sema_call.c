@@ -409,6 +409,21 @@ void memo_close(Sema *s, MemoScope m)
 /* Do the arguments of call e, of types at (an: each one's keyword, or
  * NULL), fill the parameters of wp.func d: each once, of its type exactly,
  * the rest with defaults? */
+/* The types of call e's arguments, each evaluated (in the caller's memo
+ * scope), and their keywords (NULL for a positional one); their count. */
+static int arg_types(Sema *s, Node *e, Type *at, const char **an)
+{
+	int n = e->nkid - 1;
+	if (n > MAXOPS)
+		ERR(e, "too many arguments");
+	for (int i = 0; i < n; i++) {
+		Node *x = e->kid[i + 1];
+		an[i] = x->kind == N_KWARG ? x->name : NULL;
+		at[i] = ty_of(s, expr(s, x->kind == N_KWARG ? x->kid[0] : x, NULL));
+	}
+	return n;
+}
+
 /* Def c's IR function, or NULL (a generic's, or none yet). */
 static const Func *def_func(const Sema *s, int c) { return s->def[c].fn >= 0 ? s->m->fn[s->def[c].fn] : NULL; }
 
@@ -459,16 +474,9 @@ int pick_overload(Sema *s, Node *e, int d)
 {
 	if (!s->def[d].overloaded)
 		return d;
-	int n = e->nkid - 1;
-	if (n > MAXOPS)
-		ERR(e, "too many arguments");
 	Type at[MAXOPS];
 	const char *an[MAXOPS];
-	for (int i = 0; i < n; i++) {
-		Node *x = e->kid[i + 1];
-		an[i] = x->kind == N_KWARG ? x->name : NULL;
-		at[i] = ty_of(s, expr(s, x->kind == N_KWARG ? x->kid[0] : x, NULL));
-	}
+	int n = arg_types(s, e, at, an);
 	int failed = -1;
 	for (int c = d; c >= 0; c = s->def[c].next) {
 		if (s->def[c].failed) {
@@ -512,16 +520,9 @@ int call_target(Sema *s, Node *e, int d)
 {
 	if (!s->def[d].generic)
 		return s->def[d].fn;
-	int n = e->nkid - 1;
-	if (n > MAXOPS)
-		ERR(e, "too many arguments");
 	Type at[MAXOPS];
 	const char *an[MAXOPS];
-	for (int i = 0; i < n; i++) {
-		Node *x = e->kid[i + 1];
-		an[i] = x->kind == N_KWARG ? x->name : NULL;
-		at[i] = ty_of(s, expr(s, x->kind == N_KWARG ? x->kid[0] : x, NULL));
-	}
+	arg_types(s, e, at, an);
 	return instance(s, e, d, at, an);
 }
 
