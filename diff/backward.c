@@ -216,6 +216,7 @@ void diff_kernel(Module *m, const Src *src, D *d, int fi)
 	const Func *f0 = m->fn[fi];
 	Func *g = ir_func_new(m, f0->name, FN_BACKWARD, f0->loc);
 	g->opts = f0->opts; /* built as its kernel is */
+	g->file = f0->file;
 	d_init(d, m, src, d->a, fi, g);
 	const Func *f = promote(m, d, f0);
 	d->f = f;

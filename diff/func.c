@@ -54,6 +54,7 @@ void diff_func_sig(Module *m, int fi, int32_t *fadj)
 	for (int n = 2; ir_func_find(m, name) >= 0; n++)
 		snprintf(name, sizeof name, "%.180s_adj%d", f->name, n);
 	Func *g = ir_func_new(m, name, 0, f->loc);
+	g->file = f->file ? arena_strdup(&m->arena, f->file) : NULL;
 	fadj[fi] = m->nfn - 1;
 	for (int i = 0; i < f->nparam; i++)
 		ir_param(m, g, f->val[f->param[i]].name, f->val[f->param[i]].ty);
@@ -252,6 +253,7 @@ void make_replay(Module *m, D *d, int fi)
 	for (int n = 2; ir_func_find(m, name) >= 0; n++)
 		snprintf(name, sizeof name, "%.180s_replay%d", f->name, n);
 	Func *g = ir_func_new(m, name, 0, f->loc);
+	g->file = f->file ? arena_strdup(&m->arena, f->file) : NULL;
 	d->pure[fi] = m->nfn - 1;
 	g->val = arena_alloc(&m->arena, (size_t)(f->nval ? f->nval : 1) * sizeof *g->val);
 	if (f->nval)

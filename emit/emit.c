@@ -49,7 +49,7 @@
 
 #include "emit/emit_int.h"
 
-static void put_comment_text(FILE *out, const char *s)
+void put_comment_text(FILE *out, const char *s)
 {
 	for (const char *p = s; *p; p++) {
 		if (p[0] == '*' && p[1] == '/')

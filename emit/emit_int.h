@@ -203,4 +203,8 @@ void emit_func(Emitter *e, int fi);
 void emit_entry(Emitter *e, int fi);
 void release(Emitter *e);
 
+/* Text in a comment: control bytes and bytes past ASCII as '?', and no
+ * end of a block comment. */
+void put_comment_text(FILE *out, const char *s);
+
 #endif

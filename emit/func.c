@@ -307,6 +307,16 @@ static int cmp_index(const void *a, const void *b)
 
 /* Function fi: its structs' helpers, in the module's order, then its
  * code. */
+/* "line N", or "FILE line N" for a function of a module imported. */
+static void put_source_line(Emitter *e, const Func *f)
+{
+	if (f->file) {
+		put_comment_text(e->out, f->file);
+		fputc(' ', e->out);
+	}
+	fprintf(e->out, "line %d", f->loc.line);
+}
+
 void emit_func(Emitter *e, int fi)
 {
 	const Func *f = e->m->fn[fi];
@@ -325,18 +335,17 @@ void emit_func(Emitter *e, int fi)
 	analyse(e, f, fi);
 	Buf b = {0};
 	if (f->is_kernel) {
-		if (f->backward)
-			fprintf(e->out, "// backward (adjoint) of @wp.kernel %s, line %d: the body of one thread\n",
-				f->name, f->loc.line);
-		else
-			fprintf(e->out, "// @wp.kernel %s, line %d: the body of one thread\n", f->name,
-				f->loc.line);
+		fprintf(e->out, "// %s@wp.kernel %s, ", f->backward ? "backward (adjoint) of " : "", f->name);
+		put_source_line(e, f);
+		fputs(": the body of one thread\n", e->out);
 		buf_printf(&b, "%s %s(", cuda ? "static __device__ void" : "static void", e->fname[fi]);
 		put_tid_params(&b, e->rank);
 		if (e->tapename && e->rank > 1)
 			buf_printf(&b, ", int %s", e->threadname);
 	} else {
-		fprintf(e->out, "// @wp.func %s, line %d\n", f->name, f->loc.line);
+		fprintf(e->out, "// @wp.func %s, ", f->name);
+		put_source_line(e, f);
+		fputc('\n', e->out);
 		/* nvcc and NVRTC warn about a static function nobody calls (an
 		 * adjoint kdiff appends for completeness, say); C compilers do
 		 * not, for static inline */

@@ -51,7 +51,7 @@ enum NodeKind {
 
 	/* top level */
 	N_IMPORT,     /* import name [as kid-less alias in str2] */
-	N_FROMIMPORT, /* from name import ... (always rejected by sema) */
+	N_FROMIMPORT, /* from name import a, b as c: an N_NAME per name */
 	N_PARAM,      /* name, kid[0] annotation or NULL, kid[1] the default
 	                 value (absent when there is none) */
 	N_DEF,        /* name; kid[0] decorators (N_BLOCK of expressions),
@@ -118,7 +118,7 @@ void ks_parse(Parse *p, const Src *s, Arena *arena);
  * memory: with kernel, of that kernel and the funcs it calls alone (the
  * other kernels read, and left out where they do not compile). */
 struct Module;
-int ks_frontend_file(const char *path, const char *outpath, int keep_going);
+int ks_frontend_file(const char *path, const char *outpath, int keep_going, const char *const *dirs, int ndirs);
 struct Module *ks_frontend(const Src *s, const char *kernel);
 
 /* A Warp module in pieces (pieces.c): a piece is a top-level statement

@@ -479,9 +479,14 @@ dotted(A) ::= dotted(A) DOT NAME(N). { A = span(A, N); }
 
 /* import_from: 'from' ('.' | '...')* dotted_name 'import' import_from_targets
  *            | 'from' ('.' | '...')+ 'import' import_from_targets
- * Sema rejects every one; the names imported are not kept. */
-small_stmt(A) ::= FROM(K) from_mod(M) IMPORT from_targets. {
-	A = leaf(ps, N_FROMIMPORT, K);
+ * An N_FROMIMPORT named by the module as written (leading dots kept),
+ * with an N_NAME per name imported (str2: its 'as' name), or one named
+ * '*'. */
+small_stmt(A) ::= FROM(K) from_mod(M) IMPORT from_targets(T). {
+	A = T;
+	A.n->kind = N_FROMIMPORT;
+	A.n->line = K.line;
+	A.n->col = K.col;
 	A.n->name = dotted_name(ps, M);
 }
 from_mod(A) ::= dotted(A).
@@ -494,14 +499,31 @@ from_dots(A) ::= from_dots(A) ELLIPSIS(D). { A = span(A, D); }
 
 /* import_from_targets: '(' import_from_as_names [','] ')'
  *                    | import_from_as_names | '*' */
-from_targets ::= STAR.
-from_targets ::= from_names.
-from_targets ::= LPAREN from_names RPAREN.
-from_targets ::= LPAREN from_names COMMA RPAREN.
-from_names ::= from_name.
-from_names ::= from_names COMMA from_name.
-from_name ::= NAME.
-from_name ::= NAME AS NAME.
+from_targets(A) ::= STAR(K). {
+	A = leaf(ps, N_BLOCK, K);
+	Ex x = leaf(ps, N_NAME, K);
+	x.n->name = "*";
+	append(ps, &A, x);
+}
+from_targets(A) ::= from_names(A).
+from_targets(A) ::= LPAREN from_names(B) RPAREN. { A = B; }
+from_targets(A) ::= LPAREN from_names(B) COMMA RPAREN. { A = B; }
+from_names(A) ::= from_name(B). {
+	A = leaf(ps, N_BLOCK, (Tok){0});
+	A.n->line = B.n->line;
+	A.n->col = B.n->col;
+	append(ps, &A, B);
+}
+from_names(A) ::= from_names(A) COMMA from_name(B). { append(ps, &A, B); }
+from_name(A) ::= NAME(N). {
+	A = leaf(ps, N_NAME, N);
+	A.n->name = text(ps, N);
+}
+from_name(A) ::= NAME(N) AS NAME(B). {
+	A = leaf(ps, N_NAME, N);
+	A.n->name = text(ps, N);
+	A.n->str2 = text(ps, B);
+}
 
 /* ---- compound statements ---------------------------------------- */
 

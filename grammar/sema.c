@@ -55,13 +55,13 @@ void map_put(Arena *a, Map *mp, const char *k, int v)
 /* ---- state ----------------------------------------------------------------- */
 
 /* The def called name: its index, or -1. */
-int def_find(Sema *s, const char *name) { return map_get(&s->defs, name); }
+int def_find(Sema *s, const char *name) { return map_get(&s->sc->defs, name); }
 
 void skip_name(Sema *s, const char *name, int line, const char *why)
 {
 	arena_grow(s->a, (void **)&s->host, &s->caphost, s->nhost + 1, sizeof *s->host);
 	s->host[s->nhost] = (struct Skipped){line, why ? arena_strdup(s->a, why) : NULL};
-	map_put(s->a, &s->skipped, arena_strdup(s->a, name), s->nhost++);
+	map_put(s->a, &s->sc->skipped, arena_strdup(s->a, name), s->nhost++);
 }
 
 void skipped_use(Sema *s, const Node *n, int k)

@@ -98,6 +98,7 @@ typedef struct Def {
 	Call *call;      /* the calls in its body */
 	int ncall, capcall;
 	Node **dflt; /* per parameter: its default value (a copy), or NULL */
+	int file;    /* the file it is in (Sema.scope), 0 for the one given */
 	int fn;      /* its IR function, or -1 (none yet, or a generic's) */
 	int generic; /* a wp.func with a parameter of type Any: lowered once
 	              * for each list of argument types (an instance) */
@@ -110,6 +111,20 @@ typedef struct Instance {
 	Type *ty;
 	int fn;
 } Instance;
+
+/* A module's top level as kernels see it: its defs, its constants, the
+ * names it binds to anything else (an error only where a function reads
+ * one), type aliases and structs (Vec = wp.vec3d), and what math and numpy
+ * are imported as; what it imports from another module is bound here as
+ * that module binds it. */
+typedef struct Scope {
+	Map defs;      /* name → def index */
+	Map consts;    /* name → index in Sema.cval */
+	Map skipped;   /* name → index in Sema.host: what a kernel cannot use */
+	Map typealias; /* name → Type */
+	const char *math_as, *np_as;
+	const char *path; /* the file */
+} Scope;
 
 /* A module constant's value: a Python number (py: an int, float or bool,
  * typed when a function reads it: int32, float32, bool, as Warp captures
@@ -127,21 +142,18 @@ typedef struct Sema {
 	Module *m;
 	Def *def;
 	int ndef, capdef; /* def index = IR function index */
-	Map defs;         /* name → def index */
-	/* the module level: its constants, the names it binds to anything
-	 * else (an error only where a function reads one), type aliases
-	 * (Vec = wp.vec3d), and what math and numpy are imported as */
-	Map consts; /* name → index in cval */
-	Const *cval;
+	/* the module level of each file read (the file given and the
+	 * modules it imports, scope[Def.file]), and the one at hand */
+	Scope **scope;
+	int nscope;
+	Scope *sc;
+	Const *cval; /* the constants' values (Scope.consts) */
 	int ncval, capcval;
-	Map skipped; /* name → index in host: what a kernel cannot use */
 	struct Skipped {
 		int line;
 		const char *why; /* NULL: a module value that is not a constant */
 	} * host;
 	int nhost, caphost;
-	Map typealias; /* name → Type */
-	const char *math_as, *np_as;
 	int *fndef; /* per IR function: its def */
 	int capfndef;
 	Instance *inst; /* the instances of generic wp.funcs so far */

@@ -716,7 +716,7 @@ int call(Sema *s, Node *e, Target *t, int want)
 			memo_close(s, ms);
 			return v;
 		}
-		int alias = map_get(&s->typealias, name);
+		int alias = map_get(&s->sc->typealias, name);
 		if (alias >= 0 && (ty_is_scalar((Type)alias) || alias == TY_BOOL))
 			return convert(s, e, name, (Type)alias, t);
 		if (alias >= 0 && ty_is_composite((Type)alias))
@@ -739,7 +739,7 @@ int call(Sema *s, Node *e, Target *t, int want)
 			print_call(s, e);
 			return -1;
 		}
-		int k = map_get(&s->skipped, name);
+		int k = map_get(&s->sc->skipped, name);
 		if (k >= 0)
 			skipped_use(s, fn, k);
 		/* a name the module does not bind is Warp's, as Warp looks it up:

@@ -186,14 +186,14 @@ static int const_call(Sema *s, Node *e, Const *c)
 			return 1;
 		}
 	}
-	if (fn->kind == N_ATTR && (is_module(fn->kid[0], s->math_as) || is_module(fn->kid[0], s->np_as))) {
+	if (fn->kind == N_ATTR && (is_module(fn->kid[0], s->sc->math_as) || is_module(fn->kid[0], s->sc->np_as))) {
 		double x[2], r;
 		for (int i = 0; i < n && i < 2; i++)
 			if (!a[i].py)
 				return 0;
 		for (int i = 0; i < n && i < 2; i++)
 			x[i] = cnum(&a[i]);
-		if (is_module(fn->kid[0], s->np_as) && n == 1 &&
+		if (is_module(fn->kid[0], s->sc->np_as) && n == 1 &&
 		    (!strcmp(fn->name, "float32") || !strcmp(fn->name, "float64"))) {
 			c->ty = !strcmp(fn->name, "float32") ? TY_FLOAT : TY_DOUBLE;
 			c->v[0] = c->ty == TY_FLOAT ? (double)(float)x[0] : x[0];
@@ -204,7 +204,7 @@ static int const_call(Sema *s, Node *e, Const *c)
 		set_float(c, r);
 		return 1;
 	}
-	int alias = fn->kind == N_NAME ? map_get(&s->typealias, fn->name) : -1;
+	int alias = fn->kind == N_NAME ? map_get(&s->sc->typealias, fn->name) : -1;
 	if (!is_wp_attr(fn) && alias < 0)
 		return 0;
 	Type ty = alias >= 0 ? (Type)alias : wp_type(fn->name);
@@ -255,7 +255,7 @@ int const_eval(Sema *s, Node *e, Const *c)
 		c->py = 1, c->ty = TY_BOOL, c->i = e->ival;
 		return 1;
 	case N_NAME: {
-		int k = map_get(&s->consts, e->name);
+		int k = map_get(&s->sc->consts, e->name);
 		if (k < 0)
 			return 0;
 		*c = s->cval[k];
@@ -263,7 +263,7 @@ int const_eval(Sema *s, Node *e, Const *c)
 	}
 	case N_ATTR: {
 		double x;
-		if ((is_wp_attr(e) || is_module(e->kid[0], s->math_as) || is_module(e->kid[0], s->np_as)) &&
+		if ((is_wp_attr(e) || is_module(e->kid[0], s->sc->math_as) || is_module(e->kid[0], s->sc->np_as)) &&
 		    wp_constant(e->name, &x)) {
 			set_float(c, x);
 			return 1;

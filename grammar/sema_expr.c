@@ -360,14 +360,14 @@ int name_value(Sema *s, Node *e)
 	int v = map_get(&s->names, e->name);
 	if (v >= 0)
 		return v;
-	int c = map_get(&s->consts, e->name);
+	int c = map_get(&s->sc->consts, e->name);
 	if (c >= 0)
 		return const_value(s, e, &s->cval[c]);
 	if (def_find(s, e->name) >= 0)
 		ERR(e, "function '%s' can only be called", e->name);
 	if (!strcmp(e->name, "wp"))
 		ERR(e, "'wp' can only be used as wp.NAME");
-	int k = map_get(&s->skipped, e->name);
+	int k = map_get(&s->sc->skipped, e->name);
 	if (k >= 0)
 		skipped_use(s, e, k);
 	ERR(e, "name '%s' is not defined", e->name);

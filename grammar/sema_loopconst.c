@@ -130,7 +130,7 @@ static int cl_const(ClWalk *w, const Node *e, int names, int *known, int64_t *iv
 	}
 	case N_ATTR: {
 		double x;
-		return (is_wp_attr(e) || is_module(e->kid[0], s->math_as)) && wp_constant(e->name, &x);
+		return (is_wp_attr(e) || is_module(e->kid[0], s->sc->math_as)) && wp_constant(e->name, &x);
 	}
 	case N_NAME: {
 		if (!names)
@@ -141,7 +141,7 @@ static int cl_const(ClWalk *w, const Node *e, int names, int *known, int64_t *iv
 			*known = b->kind == CL_CONST && b->known, *ival = b->ival;
 			return b->kind == CL_CONST ? 1 : b->kind == CL_MAYBE ? 2 : 0;
 		}
-		k = map_get(&s->consts, e->name);
+		k = map_get(&s->sc->consts, e->name);
 		if (k < 0)
 			return 0;
 		if (s->cval[k].ty == TY_INT && s->cval[k].py)

@@ -23,6 +23,15 @@
  * (kparse --keep-going) an error in a def leaves that def out, reported
  * with its name, and the others go on; with only (krun --kernel) just
  * that kernel and the funcs it calls are lowered.
+ *
+ * `from MODULE import ...` of a module that is a file reads that file's
+ * first pass there and then, into a scope of its own (Scope: every file
+ * has one, and a def is lowered in its file's), and binds the names
+ * imported; of such a module only what the given file's defs call is
+ * lowered.  A generic wp.func (a parameter of type Any) is not lowered in
+ * the second pass: a call lowers the instance for its argument types
+ * (instance), inside the caller, whose state is kept meanwhile, and the
+ * instance takes its place before the outermost function being lowered.
  */
 #include <setjmp.h>
 #include <stddef.h>
@@ -44,11 +53,11 @@ static void import(Sema *s, Node *n, int *have_wp)
 	if (n->kind == N_IMPORT && !strcmp(n->name, "warp"))
 		ERR(n, "write 'import warp as wp': kernels refer to Warp as 'wp'");
 	if (n->kind == N_IMPORT && !strcmp(n->name, "math")) {
-		s->math_as = arena_strdup(s->a, as);
+		s->sc->math_as = arena_strdup(s->a, as);
 		return;
 	}
 	if (n->kind == N_IMPORT && !strcmp(n->name, "numpy")) {
-		s->np_as = arena_strdup(s->a, as);
+		s->sc->np_as = arena_strdup(s->a, as);
 		return;
 	}
 	ERR(n, "only 'import warp as wp', 'import math' and 'import numpy' are supported");
@@ -164,34 +173,47 @@ static void module_assign(Sema *s, Node *n)
 		ERR(lhs, "only 'NAME = value' is supported at module level");
 	if (!rhs)
 		ERR(n, "a module-level annotation needs a value");
-	if (reserved(lhs->name) || (s->math_as && !strcmp(lhs->name, s->math_as)) ||
-	    (s->np_as && !strcmp(lhs->name, s->np_as)))
+	if (reserved(lhs->name) || (s->sc->math_as && !strcmp(lhs->name, s->sc->math_as)) ||
+	    (s->sc->np_as && !strcmp(lhs->name, s->sc->np_as)))
 		ERR(lhs, "cannot assign to '%s' at module level", lhs->name);
 	Const c;
 	if (const_eval(s, rhs, &c)) {
 		arena_grow(s->a, (void **)&s->cval, &s->capcval, s->ncval + 1, sizeof *s->cval);
 		s->cval[s->ncval] = c;
-		map_put(s->a, &s->consts, arena_strdup(s->a, lhs->name), s->ncval++);
+		map_put(s->a, &s->sc->consts, arena_strdup(s->a, lhs->name), s->ncval++);
 		return;
 	}
 	if ((rhs->kind == N_ATTR && is_wp_attr(rhs) && wp_type(rhs->name) != TY_VOID) ||
 	    ((rhs->kind == N_CALL || rhs->kind == N_INDEX) && array_spelling(rhs->kid[0]) >= 0) ||
 	    (rhs->kind == N_CALL && (is_wp_types(rhs->kid[0], "vector") || is_wp_types(rhs->kid[0], "matrix")))) {
-		map_put(s->a, &s->typealias, arena_strdup(s->a, lhs->name), ann_type(s, rhs));
+		map_put(s->a, &s->sc->typealias, arena_strdup(s->a, lhs->name), ann_type(s, rhs));
 		return;
 	}
 	skip_name(s, lhs->name, lhs->line, NULL);
 }
 
-/* The front end at work: the module, the text and its pieces, and what
+/* A file the front end reads, the one given or a module it imports: its
+ * text and pieces, and its top level. */
+typedef struct SrcFile {
+	Lines in;
+	Pieces pc;
+	Scope sc;    /* its top level */
+	int have_wp; /* the first pass has read its `import warp as wp` */
+	int nstmt;   /* the top-level statements it has read */
+} SrcFile;
+
+/* The front end at work: the module, the files and their pieces, and what
  * each pass keeps.  mod holds the module level and the defs for the
  * whole run; ast the piece parsed last, and with it what lowering a def
  * needs for a while. */
 typedef struct Front {
 	Sema s;
 	Module *m;
-	Lines in;
-	Pieces pc;
+	SrcFile **file; /* file[0]: the one given */
+	int nfile;
+	SrcFile *at;       /* the file whose pieces are read */
+	const char **path; /* kparse --path: where absolute imports are found */
+	int npath;
 	Arena mod, ast;
 	Map names; /* the names calls use, interned in name[] */
 	const char **name;
@@ -204,8 +226,6 @@ typedef struct Front {
 	int keep_going;   /* report a def that does not compile, and go on */
 	const char *only; /* in memory: the kernel wanted, or NULL for all */
 	int failed;       /* how many did not */
-	int have_wp;      /* the first pass has read `import warp as wp` */
-	int nstmt;        /* the module-level statements it has read */
 	FILE *out;        /* else print each def there */
 	Arena keep;       /* the module's own arena while a body is built */
 	Call *calls;      /* collect_calls's scratch list */
@@ -215,6 +235,37 @@ typedef struct Front {
 	int open[32];
 	int nopen;
 } Front;
+
+static int file_index(const Front *fr, const SrcFile *f)
+{
+	int i = 0;
+	while (fr->file[i] != f)
+		i++;
+	return i;
+}
+
+/* A new file to read, its scope one of the module's. */
+static SrcFile *add_file(Front *fr)
+{
+	SrcFile *f = xmalloc(sizeof *f);
+	memset(f, 0, sizeof *f);
+	fr->file = xrealloc(fr->file, (size_t)(fr->nfile + 1) * sizeof *fr->file);
+	fr->file[fr->nfile++] = f;
+	Sema *s = &fr->s;
+	s->scope = xrealloc(s->scope, (size_t)(s->nscope + 1) * sizeof *s->scope);
+	s->scope[s->nscope++] = &f->sc;
+	return f;
+}
+
+/* Read the pieces of f from now on, its names in scope. */
+static void use_file(Front *fr, SrcFile *f)
+{
+	if (fr->at != f) {
+		fr->at = f;
+		fr->loaded = fr->parsed = -1;
+	}
+	fr->s.sc = &f->sc;
+}
 
 /* The name interned: one copy of each name the calls of the module use. */
 static const char *intern(Front *fr, const char *name)
@@ -342,7 +393,8 @@ static void struct_def(Sema *s, Node *n, int have_wp)
 	Type named = ty_parse(n->name, strlen(n->name));
 	if (reserved(n->name) || wp_type(n->name) != TY_VOID || (named != TY_VOID && !ty_is_struct(named)))
 		ERR(n, "'%s' cannot be used as a struct name", n->name);
-	if (map_get(&s->typealias, n->name) >= 0 || def_find(s, n->name) >= 0 || map_get(&s->consts, n->name) >= 0)
+	if (map_get(&s->sc->typealias, n->name) >= 0 || def_find(s, n->name) >= 0 ||
+	    map_get(&s->sc->consts, n->name) >= 0)
 		ERR(n, "'%s' is defined twice", n->name);
 	Field fs[255];
 	int nf = 0;
@@ -372,7 +424,7 @@ static void struct_def(Sema *s, Node *n, int have_wp)
 	}
 	Type t = ty_struct(n->name, fs, nf); /* `pass`: a struct of no fields, as in Warp */
 	ir_struct_add(s->m, t);
-	map_put(s->a, &s->typealias, arena_strdup(s->a, n->name), t);
+	map_put(s->a, &s->sc->typealias, arena_strdup(s->a, n->name), t);
 }
 
 /* A top-level statement, the i-th of the module: an import, the
@@ -437,11 +489,11 @@ static const Src *load_piece(Front *fr, int k)
 {
 	if (fr->loaded == k)
 		return &fr->piece;
-	const Piece *pc = &fr->pc.v[k];
-	fr->piece.name = fr->in.name;
-	fr->piece.text = lines_range(&fr->in, pc->off, pc[1].off, &fr->piece.len);
+	const Piece *pc = &fr->at->pc.v[k];
+	fr->piece.name = fr->at->in.name;
+	fr->piece.text = lines_range(&fr->at->in, pc->off, pc[1].off, &fr->piece.len);
 	fr->piece.line0 = pc->line0;
-	fr->piece.lines = &fr->in;
+	fr->piece.lines = &fr->at->in;
 	fr->loaded = k;
 	fr->parsed = -1;
 	return &fr->piece;
@@ -518,6 +570,7 @@ static void note_def(Front *fr, Node *n, int k, int st, int flags, const KernelO
 	d->stmt = st;
 	def_defaults(s, d, n);
 	d->fn = -1;
+	d->file = file_index(fr, fr->at);
 	for (int i = 0, np = kid(n, 1) ? n->kid[1]->nkid : 0; i < np && !d->kernel; i++) {
 		Node *ann = kid(n->kid[1]->kid[i], 0);
 		d->generic |= ann && generic_ann(s, ann);
@@ -527,7 +580,7 @@ static void note_def(Front *fr, Node *n, int k, int st, int flags, const KernelO
 	if (first >= 0) /* an overload: the name keeps its first def */
 		s->def[first].overloaded = d->overloaded = 1;
 	else
-		map_put(s->a, &s->defs, d->name, s->ndef);
+		map_put(s->a, &s->sc->defs, d->name, s->ndef);
 	s->ndef++;
 }
 
@@ -538,7 +591,7 @@ static void link_overloads(Sema *s)
 	for (int d = 0; d < s->ndef; d++)
 		s->def[d].next = -1;
 	for (int d = 0; d < s->ndef; d++) {
-		int t = s->def[d].overloaded ? def_find(s, s->def[d].name) : d;
+		int t = s->def[d].overloaded ? map_get(&s->scope[s->def[d].file]->defs, s->def[d].name) : d;
 		if (t == d || t < 0)
 			continue;
 		while (s->def[t].next >= 0)
@@ -547,22 +600,28 @@ static void link_overloads(Sema *s)
 	}
 }
 
-/* With only (a kernel named), the defs that kernel needs: itself and the
- * funcs it calls, however deep (indexed as s->def before the order; none
- * when the module has no such kernel); NULL for every def. */
+/* The defs lowered: with only (a kernel named), that kernel and the
+ * funcs it calls, however deep (none when the file has no such kernel);
+ * else the file's own defs and what they call of the modules it imports
+ * (indexed as s->def before the order); NULL for every def. */
 static char *needed(Front *fr)
 {
 	Sema *s = &fr->s;
-	if (!fr->only)
+	if (!fr->only && fr->nfile == 1)
 		return NULL;
-	int k = def_find(s, fr->only), sp = 0;
+	int k = fr->only ? map_get(&s->scope[0]->defs, fr->only) : -1, sp = 0;
 	char *need = xmalloc((size_t)s->ndef + 1);
 	memset(need, 0, (size_t)s->ndef + 1);
 	int *stack = xmalloc(((size_t)s->ndef + 1) * sizeof *stack);
-	if (k >= 0 && s->def[k].kernel) {
+	if (k >= 0 && s->def[k].kernel && !s->def[k].file) {
 		need[k] = 1;
 		stack[sp++] = k;
 	}
+	for (int d = 0; !fr->only && d < s->ndef; d++)
+		if (!s->def[d].file) { /* the file's own defs, and what they call of the modules it imports */
+			need[d] = 1;
+			stack[sp++] = d;
+		}
 	while (sp) {
 		const Def *d = &s->def[stack[--sp]];
 		for (int c = 0; c < d->ncall; c++)
@@ -584,6 +643,185 @@ typedef struct PieceAt {
 	int line, strict;
 	int other; /* a kernel other than the one wanted (Front.only) */
 } PieceAt;
+
+static void read_file(Front *fr);
+
+/* Path p with each "DIR/../" dropped where DIR is a name (not "..", not
+ * "."), in place: t/host/../x.py is t/x.py, ../x.py stays. */
+static void tidy_path(char *p)
+{
+	char *out = p, *seg = p;
+	while (*seg) {
+		char *end = strchr(seg, '/');
+		size_t n = end ? (size_t)(end - seg) : strlen(seg);
+		char *last = out > p ? out - 1 : NULL; /* the '/' ending what is kept */
+		char *prev = last;
+		while (prev && prev > p && prev[-1] != '/')
+			prev--;
+		int back = n == 2 && !memcmp(seg, "..", 2) && last &&
+			   !(last - prev == 2 && !memcmp(prev, "..", 2)) && !(last - prev == 1 && *prev == '.');
+		if (back) {
+			out = prev;
+		} else {
+			memmove(out, seg, n);
+			out += n;
+			if (end)
+				*out++ = '/';
+		}
+		if (!end)
+			break;
+		seg = end + 1;
+	}
+	*out = 0;
+}
+
+/* The file of module spec (".shapes", "..pkg.util", "pkg.shapes") imported
+ * by the file at hand: a relative one from that file's folder, an absolute
+ * one along the --path folders, then the folder above the outermost
+ * package the given file is in, then the given file's folder; NULL when no
+ * such file exists (a module of Python's, or numpy's: host code). */
+static char *module_file(Front *fr, const char *spec)
+{
+	int up = 0;
+	while (spec[up] == '.')
+		up++;
+	if (!spec[up])
+		return NULL; /* from . import mod: a module bound as a name */
+	if (!strcmp(fr->file[0]->in.name, "<stdin>"))
+		return NULL; /* a text with no folder imports nothing */
+	const char *from = up ? fr->at->in.name : fr->file[0]->in.name;
+	int ndir = up ? 1 : fr->npath + 2;
+	for (int k = 0; k < ndir; k++) {
+		Buf b = {0};
+		if (!up && k < fr->npath) {
+			buf_puts(&b, fr->path[k]);
+		} else {
+			const char *slash = strrchr(from, '/');
+			if (slash)
+				buf_put(&b, from, (size_t)(slash - from));
+			else
+				buf_putc(&b, '.');
+			for (int i = 1; i < up; i++)
+				buf_puts(&b, "/..");
+			/* the folder above the outermost package the file is in,
+			 * where Python finds the package */
+			for (int deep = 0; !up && k == fr->npath && deep < 64; deep++) {
+				size_t n = b.n;
+				buf_puts(&b, "/__init__.py");
+				buf_putc(&b, 0);
+				FILE *f = fopen(b.p, "r");
+				b.n = n;
+				if (!f)
+					break;
+				fclose(f);
+				buf_puts(&b, "/..");
+			}
+		}
+		buf_putc(&b, '/');
+		for (const char *p = spec + up; *p; p++)
+			buf_putc(&b, *p == '.' ? '/' : *p);
+		size_t n = b.n;
+		static const char *const tail[] = {".py", "/__init__.py"};
+		for (int t = 0; t < 2; t++) {
+			b.n = n;
+			buf_puts(&b, tail[t]);
+			buf_putc(&b, 0);
+			FILE *f = fopen(b.p, "r");
+			if (f) {
+				fclose(f);
+				tidy_path(b.p);
+				return b.p;
+			}
+		}
+		buf_free(&b);
+	}
+	return NULL;
+}
+
+/* Bind name as in the scope at hand to what the scope of module file f
+ * binds to name. */
+static void bind_import(Front *fr, const SrcFile *f, const char *spec, const char *name, const char *as, int line)
+{
+	Sema *s = &fr->s;
+	Arena *a = &fr->mod;
+	as = arena_strdup(a, as);
+	int v;
+	if ((v = map_get(&f->sc.defs, name)) >= 0) {
+		map_put(a, &s->sc->defs, as, v);
+	} else if ((v = map_get(&f->sc.consts, name)) >= 0) {
+		map_put(a, &s->sc->consts, as, v);
+	} else if ((v = map_get(&f->sc.typealias, name)) >= 0) {
+		map_put(a, &s->sc->typealias, as, v);
+	} else if ((v = map_get(&f->sc.skipped, name)) >= 0) {
+		map_put(a, &s->sc->skipped, as, v);
+	} else {
+		char why[300];
+		snprintf(why, sizeof why, "module %s has no '%s' at its top level that a kernel can use", spec,
+			 name);
+		skip_name(s, as, line, why);
+	}
+}
+
+/* from MODULE import a, b as c, when MODULE is a file (module_file): it
+ * is read (once; what a module that imports it back finds is what it has
+ * read so far), and each name is bound here as it binds it.  0 when it is
+ * not a file (the statement is read as any other). */
+static int import_from(Front *fr, Node *n)
+{
+	Sema *s = &fr->s;
+	char *path = module_file(fr, n->name);
+	if (!path)
+		return 0;
+	/* what the statement says, kept: reading the module takes the arena
+	 * that holds its syntax */
+	int line = n->line, nname = n->nkid;
+	const char *spec = arena_strdup(&fr->mod, n->name);
+	const char **name = arena_alloc(&fr->mod, (size_t)(2 * nname + 1) * sizeof *name);
+	for (int i = 0; i < nname; i++) {
+		name[2 * i] = arena_strdup(&fr->mod, n->kid[i]->name);
+		name[2 * i + 1] = arena_strdup(&fr->mod, n->kid[i]->str2 ? n->kid[i]->str2 : n->kid[i]->name);
+	}
+	SrcFile *f = NULL;
+	for (int i = 0; i < fr->nfile && !f; i++)
+		if (!strcmp(fr->file[i]->in.name, path))
+			f = fr->file[i];
+	if (!f) {
+		if (fr->nfile >= 1024)
+			ERR(n, "more than 1024 modules imported");
+		SrcFile *at = fr->at;
+		f = add_file(fr);
+		lines_open(&f->in, arena_strdup(&fr->mod, path));
+		f->sc.path = f->in.name;
+		/* an error that gets out of its pieces leaves the file at hand
+		 * as it was */
+		jmp_buf here, *const outer = ks_recover;
+		if (setjmp(here)) {
+			ks_recover = outer;
+			use_file(fr, at);
+			free(path);
+			longjmp(*outer, 1);
+		}
+		if (outer)
+			ks_recover = &here;
+		use_file(fr, f);
+		read_file(fr);
+		use_file(fr, at);
+		ks_recover = outer;
+	}
+	free(path);
+	for (int i = 0; i < nname && f != fr->at; i++) {
+		if (strcmp(name[2 * i], "*")) {
+			bind_import(fr, f, spec, name[2 * i], name[2 * i + 1], line);
+			continue;
+		}
+		const Map *maps[] = {&f->sc.defs, &f->sc.consts, &f->sc.typealias, &f->sc.skipped};
+		for (int k = 0; k < 4; k++)
+			for (unsigned j = 0; j < maps[k]->cap; j++)
+				if (maps[k]->key[j] && maps[k]->key[j][0] != '_')
+					bind_import(fr, f, spec, maps[k]->key[j], maps[k]->key[j], line);
+	}
+	return 1;
+}
 
 /* Read piece k of the first pass (see first_pass). */
 static void read_piece(Front *fr, int k, const PieceAt *at)
@@ -608,7 +846,7 @@ static void read_piece(Front *fr, int k, const PieceAt *at)
 			 "its statement is not the kernel language (%s), so it was skipped as host Python",
 			 ks_errmsg);
 		host_binds(s, at->l, at->e, at->line, why);
-		if (host_is_def(at->l, at->e))
+		if (host_is_def(at->l, at->e) && fr->at == fr->file[0]) /* a module's kernels are its own */
 			factories(fr, at->l, at->e, at->line);
 		return;
 	}
@@ -621,11 +859,17 @@ static void read_piece(Front *fr, int k, const PieceAt *at)
 	}
 	Node *mod = parse_piece(fr, k);
 	s->src = &fr->piece;
-	for (int st = 0; st < mod->nkid; st++, fr->nstmt++) {
+	for (int st = 0; st < mod->nkid; st++, fr->at->nstmt++) {
 		int flags = 0;
 		KernelOpts o = {0};
-		Node *n = top_level(s, mod->kid[st], fr->nstmt, &fr->have_wp, &flags, &o);
-		if (n)
+		Node *n = mod->kid[st];
+		if (n->kind == N_FROMIMPORT && import_from(fr, n)) {
+			mod = parse_piece(fr, k); /* the module read has taken the arena */
+			s->src = &fr->piece;
+			continue;
+		}
+		n = top_level(s, n, fr->at->nstmt, &fr->at->have_wp, &flags, &o);
+		if (n && !((flags & DEF_KERNEL) && fr->at != fr->file[0])) /* a module's kernels are its own */
 			note_def(fr, n, k, st, flags, &o);
 	}
 	ks_recover = outer;
@@ -640,11 +884,10 @@ static void read_piece(Front *fr, int k, const PieceAt *at)
  * level of the kernel language if it is that (an import kernels read, a
  * constant, a type alias, a docstring) and skipped as host Python if it
  * is not, the names it binds noted with the reason. */
-static void first_pass(Front *fr)
+static void read_file(Front *fr)
 {
-	Sema *s = &fr->s;
-	pieces_scan(&fr->pc, &fr->in);
-	for (int k = 0; k < fr->pc.n; k++) {
+	pieces_scan(&fr->at->pc, &fr->at->in);
+	for (int k = 0; k < fr->at->pc.n; k++) {
 		const Src *piece = load_piece(fr, k);
 		PieceAt at = {NULL, piece->text + piece->len, 0, 0, 0};
 		int skip;
@@ -653,16 +896,24 @@ static void first_pass(Front *fr)
 		if (kind == P_BLANK)
 			continue;
 		at.line = piece->line0 + skip;
-		at.strict = kind == P_KERNEL || k == fr->pc.rest;
-		if (fr->only && kind == P_KERNEL && k != fr->pc.rest) {
+		at.strict = kind == P_KERNEL || k == fr->at->pc.rest;
+		if (fr->only && kind == P_KERNEL && k != fr->at->pc.rest) {
 			char what[300], want[300];
 			snprintf(want, sizeof want, "kernel %s: ", fr->only);
 			/* all but the kernel wanted: a struct or func that does
 			 * not compile is an error only where the kernel uses it */
 			at.other = strcmp(host_what(at.l, at.e, what, sizeof what), want) != 0;
 		}
+		if (fr->at != fr->file[0])
+			at.other = at.strict; /* an imported module's defs: errors where used */
 		read_piece(fr, k, &at);
 	}
+}
+
+static void first_pass(Front *fr)
+{
+	Sema *s = &fr->s;
+	read_file(fr);
 	/* the call graph (a call of an overloaded name calls each of its
 	 * overloads, which come before it: all but the caller, when it is one
 	 * of them), and the defs numbered callees first */
@@ -670,7 +921,7 @@ static void first_pass(Front *fr)
 	for (int d = 0; d < s->ndef; d++) {
 		Def *x = &s->def[d];
 		for (int c = 0, nc = x->ncall; c < nc; c++) {
-			int to = def_find(s, x->call[c].name);
+			int to = map_get(&s->scope[x->file]->defs, x->call[c].name);
 			x->call[c].to = to >= 0 && !s->def[to].kernel ? to : -1;
 			if (to == d && x->overloaded) /* an overload calling another of its name */
 				x->call[c].to = -1;
@@ -695,12 +946,22 @@ static void first_pass(Front *fr)
 			n++;
 	for (int j = 0, kept = 0; j < s->ndef; j++)
 		to[order[j]] = !need || need[order[j]] ? kept++ : n + drop++;
-	for (int j = 0; j < s->ndef; j++)
-		if (s->def[j].overloaded)
-			map_put(s->a, &s->defs, s->def[j].name, -1); /* the first in the new order, below */
-	for (int j = 0; j < s->ndef; j++)
-		if (to[j] >= n && !s->def[j].overloaded)
-			map_put(s->a, &s->defs, s->def[j].name, -1);
+	/* what each file's names map to: a def's new index (-1: left out); an
+	 * overloaded name's, the first of its overloads in the new order */
+	int *repr = xmalloc((size_t)(s->ndef + 1) * sizeof *repr);
+	for (int j = 0; j < s->ndef; j++) {
+		repr[j] = to[j] < n ? to[j] : -1;
+		for (int c = s->def[j].overloaded ? s->def[j].next : -1; c >= 0; c = s->def[c].next)
+			if (to[c] < n && (repr[j] < 0 || to[c] < repr[j]))
+				repr[j] = to[c];
+	}
+	for (int f = 0; f < s->nscope; f++) {
+		Map *mp = &s->scope[f]->defs;
+		for (unsigned i = 0; i < mp->cap; i++)
+			if (mp->key[i] && mp->val[i] >= 0)
+				mp->val[i] = repr[mp->val[i]];
+	}
+	free(repr);
 	for (int i = 0; i < s->ndef; i++)
 		while (to[i] != i) {
 			int k = to[i];
@@ -714,8 +975,6 @@ static void first_pass(Front *fr)
 		Def *d = &s->def[i];
 		d->call = NULL; /* the graph is done with */
 		d->ncall = d->capcall = 0;
-		if (!d->overloaded || def_find(s, d->name) < 0)
-			map_put(s->a, &s->defs, d->name, i);
 	}
 	free(to);
 	free(need);
@@ -774,6 +1033,25 @@ static void note_fn(Sema *s, int fn, int d)
 	s->fndef[fn] = d;
 }
 
+/* The IR name of def j of an imported module, first named name: that,
+ * unless a function or a name of the file given takes it (then name_2,
+ * ...). */
+static const char *module_name(Sema *s, const char *name, int j)
+{
+	Buf b = {0};
+	buf_puts(&b, name);
+	buf_putc(&b, 0);
+	for (int k = 2, t; ir_func_find(s->m, b.p) >= 0 || ((t = map_get(&s->scope[0]->defs, b.p)) >= 0 && t != j);
+	     k++) {
+		b.n = 0;
+		buf_printf(&b, "%s_%d", name, k);
+		buf_putc(&b, 0);
+	}
+	const char *out = arena_strdup(s->a, b.p);
+	buf_free(&b);
+	return out;
+}
+
 /* The second pass, def j: its IR function, lowered and verified.  With
  * keep_going, an error leaves it out: reported, its function forgotten
  * and marked failed, for the calls below it to find. */
@@ -819,6 +1097,7 @@ static void lower_def_of(Front *fr, int j)
 	Sema *s = &fr->s;
 	Module *m = fr->m;
 	Def *d = &s->def[j];
+	use_file(fr, fr->file[d->file]);
 	d->node = parse_piece(fr, d->piece)->kid[d->stmt];
 	s->src = &fr->piece;
 	s->a = &fr->ast;
@@ -828,7 +1107,12 @@ static void lower_def_of(Front *fr, int j)
 		memset(&m->arena, 0, sizeof m->arena);
 		m->fnarena = &fr->keep;
 	}
-	Func *f = ir_func_new(m, d->overloaded ? overload_name(s, d) : d->name, d->kernel, loc_of(d->node));
+	const char *name = d->overloaded ? overload_name(s, d) : d->name;
+	if (d->file)
+		name = module_name(s, name, j);
+	Func *f = ir_func_new(m, name, d->kernel, loc_of(d->node));
+	if (d->file)
+		f->file = arena_strdup(&m->arena, fr->file[d->file]->in.name);
 	d->fn = m->nfn - 1;
 	note_fn(s, d->fn, j);
 	fr->open[0] = d->fn;
@@ -961,15 +1245,18 @@ int instance(Sema *s, Node *e, int d, const Type *at, const char *const *an)
 	memset(&o, 0, sizeof o);
 	o.s = *s;
 	o.body = m->arena;
+	SrcFile *gf = fr->file[g->file];
 	Src src = fr->piece;
-	Node *const here_fn = fr->parsed == g->piece ? fr->p.module->kid[g->stmt] : NULL;
+	Node *const here_fn = fr->at == gf && fr->parsed == g->piece ? fr->p.module->kid[g->stmt] : NULL;
 	if (!here_fn) {
-		const Piece *pc = &fr->pc.v[g->piece];
-		Buf keep = fr->in.range;
-		memset(&fr->in.range, 0, sizeof keep);
-		src.text = lines_range(&fr->in, pc->off, pc[1].off, &src.len);
+		const Piece *pc = &gf->pc.v[g->piece];
+		Buf keep = gf->in.range;
+		memset(&gf->in.range, 0, sizeof keep);
+		src.name = gf->in.name;
+		src.text = lines_range(&gf->in, pc->off, pc[1].off, &src.len);
+		src.lines = &gf->in;
 		o.piece_text = src.text;
-		fr->in.range = keep;
+		gf->in.range = keep;
 		src.line0 = pc->line0;
 	}
 	/* an error below: the caller's state back, and on to its handler */
@@ -1024,6 +1311,7 @@ int instance(Sema *s, Node *e, int d, const Type *at, const char *const *an)
 	o.s = *s;
 	inside = 1;
 	s->src = o.piece_text ? &src : &fr->piece;
+	s->sc = &gf->sc;
 	if (o.piece_text)
 		s->a = &o.ast;
 	s->memo = NULL;
@@ -1036,6 +1324,8 @@ int instance(Sema *s, Node *e, int d, const Type *at, const char *const *an)
 	if (fr->nopen == (int)KS_NELEM(fr->open))
 		ERR(e, "generic functions nested more than %d deep", (int)KS_NELEM(fr->open) - 1);
 	Func *f = ir_func_new(m, name, 0, loc_of(fn));
+	if (g->file)
+		f->file = arena_strdup(&m->arena, gf->in.name);
 	note_fn(s, m->nfn - 1, d);
 	fr->open[fr->nopen++] = m->nfn - 1;
 	made = 1;
@@ -1070,8 +1360,17 @@ static void front_free(Front *fr)
 {
 	free(fr->s.def);
 	fr->s.def = NULL;
-	free(fr->pc.v);
-	fr->pc.v = NULL;
+	for (int i = 0; i < fr->nfile; i++) {
+		lines_close(&fr->file[i]->in);
+		free(fr->file[i]->pc.v);
+		free(fr->file[i]);
+	}
+	free(fr->file);
+	fr->file = NULL;
+	fr->nfile = 0;
+	fr->at = NULL;
+	free(fr->s.scope);
+	fr->s.scope = NULL;
 	free(fr->calls);
 	fr->calls = NULL;
 	free(fr->s.fndef);
@@ -1080,17 +1379,21 @@ static void front_free(Front *fr)
 	fr->s.inst = NULL;
 	arena_free(&fr->ast);
 	arena_free(&fr->mod);
-	lines_close(&fr->in);
 }
 
-int ks_frontend_file(const char *path, const char *outpath, int keep_going)
+int ks_frontend_file(const char *path, const char *outpath, int keep_going, const char *const *dirs, int ndirs)
 {
 	Front fr;
 	Module *m = ir_module_new();
 	front_init(&fr, m);
 	fr.keep_going = keep_going;
-	lines_open(&fr.in, path);
-	m->source = arena_strdup(&m->arena, fr.in.name);
+	fr.path = (const char **)dirs;
+	fr.npath = ndirs;
+	SrcFile *f0 = add_file(&fr);
+	lines_open(&f0->in, path);
+	f0->sc.path = f0->in.name;
+	use_file(&fr, f0);
+	m->source = arena_strdup(&m->arena, f0->in.name);
 	first_pass(&fr);
 	fr.out = out_open_spool(outpath);
 	ir_print_head(fr.out, m);
@@ -1126,7 +1429,10 @@ Module *ks_frontend(const Src *src, const char *kernel)
 	front_init(&fr, m);
 	fr.whole = 1;
 	fr.only = kernel;
-	lines_mem(&fr.in, src->name ? src->name : "<stdin>", src->text, src->len);
+	SrcFile *f0 = add_file(&fr);
+	lines_mem(&f0->in, src->name ? src->name : "<stdin>", src->text, src->len);
+	f0->sc.path = f0->in.name;
+	use_file(&fr, f0);
 	if (src->name)
 		m->source = arena_strdup(&m->arena, src->name);
 	first_pass(&fr);

@@ -90,7 +90,7 @@ static int is_any(Sema *s, const Node *a)
 {
 	if (a->kind == N_ATTR)
 		return !strcmp(a->name, "Any") && is_name(kid(a, 0), "typing");
-	return is_name(a, "Any") && map_get(&s->consts, "Any") < 0 && map_get(&s->typealias, "Any") < 0 &&
+	return is_name(a, "Any") && map_get(&s->sc->consts, "Any") < 0 && map_get(&s->sc->typealias, "Any") < 0 &&
 	       def_find(s, "Any") < 0;
 }
 
@@ -213,7 +213,7 @@ Type ann_type(Sema *s, Node *a)
 		    "a generic type (Any) is supported for the parameters of a wp.func, each call compiling it for "
 		    "its arguments' types; a generic kernel, whose types wp.overload or the launch give, is not");
 	if (a->kind == N_NAME) {
-		int k = map_get(&s->typealias, a->name);
+		int k = map_get(&s->sc->typealias, a->name);
 		if (!strcmp(a->name, "float"))
 			return TY_FLOAT;
 		if (!strcmp(a->name, "int"))
@@ -235,8 +235,8 @@ Type ann_type(Sema *s, Node *a)
 	} else if (a->kind == N_STRING) {
 		ERR(a, "string annotations are not supported");
 	}
-	if (a->kind == N_NAME && map_get(&s->skipped, a->name) >= 0)
-		skipped_use(s, a, map_get(&s->skipped, a->name));
+	if (a->kind == N_NAME && map_get(&s->sc->skipped, a->name) >= 0)
+		skipped_use(s, a, map_get(&s->sc->skipped, a->name));
 	dotted(a, buf, sizeof buf);
 	ERR(a,
 	    "unsupported type '%s'; use float, int, bool, a wp scalar, vector or matrix type "

@@ -204,6 +204,7 @@ void ir_keep_signature(Module *m, Func *f)
 	Type *ret = arena_alloc(a, (size_t)(nr ? nr : 1) * sizeof *ret);
 	if (nr)
 		memcpy(ret, f->ret, (size_t)nr * sizeof *ret);
+	f->file = NULL; /* in the arena of its body */
 	f->val = val;
 	f->nval = f->capval = np;
 	f->param = param;

@@ -288,11 +288,13 @@ typedef struct KernelOpts {
 
 typedef struct Func {
 	const char *name;
-	int is_kernel;   /* 1 for kernels and backward kernels */
-	int backward;    /* the backward kernel of kernel @name (kdiff) */
-	int no_backward; /* a kernel kdiff leaves without a backward
+	int is_kernel;    /* 1 for kernels and backward kernels */
+	int backward;     /* the backward kernel of kernel @name (kdiff) */
+	int no_backward;  /* a kernel kdiff leaves without a backward
 	                  * (@wp.kernel(enable_backward=False)) */
-	KernelOpts opts; /* kernels and backward kernels */
+	KernelOpts opts;  /* kernels and backward kernels */
+	const char *file; /* the source file it is from, when not the module's
+	                   * (a module imported): in the arena with its body */
 	int nparam;
 	int32_t *param; /* value ids */
 	int nret;

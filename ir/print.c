@@ -157,22 +157,22 @@ static void print_block(Printer *p, const Module *m, const Block *b, int depth)
 		print_inst(p, m, &b->v[i], depth);
 }
 
-static void print_string(FILE *out, const char *s)
+static void put_string(Buf *b, const char *s)
 {
-	fputc('"', out);
+	buf_putc(b, '"');
 	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
 		if (*c == '"' || *c == '\\')
-			fprintf(out, "\\%c", *c);
+			buf_printf(b, "\\%c", *c);
 		else if (*c < 32 || *c >= 127)
-			fprintf(out, "\\x%02x", *c);
+			buf_printf(b, "\\x%02x", *c);
 		else
-			fputc(*c, out);
+			buf_putc(b, (char)*c);
 	}
-	fputc('"', out);
+	buf_putc(b, '"');
 }
 
 /* func := ('func' | 'kernel' | 'backward') '@' NAME '(' params ')' ['->' types]
- *         ['no_backward'] {option} loc '{'
+ *         ['no_backward'] {option} loc ['file' STRING] '{'
  * option := 'launch_bounds' '(' INT [',' INT] ')' | 'max_registers' '(' INT ')'
  *         | 'cluster_dim' '(' INT ')' | 'no_grid_stride' | 'smem_spilling' */
 static void print_func(FILE *out, const Module *m, const Func *f)
@@ -211,7 +211,11 @@ static void print_func(FILE *out, const Module *m, const Func *f)
 		buf_puts(&b, " no_grid_stride");
 	if (o->smem_spilling)
 		buf_puts(&b, " smem_spilling");
-	put_loc(&b, f->loc, " {\n");
+	put_loc(&b, f->loc, f->file ? " file " : " {\n");
+	if (f->file) {
+		put_string(&b, f->file);
+		buf_puts(&b, " {\n");
+	}
 	print_block(&p, m, &f->body, 1);
 	buf_puts(&b, "}\n");
 	fwrite(b.p, 1, b.n, out);
@@ -223,9 +227,12 @@ void ir_print_head(FILE *out, const Module *m)
 {
 	fprintf(out, "ksynth-ir %d\n", m->version);
 	if (m->source) {
-		fputs("source ", out);
-		print_string(out, m->source);
-		fputc('\n', out);
+		Buf b = {0};
+		buf_puts(&b, "source ");
+		put_string(&b, m->source);
+		buf_putc(&b, '\n');
+		fwrite(b.p, 1, b.n, out);
+		buf_free(&b);
 	}
 	/* struct NAME { FIELD: TYPE, ... } */
 	for (int i = 0; i < m->nst; i++) {

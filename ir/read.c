@@ -759,6 +759,8 @@ static void parse_block(Reader *r, Block *b)
 
 /* ---- functions and the module ------------------------------------------------ */
 
+static char *parse_string(Reader *r, const Tok *t);
+
 /* option := 'launch_bounds' '(' INT [',' INT] ')' | 'max_registers' '(' INT ')'
  *         | 'cluster_dim' '(' INT ')' | 'no_grid_stride' | 'smem_spilling'
  * A kernel's CUDA options, each at most once; 0 when it is none. */
@@ -808,7 +810,7 @@ static int parse_option(Reader *r, KernelOpts *o)
 }
 
 /* func := ('func'|'kernel'|'backward') GLOBAL '(' [param {',' param}] ')' ['->' type {',' type}]
- *         ['no_backward'] {option} loc '{' NL block '}' */
+ *         ['no_backward'] {option} loc ['file' STRING] '{' NL block '}' */
 static void parse_func(Reader *r, int index)
 {
 	Tok kw = r->tok;
@@ -875,6 +877,13 @@ static void parse_func(Reader *r, int index)
 		if (!is_kernel)
 			rerror(r, &ot, "only a kernel has launch options");
 	f->loc = parse_loc(r);
+	if (is_word(r, "file")) {
+		next(r);
+		if (r->tok.kind != T_STRING)
+			rerror(r, &r->tok, "expected the file's name as a string after 'file'");
+		f->file = parse_string(r, &r->tok);
+		next(r);
+	}
 	parse_body(r, &f->body);
 	expect_nl(r);
 }

@@ -34,6 +34,33 @@ is "krun runs the module's kernels on cpu and sim" "$?:$(grep -c . "$TMP/cpu.jso
 ok "... and they agree" python3 t/run/check.py agree "$TMP/cpu.json" "$TMP/sim.json"
 ok "krun --gradcheck through kdiff on the module" krun --gradcheck --dim 8 $D/module.py
 
+# a package (t/host/particles): sim.py imports a struct, constants, a
+# generic func and a renamed one from physics.py, which also holds a kernel
+# of its own and host code
+kparse -o "$TMP/p.kir" $D/particles/sim.py 2>"$TMP/err"
+is "a module importing a sibling module: kparse exits 0, says nothing" "$?:$(cat "$TMP/err")" "0:"
+is "... what its kernels use of the other, callees first; not that module's kernel" \
+	"$(grep -oE '^(struct|func|kernel) @?[a-z_A-Z0-9]+' "$TMP/p.kir" | tr '\n' ' ')" \
+	"struct Particle func @spring_force func @damp_vec3 func @damp_float kernel @integrate kernel @energy "
+ok "... each imported function saying which file it is from" \
+	grep -q '^func @spring_force(.*) -> vec3 !29:1 file "t/host/particles/physics.py" {$' "$TMP/p.kir"
+krun --dim 8 $D/particles/sim.py >"$TMP/cpu.json" && krun --device sim --dim 8 $D/particles/sim.py >"$TMP/sim.json"
+is "krun runs the package's kernels on cpu and sim" "$?:$(grep -c . "$TMP/cpu.json")" "0:2"
+ok "... and they agree" python3 t/run/check.py agree "$TMP/cpu.json" "$TMP/sim.json"
+ok "krun --gradcheck through kdiff on the package" krun --gradcheck --dim 8 $D/particles/sim.py
+krun --dim 8 --kernel energy $D/particles/sim.py >"$TMP/one.json" 2>"$TMP/err"
+is "krun --kernel NAME of the package" "$?:$(cat "$TMP/err"):$(grep -o '"kernel": "[a-z_]*"' "$TMP/one.json")" \
+	'0::"kernel": "energy"'
+mkdir -p "$TMP/elsewhere"
+printf 'import warp as wp\nfrom particles.physics import DRAG, damp\nfrom particles.physics import NOPE\n\n@wp.kernel\ndef k(x: wp.array(dtype=float)):\n    x[0] = damp(x[0], DRAG)\n\n@wp.kernel\ndef bad(x: wp.array(dtype=float)):\n    x[0] = NOPE\n' >"$TMP/elsewhere/abs.py"
+kparse --keep-going --path $D -o "$TMP/abs.kir" "$TMP/elsewhere/abs.py" 2>"$TMP/err"
+is "an absolute import found along --path" \
+	"$?:$(grep -oE '^(func|kernel) @[a-z_0-9]+' "$TMP/abs.kir" | tr '\n' ' ')" "1:func @damp_float kernel @k "
+ok "... a name the module lacks, an error where a kernel reads it" \
+	grep -q "abs.py:11:12: error: kernel bad: 'NOPE' is not something a kernel can use: module particles.physics has no 'NOPE' at its top level that a kernel can use (line 3)" "$TMP/err"
+kparse -o "$TMP/abs.kir" "$TMP/elsewhere/abs.py" 2>"$TMP/err"
+ok "... without --path, the import is host code's" grep -q "error: 'damp' is not something a kernel can use" "$TMP/err"
+
 kparse -o "$TMP/u.kir" $D/uses_host.py 2>"$TMP/err"
 is "a kernel that reads what host code binds: exit 1" "$?" 1
 ok "... located, naming the name" grep -q "^$D/uses_host.py:20:19: error: 'TABLE' is not a constant Warp can capture" "$TMP/err"

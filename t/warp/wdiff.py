@@ -229,13 +229,36 @@ class WarpModule:
 
     def __init__(self, wp, path, modname):
         self.wp = wp
-        spec = importlib.util.spec_from_file_location(modname, path)
-        self.py = importlib.util.module_from_spec(spec)
-        sys.modules[modname] = self.py
-        spec.loader.exec_module(self.py)
+        package = self.package_name(path)
+        if package:
+            # a module of a package (its folder has __init__.py): imported
+            # by its dotted name, so that its relative imports work
+            modname = package
+            self.py = importlib.import_module(modname)
+        else:
+            spec = importlib.util.spec_from_file_location(modname, path)
+            self.py = importlib.util.module_from_spec(spec)
+            sys.modules[modname] = self.py
+            spec.loader.exec_module(self.py)
         self.module = wp.get_module(modname)
         self.module.options["fuse_fp"] = False
         wp.load_module(self.py, device="cpu")
+
+    @staticmethod
+    def package_name(path):
+        """The dotted name of the module at path when its folder is a
+        package (the folder above the outermost package then on sys.path),
+        else None."""
+        folder, base = os.path.split(os.path.abspath(path))
+        parts = [base[:-3]]
+        while os.path.exists(os.path.join(folder, "__init__.py")):
+            folder, pkg = os.path.split(folder)
+            parts.insert(0, pkg)
+        if len(parts) == 1:
+            return None
+        if folder not in sys.path:
+            sys.path.insert(0, folder)
+        return ".".join(parts)
 
     def kernel(self, name):
         return getattr(self.py, name)
