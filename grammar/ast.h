@@ -52,6 +52,7 @@ enum NodeKind {
 	/* top level */
 	N_IMPORT,     /* import name [as kid-less alias in str2] */
 	N_FROMIMPORT, /* from name import a, b as c: an N_NAME per name */
+	N_DICT,       /* {k: v, ...} (in a decorator): keys and values in turn */
 	N_PARAM,      /* name, kid[0] annotation or NULL, kid[1] the default
 	                 value (absent when there is none) */
 	N_DEF,        /* name; kid[0] decorators (N_BLOCK of expressions),

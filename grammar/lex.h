@@ -46,6 +46,8 @@ typedef struct Lexer {
 	int pending;     /* DEDENTs still owed */
 	int dline, dcol; /* where those DEDENTs are reported */
 	int prev;        /* code of the last token returned */
+	int decorator;   /* the logical line is a decorator (opens with '@'):
+	                  * its options may hold a dict */
 	int nindent;     /* indent[0] is always column 0 */
 	int64_t indent[KS_MAX_INDENT + 1], altindent[KS_MAX_INDENT + 1];
 	int nbrack;

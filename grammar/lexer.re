@@ -430,6 +430,7 @@ int lex_next(Lexer *L, Tok *t)
 			if (L->nbrack > 0)
 				continue;
 			L->atbol = 1;
+			L->decorator = 0;
 			if (!L->midline)
 				continue; /* nothing on the line: a blank one */
 			L->midline = 0;
@@ -553,8 +554,11 @@ int lex_next(Lexer *L, Tok *t)
 			return token(L, t, TK_LBRACKET);
 		}
 		"{" {
-			error_at(L, L->tok, "dicts and sets are not supported "
-				 "in kernels");
+			if (!L->decorator)
+				error_at(L, L->tok, "dicts and sets are not supported "
+					 "in kernels");
+			open_bracket(L, '{');
+			return token(L, t, TK_LBRACE);
 		}
 		")" {
 			close_bracket(L, ')');
@@ -566,7 +570,9 @@ int lex_next(Lexer *L, Tok *t)
 		}
 		"}" {
 			close_bracket(L, '}');
-			error_at(L, L->tok, "invalid syntax");
+			if (!L->decorator)
+				error_at(L, L->tok, "invalid syntax");
+			return token(L, t, TK_RBRACE);
 		}
 		":" {
 			if (L->nbrack > 0 && L->brack[L->nbrack - 1].c == '[')
@@ -603,7 +609,10 @@ int lex_next(Lexer *L, Tok *t)
 		"//" { return token(L, t, TK_DSLASH); }
 		"%" { return token(L, t, TK_PERCENT); }
 		"**" { return token(L, t, TK_POW); }
-		"@" { return token(L, t, TK_AT); }
+		"@" {
+			L->decorator = !L->midline;
+			return token(L, t, TK_AT);
+		}
 		"&" { return token(L, t, TK_BITAND); }
 		"|" { return token(L, t, TK_BITOR); }
 		"^" { return token(L, t, TK_BITXOR); }

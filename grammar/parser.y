@@ -288,7 +288,7 @@ static void syntax_error(PState *ps, void *parser, int major,
 %token NEWLINE INDENT DEDENT NAME INT FLOAT STRING TRUE FALSE ELLIPSIS.
 %token AND OR NOT IN IS IF ELIF ELSE FOR WHILE DEF RETURN PASS BREAK CONTINUE
        IMPORT FROM AS ASSERT.
-%token LPAREN RPAREN LBRACKET RBRACKET COMMA COLON DOT SEMI ARROW.
+%token LPAREN RPAREN LBRACKET RBRACKET LBRACE RBRACE COMMA COLON DOT SEMI ARROW.
 %token EQ PLUSEQ MINUSEQ STAREQ SLASHEQ DSLASHEQ PERCENTEQ POWEQ ATEQ ANDEQ
        OREQ XOREQ SHLEQ SHREQ.
 %token LT GT LE GE EQEQ NE.
@@ -863,8 +863,8 @@ arg ::= POW(E). {
 }
 
 /* atom: NAME | 'True' | 'False' | strings | NUMBER | tuple | group
- * (a primary here, to save a reduction; 'None', lists, dicts and sets are
- * rejected by the lexer.) */
+ * (a primary here, to save a reduction; 'None', lists, and dicts and sets
+ * but in decorators, are rejected by the lexer.) */
 primary(A) ::= NAME(N). {
 	A = leaf(ps, N_NAME, N);
 	A.n->name = text(ps, N);
@@ -911,6 +911,38 @@ primary(A) ::= LPAREN(K) testlist(B) RPAREN. {
 }
 primary ::= ELLIPSIS(E). {
 	error_at(ps, E, "'...' (Ellipsis) is not supported");
+}
+
+/* dict: '{' [key ':' value {',' key ':' value} [',']] '}', which the lexer
+ * lets through only in a decorator (@wp.kernel(module_options={...})): an
+ * N_DICT of its keys and values in turn */
+primary(A) ::= LBRACE(K) RBRACE. {
+	A = leaf(ps, N_DICT, K);
+}
+primary(A) ::= LBRACE(K) dict_items(B) RBRACE. {
+	A = B;
+	A.n->line = K.line;
+	A.n->col = K.col;
+	A.line = K.line;
+	A.col = K.col;
+}
+primary(A) ::= LBRACE(K) dict_items(B) COMMA RBRACE. {
+	A = B;
+	A.n->line = K.line;
+	A.n->col = K.col;
+	A.line = K.line;
+	A.col = K.col;
+}
+dict_items(A) ::= expr(B) COLON expr(C). {
+	A = leaf(ps, N_DICT, (Tok){0});
+	A.n->line = B.n->line;
+	A.n->col = B.n->col;
+	append(ps, &A, B);
+	append(ps, &A, C);
+}
+dict_items(A) ::= dict_items(A) COMMA expr(B) COLON expr(C). {
+	append(ps, &A, B);
+	append(ps, &A, C);
 }
 
 %code {

@@ -97,10 +97,12 @@ typedef struct Def {
 	Node *node;      /* its syntax, while that piece is parsed */
 	Call *call;      /* the calls in its body */
 	int ncall, capcall;
-	Node **dflt; /* per parameter: its default value (a copy), or NULL */
-	int file;    /* the file it is in (Sema.scope), 0 for the one given */
-	int fn;      /* its IR function, or -1 (none yet, or a generic's) */
-	int generic; /* a wp.func with a parameter of type Any: lowered once
+	Node **dflt;    /* per parameter: its default value (a copy), or NULL */
+	int file;       /* the file it is in (Sema.scope), 0 for the one given */
+	int max_unroll; /* loops of more trips are not unrolled (Warp's
+	                 * module option; 16) */
+	int fn;         /* its IR function, or -1 (none yet, or a generic's) */
+	int generic;    /* a wp.func with a parameter of type Any: lowered once
 	              * for each list of argument types (an instance) */
 } Def;
 

@@ -497,6 +497,8 @@ static int expr1(Sema *s, Node *e, Target *t)
 		ERR(e, "strings are not supported in kernels");
 	case N_KWARG:
 		ERR(e, "keyword arguments are only allowed in calls");
+	case N_DICT:
+		ERR(e, "dicts and sets are not supported in kernels");
 	}
 	ERR(e, "this expression is not supported in kernels");
 }

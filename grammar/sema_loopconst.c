@@ -4,8 +4,9 @@
  *
  * Warp binds a name assigned a literal (1.0, -2, True, wp.inf) to a
  * compile-time constant, unrolls a range() loop of at most 16 constant
- * steps with no break, and refuses a loop it does not unroll (a while, a
- * range of variable bounds, of more than 16 steps or with a break) that
+ * steps (max_unroll, a kernel's module option; for its own body here) with
+ * no break, and refuses a loop it does not unroll (a while, a range of
+ * variable bounds, of more steps or with a break) that
  * changes a name bound to a constant at its start: 'acc = 0.0' then 'acc
  * += x' in such a loop, where 'acc = float(0.0)' is accepted.  A name
  * bound by 'y = x' is a copy, and a call's result is no constant.  The
@@ -295,7 +296,7 @@ static void cl_loop(ClWalk *w, const Node *n)
 			long double step = a[2] > 0 ? (long double)a[2] : -(long double)a[2];
 			long double cnt = span <= 0 ? 0 : ceill(span / step);
 			runs = cnt > 0;
-			dynamic = cnt > 16 || (cnt > 0 && cl_breaks(body));
+			dynamic = cnt > w->s->cur->max_unroll || (cnt > 0 && cl_breaks(body));
 		}
 	}
 	if (!dynamic) {

@@ -120,13 +120,81 @@ static int kernel_option(Sema *s, Node *k, KernelOpts *o)
 	return 1;
 }
 
+/* What a def's decorator says: a kernel's CUDA options, and Warp's
+ * max_unroll (loops of more trips are not unrolled: sema_loopconst.c). */
+typedef struct DefOpts {
+	KernelOpts k;
+	int max_unroll;
+} DefOpts;
+
+/* module_options={"KEY": value, ...} of @wp.kernel: Warp's module options
+ * for the kernel.  enable_backward=False leaves it without a backward,
+ * max_unroll is the loop-constant rule's bound, default_grid_stride=False
+ * drops the grid-stride loop where grid_stride does not say; the rest
+ * concern how Warp builds the code (fast_math, optimization_level,
+ * deterministic, lineinfo, ...) and are accepted as they are, not
+ * evaluated.  The flags, with DEF_NO_BACKWARD as they say. */
+static int module_options(Sema *s, Node *d, int flags, DefOpts *o)
+{
+	static const char *const builds[] = {"enable_mathdx_gemm",
+					     "enable_mathdx_solver",
+					     "enable_mathdx_fft",
+					     "fast_math",
+					     "fuse_fp",
+					     "lineinfo",
+					     "cuda_output",
+					     "mode",
+					     "optimization_level",
+					     "cpu_compiler_flags",
+					     "block_dim",
+					     "compile_time_trace",
+					     "strip_hash",
+					     "extra_build_options",
+					     "deterministic",
+					     "deterministic_max_records"};
+	if (d->kind != N_DICT)
+		ERR(d, "module_options is a dict of Warp's module options: {\"enable_backward\": False, ...}");
+	for (int i = 0; i + 1 < d->nkid; i += 2) {
+		Node *k = d->kid[i], *v = d->kid[i + 1];
+		if (k->kind != N_STRING)
+			ERR(k, "a module option is named by a string");
+		Buf b = {0};
+		py_string(s, k, &b);
+		buf_putc(&b, 0);
+		char key[48];
+		snprintf(key, sizeof key, "%s", b.p);
+		buf_free(&b);
+		size_t j = 0;
+		while (j < KS_NELEM(builds) && strcmp(key, builds[j]))
+			j++;
+		if (j < KS_NELEM(builds))
+			continue; /* how Warp builds it: nothing here */
+		if (!strcmp(key, "enable_backward") || !strcmp(key, "default_grid_stride")) {
+			if (v->kind != N_BOOL)
+				ERR(v, "module option %s must be True or False", key);
+			if (key[0] == 'e')
+				flags = v->ival ? flags & ~DEF_NO_BACKWARD : flags | DEF_NO_BACKWARD;
+			else if (!v->ival)
+				o->k.lean = 1;
+		} else if (!strcmp(key, "max_unroll")) {
+			Const c;
+			if (!const_eval(s, v, &c) || c.ty != TY_INT || c.i < 0 || c.i > (1 << 20))
+				ERR(v, "module option max_unroll must be an int from 0 to %d", 1 << 20);
+			o->max_unroll = (int)c.i;
+		} else {
+			ERR(k, "'%s' is not one of Warp's module options", key);
+		}
+	}
+	return flags;
+}
+
 /* @wp.kernel, @wp.kernel(enable_backward=False, module=..., launch_bounds=
  * ..., ...), @wp.func or @wp.func(module=...): DEF_* flags, and a
  * kernel's CUDA options in *o.  module names the Warp module a def is
  * built in (a string, "unique", a Module), which means nothing here and
  * is not evaluated; enable_backward=False tells kdiff to leave the kernel
  * without a backward. */
-static int decorator(Sema *s, Node *fn, int have_wp, KernelOpts *o)
+static int decorator(Sema *s, Node *fn, int have_wp, DefOpts *o)
 {
 	Node *decs = kid(fn, 0), *dn;
 	char buf[128];
@@ -157,7 +225,9 @@ static int decorator(Sema *s, Node *fn, int have_wp, KernelOpts *o)
 				flags |= DEF_NO_BACKWARD;
 		} else if (!strcmp(k->name, "module")) {
 			/* a name, "unique" or a Module object: nothing here */
-		} else if (!(flags & DEF_KERNEL) || !kernel_option(s, k, o)) {
+		} else if ((flags & DEF_KERNEL) && !strcmp(k->name, "module_options")) {
+			flags = module_options(s, k->kid[0], flags, o);
+		} else if (!(flags & DEF_KERNEL) || !kernel_option(s, k, &o->k)) {
 			ERR(k, "@wp.%s option '%s' is not supported", at->name, k->name);
 		}
 	}
@@ -431,7 +501,7 @@ static void struct_def(Sema *s, Node *n, int have_wp)
  * docstring, a constant or a struct (returns NULL), or a decorated def
  * (returns its node).  *have_wp: the import came before; *flags: the
  * def's DEF_* flags. */
-static Node *top_level(Sema *s, Node *n, int i, int *have_wp, int *flags, KernelOpts *o)
+static Node *top_level(Sema *s, Node *n, int i, int *have_wp, int *flags, DefOpts *o)
 {
 	if (n->kind == N_IMPORT || n->kind == N_FROMIMPORT) {
 		import(s, n, have_wp);
@@ -551,7 +621,7 @@ static void factories(Front *fr, const char *l, const char *e, int line)
 }
 
 /* Note def n, the st-th statement of piece k, with its DEF_* flags. */
-static void note_def(Front *fr, Node *n, int k, int st, int flags, const KernelOpts *o)
+static void note_def(Front *fr, Node *n, int k, int st, int flags, const DefOpts *o)
 {
 	Sema *s = &fr->s;
 	if (s->ndef == s->capdef) {
@@ -565,7 +635,8 @@ static void note_def(Front *fr, Node *n, int k, int st, int flags, const KernelO
 	d->col = n->col;
 	d->kernel = (flags & DEF_KERNEL) != 0;
 	d->no_backward = (flags & DEF_NO_BACKWARD) != 0;
-	d->opts = *o;
+	d->opts = o->k;
+	d->max_unroll = o->max_unroll;
 	d->piece = k;
 	d->stmt = st;
 	def_defaults(s, d, n);
@@ -861,7 +932,7 @@ static void read_piece(Front *fr, int k, const PieceAt *at)
 	s->src = &fr->piece;
 	for (int st = 0; st < mod->nkid; st++, fr->at->nstmt++) {
 		int flags = 0;
-		KernelOpts o = {0};
+		DefOpts o = {{0}, 16};
 		Node *n = mod->kid[st];
 		if (n->kind == N_FROMIMPORT && import_from(fr, n)) {
 			mod = parse_piece(fr, k); /* the module read has taken the arena */

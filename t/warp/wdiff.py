@@ -641,7 +641,9 @@ def main(argv):
             counts["kernels"] += 1
             rc, rs = cpu[name], sim.get(name)
             try:
-                no_adj = wm.kernel(name).options.get("enable_backward", True) is False
+                k = wm.kernel(name)
+                # the kernel's option, else its module's (module_options)
+                no_adj = k.options.get("enable_backward", k.module.options.get("enable_backward", True)) is False
                 wout, wgrad, crash = wm.run(name, rc, fgrad and "grads" in rc and not no_adj)
             except Exception as e:
                 tap.result(False, "%s %s: Warp runs it" % (tag, name), ["%s: %s" % (type(e).__name__, e)])
