@@ -61,7 +61,7 @@ static const char *const kind_names[N_COUNT] = {
 	[N_RETURN] = "RETURN",   [N_PASS] = "PASS",
 	[N_ASSERT] = "ASSERT",
 	[N_BLOCK] = "BLOCK",     [N_IMPORT] = "IMPORT",
-	[N_FROMIMPORT] = "FROMIMPORT", [N_DICT] = "DICT", [N_PARAM] = "PARAM",
+	[N_FROMIMPORT] = "FROMIMPORT", [N_DICT] = "DICT", [N_LIST] = "LIST", [N_ELLIPSIS] = "ELLIPSIS", [N_PARAM] = "PARAM",
 	[N_DEF] = "DEF", [N_CLASS] = "CLASS",         [N_MODULE] = "MODULE",
 };
 /* clang-format on */

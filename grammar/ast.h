@@ -53,6 +53,8 @@ enum NodeKind {
 	N_IMPORT,     /* import name [as kid-less alias in str2] */
 	N_FROMIMPORT, /* from name import a, b as c: an N_NAME per name */
 	N_DICT,       /* {k: v, ...} (in a decorator): keys and values in turn */
+	N_LIST,       /* [a, b, ...] (at the module level) */
+	N_ELLIPSIS,   /* ... */
 	N_PARAM,      /* name, kid[0] annotation or NULL, kid[1] the default
 	                 value (absent when there is none) */
 	N_DEF,        /* name; kid[0] decorators (N_BLOCK of expressions),
@@ -97,6 +99,8 @@ struct Node {
 
 /* What the parser hands to sema. */
 typedef struct Parse {
+	int displays; /* set by the caller: a piece of the module level, where
+	               * list and dict displays are read (wp.overload) */
 	const Src *src;
 	Arena *arena;
 	Node *module;

@@ -48,6 +48,7 @@ typedef struct Lexer {
 	int prev;        /* code of the last token returned */
 	int decorator;   /* the logical line is a decorator (opens with '@'):
 	                  * its options may hold a dict */
+	int displays;    /* list and dict displays are read (Parse.displays) */
 	int nindent;     /* indent[0] is always column 0 */
 	int64_t indent[KS_MAX_INDENT + 1], altindent[KS_MAX_INDENT + 1];
 	int nbrack;

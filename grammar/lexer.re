@@ -363,7 +363,7 @@ static int ends_expr(int code)
 {
 	switch (code) {
 	case TK_NAME: case TK_INT: case TK_FLOAT: case TK_STRING:
-	case TK_RPAREN: case TK_RBRACKET: case TK_TRUE: case TK_FALSE:
+	case TK_RPAREN: case TK_RBRACKET: case TK_RBRACE: case TK_TRUE: case TK_FALSE:
 		return 1;
 	}
 	return 0;
@@ -547,14 +547,15 @@ int lex_next(Lexer *L, Tok *t)
 			return token(L, t, TK_LPAREN);
 		}
 		"[" {
-			if (!ends_expr(L->prev))
+			int list = !ends_expr(L->prev);
+			if (list && !L->displays)
 				error_at(L, L->tok, "lists are not supported in "
 					 "kernels");
 			open_bracket(L, '[');
-			return token(L, t, TK_LBRACKET);
+			return token(L, t, list ? TK_LIST : TK_LBRACKET);
 		}
 		"{" {
-			if (!L->decorator)
+			if (!L->decorator && !L->displays)
 				error_at(L, L->tok, "dicts and sets are not supported "
 					 "in kernels");
 			open_bracket(L, '{');
@@ -570,7 +571,7 @@ int lex_next(Lexer *L, Tok *t)
 		}
 		"}" {
 			close_bracket(L, '}');
-			if (!L->decorator)
+			if (!L->decorator && !L->displays)
 				error_at(L, L->tok, "invalid syntax");
 			return token(L, t, TK_RBRACE);
 		}

@@ -288,7 +288,7 @@ static void syntax_error(PState *ps, void *parser, int major,
 %token NEWLINE INDENT DEDENT NAME INT FLOAT STRING TRUE FALSE ELLIPSIS.
 %token AND OR NOT IN IS IF ELIF ELSE FOR WHILE DEF RETURN PASS BREAK CONTINUE
        IMPORT FROM AS ASSERT.
-%token LPAREN RPAREN LBRACKET RBRACKET LBRACE RBRACE COMMA COLON DOT SEMI ARROW.
+%token LPAREN RPAREN LBRACKET RBRACKET LIST LBRACE RBRACE COMMA COLON DOT SEMI ARROW.
 %token EQ PLUSEQ MINUSEQ STAREQ SLASHEQ DSLASHEQ PERCENTEQ POWEQ ATEQ ANDEQ
        OREQ XOREQ SHLEQ SHREQ.
 %token LT GT LE GE EQEQ NE.
@@ -909,13 +909,31 @@ primary(A) ::= LPAREN(K) testlist(B) RPAREN. {
 	A.line = K.line;
 	A.col = K.col;
 }
-primary ::= ELLIPSIS(E). {
-	error_at(ps, E, "'...' (Ellipsis) is not supported");
+primary(A) ::= ELLIPSIS(E). {
+	A = leaf(ps, N_ELLIPSIS, E); /* an @wp.overload stub's body; sema refuses it elsewhere */
 }
 
-/* dict: '{' [key ':' value {',' key ':' value} [',']] '}', which the lexer
- * lets through only in a decorator (@wp.kernel(module_options={...})): an
- * N_DICT of its keys and values in turn */
+/* list: '[' [testlist] ']' (LIST: a '[' that opens one), an N_LIST of its
+ * items; dict: '{' [key ':' value {',' key ':' value} [',']] '}', an
+ * N_DICT of its keys and values in turn.  The lexer lets them through at
+ * the module level (wp.overload(k, [T, ...])) and dicts in a decorator
+ * (@wp.kernel(module_options={...})); sema refuses them elsewhere. */
+primary(A) ::= LIST(K) RBRACKET. {
+	A = leaf(ps, N_LIST, K);
+}
+primary(A) ::= LIST(K) testlist(B) RBRACKET. {
+	if (B.n->kind == N_TUPLE && !B.n->paren) {
+		A = B;
+		A.n->kind = N_LIST;
+	} else {
+		A = leaf(ps, N_LIST, K);
+		append(ps, &A, B);
+	}
+	A.n->line = K.line;
+	A.n->col = K.col;
+	A.line = K.line;
+	A.col = K.col;
+}
 primary(A) ::= LBRACE(K) RBRACE. {
 	A = leaf(ps, N_DICT, K);
 }
@@ -1064,6 +1082,7 @@ void ks_parse(Parse *p, const Src *s, Arena *arena)
 	ps->arena = arena;
 	ps->lex = L;
 	lex_init(L, s, arena);
+	L->displays = p->displays;
 	L->line = s->line0 > 1 ? s->line0 : 1;
 	ksPyInit(pp, ps);
 	int prev2 = 0, code;

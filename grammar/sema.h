@@ -97,14 +97,26 @@ typedef struct Def {
 	Node *node;      /* its syntax, while that piece is parsed */
 	Call *call;      /* the calls in its body */
 	int ncall, capcall;
-	Node **dflt;    /* per parameter: its default value (a copy), or NULL */
-	int file;       /* the file it is in (Sema.scope), 0 for the one given */
-	int max_unroll; /* loops of more trips are not unrolled (Warp's
+	Node **dflt;          /* per parameter: its default value (a copy), or NULL */
+	int file;             /* the file it is in (Sema.scope), 0 for the one given */
+	int max_unroll;       /* loops of more trips are not unrolled (Warp's
 	                 * module option; 16) */
-	int fn;         /* its IR function, or -1 (none yet, or a generic's) */
-	int generic;    /* a wp.func with a parameter of type Any: lowered once
-	              * for each list of argument types (an instance) */
+	int fn;               /* its IR function, or -1 (none yet, or a generic's) */
+	int generic;          /* a parameter of type Any: a wp.func is lowered once for
+	              * each list of argument types its calls give (an
+	              * instance), a kernel for each of its overloads */
+	struct Overload *ovl; /* a generic kernel's wp.overload declarations */
+	int novl, capovl;
 } Def;
+
+/* wp.overload(kernel, [T, ...]) (name NULL: by position),
+ * wp.overload(kernel, {"p": T, ...}) or an @wp.overload stub: the types
+ * of a generic kernel's parameters, at line. */
+typedef struct Overload {
+	int n, line;
+	const char **name;
+	Type *ty;
+} Overload;
 
 /* An instance of a generic wp.func: its def, its parameters' types and
  * its IR function (-1 while it is being lowered). */
@@ -266,6 +278,8 @@ int name_value(Sema *s, Node *e);
 int memo_get(Sema *s, const Node *e, int idx);
 int memo_put(Sema *s, const Node *e, int idx, int v);
 int expr(Sema *s, Node *e, Target *t);
+/* wp.static(x): x evaluated when the kernel is compiled */
+int static_value(Sema *s, Node *e);
 
 /* sema_index.c */
 int index_val(Sema *s, Node *e, int dim, Type of);

@@ -546,6 +546,8 @@ int lang_call(Sema *s, Node *e, const char *name, Target *t, int want)
 {
 	if (!strcmp(name, "where"))
 		return where_value(s, e, t);
+	if (!strcmp(name, "static"))
+		return static_value(s, e);
 	if (!strcmp(name, "extract"))
 		return extract_value(s, e, t);
 	if (!strcmp(name, "cast"))

@@ -241,6 +241,26 @@ static int const_call(Sema *s, Node *e, Const *c)
  * constant Warp captures: numbers, True/False, names of constants above,
  * arithmetic, math.pi and the like, wp.constant(...), wp.float64(...),
  * wp.vec3(...).  Returns 0 for anything else. */
+/* a < b, a == b, ... of Python numbers (no chain): a bool */
+static int const_compare(Sema *s, Node *e, Const *c)
+{
+	Const b;
+	if (e->op > C_NE || e->kid[0]->kind == N_COMPARE || !const_eval(s, e->kid[0], c) || !c->py ||
+	    !const_eval(s, e->kid[1], &b) || !b.py)
+		return 0;
+	int both_int = c->ty != TY_FLOAT && b.ty != TY_FLOAT;
+	long double x = both_int ? (long double)c->i : cnum(c), y = both_int ? (long double)b.i : cnum(&b);
+	int r = e->op == C_LT   ? x < y
+		: e->op == C_LE ? x <= y
+		: e->op == C_GT ? x > y
+		: e->op == C_GE ? x >= y
+		: e->op == C_EQ ? x == y
+				: x != y;
+	memset(c, 0, sizeof *c);
+	c->py = 1, c->ty = TY_BOOL, c->i = r;
+	return 1;
+}
+
 int const_eval(Sema *s, Node *e, Const *c)
 {
 	memset(c, 0, sizeof *c);
@@ -294,6 +314,18 @@ int const_eval(Sema *s, Node *e, Const *c)
 		return const_binop(s, e, c);
 	case N_CALL:
 		return const_call(s, e, c);
+	case N_COMPARE:
+		return const_compare(s, e, c);
+	case N_AND:
+	case N_OR: {
+		/* of two bools: a bool (Python gives an operand's value) */
+		Const b;
+		if (!const_eval(s, e->kid[0], c) || !const_eval(s, e->kid[1], &b) || c->ty != TY_BOOL ||
+		    b.ty != TY_BOOL)
+			return 0;
+		c->i = e->kind == N_AND ? c->i && b.i : c->i || b.i;
+		return 1;
+	}
 	}
 	return 0;
 }

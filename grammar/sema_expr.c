@@ -144,6 +144,49 @@ static int const_value(Sema *s, Node *at, const Const *c)
 	return r;
 }
 
+/* The first name in e that is no module constant, or NULL. */
+static Node *runtime_name(Sema *s, Node *e)
+{
+	if (!e)
+		return NULL;
+	if (e->kind == N_NAME && map_get(&s->sc->consts, e->name) < 0)
+		return e;
+	for (int i = e->kind == N_ATTR || e->kind == N_CALL ? 1 : 0; i < e->nkid; i++) {
+		Node *n = runtime_name(s, e->kid[i]);
+		if (n)
+			return n;
+	}
+	return NULL;
+}
+
+int static_value(Sema *s, Node *e)
+{
+	if (e->nkid != 2 || e->kid[1]->kind == N_KWARG)
+		ERR(e, "wp.static() takes 1 argument");
+	Node *x = e->kid[1];
+	Const c;
+	if (const_eval(s, x, &c))
+		return const_value(s, x, &c);
+	if (x->kind == N_CALL && is_name(x->kid[0], "len")) {
+		/* the length of a vector or matrix, known from its type */
+		int v = expr(s, x, NULL);
+		if (s->f->val[v].kind == VK_CONST)
+			return v;
+		ERR(x, "wp.static(len(...)) of an array: its length is known only when the kernel runs");
+	}
+	Node *n = runtime_name(s, x);
+	int k = n ? map_get(&s->sc->skipped, n->name) : -1;
+	if (k >= 0)
+		skipped_use(s, n, k);
+	if (n && map_get(&s->names, n->name) >= 0)
+		ERR(n,
+		    "wp.static() is evaluated when the kernel is compiled, and '%s' is a variable of the kernel, "
+		    "known when it runs (loops are not unrolled for wp.static)",
+		    n->name);
+	ERR(n ? n : x, "wp.static() is evaluated when the kernel is compiled: it takes module constants, numbers "
+		       "and their arithmetic, and len() of a vector or matrix");
+}
+
 /* ---- conditions and operators --------------------------------------------- */
 
 /* A condition: bool as is, a number compared with 0 (Python truthiness);
@@ -499,6 +542,10 @@ static int expr1(Sema *s, Node *e, Target *t)
 		ERR(e, "keyword arguments are only allowed in calls");
 	case N_DICT:
 		ERR(e, "dicts and sets are not supported in kernels");
+	case N_LIST:
+		ERR(e, "lists are not supported in kernels");
+	case N_ELLIPSIS:
+		ERR(e, "'...' (Ellipsis) is not supported");
 	}
 	ERR(e, "this expression is not supported in kernels");
 }

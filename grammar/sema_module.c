@@ -234,6 +234,20 @@ static int decorator(Sema *s, Node *fn, int have_wp, DefOpts *o)
 	return flags;
 }
 
+/* The first list or dict display in e, or NULL (the module level reads
+ * them for wp.overload only). */
+static Node *displays(Node *e)
+{
+	if (!e || e->kind == N_LIST || e->kind == N_DICT)
+		return e;
+	for (int i = 0; i < e->nkid; i++) {
+		Node *d = displays(e->kid[i]);
+		if (d)
+			return d;
+	}
+	return NULL;
+}
+
 /* NAME = value at module level: a constant (kept), a type alias (kept),
  * or anything else (an error where a function reads it). */
 static void module_assign(Sema *s, Node *n)
@@ -243,6 +257,9 @@ static void module_assign(Sema *s, Node *n)
 		ERR(lhs, "only 'NAME = value' is supported at module level");
 	if (!rhs)
 		ERR(n, "a module-level annotation needs a value");
+	if (displays(rhs))
+		ERR(displays(rhs), "%s are not supported in kernels",
+		    displays(rhs)->kind == N_LIST ? "lists" : "dicts and sets");
 	if (reserved(lhs->name) || (s->sc->math_as && !strcmp(lhs->name, s->sc->math_as)) ||
 	    (s->sc->np_as && !strcmp(lhs->name, s->sc->np_as)))
 		ERR(lhs, "cannot assign to '%s' at module level", lhs->name);
@@ -581,8 +598,11 @@ static Node *parse_piece(Front *fr, int k)
 	s->caploopvar = 0;
 	s->memo = NULL;
 	s->capmemo = 0;
-	load_piece(fr, k);
+	const Src *src = load_piece(fr, k);
 	fr->parsed = k;
+	int skip;
+	const char *e = src->text + src->len;
+	fr->p.displays = host_piece_kind(host_first_code(src->text, e, &skip), e) != P_KERNEL;
 	ks_parse(&fr->p, &fr->piece, &fr->ast);
 	return fr->p.module;
 }
@@ -642,7 +662,7 @@ static void note_def(Front *fr, Node *n, int k, int st, int flags, const DefOpts
 	def_defaults(s, d, n);
 	d->fn = -1;
 	d->file = file_index(fr, fr->at);
-	for (int i = 0, np = kid(n, 1) ? n->kid[1]->nkid : 0; i < np && !d->kernel; i++) {
+	for (int i = 0, np = kid(n, 1) ? n->kid[1]->nkid : 0; i < np; i++) {
 		Node *ann = kid(n->kid[1]->kid[i], 0);
 		d->generic |= ann && generic_ann(s, ann);
 	}
@@ -894,6 +914,64 @@ static int import_from(Front *fr, Node *n)
 	return 1;
 }
 
+/* Note overload o of the kernel named at n. */
+static void add_overload(Front *fr, Node *n, const Overload *o)
+{
+	Sema *s = &fr->s;
+	int d = def_find(s, n->name);
+	if (d < 0 || !s->def[d].kernel)
+		ERR(n, "wp.overload of '%s', which is no kernel above it", n->name);
+	Def *k = &s->def[d];
+	if (!k->generic)
+		ERR(n, "wp.overload of kernel '%s', which is not generic (no parameter of type Any)", n->name);
+	arena_grow(&fr->mod, (void **)&k->ovl, &k->capovl, k->novl + 1, sizeof *k->ovl);
+	k->ovl[k->novl++] = *o;
+}
+
+/* wp.overload(KERNEL, [T, ...]), wp.overload(KERNEL, {"p": T, ...}) or
+ * a def decorated @wp.overload whose parameters give the types (its body
+ * is not read): an overload of a generic kernel above.  One of a wp.func
+ * is read and has nothing to say (calls instantiate funcs).  Whether n
+ * is one. */
+static int overload_decl(Front *fr, Node *n)
+{
+	Sema *s = &fr->s;
+	Node *decs = n->kind == N_DEF ? kid(n, 0) : NULL, *call = n->kind == N_EXPR ? n->kid[0] : NULL;
+	int stub = decs && decs->nkid == 1 && is_wp_attr(decs->kid[0]) && !strcmp(decs->kid[0]->name, "overload");
+	if (!stub &&
+	    !(call && call->kind == N_CALL && is_wp_attr(call->kid[0]) && !strcmp(call->kid[0]->name, "overload")))
+		return 0;
+	Node *name = stub ? n : kid(call, 1), *types = stub ? kid(n, 1) : kid(call, 2);
+	if (!stub && (call->nkid != 3 || name->kind != N_NAME || (types->kind != N_LIST && types->kind != N_DICT)))
+		ERR(call, "write wp.overload(KERNEL, [T, ...]) or wp.overload(KERNEL, {\"PARAM\": T, ...})");
+	int d = def_find(s, name->name);
+	if (d >= 0 && !s->def[d].kernel)
+		return 1; /* a func's: its calls say its types */
+	int pairs = types && types->kind == N_DICT;
+	Overload o = {types ? (pairs ? types->nkid / 2 : types->nkid) : 0, n->line, NULL, NULL};
+	o.name = arena_alloc(&fr->mod, (size_t)(o.n + 1) * sizeof *o.name);
+	o.ty = arena_alloc(&fr->mod, (size_t)(o.n + 1) * sizeof *o.ty);
+	for (int i = 0; i < o.n; i++) {
+		Node *x = types->kid[pairs ? 2 * i : i], *t = pairs ? types->kid[2 * i + 1] : x;
+		if (stub) {
+			if (!kid(x, 0))
+				ERR(x, "parameter '%s' of an @wp.overload stub needs a type annotation", x->name);
+			t = x->kid[0];
+		} else if (pairs) {
+			if (x->kind != N_STRING)
+				ERR(x, "wp.overload names a parameter by a string");
+			Buf b = {0};
+			py_string(s, x, &b);
+			buf_putc(&b, 0);
+			o.name[i] = arena_strdup(&fr->mod, b.p);
+			buf_free(&b);
+		}
+		o.ty[i] = ann_type(s, t);
+	}
+	add_overload(fr, name, &o);
+	return 1;
+}
+
 /* Read piece k of the first pass (see first_pass). */
 static void read_piece(Front *fr, int k, const PieceAt *at)
 {
@@ -934,6 +1012,8 @@ static void read_piece(Front *fr, int k, const PieceAt *at)
 		int flags = 0;
 		DefOpts o = {{0}, 16};
 		Node *n = mod->kid[st];
+		if (overload_decl(fr, n))
+			continue;
 		if (n->kind == N_FROMIMPORT && import_from(fr, n)) {
 			mod = parse_piece(fr, k); /* the module read has taken the arena */
 			s->src = &fr->piece;
@@ -1053,7 +1133,7 @@ static void first_pass(Front *fr)
 	link_overloads(s);
 }
 
-static void lower_def_of(Front *fr, int j);
+static void lower_def_of(Front *fr, int j, int k);
 
 /* The IR name of an overload or an instance of wp.func NAME: the name
  * and its parameters' types (mix_float, mix_vec3_float; an array's
@@ -1123,17 +1203,12 @@ static const char *module_name(Sema *s, const char *name, int j)
 	return out;
 }
 
-/* The second pass, def j: its IR function, lowered and verified.  With
- * keep_going, an error leaves it out: reported, its function forgotten
- * and marked failed, for the calls below it to find. */
-static void lower(Front *fr, int j)
+static void lower_one(Front *fr, int j, int k)
 {
 	Sema *s = &fr->s;
 	Module *m = fr->m;
 	Def *d = &s->def[j];
 	char what[300];
-	if (d->generic)
-		return; /* lowered for the types of each call (instance) */
 	jmp_buf here, *const outer = ks_recover;
 	if (fr->keep_going) {
 		if (setjmp(here)) {
@@ -1158,12 +1233,61 @@ static void lower(Front *fr, int j)
 		snprintf(what, sizeof what, "%s %s: ", d->kernel ? "kernel" : "function", d->name);
 		ks_errwhat = what;
 	}
-	lower_def_of(fr, j);
+	lower_def_of(fr, j, k);
 	ks_recover = outer;
 	ks_errwhat = NULL;
 }
 
-static void lower_def_of(Front *fr, int j)
+/* The second pass, def j: its IR function, lowered and verified (a
+ * generic kernel's, one for each of its overloads; for krun --kernel,
+ * that of the first, under the kernel's name).  With keep_going, an
+ * error leaves it out: reported, its function forgotten and marked
+ * failed, for the calls below it to find. */
+static void lower(Front *fr, int j)
+{
+	const Def *d = &fr->s.def[j];
+	if (d->generic && !d->kernel)
+		return; /* lowered for the types of each call (instance) */
+	int n = d->generic && d->novl ? (fr->only ? 1 : d->novl) : 1;
+	for (int k = 0; k < n; k++)
+		lower_one(fr, j, d->generic && d->novl ? k : -1);
+}
+
+/* The parameter types of generic kernel d's overload k, from its syntax
+ * fn (TY_VOID for a parameter that is not generic). */
+static void overload_types(Sema *s, const Def *d, Node *fn, int k, Type *ty)
+{
+	Node *ps = kid(fn, 1);
+	int np = ps ? ps->nkid : 0;
+	const Overload *o = &d->ovl[k];
+	if (o->n && !o->name[0] && o->n != np)
+		ERR(fn, "wp.overload (line %d) gives %d type%s for the %d parameters of '%s'", o->line, o->n,
+		    o->n == 1 ? "" : "s", np, d->name);
+	for (int j = 0; j < o->n; j++) {
+		int i = 0;
+		while (o->name[j] && i < np && strcmp(o->name[j], ps->kid[i]->name))
+			i++;
+		if (o->name[j] && i == np)
+			ERR(fn, "wp.overload (line %d) names '%s', which is no parameter of '%s'", o->line,
+			    o->name[j], d->name);
+	}
+	for (int i = 0; i < np; i++) {
+		Node *ann = kid(ps->kid[i], 0);
+		ty[i] = TY_VOID;
+		if (!ann || !generic_ann(s, ann))
+			continue;
+		int at = -1;
+		for (int j = 0; j < o->n && at < 0; j++)
+			if (o->name[j] ? !strcmp(o->name[j], ps->kid[i]->name) : j == i)
+				at = j;
+		if (at < 0)
+			ERR(ps->kid[i], "wp.overload (line %d) gives no type for '%s', whose type is generic",
+			    o->line, ps->kid[i]->name);
+		ty[i] = o->ty[at];
+	}
+}
+
+static void lower_def_of(Front *fr, int j, int k)
 {
 	Sema *s = &fr->s;
 	Module *m = fr->m;
@@ -1172,6 +1296,19 @@ static void lower_def_of(Front *fr, int j)
 	d->node = parse_piece(fr, d->piece)->kid[d->stmt];
 	s->src = &fr->piece;
 	s->a = &fr->ast;
+	d->fn = -1;
+	Type ty[MAXOPS];
+	int np = kid(d->node, 1) ? d->node->kid[1]->nkid : 0;
+	if (d->generic && !d->novl)
+		ERR(d->node,
+		    "kernel '%s' is generic (a parameter of type Any) and no wp.overload gives its types (Warp "
+		    "would take them from a launch)",
+		    d->name);
+	if (k >= 0) {
+		if (np > MAXOPS)
+			ERR(d->node, "'%s' has more than %d parameters", d->name, MAXOPS);
+		overload_types(s, d, d->node, k, ty);
+	}
 	if (!fr->whole) {
 		/* the body in an arena of its own; the name and signature stay */
 		fr->keep = m->arena;
@@ -1179,6 +1316,8 @@ static void lower_def_of(Front *fr, int j)
 		m->fnarena = &fr->keep;
 	}
 	const char *name = d->overloaded ? overload_name(s, d) : d->name;
+	if (k >= 0 && !fr->only)
+		name = typed_name(s, d->name, ty, np);
 	if (d->file)
 		name = module_name(s, name, j);
 	Func *f = ir_func_new(m, name, d->kernel, loc_of(d->node));
@@ -1190,7 +1329,7 @@ static void lower_def_of(Front *fr, int j)
 	fr->nopen = 1;
 	f->no_backward = d->no_backward;
 	f->opts = d->opts;
-	s->inst_ty = NULL;
+	s->inst_ty = k >= 0 ? ty : NULL;
 	lower_def(s, d, d->fn); /* instances it calls come before it: d->fn moves */
 	fr->nopen = 0;
 	d->node = NULL;
@@ -1352,7 +1491,7 @@ int instance(Sema *s, Node *e, int d, const Type *at, const char *const *an)
 		ks_recover = &here;
 	Node *fn = here_fn;
 	if (!fn) {
-		Parse p;
+		Parse p = {0};
 		ks_parse(&p, &src, &o.ast);
 		fn = p.module->kid[g->stmt];
 	}

@@ -950,6 +950,8 @@ void stmt(Sema *s, Node *n)
 			(void)call(s, n->kid[0], NULL, 0);
 		else if (n->kid[0]->kind == N_STRING)
 			ERR(n, "strings are not supported in kernels");
+		else if (n->kid[0]->kind == N_ELLIPSIS)
+			ERR(n, "'...' (Ellipsis) is not supported");
 		else
 			ERR(n, "statement has no effect");
 		return;

@@ -210,8 +210,8 @@ Type ann_type(Sema *s, Node *a)
 	Type t = TY_VOID;
 	if (generic_ann(s, a))
 		ERR(a,
-		    "a generic type (Any) is supported for the parameters of a wp.func, each call compiling it for "
-		    "its arguments' types; a generic kernel, whose types wp.overload or the launch give, is not");
+		    "a generic type (Any) is supported for parameters only: of a wp.func (compiled for the types of "
+		    "each call) and of a kernel (for those of each wp.overload)");
 	if (a->kind == N_NAME) {
 		int k = map_get(&s->sc->typealias, a->name);
 		if (!strcmp(a->name, "float"))

@@ -61,6 +61,19 @@ ok "... a name the module lacks, an error where a kernel reads it" \
 kparse -o "$TMP/abs.kir" "$TMP/elsewhere/abs.py" 2>"$TMP/err"
 ok "... without --path, the import is host code's" grep -q "error: 'damp' is not something a kernel can use" "$TMP/err"
 
+# a generic kernel and its overloads (t/warp/agree/generic_kernels.py)
+kparse -o "$TMP/g.kir" t/warp/agree/generic_kernels.py 2>"$TMP/err"
+is "a generic kernel: one kernel for each of its overloads, named after their types" \
+	"$?:$(grep -oE '^kernel @[a-z_0-9]+' "$TMP/g.kir" | tr '\n' ' ')" \
+	"0:kernel @scale_float_arr_float_float_arr kernel @scale_vec3_arr_float_vec3_arr kernel @fill_float64_arr_float64 kernel @fill_int_arr_int "
+krun --dim 4 --kernel fill t/warp/agree/generic_kernels.py >"$TMP/one.json" 2>"$TMP/err"
+is "... krun --kernel NAME runs the first overload, under its name" \
+	"$?:$(cat "$TMP/err"):$(grep -o '"kernel": "[a-z_]*"' "$TMP/one.json")" '0::"kernel": "fill"'
+ok "... of its types (a float64 array)" python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+sys.exit(0 if all(isinstance(x, float) for x in r["outputs"]["a"]) and len(set(r["outputs"]["a"])) == 1 else 1)' "$TMP/one.json"
+
 kparse -o "$TMP/u.kir" $D/uses_host.py 2>"$TMP/err"
 is "a kernel that reads what host code binds: exit 1" "$?" 1
 ok "... located, naming the name" grep -q "^$D/uses_host.py:20:19: error: 'TABLE' is not a constant Warp can capture" "$TMP/err"

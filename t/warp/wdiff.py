@@ -260,8 +260,33 @@ class WarpModule:
             sys.path.insert(0, folder)
         return ".".join(parts)
 
+    def bind_instances(self, names):
+        """ksynth writes a generic kernel once for each of its overloads,
+        in their order, as NAME_TYPES: each such name of names (krun's, in
+        its order) is bound to Warp's overload of that rank."""
+        self.instances, seen = {}, {}
+        for name in names:
+            if hasattr(self.py, name):
+                continue
+            parts = name.split("_")
+            for n in range(len(parts) - 1, 0, -1):
+                k = getattr(self.py, "_".join(parts[:n]), None)
+                if isinstance(k, self.wp.Kernel) and k.is_generic:
+                    rank = seen.get(k.key, 0)
+                    seen[k.key] = rank + 1
+                    overloads = list(k.overloads.values())
+                    if rank < len(overloads):
+                        self.instances[name] = overloads[rank]
+                    break
+
     def kernel(self, name):
-        return getattr(self.py, name)
+        """The kernel ksynth calls name: the module's, or the overload of a
+        generic kernel bound to it (bind_instances)."""
+        if hasattr(self.py, name):
+            return getattr(self.py, name)
+        if name in getattr(self, "instances", {}):
+            return self.instances[name]
+        raise AttributeError("module %s has no kernel %s" % (self.py.__name__, name))
 
     def run(self, name, rec, grad, perturb=0.0):
         """run_here in a child process, so that a kernel that crashes Warp
@@ -637,6 +662,7 @@ def main(argv):
             tap.result(False, "krun runs %s" % tag, [err_c])
             continue
         haz = hazards(path) if fgrad else {}
+        wm.bind_instances(list(cpu))
         for name in cpu:
             counts["kernels"] += 1
             rc, rs = cpu[name], sim.get(name)
