@@ -65,6 +65,19 @@ static void import(Sema *s, Node *n, int *have_wp)
 
 enum { DEF_KERNEL = 1, DEF_NO_BACKWARD = 2 };
 
+/* The text of string literal v (cut to cap - 1 bytes), or the error why
+ * where it is something else. */
+static void short_string(Sema *s, Node *v, const char *why, char *out, size_t cap)
+{
+	if (v->kind != N_STRING)
+		ERR(v, "%s", why);
+	Buf b = {0};
+	py_string(s, v, &b);
+	buf_putc(&b, 0);
+	snprintf(out, cap, "%s", b.p);
+	buf_free(&b);
+}
+
 /* An option's count: an int (a literal or a module constant) in [lo, hi]. */
 static int option_int(Sema *s, Node *k, Node *v, int lo, int hi)
 {
@@ -101,14 +114,8 @@ static int kernel_option(Sema *s, Node *k, KernelOpts *o)
 		else
 			o->smem_spilling = (int)v->ival;
 	} else if (!strcmp(k->name, "entry_point_abi")) {
-		if (v->kind != N_STRING)
-			ERR(v, "entry_point_abi must be a string");
-		Buf b = {0};
-		py_string(s, v, &b);
-		buf_putc(&b, 0);
 		char abi[48];
-		snprintf(abi, sizeof abi, "%s", b.p);
-		buf_free(&b);
+		short_string(s, v, "entry_point_abi must be a string", abi, sizeof abi);
 		if (strcmp(abi, "warp"))
 			ERR(v, "entry_point_abi \"%s\" is not supported; only \"warp\", a launch's own signature",
 			    abi);
@@ -156,14 +163,8 @@ static int module_options(Sema *s, Node *d, int flags, DefOpts *o)
 		ERR(d, "module_options is a dict of Warp's module options: {\"enable_backward\": False, ...}");
 	for (int i = 0; i + 1 < d->nkid; i += 2) {
 		Node *k = d->kid[i], *v = d->kid[i + 1];
-		if (k->kind != N_STRING)
-			ERR(k, "a module option is named by a string");
-		Buf b = {0};
-		py_string(s, k, &b);
-		buf_putc(&b, 0);
 		char key[48];
-		snprintf(key, sizeof key, "%s", b.p);
-		buf_free(&b);
+		short_string(s, k, "a module option is named by a string", key, sizeof key);
 		size_t j = 0;
 		while (j < KS_NELEM(builds) && strcmp(key, builds[j]))
 			j++;
@@ -958,13 +959,9 @@ static int overload_decl(Front *fr, Node *n)
 				ERR(x, "parameter '%s' of an @wp.overload stub needs a type annotation", x->name);
 			t = x->kid[0];
 		} else if (pairs) {
-			if (x->kind != N_STRING)
-				ERR(x, "wp.overload names a parameter by a string");
-			Buf b = {0};
-			py_string(s, x, &b);
-			buf_putc(&b, 0);
-			o.name[i] = arena_strdup(&fr->mod, b.p);
-			buf_free(&b);
+			char pname[256];
+			short_string(s, x, "wp.overload names a parameter by a string", pname, sizeof pname);
+			o.name[i] = arena_strdup(&fr->mod, pname);
 		}
 		o.ty[i] = ann_type(s, t);
 	}
