@@ -57,6 +57,25 @@ void map_put(Arena *a, Map *mp, const char *k, int v)
 /* The def called name: its index, or -1. */
 int def_find(Sema *s, const char *name) { return map_get(&s->sc->defs, name); }
 
+int module_attr(Sema *s, const Node *n, int *v)
+{
+	if (!n || n->kind != N_ATTR || n->kid[0]->kind != N_NAME || map_get(&s->names, n->kid[0]->name) >= 0)
+		return 0;
+	int f = map_get(&s->sc->modules, n->kid[0]->name);
+	if (f < 0)
+		return 0;
+	const Scope *m = s->scope[f];
+	if ((*v = map_get(&m->defs, n->name)) >= 0)
+		return MA_DEF;
+	if ((*v = map_get(&m->consts, n->name)) >= 0)
+		return MA_CONST;
+	if ((*v = map_get(&m->typealias, n->name)) >= 0)
+		return MA_TYPE;
+	if ((*v = map_get(&m->skipped, n->name)) >= 0)
+		return MA_HOST;
+	return MA_NONE;
+}
+
 void skip_name(Sema *s, const char *name, int line, const char *why)
 {
 	arena_grow(s->a, (void **)&s->host, &s->caphost, s->nhost + 1, sizeof *s->host);

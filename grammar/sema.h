@@ -136,6 +136,7 @@ typedef struct Scope {
 	Map consts;    /* name → index in Sema.cval */
 	Map skipped;   /* name → index in Sema.host: what a kernel cannot use */
 	Map typealias; /* name → Type */
+	Map modules;   /* name → file (Sema.scope): a module imported as a name */
 	const char *math_as, *np_as;
 	const char *path; /* the file */
 } Scope;
@@ -240,6 +241,12 @@ void skip_name(Sema *s, const char *name, int line, const char *why);
 KS_NORETURN void skipped_use(Sema *s, const Node *n, int k);
 void map_put(Arena *a, Map *mp, const char *k, int v);
 int def_find(Sema *s, const char *name);
+/* What M.NAME names, M a module imported as a name (and no variable):
+ * MA_DEF (*v its def), MA_CONST (*v its index in cval), MA_TYPE (*v the
+ * Type), MA_HOST (*v its index in host), MA_NONE (the module has no such
+ * name); 0 when n is no such attribute. */
+enum { MA_DEF = 1, MA_CONST, MA_TYPE, MA_HOST, MA_NONE };
+int module_attr(Sema *s, const Node *n, int *v);
 const char *uty(Type t);
 void fmt_types(char *out, size_t n, const Type *t, int k);
 const char *conv_hint(Type a, Type b);
@@ -275,6 +282,8 @@ extern const char *const binop_sym[];
 int binop(Sema *s, Node *at, int bop, int a, int b, Target *t, int aug);
 int wp_constant(const char *name, double *x);
 int name_value(Sema *s, Node *e);
+/* Module constant k (s->cval[k]) read at at: its value as IR. */
+int const_of(Sema *s, Node *at, int k);
 int memo_get(Sema *s, const Node *e, int idx);
 int memo_put(Sema *s, const Node *e, int idx, int v);
 int expr(Sema *s, Node *e, Target *t);

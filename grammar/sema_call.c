@@ -528,9 +528,13 @@ int call_target(Sema *s, Node *e, int d)
 
 int callee_of(Sema *s, Node *e)
 {
-	if (e->kind != N_CALL || e->kid[0]->kind != N_NAME)
+	int d = -1;
+	if (e->kind != N_CALL)
 		return -1;
-	int d = def_find(s, e->kid[0]->name);
+	if (e->kid[0]->kind == N_NAME)
+		d = def_find(s, e->kid[0]->name);
+	else if (module_attr(s, e->kid[0], &d) != MA_DEF)
+		return -1;
 	if (d >= 0 && s->def[d].failed)
 		ERR(e, "'%s' (line %d) does not compile", s->def[d].name, s->def[d].line);
 	if (d < 0 || s->def[d].kernel)
@@ -748,6 +752,31 @@ int call(Sema *s, Node *e, Target *t, int want)
 		if (v != -2)
 			return v;
 		ERR(fn, "name '%s' is not defined", name);
+	}
+	int ma, mv;
+	if ((ma = module_attr(s, fn, &mv))) {
+		/* M.NAME(...): a func or a struct of module M */
+		if (ma == MA_DEF && s->def[mv].kernel)
+			ERR(e, "kernels cannot be called from kernels or functions; use a wp.func");
+		if (ma == MA_DEF && s->def[mv].failed)
+			ERR(e, "'%s' (line %d) does not compile", fn->name, s->def[mv].line);
+		if (ma == MA_DEF) {
+			MemoScope ms = memo_open(s);
+			int v = user_call(s, e, call_target(s, e, pick_overload(s, e, mv)), t, want);
+			memo_close(s, ms);
+			return v;
+		}
+		if (ma == MA_TYPE && ty_is_struct((Type)mv))
+			return struct_make(s, e, (Type)mv, t);
+		if (ma == MA_TYPE && (ty_is_scalar((Type)mv) || mv == TY_BOOL))
+			return convert(s, e, fn->name, (Type)mv, t);
+		if (ma == MA_TYPE && ty_is_composite((Type)mv))
+			return make(s, e, (Type)mv, t);
+		if (ma == MA_HOST)
+			skipped_use(s, fn, mv);
+		if (ma == MA_NONE)
+			ERR(fn, "module '%s' has no '%s' that a kernel can use", fn->kid[0]->name, fn->name);
+		ERR(e, "'%s.%s' cannot be called", fn->kid[0]->name, fn->name);
 	}
 	if (is_wp_attr(fn)) {
 		int v = wp_call(s, e, fn->name, t, want);

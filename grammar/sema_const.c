@@ -283,6 +283,11 @@ int const_eval(Sema *s, Node *e, Const *c)
 	}
 	case N_ATTR: {
 		double x;
+		int k;
+		if (module_attr(s, e, &k) == MA_CONST) {
+			*c = s->cval[k];
+			return 1;
+		}
 		if ((is_wp_attr(e) || is_module(e->kid[0], s->sc->math_as) || is_module(e->kid[0], s->sc->np_as)) &&
 		    wp_constant(e->name, &x)) {
 			set_float(c, x);

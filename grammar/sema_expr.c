@@ -122,6 +122,10 @@ int typed_literal(Sema *s, Node *n, Type ty)
 	return ir_const(s->m, s->f, ty, i, x);
 }
 
+static int const_value(Sema *s, Node *at, const Const *c);
+
+int const_of(Sema *s, Node *at, int k) { return const_value(s, at, &s->cval[k]); }
+
 /* A module constant read in a function: its value as IR. */
 static int const_value(Sema *s, Node *at, const Const *c)
 {

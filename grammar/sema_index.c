@@ -121,6 +121,19 @@ int attr_value(Sema *s, Node *e, Target *t)
 			ERR(e, "wp.%s must be called", e->name);
 		ERR(e, "wp.%s is not supported in kernels", e->name);
 	}
+	int ma, mv;
+	if ((ma = module_attr(s, e, &mv))) {
+		/* M.NAME, M a module imported as a name: its constant */
+		if (ma == MA_CONST)
+			return const_of(s, e, mv);
+		if (ma == MA_HOST)
+			skipped_use(s, e, mv);
+		if (ma == MA_DEF)
+			ERR(e, "function '%s.%s' can only be called", e->kid[0]->name, e->name);
+		if (ma == MA_TYPE)
+			ERR(e, "'%s.%s' is a type; call it to make a value", e->kid[0]->name, e->name);
+		ERR(e, "module '%s' has no '%s' that a kernel can use", e->kid[0]->name, e->name);
+	}
 	int v = expr(s, e->kid[0], NULL);
 	if (ty_is_struct(ty_of(s, v)))
 		return field_value(s, e, v, t);

@@ -27,8 +27,9 @@
  * `from MODULE import ...` of a module that is a file reads that file's
  * first pass there and then, into a scope of its own (Scope: every file
  * has one, and a def is lowered in its file's), and binds the names
- * imported; of such a module only what the given file's defs call is
- * lowered.  A generic wp.func (a parameter of type Any) is not lowered in
+ * imported; `from . import mod` and `import pkg.mod as m` bind the module
+ * itself, whose names M.NAME reads (module_attr); of such modules only
+ * what the given file's defs call is lowered.  A generic wp.func (a parameter of type Any) is not lowered in
  * the second pass: a call lowers the instance for its argument types
  * (instance), inside the caller, whose state is kept meanwhile, and the
  * instance takes its place before the outermost function being lowered.
@@ -373,8 +374,12 @@ static void gather_calls(Front *fr, Node *n)
 {
 	if (!n)
 		return;
-	if (n->kind == N_CALL && n->kid[0]->kind == N_NAME) {
-		const char *name = intern(fr, n->kid[0]->name);
+	Node *fn = n->kind == N_CALL ? n->kid[0] : NULL;
+	if (fn && (fn->kind == N_NAME || (fn->kind == N_ATTR && fn->kid[0]->kind == N_NAME))) {
+		char dotted[600]; /* M.NAME: a func of a module imported as a name */
+		if (fn->kind == N_ATTR)
+			snprintf(dotted, sizeof dotted, "%.250s.%.250s", fn->kid[0]->name, fn->name);
+		const char *name = intern(fr, fn->kind == N_NAME ? fn->name : dotted);
 		int seen = 0;
 		for (int c = 0; c < fr->ncalls && !seen; c++)
 			seen = fr->calls[c].name == name;
@@ -402,6 +407,19 @@ static void collect_calls(Front *fr, Def *d, Node *n)
 	if (fr->ncalls)
 		d->call = memcpy(arena_alloc(&fr->mod, (size_t)fr->ncalls * sizeof *d->call), fr->calls,
 				 (size_t)fr->ncalls * sizeof *d->call);
+}
+
+/* The def a call by name (NAME, or M.NAME for module M imported as a
+ * name) in file f names, or -1. */
+static int call_def(Sema *s, int f, const char *name)
+{
+	const char *dot = strchr(name, '.');
+	if (!dot)
+		return map_get(&s->scope[f]->defs, name);
+	char m[256];
+	snprintf(m, sizeof m, "%.*s", (int)(dot - name), name);
+	int k = map_get(&s->scope[f]->modules, m);
+	return k >= 0 ? map_get(&s->scope[k]->defs, dot + 1) : -1;
 }
 
 /* Order the defs so that callees come before callers (depth-first,
@@ -854,64 +872,110 @@ static void bind_import(Front *fr, const SrcFile *f, const char *spec, const cha
 	}
 }
 
-/* from MODULE import a, b as c, when MODULE is a file (module_file): it
- * is read (once; what a module that imports it back finds is what it has
- * read so far), and each name is bound here as it binds it.  0 when it is
- * not a file (the statement is read as any other). */
-static int import_from(Front *fr, Node *n)
+/* module_file's path, kept in the front end's arena (NULL: none). */
+static const char *module_path(Front *fr, const char *spec)
+{
+	char *p = module_file(fr, spec);
+	const char *kept = p ? arena_strdup(&fr->mod, p) : NULL;
+	free(p);
+	return kept;
+}
+
+/* The module at path, read now if it is new: its first pass, in a scope
+ * of its own.  What a module that imports back one being read finds is
+ * what that one has read so far. */
+static SrcFile *read_module(Front *fr, const char *path, const Node *at)
 {
 	Sema *s = &fr->s;
-	char *path = module_file(fr, n->name);
-	if (!path)
-		return 0;
-	/* what the statement says, kept: reading the module takes the arena
+	for (int i = 0; i < fr->nfile; i++)
+		if (!strcmp(fr->file[i]->in.name, path))
+			return fr->file[i];
+	if (fr->nfile >= 1024)
+		ERR(at, "more than 1024 modules imported");
+	SrcFile *was = fr->at, *const f = add_file(fr);
+	lines_open(&f->in, path);
+	f->sc.path = f->in.name;
+	/* an error that gets out of its pieces leaves the file at hand as it
+	 * was */
+	jmp_buf here, *const outer = ks_recover;
+	if (setjmp(here)) {
+		ks_recover = outer;
+		use_file(fr, was);
+		longjmp(*outer, 1);
+	}
+	if (outer)
+		ks_recover = &here;
+	use_file(fr, f);
+	read_file(fr);
+	use_file(fr, was);
+	ks_recover = outer;
+	return f;
+}
+
+/* from MODULE import a, b as c (or *) where MODULE is a file
+ * (module_file): each name bound here as the module binds it; and from
+ * PACKAGE import mod, where PACKAGE.mod is a file: the module bound to
+ * the name (M.NAME then reads it: module_attr).  0 when none of it is a
+ * file (the statement is read as any other). */
+static int import_from(Front *fr, Node *n)
+{
+	/* what the statement says, kept: reading a module takes the arena
 	 * that holds its syntax */
-	int line = n->line, nname = n->nkid;
+	int line = n->line, nname = n->nkid, any = 0;
 	const char *spec = arena_strdup(&fr->mod, n->name);
 	const char **name = arena_alloc(&fr->mod, (size_t)(2 * nname + 1) * sizeof *name);
+	const char **sub = arena_alloc(&fr->mod, (size_t)(nname + 1) * sizeof *sub);
 	for (int i = 0; i < nname; i++) {
 		name[2 * i] = arena_strdup(&fr->mod, n->kid[i]->name);
 		name[2 * i + 1] = arena_strdup(&fr->mod, n->kid[i]->str2 ? n->kid[i]->str2 : n->kid[i]->name);
+		Buf b = {0};
+		buf_printf(&b, "%s%s%s", spec, spec[strlen(spec) - 1] == '.' ? "" : ".", name[2 * i]);
+		buf_putc(&b, 0);
+		sub[i] = strcmp(name[2 * i], "*") ? module_path(fr, b.p) : NULL;
+		any |= sub[i] != NULL;
+		buf_free(&b);
 	}
-	SrcFile *f = NULL;
-	for (int i = 0; i < fr->nfile && !f; i++)
-		if (!strcmp(fr->file[i]->in.name, path))
-			f = fr->file[i];
-	if (!f) {
-		if (fr->nfile >= 1024)
-			ERR(n, "more than 1024 modules imported");
-		SrcFile *at = fr->at;
-		f = add_file(fr);
-		lines_open(&f->in, arena_strdup(&fr->mod, path));
-		f->sc.path = f->in.name;
-		/* an error that gets out of its pieces leaves the file at hand
-		 * as it was */
-		jmp_buf here, *const outer = ks_recover;
-		if (setjmp(here)) {
-			ks_recover = outer;
-			use_file(fr, at);
-			free(path);
-			longjmp(*outer, 1);
-		}
-		if (outer)
-			ks_recover = &here;
-		use_file(fr, f);
-		read_file(fr);
-		use_file(fr, at);
-		ks_recover = outer;
-	}
-	free(path);
-	for (int i = 0; i < nname && f != fr->at; i++) {
-		if (strcmp(name[2 * i], "*")) {
+	const char *path = module_path(fr, spec);
+	if (!path && !any)
+		return 0;
+	SrcFile *f = path ? read_module(fr, path, n) : NULL;
+	for (int i = 0; i < nname; i++) {
+		if (sub[i]) {
+			SrcFile *m = read_module(fr, sub[i], n);
+			map_put(&fr->mod, &fr->at->sc.modules, name[2 * i + 1], file_index(fr, m));
+		} else if (!f) {
+			char why[300];
+			snprintf(why, sizeof why, "%s is no module file to read '%s' from", spec, name[2 * i]);
+			skip_name(&fr->s, name[2 * i + 1], line, why);
+		} else if (f == fr->at) {
+			continue; /* a module importing from itself */
+		} else if (strcmp(name[2 * i], "*")) {
 			bind_import(fr, f, spec, name[2 * i], name[2 * i + 1], line);
-			continue;
+		} else {
+			const Map *maps[] = {&f->sc.defs, &f->sc.consts, &f->sc.typealias, &f->sc.skipped};
+			for (int k = 0; k < 4; k++)
+				for (unsigned j = 0; j < maps[k]->cap; j++)
+					if (maps[k]->key[j] && maps[k]->key[j][0] != '_')
+						bind_import(fr, f, spec, maps[k]->key[j], maps[k]->key[j], line);
 		}
-		const Map *maps[] = {&f->sc.defs, &f->sc.consts, &f->sc.typealias, &f->sc.skipped};
-		for (int k = 0; k < 4; k++)
-			for (unsigned j = 0; j < maps[k]->cap; j++)
-				if (maps[k]->key[j] && maps[k]->key[j][0] != '_')
-					bind_import(fr, f, spec, maps[k]->key[j], maps[k]->key[j], line);
 	}
+	return 1;
+}
+
+/* import MODULE as M, import MODULE (one name), MODULE a file: the module
+ * bound to the name.  0 when it is no such statement (import warp as wp,
+ * a module of Python's: the statement is read as any other). */
+static int import_module(Front *fr, Node *n)
+{
+	if (n->kind != N_IMPORT || !strcmp(n->name, "warp") || !strcmp(n->name, "math") ||
+	    !strcmp(n->name, "numpy") || (!n->str2 && strchr(n->name, '.')))
+		return 0;
+	const char *path = module_path(fr, n->name);
+	if (!path)
+		return 0;
+	const char *as = arena_strdup(&fr->mod, n->str2 ? n->str2 : n->name);
+	SrcFile *m = read_module(fr, path, n);
+	map_put(&fr->mod, &fr->at->sc.modules, as, file_index(fr, m));
 	return 1;
 }
 
@@ -1011,7 +1075,7 @@ static void read_piece(Front *fr, int k, const PieceAt *at)
 		Node *n = mod->kid[st];
 		if (overload_decl(fr, n))
 			continue;
-		if (n->kind == N_FROMIMPORT && import_from(fr, n)) {
+		if ((n->kind == N_FROMIMPORT && import_from(fr, n)) || import_module(fr, n)) {
 			mod = parse_piece(fr, k); /* the module read has taken the arena */
 			s->src = &fr->piece;
 			continue;
@@ -1069,7 +1133,7 @@ static void first_pass(Front *fr)
 	for (int d = 0; d < s->ndef; d++) {
 		Def *x = &s->def[d];
 		for (int c = 0, nc = x->ncall; c < nc; c++) {
-			int to = map_get(&s->scope[x->file]->defs, x->call[c].name);
+			int to = call_def(s, x->file, x->call[c].name);
 			x->call[c].to = to >= 0 && !s->def[to].kernel ? to : -1;
 			if (to == d && x->overloaded) /* an overload calling another of its name */
 				x->call[c].to = -1;

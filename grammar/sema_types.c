@@ -234,6 +234,12 @@ Type ann_type(Sema *s, Node *a)
 		return types_ctor(s, a);
 	} else if (a->kind == N_STRING) {
 		ERR(a, "string annotations are not supported");
+	} else {
+		int mv, ma = module_attr(s, a, &mv);
+		if (ma == MA_TYPE)
+			return (Type)mv;
+		if (ma == MA_HOST)
+			skipped_use(s, a, mv);
 	}
 	if (a->kind == N_NAME && map_get(&s->sc->skipped, a->name) >= 0)
 		skipped_use(s, a, map_get(&s->sc->skipped, a->name));

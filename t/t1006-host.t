@@ -35,7 +35,8 @@ ok "... and they agree" python3 t/run/check.py agree "$TMP/cpu.json" "$TMP/sim.j
 ok "krun --gradcheck through kdiff on the module" krun --gradcheck --dim 8 $D/module.py
 
 # a package (t/host/particles): sim.py imports a struct, constants, a
-# generic func and a renamed one from physics.py, which also holds a kernel
+# generic func and a renamed one from physics.py, and the module as a name
+# (physics.GRAVITY, physics.spring_force(...)); physics.py also holds a kernel
 # of its own and host code
 kparse -o "$TMP/p.kir" $D/particles/sim.py 2>"$TMP/err"
 is "a module importing a sibling module: kparse exits 0, says nothing" "$?:$(cat "$TMP/err")" "0:"

@@ -1,11 +1,13 @@
 """The kernels of the package and the host code that runs them: the
-struct, constants and funcs come from physics.py by relative imports."""
+struct, constants and funcs come from physics.py by relative imports, of
+names and of the module as a name."""
 
 import argparse
 
 import numpy as np
 import warp as wp
 
+from . import physics
 from .physics import DRAG, GRAVITY, Particle, Settings, damp, make_particles
 from .physics import spring_force as force
 
@@ -25,11 +27,12 @@ def integrate(
 
 
 @wp.kernel
-def energy(ps: wp.array(dtype=Particle), total: wp.array(dtype=float)):
+def energy(ps: wp.array(dtype=physics.Particle), total: wp.array(dtype=float)):
     i = wp.tid()
     p = ps[i]
     m = 1.0 / wp.max(p.inv_mass, 1.0e-3)
-    wp.atomic_add(total, 0, 0.5 * m * wp.dot(p.v, p.v) - m * wp.dot(GRAVITY, p.x))
+    stretch = wp.length(physics.spring_force(p.x, wp.vec3(0.0), 1.0)) / physics.STIFFNESS
+    wp.atomic_add(total, 0, 0.5 * m * wp.dot(p.v, p.v) - m * wp.dot(physics.GRAVITY, p.x) + stretch)
 
 
 class Simulation:
