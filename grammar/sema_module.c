@@ -375,7 +375,14 @@ static void gather_calls(Front *fr, Node *n)
 	if (!n)
 		return;
 	Node *fn = n->kind == N_CALL ? n->kid[0] : NULL;
-	if (fn && (fn->kind == N_NAME || (fn->kind == N_ATTR && fn->kid[0]->kind == N_NAME))) {
+	/* M.NAME where M may be a module imported as a name: not wp.NAME,
+	 * math's or numpy's */
+	const Scope *sc = &fr->at->sc;
+	const char *base = fn && fn->kind == N_ATTR && fn->kid[0]->kind == N_NAME ? fn->kid[0]->name : NULL;
+	if (base && (!strcmp(base, "wp") || (sc->math_as && !strcmp(base, sc->math_as)) ||
+		     (sc->np_as && !strcmp(base, sc->np_as))))
+		base = NULL;
+	if (fn && (fn->kind == N_NAME || base)) {
 		char dotted[600]; /* M.NAME: a func of a module imported as a name */
 		if (fn->kind == N_ATTR)
 			snprintf(dotted, sizeof dotted, "%.250s.%.250s", fn->kid[0]->name, fn->name);
