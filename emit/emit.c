@@ -130,6 +130,7 @@ static void emit_free(Emitter *e)
 		free_names(sets[i]);
 	free(e->ebase);
 	free(e->fname);
+	buf_free(&e->scratch);
 	ir_effects_free(&e->fx);
 	free(e->called);
 	for (int i = 0; e->unread && i < (e->m->nfn ? e->m->nfn : 1); i++)

@@ -77,7 +77,9 @@ typedef struct Emitter {
 	uint8_t *st;
 	int *marked; /* the structs the function at hand marked */
 	int nmarked, capmarked;
-	const char **fname; /* C names of the module's functions */
+	const char **fname; /* C names of the module's functions (fn_name) */
+	int named;          /* name_globals has named the functions below it */
+	Buf scratch;        /* fn_name's */
 	const char **ebase; /* kernels: the base of their entries' names */
 	IrEffects fx;       /* each function's effects (ir/calls.h), noted as it comes */
 	uint8_t *called;    /* is the function called anywhere in the module? */
@@ -162,6 +164,9 @@ void fold_temps(Emitter *e, const Func *f);
 void clear_names(NameSet *ns);
 void free_names(NameSet *ns);
 const char *make_name(Emitter *e, const char *s, int global);
+/* The C name of function fi (a kernel's per-thread function made here
+ * when it is NAME_thread; valid until the next call). */
+const char *fn_name(Emitter *e, int fi);
 void name_globals(Emitter *e);
 void name_params(Emitter *e);
 void name_locals(Emitter *e, const Func *f);

@@ -181,7 +181,7 @@ static void put_call(Emitter *e, Buf *b, const char *name, const Inst *in, int f
 static void put_func_call(Emitter *e, Buf *b, const Inst *in)
 {
 	const Func *callee = e->m->fn[in->callee];
-	buf_puts(b, e->fname[in->callee]);
+	buf_puts(b, fn_name(e, in->callee));
 	buf_putc(b, '(');
 	for (int k = 0; k < in->narg; k++) {
 		if (k)

@@ -338,7 +338,7 @@ void emit_func(Emitter *e, int fi)
 		fprintf(e->out, "// %s@wp.kernel %s, ", f->backward ? "backward (adjoint) of " : "", f->name);
 		put_source_line(e, f);
 		fputs(": the body of one thread\n", e->out);
-		buf_printf(&b, "%s %s(", cuda ? "static __device__ void" : "static void", e->fname[fi]);
+		buf_printf(&b, "%s %s(", cuda ? "static __device__ void" : "static void", fn_name(e, fi));
 		put_tid_params(&b, e->rank);
 		if (e->tapename && e->rank > 1)
 			buf_printf(&b, ", int %s", e->threadname);
@@ -353,9 +353,9 @@ void emit_func(Emitter *e, int fi)
 				: e->called[fi] ? "static __device__ inline"
 						: "[[maybe_unused]] static __device__ inline";
 		if (f->nret == 1)
-			buf_printf(&b, "%s %s %s(", q, ctype(f->ret[0]), e->fname[fi]);
+			buf_printf(&b, "%s %s %s(", q, ctype(f->ret[0]), fn_name(e, fi));
 		else
-			buf_printf(&b, "%s void %s(", q, e->fname[fi]);
+			buf_printf(&b, "%s void %s(", q, fn_name(e, fi));
 	}
 	/* a backward kernel's thread function takes what it reads: the
 	 * parameters of the forward kernel its adjoint has no use for stay
@@ -511,7 +511,7 @@ void emit_entry(Emitter *e, int fi)
 		}
 	}
 	fprintf(e->out, "%*s        %s%s(%s%s);\n}\n", r > 1 && !cuda ? 4 * (r - 1) : 0, "",
-		emit_cover ? "KS_COVER(-1, 0), " : "", e->fname[fi], t.p, a.n ? a.p : "");
+		emit_cover ? "KS_COVER(-1, 0), " : "", fn_name(e, fi), t.p, a.n ? a.p : "");
 	buf_free(&a);
 	buf_free(&b);
 	buf_free(&d);

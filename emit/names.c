@@ -75,8 +75,9 @@ static int name_in(const NameSet *ns, const char *s, uint64_t hash)
 	return ns->cap && ns->slot[name_slot(ns, s, hash)];
 }
 
-/* Take s: a copy goes into the set, which returns it. */
-static const char *add_name(NameSet *ns, const char *s)
+/* Take s: a copy goes into the set (unless s, a name of the module,
+ * lives as long as the set: keep), which returns it. */
+static const char *take_name(NameSet *ns, const char *s, int keep)
 {
 	if (4 * (ns->n + 1) > 3 * ns->cap) { /* three quarters full */
 		NameSet g = {NULL, 0, ns->cap ? 2 * ns->cap : 64, ns->text};
@@ -91,11 +92,13 @@ static const char *add_name(NameSet *ns, const char *s)
 	}
 	size_t h = name_slot(ns, s, name_hash(s));
 	if (!ns->slot[h]) {
-		ns->slot[h] = arena_strdup(&ns->text, s);
+		ns->slot[h] = keep ? s : arena_strdup(&ns->text, s);
 		ns->n++;
 	}
 	return ns->slot[h];
 }
+
+static const char *add_name(NameSet *ns, const char *s) { return take_name(ns, s, 0); }
 
 /* Forget every name, keeping the table. */
 void clear_names(NameSet *ns)
@@ -119,13 +122,37 @@ static int reserved_prefix(const char *s) { return s[0] == '_' || !strncmp(s, "k
 /* Is s an entry's name: BASE and a suffix of entry_sfx, BASE a base taken? */
 static int is_entry(const NameSet *bases, const char *s);
 
+/* Is s a kernel's per-thread function named as it comes, NAME_thread or
+ * NAME_backward_thread (fname NULL: not kept in gnames), by one named
+ * already? */
+static int is_thread(const Emitter *e, const char *s)
+{
+	static const char tail[] = "_thread", bw[] = "_backward";
+	size_t n = strlen(s), t = sizeof tail - 1, b = sizeof bw - 1;
+	char base[512];
+	if (n <= t || n - t >= sizeof base || strcmp(s + n - t, tail))
+		return 0;
+	for (int back = 0; back < 2; back++) {
+		size_t k = n - t - (back ? b : 0);
+		if (back && (n - t <= b || memcmp(s + k, bw, b)))
+			break;
+		memcpy(base, s, k);
+		base[k] = 0;
+		int fi = (back ? ir_backward_find : ir_func_find)(e->m, base);
+		if (fi >= 0 && fi < e->named && e->m->fnkind[fi] == (back ? FN_BACKWARD : FN_KERNEL) &&
+		    !e->fname[fi])
+			return 1;
+	}
+	return 0;
+}
+
 /* Is s free to be a name of the kind asked (global or local)? */
 static int name_ok(const Emitter *e, const char *s, int global)
 {
 	if (reserved_prefix(s) || strstr(s, "__"))
 		return 0;
 	uint64_t h = name_hash(s);
-	if (name_in(&e->reserved, s, h) || name_in(&e->gnames, s, h) || is_entry(&e->bases, s))
+	if (name_in(&e->reserved, s, h) || name_in(&e->gnames, s, h) || is_entry(&e->bases, s) || is_thread(e, s))
 		return 0;
 	if (global ? name_in(&e->reserved_global, s, h) : name_in(&e->lnames, s, h))
 		return 0;
@@ -236,7 +263,7 @@ static const char *entry_base(NameSet *bases, const char *name)
 			break;
 		clash_suffix(&b, base, k);
 	}
-	const char *s = add_name(bases, b.p);
+	const char *s = take_name(bases, strcmp(b.p, name) ? b.p : name, !strcmp(b.p, name));
 	buf_free(&full);
 	buf_free(&b);
 	return s;
@@ -255,7 +282,7 @@ static void entry_bases(NameSet *bases, const Module *m, const char **base)
 	for (int i = 0; i < m->nfn; i++)
 		if (m->fnkind[i] == FN_BACKWARD) {
 			int k = ir_func_find(m, m->fnname[i]);
-			base[i] = k >= 0 && base[k] ? base[k] : add_name(bases, m->fnname[i]);
+			base[i] = k >= 0 && base[k] ? base[k] : take_name(bases, m->fnname[i], 1);
 		}
 }
 
@@ -288,17 +315,40 @@ void name_globals(Emitter *e)
 	e->ebase = xmalloc((size_t)n * sizeof *e->ebase);
 	entry_bases(&e->bases, m, e->ebase);
 	/* a kernel's fname is its per-thread function, NAME_thread, and a
-	 * backward kernel's NAME_backward_thread */
-	for (int i = 0; i < m->nfn; i++) {
-		if (m->fnkind[i] != FN_FUNC) {
-			Buf t = {0};
-			buf_printf(&t, "%s%s_thread", m->fnname[i], m->fnkind[i] == FN_BACKWARD ? "_backward" : "");
+	 * backward kernel's NAME_backward_thread: NULL, and no copy kept,
+	 * when that is its C name (fn_name makes it, is_thread knows it); a
+	 * func's name is the module's when that is its C name */
+	Buf t = {0};
+	for (e->named = 0; e->named < m->nfn; e->named++) {
+		int i = e->named;
+		t.n = 0;
+		buf_printf(&t, "%s%s", m->fnname[i],
+			   m->fnkind[i] == FN_FUNC       ? ""
+			   : m->fnkind[i] == FN_BACKWARD ? "_backward_thread"
+							 : "_thread");
+		Buf sp = {0};
+		c_spelling(&sp, t.p);
+		buf_putc(&sp, 0);
+		int plain = !strcmp(sp.p, t.p) && name_ok(e, t.p, 1);
+		buf_free(&sp);
+		if (plain && m->fnkind[i] != FN_FUNC)
+			e->fname[i] = NULL;
+		else if (plain)
+			e->fname[i] = take_name(&e->gnames, m->fnname[i], 1);
+		else
 			e->fname[i] = make_name(e, t.p, 1);
-			buf_free(&t);
-		} else {
-			e->fname[i] = make_name(e, m->fnname[i], 1);
-		}
 	}
+	buf_free(&t);
+}
+
+const char *fn_name(Emitter *e, int fi)
+{
+	if (e->fname[fi])
+		return e->fname[fi];
+	e->scratch.n = 0;
+	buf_printf(&e->scratch, "%s%s", e->m->fnname[fi],
+		   e->m->fnkind[fi] == FN_BACKWARD ? "_backward_thread" : "_thread");
+	return e->scratch.p;
 }
 
 static void local_name(Emitter *e, int val, const char *base) { e->v[val].name = make_name(e, base, 0); }

@@ -218,7 +218,7 @@ static void emit_effect(Emitter *e, const Inst *in, int depth)
 		}
 		indent(e, depth);
 		if (in->op == OP_CALL) {
-			buf_puts(&b, e->fname[in->callee]);
+			buf_puts(&b, fn_name(e, in->callee));
 		} else {
 			char name[96];
 			Type args[8];
