@@ -1365,6 +1365,13 @@ static void lower_def_of(Front *fr, int j, int k)
 	s->src = &fr->piece;
 	s->a = &fr->ast;
 	d->fn = -1;
+	if (!fr->whole) {
+		/* the body in an arena of its own; the name and signature stay
+		 * (an error from here on frees it: lower_one) */
+		fr->keep = m->arena;
+		memset(&m->arena, 0, sizeof m->arena);
+		m->fnarena = &fr->keep;
+	}
 	Type ty[MAXOPS];
 	int np = kid(d->node, 1) ? d->node->kid[1]->nkid : 0;
 	if (d->generic && !d->novl)
@@ -1376,12 +1383,6 @@ static void lower_def_of(Front *fr, int j, int k)
 		if (np > MAXOPS)
 			ERR(d->node, "'%s' has more than %d parameters", d->name, MAXOPS);
 		overload_types(s, d, d->node, k, ty);
-	}
-	if (!fr->whole) {
-		/* the body in an arena of its own; the name and signature stay */
-		fr->keep = m->arena;
-		memset(&m->arena, 0, sizeof m->arena);
-		m->fnarena = &fr->keep;
 	}
 	const char *name = d->overloaded ? overload_name(s, d) : d->name;
 	if (k >= 0 && !fr->only)
@@ -1539,12 +1540,14 @@ int instance(Sema *s, Node *e, int d, const Type *at, const char *const *an)
 	}
 	/* an error below: the caller's state back, and on to its handler */
 	jmp_buf here, *const outer = ks_recover;
-	volatile int k = -1, made = 0, inside = 0;
+	volatile int k = -1, made = 0, placed = -1, inside = 0;
 	if (setjmp(here)) {
 		ks_recover = outer;
 		g->node = NULL;
-		if (made)
+		if (made) /* being lowered */
 			ir_func_forget(m, fr->open[--fr->nopen]);
+		if (placed >= 0) /* lowered, placed, and not verified */
+			ir_func_forget(m, placed);
 		if (inside) {
 			instance_done(fr, &o);
 		} else {
@@ -1614,6 +1617,7 @@ int instance(Sema *s, Node *e, int d, const Type *at, const char *const *an)
 	fr->nopen--;
 	made = 0;
 	int at_fn = place_instance(fr);
+	placed = at_fn;
 	ir_verify_func(m, s->src, 1, at_fn);
 	if (!fr->whole) {
 		ir_print_func(fr->out, m, f);
