@@ -305,8 +305,6 @@ static int cmp_index(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Function fi: its structs' helpers, in the module's order, then its
- * code. */
 /* "line N", or "FILE line N" for a function of a module imported. */
 static void put_source_line(Emitter *e, const Func *f)
 {
@@ -316,6 +314,9 @@ static void put_source_line(Emitter *e, const Func *f)
 	}
 	fprintf(e->out, "line %d", f->loc.line);
 }
+
+/* Function fi: its structs' helpers, in the module's order, then its
+ * code. */
 
 void emit_func(Emitter *e, int fi)
 {

@@ -263,7 +263,8 @@ static const char *entry_base(NameSet *bases, const char *name)
 			break;
 		clash_suffix(&b, base, k);
 	}
-	const char *s = take_name(bases, strcmp(b.p, name) ? b.p : name, !strcmp(b.p, name));
+	int same = !strcmp(b.p, name); /* kept as the module's */
+	const char *s = take_name(bases, same ? name : b.p, same);
 	buf_free(&full);
 	buf_free(&b);
 	return s;

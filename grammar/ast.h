@@ -134,6 +134,8 @@ struct Module *ks_frontend(const Src *s, const char *kernel);
 typedef struct Piece {
 	long off;
 	int line0;
+	int displays; /* not the kernel language: parsed with list and dict
+	               * displays (Parse.displays; the first pass sets it) */
 } Piece;
 typedef struct Pieces {
 	Piece *v;

@@ -109,7 +109,7 @@ static void add(Pieces *pc, long off, int line0)
 		pc->cap = 2 * (pc->n + 2);
 		pc->v = xrealloc(pc->v, (size_t)pc->cap * sizeof *pc->v);
 	}
-	pc->v[pc->n++] = (Piece){off, line0};
+	pc->v[pc->n++] = (Piece){off, line0, 0};
 }
 
 /* Does the logical line l (at a statement's start) continue the
@@ -158,5 +158,5 @@ void pieces_scan(Pieces *pc, Lines *in)
 		}
 		len += (long)n;
 	}
-	pc->v[pc->n] = (Piece){in->off, line + 1};
+	pc->v[pc->n] = (Piece){in->off, line + 1, 0};
 }

@@ -138,7 +138,6 @@ typedef struct Scope {
 	Map typealias; /* name → Type */
 	Map modules;   /* name → file (Sema.scope): a module imported as a name */
 	const char *math_as, *np_as;
-	const char *path; /* the file */
 } Scope;
 
 /* A module constant's value: a Python number (py: an int, float or bool,

@@ -406,9 +406,6 @@ void memo_close(Sema *s, MemoScope m)
 	s->nmemo = m.n;
 }
 
-/* Do the arguments of call e, of types at (an: each one's keyword, or
- * NULL), fill the parameters of wp.func d: each once, of its type exactly,
- * the rest with defaults? */
 /* The types of call e's arguments, each evaluated (in the caller's memo
  * scope), and their keywords (NULL for a positional one); their count. */
 static int arg_types(Sema *s, Node *e, Type *at, const char **an)
@@ -427,6 +424,9 @@ static int arg_types(Sema *s, Node *e, Type *at, const char **an)
 /* Def c's IR function, or NULL (a generic's, or none yet). */
 static const Func *def_func(const Sema *s, int c) { return s->def[c].fn >= 0 ? s->m->fn[s->def[c].fn] : NULL; }
 
+/* Do the arguments of call e, of types at (an: each one's keyword, or
+ * NULL), fill the parameters of wp.func d: each once, of its type exactly,
+ * the rest with defaults? */
 static int overload_fits(Sema *s, const Node *e, int d, const Type *at, const char *const *an)
 {
 	const Func *g = def_func(s, d);
@@ -700,6 +700,33 @@ static int wp_call(Sema *s, Node *e, const char *name, Target *t, int want)
 	return -2;
 }
 
+/* A call of def d, named name at the call (a wp.func: its overload for
+ * the arguments, or its instance; a kernel is an error). */
+static int def_call(Sema *s, Node *e, int d, const char *name, Target *t, int want)
+{
+	if (s->def[d].kernel)
+		ERR(e, "kernels cannot be called from kernels or functions; use a wp.func");
+	if (s->def[d].failed)
+		ERR(e, "'%s' (line %d) does not compile", name, s->def[d].line);
+	MemoScope ms = memo_open(s);
+	int v = user_call(s, e, call_target(s, e, pick_overload(s, e, d)), t, want);
+	memo_close(s, ms);
+	return v;
+}
+
+/* A call of type ty, named name at the call (an alias or a struct): a
+ * conversion or a constructor; -2 for a type that cannot be called. */
+static int type_call(Sema *s, Node *e, const char *name, Type ty, Target *t)
+{
+	if (ty_is_scalar(ty) || ty == TY_BOOL)
+		return convert(s, e, name, ty, t);
+	if (ty_is_composite(ty))
+		return make(s, e, ty, t);
+	if (ty_is_struct(ty))
+		return struct_make(s, e, ty, t);
+	return -2;
+}
+
 /* A call: conversions, constructors, builtins and wp.funcs.  want: the
  * call must produce one value (else it is a statement). */
 int call(Sema *s, Node *e, Target *t, int want)
@@ -710,23 +737,11 @@ int call(Sema *s, Node *e, Target *t, int want)
 		int d = def_find(s, name);
 		if (map_get(&s->names, name) >= 0)
 			ERR(fn, "'%s' is a variable, not a function", name);
-		if (d >= 0 && s->def[d].kernel)
-			ERR(e, "kernels cannot be called from kernels or functions; use a wp.func");
-		if (d >= 0 && s->def[d].failed)
-			ERR(e, "'%s' (line %d) does not compile", name, s->def[d].line);
-		if (d >= 0) {
-			MemoScope ms = memo_open(s);
-			int v = user_call(s, e, call_target(s, e, pick_overload(s, e, d)), t, want);
-			memo_close(s, ms);
+		if (d >= 0)
+			return def_call(s, e, d, name, t, want);
+		int alias = map_get(&s->sc->typealias, name), v;
+		if (alias >= 0 && (v = type_call(s, e, name, (Type)alias, t)) != -2)
 			return v;
-		}
-		int alias = map_get(&s->sc->typealias, name);
-		if (alias >= 0 && (ty_is_scalar((Type)alias) || alias == TY_BOOL))
-			return convert(s, e, name, (Type)alias, t);
-		if (alias >= 0 && ty_is_composite((Type)alias))
-			return make(s, e, (Type)alias, t);
-		if (alias >= 0 && ty_is_struct((Type)alias))
-			return struct_make(s, e, (Type)alias, t);
 		if (!strcmp(name, "float"))
 			return convert(s, e, "float", TY_FLOAT, t);
 		if (!strcmp(name, "int"))
@@ -748,30 +763,19 @@ int call(Sema *s, Node *e, Target *t, int want)
 			skipped_use(s, fn, k);
 		/* a name the module does not bind is Warp's, as Warp looks it up:
 		 * min(a, b) is wp.min(a, b), vec3(x, y, z) is wp.vec3(...) */
-		int v = wp_call(s, e, name, t, want);
+		v = wp_call(s, e, name, t, want);
 		if (v != -2)
 			return v;
 		ERR(fn, "name '%s' is not defined", name);
 	}
 	int ma, mv;
 	if ((ma = module_attr(s, fn, &mv))) {
-		/* M.NAME(...): a func or a struct of module M */
-		if (ma == MA_DEF && s->def[mv].kernel)
-			ERR(e, "kernels cannot be called from kernels or functions; use a wp.func");
-		if (ma == MA_DEF && s->def[mv].failed)
-			ERR(e, "'%s' (line %d) does not compile", fn->name, s->def[mv].line);
-		if (ma == MA_DEF) {
-			MemoScope ms = memo_open(s);
-			int v = user_call(s, e, call_target(s, e, pick_overload(s, e, mv)), t, want);
-			memo_close(s, ms);
+		/* M.NAME(...): a func or a type of module M */
+		int v;
+		if (ma == MA_DEF)
+			return def_call(s, e, mv, fn->name, t, want);
+		if (ma == MA_TYPE && (v = type_call(s, e, fn->name, (Type)mv, t)) != -2)
 			return v;
-		}
-		if (ma == MA_TYPE && ty_is_struct((Type)mv))
-			return struct_make(s, e, (Type)mv, t);
-		if (ma == MA_TYPE && (ty_is_scalar((Type)mv) || mv == TY_BOOL))
-			return convert(s, e, fn->name, (Type)mv, t);
-		if (ma == MA_TYPE && ty_is_composite((Type)mv))
-			return make(s, e, (Type)mv, t);
 		if (ma == MA_HOST)
 			skipped_use(s, fn, mv);
 		if (ma == MA_NONE)

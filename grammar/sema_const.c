@@ -1,9 +1,10 @@
 /*
  * sema_const.c: module constants — an evaluator of the module-level
  * expressions Warp captures as constants: numbers, True and False, the
- * constants above, arithmetic, math.pi and the like, math and numpy
- * functions, min, max, abs, round, wp.constant(x), wp.float64(x),
- * wp.vec3(...).
+ * constants above, arithmetic, comparisons, and/or of bools, math.pi and
+ * the like, math and numpy functions, min, max, abs, round,
+ * wp.constant(x), wp.float64(x), wp.vec3(...).  wp.static(x) in a kernel
+ * is evaluated by it too (sema_expr.c).
  *
  * A Python number keeps Python's value and rules (ints exact, / true
  * division, // and % rounding toward minus infinity) until a function
@@ -237,10 +238,6 @@ static int const_call(Sema *s, Node *e, Const *c)
 	return 1;
 }
 
-/* Evaluate a module-level expression as Python would, where it is a
- * constant Warp captures: numbers, True/False, names of constants above,
- * arithmetic, math.pi and the like, wp.constant(...), wp.float64(...),
- * wp.vec3(...).  Returns 0 for anything else. */
 /* a < b, a == b, ... of Python numbers (no chain): a bool */
 static int const_compare(Sema *s, Node *e, Const *c)
 {
@@ -261,6 +258,11 @@ static int const_compare(Sema *s, Node *e, Const *c)
 	return 1;
 }
 
+/* Evaluate a module-level expression as Python would, where it is a
+ * constant Warp captures: numbers, True/False, names of constants above
+ * (M.NAME of a module imported as a name too), arithmetic, comparisons,
+ * and/or of bools, math.pi and the like, wp.constant(...),
+ * wp.float64(...), wp.vec3(...).  Returns 0 for anything else. */
 int const_eval(Sema *s, Node *e, Const *c)
 {
 	memset(c, 0, sizeof *c);

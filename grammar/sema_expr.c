@@ -122,10 +122,6 @@ int typed_literal(Sema *s, Node *n, Type ty)
 	return ir_const(s->m, s->f, ty, i, x);
 }
 
-static int const_value(Sema *s, Node *at, const Const *c);
-
-int const_of(Sema *s, Node *at, int k) { return const_value(s, at, &s->cval[k]); }
-
 /* A module constant read in a function: its value as IR. */
 static int const_value(Sema *s, Node *at, const Const *c)
 {
@@ -147,6 +143,8 @@ static int const_value(Sema *s, Node *at, const Const *c)
 	emit(s, at, OP_MAKE, &r, 1, a, n);
 	return r;
 }
+
+int const_of(Sema *s, Node *at, int k) { return const_value(s, at, &s->cval[k]); }
 
 /* The first name in e that is no module constant, or NULL. */
 static Node *runtime_name(Sema *s, Node *e)

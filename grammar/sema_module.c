@@ -29,10 +29,11 @@
  * has one, and a def is lowered in its file's), and binds the names
  * imported; `from . import mod` and `import pkg.mod as m` bind the module
  * itself, whose names M.NAME reads (module_attr); of such modules only
- * what the given file's defs call is lowered.  A generic wp.func (a parameter of type Any) is not lowered in
- * the second pass: a call lowers the instance for its argument types
- * (instance), inside the caller, whose state is kept meanwhile, and the
- * instance takes its place before the outermost function being lowered.
+ * what the given file's defs call is lowered.  A generic wp.func (a
+ * parameter of type Any) is not lowered in the second pass: a call lowers
+ * the instance for its argument types (instance), inside the caller,
+ * whose state is kept meanwhile, and the instance takes its place before
+ * the outermost function being lowered.
  */
 #include <setjmp.h>
 #include <stddef.h>
@@ -259,9 +260,9 @@ static void module_assign(Sema *s, Node *n)
 		ERR(lhs, "only 'NAME = value' is supported at module level");
 	if (!rhs)
 		ERR(n, "a module-level annotation needs a value");
-	if (displays(rhs))
-		ERR(displays(rhs), "%s are not supported in kernels",
-		    displays(rhs)->kind == N_LIST ? "lists" : "dicts and sets");
+	const Node *d = displays(rhs);
+	if (d)
+		ERR(d, "%s are not supported in kernels", d->kind == N_LIST ? "lists" : "dicts and sets");
 	if (reserved(lhs->name) || (s->sc->math_as && !strcmp(lhs->name, s->sc->math_as)) ||
 	    (s->sc->np_as && !strcmp(lhs->name, s->sc->np_as)))
 		ERR(lhs, "cannot assign to '%s' at module level", lhs->name);
@@ -300,8 +301,8 @@ typedef struct Front {
 	Module *m;
 	SrcFile **file; /* file[0]: the one given */
 	int nfile;
-	SrcFile *at;       /* the file whose pieces are read */
-	const char **path; /* kparse --path: where absolute imports are found */
+	SrcFile *at;             /* the file whose pieces are read */
+	const char *const *path; /* kparse --path: where absolute imports are found */
 	int npath;
 	Arena mod, ast;
 	Map names; /* the names calls use, interned in name[] */
@@ -624,11 +625,9 @@ static Node *parse_piece(Front *fr, int k)
 	s->caploopvar = 0;
 	s->memo = NULL;
 	s->capmemo = 0;
-	const Src *src = load_piece(fr, k);
+	load_piece(fr, k);
 	fr->parsed = k;
-	int skip;
-	const char *e = src->text + src->len;
-	fr->p.displays = host_piece_kind(host_first_code(src->text, e, &skip), e) != P_KERNEL;
+	fr->p.displays = fr->at->pc.v[k].displays;
 	ks_parse(&fr->p, &fr->piece, &fr->ast);
 	return fr->p.module;
 }
@@ -901,7 +900,6 @@ static SrcFile *read_module(Front *fr, const char *path, const Node *at)
 		ERR(at, "more than 1024 modules imported");
 	SrcFile *was = fr->at, *const f = add_file(fr);
 	lines_open(&f->in, path);
-	f->sc.path = f->in.name;
 	/* an error that gets out of its pieces leaves the file at hand as it
 	 * was */
 	jmp_buf here, *const outer = ks_recover;
@@ -1114,6 +1112,7 @@ static void read_file(Front *fr)
 		int kind = host_piece_kind(at.l, at.e);
 		if (kind == P_BLANK)
 			continue;
+		fr->at->pc.v[k].displays = kind != P_KERNEL;
 		at.line = piece->line0 + skip;
 		at.strict = kind == P_KERNEL || k == fr->at->pc.rest;
 		if (fr->only && kind == P_KERNEL && k != fr->at->pc.rest) {
@@ -1669,11 +1668,10 @@ int ks_frontend_file(const char *path, const char *outpath, int keep_going, cons
 	Module *m = ir_module_new();
 	front_init(&fr, m);
 	fr.keep_going = keep_going;
-	fr.path = (const char **)dirs;
+	fr.path = dirs;
 	fr.npath = ndirs;
 	SrcFile *f0 = add_file(&fr);
 	lines_open(&f0->in, path);
-	f0->sc.path = f0->in.name;
 	use_file(&fr, f0);
 	m->source = arena_strdup(&m->arena, f0->in.name);
 	first_pass(&fr);
@@ -1713,7 +1711,6 @@ Module *ks_frontend(const Src *src, const char *kernel)
 	fr.only = kernel;
 	SrcFile *f0 = add_file(&fr);
 	lines_mem(&f0->in, src->name ? src->name : "<stdin>", src->text, src->len);
-	f0->sc.path = f0->in.name;
 	use_file(&fr, f0);
 	if (src->name)
 		m->source = arena_strdup(&m->arena, src->name);
