@@ -731,6 +731,8 @@ static void fwd_seq(Opt *O, const Block *b, int rw, Block *out)
 static void fwd_block(Opt *O, Block *b, int rw)
 {
 	Block out = {0};
+	if (rw) /* room for what is usually there after */
+		arena_extend(&O->m->arena, (void **)&out.v, &out.cap, b->n, sizeof *out.v);
 	fwd_seq(O, b, rw, &out);
 	if (rw)
 		*b = out;

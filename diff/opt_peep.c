@@ -349,6 +349,9 @@ static void cse_block(Opt *O, Block *b, Defs *d, int *to)
 		int t = in->res[0];
 		for (int j = 0; j < i; j++) {
 			const Inst *p = &b->v[j];
+			/* what equiv asks first, asked here at no cost */
+			if (p->op != in->op || p->callee != in->callee || p->narg != in->narg)
+				continue;
 			if (p->nres != 1 || V(O, p->res[0])->kind != VK_TEMP || to[p->res[0]] >= 0)
 				continue;
 			int u = p->res[0];

@@ -114,7 +114,7 @@ int is_init(const Opt *O, const Inst *in)
 
 Inst *append(Opt *O, Block *out, const Inst *in)
 {
-	arena_grow(&O->m->arena, (void **)&out->v, &out->cap, out->n + 1, sizeof *out->v);
+	arena_extend(&O->m->arena, (void **)&out->v, &out->cap, out->n + 1, sizeof *out->v);
 	out->v[out->n] = *in;
 	return &out->v[out->n++];
 }

@@ -59,9 +59,13 @@ void mark_deriv(D *d, int n0)
 /* A new variable named after base, zeroed at the top unless noinit. */
 int fresh_named(D *d, const char *base, Type t, int noinit)
 {
-	char buf[160];
+	char buf[160], head[121], num[24];
+	size_t n = strnlen(base, sizeof head - 1);
+	memcpy(head, base, n);
+	head[n] = 0;
+	num[sizeof num - 1] = 0;
 	do
-		snprintf(buf, sizeof buf, "%.120s_%d", base, ++d->nname);
+		ks_join(buf, sizeof buf, head, "_", ks_dec(num + sizeof num - 1, ++d->nname), NULL);
 	while (name_taken(d->g, buf));
 	int id = ir_var(d->m, d->g, buf, t);
 	note(d, id, arena_strdup(d->a, base), 0);
@@ -121,7 +125,7 @@ int adjof(D *d, int id)
 		 * adj_t for a temp's */
 		char buf[140];
 		const char *b = id < d->capinfo && d->vbase[id] ? d->vbase[id] : v->name;
-		snprintf(buf, sizeof buf, "adj_%.120s", b ? b : "t");
+		ks_join(buf, sizeof "adj_" + 120, "adj_", b ? b : "t", NULL);
 		d->adj[id] = fresh_named(d, buf, v->ty, 0);
 		int src = (vflags(d, id) & DV_SOURCE) || v->kind == VK_PARAM;
 		note(d, d->adj[id], NULL, DV_DERIV | (src ? DV_SOURCE : 0));

@@ -38,6 +38,8 @@ typedef struct IInfo {
 	const Inst *in;
 	const Block *b;
 	int idx; /* index in b */
+	int sib; /* the id of the next instruction of b, or -1 */
+	int fx;  /* its memory effects (inst_fx) */
 	int dead;
 	int root;      /* folded into this instruction id, or -1 */
 	unsigned mark; /* fold_block: in the trees at hand when == Emitter.gen */

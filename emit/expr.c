@@ -199,10 +199,10 @@ static void put_vop(Emitter *e, Buf *b, const char *op, const Inst *in, int ntyp
 {
 	char name[96];
 	if (ntypes == 1)
-		snprintf(name, sizeof name, "ks_%s_%s", op, ty_name(vty(e, in->arg[0])));
+		ks_join(name, sizeof name, "ks_", op, "_", ty_name(vty(e, in->arg[0])), NULL);
 	else
-		snprintf(name, sizeof name, "ks_%s_%s_%s", op, ty_name(vty(e, in->arg[0])),
-			 ty_name(vty(e, in->arg[1])));
+		ks_join(name, sizeof name, "ks_", op, "_", ty_name(vty(e, in->arg[0])), "_",
+			ty_name(vty(e, in->arg[1])), NULL);
 	put_call(e, b, name, in, 0);
 }
 

@@ -22,8 +22,8 @@ static int reads_val(const Inst *in, int val)
 }
 
 /* Would evaluating node n after instruction k, rather than before it,
- * change anything? */
-static int interferes(const Emitter *e, const Inst *n, const Inst *k)
+ * change anything?  (fn, fk: their effects.) */
+static int interferes(const Emitter *e, const Inst *n, int fn, const Inst *k, int fk)
 {
 	if (ir_op_control(k->op))
 		return 1;
@@ -32,7 +32,6 @@ static int interferes(const Emitter *e, const Inst *n, const Inst *k)
 		if ((kind == VK_VAR || kind == VK_PARAM) && reads_val(n, k->res[r]))
 			return 1;
 	}
-	int fn = inst_fx(e, n), fk = inst_fx(e, k);
 	if ((fn & FX_READ) && (fk & FX_WRITE))
 		return 1;
 	if ((fn & FX_WRITE) && fk)
@@ -104,13 +103,16 @@ static void add_tree(Emitter *e, int id)
 	}
 }
 
-static void fold_block(Emitter *e, const Block *b)
+/* Fold in block b, whose first instruction has id first. */
+static void fold_block(Emitter *e, const Block *b, int first)
 {
-	for (int j = 0; j < b->n; j++) {
+	for (int j = 0, J = first; j < b->n; j++, J = e->ii[J].sib) {
 		const Inst *jn = &b->v[j];
-		int J = inst_id(e, jn);
-		fold_block(e, &jn->body);
-		fold_block(e, &jn->els);
+		/* the first instruction of a block nested in jn comes right
+		 * after jn, those of its else after the last of its body */
+		fold_block(e, &jn->body, J + 1);
+		if (jn->els.n)
+			fold_block(e, &jn->els, jn->body.n ? inst_id(e, &jn->els.v[0]) : J + 1);
 		if (e->ii[J].dead)
 			continue;
 		for (int p = 0; p < jn->narg; p++) {
@@ -138,7 +140,7 @@ static void fold_block(Emitter *e, const Block *b)
 				if (e->ii[A].b != b || a > i0)
 					continue;
 				const Inst *an = &b->v[a];
-				int fx = inst_fx(e, an);
+				int fx = e->ii[A].fx;
 				if (sk == 1 && (fx & FX_WRITE))
 					ok = 0;
 				if (sk == 2) {
@@ -151,11 +153,11 @@ static void fold_block(Emitter *e, const Block *b)
 							ok = 0;
 					}
 				}
-				for (int k = a + 1; k < j && ok; k++) {
-					const IInfo *kx = &e->ii[inst_id(e, &b->v[k])];
+				for (int k = a + 1, K = e->ii[A].sib; k < j && ok; k++, K = e->ii[K].sib) {
+					const IInfo *kx = &e->ii[K];
 					if (kx->dead || kx->mark == e->gen)
 						continue;
-					if (interferes(e, an, &b->v[k]))
+					if (interferes(e, an, fx, kx->in, kx->fx))
 						ok = 0;
 				}
 			}
@@ -167,7 +169,7 @@ static void fold_block(Emitter *e, const Block *b)
 				const IInfo *ax = &e->ii[A];
 				if (ax->b != b || ax->idx >= j || ax->dead || A == J)
 					continue;
-				int fx = inst_fx(e, ax->in);
+				int fx = ax->fx;
 				nw += (fx & FX_WRITE) != 0;
 				nr += fx == FX_READ;
 			}
@@ -182,5 +184,6 @@ static void fold_block(Emitter *e, const Block *b)
 void fold_temps(Emitter *e, const Func *f)
 {
 	e->tree = xrealloc(e->tree, (size_t)(e->ninst + 1) * sizeof *e->tree);
-	fold_block(e, &f->body);
+	if (f->body.n)
+		fold_block(e, &f->body, 0);
 }

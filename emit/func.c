@@ -434,7 +434,7 @@ void emit_entry(Emitter *e, int fi)
 	const uint8_t *skip = f->backward ? e->unread[fi] : NULL;
 	for (int i = 0; i < f->nparam; i++)
 		if (!(skip && skip[i]))
-			buf_printf(&a, ", %s", e->v[f->param[i]].name);
+			buf_cat(&a, ", ", e->v[f->param[i]].name, NULL);
 	const char *dir = f->backward ? "backward" : "forward";
 	if (r == 1) {
 		buf_puts(&d, "int dim");

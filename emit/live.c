@@ -1,7 +1,8 @@
 /*
  * live.c: the emitter's view of a function's instructions, and its first
  * pass, liveness.  Every instruction of the tree gets an id (number_insts:
- * tree order, an IInfo each, an Inst* -> id hash for inst_id) and the
+ * tree order, an IInfo each, an Inst* -> id hash for inst_id, and the
+ * next of its block's for a walk along a block) and the
  * memory effects it has (inst_fx: FX_READ, FX_WRITE; a call has its
  * callee's, which emit_next notes for each function as it comes:
  * ir/calls.h).
@@ -45,14 +46,17 @@ static void number_block(Emitter *e, const Block *b)
 			e->capinst = e->capinst ? 2 * e->capinst : 64;
 			e->ii = xrealloc(e->ii, (size_t)e->capinst * sizeof *e->ii);
 		}
-		IInfo *x = &e->ii[e->ninst++];
+		int id = e->ninst++;
+		IInfo *x = &e->ii[id];
 		memset(x, 0, sizeof *x);
 		x->in = &b->v[i];
 		x->b = b;
 		x->idx = i;
+		x->fx = inst_fx(e, x->in);
 		x->root = -1;
 		number_block(e, &b->v[i].body);
 		number_block(e, &b->v[i].els);
+		e->ii[id].sib = i + 1 < b->n ? e->ninst : -1;
 	}
 }
 

@@ -255,7 +255,7 @@ static const char *entry_base(NameSet *bases, const char *name)
 		size_t i = 0;
 		for (; i < KS_NELEM(entry_sfx); i++) {
 			full.n = 0;
-			buf_printf(&full, "%s%s", b.p, entry_sfx[i]);
+			buf_cat(&full, b.p, entry_sfx[i], NULL);
 			if (strstr(full.p, "__") || is_entry(bases, full.p))
 				break;
 		}
@@ -323,10 +323,11 @@ void name_globals(Emitter *e)
 	for (e->named = 0; e->named < m->nfn; e->named++) {
 		int i = e->named;
 		t.n = 0;
-		buf_printf(&t, "%s%s", m->fnname[i],
-			   m->fnkind[i] == FN_FUNC       ? ""
-			   : m->fnkind[i] == FN_BACKWARD ? "_backward_thread"
-							 : "_thread");
+		buf_cat(&t, m->fnname[i],
+			m->fnkind[i] == FN_FUNC       ? ""
+			: m->fnkind[i] == FN_BACKWARD ? "_backward_thread"
+						      : "_thread",
+			NULL);
 		Buf sp = {0};
 		c_spelling(&sp, t.p);
 		buf_putc(&sp, 0);
@@ -347,8 +348,8 @@ const char *fn_name(Emitter *e, int fi)
 	if (e->fname[fi])
 		return e->fname[fi];
 	e->scratch.n = 0;
-	buf_printf(&e->scratch, "%s%s", e->m->fnname[fi],
-		   e->m->fnkind[fi] == FN_BACKWARD ? "_backward_thread" : "_thread");
+	buf_cat(&e->scratch, e->m->fnname[fi], e->m->fnkind[fi] == FN_BACKWARD ? "_backward_thread" : "_thread",
+		NULL);
 	return e->scratch.p;
 }
 
@@ -358,19 +359,22 @@ static void local_name(Emitter *e, int val, const char *base) { e->v[val].name =
 static void temp_name(Emitter *e, int val, int *counter)
 {
 	const Inst *in = e->v[val].def >= 0 ? e->ii[e->v[val].def].in : NULL;
-	char base[300];
+	char base[300], num[24];
 	base[0] = 0;
+	num[sizeof num - 1] = 0;
 	if (in && in->op == OP_LOAD && e->v[in->arg[0]].name) {
 		const Value *iv = &e->f->val[in->arg[1]];
 		if (iv->kind == VK_PARAM || iv->kind == VK_VAR)
-			snprintf(base, sizeof base, "%s_%s", e->v[in->arg[0]].name, e->v[in->arg[1]].name);
+			ks_join(base, sizeof base, e->v[in->arg[0]].name, "_", e->v[in->arg[1]].name, NULL);
 		else if (iv->kind == VK_CONST)
-			snprintf(base, sizeof base, "%s_%d", e->v[in->arg[0]].name, (int)iv->k.i);
+			ks_join(base, sizeof base, e->v[in->arg[0]].name, "_",
+				ks_dec(num + sizeof num - 1, (int)iv->k.i), NULL);
 	} else if (in && in->op == OP_EXTRACT && in->narg == 2 && ty_is_vec(vty(e, in->arg[0])) &&
 		   e->f->val[in->arg[1]].kind == VK_CONST && e->v[in->arg[0]].name) {
 		int k = e->f->val[in->arg[1]].k.i;
 		if (k >= 0 && k < 4)
-			snprintf(base, sizeof base, "%s_%c", e->v[in->arg[0]].name, "xyzw"[k]);
+			ks_join(base, sizeof base, e->v[in->arg[0]].name,
+				(const char *[]){"_x", "_y", "_z", "_w"}[k], NULL);
 	}
 	if (in && is_draw(in) && val == in->res[1])
 		snprintf(base, sizeof base, "state");
@@ -383,7 +387,7 @@ static void temp_name(Emitter *e, int val, int *counter)
 		return;
 	}
 	do
-		snprintf(base, sizeof base, "t%d", (*counter)++);
+		ks_join(base, sizeof base, "t", ks_dec(num + sizeof num - 1, (*counter)++), NULL);
 	while (!name_ok(e, base, 0));
 	local_name(e, val, base);
 }

@@ -71,7 +71,7 @@ const char *ctype(Type t)
 	if (ty_is_struct(e))
 		return ty_name(e);
 	char *b = buf[k++ & 3];
-	snprintf(b, sizeof buf[0], "ks_%s", ty_name(e));
+	ks_join(b, sizeof buf[0], "ks_", ty_name(e), NULL);
 	return b;
 }
 
@@ -84,7 +84,7 @@ const char *local_ctype(Type t)
 	if (!ty_is_array(t))
 		return ctype(t);
 	char *b = buf[k++ & 3];
-	snprintf(b, sizeof buf[0], "ks_array_%s", ty_name(ty_elem(t)));
+	ks_join(b, sizeof buf[0], "ks_array_", ty_name(ty_elem(t)), NULL);
 	return b;
 }
 
@@ -102,9 +102,9 @@ void param_ctype(Buf *b, const Module *m, const Func *f, int i)
 {
 	Type t = f->val[f->param[i]].ty;
 	if (param_view(m, f, i))
-		buf_printf(b, "ks_array_%s", ty_name(ty_elem(t)));
+		buf_cat(b, "ks_array_", ty_name(ty_elem(t)), NULL);
 	else
-		buf_printf(b, "%s%s", ctype(t), ty_is_array(t) ? " *" : "");
+		buf_cat(b, ctype(t), ty_is_array(t) ? " *" : "", NULL);
 }
 
 const char *emit_ctype(Type t) { return ctype(t); }
@@ -137,6 +137,6 @@ const char *zero_of(const Emitter *e, Type t)
 	/* clang-format on */
 	if (ty_is_int(t))
 		return "0";
-	snprintf(buf, sizeof buf, "ks_zero_%s()", ty_name(t));
+	ks_join(buf, sizeof buf, "ks_zero_", ty_name(t), "()", NULL);
 	return buf;
 }

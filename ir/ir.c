@@ -484,7 +484,7 @@ void ir_builtin_cname(int row, const Type *args, char *out, size_t n)
 {
 	const BuiltinInfo *b = &ir_builtins[row];
 	if (!b->args[0]) {
-		snprintf(out, n, "ks_%s", b->name);
+		ks_join(out, n, "ks_", b->name, NULL);
 		return;
 	}
 	if (b->flags & BF_OWN_NAME || b->flags & BF_STATE) {
@@ -502,10 +502,10 @@ void ir_builtin_cname(int row, const Type *args, char *out, size_t n)
 	/* a number by a vector or matrix (div_approx(s, v)) is not the
 	 * number by a number: both types name it */
 	if (ty_is_scalar(t) && ir_builtin_arity(row) >= 2 && ty_is_composite(args[1])) {
-		snprintf(out, n, "ks_%s_%s_%s", name, ty_name(t), ty_name(args[1]));
+		ks_join(out, n, "ks_", name, "_", ty_name(t), "_", ty_name(args[1]), NULL);
 		return;
 	}
-	snprintf(out, n, "ks_%s_%s", name, ty_name(t));
+	ks_join(out, n, "ks_", name, "_", ty_name(t), NULL);
 }
 
 /* ---- opcode typing --------------------------------------------------------- */
@@ -710,7 +710,7 @@ void ir_const_text(char *out, size_t n, const Value *v)
 	char num[64], *p = num + sizeof num;
 	*--p = 0;
 	if (v->ty == TY_BOOL) {
-		snprintf(out, n, "%s", v->k.i ? "true" : "false");
+		ks_join(out, n, v->k.i ? "true" : "false", NULL);
 		return;
 	}
 	if (ty_is_float(v->ty)) {
@@ -727,9 +727,9 @@ void ir_const_text(char *out, size_t n, const Value *v)
 			*--p = '-';
 	}
 	if (v->ty == TY_INT || v->ty == TY_FLOAT)
-		snprintf(out, n, "%s", p);
+		ks_join(out, n, p, NULL);
 	else
-		snprintf(out, n, "%s:%s", p, ty_name(v->ty));
+		ks_join(out, n, p, ":", ty_name(v->ty), NULL);
 }
 
 /* ---- building ------------------------------------------------------------- */
@@ -1072,21 +1072,17 @@ Inst *ir_emit(Module *m, Block *b, int op, const int32_t *res, int nres, const i
 {
 	if (nres > 255 || narg > 255)
 		ks_fatal("instruction with too many operands");
-	arena_grow(&m->arena, (void **)&b->v, &b->cap, b->n + 1, sizeof *b->v);
+	arena_extend(&m->arena, (void **)&b->v, &b->cap, b->n + 1, sizeof *b->v);
 	Inst *in = &b->v[b->n++];
 	memset(in, 0, sizeof *in);
 	in->op = (uint16_t)op;
 	in->callee = -1;
 	in->nres = (uint8_t)nres;
 	in->narg = (uint8_t)narg;
-	if (nres) {
-		in->res = arena_alloc(&m->arena, (size_t)nres * sizeof *in->res);
-		memcpy(in->res, res, (size_t)nres * sizeof *res);
-	}
-	if (narg) {
-		in->arg = arena_alloc(&m->arena, (size_t)narg * sizeof *in->arg);
-		memcpy(in->arg, arg, (size_t)narg * sizeof *arg);
-	}
+	if (nres)
+		in->res = arena_dup(&m->arena, res, (size_t)nres * sizeof *res);
+	if (narg)
+		in->arg = arena_dup(&m->arena, arg, (size_t)narg * sizeof *arg);
 	in->loc = loc;
 	return in;
 }

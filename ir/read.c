@@ -53,6 +53,9 @@ typedef struct Reader {
 	int tabcap;
 	int nnamed;
 	int depth;
+	const char *last_type; /* the type parse_type read last: its text, */
+	int last_n;            /* its length */
+	Type last_ty;          /* and what it is */
 } Reader;
 
 KS_PRINTF(3, 4) KS_NORETURN static void rerror(Reader *r, const Tok *t, const char *fmt, ...)
@@ -62,30 +65,34 @@ KS_PRINTF(3, 4) KS_NORETURN static void rerror(Reader *r, const Tok *t, const ch
 	ks_verror_at(r->src, t->line, t->col, fmt, ap);
 }
 
-static int is_ident(int c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
+/* The classes of a byte the tokenizer asks about, one lookup each. */
+enum { C_SPACE = 1, C_IDENT = 2, C_DIGIT = 4, C_PUNCT = 8 };
 
-static int is_digit(int c) { return c >= '0' && c <= '9'; }
+static uint8_t byte_class[256];
 
-/* one of ( ) { } , : = ! [ ] */
-static int is_punct_char(int c)
+/* Fill byte_class, once (each read begins here). */
+static void classes(void)
 {
-	/* clang-format off */
-	switch (c) {
-	case '(': case ')': case '{': case '}': case ',': case ':': case '=': case '!': case '[': case ']':
-		return 1;
+	if (byte_class['_'])
+		return;
+	for (int c = 0; c < 256; c++) {
+		int alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+		int digit = c >= '0' && c <= '9';
+		byte_class[c] = (uint8_t)((alpha || digit ? C_IDENT : 0) | (digit ? C_DIGIT : 0) |
+					  (c && strchr(" \t\r", c) ? C_SPACE : 0) |
+					  (c && strchr("(){},:=![]", c) ? C_PUNCT : 0));
 	}
-	/* clang-format on */
-	return 0;
 }
+
+static int is_ident(int c) { return byte_class[c] & C_IDENT; }
+static int is_digit(int c) { return byte_class[c] & C_DIGIT; }
+static int is_punct_char(int c) { return byte_class[c] & C_PUNCT; }
 
 /* Scan the next token into r->tok. */
 static void next(Reader *r)
 {
 	const char *p = r->p;
-	while (p < r->end && (*p == ' ' || *p == '\t' || *p == '\r'))
+	while (p < r->end && (byte_class[(unsigned char)*p] & C_SPACE))
 		p++;
 	if (p < r->end && *p == '#')
 		while (p < r->end && *p != '\n')
@@ -214,23 +221,25 @@ static void skip_nl(Reader *r)
 
 static long parse_long(Reader *r, const Tok *t, long lo, long hi)
 {
+	/* the common case, -?[0-9]{1,18}, read in place */
+	int neg = t->n > 0 && t->p[0] == '-', nd = t->n - neg;
+	const char *d = t->p + neg;
+	long u = 0;
+	int k = 0;
+	while (k < nd && k < 18 && is_digit((unsigned char)d[k]))
+		u = 10 * u + (d[k++] - '0');
 	char buf[32];
 	if (t->n >= (int)sizeof buf)
 		rerror(r, t, "integer out of range");
+	if (nd && k == nd) {
+		long v = neg ? -u : u;
+		if (v >= lo && v <= hi)
+			return v;
+	}
 	memcpy(buf, t->p, (size_t)t->n);
 	buf[t->n] = 0;
-	/* the common case, -?[0-9]{1,18}, without strtol */
-	const char *d = buf + (buf[0] == '-');
-	int nd = 0;
-	long u = 0;
-	while (is_digit((unsigned char)d[nd]) && nd < 18)
-		u = 10 * u + (d[nd++] - '0');
-	if (nd && !d[nd]) {
-		long v = buf[0] == '-' ? -u : u;
-		if (v < lo || v > hi)
-			rerror(r, t, "integer %s out of range", buf);
-		return v;
-	}
+	if (nd && k == nd)
+		rerror(r, t, "integer %s out of range", buf);
 	errno = 0;
 	char *e;
 	long v = strtol(buf, &e, 10);
@@ -268,7 +277,16 @@ static Type parse_type(Reader *r)
 	if (t.kind != T_IDENT)
 		rerror(r, &t, "expected a type, found %s", tok_desc(&t, buf, sizeof buf));
 	next(r);
-	Type ty = ty_parse(t.p, (size_t)t.n);
+	/* a function names a few types many times: the last is kept */
+	Type ty;
+	if (t.n == r->last_n && !memcmp(t.p, r->last_type, (size_t)t.n)) {
+		ty = r->last_ty;
+	} else {
+		ty = ty_parse(t.p, (size_t)t.n);
+		r->last_type = t.p;
+		r->last_n = t.n;
+		r->last_ty = ty;
+	}
 	if (ty == TY_VOID)
 		rerror(r, &t, "unknown type '%.*s'", t.n > 40 ? 40 : t.n, t.p);
 	if (is_punct(r, '[')) {
@@ -288,15 +306,19 @@ static Type parse_type(Reader *r)
 
 /* ---- the per-function name table ------------------------------------------ */
 
-static uint32_t name_hash(const char *s, int n) { return (uint32_t)ks_hash64(s, (size_t)n, 0); }
-
-static const char *value_key(const Value *v, char *buf, size_t n)
+/* The table's hash of a variable's name, and of a temp's number. */
+static uint32_t name_hash(const char *s, int n)
 {
-	if (v->name)
-		return v->name;
-	/* "%d" of the temp's number */
-	buf[n - 1] = 0;
-	return ks_dec(buf + n - 1, (int)v->num);
+	uint32_t h = 2166136261u;
+	for (int i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h ^ (h >> 15);
+}
+
+static uint32_t num_hash(long num)
+{
+	uint32_t h = (uint32_t)num * 0x9E3779B1u;
+	return h ^ (h >> 16);
 }
 
 /* Find %NAME in the current function: value id, or -1.  A temp's name
@@ -313,7 +335,7 @@ static int lookup(Reader *r, const char *s, int n)
 		if (n > 1 && s[0] == '0')
 			num = -1; /* "007" is no temp's name */
 	}
-	for (uint32_t h = name_hash(s, n);; h++) {
+	for (uint32_t h = is_digit((unsigned char)s[0]) ? num_hash(num) : name_hash(s, n);; h++) {
 		int32_t e = r->tab[h & (uint32_t)(r->tabcap - 1)];
 		if (!e)
 			return -1;
@@ -338,9 +360,8 @@ static void tab_rehash(Reader *r)
 
 static void tab_insert(Reader *r, int id)
 {
-	char buf[16];
-	const char *k = value_key(&r->f->val[id], buf, sizeof buf);
-	for (uint32_t h = name_hash(k, (int)strlen(k));; h++) {
+	const Value *v = &r->f->val[id];
+	for (uint32_t h = v->name ? name_hash(v->name, (int)strlen(v->name)) : num_hash(v->num);; h++) {
 		int32_t *e = &r->tab[h & (uint32_t)(r->tabcap - 1)];
 		if (!*e) {
 			*e = id + 1;
@@ -614,6 +635,20 @@ static int find_op(const Tok *t)
 	return -1;
 }
 
+/* Is opcode op's spelling a builtin's name too (mod, invert)?  A table
+ * made on first use. */
+static int op_is_builtin_name(int op)
+{
+	static uint8_t known[OP_COUNT];
+	static int ready;
+	if (!ready) {
+		for (int k = 0; k < OP_COUNT; k++)
+			known[k] = *ir_ops[k].name && ir_builtin_known(ir_ops[k].name);
+		ready = 1;
+	}
+	return known[op];
+}
+
 /* simple := [def {',' def} '='] OP [operand {',' operand}] loc
  * OP is an opcode, a builtin name, or 'call' '@' NAME. */
 static void parse_simple(Reader *r, Block *b)
@@ -656,9 +691,13 @@ static void parse_simple(Reader *r, Block *b)
 		if (!r->m->fn[callee])
 			rerror(r, &first, "'%s' calls '%s', which is defined below it", r->f->name, name);
 		next(r);
-	} else if (op < 0) {
-		char name[64];
-		snprintf(name, sizeof name, "%.*s", opt.n > 40 ? 40 : opt.n, opt.p);
+	}
+	/* the operation's name, cut to 40 bytes for the messages below */
+	char name[41];
+	int nlen = opt.n > 40 ? 40 : opt.n;
+	memcpy(name, opt.p, (size_t)nlen);
+	name[nlen] = 0;
+	if (op < 0) {
 		if (!ir_builtin_known(name))
 			rerror(r, &opt, "unknown operation '%s'", name);
 		op = OP_BUILTIN;
@@ -709,14 +748,12 @@ static void parse_simple(Reader *r, Block *b)
 			next(r);
 		}
 	}
-	char name[64];
 	Type ty[256], rt;
-	snprintf(name, sizeof name, "%.*s", opt.n > 40 ? 40 : opt.n, opt.p);
 	for (int i = 0; i < narg; i++)
 		ty[i] = r->f->val[arg[i]].ty;
 	/* mod and invert are opcodes on numbers and builtins (wp.mod,
 	 * wp.invert) on vectors: the name is the opcode where it types */
-	if (op != OP_BUILTIN && ir_builtin_known(name) && ir_op_type(op, ty, narg, TY_VOID) == TY_VOID)
+	if (op != OP_BUILTIN && op_is_builtin_name(op) && ir_op_type(op, ty, narg, TY_VOID) == TY_VOID)
 		op = OP_BUILTIN;
 	if (op == OP_BUILTIN) {
 		callee = ir_builtin_resolve_ir(name, ty, narg, &rt);
@@ -1016,6 +1053,7 @@ static void expect_func(Reader *r)
 
 void ir_read_head(Module *m, const Src *s)
 {
+	classes();
 	Reader r = {0};
 	r.src = s;
 	r.m = m;
@@ -1029,6 +1067,7 @@ void ir_read_head(Module *m, const Src *s)
 
 void ir_read_func(Module *m, const Src *s, int index)
 {
+	classes();
 	Reader r = {0};
 	r.src = s;
 	r.m = m;

@@ -76,6 +76,8 @@ void *arena_alloc(Arena *a, size_t n)
 	return p;
 }
 
+void *arena_dup(Arena *a, const void *p, size_t n) { return memcpy(arena_take(a, n), p, n); }
+
 char *arena_strndup(Arena *a, const char *s, size_t n)
 {
 	char *p = arena_alloc(a, n + 1);
@@ -101,6 +103,23 @@ void arena_grow(Arena *a, void **p, int *cap, int need, size_t elem)
 	if (*cap)
 		memcpy(np, *p, (size_t)*cap * elem);
 	memset(np + (size_t)*cap * elem, 0, (size_t)(ncap - *cap) * elem);
+	*p = np;
+	*cap = ncap;
+}
+
+void arena_extend(Arena *a, void **p, int *cap, int need, size_t elem)
+{
+	if (need <= *cap)
+		return;
+	int ncap = *cap ? *cap : 8;
+	while (ncap < need) {
+		if (ncap > (1 << 28))
+			ks_fatal("array too large");
+		ncap *= 2;
+	}
+	char *np = arena_take(a, (size_t)ncap * elem);
+	if (*cap)
+		memcpy(np, *p, (size_t)*cap * elem);
 	*p = np;
 	*cap = ncap;
 }

@@ -5,7 +5,7 @@
 
 #include "ks.h"
 
-static void reserve(Buf *b, size_t extra)
+void buf_reserve(Buf *b, size_t extra)
 {
 	if (b->n + extra + 1 <= b->cap)
 		return;
@@ -16,22 +16,6 @@ static void reserve(Buf *b, size_t extra)
 	b->cap = cap;
 }
 
-void buf_put(Buf *b, const char *s, size_t n)
-{
-	reserve(b, n);
-	memcpy(b->p + b->n, s, n);
-	b->n += n;
-	b->p[b->n] = 0;
-}
-
-void buf_puts(Buf *b, const char *s) { buf_put(b, s, strlen(s)); }
-
-void buf_putc(Buf *b, int c)
-{
-	char ch = (char)c;
-	buf_put(b, &ch, 1);
-}
-
 void buf_printf(Buf *b, const char *fmt, ...)
 {
 	va_list ap;
@@ -40,11 +24,20 @@ void buf_printf(Buf *b, const char *fmt, ...)
 	va_end(ap);
 	if (n < 0)
 		return;
-	reserve(b, (size_t)n);
+	buf_reserve(b, (size_t)n);
 	va_start(ap, fmt);
 	vsnprintf(b->p + b->n, (size_t)n + 1, fmt, ap);
 	va_end(ap);
 	b->n += (size_t)n;
+}
+
+void buf_cat(Buf *b, ...)
+{
+	va_list ap;
+	va_start(ap, b);
+	for (const char *s = va_arg(ap, const char *); s; s = va_arg(ap, const char *))
+		buf_put(b, s, strlen(s));
+	va_end(ap);
 }
 
 void buf_free(Buf *b)

@@ -19,13 +19,16 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #if defined(__GNUC__)
 #define KS_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #define KS_NORETURN __attribute__((noreturn))
+#define KS_SENTINEL __attribute__((sentinel))
 #else
 #define KS_PRINTF(a, b)
 #define KS_NORETURN
+#define KS_SENTINEL
 #endif
 
 #define KS_NELEM(a) (sizeof(a) / sizeof((a)[0]))
@@ -57,9 +60,14 @@ typedef struct Arena {
 
 void *arena_alloc(Arena *a, size_t n); /* zeroed, 16-byte aligned */
 char *arena_strndup(Arena *a, const char *s, size_t n);
+/* A copy of p[0 .. n) in the arena. */
+void *arena_dup(Arena *a, const void *p, size_t n);
 char *arena_strdup(Arena *a, const char *s);
 /* Grow an arena-backed array *p of *cap elements of size elem to hold need. */
 void arena_grow(Arena *a, void **p, int *cap, int need, size_t elem);
+/* The same for an array filled as it grows: the new elements are not
+ * zeroed. */
+void arena_extend(Arena *a, void **p, int *cap, int need, size_t elem);
 void arena_free(Arena *a);
 
 /* ---- buffers ------------------------------------------------------- */
@@ -69,9 +77,26 @@ typedef struct Buf {
 	size_t n, cap;
 } Buf;
 
-void buf_put(Buf *b, const char *s, size_t n);
-void buf_puts(Buf *b, const char *s);
-void buf_putc(Buf *b, int c);
+/* Make room in b for n more bytes and the NUL. */
+void buf_reserve(Buf *b, size_t n);
+/* Append s[0 .. n), a string, a byte; inline, since code is written a few
+ * bytes at a time. */
+static inline void buf_put(Buf *b, const char *s, size_t n)
+{
+	if (b->n + n + 1 > b->cap)
+		buf_reserve(b, n);
+	memcpy(b->p + b->n, s, n);
+	b->n += n;
+	b->p[b->n] = 0;
+}
+static inline void buf_puts(Buf *b, const char *s) { buf_put(b, s, strlen(s)); }
+static inline void buf_putc(Buf *b, int c)
+{
+	if (b->n + 2 > b->cap)
+		buf_reserve(b, 1);
+	b->p[b->n++] = (char)c;
+	b->p[b->n] = 0;
+}
 /* v in decimal, as %lld writes it (printf costs more than what it prints) */
 void buf_int(Buf *b, long long v);
 /* u (v) in decimal, written so that it ends just before END, without a
@@ -91,6 +116,9 @@ static inline char *ks_dec(char *end, long long v)
 	return p;
 }
 void buf_printf(Buf *b, const char *fmt, ...) KS_PRINTF(2, 3);
+/* Append the strings given, up to a NULL: the names code is made of,
+ * joined without printf's cost. */
+void buf_cat(Buf *b, ...) KS_SENTINEL;
 void buf_free(Buf *b);
 /* Append the first non-blank line of P[0 .. N) to B, control characters
  * as spaces, or "failed" when there is none: a failed run's reason in a
@@ -195,6 +223,9 @@ void ks_args(int argc, char **argv, const char *usage, int (*flag)(const char *a
 /* ---- small helpers ---------------------------------------------------- */
 
 uint64_t ks_hash64(const void *p, size_t n, uint64_t seed); /* FNV-1a based */
+/* The strings given, up to a NULL, joined into out (n > 0 bytes, cut to
+ * fit, NUL-terminated); returns out. */
+char *ks_join(char *out, size_t n, ...) KS_SENTINEL;
 /* Shortest decimal text that reads back as the same float; always has a '.'
  * or an exponent so it reads as a float literal. */
 void ks_fmt_float(char *out, size_t n, float f);

@@ -1,5 +1,7 @@
-/* misc.c: hashing and float formatting shared by every tool. */
+/* misc.c: hashing, joining strings and float formatting shared by every
+ * tool. */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +25,19 @@ uint64_t ks_hash64(const void *p, size_t n, uint64_t seed)
 	return h;
 }
 
+char *ks_join(char *out, size_t n, ...)
+{
+	size_t k = 0;
+	va_list ap;
+	va_start(ap, n);
+	for (const char *s = va_arg(ap, const char *); s; s = va_arg(ap, const char *))
+		for (; *s && k + 1 < n; s++)
+			out[k++] = *s;
+	va_end(ap);
+	out[k] = 0;
+	return out;
+}
+
 void ks_fmt_float(char *out, size_t n, float f)
 {
 	/* an integer of magnitude below 1e9 (-0 included) comes out of the
@@ -39,6 +54,20 @@ void ks_fmt_float(char *out, size_t n, float f)
 		memcpy(out, q, (size_t)(s + sizeof s - q));
 		return;
 	}
+	/* the search costs a few thousand instructions, and a module repeats
+	 * its constants: the last spelling of each of a few hundred floats is
+	 * kept */
+	static struct {
+		uint32_t bits;
+		char s[27]; /* NUL-terminated; s[26] is 1 when the slot is used */
+	} memo[512];
+	uint32_t bits;
+	memcpy(&bits, &f, sizeof bits);
+	size_t slot = (bits * 0x9E3779B1u) >> 23;
+	if (memo[slot].s[26] && memo[slot].bits == bits && n >= sizeof memo[slot].s - 1) {
+		memcpy(out, memo[slot].s, strlen(memo[slot].s) + 1);
+		return;
+	}
 	int prec = 1;
 	for (; prec <= 9; prec++) {
 		snprintf(out, n, "%.*g", prec, (double)f);
@@ -53,6 +82,11 @@ void ks_fmt_float(char *out, size_t n, float f)
 			snprintf(out, n, "%.*g", prec, (double)f);
 	if (!strpbrk(out, ".eEni")) /* no '.', exponent, inf or nan */
 		strncat(out, ".0", n - strlen(out) - 1);
+	if (n >= sizeof memo[slot].s - 1 && strlen(out) < sizeof memo[slot].s - 1) {
+		memo[slot].bits = bits;
+		memcpy(memo[slot].s, out, strlen(out) + 1);
+		memo[slot].s[26] = 1;
+	}
 }
 
 void ks_fmt_double(char *out, size_t n, double f)
