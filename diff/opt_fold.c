@@ -10,8 +10,10 @@
  * the zero of a vector or matrix, a copy of another value as of its
  * version): an if meets the facts of its branches, a loop iterates to a
  * fixed point at its head (the facts of the entry met with those at the
- * body's end and at its continues; none after four trips); after it hold
- * the facts of its breaks (met, for a for loop, with those at the head).
+ * body's end and at its continues; none after four trips), each trip
+ * rewriting the body afresh and the last one's rewrite standing; after
+ * it hold the facts of its breaks (met, for a for loop, with those at the
+ * head).  The pass rewrites as it walks: each block is made anew.
  * Each operand is replaced by what it is known to hold, and an instruction
  * folds: arithmetic on constants (a float only when the result is finite:
  * the IR has no literal for NaN or an infinity), `adj + g` with adj known
@@ -398,8 +400,8 @@ static int subst(const Opt *O, const Inst *in, int k)
 	return v;
 }
 
-static void fwd_block(Opt *O, Block *b, int rw);
-static void fwd_seq(Opt *O, const Block *b, int rw, Block *out);
+static void fwd_block(Opt *O, Block *b);
+static void fwd_seq(Opt *O, const Block *b, Block *out);
 
 /* Record the facts at a break or continue of the innermost loop. */
 static void capture(Opt *O, Fact *into, int *seen)
@@ -439,7 +441,7 @@ static int defined_in(void *ctx, const Inst *in)
 	return 0;
 }
 
-static void fwd_loop(Opt *O, Inst *in, int rw)
+static void fwd_loop(Opt *O, Inst *in)
 {
 	FLoop L = {0};
 	Defined dv = {O, &L, 0};
@@ -469,13 +471,22 @@ static void fwd_loop(Opt *O, Inst *in, int rw)
 	O->fold->lp = &L;
 	int reach0 = O->fold->reach;
 	int32_t c0 = O->fold->clock;
+	/* Each trip rewrites the body as it came from the facts at the head;
+	 * the trip whose facts at the end give those it began from is the
+	 * fixed point, and its rewrite stands.  After four trips without one,
+	 * a last trip from nothing known stands. */
+	const Block body = in->body;
+	int changed = O->changed, mark = O->fold->nlog;
 	for (int iter = 0;; iter++) {
-		int mark = O->fold->nlog;
+		in->body = body;
+		O->changed = changed;
 		for (int k = 0; k < n; k++)
 			assign(O, L.v[k], H[k]);
 		L.brk_seen = L.cont_seen = 0;
 		O->fold->reach = 1;
-		fwd_block(O, &in->body, 0);
+		fwd_block(O, &in->body);
+		if (iter == 4)
+			break;
 		int same = 1;
 		for (int k = 0; k < n; k++) {
 			Fact b = unk();
@@ -493,22 +504,13 @@ static void fwd_loop(Opt *O, Inst *in, int rw)
 				same = 0;
 			H[k] = nh;
 		}
-		undo_to(O, mark);
 		if (same)
 			break;
-		if (iter == 3) {
+		undo_to(O, mark);
+		if (iter == 3)
 			for (int k = 0; k < n; k++)
 				H[k] = unk();
-			break;
-		}
 	}
-	/* the rewriting pass, from the fixed point */
-	int mark = O->fold->nlog;
-	for (int k = 0; k < n; k++)
-		assign(O, L.v[k], H[k]);
-	L.brk_seen = L.cont_seen = 0;
-	O->fold->reach = 1;
-	fwd_block(O, &in->body, rw);
 	Fact *ex = xmalloc((size_t)(n + 1) * sizeof *ex);
 	for (int k = 0; k < n; k++) {
 		if (in->op == OP_FOR)
@@ -540,17 +542,17 @@ static int no_trips(const Opt *O, const int32_t *a)
 	return st == 0 || (st > 0 && lo >= hi) || (st < 0 && lo <= hi);
 }
 
-static void fwd_if(Opt *O, Inst *in, int rw, Block *out)
+static void fwd_if(Opt *O, Inst *in, Block *out)
 {
 	int reach0 = O->fold->reach;
 	int32_t c0 = O->fold->clock;
 	int mark = O->fold->nlog;
-	fwd_block(O, &in->body, rw);
+	fwd_block(O, &in->body);
 	int rt = O->fold->reach, nt, ne;
 	Chg *ct = changes(O, mark, &nt);
 	undo_to(O, mark);
 	O->fold->reach = reach0;
-	fwd_block(O, &in->els, rw);
+	fwd_block(O, &in->els);
 	int re = O->fold->reach;
 	Chg *ce = changes(O, mark, &ne);
 	undo_to(O, mark);
@@ -592,8 +594,6 @@ static void fwd_if(Opt *O, Inst *in, int rw, Block *out)
 	free(ct);
 	free(ce);
 	O->fold->reach = rt || re;
-	if (!rw)
-		return;
 	if (!in->body.n && !in->els.n) {
 		O->changed = 1;
 		return;
@@ -618,7 +618,7 @@ static Fact result_fact(const Opt *O, const Inst *in)
 	return unk();
 }
 
-static void fwd_inst(Opt *O, const Inst *orig, int rw, Block *out)
+static void fwd_inst(Opt *O, const Inst *orig, Block *out)
 {
 	Inst in = *orig;
 	int32_t a[256];
@@ -627,7 +627,7 @@ static void fwd_inst(Opt *O, const Inst *orig, int rw, Block *out)
 		a[k] = subst(O, &in, k);
 		subs |= a[k] != in.arg[k];
 	}
-	if (rw && subs) {
+	if (subs) {
 		/* the operand array may be shared with the instruction read: copy */
 		int32_t *na = arena(O, (size_t)in.narg * sizeof *na);
 		memcpy(na, a, (size_t)in.narg * sizeof *na);
@@ -638,25 +638,22 @@ static void fwd_inst(Opt *O, const Inst *orig, int rw, Block *out)
 	case OP_IF: {
 		Fact c = fact_of(O, a[0]);
 		if (c.kind == F_CONST) {
-			if (rw)
-				O->changed = 1;
-			fwd_seq(O, V(O, c.val)->k.i ? &in.body : &in.els, rw, out);
+			O->changed = 1;
+			fwd_seq(O, V(O, c.val)->k.i ? &in.body : &in.els, out);
 			return;
 		}
-		fwd_if(O, &in, rw, out);
+		fwd_if(O, &in, out);
 		return;
 	}
 	case OP_FOR:
 		if (no_trips(O, a)) {
-			if (rw)
-				O->changed = 1;
+			O->changed = 1;
 			return;
 		}
 		/* fall through */
 	case OP_LOOP:
-		fwd_loop(O, &in, rw);
-		if (rw)
-			append(O, out, &in);
+		fwd_loop(O, &in);
+		append(O, out, &in);
 		return;
 	case OP_BREAK:
 	case OP_CONTINUE:
@@ -665,8 +662,7 @@ static void fwd_inst(Opt *O, const Inst *orig, int rw, Block *out)
 				in.op == OP_BREAK ? &O->fold->lp->brk_seen : &O->fold->lp->cont_seen);
 		/* fall through */
 	case OP_RET:
-		if (rw)
-			append(O, out, &in);
+		append(O, out, &in);
 		O->fold->reach = 0;
 		return;
 	}
@@ -676,8 +672,7 @@ static void fwd_inst(Opt *O, const Inst *orig, int rw, Block *out)
 		int r = in.nres ? in.res[0] : -1;
 		switch (s.kind) {
 		case S_DELETE:
-			if (rw)
-				O->changed = 1;
+			O->changed = 1;
 			return;
 		case S_ZERO:
 			if (diff_composite(T(O, r))) {
@@ -698,44 +693,36 @@ static void fwd_inst(Opt *O, const Inst *orig, int rw, Block *out)
 		}
 		ni.callee = -1;
 		ni.body = ni.els = (Block){0};
-		if (rw) {
-			int32_t *na = arena(O, 1 * sizeof *na);
-			na[0] = a[0];
-			ni.arg = na;
-			O->changed = 1;
-		} else {
-			ni.arg = a; /* for result_fact, read only */
-		}
-	} else if (!rw) {
-		ni.arg = a;
+		int32_t *na = arena(O, 1 * sizeof *na);
+		na[0] = a[0];
+		ni.arg = na;
+		O->changed = 1;
 	}
 	Fact rf = ni.nres == 1 ? result_fact(O, &ni) : unk();
 	for (int k = 0; k < ni.nres; k++)
 		assign(O, ni.res[k], k ? unk() : rf);
-	if (rw)
-		append(O, out, &ni);
+	append(O, out, &ni);
 }
 
-static void fwd_seq(Opt *O, const Block *b, int rw, Block *out)
+static void fwd_seq(Opt *O, const Block *b, Block *out)
 {
 	for (int i = 0; i < b->n; i++) {
 		if (!O->fold->reach) {
-			if (rw)
-				O->changed = 1;
+			O->changed = 1;
 			return;
 		}
-		fwd_inst(O, &b->v[i], rw, out);
+		fwd_inst(O, &b->v[i], out);
 	}
 }
 
-static void fwd_block(Opt *O, Block *b, int rw)
+/* Rewrite block b in place (a new array). */
+static void fwd_block(Opt *O, Block *b)
 {
 	Block out = {0};
-	if (rw) /* room for what is usually there after */
-		arena_extend(&O->m->arena, (void **)&out.v, &out.cap, b->n, sizeof *out.v);
-	fwd_seq(O, b, rw, &out);
-	if (rw)
-		*b = out;
+	/* room for what is usually there after */
+	arena_extend(&O->m->arena, (void **)&out.v, &out.cap, b->n, sizeof *out.v);
+	fwd_seq(O, b, &out);
+	*b = out;
 }
 
 /* Grow the pass's arrays to the simplifier's (ensure). */
@@ -770,7 +757,7 @@ void fwd_pass(Opt *O)
 	O->fold->lp = NULL;
 	for (int v = 0; v < O->fold->cap; v++)
 		O->fold->fact[v] = unk();
-	fwd_block(O, &O->f->body, 1);
+	fwd_block(O, &O->f->body);
 }
 
 void fold_free(Opt *O)

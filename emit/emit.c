@@ -131,6 +131,7 @@ static void emit_free(Emitter *e)
 	free(e->ebase);
 	free(e->fname);
 	buf_free(&e->scratch);
+	buf_free(&e->spelling);
 	ir_effects_free(&e->fx);
 	free(e->called);
 	for (int i = 0; e->unread && i < (e->m->nfn ? e->m->nfn : 1); i++)

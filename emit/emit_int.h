@@ -82,6 +82,7 @@ typedef struct Emitter {
 	const char **fname; /* C names of the module's functions (fn_name) */
 	int named;          /* name_globals has named the functions below it */
 	Buf scratch;        /* fn_name's */
+	Buf spelling;       /* make_name's */
 	const char **ebase; /* kernels: the base of their entries' names */
 	IrEffects fx;       /* each function's effects (ir/calls.h), noted as it comes */
 	uint8_t *called;    /* is the function called anywhere in the module? */

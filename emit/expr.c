@@ -221,7 +221,9 @@ void put_elem(Emitter *e, Buf *b, const Inst *in)
 	buf_putc(&arr, '\0');
 	if (emit_checked) {
 		/* a.data[ks_index2(a.shape, i, j, "a", LINE, COL)] */
-		buf_printf(b, ".data[ks_index%d(%s.shape", nd, arr.p);
+		buf_puts(b, ".data[ks_index");
+		buf_int(b, nd);
+		buf_cat(b, "(", arr.p, ".shape", NULL);
 		for (int k = 1; k <= nd; k++) {
 			buf_puts(b, ", ");
 			put_expr(e, b, in->arg[k], P_COND);
@@ -231,7 +233,11 @@ void put_elem(Emitter *e, Buf *b, const Inst *in)
 		if (!name)
 			name = arr.p;
 		buf_cstring(b, name, strlen(name));
-		buf_printf(b, ", %d, %d)]", in->loc.line, in->loc.col);
+		buf_puts(b, ", ");
+		buf_int(b, in->loc.line);
+		buf_puts(b, ", ");
+		buf_int(b, in->loc.col);
+		buf_puts(b, ")]");
 		buf_free(&arr);
 		return;
 	}
@@ -247,7 +253,9 @@ void put_elem(Emitter *e, Buf *b, const Inst *in)
 		buf_putc(b, '(');
 	put_expr(e, b, in->arg[1], P_MUL);
 	for (int k = 1; k < nd; k++) {
-		buf_printf(b, " * %s.shape[%d] + ", arr.p, k);
+		buf_cat(b, " * ", arr.p, ".shape[", NULL);
+		buf_int(b, k);
+		buf_puts(b, "] + ");
 		put_expr(e, b, in->arg[k + 1], P_ADD + 1);
 		if (k < nd - 1)
 			buf_putc(b, ')');
@@ -354,7 +362,7 @@ static int put_conv(Emitter *e, Buf *b, const Inst *in)
 		put_expr(e, b, in->arg[0], P_UNARY);
 		return P_UNARY;
 	}
-	snprintf(name, sizeof name, "ks_to_%s_%s", ty_name(to), ty_name(from));
+	ks_join(name, sizeof name, "ks_to_", ty_name(to), "_", ty_name(from), NULL);
 	put_call(e, b, name, in, 0);
 	return P_POSTFIX;
 }
@@ -611,11 +619,11 @@ int put_inst(Emitter *e, Buf *b, const Inst *in)
 			buf_puts(b, zero_of(e, rt));
 			return P_POSTFIX;
 		}
-		snprintf(name, sizeof name, "ks_%s_%s",
-			 in->narg == 0   ? "zero"
-			 : in->narg == 1 ? "fill"
-					 : "make",
-			 ty);
+		ks_join(name, sizeof name,
+			in->narg == 0   ? "ks_zero_"
+			: in->narg == 1 ? "ks_fill_"
+					: "ks_make_",
+			ty, NULL);
 		if (ty_is_xform(rt) && in->narg == 7) {
 			/* seven numbers: the position and the rotation */
 			Type sc = ty_scalar(rt);
@@ -632,15 +640,15 @@ int put_inst(Emitter *e, Buf *b, const Inst *in)
 		}
 		if (in->narg == 2 && (ty_is_quat(rt) || ty_ncomp(rt) == 6)) {
 			/* a quaternion's (v, w), a spatial vector's (w, v) */
-			snprintf(name, sizeof name, "ks_make_%s_%s", ty,
-				 ty_name(ty_find(TK_VEC, ty_scalar(rt), 3, 1)));
+			ks_join(name, sizeof name, "ks_make_", ty, "_",
+				ty_name(ty_find(TK_VEC, ty_scalar(rt), 3, 1)), NULL);
 		}
 		put_call(e, b, name, in, 0);
 		return P_POSTFIX;
 	}
 	case OP_EXTRACT:
 		if (ty_is_mat(t0) && in->narg == 2) {
-			snprintf(name, sizeof name, "ks_row_%s", ty_name(t0));
+			ks_join(name, sizeof name, "ks_row_", ty_name(t0), NULL);
 			put_call(e, b, name, in, 0);
 			return P_POSTFIX;
 		}
@@ -653,9 +661,9 @@ int put_inst(Emitter *e, Buf *b, const Inst *in)
 		return P_POSTFIX;
 	case OP_INSERT:
 		if (ty_is_mat(t0) && in->narg == 3)
-			snprintf(name, sizeof name, "ks_set_row_%s", ty_name(t0));
+			ks_join(name, sizeof name, "ks_set_row_", ty_name(t0), NULL);
 		else
-			snprintf(name, sizeof name, "ks_insert_%s", ty_name(t0));
+			ks_join(name, sizeof name, "ks_insert_", ty_name(t0), NULL);
 		put_call(e, b, name, in, 0);
 		return P_POSTFIX;
 	case OP_LOAD:

@@ -195,14 +195,13 @@ static void clash_suffix(Buf *b, size_t base, int k)
  * spelling with a clash suffix (doc/emit.md, Names). */
 const char *make_name(Emitter *e, const char *s, int global)
 {
-	Buf b = {0};
-	c_spelling(&b, s);
-	size_t base = b.n;
-	for (int k = 0; !name_ok(e, b.p, global); k++)
-		clash_suffix(&b, base, k);
-	const char *name = add_name(global ? &e->gnames : &e->lnames, b.p);
-	buf_free(&b);
-	return name;
+	Buf *b = &e->spelling;
+	b->n = 0;
+	c_spelling(b, s);
+	size_t base = b->n;
+	for (int k = 0; !name_ok(e, b->p, global); k++)
+		clash_suffix(b, base, k);
+	return add_name(global ? &e->gnames : &e->lnames, b->p);
 }
 
 /* A kernel's entries are BASE_cpu_forward, BASE_cuda_forward,
@@ -417,11 +416,10 @@ static int name_temps(void *ctx, const Inst *in)
 void name_params(Emitter *e)
 {
 	clear_names(&e->lnames);
-	for (int k = 0; k < 8; k++) {
-		char base[32];
-		snprintf(base, sizeof base, "ignored%d", k);
-		add_name(&e->lnames, base);
-	}
+	static const char *const ignored[] = {"ignored0", "ignored1", "ignored2", "ignored3",
+					      "ignored4", "ignored5", "ignored6", "ignored7"};
+	for (int k = 0; k < 8; k++)
+		add_name(&e->lnames, ignored[k]);
 	for (int i = 0; i < e->f->nparam; i++)
 		local_name(e, e->f->param[i], e->f->val[e->f->param[i]].name);
 }

@@ -353,18 +353,18 @@ static void emit_for(Emitter *e, const Inst *in, int depth)
 	buf_puts(&b, "for (");
 	if (decl_inline(e, k) && in == first_occ(e, k))
 		buf_puts(&b, "int ");
-	buf_printf(&b, "%s = ", kn);
+	buf_cat(&b, kn, " = ", NULL);
 	put_expr(e, &b, lo, 0);
 	buf_puts(&b, "; ");
 	if (sv->kind == VK_CONST) {
 		int s = sv->k.i;
-		buf_printf(&b, "%s %s %s; ", kn, s > 0 ? "<" : ">", hb.p);
-		if (s == 1 || s == -1)
-			buf_printf(&b, "%s%s", kn, s > 0 ? "++" : "--");
-		else if (s > 0)
-			buf_printf(&b, "%s += %d", kn, s);
-		else
-			buf_printf(&b, "%s -= %lld", kn, -(long long)s);
+		buf_cat(&b, kn, s > 0 ? " < " : " > ", hb.p, "; ", kn, NULL);
+		if (s == 1 || s == -1) {
+			buf_puts(&b, s > 0 ? "++" : "--");
+		} else {
+			buf_puts(&b, s > 0 ? " += " : " -= ");
+			buf_int(&b, s > 0 ? (long long)s : -(long long)s);
+		}
 	} else {
 		/* range() with a step known only at run time: either sign, and
 		 * none at all for a step of 0 */

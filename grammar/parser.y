@@ -1077,7 +1077,8 @@ void ks_parse(Parse *p, const Src *s, Arena *arena)
 {
 	Lexer *L = arena_alloc(arena, sizeof *L);
 	PState *ps = arena_alloc(arena, sizeof *ps);
-	yyParser *pp = arena_alloc(arena, sizeof *pp);
+	/* the automaton's stack is large and ksPyInit sets what it reads */
+	yyParser *pp = arena_take(arena, sizeof *pp);
 	ps->src = s;
 	ps->arena = arena;
 	ps->lex = L;

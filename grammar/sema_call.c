@@ -325,9 +325,7 @@ int several(Sema *s, Node *e, const char *name, int row0, Node *lhs, int want)
 static int builtin(Sema *s, Node *e, const char *name, Target *t, int want)
 {
 	int arity = -1, nrow = 0, haskw = 0, first = -1;
-	for (int r = 0; r < BI_COUNT; r++) {
-		if (strcmp(ir_builtins[r].name, name))
-			continue;
+	for (int r = ir_builtin_first(name); r >= 0; r = ir_builtin_next(r)) {
 		if ((ir_builtins[r].flags & BF_KERNEL_ONLY) && !s->cur->kernel)
 			ERR(e, "wp.%s() can only be called in a kernel", name);
 		int k = ir_builtin_arity(r);

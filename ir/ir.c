@@ -59,6 +59,10 @@ static int rows_of(const char *name)
 
 int ir_builtin_known(const char *name) { return rows_of(name) >= 0; }
 
+int ir_builtin_first(const char *name) { return rows_of(name); }
+
+int ir_builtin_next(int row) { return name_next[row]; }
+
 int ir_builtin_public(const char *name)
 {
 	for (int r = rows_of(name); r >= 0; r = name_next[r])

@@ -200,6 +200,9 @@ extern const BuiltinInfo ir_builtins[BI_COUNT];
 
 /* Does any builtin row have this name? */
 int ir_builtin_known(const char *name);
+/* The rows of a name in order: the first, or -1; the one after row r. */
+int ir_builtin_first(const char *name);
+int ir_builtin_next(int row);
 /* ... one a kernel may call (not BF_INTERNAL)? */
 int ir_builtin_public(const char *name);
 /* Resolve an overload of NAME for the argument types.  Returns the row or

@@ -235,10 +235,36 @@ Type ty_parse(const char *s, size_t n)
 	return ndim ? ty_array(t, ndim) : t;
 }
 
+/* Warp's names of the named types and their aliases, open addressing
+ * over Type + 1, made on first use (the first type of a name keeps it). */
+enum { WARP_CAP = 512 };
+static uint16_t by_warp[WARP_CAP];
+
+static size_t warp_slot(const char *name)
+{
+	size_t h = (size_t)ks_hash64(name, strlen(name), 0) & (WARP_CAP - 1);
+	for (; by_warp[h]; h = (h + 1) & (WARP_CAP - 1)) {
+		const TypeInfo *x = &fixed[by_warp[h] - 1];
+		if (!strcmp(x->warp, name) || (x->alias[0] && !strcmp(x->alias, name)))
+			break;
+	}
+	return h;
+}
+
 Type ty_from_warp(const char *name)
 {
-	for (int t = TY_BOOL; t < NFIXED; t++)
-		if (!strcmp(fixed[t].warp, name) || (fixed[t].alias[0] && !strcmp(fixed[t].alias, name)))
-			return (Type)t;
-	return TY_VOID;
+	_Static_assert(2 * NFIXED < WARP_CAP, "the table of Warp's type names is too small");
+	static int ready;
+	if (!ready) {
+		for (int t = TY_BOOL; t < NFIXED; t++) {
+			size_t h = warp_slot(fixed[t].warp);
+			if (!by_warp[h])
+				by_warp[h] = (uint16_t)(t + 1);
+			if (fixed[t].alias[0] && !by_warp[h = warp_slot(fixed[t].alias)])
+				by_warp[h] = (uint16_t)(t + 1);
+		}
+		ready = 1;
+	}
+	size_t h = warp_slot(name);
+	return by_warp[h] ? (Type)(by_warp[h] - 1) : TY_VOID;
 }

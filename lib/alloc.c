@@ -44,8 +44,7 @@ enum { CHUNK = 65536, SPARE_MAX = 32 };
 static ArenaChunk *spare;
 static int nspare;
 
-/* n bytes, not zeroed */
-static void *arena_take(Arena *a, size_t n)
+void *arena_take(Arena *a, size_t n)
 {
 	ArenaChunk *c = a->head;
 	n = (n + 15) & ~(size_t)15;

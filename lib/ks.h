@@ -59,6 +59,7 @@ typedef struct Arena {
 } Arena;
 
 void *arena_alloc(Arena *a, size_t n); /* zeroed, 16-byte aligned */
+void *arena_take(Arena *a, size_t n);  /* the same, not zeroed */
 char *arena_strndup(Arena *a, const char *s, size_t n);
 /* A copy of p[0 .. n) in the arena. */
 void *arena_dup(Arena *a, const void *p, size_t n);
