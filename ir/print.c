@@ -157,20 +157,6 @@ static void print_block(Printer *p, const Module *m, const Block *b, int depth)
 		print_inst(p, m, &b->v[i], depth);
 }
 
-static void put_string(Buf *b, const char *s)
-{
-	buf_putc(b, '"');
-	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
-		if (*c == '"' || *c == '\\')
-			buf_printf(b, "\\%c", *c);
-		else if (*c < 32 || *c >= 127)
-			buf_printf(b, "\\x%02x", *c);
-		else
-			buf_putc(b, (char)*c);
-	}
-	buf_putc(b, '"');
-}
-
 /* func := ('func' | 'kernel' | 'backward') '@' NAME '(' params ')' ['->' types]
  *         ['no_backward'] {option} loc ['file' STRING] '{'
  * option := 'launch_bounds' '(' INT [',' INT] ')' | 'max_registers' '(' INT ')'
@@ -213,7 +199,7 @@ static void print_func(FILE *out, const Module *m, const Func *f)
 		buf_puts(&b, " smem_spilling");
 	put_loc(&b, f->loc, f->file ? " file " : " {\n");
 	if (f->file) {
-		put_string(&b, f->file);
+		buf_cstring(&b, f->file, strlen(f->file));
 		buf_puts(&b, " {\n");
 	}
 	print_block(&p, m, &f->body, 1);
@@ -229,7 +215,7 @@ void ir_print_head(FILE *out, const Module *m)
 	if (m->source) {
 		Buf b = {0};
 		buf_puts(&b, "source ");
-		put_string(&b, m->source);
+		buf_cstring(&b, m->source, strlen(m->source));
 		buf_putc(&b, '\n');
 		fwrite(b.p, 1, b.n, out);
 		buf_free(&b);

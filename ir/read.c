@@ -935,22 +935,13 @@ static void rewind_reader(Reader *r)
 
 static char *parse_string(Reader *r, const Tok *t)
 {
-	char *s = arena_alloc(&r->m->arena, (size_t)t->n), *o = s;
-	for (int i = 1; i < t->n - 1; i++) {
-		char c = t->p[i];
-		if (c == '\\') {
-			c = t->p[++i];
-			if (c == 'x' && i + 2 < t->n - 1) {
-				char hex[3] = {t->p[i + 1], t->p[i + 2], 0};
-				c = (char)strtol(hex, NULL, 16);
-				i += 2;
-			}
-			if (!c)
-				rerror(r, t, "NUL in string");
-		}
-		*o++ = c;
+	Buf b = {0};
+	if (ks_cstring_read(t->p, t->p + t->n, &b) != t->p + t->n || memchr(b.p ? b.p : "", 0, b.n)) {
+		buf_free(&b);
+		rerror(r, t, "malformed string (one is written as C writes it, without NUL)");
 	}
-	*o = 0;
+	char *s = arena_strndup(&r->m->arena, b.p ? b.p : "", b.n);
+	buf_free(&b);
 	return s;
 }
 

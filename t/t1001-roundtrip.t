@@ -19,4 +19,7 @@ for kir in t/ir/*.kir; do
 	kfmt "$TMP/a.kir" >"$TMP/b.kir"
 	same_file "kfmt(kfmt($kir)) == kfmt($kir)" "$TMP/b.kir" "$TMP/a.kir"
 done
+# a string of the IR (a source, a file) is written as C writes it, one way
+kfmt t/ir/string-escapes.kir >"$TMP/s.kir" 2>"$TMP/err"
+same_file "kfmt writes the strings of t/ir/string-escapes.kir as they are written" "$TMP/s.kir" t/ir/string-escapes.kir
 done_testing
