@@ -1202,6 +1202,31 @@ static void first_pass(Front *fr)
 
 static void lower_def_of(Front *fr, int j, int k);
 
+/* The name b holds, or the first of NAME_2, NAME_3, ... that taken(s,
+ * name, j) says is free: in the arena. */
+static const char *numbered(Sema *s, Buf *b, int (*taken)(Sema *s, const char *name, int j), int j)
+{
+	buf_putc(b, 0);
+	size_t n = b->n - 1;
+	char num[24];
+	num[sizeof num - 1] = 0;
+	for (int k = 2; taken(s, b->p, j); k++) {
+		b->n = n;
+		buf_cat(b, "_", ks_dec(num + sizeof num - 1, k), NULL);
+		buf_putc(b, 0);
+	}
+	const char *out = arena_strdup(s->a, b->p);
+	buf_free(b);
+	return out;
+}
+
+/* Does name name a def or an IR function? */
+static int def_or_fn(Sema *s, const char *name, int j)
+{
+	(void)j;
+	return def_find(s, name) >= 0 || ir_func_find(s->m, name) >= 0;
+}
+
 /* The IR name of an overload or an instance of wp.func NAME: the name
  * and its parameters' types (mix_float, mix_vec3_float; an array's
  * element type and arr), numbered where that names something else. */
@@ -1218,16 +1243,7 @@ static const char *typed_name(Sema *s, const char *name, const Type *ty, int np)
 		if (ty_is_array(t))
 			buf_puts(&b, "_arr");
 	}
-	buf_putc(&b, 0);
-	size_t n = strlen(b.p);
-	for (int k = 2; def_find(s, b.p) >= 0 || ir_func_find(s->m, b.p) >= 0; k++) {
-		b.n = n;
-		buf_printf(&b, "_%d", k);
-		buf_putc(&b, 0);
-	}
-	const char *out = arena_strdup(s->a, b.p);
-	buf_free(&b);
-	return out;
+	return numbered(s, &b, def_or_fn, -1);
 }
 
 static const char *overload_name(Sema *s, const Def *d)
@@ -1251,6 +1267,13 @@ static void note_fn(Sema *s, int fn, int d)
 	s->fndef[fn] = d;
 }
 
+/* Does name name an IR function, or a def of the file given but def j? */
+static int taken_in_file(Sema *s, const char *name, int j)
+{
+	int t = map_get(&s->scope[0]->defs, name);
+	return ir_func_find(s->m, name) >= 0 || (t >= 0 && t != j);
+}
+
 /* The IR name of def j of an imported module, first named name: that,
  * unless a function or a name of the file given takes it (then name_2,
  * ...). */
@@ -1258,16 +1281,7 @@ static const char *module_name(Sema *s, const char *name, int j)
 {
 	Buf b = {0};
 	buf_puts(&b, name);
-	buf_putc(&b, 0);
-	for (int k = 2, t; ir_func_find(s->m, b.p) >= 0 || ((t = map_get(&s->scope[0]->defs, b.p)) >= 0 && t != j);
-	     k++) {
-		b.n = 0;
-		buf_printf(&b, "%s_%d", name, k);
-		buf_putc(&b, 0);
-	}
-	const char *out = arena_strdup(s->a, b.p);
-	buf_free(&b);
-	return out;
+	return numbered(s, &b, taken_in_file, j);
 }
 
 static void lower_one(Front *fr, int j, int k)
