@@ -1553,9 +1553,12 @@ int instance(Sema *s, Node *e, int d, const Type *at, const char *const *an)
 	}
 	/* an error below: the caller's state back, and on to its handler */
 	jmp_buf here, *const outer = ks_recover;
+	const char *const what0 = ks_errwhat;
+	char what[512];
 	volatile int k = -1, made = 0, placed = -1, inside = 0;
 	if (setjmp(here)) {
 		ks_recover = outer;
+		ks_errwhat = what0;
 		g->node = NULL;
 		if (made) /* being lowered */
 			ir_func_forget(m, fr->open[--fr->nopen]);
@@ -1625,7 +1628,20 @@ int instance(Sema *s, Node *e, int d, const Type *at, const char *const *an)
 	made = 1;
 	g->node = fn;
 	s->inst_ty = ty;
+	/* an error in its body names the instance (the generic parameters'
+	 * types) and the call */
+	int w = snprintf(what, sizeof what, "%sin %s(", what0 ? what0 : "", g->name), first = 1;
+	for (int i = 0; i < np && w < (int)sizeof what; i++)
+		if (ty[i] != TY_VOID) {
+			w += snprintf(what + w, sizeof what - (size_t)w, "%s%s: %s", first ? "" : ", ",
+				      ps->kid[i]->name, uty(ty[i]));
+			first = 0;
+		}
+	if (w < (int)sizeof what)
+		snprintf(what + w, sizeof what - (size_t)w, ") called at %s:%d: ", o.s.src->name, e->line);
+	ks_errwhat = what;
 	lower_def(s, g, m->nfn - 1);
+	ks_errwhat = what0;
 	g->node = NULL;
 	fr->nopen--;
 	made = 0;

@@ -162,5 +162,7 @@ is "... the instances that compile (one made for a kernel that then failed), bef
 	"$(grep -oE '^(func|kernel) @[a-z_0-9]+' "$TMP/kg.kir" | tr '\n' ' ')" \
 	"func @fine_float kernel @long_body func @fine_vec3 kernel @k3 "
 is "... each failure located, for the kernel that asked for it" \
-	"$(grep -oE 'error: kernel [a-z0-9]+: name .undefined_name.' "$TMP/err" | cut -d' ' -f3 | tr '\n' ' ')" "k: k2: "
+	"$(grep -oE 'error: kernel [a-z0-9]+: .*name .undefined_name.' "$TMP/err" | cut -d' ' -f3 | tr '\n' ' ')" "k: k2: "
+is "... and named with the instances it is in and their calls" \
+	"$(grep -c 'kernel k2: in outer(a: float) called at [^ ]*keep_going_generics.py:34: in inner(a: float) called at [^ ]*keep_going_generics.py:19: name' "$TMP/err")" 1
 done_testing
