@@ -762,8 +762,9 @@ typedef struct PieceAt {
 
 static void read_file(Front *fr);
 
-/* Path p with each "DIR/../" dropped where DIR is a name (not "..", not
- * "."), in place: t/host/../x.py is t/x.py, ../x.py stays. */
+/* Path p with each "./" dropped, and each "DIR/../" where DIR is a name
+ * (not ".."), in place: ./x.py is x.py, t/host/../x.py is t/x.py, ../x.py
+ * stays. */
 static void tidy_path(char *p)
 {
 	char *out = p, *seg = p;
@@ -774,10 +775,11 @@ static void tidy_path(char *p)
 		char *prev = last;
 		while (prev && prev > p && prev[-1] != '/')
 			prev--;
-		int back = n == 2 && !memcmp(seg, "..", 2) && last &&
-			   !(last - prev == 2 && !memcmp(prev, "..", 2)) && !(last - prev == 1 && *prev == '.');
+		int back = n == 2 && !memcmp(seg, "..", 2) && last && !(last - prev == 2 && !memcmp(prev, "..", 2));
 		if (back) {
 			out = prev;
+		} else if (n == 1 && *seg == '.' && end) {
+			/* "./": nothing */
 		} else {
 			memmove(out, seg, n);
 			out += n;

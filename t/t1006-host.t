@@ -45,6 +45,9 @@ is "... what its kernels use of the other, callees first; not that module's kern
 	"struct Particle func @spring_force func @damp_vec3 func @damp_float kernel @integrate kernel @energy "
 ok "... each imported function saying which file it is from" \
 	grep -q '^func @spring_force(.*) -> vec3 !29:1 file "t/host/particles/physics.py" {$' "$TMP/p.kir"
+(cd $D/particles && kparse sim.py) >"$TMP/p2.kir" 2>"$TMP/err"
+ok "... named from the folder of a file given by its bare name without './'" \
+	grep -q '^func @spring_force(.*) -> vec3 !29:1 file "physics.py" {$' "$TMP/p2.kir"
 krun --dim 8 $D/particles/sim.py >"$TMP/cpu.json" && krun --device sim --dim 8 $D/particles/sim.py >"$TMP/sim.json"
 is "krun runs the package's kernels on cpu and sim" "$?:$(grep -c . "$TMP/cpu.json")" "0:2"
 ok "... and they agree" python3 t/run/check.py agree "$TMP/cpu.json" "$TMP/sim.json"
