@@ -621,6 +621,7 @@ static Node *parse_piece(Front *fr, int k)
 	Sema *s = &fr->s;
 	arena_free(&fr->ast);
 	/* what lived in the arena goes with it */
+	memset(&s->names, 0, sizeof s->names);
 	s->loopvar = NULL;
 	s->caploopvar = 0;
 	s->memo = NULL;
@@ -1379,6 +1380,9 @@ static void lower_def_of(Front *fr, int j, int k)
 	d->node = parse_piece(fr, d->piece)->kid[d->stmt];
 	s->src = &fr->piece;
 	s->a = &fr->ast;
+	/* its annotations are read at the module level: no local of the
+	 * function lowered before is in sight */
+	memset(&s->names, 0, sizeof s->names);
 	d->fn = -1;
 	if (!fr->whole) {
 		/* the body in an arena of its own; the name and signature stay
