@@ -87,7 +87,7 @@ char *arena_strndup(Arena *a, const char *s, size_t n)
 
 char *arena_strdup(Arena *a, const char *s) { return arena_strndup(a, s, strlen(s)); }
 
-void arena_grow(Arena *a, void **p, int *cap, int need, size_t elem)
+void arena_extend(Arena *a, void **p, int *cap, int need, size_t elem)
 {
 	if (need <= *cap)
 		return;
@@ -97,30 +97,20 @@ void arena_grow(Arena *a, void **p, int *cap, int need, size_t elem)
 			ks_fatal("array too large");
 		ncap *= 2;
 	}
-	/* the old elements copied, the new ones zeroed */
 	char *np = arena_take(a, (size_t)ncap * elem);
 	if (*cap)
 		memcpy(np, *p, (size_t)*cap * elem);
-	memset(np + (size_t)*cap * elem, 0, (size_t)(ncap - *cap) * elem);
 	*p = np;
 	*cap = ncap;
 }
 
-void arena_extend(Arena *a, void **p, int *cap, int need, size_t elem)
+void arena_grow(Arena *a, void **p, int *cap, int need, size_t elem)
 {
-	if (need <= *cap)
-		return;
-	int ncap = *cap ? *cap : 8;
-	while (ncap < need) {
-		if (ncap > (1 << 28))
-			ks_fatal("array too large");
-		ncap *= 2;
-	}
-	char *np = arena_take(a, (size_t)ncap * elem);
-	if (*cap)
-		memcpy(np, *p, (size_t)*cap * elem);
-	*p = np;
-	*cap = ncap;
+	int old = *cap;
+	arena_extend(a, p, cap, need, elem);
+	/* the new elements zeroed */
+	if (*cap > old)
+		memset((char *)*p + (size_t)old * elem, 0, (size_t)(*cap - old) * elem);
 }
 
 void arena_free(Arena *a)
