@@ -1209,14 +1209,11 @@ static void lower_def_of(Front *fr, int j, int k);
  * name, j) says is free: in the arena. */
 static const char *numbered(Sema *s, Buf *b, int (*taken)(Sema *s, const char *name, int j), int j)
 {
-	buf_putc(b, 0);
-	size_t n = b->n - 1;
-	char num[24];
-	num[sizeof num - 1] = 0;
+	size_t n = b->n;
 	for (int k = 2; taken(s, b->p, j); k++) {
 		b->n = n;
-		buf_cat(b, "_", ks_dec(num + sizeof num - 1, k), NULL);
-		buf_putc(b, 0);
+		buf_putc(b, '_');
+		buf_int(b, k);
 	}
 	const char *out = arena_strdup(s->a, b->p);
 	buf_free(b);
