@@ -317,7 +317,6 @@ static void put_source_line(Emitter *e, const Func *f)
 
 /* Function fi: its structs' helpers, in the module's order, then its
  * code. */
-
 void emit_func(Emitter *e, int fi)
 {
 	const Func *f = e->m->fn[fi];

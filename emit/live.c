@@ -1,11 +1,11 @@
 /*
  * live.c: the emitter's view of a function's instructions, and its first
  * pass, liveness.  Every instruction of the tree gets an id (number_insts:
- * tree order, an IInfo each, an Inst* -> id hash for inst_id, and the
- * next of its block's for a walk along a block) and the
- * memory effects it has (inst_fx: FX_READ, FX_WRITE; a call has its
+ * tree order, an IInfo each, an Inst* -> id hash for inst_id, and the id
+ * of the next instruction of its block for a walk along the block) and
+ * the memory effects it has (inst_fx: FX_READ, FX_WRITE; a call has its
  * callee's, which emit_next notes for each function as it comes:
- * ir/calls.h).
+ * ir/calls.h), noted once in its IInfo.
  *
  * drop_dead_code marks dead what cannot run (after ret, break, continue)
  * and, repeated until nothing changes, each instruction without effects
