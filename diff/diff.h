@@ -36,8 +36,12 @@ void diff_module(Module *m, const Src *ksrc);
  * has one when it holds a float, its adjoint being a struct of the same
  * type whose float fields are the fields' adjoints). */
 static inline int diff_float_scalar(Type t) { return t == TY_FLOAT; }
-static inline int diff_composite(Type t) { return ty_is_composite(t); }
-static inline int diff_floaty(Type t) { return ty_is_floaty(t) || (ty_is_struct(t) && ty_has_float(t)); }
+static inline int diff_composite(Type t) { return ty_is_composite(t) || ty_is_tile(t); }
+static inline int diff_floaty(Type t)
+{
+	return ty_is_floaty(t) || (ty_is_struct(t) && ty_has_float(t)) ||
+	       (ty_is_tile(t) && ty_is_float(ty_elem(t)));
+}
 
 /* 1 (the default): simplify what kdiff appends (diff_opt); 0: leave it as
  * the transform writes it (kdiff -O0, for debugging kdiff itself). */

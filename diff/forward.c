@@ -169,7 +169,7 @@ static int reads_after(void *ctx, const Inst *in)
 	if (in == r->st) {
 		r->seen = 1;
 	} else if (r->seen && in->narg && same_array(r->def, in->arg[0], r->arr) &&
-		   (in->op == OP_LOAD || ir_inst_atomic(in))) {
+		   (ir_inst_load(in) || ir_inst_atomic(in))) {
 		return 1;
 	} else if (r->seen && in->op == OP_CALL) {
 		Summary *sm = &r->d->sum[in->callee];
@@ -301,17 +301,23 @@ void tape_block(D *d, const Block *b, int from, int32_t *cur, Block *out, Tape *
 			}
 			break;
 		case OP_STORE:
-		case OP_STORE_COMP: {
+		case OP_STORE_COMP:
+		case OP_TILE_STORE: {
 			for (int k = 0; k < in->narg; k++)
 				args[k] = map(d, cur, in->arg[k]);
 			Rec *r = rec_inst(d, tp, in->op, -1, NULL, 0, args, in->narg, in->loc);
 			r->kind = R_STORE;
 			if (rg->depth == 0 && read_after(d, in)) {
-				/* keep the old value (the old component), to restore
-				 * it in the reverse sweep */
+				/* keep the old value (the old component, the old
+				 * tile), to restore it in the reverse sweep */
 				Type et = ty_elem(vty(d, args[0]));
 				int nd = ty_ndim(vty(d, args[0]));
-				if (in->op == OP_STORE) {
+				if (in->op == OP_TILE_STORE) {
+					int32_t x[1 + KS_MAX_NDIM] = {args[0]};
+					memcpy(x + 1, args + 2, (size_t)nd * sizeof *x);
+					r->old = fresh_named(d, "old", vty(d, args[1]), 0);
+					emit(d, out, OP_TILE_LOAD, &r->old, 1, x, nd + 1, in->loc);
+				} else if (in->op == OP_STORE) {
 					r->old = fresh_named(d, "old", et, 0);
 					emit(d, out, OP_LOAD, &r->old, 1, args, nd + 1, in->loc);
 				} else {

@@ -97,6 +97,7 @@ static void plain_block(D *d, const Block *b, int32_t *env, Block *out, int coun
 		switch (in->op) {
 		case OP_STORE:
 		case OP_STORE_COMP:
+		case OP_TILE_STORE:
 			continue;
 		case OP_BREAK:
 		case OP_CONTINUE:

@@ -14,7 +14,7 @@
 
 #include "diff_int.h"
 
-static int is_floaty(Type t) { return ty_is_floaty(t); }
+static int is_floaty(Type t) { return diff_floaty(t) && !ty_is_struct(t); }
 
 static void rev_atomic(D *d, Rec *r, Block *out)
 {
@@ -51,6 +51,13 @@ static void rev_atomic(D *d, Rec *r, Block *out)
 	ni->body = t;
 }
 
+/* The sum of tile x's elements, a number. */
+static int tile_total(DiffEmit *e, D *d, int x)
+{
+	int s = diff_builtin(e, "tile_sum", &x, 1);
+	return diff_op(e, OP_EXTRACT, (int32_t[]){s, ir_const_int(d->m, d->g, 0)}, 2, TY_VOID);
+}
+
 static void rev_make(D *d, Rec *r, int g, Block *out)
 {
 	DiffEmit e = de(d, out, r->loc);
@@ -58,6 +65,11 @@ static void rev_make(D *d, Rec *r, int g, Block *out)
 	int n = ty_cols(t), nc = ty_ncomp(t);
 	if (r->narg == 0)
 		return;
+	if (ty_is_tile(t)) {
+		/* a tile full of x: x's adjoint is the sum of the tile's */
+		acc(d, out, r->arg[0], tile_total(&e, d, g), r->loc);
+		return;
+	}
 	if (ty_is_xform(t) && r->narg == 2) {
 		/* transform(p, q): the first three components are p's, the rest q's */
 		int32_t pc[3], qc[4];
@@ -107,6 +119,23 @@ static const char *op_rule(D *d, Rec *r)
 	Type a = vty(d, r->arg[0]), b = r->narg > 1 ? vty(d, r->arg[1]) : TY_VOID;
 	int sa = ty_is_float(a), sb = ty_is_float(b);
 	/* clang-format off */
+	if (ty_is_tile(a) || ty_is_tile(b)) {
+		/* element by element; a number's adjoint sums over the tile */
+		switch (r->op) {
+		case OP_MOV: return "g";
+		case OP_NEG: return "-g";
+		case OP_ADD: return "g; g";
+		case OP_SUB: return "g; -g";
+		case OP_MUL:
+			if (sa) return "at(tile_sum(g * b), 0); g * a";
+			if (sb) return "g * b; at(tile_sum(g * a), 0)";
+			return "g * b; g * a";
+		case OP_DIV:
+			if (sb) return "g / b; -at(tile_sum(g * r), 0) / b";
+			return "g / b; -(g * r) / b";
+		}
+		return NULL;
+	}
 	switch (r->op) {
 	case OP_MOV: return "g";
 	case OP_NEG: return "-g";
@@ -197,6 +226,16 @@ static void rev_inst(D *d, Rec *r, Block *out)
 			adj_scatter(d, out, ga, r->arg + 1, g, r->loc);
 		break;
 	}
+	case OP_TILE_LOAD: {
+		/* a load's adjoint is a scatter-add: blocks may load one element */
+		int ga = adjarr_of(d, r->arg[0]);
+		if (ga < 0)
+			break;
+		int32_t x[2 + KS_MAX_NDIM] = {ga, g};
+		memcpy(x + 2, r->arg + 1, (size_t)(r->narg - 1) * sizeof *x);
+		emit(d, out, OP_TILE_ATOMIC_ADD, NULL, 0, x, r->narg + 1, r->loc);
+		break;
+	}
 	case OP_MAKE:
 		rev_make(d, r, g, out);
 		break;
@@ -204,11 +243,12 @@ static void rev_inst(D *d, Rec *r, Block *out)
 		int v = r->arg[0], av = adjof(d, v);
 		if (av < 0)
 			break;
-		int32_t ix[3] = {av, r->arg[1], r->narg > 2 ? r->arg[2] : -1};
+		int32_t ix[1 + KS_MAX_NDIM + 1];
+		memcpy(ix, r->arg, (size_t)r->narg * sizeof *ix);
+		ix[0] = av;
 		int old = diff_op(&e, OP_EXTRACT, ix, r->narg, TY_VOID);
-		int s = diff_op(&e, OP_ADD, (int32_t[]){old, g}, 2, TY_VOID);
-		int32_t ins[4] = {av, r->arg[1], r->narg > 2 ? r->arg[2] : s, s};
-		emit(d, out, OP_INSERT, &av, 1, ins, r->narg + 1, r->loc);
+		ix[r->narg] = diff_op(&e, OP_ADD, (int32_t[]){old, g}, 2, TY_VOID);
+		emit(d, out, OP_INSERT, &av, 1, ix, r->narg + 1, r->loc);
 		break;
 	}
 	case OP_INSERT: {
@@ -311,10 +351,41 @@ static void rev_store_comp(D *d, Rec *r, Block *out)
 	}
 }
 
+/* The adjoint of tile_store a, t, offsets: t's is the adjoint array's
+ * tile there, which is zero then; the old tile comes back where the
+ * forward sweep kept it. */
+static void rev_tile_store(D *d, Rec *r, Block *out)
+{
+	int a = r->arg[0], t = r->arg[1], nd = r->narg - 2;
+	int32_t x[2 + KS_MAX_NDIM];
+	memcpy(x, r->arg, (size_t)r->narg * sizeof *x);
+	int ga = adjarr_of(d, a);
+	if (ga >= 0) {
+		DiffEmit e = de(d, out, r->loc);
+		int32_t ld[1 + KS_MAX_NDIM] = {ga};
+		memcpy(ld + 1, r->arg + 2, (size_t)nd * sizeof *ld);
+		int g = ir_temp(d->m, d->g, vty(d, t));
+		emit(d, out, OP_TILE_LOAD, &g, 1, ld, nd + 1, r->loc);
+		x[0] = ga;
+		x[1] = diff_zero(&e, vty(d, t));
+		emit(d, out, OP_TILE_STORE, NULL, 0, x, r->narg, r->loc);
+		acc(d, out, t, g, r->loc);
+	}
+	if (r->old >= 0) {
+		x[0] = a;
+		x[1] = r->old;
+		emit(d, out, OP_TILE_STORE, NULL, 0, x, r->narg, r->loc);
+	}
+}
+
 static void rev_store(D *d, Rec *r, Block *out)
 {
 	if (r->op == OP_STORE_COMP) {
 		rev_store_comp(d, r, out);
+		return;
+	}
+	if (r->op == OP_TILE_STORE) {
+		rev_tile_store(d, r, out);
 		return;
 	}
 	int a = r->arg[0], n = r->narg - 2, v = r->arg[r->narg - 1];

@@ -81,11 +81,11 @@ void uses(Module *m, D *d, const Func *f, const Block *b, int depth, Use *u)
 		const Inst *in = &b->v[i];
 		int p;
 		/* thread-private: a 1-D array indexed by wp.tid() only */
-		if ((in->op == OP_LOAD || ir_inst_store(in) || ir_inst_atomic(in)) &&
+		if ((ir_inst_load(in) || ir_inst_store(in) || ir_inst_atomic(in)) &&
 		    (p = param_index(f, in->arg[0])) >= 0 &&
 		    !(u->tidv && u->tidv[in->arg[1]] && ty_ndim(f->val[in->arg[0]].ty) == 1))
 			u->nontid[p] = 1;
-		if (in->op == OP_LOAD && (p = param_index(f, in->arg[0])) >= 0) {
+		if (ir_inst_load(in) && (p = param_index(f, in->arg[0])) >= 0) {
 			if (!u->load[p])
 				u->loadloc[p] = in->loc;
 			u->load[p] = 1;
@@ -318,7 +318,7 @@ static int field_atomic(void *ctx, const Inst *in)
 static int field_access(void *ctx, const Inst *in)
 {
 	FieldAtomics *fa = ctx;
-	if (in->op != OP_LOAD && !ir_inst_store(in))
+	if (!ir_inst_load(in) && !ir_inst_store(in))
 		return 0;
 	for (int k = 0; k < fa->n; k++)
 		if (same_array(fa->def, in->arg[0], fa->atomic[k]->arg[0])) {
@@ -348,7 +348,7 @@ static void check_field_atomics(D *d, const Func *f)
 		derr(d, fa.atomic_at->loc,
 		     "cannot differentiate kernel '%s': an array of a struct is updated by an atomic and also %s "
 		     "by the kernel (line %d); an array parameter can be, a struct's cannot yet",
-		     f->name, fa.access->op == OP_LOAD ? "loaded" : "stored", fa.access->loc.line);
+		     f->name, ir_inst_load(fa.access) ? "loaded" : "stored", fa.access->loc.line);
 }
 
 void check_kernel(Module *m, D *d, const Func *f)

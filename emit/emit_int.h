@@ -41,6 +41,7 @@ typedef struct IInfo {
 	int sib; /* the id of the next instruction of b, or -1 */
 	int fx;  /* its memory effects (inst_fx) */
 	int dead;
+	int sync;      /* CUDA: a barrier comes first (tile.c) */
 	int root;      /* folded into this instruction id, or -1 */
 	unsigned mark; /* fold_block: in the trees at hand when == Emitter.gen */
 } IInfo;
@@ -118,6 +119,8 @@ typedef struct Emitter {
 	/* per backward kernel: which parameters its thread function leaves
 	 * out (nothing there reads them; the entry still takes them) */
 	uint8_t **unread;
+	const char *tname[8]; /* tile.c's loop names, taken as first needed */
+	int tiled;            /* the function at hand works on tiles */
 } Emitter;
 
 /* C's precedence levels, as put_expr's minprec asks and put_inst answers
@@ -192,6 +195,21 @@ const char *local_ctype(Type t);
 void put_decl(Buf *b, Type t, const char *name);
 void param_ctype(Buf *b, const Module *m, const Func *f, int i);
 const char *zero_of(const Emitter *e, Type t);
+
+/* ---- tile.c: tiles ---- */
+
+/* Is in an operation on tiles, a statement emit_tile prints? */
+int tile_stmt(const Emitter *e, const Inst *in);
+/* CUDA: mark (IInfo.sync) the instructions a barrier must come before. */
+/* In a kernel on tiles in CUDA, is in a write to memory that is the
+ * block's, made once by its first thread: a store, a print, an atomic
+ * whose old value nothing reads? */
+int block_effect(const Emitter *e, const Inst *in);
+void tile_barriers(Emitter *e, const Func *f);
+void tile_sync(Emitter *e, const Inst *in, int depth);
+/* "__shared__ float a[8 * 8];" */
+void tile_decl(Emitter *e, Buf *b, int val);
+void emit_tile(Emitter *e, const Inst *in, int depth);
 
 /* ---- expr.c: expressions ---- */
 

@@ -647,6 +647,25 @@ int put_inst(Emitter *e, Buf *b, const Inst *in)
 		return P_POSTFIX;
 	}
 	case OP_EXTRACT:
+		if (ty_is_tile(t0)) {
+			/* a[i * 4 + j], row-major */
+			put_expr(e, b, in->arg[0], P_POSTFIX);
+			buf_putc(b, '[');
+			for (int d = 0; d < ty_ndim(t0); d++) {
+				int stride = 1;
+				for (int j = d + 1; j < ty_ndim(t0); j++)
+					stride *= ty_extent(t0, j);
+				if (d)
+					buf_puts(b, " + ");
+				put_expr(e, b, in->arg[d + 1], stride > 1 ? P_MUL : P_ADD + 1);
+				if (stride > 1) {
+					buf_puts(b, " * ");
+					buf_int(b, stride);
+				}
+			}
+			buf_putc(b, ']');
+			return P_POSTFIX;
+		}
 		if (ty_is_mat(t0) && in->narg == 2) {
 			ks_join(name, sizeof name, "ks_row_", ty_name(t0), NULL);
 			put_call(e, b, name, in, 0);

@@ -80,6 +80,10 @@ static int foldable_def(const Emitter *e, const Inst *d)
 		return 0; /* a struct's field is set by a statement of its own */
 	if (d->op == OP_CALL && e->m->fn[d->callee]->nret != 1)
 		return 0;
+	/* a tile is an array; an element of it read by every thread may
+	 * need a barrier before the statement that reads it (tile.c) */
+	if (ty_is_tile(e->f->val[d->res[0]].ty) || (d->op == OP_EXTRACT && ty_is_tile(e->f->val[d->arg[0]].ty)))
+		return 0;
 	return e->f->val[d->res[0]].kind == VK_TEMP;
 }
 

@@ -202,6 +202,7 @@ static void analyse(Emitter *e, const Func *f, int fi)
 	fold_temps(e, f);
 	name_locals(e, f);
 	place_decls(e, f);
+	tile_barriers(e, f);
 }
 
 /* Free what analyse made for the function at hand. */
@@ -212,6 +213,7 @@ void release(Emitter *e)
 		free(e->v[i].fi);
 	}
 	clear_names(&e->lnames);
+	memset(e->tname, 0, sizeof e->tname);
 	free(e->retname);
 	e->retname = NULL;
 	e->tapename = NULL;
@@ -415,6 +417,78 @@ static void entry_attributes(Emitter *e, const KernelOpts *o)
 		fprintf(e->out, "KS_CLUSTER_DIMS(%d) ", o->cluster_dim);
 }
 
+/* The entry of a kernel on tiles, whose launch has dimensions past the
+ * r indices it reads (wp.launch_tiled's block_dim, at least): dim0 ..
+ * dimr-1 are the launch's first r, dimr the product of the rest.  On the
+ * CPU each thread is a block of its own (as Warp runs tiles there); in
+ * CUDA the grid-stride loop takes whole blocks, whose threads run each
+ * trip together (they share its tiles), a barrier ending it. */
+static void emit_tiled_entry(Emitter *e, int fi, int r)
+{
+	const Func *f = e->m->fn[fi];
+	int cuda = e->target == EMIT_CUDA, n = r + 1;
+	alloc_values(e, f, fi);
+	name_params(e);
+	Buf b = {0}, a = {0}, d = {0}, t = {0};
+	param_list(e, &b);
+	const uint8_t *skip = f->backward ? e->unread[fi] : NULL;
+	for (int i = 0; i < f->nparam; i++)
+		if (!(skip && skip[i]))
+			buf_cat(&a, ", ", e->v[f->param[i]].name, NULL);
+	for (int k = 0; k < n; k++)
+		buf_printf(&d, "%sint dim%d", k ? ", " : "", k);
+	const char *dir = f->backward ? "backward" : "forward";
+	fprintf(e->out, "// launch %s%s: a block of threads at each index of dim0",
+		f->backward ? "the backward of " : "", f->name);
+	for (int k = 1; k < r; k++)
+		fprintf(e->out, " x dim%d", k);
+	fprintf(e->out, ", dim%d threads to an index (the launch's extent past the indices the kernel reads)\n", r);
+	if (cuda) {
+		fputs("extern \"C\" __global__ void ", e->out);
+		entry_attributes(e, &f->opts);
+		fprintf(e->out, "%s_cuda_%s(%s%s%s)\n{\n", e->ebase[fi], dir, d.p, f->nparam ? ", " : "",
+			b.n ? b.p : "");
+		entry_unread(e, f, skip);
+		fputs("    /* whole blocks: a block's threads take each trip together, as they share its tiles */\n",
+		      e->out);
+		fputs("    for (int tid = blockIdx.x * blockDim.x + threadIdx.x; tid - (int)threadIdx.x < dim0",
+		      e->out);
+		for (int k = 1; k < n; k++)
+			fprintf(e->out, " * dim%d", k);
+		fputs("; tid += blockDim.x * gridDim.x) {\n", e->out);
+		for (int k = 0; k < r; k++) {
+			/* tid / (dim1 * dim2) % dim0 */
+			buf_printf(&t, "%stid / ", k ? ", " : "");
+			if (k + 2 < n)
+				buf_putc(&t, '(');
+			for (int j = k + 1; j < n; j++)
+				buf_printf(&t, "%sdim%d", j > k + 1 ? " * " : "", j);
+			if (k + 2 < n)
+				buf_putc(&t, ')');
+			if (k > 0)
+				buf_printf(&t, " %% dim%d", k);
+		}
+		fprintf(e->out, "        %s(%s%s);\n        __syncthreads();\n    }\n}\n", fn_name(e, fi), t.p,
+			a.n ? a.p : "");
+	} else {
+		fprintf(e->out, "void %s_cpu_%s(%s%s%s)\n{\n", e->ebase[fi], dir, d.p, f->nparam ? ", " : "",
+			b.n ? b.p : "");
+		entry_unread(e, f, skip);
+		for (int k = 0; k < n; k++) {
+			fprintf(e->out, "%*s    for (int tid%d = 0; tid%d < dim%d; tid%d++)\n", 4 * k, "", k, k, k,
+				k);
+			if (k < r)
+				buf_printf(&t, "%stid%d", k ? ", " : "", k);
+		}
+		fprintf(e->out, "%*s        %s%s(%s%s);\n}\n", 4 * r, "", emit_cover ? "KS_COVER(-1, 0), " : "",
+			fn_name(e, fi), t.p, a.n ? a.p : "");
+	}
+	buf_free(&a);
+	buf_free(&b);
+	buf_free(&d);
+	buf_free(&t);
+}
+
 /* The kernel's launch entry: NAME_cpu_forward / NAME_cuda_forward.  A
  * launch of R dimensions takes them as dim0 .. dimR-1 (a 1-D launch: dim)
  * and runs the thread function at every index, row-major: on the CPU in
@@ -425,7 +499,11 @@ static void entry_attributes(Emitter *e, const KernelOpts *o)
 void emit_entry(Emitter *e, int fi)
 {
 	const Func *f = e->m->fn[fi];
-	int cuda = e->target == EMIT_CUDA, r = ir_kernel_rank(f);
+	int cuda = e->target == EMIT_CUDA, r = ir_kernel_rank(f), tiled = ir_func_tiled(f);
+	if (tiled) {
+		emit_tiled_entry(e, fi, r);
+		return;
+	}
 	alloc_values(e, f, fi);
 	name_params(e);
 	Buf b = {0}, a = {0}, d = {0}, t = {0};

@@ -386,6 +386,19 @@ static void emit_for(Emitter *e, const Inst *in, int depth)
 static void emit_stmt(Emitter *e, const Inst *in, int depth, int last)
 {
 	Buf b = {0};
+	if (e->ii[inst_id(e, in)].sync)
+		tile_sync(e, in, depth);
+	if (tile_stmt(e, in)) {
+		emit_tile(e, in, depth);
+		return;
+	}
+	if (block_effect(e, in)) {
+		/* every thread of a block computes its scalars; one writes */
+		indent(e, depth);
+		fputs("if (threadIdx.x == 0)", e->out);
+		line_end(e, in);
+		depth++;
+	}
 	switch (in->op) {
 	case OP_IF:
 		indent(e, depth);
@@ -571,7 +584,12 @@ void emit_block(Emitter *e, const Block *b, int depth, int skip)
 			Type t = e->f->val[d->val].ty;
 			indent(e, depth);
 			/* a multi-result call assigns through pointers: no init */
-			if (multi_results(e, &b->v[i], NULL) && first_occ(e, d->val) == &b->v[i])
+			if (ty_is_tile(t)) {
+				Buf tb = {0};
+				tile_decl(e, &tb, d->val);
+				fwrite(tb.p, 1, tb.n, e->out);
+				buf_free(&tb);
+			} else if (multi_results(e, &b->v[i], NULL) && first_occ(e, d->val) == &b->v[i])
 				fprintf(e->out, "%s %s;", ctype(t), e->v[d->val].name);
 			else if (is_handle(e, d->val))
 				fprintf(e->out, "ks_trips %s = ks_tape_none();", e->v[d->val].name);

@@ -99,9 +99,17 @@ const char *uty(Type t)
 {
 	static char buf[4][64];
 	static int k;
+	char *b = buf[k++ & 3];
+	if (ty_is_tile(t)) {
+		int w = snprintf(b, sizeof buf[0], "tile(%s, shape=(", ty_name(ty_elem(t)));
+		for (int i = 0; i < ty_ndim(t) && w < (int)sizeof buf[0]; i++)
+			w += snprintf(b + w, sizeof buf[0] - (size_t)w, "%s%d", i ? ", " : "", ty_extent(t, i));
+		if (w < (int)sizeof buf[0])
+			snprintf(b + w, sizeof buf[0] - (size_t)w, "%s))", ty_ndim(t) == 1 ? "," : "");
+		return b;
+	}
 	if (!ty_is_array(t))
 		return ty_name(t);
-	char *b = buf[k++ & 3];
 	if (ty_ndim(t) == 1)
 		snprintf(b, sizeof buf[0], "array(%s)", ty_name(ty_elem(t)));
 	else

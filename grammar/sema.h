@@ -332,6 +332,11 @@ int call(Sema *s, Node *e, Target *t, int want);
 /* sema_builtin.c */
 void print_call(Sema *s, Node *e);
 int lang_call(Sema *s, Node *e, const char *name, Target *t, int want);
+/* sema_tile.c: wp.NAME(...) for Warp's tile builtins (-2 when NAME is not
+ * one, or is a row of builtins.h); an index k of a tile, checked when
+ * constant. */
+int tile_call(Sema *s, Node *e, const char *name, Target *t, int want);
+int tile_index(Sema *s, Node *n, Type tile, int k);
 
 /* sema_host.c: a piece's first line of code (its number from 0 in
  * *line), what kind of piece it is (P_*), the names a host statement

@@ -689,7 +689,7 @@ static int wp_call(Sema *s, Node *e, const char *name, Target *t, int want)
 	if (ty_is_composite(ty))
 		return make(s, e, ty, t);
 	int v = lang_call(s, e, name, t, want);
-	if (v != -2)
+	if (v != -2 || (v = tile_call(s, e, name, t, want)) != -2)
 		return v;
 	if (ir_builtin_public(name))
 		return builtin(s, e, name, t, want);

@@ -273,6 +273,14 @@ int index_value(Sema *s, Node *e, Target *t)
 	Node **sb = subscripts(e, &n);
 	int v = expr(s, e->kid[0], NULL);
 	Type tv = ty_of(s, v);
+	if (ty_is_tile(tv)) {
+		int32_t a[1 + KS_MAX_NDIM] = {v};
+		if (n != ty_ndim(tv))
+			ERR(e, "a %s takes %d indices, not %d", uty(tv), ty_ndim(tv), n);
+		for (int i = 0; i < n; i++)
+			a[i + 1] = tile_index(s, sb[i], tv, i);
+		return emit_val(s, e, OP_EXTRACT, ty_elem(tv), a, n + 1, t);
+	}
 	if (!ty_is_composite(tv))
 		ERR(e, "'%s' object is not subscriptable", uty(tv));
 	check_nsub(s, e, tv, n);

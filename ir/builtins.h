@@ -291,6 +291,13 @@ B6(ATOMIC_XOR, "atomic_xor", "S", "arr: array(Int), index, value: S", BF_ATOMIC,
 B6(ATOMIC_EXCH, "atomic_exch", "S", "arr: array(Scalar), index, value: S", BF_ATOMIC, "")
 B6(ATOMIC_CAS, "atomic_cas", "S", "arr: array(Scalar), index, compare: S, value: S", BF_ATOMIC, "")
 
+/* tiles (doc/language.md): a block's threads compute each together */
+B6(TILE_MATMUL, "tile_matmul", "tile(M, N, S)", "a: tile(M, K, Float), b: tile(K, N, S)", BF_TILE, "tile_matmul(g, tile_transpose(b)); tile_matmul(tile_transpose(a), g)")
+B6(TILE_TRANSPOSE, "tile_transpose", "tile(N, M, S)", "a: tile(M, N, Scalar)", BF_TILE, "tile_transpose(g)")
+B6(TILE_SUM, "tile_sum", "tile(1, S)", "a: tile(Scalar)", BF_TILE, "fill(a, at(g, 0))")
+B6(TILE_MIN, "tile_min", "tile(1, S)", "a: tile(Scalar)", BF_TILE, "")
+B6(TILE_MAX, "tile_max", "tile(1, S)", "a: tile(Scalar)", BF_TILE, "")
+
 #ifdef KS_B6_LOCAL
 #undef B6
 #undef KS_B6_LOCAL

@@ -152,11 +152,72 @@ static int bind_t(Type t, Bind *b)
 	return 1;
 }
 
+static int match(const char **p, Type t, Bind *b);
+static Type build(const char **p, const Bind *b);
+
+/* A tile pattern after its "tile": '(' {LENGTH ','} ELEMENT ')', no
+ * lengths meaning any shape.  Its lengths (at most 4) into len, their
+ * number in *n; *p is left at the element's pattern. */
+static void tile_lengths(const char **p, char len[][16], int *n)
+{
+	expect(p, '(');
+	*n = 0;
+	for (;;) {
+		const char *q = *p;
+		char w[16];
+		word(&q, w, sizeof w);
+		skip_blanks(&q);
+		if (*q != ',' || *n == KS_MAX_NDIM)
+			return;
+		memcpy(len[(*n)++], w, sizeof w);
+		*p = q + 1;
+	}
+}
+
+/* Match a tile pattern (after its "tile") against t. */
+static int match_tile(const char **p, Type t, Bind *b)
+{
+	char len[KS_MAX_NDIM][16];
+	int n, ok = ty_is_tile(t);
+	tile_lengths(p, len, &n);
+	if (ok && n == 0)
+		ok = bind_t(t, b);
+	for (int k = 0; ok && k < n; k++) {
+		if (!strcmp(len[k], "D")) {
+			ok = (!b->D || b->D == ty_ndim(t)) && n == 1;
+			b->D = ty_ndim(t);
+		} else {
+			const char *q = len[k];
+			ok = n == ty_ndim(t) && match_len(&q, ty_extent(t, k), b);
+		}
+	}
+	ok = match(p, ok ? ty_elem(t) : TY_VOID, b) && ok;
+	expect(p, ')');
+	return ok;
+}
+
+/* Build a tile pattern (after its "tile") under b: every length bound. */
+static Type build_tile(const char **p, const Bind *b)
+{
+	char len[KS_MAX_NDIM][16];
+	int n, shape[KS_MAX_NDIM];
+	tile_lengths(p, len, &n);
+	for (int k = 0; k < n; k++) {
+		const char *q = len[k];
+		shape[k] = strcmp(len[k], "D") ? build_len(&q, b) : 0;
+	}
+	Type e = build(p, b);
+	expect(p, ')');
+	return ty_tile(e, n, shape);
+}
+
 /* Match the pattern at *p against t (advancing *p past it). */
 static int match(const char **p, Type t, Bind *b)
 {
 	char w[32];
 	word(p, w, sizeof w);
+	if (!strcmp(w, "tile"))
+		return match_tile(p, t, b);
 	if (!strcmp(w, "vec") || !strcmp(w, "mat") || !strcmp(w, "quat") || !strcmp(w, "transform")) {
 		int kind = w[0] == 'v' ? TK_VEC : w[0] == 'm' ? TK_MAT : w[0] == 'q' ? TK_QUAT : TK_XFORM;
 		int ok = ty_kind(t) == kind;
@@ -189,7 +250,7 @@ static int match(const char **p, Type t, Bind *b)
 	if (!strcmp(w, "T"))
 		return b->T && b->T == t;
 	if (!strcmp(w, "Any"))
-		return t != TY_VOID && !ty_is_array(t) && bind_t(t, b);
+		return t != TY_VOID && !ty_is_array(t) && !ty_is_tile(t) && bind_t(t, b);
 	if (!strcmp(w, "Arith"))
 		return (ty_is_scalar(t) || ty_is_vec(t) || ty_is_mat(t)) && bind_t(t, b);
 	return ty_parse(w, strlen(w)) == t && t != TY_VOID;
@@ -200,6 +261,8 @@ static Type build(const char **p, const Bind *b)
 {
 	char w[32];
 	word(p, w, sizeof w);
+	if (!strcmp(w, "tile"))
+		return build_tile(p, b);
 	if (!strcmp(w, "vec") || !strcmp(w, "mat") || !strcmp(w, "quat") || !strcmp(w, "transform")) {
 		int kind = w[0] == 'v' ? TK_VEC : w[0] == 'm' ? TK_MAT : w[0] == 'q' ? TK_QUAT : TK_XFORM;
 		int rows = kind == TK_QUAT ? 4 : kind == TK_XFORM ? 7 : 0, cols = 1;
@@ -580,7 +643,9 @@ static int component_ok(Type x, const Type *idx, int n, Type *part)
 	for (int i = 0; i < n; i++)
 		if (idx[i] != TY_INT)
 			return 0;
-	if ((ty_is_vec(x) || ty_is_quat(x) || ty_is_xform(x)) && n == 1)
+	if (ty_is_tile(x) && n == ty_ndim(x))
+		*part = ty_elem(x);
+	else if ((ty_is_vec(x) || ty_is_quat(x) || ty_is_xform(x)) && n == 1)
 		*part = ty_scalar(x);
 	else if (ty_is_mat(x) && n == 1)
 		*part = ty_find(TK_VEC, ty_scalar(x), ty_cols(x), 1);
@@ -589,6 +654,30 @@ static int component_ok(Type x, const Type *idx, int n, Type *part)
 	else
 		return 0;
 	return *part != TY_VOID;
+}
+
+/* Is a[1..n) the offsets of a tile of array a[0]: one int per dimension? */
+static int offsets_ok(const Type *a, int n)
+{
+	if (!ty_is_array(a[0]) || n != 1 + ty_ndim(a[0]))
+		return 0;
+	for (int i = 1; i < n; i++)
+		if (a[i] != TY_INT)
+			return 0;
+	return 1;
+}
+
+/* Elementwise arithmetic on tiles: two tiles of one type, or a tile and
+ * a number of its element type (either side, when scalar_ok). */
+static Type tile_arith(const Type *a, int scalar_left, int scalar_right)
+{
+	if (ty_is_tile(a[0]) && a[0] == a[1])
+		return a[0];
+	if (scalar_right && ty_is_tile(a[0]) && a[1] == ty_elem(a[0]))
+		return a[0];
+	if (scalar_left && ty_is_tile(a[1]) && a[0] == ty_elem(a[1]))
+		return a[1];
+	return TY_VOID;
 }
 
 Type ir_op_type(int op, const Type *a, int n, Type want)
@@ -603,11 +692,14 @@ Type ir_op_type(int op, const Type *a, int n, Type want)
 		if (a[i] == TY_VOID)
 			return TY_VOID;
 	int same = n >= 2 && a[0] == a[1];
+	if (n == 2 && (ty_is_tile(a[0]) || ty_is_tile(a[1])) &&
+	    (op == OP_ADD || op == OP_SUB || op == OP_MUL || op == OP_DIV))
+		return tile_arith(a, op == OP_MUL, op == OP_MUL || op == OP_DIV);
 	switch (op) {
 	case OP_MOV:
 		return ty_is_array(a[0]) ? TY_VOID : a[0];
 	case OP_NEG:
-		return ty_is_scalar(a[0]) || ty_is_composite(a[0]) ? a[0] : TY_VOID;
+		return ty_is_scalar(a[0]) || ty_is_composite(a[0]) || ty_is_tile(a[0]) ? a[0] : TY_VOID;
 	case OP_ADD:
 	case OP_SUB:
 		return same && (ty_is_scalar(a[0]) || ty_is_composite(a[0])) ? a[0] : TY_VOID;
@@ -652,15 +744,17 @@ Type ir_op_type(int op, const Type *a, int n, Type want)
 	case OP_INVERT:
 		return ty_is_int(a[0]) ? a[0] : TY_VOID;
 	case OP_SELECT:
-		return a[0] == TY_BOOL && a[1] == a[2] && !ty_is_array(a[1]) ? a[1] : TY_VOID;
+		return a[0] == TY_BOOL && a[1] == a[2] && !ty_is_array(a[1]) && !ty_is_tile(a[1]) ? a[1] : TY_VOID;
 	case OP_CONV:
 		return want != TY_VOID && convertible(a[0], want) ? want : TY_VOID;
 	case OP_BITCAST:
-		return want != TY_VOID && !ty_is_array(want) && !ty_is_array(a[0]) &&
-				       ty_info(a[0])->size == ty_info(want)->size
+		return want != TY_VOID && !ty_is_array(want) && !ty_is_array(a[0]) && !ty_is_tile(want) &&
+				       !ty_is_tile(a[0]) && ty_info(a[0])->size == ty_info(want)->size
 			       ? want
 			       : TY_VOID;
 	case OP_MAKE:
+		if (ty_is_tile(want)) /* zeros, or every element one number */
+			return n == 0 || (n == 1 && a[0] == ty_elem(want)) ? want : TY_VOID;
 		if (ty_is_struct(want))
 			return n == 0 ? want : TY_VOID; /* a struct's zero */
 		return make_ok(a, n, want) ? want : TY_VOID;
@@ -679,6 +773,11 @@ Type ir_op_type(int op, const Type *a, int n, Type want)
 		return ty_elem(a[0]);
 	case OP_SHAPE:
 		return ty_is_array(a[0]) && a[1] == TY_INT ? TY_INT : TY_VOID;
+	case OP_TILE_LOAD:
+		return ty_is_tile(want) && offsets_ok(a, n) && ty_ndim(want) == ty_ndim(a[0]) &&
+				       ty_elem(want) == ty_elem(a[0])
+			       ? want
+			       : TY_VOID;
 	case OP_TAPE_LOOP:
 		return n == 1 && a[0] == TY_INT ? TY_INT : TY_VOID;
 	case OP_TAPE_KEEP:
@@ -686,7 +785,8 @@ Type ir_op_type(int op, const Type *a, int n, Type want)
 	case OP_TAPE_BACK:
 		return n == 2 && a[0] == TY_INT && a[1] == TY_INT ? TY_INT : TY_VOID;
 	case OP_TAPE_GET:
-		return n == 3 && a[0] == TY_INT && a[1] == TY_INT && a[2] != TY_VOID && !ty_is_array(a[2])
+		return n == 3 && a[0] == TY_INT && a[1] == TY_INT && a[2] != TY_VOID && !ty_is_array(a[2]) &&
+				       !ty_is_tile(a[2])
 			       ? a[2]
 			       : TY_VOID;
 	case OP_TAPE_MEASURED:
@@ -1114,6 +1214,14 @@ int ir_kernel_rank(const Func *f)
 	return r;
 }
 
+int ir_func_tiled(const Func *f)
+{
+	for (int i = 0; i < f->nval; i++)
+		if (ty_is_tile(f->val[i].ty))
+			return 1;
+	return 0;
+}
+
 int ir_opens_tape(const Func *f)
 {
 	for (int i = 0; i < f->body.n; i++)
@@ -1134,8 +1242,10 @@ typedef struct ShapeRead {
 static int reads_shape(void *ctx, const Inst *in)
 {
 	const ShapeRead *s = ctx;
-	if (in->op == OP_SHAPE && in->arg[0] == s->v)
-		return 1;
+	if ((in->op == OP_SHAPE || in->op == OP_TILE_LOAD || in->op == OP_TILE_STORE ||
+	     in->op == OP_TILE_ATOMIC_ADD) &&
+	    in->arg[0] == s->v)
+		return 1; /* a tile's access is bounded by the array's extents */
 	if (in->op == OP_BUILTIN && (ir_builtins[in->callee].flags & BF_VIEW))
 		for (int k = 0; k < in->narg; k++)
 			if (in->arg[k] == s->v)

@@ -45,6 +45,7 @@ enum TypeKind {
 	TK_VEC, TK_MAT, TK_QUAT, TK_XFORM,             /* of a scalar */
 	TK_ARRAY,
 	TK_STRUCT,                                     /* a @wp.struct */
+	TK_TILE,                                       /* a block's tile */
 };
 /* clang-format on */
 
@@ -67,6 +68,8 @@ typedef struct TypeInfo {
 	const char *alias; /* a second wp.<alias> spelling, or "" */
 	int nfield;        /* struct: its fields, in order */
 	const Field *field;
+	const int *shape; /* tile: its extents, ndim of them */
+	int count;        /* tile: its elements, the product of the extents */
 } TypeInfo;
 
 /* The table; it may move when an array type is made (ty_array). */
@@ -93,6 +96,10 @@ static inline int ty_is_unsigned(Type t) { return ks_types[t].kind == TK_UINT; }
 /* a number: an int or a float of any width (not bool) */
 static inline int ty_is_scalar(Type t) { return ty_is_int(t) || ty_is_float(t); }
 static inline int ty_is_struct(Type t) { return ks_types[t].kind == TK_STRUCT; }
+static inline int ty_is_tile(Type t) { return ks_types[t].kind == TK_TILE; }
+/* A tile's extent k (0 <= k < its rank, ty_ndim) and its element count. */
+static inline int ty_extent(Type t, int k) { return ks_types[t].shape[k]; }
+static inline int ty_count(Type t) { return ks_types[t].count; }
 static inline int ty_nfield(Type t) { return ks_types[t].nfield; }
 static inline const Field *ty_field(Type t, int k) { return &ks_types[t].field[k]; }
 /* a vector, matrix, quaternion or transform */
@@ -124,6 +131,12 @@ Type ty_with_scalar(Type t, Type scalar);
 /* The array of elem with ndim dimensions (made on first use), or TY_VOID
  * when elem cannot be an array's element or ndim is out of range. */
 Type ty_array(Type elem, int ndim);
+/* The tile of elem (a scalar) with these extents (ndim of them, 1 to 4,
+ * each at least 1, at most KS_MAX_TILE elements in all), made on first
+ * use; TY_VOID when elem or the shape cannot be a tile's.  Its IR name is
+ * "tile(float,16,16)". */
+#define KS_MAX_TILE 65536
+Type ty_tile(Type elem, int ndim, const int *shape);
 /* "float", "vec3", "mat33d", "float[]", "vec3[,]", "bool" */
 static inline const char *ty_name(Type t) { return ks_types[t].name; }
 /* The struct type NAME with these fields (copied), made on first use: a
@@ -182,8 +195,17 @@ extern const OpInfo ir_ops[OP_COUNT];
  * is ks_ and the row's enum in lower case (overloads C could not tell
  * apart by the first argument).  BF_VIEW: its array arguments are passed
  * as views, with their shape.  BF_INTERNAL: an adjoint helper a kernel
- * cannot call (doc/autodiff.md). */
-enum { BF_KERNEL_ONLY = 1, BF_ATOMIC = 2, BF_STATE = 4, BF_OWN_NAME = 8, BF_VIEW = 16, BF_INTERNAL = 32 };
+ * cannot call (doc/autodiff.md).  BF_TILE: an operation on tiles, which
+ * the threads of a block compute together. */
+enum {
+	BF_KERNEL_ONLY = 1,
+	BF_ATOMIC = 2,
+	BF_STATE = 4,
+	BF_OWN_NAME = 8,
+	BF_VIEW = 16,
+	BF_INTERNAL = 32,
+	BF_TILE = 64
+};
 enum {
 #define B6(e, name, res, args, fl, adj) BI_##e,
 #include "builtins.h"
@@ -358,8 +380,13 @@ static inline int ir_op_tape(int op) { return ir_ops[op].cls & OC_TAPE; }
  * element, in no set order with the other threads)?  Is in a call of one? */
 static inline int ir_builtin_atomic(int row) { return (ir_builtins[row].flags & BF_ATOMIC) != 0; }
 static inline int ir_inst_atomic(const Inst *in) { return in->op == OP_BUILTIN && ir_builtin_atomic(in->callee); }
-/* a store of an array element, or of one of its components */
-static inline int ir_inst_store(const Inst *in) { return in->op == OP_STORE || in->op == OP_STORE_COMP; }
+/* a store of an array element, of one of its components, or of a tile */
+static inline int ir_inst_store(const Inst *in)
+{
+	return in->op == OP_STORE || in->op == OP_STORE_COMP || in->op == OP_TILE_STORE;
+}
+/* a load of an array element or of a tile */
+static inline int ir_inst_load(const Inst *in) { return in->op == OP_LOAD || in->op == OP_TILE_LOAD; }
 
 /* Is in a pure value: no effect, no memory read, no control?  An opcode
  * of class 0, or a builtin but an atomic (a call is not: what it does is
@@ -530,6 +557,9 @@ Type ir_adjoint_type(Type t);
 /* A kernel's launch rank: the most indices a wp.tid() in it gives (i, j
  * = wp.tid(): 2), and 1 where there is none. */
 int ir_kernel_rank(const Func *f);
+/* Does f work on tiles (a value of a tile type)?  Its launch is then
+ * tiled: the threads of a block compute its tiles together. */
+int ir_func_tiled(const Func *f);
 /* Does f open the tape (tape_open at its top: a backward kernel whose
  * loops keep values for their reverse)? */
 int ir_opens_tape(const Func *f);

@@ -80,4 +80,11 @@ OP(TAPE_GET, "tape_get", 3, 1, OC_TAPE | OC_READ)    /* %x: T = tape_get %h, SLO
 OP(TAPE_COUNT, "tape_count", 1, 0, OC_TAPE_RW)       /* tape_count ID: a trip of loop ID, only counted */
 OP(TAPE_MEASURED, "tape_measured", 0, 1, OC_TAPE_RW) /* %m: bool = tape_measured: only measuring? */
 #undef OC_TAPE_RW
+/* tiles (doc/ir.md): a block's threads reach each of these together */
+OP(TILE_LOAD, "tile_load", -1, 1, OC_READ)    /* %t: tile(float,M,N) = tile_load %a, %i, %j: the elements of a
+                                               * from [i, j] on, 0 past a's end */
+OP(TILE_STORE, "tile_store", -1, 0, OC_WRITE) /* tile_store %a, %t, %i, %j: t's elements into a from [i, j]
+                                               * on, those past a's end left out */
+OP(TILE_ATOMIC_ADD, "tile_atomic_add", -1, 0, OC_READ | OC_WRITE) /* tile_atomic_add %a, %t, %i, %j: t's elements
+                                               * added into a's from [i, j] on, atomically */
 /* clang-format on */

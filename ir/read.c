@@ -269,7 +269,34 @@ static Loc parse_loc(Reader *r)
 	return l;
 }
 
-/* type := NAME ['[' {','} ']'] */
+/* 'tile' '(' NAME {',' INT} ')', after its 'tile' */
+static Type parse_tile(Reader *r, const Tok *at)
+{
+	next(r);
+	Tok e = r->tok;
+	Type elem = e.kind == T_IDENT ? ty_parse(e.p, (size_t)e.n) : TY_VOID;
+	if (!ty_is_scalar(elem))
+		rerror(r, &e, "a tile's elements are numbers");
+	next(r);
+	int shape[KS_MAX_NDIM], ndim = 0;
+	while (is_punct(r, ',')) {
+		next(r);
+		if (r->tok.kind != T_INT)
+			rerror(r, &r->tok, "expected a tile's extent");
+		if (ndim == KS_MAX_NDIM)
+			rerror(r, &r->tok, "tiles have at most %d dimensions", KS_MAX_NDIM);
+		shape[ndim++] = (int)parse_long(r, &r->tok, 1, KS_MAX_TILE);
+		next(r);
+	}
+	expect_punct(r, ')');
+	Type t = ty_tile(elem, ndim, shape);
+	if (t == TY_VOID)
+		rerror(r, at, ndim ? "a tile has at most %d elements" : "a tile has at least one extent",
+		       KS_MAX_TILE);
+	return t;
+}
+
+/* type := NAME ['[' {','} ']'] | tile */
 static Type parse_type(Reader *r)
 {
 	Tok t = r->tok;
@@ -287,6 +314,8 @@ static Type parse_type(Reader *r)
 		r->last_n = t.n;
 		r->last_ty = ty;
 	}
+	if (t.n == 4 && !memcmp(t.p, "tile", 4) && is_punct(r, '('))
+		return parse_tile(r, &t);
 	if (ty == TY_VOID)
 		rerror(r, &t, "unknown type '%.*s'", t.n > 40 ? 40 : t.n, t.p);
 	if (is_punct(r, '[')) {

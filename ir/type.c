@@ -26,7 +26,7 @@ enum {
 
 static TypeInfo fixed[NFIXED] = {
 #define T(e, k, s, r, c, ir, warp, alias) \
-	{k, r, c, 0, SZ_##s * (r) * (c), TY_##s, TY_##e, ir, warp, alias, 0, NULL},
+	{k, r, c, 0, SZ_##s * (r) * (c), TY_##s, TY_##e, ir, warp, alias, 0, NULL, NULL, 0},
 #include "types.h"
 #undef T
 };
@@ -124,7 +124,7 @@ static Type ty_add(TypeInfo row)
 
 Type ty_array(Type elem, int ndim)
 {
-	if (ndim < 1 || ndim > KS_MAX_NDIM || elem == TY_VOID || ty_is_array(elem))
+	if (ndim < 1 || ndim > KS_MAX_NDIM || elem == TY_VOID || ty_is_array(elem) || ty_is_tile(elem))
 		return TY_VOID;
 	if (elem >= caparrays) {
 		int cap = caparrays ? caparrays : 256;
@@ -144,9 +144,74 @@ Type ty_array(Type elem, int ndim)
 	memset(name + n + 1, ',', (size_t)ndim - 1);
 	name[n + (size_t)ndim] = ']';
 	name[n + (size_t)ndim + 1] = 0;
-	Type t = ty_add((TypeInfo){TK_ARRAY, 1, 1, (uint8_t)ndim, e->size, e->scalar, elem, name, "", "", 0, NULL});
+	Type t = ty_add((TypeInfo){TK_ARRAY, 1, 1, (uint8_t)ndim, e->size, e->scalar, elem, name, "", "", 0, NULL,
+				   NULL, 0});
 	arrays[elem][ndim - 1] = t;
 	return t;
+}
+
+/* The tiles made so far, found by a walk: a module has a few. */
+static Type *tiles;
+static int ntiles;
+
+Type ty_tile(Type elem, int ndim, const int *shape)
+{
+	if (ndim < 1 || ndim > KS_MAX_NDIM || !ty_is_scalar(elem))
+		return TY_VOID;
+	long count = 1;
+	for (int k = 0; k < ndim; k++) {
+		if (shape[k] < 1 || shape[k] > KS_MAX_TILE)
+			return TY_VOID;
+		count *= shape[k];
+		if (count > KS_MAX_TILE)
+			return TY_VOID;
+	}
+	for (int i = 0; i < ntiles; i++) {
+		const TypeInfo *x = &ks_types[tiles[i]];
+		if (x->elem == elem && x->ndim == ndim && !memcmp(x->shape, shape, (size_t)ndim * sizeof *shape))
+			return tiles[i];
+	}
+	Buf name = {0};
+	buf_puts(&name, "tile(");
+	buf_puts(&name, ty_name(elem));
+	int *sh = xmalloc((size_t)ndim * sizeof *sh);
+	for (int k = 0; k < ndim; k++) {
+		buf_putc(&name, ',');
+		buf_int(&name, shape[k]);
+		sh[k] = shape[k];
+	}
+	buf_putc(&name, ')');
+	const TypeInfo *e = ty_info(elem);
+	Type t = ty_add((TypeInfo){TK_TILE, 1, 1, (uint8_t)ndim, e->size, e->scalar, elem, name.p, "", "", 0, NULL,
+				   sh, (int)count});
+	if (ntiles % 16 == 0)
+		tiles = xrealloc(tiles, (size_t)(ntiles + 16) * sizeof *tiles);
+	tiles[ntiles++] = t;
+	return t;
+}
+
+/* A tile's name as ty_tile spells it, "tile(float,16,16)", or TY_VOID. */
+static Type tile_parse(const char *s, size_t n)
+{
+	if (n < 8 || memcmp(s, "tile(", 5) || s[n - 1] != ')')
+		return TY_VOID;
+	size_t k = 5;
+	while (k < n && s[k] != ',')
+		k++;
+	Type elem = named(s + 5, k - 5);
+	int shape[KS_MAX_NDIM], ndim = 0;
+	while (k < n - 1) {
+		if (s[k] != ',' || ndim == KS_MAX_NDIM)
+			return TY_VOID;
+		long v = 0;
+		size_t d = ++k;
+		while (k < n - 1 && s[k] >= '0' && s[k] <= '9' && v <= KS_MAX_TILE)
+			v = 10 * v + (s[k++] - '0');
+		if (k == d || (s[d] == '0' && k > d + 1) || v > KS_MAX_TILE)
+			return TY_VOID;
+		shape[ndim++] = (int)v;
+	}
+	return ty_tile(elem, ndim, shape);
 }
 
 /* The struct the name means now: the newest of that name, or TY_VOID. */
@@ -170,7 +235,7 @@ Type ty_struct(const char *name, const Field *field, int nfield)
 	Field *fs = xmalloc((size_t)(nfield ? nfield : 1) * sizeof *fs);
 	for (int k = 0; k < nfield; k++)
 		fs[k] = (Field){xstrdup(field[k].name), field[k].ty};
-	Type t = ty_add((TypeInfo){TK_STRUCT, 1, 1, 0, 0, TY_VOID, 0, xstrdup(name), "", "", nfield, fs});
+	Type t = ty_add((TypeInfo){TK_STRUCT, 1, 1, 0, 0, TY_VOID, 0, xstrdup(name), "", "", nfield, fs, NULL, 0});
 	ks_types[t].elem = t;
 	if (named(ks_types[t].name, strlen(ks_types[t].name)) == TY_VOID || ty_is_struct(old))
 		name_add(t);
@@ -219,6 +284,8 @@ int ty_leaf_offset(Type t, int k)
 
 Type ty_parse(const char *s, size_t n)
 {
+	if (n && s[n - 1] == ')')
+		return tile_parse(s, n);
 	int ndim = 0;
 	if (n > 2 && s[n - 1] == ']') {
 		size_t k = n - 1;

@@ -234,6 +234,17 @@ static void check_types(Verifier *v, const Inst *in)
 			bad_types(v, in, "store");
 		return;
 	}
+	case OP_TILE_STORE:
+	case OP_TILE_ATOMIC_ADD: {
+		int ok = in->narg >= 3 && ty_is_array(at[0]) && ty_is_tile(at[1]) &&
+			 in->narg == 2 + ty_ndim(at[0]) && ty_ndim(at[1]) == ty_ndim(at[0]) &&
+			 ty_elem(at[1]) == ty_elem(at[0]);
+		for (int i = 2; ok && i < in->narg; i++)
+			ok = at[i] == TY_INT;
+		if (!ok)
+			bad_types(v, in, ir_ops[in->op].name);
+		return;
+	}
 	case OP_STORE_COMP: {
 		/* the array and its indices, then one (two: a matrix's) int
 		 * component indices, then the component's value */

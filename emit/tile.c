@@ -1,0 +1,602 @@
+/*
+ * tile.c: tiles in C and CUDA.  A tile is an array of its elements,
+ * row-major: a local array in C, where each thread of the CPU is a block
+ * of its own (as Warp runs tiles on the CPU), and a __shared__ one in
+ * CUDA, where the threads of the block share each operation: a loop over
+ * the elements strided by the block, `for (int k = threadIdx.x; k < n; k
+ * += blockDim.x)`, so that element k is thread k % blockDim.x's in every
+ * tile.  An operation that reads only the elements it writes (arithmetic,
+ * a fill, a load, a store) keeps to that mapping and needs no barrier;
+ * one that reads other threads' elements (a product, a transpose, a sum,
+ * an element every thread reads) must wait for their writes, and a write
+ * must wait for such reads of what it overwrites.  tile_barriers finds
+ * exactly those instructions, following the control flow (a loop until
+ * what it carries around settles), and emit_stmt puts `__syncthreads();`
+ * before them.  A sum (min, max) is a tree over a scratch copy, the same
+ * tree on the CPU, so that both give the same bits.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit/emit_int.h"
+
+static void indent(Emitter *e, int depth)
+{
+	for (int i = 0; i < depth; i++)
+		fputs("    ", e->out);
+}
+
+static void line_end(Emitter *e, const Inst *in) { fprintf(e->out, "  // line %d\n", in->loc.line); }
+
+int tile_stmt(const Emitter *e, const Inst *in)
+{
+	if (in->op == OP_TILE_LOAD || in->op == OP_TILE_STORE || in->op == OP_TILE_ATOMIC_ADD)
+		return 1;
+	if (in->op == OP_BUILTIN && (ir_builtins[in->callee].flags & BF_TILE))
+		return 1;
+	return in->nres == 1 && ty_is_tile(vty(e, in->res[0]));
+}
+
+/* ---- where barriers go ---------------------------------------------------- */
+
+/* What a block's threads have done since the last barrier: per tile, TW
+ * (written, each element by its thread) and TR (read by threads other
+ * than an element's); per array, TW (written) and TR (read), by whichever
+ * threads. */
+enum { TW = 1, TR = 2 };
+
+typedef struct Hazards {
+	Emitter *e;
+	int n; /* values */
+} Hazards;
+
+/* Does in read tile operand k other than element by element? */
+static int reads_across(const Inst *in)
+{
+	if (in->op == OP_EXTRACT)
+		return 1;
+	return in->op == OP_BUILTIN && (in->callee == BI_TILE_MATMUL || in->callee == BI_TILE_TRANSPOSE);
+}
+
+/* A reduction: a copy, element by element, then a tree behind barriers
+ * of its own, then its result's one element. */
+static int is_reduction(const Inst *in)
+{
+	return in->op == OP_BUILTIN &&
+	       (in->callee == BI_TILE_SUM || in->callee == BI_TILE_MIN || in->callee == BI_TILE_MAX);
+}
+
+static void walk_hazards(Hazards *h, const Block *b, uint8_t *st);
+
+/* st |= other */
+static void join(uint8_t *st, const uint8_t *other, int n)
+{
+	for (int i = 0; i < n; i++)
+		st[i] |= other[i];
+}
+
+static void hazards_of(Hazards *h, const Inst *in, uint8_t *st)
+{
+	Emitter *e = h->e;
+	int n = h->n;
+	if (in->op == OP_IF) {
+		uint8_t *other = xmalloc((size_t)n);
+		memcpy(other, st, (size_t)n);
+		walk_hazards(h, &in->body, st);
+		walk_hazards(h, &in->els, other);
+		join(st, other, n);
+		free(other);
+		return;
+	}
+	if (ir_op_loop(in->op)) {
+		/* the state at the head: the entry's and the end of the body's,
+		 * until it settles (each round only adds) */
+		uint8_t *head = xmalloc((size_t)n), *body = xmalloc((size_t)n);
+		memcpy(head, st, (size_t)n);
+		for (;;) {
+			memcpy(body, head, (size_t)n);
+			walk_hazards(h, &in->body, body);
+			int grew = 0;
+			for (int i = 0; i < n; i++)
+				if ((head[i] | body[i]) != head[i])
+					head[i] |= body[i], grew = 1;
+			if (!grew)
+				break;
+		}
+		memcpy(st, head, (size_t)n);
+		free(head);
+		free(body);
+		return;
+	}
+	/* the array it reads or writes (-1: none), and how */
+	int arr = -1, aread = 0, awrite = 0;
+	if (in->op == OP_CALL) {
+		/* a func: whatever it does to each array it is given */
+		int need = 0;
+		for (int k = 0; k < in->narg; k++)
+			if (ty_is_array(vty(e, in->arg[k])) && st[in->arg[k]])
+				need = 1;
+		if (need) {
+			e->ii[inst_id(e, in)].sync = 1;
+			memset(st, 0, (size_t)n);
+		}
+		for (int k = 0; k < in->narg; k++)
+			if (ty_is_array(vty(e, in->arg[k])))
+				st[in->arg[k]] |= TW | TR;
+		return;
+	}
+	if (in->narg && ty_is_array(vty(e, in->arg[0])) && in->op != OP_SHAPE) {
+		arr = in->arg[0];
+		aread = ir_inst_load(in) || (ir_inst_atomic(in) && !block_effect(e, in));
+		awrite = ir_inst_store(in) || in->op == OP_TILE_ATOMIC_ADD || ir_inst_atomic(in);
+	}
+	int across = reads_across(in), need = 0;
+	for (int k = 0; k < in->narg; k++)
+		if (ty_is_tile(vty(e, in->arg[k])) && across && (st[in->arg[k]] & TW))
+			need = 1;
+	for (int k = 0; k < in->nres; k++)
+		if (ty_is_tile(vty(e, in->res[k])) && (st[in->res[k]] & TR))
+			need = 1;
+	/* an array's element read after another thread may have written
+	 * it, or written (once for the block, or atomically) after other
+	 * threads may have read it; atomics with atomics commute */
+	int atomic = in->op == OP_TILE_ATOMIC_ADD || ir_inst_atomic(in);
+	if (arr >= 0 && aread && (st[arr] & TW))
+		need = 1;
+	if (arr >= 0 && awrite && (st[arr] & TR))
+		need = 1;
+	if (arr >= 0 && awrite && !atomic && (st[arr] & TW) && block_effect(e, in))
+		need = 1;
+	IInfo *x = &e->ii[inst_id(e, in)];
+	if (need)
+		x->sync = 1;
+	if (x->sync || (is_reduction(in) && ty_count(vty(e, in->arg[0])) > 1))
+		memset(st, 0, (size_t)n); /* a tree of more than one element has barriers of its own */
+	for (int k = 0; k < in->narg && across; k++)
+		if (ty_is_tile(vty(e, in->arg[k])))
+			st[in->arg[k]] |= TR;
+	for (int k = 0; k < in->nres; k++)
+		if (ty_is_tile(vty(e, in->res[k])))
+			st[in->res[k]] |= TW;
+	if (arr >= 0)
+		st[arr] |= (aread ? TR : 0) | (awrite ? TW : 0);
+}
+
+static void walk_hazards(Hazards *h, const Block *b, uint8_t *st)
+{
+	for (int i = 0; i < b->n; i++)
+		if (!h->e->ii[inst_id(h->e, &b->v[i])].dead)
+			hazards_of(h, &b->v[i], st);
+}
+
+int block_effect(const Emitter *e, const Inst *in)
+{
+	if (!e->tiled || e->target != EMIT_CUDA)
+		return 0;
+	if (in->op == OP_STORE || in->op == OP_STORE_COMP || in->op == OP_PRINTF)
+		return 1;
+	return ir_inst_atomic(in) && (!in->nres || !e->v[in->res[0]].uses);
+}
+
+void tile_barriers(Emitter *e, const Func *f)
+{
+	e->tiled = f->is_kernel && ir_func_tiled(f);
+	if (e->target != EMIT_CUDA || !e->tiled)
+		return;
+	Hazards h = {e, f->nval};
+	uint8_t *st = xmalloc((size_t)f->nval + 1);
+	memset(st, 0, (size_t)f->nval + 1);
+	walk_hazards(&h, &f->body, st);
+	free(st);
+}
+
+void tile_sync(Emitter *e, const Inst *in, int depth)
+{
+	indent(e, depth);
+	fputs("__syncthreads();", e->out);
+	line_end(e, in);
+}
+
+/* ---- the code ------------------------------------------------------------ */
+
+/* The names tile loops use, taken once per function: the element, its
+ * row and column, the index of a product's sum, its sum, a tree's step. */
+enum { TN_K, TN_ROW, TN_COL, TN_Q, TN_DOT, TN_HALF, TN_IDX, TN_COUNT };
+
+static const char *tname(Emitter *e, int which)
+{
+	static const char *const base[TN_COUNT] = {"k", "row", "col", "q", "dot", "span", "idx"};
+	if (!e->tname[which])
+		e->tname[which] = make_name(e, base[which], 0);
+	return e->tname[which];
+}
+
+/* "8 * 4": a tile's element count as its extents' product */
+static void put_count(Buf *b, Type t)
+{
+	for (int k = 0; k < ty_ndim(t); k++) {
+		if (k)
+			buf_puts(b, " * ");
+		buf_int(b, ty_extent(t, k));
+	}
+}
+
+/* The declaration of tile value v: "__shared__ float a[8 * 8];" */
+void tile_decl(Emitter *e, Buf *b, int v)
+{
+	Type t = vty(e, v);
+	if (e->target == EMIT_CUDA)
+		buf_puts(b, "__shared__ ");
+	buf_cat(b, scalar_ctype(ty_elem(t)), " ", e->v[v].name, "[", NULL);
+	put_count(b, t);
+	buf_puts(b, "];");
+}
+
+/* The loop over the elements of tile type t, opened: on the CPU all of
+ * them, in CUDA this thread's. */
+static void open_loop(Emitter *e, int depth, Type t, const Inst *in)
+{
+	const char *k = tname(e, TN_K);
+	Buf b = {0};
+	indent(e, depth);
+	if (e->target == EMIT_CUDA)
+		buf_cat(&b, "for (int ", k, " = threadIdx.x; ", k, " < ", NULL);
+	else
+		buf_cat(&b, "for (int ", k, " = 0; ", k, " < ", NULL);
+	put_count(&b, t);
+	if (e->target == EMIT_CUDA)
+		buf_cat(&b, "; ", k, " += blockDim.x) {", NULL);
+	else
+		buf_cat(&b, "; ", k, "++) {", NULL);
+	fwrite(b.p, 1, b.n, e->out);
+	line_end(e, in);
+	buf_free(&b);
+}
+
+static void close_block(Emitter *e, int depth)
+{
+	indent(e, depth);
+	fputs("}\n", e->out);
+}
+
+/* One statement at depth: text, then the line. */
+static void put_stmt(Emitter *e, int depth, Buf *b, const Inst *in)
+{
+	indent(e, depth);
+	fwrite(b->p, 1, b->n, e->out);
+	line_end(e, in);
+	b->n = 0;
+}
+
+/* Operand val at element k: "a[k]" for a tile, the value itself else. */
+static void put_at(Emitter *e, Buf *b, int val, int prec)
+{
+	if (ty_is_tile(vty(e, val))) {
+		buf_cat(b, e->v[val].name, "[", tname(e, TN_K), "]", NULL);
+		return;
+	}
+	put_expr(e, b, val, prec);
+}
+
+/* "int row = OFF0 + k / 4, col = OFF1 + k % 4;" for tile type t at
+ * offsets off (NULL: none); the names of the coordinates in c[]. */
+static void put_coords(Emitter *e, Buf *b, Type t, const int32_t *off, const char **c)
+{
+	const char *k = tname(e, TN_K);
+	int nd = ty_ndim(t);
+	c[0] = tname(e, nd == 1 ? TN_IDX : TN_ROW);
+	c[1] = nd == 1 ? NULL : tname(e, TN_COL);
+	buf_puts(b, "int ");
+	for (int d = 0; d < nd; d++) {
+		buf_cat(b, d ? ", " : "", c[d], " = ", NULL);
+		if (off) {
+			put_expr(e, b, off[d], P_ADD);
+			buf_puts(b, " + ");
+		}
+		buf_puts(b, k);
+		if (nd == 2) {
+			buf_puts(b, d ? " % " : " / ");
+			buf_int(b, ty_extent(t, 1));
+		}
+	}
+	buf_putc(b, ';');
+}
+
+/* The array element at coordinates c: "A.data[row * A.shape[1] + col]" */
+static void put_array_at(Emitter *e, Buf *b, int arr, int nd, const char **c)
+{
+	put_expr(e, b, arr, P_POSTFIX);
+	buf_cat(b, ".data[", c[0], NULL);
+	if (nd == 2) {
+		buf_puts(b, " * ");
+		put_expr(e, b, arr, P_POSTFIX);
+		buf_cat(b, ".shape[1] + ", c[1], NULL);
+	}
+	buf_putc(b, ']');
+}
+
+/* "0 <= row && row < A.shape[0] && ..." */
+static void put_inside(Emitter *e, Buf *b, int arr, int nd, const char **c)
+{
+	for (int d = 0; d < nd; d++) {
+		buf_cat(b, d ? " && " : "", "0 <= ", c[d], " && ", c[d], " < ", NULL);
+		put_expr(e, b, arr, P_POSTFIX);
+		buf_puts(b, ".shape[");
+		buf_int(b, d);
+		buf_putc(b, ']');
+	}
+}
+
+/* tile_load, tile_store and tile_atomic_add: the elements inside the
+ * array, row-major from the offsets (a load reads 0 past the array's
+ * end); the atomic adds are CUDA's (the blocks of a launch may add into
+ * one element), plain on the CPU, whose threads run one at a time. */
+static void emit_access(Emitter *e, const Inst *in, int depth, int t)
+{
+	int load = in->op == OP_TILE_LOAD, arr = in->arg[0];
+	Type tt = vty(e, t);
+	int nd = ty_ndim(tt);
+	const int32_t *off = in->arg + (load ? 1 : 2);
+	const char *c[KS_MAX_NDIM];
+	Buf b = {0};
+	open_loop(e, depth, tt, in);
+	put_coords(e, &b, tt, off, c);
+	put_stmt(e, depth + 1, &b, in);
+	if (load) {
+		buf_cat(&b, e->v[t].name, "[", tname(e, TN_K), "] = ", NULL);
+		put_inside(e, &b, arr, nd, c);
+		buf_puts(&b, " ? ");
+		put_array_at(e, &b, arr, nd, c);
+		buf_cat(&b, " : ", zero_of(e, ty_elem(tt)), ";", NULL);
+		put_stmt(e, depth + 1, &b, in);
+	} else {
+		buf_puts(&b, "if (");
+		put_inside(e, &b, arr, nd, c);
+		buf_puts(&b, ")");
+		put_stmt(e, depth + 1, &b, in);
+		if (in->op == OP_TILE_ATOMIC_ADD && e->target == EMIT_CUDA) {
+			buf_puts(&b, "atomicAdd(&");
+			put_array_at(e, &b, arr, nd, c);
+			buf_cat(&b, ", ", e->v[t].name, "[", tname(e, TN_K), "]);", NULL);
+		} else {
+			put_array_at(e, &b, arr, nd, c);
+			buf_cat(&b, in->op == OP_TILE_ATOMIC_ADD ? " += " : " = ", e->v[t].name, "[",
+				tname(e, TN_K), "];", NULL);
+		}
+		put_stmt(e, depth + 2, &b, in);
+	}
+	close_block(e, depth);
+	buf_free(&b);
+}
+
+/* r = a @ b, r MxN, a MxK, b KxN: each element the sum of a row of a
+ * times a column of b, in order. */
+static void emit_matmul(Emitter *e, const Inst *in, int depth, const char *r)
+{
+	Type ta = vty(e, in->arg[0]), tr = vty(e, in->res[0]);
+	int kk = ty_extent(ta, 1), n = ty_extent(tr, 1);
+	const char *row = tname(e, TN_ROW), *col = tname(e, TN_COL), *q = tname(e, TN_Q), *dot = tname(e, TN_DOT);
+	const char *a = e->v[in->arg[0]].name, *bb = e->v[in->arg[1]].name;
+	Buf b = {0};
+	open_loop(e, depth, tr, in);
+	buf_printf(&b, "int %s = %s / %d, %s = %s %% %d;", row, tname(e, TN_K), n, col, tname(e, TN_K), n);
+	put_stmt(e, depth + 1, &b, in);
+	buf_printf(&b, "%s %s = %s;", scalar_ctype(ty_elem(tr)), dot, zero_of(e, ty_elem(tr)));
+	put_stmt(e, depth + 1, &b, in);
+	buf_printf(&b, "for (int %s = 0; %s < %d; %s++)", q, q, kk, q);
+	put_stmt(e, depth + 1, &b, in);
+	buf_printf(&b, "%s += %s[%s * %d + %s] * %s[%s * %d + %s];", dot, a, row, kk, q, bb, q, n, col);
+	put_stmt(e, depth + 2, &b, in);
+	buf_printf(&b, "%s[%s] = %s;", r, tname(e, TN_K), dot);
+	put_stmt(e, depth + 1, &b, in);
+	close_block(e, depth);
+	buf_free(&b);
+}
+
+/* r = the transpose of a (MxN): r[row][col] = a[col][row] */
+static void emit_transpose(Emitter *e, const Inst *in, int depth, const char *r)
+{
+	Type ta = vty(e, in->arg[0]);
+	int m = ty_extent(ta, 0), n = ty_extent(ta, 1);
+	const char *row = tname(e, TN_ROW), *col = tname(e, TN_COL), *k = tname(e, TN_K);
+	Buf b = {0};
+	open_loop(e, depth, vty(e, in->res[0]), in);
+	buf_printf(&b, "int %s = %s / %d, %s = %s %% %d;", row, k, m, col, k, m);
+	put_stmt(e, depth + 1, &b, in);
+	buf_printf(&b, "%s[%s] = %s[%s * %d + %s];", r, k, e->v[in->arg[0]].name, col, n, row);
+	put_stmt(e, depth + 1, &b, in);
+	close_block(e, depth);
+	buf_free(&b);
+}
+
+/* r[0] = the sum (min, max) of a's elements: a copy into scratch s, then
+ * a tree, each step combining the elements half apart, behind a barrier
+ * in CUDA. */
+static void emit_reduction(Emitter *e, const Inst *in, int depth, const char *r)
+{
+	Type ta = vty(e, in->arg[0]), el = ty_elem(ta);
+	int n = ty_count(ta), p = 1;
+	while (p < n)
+		p *= 2;
+	int cuda = e->target == EMIT_CUDA;
+	const char *k = tname(e, TN_K), *half = tname(e, TN_HALF);
+	char base[300];
+	ks_join(base, sizeof base, r, "_tree", NULL);
+	const char *s = make_name(e, base, 0);
+	const char *what = in->callee == BI_TILE_SUM ? "sum" : in->callee == BI_TILE_MIN ? "minimum" : "maximum";
+	Buf b = {0};
+	buf_printf(&b, "%s%s %s[%d];  // the %s, as a tree", cuda ? "__shared__ " : "", scalar_ctype(el), s, n,
+		   what);
+	indent(e, depth);
+	fwrite(b.p, 1, b.n, e->out);
+	fputc('\n', e->out);
+	b.n = 0;
+	open_loop(e, depth, ta, in);
+	buf_printf(&b, "%s[%s] = %s[%s];", s, k, e->v[in->arg[0]].name, k);
+	put_stmt(e, depth + 1, &b, in);
+	close_block(e, depth);
+	if (p > 1) {
+		if (cuda)
+			tile_sync(e, in, depth);
+		buf_printf(&b, "for (int %s = %d; %s > 0; %s /= 2) {", half, p / 2, half, half);
+		put_stmt(e, depth, &b, in);
+		if (cuda)
+			buf_printf(&b, "for (int %s = threadIdx.x; %s < %s; %s += blockDim.x)", k, k, half, k);
+		else
+			buf_printf(&b, "for (int %s = 0; %s < %s; %s++)", k, k, half, k);
+		put_stmt(e, depth + 1, &b, in);
+		if (p != n) {
+			buf_printf(&b, "if (%s + %s < %d)", k, half, n);
+			put_stmt(e, depth + 2, &b, in);
+		}
+		int d = depth + 2 + (p != n);
+		if (in->callee == BI_TILE_SUM)
+			buf_printf(&b, "%s[%s] += %s[%s + %s];", s, k, s, k, half);
+		else
+			buf_printf(&b, "%s[%s] = %s[%s + %s] %s %s[%s] ? %s[%s + %s] : %s[%s];", s, k, s, k, half,
+				   in->callee == BI_TILE_MIN ? "<" : ">", s, k, s, k, half, s, k);
+		put_stmt(e, d, &b, in);
+		if (cuda)
+			tile_sync(e, in, depth + 1);
+		close_block(e, depth);
+	}
+	buf_printf(&b, "%s%s[0] = %s[0];", cuda ? "if (threadIdx.x == 0) " : "", r, s);
+	put_stmt(e, depth, &b, in);
+	buf_free(&b);
+}
+
+/* r = a with one element set (an adjoint accumulates so): a copy, then
+ * the element, by its thread in CUDA. */
+static void emit_insert(Emitter *e, const Inst *in, int depth, const char *r)
+{
+	Type t = vty(e, in->res[0]);
+	int nd = ty_ndim(t);
+	Buf b = {0}, at = {0};
+	if (in->arg[0] != in->res[0]) {
+		open_loop(e, depth, t, in);
+		buf_cat(&b, r, "[", tname(e, TN_K), "] = ", e->v[in->arg[0]].name, "[", tname(e, TN_K), "];", NULL);
+		put_stmt(e, depth + 1, &b, in);
+		close_block(e, depth);
+	}
+	for (int d = 0; d < nd; d++) {
+		int stride = 1;
+		for (int j = d + 1; j < nd; j++)
+			stride *= ty_extent(t, j);
+		if (d)
+			buf_puts(&at, " + ");
+		put_expr(e, &at, in->arg[d + 1], stride > 1 ? P_MUL : P_ADD + 1);
+		if (stride > 1) {
+			buf_puts(&at, " * ");
+			buf_int(&at, stride);
+		}
+	}
+	int depth1 = depth;
+	if (e->target == EMIT_CUDA) {
+		int simple = nd == 1 && e->f->val[in->arg[1]].kind != VK_TEMP;
+		buf_cat(&b, "if (threadIdx.x == ", simple ? "" : "(", at.p, simple ? "" : ")", " % blockDim.x)",
+			NULL);
+		put_stmt(e, depth, &b, in);
+		depth1++;
+	}
+	buf_cat(&b, r, "[", at.p, "] = ", NULL);
+	put_expr(e, &b, in->arg[in->narg - 1], 0);
+	buf_putc(&b, ';');
+	put_stmt(e, depth1, &b, in);
+	buf_free(&b);
+	buf_free(&at);
+}
+
+/* An operation element by element: a fill, a copy, arithmetic. */
+static void emit_elementwise(Emitter *e, const Inst *in, int depth, const char *r)
+{
+	Type t = vty(e, in->res[0]);
+	Buf b = {0};
+	open_loop(e, depth, t, in);
+	buf_cat(&b, r, "[", tname(e, TN_K), "] = ", NULL);
+	switch (in->op) {
+	case OP_MAKE:
+		if (in->narg)
+			put_expr(e, &b, in->arg[0], 0);
+		else
+			buf_puts(&b, zero_of(e, ty_elem(t)));
+		break;
+	case OP_MOV:
+		put_at(e, &b, in->arg[0], 0);
+		break;
+	case OP_NEG:
+		buf_putc(&b, '-');
+		put_at(e, &b, in->arg[0], P_UNARY);
+		break;
+	default: {
+		static const char *const sym[] = {
+			[OP_ADD] = " + ", [OP_SUB] = " - ", [OP_MUL] = " * ", [OP_DIV] = " / "};
+		int prec = in->op == OP_ADD || in->op == OP_SUB ? P_ADD : P_MUL;
+		put_at(e, &b, in->arg[0], prec);
+		buf_puts(&b, sym[in->op]);
+		put_at(e, &b, in->arg[1], prec + 1);
+	}
+	}
+	buf_putc(&b, ';');
+	put_stmt(e, depth + 1, &b, in);
+	close_block(e, depth);
+	buf_free(&b);
+}
+
+void emit_tile(Emitter *e, const Inst *in, int depth)
+{
+	if (in->op == OP_TILE_STORE || in->op == OP_TILE_ATOMIC_ADD) {
+		emit_access(e, in, depth, in->arg[1]);
+		return;
+	}
+	int r = in->res[0];
+	const Value *rv = &e->f->val[r];
+	if (is_named_temp(e, r) || (rv->kind == VK_VAR && decl_inline(e, r) && in == first_occ(e, r))) {
+		Buf b = {0};
+		tile_decl(e, &b, r);
+		indent(e, depth);
+		fwrite(b.p, 1, b.n, e->out);
+		line_end(e, in);
+		buf_free(&b);
+	}
+	/* an operation that reads across its operand writes its result
+	 * apart, then copies it in, where the result is that operand */
+	int apart = 0;
+	for (int k = 0; k < in->narg; k++)
+		apart |= in->arg[k] == r && (reads_across(in) || is_reduction(in));
+	const char *name = e->v[r].name;
+	if (apart) {
+		char base[300];
+		ks_join(base, sizeof base, name, "_next", NULL);
+		name = make_name(e, base, 0);
+		Buf b = {0};
+		if (e->target == EMIT_CUDA)
+			buf_puts(&b, "__shared__ ");
+		buf_cat(&b, scalar_ctype(ty_elem(rv->ty)), " ", name, "[", NULL);
+		put_count(&b, rv->ty);
+		buf_puts(&b, "];");
+		put_stmt(e, depth, &b, in);
+		buf_free(&b);
+	}
+	if (in->op == OP_TILE_LOAD)
+		emit_access(e, in, depth, r);
+	else if (in->op == OP_BUILTIN && in->callee == BI_TILE_MATMUL)
+		emit_matmul(e, in, depth, name);
+	else if (in->op == OP_BUILTIN && in->callee == BI_TILE_TRANSPOSE)
+		emit_transpose(e, in, depth, name);
+	else if (is_reduction(in))
+		emit_reduction(e, in, depth, name);
+	else if (in->op == OP_INSERT)
+		emit_insert(e, in, depth, name);
+	else
+		emit_elementwise(e, in, depth, name);
+	if (apart) {
+		Buf b = {0};
+		if (e->target == EMIT_CUDA)
+			tile_sync(e, in, depth);
+		open_loop(e, depth, rv->ty, in);
+		buf_cat(&b, e->v[r].name, "[", tname(e, TN_K), "] = ", name, "[", tname(e, TN_K), "];", NULL);
+		put_stmt(e, depth + 1, &b, in);
+		close_block(e, depth);
+		buf_free(&b);
+	}
+}

@@ -1,0 +1,341 @@
+/*
+ * sema_tile.c: Warp's tiles in a kernel — wp.tile_load and wp.tile_store
+ * (an array's block of elements, from an offset), wp.tile_zeros,
+ * tile_ones and tile_full, the accumulating form of wp.tile_matmul,
+ * wp.tile_extract and t[i, j] — and the refusal, naming it, of each tile
+ * builtin not in yet.  A tile's shape is fixed when the kernel compiles:
+ * its extents are constant ints, as Warp requires, and the tile's type
+ * holds them (ty_tile), so that a shape that does not fit is a type error
+ * where it is made.  The tile builtins that are values of their arguments
+ * alone (tile_matmul, tile_transpose, tile_sum, tile_min, tile_max) are
+ * rows of ir/builtins.h, lowered as any builtin.
+ */
+#include <string.h>
+
+#include "sema.h"
+
+/* Is NAME one of Warp's tile builtins (tile_*, tile, untile)? */
+static int is_tile_name(const char *name)
+{
+	return !strncmp(name, "tile_", 5) || !strcmp(name, "tile") || !strcmp(name, "untile");
+}
+
+/* An extent of a tile's shape: a constant int from 1 on. */
+static int extent(Sema *s, Node *n)
+{
+	Const c;
+	int64_t i;
+	double x;
+	int isf;
+	if (literal(n, &i, &x, &isf) && !isf)
+		c.i = i;
+	else if (!const_eval(s, n, &c) || !ty_is_int(c.ty))
+		ERR(n, "a tile's shape must be constant ints (Warp fixes it when the kernel compiles)");
+	if (c.i < 1 || c.i > KS_MAX_TILE)
+		ERR(n, "a tile's extent must be from 1 to %d, not %lld", KS_MAX_TILE, (long long)c.i);
+	return (int)c.i;
+}
+
+/* The shape argument n, an int or a tuple of them, into shape: its rank. */
+static int shape_of(Sema *s, Node *n, int *shape)
+{
+	if (n->kind != N_TUPLE) {
+		shape[0] = extent(s, n);
+		return 1;
+	}
+	if (n->nkid < 1 || n->nkid > KS_MAX_NDIM)
+		ERR(n, "a tile has 1 to %d dimensions, not %d", KS_MAX_NDIM, n->nkid);
+	for (int k = 0; k < n->nkid; k++)
+		shape[k] = extent(s, n->kid[k]);
+	return n->nkid;
+}
+
+/* The tile of elem with the shape at node n. */
+static Type tile_type(Sema *s, Node *n, Type elem)
+{
+	int shape[KS_MAX_NDIM], nd = shape_of(s, n, shape);
+	Type t = ty_tile(elem, nd, shape);
+	if (t == TY_VOID)
+		ERR(n, "a tile holds at most %d elements", KS_MAX_TILE);
+	return t;
+}
+
+/* dtype=T: a scalar type (float when n is NULL). */
+static Type dtype_of(Sema *s, Node *n, Type dflt)
+{
+	if (!n)
+		return dflt;
+	Type t = ann_type(s, n);
+	if (!ty_is_scalar(t))
+		ERR(n, "a tile's dtype must be a number type here, not %s", uty(t));
+	return t;
+}
+
+/* storage="register" or "shared": where Warp keeps the tile, which the
+ * code ksynth writes decides for itself; either is accepted. */
+static void storage_arg(Sema *s, Node *n)
+{
+	if (!n)
+		return;
+	Buf b = {0};
+	if (n->kind != N_STRING)
+		ERR(n, "storage must be \"register\" or \"shared\"");
+	py_string(s, n, &b);
+	int ok = !strcmp(b.p ? b.p : "", "register") || !strcmp(b.p ? b.p : "", "shared");
+	buf_free(&b);
+	if (!ok)
+		ERR(n, "storage must be \"register\" or \"shared\"");
+}
+
+/* A flag that must be a constant bool (bounds_check, aligned). */
+static void flag_arg(Sema *s, Node *n, const char *what)
+{
+	Const c;
+	if (n && (!const_eval(s, n, &c) || c.ty != TY_BOOL))
+		ERR(n, "%s must be True or False", what);
+}
+
+/* The offset argument into a[0..nd): an int, or a tuple of nd of them
+ * (all 0 when n is NULL). */
+static void offsets(Sema *s, Node *n, int nd, int32_t *a)
+{
+	if (!n) {
+		for (int k = 0; k < nd; k++)
+			a[k] = ir_const_int(s->m, s->f, 0);
+		return;
+	}
+	int given = n->kind == N_TUPLE ? n->nkid : 1;
+	if (given != nd)
+		ERR(n, "the offset has %d value%s; the array has %d dimension%s", given, given == 1 ? "" : "s", nd,
+		    nd == 1 ? "" : "s");
+	for (int k = 0; k < nd; k++)
+		a[k] = index_val(s, n->kind == N_TUPLE ? n->kid[k] : n, 0, TY_VOID);
+}
+
+/* The array argument of a tile load or store: its value. */
+static int array_arg(Sema *s, Node *n, const char *what)
+{
+	int v = expr(s, n, NULL);
+	Type t = ty_of(s, v);
+	if (!ty_is_array(t) || !ty_is_scalar(ty_elem(t)))
+		ERR(n, "wp.%s() takes an array of numbers, not %s", what, uty(t));
+	return v;
+}
+
+/* A tile argument: its value. */
+static int tile_arg(Sema *s, Node *n, const char *what)
+{
+	int v = expr(s, n, NULL);
+	if (!ty_is_tile(ty_of(s, v)))
+		ERR(n, "wp.%s() takes a tile here, not %s", what, uty(ty_of(s, v)));
+	return v;
+}
+
+/* Bind the call's arguments to Warp's parameter names. */
+#define BIND(names, ndflt_from)                                 \
+	do {                                                    \
+		static const char *const pn[] = names;          \
+		enum { NP = sizeof pn / sizeof *pn };           \
+		Node *dflt[NP];                                 \
+		for (int k = 0; k < NP; k++)                    \
+			dflt[k] = k >= (ndflt_from) ? e : NULL; \
+		bind_args(s, e, what, pn, NP, dflt, node);      \
+	} while (0)
+#define P(...)              \
+	{                   \
+		__VA_ARGS__ \
+	}
+
+/* wp.tile_load(a, shape, offset=0, storage=..., bounds_check=True, aligned=False) */
+static int load(Sema *s, Node *e, const char *what, Target *t)
+{
+	Node *node[6];
+	BIND(P("a", "shape", "offset", "storage", "bounds_check", "aligned"), 2);
+	int32_t a[1 + KS_MAX_NDIM];
+	a[0] = array_arg(s, node[0], "tile_load");
+	Type at = ty_of(s, a[0]), tt = tile_type(s, node[1], ty_elem(at));
+	if (ty_ndim(tt) != ty_ndim(at))
+		ERR(node[1], "the tile's shape has %d dimension%s; the array has %d", ty_ndim(tt),
+		    ty_ndim(tt) == 1 ? "" : "s", ty_ndim(at));
+	offsets(s, node[2], ty_ndim(at), a + 1);
+	storage_arg(s, node[3]);
+	flag_arg(s, node[4], "bounds_check");
+	flag_arg(s, node[5], "aligned");
+	return emit_val(s, e, OP_TILE_LOAD, tt, a, 1 + ty_ndim(at), t);
+}
+
+/* wp.tile_store(a, t, offset=0, bounds_check=True) */
+static void store(Sema *s, Node *e, const char *what)
+{
+	Node *node[4];
+	BIND(P("a", "t", "offset", "bounds_check"), 2);
+	int32_t a[2 + KS_MAX_NDIM];
+	a[0] = array_arg(s, node[0], "tile_store");
+	a[1] = tile_arg(s, node[1], "tile_store");
+	Type at = ty_of(s, a[0]), tt = ty_of(s, a[1]);
+	if (ty_ndim(tt) != ty_ndim(at) || ty_elem(tt) != ty_elem(at))
+		ERR(node[1], "a %s cannot be stored into an %s", uty(tt), uty(at));
+	offsets(s, node[2], ty_ndim(at), a + 2);
+	flag_arg(s, node[3], "bounds_check");
+	emit(s, e, OP_TILE_STORE, NULL, 0, a, 2 + ty_ndim(at));
+}
+
+/* wp.tile_zeros(shape, dtype=float, storage=...), wp.tile_ones(...),
+ * wp.tile_full(shape, value, dtype=value's type, storage=...) */
+static int filled(Sema *s, Node *e, const char *name, const char *what, Target *t)
+{
+	Node *node[4];
+	int32_t v;
+	Type tt;
+	if (!strcmp(name, "tile_full")) {
+		BIND(P("shape", "value", "dtype", "storage"), 2);
+		Type dt = dtype_of(s, node[2], TY_VOID);
+		v = dt != TY_VOID ? typed_literal(s, node[1], dt) : -1;
+		if (v < 0)
+			v = expr(s, node[1], NULL);
+		if (dt == TY_VOID)
+			dt = ty_of(s, v);
+		if (!ty_is_scalar(ty_of(s, v)) || ty_of(s, v) != dt)
+			ERR(node[1], "wp.tile_full() fills a tile of %s with a %s", uty(dt), uty(ty_of(s, v)));
+		tt = tile_type(s, node[0], dt);
+		storage_arg(s, node[3]);
+		return emit_val(s, e, OP_MAKE, tt, &v, 1, t);
+	}
+	BIND(P("shape", "dtype", "storage"), 1);
+	tt = tile_type(s, node[0], dtype_of(s, node[1], TY_FLOAT));
+	storage_arg(s, node[2]);
+	if (!strcmp(name, "tile_zeros"))
+		return emit_val(s, e, OP_MAKE, tt, NULL, 0, t);
+	v = ir_const(s->m, s->f, ty_elem(tt), 1, 1.0);
+	return emit_val(s, e, OP_MAKE, tt, &v, 1, t);
+}
+
+/* wp.tile_matmul(a, b, out, alpha=1.0, beta=1.0): out = alpha * a @ b +
+ * beta * out, out a tile variable; wp.tile_matmul(a, b, alpha=1.0): the
+ * product, a row of builtins.h, scaled. */
+static int matmul(Sema *s, Node *e, const char *what, Target *t, int want)
+{
+	Node *node[5];
+	int n = e->nkid - 1;
+	int accumulate = n >= 3 && e->kid[3]->kind != N_KWARG;
+	for (int i = 1; i <= n; i++)
+		accumulate |= e->kid[i]->kind == N_KWARG && !strcmp(e->kid[i]->name, "out");
+	BIND(P("a", "b", "out", "alpha", "beta"), 2);
+	int32_t a[2] = {tile_arg(s, node[0], "tile_matmul"), tile_arg(s, node[1], "tile_matmul")};
+	Type ta[2] = {ty_of(s, a[0]), ty_of(s, a[1])}, rt;
+	if (ir_builtin_resolve("tile_matmul", ta, 2, &rt) < 0)
+		ERR(e, "wp.tile_matmul() multiplies an MxK tile by a KxN tile of one float type, not %s by %s",
+		    uty(ta[0]), uty(ta[1]));
+	int scaled[2] = {0, 0};
+	int32_t scale[2];
+	for (int k = 0; k < 2; k++) {
+		Node *x = node[3 + k];
+		if (!x)
+			continue;
+		Const c;
+		if (const_eval(s, x, &c) && (c.ty == TY_FLOAT || c.ty == TY_INT) && c.py &&
+		    (c.ty == TY_INT ? c.i == 1 : c.v[0] == 1.0))
+			continue;
+		scale[k] = typed_literal(s, x, ty_elem(rt));
+		if (scale[k] < 0)
+			scale[k] = expr(s, x, NULL);
+		if (ty_of(s, scale[k]) != ty_elem(rt))
+			ERR(x, "wp.tile_matmul() scales by a %s here, not %s", uty(ty_elem(rt)),
+			    uty(ty_of(s, scale[k])));
+		scaled[k] = 1;
+	}
+	if (!accumulate) {
+		if (node[4])
+			ERR(node[4], "wp.tile_matmul() takes beta only with out");
+		if (!want)
+			ERR(e, "the value of wp.tile_matmul(a, b) is not used");
+		int32_t p = scaled[0] ? ir_temp(s->m, s->f, rt) : out(s, t, rt);
+		emit(s, e, OP_BUILTIN, &p, 1, a, 2)->callee = BI_TILE_MATMUL;
+		if (!scaled[0])
+			return p;
+		return emit_val(s, e, OP_MUL, rt, (int32_t[]){scale[0], p}, 2, t);
+	}
+	if (want)
+		ERR(e, "wp.tile_matmul(a, b, out) adds into out and has no value");
+	Node *o = node[2];
+	int acc = o->kind == N_NAME ? map_get(&s->names, o->name) : -1;
+	if (acc < 0 || !ty_is_tile(ty_of(s, acc)))
+		ERR(o, "out must be a tile variable of the kernel");
+	if (ty_of(s, acc) != rt)
+		ERR(o, "out is a %s; the product is a %s", uty(ty_of(s, acc)), uty(rt));
+	int32_t p = ir_temp(s->m, s->f, rt);
+	emit(s, e, OP_BUILTIN, &p, 1, a, 2)->callee = BI_TILE_MATMUL;
+	if (scaled[0]) {
+		int32_t q = ir_temp(s->m, s->f, rt);
+		emit(s, e, OP_MUL, &q, 1, (int32_t[]){scale[0], p}, 2);
+		p = q;
+	}
+	int32_t old = acc;
+	if (scaled[1]) {
+		old = ir_temp(s->m, s->f, rt);
+		emit(s, e, OP_MUL, &old, 1, (int32_t[]){scale[1], acc}, 2);
+	}
+	emit(s, e, OP_ADD, &acc, 1, (int32_t[]){old, p}, 2);
+	return -1;
+}
+
+/* wp.tile_extract(a, i, ...): one element. */
+static int extract(Sema *s, Node *e, Target *t)
+{
+	int n = e->nkid - 1;
+	if (n < 1)
+		ERR(e, "wp.tile_extract() takes a tile and its indices");
+	for (int i = 1; i <= n; i++)
+		if (e->kid[i]->kind == N_KWARG)
+			ERR(e->kid[i], "wp.tile_extract() takes its arguments by position");
+	int32_t a[1 + KS_MAX_NDIM];
+	a[0] = tile_arg(s, e->kid[1], "tile_extract");
+	Type tt = ty_of(s, a[0]);
+	if (n - 1 != ty_ndim(tt))
+		ERR(e, "a %s takes %d indices, not %d", uty(tt), ty_ndim(tt), n - 1);
+	for (int k = 0; k < n - 1; k++)
+		a[k + 1] = tile_index(s, e->kid[k + 2], tt, k);
+	return emit_val(s, e, OP_EXTRACT, ty_elem(tt), a, n, t);
+}
+
+int tile_index(Sema *s, Node *n, Type tile, int k)
+{
+	int v = index_val(s, n, 0, TY_VOID);
+	const Value *c = &s->f->val[v];
+	if (c->kind == VK_CONST && (c->k.i < 0 || c->k.i >= ty_extent(tile, k)))
+		ERR(n, "index %lld is out of range for %s", (long long)c->k.i, uty(tile));
+	return v;
+}
+
+int tile_call(Sema *s, Node *e, const char *name, Target *t, int want)
+{
+	if (!is_tile_name(name))
+		return -2;
+	char what[48];
+	snprintf(what, sizeof what, "wp.%s", name);
+	if (!s->cur->kernel)
+		ERR(e, "tiles are supported in kernels only, not in a wp.func (%s)", what);
+	if (!strcmp(name, "tile_load")) {
+		if (!want)
+			ERR(e, "the value of wp.tile_load() is not used");
+		return load(s, e, what, t);
+	}
+	if (!strcmp(name, "tile_store")) {
+		if (want)
+			ERR(e, "wp.tile_store() does not return a value");
+		store(s, e, what);
+		return -1;
+	}
+	if (!strcmp(name, "tile_zeros") || !strcmp(name, "tile_ones") || !strcmp(name, "tile_full"))
+		return filled(s, e, name, what, t);
+	if (!strcmp(name, "tile_matmul"))
+		return matmul(s, e, what, t, want);
+	if (!strcmp(name, "tile_extract"))
+		return extract(s, e, t);
+	if ((!strcmp(name, "tile_sum") || !strcmp(name, "tile_min") || !strcmp(name, "tile_max")) &&
+	    (e->nkid > 2 || (e->nkid == 2 && e->kid[1]->kind == N_KWARG)))
+		ERR(e, "%s() along an axis is not supported yet; it reduces a whole tile", what);
+	if (ir_builtin_public(name))
+		return -2; /* a row of builtins.h */
+	ERR(e, "%s() is not supported yet (doc/language.md lists the tile operations that are)", what);
+}
