@@ -121,9 +121,9 @@ static void unify(DiffEmit *e, int32_t *x, int32_t *y)
 	Type tx = ty(e, *x), ty_ = ty(e, *y);
 	if (tx == ty_)
 		return;
-	if (is_fconst(e, *x) && ty_is_composite(ty_))
+	if (is_fconst(e, *x) && (ty_is_composite(ty_) || ty_is_tile(ty_)))
 		*x = diff_op(e, OP_MAKE, x, 1, ty_);
-	else if (is_fconst(e, *y) && ty_is_composite(tx))
+	else if (is_fconst(e, *y) && (ty_is_composite(tx) || ty_is_tile(tx)))
 		*y = diff_op(e, OP_MAKE, y, 1, tx);
 	else if (is_fconst(e, *x) && ty_is_struct(ty_)) /* the 0.0 of a struct's adjoint */
 		*x = diff_zero(e, ty_);

@@ -213,6 +213,10 @@ void emit_tile(Emitter *e, const Inst *in, int depth);
 
 /* ---- expr.c: expressions ---- */
 
+/* The C function of builtin row for arguments of these types: the C
+ * library's (sinf) or the runtime's (ks_min_float), in buf if need be. */
+const char *builtin_fn(int row, const Type *args, int nargs, char *buf, size_t cap);
+
 void put_expr(Emitter *e, Buf *b, int val, int minprec);
 int put_inst(Emitter *e, Buf *b, const Inst *in);
 void put_elem(Emitter *e, Buf *b, const Inst *in);

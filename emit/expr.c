@@ -163,6 +163,18 @@ static const char *libm_name(int row, Type t)
 	return NULL;
 }
 
+const char *builtin_fn(int row, const Type *args, int nargs, char *buf, size_t cap)
+{
+	const char *lm = libm_name(row, args[0]);
+	if (lm)
+		return lm;
+	Type a[8];
+	for (int k = 0; k < nargs && k < 8; k++)
+		a[k] = args[k];
+	ir_builtin_cname(row, a, buf, cap);
+	return buf;
+}
+
 /* name(arg, arg, ...) */
 static void put_call(Emitter *e, Buf *b, const char *name, const Inst *in, int from)
 {

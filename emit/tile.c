@@ -221,6 +221,44 @@ static void put_count(Buf *b, Type t)
 	}
 }
 
+/* Do C's operators compute numbers of type t as Warp does?  Not float16's
+ * (a struct) nor the small ints' (which C promotes): the runtime's
+ * functions do, ks_add_float16. */
+static int c_arith(Type t)
+{
+	return t == TY_INT || t == TY_UINT32 || t == TY_INT64 || t == TY_UINT64 || t == TY_FLOAT || t == TY_DOUBLE;
+}
+
+/* x OP y on numbers of type t: "x + y", or "ks_add_float16(x, y)" */
+static void put_arith(Buf *b, int op, Type t, const char *x, const char *y)
+{
+	/* clang-format off */
+	static const char *const sym[] = {
+		[OP_ADD] = " + ", [OP_SUB] = " - ", [OP_MUL] = " * ", [OP_DIV] = " / ", [OP_LT] = " < ",
+		[OP_LE] = " <= ", [OP_GT] = " > ", [OP_GE] = " >= ", [OP_EQ] = " == ", [OP_NE] = " != ",
+	};
+	static const char *const word[] = {
+		[OP_ADD] = "add", [OP_SUB] = "sub", [OP_MUL] = "mul", [OP_DIV] = "div", [OP_LT] = "lt",
+		[OP_LE] = "le", [OP_GT] = "gt", [OP_GE] = "ge", [OP_EQ] = "eq", [OP_NE] = "ne",
+	};
+	/* clang-format on */
+	if (c_arith(t))
+		buf_cat(b, x, sym[op], y, NULL);
+	else
+		buf_cat(b, "ks_", word[op], "_", ty_name(t), "(", x, ", ", y, ")", NULL);
+}
+
+/* x converted from number type from to number type to */
+static void put_conv_elem(Buf *b, Type from, Type to, const char *x)
+{
+	if (from == to)
+		buf_puts(b, x);
+	else if (from != TY_HALF && to != TY_HALF && !(ty_is_float(from) && ty_is_int(to)))
+		buf_cat(b, "(", scalar_ctype(to), ")", x, NULL);
+	else
+		buf_cat(b, "ks_to_", ty_name(to), "_", ty_name(from), "(", x, ")", NULL);
+}
+
 /* The declaration of tile value v: "__shared__ float a[8 * 8];" */
 void tile_decl(Emitter *e, Buf *b, int v)
 {
@@ -329,8 +367,8 @@ static void put_inside(Emitter *e, Buf *b, int arr, int nd, const char **c)
 
 /* tile_load, tile_store and tile_atomic_add: the elements inside the
  * array, row-major from the offsets (a load reads 0 past the array's
- * end); the atomic adds are CUDA's (the blocks of a launch may add into
- * one element), plain on the CPU, whose threads run one at a time. */
+ * end); the adds are the runtime's atomics (the blocks of a launch may
+ * add into one element). */
 static void emit_access(Emitter *e, const Inst *in, int depth, int t)
 {
 	int load = in->op == OP_TILE_LOAD, arr = in->arg[0];
@@ -354,14 +392,13 @@ static void emit_access(Emitter *e, const Inst *in, int depth, int t)
 		put_inside(e, &b, arr, nd, c);
 		buf_puts(&b, ")");
 		put_stmt(e, depth + 1, &b, in);
-		if (in->op == OP_TILE_ATOMIC_ADD && e->target == EMIT_CUDA) {
-			buf_puts(&b, "atomicAdd(&");
+		if (in->op == OP_TILE_ATOMIC_ADD) {
+			buf_cat(&b, "ks_atomic_add_", ty_name(ty_elem(tt)), "(&", NULL);
 			put_array_at(e, &b, arr, nd, c);
 			buf_cat(&b, ", ", e->v[t].name, "[", tname(e, TN_K), "]);", NULL);
 		} else {
 			put_array_at(e, &b, arr, nd, c);
-			buf_cat(&b, in->op == OP_TILE_ATOMIC_ADD ? " += " : " = ", e->v[t].name, "[",
-				tname(e, TN_K), "];", NULL);
+			buf_cat(&b, " = ", e->v[t].name, "[", tname(e, TN_K), "];", NULL);
 		}
 		put_stmt(e, depth + 2, &b, in);
 	}
@@ -385,7 +422,20 @@ static void emit_matmul(Emitter *e, const Inst *in, int depth, const char *r)
 	put_stmt(e, depth + 1, &b, in);
 	buf_printf(&b, "for (int %s = 0; %s < %d; %s++)", q, q, kk, q);
 	put_stmt(e, depth + 1, &b, in);
-	buf_printf(&b, "%s += %s[%s * %d + %s] * %s[%s * %d + %s];", dot, a, row, kk, q, bb, q, n, col);
+	Type el = ty_elem(tr);
+	if (c_arith(el)) {
+		buf_printf(&b, "%s += %s[%s * %d + %s] * %s[%s * %d + %s];", dot, a, row, kk, q, bb, q, n, col);
+	} else {
+		char x[200], y[200];
+		snprintf(x, sizeof x, "%s[%s * %d + %s]", a, row, kk, q);
+		snprintf(y, sizeof y, "%s[%s * %d + %s]", bb, q, n, col);
+		Buf m = {0};
+		put_arith(&m, OP_MUL, el, x, y);
+		buf_cat(&b, dot, " = ", NULL);
+		put_arith(&b, OP_ADD, el, dot, m.p);
+		buf_putc(&b, ';');
+		buf_free(&m);
+	}
 	put_stmt(e, depth + 2, &b, in);
 	buf_printf(&b, "%s[%s] = %s;", r, tname(e, TN_K), dot);
 	put_stmt(e, depth + 1, &b, in);
@@ -450,11 +500,20 @@ static void emit_reduction(Emitter *e, const Inst *in, int depth, const char *r)
 			put_stmt(e, depth + 2, &b, in);
 		}
 		int d = depth + 2 + (p != n);
-		if (in->callee == BI_TILE_SUM)
-			buf_printf(&b, "%s[%s] += %s[%s + %s];", s, k, s, k, half);
-		else
-			buf_printf(&b, "%s[%s] = %s[%s + %s] %s %s[%s] ? %s[%s + %s] : %s[%s];", s, k, s, k, half,
-				   in->callee == BI_TILE_MIN ? "<" : ">", s, k, s, k, half, s, k);
+		char mine[200], other[200];
+		snprintf(mine, sizeof mine, "%s[%s]", s, k);
+		snprintf(other, sizeof other, "%s[%s + %s]", s, k, half);
+		if (in->callee == BI_TILE_SUM && c_arith(el)) {
+			buf_cat(&b, mine, " += ", other, ";", NULL);
+		} else if (in->callee == BI_TILE_SUM) {
+			buf_cat(&b, mine, " = ", NULL);
+			put_arith(&b, OP_ADD, el, mine, other);
+			buf_putc(&b, ';');
+		} else {
+			buf_cat(&b, mine, " = ", NULL);
+			put_arith(&b, in->callee == BI_TILE_MIN ? OP_LT : OP_GT, el, other, mine);
+			buf_cat(&b, " ? ", other, " : ", mine, ";", NULL);
+		}
 		put_stmt(e, d, &b, in);
 		if (cuda)
 			tile_sync(e, in, depth + 1);
@@ -506,36 +565,58 @@ static void emit_insert(Emitter *e, const Inst *in, int depth, const char *r)
 	buf_free(&at);
 }
 
-/* An operation element by element: a fill, a copy, arithmetic. */
+/* An operation element by element: a fill, a copy, a conversion,
+ * arithmetic, a builtin of numbers (wp.tile_map). */
 static void emit_elementwise(Emitter *e, const Inst *in, int depth, const char *r)
 {
-	Type t = vty(e, in->res[0]);
-	Buf b = {0};
+	Type t = vty(e, in->res[0]), el = ty_elem(t);
+	Buf b = {0}, x[16] = {{0}};
+	int n = in->narg < 16 ? in->narg : 16, mono = c_arith(el) && in->op != OP_BUILTIN && in->op != OP_SELECT &&
+						      !(in->op >= OP_LT && in->op <= OP_NE);
+	for (int k = 0; k < n; k++) {
+		int prec = in->op == OP_ADD || in->op == OP_SUB ? P_ADD : in->op == OP_NEG ? P_UNARY : P_MUL;
+		put_at(e, &x[k], in->arg[k], !mono ? P_COND : k ? prec + 1 : prec);
+	}
 	open_loop(e, depth, t, in);
 	buf_cat(&b, r, "[", tname(e, TN_K), "] = ", NULL);
 	switch (in->op) {
 	case OP_MAKE:
-		if (in->narg)
-			put_expr(e, &b, in->arg[0], 0);
-		else
-			buf_puts(&b, zero_of(e, ty_elem(t)));
+		buf_puts(&b, n ? x[0].p : zero_of(e, el));
 		break;
 	case OP_MOV:
-		put_at(e, &b, in->arg[0], 0);
+		buf_puts(&b, x[0].p);
 		break;
 	case OP_NEG:
-		buf_putc(&b, '-');
-		put_at(e, &b, in->arg[0], P_UNARY);
+		if (c_arith(el))
+			buf_cat(&b, "-", x[0].p, NULL);
+		else
+			buf_cat(&b, "ks_neg_", ty_name(el), "(", x[0].p, ")", NULL);
 		break;
+	case OP_CONV:
+		put_conv_elem(&b, ty_elem(vty(e, in->arg[0])), el, x[0].p);
+		break;
+	case OP_SELECT:
+		buf_cat(&b, x[0].p, " ? ", x[1].p, " : ", x[2].p, NULL);
+		break;
+	case OP_BUILTIN: {
+		char name[96];
+		Type at[16];
+		for (int k = 0; k < n; k++)
+			at[k] = ty_is_tile(vty(e, in->arg[k])) ? ty_elem(vty(e, in->arg[k])) : vty(e, in->arg[k]);
+		buf_cat(&b, builtin_fn(in->callee, at, n, name, sizeof name), "(", NULL);
+		for (int k = 0; k < n; k++)
+			buf_cat(&b, k ? ", " : "", x[k].p, NULL);
+		buf_putc(&b, ')');
+		break;
+	}
 	default: {
-		static const char *const sym[] = {
-			[OP_ADD] = " + ", [OP_SUB] = " - ", [OP_MUL] = " * ", [OP_DIV] = " / "};
-		int prec = in->op == OP_ADD || in->op == OP_SUB ? P_ADD : P_MUL;
-		put_at(e, &b, in->arg[0], prec);
-		buf_puts(&b, sym[in->op]);
-		put_at(e, &b, in->arg[1], prec + 1);
+		/* arithmetic in the result's type; a comparison in its operands' */
+		Type ot = ty_is_tile(vty(e, in->arg[0])) ? ty_elem(vty(e, in->arg[0])) : vty(e, in->arg[0]);
+		put_arith(&b, in->op, in->op >= OP_LT && in->op <= OP_NE ? ot : el, x[0].p, x[1].p);
 	}
 	}
+	for (int k = 0; k < n; k++)
+		buf_free(&x[k]);
 	buf_putc(&b, ';');
 	put_stmt(e, depth + 1, &b, in);
 	close_block(e, depth);

@@ -297,7 +297,7 @@ static int compare1(Sema *s, Node *at, int op, int a, int b, Target *t, int mixe
 		ta[0] = ta[1] = c;
 	}
 	Type ty = ir_op_type(irop[op], ta, 2, TY_VOID);
-	if (ty == TY_VOID)
+	if (ty == TY_VOID || ty_is_tile(ty)) /* the IR compares tiles for kdiff's rules; Warp does not */
 		ERR(at, "unsupported operand types for %s: '%s' and '%s'%s", sym[op], uty(ta[0]), uty(ta[1]),
 		    conv_hint(ta[0], ta[1]));
 	int32_t args[2] = {a, b};

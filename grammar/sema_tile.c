@@ -210,10 +210,23 @@ static int filled(Sema *s, Node *e, const char *name, const char *what, Target *
 	return emit_val(s, e, OP_MAKE, tt, &v, 1, t);
 }
 
+/* Tile v as a tile of elem, converted element by element where it is of
+ * another type. */
+static int as_elem(Sema *s, Node *at, int v, Type elem)
+{
+	Type t = ty_of(s, v);
+	if (ty_elem(t) == elem)
+		return v;
+	int32_t r = ir_temp(s->m, s->f, ty_tile(elem, ty_ndim(t), ty_info(t)->shape));
+	emit(s, at, OP_CONV, &r, 1, &v, 1);
+	return r;
+}
+
 /* wp.tile_matmul(a, b, out, alpha=1.0, beta=1.0): out = alpha * a @ b +
- * beta * out, out a tile variable; wp.tile_matmul(a, b, alpha=1.0): the
- * product, a row of builtins.h, scaled. */
-static int matmul(Sema *s, Node *e, const char *what, Target *t, int want)
+ * beta * out, out a tile variable, the product computed in out's type;
+ * wp.tile_matmul(a, b, alpha=1.0): the product, a row of builtins.h, in
+ * a's type, scaled.  An operand of another float type is converted. */
+static int matmul(Sema *s, Node *e, const char *what, Target *t, int wanted)
 {
 	Node *node[5];
 	int n = e->nkid - 1;
@@ -222,6 +235,14 @@ static int matmul(Sema *s, Node *e, const char *what, Target *t, int want)
 		accumulate |= e->kid[i]->kind == N_KWARG && !strcmp(e->kid[i]->name, "out");
 	BIND(P("a", "b", "out", "alpha", "beta"), 2);
 	int32_t a[2] = {tile_arg(s, node[0], "tile_matmul"), tile_arg(s, node[1], "tile_matmul")};
+	Node *o = node[2];
+	int acc = accumulate && o->kind == N_NAME ? map_get(&s->names, o->name) : -1;
+	if (accumulate && (acc < 0 || !ty_is_tile(ty_of(s, acc))))
+		ERR(o, "out must be a tile variable of the kernel");
+	Type want = accumulate ? ty_elem(ty_of(s, acc)) : ty_elem(ty_of(s, a[0]));
+	for (int k = 0; k < 2; k++)
+		if (ty_is_float(want) && ty_is_float(ty_elem(ty_of(s, a[k]))))
+			a[k] = as_elem(s, node[k], a[k], want);
 	Type ta[2] = {ty_of(s, a[0]), ty_of(s, a[1])}, rt;
 	if (ir_builtin_resolve("tile_matmul", ta, 2, &rt) < 0)
 		ERR(e, "wp.tile_matmul() multiplies an MxK tile by a KxN tile of one float type, not %s by %s",
@@ -247,7 +268,7 @@ static int matmul(Sema *s, Node *e, const char *what, Target *t, int want)
 	if (!accumulate) {
 		if (node[4])
 			ERR(node[4], "wp.tile_matmul() takes beta only with out");
-		if (!want)
+		if (!wanted)
 			ERR(e, "the value of wp.tile_matmul(a, b) is not used");
 		int32_t p = scaled[0] ? ir_temp(s->m, s->f, rt) : out(s, t, rt);
 		emit(s, e, OP_BUILTIN, &p, 1, a, 2)->callee = BI_TILE_MATMUL;
@@ -255,12 +276,8 @@ static int matmul(Sema *s, Node *e, const char *what, Target *t, int want)
 			return p;
 		return emit_val(s, e, OP_MUL, rt, (int32_t[]){scale[0], p}, 2, t);
 	}
-	if (want)
+	if (wanted)
 		ERR(e, "wp.tile_matmul(a, b, out) adds into out and has no value");
-	Node *o = node[2];
-	int acc = o->kind == N_NAME ? map_get(&s->names, o->name) : -1;
-	if (acc < 0 || !ty_is_tile(ty_of(s, acc)))
-		ERR(o, "out must be a tile variable of the kernel");
 	if (ty_of(s, acc) != rt)
 		ERR(o, "out is a %s; the product is a %s", uty(ty_of(s, acc)), uty(rt));
 	int32_t p = ir_temp(s->m, s->f, rt);
@@ -307,6 +324,62 @@ int tile_index(Sema *s, Node *n, Type tile, int k)
 	return v;
 }
 
+/* wp.tile_astype(a, dtype): each element converted */
+static int astype(Sema *s, Node *e, const char *what, Target *t)
+{
+	Node *node[2];
+	BIND(P("t", "dtype"), 2);
+	int v = tile_arg(s, node[0], "tile_astype");
+	Type el = dtype_of(s, node[1], TY_FLOAT), tt = ty_of(s, v);
+	Type rt = ty_tile(el, ty_ndim(tt), ty_info(tt)->shape);
+	if (rt == tt)
+		return v;
+	return emit_val(s, e, OP_CONV, rt, &v, 1, t);
+}
+
+/* wp.tile_map(op, a, ...): a builtin of numbers (wp.sin, wp.max, ...)
+ * applied to each element of tiles of one shape; a call of the builtin
+ * on the tiles. */
+static int map(Sema *s, Node *e, Target *t, int want)
+{
+	if (!want)
+		ERR(e, "the value of wp.tile_map() is not used");
+	if (e->nkid < 3)
+		ERR(e, "wp.tile_map() takes a function and one or more tiles");
+	for (int i = 1; i < e->nkid; i++)
+		if (e->kid[i]->kind == N_KWARG)
+			ERR(e->kid[i], "wp.tile_map() takes its arguments by position");
+	Node *op = e->kid[1];
+	const char *name = op->kind == N_NAME ? op->name : is_wp_attr(op) ? op->name : NULL;
+	if (op->kind == N_NAME && def_find(s, name) >= 0)
+		ERR(op,
+		    "wp.tile_map() of a wp.func is not supported yet; of a builtin (wp.sin, wp.max, ...) it is");
+	if (!name || !ir_builtin_public(name))
+		ERR(op, "wp.tile_map() takes a builtin of numbers (wp.sin, wp.max, ...) here");
+	int32_t a[MAXOPS];
+	int n = e->nkid - 2;
+	if (n > MAXOPS)
+		ERR(e, "too many arguments (%d) in one call", n);
+	for (int i = 0; i < n; i++) {
+		a[i] = expr(s, e->kid[i + 2], NULL);
+		if (!ty_is_tile(ty_of(s, a[i])))
+			ERR(e->kid[i + 2], "wp.tile_map() maps over tiles, not %s", uty(ty_of(s, a[i])));
+	}
+	int v = builtin_val(s, e, name, a, n, t, 1);
+	if (v == -2) {
+		Type ty[MAXOPS];
+		for (int i = 0; i < n; i++)
+			ty[i] = ty_elem(ty_of(s, a[i]));
+		char got[256], sigs[600];
+		fmt_types(got, sizeof got, ty, n);
+		ir_builtin_signatures(name, sigs, sizeof sigs);
+		ERR(e, "wp.tile_map(wp.%s, ...): no overload for elements %s of tiles of one shape; expected %s",
+		    name, got, sigs);
+	}
+	(void)want;
+	return v;
+}
+
 int tile_call(Sema *s, Node *e, const char *name, Target *t, int want)
 {
 	if (!is_tile_name(name))
@@ -332,6 +405,10 @@ int tile_call(Sema *s, Node *e, const char *name, Target *t, int want)
 		return matmul(s, e, what, t, want);
 	if (!strcmp(name, "tile_extract"))
 		return extract(s, e, t);
+	if (!strcmp(name, "tile_astype"))
+		return astype(s, e, what, t);
+	if (!strcmp(name, "tile_map"))
+		return map(s, e, t, want);
 	if ((!strcmp(name, "tile_sum") || !strcmp(name, "tile_min") || !strcmp(name, "tile_max")) &&
 	    (e->nkid > 2 || (e->nkid == 2 && e->kid[1]->kind == N_KWARG)))
 		ERR(e, "%s() along an axis is not supported yet; it reduces a whole tile", what);

@@ -357,6 +357,8 @@ typedef struct Resolved {
 } Resolved;
 static Resolved resolved[RESOLVED_CAP];
 
+static int resolve_mapped(int first, const Type *args, int nargs, Type *res);
+
 static int resolve(int first, const Type *args, int nargs, Type *res)
 {
 	for (int r = first; r >= 0; r = name_next[r]) {
@@ -371,7 +373,49 @@ static int resolve(int first, const Type *args, int nargs, Type *res)
 		*res = n ? t[0] : TY_VOID;
 		return r;
 	}
-	return -1;
+	return resolve_mapped(first, args, nargs, res);
+}
+
+/* A builtin over tiles, element by element (wp.tile_map(wp.sin, t)): the
+ * row for the elements' types (numbers beside the tiles stay numbers),
+ * where the tiles have one shape and the row is a function of numbers
+ * with one result; the result is a tile of it, of that shape. */
+static int resolve_mapped(int first, const Type *args, int nargs, Type *res)
+{
+	Type el[16], shape = TY_VOID, r;
+	if (nargs > 16)
+		return -1;
+	for (int i = 0; i < nargs; i++) {
+		if (ty_is_tile(args[i])) {
+			if (shape != TY_VOID && (ty_ndim(shape) != ty_ndim(args[i]) ||
+						 memcmp(ty_info(shape)->shape, ty_info(args[i])->shape,
+							(size_t)ty_ndim(shape) * sizeof(int))))
+				return -1;
+			shape = args[i];
+			el[i] = ty_elem(args[i]);
+		} else if (ty_is_scalar(args[i])) {
+			el[i] = args[i];
+		} else {
+			return -1;
+		}
+	}
+	if (shape == TY_VOID)
+		return -1;
+	int row = resolve(first, el, nargs, &r);
+	if (row < 0 || (ir_builtins[row].flags & (BF_ATOMIC | BF_STATE | BF_KERNEL_ONLY | BF_TILE)) ||
+	    !ty_is_scalar(r) || ir_builtin_nres(row) != 1)
+		return -1;
+	*res = ty_tile(r, ty_ndim(shape), ty_info(shape)->shape);
+	return *res == TY_VOID ? -1 : row;
+}
+
+int ir_builtin_mapped(int row, const Type *args, int nargs)
+{
+	(void)row;
+	for (int i = 0; i < nargs; i++)
+		if (ty_is_tile(args[i]))
+			return !(ir_builtins[row].flags & BF_TILE);
+	return 0;
 }
 
 int ir_builtin_resolve(const char *name, const Type *args, int nargs, Type *res)
@@ -605,6 +649,9 @@ static Type product_type(Type a, Type b)
  * shape of another scalar. */
 static int convertible(Type a, Type b)
 {
+	if (ty_is_tile(a) || ty_is_tile(b)) /* wp.tile_astype: the same shape */
+		return ty_is_tile(a) && ty_is_tile(b) && ty_ndim(a) == ty_ndim(b) &&
+		       !memcmp(ty_info(a)->shape, ty_info(b)->shape, (size_t)ty_ndim(a) * sizeof(int));
 	if ((ty_is_scalar(a) || a == TY_BOOL) && (ty_is_scalar(b) || b == TY_BOOL))
 		return 1;
 	return ty_is_composite(a) && ty_kind(a) == ty_kind(b) && ty_rows(a) == ty_rows(b) &&
@@ -667,17 +714,34 @@ static int offsets_ok(const Type *a, int n)
 	return 1;
 }
 
-/* Elementwise arithmetic on tiles: two tiles of one type, or a tile and
- * a number of its element type (either side, when scalar_ok). */
-static Type tile_arith(const Type *a, int scalar_left, int scalar_right)
+/* Arithmetic on tiles, element by element: two tiles of one type, or a
+ * tile and a number of its element type (either side for mul, a divisor
+ * for div); div of float tiles only (ints divide as Warp's scalars do,
+ * by zero giving zero, which an element's C division would not). */
+static Type tile_arith(int op, const Type *a)
 {
-	if (ty_is_tile(a[0]) && a[0] == a[1])
-		return a[0];
-	if (scalar_right && ty_is_tile(a[0]) && a[1] == ty_elem(a[0]))
-		return a[0];
-	if (scalar_left && ty_is_tile(a[1]) && a[0] == ty_elem(a[1]))
-		return a[1];
+	Type t = ty_is_tile(a[0]) ? a[0] : a[1];
+	if (op == OP_DIV && !ty_is_float(ty_elem(t)))
+		return TY_VOID;
+	if (a[0] == a[1])
+		return t;
+	if ((op == OP_MUL || op == OP_DIV) && ty_is_tile(a[0]) && a[1] == ty_elem(a[0]))
+		return t;
+	if (op == OP_MUL && ty_is_tile(a[1]) && a[0] == ty_elem(a[1]))
+		return t;
 	return TY_VOID;
+}
+
+/* A comparison of tiles, element by element (kdiff's rules of mapped
+ * builtins): two tiles of one type, or a tile and a number of its type,
+ * give a tile of bools. */
+static Type tile_cmp(const Type *a)
+{
+	Type t = ty_is_tile(a[0]) ? a[0] : a[1];
+	if (!ty_is_scalar(ty_elem(t)) ||
+	    !(a[0] == a[1] || (a[0] == t && a[1] == ty_elem(t)) || (a[1] == t && a[0] == ty_elem(t))))
+		return TY_VOID;
+	return ty_tile(TY_BOOL, ty_ndim(t), ty_info(t)->shape);
 }
 
 Type ir_op_type(int op, const Type *a, int n, Type want)
@@ -694,7 +758,16 @@ Type ir_op_type(int op, const Type *a, int n, Type want)
 	int same = n >= 2 && a[0] == a[1];
 	if (n == 2 && (ty_is_tile(a[0]) || ty_is_tile(a[1])) &&
 	    (op == OP_ADD || op == OP_SUB || op == OP_MUL || op == OP_DIV))
-		return tile_arith(a, op == OP_MUL, op == OP_MUL || op == OP_DIV);
+		return tile_arith(op, a);
+	if (n == 2 && (ty_is_tile(a[0]) || ty_is_tile(a[1])) && op >= OP_LT && op <= OP_NE)
+		return tile_cmp(a);
+	if (op == OP_SELECT && n == 3 && ty_is_tile(a[0]))
+		return ty_elem(a[0]) == TY_BOOL && a[1] == a[2] && ty_is_tile(a[1]) &&
+				       ty_ndim(a[0]) == ty_ndim(a[1]) &&
+				       !memcmp(ty_info(a[0])->shape, ty_info(a[1])->shape,
+					       (size_t)ty_ndim(a[1]) * sizeof(int))
+			       ? a[1]
+			       : TY_VOID;
 	switch (op) {
 	case OP_MOV:
 		return ty_is_array(a[0]) ? TY_VOID : a[0];

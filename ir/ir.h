@@ -131,7 +131,7 @@ Type ty_with_scalar(Type t, Type scalar);
 /* The array of elem with ndim dimensions (made on first use), or TY_VOID
  * when elem cannot be an array's element or ndim is out of range. */
 Type ty_array(Type elem, int ndim);
-/* The tile of elem (a scalar) with these extents (ndim of them, 1 to 4,
+/* The tile of elem (a number or bool) with these extents (ndim of them, 1 to 4,
  * each at least 1, at most KS_MAX_TILE elements in all), made on first
  * use; TY_VOID when elem or the shape cannot be a tile's.  Its IR name is
  * "tile(float,16,16)". */
@@ -230,6 +230,9 @@ int ir_builtin_public(const char *name);
 /* Resolve an overload of NAME for the argument types.  Returns the row or
  * -1, and sets *res to its result type (TY_VOID for none). */
 int ir_builtin_resolve(const char *name, const Type *args, int nargs, Type *res);
+/* Is a call of row on these argument types a mapped one, the row's
+ * function applied to each element of its tile arguments? */
+int ir_builtin_mapped(int row, const Type *args, int nargs);
 /* The result types of a row for these argument types (which it must
  * accept) into res (at most 4): their number, 0 for none.  A row with
  * several results (svd3) names them (ir_builtin_result_name). */

@@ -156,7 +156,7 @@ static int ntiles;
 
 Type ty_tile(Type elem, int ndim, const int *shape)
 {
-	if (ndim < 1 || ndim > KS_MAX_NDIM || !ty_is_scalar(elem))
+	if (ndim < 1 || ndim > KS_MAX_NDIM || !(ty_is_scalar(elem) || elem == TY_BOOL))
 		return TY_VOID;
 	long count = 1;
 	for (int k = 0; k < ndim; k++) {

@@ -148,12 +148,12 @@ static void tile_gemm_backward_thread(int tid0, int tid1, ks_array_float A, ks_a
         for (int k_ = 0; k_ < 8 * 4; k_++) {  // line 16
             int row = k_2 * 8 + k_ / 4, col = j * 4 + k_ % 4;  // line 16
             if (0 <= row && row < adj_B.shape[0] && 0 <= col && col < adj_B.shape[1])  // line 16
-                adj_B.data[row * adj_B.shape[1] + col] += t5[k_];  // line 16
+                ks_atomic_add_float(&adj_B.data[row * adj_B.shape[1] + col], t5[k_]);  // line 16
         }
         for (int k_ = 0; k_ < 8 * 8; k_++) {  // line 15
             int row = i * 8 + k_ / 8, col = k_2 * 8 + k_ % 8;  // line 15
             if (0 <= row && row < adj_A.shape[0] && 0 <= col && col < adj_A.shape[1])  // line 15
-                adj_A.data[row * adj_A.shape[1] + col] += t3[k_];  // line 15
+                ks_atomic_add_float(&adj_A.data[row * adj_A.shape[1] + col], t3[k_]);  // line 15
         }
     }
 }
@@ -231,7 +231,7 @@ static void scale_sum_backward_thread(int tid, ks_array_float x, float s, ks_arr
     for (int k = 0; k < 16; k++) {  // line 24
         int idx = i * 16 + k;  // line 24
         if (0 <= idx && idx < adj_x.shape[0])  // line 24
-            adj_x.data[idx] += adj_t[k];  // line 24
+            ks_atomic_add_float(&adj_x.data[idx], adj_t[k]);  // line 24
     }
     ks_atomic_add_float(&adj_s[0], t8);  // line 22
 }

@@ -158,12 +158,12 @@ static __device__ void tile_gemm_backward_thread(int tid0, int tid1, ks_array_fl
         for (int k_ = threadIdx.x; k_ < 8 * 4; k_ += blockDim.x) {  // line 16
             int row = k_2 * 8 + k_ / 4, col = j * 4 + k_ % 4;  // line 16
             if (0 <= row && row < adj_B.shape[0] && 0 <= col && col < adj_B.shape[1])  // line 16
-                atomicAdd(&adj_B.data[row * adj_B.shape[1] + col], t5[k_]);  // line 16
+                ks_atomic_add_float(&adj_B.data[row * adj_B.shape[1] + col], t5[k_]);  // line 16
         }
         for (int k_ = threadIdx.x; k_ < 8 * 8; k_ += blockDim.x) {  // line 15
             int row = i * 8 + k_ / 8, col = k_2 * 8 + k_ % 8;  // line 15
             if (0 <= row && row < adj_A.shape[0] && 0 <= col && col < adj_A.shape[1])  // line 15
-                atomicAdd(&adj_A.data[row * adj_A.shape[1] + col], t3[k_]);  // line 15
+                ks_atomic_add_float(&adj_A.data[row * adj_A.shape[1] + col], t3[k_]);  // line 15
         }
     }
 }
@@ -250,7 +250,7 @@ static __device__ void scale_sum_backward_thread(int tid, ks_array_float x, floa
     for (int k = threadIdx.x; k < 16; k += blockDim.x) {  // line 24
         int idx = i * 16 + k;  // line 24
         if (0 <= idx && idx < adj_x.shape[0])  // line 24
-            atomicAdd(&adj_x.data[idx], adj_t[k]);  // line 24
+            ks_atomic_add_float(&adj_x.data[idx], adj_t[k]);  // line 24
     }
     if (threadIdx.x == 0)  // line 22
         ks_atomic_add_float(&adj_s[0], t8);  // line 22
