@@ -121,7 +121,8 @@ static const Func *promote(Module *m, D *d, const Func *f)
 	tid_defs(&f->body, ndef, tidv);
 	/* a 1-D launch: the index names the thread (in an N-D one, the
 	 * first index is shared by a row of threads) */
-	int one_d = ir_kernel_rank(f) == 1;
+	/* (on tiles, the threads of a block share their indices) */
+	int one_d = ir_kernel_rank(f) == 1 && !ir_func_tiled(f);
 	for (int v = 0; v < f->nval; v++)
 		tidv[v] = tidv[v] && ndef[v] == 1 && f->val[v].kind != VK_PARAM && one_d;
 	u.tidv = tidv;

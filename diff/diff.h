@@ -40,7 +40,7 @@ static inline int diff_composite(Type t) { return ty_is_composite(t) || ty_is_ti
 static inline int diff_floaty(Type t)
 {
 	return ty_is_floaty(t) || (ty_is_struct(t) && ty_has_float(t)) ||
-	       (ty_is_tile(t) && ty_is_float(ty_elem(t)));
+	       (ty_is_tile(t) && ty_is_float(ty_scalar(t)));
 }
 
 /* 1 (the default): simplify what kdiff appends (diff_opt); 0: leave it as

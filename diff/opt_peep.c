@@ -132,7 +132,8 @@ static void chains(Opt *O, Block *b)
 	}
 	for (int i = 0; i < b->n; i++) {
 		Inst *a = &b->v[i];
-		if (a->nres != 1 || !is_var(O, a->res[0]) || !ir_inst_pure(a) || a->op == OP_MAKE)
+		if (a->nres != 1 || !is_var(O, a->res[0]) || !ir_inst_pure(a) || a->op == OP_MAKE ||
+		    a->op == OP_TILE_ADD_AT) /* it adds into its tile in place */
 			continue;
 		int x = a->res[0], j = i + 1, ok = 1;
 		while (j < b->n && !mentions(&b->v[j], x)) {

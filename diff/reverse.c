@@ -51,13 +51,6 @@ static void rev_atomic(D *d, Rec *r, Block *out)
 	ni->body = t;
 }
 
-/* The sum of tile x's elements, a number. */
-static int tile_total(DiffEmit *e, D *d, int x)
-{
-	int s = diff_builtin(e, "tile_sum", &x, 1);
-	return diff_op(e, OP_EXTRACT, (int32_t[]){s, ir_const_int(d->m, d->g, 0)}, 2, TY_VOID);
-}
-
 static void rev_make(D *d, Rec *r, int g, Block *out)
 {
 	DiffEmit e = de(d, out, r->loc);
@@ -66,8 +59,9 @@ static void rev_make(D *d, Rec *r, int g, Block *out)
 	if (r->narg == 0)
 		return;
 	if (ty_is_tile(t)) {
-		/* a tile full of x: x's adjoint is the sum of the tile's */
-		acc(d, out, r->arg[0], tile_total(&e, d, g), r->loc);
+		/* a tile full of x: x's adjoint is the sum of the tile's (each
+		 * thread's x filled the elements it computes: its share) */
+		acc(d, out, r->arg[0], diff_builtin(&e, "tile_share", &g, 1), r->loc);
 		return;
 	}
 	if (ty_is_xform(t) && r->narg == 2) {
@@ -120,18 +114,27 @@ static const char *op_rule(D *d, Rec *r)
 	int sa = ty_is_float(a), sb = ty_is_float(b);
 	/* clang-format off */
 	if (ty_is_tile(a) || ty_is_tile(b)) {
-		/* element by element; a number's adjoint sums over the tile */
+		/* element by element; a number's adjoint sums over the tile:
+		 * each thread's number over the elements it computes, its share */
 		switch (r->op) {
 		case OP_MOV: return "g";
 		case OP_NEG: return "-g";
 		case OP_ADD: return "g; g";
 		case OP_SUB: return "g; -g";
 		case OP_MUL:
-			if (sa) return "at(tile_sum(g * b), 0); g * a";
-			if (sb) return "g * b; at(tile_sum(g * a), 0)";
+			if (ty_is_composite(ty_is_tile(a) ? ty_elem(a) : ty_elem(b))) {
+				/* vectors by numbers, element by element */
+				if (sa && ty_is_vec(ty_elem(b))) return "tile_share(dot(g, b)); g * a";
+				if (sb && ty_is_vec(ty_elem(a))) return "g * b; tile_share(dot(g, a))";
+				return NULL;
+			}
+			if (sa) return "tile_share(g * b); g * a";
+			if (sb) return "g * b; tile_share(g * a)";
 			return "g * b; g * a";
 		case OP_DIV:
-			if (sb) return "g / b; -at(tile_sum(g * r), 0) / b";
+			if (ty_is_composite(ty_elem(a)))
+				return sb && ty_is_vec(ty_elem(a)) ? "g / b; -tile_share(dot(g, r)) / b" : NULL;
+			if (sb) return "g / b; -tile_share(g * r) / b";
 			return "g / b; -(g * r) / b";
 		}
 		return NULL;
@@ -246,6 +249,12 @@ static void rev_inst(D *d, Rec *r, Block *out)
 		int32_t ix[1 + KS_MAX_NDIM + 1];
 		memcpy(ix, r->arg, (size_t)r->narg * sizeof *ix);
 		ix[0] = av;
+		if (ty_is_tile(vty(d, v))) {
+			/* every thread that read the element adds its adjoint */
+			ix[r->narg] = g;
+			emit(d, out, OP_TILE_ADD_AT, &av, 1, ix, r->narg + 1, r->loc);
+			break;
+		}
 		int old = diff_op(&e, OP_EXTRACT, ix, r->narg, TY_VOID);
 		ix[r->narg] = diff_op(&e, OP_ADD, (int32_t[]){old, g}, 2, TY_VOID);
 		emit(d, out, OP_INSERT, &av, 1, ix, r->narg + 1, r->loc);
@@ -337,6 +346,10 @@ static void rev_store_comp(D *d, Rec *r, Block *out)
 	int32_t x[KS_MAX_NDIM + 4];
 	memcpy(x, r->arg, (size_t)n * sizeof *x);
 	int ga = adjarr_of(d, a);
+	if (ga >= 0 && ir_func_tiled(d->f))
+		derr(d, r->loc,
+		     "kdiff cannot differentiate a store of a component in a kernel on tiles yet (the threads of a "
+		     "block may store one element)");
 	if (ga >= 0) {
 		DiffEmit e = de(d, out, r->loc);
 		x[0] = ga;
@@ -394,7 +407,19 @@ static void rev_store(D *d, Rec *r, Block *out)
 	const int32_t *idx = r->arg + 1;
 	int32_t x[KS_MAX_NDIM + 2];
 	int ga = adjarr_of(d, a);
-	if (ga >= 0) {
+	if (ga >= 0 && ir_func_tiled(d->f)) {
+		/* the threads of a block may all have stored there: one of them
+		 * takes the element's adjoint, by an atomic exchange with zero */
+		DiffEmit e = de(d, out, r->loc);
+		Type et = ty_elem(vty(d, ga));
+		if (!ty_is_scalar(et) && !ty_is_vec(et) && !ty_is_mat(et))
+			derr(d, r->loc,
+			     "kdiff cannot differentiate a store of a %s element in a kernel on tiles yet (the threads of "
+			     "a block may store one element)",
+			     ty_name(et));
+		int g = diff_builtin(&e, "atomic_exch", x, access_args(x, ga, idx, n, diff_zero(&e, et)));
+		acc(d, out, v, g, r->loc);
+	} else if (ga >= 0) {
 		DiffEmit e = de(d, out, r->loc);
 		int g = diff_op(&e, OP_LOAD, x, access_args(x, ga, idx, n, -1), TY_VOID);
 		emit(d, out, OP_STORE, NULL, 0, x, access_args(x, ga, idx, n, diff_zero(&e, vty(d, g))), r->loc);

@@ -41,9 +41,10 @@ typedef struct IInfo {
 	int sib; /* the id of the next instruction of b, or -1 */
 	int fx;  /* its memory effects (inst_fx) */
 	int dead;
-	int sync;      /* CUDA: a barrier comes first (tile.c) */
-	int root;      /* folded into this instruction id, or -1 */
-	unsigned mark; /* fold_block: in the trees at hand when == Emitter.gen */
+	int sync;       /* CUDA: a barrier comes first (tile.c) */
+	int sync_after; /* CUDA: a barrier follows it */
+	int root;       /* folded into this instruction id, or -1 */
+	unsigned mark;  /* fold_block: in the trees at hand when == Emitter.gen */
 } IInfo;
 
 /* A set of names (malloc'd strings it owns), hashed so that taking a name
@@ -201,10 +202,7 @@ const char *zero_of(const Emitter *e, Type t);
 /* Is in an operation on tiles, a statement emit_tile prints? */
 int tile_stmt(const Emitter *e, const Inst *in);
 /* CUDA: mark (IInfo.sync) the instructions a barrier must come before. */
-/* In a kernel on tiles in CUDA, is in a write to memory that is the
- * block's, made once by its first thread: a store, a print, an atomic
- * whose old value nothing reads? */
-int block_effect(const Emitter *e, const Inst *in);
+
 void tile_barriers(Emitter *e, const Func *f);
 void tile_sync(Emitter *e, const Inst *in, int depth);
 /* "__shared__ float a[8 * 8];" */

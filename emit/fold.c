@@ -82,7 +82,8 @@ static int foldable_def(const Emitter *e, const Inst *d)
 		return 0;
 	/* a tile is an array; an element of it read by every thread may
 	 * need a barrier before the statement that reads it (tile.c) */
-	if (ty_is_tile(e->f->val[d->res[0]].ty) || (d->op == OP_EXTRACT && ty_is_tile(e->f->val[d->arg[0]].ty)))
+	if (ty_is_tile(e->f->val[d->res[0]].ty) || (d->op == OP_EXTRACT && ty_is_tile(e->f->val[d->arg[0]].ty)) ||
+	    (d->op == OP_BUILTIN && (ir_builtins[d->callee].flags & BF_TILE)))
 		return 0;
 	return e->f->val[d->res[0]].kind == VK_TEMP;
 }

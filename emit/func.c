@@ -260,7 +260,7 @@ static int tid_use(void *ctx, const Inst *in)
 		t->n = in->nres;
 	/* the tape of a 1-D launch is the thread's at tid; of an N-D
 	 * one, at the thread's row-major index (a parameter of its own) */
-	if (in->op == OP_TAPE_OPEN && t->e->rank == 1 && t->n < 1)
+	if (in->op == OP_TAPE_OPEN && !t->e->threadname && t->n < 1)
 		t->n = 1;
 	return 0;
 }
@@ -342,7 +342,7 @@ void emit_func(Emitter *e, int fi)
 		fputs(": the body of one thread\n", e->out);
 		buf_printf(&b, "%s %s(", cuda ? "static __device__ void" : "static void", fn_name(e, fi));
 		put_tid_params(&b, e->rank);
-		if (e->tapename && e->rank > 1)
+		if (e->threadname)
 			buf_printf(&b, ", int %s", e->threadname);
 	} else {
 		fprintf(e->out, "// @wp.func %s, ", f->name);
@@ -468,6 +468,8 @@ static void emit_tiled_entry(Emitter *e, int fi, int r)
 			if (k > 0)
 				buf_printf(&t, " %% dim%d", k);
 		}
+		if (ir_opens_tape(f))
+			buf_puts(&t, ", tid"); /* the thread's part of the tape */
 		fprintf(e->out, "        %s(%s%s);\n        __syncthreads();\n    }\n}\n", fn_name(e, fi), t.p,
 			a.n ? a.p : "");
 	} else {
@@ -479,6 +481,15 @@ static void emit_tiled_entry(Emitter *e, int fi, int r)
 				k);
 			if (k < r)
 				buf_printf(&t, "%stid%d", k ? ", " : "", k);
+		}
+		if (ir_opens_tape(f)) {
+			/* the thread's row-major index, where its part of the tape lies */
+			buf_puts(&t, ", ");
+			for (int k = 1; k < n; k++)
+				buf_putc(&t, '(');
+			buf_puts(&t, "tid0");
+			for (int k = 1; k < n; k++)
+				buf_printf(&t, " * dim%d + tid%d)", k, k);
 		}
 		fprintf(e->out, "%*s        %s%s(%s%s);\n}\n", 4 * r, "", emit_cover ? "KS_COVER(-1, 0), " : "",
 			fn_name(e, fi), t.p, a.n ? a.p : "");

@@ -436,7 +436,9 @@ void name_locals(Emitter *e, const Func *f)
 	e->tapename = e->threadname = NULL;
 	if (ir_opens_tape(f)) {
 		e->tapename = make_name(e, "tp", 0);
-		if (e->rank > 1)
+		/* an N-D launch's thread, or one of a block on tiles (whose
+		 * indices its block's threads share): its row-major index */
+		if (e->rank > 1 || ir_func_tiled(f))
 			e->threadname = make_name(e, "thread", 0);
 	}
 	if (f->nret > 1) {

@@ -390,14 +390,9 @@ static void emit_stmt(Emitter *e, const Inst *in, int depth, int last)
 		tile_sync(e, in, depth);
 	if (tile_stmt(e, in)) {
 		emit_tile(e, in, depth);
+		if (e->ii[inst_id(e, in)].sync_after)
+			tile_sync(e, in, depth);
 		return;
-	}
-	if (block_effect(e, in)) {
-		/* every thread of a block computes its scalars; one writes */
-		indent(e, depth);
-		fputs("if (threadIdx.x == 0)", e->out);
-		line_end(e, in);
-		depth++;
 	}
 	switch (in->op) {
 	case OP_IF:

@@ -30,7 +30,8 @@ static void line_end(Emitter *e, const Inst *in) { fprintf(e->out, "  // line %d
 
 int tile_stmt(const Emitter *e, const Inst *in)
 {
-	if (in->op == OP_TILE_LOAD || in->op == OP_TILE_STORE || in->op == OP_TILE_ATOMIC_ADD)
+	if (in->op == OP_TILE_LOAD || in->op == OP_TILE_STORE || in->op == OP_TILE_ATOMIC_ADD ||
+	    in->op == OP_TILE_ADD_AT)
 		return 1;
 	if (in->op == OP_BUILTIN && (ir_builtins[in->callee].flags & BF_TILE))
 		return 1;
@@ -39,22 +40,38 @@ int tile_stmt(const Emitter *e, const Inst *in)
 
 /* ---- where barriers go ---------------------------------------------------- */
 
-/* What a block's threads have done since the last barrier: per tile, TW
- * (written, each element by its thread) and TR (read by threads other
- * than an element's); per array, TW (written) and TR (read), by whichever
- * threads. */
-enum { TW = 1, TR = 2 };
+/* A barrier can only stand where every thread of the block comes: at a
+ * collective operation, one on tiles that the threads compute together.
+ * The other accesses are a thread's own: an element read from a tile
+ * (extract), kdiff's atomic add into a tile's element (tile_add_at), a
+ * thread's share of a tile's sum, the scalar code's loads and stores.
+ * and so can the statements of a block that holds one (its branch or
+ * loop is taken by the whole block, as Warp requires of tile code): the
+ * collective blocks.  So a collective operation waits (a barrier before
+ * it) when it would read what other threads may have written since the
+ * last barrier, or write what they may have read; a thread's own access
+ * in a collective block waits likewise, and one in a block of its own (an
+ * if on the lane) has the barrier before the statement of the collective
+ * block that holds it; and an operation that writes what a thread's own
+ * access reads anywhere in the function is followed by a barrier, so that
+ * such accesses, wherever they stand, find the tile (the array) done.
+ *
+ * What a block's threads have done since the last barrier: per tile, TW
+ * (written, each element by its thread), TR (read by threads other than
+ * an element's), TA (added into by any thread); per array, TW and TR. */
+enum { TW = 1, TR = 2, TA = 4 };
 
 typedef struct Hazards {
 	Emitter *e;
-	int n; /* values */
+	int n;          /* values */
+	int coll;       /* the block at hand is collective */
+	uint8_t *point; /* per value: a tile a thread's own access touches, an
+			 * array the scalar code touches */
 } Hazards;
 
-/* Does in read tile operand k other than element by element? */
+/* Does in read its tile operands other than element by element? */
 static int reads_across(const Inst *in)
 {
-	if (in->op == OP_EXTRACT)
-		return 1;
 	return in->op == OP_BUILTIN && (in->callee == BI_TILE_MATMUL || in->callee == BI_TILE_TRANSPOSE);
 }
 
@@ -66,7 +83,61 @@ static int is_reduction(const Inst *in)
 	       (in->callee == BI_TILE_SUM || in->callee == BI_TILE_MIN || in->callee == BI_TILE_MAX);
 }
 
+/* A thread's own access of a tile's elements, any of them. */
+static int own_access(const Emitter *e, const Inst *in)
+{
+	return (in->op == OP_EXTRACT && ty_is_tile(vty(e, in->arg[0]))) || in->op == OP_TILE_ADD_AT;
+}
+
+/* A thread's share of a tile's sum: the elements it computes, no hazard. */
+static int is_share(const Inst *in) { return in->op == OP_BUILTIN && in->callee == BI_TILE_SHARE; }
+
+static int collective(const Emitter *e, const Inst *in)
+{
+	return tile_stmt(e, in) && !own_access(e, in) && !is_share(in);
+}
+
+static int note_points(void *ctx, const Inst *in)
+{
+	Hazards *h = ctx;
+	if (own_access(h->e, in))
+		h->point[in->arg[0]] = 1;
+	else if (!collective(h->e, in) && in->narg && ty_is_array(vty(h->e, in->arg[0])) &&
+		 (ir_inst_load(in) || ir_inst_store(in) || ir_inst_atomic(in)))
+		h->point[in->arg[0]] = 1;
+	else if (in->op == OP_CALL)
+		for (int k = 0; k < in->narg; k++)
+			if (ty_is_array(vty(h->e, in->arg[k])))
+				h->point[in->arg[k]] = 1;
+	return 0;
+}
+
 static void walk_hazards(Hazards *h, const Block *b, uint8_t *st);
+static void walk_blocks(Hazards *h, const Inst *in, uint8_t *st);
+
+static int is_collective(void *ctx, const Inst *in) { return collective(ctx, in); }
+
+/* Does b hold a collective operation, however deep? */
+static int holds_collective(const Emitter *e, const Block *b) { return ir_walk_const(b, is_collective, (void *)e); }
+
+/* Would a thread's own access of a tile wait, in state st? */
+static int own_waits(const Emitter *e, const Inst *in, const uint8_t *st)
+{
+	if (!own_access(e, in))
+		return 0;
+	return (st[in->arg[0]] & (in->op == OP_TILE_ADD_AT ? TW | TR : TW | TA)) != 0;
+}
+
+typedef struct Waits {
+	const Emitter *e;
+	const uint8_t *st;
+} Waits;
+
+static int waits_in(void *ctx, const Inst *in)
+{
+	Waits *w = ctx;
+	return own_waits(w->e, in, w->st);
+}
 
 /* st |= other */
 static void join(uint8_t *st, const uint8_t *other, int n)
@@ -75,9 +146,92 @@ static void join(uint8_t *st, const uint8_t *other, int n)
 		st[i] |= other[i];
 }
 
+/* A thread's own access: what it leaves for the next barrier to settle. */
+static void own_hazards(Hazards *h, const Inst *in, uint8_t *st)
+{
+	Emitter *e = h->e;
+	if (own_access(e, in)) {
+		st[in->arg[0]] |= in->op == OP_TILE_ADD_AT ? TA : TR;
+		return;
+	}
+	if (in->op == OP_CALL) {
+		for (int k = 0; k < in->narg; k++)
+			if (ty_is_array(vty(e, in->arg[k])))
+				st[in->arg[k]] |= TW | TR;
+		return;
+	}
+	if (in->narg && ty_is_array(vty(e, in->arg[0])) && in->op != OP_SHAPE)
+		st[in->arg[0]] |= (ir_inst_load(in) || ir_inst_atomic(in) ? TR : 0) |
+				  (ir_inst_store(in) || ir_inst_atomic(in) ? TW : 0);
+}
+
 static void hazards_of(Hazards *h, const Inst *in, uint8_t *st)
 {
 	Emitter *e = h->e;
+	int n = h->n;
+	if (ir_op_blocks(in->op)) {
+		/* its blocks are collective when they hold a collective
+		 * operation; if not, a wait of theirs is the statement's */
+		int coll = h->coll;
+		h->coll = coll && (holds_collective(e, &in->body) || holds_collective(e, &in->els));
+		if (coll && !h->coll) {
+			Waits w = {e, st};
+			if (ir_walk_inst_const(in, waits_in, &w)) {
+				e->ii[inst_id(e, in)].sync = 1;
+				memset(st, 0, (size_t)n);
+			}
+		}
+		walk_blocks(h, in, st);
+		h->coll = coll;
+		return;
+	}
+	if (is_share(in))
+		return;
+	if (!collective(e, in)) {
+		if (h->coll && own_waits(e, in, st)) {
+			e->ii[inst_id(e, in)].sync = 1;
+			memset(st, 0, (size_t)n);
+		}
+		own_hazards(h, in, st);
+		return;
+	}
+	int across = reads_across(in), need = 0, after = 0;
+	for (int k = 0; k < in->narg; k++) {
+		int v = in->arg[k];
+		if (ty_is_tile(vty(e, v)) && (st[v] & (across ? TW | TA : TA)))
+			need = 1;
+	}
+	for (int k = 0; k < in->nres; k++) {
+		int v = in->res[k];
+		need |= (st[v] & (TR | TA)) != 0;
+		after |= h->point[v];
+	}
+	/* an array: a load after writes, a store after any access */
+	int arr = in->narg && ty_is_array(vty(e, in->arg[0])) ? in->arg[0] : -1;
+	int awrite = in->op == OP_TILE_STORE || in->op == OP_TILE_ATOMIC_ADD;
+	if (arr >= 0) {
+		need |= (st[arr] & (awrite ? TW | TR : TW)) != 0;
+		after |= awrite && h->point[arr];
+	}
+	IInfo *x = &e->ii[inst_id(e, in)];
+	x->sync |= need;
+	if (need || (is_reduction(in) && ty_count(vty(e, in->arg[0])) > 1))
+		memset(st, 0, (size_t)n); /* a tree of more than one element has barriers of its own */
+	for (int k = 0; k < in->narg && across; k++)
+		if (ty_is_tile(vty(e, in->arg[k])))
+			st[in->arg[k]] |= TR;
+	for (int k = 0; k < in->nres; k++)
+		st[in->res[k]] |= TW;
+	if (arr >= 0)
+		st[arr] |= awrite ? TW : TR;
+	x->sync_after |= after;
+	if (after)
+		memset(st, 0, (size_t)n);
+}
+
+/* The blocks of if or loop in, from state st, leaving the state after. */
+static void walk_blocks(Hazards *h, const Inst *in, uint8_t *st)
+{
 	int n = h->n;
 	if (in->op == OP_IF) {
 		uint8_t *other = xmalloc((size_t)n);
@@ -88,78 +242,23 @@ static void hazards_of(Hazards *h, const Inst *in, uint8_t *st)
 		free(other);
 		return;
 	}
-	if (ir_op_loop(in->op)) {
-		/* the state at the head: the entry's and the end of the body's,
-		 * until it settles (each round only adds) */
-		uint8_t *head = xmalloc((size_t)n), *body = xmalloc((size_t)n);
-		memcpy(head, st, (size_t)n);
-		for (;;) {
-			memcpy(body, head, (size_t)n);
-			walk_hazards(h, &in->body, body);
-			int grew = 0;
-			for (int i = 0; i < n; i++)
-				if ((head[i] | body[i]) != head[i])
-					head[i] |= body[i], grew = 1;
-			if (!grew)
-				break;
-		}
-		memcpy(st, head, (size_t)n);
-		free(head);
-		free(body);
-		return;
+	/* a loop: the state at its head is the entry's and the end of the
+	 * body's, until it settles (each round only adds) */
+	uint8_t *head = xmalloc((size_t)n), *body = xmalloc((size_t)n);
+	memcpy(head, st, (size_t)n);
+	for (;;) {
+		memcpy(body, head, (size_t)n);
+		walk_hazards(h, &in->body, body);
+		int grew = 0;
+		for (int i = 0; i < n; i++)
+			if ((head[i] | body[i]) != head[i])
+				head[i] |= body[i], grew = 1;
+		if (!grew)
+			break;
 	}
-	/* the array it reads or writes (-1: none), and how */
-	int arr = -1, aread = 0, awrite = 0;
-	if (in->op == OP_CALL) {
-		/* a func: whatever it does to each array it is given */
-		int need = 0;
-		for (int k = 0; k < in->narg; k++)
-			if (ty_is_array(vty(e, in->arg[k])) && st[in->arg[k]])
-				need = 1;
-		if (need) {
-			e->ii[inst_id(e, in)].sync = 1;
-			memset(st, 0, (size_t)n);
-		}
-		for (int k = 0; k < in->narg; k++)
-			if (ty_is_array(vty(e, in->arg[k])))
-				st[in->arg[k]] |= TW | TR;
-		return;
-	}
-	if (in->narg && ty_is_array(vty(e, in->arg[0])) && in->op != OP_SHAPE) {
-		arr = in->arg[0];
-		aread = ir_inst_load(in) || (ir_inst_atomic(in) && !block_effect(e, in));
-		awrite = ir_inst_store(in) || in->op == OP_TILE_ATOMIC_ADD || ir_inst_atomic(in);
-	}
-	int across = reads_across(in), need = 0;
-	for (int k = 0; k < in->narg; k++)
-		if (ty_is_tile(vty(e, in->arg[k])) && across && (st[in->arg[k]] & TW))
-			need = 1;
-	for (int k = 0; k < in->nres; k++)
-		if (ty_is_tile(vty(e, in->res[k])) && (st[in->res[k]] & TR))
-			need = 1;
-	/* an array's element read after another thread may have written
-	 * it, or written (once for the block, or atomically) after other
-	 * threads may have read it; atomics with atomics commute */
-	int atomic = in->op == OP_TILE_ATOMIC_ADD || ir_inst_atomic(in);
-	if (arr >= 0 && aread && (st[arr] & TW))
-		need = 1;
-	if (arr >= 0 && awrite && (st[arr] & TR))
-		need = 1;
-	if (arr >= 0 && awrite && !atomic && (st[arr] & TW) && block_effect(e, in))
-		need = 1;
-	IInfo *x = &e->ii[inst_id(e, in)];
-	if (need)
-		x->sync = 1;
-	if (x->sync || (is_reduction(in) && ty_count(vty(e, in->arg[0])) > 1))
-		memset(st, 0, (size_t)n); /* a tree of more than one element has barriers of its own */
-	for (int k = 0; k < in->narg && across; k++)
-		if (ty_is_tile(vty(e, in->arg[k])))
-			st[in->arg[k]] |= TR;
-	for (int k = 0; k < in->nres; k++)
-		if (ty_is_tile(vty(e, in->res[k])))
-			st[in->res[k]] |= TW;
-	if (arr >= 0)
-		st[arr] |= (aread ? TR : 0) | (awrite ? TW : 0);
+	memcpy(st, head, (size_t)n);
+	free(head);
+	free(body);
 }
 
 static void walk_hazards(Hazards *h, const Block *b, uint8_t *st)
@@ -169,25 +268,19 @@ static void walk_hazards(Hazards *h, const Block *b, uint8_t *st)
 			hazards_of(h, &b->v[i], st);
 }
 
-int block_effect(const Emitter *e, const Inst *in)
-{
-	if (!e->tiled || e->target != EMIT_CUDA)
-		return 0;
-	if (in->op == OP_STORE || in->op == OP_STORE_COMP || in->op == OP_PRINTF)
-		return 1;
-	return ir_inst_atomic(in) && (!in->nres || !e->v[in->res[0]].uses);
-}
-
 void tile_barriers(Emitter *e, const Func *f)
 {
 	e->tiled = f->is_kernel && ir_func_tiled(f);
 	if (e->target != EMIT_CUDA || !e->tiled)
 		return;
-	Hazards h = {e, f->nval};
+	Hazards h = {e, f->nval, 1, xmalloc((size_t)f->nval + 1)};
 	uint8_t *st = xmalloc((size_t)f->nval + 1);
 	memset(st, 0, (size_t)f->nval + 1);
+	memset(h.point, 0, (size_t)f->nval + 1);
+	ir_walk_const(&f->body, note_points, &h);
 	walk_hazards(&h, &f->body, st);
 	free(st);
+	free(h.point);
 }
 
 void tile_sync(Emitter *e, const Inst *in, int depth)
@@ -229,8 +322,10 @@ static int c_arith(Type t)
 	return t == TY_INT || t == TY_UINT32 || t == TY_INT64 || t == TY_UINT64 || t == TY_FLOAT || t == TY_DOUBLE;
 }
 
-/* x OP y on numbers of type t: "x + y", or "ks_add_float16(x, y)" */
-static void put_arith(Buf *b, int op, Type t, const char *x, const char *y)
+/* x OP y on elements of types t and u: "x + y" on the numbers C's
+ * operators compute, else the runtime's functions, as for scalar code:
+ * "ks_add_float16(x, y)", "ks_mul_vec3_float(x, y)" */
+static void put_arith(Buf *b, int op, Type t, Type u, const char *x, const char *y)
 {
 	/* clang-format off */
 	static const char *const sym[] = {
@@ -242,8 +337,10 @@ static void put_arith(Buf *b, int op, Type t, const char *x, const char *y)
 		[OP_LE] = "le", [OP_GT] = "gt", [OP_GE] = "ge", [OP_EQ] = "eq", [OP_NE] = "ne",
 	};
 	/* clang-format on */
-	if (c_arith(t))
+	if (c_arith(t) && t == u)
 		buf_cat(b, x, sym[op], y, NULL);
+	else if ((op == OP_MUL || op == OP_DIV) && (ty_is_composite(t) || ty_is_composite(u)))
+		buf_cat(b, "ks_", word[op], "_", ty_name(t), "_", ty_name(u), "(", x, ", ", y, ")", NULL);
 	else
 		buf_cat(b, "ks_", word[op], "_", ty_name(t), "(", x, ", ", y, ")", NULL);
 }
@@ -265,7 +362,7 @@ void tile_decl(Emitter *e, Buf *b, int v)
 	Type t = vty(e, v);
 	if (e->target == EMIT_CUDA)
 		buf_puts(b, "__shared__ ");
-	buf_cat(b, scalar_ctype(ty_elem(t)), " ", e->v[v].name, "[", NULL);
+	buf_cat(b, ctype(ty_elem(t)), " ", e->v[v].name, "[", NULL);
 	put_count(b, t);
 	buf_puts(b, "];");
 }
@@ -418,7 +515,7 @@ static void emit_matmul(Emitter *e, const Inst *in, int depth, const char *r)
 	open_loop(e, depth, tr, in);
 	buf_printf(&b, "int %s = %s / %d, %s = %s %% %d;", row, tname(e, TN_K), n, col, tname(e, TN_K), n);
 	put_stmt(e, depth + 1, &b, in);
-	buf_printf(&b, "%s %s = %s;", scalar_ctype(ty_elem(tr)), dot, zero_of(e, ty_elem(tr)));
+	buf_printf(&b, "%s %s = %s;", ctype(ty_elem(tr)), dot, zero_of(e, ty_elem(tr)));
 	put_stmt(e, depth + 1, &b, in);
 	buf_printf(&b, "for (int %s = 0; %s < %d; %s++)", q, q, kk, q);
 	put_stmt(e, depth + 1, &b, in);
@@ -430,9 +527,9 @@ static void emit_matmul(Emitter *e, const Inst *in, int depth, const char *r)
 		snprintf(x, sizeof x, "%s[%s * %d + %s]", a, row, kk, q);
 		snprintf(y, sizeof y, "%s[%s * %d + %s]", bb, q, n, col);
 		Buf m = {0};
-		put_arith(&m, OP_MUL, el, x, y);
+		put_arith(&m, OP_MUL, el, el, x, y);
 		buf_cat(&b, dot, " = ", NULL);
-		put_arith(&b, OP_ADD, el, dot, m.p);
+		put_arith(&b, OP_ADD, el, el, dot, m.p);
 		buf_putc(&b, ';');
 		buf_free(&m);
 	}
@@ -475,8 +572,7 @@ static void emit_reduction(Emitter *e, const Inst *in, int depth, const char *r)
 	const char *s = make_name(e, base, 0);
 	const char *what = in->callee == BI_TILE_SUM ? "sum" : in->callee == BI_TILE_MIN ? "minimum" : "maximum";
 	Buf b = {0};
-	buf_printf(&b, "%s%s %s[%d];  // the %s, as a tree", cuda ? "__shared__ " : "", scalar_ctype(el), s, n,
-		   what);
+	buf_printf(&b, "%s%s %s[%d];  // the %s, as a tree", cuda ? "__shared__ " : "", ctype(el), s, n, what);
 	indent(e, depth);
 	fwrite(b.p, 1, b.n, e->out);
 	fputc('\n', e->out);
@@ -507,11 +603,11 @@ static void emit_reduction(Emitter *e, const Inst *in, int depth, const char *r)
 			buf_cat(&b, mine, " += ", other, ";", NULL);
 		} else if (in->callee == BI_TILE_SUM) {
 			buf_cat(&b, mine, " = ", NULL);
-			put_arith(&b, OP_ADD, el, mine, other);
+			put_arith(&b, OP_ADD, el, el, mine, other);
 			buf_putc(&b, ';');
 		} else {
 			buf_cat(&b, mine, " = ", NULL);
-			put_arith(&b, in->callee == BI_TILE_MIN ? OP_LT : OP_GT, el, other, mine);
+			put_arith(&b, in->callee == BI_TILE_MIN ? OP_LT : OP_GT, el, el, other, mine);
 			buf_cat(&b, " ? ", other, " : ", mine, ";", NULL);
 		}
 		put_stmt(e, d, &b, in);
@@ -524,8 +620,26 @@ static void emit_reduction(Emitter *e, const Inst *in, int depth, const char *r)
 	buf_free(&b);
 }
 
-/* r = a with one element set (an adjoint accumulates so): a copy, then
- * the element, by its thread in CUDA. */
+/* The row-major index of tile t's element at the operands idx, "i * 4 + j" */
+static void put_flat(Emitter *e, Buf *b, Type t, const int32_t *idx)
+{
+	int nd = ty_ndim(t);
+	for (int d = 0; d < nd; d++) {
+		int stride = 1;
+		for (int j = d + 1; j < nd; j++)
+			stride *= ty_extent(t, j);
+		if (d)
+			buf_puts(b, " + ");
+		put_expr(e, b, idx[d], stride > 1 ? P_MUL : P_ADD + 1);
+		if (stride > 1) {
+			buf_puts(b, " * ");
+			buf_int(b, stride);
+		}
+	}
+}
+
+/* r = a with one element set: a copy, then the element, by its thread in
+ * CUDA. */
 static void emit_insert(Emitter *e, const Inst *in, int depth, const char *r)
 {
 	Type t = vty(e, in->res[0]);
@@ -537,18 +651,7 @@ static void emit_insert(Emitter *e, const Inst *in, int depth, const char *r)
 		put_stmt(e, depth + 1, &b, in);
 		close_block(e, depth);
 	}
-	for (int d = 0; d < nd; d++) {
-		int stride = 1;
-		for (int j = d + 1; j < nd; j++)
-			stride *= ty_extent(t, j);
-		if (d)
-			buf_puts(&at, " + ");
-		put_expr(e, &at, in->arg[d + 1], stride > 1 ? P_MUL : P_ADD + 1);
-		if (stride > 1) {
-			buf_puts(&at, " * ");
-			buf_int(&at, stride);
-		}
-	}
+	put_flat(e, &at, t, in->arg + 1);
 	int depth1 = depth;
 	if (e->target == EMIT_CUDA) {
 		int simple = nd == 1 && e->f->val[in->arg[1]].kind != VK_TEMP;
@@ -610,9 +713,10 @@ static void emit_elementwise(Emitter *e, const Inst *in, int depth, const char *
 		break;
 	}
 	default: {
-		/* arithmetic in the result's type; a comparison in its operands' */
-		Type ot = ty_is_tile(vty(e, in->arg[0])) ? ty_elem(vty(e, in->arg[0])) : vty(e, in->arg[0]);
-		put_arith(&b, in->op, in->op >= OP_LT && in->op <= OP_NE ? ot : el, x[0].p, x[1].p);
+		Type ot[2];
+		for (int k = 0; k < 2; k++)
+			ot[k] = ty_is_tile(vty(e, in->arg[k])) ? ty_elem(vty(e, in->arg[k])) : vty(e, in->arg[k]);
+		put_arith(&b, in->op, ot[0], ot[1], x[0].p, x[1].p);
 	}
 	}
 	for (int k = 0; k < n; k++)
@@ -623,8 +727,56 @@ static void emit_elementwise(Emitter *e, const Inst *in, int depth, const char *
 	buf_free(&b);
 }
 
+/* t[i, j] += x, t shared by the threads of the block, each adding its x:
+ * the runtime's atomic add (kdiff's adjoint of an element every thread
+ * read).  In place: the verifier sees to it. */
+static void emit_add_at(Emitter *e, const Inst *in, int depth)
+{
+	Type t = vty(e, in->res[0]);
+	Buf b = {0};
+	buf_cat(&b, "ks_atomic_add_", ty_name(ty_elem(t)), "(&", e->v[in->res[0]].name, "[", NULL);
+	put_flat(e, &b, t, in->arg + 1);
+	buf_puts(&b, "], ");
+	put_expr(e, &b, in->arg[in->narg - 1], P_COND);
+	buf_puts(&b, ");");
+	put_stmt(e, depth, &b, in);
+	buf_free(&b);
+}
+
+/* x = this thread's share of the sum of tile a's elements: on the CPU
+ * all of them, in CUDA those it computes (the block's shares add up to
+ * the sum). */
+static void emit_share(Emitter *e, const Inst *in, int depth)
+{
+	int r = in->res[0];
+	Type ta = vty(e, in->arg[0]), el = ty_elem(ta);
+	const char *k = tname(e, TN_K), *x = e->v[r].name, *a = e->v[in->arg[0]].name;
+	Buf b = {0};
+	if (is_named_temp(e, r) || decl_inline(e, r))
+		buf_cat(&b, ctype(el), " ", NULL);
+	buf_cat(&b, x, " = ", zero_of(e, el), ";", NULL);
+	put_stmt(e, depth, &b, in);
+	open_loop(e, depth, ta, in);
+	char mine[200];
+	snprintf(mine, sizeof mine, "%s[%s]", a, k);
+	if (c_arith(el)) {
+		buf_cat(&b, x, " += ", mine, ";", NULL);
+	} else {
+		buf_cat(&b, x, " = ", NULL);
+		put_arith(&b, OP_ADD, el, el, x, mine);
+		buf_putc(&b, ';');
+	}
+	put_stmt(e, depth + 1, &b, in);
+	close_block(e, depth);
+	buf_free(&b);
+}
+
 void emit_tile(Emitter *e, const Inst *in, int depth)
 {
+	if (is_share(in)) {
+		emit_share(e, in, depth);
+		return;
+	}
 	if (in->op == OP_TILE_STORE || in->op == OP_TILE_ATOMIC_ADD) {
 		emit_access(e, in, depth, in->arg[1]);
 		return;
@@ -652,7 +804,7 @@ void emit_tile(Emitter *e, const Inst *in, int depth)
 		Buf b = {0};
 		if (e->target == EMIT_CUDA)
 			buf_puts(&b, "__shared__ ");
-		buf_cat(&b, scalar_ctype(ty_elem(rv->ty)), " ", name, "[", NULL);
+		buf_cat(&b, ctype(ty_elem(rv->ty)), " ", name, "[", NULL);
 		put_count(&b, rv->ty);
 		buf_puts(&b, "];");
 		put_stmt(e, depth, &b, in);
@@ -666,6 +818,8 @@ void emit_tile(Emitter *e, const Inst *in, int depth)
 		emit_transpose(e, in, depth, name);
 	else if (is_reduction(in))
 		emit_reduction(e, in, depth, name);
+	else if (in->op == OP_TILE_ADD_AT)
+		emit_add_at(e, in, depth);
 	else if (in->op == OP_INSERT)
 		emit_insert(e, in, depth, name);
 	else

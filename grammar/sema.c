@@ -260,7 +260,7 @@ int builtin_val(Sema *s, const Node *at, const char *name, const int32_t *a, int
 	for (int i = 0; i < n; i++)
 		ty[i] = ty_of(s, a[i]);
 	int row = ir_builtin_resolve(name, ty, n, &res);
-	if (row < 0)
+	if (row < 0 || (ir_builtins[row].flags & BF_INTERNAL))
 		return -2;
 	int32_t r = want ? out(s, t, res) : -1;
 	emit(s, at, OP_BUILTIN, &r, want, a, n)->callee = (int32_t)row;

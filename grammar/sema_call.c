@@ -364,6 +364,8 @@ static int builtin(Sema *s, Node *e, const char *name, Target *t, int want)
 	}
 	Type res;
 	int row = ir_builtin_resolve(name, ty, n, &res);
+	if (row >= 0 && (ir_builtins[row].flags & BF_INTERNAL))
+		row = -1; /* kdiff's, not the language's */
 	if (row < 0) {
 		char got[256] = "", sigs[600];
 		if (arity >= 0 && arity != n)

@@ -66,8 +66,8 @@ static Type dtype_of(Sema *s, Node *n, Type dflt)
 	if (!n)
 		return dflt;
 	Type t = ann_type(s, n);
-	if (!ty_is_scalar(t))
-		ERR(n, "a tile's dtype must be a number type here, not %s", uty(t));
+	if (!ty_is_scalar(t) && !ty_is_vec(t) && !ty_is_mat(t))
+		ERR(n, "a tile's dtype must be a number, vector or matrix type here, not %s", uty(t));
 	return t;
 }
 
@@ -117,8 +117,9 @@ static int array_arg(Sema *s, Node *n, const char *what)
 {
 	int v = expr(s, n, NULL);
 	Type t = ty_of(s, v);
-	if (!ty_is_array(t) || !ty_is_scalar(ty_elem(t)))
-		ERR(n, "wp.%s() takes an array of numbers, not %s", what, uty(t));
+	Type el = ty_elem(t);
+	if (!ty_is_array(t) || !(ty_is_scalar(el) || ty_is_vec(el) || ty_is_mat(el)))
+		ERR(n, "wp.%s() takes an array of numbers, vectors or matrices, not %s", what, uty(t));
 	return v;
 }
 
@@ -195,7 +196,7 @@ static int filled(Sema *s, Node *e, const char *name, const char *what, Target *
 			v = expr(s, node[1], NULL);
 		if (dt == TY_VOID)
 			dt = ty_of(s, v);
-		if (!ty_is_scalar(ty_of(s, v)) || ty_of(s, v) != dt)
+		if (ty_of(s, v) != dt)
 			ERR(node[1], "wp.tile_full() fills a tile of %s with a %s", uty(dt), uty(ty_of(s, v)));
 		tt = tile_type(s, node[0], dt);
 		storage_arg(s, node[3]);
@@ -206,7 +207,13 @@ static int filled(Sema *s, Node *e, const char *name, const char *what, Target *
 	storage_arg(s, node[2]);
 	if (!strcmp(name, "tile_zeros"))
 		return emit_val(s, e, OP_MAKE, tt, NULL, 0, t);
-	v = ir_const(s->m, s->f, ty_elem(tt), 1, 1.0);
+	Type el = ty_elem(tt);
+	v = ir_const(s->m, s->f, ty_scalar(el), 1, 1.0);
+	if (el != ty_scalar(el)) { /* a vector or matrix of ones */
+		int32_t w = ir_temp(s->m, s->f, el);
+		emit(s, e, OP_MAKE, &w, 1, &v, 1);
+		v = w;
+	}
 	return emit_val(s, e, OP_MAKE, tt, &v, 1, t);
 }
 

@@ -289,14 +289,22 @@ B6(ATOMIC_AND, "atomic_and", "S", "arr: array(Int), index, value: S", BF_ATOMIC,
 B6(ATOMIC_OR, "atomic_or", "S", "arr: array(Int), index, value: S", BF_ATOMIC, "")
 B6(ATOMIC_XOR, "atomic_xor", "S", "arr: array(Int), index, value: S", BF_ATOMIC, "")
 B6(ATOMIC_EXCH, "atomic_exch", "S", "arr: array(Scalar), index, value: S", BF_ATOMIC, "")
+/* a float vector's or matrix's components exchanged each by itself:
+ * kdiff's taking of a stored element's adjoint in a kernel on tiles */
+B6(ATOMIC_EXCH_V, "atomic_exch", "vec(N, S)", "arr: array(vec(N, Float)), index, value: vec(N, S)", BF_ATOMIC | BF_INTERNAL, "")
+B6(ATOMIC_EXCH_M, "atomic_exch", "mat(N, M, S)", "arr: array(mat(N, M, Float)), index, value: mat(N, M, S)", BF_ATOMIC | BF_INTERNAL, "")
 B6(ATOMIC_CAS, "atomic_cas", "S", "arr: array(Scalar), index, compare: S, value: S", BF_ATOMIC, "")
 
 /* tiles (doc/language.md): a block's threads compute each together */
 B6(TILE_MATMUL, "tile_matmul", "tile(M, N, S)", "a: tile(M, K, Float), b: tile(K, N, S)", BF_TILE, "tile_matmul(g, tile_transpose(b)); tile_matmul(tile_transpose(a), g)")
-B6(TILE_TRANSPOSE, "tile_transpose", "tile(N, M, S)", "a: tile(M, N, Scalar)", BF_TILE, "tile_transpose(g)")
-B6(TILE_SUM, "tile_sum", "tile(1, S)", "a: tile(Scalar)", BF_TILE, "fill(a, at(g, 0))")
+B6(TILE_TRANSPOSE, "tile_transpose", "tile(N, M, T)", "a: tile(M, N, Any)", BF_TILE, "tile_transpose(g)")
+B6(TILE_SUM, "tile_sum", "tile(1, T)", "a: tile(Arith)", BF_TILE, "fill(a, at(g, 0))")
 B6(TILE_MIN, "tile_min", "tile(1, S)", "a: tile(Scalar)", BF_TILE, "")
 B6(TILE_MAX, "tile_max", "tile(1, S)", "a: tile(Scalar)", BF_TILE, "")
+/* a thread's share of the sum of a tile's elements (those it computes):
+ * the shares of a block's threads add up to the sum (kdiff's adjoint of
+ * a number that every element of a tile operation read) */
+B6(TILE_SHARE, "tile_share", "T", "a: tile(Arith)", BF_TILE | BF_INTERNAL, "")
 
 #ifdef KS_B6_LOCAL
 #undef B6

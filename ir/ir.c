@@ -180,8 +180,6 @@ static int match_tile(const char **p, Type t, Bind *b)
 	char len[KS_MAX_NDIM][16];
 	int n, ok = ty_is_tile(t);
 	tile_lengths(p, len, &n);
-	if (ok && n == 0)
-		ok = bind_t(t, b);
 	for (int k = 0; ok && k < n; k++) {
 		if (!strcmp(len[k], "D")) {
 			ok = (!b->D || b->D == ty_ndim(t)) && n == 1;
@@ -548,6 +546,21 @@ static void put_pattern(Buf *b, const char **p, const char **cls)
 		buf_puts(b, w);
 		return;
 	}
+	if (!strcmp(w, "tile")) {
+		/* tile(number, shape=(M, K)) */
+		char len[KS_MAX_NDIM][16];
+		int n;
+		tile_lengths(p, len, &n);
+		buf_puts(b, "tile(");
+		put_pattern(b, p, cls);
+		expect(p, ')');
+		if (n)
+			buf_puts(b, ", shape=(");
+		for (int k = 0; k < n; k++)
+			buf_cat(b, k ? ", " : "", len[k], NULL);
+		buf_puts(b, n == 1 ? ",))" : n ? "))" : ")");
+		return;
+	}
 	if (is_class(w) && !*cls)
 		*cls = !strcmp(w, "Float") ? "float" : !strcmp(w, "Int") ? "int" : "number";
 	if (is_class(w) || !strcmp(w, "S"))
@@ -721,15 +734,21 @@ static int offsets_ok(const Type *a, int n)
 static Type tile_arith(int op, const Type *a)
 {
 	Type t = ty_is_tile(a[0]) ? a[0] : a[1];
-	if (op == OP_DIV && !ty_is_float(ty_elem(t)))
+	if (op == OP_DIV && !ty_is_float(ty_scalar(t)))
 		return TY_VOID;
-	if (a[0] == a[1])
-		return t;
-	if ((op == OP_MUL || op == OP_DIV) && ty_is_tile(a[0]) && a[1] == ty_elem(a[0]))
-		return t;
-	if (op == OP_MUL && ty_is_tile(a[1]) && a[0] == ty_elem(a[1]))
-		return t;
-	return TY_VOID;
+	Type e[2];
+	for (int k = 0; k < 2; k++) {
+		if (ty_is_tile(a[k]))
+			e[k] = ty_elem(a[k]);
+		else if (ty_is_scalar(a[k]) && (op == OP_MUL || (op == OP_DIV && k == 1)))
+			e[k] = a[k];
+		else
+			return TY_VOID;
+	}
+	if (ty_is_tile(a[0]) && ty_is_tile(a[1]) && !ty_same_shape(a[0], a[1]))
+		return TY_VOID;
+	Type r = ir_op_type(op, e, 2, TY_VOID);
+	return r == TY_VOID ? TY_VOID : ty_tile(r, ty_ndim(t), ty_info(t)->shape);
 }
 
 /* A comparison of tiles, element by element (kdiff's rules of mapped
@@ -846,6 +865,13 @@ Type ir_op_type(int op, const Type *a, int n, Type want)
 		return ty_elem(a[0]);
 	case OP_SHAPE:
 		return ty_is_array(a[0]) && a[1] == TY_INT ? TY_INT : TY_VOID;
+	case OP_TILE_ADD_AT: {
+		Type el;
+		if (n >= 3 && ty_is_tile(a[0]) && component_ok(a[0], a + 1, n - 2, &el) && a[n - 1] == el &&
+		    ty_elem(a[0]) != TY_BOOL)
+			return a[0];
+		return TY_VOID;
+	}
 	case OP_TILE_LOAD:
 		return ty_is_tile(want) && offsets_ok(a, n) && ty_ndim(want) == ty_ndim(a[0]) &&
 				       ty_elem(want) == ty_elem(a[0])

@@ -100,6 +100,8 @@ static inline int ty_is_tile(Type t) { return ks_types[t].kind == TK_TILE; }
 /* A tile's extent k (0 <= k < its rank, ty_ndim) and its element count. */
 static inline int ty_extent(Type t, int k) { return ks_types[t].shape[k]; }
 static inline int ty_count(Type t) { return ks_types[t].count; }
+/* Are tiles a and b of one shape (whatever their elements)? */
+int ty_same_shape(Type a, Type b);
 static inline int ty_nfield(Type t) { return ks_types[t].nfield; }
 static inline const Field *ty_field(Type t, int k) { return &ks_types[t].field[k]; }
 /* a vector, matrix, quaternion or transform */
@@ -131,7 +133,7 @@ Type ty_with_scalar(Type t, Type scalar);
 /* The array of elem with ndim dimensions (made on first use), or TY_VOID
  * when elem cannot be an array's element or ndim is out of range. */
 Type ty_array(Type elem, int ndim);
-/* The tile of elem (a number or bool) with these extents (ndim of them, 1 to 4,
+/* The tile of elem (a number, bool, vector or matrix) with these extents (ndim of them, 1 to 4,
  * each at least 1, at most KS_MAX_TILE elements in all), made on first
  * use; TY_VOID when elem or the shape cannot be a tile's.  Its IR name is
  * "tile(float,16,16)". */

@@ -275,8 +275,8 @@ static Type parse_tile(Reader *r, const Tok *at)
 	next(r);
 	Tok e = r->tok;
 	Type elem = e.kind == T_IDENT ? ty_parse(e.p, (size_t)e.n) : TY_VOID;
-	if (!ty_is_scalar(elem) && elem != TY_BOOL)
-		rerror(r, &e, "a tile's elements are numbers or bools");
+	if (!ty_is_scalar(elem) && elem != TY_BOOL && !ty_is_vec(elem) && !ty_is_mat(elem))
+		rerror(r, &e, "a tile's elements are numbers, bools, vectors or matrices");
 	next(r);
 	int shape[KS_MAX_NDIM], ndim = 0;
 	while (is_punct(r, ',')) {

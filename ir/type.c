@@ -156,7 +156,8 @@ static int ntiles;
 
 Type ty_tile(Type elem, int ndim, const int *shape)
 {
-	if (ndim < 1 || ndim > KS_MAX_NDIM || !(ty_is_scalar(elem) || elem == TY_BOOL))
+	if (ndim < 1 || ndim > KS_MAX_NDIM ||
+	    !(ty_is_scalar(elem) || elem == TY_BOOL || ty_is_vec(elem) || ty_is_mat(elem)))
 		return TY_VOID;
 	long count = 1;
 	for (int k = 0; k < ndim; k++) {
@@ -188,6 +189,12 @@ Type ty_tile(Type elem, int ndim, const int *shape)
 		tiles = xrealloc(tiles, (size_t)(ntiles + 16) * sizeof *tiles);
 	tiles[ntiles++] = t;
 	return t;
+}
+
+int ty_same_shape(Type a, Type b)
+{
+	return ty_is_tile(a) && ty_is_tile(b) && ty_ndim(a) == ty_ndim(b) &&
+	       !memcmp(ty_info(a)->shape, ty_info(b)->shape, (size_t)ty_ndim(a) * sizeof(int));
 }
 
 /* A tile's name as ty_tile spells it, "tile(float,16,16)", or TY_VOID. */

@@ -234,6 +234,12 @@ static void check_types(Verifier *v, const Inst *in)
 			bad_types(v, in, "store");
 		return;
 	}
+	case OP_TILE_ADD_AT:
+		/* the threads of a block add into one tile: it is a variable,
+		 * updated in place */
+		if (in->nres == 1 && (in->res[0] != in->arg[0] || v->f->val[in->arg[0]].kind != VK_VAR))
+			verr(v, where(v, in), "tile_add_at updates a tile variable in place");
+		break;
 	case OP_TILE_STORE:
 	case OP_TILE_ATOMIC_ADD: {
 		int ok = in->narg >= 3 && ty_is_array(at[0]) && ty_is_tile(at[1]) &&

@@ -318,13 +318,35 @@ KS_ATOMIC_SWAP(float64, double, ks_same_float64)
 				old.c[i][j] = ks_atomic_sub_##SN(&p->c[i][j], v.c[i][j]); \
 		return old;                                                               \
 	}
+/* The exchange of a float vector's or matrix's components, each by itself
+ * (kdiff's taking of an adjoint that several threads may reach). */
+#define KS_VEC_EXCH(VT, N, SN)                                            \
+	KS_FUNC ks_##VT ks_atomic_exch_##VT(ks_##VT *p, ks_##VT v)        \
+	{                                                                 \
+		ks_##VT old;                                              \
+		for (int i = 0; i < N; i++)                               \
+			old.c[i] = ks_atomic_exch_##SN(&p->c[i], v.c[i]); \
+		return old;                                               \
+	}
+#define KS_MAT_EXCH(MT, N, SN)                                                             \
+	KS_FUNC ks_##MT ks_atomic_exch_##MT(ks_##MT *p, ks_##MT v)                         \
+	{                                                                                  \
+		ks_##MT old;                                                               \
+		for (int i = 0; i < N; i++)                                                \
+			for (int j = 0; j < N; j++)                                        \
+				old.c[i][j] = ks_atomic_exch_##SN(&p->c[i][j], v.c[i][j]); \
+		return old;                                                                \
+	}
 /* clang-format off */
 #define KS_VEC_ATOMICS(SN, V2, V3, V4)                                               \
 	KS_VEC_ATOMIC(V2, 2, SN) KS_VEC_ATOMIC(V3, 3, SN) KS_VEC_ATOMIC(V4, 4, SN)
 #define KS_FLOAT_ATOMICS(SN, V2, V3, V4, V6, M2, M3, M4, M6)                         \
 	KS_VEC_ATOMICS(SN, V2, V3, V4) KS_VEC_ATOMIC(V6, 6, SN)                     \
 	KS_MAT_ATOMIC(M2, 2, SN) KS_MAT_ATOMIC(M3, 3, SN) KS_MAT_ATOMIC(M4, 4, SN)  \
-	KS_MAT_ATOMIC(M6, 6, SN)
+	KS_MAT_ATOMIC(M6, 6, SN)                                                     \
+	KS_VEC_EXCH(V2, 2, SN) KS_VEC_EXCH(V3, 3, SN) KS_VEC_EXCH(V4, 4, SN)        \
+	KS_VEC_EXCH(V6, 6, SN) KS_MAT_EXCH(M2, 2, SN) KS_MAT_EXCH(M3, 3, SN)        \
+	KS_MAT_EXCH(M4, 4, SN) KS_MAT_EXCH(M6, 6, SN)
 KS_FLOAT_ATOMICS(float, vec2, vec3, vec4, spatial_vector, mat22, mat33, mat44, spatial_matrix)
 KS_FLOAT_ATOMICS(float16, vec2h, vec3h, vec4h, spatial_vectorh, mat22h, mat33h, mat44h,
 		 spatial_matrixh)

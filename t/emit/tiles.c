@@ -167,22 +167,17 @@ static void scale_sum_backward_thread(int tid, ks_array_float x, float s, ks_arr
         int idx = i * 16 + k;  // line 24
         t[k] = 0 <= idx && idx < x.shape[0] ? x.data[idx] : 0.0f;  // line 24
     }
-    float adj_total_i = adj_total[i];  // line 28
-    adj_total[i] = 0.0f;  // line 28
+    float t0 = ks_atomic_exch_float(&adj_total[i], 0.0f);  // line 28
     float adj_t[16];  // line 28
     for (int k = 0; k < 16; k++) {  // line 28
         adj_t[k] = 0.0f;  // line 28
     }
-    float t0[16];  // line 28
-    for (int k = 0; k < 16; k++) {  // line 28
-        t0[k] = adj_t[k];  // line 28
-    }
-    t0[3] = adj_total_i;  // line 28
+    ks_atomic_add_float(&adj_t[3], t0);  // line 28
     float adj_r[1];  // line 28
     for (int k = 0; k < 1; k++) {  // line 28
         adj_r[k] = 0.0f;  // line 28
     }
-    adj_r[0] = adj_total_i;  // line 28
+    ks_atomic_add_float(&adj_r[0], t0);  // line 28
     float t1 = adj_r[0];  // line 27
     float t2[16];  // line 27
     for (int k = 0; k < 16; k++) {  // line 27
@@ -214,26 +209,19 @@ static void scale_sum_backward_thread(int tid, ks_array_float x, float s, ks_arr
     for (int k = 0; k < 16; k++) {  // line 25
         t6[k] = adj_u[k] * t[k];  // line 25
     }
-    float t7[1];  // line 25
-    float t7_tree[16];  // the sum, as a tree
+    float t7 = 0.0f;  // line 25
     for (int k = 0; k < 16; k++) {  // line 25
-        t7_tree[k] = t6[k];  // line 25
+        t7 += t6[k];  // line 25
     }
-    for (int span = 8; span > 0; span /= 2) {  // line 25
-        for (int k = 0; k < span; k++)  // line 25
-            t7_tree[k] += t7_tree[k + span];  // line 25
-    }
-    t7[0] = t7_tree[0];  // line 25
-    float t8 = t7[0];  // line 25
     for (int k = 0; k < 16; k++) {  // line 25
-        adj_t[k] = t0[k] + t5[k];  // line 25
+        adj_t[k] = adj_t[k] + t5[k];  // line 25
     }
     for (int k = 0; k < 16; k++) {  // line 24
         int idx = i * 16 + k;  // line 24
         if (0 <= idx && idx < adj_x.shape[0])  // line 24
             ks_atomic_add_float(&adj_x.data[idx], adj_t[k]);  // line 24
     }
-    ks_atomic_add_float(&adj_s[0], t8);  // line 22
+    ks_atomic_add_float(&adj_s[0], t7);  // line 22
 }
 
 // launch tile_gemm: a block of threads at each index of dim0 x dim1, dim2 threads to an index (the launch's extent past the indices the kernel reads)

@@ -55,6 +55,7 @@ static __device__ void scale_sum_thread(int tid, ks_array_float x, ks_array_floa
         int idx = i * 16 + k;  // line 24
         t[k] = 0 <= idx && idx < x.shape[0] ? x.data[idx] : 0.0f;  // line 24
     }
+    __syncthreads();  // line 24
     __shared__ float t0[16];  // line 25
     for (int k = threadIdx.x; k < 16; k += blockDim.x) {  // line 25
         t0[k] = t[k] * s;  // line 25
@@ -84,11 +85,10 @@ static __device__ void scale_sum_thread(int tid, ks_array_float x, ks_array_floa
         __syncthreads();  // line 27
     }
     if (threadIdx.x == 0) r[0] = r_tree[0];  // line 27
-    __syncthreads();  // line 28
+    __syncthreads();  // line 27
     float t2 = r[0];  // line 28
     float t3 = t[3];  // line 28
-    if (threadIdx.x == 0)  // line 28
-        total[i] = t2 + t3;  // line 28
+    total[i] = t2 + t3;  // line 28
 }
 
 // backward (adjoint) of @wp.kernel tile_gemm, line 9: the body of one thread
@@ -177,26 +177,19 @@ static __device__ void scale_sum_backward_thread(int tid, ks_array_float x, floa
         int idx = i * 16 + k;  // line 24
         t[k] = 0 <= idx && idx < x.shape[0] ? x.data[idx] : 0.0f;  // line 24
     }
-    float adj_total_i = adj_total[i];  // line 28
-    __syncthreads();  // line 28
-    if (threadIdx.x == 0)  // line 28
-        adj_total[i] = 0.0f;  // line 28
+    float t0 = ks_atomic_exch_float(&adj_total[i], 0.0f);  // line 28
     __shared__ float adj_t[16];  // line 28
     for (int k = threadIdx.x; k < 16; k += blockDim.x) {  // line 28
         adj_t[k] = 0.0f;  // line 28
     }
-    __shared__ float t0[16];  // line 28
-    for (int k = threadIdx.x; k < 16; k += blockDim.x) {  // line 28
-        t0[k] = adj_t[k];  // line 28
-    }
-    if (threadIdx.x == 3 % blockDim.x)  // line 28
-        t0[3] = adj_total_i;  // line 28
+    __syncthreads();  // line 28
+    ks_atomic_add_float(&adj_t[3], t0);  // line 28
     __shared__ float adj_r[1];  // line 28
     for (int k = threadIdx.x; k < 1; k += blockDim.x) {  // line 28
         adj_r[k] = 0.0f;  // line 28
     }
-    if (threadIdx.x == 0 % blockDim.x)  // line 28
-        adj_r[0] = adj_total_i;  // line 28
+    __syncthreads();  // line 28
+    ks_atomic_add_float(&adj_r[0], t0);  // line 28
     __syncthreads();  // line 27
     float t1 = adj_r[0];  // line 27
     __shared__ float t2[16];  // line 27
@@ -230,30 +223,20 @@ static __device__ void scale_sum_backward_thread(int tid, ks_array_float x, floa
     for (int k = threadIdx.x; k < 16; k += blockDim.x) {  // line 25
         t6[k] = adj_u[k] * t[k];  // line 25
     }
-    __shared__ float t7[1];  // line 25
-    __shared__ float t7_tree[16];  // the sum, as a tree
+    float t7 = 0.0f;  // line 25
     for (int k = threadIdx.x; k < 16; k += blockDim.x) {  // line 25
-        t7_tree[k] = t6[k];  // line 25
+        t7 += t6[k];  // line 25
+    }
+    for (int k = threadIdx.x; k < 16; k += blockDim.x) {  // line 25
+        adj_t[k] = adj_t[k] + t5[k];  // line 25
     }
     __syncthreads();  // line 25
-    for (int span = 8; span > 0; span /= 2) {  // line 25
-        for (int k = threadIdx.x; k < span; k += blockDim.x)  // line 25
-            t7_tree[k] += t7_tree[k + span];  // line 25
-        __syncthreads();  // line 25
-    }
-    if (threadIdx.x == 0) t7[0] = t7_tree[0];  // line 25
-    __syncthreads();  // line 25
-    float t8 = t7[0];  // line 25
-    for (int k = threadIdx.x; k < 16; k += blockDim.x) {  // line 25
-        adj_t[k] = t0[k] + t5[k];  // line 25
-    }
     for (int k = threadIdx.x; k < 16; k += blockDim.x) {  // line 24
         int idx = i * 16 + k;  // line 24
         if (0 <= idx && idx < adj_x.shape[0])  // line 24
             ks_atomic_add_float(&adj_x.data[idx], adj_t[k]);  // line 24
     }
-    if (threadIdx.x == 0)  // line 22
-        ks_atomic_add_float(&adj_s[0], t8);  // line 22
+    ks_atomic_add_float(&adj_s[0], t7);  // line 22
 }
 
 // launch tile_gemm: a block of threads at each index of dim0 x dim1, dim2 threads to an index (the launch's extent past the indices the kernel reads)

@@ -233,64 +233,57 @@ static void smooth_backward_thread(int tid, ks_array_float x, ks_array_float16 h
     for (int k = 0; k < 16; k++) {  // line 12
         t21[k] = t17[k] * t5[k];  // line 12
     }
-    float t22[1];  // line 12
-    float t22_tree[16];  // the sum, as a tree
+    float t22 = 0.0f;  // line 12
     for (int k = 0; k < 16; k++) {  // line 12
-        t22_tree[k] = t21[k];  // line 12
+        t22 += t21[k];  // line 12
     }
-    for (int span = 8; span > 0; span /= 2) {  // line 12
-        for (int k = 0; k < span; k++)  // line 12
-            t22_tree[k] += t22_tree[k + span];  // line 12
-    }
-    t22[0] = t22_tree[0];  // line 12
-    float t23 = t22[0];  // line 12
-    float t24 = m[0];  // line 12
+    float t23 = m[0];  // line 12
     float adj_m[1];  // line 12
     for (int k = 0; k < 1; k++) {  // line 12
         adj_m[k] = 0.0f;  // line 12
     }
-    adj_m[0] = -t23 / t24;  // line 12
-    float t25[16];  // line 11
+    ks_atomic_add_float(&adj_m[0], -t22 / t23);  // line 12
+    float t24[16];  // line 11
     for (int k = 0; k < 16; k++) {  // line 11
-        t25[k] = 0.0f;  // line 11
+        t24[k] = 0.0f;  // line 11
     }
-    bool t26[16];  // line 11
+    bool t25[16];  // line 11
     for (int k = 0; k < 16; k++) {  // line 11
-        t26[k] = t[k] < t25[k];  // line 11
+        t25[k] = t[k] < t24[k];  // line 11
     }
-    float t27 = adj_m[0];  // line 11
+    float t26 = adj_m[0];  // line 11
+    float t27[16];  // line 11
+    for (int k = 0; k < 16; k++) {  // line 11
+        t27[k] = t26;  // line 11
+    }
     float t28[16];  // line 11
     for (int k = 0; k < 16; k++) {  // line 11
-        t28[k] = t27;  // line 11
+        t28[k] = -t27[k];  // line 11
     }
-    float t29[16];  // line 11
+    float t29 = adj_m[0];  // line 11
+    float t30[16];  // line 11
     for (int k = 0; k < 16; k++) {  // line 11
-        t29[k] = -t28[k];  // line 11
+        t30[k] = t29;  // line 11
     }
-    float t30 = adj_m[0];  // line 11
     float t31[16];  // line 11
     for (int k = 0; k < 16; k++) {  // line 11
-        t31[k] = t30;  // line 11
+        t31[k] = t25[k] ? t28[k] : t30[k];  // line 11
     }
-    float t32[16];  // line 11
-    for (int k = 0; k < 16; k++) {  // line 11
-        t32[k] = t26[k] ? t29[k] : t31[k];  // line 11
+    float t32[16];  // line 10
+    for (int k = 0; k < 16; k++) {  // line 10
+        t32[k] = t20[k] * 2.0f;  // line 10
     }
     float t33[16];  // line 10
     for (int k = 0; k < 16; k++) {  // line 10
-        t33[k] = t20[k] * 2.0f;  // line 10
+        t33[k] = cosf(t[k]);  // line 10
     }
     float t34[16];  // line 10
     for (int k = 0; k < 16; k++) {  // line 10
-        t34[k] = cosf(t[k]);  // line 10
-    }
-    float t35[16];  // line 10
-    for (int k = 0; k < 16; k++) {  // line 10
-        t35[k] = t33[k] * t34[k];  // line 10
+        t34[k] = t32[k] * t33[k];  // line 10
     }
     float adj_t[16];  // line 10
     for (int k = 0; k < 16; k++) {  // line 10
-        adj_t[k] = t32[k] + t35[k];  // line 10
+        adj_t[k] = t31[k] + t34[k];  // line 10
     }
     for (int k = 0; k < 16; k++) {  // line 9
         int idx = i * 16 + k;  // line 9
