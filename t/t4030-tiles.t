@@ -6,8 +6,8 @@
 # threads: cpu (a block of one thread) and sim (cooperating blocks) give
 # the same records but for device and block_dim, outputs worked out from
 # the inputs, the same at any block_dim, the tiled input law; a barrier
-# taken out of the CUDA is a located race; the errors of --block-dim,
-# --grid and --dim.
+# taken out of the CUDA is a located race; --grad on cpu and sim agree and
+# --gradcheck passes; the errors of --block-dim, --grid and --dim.
 . "$(dirname "$0")/lib.sh"
 
 if ! command -v "${KSYNTH_CXX:-c++}" >/dev/null; then
@@ -19,6 +19,19 @@ fi
 CHECK="python3 t/run/check.py"
 export TMPDIR=$TMP/tmp
 mkdir -p "$TMPDIR"
+
+# todo DESC CMD...: a TAP TODO, for what another part of the pipeline
+# gets wrong now (passes unexpectedly once it is fixed)
+todo() {
+	local desc=$1
+	shift
+	t_n=$((t_n + 1))
+	if "$@" >/dev/null 2>&1; then
+		echo "ok $t_n - $desc # TODO (passes now: make it a plain test)"
+	else
+		echo "not ok $t_n - $desc # TODO"
+	fi
+}
 
 # strip FILE: the records without "device" and "block_dim"
 strip() { sed 's/"device": "[a-z]*", //; s/"block_dim": [0-9]*, //' "$1"; }
@@ -131,6 +144,27 @@ krun "$TMP/gemm.kir" "$TMP/nobar.cu" >"$TMP/nobar.out" 2>"$TMP/nobar.err"
 is "the product without the barrier after its loads: exit 1, no record" "$?:$(wc -c <"$TMP/nobar.out")" "1:0"
 ok "... thread 0 reads a tile element no thread has loaded yet, located" \
 	grep -qE "nobar.cu:[0-9]+:[0-9]+: error: in kernel tile_gemm, block 0: thread 0 reads shared a\[1\], which no thread of the block has written" "$TMP/nobar.err"
+
+# ---- the backward pass ------------------------------------------------------
+
+for f in t/tile/*.py; do
+	n=$(basename "$f" .py)
+	krun --grad "$f" >"$TMP/$n.gcpu.json" 2>"$TMP/err"
+	is "$n: --grad on cpu" "$?:$(cat "$TMP/err")" "0:"
+	krun --grad --device sim "$f" >"$TMP/$n.gsim.json" 2>"$TMP/err"
+	is "$n: --grad on sim" "$?:$(cat "$TMP/err")" "0:"
+	ok "$n: cpu and sim gradients agree" $CHECK agree "$TMP/$n.gcpu.json" "$TMP/$n.gsim.json" --rel 1e-6
+	ok "$n: seed_adj and grads as documented, the seeds by the law" \
+		sh -c "$CHECK grads '$TMP/$n.gcpu.json' && $CHECK law '$TMP/$n.gcpu.json' --ir '$f'"
+	krun --gradcheck "$f" >"$TMP/$n.fd.json" 2>"$TMP/err"
+	is "$n: --gradcheck passes on cpu" "$?:$(field "$TMP/$n.fd.json" gradcheck | grep -o '"ok": [a-z]*')" '0:"ok": true'
+done
+krun --gradcheck --device sim --block-dim 32 t/tile/gemm.py >"$TMP/gemm.fdsim.json" 2>"$TMP/err"
+is "tile_gemm: --gradcheck on sim at --block-dim 32 (differences on the cpu's blocks of one)" \
+	"$?:$(field "$TMP/gemm.fdsim.json" gradcheck | grep -o '"ok": [a-z]*')" '0:"ok": true'
+krun --grad --dim 4 t/tile/lane.py >"$TMP/lane1.gcpu.json"
+todo "lane_sum over a grid of 4, --grad on sim: kemit-cu puts a barrier under the if on lane" \
+	$CHECK agree "$TMP/lane1.gcpu.json" /dev/stdin --rel 1e-6 < <(krun --grad --device sim --dim 4 t/tile/lane.py 2>/dev/null)
 
 # ---- errors -----------------------------------------------------------------
 
