@@ -28,6 +28,7 @@ static void usage(int status)
 {
 	fputs("usage: krun [--device cpu|sim|cuda] [--dim N|AxB...] [--shape NAME=AxB...]...\n"
 	      "            [--seed S] [--set NAME=VALUE]... [--kernel NAME] [--grid BLOCKSxTHREADS]\n"
+	      "            [--block-dim B]\n"
 	      "            [--timeout SECONDS] [--memory MIB] [--cc | --tcc]\n"
 	      "            [--grad | --gradcheck [--tape WORDS]] [--compile-only [--arch sm_XX]]\n"
 	      "            [--bench REPS] [--coverage] [--vary SEED2] [--verbose]\n"
@@ -46,6 +47,7 @@ static void usage(int status)
 
 typedef struct Opts {
 	int device, device_set, use_cc, use_tcc, compile_only, blocks, threads;
+	int block_dim;              /* --block-dim: a block's threads for a kernel on tiles */
 	int ndim, dim[KS_MAX_NDIM]; /* --dim AxB...; ndim 0: a plain --dim N (dim[0]) */
 	int dim_set;                /* --dim was given */
 	int grad, gradcheck, which_nvrtc, bench, coverage, vary_set;
@@ -204,6 +206,8 @@ static void parse_opts(Opts *o, int argc, char **argv)
 			*x = 0;
 			o->blocks = (int)number("--grid", v, 1, 1 << 24);
 			o->threads = (int)number("--grid", x + 1, 1, 1024);
+		} else if (!strcmp(a, "--block-dim")) {
+			o->block_dim = (int)number("--block-dim", v, 1, 1024);
 		} else if (!strcmp(a, "--set")) {
 			char *e = strchr(v, '=');
 			if (!e || e == v)
@@ -359,13 +363,25 @@ static void dims_text(char *out, size_t n, const int *dim, int rank)
  * a launch of 3 dimensions and 4 for one of 4, so that every default
  * launch is a few hundred to a few thousand threads: 16^3 threads take
  * seconds to gradient-check, each finite difference a launch), the
- * seed, --set and --shape. */
+ * seed, --set and --shape.  A kernel on tiles is launched over a grid of
+ * blocks, wp.launch_tiled's dim: --dim as given (--dim N is N blocks,
+ * dim=N), else TILE_GRID along each of the indices its wp.tid() gives
+ * (at most 3, the block's threads being the launch's last dimension):
+ * a block computes a tile, 16 elements of each array along each axis
+ * (RUN_TILE_SCALE), and a few blocks are enough. */
+#define TILE_GRID 4
 static void kernel_law(const Opts *o, const Func *f, RunLaw *law)
 {
 	memset(law, 0, sizeof *law);
 	law->rank = ir_kernel_rank(f);
+	if (ir_func_tiled(f)) {
+		law->tiled = law->rank;
+		law->rank = o->dim_set ? (o->ndim ? o->ndim : 1) : law->tiled < 3 ? law->tiled : 3;
+		for (int k = 0; k < law->rank; k++)
+			law->dim[k] = o->dim_set ? o->dim[k] : TILE_GRID;
+	}
 	int n = o->dim_set ? o->dim[0] : law->rank == 3 ? 8 : law->rank == 4 ? 4 : 16;
-	for (int k = 0; k < law->rank; k++)
+	for (int k = 0; k < law->rank && !law->tiled; k++)
 		law->dim[k] = o->ndim ? o->dim[k] : n;
 	law->seed = o->seed;
 	law->set = o->set;
@@ -374,26 +390,49 @@ static void kernel_law(const Opts *o, const Func *f, RunLaw *law)
 	law->nshape = o->nshape;
 }
 
+/* The threads of a block of kernel f on o's device: for a kernel on
+ * tiles --block-dim on sim and cuda, 1 on the cpu (where Warp runs tiles
+ * with block_dim 1); 1 for any other. */
+static int block_of(const Opts *o, const Func *f)
+{
+	return ir_func_tiled(f) && o->device != DEV_CPU ? o->block_dim : 1;
+}
+
 /* Does kernel f's launch and every array's size under the law fit?
- * (--dim AxB... of its rank; at most MAX_ELEMS threads and elements) */
+ * (--dim AxB... of its rank; on tiles, a grid of at most 3 dimensions
+ * that leaves no index of wp.tid() out; at most MAX_ELEMS threads and
+ * elements) */
 static void check_law(const Opts *o, const Func *f)
 {
 	char t[64];
 	RunLaw law;
-	int rank = ir_kernel_rank(f);
-	if (o->ndim && o->ndim != rank) {
+	int rank = ir_kernel_rank(f), tiled = ir_func_tiled(f);
+	if (tiled && o->ndim > KS_MAX_NDIM - 1) {
+		dims_text(t, sizeof t, o->dim, o->ndim);
+		ks_fatal("--dim %s: kernel %s is on tiles: its grid has at most %d dimensions (the block's "
+			 "threads are the launch's last)",
+			 t, f->name, KS_MAX_NDIM - 1);
+	}
+	if (!tiled && o->ndim && o->ndim != rank) {
 		dims_text(t, sizeof t, o->dim, o->ndim);
 		ks_fatal("--dim %s: kernel %s is launched over %d dimension%s (its wp.tid() gives %d), "
 			 "not %d",
 			 t, f->name, rank, rank == 1 ? "" : "s", rank, o->ndim);
 	}
 	kernel_law(o, f, &law);
-	long threads = 1;
-	for (int k = 0; k < rank; k++)
+	if (tiled && rank > law.rank + 1) {
+		dims_text(t, sizeof t, law.dim, law.rank);
+		ks_fatal("kernel %s reads %d indices from wp.tid(), more than its tiled launch has: a grid of %s "
+			 "and the block's threads (give a grid of %d dimensions or more)",
+			 f->name, rank, t, rank - 1);
+	}
+	long threads = block_of(o, f);
+	for (int k = 0; k < law.rank; k++)
 		threads = threads > MAX_ELEMS ? threads : threads * law.dim[k];
 	if (threads > MAX_ELEMS) {
-		dims_text(t, sizeof t, law.dim, rank);
-		ks_fatal("kernel %s: a launch of %s is %ld threads, more than %ld", f->name, t, threads, MAX_ELEMS);
+		dims_text(t, sizeof t, law.dim, law.rank);
+		ks_fatal("kernel %s: a launch of %s%s is %ld threads, more than %ld", f->name, t,
+			 tiled ? " blocks" : "", threads, MAX_ELEMS);
 	}
 	for (int i = 0; i < f->nparam; i++) {
 		const Value *p = &f->val[f->param[i]];
@@ -983,6 +1022,8 @@ static double launch(const Opts *o, const Module *m, const Func *f, int backward
 	}
 	snprintf(name, sizeof name, "%s%s", f->name, backward ? "_backward" : "");
 	double ms = 0;
+	int dim[KS_MAX_NDIM + 1];
+	run_entry_dims(args, args->block, dim);
 	run_guard(name);
 	if (o->device == DEV_CUDA) {
 		const Func *kf = backward ? m->fn[ir_backward_find(m, f->name)] : f;
@@ -1000,11 +1041,11 @@ static double launch(const Opts *o, const Module *m, const Func *f, int backward
 			if (o->device == DEV_CPU) {
 				RunCpuLaunch l;
 				memcpy(&l, &fn, sizeof l);
-				l(a->dim, a->slot, run_shapes(a));
+				l(dim, a->slot, run_shapes(a));
 			} else {
 				RunSimLaunch l;
 				memcpy(&l, &fn, sizeof l);
-				l(a->dim, a->slot, run_shapes(a), blocks, threads);
+				l(dim, a->slot, run_shapes(a), blocks, threads);
 			}
 		}
 		if (o->bench) {
@@ -1020,10 +1061,29 @@ static double launch(const Opts *o, const Module *m, const Func *f, int backward
  * enough blocks of 256 (cuda) or 64 (sim) threads, as the kernel's
  * options allow (KernelOpts): no more threads to a block than its
  * launch_bounds, a whole number of clusters, and without a grid-stride
- * loop, a thread for each index. */
+ * loop, a thread for each index.  A kernel on tiles has blocks of its
+ * block_dim (block_of), one for each of the grid's (n / block_dim), or
+ * --grid's, whose threads must be --block-dim. */
 static void launch_shape(const Func *f, const Opts *o, long n, int *blocks, int *threads)
 {
 	const KernelOpts *ko = &f->opts;
+	if (ir_func_tiled(f)) {
+		int t = block_of(o, f);
+		if (o->threads && o->threads != o->block_dim)
+			ks_fatal(
+				"--grid %dx%d: kernel %s is on tiles: its blocks have --block-dim %d threads, not %d",
+				o->blocks, o->threads, f->name, o->block_dim, o->threads);
+		if (o->device != DEV_CPU && ko->max_threads && t > ko->max_threads)
+			ks_fatal(
+				"--block-dim %d: kernel %s takes at most %d threads to a block (its launch_bounds)",
+				t, f->name, ko->max_threads);
+		long b = o->blocks ? o->blocks : n / t;
+		if (ko->cluster_dim)
+			b = (b + ko->cluster_dim - 1) / ko->cluster_dim * ko->cluster_dim;
+		*blocks = (int)b;
+		*threads = t;
+		return;
+	}
 	int t = o->threads ? o->threads : o->device == DEV_CUDA ? 256 : 64;
 	if (ko->max_threads && t > ko->max_threads) {
 		if (o->threads)
@@ -1053,6 +1113,7 @@ static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host,
 	const Func *ff = run_flat(f), *bf = NULL; /* struct parameters as their fields */
 	kernel_law(o, ff, &law);
 	run_args_init(&in, ff, &law);
+	in.block = block_of(o, ff);
 	run_args_copy(&out, &in);
 	int blocks, threads;
 	launch_shape(f, o, run_threads(&in), &blocks, &threads);
@@ -1066,6 +1127,7 @@ static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host,
 		RunArgs in2, out2;
 		law.seed = o->vary;
 		run_args_init(&in2, ff, &law);
+		in2.block = in.block;
 		run_args_copy(&out2, &in2);
 		launch(o, m, f, 0, host, gpu, &out2, blocks, threads);
 		vary_check(f, o, &in, &out, &in2, &out2, &why);
@@ -1098,6 +1160,8 @@ static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host,
 		run_json_dim(&dims, &out);
 		printf("{\"kernel\": \"%s\", \"device\": \"%s\", \"dim\": %s, ", f->name,
 		       run_device_name[o->device], dims.p);
+		if (out.tiled)
+			printf("\"block_dim\": %d, ", out.block);
 		buf_free(&dims);
 		if (o->device == DEV_CPU)
 			printf("\"grid\": null, ");
@@ -1683,6 +1747,7 @@ int main(int argc, char **argv)
 	ks_prog = "krun";
 	Opts o = {.device = DEV_CPU,
 		  .dim = {16},
+		  .block_dim = 64,
 		  .seed = 1,
 		  .timeout = 60,
 		  .mem_mb = 4096,

@@ -91,64 +91,70 @@ static inline double __longlong_as_double(long long i)
 
 /* The atomics ksynth.h calls, for each type CUDA has them for (float,
  * double, int, unsigned, long long, unsigned long long; the bitwise ones
- * and atomicExch for the ints). */
-template <typename T> static inline T atomicAdd(T *p, T v)
+ * and atomicExch for the ints).  The type comes from the pointer alone, the
+ * value converting to it as CUDA's overloads convert it: a shared element
+ * sim checks (ksynth_sim_block.h) is read as it is passed. */
+template <typename T> struct ks_sim_same {
+	typedef T type;
+};
+#define KS_SIM_VAL(T) typename ks_sim_same<T>::type
+template <typename T> static inline T atomicAdd(T *p, KS_SIM_VAL(T) v)
 {
 	T old = *p;
 	*p = old + v;
 	return old;
 }
 
-template <typename T> static inline T atomicSub(T *p, T v)
+template <typename T> static inline T atomicSub(T *p, KS_SIM_VAL(T) v)
 {
 	T old = *p;
 	*p = old - v;
 	return old;
 }
 
-template <typename T> static inline T atomicMin(T *p, T v)
+template <typename T> static inline T atomicMin(T *p, KS_SIM_VAL(T) v)
 {
 	T old = *p;
 	*p = v < old ? v : old;
 	return old;
 }
 
-template <typename T> static inline T atomicMax(T *p, T v)
+template <typename T> static inline T atomicMax(T *p, KS_SIM_VAL(T) v)
 {
 	T old = *p;
 	*p = v > old ? v : old;
 	return old;
 }
 
-template <typename T> static inline T atomicExch(T *p, T v)
+template <typename T> static inline T atomicExch(T *p, KS_SIM_VAL(T) v)
 {
 	T old = *p;
 	*p = v;
 	return old;
 }
 
-template <typename T> static inline T atomicAnd(T *p, T v)
+template <typename T> static inline T atomicAnd(T *p, KS_SIM_VAL(T) v)
 {
 	T old = *p;
 	*p = old & v;
 	return old;
 }
 
-template <typename T> static inline T atomicOr(T *p, T v)
+template <typename T> static inline T atomicOr(T *p, KS_SIM_VAL(T) v)
 {
 	T old = *p;
 	*p = old | v;
 	return old;
 }
 
-template <typename T> static inline T atomicXor(T *p, T v)
+template <typename T> static inline T atomicXor(T *p, KS_SIM_VAL(T) v)
 {
 	T old = *p;
 	*p = old ^ v;
 	return old;
 }
 
-template <typename T> static inline T atomicCAS(T *p, T compare, T v)
+template <typename T> static inline T atomicCAS(T *p, KS_SIM_VAL(T) compare, KS_SIM_VAL(T) v)
 {
 	T old = *p;
 	if (old == compare)

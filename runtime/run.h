@@ -39,9 +39,11 @@ typedef struct RunShape {
 } RunShape;
 
 /* What a kernel's inputs depend on besides the kernel: the launch (rank
- * and dimensions), the seed and the --set and --shape options. */
+ * and dimensions; a kernel on tiles: the grid of its blocks), the seed
+ * and the --set and --shape options. */
 typedef struct RunLaw {
 	int rank, dim[KS_MAX_NDIM];
+	int tiled; /* a kernel on tiles: arrays of RUN_TILE_SCALE x the grid */
 	uint64_t seed;
 	RunSet *set;
 	int nset;
@@ -51,8 +53,12 @@ typedef struct RunLaw {
 
 /* The smallest launch dimension: the range of the law's ints. */
 int run_law_n(const RunLaw *law);
+/* A kernel on tiles reads a tile of its arrays per block: an array's
+ * default extent is this many times the grid's. */
+#define RUN_TILE_SCALE 16
 /* The extents of array type t under the law: the launch's for the axes
- * it has, its last for the others, unless a --shape names the array. */
+ * it has, its last for the others (for a kernel on tiles, RUN_TILE_SCALE
+ * times the grid's), unless a --shape names the array. */
 void run_law_shape(const RunLaw *law, const char *name, Type t, int ext[KS_MAX_NDIM]);
 
 /* One kernel's arguments.  slot[i] points at parameter i's value: the
@@ -69,7 +75,9 @@ typedef union RunVal {
 typedef struct RunArgs {
 	const Func *f;
 	int n, dbl;
-	int rank, dim[KS_MAX_NDIM]; /* the launch */
+	int rank, dim[KS_MAX_NDIM]; /* the launch; a kernel on tiles: its grid */
+	int tiled;                  /* on tiles: the indices its wp.tid() gives; else 0 */
+	int block;                  /* on tiles: the threads of a block (block_dim) */
 	void **slot;
 	void **buf;                /* arrays: host buffers; else NULL */
 	size_t *bytes;             /* arrays: buffer size in bytes */
@@ -109,8 +117,14 @@ int run_struct_holds_array(Type t);
  * double; and the other way. */
 double run_get(Type s, int dbl, const void *p, size_t k);
 void run_put(Type s, int dbl, void *p, size_t k, double v);
-/* The number of threads of a's launch. */
+/* The number of threads of a's launch (on tiles: the grid's blocks
+ * times the block's threads). */
 long run_threads(const RunArgs *a);
+/* The dimensions a's kernel entry takes (doc/emit.md) into dim: the
+ * launch's; on tiles, with block threads to a block (1 on the cpu), the
+ * first `tiled` of the full launch [grid..., block], then the product of
+ * the rest.  Returns how many. */
+int run_entry_dims(const RunArgs *a, int block, int dim[KS_MAX_NDIM + 1]);
 /* The stream that parameter index of kernel draws from (doc/runtime.md). */
 uint64_t run_stream(uint64_t seed, const char *kernel, int index);
 /* The stream of the seed (adjoint on entry) of array parameter index:

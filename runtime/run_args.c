@@ -17,8 +17,10 @@
  *       parameter is n, capped at the type's largest value
  *   bool: the top bit of a draw
  * --set NAME=VALUE replaces a scalar's value.  An array of rank r takes
- * the launch's dimensions, the last one for axes past the launch's rank,
- * unless --shape NAME=AxB... gives its extents.
+ * the launch's dimensions, the last one for axes past the launch's rank
+ * (for a kernel on tiles, whose launch is a grid of blocks each reading
+ * tiles, RUN_TILE_SCALE times the grid's), unless --shape NAME=AxB...
+ * gives its extents.
  */
 #include <errno.h>
 #include <math.h>
@@ -286,7 +288,8 @@ void run_law_shape(const RunLaw *law, const char *name, Type t, int ext[KS_MAX_N
 {
 	int r = ty_ndim(t);
 	for (int k = 0; k < KS_MAX_NDIM; k++)
-		ext[k] = k >= r ? 0 : law->dim[k < law->rank ? k : law->rank - 1];
+		ext[k] = k >= r ? 0
+				: law->dim[k < law->rank ? k : law->rank - 1] * (law->tiled ? RUN_TILE_SCALE : 1);
 	for (int s = 0; s < law->nshape; s++)
 		if (!strcmp(law->shape[s].name, name) && law->shape[s].rank == r)
 			memcpy(ext, law->shape[s].ext, sizeof law->shape[s].ext);
@@ -297,7 +300,25 @@ long run_threads(const RunArgs *a)
 	long n = 1;
 	for (int k = 0; k < a->rank; k++)
 		n *= a->dim[k];
-	return n;
+	return a->tiled ? n * a->block : n;
+}
+
+int run_entry_dims(const RunArgs *a, int block, int dim[KS_MAX_NDIM + 1])
+{
+	if (!a->tiled) {
+		memcpy(dim, a->dim, sizeof a->dim);
+		return a->rank;
+	}
+	/* the full launch: the grid, then a block's threads */
+	int full[KS_MAX_NDIM + 1], n = a->rank + 1;
+	memcpy(full, a->dim, sizeof a->dim);
+	full[a->rank] = block;
+	for (int k = 0; k < a->tiled; k++)
+		dim[k] = k < n ? full[k] : 1;
+	dim[a->tiled] = 1;
+	for (int k = a->tiled; k < n; k++)
+		dim[a->tiled] *= full[k];
+	return a->tiled + 1;
 }
 
 /* --set NAME=VALUE for a scalar of type t: an int in its type's range, a
@@ -365,6 +386,8 @@ void run_args_init(RunArgs *a, const Func *f, RunLaw *law)
 	run_args_alloc(a, f);
 	a->rank = law->rank;
 	memcpy(a->dim, law->dim, sizeof a->dim);
+	a->tiled = law->tiled;
+	a->block = 1;
 	for (int i = 0; i < n; i++) {
 		const Value *p = &f->val[f->param[i]];
 		Type t = p->ty, e = ty_elem(t);
@@ -399,6 +422,8 @@ void run_args_copy(RunArgs *d, const RunArgs *s)
 	d->dbl = s->dbl;
 	d->rank = s->rank;
 	memcpy(d->dim, s->dim, sizeof d->dim);
+	d->tiled = s->tiled;
+	d->block = s->block;
 	memcpy(d->bytes, s->bytes, sizeof *d->bytes * (size_t)s->n);
 	memcpy(d->count, s->count, sizeof *d->count * (size_t)s->n);
 	memcpy(d->shape, s->shape, sizeof *d->shape * (size_t)s->n);
@@ -670,6 +695,8 @@ size_t run_json(Buf *b, const RunArgs *in, const RunArgs *out, const RunGrad *g,
 	json_str(b, device);
 	buf_puts(b, ", \"dim\": ");
 	run_json_dim(b, in);
+	if (in->tiled)
+		buf_printf(b, ", \"block_dim\": %d", in->block);
 	buf_printf(b, ", \"seed\": %llu, \"inputs\": {", (unsigned long long)seed);
 	JsonNest j = {b, NULL};
 	for (int i = 0; i < in->n; i++) {

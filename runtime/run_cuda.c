@@ -569,7 +569,7 @@ double cuda_launch(Cuda *c, const char *entry, const Func *kf, RunArgs *a, int b
 	CUdeviceptr *d = xmalloc(sizeof *d * (size_t)(n + 1));
 	CuView *view = xmalloc(sizeof *view * (size_t)(n + 1));
 	char **st = xmalloc(sizeof *st * (size_t)(kf->nparam + 1));
-	void **params = xmalloc(sizeof *params * (size_t)(kf->nparam + KS_MAX_NDIM + 1));
+	void **params = xmalloc(sizeof *params * (size_t)(kf->nparam + KS_MAX_NDIM + 2));
 	for (int i = 0; i < n; i++) {
 		d[i] = 0;
 		if (!a->buf[i])
@@ -581,8 +581,9 @@ double cuda_launch(Cuda *c, const char *entry, const Func *kf, RunArgs *a, int b
 	}
 	/* the launch's dimensions, then the parameters of kf: a struct's
 	 * from its leaves (a's parameters, krun's view of kf) */
-	for (int k = 0; k < a->rank; k++)
-		params[np++] = &a->dim[k];
+	int dim[KS_MAX_NDIM + 1], ndim = run_entry_dims(a, a->block, dim);
+	for (int k = 0; k < ndim; k++)
+		params[np++] = &dim[k];
 	for (int p = 0, i = 0; p < kf->nparam; p++) {
 		Type t = kf->val[kf->param[p]].ty;
 		st[p] = NULL;

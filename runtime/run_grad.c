@@ -14,6 +14,8 @@
  * runs the forward pass compiled in double precision (ks_base.h's
  * KS_REAL_DOUBLE) to get (L(x + h e_c) - L(x - h e_c)) / 2h, where
  * L(x) = sum over float arrays a, components j of seed_aj * final_aj(x).
+ * That build is the cpu's code, so a kernel on tiles runs there as on the
+ * cpu: each block one thread (block_dim 1), whatever the device checked.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -90,7 +92,8 @@ void run_grad_init(RunGrad *g, const Module *m, const Func *f, const Func *b, co
 		g->tape = nf + g->nadj;
 	/* an empty backward (a kernel with no float data) reads no launch */
 	int good = b->nparam == nf + g->nadj + (g->tape >= 0) &&
-		   (ir_kernel_rank(b) == ir_kernel_rank(f) || b->body.n == 0);
+		   ((ir_kernel_rank(b) == ir_kernel_rank(f) && ir_func_tiled(b) == ir_func_tiled(f)) ||
+		    b->body.n == 0);
 	for (int i = 0; good && i < nf; i++)
 		good = b->val[b->param[i]].ty == f->val[f->param[i]].ty;
 	for (int k = 0; good && k < g->nadj; k++)
@@ -106,6 +109,8 @@ void run_grad_init(RunGrad *g, const Module *m, const Func *f, const Func *b, co
 	run_args_alloc(a, b);
 	a->rank = in->rank;
 	memcpy(a->dim, in->dim, sizeof a->dim);
+	a->tiled = in->tiled;
+	a->block = in->block;
 	for (int i = 0; i < nf; i++) {
 		/* the arrays as they were before the forward run, but the
 		 * targets of atomic_min / atomic_max as they are after it */
@@ -262,7 +267,10 @@ static double objective(const RunGrad *g, const RunArgs *x, RunArgs *work, RunCp
 		if (x->buf[i])
 			memcpy(work->buf[i], x->buf[i], x->bytes[i]);
 	memcpy(work->val, x->val, sizeof *work->val * (size_t)x->n);
-	forward(x->dim, work->slot, (const int(*)[KS_MAX_NDIM])work->shape);
+	/* the cpu's launch: on tiles, a block of one thread */
+	int dim[KS_MAX_NDIM + 1];
+	run_entry_dims(x, 1, dim);
+	forward(dim, work->slot, (const int(*)[KS_MAX_NDIM])work->shape);
 	double L = 0;
 	for (int k = 0; k < g->nadj; k++) {
 		int i = g->fwd[k];

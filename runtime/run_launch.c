@@ -6,7 +6,8 @@
  * slot[i] points at parameter i's value, or at an array's buffer pointer)
  * and the arrays' extents (RunArgs.shape).  A launcher, appended to the
  * emitted code and compiled with it, unpacks them and calls the entry with
- * the launch's dimensions and the types of the emitted ABI: a 1-D array
+ * the entry's dimensions (run_entry_dims: the launch's, and for a kernel
+ * on tiles its block's threads) and the types of the emitted ABI: a 1-D array
  * as a pointer, an array of more dimensions as a view, built here from its
  * buffer and its extents and passed by value:
  *
@@ -158,10 +159,12 @@ static void views_of(Buf *b, const Module *m, const Func *f, int views, const ch
 		buf_printf(b, "%s(void)shape;\n", ind);
 }
 
-/* entry(dim[0], ..., *(T0 *)a[0], view1, s2, ...); */
+/* entry(dim[0], ..., *(T0 *)a[0], view1, s2, ...); as many dimensions as
+ * the launch has, and one more for a kernel on tiles (its block's threads
+ * past the indices it reads, run_entry_dims) */
 static void call(Buf *b, const Module *m, const Func *f, const char *entry, int views, const char *ind)
 {
-	int rank = ir_kernel_rank(f), li = 0;
+	int rank = ir_kernel_rank(f) + ir_func_tiled(f), li = 0;
 	buf_printf(b, "%s%s(", ind, entry);
 	for (int k = 0; k < rank; k++)
 		buf_printf(b, "%sdim[%d]", k ? ", " : "", k);

@@ -15,8 +15,10 @@
         parameters' types come from the IR (a .py is read by kparse), or
         without --ir are guessed from the values (int, float32, bool,
         float32 vectors and matrices, 1-D arrays); every array has the
-        shape the launch gives it unless a --shape says otherwise; a NAME
-        is a scalar given by --set (its value is not checked)
+        shape the launch gives it unless a --shape says otherwise (a
+        record with block_dim is a kernel on tiles: its dim is the grid,
+        and an array 16 times the grid's extents); a NAME is a scalar
+        given by --set (its value is not checked)
     check.py grads FILE.jsonl
         --grad records: seed_adj has every float array, grads every float
         array and float scalar, shaped like the inputs; with --gradcheck
@@ -38,6 +40,12 @@
     check.py nd-grad FILE.jsonl
         the gradients of t/run/nd/grad.kir's poly64, stencil and square16,
         worked out by hand in their precision, exactly
+    check.py tiles FILE.jsonl
+        the outputs of t/tile/'s kernels on tiles (gemm, scale, lane,
+        transpose), worked out from the inputs in float32 in the emitted
+        order (a product's k-tiles summed in turn, each dot product in
+        order; a tile's sum as the tree of halves), exactly, over the
+        record's grid (dim); what no block writes keeps its input
     check.py types FILE.jsonl
         t/run/nd/scalars.py's outputs repeat its inputs, every float16 is
         printed in the fewest digits that read back to it, and a bool is
@@ -50,7 +58,8 @@
         1e-6 as its sum order is the runtime's)
 
 Any failure prints '# ' lines saying where and exits 1.  Each record must
-be valid JSON with its keys in the documented order.
+be valid JSON with its keys in the documented order (a kernel on tiles has
+block_dim after dim).
 """
 import json
 import math
@@ -61,6 +70,7 @@ import subprocess
 import sys
 
 M = (1 << 64) - 1
+TILE_SCALE = 16  # a kernel on tiles: an array's extent per block of the grid
 KEYS = ["kernel", "device", "dim", "seed", "inputs", "outputs"]
 GRAD_KEYS = KEYS + ["seed_adj", "grads"]
 CHECK_KEYS = GRAD_KEYS + ["gradcheck"]
@@ -97,6 +107,10 @@ def load(path):
         for n, line in enumerate(f, 1):
             r = json.loads(line, parse_float=Num)
             keys = [k for k in r if k != "order_dependent"]
+            if "block_dim" in keys:  # a kernel on tiles: right after dim
+                if keys.index("block_dim") != keys.index("dim") + 1 or type(r["block_dim"]) is not int:
+                    fail(f"{path}:{n}: block_dim must be an int right after dim")
+                keys.remove("block_dim")
             if keys not in (KEYS, GRAD_KEYS, CHECK_KEYS):
                 fail(f"{path}:{n}: keys {list(r)}, want {KEYS} (+ seed_adj, grads [, gradcheck])")
             recs.append(r)
@@ -358,7 +372,10 @@ def law(path, sets=(), ir=None, shapes=None):
                     fail(f"{k}.{name}: {v} is not the law's {t}")
                 continue
             elem, rank = t[:t.index("[")], t.count(",") + 1
-            ext = shapes.get(name) or [dims[min(a, len(dims) - 1)] for a in range(rank)]
+            # a kernel on tiles (block_dim in its record): 16 elements per
+            # block along each axis
+            scale = TILE_SCALE if "block_dim" in r else 1
+            ext = shapes.get(name) or [scale * dims[min(a, len(dims) - 1)] for a in range(rank)]
             els = elements(v, ext)
             if els is None:
                 fail(f"{k}.{name}: not an array of shape {ext}")
@@ -669,6 +686,86 @@ def check_nd_grad(path):
                 fail(f"square16: grads.c = {g['c'].d}, want {gc}")
 
 
+# ---- kernels on tiles (t/tile) ------------------------------------------------
+
+def tree_sum(v):
+    """a tile's sum as the emitted code takes it: halves added pairwise,
+    span n/2, n/4, ... 1, each addition in float32"""
+    v = list(v)
+    span = len(v) // 2
+    while span > 0:
+        for k in range(span):
+            v[k] = f32(v[k] + v[k + span])
+        span //= 2
+    return v[0]
+
+
+def first_diff(name, got, want):
+    """fail at the first element where nested lists got and want differ"""
+    g, w = list(flat(got)), list(flat(want))
+    at = next((q for q, (a, b) in enumerate(zip(g, w)) if a != b), None)
+    if at is not None or len(g) != len(w):
+        fail(f"{name}: element {at} (row-major) is {g[at] if at is not None else '...'}, want "
+             f"{w[at] if at is not None else '...'}")
+
+
+def check_tiles(path):
+    for r in load(path):
+        i_, o, k = r["inputs"], r["outputs"], r["kernel"]
+        grid = r["dim"] if isinstance(r["dim"], list) else [r["dim"]]
+        if "block_dim" not in r:
+            fail(f"{k}: a kernel on tiles, but its record has no block_dim")
+        if k == "tile_gemm":
+            A, B, C = i_["A"], i_["B"], [list(row) for row in i_["C"]]
+            count = len(A[0]) // 8
+            at = lambda m, x, y: m[x][y] if 0 <= x < len(m) and 0 <= y < len(m[0]) else 0.0
+            for bi, bj in nd_index(grid[:2]):
+                for row in range(8):
+                    for col in range(4):
+                        acc = 0.0
+                        for kk in range(count):
+                            dot = 0.0
+                            for q in range(8):
+                                dot = f32(dot + f32(at(A, 8 * bi + row, 8 * kk + q) * at(B, 8 * kk + q, 4 * bj + col)))
+                            acc = f32(acc + dot)
+                        x, y = 8 * bi + row, 4 * bj + col
+                        if x < len(C) and y < len(C[0]):
+                            C[x][y] = acc
+            first_diff("tile_gemm: C", o["C"], C)
+        elif k == "scale_sum":
+            x, s = i_["x"], i_["s"]
+            y, total = list(i_["y"]), list(i_["total"])
+            for b in range(grid[0]):
+                t = [x[16 * b + q] if 16 * b + q < len(x) else 0.0 for q in range(16)]
+                u = [f32(f32(v * s) + 1.0) for v in t]
+                for q in range(16):
+                    if 16 * b + q < len(y):
+                        y[16 * b + q] = u[q]
+                total[b] = f32(tree_sum(u) + t[3])
+            first_diff("scale_sum: y", o["y"], y)
+            first_diff("scale_sum: total", o["total"], total)
+        elif k == "lane_sum":
+            x, out = i_["x"], list(i_["out"])
+            # i, lane = wp.tid(): lane is the grid's second index, or with
+            # a grid of one dimension the thread of the block; lane 0 writes
+            for b in range(grid[0]):
+                t = [x[16 * b + q] if 16 * b + q < len(x) else 0.0 for q in range(16)]
+                out[b] = tree_sum([f32(v * v) for v in t])
+            first_diff("lane_sum: out", o["out"], out)
+        elif k == "tile_transpose":
+            a, b = i_["a"], [list(row) for row in i_["b"]]
+            for bi, bj in nd_index(grid[:2]):
+                for rr in range(4):
+                    for c in range(8):
+                        x, y = 4 * bj + rr, 8 * bi + c
+                        if x < len(b) and y < len(b[0]):
+                            src = a[8 * bi + c][4 * bj + rr] if 8 * bi + c < len(a) and 4 * bj + rr < len(a[0]) else 0.0
+                            b[x][y] = src
+            first_diff("tile_transpose: b", o["b"], b)
+        else:
+            fail(f"{k}: not a kernel of t/tile")
+
+
 def shortest_half(x):
     """Is x (a Num) printed in the fewest significant digits that read
     back to its float16?"""
@@ -753,6 +850,8 @@ def main(argv):
         check_nd_grad(argv[2])
     elif cmd == "types":
         check_types(argv[2])
+    elif cmd == "tiles":
+        check_tiles(argv[2])
     else:
         check_sample(cmd, argv[2])
     if bad > 20:

@@ -14,8 +14,10 @@ what keeps this fast).  For each file:
      TODO;
   2. forward: `krun --device cpu` and `--device sim` run every kernel on
      the inputs of the input law (doc/runtime.md); the same inputs are
-     launched in Warp over the same dim, and every output must agree
-     (ints exactly, floats within FWD_RTOL/FWD_ATOL below);
+     launched in Warp over the same dim (a kernel on tiles, whose record
+     has block_dim, with wp.launch_tiled over the same grid and the cpu
+     record's block_dim), and every output must agree (ints exactly,
+     floats within FWD_RTOL/FWD_ATOL below);
   3. with --grad: `krun --grad` on cpu and sim gives ksynth's adjoints for
      the seeds of its record; the same seeds go into wp.Tape.backward.
      The float arrays the kernel never writes (the ones Warp's adjoints
@@ -397,13 +399,21 @@ class WarpModule:
             for n, a in struct_arrays.items():
                 out[n] = plain(a.numpy().tolist())
             return out
+        def launch():
+            # a kernel on tiles (block_dim in its record): dim is its grid,
+            # as wp.launch_tiled takes it; the cpu record's block_dim is 1,
+            # Warp's on the CPU
+            if "block_dim" in rec:
+                wp.launch_tiled(k, dim=dim, inputs=args, block_dim=rec["block_dim"], device="cpu")
+            else:
+                wp.launch(k, dim=dim, inputs=args, device="cpu")
         if not grad:
-            wp.launch(k, dim=dim, inputs=args, device="cpu")
+            launch()
             send(("fwd", outputs()))
             return
         tape = wp.Tape()
         with tape:
-            wp.launch(k, dim=dim, inputs=args, device="cpu")
+            launch()
         send(("fwd", outputs()))
         seeds = {}
         seed_adj = leaves(rec["seed_adj"])
