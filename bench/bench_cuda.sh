@@ -68,18 +68,21 @@ for py in "${files[@]}"; do
 	# int parameters are set to 64 (a loop bound of n runs 64 times); a
 	# kernel of R dimensions runs on about DIM threads, DIM^(1/R) along each
 	# (krun's plain --dim N would give N along each), so a file with such
-	# kernels runs one krun a kernel: lines "NAME DIMS SETS..." ("-": all)
+	# kernels runs one krun a kernel: lines "NAME DIMS SETS..." ("-": all);
+	# a kernel on tiles launches blocks of 64 threads, DIM/64 of them
 	runs=$(kparse "$py" 2>/dev/null | awk -v n="$DIM" '
-		/^kernel @/ { name = substr($2, 2); sub(/\(.*/, "", name); r = 1; ks = ""
+		/^kernel @/ { name = substr($2, 2); sub(/\(.*/, "", name); r = 1; ks = ""; tiled = 0
 			line = $0
 			while (match(line, /%[A-Za-z_0-9]*: int[,)]/)) {
 				p = substr(line, RSTART + 1, RLENGTH - 1); sub(/: int.$/, "", p)
 				ks = ks " --set " p "=64"; all[p] = 1
 				line = substr(line, RSTART + RLENGTH) } }
 		/= tid / { k = gsub(/: int/, "&"); if (k > r) r = k }
-		/^}/ && name != "" { e = int(exp(log(n) / r) + 0.5); s = r > 1 ? e : n
+		/: tile\(/ { tiled = 1 }
+		/^}/ && name != "" { m = tiled ? (n >= 128 ? int(n / 64) : 2) : n
+			e = int(exp(log(m) / r) + 0.5); s = r > 1 ? e : m
 			for (i = 1; i < r; i++) s = s "x" e
-			out = out name " " s ks "\n"; nd += r > 1; name = "" }
+			out = out name " " s ks "\n"; nd += r > 1 || tiled; name = "" }
 		END { if (nd) { printf "%s", out; exit }
 			printf "- %d", n; for (p in all) printf " --set %s=64", p; print "" }')
 	: >"$WORK/one.jsonl"

@@ -352,7 +352,7 @@ void tape_block(D *d, const Block *b, int from, int32_t *cur, Block *out, Tape *
 				ni->callee = in->callee;
 				break;
 			}
-			if (!ir_inst_atomic(in)) {
+			if (!ir_inst_atomic(in) && in->op != OP_TILE_ATOMIC_ADD) { /* the forward pass added */
 				Inst *ni = emit(d, out, in->op, res, in->nres, args, in->narg, in->loc);
 				ni->callee = in->op == OP_CALL ? (int32_t)d->pure[in->callee] : in->callee;
 			}

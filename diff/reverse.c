@@ -216,6 +216,19 @@ static void rev_inst(D *d, Rec *r, Block *out)
 		rev_several(d, r, out);
 		return;
 	}
+	if (r->op == OP_TILE_ATOMIC_ADD) {
+		/* a tile added into an array: the tile's adjoint is the
+		 * adjoint array's tile there */
+		int ga = adjarr_of(d, r->arg[0]), t = r->arg[1];
+		if (ga < 0 || !diff_floaty(vty(d, t)))
+			return;
+		int32_t ld[1 + KS_MAX_NDIM] = {ga};
+		memcpy(ld + 1, r->arg + 2, (size_t)(r->narg - 2) * sizeof *ld);
+		int g = ir_temp(d->m, d->g, vty(d, t));
+		emit(d, out, OP_TILE_LOAD, &g, 1, ld, r->narg - 1, r->loc);
+		acc(d, out, t, g, r->loc);
+		return;
+	}
 	if (r->nres != 1)
 		return;
 	int g = adjpeek(d, r->res[0]);

@@ -81,6 +81,18 @@ void uses(Module *m, D *d, const Func *f, const Block *b, int depth, Use *u)
 		const Inst *in = &b->v[i];
 		int p;
 		/* thread-private: a 1-D array indexed by wp.tid() only */
+		if (in->op == OP_TILE_ATOMIC_ADD && (p = param_index(f, in->arg[0])) >= 0) {
+			/* a tile added into an array: an atomic add */
+			if (!u->atomic[p])
+				u->atomicloc[p] = in->loc;
+			u->atomic[p] = 1;
+			u->kinds[p] |= 1;
+			if (depth && !u->aloop[p]) {
+				u->aloop[p] = 1;
+				u->aloopat[p] = in->loc;
+			}
+			u->nontid[p] = 1;
+		}
 		if ((ir_inst_load(in) || ir_inst_store(in) || ir_inst_atomic(in)) &&
 		    (p = param_index(f, in->arg[0])) >= 0 &&
 		    !(u->tidv && u->tidv[in->arg[1]] && ty_ndim(f->val[in->arg[0]].ty) == 1))

@@ -5,15 +5,13 @@
  * CUDA, where the threads of the block share each operation: a loop over
  * the elements strided by the block, `for (int k = threadIdx.x; k < n; k
  * += blockDim.x)`, so that element k is thread k % blockDim.x's in every
- * tile.  An operation that reads only the elements it writes (arithmetic,
- * a fill, a load, a store) keeps to that mapping and needs no barrier;
- * one that reads other threads' elements (a product, a transpose, a sum,
- * an element every thread reads) must wait for their writes, and a write
- * must wait for such reads of what it overwrites.  tile_barriers finds
- * exactly those instructions, following the control flow (a loop until
- * what it carries around settles), and emit_stmt puts `__syncthreads();`
- * before them.  A sum (min, max) is a tree over a scratch copy, the same
- * tree on the CPU, so that both give the same bits.
+ * tile.  Loads, stores, fills and arithmetic keep to that mapping; a
+ * product, a transpose and a reduction read across it, and tile_barriers
+ * places `__syncthreads()` where that makes a hazard (below).  A sum
+ * (min, max) is a tree over a scratch copy, the same tree on the CPU, so
+ * that both give the same bits.  kdiff's tile_add_at (each thread adding
+ * into a tile's element) and tile_share (a thread's share of a sum) are
+ * a thread's own statements.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -1,14 +1,16 @@
 /*
- * sema_tile.c: Warp's tiles in a kernel — wp.tile_load and wp.tile_store
- * (an array's block of elements, from an offset), wp.tile_zeros,
- * tile_ones and tile_full, the accumulating form of wp.tile_matmul,
- * wp.tile_extract and t[i, j] — and the refusal, naming it, of each tile
- * builtin not in yet.  A tile's shape is fixed when the kernel compiles:
- * its extents are constant ints, as Warp requires, and the tile's type
- * holds them (ty_tile), so that a shape that does not fit is a type error
- * where it is made.  The tile builtins that are values of their arguments
- * alone (tile_matmul, tile_transpose, tile_sum, tile_min, tile_max) are
- * rows of ir/builtins.h, lowered as any builtin.
+ * sema_tile.c: Warp's tiles in a kernel — wp.tile_load, tile_store and
+ * tile_atomic_add (an array's block of elements, from an offset),
+ * wp.tile_zeros, tile_ones and tile_full, the accumulating form of
+ * wp.tile_matmul and its conversions of precision, wp.tile_astype,
+ * wp.tile_map of a builtin, wp.tile_extract and t[i, j] — and the
+ * refusal, naming it, of each tile builtin not in yet.  A tile's shape is
+ * fixed when the kernel compiles: its extents are constant ints, as Warp
+ * requires, and the tile's type holds them (ty_tile), so that a shape
+ * that does not fit is a type error where it is made.  The tile builtins
+ * that are values of their arguments alone (tile_matmul, tile_transpose,
+ * tile_sum, tile_min, tile_max) are rows of ir/builtins.h, lowered as any
+ * builtin.
  */
 #include <string.h>
 
@@ -179,6 +181,23 @@ static void store(Sema *s, Node *e, const char *what)
 	offsets(s, node[2], ty_ndim(at), a + 2);
 	flag_arg(s, node[3], "bounds_check");
 	emit(s, e, OP_TILE_STORE, NULL, 0, a, 2 + ty_ndim(at));
+}
+
+/* wp.tile_atomic_add(a, t, offset=0, bounds_check=True): t's elements
+ * added into a's (its tile of the old values is not kept) */
+static void atomic_add(Sema *s, Node *e, const char *what)
+{
+	Node *node[4];
+	BIND(P("a", "t", "offset", "bounds_check"), 2);
+	int32_t a[2 + KS_MAX_NDIM];
+	a[0] = array_arg(s, node[0], "tile_atomic_add");
+	a[1] = tile_arg(s, node[1], "tile_atomic_add");
+	Type at = ty_of(s, a[0]), tt = ty_of(s, a[1]);
+	if (ty_ndim(tt) != ty_ndim(at) || ty_elem(tt) != ty_elem(at))
+		ERR(node[1], "a %s cannot be added into an %s", uty(tt), uty(at));
+	offsets(s, node[2], ty_ndim(at), a + 2);
+	flag_arg(s, node[3], "bounds_check");
+	emit(s, e, OP_TILE_ATOMIC_ADD, NULL, 0, a, 2 + ty_ndim(at));
 }
 
 /* wp.tile_zeros(shape, dtype=float, storage=...), wp.tile_ones(...),
@@ -404,6 +423,12 @@ int tile_call(Sema *s, Node *e, const char *name, Target *t, int want)
 		if (want)
 			ERR(e, "wp.tile_store() does not return a value");
 		store(s, e, what);
+		return -1;
+	}
+	if (!strcmp(name, "tile_atomic_add")) {
+		if (want)
+			ERR(e, "the old values wp.tile_atomic_add() returns are not supported yet");
+		atomic_add(s, e, what);
 		return -1;
 	}
 	if (!strcmp(name, "tile_zeros") || !strcmp(name, "tile_ones") || !strcmp(name, "tile_full"))

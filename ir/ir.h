@@ -415,6 +415,8 @@ static inline int ir_inst_fx(const Inst *in)
 	int c = ir_ops[in->op].cls;
 	if (in->op == OP_BUILTIN)
 		return ir_builtin_atomic(in->callee) ? FX_READ | FX_WRITE | FX_ATOMIC : 0;
+	if (in->op == OP_TILE_ATOMIC_ADD)
+		return FX_READ | FX_WRITE | FX_ATOMIC;
 	return (c & OC_READ ? FX_READ : 0) | (c & OC_WRITE ? FX_WRITE : 0) |
 	       (c & OC_PRINT ? FX_WRITE | FX_PRINT : 0);
 }

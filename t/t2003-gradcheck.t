@@ -15,9 +15,13 @@
 for py in samples/*/*.py t/grad/*.py t/warp/agree/*.py; do
 	for dev in cpu sim; do
 		ok "$py: gradcheck on $dev" sh -c 'krun --device $1 --gradcheck "$2" >"$3" 2>/dev/null' - $dev "$py" "$TMP/$dev.out"
-		sed 's/"device": "[a-z]*"//; s/, "gradcheck": {[^{}]*}//' "$TMP/$dev.out" >"$TMP/$dev.json"
+		sed 's/"device": "[a-z]*"//; s/"block_dim": [0-9]*, //; s/, "gradcheck": {[^{}]*}//' "$TMP/$dev.out" >"$TMP/$dev.json"
 	done
-	if grep -q '"grads"' "$TMP/cpu.json" && ! grep -q '"gradcheck"' "$TMP/cpu.json"; then
+	if grep -q '"grads"' "$TMP/cpu.json" && ! grep -q '"gradcheck"' "$TMP/cpu.json" && grep -q 'wp.tile_' "$py"; then
+		# on tiles, a number's adjoint adds the shares of a block's
+		# threads: in CUDA 64 of them, on the cpu one, so the order differs
+		ok "$py: cpu and sim gradients agree" python3 t/run/check.py agree "$TMP/cpu.out" "$TMP/sim.out" --rel 1e-5
+	elif grep -q '"grads"' "$TMP/cpu.json" && ! grep -q '"gradcheck"' "$TMP/cpu.json"; then
 		same_file "$py: cpu and sim gradients agree" "$TMP/sim.json" "$TMP/cpu.json"
 	else
 		t_result 1 "$py: krun --gradcheck prints gradients, then its check"

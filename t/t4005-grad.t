@@ -88,6 +88,10 @@ for py in samples/*/*.py; do
 		t_result $st "$py: --gradcheck on $dev"
 		[ $st = 0 ] || diag "$(head -c 2000 "$TMP/err")"
 	done
-	ok "$py: cpu and sim agree on --grad" $CHECK agree "$TMP/s.cpu.json" "$TMP/s.sim.json" --rel 1e-6
+	# (on tiles, a number's adjoint adds the shares of a block's threads,
+	# 64 of them in CUDA and one on the cpu: another order)
+	rel=1e-6
+	grep -q 'wp.tile_' "$py" && rel=1e-5
+	ok "$py: cpu and sim agree on --grad" $CHECK agree "$TMP/s.cpu.json" "$TMP/s.sim.json" --rel $rel
 done
 done_testing
