@@ -171,13 +171,16 @@ static int unchanged(const Opt *O, const Defs *d, int a, int t)
 
 /* Is e cheap enough to compute again where each of its readers is: a
  * component, a vector or matrix built of values, a negation, a conversion,
- * an operation with a constant? */
+ * an operation with a constant (of numbers, vectors, matrices: never of
+ * tiles)? */
 static int cheap(const Opt *O, const Defs *d, int t)
 {
 	const Inst *e = d->def[t];
+	if (ty_is_tile(T(O, t)))
+		return 0; /* a loop over a tile's elements */
 	for (int k = 0; k < e->narg; k++) {
 		int a = e->arg[k];
-		if (ty_is_array(T(O, a)))
+		if (ty_is_array(T(O, a)) || ty_is_tile(T(O, a)))
 			return 0;
 		if (!unchanged(O, d, a, t))
 			return 0;
@@ -328,7 +331,7 @@ static int same_value(const Opt *O, const Defs *d, int a, int b)
 }
 
 /* A temp computing what an earlier temp of its block, already read by
- * several instructions, computed: its readers take that one. */
+ * several instructions (or a tile), computed: its readers take that one. */
 static void cse_block(Opt *O, Block *b, Defs *d, int *to)
 {
 	for (int i = 0; i < b->n; i++) {
@@ -356,7 +359,8 @@ static void cse_block(Opt *O, Block *b, Defs *d, int *to)
 			if (p->nres != 1 || V(O, p->res[0])->kind != VK_TEMP || to[p->res[0]] >= 0)
 				continue;
 			int u = p->res[0];
-			if (d->uses[u] < 2 || !same_value(O, d, u, t))
+			/* (a tile is always a named array: once is worth it) */
+			if ((d->uses[u] < 2 && !ty_is_tile(T(O, u))) || !same_value(O, d, u, t))
 				continue;
 			to[t] = u;
 			d->uses[u] += d->uses[t];

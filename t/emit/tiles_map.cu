@@ -153,152 +153,137 @@ static __device__ void smooth_backward_thread(int tid, ks_array_float x, ks_arra
         int row = k / 4, col = k % 4;  // line 14
         b[k] = t6[col * 8 + row];  // line 14
     }
-    __shared__ float t7[4 * 8];  // line 15
-    for (int k = threadIdx.x; k < 4 * 8; k += blockDim.x) {  // line 15
-        t7[k] = ks_to_float_float16(a[k]);  // line 15
+    __shared__ float t7[8 * 8];  // line 15
+    for (int k = threadIdx.x; k < 8 * 8; k += blockDim.x) {  // line 15
+        int row = i * 8 + k / 8, col = 0 + k % 8;  // line 15
+        t7[k] = 0 <= row && row < adj_out.shape[0] && 0 <= col && col < adj_out.shape[1] ? adj_out.data[row * adj_out.shape[1] + col] : 0.0f;  // line 15
     }
     __shared__ float t8[8 * 8];  // line 15
     for (int k = threadIdx.x; k < 8 * 8; k += blockDim.x) {  // line 15
-        int row = i * 8 + k / 8, col = 0 + k % 8;  // line 15
-        t8[k] = 0 <= row && row < adj_out.shape[0] && 0 <= col && col < adj_out.shape[1] ? adj_out.data[row * adj_out.shape[1] + col] : 0.0f;  // line 15
-    }
-    __shared__ float t9[8 * 8];  // line 15
-    for (int k = threadIdx.x; k < 8 * 8; k += blockDim.x) {  // line 15
-        t9[k] = 0.0f;  // line 15
+        t8[k] = 0.0f;  // line 15
     }
     __syncthreads();  // line 15
     for (int k = threadIdx.x; k < 8 * 8; k += blockDim.x) {  // line 15
         int row = i * 8 + k / 8, col = 0 + k % 8;  // line 15
         if (0 <= row && row < adj_out.shape[0] && 0 <= col && col < adj_out.shape[1])  // line 15
-            adj_out.data[row * adj_out.shape[1] + col] = t9[k];  // line 15
+            adj_out.data[row * adj_out.shape[1] + col] = t8[k];  // line 15
     }
+    __shared__ float t9[8 * 4];  // line 15
+    for (int k = threadIdx.x; k < 8 * 4; k += blockDim.x) {  // line 15
+        int row = k / 4, col = k % 4;  // line 15
+        t9[k] = t6[col * 8 + row];  // line 15
+    }
+    __syncthreads();  // line 15
     __shared__ float t10[8 * 4];  // line 15
     for (int k = threadIdx.x; k < 8 * 4; k += blockDim.x) {  // line 15
         int row = k / 4, col = k % 4;  // line 15
-        t10[k] = t7[col * 8 + row];  // line 15
-    }
-    __syncthreads();  // line 15
-    __shared__ float t11[8 * 4];  // line 15
-    for (int k = threadIdx.x; k < 8 * 4; k += blockDim.x) {  // line 15
-        int row = k / 4, col = k % 4;  // line 15
         float dot = 0.0f;  // line 15
         for (int q = 0; q < 8; q++)  // line 15
-            dot += t8[row * 8 + q] * t10[q * 4 + col];  // line 15
-        t11[k] = dot;  // line 15
+            dot += t7[row * 8 + q] * t9[q * 4 + col];  // line 15
+        t10[k] = dot;  // line 15
     }
+    __shared__ float t11[4 * 8];  // line 15
+    for (int k = threadIdx.x; k < 4 * 8; k += blockDim.x) {  // line 15
+        int row = k / 8, col = k % 8;  // line 15
+        t11[k] = b[col * 4 + row];  // line 15
+    }
+    __syncthreads();  // line 15
     __shared__ float t12[4 * 8];  // line 15
     for (int k = threadIdx.x; k < 4 * 8; k += blockDim.x) {  // line 15
         int row = k / 8, col = k % 8;  // line 15
-        t12[k] = b[col * 4 + row];  // line 15
-    }
-    __syncthreads();  // line 15
-    __shared__ float t13[4 * 8];  // line 15
-    for (int k = threadIdx.x; k < 4 * 8; k += blockDim.x) {  // line 15
-        int row = k / 8, col = k % 8;  // line 15
         float dot = 0.0f;  // line 15
         for (int q = 0; q < 8; q++)  // line 15
-            dot += t12[row * 8 + q] * t8[q * 8 + col];  // line 15
-        t13[k] = dot;  // line 15
+            dot += t11[row * 8 + q] * t7[q * 8 + col];  // line 15
+        t12[k] = dot;  // line 15
     }
-    __shared__ ks_half t14[4 * 8];  // line 15
+    __shared__ ks_half t13[4 * 8];  // line 15
     for (int k = threadIdx.x; k < 4 * 8; k += blockDim.x) {  // line 15
-        t14[k] = ks_to_float16_float(t13[k]);  // line 15
+        t13[k] = ks_to_float16_float(t12[k]);  // line 15
     }
-    __shared__ float t15[4 * 8];  // line 14
+    __shared__ float t14[4 * 8];  // line 14
     for (int k = threadIdx.x; k < 4 * 8; k += blockDim.x) {  // line 14
         int row = k / 8, col = k % 8;  // line 14
-        t15[k] = t11[col * 4 + row];  // line 14
+        t14[k] = t10[col * 4 + row];  // line 14
     }
-    __shared__ ks_half t16[4 * 8];  // line 14
+    __shared__ ks_half t15[4 * 8];  // line 14
     for (int k = threadIdx.x; k < 4 * 8; k += blockDim.x) {  // line 14
-        t16[k] = ks_to_float16_float(t15[k]);  // line 14
+        t15[k] = ks_to_float16_float(t14[k]);  // line 14
     }
     __shared__ ks_half adj_a[4 * 8];  // line 14
     for (int k = threadIdx.x; k < 4 * 8; k += blockDim.x) {  // line 14
-        adj_a[k] = ks_add_float16(t14[k], t16[k]);  // line 14
+        adj_a[k] = ks_add_float16(t13[k], t15[k]);  // line 14
     }
     for (int k = threadIdx.x; k < 4 * 8; k += blockDim.x) {  // line 13
         int row = i * 4 + k / 8, col = 0 + k % 8;  // line 13
         if (0 <= row && row < adj_h.shape[0] && 0 <= col && col < adj_h.shape[1])  // line 13
             ks_atomic_add_float16(&adj_h.data[row * adj_h.shape[1] + col], adj_a[k]);  // line 13
     }
-    __shared__ float t17[16];  // line 12
+    __shared__ float t16[16];  // line 12
     for (int k = threadIdx.x; k < 16; k += blockDim.x) {  // line 12
         int idx = i * 16 + k;  // line 12
-        t17[k] = 0 <= idx && idx < adj_y.shape[0] ? adj_y.data[idx] : 0.0f;  // line 12
+        t16[k] = 0 <= idx && idx < adj_y.shape[0] ? adj_y.data[idx] : 0.0f;  // line 12
     }
-    __shared__ float t18[16];  // line 12
+    __shared__ float t17[16];  // line 12
     for (int k = threadIdx.x; k < 16; k += blockDim.x) {  // line 12
-        t18[k] = 0.0f;  // line 12
+        t17[k] = 0.0f;  // line 12
     }
     __syncthreads();  // line 12
     for (int k = threadIdx.x; k < 16; k += blockDim.x) {  // line 12
         int idx = i * 16 + k;  // line 12
         if (0 <= idx && idx < adj_y.shape[0])  // line 12
-            adj_y.data[idx] = t18[k];  // line 12
+            adj_y.data[idx] = t17[k];  // line 12
     }
-    float t19 = m[0];  // line 12
-    __shared__ float t20[16];  // line 12
+    __shared__ float t18[16];  // line 12
     for (int k = threadIdx.x; k < 16; k += blockDim.x) {  // line 12
-        t20[k] = t17[k] / t19;  // line 12
+        t18[k] = t16[k] / t4;  // line 12
     }
-    __shared__ float t21[16];  // line 12
+    __shared__ float t19[16];  // line 12
     for (int k = threadIdx.x; k < 16; k += blockDim.x) {  // line 12
-        t21[k] = t17[k] * t5[k];  // line 12
+        t19[k] = t16[k] * t5[k];  // line 12
     }
-    float t22 = 0.0f;  // line 12
+    float t20 = 0.0f;  // line 12
     for (int k = threadIdx.x; k < 16; k += blockDim.x) {  // line 12
-        t22 += t21[k];  // line 12
+        t20 += t19[k];  // line 12
     }
-    float t23 = m[0];  // line 12
     __shared__ float adj_m[1];  // line 12
     for (int k = threadIdx.x; k < 1; k += blockDim.x) {  // line 12
         adj_m[k] = 0.0f;  // line 12
     }
     __syncthreads();  // line 12
-    ks_atomic_add_float(&adj_m[0], -t22 / t23);  // line 12
+    ks_atomic_add_float(&adj_m[0], -t20 / t4);  // line 12
+    __syncthreads();  // line 11
+    float t21 = adj_m[0];  // line 11
+    __shared__ float t22[16];  // line 11
+    for (int k = threadIdx.x; k < 16; k += blockDim.x) {  // line 11
+        t22[k] = t21;  // line 11
+    }
+    __shared__ bool t23[16];  // line 11
+    for (int k = threadIdx.x; k < 16; k += blockDim.x) {  // line 11
+        t23[k] = t[k] < t17[k];  // line 11
+    }
     __shared__ float t24[16];  // line 11
     for (int k = threadIdx.x; k < 16; k += blockDim.x) {  // line 11
-        t24[k] = 0.0f;  // line 11
+        t24[k] = -t22[k];  // line 11
     }
-    __shared__ bool t25[16];  // line 11
+    __shared__ float t25[16];  // line 11
     for (int k = threadIdx.x; k < 16; k += blockDim.x) {  // line 11
-        t25[k] = t[k] < t24[k];  // line 11
+        t25[k] = t23[k] ? t24[k] : t22[k];  // line 11
     }
-    __syncthreads();  // line 11
-    float t26 = adj_m[0];  // line 11
-    __shared__ float t27[16];  // line 11
-    for (int k = threadIdx.x; k < 16; k += blockDim.x) {  // line 11
-        t27[k] = t26;  // line 11
-    }
-    __shared__ float t28[16];  // line 11
-    for (int k = threadIdx.x; k < 16; k += blockDim.x) {  // line 11
-        t28[k] = -t27[k];  // line 11
-    }
-    float t29 = adj_m[0];  // line 11
-    __shared__ float t30[16];  // line 11
-    for (int k = threadIdx.x; k < 16; k += blockDim.x) {  // line 11
-        t30[k] = t29;  // line 11
-    }
-    __shared__ float t31[16];  // line 11
-    for (int k = threadIdx.x; k < 16; k += blockDim.x) {  // line 11
-        t31[k] = t25[k] ? t28[k] : t30[k];  // line 11
-    }
-    __shared__ float t32[16];  // line 10
+    __shared__ float t26[16];  // line 10
     for (int k = threadIdx.x; k < 16; k += blockDim.x) {  // line 10
-        t32[k] = t20[k] * 2.0f;  // line 10
+        t26[k] = t18[k] * 2.0f;  // line 10
     }
-    __shared__ float t33[16];  // line 10
+    __shared__ float t27[16];  // line 10
     for (int k = threadIdx.x; k < 16; k += blockDim.x) {  // line 10
-        t33[k] = cosf(t[k]);  // line 10
+        t27[k] = cosf(t[k]);  // line 10
     }
-    __shared__ float t34[16];  // line 10
+    __shared__ float t28[16];  // line 10
     for (int k = threadIdx.x; k < 16; k += blockDim.x) {  // line 10
-        t34[k] = t32[k] * t33[k];  // line 10
+        t28[k] = t26[k] * t27[k];  // line 10
     }
     __shared__ float adj_t[16];  // line 10
     for (int k = threadIdx.x; k < 16; k += blockDim.x) {  // line 10
-        adj_t[k] = t31[k] + t34[k];  // line 10
+        adj_t[k] = t25[k] + t28[k];  // line 10
     }
     for (int k = threadIdx.x; k < 16; k += blockDim.x) {  // line 9
         int idx = i * 16 + k;  // line 9
