@@ -117,6 +117,7 @@ static const char *op_rule(D *d, Rec *r)
 		/* element by element; a number's adjoint sums over the tile:
 		 * each thread's number over the elements it computes, its share */
 		switch (r->op) {
+		case OP_TILE_ARANGE: return ""; /* of constants */
 		case OP_MOV: return "g";
 		case OP_NEG: return "-g";
 		case OP_ADD: return "g; g";

@@ -699,6 +699,18 @@ static void emit_elementwise(Emitter *e, const Inst *in, int depth, const char *
 	case OP_SELECT:
 		buf_cat(&b, x[0].p, " ? ", x[1].p, " : ", x[2].p, NULL);
 		break;
+	case OP_TILE_ARANGE: {
+		/* start + step * k, in the element's type */
+		Buf kk = {0}, m = {0};
+		if (ty_is_float(el))
+			buf_cat(&kk, "(", ctype(el), ")", NULL);
+		buf_puts(&kk, tname(e, TN_K));
+		put_arith(&m, OP_MUL, el, el, x[1].p, kk.p);
+		put_arith(&b, OP_ADD, el, el, x[0].p, m.p);
+		buf_free(&kk);
+		buf_free(&m);
+		break;
+	}
 	case OP_BUILTIN: {
 		char name[96];
 		Type at[16];

@@ -12,6 +12,7 @@
  * tile_sum, tile_min, tile_max) are rows of ir/builtins.h, lowered as any
  * builtin.
  */
+#include <math.h>
 #include <string.h>
 
 #include "sema.h"
@@ -198,6 +199,57 @@ static void atomic_add(Sema *s, Node *e, const char *what)
 	offsets(s, node[2], ty_ndim(at), a + 2);
 	flag_arg(s, node[3], "bounds_check");
 	emit(s, e, OP_TILE_ATOMIC_ADD, NULL, 0, a, 2 + ty_ndim(at));
+}
+
+/* wp.tile_arange(stop), (start, stop) or (start, stop, step), dtype=float:
+ * constants, the count worked out from them rounded to the element type,
+ * as Warp counts it. */
+static int arange(Sema *s, Node *e, Target *t)
+{
+	Node *pos[3], *dtype = NULL;
+	int n = 0;
+	for (int i = 1; i < e->nkid; i++) {
+		Node *x = e->kid[i];
+		if (x->kind == N_KWARG && !strcmp(x->name, "dtype"))
+			dtype = x->kid[0];
+		else if (x->kind == N_KWARG && !strcmp(x->name, "storage"))
+			storage_arg(s, x->kid[0]);
+		else if (x->kind == N_KWARG)
+			ERR(x, "wp.tile_arange() has no parameter '%s'", x->name);
+		else if (n == 3)
+			ERR(x, "wp.tile_arange() takes a stop, a start and a stop, or a start, a stop and a step");
+		else
+			pos[n++] = x;
+	}
+	if (!n)
+		ERR(e, "wp.tile_arange() takes a stop, a start and a stop, or a start, a stop and a step");
+	Type el = dtype_of(s, dtype, TY_FLOAT);
+	if (!ty_is_scalar(el) || el == TY_HALF)
+		ERR(dtype, "wp.tile_arange() makes a tile of ints or floats (not float16) here");
+	double v[3] = {0.0, 0.0, 1.0}; /* start, stop, step */
+	for (int k = 0; k < n; k++) {
+		Const c;
+		if (!const_eval(s, pos[k], &c) || !(ty_is_int(c.ty) || ty_is_float(c.ty)))
+			ERR(pos[k],
+			    "wp.tile_arange()'s range must be constant numbers (Warp fixes it when the kernel compiles)");
+		double x = ty_is_int(c.ty) ? (double)c.i : c.v[0];
+		if (ty_is_int(el) && x != (double)(int64_t)x)
+			ERR(pos[k], "wp.tile_arange() of ints takes whole numbers");
+		if (el == TY_FLOAT)
+			x = (double)(float)x;
+		v[n == 1 ? 1 : k] = x;
+	}
+	if (v[2] == 0.0)
+		ERR(e, "wp.tile_arange()'s step is 0");
+	double count = ceil((v[1] - v[0]) / v[2]);
+	if (!(count >= 1.0) || count > KS_MAX_TILE)
+		ERR(e, "wp.tile_arange() spans %s elements; a tile has 1 to %d", count >= 1.0 ? "too many" : "no",
+		    KS_MAX_TILE);
+	int len = (int)count;
+	Type tt = ty_tile(el, 1, &len);
+	int32_t a[2] = {ir_const(s->m, s->f, el, (int64_t)v[0], v[0]),
+			ir_const(s->m, s->f, el, (int64_t)v[2], v[2])};
+	return emit_val(s, e, OP_TILE_ARANGE, tt, a, 2, t);
 }
 
 /* wp.tile_zeros(shape, dtype=float, storage=...), wp.tile_ones(...),
@@ -424,6 +476,11 @@ int tile_call(Sema *s, Node *e, const char *name, Target *t, int want)
 			ERR(e, "wp.tile_store() does not return a value");
 		store(s, e, what);
 		return -1;
+	}
+	if (!strcmp(name, "tile_arange")) {
+		if (!want)
+			ERR(e, "the value of wp.tile_arange() is not used");
+		return arange(s, e, t);
 	}
 	if (!strcmp(name, "tile_atomic_add")) {
 		if (want)

@@ -865,6 +865,11 @@ Type ir_op_type(int op, const Type *a, int n, Type want)
 		return ty_elem(a[0]);
 	case OP_SHAPE:
 		return ty_is_array(a[0]) && a[1] == TY_INT ? TY_INT : TY_VOID;
+	case OP_TILE_ARANGE:
+		return ty_is_tile(want) && ty_ndim(want) == 1 && ty_is_scalar(ty_elem(want)) &&
+				       a[0] == ty_elem(want) && a[1] == ty_elem(want)
+			       ? want
+			       : TY_VOID;
 	case OP_TILE_ADD_AT: {
 		Type el;
 		if (n >= 3 && ty_is_tile(a[0]) && component_ok(a[0], a + 1, n - 2, &el) && a[n - 1] == el &&

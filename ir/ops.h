@@ -87,6 +87,8 @@ OP(TILE_STORE, "tile_store", -1, 0, OC_WRITE) /* tile_store %a, %t, %i, %j: t's 
                                                * on, those past a's end left out */
 OP(TILE_ATOMIC_ADD, "tile_atomic_add", -1, 0, OC_READ | OC_WRITE) /* tile_atomic_add %a, %t, %i, %j: t's elements
                                                * added into a's from [i, j] on, atomically */
+OP(TILE_ARANGE, "tile_arange", 2, 1, 0)       /* %t: tile(float,N) = tile_arange %start, %step: element k
+                                               * is start + step * k */
 OP(TILE_ADD_AT, "tile_add_at", -1, 1, 0)      /* %t = tile_add_at %t, %i, %j, %x: t with element [i, j]
                                                * increased by the x of every thread of the block */
 /* clang-format on */
