@@ -43,7 +43,8 @@ static int fuzz_reserved_name(const char *code, size_t n)
 {
 	/* clang-format off */
 	static const char *const own[] = {"__global__", "__device__", "__host__",
-					  "__forceinline__", "__restrict__", "__shared__", "__syncthreads"};
+					  "__forceinline__", "__restrict__", "__shared__", "__syncthreads",
+					  "__launch_bounds__"};
 	/* clang-format on */
 	for (size_t i = 0; i < n;) {
 		char c = code[i];
