@@ -417,6 +417,21 @@ static void entry_attributes(Emitter *e, const KernelOpts *o)
 		fprintf(e->out, "KS_CLUSTER_DIMS(%d) ", o->cluster_dim);
 }
 
+/* An entry's parameters, in b, and the arguments it passes its thread
+ * function, in a (", x, y"); what the thread function leaves out. */
+static const uint8_t *entry_params(Emitter *e, int fi, Buf *b, Buf *a)
+{
+	const Func *f = e->m->fn[fi];
+	alloc_values(e, f, fi);
+	name_params(e);
+	param_list(e, b);
+	const uint8_t *skip = f->backward ? e->unread[fi] : NULL;
+	for (int i = 0; i < f->nparam; i++)
+		if (!(skip && skip[i]))
+			buf_cat(a, ", ", e->v[f->param[i]].name, NULL);
+	return skip;
+}
+
 /* The entry of a kernel on tiles, whose launch has dimensions past the
  * r indices it reads (wp.launch_tiled's block_dim, at least): dim0 ..
  * dimr-1 are the launch's first r, dimr the product of the rest.  On the
@@ -427,14 +442,8 @@ static void emit_tiled_entry(Emitter *e, int fi, int r)
 {
 	const Func *f = e->m->fn[fi];
 	int cuda = e->target == EMIT_CUDA, n = r + 1;
-	alloc_values(e, f, fi);
-	name_params(e);
 	Buf b = {0}, a = {0}, d = {0}, t = {0};
-	param_list(e, &b);
-	const uint8_t *skip = f->backward ? e->unread[fi] : NULL;
-	for (int i = 0; i < f->nparam; i++)
-		if (!(skip && skip[i]))
-			buf_cat(&a, ", ", e->v[f->param[i]].name, NULL);
+	const uint8_t *skip = entry_params(e, fi, &b, &a);
 	for (int k = 0; k < n; k++)
 		buf_printf(&d, "%sint dim%d", k ? ", " : "", k);
 	const char *dir = f->backward ? "backward" : "forward";
@@ -515,14 +524,8 @@ void emit_entry(Emitter *e, int fi)
 		emit_tiled_entry(e, fi, r);
 		return;
 	}
-	alloc_values(e, f, fi);
-	name_params(e);
 	Buf b = {0}, a = {0}, d = {0}, t = {0};
-	param_list(e, &b);
-	const uint8_t *skip = f->backward ? e->unread[fi] : NULL;
-	for (int i = 0; i < f->nparam; i++)
-		if (!(skip && skip[i]))
-			buf_cat(&a, ", ", e->v[f->param[i]].name, NULL);
+	const uint8_t *skip = entry_params(e, fi, &b, &a);
 	const char *dir = f->backward ? "backward" : "forward";
 	if (r == 1) {
 		buf_puts(&d, "int dim");

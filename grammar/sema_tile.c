@@ -168,37 +168,23 @@ static int load(Sema *s, Node *e, const char *what, Target *t)
 	return emit_val(s, e, OP_TILE_LOAD, tt, a, 1 + ty_ndim(at), t);
 }
 
-/* wp.tile_store(a, t, offset=0, bounds_check=True) */
-static void store(Sema *s, Node *e, const char *what)
+/* wp.tile_store(a, t, offset=0, bounds_check=True) and
+ * wp.tile_atomic_add(...): t's elements into a's, or added to them (the
+ * tile of old values the latter returns is not kept). */
+static void store(Sema *s, Node *e, const char *what, int op)
 {
 	Node *node[4];
 	BIND(P("a", "t", "offset", "bounds_check"), 2);
 	int32_t a[2 + KS_MAX_NDIM];
-	a[0] = array_arg(s, node[0], "tile_store");
-	a[1] = tile_arg(s, node[1], "tile_store");
+	a[0] = array_arg(s, node[0], what + 3);
+	a[1] = tile_arg(s, node[1], what + 3);
 	Type at = ty_of(s, a[0]), tt = ty_of(s, a[1]);
 	if (ty_ndim(tt) != ty_ndim(at) || ty_elem(tt) != ty_elem(at))
-		ERR(node[1], "a %s cannot be stored into an %s", uty(tt), uty(at));
+		ERR(node[1], "a %s cannot be %s an %s", uty(tt), op == OP_TILE_STORE ? "stored into" : "added into",
+		    uty(at));
 	offsets(s, node[2], ty_ndim(at), a + 2);
 	flag_arg(s, node[3], "bounds_check");
-	emit(s, e, OP_TILE_STORE, NULL, 0, a, 2 + ty_ndim(at));
-}
-
-/* wp.tile_atomic_add(a, t, offset=0, bounds_check=True): t's elements
- * added into a's (its tile of the old values is not kept) */
-static void atomic_add(Sema *s, Node *e, const char *what)
-{
-	Node *node[4];
-	BIND(P("a", "t", "offset", "bounds_check"), 2);
-	int32_t a[2 + KS_MAX_NDIM];
-	a[0] = array_arg(s, node[0], "tile_atomic_add");
-	a[1] = tile_arg(s, node[1], "tile_atomic_add");
-	Type at = ty_of(s, a[0]), tt = ty_of(s, a[1]);
-	if (ty_ndim(tt) != ty_ndim(at) || ty_elem(tt) != ty_elem(at))
-		ERR(node[1], "a %s cannot be added into an %s", uty(tt), uty(at));
-	offsets(s, node[2], ty_ndim(at), a + 2);
-	flag_arg(s, node[3], "bounds_check");
-	emit(s, e, OP_TILE_ATOMIC_ADD, NULL, 0, a, 2 + ty_ndim(at));
+	emit(s, e, op, NULL, 0, a, 2 + ty_ndim(at));
 }
 
 /* wp.tile_arange(stop), (start, stop) or (start, stop, step), dtype=float:
@@ -474,7 +460,7 @@ int tile_call(Sema *s, Node *e, const char *name, Target *t, int want)
 	if (!strcmp(name, "tile_store")) {
 		if (want)
 			ERR(e, "wp.tile_store() does not return a value");
-		store(s, e, what);
+		store(s, e, what, OP_TILE_STORE);
 		return -1;
 	}
 	if (!strcmp(name, "tile_arange")) {
@@ -485,7 +471,7 @@ int tile_call(Sema *s, Node *e, const char *name, Target *t, int want)
 	if (!strcmp(name, "tile_atomic_add")) {
 		if (want)
 			ERR(e, "the old values wp.tile_atomic_add() returns are not supported yet");
-		atomic_add(s, e, what);
+		store(s, e, what, OP_TILE_ATOMIC_ADD);
 		return -1;
 	}
 	if (!strcmp(name, "tile_zeros") || !strcmp(name, "tile_ones") || !strcmp(name, "tile_full"))
