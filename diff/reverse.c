@@ -243,6 +243,18 @@ static void rev_inst(D *d, Rec *r, Block *out)
 			adj_scatter(d, out, ga, r->arg + 1, g, r->loc);
 		break;
 	}
+	case OP_TILE_BROADCAST:
+	case OP_TILE_SUM_TO:
+	case OP_TILE_RESHAPE: {
+		/* a broadcast's adjoint sums back, a sum's broadcasts, a
+		 * reshape's reshapes back */
+		int back = r->op == OP_TILE_BROADCAST ? OP_TILE_SUM_TO
+			   : r->op == OP_TILE_SUM_TO  ? OP_TILE_BROADCAST
+						      : OP_TILE_RESHAPE;
+		if (diff_floaty(vty(d, r->arg[0])))
+			acc(d, out, r->arg[0], diff_op(&e, back, &g, 1, vty(d, r->arg[0])), r->loc);
+		break;
+	}
 	case OP_TILE_LOAD: {
 		/* a load's adjoint is a scatter-add: blocks may load one element */
 		int ga = adjarr_of(d, r->arg[0]);

@@ -70,7 +70,8 @@ typedef struct Hazards {
 /* Does in read its tile operands other than element by element? */
 static int reads_across(const Inst *in)
 {
-	return in->op == OP_BUILTIN && (in->callee == BI_TILE_MATMUL || in->callee == BI_TILE_TRANSPOSE);
+	return (in->op == OP_BUILTIN && (in->callee == BI_TILE_MATMUL || in->callee == BI_TILE_TRANSPOSE)) ||
+	       in->op == OP_TILE_BROADCAST || in->op == OP_TILE_SUM_TO;
 }
 
 /* A reduction: a copy, element by element, then a tree behind barriers
@@ -538,6 +539,147 @@ static void emit_matmul(Emitter *e, const Inst *in, int depth, const char *r)
 	buf_free(&b);
 }
 
+/* "(k / 8 % 4)": coordinate d of element k of a tile of type t, its flat
+ * index named k */
+static void put_coord(Buf *b, Type t, int d, const char *k)
+{
+	int stride = 1, above = 1;
+	for (int j = d + 1; j < ty_ndim(t); j++)
+		stride *= ty_extent(t, j);
+	for (int j = 0; j < d; j++)
+		above *= ty_extent(t, j);
+	int outer = above > 1; /* k reaches past this coordinate's extent */
+	if (stride == 1 && !outer) {
+		buf_puts(b, k);
+		return;
+	}
+	buf_putc(b, '(');
+	buf_puts(b, k);
+	if (stride > 1) {
+		buf_puts(b, " / ");
+		buf_int(b, stride);
+	}
+	if (outer) {
+		buf_puts(b, " % ");
+		buf_int(b, ty_extent(t, d));
+	}
+	buf_putc(b, ')');
+}
+
+/* The flat index in tile a of the element that broadcasts to element k
+ * (named kn) of tile t, "0" if a has one element. */
+static void put_broadcast_index(Buf *b, Type a, Type t, const char *kn)
+{
+	int na = ty_ndim(a), nt = ty_ndim(t), any = 0, stride = 1;
+	Buf terms = {0};
+	for (int d = na - 1; d >= 0; d--) {
+		if (ty_extent(a, d) != 1) {
+			Buf one = {0};
+			put_coord(&one, t, d + nt - na, kn);
+			if (stride > 1) {
+				buf_puts(&one, " * ");
+				buf_int(&one, stride);
+			}
+			if (any)
+				buf_puts(&one, " + ");
+			buf_put(&one, terms.p, terms.n);
+			buf_free(&terms);
+			terms = one;
+			any = 1;
+		}
+		stride *= ty_extent(a, d);
+	}
+	if (any)
+		buf_put(b, terms.p, terms.n);
+	else
+		buf_putc(b, '0');
+	buf_free(&terms);
+}
+
+/* r = a broadcast to r's shape: each element from a's element it repeats */
+static void emit_broadcast(Emitter *e, const Inst *in, int depth, const char *r)
+{
+	Type t = vty(e, in->res[0]), a = vty(e, in->arg[0]);
+	Buf b = {0};
+	open_loop(e, depth, t, in);
+	buf_cat(&b, r, "[", tname(e, TN_K), "] = ", e->v[in->arg[0]].name, "[", NULL);
+	put_broadcast_index(&b, a, t, tname(e, TN_K));
+	buf_puts(&b, "];");
+	put_stmt(e, depth + 1, &b, in);
+	close_block(e, depth);
+	buf_free(&b);
+}
+
+/* r = g summed to r's shape (the adjoint of a broadcast, a sum along
+ * axes): each element the sum, in order, of the elements of g it
+ * broadcasts to */
+static void emit_sum_to(Emitter *e, const Inst *in, int depth, const char *r)
+{
+	Type t = vty(e, in->res[0]), g = vty(e, in->arg[0]), el = ty_elem(t);
+	int nt = ty_ndim(t), ng = ty_ndim(g), reps = ty_count(g) / ty_count(t);
+	const char *k = tname(e, TN_K), *q = tname(e, TN_Q), *dot = tname(e, TN_DOT);
+	/* g's element: the kept coordinates from k, the summed ones from q */
+	Buf idx = {0}, b = {0};
+	int gstride = 1, rstride = 1;
+	for (int d = ng - 1; d >= 0; d--) {
+		int dt = d - (ng - nt), kept = dt >= 0 && ty_extent(t, dt) != 1;
+		Buf one = {0};
+		if (kept) {
+			put_coord(&one, t, dt, k);
+		} else if (ty_extent(g, d) == 1) {
+			gstride *= 1;
+			continue;
+		} else {
+			int div = rstride > 1, mod = rstride * ty_extent(g, d) < reps;
+			if (div || mod)
+				buf_putc(&one, '(');
+			buf_puts(&one, q);
+			if (div) {
+				buf_puts(&one, " / ");
+				buf_int(&one, rstride);
+			}
+			if (mod) {
+				buf_puts(&one, " % ");
+				buf_int(&one, ty_extent(g, d));
+			}
+			if (div || mod)
+				buf_putc(&one, ')');
+			rstride *= ty_extent(g, d);
+		}
+		if (gstride > 1) {
+			buf_puts(&one, " * ");
+			buf_int(&one, gstride);
+		}
+		if (idx.n)
+			buf_puts(&one, " + ");
+		buf_put(&one, idx.p, idx.n);
+		buf_free(&idx);
+		idx = one;
+		gstride *= ty_extent(g, d);
+	}
+	buf_putc(&idx, 0);
+	open_loop(e, depth, t, in);
+	buf_cat(&b, ctype(el), " ", dot, " = ", zero_of(e, el), ";", NULL);
+	put_stmt(e, depth + 1, &b, in);
+	buf_printf(&b, "for (int %s = 0; %s < %d; %s++)", q, q, reps, q);
+	put_stmt(e, depth + 1, &b, in);
+	char x[400];
+	snprintf(x, sizeof x, "%s[%s]", e->v[in->arg[0]].name, idx.p);
+	if (c_arith(el)) {
+		buf_cat(&b, dot, " += ", x, ";", NULL);
+	} else {
+		buf_cat(&b, dot, " = ", NULL);
+		put_arith(&b, OP_ADD, el, el, dot, x);
+		buf_putc(&b, ';');
+	}
+	put_stmt(e, depth + 2, &b, in);
+	buf_cat(&b, r, "[", k, "] = ", dot, ";", NULL);
+	put_stmt(e, depth + 1, &b, in);
+	close_block(e, depth);
+	buf_free(&b);
+	buf_free(&idx);
+}
+
 /* r = the transpose of a (MxN): r[row][col] = a[col][row] */
 static void emit_transpose(Emitter *e, const Inst *in, int depth, const char *r)
 {
@@ -685,6 +827,7 @@ static void emit_elementwise(Emitter *e, const Inst *in, int depth, const char *
 		buf_puts(&b, n ? x[0].p : zero_of(e, el));
 		break;
 	case OP_MOV:
+	case OP_TILE_RESHAPE: /* the elements in their order */
 		buf_puts(&b, x[0].p);
 		break;
 	case OP_NEG:
@@ -830,6 +973,10 @@ void emit_tile(Emitter *e, const Inst *in, int depth)
 		emit_reduction(e, in, depth, name);
 	else if (in->op == OP_TILE_ADD_AT)
 		emit_add_at(e, in, depth);
+	else if (in->op == OP_TILE_BROADCAST)
+		emit_broadcast(e, in, depth, name);
+	else if (in->op == OP_TILE_SUM_TO)
+		emit_sum_to(e, in, depth, name);
 	else if (in->op == OP_INSERT)
 		emit_insert(e, in, depth, name);
 	else

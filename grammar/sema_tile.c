@@ -388,6 +388,91 @@ int tile_index(Sema *s, Node *n, Type tile, int k)
 	return v;
 }
 
+/* wp.tile_broadcast(a, shape): numpy's rule, from the right */
+static int broadcast(Sema *s, Node *e, const char *what, Target *t)
+{
+	Node *node[2];
+	BIND(P("a", "shape"), 2);
+	int v = tile_arg(s, node[0], "tile_broadcast");
+	Type at = ty_of(s, v), bt = tile_type(s, node[1], ty_elem(at));
+	if (ir_op_type(OP_TILE_BROADCAST, &at, 1, bt) == TY_VOID)
+		ERR(node[1], "a %s does not broadcast to a %s (its extents, from the right, must be equal or 1)",
+		    uty(at), uty(bt));
+	if (bt == at)
+		return v;
+	return emit_val(s, e, OP_TILE_BROADCAST, bt, &v, 1, t);
+}
+
+/* wp.tile_reshape(a, shape) and wp.tile_squeeze(a, axis=None): the
+ * elements in order, another shape (a copy, where Warp's is a view) */
+static int reshape(Sema *s, Node *e, const char *name, const char *what, Target *t)
+{
+	Node *node[2];
+	int shape[KS_MAX_NDIM], nd = 0;
+	Type at, rt;
+	int v;
+	if (!strcmp(name, "tile_reshape")) {
+		BIND(P("a", "shape"), 2);
+		v = tile_arg(s, node[0], "tile_reshape");
+		at = ty_of(s, v);
+		rt = tile_type(s, node[1], ty_elem(at));
+		if (ty_count(rt) != ty_count(at))
+			ERR(node[1], "a %s cannot take that shape: %d elements, not %d", uty(at), ty_count(at),
+			    ty_count(rt));
+	} else {
+		BIND(P("a", "axis"), 1);
+		v = tile_arg(s, node[0], "tile_squeeze");
+		at = ty_of(s, v);
+		int axis = -1;
+		if (node[1]) {
+			Const c;
+			if (!const_eval(s, node[1], &c) || !ty_is_int(c.ty) || c.i < 0 || c.i >= ty_ndim(at) ||
+			    ty_extent(at, (int)c.i) != 1)
+				ERR(node[1], "axis must be a constant axis of %s whose extent is 1", uty(at));
+			axis = (int)c.i;
+		}
+		for (int k = 0; k < ty_ndim(at); k++)
+			if (ty_extent(at, k) != 1 || (axis >= 0 && k != axis))
+				shape[nd++] = ty_extent(at, k);
+		if (!nd)
+			shape[nd++] = 1;
+		rt = ty_tile(ty_elem(at), nd, shape);
+	}
+	if (rt == at)
+		return v;
+	return emit_val(s, e, OP_TILE_RESHAPE, rt, &v, 1, t);
+}
+
+/* wp.tile_sum(a, axis) (min, max): a reduced along axis, the axis gone
+ * (a 1-D tile gives one of shape (1,)): the sum to the shape with that
+ * extent 1, then that shape without it */
+static int reduce_axis(Sema *s, Node *e, const char *name, const char *what, Target *t)
+{
+	Node *node[2];
+	BIND(P("a", "axis"), 2);
+	int v = tile_arg(s, node[0], name);
+	Type at = ty_of(s, v);
+	Const c;
+	if (!const_eval(s, node[1], &c) || !ty_is_int(c.ty) || c.i < 0 || c.i >= ty_ndim(at))
+		ERR(node[1], "axis must be a constant from 0 to %d", ty_ndim(at) - 1);
+	if (strcmp(name, "tile_sum"))
+		ERR(e, "%s() along an axis is not supported yet; it reduces a whole tile", what);
+	if (!ty_is_scalar(ty_elem(at)))
+		ERR(node[0], "%s() along an axis takes a tile of numbers here, not %s", what, uty(at));
+	int shape[KS_MAX_NDIM], nd = ty_ndim(at), axis = (int)c.i;
+	if (nd == 1) {
+		int one = 1;
+		return emit_val(s, e, OP_TILE_SUM_TO, ty_tile(ty_elem(at), 1, &one), &v, 1, t);
+	}
+	for (int k = 0; k < nd; k++)
+		shape[k] = k == axis ? 1 : ty_extent(at, k);
+	int32_t kept = ir_temp(s->m, s->f, ty_tile(ty_elem(at), nd, shape));
+	emit(s, e, OP_TILE_SUM_TO, &kept, 1, &v, 1);
+	for (int k = axis; k + 1 < nd; k++)
+		shape[k] = shape[k + 1];
+	return emit_val(s, e, OP_TILE_RESHAPE, ty_tile(ty_elem(at), nd - 1, shape), &kept, 1, t);
+}
+
 /* wp.tile_astype(a, dtype): each element converted */
 static int astype(Sema *s, Node *e, const char *what, Target *t)
 {
@@ -486,7 +571,11 @@ int tile_call(Sema *s, Node *e, const char *name, Target *t, int want)
 		return map(s, e, t, want);
 	if ((!strcmp(name, "tile_sum") || !strcmp(name, "tile_min") || !strcmp(name, "tile_max")) &&
 	    (e->nkid > 2 || (e->nkid == 2 && e->kid[1]->kind == N_KWARG)))
-		ERR(e, "%s() along an axis is not supported yet; it reduces a whole tile", what);
+		return reduce_axis(s, e, name, what, t);
+	if (!strcmp(name, "tile_broadcast"))
+		return broadcast(s, e, what, t);
+	if (!strcmp(name, "tile_reshape") || !strcmp(name, "tile_squeeze"))
+		return reshape(s, e, name, what, t);
 	if (ir_builtin_public(name))
 		return -2; /* a row of builtins.h */
 	ERR(e, "%s() is not supported yet (doc/language.md lists the tile operations that are)", what);

@@ -751,6 +751,19 @@ static Type tile_arith(int op, const Type *a)
 	return r == TY_VOID ? TY_VOID : ty_tile(r, ty_ndim(t), ty_info(t)->shape);
 }
 
+/* Does tile a broadcast to tile b (numpy's rule: their extents from the
+ * right equal, or a's 1; b has at least a's rank), their elements one? */
+static int broadcasts(Type a, Type b)
+{
+	int na = ty_ndim(a), nb = ty_ndim(b);
+	if (!ty_is_tile(a) || !ty_is_tile(b) || ty_elem(a) != ty_elem(b) || na > nb)
+		return 0;
+	for (int i = 1; i <= na; i++)
+		if (ty_extent(a, na - i) != 1 && ty_extent(a, na - i) != ty_extent(b, nb - i))
+			return 0;
+	return 1;
+}
+
 /* A comparison of tiles, element by element (kdiff's rules of mapped
  * builtins): two tiles of one type, or a tile and a number of its type,
  * give a tile of bools. */
@@ -865,6 +878,15 @@ Type ir_op_type(int op, const Type *a, int n, Type want)
 		return ty_elem(a[0]);
 	case OP_SHAPE:
 		return ty_is_array(a[0]) && a[1] == TY_INT ? TY_INT : TY_VOID;
+	case OP_TILE_BROADCAST:
+		return broadcasts(a[0], want) ? want : TY_VOID;
+	case OP_TILE_SUM_TO:
+		return broadcasts(want, a[0]) && ty_is_scalar(ty_elem(want)) ? want : TY_VOID;
+	case OP_TILE_RESHAPE:
+		return ty_is_tile(a[0]) && ty_is_tile(want) && ty_elem(a[0]) == ty_elem(want) &&
+				       ty_count(a[0]) == ty_count(want)
+			       ? want
+			       : TY_VOID;
 	case OP_TILE_ARANGE:
 		return ty_is_tile(want) && ty_ndim(want) == 1 && ty_is_scalar(ty_elem(want)) &&
 				       a[0] == ty_elem(want) && a[1] == ty_elem(want)

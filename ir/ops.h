@@ -89,6 +89,13 @@ OP(TILE_ATOMIC_ADD, "tile_atomic_add", -1, 0, OC_READ | OC_WRITE) /* tile_atomic
                                                * added into a's from [i, j] on, atomically */
 OP(TILE_ARANGE, "tile_arange", 2, 1, 0)       /* %t: tile(float,N) = tile_arange %start, %step: element k
                                                * is start + step * k */
+OP(TILE_BROADCAST, "tile_broadcast", 1, 1, 0) /* %b: tile(float,M,N) = tile_broadcast %a: a's elements
+                                               * repeated along its extents of 1 (numpy's rule, from
+                                               * the right) */
+OP(TILE_SUM_TO, "tile_sum_to", 1, 1, 0)       /* %s: tile(float,M,1) = tile_sum_to %g: g summed over the
+                                               * extents that a broadcast to g's shape repeats */
+OP(TILE_RESHAPE, "tile_reshape", 1, 1, 0)     /* %r: tile(float,8) = tile_reshape %a: the elements in
+                                               * order, another shape */
 OP(TILE_ADD_AT, "tile_add_at", -1, 1, 0)      /* %t = tile_add_at %t, %i, %j, %x: t with element [i, j]
                                                * increased by the x of every thread of the block */
 /* clang-format on */
