@@ -120,8 +120,8 @@ typedef struct Emitter {
 	/* per backward kernel: which parameters its thread function leaves
 	 * out (nothing there reads them; the entry still takes them) */
 	uint8_t **unread;
-	const char *tname[8]; /* tile.c's loop names, taken as first needed */
-	int tiled;            /* the function at hand works on tiles */
+	const char *tname[16]; /* tile.c's loop names, taken as first needed */
+	int tiled;             /* the function at hand works on tiles */
 } Emitter;
 
 /* C's precedence levels, as put_expr's minprec asks and put_inst answers

@@ -293,11 +293,15 @@ void tile_sync(Emitter *e, const Inst *in, int depth)
 
 /* The names tile loops use, taken once per function: the element, its
  * row and column, the index of a product's sum, its sum, a tree's step. */
-enum { TN_K, TN_ROW, TN_COL, TN_Q, TN_DOT, TN_HALF, TN_IDX, TN_COUNT };
+enum { TN_K, TN_ROW, TN_COL, TN_Q, TN_DOT, TN_HALF, TN_IDX, TN_C0, TN_COUNT = TN_C0 + KS_MAX_NDIM };
 
 static const char *tname(Emitter *e, int which)
 {
-	static const char *const base[TN_COUNT] = {"k", "row", "col", "q", "dot", "span", "idx"};
+	_Static_assert(TN_COUNT <= (int)(sizeof e->tname / sizeof *e->tname), "Emitter.tname is too short");
+	/* a 1-D tile's coordinate is idx, a 2-D one's row and col, a 3-D or
+	 * 4-D one's c0 .. c3 */
+	static const char *const base[TN_COUNT] = {"k",   "row", "col", "q",  "dot", "span",
+						   "idx", "c0",  "c1",  "c2", "c3"};
 	if (!e->tname[which])
 		e->tname[which] = make_name(e, base[which], 0);
 	return e->tname[which];
@@ -412,14 +416,43 @@ static void put_at(Emitter *e, Buf *b, int val, int prec)
 	put_expr(e, b, val, prec);
 }
 
+/* "(k / 8 % 4)": coordinate d of element k of a tile of type t, its flat
+ * index named k; bare, without the parentheses (a term of a sum) */
+static void put_coord(Buf *b, Type t, int d, const char *k, int bare)
+{
+	int stride = 1, above = 1;
+	for (int j = d + 1; j < ty_ndim(t); j++)
+		stride *= ty_extent(t, j);
+	for (int j = 0; j < d; j++)
+		above *= ty_extent(t, j);
+	int outer = above > 1; /* k reaches past this coordinate's extent */
+	if (stride == 1 && !outer) {
+		buf_puts(b, k);
+		return;
+	}
+	if (!bare)
+		buf_putc(b, '(');
+	buf_puts(b, k);
+	if (stride > 1) {
+		buf_puts(b, " / ");
+		buf_int(b, stride);
+	}
+	if (outer) {
+		buf_puts(b, " % ");
+		buf_int(b, ty_extent(t, d));
+	}
+	if (!bare)
+		buf_putc(b, ')');
+}
+
 /* "int row = OFF0 + k / 4, col = OFF1 + k % 4;" for tile type t at
  * offsets off (NULL: none); the names of the coordinates in c[]. */
 static void put_coords(Emitter *e, Buf *b, Type t, const int32_t *off, const char **c)
 {
 	const char *k = tname(e, TN_K);
 	int nd = ty_ndim(t);
-	c[0] = tname(e, nd == 1 ? TN_IDX : TN_ROW);
-	c[1] = nd == 1 ? NULL : tname(e, TN_COL);
+	for (int d = 0; d < nd; d++)
+		c[d] = tname(e, nd == 1 ? TN_IDX : nd == 2 ? TN_ROW + d : TN_C0 + d);
 	buf_puts(b, "int ");
 	for (int d = 0; d < nd; d++) {
 		buf_cat(b, d ? ", " : "", c[d], " = ", NULL);
@@ -427,11 +460,7 @@ static void put_coords(Emitter *e, Buf *b, Type t, const int32_t *off, const cha
 			put_expr(e, b, off[d], P_ADD);
 			buf_puts(b, " + ");
 		}
-		buf_puts(b, k);
-		if (nd == 2) {
-			buf_puts(b, d ? " % " : " / ");
-			buf_int(b, ty_extent(t, 1));
-		}
+		put_coord(b, t, d, k, 1);
 	}
 	buf_putc(b, ';');
 }
@@ -439,12 +468,18 @@ static void put_coords(Emitter *e, Buf *b, Type t, const int32_t *off, const cha
 /* The array element at coordinates c: "A.data[row * A.shape[1] + col]" */
 static void put_array_at(Emitter *e, Buf *b, int arr, int nd, const char **c)
 {
+	/* row-major over the array's extents: ((c0 * a.shape[1] + c1) * a.shape[2] + c2) */
 	put_expr(e, b, arr, P_POSTFIX);
-	buf_cat(b, ".data[", c[0], NULL);
-	if (nd == 2) {
+	buf_puts(b, ".data[");
+	for (int d = 2; d < nd; d++)
+		buf_putc(b, '(');
+	buf_puts(b, c[0]);
+	for (int d = 1; d < nd; d++) {
 		buf_puts(b, " * ");
 		put_expr(e, b, arr, P_POSTFIX);
-		buf_cat(b, ".shape[1] + ", c[1], NULL);
+		buf_puts(b, ".shape[");
+		buf_int(b, d);
+		buf_cat(b, "] + ", c[d], d + 1 < nd ? ")" : "", NULL);
 	}
 	buf_putc(b, ']');
 }
@@ -539,33 +574,6 @@ static void emit_matmul(Emitter *e, const Inst *in, int depth, const char *r)
 	buf_free(&b);
 }
 
-/* "(k / 8 % 4)": coordinate d of element k of a tile of type t, its flat
- * index named k */
-static void put_coord(Buf *b, Type t, int d, const char *k)
-{
-	int stride = 1, above = 1;
-	for (int j = d + 1; j < ty_ndim(t); j++)
-		stride *= ty_extent(t, j);
-	for (int j = 0; j < d; j++)
-		above *= ty_extent(t, j);
-	int outer = above > 1; /* k reaches past this coordinate's extent */
-	if (stride == 1 && !outer) {
-		buf_puts(b, k);
-		return;
-	}
-	buf_putc(b, '(');
-	buf_puts(b, k);
-	if (stride > 1) {
-		buf_puts(b, " / ");
-		buf_int(b, stride);
-	}
-	if (outer) {
-		buf_puts(b, " % ");
-		buf_int(b, ty_extent(t, d));
-	}
-	buf_putc(b, ')');
-}
-
 /* The flat index in tile a of the element that broadcasts to element k
  * (named kn) of tile t, "0" if a has one element. */
 static void put_broadcast_index(Buf *b, Type a, Type t, const char *kn)
@@ -575,7 +583,7 @@ static void put_broadcast_index(Buf *b, Type a, Type t, const char *kn)
 	for (int d = na - 1; d >= 0; d--) {
 		if (ty_extent(a, d) != 1) {
 			Buf one = {0};
-			put_coord(&one, t, d + nt - na, kn);
+			put_coord(&one, t, d + nt - na, kn, 0);
 			if (stride > 1) {
 				buf_puts(&one, " * ");
 				buf_int(&one, stride);
@@ -625,7 +633,7 @@ static void emit_sum_to(Emitter *e, const Inst *in, int depth, const char *r)
 		int dt = d - (ng - nt), kept = dt >= 0 && ty_extent(t, dt) != 1;
 		Buf one = {0};
 		if (kept) {
-			put_coord(&one, t, dt, k);
+			put_coord(&one, t, dt, k, 0);
 		} else if (ty_extent(g, d) == 1) {
 			gstride *= 1;
 			continue;

@@ -193,4 +193,16 @@ krun --device sim --dim 4x2 "$TMP/three.py" >"$TMP/three.json" 2>"$TMP/err"
 is "... over a grid of two, k is the thread of the block" "$?:$(field "$TMP/three.json" dim)" "0:[4, 2]"
 
 is "no temporary file is left behind" "$(ls -A "$TMPDIR")" ""
+# ---- a tile of three dimensions --------------------------------------------
+
+cube="--dim 2x2x2 --shape a=4x4x4 --shape b=4x4x4"
+# shellcheck disable=SC2086
+krun --gradcheck $cube t/emit/tiles_cube.py >"$TMP/cube.fd.json" 2>"$TMP/err"
+is "cube: --gradcheck on cpu" "$?:$(field "$TMP/cube.fd.json" gradcheck | grep -o '"ok": [a-z]*')" '0:"ok": true'
+# shellcheck disable=SC2086
+krun --grad --device sim $cube t/emit/tiles_cube.py >"$TMP/cube.sim.json" 2>"$TMP/err"
+is "cube: --grad on sim" "$?" 0 || diag "$(cat "$TMP/err")"
+# shellcheck disable=SC2086
+krun --grad $cube t/emit/tiles_cube.py >"$TMP/cube.cpu.json"
+ok "cube: cpu and sim agree" $CHECK agree "$TMP/cube.cpu.json" "$TMP/cube.sim.json" --rel 1e-6
 done_testing
