@@ -85,12 +85,12 @@ def extract(path, key, outdir, index):
                 if a.name in ("math", "numpy"):
                     imports[a.asname or a.name] = "import %s%s\n" % (
                         a.name, " as " + a.asname if a.asname else "")
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node not in tree.body:
-            for inner in node.body if isinstance(node, ast.ClassDef) else ast.walk(node):
-                if isinstance(inner, ast.FunctionDef) and inner is not node and \
+    for outer in tree.body:
+        if isinstance(outer, (ast.FunctionDef, ast.ClassDef)):
+            for inner in ast.walk(outer):
+                if isinstance(inner, ast.FunctionDef) and inner is not outer and \
                         is_wp(inner, ("wp.kernel",)):
-                    index.append((key + "__" + inner.name, "nested", "defined in %s" % node.name))
+                    index.append((key + "__" + inner.name, "nested", "defined in %s" % outer.name))
     for k in kernels:
         need, todo = set(), [k]
         while todo:
