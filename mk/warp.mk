@@ -2,7 +2,8 @@
 #
 #   make check-warp     every sample, WARP_GEN_N generated kernels per
 #                       category and the kernels of Warp's own examples that
-#                       kparse accepts: Warp accepts the module unchanged, its CPU
+#                       kparse accepts (those on tiles launched as
+#                       t/warp/examples-tiles.tsv says): Warp accepts the module unchanged, its CPU
 #                       forward outputs agree with krun's cpu and sim, and its
 #                       adjoints with `krun --grad` where Warp's are exact
 #   make warp-venv      the virtual environment with Warp alone (other

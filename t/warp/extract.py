@@ -16,10 +16,15 @@ each copied from the example's text unchanged.
 Each kernel is sorted into one group, written to OUTDIR/index.tsv as
 `KEY<TAB>GROUP<TAB>WHY`:
 
-  runtime   uses one of Warp's runtime objects (tiles, meshes, BVHs, hash
-            grids, volumes, textures, marching cubes, sparse matrices,
-            warp.fem) -- counted apart, as the language leaves them out;
+  runtime   uses one of Warp's runtime objects (meshes, BVHs, hash grids,
+            volumes, textures, marching cubes, sparse matrices, warp.fem),
+            with or without tiles -- counted apart, as the language leaves
+            them out;
+  tiles     uses tiles (tile_*, wp.tile) and none of those objects: a
+            kernel on tiles (doc/language.md, "Tiles");
   language  every other kernel: the Warp language itself.
+
+WHY is the first name that decided the group (empty for language).
 
 Kernels defined inside a function or class (made at run time, often
 generic over a dtype) are listed with group `nested` and not extracted.
@@ -31,13 +36,18 @@ import re
 import sys
 
 # Names that mark a kernel as using a runtime object (the language leaves
-# them out, doc/language.md): tile_*, mesh_*, bvh_*, hash_grid_*, volume_*,
+# them out, doc/language.md): mesh_*, bvh_*, hash_grid_*, volume_*,
 # texture*, and the classes behind them.
-RUNTIME = re.compile(
-    r"\b(?:wp\.)?(?:tile\w*|mesh_\w+|bvh_\w+|hash_grid_\w+|volume_\w+|texture\w*|"
+OBJECTS = re.compile(
+    r"\b(?:wp\.)?(?:mesh_\w+|bvh_\w+|hash_grid_\w+|volume_\w+|texture\w*|"
     r"Mesh|MeshQuery\w*|Bvh|BvhQuery\w*|HashGrid|HashGridQuery|Volume|Texture\w*|"
     r"MarchingCubes|lower_bound|sparse|fem)\b"
 )
+# Names that mark a kernel as one on tiles: tile_* and wp.tile.  The first
+# call of Warp's (wp.tile*) names the group rather than a kernel or a
+# variable called tile_something.
+TILES = re.compile(r"\b(?:wp\.)?tile\w*\b")
+TILE_CALL = re.compile(r"\bwp\.tile\w*\b")
 
 
 def decorator_names(node):
@@ -85,12 +95,12 @@ def extract(path, key, outdir, index):
                 if a.name in ("math", "numpy"):
                     imports[a.asname or a.name] = "import %s%s\n" % (
                         a.name, " as " + a.asname if a.asname else "")
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node not in tree.body:
-            for inner in node.body if isinstance(node, ast.ClassDef) else ast.walk(node):
-                if isinstance(inner, ast.FunctionDef) and inner is not node and \
+    for outer in tree.body:
+        if isinstance(outer, (ast.FunctionDef, ast.ClassDef)):
+            for inner in ast.walk(outer):
+                if isinstance(inner, ast.FunctionDef) and inner is not outer and \
                         is_wp(inner, ("wp.kernel",)):
-                    index.append((key + "__" + inner.name, "nested", "defined in %s" % node.name))
+                    index.append((key + "__" + inner.name, "nested", "defined in %s" % outer.name))
     for k in kernels:
         need, todo = set(), [k]
         while todo:
@@ -108,8 +118,14 @@ def extract(path, key, outdir, index):
         for n in kept + [k]:
             body += "\n\n" + source_of(text, n)
         name = key + "__" + k.name
-        m = RUNTIME.search("".join(source_of(text, n) for n in kept + [k]))
-        group, why = ("runtime", m.group(0)) if m else ("language", "")
+        src = "".join(source_of(text, n) for n in kept + [k])
+        obj, tile = OBJECTS.search(src), TILES.search(src)
+        if obj:
+            group, why = "runtime", obj.group(0)
+        elif tile:
+            group, why = "tiles", (TILE_CALL.search(src) or tile).group(0)
+        else:
+            group, why = "language", ""
         with open(os.path.join(outdir, name + ".py"), "w", encoding="utf-8") as f:
             f.write(body)
         index.append((name, group, why))
