@@ -590,7 +590,8 @@ static void put_broadcast_index(Buf *b, Type a, Type t, const char *kn)
 			}
 			if (any)
 				buf_puts(&one, " + ");
-			buf_put(&one, terms.p, terms.n);
+			if (terms.n)
+				buf_put(&one, terms.p, terms.n);
 			buf_free(&terms);
 			terms = one;
 			any = 1;
@@ -660,7 +661,8 @@ static void emit_sum_to(Emitter *e, const Inst *in, int depth, const char *r)
 		}
 		if (idx.n)
 			buf_puts(&one, " + ");
-		buf_put(&one, idx.p, idx.n);
+		if (idx.n)
+			buf_put(&one, idx.p, idx.n);
 		buf_free(&idx);
 		idx = one;
 		gstride *= ty_extent(g, d);
