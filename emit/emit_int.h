@@ -207,13 +207,15 @@ void tile_barriers(Emitter *e, const Func *f);
 void tile_sync(Emitter *e, const Inst *in, int depth);
 /* "__shared__ float a[8 * 8];" */
 void tile_decl(Emitter *e, Buf *b, int val);
+/* The row-major index of tile t's element at the operands idx, "i * 4 + j" */
+void tile_flat(Emitter *e, Buf *b, Type t, const int32_t *idx);
 void emit_tile(Emitter *e, const Inst *in, int depth);
 
 /* ---- expr.c: expressions ---- */
 
 /* The C function of builtin row for arguments of these types: the C
  * library's (sinf) or the runtime's (ks_min_float), in buf if need be. */
-const char *builtin_fn(int row, const Type *args, int nargs, char *buf, size_t cap);
+const char *builtin_fn(int row, const Type *args, char *buf, size_t cap);
 
 void put_expr(Emitter *e, Buf *b, int val, int minprec);
 int put_inst(Emitter *e, Buf *b, const Inst *in);

@@ -163,15 +163,12 @@ static const char *libm_name(int row, Type t)
 	return NULL;
 }
 
-const char *builtin_fn(int row, const Type *args, int nargs, char *buf, size_t cap)
+const char *builtin_fn(int row, const Type *args, char *buf, size_t cap)
 {
 	const char *lm = libm_name(row, args[0]);
 	if (lm)
 		return lm;
-	Type a[8];
-	for (int k = 0; k < nargs && k < 8; k++)
-		a[k] = args[k];
-	ir_builtin_cname(row, a, buf, cap);
+	ir_builtin_cname(row, args, buf, cap);
 	return buf;
 }
 
@@ -663,18 +660,7 @@ int put_inst(Emitter *e, Buf *b, const Inst *in)
 			/* a[i * 4 + j], row-major */
 			put_expr(e, b, in->arg[0], P_POSTFIX);
 			buf_putc(b, '[');
-			for (int d = 0; d < ty_ndim(t0); d++) {
-				int stride = 1;
-				for (int j = d + 1; j < ty_ndim(t0); j++)
-					stride *= ty_extent(t0, j);
-				if (d)
-					buf_puts(b, " + ");
-				put_expr(e, b, in->arg[d + 1], stride > 1 ? P_MUL : P_ADD + 1);
-				if (stride > 1) {
-					buf_puts(b, " * ");
-					buf_int(b, stride);
-				}
-			}
+			tile_flat(e, b, t0, in->arg + 1);
 			buf_putc(b, ']');
 			return P_POSTFIX;
 		}
@@ -713,17 +699,12 @@ int put_inst(Emitter *e, Buf *b, const Inst *in)
 			buf_puts(b, e->rank > 1 ? "tid0" : "tid");
 			return P_POSTFIX;
 		}
-		const char *lm = libm_name(row, t0);
-		if (lm) {
-			put_call(e, b, lm, in, 0);
-			return P_POSTFIX;
-		}
-		Type args[8];
+		Type args[8] = {TY_VOID};
 		for (int k = 0; k < in->narg && k < 8; k++)
 			args[k] = vty(e, in->arg[k]);
-		ir_builtin_cname(row, args, name, sizeof name);
+		const char *fn = builtin_fn(row, args, name, sizeof name);
 		if (ir_builtin_atomic(row)) {
-			buf_puts(b, name);
+			buf_puts(b, fn);
 			buf_putc(b, '(');
 			put_addr(e, b, in);
 			/* the value, or atomic_cas's compare and value */
@@ -734,7 +715,7 @@ int put_inst(Emitter *e, Buf *b, const Inst *in)
 			buf_putc(b, ')');
 			return P_POSTFIX;
 		}
-		put_call(e, b, name, in, 0);
+		put_call(e, b, fn, in, 0);
 		return P_POSTFIX;
 	}
 	case OP_TAPE_LOOP:

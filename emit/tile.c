@@ -771,7 +771,7 @@ static void emit_reduction(Emitter *e, const Inst *in, int depth, const char *r)
 }
 
 /* The row-major index of tile t's element at the operands idx, "i * 4 + j" */
-static void put_flat(Emitter *e, Buf *b, Type t, const int32_t *idx)
+void tile_flat(Emitter *e, Buf *b, Type t, const int32_t *idx)
 {
 	int nd = ty_ndim(t);
 	for (int d = 0; d < nd; d++) {
@@ -801,7 +801,7 @@ static void emit_insert(Emitter *e, const Inst *in, int depth, const char *r)
 		put_stmt(e, depth + 1, &b, in);
 		close_block(e, depth);
 	}
-	put_flat(e, &at, t, in->arg + 1);
+	tile_flat(e, &at, t, in->arg + 1);
 	int depth1 = depth;
 	if (e->target == EMIT_CUDA) {
 		int simple = nd == 1 && e->f->val[in->arg[1]].kind != VK_TEMP;
@@ -869,7 +869,7 @@ static void emit_elementwise(Emitter *e, const Inst *in, int depth, const char *
 		Type at[16];
 		for (int k = 0; k < n; k++)
 			at[k] = ty_is_tile(vty(e, in->arg[k])) ? ty_elem(vty(e, in->arg[k])) : vty(e, in->arg[k]);
-		buf_cat(&b, builtin_fn(in->callee, at, n, name, sizeof name), "(", NULL);
+		buf_cat(&b, builtin_fn(in->callee, at, name, sizeof name), "(", NULL);
 		for (int k = 0; k < n; k++)
 			buf_cat(&b, k ? ", " : "", x[k].p, NULL);
 		buf_putc(&b, ')');
@@ -898,7 +898,7 @@ static void emit_add_at(Emitter *e, const Inst *in, int depth)
 	Type t = vty(e, in->res[0]);
 	Buf b = {0};
 	buf_cat(&b, "ks_atomic_add_", ty_name(ty_elem(t)), "(&", e->v[in->res[0]].name, "[", NULL);
-	put_flat(e, &b, t, in->arg + 1);
+	tile_flat(e, &b, t, in->arg + 1);
 	buf_puts(&b, "], ");
 	put_expr(e, &b, in->arg[in->narg - 1], P_COND);
 	buf_puts(&b, ");");
