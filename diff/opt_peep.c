@@ -369,7 +369,8 @@ static void cse_block(Opt *O, Block *b, Defs *d, int *to)
 	}
 }
 
-/* The rewrites of a single instruction (negs, component_of_insert), each
+/* The rewrites of a single instruction (negs, component_of_insert,
+ * element_of_fill), each
  * in the order of the walk: the defining instructions they look at are
  * those Defs found, as the rewrites before have left them. */
 typedef struct Peep {
@@ -394,6 +395,31 @@ static int component_of_insert(void *ctx, Inst *in)
 		same &= is_const(O, in->arg[k]) && is_const(O, e->arg[k]) && const_eq(O, in->arg[k], e->arg[k]);
 	int x = e->arg[e->narg - 1];
 	if (!same || !unchanged(O, d, x, in->arg[0]))
+		return 0;
+	in->op = OP_MOV;
+	in->narg = 1;
+	int32_t *na = arena(O, sizeof *na);
+	na[0] = x;
+	in->arg = na;
+	return 0;
+}
+
+/* An element of a tile that holds one value everywhere: (make x)[i] and
+ * untile (make x) are x, and so is untile (tile x), each thread's x, when
+ * x still holds it (a sum's adjoint read back by a thread). */
+static int element_of_fill(void *ctx, Inst *in)
+{
+	Opt *O = ((Peep *)ctx)->O;
+	const Defs *d = ((Peep *)ctx)->d;
+	int untile = in->op == OP_BUILTIN && in->callee == BI_UNTILE;
+	if (!(untile || in->op == OP_EXTRACT) || in->nres != 1 || in->arg[0] >= d->n || !ty_is_tile(T(O, in->arg[0])))
+		return 0;
+	const Inst *e = d->def[in->arg[0]];
+	int fill = e && e->op == OP_MAKE && e->narg == 1;
+	if (!fill && !(untile && e && e->op == OP_BUILTIN && e->callee == BI_TILE))
+		return 0;
+	int x = e->arg[0];
+	if (!unchanged(O, d, x, in->arg[0]))
 		return 0;
 	in->op = OP_MOV;
 	in->narg = 1;
@@ -542,6 +568,7 @@ void peepholes(Opt *O)
 	Peep pp = {O, &d};
 	ir_walk(&O->f->body, negs, &pp);
 	ir_walk(&O->f->body, component_of_insert, &pp);
+	ir_walk(&O->f->body, element_of_fill, &pp);
 	defs_free(&d);
 	d = defs_new(O);
 	round_trips(O, &O->f->body, &d);

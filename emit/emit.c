@@ -148,12 +148,18 @@ static void emit_free(Emitter *e)
 	emit_checked = 0;
 }
 
+static int block_threads = 64;
+
+void emit_block_dim(int threads) { block_threads = threads; }
+
 /* Function fi, whose callees came before it: its code, and a kernel's
- * entry to the spool, which emit_end prints after the last function. */
+ * entry to the spool, which emit_end prints after the last function.  Its
+ * tiles of the block's extent get the block's elements first. */
 static void emit_next(Emitter *e, int fi)
 {
-	const Func *f = e->m->fn[fi];
+	Func *f = e->m->fn[fi];
 	FILE *out = e->out;
+	Type *kept = ir_func_at_block(f, e->target == EMIT_CUDA ? block_threads : 1);
 	ir_effects_note(&e->fx, e->m, fi);
 	fputc('\n', out);
 	emit_func(e, fi);
@@ -165,6 +171,7 @@ static void emit_next(Emitter *e, int fi)
 		release(e);
 		e->out = out;
 	}
+	ir_func_types_back(f, kept);
 }
 
 /* The entries, after the last function (a spool that can be read back). */
@@ -207,6 +214,20 @@ void emit_module(FILE *out, const Module *m, int target)
 
 /* ---- the tools' main ------------------------------------------------------------ */
 
+/* kemit-cu --block-dim=B */
+static int cuda_flag(const char *arg, void *ctx)
+{
+	(void)ctx;
+	if (strncmp(arg, "--block-dim=", 12))
+		return 0;
+	char *end;
+	long b = strtol(arg + 12, &end, 10);
+	if (end == arg + 12 || *end || b < 1 || b > 1024)
+		ks_fatal("--block-dim=%s: a block has 1 to 1024 threads", arg + 12);
+	emit_block_dim((int)b);
+	return 1;
+}
+
 /* kemit-cpu --checked */
 static int checked_flag(const char *arg, void *ctx)
 {
@@ -228,8 +249,8 @@ int emit_main(int argc, char **argv, const char *prog, int target)
 	char usage[96];
 	ks_prog = prog;
 	snprintf(usage, sizeof usage, "%s %s[-o OUT] [FILE.kir | -]", prog,
-		 target == EMIT_CPU ? "[--checked] [--coverage] " : "");
-	ks_args(argc, argv, usage, target == EMIT_CPU ? checked_flag : NULL, &target, &in, &out);
+		 target == EMIT_CPU ? "[--checked] [--coverage] " : "[--block-dim=B] ");
+	ks_args(argc, argv, usage, target == EMIT_CPU ? checked_flag : cuda_flag, &target, &in, &out);
 	IrFile r;
 	Module *m = ir_file_open(&r, in);
 	FILE *f = out_open_spool(out);

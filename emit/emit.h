@@ -55,6 +55,13 @@ typedef struct EmitSite {
 void emit_coverage(int on);
 const EmitSite *emit_cover_sites(int *n);
 
+/* The threads of a block that the CUDA is written for where a kernel's
+ * tiles hold an element of each thread (wp.tile(x)), as Warp builds a
+ * module's code for its launch's block_dim: 64 unless set (krun
+ * --block-dim, kemit-cu --block-dim=B).  The C is for blocks of one
+ * thread, as Warp runs tiles on the CPU. */
+void emit_block_dim(int threads);
+
 /* The shared main() of kemit-cpu and kemit-cu. */
 int emit_main(int argc, char **argv, const char *prog, int target);
 

@@ -82,10 +82,15 @@ static int is_reduction(const Inst *in)
 	       (in->callee == BI_TILE_SUM || in->callee == BI_TILE_MIN || in->callee == BI_TILE_MAX);
 }
 
+/* wp.untile: a thread's own element, which it wrote itself (element k
+ * is thread k's) unless threads added into it. */
+static int is_untile(const Inst *in) { return in->op == OP_BUILTIN && in->callee == BI_UNTILE; }
+
 /* A thread's own access of a tile's elements, any of them. */
 static int own_access(const Emitter *e, const Inst *in)
 {
-	return (in->op == OP_EXTRACT && ty_is_tile(vty(e, in->arg[0]))) || in->op == OP_TILE_ADD_AT;
+	return (in->op == OP_EXTRACT && ty_is_tile(vty(e, in->arg[0]))) || in->op == OP_TILE_ADD_AT ||
+	       is_untile(in);
 }
 
 /* A thread's share of a tile's sum: the elements it computes, no hazard. */
@@ -99,6 +104,8 @@ static int collective(const Emitter *e, const Inst *in)
 static int note_points(void *ctx, const Inst *in)
 {
 	Hazards *h = ctx;
+	if (is_untile(in))
+		return 0;
 	if (own_access(h->e, in))
 		h->point[in->arg[0]] = 1;
 	else if (!collective(h->e, in) && in->narg && ty_is_array(vty(h->e, in->arg[0])) &&
@@ -124,6 +131,8 @@ static int own_waits(const Emitter *e, const Inst *in, const uint8_t *st)
 {
 	if (!own_access(e, in))
 		return 0;
+	if (is_untile(in))
+		return (st[in->arg[0]] & TA) != 0;
 	return (st[in->arg[0]] & (in->op == OP_TILE_ADD_AT ? TW | TR : TW | TA)) != 0;
 }
 
@@ -149,6 +158,8 @@ static void join(uint8_t *st, const uint8_t *other, int n)
 static void own_hazards(Hazards *h, const Inst *in, uint8_t *st)
 {
 	Emitter *e = h->e;
+	if (is_untile(in))
+		return;
 	if (own_access(e, in)) {
 		st[in->arg[0]] |= in->op == OP_TILE_ADD_AT ? TA : TR;
 		return;
@@ -906,6 +917,13 @@ static void emit_add_at(Emitter *e, const Inst *in, int depth)
 	buf_free(&b);
 }
 
+/* Does in, which sets r, declare it: a temp, or a variable declared where
+ * it is first set? */
+static int declares(Emitter *e, const Inst *in, int r)
+{
+	return is_named_temp(e, r) || (e->f->val[r].kind == VK_VAR && decl_inline(e, r) && in == first_occ(e, r));
+}
+
 /* x = this thread's share of the sum of tile a's elements: on the CPU
  * all of them, in CUDA those it computes (the block's shares add up to
  * the sum). */
@@ -915,7 +933,7 @@ static void emit_share(Emitter *e, const Inst *in, int depth)
 	Type ta = vty(e, in->arg[0]), el = ty_elem(ta);
 	const char *k = tname(e, TN_K), *x = e->v[r].name, *a = e->v[in->arg[0]].name;
 	Buf b = {0};
-	if (is_named_temp(e, r) || decl_inline(e, r))
+	if (declares(e, in, r))
 		buf_cat(&b, ctype(el), " ", NULL);
 	buf_cat(&b, x, " = ", zero_of(e, el), ";", NULL);
 	put_stmt(e, depth, &b, in);
@@ -934,10 +952,41 @@ static void emit_share(Emitter *e, const Inst *in, int depth)
 	buf_free(&b);
 }
 
+/* The element of this thread: element k is thread k's, and a CPU thread
+ * is a block of one. */
+static const char *lane(const Emitter *e) { return e->target == EMIT_CUDA ? "threadIdx.x" : "0"; }
+
+/* x = untile(a): this thread's element of a */
+static void emit_untile(Emitter *e, const Inst *in, int depth)
+{
+	int r = in->res[0];
+	Buf b = {0};
+	if (declares(e, in, r))
+		buf_cat(&b, ctype(vty(e, r)), " ", NULL);
+	buf_cat(&b, e->v[r].name, " = ", e->v[in->arg[0]].name, "[", lane(e), "];", NULL);
+	put_stmt(e, depth, &b, in);
+	buf_free(&b);
+}
+
+/* r = tile(x): each thread's x at its element */
+static void emit_of_threads(Emitter *e, const Inst *in, int depth, const char *r)
+{
+	Buf b = {0};
+	buf_cat(&b, r, "[", lane(e), "] = ", NULL);
+	put_expr(e, &b, in->arg[0], P_COND);
+	buf_putc(&b, ';');
+	put_stmt(e, depth, &b, in);
+	buf_free(&b);
+}
+
 void emit_tile(Emitter *e, const Inst *in, int depth)
 {
 	if (is_share(in)) {
 		emit_share(e, in, depth);
+		return;
+	}
+	if (is_untile(in)) {
+		emit_untile(e, in, depth);
 		return;
 	}
 	if (in->op == OP_TILE_STORE || in->op == OP_TILE_ATOMIC_ADD) {
@@ -946,7 +995,7 @@ void emit_tile(Emitter *e, const Inst *in, int depth)
 	}
 	int r = in->res[0];
 	const Value *rv = &e->f->val[r];
-	if (is_named_temp(e, r) || (rv->kind == VK_VAR && decl_inline(e, r) && in == first_occ(e, r))) {
+	if (declares(e, in, r)) {
 		Buf b = {0};
 		tile_decl(e, &b, r);
 		indent(e, depth);
@@ -989,6 +1038,8 @@ void emit_tile(Emitter *e, const Inst *in, int depth)
 		emit_sum_to(e, in, depth, name);
 	else if (in->op == OP_INSERT)
 		emit_insert(e, in, depth, name);
+	else if (in->op == OP_BUILTIN && in->callee == BI_TILE)
+		emit_of_threads(e, in, depth, name);
 	else
 		emit_elementwise(e, in, depth, name);
 	if (apart) {

@@ -103,7 +103,10 @@ const char *uty(Type t)
 	if (ty_is_tile(t)) {
 		int w = snprintf(b, sizeof buf[0], "tile(%s, shape=(", ty_name(ty_elem(t)));
 		for (int i = 0; i < ty_ndim(t) && w < (int)sizeof buf[0]; i++)
-			w += snprintf(b + w, sizeof buf[0] - (size_t)w, "%s%d", i ? ", " : "", ty_extent(t, i));
+			w += ty_extent(t, i) == KS_TILE_BLOCK
+				     ? snprintf(b + w, sizeof buf[0] - (size_t)w, "%sblock_dim", i ? ", " : "")
+				     : snprintf(b + w, sizeof buf[0] - (size_t)w, "%s%d", i ? ", " : "",
+						ty_extent(t, i));
 		if (w < (int)sizeof buf[0])
 			snprintf(b + w, sizeof buf[0] - (size_t)w, "%s))", ty_ndim(t) == 1 ? "," : "");
 		return b;

@@ -383,7 +383,8 @@ int tile_index(Sema *s, Node *n, Type tile, int k)
 {
 	int v = index_val(s, n, 0, TY_VOID);
 	const Value *c = &s->f->val[v];
-	if (c->kind == VK_CONST && (c->k.i < 0 || c->k.i >= ty_extent(tile, k)))
+	int len = ty_extent(tile, k);
+	if (c->kind == VK_CONST && (c->k.i < 0 || (len != KS_TILE_BLOCK && c->k.i >= len)))
 		ERR(n, "index %lld is out of range for %s", (long long)c->k.i, uty(tile));
 	return v;
 }
@@ -415,6 +416,9 @@ static int reshape(Sema *s, Node *e, const char *name, const char *what, Target 
 		BIND(P("a", "shape"), 2);
 		v = tile_arg(s, node[0], "tile_reshape");
 		at = ty_of(s, v);
+		if (ty_has_block(at))
+			ERR(node[0], "a %s has the block's extent, known at the launch: it cannot be reshaped",
+			    uty(at));
 		rt = tile_type(s, node[1], ty_elem(at));
 		if (ty_count(rt) != ty_count(at))
 			ERR(node[1], "a %s cannot take that shape: %d elements, not %d", uty(at), ty_count(at),
@@ -423,6 +427,9 @@ static int reshape(Sema *s, Node *e, const char *name, const char *what, Target 
 		BIND(P("a", "axis"), 1);
 		v = tile_arg(s, node[0], "tile_squeeze");
 		at = ty_of(s, v);
+		if (ty_has_block(at))
+			ERR(node[0], "a %s has the block's extent, known at the launch: it cannot be reshaped",
+			    uty(at));
 		int axis = -1;
 		if (node[1]) {
 			Const c;
@@ -471,6 +478,45 @@ static int reduce_axis(Sema *s, Node *e, const char *name, const char *what, Tar
 	for (int k = axis; k + 1 < nd; k++)
 		shape[k] = shape[k + 1];
 	return emit_val(s, e, OP_TILE_RESHAPE, ty_tile(ty_elem(at), nd - 1, shape), &kept, 1, t);
+}
+
+/* wp.tile(x, preserve_type=False): a tile of each thread's x, of the
+ * block's extent.  A vector or matrix x is the tile's element where
+ * preserve_type is True; Warp spreads its components over rows otherwise,
+ * which is not in yet. */
+static int of_threads(Sema *s, Node *e, const char *what, Target *t, int want)
+{
+	Node *node[2];
+	BIND(P("x", "preserve_type"), 1);
+	if (!want)
+		ERR(e, "the value of wp.tile() is not used");
+	Const c = {.ty = TY_BOOL};
+	if (node[1] && (!const_eval(s, node[1], &c) || c.ty != TY_BOOL))
+		ERR(node[1], "preserve_type must be True or False");
+	int32_t v = expr(s, node[0], NULL);
+	Type x = ty_of(s, v);
+	if (!ty_is_scalar(x) && !ty_is_vec(x) && !ty_is_mat(x) && x != TY_BOOL)
+		ERR(node[0], "wp.tile() makes a tile of numbers, vectors or matrices, not of %s", uty(x));
+	if ((ty_is_vec(x) || ty_is_mat(x)) && !(node[1] && c.i))
+		ERR(e,
+		    "wp.tile() of a %s spreads its components over the tile's rows, which is not supported yet; "
+		    "wp.tile(x, preserve_type=True), a tile of %s, is",
+		    uty(x), uty(x));
+	return builtin_val(s, e, "tile", &v, 1, t, 1);
+}
+
+/* wp.untile(a): the element of a tile of wp.tile's shape that is this
+ * thread's */
+static int untile(Sema *s, Node *e, const char *what, Target *t)
+{
+	Node *node[1];
+	BIND(P("a"), 1);
+	int32_t v = tile_arg(s, node[0], "untile");
+	Type tt = ty_of(s, v);
+	if (ty_ndim(tt) != 1 || ty_extent(tt, 0) != KS_TILE_BLOCK)
+		ERR(node[0], "wp.untile() takes a tile of one element per thread of the block (wp.tile(x)), not %s",
+		    uty(tt));
+	return builtin_val(s, e, "untile", &v, 1, t, 1);
 }
 
 /* wp.tile_astype(a, dtype): each element converted */
@@ -574,6 +620,13 @@ int tile_call(Sema *s, Node *e, const char *name, Target *t, int want)
 		return reduce_axis(s, e, name, what, t);
 	if (!strcmp(name, "tile_broadcast"))
 		return broadcast(s, e, what, t);
+	if (!strcmp(name, "tile"))
+		return of_threads(s, e, what, t, want);
+	if (!strcmp(name, "untile")) {
+		if (!want)
+			ERR(e, "the value of wp.untile() is not used");
+		return untile(s, e, what, t);
+	}
 	if (!strcmp(name, "tile_reshape") || !strcmp(name, "tile_squeeze"))
 		return reshape(s, e, name, what, t);
 	if (ir_builtin_public(name))

@@ -305,6 +305,13 @@ B6(TILE_MAX, "tile_max", "tile(1, S)", "a: tile(Scalar)", BF_TILE, "")
  * the shares of a block's threads add up to the sum (kdiff's adjoint of
  * a number that every element of a tile operation read) */
 B6(TILE_SHARE, "tile_share", "T", "a: tile(Arith)", BF_TILE | BF_INTERNAL, "")
+/* a tile of each thread's value, element k thread k's (wp.tile(x,
+ * preserve_type=True); kparse spreads a vector's or matrix's components
+ * over rows), and back: the element of each thread */
+B6(TILE, "tile", "tile(block, T)", "x: Any", BF_TILE, "untile(g)")
+B6(UNTILE, "untile", "T", "a: tile(block, Any)", BF_TILE, "tile(g)")
+/* the threads of a block: 1 on the CPU */
+B6(BLOCK_DIM, "block_dim", "int", "", 0, "")
 
 #ifdef KS_B6_LOCAL
 #undef B6

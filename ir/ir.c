@@ -108,13 +108,16 @@ static void expect(const char **p, char c)
 		(*p)++;
 }
 
-/* A length: digits, or N, M, K bound on first use. */
+/* A length: digits, "block" (KS_TILE_BLOCK), or N, M, K bound on first
+ * use. */
 static int match_len(const char **p, int n, Bind *b)
 {
 	char w[16];
 	word(p, w, sizeof w);
 	if (w[0] >= '0' && w[0] <= '9')
 		return atoi(w) == n;
+	if (!strcmp(w, "block"))
+		return n == KS_TILE_BLOCK;
 	int *v = &b->len[w[0] == 'N' ? 0 : w[0] == 'M' ? 1 : 2];
 	if (*v && *v != n)
 		return 0;
@@ -128,6 +131,8 @@ static int build_len(const char **p, const Bind *b)
 	word(p, w, sizeof w);
 	if (w[0] >= '0' && w[0] <= '9')
 		return atoi(w);
+	if (!strcmp(w, "block"))
+		return KS_TILE_BLOCK;
 	return b->len[w[0] == 'N' ? 0 : w[0] == 'M' ? 1 : 2];
 }
 
@@ -557,7 +562,7 @@ static void put_pattern(Buf *b, const char **p, const char **cls)
 		if (n)
 			buf_puts(b, ", shape=(");
 		for (int k = 0; k < n; k++)
-			buf_cat(b, k ? ", " : "", len[k], NULL);
+			buf_cat(b, k ? ", " : "", strcmp(len[k], "block") ? len[k] : "block_dim", NULL);
 		buf_puts(b, n == 1 ? ",))" : n ? "))" : ")");
 		return;
 	}
@@ -1346,6 +1351,28 @@ int ir_func_tiled(const Func *f)
 		if (ty_is_tile(f->val[i].ty))
 			return 1;
 	return 0;
+}
+
+Type *ir_func_at_block(Func *f, int block)
+{
+	int i = 0;
+	while (i < f->nval && !ty_has_block(f->val[i].ty))
+		i++;
+	if (i == f->nval)
+		return NULL;
+	Type *kept = xmalloc((size_t)f->nval * sizeof *kept);
+	for (i = 0; i < f->nval; i++) {
+		kept[i] = f->val[i].ty;
+		f->val[i].ty = ty_at_block(f->val[i].ty, block);
+	}
+	return kept;
+}
+
+void ir_func_types_back(Func *f, Type *kept)
+{
+	for (int i = 0; kept && i < f->nval; i++)
+		f->val[i].ty = kept[i];
+	free(kept);
 }
 
 int ir_opens_tape(const Func *f)

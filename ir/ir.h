@@ -136,9 +136,18 @@ Type ty_array(Type elem, int ndim);
 /* The tile of elem (a number, bool, vector or matrix) with these extents (ndim of them, 1 to 4,
  * each at least 1, at most KS_MAX_TILE elements in all), made on first
  * use; TY_VOID when elem or the shape cannot be a tile's.  Its IR name is
- * "tile(float,16,16)". */
+ * "tile(float,16,16)".  An extent may be KS_TILE_BLOCK, the threads of the
+ * block, which the launch decides (wp.tile(x): an element of each
+ * thread's): "tile(float,block)", counted as one element until the
+ * emitters give it the block's size (ty_at_block). */
 #define KS_MAX_TILE 65536
+#define KS_TILE_BLOCK (-1)
 Type ty_tile(Type elem, int ndim, const int *shape);
+/* Does tile t have an extent of KS_TILE_BLOCK? */
+int ty_has_block(Type t);
+/* t with every KS_TILE_BLOCK extent made block (threads); any other type
+ * as it is. */
+Type ty_at_block(Type t, int block);
 /* "float", "vec3", "mat33d", "float[]", "vec3[,]", "bool" */
 static inline const char *ty_name(Type t) { return ks_types[t].name; }
 /* The struct type NAME with these fields (copied), made on first use: a
@@ -567,6 +576,12 @@ int ir_kernel_rank(const Func *f);
 /* Does f work on tiles (a value of a tile type)?  Its launch is then
  * tiled: the threads of a block compute its tiles together. */
 int ir_func_tiled(const Func *f);
+/* Give f's tiles of the block's extent (wp.tile(x)) block elements there
+ * (ty_at_block), as the emitters do for the block they write code for:
+ * f's value types as they were (malloc'd), for ir_func_types_back, or
+ * NULL where f has no such tile. */
+Type *ir_func_at_block(Func *f, int block);
+void ir_func_types_back(Func *f, Type *kept);
 /* Does f open the tape (tape_open at its top: a backward kernel whose
  * loops keep values for their reverse)? */
 int ir_opens_tape(const Func *f);

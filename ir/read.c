@@ -269,7 +269,7 @@ static Loc parse_loc(Reader *r)
 	return l;
 }
 
-/* 'tile' '(' NAME {',' INT} ')', after its 'tile' */
+/* 'tile' '(' NAME {',' (INT | 'block')} ')', after its 'tile' */
 static Type parse_tile(Reader *r, const Tok *at)
 {
 	next(r);
@@ -281,11 +281,12 @@ static Type parse_tile(Reader *r, const Tok *at)
 	int shape[KS_MAX_NDIM], ndim = 0;
 	while (is_punct(r, ',')) {
 		next(r);
-		if (r->tok.kind != T_INT)
+		int block = r->tok.kind == T_IDENT && r->tok.n == 5 && !memcmp(r->tok.p, "block", 5);
+		if (r->tok.kind != T_INT && !block)
 			rerror(r, &r->tok, "expected a tile's extent");
 		if (ndim == KS_MAX_NDIM)
 			rerror(r, &r->tok, "tiles have at most %d dimensions", KS_MAX_NDIM);
-		shape[ndim++] = (int)parse_long(r, &r->tok, 1, KS_MAX_TILE);
+		shape[ndim++] = block ? KS_TILE_BLOCK : (int)parse_long(r, &r->tok, 1, KS_MAX_TILE);
 		next(r);
 	}
 	expect_punct(r, ')');

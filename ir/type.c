@@ -161,6 +161,8 @@ Type ty_tile(Type elem, int ndim, const int *shape)
 		return TY_VOID;
 	long count = 1;
 	for (int k = 0; k < ndim; k++) {
+		if (shape[k] == KS_TILE_BLOCK)
+			continue;
 		if (shape[k] < 1 || shape[k] > KS_MAX_TILE)
 			return TY_VOID;
 		count *= shape[k];
@@ -178,7 +180,10 @@ Type ty_tile(Type elem, int ndim, const int *shape)
 	int *sh = xmalloc((size_t)ndim * sizeof *sh);
 	for (int k = 0; k < ndim; k++) {
 		buf_putc(&name, ',');
-		buf_int(&name, shape[k]);
+		if (shape[k] == KS_TILE_BLOCK)
+			buf_puts(&name, "block");
+		else
+			buf_int(&name, shape[k]);
 		sh[k] = shape[k];
 	}
 	buf_putc(&name, ')');
@@ -189,6 +194,24 @@ Type ty_tile(Type elem, int ndim, const int *shape)
 		tiles = xrealloc(tiles, (size_t)(ntiles + 16) * sizeof *tiles);
 	tiles[ntiles++] = t;
 	return t;
+}
+
+int ty_has_block(Type t)
+{
+	for (int k = 0; ty_is_tile(t) && k < ty_ndim(t); k++)
+		if (ty_extent(t, k) == KS_TILE_BLOCK)
+			return 1;
+	return 0;
+}
+
+Type ty_at_block(Type t, int block)
+{
+	if (!ty_has_block(t))
+		return t;
+	int shape[KS_MAX_NDIM];
+	for (int k = 0; k < ty_ndim(t); k++)
+		shape[k] = ty_extent(t, k) == KS_TILE_BLOCK ? block : ty_extent(t, k);
+	return ty_tile(ty_elem(t), ty_ndim(t), shape);
 }
 
 int ty_same_shape(Type a, Type b)
@@ -212,6 +235,11 @@ static Type tile_parse(const char *s, size_t n)
 			return TY_VOID;
 		long v = 0;
 		size_t d = ++k;
+		if (n - 1 - k >= 5 && !memcmp(s + k, "block", 5) && (s[k + 5] == ',' || k + 5 == n - 1)) {
+			shape[ndim++] = KS_TILE_BLOCK;
+			k += 5;
+			continue;
+		}
 		while (k < n - 1 && s[k] >= '0' && s[k] <= '9' && v <= KS_MAX_TILE)
 			v = 10 * v + (s[k++] - '0');
 		if (k == d || (s[d] == '0' && k > d + 1) || v > KS_MAX_TILE)

@@ -28,7 +28,7 @@ static void usage(int status)
 {
 	fputs("usage: krun [--device cpu|sim|cuda] [--dim N|AxB...] [--shape NAME=AxB...]...\n"
 	      "            [--seed S] [--set NAME=VALUE]... [--kernel NAME] [--grid BLOCKSxTHREADS]\n"
-	      "            [--block-dim B]\n"
+	      "            [--block-dim B [--untiled]]\n"
 	      "            [--timeout SECONDS] [--memory MIB] [--cc | --tcc]\n"
 	      "            [--grad | --gradcheck [--tape WORDS]] [--compile-only [--arch sm_XX]]\n"
 	      "            [--bench REPS] [--coverage] [--vary SEED2] [--verbose]\n"
@@ -48,6 +48,7 @@ static void usage(int status)
 typedef struct Opts {
 	int device, device_set, use_cc, use_tcc, compile_only, blocks, threads;
 	int block_dim;              /* --block-dim: a block's threads for a kernel on tiles */
+	int untiled;                /* --untiled: a kernel on tiles launched as wp.launch launches it */
 	int ndim, dim[KS_MAX_NDIM]; /* --dim AxB...; ndim 0: a plain --dim N (dim[0]) */
 	int dim_set;                /* --dim was given */
 	int grad, gradcheck, which_nvrtc, bench, coverage, vary_set;
@@ -132,6 +133,10 @@ static void parse_opts(Opts *o, int argc, char **argv)
 		}
 		if (!strcmp(a, "--nvrtc")) {
 			o->which_nvrtc = 1;
+			continue;
+		}
+		if (!strcmp(a, "--untiled")) {
+			o->untiled = 1;
 			continue;
 		}
 		if (!strcmp(a, "--grad") || !strcmp(a, "--gradcheck")) {
@@ -368,13 +373,17 @@ static void dims_text(char *out, size_t n, const int *dim, int rank)
  * dim=N), else TILE_GRID along each of the indices its wp.tid() gives
  * (at most 3, the block's threads being the launch's last dimension):
  * a block computes a tile, 16 elements of each array along each axis
- * (RUN_TILE_SCALE), and a few blocks are enough. */
+ * (RUN_TILE_SCALE), and a few blocks are enough.  With --untiled it is
+ * launched as wp.launch(kernel, dim, block_dim=B) launches it: --dim
+ * counts threads, as for any kernel, and each B of them in a row are a
+ * block. */
 #define TILE_GRID 4
 static void kernel_law(const Opts *o, const Func *f, RunLaw *law)
 {
 	memset(law, 0, sizeof *law);
 	law->rank = ir_kernel_rank(f);
-	if (ir_func_tiled(f)) {
+	law->untiled = o->untiled && ir_func_tiled(f);
+	if (ir_func_tiled(f) && !o->untiled) {
 		law->tiled = law->rank;
 		law->rank = o->dim_set ? (o->ndim ? o->ndim : 1) : law->tiled < 3 ? law->tiled : 3;
 		for (int k = 0; k < law->rank; k++)
@@ -406,7 +415,9 @@ static void check_law(const Opts *o, const Func *f)
 {
 	char t[64];
 	RunLaw law;
-	int rank = ir_kernel_rank(f), tiled = ir_func_tiled(f);
+	int rank = ir_kernel_rank(f), tiled = ir_func_tiled(f) && !o->untiled;
+	if (o->untiled && !ir_func_tiled(f))
+		ks_fatal("--untiled: kernel %s is not on tiles (it launches as wp.launch launches it)", f->name);
 	if (tiled && o->ndim > KS_MAX_NDIM - 1) {
 		dims_text(t, sizeof t, o->dim, o->ndim);
 		ks_fatal("--dim %s: kernel %s is on tiles: its grid has at most %d dimensions (the block's "
@@ -426,7 +437,7 @@ static void check_law(const Opts *o, const Func *f)
 			 "and the block's threads (give a grid of %d dimensions or more)",
 			 f->name, rank, t, rank - 1);
 	}
-	long threads = block_of(o, f);
+	long threads = tiled ? block_of(o, f) : 1;
 	for (int k = 0; k < law.rank; k++)
 		threads = threads > MAX_ELEMS ? threads : threads * law.dim[k];
 	if (threads > MAX_ELEMS) {
@@ -1077,6 +1088,10 @@ static void launch_shape(const Func *f, const Opts *o, long n, int *blocks, int 
 			ks_fatal(
 				"--block-dim %d: kernel %s takes at most %d threads to a block (its launch_bounds)",
 				t, f->name, ko->max_threads);
+		if (o->untiled && n % t)
+			ks_fatal(
+				"--untiled: the launch's %ld threads of kernel %s are not whole blocks of --block-dim %d",
+				n, f->name, t);
 		long b = o->blocks ? o->blocks : n / t;
 		if (ko->cluster_dim)
 			b = (b + ko->cluster_dim - 1) / ko->cluster_dim * ko->cluster_dim;
@@ -1160,7 +1175,7 @@ static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host,
 		run_json_dim(&dims, &out);
 		printf("{\"kernel\": \"%s\", \"device\": \"%s\", \"dim\": %s, ", f->name,
 		       run_device_name[o->device], dims.p);
-		if (out.tiled)
+		if (out.tiled || out.untiled)
 			printf("\"block_dim\": %d, ", out.block);
 		buf_free(&dims);
 		if (o->device == DEV_CPU)
@@ -1754,6 +1769,7 @@ int main(int argc, char **argv)
 		  .arch = "sm_90",
 		  .tape_words = -1};
 	parse_opts(&o, argc, argv);
+	emit_block_dim(o.block_dim);
 	if (o.batch)
 		return batch(&o, o.batch);
 	if (o.which_nvrtc)

@@ -4,7 +4,8 @@
  * function; the fixed-width ints (defined here under NVRTC, which has no
  * libc headers); the macros of a CUDA entry's options; double mode
  * (KS_REAL); infinity and NaN on each device;
- * and float16, ks_half, with its two conversions from and to float32.
+ * float16, ks_half, with its two conversions from and to float32; and
+ * the threads of a block.
  */
 #ifndef KS_BASE_H
 #define KS_BASE_H
@@ -192,6 +193,14 @@ KS_FUNC ks_half ks_half_of(KS_REAL f)
 	h.bits = (uint16_t)(sign | (e ? ((uint32_t)e << 10) + (r - 0x400) : r));
 	return h;
 }
+#endif
+
+/* wp.block_dim(): the threads of the block; on the CPU each thread is a
+ * block of its own, as Warp runs tiles there */
+#if KS_CUDA
+KS_FUNC int ks_block_dim(void) { return (int)blockDim.x; }
+#else
+KS_FUNC int ks_block_dim(void) { return 1; }
 #endif
 
 #endif

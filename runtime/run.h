@@ -43,7 +43,8 @@ typedef struct RunShape {
  * and the --set and --shape options. */
 typedef struct RunLaw {
 	int rank, dim[KS_MAX_NDIM];
-	int tiled; /* a kernel on tiles: arrays of RUN_TILE_SCALE x the grid */
+	int tiled;   /* a kernel on tiles: arrays of RUN_TILE_SCALE x the grid */
+	int untiled; /* a kernel on tiles launched over threads (krun --untiled) */
 	uint64_t seed;
 	RunSet *set;
 	int nset;
@@ -77,6 +78,8 @@ typedef struct RunArgs {
 	int n, dbl;
 	int rank, dim[KS_MAX_NDIM]; /* the launch; a kernel on tiles: its grid */
 	int tiled;                  /* on tiles: the indices its wp.tid() gives; else 0 */
+	int untiled;                /* on tiles, launched over threads (dim): a block is
+	                             * block threads in a row; tiled is 0 */
 	int block;                  /* on tiles: the threads of a block (block_dim) */
 	void **slot;
 	void **buf;                /* arrays: host buffers; else NULL */
@@ -123,7 +126,8 @@ long run_threads(const RunArgs *a);
 /* The dimensions a's kernel entry takes (doc/emit.md) into dim: the
  * launch's; on tiles, with block threads to a block (1 on the cpu), the
  * first `tiled` of the full launch [grid..., block], then the product of
- * the rest.  Returns how many. */
+ * the rest; launched over threads (untiled), the launch's and 1.  Returns
+ * how many. */
 int run_entry_dims(const RunArgs *a, int block, int dim[KS_MAX_NDIM + 1]);
 /* The stream that parameter index of kernel draws from (doc/runtime.md). */
 uint64_t run_stream(uint64_t seed, const char *kernel, int index);

@@ -305,6 +305,12 @@ long run_threads(const RunArgs *a)
 
 int run_entry_dims(const RunArgs *a, int block, int dim[KS_MAX_NDIM + 1])
 {
+	if (a->untiled) {
+		/* the entry's last dimension, the threads to an index, is 1 */
+		memcpy(dim, a->dim, sizeof a->dim);
+		dim[a->rank] = 1;
+		return a->rank + 1;
+	}
 	if (!a->tiled) {
 		memcpy(dim, a->dim, sizeof a->dim);
 		return a->rank;
@@ -387,6 +393,7 @@ void run_args_init(RunArgs *a, const Func *f, RunLaw *law)
 	a->rank = law->rank;
 	memcpy(a->dim, law->dim, sizeof a->dim);
 	a->tiled = law->tiled;
+	a->untiled = law->untiled;
 	a->block = 1;
 	for (int i = 0; i < n; i++) {
 		const Value *p = &f->val[f->param[i]];
@@ -423,6 +430,7 @@ void run_args_copy(RunArgs *d, const RunArgs *s)
 	d->rank = s->rank;
 	memcpy(d->dim, s->dim, sizeof d->dim);
 	d->tiled = s->tiled;
+	d->untiled = s->untiled;
 	d->block = s->block;
 	memcpy(d->bytes, s->bytes, sizeof *d->bytes * (size_t)s->n);
 	memcpy(d->count, s->count, sizeof *d->count * (size_t)s->n);
@@ -695,8 +703,10 @@ size_t run_json(Buf *b, const RunArgs *in, const RunArgs *out, const RunGrad *g,
 	json_str(b, device);
 	buf_puts(b, ", \"dim\": ");
 	run_json_dim(b, in);
-	if (in->tiled)
+	if (in->tiled || in->untiled)
 		buf_printf(b, ", \"block_dim\": %d", in->block);
+	if (in->untiled)
+		buf_puts(b, ", \"untiled\": true");
 	buf_printf(b, ", \"seed\": %llu, \"inputs\": {", (unsigned long long)seed);
 	JsonNest j = {b, NULL};
 	for (int i = 0; i < in->n; i++) {

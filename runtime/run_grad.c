@@ -110,6 +110,7 @@ void run_grad_init(RunGrad *g, const Module *m, const Func *f, const Func *b, co
 	a->rank = in->rank;
 	memcpy(a->dim, in->dim, sizeof a->dim);
 	a->tiled = in->tiled;
+	a->untiled = in->untiled;
 	a->block = in->block;
 	for (int i = 0; i < nf; i++) {
 		/* the arrays as they were before the forward run, but the

@@ -75,6 +75,15 @@ skip() {
 	fi
 }
 
+# sample_opts FILE.py: the krun options of the module's row in the
+# options.tsv beside it (NAME<TAB>OPTIONS<TAB>WHY, as t/warp/wdiff.py
+# --options reads it: a launch the module's kernels need), or nothing
+sample_opts() {
+	local tsv=${1%/*}/options.tsv name=${1##*/}
+	[ -f "$tsv" ] && awk -F'\t' -v n="${name%.py}" '$1 == n { print $2 }' "$tsv"
+	return 0
+}
+
 done_testing() {
 	echo "1..$t_n"
 	[ "$t_failed" = 0 ]

@@ -80,10 +80,12 @@ krun --grad "$TMP/sig.kir" >"$TMP/sig.out" 2>"$TMP/err"
 is "a backward with the wrong parameters: exit 1" "$?" 1
 ok "... with a message" grep -q "adjoint array per float-valued parameter" "$TMP/err"
 
-# every sample, with the backward kernels from kdiff
+# every sample, with the backward kernels from kdiff, launched as the
+# options.tsv beside it says
 for py in samples/*/*.py; do
 	for dev in cpu sim; do
-		krun --gradcheck --device $dev "$py" >"$TMP/s.$dev.json" 2>"$TMP/err"
+		# shellcheck disable=SC2086
+		krun --gradcheck --device $dev $(sample_opts "$py") "$py" >"$TMP/s.$dev.json" 2>"$TMP/err"
 		st=$?
 		t_result $st "$py: --gradcheck on $dev"
 		[ $st = 0 ] || diag "$(head -c 2000 "$TMP/err")"

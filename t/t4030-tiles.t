@@ -205,4 +205,28 @@ is "cube: --grad on sim" "$?" 0 || diag "$(cat "$TMP/err")"
 # shellcheck disable=SC2086
 krun --grad $cube t/emit/tiles_cube.py >"$TMP/cube.cpu.json"
 ok "cube: cpu and sim agree" $CHECK agree "$TMP/cube.cpu.json" "$TMP/cube.sim.json" --rel 1e-6
+
+# ---- a tile of each thread's value, launched over threads (--untiled) ----------
+
+th="--dim 256 --block-dim 64 --untiled --kernel damp samples/tile/threads.py"
+# shellcheck disable=SC2086
+krun --grad $th >"$TMP/th.cpu.json" 2>"$TMP/err"
+is "wp.tile(x) --untiled on cpu: a block of one, untiled in the record" \
+	"$?:$(field "$TMP/th.cpu.json" block_dim):$(field "$TMP/th.cpu.json" untiled)" "0:1:true"
+# shellcheck disable=SC2086
+krun --grad --device sim $th >"$TMP/th.sim.json" 2>"$TMP/err"
+is "... on sim: blocks of 64 threads in a row" "$?:$(field "$TMP/th.sim.json" block_dim)" "0:64" ||
+	diag "$(cat "$TMP/err")"
+ok "... cpu and sim agree, forward and gradients" $CHECK agree "$TMP/th.cpu.json" "$TMP/th.sim.json" --rel 1e-5
+# shellcheck disable=SC2086
+krun --gradcheck --device sim $th >"$TMP/th.fd.json" 2>"$TMP/err"
+is "... --gradcheck on sim" "$?:$(field "$TMP/th.fd.json" gradcheck | grep -o '"ok": [a-z]*')" '0:"ok": true'
+status 1 "--untiled over threads that are not whole blocks: the kernel named" \
+	"--untiled: the launch's 100 threads of kernel damp are not whole blocks of --block-dim 64" \
+	--device sim --dim 100 --untiled --kernel damp samples/tile/threads.py
+status 1 "--untiled of a kernel not on tiles" "--untiled: kernel" --untiled samples/arithmetic/quantize.py
+kparse samples/tile/threads.py | kemit-cu --block-dim=32 >"$TMP/th32.cu"
+ok "kemit-cu --block-dim=32: the tile of each thread's value has 32 elements" grep -q "__shared__ float t\[32\];" "$TMP/th32.cu"
+kparse samples/tile/threads.py | kemit-cu >"$TMP/th64.cu"
+ok "... 64 by default, set by each thread at its own element" grep -q "t\[threadIdx.x\] = xi;" "$TMP/th64.cu"
 done_testing

@@ -17,7 +17,8 @@
         float32 vectors and matrices, 1-D arrays); every array has the
         shape the launch gives it unless a --shape says otherwise (a
         record with block_dim is a kernel on tiles: its dim is the grid,
-        and an array 16 times the grid's extents); a NAME is a scalar
+        and an array 16 times the grid's extents, unless it says untiled);
+        a NAME is a scalar
         given by --set (its value is not checked)
     check.py grads FILE.jsonl
         --grad records: seed_adj has every float array, grads every float
@@ -59,7 +60,7 @@
 
 Any failure prints '# ' lines saying where and exits 1.  Each record must
 be valid JSON with its keys in the documented order (a kernel on tiles has
-block_dim after dim).
+block_dim after dim, and untiled after it when launched over threads).
 """
 import json
 import math
@@ -111,6 +112,10 @@ def load(path):
                 if keys.index("block_dim") != keys.index("dim") + 1 or type(r["block_dim"]) is not int:
                     fail(f"{path}:{n}: block_dim must be an int right after dim")
                 keys.remove("block_dim")
+                if "untiled" in keys:  # launched over threads: right after block_dim
+                    if list(r).index("untiled") != list(r).index("block_dim") + 1 or r["untiled"] is not True:
+                        fail(f"{path}:{n}: untiled must be true right after block_dim")
+                    keys.remove("untiled")
             if keys not in (KEYS, GRAD_KEYS, CHECK_KEYS):
                 fail(f"{path}:{n}: keys {list(r)}, want {KEYS} (+ seed_adj, grads [, gradcheck])")
             recs.append(r)
@@ -373,8 +378,8 @@ def law(path, sets=(), ir=None, shapes=None):
                 continue
             elem, rank = t[:t.index("[")], t.count(",") + 1
             # a kernel on tiles (block_dim in its record): 16 elements per
-            # block along each axis
-            scale = TILE_SCALE if "block_dim" in r else 1
+            # block along each axis, unless launched over threads
+            scale = TILE_SCALE if "block_dim" in r and not r.get("untiled") else 1
             ext = shapes.get(name) or [scale * dims[min(a, len(dims) - 1)] for a in range(rank)]
             els = elements(v, ext)
             if els is None:

@@ -16,7 +16,8 @@ what keeps this fast).  For each file:
      the inputs of the input law (doc/runtime.md); the same inputs are
      launched in Warp over the same dim (a kernel on tiles, whose record
      has block_dim, with wp.launch_tiled over the same grid and the cpu
-     record's block_dim), and every output must agree (ints exactly,
+     record's block_dim, or as wp.launch(..., block_dim=) where the record
+     says untiled), and every output must agree (ints exactly,
      floats within FWD_RTOL/FWD_ATOL below);
   3. with --grad: `krun --grad` on cpu and sim gives ksynth's adjoints for
      the seeds of its record; the same seeds go into wp.Tape.backward.
@@ -401,9 +402,12 @@ class WarpModule:
             return out
         def launch():
             # a kernel on tiles (block_dim in its record): dim is its grid,
-            # as wp.launch_tiled takes it; the cpu record's block_dim is 1,
-            # Warp's on the CPU
-            if "block_dim" in rec:
+            # as wp.launch_tiled takes it, or with krun --untiled its
+            # threads, as wp.launch takes them; the cpu record's block_dim
+            # is 1, Warp's on the CPU
+            if rec.get("untiled"):
+                wp.launch(k, dim=dim, inputs=args, block_dim=rec["block_dim"], device="cpu")
+            elif "block_dim" in rec:
                 wp.launch_tiled(k, dim=dim, inputs=args, block_dim=rec["block_dim"], device="cpu")
             else:
                 wp.launch(k, dim=dim, inputs=args, device="cpu")
