@@ -412,7 +412,8 @@ static int element_of_fill(void *ctx, Inst *in)
 	Opt *O = ((Peep *)ctx)->O;
 	const Defs *d = ((Peep *)ctx)->d;
 	int untile = in->op == OP_BUILTIN && in->callee == BI_UNTILE;
-	if (!(untile || in->op == OP_EXTRACT) || in->nres != 1 || in->arg[0] >= d->n || !ty_is_tile(T(O, in->arg[0])))
+	if (!(untile || in->op == OP_EXTRACT) || in->nres != 1 || in->arg[0] >= d->n ||
+	    !ty_is_tile(T(O, in->arg[0])))
 		return 0;
 	const Inst *e = d->def[in->arg[0]];
 	int fill = e && e->op == OP_MAKE && e->narg == 1;
