@@ -1364,6 +1364,10 @@ Type *ir_func_at_block(Func *f, int block)
 	for (i = 0; i < f->nval; i++) {
 		kept[i] = f->val[i].ty;
 		f->val[i].ty = ty_at_block(f->val[i].ty, block);
+		if (f->val[i].ty == TY_VOID && kept[i] != TY_VOID)
+			ks_fatal("%s %s (line %d): its %s would hold more than %d elements in blocks of %d threads",
+				 f->is_kernel ? "kernel" : "function", f->name, f->loc.line, ty_name(kept[i]),
+				 KS_MAX_TILE, block);
 	}
 	return kept;
 }

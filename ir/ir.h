@@ -579,7 +579,8 @@ int ir_func_tiled(const Func *f);
 /* Give f's tiles of the block's extent (wp.tile(x)) block elements there
  * (ty_at_block), as the emitters do for the block they write code for:
  * f's value types as they were (malloc'd), for ir_func_types_back, or
- * NULL where f has no such tile. */
+ * NULL where f has no such tile.  A tile that would be over KS_MAX_TILE
+ * elements is fatal, naming the kernel. */
 Type *ir_func_at_block(Func *f, int block);
 void ir_func_types_back(Func *f, Type *kept);
 /* Does f open the tape (tape_open at its top: a backward kernel whose

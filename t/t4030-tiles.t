@@ -229,4 +229,20 @@ kparse samples/tile/threads.py | kemit-cu --block-dim=32 >"$TMP/th32.cu"
 ok "kemit-cu --block-dim=32: the tile of each thread's value has 32 elements" grep -q "__shared__ float t\[32\];" "$TMP/th32.cu"
 kparse samples/tile/threads.py | kemit-cu >"$TMP/th64.cu"
 ok "... 64 by default, set by each thread at its own element" grep -q "t\[threadIdx.x\] = xi;" "$TMP/th64.cu"
+cat >"$TMP/cube.kir" <<'EOF'
+ksynth-ir 1
+
+kernel @k(%a: float[]) !1:1 {
+  %i: int = tid !2:5
+  %x: float = load %a, %i !3:5
+  %t: tile(float,block,block,block) = make %x !4:5
+  %s: tile(float,1) = tile_sum %t !5:5
+  tile_store %a, %s, 0 !6:5
+}
+EOF
+kemit-cu --block-dim=32 "$TMP/cube.kir" >"$TMP/c32.cu"
+is "a tile of three block extents in blocks of 32: 32768 elements" "$?:$(grep -c '__shared__ float t\[32 \* 32 \* 32\]' "$TMP/c32.cu")" "0:1"
+kemit-cu -o "$TMP/c64.cu" "$TMP/cube.kir" 2>"$TMP/err"
+is "... in blocks of 64, over 65536: status 1, the kernel named, no output" "$?:$(cat "$TMP/err"):$(ls "$TMP/c64.cu" 2>/dev/null)" \
+	"1:kemit-cu: kernel k (line 1): its tile(float,block,block,block) would hold more than 65536 elements in blocks of 64 threads:"
 done_testing
