@@ -33,6 +33,8 @@ int tile_stmt(const Emitter *e, const Inst *in)
 		return 1;
 	if (in->op == OP_BUILTIN && (ir_builtins[in->callee].flags & BF_TILE))
 		return 1;
+	if (ir_call_mapped(e->f, in))
+		return 1;
 	return in->nres == 1 && ty_is_tile(vty(e, in->res[0]));
 }
 
@@ -890,6 +892,57 @@ static void emit_elementwise(Emitter *e, const Inst *in, int depth, const char *
 	buf_free(&b);
 }
 
+/* A mapped call (wp.tile_map of a wp.func): each thread calls the func
+ * on its elements, `c[k] = cplx_prod(a[k], b[k]);`.  A func of several
+ * results writes them through pointers, as a call in scalar code does,
+ * into the thread's own variables, then into the tiles (not through
+ * pointers into a shared tile, which sim would not see written):
+ * `cplx_prod_adj(a[k], b[k], adj_c[k], &ret0, &ret1); adj_a[k] = ret0;` */
+static void emit_mapped_call(Emitter *e, const Inst *in, int depth)
+{
+	const Func *g = e->m->fn[in->callee];
+	Type shape = TY_VOID;
+	for (int k = 0; k < in->narg && shape == TY_VOID; k++)
+		if (ty_is_tile(vty(e, in->arg[k])))
+			shape = vty(e, in->arg[k]);
+	Buf b = {0};
+	for (int q = 0; q < in->nres; q++) {
+		int r = in->res[q];
+		if (is_named_temp(e, r) ||
+		    (e->f->val[r].kind == VK_VAR && decl_inline(e, r) && in == first_occ(e, r))) {
+			tile_decl(e, &b, r);
+			put_stmt(e, depth, &b, in);
+		}
+	}
+	open_loop(e, depth, shape, in);
+	const char *ret[256];
+	for (int q = 0; g->nret > 1 && q < g->nret; q++) {
+		char base[16];
+		snprintf(base, sizeof base, "ret%d", q);
+		ret[q] = make_name(e, base, 0);
+		buf_cat(&b, ctype(g->ret[q]), " ", ret[q], ";", NULL);
+		put_stmt(e, depth + 1, &b, in);
+	}
+	if (in->nres == 1 && g->nret == 1)
+		buf_cat(&b, e->v[in->res[0]].name, "[", tname(e, TN_K), "] = ", NULL);
+	buf_cat(&b, fn_name(e, in->callee), "(", NULL);
+	for (int k = 0; k < in->narg; k++) {
+		if (k)
+			buf_puts(&b, ", ");
+		put_at(e, &b, in->arg[k], P_COND);
+	}
+	for (int q = 0; g->nret > 1 && q < g->nret; q++)
+		buf_cat(&b, in->narg || q ? ", " : "", "&", ret[q], NULL);
+	buf_puts(&b, ");");
+	put_stmt(e, depth + 1, &b, in);
+	for (int q = 0; g->nret > 1 && q < in->nres; q++) {
+		buf_cat(&b, e->v[in->res[q]].name, "[", tname(e, TN_K), "] = ", ret[q], ";", NULL);
+		put_stmt(e, depth + 1, &b, in);
+	}
+	close_block(e, depth);
+	buf_free(&b);
+}
+
 /* t[i, j] += x, t shared by the threads of the block, each adding its x:
  * the runtime's atomic add (kdiff's adjoint of an element every thread
  * read).  In place: the verifier sees to it. */
@@ -942,6 +995,10 @@ void emit_tile(Emitter *e, const Inst *in, int depth)
 	}
 	if (in->op == OP_TILE_STORE || in->op == OP_TILE_ATOMIC_ADD) {
 		emit_access(e, in, depth, in->arg[1]);
+		return;
+	}
+	if (in->op == OP_CALL) {
+		emit_mapped_call(e, in, depth);
 		return;
 	}
 	int r = in->res[0];

@@ -1348,6 +1348,16 @@ int ir_func_tiled(const Func *f)
 	return 0;
 }
 
+int ir_call_mapped(const Func *f, const Inst *in)
+{
+	if (in->op != OP_CALL)
+		return 0;
+	for (int k = 0; k < in->narg; k++)
+		if (ty_is_tile(f->val[in->arg[k]].ty))
+			return 1;
+	return 0;
+}
+
 int ir_opens_tape(const Func *f)
 {
 	for (int i = 0; i < f->body.n; i++)

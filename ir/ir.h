@@ -567,6 +567,9 @@ int ir_kernel_rank(const Func *f);
 /* Does f work on tiles (a value of a tile type)?  Its launch is then
  * tiled: the threads of a block compute its tiles together. */
 int ir_func_tiled(const Func *f);
+/* Is in, an instruction of f, a mapped call (wp.tile_map of a wp.func):
+ * a call with tile operands, its callee applied to their elements? */
+int ir_call_mapped(const Func *f, const Inst *in);
 /* Does f open the tape (tape_open at its top: a backward kernel whose
  * loops keep values for their reverse)? */
 int ir_opens_tape(const Func *f);
