@@ -295,7 +295,7 @@ void tile_sync(Emitter *e, const Inst *in, int depth)
 
 /* The names tile loops use, taken once per function: the element, its
  * row and column, the index of a product's sum, its sum, a tree's step. */
-enum { TN_K, TN_ROW, TN_COL, TN_Q, TN_DOT, TN_HALF, TN_IDX, TN_C0, TN_COUNT = TN_C0 + KS_MAX_NDIM };
+enum { TN_K, TN_ROW, TN_COL, TN_Q, TN_DOT, TN_HALF, TN_IDX, TN_C0, TN_ELEM = TN_C0 + KS_MAX_NDIM, TN_COUNT };
 
 static const char *tname(Emitter *e, int which)
 {
@@ -303,7 +303,7 @@ static const char *tname(Emitter *e, int which)
 	/* a 1-D tile's coordinate is idx, a 2-D one's row and col, a 3-D or
 	 * 4-D one's c0 .. c3 */
 	static const char *const base[TN_COUNT] = {"k",   "row", "col", "q",  "dot", "span",
-						   "idx", "c0",  "c1",  "c2", "c3"};
+						   "idx", "c0",  "c1",  "c2", "c3",  "elem"};
 	if (!e->tname[which])
 		e->tname[which] = make_name(e, base[which], 0);
 	return e->tname[which];
@@ -854,6 +854,24 @@ static void emit_elementwise(Emitter *e, const Inst *in, int depth, const char *
 	case OP_SELECT:
 		buf_cat(&b, x[0].p, " ? ", x[1].p, " : ", x[2].p, NULL);
 		break;
+	case OP_TILE_COMP: {
+		/* the element, then its components: "elem.c[2]", or
+		 * "ks_make_vec2(elem.c[2], elem.c[3])" (a shared element in
+		 * sim is a reference, whose components are the value's) */
+		int k0 = (int)e->f->val[in->arg[1]].k.i, nc = ty_ncomp(el);
+		const char *v = tname(e, TN_ELEM);
+		Buf d = {0};
+		buf_cat(&d, ctype(ty_elem(vty(e, in->arg[0]))), " ", v, " = ", x[0].p, ";", NULL);
+		put_stmt(e, depth + 1, &d, in);
+		buf_free(&d);
+		if (nc > 1)
+			buf_cat(&b, "ks_make_", ty_name(el), "(", NULL);
+		for (int c = 0; c < nc; c++)
+			buf_printf(&b, "%s%s.c[%d]", c ? ", " : "", v, k0 + c);
+		if (nc > 1)
+			buf_putc(&b, ')');
+		break;
+	}
 	case OP_TILE_ARANGE: {
 		/* start + step * k, in the element's type */
 		Buf kk = {0}, m = {0};

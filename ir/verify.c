@@ -234,6 +234,14 @@ static void check_types(Verifier *v, const Inst *in)
 			bad_types(v, in, "store");
 		return;
 	}
+	case OP_TILE_COMP: {
+		/* components K .. of each element: K a constant, in range */
+		const Value *k = &v->f->val[in->arg[1]];
+		if (k->kind != VK_CONST || k->k.i < 0 || in->nres != 1 || !ty_is_tile(at[0]) ||
+		    k->k.i + ty_ncomp(ty_elem(ty_of(v, in->res[0]))) > ty_ncomp(ty_elem(at[0])))
+			verr(v, where(v, in), "tile_comp takes constant components of the elements' range");
+		break;
+	}
 	case OP_TILE_ADD_AT:
 		/* the threads of a block add into one tile: it is a variable,
 		 * updated in place */
