@@ -504,6 +504,8 @@ static int map_func(Sema *s, Node *e, int d, Target *t)
 		ERR(op, "wp.tile_map() takes a wp.func or a builtin, not kernel '%s'", name);
 	if (s->def[d].failed)
 		ERR(op, "'%s' (line %d) does not compile", name, s->def[d].line);
+	if (n > 8) /* Warp's tile_map has forms of 1 to 8 operands */
+		ERR(e, "wp.tile_map() maps a function of 1 to 8 operands, as Warp does; this call gives %d", n);
 	for (int i = 0; i < n; i++) {
 		Node *x = e->kid[i + 2];
 		a[i] = expr(s, x, NULL);
@@ -571,11 +573,8 @@ static int map(Sema *s, Node *e, Target *t, int want)
 		d = def_find(s, name);
 	else if (!is_wp_attr(op) && module_attr(s, op, &d) != MA_DEF)
 		d = -1;
-	if (d >= 0) {
-		if (e->nkid - 2 > MAXOPS)
-			ERR(e, "too many arguments (%d) in one call", e->nkid - 2);
+	if (d >= 0)
 		return map_func(s, e, d, t);
-	}
 	if (!name || !ir_builtin_public(name))
 		ERR(op, "wp.tile_map() takes a builtin of numbers (wp.sin, wp.max, ...) here");
 	int32_t a[MAXOPS];
