@@ -915,7 +915,8 @@ static void emit_elementwise(Emitter *e, const Inst *in, int depth, const char *
  * results writes them through pointers, as a call in scalar code does,
  * into the thread's own variables, then into the tiles (not through
  * pointers into a shared tile, which sim would not see written):
- * `cplx_prod_adj(a[k], b[k], adj_c[k], &ret0, &ret1); adj_a[k] = ret0;` */
+ * `ks_vec2d ret0, ret1; cplx_prod_adj(a[k], b[k], adj_c[k], &ret0, &ret1);
+ * adj_a[k] = ret0;` */
 static void emit_mapped_call(Emitter *e, const Inst *in, int depth)
 {
 	const Func *g = e->m->fn[in->callee];
@@ -935,11 +936,16 @@ static void emit_mapped_call(Emitter *e, const Inst *in, int depth)
 	open_loop(e, depth, shape, in);
 	const char *ret[256];
 	for (int q = 0; g->nret > 1 && q < g->nret; q++) {
+		/* one declaration per type: ks_vec2d ret0, ret1; */
 		char base[16];
 		snprintf(base, sizeof base, "ret%d", q);
 		ret[q] = make_name(e, base, 0);
-		buf_cat(&b, ctype(g->ret[q]), " ", ret[q], ";", NULL);
-		put_stmt(e, depth + 1, &b, in);
+		buf_cat(&b, q && g->ret[q] == g->ret[q - 1] ? ", " : ctype(g->ret[q]),
+			q && g->ret[q] == g->ret[q - 1] ? "" : " ", ret[q], NULL);
+		if (q + 1 == g->nret || g->ret[q + 1] != g->ret[q]) {
+			buf_putc(&b, ';');
+			put_stmt(e, depth + 1, &b, in);
+		}
 	}
 	if (in->nres == 1 && g->nret == 1)
 		buf_cat(&b, e->v[in->res[0]].name, "[", tname(e, TN_K), "] = ", NULL);

@@ -162,8 +162,7 @@ static void conv_backward_thread(int tid, ks_array_vec2d x, ks_array_vec2d y, ks
     ks_vec2d t8[4 * 4];  // line 21
     ks_vec2d t9[4 * 4];  // line 21
     for (int k = 0; k < 4 * 4; k++) {  // line 21
-        ks_vec2d ret0;  // line 21
-        ks_vec2d ret1;  // line 21
+        ks_vec2d ret0, ret1;  // line 21
         cplx_prod_adj(ta[k], tb[k], t6[k], &ret0, &ret1);  // line 21
         t8[k] = ret0;  // line 21
         t9[k] = ret1;  // line 21

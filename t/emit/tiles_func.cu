@@ -164,8 +164,7 @@ static __device__ void conv_backward_thread(int tid, ks_array_vec2d x, ks_array_
     __shared__ ks_vec2d t8[4 * 4];  // line 21
     __shared__ ks_vec2d t9[4 * 4];  // line 21
     for (int k = threadIdx.x; k < 4 * 4; k += blockDim.x) {  // line 21
-        ks_vec2d ret0;  // line 21
-        ks_vec2d ret1;  // line 21
+        ks_vec2d ret0, ret1;  // line 21
         cplx_prod_adj(ta[k], tb[k], t6[k], &ret0, &ret1);  // line 21
         t8[k] = ret0;  // line 21
         t9[k] = ret1;  // line 21
