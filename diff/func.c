@@ -158,6 +158,35 @@ void diff_func(Module *m, const Src *src, D *d, int fi)
 
 /* ---- a call's reverse -------------------------------------------------- */
 
+/* A mapped call's (wp.tile_map of a func, doc/ir.md) first tile operand,
+ * whose shape it has, or TY_VOID for a call of values. */
+static Type mapped_shape(D *d, const Rec *r)
+{
+	for (int i = 0; i < r->narg; i++)
+		if (ty_is_tile(vty(d, r->arg[i])))
+			return vty(d, r->arg[i]);
+	return TY_VOID;
+}
+
+/* t, or a tile of t of shape's shape where the call is mapped */
+static Type per_elem(Type t, Type shape)
+{
+	return shape == TY_VOID ? t : ty_tile(t, ty_ndim(shape), ty_info(shape)->shape);
+}
+
+/* A mapped call's gradient g, a tile of vecN: parameter t's components,
+ * from k on, of each element */
+static int grad_comps(D *d, DiffEmit *e, int g, int k, Type t)
+{
+	Type gt = vty(d, g);
+	return diff_op(e, OP_TILE_COMP, (int32_t[]){g, ir_const_int(d->m, d->g, k)}, 2,
+		       ty_tile(t, ty_ndim(gt), ty_info(gt)->shape));
+}
+
+/* The reverse of r = call @f args: adj_args += call @f_adj args, adj_r.
+ * A mapped call's is mapped too, each element's adjoints from f_adj of
+ * its elements; an operand that every element took (a value beside the
+ * tiles) gets the sum of its elements' adjoints, each thread its share. */
 void rev_call(D *d, Rec *r, Block *out)
 {
 	const Func *f = d->m->fn[r->callee];
@@ -165,6 +194,7 @@ void rev_call(D *d, Rec *r, Block *out)
 	const Func *fj = d->m->fn[fa];
 	int32_t args[256], res[256];
 	int na = 0, nr = 0, any = 0;
+	Type shape = mapped_shape(d, r);
 	for (int i = 0; i < r->narg; i++)
 		args[na++] = r->arg[i];
 	for (int i = 0; i < f->nparam; i++) {
@@ -199,7 +229,7 @@ void rev_call(D *d, Rec *r, Block *out)
 	if (!any)
 		return;
 	for (int i = 0; i < fj->nret; i++)
-		res[nr++] = ir_temp(d->m, d->g, fj->ret[i]);
+		res[nr++] = ir_temp(d->m, d->g, per_elem(fj->ret[i], shape));
 	Inst *ni = emit(d, out, OP_CALL, res, nr, args, na, r->loc);
 	ni->callee = (int32_t)fa;
 	int q = 0, pk = packed(f);
@@ -210,6 +240,9 @@ void rev_call(D *d, Rec *r, Block *out)
 		int g;
 		if (!pk) {
 			g = res[q++];
+		} else if (shape != TY_VOID) {
+			g = grad_comps(d, &e, res[0], q, t);
+			q += ty_ncomp(t);
 		} else {
 			/* its components of the gradient */
 			int32_t c[4];
@@ -218,6 +251,8 @@ void rev_call(D *d, Rec *r, Block *out)
 				c[k] = comp(d, &e, res[0], q++);
 			g = nc == 1 ? c[0] : diff_op(&e, OP_MAKE, c, nc, t);
 		}
+		if (shape != TY_VOID && !ty_is_tile(vty(d, r->arg[i])))
+			g = diff_builtin(&e, "tile_share", &g, 1);
 		acc(d, out, r->arg[i], g, r->loc);
 	}
 }

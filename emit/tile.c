@@ -33,6 +33,8 @@ int tile_stmt(const Emitter *e, const Inst *in)
 		return 1;
 	if (in->op == OP_BUILTIN && (ir_builtins[in->callee].flags & BF_TILE))
 		return 1;
+	if (ir_call_mapped(e->f, in))
+		return 1;
 	return in->nres == 1 && ty_is_tile(vty(e, in->res[0]));
 }
 
@@ -304,7 +306,7 @@ void tile_sync(Emitter *e, const Inst *in, int depth)
 
 /* The names tile loops use, taken once per function: the element, its
  * row and column, the index of a product's sum, its sum, a tree's step. */
-enum { TN_K, TN_ROW, TN_COL, TN_Q, TN_DOT, TN_HALF, TN_IDX, TN_C0, TN_COUNT = TN_C0 + KS_MAX_NDIM };
+enum { TN_K, TN_ROW, TN_COL, TN_Q, TN_DOT, TN_HALF, TN_IDX, TN_C0, TN_ELEM = TN_C0 + KS_MAX_NDIM, TN_COUNT };
 
 static const char *tname(Emitter *e, int which)
 {
@@ -312,7 +314,7 @@ static const char *tname(Emitter *e, int which)
 	/* a 1-D tile's coordinate is idx, a 2-D one's row and col, a 3-D or
 	 * 4-D one's c0 .. c3 */
 	static const char *const base[TN_COUNT] = {"k",   "row", "col", "q",  "dot", "span",
-						   "idx", "c0",  "c1",  "c2", "c3"};
+						   "idx", "c0",  "c1",  "c2", "c3",  "elem"};
 	if (!e->tname[which])
 		e->tname[which] = make_name(e, base[which], 0);
 	return e->tname[which];
@@ -863,6 +865,24 @@ static void emit_elementwise(Emitter *e, const Inst *in, int depth, const char *
 	case OP_SELECT:
 		buf_cat(&b, x[0].p, " ? ", x[1].p, " : ", x[2].p, NULL);
 		break;
+	case OP_TILE_COMP: {
+		/* the element, then its components: "elem.c[2]", or
+		 * "ks_make_vec2(elem.c[2], elem.c[3])" (a shared element in
+		 * sim is a reference, whose components are the value's) */
+		int k0 = (int)e->f->val[in->arg[1]].k.i, nc = ty_ncomp(el);
+		const char *v = tname(e, TN_ELEM);
+		Buf d = {0};
+		buf_cat(&d, ctype(ty_elem(vty(e, in->arg[0]))), " ", v, " = ", x[0].p, ";", NULL);
+		put_stmt(e, depth + 1, &d, in);
+		buf_free(&d);
+		if (nc > 1)
+			buf_cat(&b, "ks_make_", ty_name(el), "(", NULL);
+		for (int c = 0; c < nc; c++)
+			buf_printf(&b, "%s%s.c[%d]", c ? ", " : "", v, k0 + c);
+		if (nc > 1)
+			buf_putc(&b, ')');
+		break;
+	}
 	case OP_TILE_ARANGE: {
 		/* start + step * k, in the element's type */
 		Buf kk = {0}, m = {0};
@@ -897,6 +917,63 @@ static void emit_elementwise(Emitter *e, const Inst *in, int depth, const char *
 		buf_free(&x[k]);
 	buf_putc(&b, ';');
 	put_stmt(e, depth + 1, &b, in);
+	close_block(e, depth);
+	buf_free(&b);
+}
+
+/* A mapped call (wp.tile_map of a wp.func): each thread calls the func
+ * on its elements, `c[k] = cplx_prod(a[k], b[k]);`.  A func of several
+ * results writes them through pointers, as a call in scalar code does,
+ * into the thread's own variables, then into the tiles (not through
+ * pointers into a shared tile, which sim would not see written):
+ * `ks_vec2d ret0, ret1; cplx_prod_adj(a[k], b[k], adj_c[k], &ret0, &ret1);
+ * adj_a[k] = ret0;` */
+static void emit_mapped_call(Emitter *e, const Inst *in, int depth)
+{
+	const Func *g = e->m->fn[in->callee];
+	Type shape = TY_VOID;
+	for (int k = 0; k < in->narg && shape == TY_VOID; k++)
+		if (ty_is_tile(vty(e, in->arg[k])))
+			shape = vty(e, in->arg[k]);
+	Buf b = {0};
+	for (int q = 0; q < in->nres; q++) {
+		int r = in->res[q];
+		if (is_named_temp(e, r) ||
+		    (e->f->val[r].kind == VK_VAR && decl_inline(e, r) && in == first_occ(e, r))) {
+			tile_decl(e, &b, r);
+			put_stmt(e, depth, &b, in);
+		}
+	}
+	open_loop(e, depth, shape, in);
+	const char *ret[256];
+	for (int q = 0; g->nret > 1 && q < g->nret; q++) {
+		/* one declaration per type: ks_vec2d ret0, ret1; */
+		char base[16];
+		snprintf(base, sizeof base, "ret%d", q);
+		ret[q] = make_name(e, base, 0);
+		buf_cat(&b, q && g->ret[q] == g->ret[q - 1] ? ", " : ctype(g->ret[q]),
+			q && g->ret[q] == g->ret[q - 1] ? "" : " ", ret[q], NULL);
+		if (q + 1 == g->nret || g->ret[q + 1] != g->ret[q]) {
+			buf_putc(&b, ';');
+			put_stmt(e, depth + 1, &b, in);
+		}
+	}
+	if (in->nres == 1 && g->nret == 1)
+		buf_cat(&b, e->v[in->res[0]].name, "[", tname(e, TN_K), "] = ", NULL);
+	buf_cat(&b, fn_name(e, in->callee), "(", NULL);
+	for (int k = 0; k < in->narg; k++) {
+		if (k)
+			buf_puts(&b, ", ");
+		put_at(e, &b, in->arg[k], P_COND);
+	}
+	for (int q = 0; g->nret > 1 && q < g->nret; q++)
+		buf_cat(&b, in->narg || q ? ", " : "", "&", ret[q], NULL);
+	buf_puts(&b, ");");
+	put_stmt(e, depth + 1, &b, in);
+	for (int q = 0; g->nret > 1 && q < in->nres; q++) {
+		buf_cat(&b, e->v[in->res[q]].name, "[", tname(e, TN_K), "] = ", ret[q], ";", NULL);
+		put_stmt(e, depth + 1, &b, in);
+	}
 	close_block(e, depth);
 	buf_free(&b);
 }
@@ -991,6 +1068,10 @@ void emit_tile(Emitter *e, const Inst *in, int depth)
 	}
 	if (in->op == OP_TILE_STORE || in->op == OP_TILE_ATOMIC_ADD) {
 		emit_access(e, in, depth, in->arg[1]);
+		return;
+	}
+	if (in->op == OP_CALL) {
+		emit_mapped_call(e, in, depth);
 		return;
 	}
 	int r = in->res[0];

@@ -318,6 +318,9 @@ typedef struct MemoScope {
 MemoScope memo_open(Sema *s);
 void memo_close(Sema *s, MemoScope m);
 int pick_overload(Sema *s, Node *e, int d);
+/* The same for n arguments of types at (an: their keywords, or NULL),
+ * already evaluated (wp.tile_map's elements); e is where errors point. */
+int overload_for(Sema *s, Node *e, int d, const Type *at, const char *const *an, int n);
 /* The IR function call e of def d (pick_overload's) takes: d's, or the
  * instance of generic d for the arguments' types. */
 int call_target(Sema *s, Node *e, int d);

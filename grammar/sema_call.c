@@ -424,15 +424,15 @@ static int arg_types(Sema *s, Node *e, Type *at, const char **an)
 /* Def c's IR function, or NULL (a generic's, or none yet). */
 static const Func *def_func(const Sema *s, int c) { return s->def[c].fn >= 0 ? s->m->fn[s->def[c].fn] : NULL; }
 
-/* Do the arguments of call e, of types at (an: each one's keyword, or
+/* Do the n arguments of a call, of types at (an: each one's keyword, or
  * NULL), fill the parameters of wp.func d: each once, of its type exactly,
  * the rest with defaults? */
-static int overload_fits(Sema *s, const Node *e, int d, const Type *at, const char *const *an)
+static int overload_fits(Sema *s, int n, int d, const Type *at, const char *const *an)
 {
 	const Func *g = def_func(s, d);
 	if (!g)
 		return 0;
-	int n = e->nkid - 1, np = g->nparam, got[MAXOPS] = {0};
+	int np = g->nparam, got[MAXOPS] = {0};
 	if (n > np)
 		return 0;
 	for (int i = 0, pos = 0; i < n; i++) {
@@ -477,13 +477,20 @@ int pick_overload(Sema *s, Node *e, int d)
 	Type at[MAXOPS];
 	const char *an[MAXOPS];
 	int n = arg_types(s, e, at, an);
+	return overload_for(s, e, d, at, an, n);
+}
+
+int overload_for(Sema *s, Node *e, int d, const Type *at, const char *const *an, int n)
+{
+	if (!s->def[d].overloaded)
+		return d;
 	int failed = -1;
 	for (int c = d; c >= 0; c = s->def[c].next) {
 		if (s->def[c].failed) {
 			failed = c;
 			continue;
 		}
-		if (!overload_fits(s, e, c, at, an))
+		if (!overload_fits(s, n, c, at, an))
 			continue;
 		/* a later def of the same signature (parameter names and
 		 * types) replaces it, as in Warp */

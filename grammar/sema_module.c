@@ -369,35 +369,43 @@ static const char *intern(Front *fr, const char *name)
 	return fr->name[fr->nname++];
 }
 
-/* Gather the calls by name in n into fr->calls, each name once (its
- * first call). */
-static void gather_calls(Front *fr, Node *n)
+/* Note fn, the function call n names (NAME, or M.NAME where M may be a
+ * module imported as a name: not wp.NAME, math's or numpy's), in
+ * fr->calls, each name once (its first call). */
+static void note_call(Front *fr, const Node *fn, const Node *n)
 {
-	if (!n)
-		return;
-	Node *fn = n->kind == N_CALL ? n->kid[0] : NULL;
-	/* M.NAME where M may be a module imported as a name: not wp.NAME,
-	 * math's or numpy's */
 	const Scope *sc = &fr->at->sc;
 	const char *base = fn && fn->kind == N_ATTR && fn->kid[0]->kind == N_NAME ? fn->kid[0]->name : NULL;
 	if (base && (!strcmp(base, "wp") || (sc->math_as && !strcmp(base, sc->math_as)) ||
 		     (sc->np_as && !strcmp(base, sc->np_as))))
 		base = NULL;
-	if (fn && (fn->kind == N_NAME || base)) {
-		char dotted[600]; /* M.NAME: a func of a module imported as a name */
-		if (fn->kind == N_ATTR)
-			snprintf(dotted, sizeof dotted, "%.250s.%.250s", fn->kid[0]->name, fn->name);
-		const char *name = intern(fr, fn->kind == N_NAME ? fn->name : dotted);
-		int seen = 0;
-		for (int c = 0; c < fr->ncalls && !seen; c++)
-			seen = fr->calls[c].name == name;
-		if (!seen) {
-			if (fr->ncalls == fr->capcalls) {
-				fr->capcalls = fr->capcalls ? 2 * fr->capcalls : 16;
-				fr->calls = xrealloc(fr->calls, (size_t)fr->capcalls * sizeof *fr->calls);
-			}
-			fr->calls[fr->ncalls++] = (Call){name, n->line, n->col, -1};
-		}
+	if (!fn || !(fn->kind == N_NAME || base))
+		return;
+	char dotted[600]; /* M.NAME: a func of a module imported as a name */
+	if (fn->kind == N_ATTR)
+		snprintf(dotted, sizeof dotted, "%.250s.%.250s", fn->kid[0]->name, fn->name);
+	const char *name = intern(fr, fn->kind == N_NAME ? fn->name : dotted);
+	for (int c = 0; c < fr->ncalls; c++)
+		if (fr->calls[c].name == name)
+			return;
+	if (fr->ncalls == fr->capcalls) {
+		fr->capcalls = fr->capcalls ? 2 * fr->capcalls : 16;
+		fr->calls = xrealloc(fr->calls, (size_t)fr->capcalls * sizeof *fr->calls);
+	}
+	fr->calls[fr->ncalls++] = (Call){name, n->line, n->col, -1};
+}
+
+/* Gather the calls by name in n into fr->calls: each call's function,
+ * and the function wp.tile_map(f, ...) calls on each element. */
+static void gather_calls(Front *fr, Node *n)
+{
+	if (!n)
+		return;
+	if (n->kind == N_CALL) {
+		Node *fn = n->kid[0];
+		note_call(fr, fn, n);
+		if (n->nkid > 1 && is_wp_attr(fn) && !strcmp(fn->name, "tile_map"))
+			note_call(fr, n->kid[1], n);
 	}
 	for (int i = 0; i < n->nkid; i++)
 		gather_calls(fr, n->kid[i]);

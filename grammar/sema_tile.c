@@ -3,11 +3,11 @@
  * tile_atomic_add (an array's block of elements, from an offset),
  * wp.tile_zeros, tile_ones and tile_full, the accumulating form of
  * wp.tile_matmul and its conversions of precision, wp.tile_astype,
- * wp.tile_map of a builtin, wp.tile_extract and t[i, j] — and the
- * refusal, naming it, of each tile builtin not in yet.  A tile's shape is
- * fixed when the kernel compiles: its extents are constant ints, as Warp
- * requires, and the tile's type holds them (ty_tile), so that a shape
- * that does not fit is a type error where it is made.  The tile builtins
+ * wp.tile_map of a builtin or a wp.func, wp.tile_extract and t[i, j] —
+ * and the refusal, naming it, of each tile builtin not in yet.  A tile's
+ * shape is fixed when the kernel compiles: its extents are constant ints,
+ * as Warp requires, and the tile's type holds them (ty_tile), so that a
+ * shape that does not fit is a type error where it is made.  The tile builtins
  * that are values of their arguments alone (tile_matmul, tile_transpose,
  * tile_sum, tile_min, tile_max) are rows of ir/builtins.h, lowered as any
  * builtin.
@@ -532,9 +532,77 @@ static int astype(Sema *s, Node *e, const char *what, Target *t)
 	return emit_val(s, e, OP_CONV, rt, &v, 1, t);
 }
 
+/* wp.tile_map(f, a, ...), f a wp.func: a mapped call, `%r: tile(T, ...)
+ * = call @f %a, ...` (doc/ir.md), element k of the result f of element k
+ * of each tile.  As in Warp, the first operand is a tile and each other a
+ * tile of its shape or a value (a number, vector or matrix) that every
+ * element takes; f is the overload (the instance, f generic) for the
+ * elements' types, one value of a number, vector or matrix its result. */
+static int map_func(Sema *s, Node *e, int d, Target *t)
+{
+	Node *op = e->kid[1];
+	const char *name = s->def[d].name;
+	int n = e->nkid - 2;
+	int32_t a[MAXOPS];
+	Type el[MAXOPS], shape = TY_VOID;
+	const char *an[MAXOPS] = {0};
+	if (s->def[d].kernel)
+		ERR(op, "wp.tile_map() takes a wp.func or a builtin, not kernel '%s'", name);
+	if (s->def[d].failed)
+		ERR(op, "'%s' (line %d) does not compile", name, s->def[d].line);
+	if (n > 8) /* Warp's tile_map has forms of 1 to 8 operands */
+		ERR(e, "wp.tile_map() maps a function of 1 to 8 operands, as Warp does; this call gives %d", n);
+	for (int i = 0; i < n; i++) {
+		Node *x = e->kid[i + 2];
+		a[i] = expr(s, x, NULL);
+		Type ti = ty_of(s, a[i]);
+		if (ty_is_tile(ti)) {
+			if (shape != TY_VOID && !ty_same_shape(ti, shape))
+				ERR(x, "wp.tile_map() maps over tiles of one shape: this is a %s, the first a %s",
+				    uty(ti), uty(shape));
+			shape = ti;
+			el[i] = ty_elem(ti);
+		} else if (!i) {
+			ERR(x, "wp.tile_map()'s first operand must be a tile, not %s", uty(ti));
+		} else if (!ty_is_scalar(ti) && !ty_is_vec(ti) && !ty_is_mat(ti)) {
+			ERR(x, "wp.tile_map() takes tiles and numbers, vectors or matrices, not %s", uty(ti));
+		} else {
+			el[i] = ti;
+		}
+	}
+	/* the call f(a, ...) the elements make, for the overload's choice
+	 * and the instance's types */
+	Node call = *e;
+	call.kid = e->kid + 1;
+	call.nkid = e->nkid - 1;
+	int c = overload_for(s, &call, d, el, an, n);
+	int fn = s->def[c].generic ? instance(s, &call, c, el, an) : s->def[c].fn;
+	const Func *g = s->m->fn[fn];
+	if (g->nparam != n)
+		ERR(e, "'%s' takes %d argument%s; wp.tile_map() gives it %d", name, g->nparam,
+		    g->nparam == 1 ? "" : "s", n);
+	for (int i = 0; i < n; i++) {
+		Type pt = g->val[g->param[i]].ty;
+		if (pt != el[i])
+			ERR(e->kid[i + 2], "argument '%s' of %s() is %s, not %s (the %s of this operand)",
+			    g->val[g->param[i]].name, name, uty(pt), uty(el[i]),
+			    ty_is_tile(ty_of(s, a[i])) ? "elements" : "type");
+	}
+	if (g->nret != 1)
+		ERR(op, "wp.tile_map() takes a function of one result; '%s' returns %d", name, g->nret);
+	Type rt = g->ret[0], tt = TY_VOID;
+	if (ty_is_scalar(rt) || ty_is_vec(rt) || ty_is_mat(rt))
+		tt = ty_tile(rt, ty_ndim(shape), ty_info(shape)->shape);
+	if (tt == TY_VOID)
+		ERR(op, "wp.tile_map(): '%s' returns %s, which a tile does not hold here", name, uty(rt));
+	int r = out(s, t, tt);
+	emit(s, e, OP_CALL, &r, 1, a, n)->callee = (int32_t)fn;
+	return r;
+}
+
 /* wp.tile_map(op, a, ...): a builtin of numbers (wp.sin, wp.max, ...)
  * applied to each element of tiles of one shape; a call of the builtin
- * on the tiles. */
+ * on the tiles.  A wp.func: map_func. */
 static int map(Sema *s, Node *e, Target *t, int want)
 {
 	if (!want)
@@ -546,9 +614,13 @@ static int map(Sema *s, Node *e, Target *t, int want)
 			ERR(e->kid[i], "wp.tile_map() takes its arguments by position");
 	Node *op = e->kid[1];
 	const char *name = op->kind == N_NAME ? op->name : is_wp_attr(op) ? op->name : NULL;
-	if (op->kind == N_NAME && def_find(s, name) >= 0)
-		ERR(op,
-		    "wp.tile_map() of a wp.func is not supported yet; of a builtin (wp.sin, wp.max, ...) it is");
+	int d = -1;
+	if (op->kind == N_NAME)
+		d = def_find(s, name);
+	else if (!is_wp_attr(op) && module_attr(s, op, &d) != MA_DEF)
+		d = -1;
+	if (d >= 0)
+		return map_func(s, e, d, t);
 	if (!name || !ir_builtin_public(name))
 		ERR(op, "wp.tile_map() takes a builtin of numbers (wp.sin, wp.max, ...) here");
 	int32_t a[MAXOPS];

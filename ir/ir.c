@@ -897,6 +897,14 @@ Type ir_op_type(int op, const Type *a, int n, Type want)
 				       a[0] == ty_elem(want) && a[1] == ty_elem(want)
 			       ? want
 			       : TY_VOID;
+	case OP_TILE_COMP:
+		return ty_is_tile(a[0]) && ty_is_vec(ty_elem(a[0])) && a[1] == TY_INT && ty_is_tile(want) &&
+				       ty_same_shape(a[0], want) &&
+				       (ty_is_scalar(ty_elem(want)) || ty_is_vec(ty_elem(want))) &&
+				       ty_scalar(ty_elem(want)) == ty_scalar(ty_elem(a[0])) &&
+				       ty_ncomp(ty_elem(want)) <= ty_ncomp(ty_elem(a[0]))
+			       ? want
+			       : TY_VOID;
 	case OP_TILE_ADD_AT: {
 		Type el;
 		if (n >= 3 && ty_is_tile(a[0]) && component_ok(a[0], a + 1, n - 2, &el) && a[n - 1] == el &&
@@ -1377,6 +1385,16 @@ void ir_func_types_back(Func *f, Type *kept)
 	for (int i = 0; kept && i < f->nval; i++)
 		f->val[i].ty = kept[i];
 	free(kept);
+}
+
+int ir_call_mapped(const Func *f, const Inst *in)
+{
+	if (in->op != OP_CALL)
+		return 0;
+	for (int k = 0; k < in->narg; k++)
+		if (ty_is_tile(f->val[in->arg[k]].ty))
+			return 1;
+	return 0;
 }
 
 int ir_opens_tape(const Func *f)

@@ -583,6 +583,9 @@ int ir_func_tiled(const Func *f);
  * elements is fatal, naming the kernel. */
 Type *ir_func_at_block(Func *f, int block);
 void ir_func_types_back(Func *f, Type *kept);
+/* Is in, an instruction of f, a mapped call (wp.tile_map of a wp.func):
+ * a call with tile operands, its callee applied to their elements? */
+int ir_call_mapped(const Func *f, const Inst *in);
 /* Does f open the tape (tape_open at its top: a backward kernel whose
  * loops keep values for their reverse)? */
 int ir_opens_tape(const Func *f);

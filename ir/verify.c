@@ -234,6 +234,14 @@ static void check_types(Verifier *v, const Inst *in)
 			bad_types(v, in, "store");
 		return;
 	}
+	case OP_TILE_COMP: {
+		/* components K .. of each element: K a constant, in range */
+		const Value *k = &v->f->val[in->arg[1]];
+		if (k->kind != VK_CONST || k->k.i < 0 || in->nres != 1 || !ty_is_tile(at[0]) ||
+		    k->k.i + ty_ncomp(ty_elem(ty_of(v, in->res[0]))) > ty_ncomp(ty_elem(at[0])))
+			verr(v, where(v, in), "tile_comp takes constant components of the elements' range");
+		break;
+	}
 	case OP_TILE_ADD_AT:
 		/* the threads of a block add into one tile: it is a variable,
 		 * updated in place */
@@ -360,17 +368,40 @@ static void check_types(Verifier *v, const Inst *in)
 		if (in->narg != g->nparam)
 			verr(v, where(v, in), "@%s takes %d argument%s, not %d", g->name, g->nparam,
 			     g->nparam == 1 ? "" : "s", in->narg);
-		for (int i = 0; i < in->narg; i++)
-			if (at[i] != g->val[g->param[i]].ty)
+		/* a mapped call (wp.tile_map): tiles of one shape, their
+		 * elements of the parameters' types, beside values of them;
+		 * its results are tiles of that shape */
+		Type shape = TY_VOID;
+		for (int i = 0; i < in->narg; i++) {
+			if (!ty_is_tile(at[i]))
+				continue;
+			if (shape != TY_VOID && !ty_same_shape(shape, at[i]))
+				verr(v, where(v, in),
+				     "a mapped call of @%s takes tiles of one shape, not %s and %s", g->name,
+				     ty_name(shape), ty_name(at[i]));
+			shape = at[i];
+		}
+		for (int i = 0; i < in->narg; i++) {
+			Type pt = g->val[g->param[i]].ty;
+			if ((ty_is_tile(at[i]) ? ty_elem(at[i]) : at[i]) != pt)
 				verr(v, where(v, in), "argument %d of @%s is %s, not %s", i + 1, g->name,
-				     ty_name(g->val[g->param[i]].ty), ty_name(at[i]));
+				     ty_name(pt), ty_name(at[i]));
+			if (shape != TY_VOID && !ty_is_scalar(pt) && !ty_is_vec(pt) && !ty_is_mat(pt))
+				verr(v, where(v, in),
+				     "a mapped call of @%s takes numbers, vectors and matrices, not %s", g->name,
+				     ty_name(pt));
+		}
 		if (in->nres && in->nres != g->nret)
 			verr(v, where(v, in), "@%s returns %d value%s, not %d", g->name, g->nret,
 			     g->nret == 1 ? "" : "s", in->nres);
-		for (int i = 0; i < in->nres; i++)
-			if (ty_of(v, in->res[i]) != g->ret[i])
+		for (int i = 0; i < in->nres; i++) {
+			Type rt = g->ret[i];
+			if (shape != TY_VOID)
+				rt = ty_tile(rt, ty_ndim(shape), ty_info(shape)->shape);
+			if (ty_of(v, in->res[i]) != rt)
 				verr(v, where(v, in), "result %d of @%s is %s, not %s", i + 1, g->name,
-				     ty_name(g->ret[i]), ty_name(ty_of(v, in->res[i])));
+				     rt == TY_VOID ? "no tile" : ty_name(rt), ty_name(ty_of(v, in->res[i])));
+		}
 		return;
 	}
 	case OP_RET:

@@ -714,6 +714,102 @@ def first_diff(name, got, want):
              f"{w[at] if at is not None else '...'}")
 
 
+def near_diff(name, got, want, rel=1e-5, absol=1e-6):
+    """fail at the first element of got not within rel (and absol) of want:
+    outputs of libm functions (sin, cos), which the emitted code may round
+    otherwise than Python's"""
+    g, w = list(flat(got)), list(flat(want))
+    for q, (a, b) in enumerate(zip(g, w)):
+        if abs(float(a) - float(b)) > absol + rel * abs(float(b)):
+            fail(f"{name}: element {q} (row-major) is {a}, want {b}")
+            return
+    if len(g) != len(w):
+        fail(f"{name}: {len(g)} elements, want {len(w)}")
+
+
+def map_funcs():
+    """The wp.funcs that t/tile/map_func.py maps over tiles, in float32
+    (float64 for cplx64), each op rounded as the code rounds it"""
+    def relu(x):
+        return max(x, 0.0)
+
+    def cplx(x, y, r=f32):
+        return [r(r(x[0] * y[0]) - r(x[1] * y[1])), r(r(x[0] * y[1]) + r(x[1] * y[0]))]
+
+    def halve(x):
+        n = 0
+        while abs(x) > 0.25:
+            x = f32(f32(x * 0.5) + f32(0.01))
+            n += 1
+        return f32(x * float(n + 1))
+
+    def bumpy(x, y):
+        s = f32(x * y) if x > y else f32(f32(math.sin(x)) - y)
+        for _ in range(3):
+            s = f32(f32(s * 0.5) + x)
+        return s
+
+    def nested(x):
+        sq = f32(x * x)
+        return f32(f32(sq + f32(math.cos(sq))) * 2.0)
+
+    def blend(a, b, w):
+        return f32(f32(a * w) + f32(b * f32(1.0 - w)))
+
+    def soft(v):
+        if isinstance(v, list):
+            n = f32(1.0 + f32(math.sqrt(sum(f32(c * c) for c in v))))
+            return [f32(c / n) for c in v]
+        return f32(v / f32(1.0 + abs(v)))
+
+    return relu, cplx, halve, bumpy, nested, blend, soft
+
+
+def check_map_func(r, grid):
+    """A kernel of t/tile/map_func.py (wp.tile_map of a wp.func): its
+    outputs from its inputs, within libm's rounding"""
+    i_, o, k = r["inputs"], r["outputs"], r["kernel"]
+    relu, cplx, halve, bumpy, nested, blend, soft = map_funcs()
+    n = 16 * grid[0]
+    if k in ("map_cplx", "map_cplx64"):
+        # float64: the values as printed (Num.d)
+        d = (lambda v: v) if k == "map_cplx" else (lambda v: [[[e.d for e in el] for el in row] for row in v])
+        a, b, c = d(i_["a"]), d(i_["b"]), [[list(e) for e in row] for row in d(i_["c"])]
+        for row in range(4 * grid[0]):
+            for col in range(4):
+                c[row][col] = cplx(a[row][col], b[row][col], f32 if k == "map_cplx" else float)
+        near_diff(k + ": c", d(o["c"]), c, 1e-6 if k == "map_cplx" else 1e-14, 0.0)
+    elif k in ("map_relu", "map_halve", "map_nested"):
+        f = {"map_relu": relu, "map_halve": lambda x: halve(f32(x * 3.0)), "map_nested": nested}[k]
+        near_diff(k + ": y", o["y"], [f(x) for x in i_["x"][:n]])
+    elif k == "map_bumpy":
+        near_diff(k + ": z", o["z"], [bumpy(x, y) for x, y in zip(i_["x"], i_["y"])])
+    elif k == "map_three":
+        a, b, w = i_["a"], i_["b"], i_["w"]
+        near_diff(k + ": c", o["c"], [blend(x, y, w) for x, y in zip(a, b)])
+        near_diff(k + ": d", o["d"], [blend(y, x, x) for x, y in zip(a, b)])
+    elif k == "map_generic":
+        x, s = i_["x"], list(i_["s"])
+        y = [[f32(c + c) for c in v] for v in x[:8 * grid[0]]] + [list(v) for v in i_["y"][8 * grid[0]:]]
+        for q in range(8 * grid[0]):
+            s[32 + q] = f32(s[q] + s[q])
+        first_diff(k + ": y", o["y"], y)
+        first_diff(k + ": s", o["s"], s)
+    elif k == "map_overload":
+        v, x, out = i_["v"], i_["x"], list(i_["out"])
+        for q in range(8 * grid[0]):
+            t = soft(list(v[q]))
+            out[q] = f32(f32(f32(f32(t[0] * t[0]) + f32(t[1] * t[1])) + f32(t[2] * t[2])) + soft(x[q]))
+        near_diff(k + ": out", o["out"], out)
+    elif k == "map_index":
+        valid, scan, base = i_["valid"], i_["scan"], i_["base"]
+        index = [scan[q] + base + q // 16 - 1 if valid[q] == 1 else -1 for q in range(n)]
+        first_diff(k + ": index", o["index"], index)
+    else:
+        return False
+    return True
+
+
 def check_tiles(path):
     for r in load(path):
         i_, o, k = r["inputs"], r["outputs"], r["kernel"]
@@ -767,7 +863,7 @@ def check_tiles(path):
                             src = a[8 * bi + c][4 * bj + rr] if 8 * bi + c < len(a) and 4 * bj + rr < len(a[0]) else 0.0
                             b[x][y] = src
             first_diff("tile_transpose: b", o["b"], b)
-        else:
+        elif not check_map_func(r, grid):
             fail(f"{k}: not a kernel of t/tile")
 
 

@@ -588,6 +588,10 @@ def hazards(path):
                             reads.add(a.id)
                         if cparams[j] in swrites:
                             writes.add(a.id)
+            # wp.tile_map(f, ...) calls f on each element (f takes no array)
+            if isinstance(n, ast.Call) and is_wp(n, "tile_map") and n.args and isinstance(n.args[0], ast.Name) \
+                    and n.args[0].id in defs and n.args[0].id not in seen:
+                found |= scan(defs[n.args[0].id], seen | {fn.name})[0]
         for n in ast.walk(fn):
             if isinstance(n, ast.Expr):
                 continue
