@@ -20,6 +20,9 @@
  *     Any                  any type but an array, bound to T (and T again)
  *     Arith                a scalar, vector or matrix, bound to T
  *     array(P)             an array of P of any rank, the rank bound to D
+ *     tile(N, M, P)        a tile of P with those extents; tile(P) a tile
+ *                          of P of any shape (a result tile(P): the shape
+ *                          of the argument's)
  *     index                D int arguments (of any int type), the indices
  *                          of that array
  *
@@ -305,6 +308,13 @@ B6(TILE_MAX, "tile_max", "tile(1, S)", "a: tile(Scalar)", BF_TILE, "")
  * the shares of a block's threads add up to the sum (kdiff's adjoint of
  * a number that every element of a tile operation read) */
 B6(TILE_SHARE, "tile_share", "T", "a: tile(Arith)", BF_TILE | BF_INTERNAL, "")
+/* the DFT of each row of a tile of complex numbers (vec2: re, im), along
+ * its last axis (any shape, the leading extents a stack of rows),
+ * unnormalised: wp.tile_fft (e^-2pi i k n / N) and
+ * wp.tile_ifft (e^+...), each the other's adjoint.  Warp's transforms
+ * are in place: kparse writes `%a = tile_fft %a` */
+B6(TILE_FFT, "tile_fft", "tile(vec(2, S))", "inout: tile(vec(2, Float))", BF_TILE, "tile_ifft(g)")
+B6(TILE_IFFT, "tile_ifft", "tile(vec(2, S))", "inout: tile(vec(2, Float))", BF_TILE, "tile_fft(g)")
 
 #ifdef KS_B6_LOCAL
 #undef B6
