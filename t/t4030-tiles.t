@@ -1,13 +1,16 @@
 #!/bin/bash
 # krun on kernels on tiles (doc/runtime.md, "Kernels on tiles"): the
 # kernels of t/tile (a tiled product with a k-loop, a 1-D load, scale, sum
-# and store, one that reads the thread of its block, a transpose) launched
+# and store, one that reads the thread of its block, a transpose, Fourier
+# transforms of rows) launched
 # as wp.launch_tiled launches them, over a grid of blocks of --block-dim
 # threads: cpu (a block of one thread) and sim (cooperating blocks) give
 # the same records but for device and block_dim, outputs worked out from
 # the inputs, the same at any block_dim, the tiled input law; a barrier
 # taken out of the CUDA is a located race; --grad on cpu and sim agree and
-# --gradcheck passes; the errors of --block-dim, --grid and --dim.
+# --gradcheck passes; the errors of --block-dim, --grid and --dim; tiles
+# of three dimensions, and t/emit/tiles_fft.py's transforms at several
+# block sizes.
 . "$(dirname "$0")/lib.sh"
 
 if ! command -v "${KSYNTH_CXX:-c++}" >/dev/null; then
@@ -144,7 +147,7 @@ for f in t/tile/*.py; do
 	ok "$n: seed_adj and grads as documented, the seeds by the law" \
 		sh -c "$CHECK grads '$TMP/$n.gcpu.json' && $CHECK law '$TMP/$n.gcpu.json' --ir '$f'"
 	krun --gradcheck "$f" >"$TMP/$n.fd.json" 2>"$TMP/err"
-	is "$n: --gradcheck passes on cpu" "$?:$(field "$TMP/$n.fd.json" gradcheck | grep -o '"ok": [a-z]*')" '0:"ok": true'
+	is "$n: --gradcheck passes on cpu (each kernel)" "$?:$(field "$TMP/$n.fd.json" gradcheck | grep -o '"ok": [a-z]*' | sort -u)" '0:"ok": true'
 done
 krun --gradcheck --device sim --block-dim 32 t/tile/gemm.py >"$TMP/gemm.fdsim.json" 2>"$TMP/err"
 is "tile_gemm: --gradcheck on sim at --block-dim 32 (differences on the cpu's blocks of one)" \
@@ -205,4 +208,22 @@ is "cube: --grad on sim" "$?" 0 || diag "$(cat "$TMP/err")"
 # shellcheck disable=SC2086
 krun --grad $cube t/emit/tiles_cube.py >"$TMP/cube.cpu.json"
 ok "cube: cpu and sim agree" $CHECK agree "$TMP/cube.cpu.json" "$TMP/cube.sim.json" --rel 1e-6
+
+# ---- Fourier transforms: tiles of three and four dimensions, a direct sum in place
+
+fft="--dim 2 --shape u=4x3x4 --shape v=4x3x4 --shape p=2x2x2x8 --shape q=2x2x2x8 --shape x=4x6 --shape y=4x6"
+# shellcheck disable=SC2086
+krun --gradcheck $fft t/emit/tiles_fft.py >"$TMP/fft.fd.json" 2>"$TMP/err"
+is "tiles_fft: --gradcheck on cpu" "$?:$(field "$TMP/fft.fd.json" gradcheck | grep -o '"ok": [a-z]*' | sort -u)" \
+	'0:"ok": true'
+# shellcheck disable=SC2086
+krun --grad $fft t/emit/tiles_fft.py >"$TMP/fft.cpu.json"
+for b in 1 3 32; do
+	# shellcheck disable=SC2086
+	krun --grad --device sim --block-dim $b $fft t/emit/tiles_fft.py >"$TMP/fft.sim$b.json" 2>"$TMP/err"
+	is "tiles_fft: --grad on sim at --block-dim $b (no race between the stages of butterflies)" "$?" 0 ||
+		diag "$(cat "$TMP/err")"
+	ok "... and its outputs and gradients agree with the cpu's" \
+		$CHECK agree "$TMP/fft.cpu.json" "$TMP/fft.sim$b.json" --rel 1e-6
+done
 done_testing
