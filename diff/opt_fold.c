@@ -390,6 +390,8 @@ static int subst(const Opt *O, const Inst *in, int k)
 	int v = in->arg[k];
 	if (in->op == OP_INSERT && k == 0 && in->nres == 1 && in->res[0] == v)
 		return v; /* keep `v[k] = x` in place */
+	if (in->op == OP_TILE_ADD_AT && k == 0)
+		return v; /* it adds into its tile variable in place */
 	if (ir_op_tape(in->op) && k == 0)
 		return v; /* a loop handle */
 	Fact f = fact_of(O, v);

@@ -120,7 +120,7 @@ typedef struct Emitter {
 	/* per backward kernel: which parameters its thread function leaves
 	 * out (nothing there reads them; the entry still takes them) */
 	uint8_t **unread;
-	const char *tname[16]; /* tile.c's loop names, taken as first needed */
+	const char *tname[32]; /* tile.c's loop names, taken as first needed */
 	int tiled;             /* the function at hand works on tiles */
 } Emitter;
 

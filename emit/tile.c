@@ -72,8 +72,34 @@ typedef struct Hazards {
 /* Does in read its tile operands other than element by element? */
 static int reads_across(const Inst *in)
 {
-	return (in->op == OP_BUILTIN && (in->callee == BI_TILE_MATMUL || in->callee == BI_TILE_TRANSPOSE)) ||
+	return (in->op == OP_BUILTIN && (in->callee == BI_TILE_MATMUL || in->callee == BI_TILE_TRANSPOSE ||
+					 in->callee == BI_TILE_FFT || in->callee == BI_TILE_IFFT)) ||
 	       in->op == OP_TILE_BROADCAST || in->op == OP_TILE_SUM_TO;
+}
+
+/* The points of a row of a Fourier transform (tile_fft, tile_ifft), 0
+ * for any other instruction. */
+static int fft_points(const Emitter *e, const Inst *in)
+{
+	if (in->op != OP_BUILTIN || (in->callee != BI_TILE_FFT && in->callee != BI_TILE_IFFT))
+		return 0;
+	Type t = vty(e, in->arg[0]);
+	return ty_extent(t, ty_ndim(t) - 1);
+}
+
+/* A transform of rows of a power-of-two length from 2 on: its stages of
+ * butterflies, log2 of the length, each behind a barrier of its own, each
+ * thread's butterflies writing elements of other threads; 0 for any other
+ * instruction (a row of another length is a direct sum for each element,
+ * which reads across as a product does; a row of one point is a copy). */
+static int fft_stages(const Emitter *e, const Inst *in)
+{
+	int n = fft_points(e, in), stages = 0;
+	if (n & (n - 1))
+		return 0;
+	while ((1 << stages) < n)
+		stages++;
+	return stages;
 }
 
 /* A reduction: a copy, element by element, then a tree behind barriers
@@ -207,7 +233,7 @@ static void hazards_of(Hazards *h, const Inst *in, uint8_t *st)
 		own_hazards(h, in, st);
 		return;
 	}
-	int across = reads_across(in), need = 0, after = 0;
+	int across = reads_across(in) && fft_points(e, in) != 1, need = 0, after = 0;
 	for (int k = 0; k < in->narg; k++) {
 		int v = in->arg[k];
 		if (ty_is_tile(vty(e, v)) && (st[v] & (across ? TW | TA : TA)))
@@ -234,6 +260,10 @@ static void hazards_of(Hazards *h, const Inst *in, uint8_t *st)
 			st[in->arg[k]] |= TR;
 	for (int k = 0; k < in->nres; k++)
 		st[in->res[k]] |= TW;
+	if (fft_stages(e, in)) { /* barriers of its own, then writes by any thread */
+		memset(st, 0, (size_t)n);
+		st[in->res[0]] |= TW | TA;
+	}
 	if (arr >= 0)
 		st[arr] |= awrite ? TW : TR;
 	x->sync_after |= after;
@@ -305,16 +335,41 @@ void tile_sync(Emitter *e, const Inst *in, int depth)
 /* ---- the code ------------------------------------------------------------ */
 
 /* The names tile loops use, taken once per function: the element, its
- * row and column, the index of a product's sum, its sum, a tree's step. */
-enum { TN_K, TN_ROW, TN_COL, TN_Q, TN_DOT, TN_HALF, TN_IDX, TN_C0, TN_ELEM = TN_C0 + KS_MAX_NDIM, TN_COUNT };
+ * row and column, the index of a product's sum, its sum, a tree's step;
+ * a Fourier transform's (emit_fft). */
+enum {
+	TN_K,
+	TN_ROW,
+	TN_COL,
+	TN_Q,
+	TN_DOT,
+	TN_HALF,
+	TN_IDX,
+	TN_C0,
+	TN_ELEM = TN_C0 + KS_MAX_NDIM,
+	TN_REV,
+	TN_POS,
+	TN_LO,
+	TN_HI,
+	TN_ANGLE,
+	TN_COS,
+	TN_SIN,
+	TN_U,
+	TN_V,
+	TN_X,
+	TN_RE,
+	TN_IM,
+	TN_COUNT
+};
 
 static const char *tname(Emitter *e, int which)
 {
 	_Static_assert(TN_COUNT <= (int)(sizeof e->tname / sizeof *e->tname), "Emitter.tname is too short");
 	/* a 1-D tile's coordinate is idx, a 2-D one's row and col, a 3-D or
 	 * 4-D one's c0 .. c3 */
-	static const char *const base[TN_COUNT] = {"k",   "row", "col", "q",  "dot", "span",
-						   "idx", "c0",  "c1",  "c2", "c3",  "elem"};
+	static const char *const base[TN_COUNT] = {"k",  "row", "col", "q",   "dot", "span", "idx", "c0",
+						   "c1", "c2",  "c3",  "elem", "rev", "pos", "lo",   "hi",  "angle",
+						   "c",  "s",   "u",   "v",   "x",   "re",   "im"};
 	if (!e->tname[which])
 		e->tname[which] = make_name(e, base[which], 0);
 	return e->tname[which];
@@ -783,6 +838,152 @@ static void emit_reduction(Emitter *e, const Inst *in, int depth, const char *r)
 	buf_free(&b);
 }
 
+/* The loop over count things, opened: on the CPU all of them, in CUDA
+ * this thread's, "for (int k = threadIdx.x; k < 4 * 4; k += blockDim.x) {" */
+static void open_loop_over(Emitter *e, int depth, const char *count, const Inst *in)
+{
+	const char *k = tname(e, TN_K);
+	Buf b = {0};
+	if (e->target == EMIT_CUDA)
+		buf_cat(&b, "for (int ", k, " = threadIdx.x; ", k, " < ", count, "; ", k, " += blockDim.x) {",
+			NULL);
+	else
+		buf_cat(&b, "for (int ", k, " = 0; ", k, " < ", count, "; ", k, "++) {", NULL);
+	put_stmt(e, depth, &b, in);
+	buf_free(&b);
+}
+
+/* r = the DFT of each row of a (its last axis, n points; wp.tile_fft,
+ * or tile_ifft with the angles' sign turned), complex numbers as vec2
+ * (re, im), unnormalised.  A power-of-two n is radix 2: the row in
+ * bit-reversed order (swapped in place where r is a, else gathered into
+ * r), then log2(n) stages of butterflies, each stage's m * n / 2 shared
+ * by the block's threads behind a barrier; the twiddle from its angle.
+ * Another n (r is never a: emit_tile gives it a scratch tile): each
+ * element the direct sum over its row, the angle reduced mod n. */
+static void emit_fft(Emitter *e, const Inst *in, int depth, const char *r)
+{
+	Type t = vty(e, in->arg[0]), el = ty_elem(t), sc = ty_scalar(el);
+	int n = ty_extent(t, ty_ndim(t) - 1), rows = ty_count(t) / n, stages = fft_stages(e, in);
+	int dbl = sc == TY_DOUBLE, inverse = in->callee == BI_TILE_IFFT, cuda = e->target == EMIT_CUDA;
+	const char *a = e->v[in->arg[0]].name, *k = tname(e, TN_K), *row = tname(e, TN_ROW),
+		   *col = tname(e, TN_COL), *q = tname(e, TN_Q), *span = tname(e, TN_HALF);
+	const char *real = ctype(sc), *cplx = ctype(el), *sign = inverse ? "" : "-";
+	const char *pi = dbl ? "3.141592653589793" : "3.14159265f",
+		   *two_pi = dbl ? "6.283185307179586" : "6.28318531f";
+	char cbuf[64], sbuf[64], count[32];
+	const char *cosn = builtin_fn(BI_COS, &sc, cbuf, sizeof cbuf),
+		   *sinn = builtin_fn(BI_SIN, &sc, sbuf, sizeof sbuf);
+	Buf b = {0};
+	buf_printf(&b, "// %s = the %s DFT of each of %s's %d row%s of %d point%s", r,
+		   inverse ? "inverse" : "forward", a, rows, rows == 1 ? "" : "s", n, n == 1 ? "" : "s");
+	if (n == 1)
+		buf_puts(&b, ", each its own");
+	if (stages)
+		buf_printf(&b, ": bit-reversed order, then %d stage%s of butterflies", stages,
+			   stages == 1 ? "" : "s");
+	indent(e, depth);
+	fwrite(b.p, 1, b.n, e->out);
+	fputc('\n', e->out);
+	b.n = 0;
+	if (n == 1) { /* a row of one point is its own transform */
+		if (!strcmp(r, a)) {
+			buf_free(&b);
+			return;
+		}
+		open_loop(e, depth, t, in);
+		buf_cat(&b, r, "[", k, "] = ", a, "[", k, "];", NULL);
+		put_stmt(e, depth + 1, &b, in);
+		close_block(e, depth);
+		buf_free(&b);
+		return;
+	}
+	if (!stages) { /* a direct sum for each element */
+		const char *angle = tname(e, TN_ANGLE), *c = tname(e, TN_COS), *s = tname(e, TN_SIN);
+		const char *x = tname(e, TN_X), *re = tname(e, TN_RE), *im = tname(e, TN_IM);
+		open_loop(e, depth, t, in);
+		buf_printf(&b, "int %s = %s / %d, %s = %s %% %d;", row, k, n, col, k, n);
+		put_stmt(e, depth + 1, &b, in);
+		buf_printf(&b, "%s %s = %s, %s = %s;", real, re, zero_of(e, sc), im, zero_of(e, sc));
+		put_stmt(e, depth + 1, &b, in);
+		buf_printf(&b, "for (int %s = 0; %s < %d; %s++) {", q, q, n, q);
+		put_stmt(e, depth + 1, &b, in);
+		buf_printf(&b, "%s %s = %s%s * (%s * %s %% %d) / %d;", real, angle, sign, two_pi, col, q, n, n);
+		put_stmt(e, depth + 2, &b, in);
+		buf_printf(&b, "%s %s = %s(%s), %s = %s(%s);", real, c, cosn, angle, s, sinn, angle);
+		put_stmt(e, depth + 2, &b, in);
+		buf_printf(&b, "%s %s = %s[%s * %d + %s];", cplx, x, a, row, n, q);
+		put_stmt(e, depth + 2, &b, in);
+		buf_printf(&b, "%s += %s * %s.c[0] - %s * %s.c[1];", re, c, x, s, x);
+		put_stmt(e, depth + 2, &b, in);
+		buf_printf(&b, "%s += %s * %s.c[1] + %s * %s.c[0];", im, c, x, s, x);
+		put_stmt(e, depth + 2, &b, in);
+		close_block(e, depth + 1);
+		buf_printf(&b, "%s[%s] = ks_make_%s(%s, %s);", r, k, ty_name(el), re, im);
+		put_stmt(e, depth + 1, &b, in);
+		close_block(e, depth);
+		buf_free(&b);
+		return;
+	}
+	/* the bit-reversed order */
+	const char *rev = tname(e, TN_REV);
+	open_loop(e, depth, t, in);
+	buf_printf(&b, "int %s = %s / %d, %s = %s %% %d, %s = 0;", row, k, n, col, k, n, rev);
+	put_stmt(e, depth + 1, &b, in);
+	buf_printf(&b, "for (int %s = 0; %s < %d; %s++)", q, q, stages, q);
+	put_stmt(e, depth + 1, &b, in);
+	buf_printf(&b, "%s = %s << 1 | (%s >> %s & 1);", rev, rev, col, q);
+	put_stmt(e, depth + 2, &b, in);
+	if (!strcmp(r, a)) {
+		const char *x = tname(e, TN_X);
+		buf_printf(&b, "if (%s < %s) {", col, rev);
+		put_stmt(e, depth + 1, &b, in);
+		buf_printf(&b, "%s %s = %s[%s];", cplx, x, r, k);
+		put_stmt(e, depth + 2, &b, in);
+		buf_printf(&b, "%s[%s] = %s[%s * %d + %s];", r, k, r, row, n, rev);
+		put_stmt(e, depth + 2, &b, in);
+		buf_printf(&b, "%s[%s * %d + %s] = %s;", r, row, n, rev, x);
+		put_stmt(e, depth + 2, &b, in);
+		close_block(e, depth + 1);
+	} else {
+		buf_printf(&b, "%s[%s] = %s[%s * %d + %s];", r, k, a, row, n, rev);
+		put_stmt(e, depth + 1, &b, in);
+	}
+	close_block(e, depth);
+	/* the stages: butterflies of 2 * span points, the pair (lo, hi) of
+	 * one taking u + w v and u - w v, w = e^(-+ i pi pos / span) */
+	const char *pos = tname(e, TN_POS), *lo = tname(e, TN_LO), *hi = tname(e, TN_HI);
+	const char *angle = tname(e, TN_ANGLE), *c = tname(e, TN_COS), *s = tname(e, TN_SIN);
+	const char *u = tname(e, TN_U), *v = tname(e, TN_V), *re = tname(e, TN_RE), *im = tname(e, TN_IM);
+	buf_printf(&b, "for (int %s = 1; %s < %d; %s *= 2) {", span, span, n, span);
+	put_stmt(e, depth, &b, in);
+	if (cuda)
+		tile_sync(e, in, depth + 1);
+	snprintf(count, sizeof count, "%d * %d", rows, n / 2);
+	open_loop_over(e, depth + 1, count, in);
+	buf_printf(&b, "int %s = %s / %d, %s = %s %% %d;", row, k, n / 2, col, k, n / 2);
+	put_stmt(e, depth + 2, &b, in);
+	buf_printf(&b, "int %s = %s %% %s, %s = %s * %d + (%s - %s) * 2 + %s, %s = %s + %s;", pos, col, span, lo,
+		   row, n, col, pos, pos, hi, lo, span);
+	put_stmt(e, depth + 2, &b, in);
+	buf_printf(&b, "%s %s = %s%s * %s / %s;", real, angle, sign, pi, pos, span);
+	put_stmt(e, depth + 2, &b, in);
+	buf_printf(&b, "%s %s = %s(%s), %s = %s(%s);", real, c, cosn, angle, s, sinn, angle);
+	put_stmt(e, depth + 2, &b, in);
+	buf_printf(&b, "%s %s = %s[%s], %s = %s[%s];", cplx, u, r, lo, v, r, hi);
+	put_stmt(e, depth + 2, &b, in);
+	buf_printf(&b, "%s %s = %s * %s.c[0] - %s * %s.c[1], %s = %s * %s.c[1] + %s * %s.c[0];", real, re, c, v, s,
+		   v, im, c, v, s, v);
+	put_stmt(e, depth + 2, &b, in);
+	buf_printf(&b, "%s[%s] = ks_make_%s(%s.c[0] + %s, %s.c[1] + %s);", r, lo, ty_name(el), u, re, u, im);
+	put_stmt(e, depth + 2, &b, in);
+	buf_printf(&b, "%s[%s] = ks_make_%s(%s.c[0] - %s, %s.c[1] - %s);", r, hi, ty_name(el), u, re, u, im);
+	put_stmt(e, depth + 2, &b, in);
+	close_block(e, depth + 1);
+	close_block(e, depth);
+	buf_free(&b);
+}
+
 /* The row-major index of tile t's element at the operands idx, "i * 4 + j" */
 void tile_flat(Emitter *e, Buf *b, Type t, const int32_t *idx)
 {
@@ -1088,7 +1289,8 @@ void emit_tile(Emitter *e, const Inst *in, int depth)
 	 * apart, then copies it in, where the result is that operand */
 	int apart = 0;
 	for (int k = 0; k < in->narg; k++)
-		apart |= in->arg[k] == r && (reads_across(in) || is_reduction(in));
+		apart |= in->arg[k] == r &&
+			 ((reads_across(in) && !fft_stages(e, in) && fft_points(e, in) != 1) || is_reduction(in));
 	const char *name = e->v[r].name;
 	if (apart) {
 		char base[300];
@@ -1111,6 +1313,8 @@ void emit_tile(Emitter *e, const Inst *in, int depth)
 		emit_transpose(e, in, depth, name);
 	else if (is_reduction(in))
 		emit_reduction(e, in, depth, name);
+	else if (in->op == OP_BUILTIN && (in->callee == BI_TILE_FFT || in->callee == BI_TILE_IFFT))
+		emit_fft(e, in, depth, name);
 	else if (in->op == OP_TILE_ADD_AT)
 		emit_add_at(e, in, depth);
 	else if (in->op == OP_TILE_BROADCAST)

@@ -3,7 +3,8 @@
  * tile_atomic_add (an array's block of elements, from an offset),
  * wp.tile_zeros, tile_ones and tile_full, the accumulating form of
  * wp.tile_matmul and its conversions of precision, wp.tile_astype,
- * wp.tile_map of a builtin or a wp.func, wp.tile_extract and t[i, j] —
+ * wp.tile_map of a builtin or a wp.func, wp.tile_extract and t[i, j], wp.tile_fft
+ * and tile_ifft (in place, a tile variable's rows), wp.tile and wp.untile —
  * and the refusal, naming it, of each tile builtin not in yet.  A tile's
  * shape is fixed when the kernel compiles: its extents are constant ints,
  * as Warp requires, and the tile's type holds them (ty_tile), so that a
@@ -360,6 +361,33 @@ static int matmul(Sema *s, Node *e, const char *what, Target *t, int wanted)
 	return -1;
 }
 
+/* wp.tile_fft(inout) and wp.tile_ifft(inout): each row of a tile of
+ * complex numbers (vec2f, vec2d) transformed along the last axis, in
+ * place: `%a = tile_fft %a`.  Warp wants 2 to 4 dimensions, the leading
+ * ones a stack of rows; a row of a length other than a power of two is a
+ * direct sum, at most 4096 points, as on Warp's CPU. */
+static void fft(Sema *s, Node *e, const char *name, const char *what, int want)
+{
+	Node *node[1];
+	BIND(P("inout"), 1);
+	if (want)
+		ERR(e, "%s() transforms its tile in place and has no value", what);
+	Node *o = node[0];
+	int v = o->kind == N_NAME ? map_get(&s->names, o->name) : -1;
+	if (v < 0 || !ty_is_tile(ty_of(s, v)))
+		ERR(o, "%s() transforms a tile variable of the kernel in place", what);
+	Type tt = ty_of(s, v), el = ty_elem(tt);
+	if (!ty_is_vec(el) || ty_rows(el) != 2 || (ty_scalar(el) != TY_FLOAT && ty_scalar(el) != TY_DOUBLE))
+		ERR(o, "%s() takes a tile of complex numbers, vec2f or vec2d, not %s", what, uty(tt));
+	int nd = ty_ndim(tt), n = ty_extent(tt, nd - 1);
+	if (nd < 2)
+		ERR(o, "%s() takes a tile of at least 2 dimensions (rows along the last), not %s", what, uty(tt));
+	if ((n & (n - 1)) && n > 4096)
+		ERR(o, "%s() of rows of %d points: a length that is not a power of two is at most 4096, as in Warp",
+		    what, n);
+	emit(s, e, OP_BUILTIN, &v, 1, &v, 1)->callee = !strcmp(name, "tile_fft") ? BI_TILE_FFT : BI_TILE_IFFT;
+}
+
 /* wp.tile_extract(a, i, ...): one element. */
 static int extract(Sema *s, Node *e, Target *t)
 {
@@ -683,6 +711,10 @@ int tile_call(Sema *s, Node *e, const char *name, Target *t, int want)
 		return matmul(s, e, what, t, want);
 	if (!strcmp(name, "tile_extract"))
 		return extract(s, e, t);
+	if (!strcmp(name, "tile_fft") || !strcmp(name, "tile_ifft")) {
+		fft(s, e, name, what, want);
+		return -1;
+	}
 	if (!strcmp(name, "tile_astype"))
 		return astype(s, e, what, t);
 	if (!strcmp(name, "tile_map"))

@@ -20,6 +20,9 @@
  *     Any                  any type but an array, bound to T (and T again)
  *     Arith                a scalar, vector or matrix, bound to T
  *     array(P)             an array of P of any rank, the rank bound to D
+ *     tile(N, M, P)        a tile of P with those extents; tile(P) a tile
+ *                          of P of any shape (a result tile(P): the shape
+ *                          of the argument's)
  *     index                D int arguments (of any int type), the indices
  *                          of that array
  *
@@ -312,6 +315,13 @@ B6(TILE, "tile", "tile(block, T)", "x: Any", BF_TILE, "untile(g)")
 B6(UNTILE, "untile", "T", "a: tile(block, Any)", BF_TILE, "tile(g)")
 /* the threads of a block: 1 on the CPU */
 B6(BLOCK_DIM, "block_dim", "int", "", 0, "")
+/* the DFT of each row of a tile of complex numbers (vec2: re, im), along
+ * its last axis (any shape, the leading extents a stack of rows),
+ * unnormalised: wp.tile_fft (e^-2pi i k n / N) and
+ * wp.tile_ifft (e^+...), each the other's adjoint.  Warp's transforms
+ * are in place: kparse writes `%a = tile_fft %a` */
+B6(TILE_FFT, "tile_fft", "tile(vec(2, S))", "inout: tile(vec(2, Float))", BF_TILE, "tile_ifft(g)")
+B6(TILE_IFFT, "tile_ifft", "tile(vec(2, S))", "inout: tile(vec(2, Float))", BF_TILE, "tile_fft(g)")
 
 #ifdef KS_B6_LOCAL
 #undef B6

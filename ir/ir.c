@@ -78,6 +78,7 @@ typedef struct Bind {
 	Type S, T;
 	int len[3]; /* N, M, K; 0: unbound */
 	int D;      /* an array's rank; 0: unbound */
+	Type shape; /* the tile a pattern of no lengths matched first */
 } Bind;
 
 static void skip_blanks(const char **p)
@@ -161,7 +162,8 @@ static int match(const char **p, Type t, Bind *b);
 static Type build(const char **p, const Bind *b);
 
 /* A tile pattern after its "tile": '(' {LENGTH ','} ELEMENT ')', no
- * lengths meaning any shape.  Its lengths (at most 4) into len, their
+ * lengths meaning any shape (in a result: the shape of the first tile
+ * that such a pattern matched).  Its lengths (at most 4) into len, their
  * number in *n; *p is left at the element's pattern. */
 static void tile_lengths(const char **p, char len[][16], int *n)
 {
@@ -196,6 +198,8 @@ static int match_tile(const char **p, Type t, Bind *b)
 	}
 	ok = match(p, ok ? ty_elem(t) : TY_VOID, b) && ok;
 	expect(p, ')');
+	if (ok && !n && b->shape == TY_VOID)
+		b->shape = t;
 	return ok;
 }
 
@@ -211,6 +215,8 @@ static Type build_tile(const char **p, const Bind *b)
 	}
 	Type e = build(p, b);
 	expect(p, ')');
+	if (!n && b->shape != TY_VOID)
+		return ty_tile(e, ty_ndim(b->shape), ty_info(b->shape)->shape);
 	return ty_tile(e, n, shape);
 }
 

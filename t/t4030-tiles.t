@@ -2,13 +2,15 @@
 # krun on kernels on tiles (doc/runtime.md, "Kernels on tiles"): the
 # kernels of t/tile (a tiled product with a k-loop, a 1-D load, scale, sum
 # and store, one that reads the thread of its block, a transpose,
-# wp.tile_map of wp.funcs) launched
+# wp.tile_map of wp.funcs, Fourier transforms of rows) launched
 # as wp.launch_tiled launches them, over a grid of blocks of --block-dim
 # threads: cpu (a block of one thread) and sim (cooperating blocks) give
 # the same records but for device and block_dim, outputs worked out from
 # the inputs, the same at any block_dim, the tiled input law; a barrier
 # taken out of the CUDA is a located race; --grad on cpu and sim agree and
-# --gradcheck passes; the errors of --block-dim, --grid and --dim.
+# --gradcheck passes; the errors of --block-dim, --grid and --dim; tiles
+# of three dimensions, and t/emit/tiles_fft.py's transforms at several
+# block sizes.
 . "$(dirname "$0")/lib.sh"
 
 if ! command -v "${KSYNTH_CXX:-c++}" >/dev/null; then

@@ -62,6 +62,7 @@ Any failure prints '# ' lines saying where and exits 1.  Each record must
 be valid JSON with its keys in the documented order (a kernel on tiles has
 block_dim after dim, and untiled after it when launched over threads).
 """
+import cmath
 import json
 import math
 import os
@@ -810,6 +811,31 @@ def check_map_func(r, grid):
     return True
 
 
+def dft_rows(a, rows, n, r0, sign):
+    """The DFT along the rows of the (rows, n) tile of vec2 array a (lists
+    of [re, im]) from row r0, column 0, in double (elements past a's end
+    read 0): {(row, col): (re, im)}, unnormalised, e^(sign 2 pi i k m / n)."""
+    out = {}
+    for r in range(rows):
+        x = [complex(*a[r0 + r][m]) if r0 + r < len(a) and m < len(a[0]) else 0j for m in range(n)]
+        for k in range(n):
+            z = sum(x[m] * cmath.exp(sign * 2j * math.pi * (k * m % n) / n) for m in range(n))
+            out[(r0 + r, k)] = (z.real, z.imag)
+    return out
+
+
+def close_diff(name, got, want, tol):
+    """fail at the first element where nested lists got and want differ by
+    more than tol times the largest magnitude of want (float32 sums and
+    libm's twiddles against a sum in double)"""
+    g, w = list(flat(got)), list(flat(want))
+    scale = max([1.0] + [abs(x) for x in w])
+    at = next((q for q, (a, b) in enumerate(zip(g, w)) if abs(a - b) > tol * scale), None)
+    if at is not None or len(g) != len(w):
+        fail(f"{name}: element {at} (row-major) is {g[at] if at is not None else '...'}, want "
+             f"{w[at] if at is not None else '...'} (within {tol} of {scale})")
+
+
 def check_tiles(path):
     for r in load(path):
         i_, o, k = r["inputs"], r["outputs"], r["kernel"]
@@ -864,6 +890,22 @@ def check_tiles(path):
                             b[x][y] = src
             first_diff("tile_transpose: b", o["b"], b)
         elif not check_map_func(r, grid):
+
+
+        elif k in ("short_rows", "five_points", "inverse16"):
+            # t/tile/fft.py: rows transformed in place and stored where
+            # they were loaded
+            x = i_["x"]
+            tiles = {"short_rows": [("y", 4, 1, -1), ("z", 4, 2, 1)], "five_points": [("y", 3, 5, -1)],
+                     "inverse16": [("y", 2, 16, 1)]}[k]
+            for out, rows, n, sign in tiles:
+                want = [[list(e) for e in row] for row in i_[out]]
+                for b in range(grid[0]):
+                    for (r, c), z in dft_rows(x, rows, n, rows * b, sign).items():
+                        if r < len(want) and c < len(want[0]):
+                            want[r][c] = list(z)
+                close_diff(f"{k}: {out}", o[out], want, 1e-5)
+        else:
             fail(f"{k}: not a kernel of t/tile")
 
 

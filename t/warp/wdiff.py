@@ -31,11 +31,14 @@ what keeps this fast).  For each file:
 
 With --options TSV, a line `NAME<TAB>OPTIONS<TAB>WHY` of TSV gives the
 module NAME.py (its file name without .py) krun options (a launch, shapes,
---set values that keep a kernel written for one size in bounds) and two
+--set values that keep a kernel written for one size in bounds) and
 words of wdiff's own: `forward` compares the forward only (a kernel whose
 adjoint kdiff refuses, said in WHY), `nofd` gradients from `krun --grad`
 without central differences (a launch too large for --gradcheck's one
-pair of runs per input component), so a disagreement with Warp fails.
+pair of runs per input component), so a disagreement with Warp fails;
+`fwd-atol=X` compares the forward with FWD_ATOL X instead (an output that
+Warp computes less accurately than ksynth, WHY saying by how much against
+a reference in double).
 
 A kernel Warp builds with enable_backward=False has no adjoint in Warp:
 its gradients are ksynth's alone, and must pass --gradcheck (with nofd:
@@ -619,7 +622,7 @@ def read_options(path):
             continue
         cols = line.rstrip("\n").split("\t")
         words = shlex.split(cols[1]) if len(cols) > 1 else []
-        own = {w for w in words if w in ("forward", "nofd")}
+        own = {w for w in words if w in ("forward", "nofd") or w.startswith("fwd-atol=")}
         out[cols[0]] = ([w for w in words if w not in own], own)
     return out
 
@@ -673,6 +676,7 @@ def main(argv):
         kopt, own = options.get(os.path.basename(path)[:-3], ([], set()))
         kopt = kopt + (["--kernel", only] if only else [])
         fgrad = grad and "forward" not in own
+        fwd_atol = next((float(w.split("=", 1)[1]) for w in own if w.startswith("fwd-atol=")), FWD_ATOL)
         cpu, st_c, err_c = krun(kopt + (["--gradcheck" if "nofd" not in own else "--grad"] if fgrad else []),
                                 path)
         sim, st_s, err_s = krun(kopt + (["--grad"] if fgrad else []) + ["--device", "sim"], path)
@@ -702,7 +706,7 @@ def main(argv):
                     if ref is None:
                         return math.inf, "no %s record" % dev
                     for p, v in leaves(ref["outputs"]).items():
-                        rtol, atol = tolerance(p, wm.half, FWD_RTOL, FWD_ATOL)
+                        rtol, atol = tolerance(p, wm.half, FWD_RTOL, fwd_atol)
                         q, w = compare(wout[p], v, rtol, atol, "%s %s" % (dev, p))
                         if q > worst:
                             worst, at = q, w
