@@ -69,12 +69,28 @@ typedef struct Hazards {
 			 * array the scalar code touches */
 } Hazards;
 
+/* A prefix (or kdiff's suffix) sum: a copy, then steps behind barriers
+ * of their own, each element adding the one a span before it.  An
+ * exclusive one copies each element's neighbour: it reads across. */
+static int is_scan(const Inst *in)
+{
+	return in->op == OP_BUILTIN &&
+	       (in->callee == BI_TILE_SCAN_INCLUSIVE || in->callee == BI_TILE_SCAN_EXCLUSIVE ||
+		in->callee == BI_TILE_RSCAN_INCLUSIVE || in->callee == BI_TILE_RSCAN_EXCLUSIVE);
+}
+
+static int is_exclusive_scan(const Inst *in)
+{
+	return in->op == OP_BUILTIN &&
+	       (in->callee == BI_TILE_SCAN_EXCLUSIVE || in->callee == BI_TILE_RSCAN_EXCLUSIVE);
+}
+
 /* Does in read its tile operands other than element by element? */
 static int reads_across(const Inst *in)
 {
 	return (in->op == OP_BUILTIN && (in->callee == BI_TILE_MATMUL || in->callee == BI_TILE_TRANSPOSE ||
 					 in->callee == BI_TILE_FFT || in->callee == BI_TILE_IFFT)) ||
-	       in->op == OP_TILE_BROADCAST || in->op == OP_TILE_SUM_TO;
+	       in->op == OP_TILE_BROADCAST || in->op == OP_TILE_SUM_TO || is_exclusive_scan(in);
 }
 
 /* The points of a row of a Fourier transform (tile_fft, tile_ifft), 0
@@ -253,8 +269,8 @@ static void hazards_of(Hazards *h, const Inst *in, uint8_t *st)
 	}
 	IInfo *x = &e->ii[inst_id(e, in)];
 	x->sync |= need;
-	if (need || (is_reduction(in) && ty_count(vty(e, in->arg[0])) > 1))
-		memset(st, 0, (size_t)n); /* a tree of more than one element has barriers of its own */
+	if (need || ((is_reduction(in) || is_scan(in)) && ty_count(vty(e, in->arg[0])) > 1))
+		memset(st, 0, (size_t)n); /* a tree or scan of more than one element has barriers of its own */
 	for (int k = 0; k < in->narg && across; k++)
 		if (ty_is_tile(vty(e, in->arg[k])))
 			st[in->arg[k]] |= TR;
@@ -367,9 +383,9 @@ static const char *tname(Emitter *e, int which)
 	_Static_assert(TN_COUNT <= (int)(sizeof e->tname / sizeof *e->tname), "Emitter.tname is too short");
 	/* a 1-D tile's coordinate is idx, a 2-D one's row and col, a 3-D or
 	 * 4-D one's c0 .. c3 */
-	static const char *const base[TN_COUNT] = {"k",  "row", "col", "q",   "dot", "span", "idx", "c0",
-						   "c1", "c2",  "c3",  "elem", "rev", "pos", "lo",   "hi",  "angle",
-						   "c",  "s",   "u",   "v",   "x",   "re",   "im"};
+	static const char *const base[TN_COUNT] = {"k",     "row", "col", "q",    "dot", "span", "idx", "c0",
+						   "c1",    "c2",  "c3",  "elem", "rev", "pos",  "lo",  "hi",
+						   "angle", "c",   "s",   "u",    "v",   "x",    "re",  "im"};
 	if (!e->tname[which])
 		e->tname[which] = make_name(e, base[which], 0);
 	return e->tname[which];
@@ -984,6 +1000,62 @@ static void emit_fft(Emitter *e, const Inst *in, int depth, const char *r)
 	buf_free(&b);
 }
 
+/* r = the prefix sums of a's elements, row-major (Hillis and Steele):
+ * a copy, then for each span 1, 2, 4, ... below the count every element
+ * adds the one a span before it, read into a scratch tile between two
+ * barriers, the same steps in C.  An exclusive scan copies each element's
+ * predecessor, 0 for the first; kdiff's suffix sums (its adjoints) run
+ * from the other end. */
+static void emit_scan(Emitter *e, const Inst *in, int depth, const char *r)
+{
+	Type ta = vty(e, in->arg[0]), el = ty_elem(ta);
+	int n = ty_count(ta), cuda = e->target == EMIT_CUDA;
+	int rev = in->callee == BI_TILE_RSCAN_INCLUSIVE || in->callee == BI_TILE_RSCAN_EXCLUSIVE;
+	int excl = in->callee == BI_TILE_SCAN_EXCLUSIVE || in->callee == BI_TILE_RSCAN_EXCLUSIVE;
+	const char *k = tname(e, TN_K), *span = tname(e, TN_HALF), *a = e->v[in->arg[0]].name;
+	const char *zero = zero_of(e, el);
+	Buf b = {0};
+	open_loop(e, depth, ta, in);
+	if (!excl)
+		buf_printf(&b, "%s[%s] = %s[%s];", r, k, a, k);
+	else if (!rev)
+		buf_printf(&b, "%s[%s] = %s > 0 ? %s[%s - 1] : %s;", r, k, k, a, k, zero);
+	else
+		buf_printf(&b, "%s[%s] = %s + 1 < %d ? %s[%s + 1] : %s;", r, k, k, n, a, k, zero);
+	put_stmt(e, depth + 1, &b, in);
+	close_block(e, depth);
+	if (n > 1) {
+		char base[300];
+		ks_join(base, sizeof base, r, "_part", NULL);
+		const char *part = make_name(e, base, 0);
+		buf_printf(&b, "%s%s %s[%d];  // what each element adds: the one a span %s\n",
+			   cuda ? "__shared__ " : "", ctype(el), part, n, rev ? "after it" : "before it");
+		indent(e, depth);
+		fwrite(b.p, 1, b.n, e->out);
+		b.n = 0;
+		buf_printf(&b, "for (int %s = 1; %s < %d; %s *= 2) {", span, span, n, span);
+		put_stmt(e, depth, &b, in);
+		if (cuda)
+			tile_sync(e, in, depth + 1);
+		open_loop(e, depth + 1, ta, in);
+		if (rev)
+			buf_printf(&b, "%s[%s] = %s + %s < %d ? %s[%s + %s] : %s;", part, k, k, span, n, r, k, span,
+				   zero);
+		else
+			buf_printf(&b, "%s[%s] = %s >= %s ? %s[%s - %s] : %s;", part, k, k, span, r, k, span, zero);
+		put_stmt(e, depth + 2, &b, in);
+		close_block(e, depth + 1);
+		if (cuda)
+			tile_sync(e, in, depth + 1);
+		open_loop(e, depth + 1, ta, in);
+		buf_printf(&b, "%s[%s] += %s[%s];", r, k, part, k);
+		put_stmt(e, depth + 2, &b, in);
+		close_block(e, depth + 1);
+		close_block(e, depth);
+	}
+	buf_free(&b);
+}
+
 /* The row-major index of tile t's element at the operands idx, "i * 4 + j" */
 void tile_flat(Emitter *e, Buf *b, Type t, const int32_t *idx)
 {
@@ -1313,6 +1385,8 @@ void emit_tile(Emitter *e, const Inst *in, int depth)
 		emit_transpose(e, in, depth, name);
 	else if (is_reduction(in))
 		emit_reduction(e, in, depth, name);
+	else if (is_scan(in))
+		emit_scan(e, in, depth, name);
 	else if (in->op == OP_BUILTIN && (in->callee == BI_TILE_FFT || in->callee == BI_TILE_IFFT))
 		emit_fft(e, in, depth, name);
 	else if (in->op == OP_TILE_ADD_AT)

@@ -547,6 +547,19 @@ static int untile(Sema *s, Node *e, const char *what, Target *t)
 	return builtin_val(s, e, "untile", &v, 1, t, 1);
 }
 
+/* wp.tile_scan_inclusive(a), wp.tile_scan_exclusive(a): the prefix
+ * sums of a's elements, row-major, of the element types Warp scans */
+static int scan(Sema *s, Node *e, const char *name, const char *what, Target *t)
+{
+	Node *node[1];
+	BIND(P("a"), 1);
+	int32_t v = tile_arg(s, node[0], name);
+	Type el = ty_elem(ty_of(s, v));
+	if (el != TY_FLOAT && el != TY_INT && el != TY_UINT32)
+		ERR(node[0], "%s() scans a tile of float32, int32 or uint32, not %s", what, uty(ty_of(s, v)));
+	return builtin_val(s, e, name, &v, 1, t, 1);
+}
+
 /* wp.tile_astype(a, dtype): each element converted */
 static int astype(Sema *s, Node *e, const char *what, Target *t)
 {
@@ -726,6 +739,11 @@ int tile_call(Sema *s, Node *e, const char *name, Target *t, int want)
 		return broadcast(s, e, what, t);
 	if (!strcmp(name, "tile"))
 		return of_threads(s, e, what, t, want);
+	if (!strcmp(name, "tile_scan_inclusive") || !strcmp(name, "tile_scan_exclusive")) {
+		if (!want)
+			ERR(e, "the value of %s() is not used", what);
+		return scan(s, e, name, what, t);
+	}
 	if (!strcmp(name, "untile")) {
 		if (!want)
 			ERR(e, "the value of wp.untile() is not used");

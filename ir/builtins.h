@@ -322,6 +322,13 @@ B6(BLOCK_DIM, "block_dim", "int", "", 0, "")
  * are in place: kparse writes `%a = tile_fft %a` */
 B6(TILE_FFT, "tile_fft", "tile(vec(2, S))", "inout: tile(vec(2, Float))", BF_TILE, "tile_ifft(g)")
 B6(TILE_IFFT, "tile_ifft", "tile(vec(2, S))", "inout: tile(vec(2, Float))", BF_TILE, "tile_fft(g)")
+/* prefix sums of a tile's elements in row-major order, including each
+ * element or not (wp.tile_scan_inclusive, tile_scan_exclusive), and
+ * kdiff's suffix sums, their adjoints */
+B6(TILE_SCAN_INCLUSIVE, "tile_scan_inclusive", "tile(S)", "a: tile(Scalar)", BF_TILE, "tile_rscan_inclusive(g)")
+B6(TILE_SCAN_EXCLUSIVE, "tile_scan_exclusive", "tile(S)", "a: tile(Scalar)", BF_TILE, "tile_rscan_exclusive(g)")
+B6(TILE_RSCAN_INCLUSIVE, "tile_rscan_inclusive", "tile(S)", "a: tile(Scalar)", BF_TILE | BF_INTERNAL, "tile_scan_inclusive(g)")
+B6(TILE_RSCAN_EXCLUSIVE, "tile_rscan_exclusive", "tile(S)", "a: tile(Scalar)", BF_TILE | BF_INTERNAL, "tile_scan_exclusive(g)")
 
 #ifdef KS_B6_LOCAL
 #undef B6

@@ -889,9 +889,29 @@ def check_tiles(path):
                             src = a[8 * bi + c][4 * bj + rr] if 8 * bi + c < len(a) and 4 * bj + rr < len(a[0]) else 0.0
                             b[x][y] = src
             first_diff("tile_transpose: b", o["b"], b)
-        elif not check_map_func(r, grid):
-
-
+        elif k == "prefix":
+            # t/tile/scan.py: 24-element tiles scanned, within float32's
+            # sums in another order
+            x, y, z = i_["x"], list(i_["y"]), list(i_["z"])
+            for b in range(grid[0]):
+                t = [x[24 * b + q] if 24 * b + q < len(x) else 0.0 for q in range(24)]
+                sq = [f32(v * v) for v in t]
+                for q in range(24):
+                    if 24 * b + q < len(y):
+                        y[24 * b + q] = sum(sq[:q + 1])
+                        z[24 * b + q] = sum(t[:q])
+            close_diff("prefix: y", o["y"], y, 1e-6)
+            close_diff("prefix: z", o["z"], z, 1e-6)
+        elif k == "counts":
+            flags, pos = i_["flags"], [list(row) for row in i_["pos"]]
+            for b in range(grid[0]):
+                f = [flags[4 * b + q // 8][q % 8] if 4 * b + q // 8 < len(flags) and q % 8 < len(flags[0]) else 0
+                     for q in range(32)]
+                for q in range(32):
+                    r_, c = 4 * b + q // 8, q % 8
+                    if r_ < len(pos) and c < len(pos[0]):
+                        pos[r_][c] = sum(f[:q])
+            first_diff("counts: pos", o["pos"], pos)
         elif k in ("short_rows", "five_points", "inverse16"):
             # t/tile/fft.py: rows transformed in place and stored where
             # they were loaded
@@ -905,7 +925,7 @@ def check_tiles(path):
                         if r < len(want) and c < len(want[0]):
                             want[r][c] = list(z)
                 close_diff(f"{k}: {out}", o[out], want, 1e-5)
-        else:
+        elif not check_map_func(r, grid):
             fail(f"{k}: not a kernel of t/tile")
 
 

@@ -490,6 +490,8 @@ def hazards(path):
       random-loop    a random draw in a dynamic loop (Warp's backward pass
                      replays the code after the loop without the loop's
                      draws, then the loop's draws in reverse order)
+      tile-scan      a wp.tile_scan_inclusive or tile_scan_exclusive (Warp's
+                     adjoints of scans are empty: no gradient flows back)
     """
     tree = ast.parse(open(path).read())
     defs = {}
@@ -564,6 +566,8 @@ def hazards(path):
                 found.add("mod-divisor")
             if isinstance(n, ast.Call) and is_wp(n, "frac"):
                 found.add("frac")
+            if isinstance(n, ast.Call) and is_wp(n, "tile_scan_"):
+                found.add("tile-scan")
             if isinstance(n, (ast.Assign, ast.AugAssign)):
                 for t in (n.targets if isinstance(n, ast.Assign) else [n.target]):
                     if isinstance(t, (ast.Subscript, ast.Attribute)) and isinstance(t.value, ast.Name):
