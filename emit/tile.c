@@ -276,7 +276,9 @@ static void hazards_of(Hazards *h, const Inst *in, uint8_t *st)
 			st[in->arg[k]] |= TR;
 	for (int k = 0; k < in->nres; k++)
 		st[in->res[k]] |= TW;
-	if (fft_stages(e, in)) { /* barriers of its own, then writes by any thread */
+	if (in->op == OP_BUILTIN && in->callee == BI_TILE_PICK)
+		st[in->res[0]] |= TA; /* its element is thread `thread`'s */
+	if (fft_stages(e, in)) {      /* barriers of its own, then writes by any thread */
 		memset(st, 0, (size_t)n);
 		st[in->res[0]] |= TW | TA;
 	}
@@ -1318,6 +1320,23 @@ static void emit_untile(Emitter *e, const Inst *in, int depth)
 	buf_free(&b);
 }
 
+/* r = tile_pick(x, thread): the one element, set by that thread (on the
+ * CPU by the block's one thread) */
+static void emit_pick(Emitter *e, const Inst *in, int depth, const char *r)
+{
+	Buf b = {0};
+	if (e->target == EMIT_CUDA) {
+		buf_puts(&b, "if ((int)threadIdx.x == ");
+		put_expr(e, &b, in->arg[1], P_EQ + 1);
+		buf_puts(&b, ") ");
+	}
+	buf_cat(&b, r, "[0] = ", NULL);
+	put_expr(e, &b, in->arg[0], P_COND);
+	buf_putc(&b, ';');
+	put_stmt(e, depth, &b, in);
+	buf_free(&b);
+}
+
 /* r = tile(x): each thread's x at its element */
 static void emit_of_threads(Emitter *e, const Inst *in, int depth, const char *r)
 {
@@ -1399,6 +1418,8 @@ void emit_tile(Emitter *e, const Inst *in, int depth)
 		emit_insert(e, in, depth, name);
 	else if (in->op == OP_BUILTIN && in->callee == BI_TILE)
 		emit_of_threads(e, in, depth, name);
+	else if (in->op == OP_BUILTIN && in->callee == BI_TILE_PICK)
+		emit_pick(e, in, depth, name);
 	else
 		emit_elementwise(e, in, depth, name);
 	if (apart) {

@@ -547,6 +547,41 @@ static int untile(Sema *s, Node *e, const char *what, Target *t)
 	return builtin_val(s, e, "untile", &v, 1, t, 1);
 }
 
+/* The internal builtin NAME (tile_pick) of a[0..n), into t. */
+static int internal_val(Sema *s, Node *e, const char *name, const int32_t *a, int n, Target *t)
+{
+	Type ty[2], res;
+	for (int i = 0; i < n; i++)
+		ty[i] = ty_of(s, a[i]);
+	int row = ir_builtin_resolve(name, ty, n, &res);
+	if (row < 0)
+		ERR(e, "%s of these operands has no row", name);
+	int32_t r = out(s, t, res);
+	emit(s, e, OP_BUILTIN, &r, 1, a, n)->callee = (int32_t)row;
+	return r;
+}
+
+/* wp.tile_from_thread(shape, value, thread_idx=0, storage=...): a tile
+ * of shape full of thread thread_idx's value: the one element that
+ * thread sets (tile_pick), broadcast */
+static int from_thread(Sema *s, Node *e, const char *what, Target *t)
+{
+	Node *node[4];
+	BIND(P("shape", "value", "thread_idx", "storage"), 2);
+	int32_t a[2];
+	a[0] = expr(s, node[1], NULL);
+	Type x = ty_of(s, a[0]);
+	if (!ty_is_scalar(x) && !ty_is_vec(x) && !ty_is_mat(x) && x != TY_BOOL)
+		ERR(node[1], "%s() fills a tile with a number, vector or matrix, not %s", what, uty(x));
+	Type tt = tile_type(s, node[0], x);
+	a[1] = node[2] ? index_val(s, node[2], 0, TY_VOID) : ir_const_int(s->m, s->f, 0);
+	storage_arg(s, node[3]);
+	if (ty_count(tt) == 1 && ty_ndim(tt) == 1)
+		return internal_val(s, e, "tile_pick", a, 2, t);
+	int32_t one = internal_val(s, e, "tile_pick", a, 2, NULL);
+	return emit_val(s, e, OP_TILE_BROADCAST, tt, &one, 1, t);
+}
+
 /* wp.tile_scan_inclusive(a), wp.tile_scan_exclusive(a): the prefix
  * sums of a's elements, row-major, of the element types Warp scans */
 static int scan(Sema *s, Node *e, const char *name, const char *what, Target *t)
@@ -739,6 +774,11 @@ int tile_call(Sema *s, Node *e, const char *name, Target *t, int want)
 		return broadcast(s, e, what, t);
 	if (!strcmp(name, "tile"))
 		return of_threads(s, e, what, t, want);
+	if (!strcmp(name, "tile_from_thread")) {
+		if (!want)
+			ERR(e, "the value of %s() is not used", what);
+		return from_thread(s, e, what, t);
+	}
 	if (!strcmp(name, "tile_scan_inclusive") || !strcmp(name, "tile_scan_exclusive")) {
 		if (!want)
 			ERR(e, "the value of %s() is not used", what);

@@ -329,6 +329,11 @@ B6(TILE_SCAN_INCLUSIVE, "tile_scan_inclusive", "tile(S)", "a: tile(Scalar)", BF_
 B6(TILE_SCAN_EXCLUSIVE, "tile_scan_exclusive", "tile(S)", "a: tile(Scalar)", BF_TILE, "tile_rscan_exclusive(g)")
 B6(TILE_RSCAN_INCLUSIVE, "tile_rscan_inclusive", "tile(S)", "a: tile(Scalar)", BF_TILE | BF_INTERNAL, "tile_scan_inclusive(g)")
 B6(TILE_RSCAN_EXCLUSIVE, "tile_rscan_exclusive", "tile(S)", "a: tile(Scalar)", BF_TILE | BF_INTERNAL, "tile_scan_exclusive(g)")
+/* a tile of one element, thread `thread`'s x (wp.tile_from_thread is
+ * its broadcast); on the CPU, a block of one thread, the thread's x; and
+ * whether this thread is that one (its adjoint takes the element's) */
+B6(TILE_PICK, "tile_pick", "tile(1, T)", "x: Any, thread: int", BF_TILE | BF_INTERNAL, "lane_is(b) ? at(g, 0) : 0.0;")
+B6(LANE_IS, "lane_is", "bool", "thread: int", BF_INTERNAL | BF_OWN_NAME, "")
 
 #ifdef KS_B6_LOCAL
 #undef B6

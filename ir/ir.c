@@ -892,7 +892,10 @@ Type ir_op_type(int op, const Type *a, int n, Type want)
 	case OP_TILE_BROADCAST:
 		return broadcasts(a[0], want) ? want : TY_VOID;
 	case OP_TILE_SUM_TO:
-		return broadcasts(want, a[0]) && ty_is_scalar(ty_elem(want)) ? want : TY_VOID;
+		return broadcasts(want, a[0]) && (ty_is_scalar(ty_elem(want)) || ty_is_vec(ty_elem(want)) ||
+						  ty_is_mat(ty_elem(want)))
+			       ? want
+			       : TY_VOID;
 	case OP_TILE_RESHAPE:
 		return ty_is_tile(a[0]) && ty_is_tile(want) && ty_elem(a[0]) == ty_elem(want) &&
 				       ty_count(a[0]) == ty_count(want)

@@ -889,6 +889,24 @@ def check_tiles(path):
                             src = a[8 * bi + c][4 * bj + rr] if 8 * bi + c < len(a) and 4 * bj + rr < len(a[0]) else 0.0
                             b[x][y] = src
             first_diff("tile_transpose: b", o["b"], b)
+        elif k == "spread":
+            # t/tile/from_thread.py: thread 0's 2 s[i] over the tile
+            x, sv, y = i_["x"], i_["s"], list(i_["y"])
+            for b in range(grid[0]):
+                v = f32(sv[b] * 2.0)
+                for q in range(16):
+                    if 16 * b + q < len(y):
+                        y[16 * b + q] = f32(f32(v * x[16 * b + q]) + v)
+            first_diff("spread: y", o["y"], y)
+        elif k == "spread2d":
+            x, sv, y = i_["x"], i_["s"], [list(row) for row in i_["y"]]
+            for b in range(grid[0]):
+                a = f32(f32(sv[b][0] * sv[b][0]) + f32(sv[b][1] * sv[b][1]))
+                for rr in range(4):
+                    for c in range(4):
+                        if 4 * b + rr < len(y) and c < len(y[0]):
+                            y[4 * b + rr][c] = f32(a * x[4 * b + rr][c])
+            first_diff("spread2d: y", o["y"], y)
         elif k == "prefix":
             # t/tile/scan.py: 24-element tiles scanned, within float32's
             # sums in another order

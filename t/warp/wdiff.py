@@ -492,6 +492,8 @@ def hazards(path):
                      draws, then the loop's draws in reverse order)
       tile-scan      a wp.tile_scan_inclusive or tile_scan_exclusive (Warp's
                      adjoints of scans are empty: no gradient flows back)
+      tile-from-thread  a wp.tile_from_thread (not differentiable in Warp:
+                     the value's gradient is 0)
     """
     tree = ast.parse(open(path).read())
     defs = {}
@@ -568,6 +570,8 @@ def hazards(path):
                 found.add("frac")
             if isinstance(n, ast.Call) and is_wp(n, "tile_scan_"):
                 found.add("tile-scan")
+            if isinstance(n, ast.Call) and is_wp(n, "tile_from_thread"):
+                found.add("tile-from-thread")
             if isinstance(n, (ast.Assign, ast.AugAssign)):
                 for t in (n.targets if isinstance(n, ast.Assign) else [n.target]):
                     if isinstance(t, (ast.Subscript, ast.Attribute)) and isinstance(t.value, ast.Name):
