@@ -302,7 +302,8 @@ void tape_block(D *d, const Block *b, int from, int32_t *cur, Block *out, Tape *
 			break;
 		case OP_STORE:
 		case OP_STORE_COMP:
-		case OP_TILE_STORE: {
+		case OP_TILE_STORE:
+		case OP_TILE_STORE_INDEXED: {
 			for (int k = 0; k < in->narg; k++)
 				args[k] = map(d, cur, in->arg[k]);
 			Rec *r = rec_inst(d, tp, in->op, -1, NULL, 0, args, in->narg, in->loc);
@@ -312,11 +313,13 @@ void tape_block(D *d, const Block *b, int from, int32_t *cur, Block *out, Tape *
 				 * tile), to restore it in the reverse sweep */
 				Type et = ty_elem(vty(d, args[0]));
 				int nd = ty_ndim(vty(d, args[0]));
-				if (in->op == OP_TILE_STORE) {
-					int32_t x[1 + KS_MAX_NDIM] = {args[0]};
-					memcpy(x + 1, args + 2, (size_t)nd * sizeof *x);
+				if (in->op == OP_TILE_STORE || in->op == OP_TILE_STORE_INDEXED) {
+					/* the array, then the store's operands past its tile */
+					int32_t x[3 + KS_MAX_NDIM] = {args[0]};
+					memcpy(x + 1, args + 2, (size_t)(in->narg - 2) * sizeof *x);
 					r->old = fresh_named(d, "old", vty(d, args[1]), 0);
-					emit(d, out, OP_TILE_LOAD, &r->old, 1, x, nd + 1, in->loc);
+					emit(d, out, in->op == OP_TILE_STORE ? OP_TILE_LOAD : OP_TILE_LOAD_INDEXED,
+					     &r->old, 1, x, in->narg - 1, in->loc);
 				} else if (in->op == OP_STORE) {
 					r->old = fresh_named(d, "old", et, 0);
 					emit(d, out, OP_LOAD, &r->old, 1, args, nd + 1, in->loc);
@@ -352,7 +355,8 @@ void tape_block(D *d, const Block *b, int from, int32_t *cur, Block *out, Tape *
 				ni->callee = in->callee;
 				break;
 			}
-			if (!ir_inst_atomic(in) && in->op != OP_TILE_ATOMIC_ADD) { /* the forward pass added */
+			if (!ir_inst_atomic(in) && in->op != OP_TILE_ATOMIC_ADD &&
+			    in->op != OP_TILE_ATOMIC_ADD_INDEXED) { /* the forward pass added */
 				Inst *ni = emit(d, out, in->op, res, in->nres, args, in->narg, in->loc);
 				ni->callee = in->op == OP_CALL ? (int32_t)d->pure[in->callee] : in->callee;
 			}

@@ -98,6 +98,7 @@ static void plain_block(D *d, const Block *b, int32_t *env, Block *out, int coun
 		case OP_STORE:
 		case OP_STORE_COMP:
 		case OP_TILE_STORE:
+		case OP_TILE_STORE_INDEXED:
 			continue;
 		case OP_BREAK:
 		case OP_CONTINUE:

@@ -217,16 +217,17 @@ static void rev_inst(D *d, Rec *r, Block *out)
 		rev_several(d, r, out);
 		return;
 	}
-	if (r->op == OP_TILE_ATOMIC_ADD) {
+	if (r->op == OP_TILE_ATOMIC_ADD || r->op == OP_TILE_ATOMIC_ADD_INDEXED) {
 		/* a tile added into an array: the tile's adjoint is the
-		 * adjoint array's tile there */
+		 * adjoint array's tile there (through the same indices) */
 		int ga = adjarr_of(d, r->arg[0]), t = r->arg[1];
 		if (ga < 0 || !diff_floaty(vty(d, t)))
 			return;
-		int32_t ld[1 + KS_MAX_NDIM] = {ga};
+		int32_t ld[3 + KS_MAX_NDIM] = {ga};
 		memcpy(ld + 1, r->arg + 2, (size_t)(r->narg - 2) * sizeof *ld);
 		int g = ir_temp(d->m, d->g, vty(d, t));
-		emit(d, out, OP_TILE_LOAD, &g, 1, ld, r->narg - 1, r->loc);
+		emit(d, out, r->op == OP_TILE_ATOMIC_ADD ? OP_TILE_LOAD : OP_TILE_LOAD_INDEXED, &g, 1, ld,
+		     r->narg - 1, r->loc);
 		acc(d, out, t, g, r->loc);
 		return;
 	}
@@ -255,14 +256,17 @@ static void rev_inst(D *d, Rec *r, Block *out)
 			acc(d, out, r->arg[0], diff_op(&e, back, &g, 1, vty(d, r->arg[0])), r->loc);
 		break;
 	}
-	case OP_TILE_LOAD: {
-		/* a load's adjoint is a scatter-add: blocks may load one element */
+	case OP_TILE_LOAD:
+	case OP_TILE_LOAD_INDEXED: {
+		/* a load's adjoint is a scatter-add (through the same indices):
+		 * blocks may load one element */
 		int ga = adjarr_of(d, r->arg[0]);
 		if (ga < 0)
 			break;
-		int32_t x[2 + KS_MAX_NDIM] = {ga, g};
+		int32_t x[4 + KS_MAX_NDIM] = {ga, g};
 		memcpy(x + 2, r->arg + 1, (size_t)(r->narg - 1) * sizeof *x);
-		emit(d, out, OP_TILE_ATOMIC_ADD, NULL, 0, x, r->narg + 1, r->loc);
+		emit(d, out, r->op == OP_TILE_LOAD ? OP_TILE_ATOMIC_ADD : OP_TILE_ATOMIC_ADD_INDEXED, NULL, 0, x,
+		     r->narg + 1, r->loc);
 		break;
 	}
 	case OP_MAKE:
@@ -392,30 +396,31 @@ static void rev_store_comp(D *d, Rec *r, Block *out)
 	}
 }
 
-/* The adjoint of tile_store a, t, offsets: t's is the adjoint array's
- * tile there, which is zero then; the old tile comes back where the
- * forward sweep kept it. */
+/* The adjoint of tile_store a, t, offsets (tile_store_indexed a, t,
+ * indices, axis, offsets): t's is the adjoint array's tile there, which
+ * is zero then; the old tile comes back where the forward sweep kept it. */
 static void rev_tile_store(D *d, Rec *r, Block *out)
 {
-	int a = r->arg[0], t = r->arg[1], nd = r->narg - 2;
-	int32_t x[2 + KS_MAX_NDIM];
+	int a = r->arg[0], t = r->arg[1], n = r->narg - 2;
+	int load = r->op == OP_TILE_STORE ? OP_TILE_LOAD : OP_TILE_LOAD_INDEXED;
+	int32_t x[4 + KS_MAX_NDIM];
 	memcpy(x, r->arg, (size_t)r->narg * sizeof *x);
 	int ga = adjarr_of(d, a);
 	if (ga >= 0) {
 		DiffEmit e = de(d, out, r->loc);
-		int32_t ld[1 + KS_MAX_NDIM] = {ga};
-		memcpy(ld + 1, r->arg + 2, (size_t)nd * sizeof *ld);
+		int32_t ld[3 + KS_MAX_NDIM] = {ga};
+		memcpy(ld + 1, r->arg + 2, (size_t)n * sizeof *ld);
 		int g = ir_temp(d->m, d->g, vty(d, t));
-		emit(d, out, OP_TILE_LOAD, &g, 1, ld, nd + 1, r->loc);
+		emit(d, out, load, &g, 1, ld, n + 1, r->loc);
 		x[0] = ga;
 		x[1] = diff_zero(&e, vty(d, t));
-		emit(d, out, OP_TILE_STORE, NULL, 0, x, r->narg, r->loc);
+		emit(d, out, r->op, NULL, 0, x, r->narg, r->loc);
 		acc(d, out, t, g, r->loc);
 	}
 	if (r->old >= 0) {
 		x[0] = a;
 		x[1] = r->old;
-		emit(d, out, OP_TILE_STORE, NULL, 0, x, r->narg, r->loc);
+		emit(d, out, r->op, NULL, 0, x, r->narg, r->loc);
 	}
 }
 
@@ -425,7 +430,7 @@ static void rev_store(D *d, Rec *r, Block *out)
 		rev_store_comp(d, r, out);
 		return;
 	}
-	if (r->op == OP_TILE_STORE) {
+	if (r->op == OP_TILE_STORE || r->op == OP_TILE_STORE_INDEXED) {
 		rev_tile_store(d, r, out);
 		return;
 	}

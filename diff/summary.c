@@ -81,7 +81,8 @@ void uses(Module *m, D *d, const Func *f, const Block *b, int depth, Use *u)
 		const Inst *in = &b->v[i];
 		int p;
 		/* thread-private: a 1-D array indexed by wp.tid() only */
-		if (in->op == OP_TILE_ATOMIC_ADD && (p = param_index(f, in->arg[0])) >= 0) {
+		if ((in->op == OP_TILE_ATOMIC_ADD || in->op == OP_TILE_ATOMIC_ADD_INDEXED) &&
+		    (p = param_index(f, in->arg[0])) >= 0) {
 			/* a tile added into an array: an atomic add */
 			if (!u->atomic[p])
 				u->atomicloc[p] = in->loc;

@@ -29,7 +29,7 @@ static void line_end(Emitter *e, const Inst *in) { fprintf(e->out, "  // line %d
 int tile_stmt(const Emitter *e, const Inst *in)
 {
 	if (in->op == OP_TILE_LOAD || in->op == OP_TILE_STORE || in->op == OP_TILE_ATOMIC_ADD ||
-	    in->op == OP_TILE_ADD_AT)
+	    in->op == OP_TILE_ADD_AT || ir_op_indexed(in->op))
 		return 1;
 	if (in->op == OP_BUILTIN && (ir_builtins[in->callee].flags & BF_TILE))
 		return 1;
@@ -90,7 +90,8 @@ static int reads_across(const Inst *in)
 {
 	return (in->op == OP_BUILTIN && (in->callee == BI_TILE_MATMUL || in->callee == BI_TILE_TRANSPOSE ||
 					 in->callee == BI_TILE_FFT || in->callee == BI_TILE_IFFT)) ||
-	       in->op == OP_TILE_BROADCAST || in->op == OP_TILE_SUM_TO || is_exclusive_scan(in);
+	       in->op == OP_TILE_BROADCAST || in->op == OP_TILE_SUM_TO || is_exclusive_scan(in) ||
+	       ir_op_indexed(in->op); /* the indices */
 }
 
 /* The points of a row of a Fourier transform (tile_fft, tile_ifft), 0
@@ -250,9 +251,11 @@ static void hazards_of(Hazards *h, const Inst *in, uint8_t *st)
 		return;
 	}
 	int across = reads_across(in) && fft_points(e, in) != 1, need = 0, after = 0;
+	/* an indexed access reads across its indices alone */
+	int only = ir_op_indexed(in->op) ? (in->op == OP_TILE_LOAD_INDEXED ? 1 : 2) : -1;
 	for (int k = 0; k < in->narg; k++) {
-		int v = in->arg[k];
-		if (ty_is_tile(vty(e, v)) && (st[v] & (across ? TW | TA : TA)))
+		int v = in->arg[k], x = across && (only < 0 || k == only);
+		if (ty_is_tile(vty(e, v)) && (st[v] & (x ? TW | TA : TA)))
 			need = 1;
 	}
 	for (int k = 0; k < in->nres; k++) {
@@ -262,7 +265,8 @@ static void hazards_of(Hazards *h, const Inst *in, uint8_t *st)
 	}
 	/* an array: a load after writes, a store after any access */
 	int arr = in->narg && ty_is_array(vty(e, in->arg[0])) ? in->arg[0] : -1;
-	int awrite = in->op == OP_TILE_STORE || in->op == OP_TILE_ATOMIC_ADD;
+	int awrite = in->op == OP_TILE_STORE || in->op == OP_TILE_ATOMIC_ADD || in->op == OP_TILE_STORE_INDEXED ||
+		     in->op == OP_TILE_ATOMIC_ADD_INDEXED;
 	if (arr >= 0) {
 		need |= (st[arr] & (awrite ? TW | TR : TW)) != 0;
 		after |= awrite && h->point[arr];
@@ -272,7 +276,7 @@ static void hazards_of(Hazards *h, const Inst *in, uint8_t *st)
 	if (need || ((is_reduction(in) || is_scan(in)) && ty_count(vty(e, in->arg[0])) > 1))
 		memset(st, 0, (size_t)n); /* a tree or scan of more than one element has barriers of its own */
 	for (int k = 0; k < in->narg && across; k++)
-		if (ty_is_tile(vty(e, in->arg[k])))
+		if (ty_is_tile(vty(e, in->arg[k])) && (only < 0 || k == only))
 			st[in->arg[k]] |= TR;
 	for (int k = 0; k < in->nres; k++)
 		st[in->res[k]] |= TW;
@@ -533,7 +537,7 @@ static void put_coord(Buf *b, Type t, int d, const char *k, int bare)
 
 /* "int row = OFF0 + k / 4, col = OFF1 + k % 4;" for tile type t at
  * offsets off (NULL: none); the names of the coordinates in c[]. */
-static void put_coords(Emitter *e, Buf *b, Type t, const int32_t *off, const char **c)
+static void put_coords(Emitter *e, Buf *b, Type t, const int32_t *off, const char **c, int axis, const char *ind)
 {
 	const char *k = tname(e, TN_K);
 	int nd = ty_ndim(t);
@@ -546,7 +550,13 @@ static void put_coords(Emitter *e, Buf *b, Type t, const int32_t *off, const cha
 			put_expr(e, b, off[d], P_ADD);
 			buf_puts(b, " + ");
 		}
-		put_coord(b, t, d, k, 1);
+		if (d == axis) {
+			buf_cat(b, ind, "[", NULL);
+			put_coord(b, t, d, k, 1);
+			buf_putc(b, ']');
+		} else {
+			put_coord(b, t, d, k, 1);
+		}
 	}
 	buf_putc(b, ';');
 }
@@ -588,14 +598,21 @@ static void put_inside(Emitter *e, Buf *b, int arr, int nd, const char **c)
  * add into one element). */
 static void emit_access(Emitter *e, const Inst *in, int depth, int t)
 {
-	int load = in->op == OP_TILE_LOAD, arr = in->arg[0];
+	int load = in->op == OP_TILE_LOAD || in->op == OP_TILE_LOAD_INDEXED, arr = in->arg[0];
+	int indexed = ir_op_indexed(in->op), axis = -1;
+	const char *ind = NULL;
+	if (indexed) {
+		/* the indices, the axis, then the offsets */
+		ind = e->v[in->arg[load ? 1 : 2]].name;
+		axis = (int)e->f->val[in->arg[load ? 2 : 3]].k.i;
+	}
 	Type tt = vty(e, t);
 	int nd = ty_ndim(tt);
-	const int32_t *off = in->arg + (load ? 1 : 2);
+	const int32_t *off = in->arg + (load ? 1 : 2) + 2 * indexed;
 	const char *c[KS_MAX_NDIM];
 	Buf b = {0};
 	open_loop(e, depth, tt, in);
-	put_coords(e, &b, tt, off, c);
+	put_coords(e, &b, tt, off, c, axis, ind);
 	put_stmt(e, depth + 1, &b, in);
 	if (load) {
 		buf_cat(&b, e->v[t].name, "[", tname(e, TN_K), "] = ", NULL);
@@ -609,7 +626,7 @@ static void emit_access(Emitter *e, const Inst *in, int depth, int t)
 		put_inside(e, &b, arr, nd, c);
 		buf_puts(&b, ")");
 		put_stmt(e, depth + 1, &b, in);
-		if (in->op == OP_TILE_ATOMIC_ADD) {
+		if (in->op == OP_TILE_ATOMIC_ADD || in->op == OP_TILE_ATOMIC_ADD_INDEXED) {
 			buf_cat(&b, "ks_atomic_add_", ty_name(ty_elem(tt)), "(&", NULL);
 			put_array_at(e, &b, arr, nd, c);
 			buf_cat(&b, ", ", e->v[t].name, "[", tname(e, TN_K), "]);", NULL);
@@ -1358,7 +1375,8 @@ void emit_tile(Emitter *e, const Inst *in, int depth)
 		emit_untile(e, in, depth);
 		return;
 	}
-	if (in->op == OP_TILE_STORE || in->op == OP_TILE_ATOMIC_ADD) {
+	if (in->op == OP_TILE_STORE || in->op == OP_TILE_ATOMIC_ADD || in->op == OP_TILE_STORE_INDEXED ||
+	    in->op == OP_TILE_ATOMIC_ADD_INDEXED) {
 		emit_access(e, in, depth, in->arg[1]);
 		return;
 	}
@@ -1396,7 +1414,7 @@ void emit_tile(Emitter *e, const Inst *in, int depth)
 		put_stmt(e, depth, &b, in);
 		buf_free(&b);
 	}
-	if (in->op == OP_TILE_LOAD)
+	if (in->op == OP_TILE_LOAD || in->op == OP_TILE_LOAD_INDEXED)
 		emit_access(e, in, depth, r);
 	else if (in->op == OP_BUILTIN && in->callee == BI_TILE_MATMUL)
 		emit_matmul(e, in, depth, name);

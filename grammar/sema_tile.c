@@ -188,6 +188,74 @@ static void store(Sema *s, Node *e, const char *what, int op)
 	emit(s, e, op, NULL, 0, a, 2 + ty_ndim(at));
 }
 
+/* The axis= of an indexed access (0 when n is NULL; the caller checks
+ * that one): a constant axis of array type at, where the tile's extent is
+ * the indices' (its constant operand). */
+static int32_t axis_arg(Sema *s, Node *n, Type at, Type tt, Type idx, const char *what)
+{
+	Const c = {.ty = TY_INT};
+	if (n && (!const_eval(s, n, &c) || !ty_is_int(c.ty) || c.i < 0 || c.i >= ty_ndim(at)))
+		ERR(n, "axis must be a constant axis of %s", uty(at));
+	if (n && ty_extent(tt, (int)c.i) != ty_extent(idx, 0))
+		ERR(n, "%s(): the tile's extent along axis %d is %d, the indices' %d", what, (int)c.i,
+		    ty_extent(tt, (int)c.i), ty_extent(idx, 0));
+	return ir_const_int(s->m, s->f, (int)c.i);
+}
+
+/* The indices argument of an indexed access: a 1-D tile of int32. */
+static int32_t indices_arg(Sema *s, Node *n, const char *what)
+{
+	int32_t v = tile_arg(s, n, what);
+	Type t = ty_of(s, v);
+	if (ty_ndim(t) != 1 || ty_elem(t) != TY_INT)
+		ERR(n, "wp.%s() takes its indices as a 1-D tile of int32, not %s", what, uty(t));
+	return v;
+}
+
+/* wp.tile_load_indexed(a, indices, shape, offset=0, axis=0, storage=...):
+ * tile_load's elements, but along axis from offset + indices[c] */
+static int load_indexed(Sema *s, Node *e, const char *what, Target *t)
+{
+	Node *node[6];
+	BIND(P("a", "indices", "shape", "offset", "axis", "storage"), 3);
+	int32_t a[3 + KS_MAX_NDIM];
+	a[0] = array_arg(s, node[0], what + 3);
+	a[1] = indices_arg(s, node[1], what + 3);
+	Type at = ty_of(s, a[0]), tt = tile_type(s, node[2], ty_elem(at));
+	if (ty_ndim(tt) != ty_ndim(at))
+		ERR(node[2], "a %s cannot be loaded from an %s", uty(tt), uty(at));
+	if (!node[4] && ty_extent(tt, 0) != ty_extent(ty_of(s, a[1]), 0))
+		ERR(node[2], "%s(): the tile's extent along axis 0 is %d, the indices' %d", what, ty_extent(tt, 0),
+		    ty_extent(ty_of(s, a[1]), 0));
+	a[2] = axis_arg(s, node[4], at, tt, ty_of(s, a[1]), what);
+	offsets(s, node[3], ty_ndim(at), a + 3);
+	storage_arg(s, node[5]);
+	return emit_val(s, e, OP_TILE_LOAD_INDEXED, tt, a, 3 + ty_ndim(at), t);
+}
+
+/* wp.tile_store_indexed(a, indices, t, offset=0, axis=0) and
+ * wp.tile_atomic_add_indexed(...): t's elements into (added into) a, along
+ * axis at offset + indices[c]; those outside a (an index of -1) left out */
+static void store_indexed(Sema *s, Node *e, const char *what, int op)
+{
+	Node *node[5];
+	BIND(P("a", "indices", "t", "offset", "axis"), 3);
+	int32_t a[4 + KS_MAX_NDIM];
+	a[0] = array_arg(s, node[0], what + 3);
+	a[2] = indices_arg(s, node[1], what + 3);
+	a[1] = tile_arg(s, node[2], what + 3);
+	Type at = ty_of(s, a[0]), tt = ty_of(s, a[1]);
+	if (ty_ndim(tt) != ty_ndim(at) || ty_elem(tt) != ty_elem(at))
+		ERR(node[2], "a %s cannot be %s an %s", uty(tt),
+		    op == OP_TILE_STORE_INDEXED ? "stored into" : "added into", uty(at));
+	if (!node[4] && ty_extent(tt, 0) != ty_extent(ty_of(s, a[2]), 0))
+		ERR(node[2], "%s(): the tile's extent along axis 0 is %d, the indices' %d", what, ty_extent(tt, 0),
+		    ty_extent(ty_of(s, a[2]), 0));
+	a[3] = axis_arg(s, node[4], at, tt, ty_of(s, a[2]), what);
+	offsets(s, node[3], ty_ndim(at), a + 4);
+	emit(s, e, op, NULL, 0, a, 4 + ty_ndim(at));
+}
+
 /* wp.tile_arange(stop), (start, stop) or (start, stop, step), dtype=float:
  * constants, the count worked out from them rounded to the element type,
  * as Warp counts it. */
@@ -774,6 +842,19 @@ int tile_call(Sema *s, Node *e, const char *name, Target *t, int want)
 		return broadcast(s, e, what, t);
 	if (!strcmp(name, "tile"))
 		return of_threads(s, e, what, t, want);
+	if (!strcmp(name, "tile_load_indexed")) {
+		if (!want)
+			ERR(e, "the value of %s() is not used", what);
+		return load_indexed(s, e, what, t);
+	}
+	if (!strcmp(name, "tile_store_indexed") || !strcmp(name, "tile_atomic_add_indexed")) {
+		if (want)
+			ERR(e, "%s() does not return a value here", what);
+		store_indexed(s, e, what,
+			      !strcmp(name, "tile_store_indexed") ? OP_TILE_STORE_INDEXED
+								  : OP_TILE_ATOMIC_ADD_INDEXED);
+		return -1;
+	}
 	if (!strcmp(name, "tile_from_thread")) {
 		if (!want)
 			ERR(e, "the value of %s() is not used", what);

@@ -738,6 +738,24 @@ static int offsets_ok(const Type *a, int n)
 	return 1;
 }
 
+/* Are a[0..n) ints? */
+static int ints_ok(const Type *a, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (a[i] != TY_INT)
+			return 0;
+	return 1;
+}
+
+/* Is t a tile of indices: a 1-D tile of ints? */
+static int indices_ok(Type t) { return ty_is_tile(t) && ty_ndim(t) == 1 && ty_elem(t) == TY_INT; }
+
+int ir_tile_indexed_ok(Type arr, Type t, Type idx, const Type *off, int noff)
+{
+	return ty_is_array(arr) && ty_is_tile(t) && indices_ok(idx) && noff == ty_ndim(arr) &&
+	       ty_ndim(t) == ty_ndim(arr) && ty_elem(t) == ty_elem(arr) && ints_ok(off, noff);
+}
+
 /* Arithmetic on tiles, element by element: two tiles of one type, or a
  * tile and a number of its element type (either side for mul, a divisor
  * for div); div of float tiles only (ints divide as Warp's scalars do,
@@ -921,6 +939,10 @@ Type ir_op_type(int op, const Type *a, int n, Type want)
 			return a[0];
 		return TY_VOID;
 	}
+	case OP_TILE_LOAD_INDEXED:
+		/* the array, the indices, the axis, the offsets */
+		return n >= 4 && a[2] == TY_INT && ir_tile_indexed_ok(a[0], want, a[1], a + 3, n - 3) ? want
+												      : TY_VOID;
 	case OP_TILE_LOAD:
 		return ty_is_tile(want) && offsets_ok(a, n) && ty_ndim(want) == ty_ndim(a[0]) &&
 				       ty_elem(want) == ty_elem(a[0])
@@ -1427,7 +1449,7 @@ static int reads_shape(void *ctx, const Inst *in)
 {
 	const ShapeRead *s = ctx;
 	if ((in->op == OP_SHAPE || in->op == OP_TILE_LOAD || in->op == OP_TILE_STORE ||
-	     in->op == OP_TILE_ATOMIC_ADD) &&
+	     in->op == OP_TILE_ATOMIC_ADD || ir_op_indexed(in->op)) &&
 	    in->arg[0] == s->v)
 		return 1; /* a tile's access is bounded by the array's extents */
 	if (in->op == OP_BUILTIN && (ir_builtins[in->callee].flags & BF_VIEW))

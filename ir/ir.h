@@ -397,10 +397,23 @@ static inline int ir_inst_atomic(const Inst *in) { return in->op == OP_BUILTIN &
 /* a store of an array element, of one of its components, or of a tile */
 static inline int ir_inst_store(const Inst *in)
 {
-	return in->op == OP_STORE || in->op == OP_STORE_COMP || in->op == OP_TILE_STORE;
+	return in->op == OP_STORE || in->op == OP_STORE_COMP || in->op == OP_TILE_STORE ||
+	       in->op == OP_TILE_STORE_INDEXED;
 }
 /* a load of an array element or of a tile */
-static inline int ir_inst_load(const Inst *in) { return in->op == OP_LOAD || in->op == OP_TILE_LOAD; }
+static inline int ir_inst_load(const Inst *in)
+{
+	return in->op == OP_LOAD || in->op == OP_TILE_LOAD || in->op == OP_TILE_LOAD_INDEXED;
+}
+/* a tile's access of an array through a tile of indices along an axis
+ * (tile_load_indexed, tile_store_indexed, tile_atomic_add_indexed) */
+static inline int ir_op_indexed(int op)
+{
+	return op == OP_TILE_LOAD_INDEXED || op == OP_TILE_STORE_INDEXED || op == OP_TILE_ATOMIC_ADD_INDEXED;
+}
+/* Do these types fit such an access: array arr, a tile t of its element
+ * type and rank, a 1-D tile of int indices, noff int offsets? */
+int ir_tile_indexed_ok(Type arr, Type t, Type idx, const Type *off, int noff);
 
 /* Is in a pure value: no effect, no memory read, no control?  An opcode
  * of class 0, or a builtin but an atomic (a call is not: what it does is

@@ -101,4 +101,12 @@ OP(TILE_ADD_AT, "tile_add_at", -1, 1, 0)      /* %t = tile_add_at %t, %i, %j, %x
 OP(TILE_COMP, "tile_comp", 2, 1, 0)           /* %c: tile(vec2,M,N) = tile_comp %g, K: components K, K+1
                                                * of each element of a tile of vectors (a number: K
                                                * alone), K constant (kdiff's gradients of a mapped call) */
+OP(TILE_LOAD_INDEXED, "tile_load_indexed", -1, 1, OC_READ) /* %t: tile(float,M,N) = tile_load_indexed %a, %idx,
+                                               * AXIS, %i, %j: tile_load's elements, but along AXIS
+                                               * (constant) from [i + idx[c]]: idx a 1-D tile of ints */
+OP(TILE_STORE_INDEXED, "tile_store_indexed", -1, 0, OC_WRITE) /* tile_store_indexed %a, %t, %idx, AXIS, %i,
+                                               * %j: t's elements into a, along AXIS at i + idx[c];
+                                               * those outside a (an index of -1) left out */
+OP(TILE_ATOMIC_ADD_INDEXED, "tile_atomic_add_indexed", -1, 0, OC_READ | OC_WRITE) /* the same, added in
+                                               * atomically */
 /* clang-format on */

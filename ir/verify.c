@@ -248,6 +248,25 @@ static void check_types(Verifier *v, const Inst *in)
 		if (in->nres == 1 && (in->res[0] != in->arg[0] || v->f->val[in->arg[0]].kind != VK_VAR))
 			verr(v, where(v, in), "tile_add_at updates a tile variable in place");
 		break;
+	case OP_TILE_LOAD_INDEXED:
+	case OP_TILE_STORE_INDEXED:
+	case OP_TILE_ATOMIC_ADD_INDEXED: {
+		/* the axis: a constant within the array's rank, along which the
+		 * tile's extent is the indices' */
+		int load = in->op == OP_TILE_LOAD_INDEXED, ax = load ? 2 : 3;
+		Type t = load ? (in->nres == 1 ? ty_of(v, in->res[0]) : TY_VOID) : (in->narg > 1 ? at[1] : TY_VOID);
+		int ok = in->narg > ax && (load || ir_tile_indexed_ok(at[0], at[1], at[2], at + 4, in->narg - 4));
+		const Value *k = ok ? &v->f->val[in->arg[ax]] : NULL;
+		ok = ok && k->kind == VK_CONST && at[ax] == TY_INT && ty_is_array(at[0]) && k->k.i >= 0 &&
+		     k->k.i < ty_ndim(at[0]) && ty_is_tile(t) && ty_ndim(t) == ty_ndim(at[0]) &&
+		     ty_is_tile(at[ax - 1]) && ty_ndim(at[ax - 1]) == 1 &&
+		     ty_extent(t, (int)k->k.i) == ty_extent(at[ax - 1], 0);
+		if (!ok)
+			bad_types(v, in, ir_ops[in->op].name);
+		if (load)
+			break;
+		return;
+	}
 	case OP_TILE_STORE:
 	case OP_TILE_ATOMIC_ADD: {
 		int ok = in->narg >= 3 && ty_is_array(at[0]) && ty_is_tile(at[1]) &&

@@ -907,6 +907,27 @@ def check_tiles(path):
                         if 4 * b + rr < len(y) and c < len(y[0]):
                             y[4 * b + rr][c] = f32(a * x[4 * b + rr][c])
             first_diff("spread2d: y", o["y"], y)
+        elif k == "gather":
+            # t/tile/indexed.py: rows 4i .. 4i+3 through indices 3, 2, 1, 0
+            x, y, z = i_["x"], [list(row) for row in i_["y"]], [list(row) for row in i_["z"]]
+            for b in range(grid[0]):
+                for q in range(4):
+                    for c in range(8):
+                        v = x[4 * b + q][c] if 4 * b + q < len(x) and c < len(x[0]) else 0.0
+                        if 4 * b + q < len(y) and c < len(y[0]):
+                            y[4 * b + q][c] = f32(v * v)
+                        if q < len(z) and c < len(z[0]):
+                            z[q][c] += v
+            first_diff("gather: y", o["y"], y)
+            close_diff("gather: z", o["z"], z, 1e-6)
+        elif k == "scatter_cols":
+            x, y = i_["x"], [list(row) for row in i_["y"]]
+            for b in range(grid[0]):
+                for q in range(2):
+                    for c, col in enumerate((-1, 1, 3, 5)):
+                        if col >= 0 and 2 * b + q < len(y) and col < len(y[0]):
+                            y[2 * b + q][col] = x[2 * b + q][c] if 2 * b + q < len(x) and c < len(x[0]) else 0.0
+            first_diff("scatter_cols: y", o["y"], y)
         elif k == "prefix":
             # t/tile/scan.py: 24-element tiles scanned, within float32's
             # sums in another order
