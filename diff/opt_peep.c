@@ -378,6 +378,16 @@ typedef struct Peep {
 	const Defs *d;
 } Peep;
 
+/* in becomes x's copy, `mov x`. */
+static void become_mov(Opt *O, Inst *in, int x)
+{
+	in->op = OP_MOV;
+	in->narg = 1;
+	int32_t *na = arena(O, sizeof *na);
+	na[0] = x;
+	in->arg = na;
+}
+
 /* A component of a value with that component just set: (insert v, k, x)[k]
  * is x, when x still holds it (a temp, a constant, a variable last set
  * before). */
@@ -396,11 +406,7 @@ static int component_of_insert(void *ctx, Inst *in)
 	int x = e->arg[e->narg - 1];
 	if (!same || !unchanged(O, d, x, in->arg[0]))
 		return 0;
-	in->op = OP_MOV;
-	in->narg = 1;
-	int32_t *na = arena(O, sizeof *na);
-	na[0] = x;
-	in->arg = na;
+	become_mov(O, in, x);
 	return 0;
 }
 
@@ -422,11 +428,7 @@ static int element_of_fill(void *ctx, Inst *in)
 	int x = e->arg[0];
 	if (!unchanged(O, d, x, in->arg[0]))
 		return 0;
-	in->op = OP_MOV;
-	in->narg = 1;
-	int32_t *na = arena(O, sizeof *na);
-	na[0] = x;
-	in->arg = na;
+	become_mov(O, in, x);
 	return 0;
 }
 

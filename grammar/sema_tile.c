@@ -307,7 +307,8 @@ static int arange(Sema *s, Node *e, Target *t)
 	return emit_val(s, e, OP_TILE_ARANGE, tt, a, 2, t);
 }
 
-/* wp.tile_zeros(shape, dtype=float, storage=...), wp.tile_ones(...),
+/* wp.tile_zeros(shape, dtype=float, storage=...), wp.tile_empty(...)
+ * (zeros: what Warp leaves unset is 0 here), wp.tile_ones(...),
  * wp.tile_full(shape, value, dtype=value's type, storage=...) */
 static int filled(Sema *s, Node *e, const char *name, const char *what, Target *t)
 {
@@ -331,8 +332,8 @@ static int filled(Sema *s, Node *e, const char *name, const char *what, Target *
 	BIND(P("shape", "dtype", "storage"), 1);
 	tt = tile_type(s, node[0], dtype_of(s, node[1], TY_FLOAT));
 	storage_arg(s, node[2]);
-	if (!strcmp(name, "tile_zeros"))
-		return emit_val(s, e, OP_MAKE, tt, NULL, 0, t);
+	if (!strcmp(name, "tile_zeros") || !strcmp(name, "tile_empty"))
+		return emit_val(s, e, OP_MAKE, tt, NULL, 0, t); /* an empty tile's elements are left to the code */
 	Type el = ty_elem(tt);
 	v = ir_const(s->m, s->f, ty_scalar(el), 1, 1.0);
 	if (el != ty_scalar(el)) { /* a vector or matrix of ones */
@@ -821,7 +822,8 @@ int tile_call(Sema *s, Node *e, const char *name, Target *t, int want)
 		store(s, e, what, OP_TILE_ATOMIC_ADD);
 		return -1;
 	}
-	if (!strcmp(name, "tile_zeros") || !strcmp(name, "tile_ones") || !strcmp(name, "tile_full"))
+	if (!strcmp(name, "tile_zeros") || !strcmp(name, "tile_ones") || !strcmp(name, "tile_full") ||
+	    !strcmp(name, "tile_empty"))
 		return filled(s, e, name, what, t);
 	if (!strcmp(name, "tile_matmul"))
 		return matmul(s, e, what, t, want);

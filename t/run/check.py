@@ -941,6 +941,14 @@ def check_tiles(path):
                         z[24 * b + q] = sum(t[:q])
             close_diff("prefix: y", o["y"], y, 1e-6)
             close_diff("prefix: z", o["z"], z, 1e-6)
+        elif k == "fresh":
+            x, y = i_["x"], list(i_["y"])
+            for b in range(grid[0]):
+                t = [x[24 * b + q] if 24 * b + q < len(x) else 0.0 for q in range(24)]
+                for q in range(24):
+                    if 24 * b + q < len(y):
+                        y[24 * b + q] = sum(t[:q + 1])
+            close_diff("fresh: y", o["y"], y, 1e-6)
         elif k == "counts":
             flags, pos = i_["flags"], [list(row) for row in i_["pos"]]
             for b in range(grid[0]):
