@@ -12,10 +12,12 @@
 
 # --gradcheck prints what --grad does (the gradients) and its check after
 # them: the gradients are compared without the check and the device.  A
-# sample is launched as the options.tsv beside it says, if it has a row.
+# sample is launched as the options.tsv beside it says, if it has a row;
+# a finite difference per component, each a launch, may take more than
+# krun's default minute under the sanitizers on a busy machine.
 for py in samples/*/*.py t/grad/*.py t/warp/agree/*.py; do
 	for dev in cpu sim; do
-		ok "$py: gradcheck on $dev" sh -c 'krun --device $1 $4 --gradcheck "$2" >"$3" 2>/dev/null' - $dev "$py" \
+		ok "$py: gradcheck on $dev" sh -c 'krun --device $1 $4 --timeout 900 --gradcheck "$2" >"$3" 2>/dev/null' - $dev "$py" \
 			"$TMP/$dev.out" "$(sample_opts "$py")"
 		sed 's/"device": "[a-z]*"//; s/"block_dim": [0-9]*, //; s/, "gradcheck": {[^{}]*}//' "$TMP/$dev.out" >"$TMP/$dev.json"
 	done

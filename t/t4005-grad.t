@@ -85,7 +85,7 @@ ok "... with a message" grep -q "adjoint array per float-valued parameter" "$TMP
 for py in samples/*/*.py; do
 	for dev in cpu sim; do
 		# shellcheck disable=SC2086
-		krun --gradcheck --device $dev $(sample_opts "$py") "$py" >"$TMP/s.$dev.json" 2>"$TMP/err"
+		krun --timeout 900 --gradcheck --device $dev $(sample_opts "$py") "$py" >"$TMP/s.$dev.json" 2>"$TMP/err"
 		st=$?
 		t_result $st "$py: --gradcheck on $dev"
 		[ $st = 0 ] || diag "$(head -c 2000 "$TMP/err")"
