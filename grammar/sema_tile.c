@@ -188,16 +188,16 @@ static void store(Sema *s, Node *e, const char *what, int op)
 	emit(s, e, op, NULL, 0, a, 2 + ty_ndim(at));
 }
 
-/* The axis= of an indexed access (0 when n is NULL; the caller checks
- * that one): a constant axis of array type at, where the tile's extent is
- * the indices' (its constant operand). */
-static int32_t axis_arg(Sema *s, Node *n, Type at, Type tt, Type idx, const char *what)
+/* The axis= of an indexed access (0 when n is NULL): a constant axis of
+ * array type at, where the tile's extent is the indices' (an error at n,
+ * or without one at the tile's argument tn); its constant operand. */
+static int32_t axis_arg(Sema *s, Node *n, Node *tn, Type at, Type tt, Type idx, const char *what)
 {
 	Const c = {.ty = TY_INT};
 	if (n && (!const_eval(s, n, &c) || !ty_is_int(c.ty) || c.i < 0 || c.i >= ty_ndim(at)))
 		ERR(n, "axis must be a constant axis of %s", uty(at));
-	if (n && ty_extent(tt, (int)c.i) != ty_extent(idx, 0))
-		ERR(n, "%s(): the tile's extent along axis %d is %d, the indices' %d", what, (int)c.i,
+	if (ty_extent(tt, (int)c.i) != ty_extent(idx, 0))
+		ERR(n ? n : tn, "%s(): the tile's extent along axis %d is %d, the indices' %d", what, (int)c.i,
 		    ty_extent(tt, (int)c.i), ty_extent(idx, 0));
 	return ir_const_int(s->m, s->f, (int)c.i);
 }
@@ -224,10 +224,7 @@ static int load_indexed(Sema *s, Node *e, const char *what, Target *t)
 	Type at = ty_of(s, a[0]), tt = tile_type(s, node[2], ty_elem(at));
 	if (ty_ndim(tt) != ty_ndim(at))
 		ERR(node[2], "a %s cannot be loaded from an %s", uty(tt), uty(at));
-	if (!node[4] && ty_extent(tt, 0) != ty_extent(ty_of(s, a[1]), 0))
-		ERR(node[2], "%s(): the tile's extent along axis 0 is %d, the indices' %d", what, ty_extent(tt, 0),
-		    ty_extent(ty_of(s, a[1]), 0));
-	a[2] = axis_arg(s, node[4], at, tt, ty_of(s, a[1]), what);
+	a[2] = axis_arg(s, node[4], node[2], at, tt, ty_of(s, a[1]), what);
 	offsets(s, node[3], ty_ndim(at), a + 3);
 	storage_arg(s, node[5]);
 	return emit_val(s, e, OP_TILE_LOAD_INDEXED, tt, a, 3 + ty_ndim(at), t);
@@ -248,10 +245,7 @@ static void store_indexed(Sema *s, Node *e, const char *what, int op)
 	if (ty_ndim(tt) != ty_ndim(at) || ty_elem(tt) != ty_elem(at))
 		ERR(node[2], "a %s cannot be %s an %s", uty(tt),
 		    op == OP_TILE_STORE_INDEXED ? "stored into" : "added into", uty(at));
-	if (!node[4] && ty_extent(tt, 0) != ty_extent(ty_of(s, a[2]), 0))
-		ERR(node[2], "%s(): the tile's extent along axis 0 is %d, the indices' %d", what, ty_extent(tt, 0),
-		    ty_extent(ty_of(s, a[2]), 0));
-	a[3] = axis_arg(s, node[4], at, tt, ty_of(s, a[2]), what);
+	a[3] = axis_arg(s, node[4], node[2], at, tt, ty_of(s, a[2]), what);
 	offsets(s, node[3], ty_ndim(at), a + 4);
 	emit(s, e, op, NULL, 0, a, 4 + ty_ndim(at));
 }
