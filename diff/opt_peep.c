@@ -359,8 +359,10 @@ static void cse_block(Opt *O, Block *b, Defs *d, int *to)
 			if (p->nres != 1 || V(O, p->res[0])->kind != VK_TEMP || to[p->res[0]] >= 0)
 				continue;
 			int u = p->res[0];
-			/* (a tile is always a named array: once is worth it) */
-			if ((d->uses[u] < 2 && !ty_is_tile(T(O, u))) || !same_value(O, d, u, t))
+			/* (a tile is always a named array, and a builtin's call may
+			 * cost a loop: once is worth it) */
+			if ((d->uses[u] < 2 && !ty_is_tile(T(O, u)) && p->op != OP_BUILTIN) ||
+			    !same_value(O, d, u, t))
 				continue;
 			to[t] = u;
 			d->uses[u] += d->uses[t];
