@@ -91,8 +91,8 @@ typedef struct DiffEmit {
  * first three arguments (a, b, c), the result (r) and its adjoint (g),
  * the second and third results and adjoints (r1 g1 r2 g2), then the
  * fourth argument (d). */
-enum { DIFF_MAX_RULE_ARGS = 4 };
-void diff_rule(DiffEmit *e, const char *rule, const int32_t v[10], int nargs, int32_t out[DIFF_MAX_RULE_ARGS]);
+enum { DIFF_MAX_RULE_ARGS = 6 };
+void diff_rule(DiffEmit *e, const char *rule, const int32_t v[12], int nargs, int32_t out[DIFF_MAX_RULE_ARGS]);
 /* Emit helpers shared by the transform (diff_int.h) and rule.c */
 int diff_op(DiffEmit *e, int op, const int32_t *args, int n, Type want);
 int diff_builtin(DiffEmit *e, const char *name, const int32_t *args, int n);

@@ -183,8 +183,8 @@ static void rev_several(D *d, Rec *r, Block *out)
 			if (g[k] < 0)
 				g[k] = diff_zero(&e, vty(d, r->res[k]));
 		/* clang-format off */
-		int32_t v[10] = {-1, -1, -1, r->res[0], g[0], r->res[1], g[1],
-				 r->nres > 2 ? r->res[2] : -1, g[2], -1};
+		int32_t v[12] = {-1, -1, -1, r->res[0], g[0], r->res[1], g[1],
+				 r->nres > 2 ? r->res[2] : -1, g[2], -1, -1, -1};
 		/* clang-format on */
 		for (int i = 0; i < r->narg; i++)
 			v[i] = r->arg[i];
@@ -355,10 +355,10 @@ static void rev_inst(D *d, Rec *r, Block *out)
 		if (r->narg > DIFF_MAX_RULE_ARGS)
 			derr(d, r->loc, "kdiff cannot differentiate '%s' of %d arguments yet",
 			     ir_builtins[r->callee].name, r->narg);
-		/* the fourth argument is d, after the results (diff_rule) */
-		int32_t v[10] = {-1, -1, -1, r->res[0], g, -1, -1, -1, -1, -1}, o[DIFF_MAX_RULE_ARGS];
+		/* the fourth argument on are d, e and f, after the results (diff_rule) */
+		int32_t v[12] = {-1, -1, -1, r->res[0], g, -1, -1, -1, -1, -1, -1, -1}, o[DIFF_MAX_RULE_ARGS];
 		for (int i = 0; i < r->narg; i++)
-			v[i < 3 ? i : 9] = r->arg[i];
+			v[i < 3 ? i : 9 + (i - 3)] = r->arg[i];
 		diff_rule(&e, rule, v, r->narg, o);
 		for (int i = 0; i < r->narg; i++)
 			acc(d, out, r->arg[i], o[i], r->loc);

@@ -3,8 +3,8 @@
  *
  * Each builtin row of ir/builtins.h carries, in its sixth column, the
  * adjoint contribution to each argument, separated by ';', as an
- * expression over a, b, c, d (the arguments), r (the result) and g (the
- * result's adjoint):  atan2 is "g * b / (a * a + b * b); -g * a / (a * a
+ * expression over a, b, c, d, e, f (the arguments), r (the result) and g
+ * (the result's adjoint):  atan2 is "g * b / (a * a + b * b); -g * a / (a * a
  * + b * b)".  An empty part means no contribution.  A rule starting with
  * '@' is applied to each component of vector (and quaternion) arguments
  * (abs, min, max on vectors).  The grammar, parsed by recursive descent:
@@ -14,7 +14,7 @@
  *     sum   := prod {('+' | '-') prod}
  *     prod  := unary {('*' | '/') unary}
  *     unary := '-' unary | prim
- *     prim  := NUMBER | a | b | c | d | r | g | r1 | g1 | r2 | g2
+ *     prim  := NUMBER | a | b | c | d | e | f | r | g | r1 | g1 | r2 | g2
  *            | NAME '(' expr {',' expr} ')' | '(' expr ')'
  *
  * Types come from ir_op_type and ir_builtin_resolve; a float constant
@@ -199,8 +199,8 @@ static int prim(P *p)
 	size_t n = (size_t)(p->s - s0);
 	if (n == 0)
 		bad(p, "expected an operand");
-	if (n == 1 && strchr("abcrgd", *s0)) {
-		int id = p->v[*s0 == 'd' ? 9 : strchr("abcrg", *s0) - "abcrg"];
+	if (n == 1 && strchr("abcrgdef", *s0)) {
+		int id = p->v[*s0 >= 'd' && *s0 <= 'f' ? 9 + (*s0 - 'd') : strchr("abcrg", *s0) - "abcrg"];
 		if (id < 0)
 			bad(p, "no such operand");
 		return id;
@@ -312,7 +312,7 @@ static int expr(P *p)
 }
 
 /* Lower parts of rule (one per argument) with operands v. */
-static void lower(DiffEmit *e, const char *rule, const int32_t v[10], int nargs, int32_t out[DIFF_MAX_RULE_ARGS])
+static void lower(DiffEmit *e, const char *rule, const int32_t v[12], int nargs, int32_t out[DIFF_MAX_RULE_ARGS])
 {
 	P p = {e, rule, rule, v, TY_FLOAT};
 	for (int i = 4; i >= 0; i--)
@@ -334,7 +334,7 @@ static void lower(DiffEmit *e, const char *rule, const int32_t v[10], int nargs,
 /* a vector or quaternion: what '@' takes apart */
 static int is_vq(Type t) { return ty_is_vec(t) || ty_is_quat(t); }
 
-void diff_rule(DiffEmit *e, const char *rule, const int32_t v[10], int nargs, int32_t out[DIFF_MAX_RULE_ARGS])
+void diff_rule(DiffEmit *e, const char *rule, const int32_t v[12], int nargs, int32_t out[DIFF_MAX_RULE_ARGS])
 {
 	if (nargs > DIFF_MAX_RULE_ARGS)
 		ks_fatal("kdiff: a rule for a builtin of %d arguments", nargs);
@@ -352,7 +352,7 @@ void diff_rule(DiffEmit *e, const char *rule, const int32_t v[10], int nargs, in
 			n = ty_ncomp(ty(e, v[i]));
 	int32_t comp[3][6], acc[3] = {-1, -1, -1};
 	for (int k = 0; k < n; k++) {
-		int32_t w[10] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
+		int32_t w[12] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
 		int kc = ir_const_int(e->m, e->f, k);
 		for (int i = 0; i < 5; i++) {
 			w[i] = v[i];

@@ -322,6 +322,15 @@ int several(Sema *s, Node *e, const char *name, int row0, Node *lhs, int want)
 
 /* wp.NAME(...) for a row of builtins.h.  Without want the result, if any,
  * is dropped (an expression statement: atomics, mostly). */
+/* The default value of parameter k of row, as a constant. */
+static int32_t builtin_default(Sema *s, int row, int k)
+{
+	Type t;
+	double v;
+	ir_builtin_default(row, k, &t, &v);
+	return ir_const(s->m, s->f, t, (int64_t)v, v);
+}
+
 static int builtin(Sema *s, Node *e, const char *name, Target *t, int want)
 {
 	int arity = -1, nrow = 0, haskw = 0, first = -1;
@@ -345,22 +354,34 @@ static int builtin(Sema *s, Node *e, const char *name, Target *t, int want)
 		 * the parameters of every overload alike) */
 		const char *pname[16];
 		char store[16][24];
-		Node *node[16];
+		Node *node[16], *dflt[16];
 		int np = builtin_params(first, pname, store, 16);
 		char what[64];
 		snprintf(what, sizeof what, "wp.%s", name);
-		for (int i = 0; i < np; i++)
+		for (int i = 0; i < np; i++) {
 			if (!pname[i])
 				ERR(e, "wp.%s() takes no keyword arguments", name);
-		n = bind_args(s, e, what, pname, np, NULL, node);
+			Type dt;
+			double dv;
+			dflt[i] = ir_builtin_default(first, i, &dt, &dv) ? e : NULL; /* a mark: it has one */
+		}
+		n = bind_args(s, e, what, pname, np, dflt, node);
 		for (int i = 0; i < n; i++) {
-			a[i] = expr(s, node[i], NULL);
+			a[i] = node[i] ? expr(s, node[i], NULL) : builtin_default(s, first, i);
 			ty[i] = ty_of(s, a[i]);
 		}
 	} else {
 		char what[64];
 		snprintf(what, sizeof what, "wp.%s()", name);
 		n = call_args(s, e, a, ty, what);
+		/* the parameters left out, where each has a default */
+		Type dt;
+		double dv;
+		while (n < arity && n < MAXOPS && ir_builtin_default(first, n, &dt, &dv)) {
+			a[n] = builtin_default(s, first, n);
+			ty[n] = ty_of(s, a[n]);
+			n++;
+		}
 	}
 	Type res;
 	int row = ir_builtin_resolve(name, ty, n, &res);
@@ -368,6 +389,13 @@ static int builtin(Sema *s, Node *e, const char *name, Target *t, int want)
 		row = -1; /* kdiff's, not the language's */
 	if (row < 0) {
 		char got[256] = "", sigs[600];
+		int least = arity;
+		Type dt;
+		double dv;
+		while (least > 0 && ir_builtin_default(first, least - 1, &dt, &dv))
+			least--;
+		if (arity >= 0 && least < arity && (n < least || n > arity))
+			ERR(e, "wp.%s() takes %d to %d arguments (%d given)", name, least, arity, n);
 		if (arity >= 0 && arity != n)
 			ERR(e, "wp.%s() takes %d argument%s (%d given)", name, arity, arity == 1 ? "" : "s", n);
 		for (int i = 0; i < n; i++) {

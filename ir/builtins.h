@@ -281,6 +281,43 @@ B6(SAMPLE_UNIT_HEMISPHERE, "sample_unit_hemisphere", "vec3", "state: uint32", BF
 B6(SAMPLE_UNIT_SQUARE, "sample_unit_square", "vec2", "state: uint32", BF_STATE, "")
 B6(SAMPLE_UNIT_CUBE, "sample_unit_cube", "vec3", "state: uint32", BF_STATE, "")
 
+/* Perlin noise (runtime/ks_noise.h): a function of the state, which it
+ * does not advance, and of x, smooth in x but at the cells' faces; the
+ * adjoints through its gradient (noise_grad, pnoise_grad) and, for
+ * curlnoise, its second derivatives (curlnoise_adj).  Warp's curlnoise
+ * leaves lacunarity and gain without a gradient; here they have theirs
+ * (curlnoise_adj_params: lacunarity's and gain's, doc/warp-differences.md). */
+B6(NOISE, "noise", "float", "state: uint32, x: float", 0, "; noise_grad(a, b) * g")
+B6(NOISE_2D, "noise", "float", "state: uint32, xy: vec2", 0, "; noise_grad(a, b) * g")
+B6(NOISE_3D, "noise", "float", "state: uint32, xyz: vec3", 0, "; noise_grad(a, b) * g")
+B6(NOISE_4D, "noise", "float", "state: uint32, xyzt: vec4", 0, "; noise_grad(a, b) * g")
+B6(PNOISE, "pnoise", "float", "state: uint32, x: float, px: int", 0, "; pnoise_grad(a, b, c) * g; ")
+B6(PNOISE_2D, "pnoise", "float", "state: uint32, xy: vec2, px: int, py: int", 0, "; pnoise_grad(a, b, c, d) * g; ; ")
+B6(PNOISE_3D, "pnoise", "float", "state: uint32, xyz: vec3, px: int, py: int, pz: int", 0,
+   "; pnoise_grad(a, b, c, d, e) * g; ; ; ")
+B6(PNOISE_4D, "pnoise", "float", "state: uint32, xyzt: vec4, px: int, py: int, pz: int, pt: int", 0,
+   "; pnoise_grad(a, b, c, d, e, f) * g; ; ; ; ")
+B6(CURLNOISE_2D, "curlnoise", "vec2", "state: uint32, xy: vec2, octaves: uint32 = 1, lacunarity: float = 2.0, gain: float = 0.5", 0,
+   "; curlnoise_adj(a, b, c, d, e, g); ; at(curlnoise_adj_params(a, b, c, d, e, g), 0); at(curlnoise_adj_params(a, b, c, d, e, g), 1)")
+B6(CURLNOISE_3D, "curlnoise", "vec3", "state: uint32, xyz: vec3, octaves: uint32 = 1, lacunarity: float = 2.0, gain: float = 0.5", 0,
+   "; curlnoise_adj(a, b, c, d, e, g); ; at(curlnoise_adj_params(a, b, c, d, e, g), 0); at(curlnoise_adj_params(a, b, c, d, e, g), 1)")
+B6(CURLNOISE_4D, "curlnoise", "vec3", "state: uint32, xyzt: vec4, octaves: uint32 = 1, lacunarity: float = 2.0, gain: float = 0.5", 0,
+   "; curlnoise_adj(a, b, c, d, e, g); ; at(curlnoise_adj_params(a, b, c, d, e, g), 0); at(curlnoise_adj_params(a, b, c, d, e, g), 1)")
+B6(NOISE_GRAD, "noise_grad", "float", "state: uint32, x: float", BF_INTERNAL, "")
+B6(NOISE_GRAD_2D, "noise_grad", "vec2", "state: uint32, xy: vec2", BF_INTERNAL, "")
+B6(NOISE_GRAD_3D, "noise_grad", "vec3", "state: uint32, xyz: vec3", BF_INTERNAL, "")
+B6(NOISE_GRAD_4D, "noise_grad", "vec4", "state: uint32, xyzt: vec4", BF_INTERNAL, "")
+B6(PNOISE_GRAD, "pnoise_grad", "float", "state: uint32, x: float, px: int", BF_INTERNAL, "")
+B6(PNOISE_GRAD_2D, "pnoise_grad", "vec2", "state: uint32, xy: vec2, px: int, py: int", BF_INTERNAL, "")
+B6(PNOISE_GRAD_3D, "pnoise_grad", "vec3", "state: uint32, xyz: vec3, px: int, py: int, pz: int", BF_INTERNAL, "")
+B6(PNOISE_GRAD_4D, "pnoise_grad", "vec4", "state: uint32, xyzt: vec4, px: int, py: int, pz: int, pt: int", BF_INTERNAL, "")
+B6(CURLNOISE_ADJ_2D, "curlnoise_adj", "vec2", "state: uint32, xy: vec2, octaves: uint32, lacunarity: float, gain: float, adj: vec2", BF_INTERNAL, "")
+B6(CURLNOISE_ADJ_3D, "curlnoise_adj", "vec3", "state: uint32, xyz: vec3, octaves: uint32, lacunarity: float, gain: float, adj: vec3", BF_INTERNAL, "")
+B6(CURLNOISE_ADJ_4D, "curlnoise_adj", "vec4", "state: uint32, xyzt: vec4, octaves: uint32, lacunarity: float, gain: float, adj: vec3", BF_INTERNAL, "")
+B6(CURLNOISE_ADJ_PARAMS_2D, "curlnoise_adj_params", "vec2", "state: uint32, xy: vec2, octaves: uint32, lacunarity: float, gain: float, adj: vec2", BF_INTERNAL, "")
+B6(CURLNOISE_ADJ_PARAMS_3D, "curlnoise_adj_params", "vec2", "state: uint32, xyz: vec3, octaves: uint32, lacunarity: float, gain: float, adj: vec3", BF_INTERNAL, "")
+B6(CURLNOISE_ADJ_PARAMS_4D, "curlnoise_adj_params", "vec2", "state: uint32, xyzt: vec4, octaves: uint32, lacunarity: float, gain: float, adj: vec3", BF_INTERNAL, "")
+
 /* atomics: return the old value; the result may be left unused */
 B6(ATOMIC_ADD, "atomic_add", "T", "arr: array(Arith), index, value: T", BF_ATOMIC, "")
 B6(ATOMIC_SUB, "atomic_sub", "T", "arr: array(Arith), index, value: T", BF_ATOMIC, "")

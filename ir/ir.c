@@ -109,6 +109,18 @@ static void expect(const char **p, char c)
 		(*p)++;
 }
 
+/* Past a parameter's default value ("octaves: uint32 = 1"), if it has
+ * one: sema fills it in where a call leaves the parameter out, so the IR
+ * and everything after it always hold every argument. */
+static void skip_default(const char **p)
+{
+	skip_blanks(p);
+	if (**p != '=')
+		return;
+	while (**p && **p != ',')
+		(*p)++;
+}
+
 /* A length: digits, "block" (KS_TILE_BLOCK), or N, M, K bound on first
  * use. */
 static int match_len(const char **p, int n, Bind *b)
@@ -320,6 +332,7 @@ static int match_args(const BuiltinInfo *bi, const Type *args, int nargs, Bind *
 		} else if (i >= nargs || !match(&p, args[i++], b)) {
 			return 0;
 		}
+		skip_default(&p);
 		expect(&p, ',');
 		skip_blanks(&p);
 	}
@@ -521,6 +534,33 @@ int ir_builtin_arity(int row)
 	return n;
 }
 
+int ir_builtin_default(int row, int k, Type *ty, double *value)
+{
+	const char *p = ir_builtins[row].args;
+	for (; k > 0 && *p; p++) {
+		int depth = 0;
+		for (; *p && !(depth == 0 && *p == ','); p++)
+			depth += *p == '(' ? 1 : *p == ')' ? -1 : 0;
+		if (!*p)
+			return 0;
+		k--;
+	}
+	const char *q = p;
+	char w[32];
+	word(&q, w, sizeof w);
+	skip_blanks(&q);
+	if (*q == ':') {
+		q++;
+		word(&q, w, sizeof w);
+	}
+	skip_blanks(&q);
+	if (*q != '=')
+		return 0;
+	*ty = ty_parse(w, strlen(w));
+	*value = strtod(q + 1, NULL);
+	return *ty != TY_VOID;
+}
+
 /* A pattern as a user reads it: classes and S as the number type
  * ("float", "int", "number"), vec(N, P) as vecN, mat(N, N, P) as matNN. */
 static void put_pattern(Buf *b, const char **p, const char **cls)
@@ -606,6 +646,12 @@ void ir_builtin_signatures(const char *name, char *out, size_t n)
 			if (k)
 				buf_puts(&b, ", ");
 			put_pattern(&b, &p, &cls);
+			skip_blanks(&p);
+			if (*p == '=') {
+				const char *d = p;
+				skip_default(&p);
+				buf_printf(&b, "%.*s", (int)(p - d), d);
+			}
 			expect(&p, ',');
 			skip_blanks(&p);
 		}

@@ -258,6 +258,9 @@ int ir_builtin_nres(int row);
 int ir_builtin_resolve_ir(const char *name, const Type *args, int nargs, Type *res);
 /* The number of arguments of a row, or -1 where it varies (index). */
 int ir_builtin_arity(int row);
+/* Does parameter k of row have a default value ("gain: float = 0.5")?
+ * Then its type (a type by name) and the value. */
+int ir_builtin_default(int row, int k, Type *ty, double *value);
 /* A readable list of NAME's signatures, "min(float, float), min(int, int),
  * ...", for error messages. */
 void ir_builtin_signatures(const char *name, char *out, size_t n);

@@ -61,7 +61,8 @@
 #define float double
 #endif
 
-#include "ks_rand.h" /* Warp's random numbers */
-#include "ks_tape.h" /* the tape of a backward kernel */
+#include "ks_rand.h"  /* Warp's random numbers */
+#include "ks_noise.h" /* Warp's Perlin noise */
+#include "ks_tape.h"  /* the tape of a backward kernel */
 
 #endif

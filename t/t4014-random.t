@@ -70,6 +70,21 @@ is "sample_unit_sphere, rand_init(42, tid)" \
 		python3 -c 'import json,sys; print(json.load(sys.stdin)["outputs"]["out"][1])')" \
 	"[0.8080334, -0.20516439, -0.43098918]"
 
+# Perlin noise: zero at every lattice point, pnoise equal a period away,
+# and the values Warp 1.19 gives, on cpu and sim alike
+N=t/run/random/noise.py
+out() {
+	krun --kernel "$1" --dim 16 --set seed=42 --shape out=16 "${@:2}" $N |
+		python3 -c 'import json,sys; print(*json.load(sys.stdin)["outputs"]["out"])'
+}
+zeros="0.0 0.0 0.0 0.0 0.0 0.0 0.0 0.0 0.0 0.0 0.0 0.0 0.0 0.0 0.0 0.0"
+for d in cpu sim; do
+	is "noise of 1 to 4 dimensions is 0 at the lattice points ($d)" "$(out lattice --device $d)" "$zeros"
+	is "pnoise of 1 to 4 dimensions repeats a period away ($d)" "$(out periods --device $d)" "$zeros"
+	is "noise and curlnoise at fixed points: Warp's values ($d)" "$(out values --device $d)" \
+		"3.5633132 3.1477058 0.59048724 2.2966027 -0.6059387 0.05089718 -1.2288914 -1.3485957 0.17088717 0.98098326 -0.480515 -0.022787154 2.003387 1.9268503 1.9697843 0.7864959"
+done
+
 # gradients through draws: the backward replays the draws it needs
 for py in samples/random/*.py; do
 	ok "$py: krun --gradcheck (cpu)" krun --gradcheck "$py"

@@ -11,7 +11,7 @@
 
 # The fewest language and tile kernels kparse must accept: raise them as
 # the language grows, never lower them.
-MIN_ACCEPTED=113
+MIN_ACCEPTED=114
 MIN_TILES_ACCEPTED=17
 
 ex=$TMP/examples
