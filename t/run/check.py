@@ -8,7 +8,8 @@
         GA (default R and A); ints and nulls exactly equal; with --scale,
         A (GA) times max(1, the largest |value| of A's record in that field,
         outputs or grads)
-    check.py law FILE.jsonl [--ir FILE.kir|FILE.py] [--shape NAME=AxB]... [NAME]...
+    check.py law FILE.jsonl [--ir FILE.kir|FILE.py] [--shape NAME=AxB]... [--law NAME=spd]...
+                 [NAME]...
         the inputs are those of the law in doc/runtime.md, recomputed here
         independently (splitmix64 from ks_hash64 of "SEED/KERNEL/INDEX"),
         and so are the seeds of --grad ("SEED/KERNEL/INDEX/adj"); the
@@ -17,7 +18,9 @@
         float32 vectors and matrices, 1-D arrays); every array has the
         shape the launch gives it unless a --shape says otherwise (a
         record with block_dim is a kernel on tiles: its dim is the grid,
-        and an array 16 times the grid's extents, unless it says untiled);
+        and an array 16 times the grid's extents, unless it says untiled;
+        an array of --law NAME=spd each matrix's lower triangle's draws
+        mirrored, its diagonal's plus its extent plus 1, in its type);
         a NAME is a scalar
         given by --set (its value is not checked)
     check.py grads FILE.jsonl
@@ -347,7 +350,21 @@ def elements(v, ext):
     return out
 
 
-def law(path, sets=(), ir=None, shapes=None):
+def spd(draws, ext, scalar):
+    """--law NAME=spd: the draws of an array of float matrices (its last two
+    axes) made symmetric positive definite, rounded to its float type."""
+    m = ext[-1]
+    rnd = {"float": f32, "float16": f16, "float64": float}[scalar]
+    out = list(draws)
+    for base in range(0, len(out), m * m):
+        for i in range(m):
+            for j in range(i + 1, m):
+                out[base + i * m + j] = out[base + j * m + i]
+            out[base + i * m + i] = rnd(out[base + i * m + i] + (m + 1))
+    return out
+
+
+def law(path, sets=(), ir=None, shapes=None, spds=()):
     global TYPES
     TYPES = TYPES or type_table()
     sigs = signatures(ir) if ir else None
@@ -385,6 +402,14 @@ def law(path, sets=(), ir=None, shapes=None):
             els = elements(v, ext)
             if els is None:
                 fail(f"{k}.{name}: not an array of shape {ext}")
+                continue
+            if name in spds:
+                scalar = TYPES[elem][1]
+                want = spd([st.float() for _ in els], ext, scalar)
+                got = [e.d if scalar == "float64" else e for e in els]
+                bad = next((i for i, (g, w) in enumerate(zip(got, want)) if g != w), None)
+                if bad is not None:
+                    fail(f"{k}.{name}: element {bad}: {els[bad]} is not the spd law's {want[bad]}")
                 continue
             for i, e in enumerate(els):
                 if not value_ok(e, elem, st, n):
@@ -1035,7 +1060,7 @@ def main(argv):
         agree(files[0], files[1], opt["--rel"], opt["--abs"], "--scale" in args,
               opt["--grad-rel"], opt["--grad-abs"])
     elif cmd == "law":
-        args, sets, ir, shapes = argv[3:], set(), None, {}
+        args, sets, ir, shapes, spds = argv[3:], set(), None, {}, set()
         while args:
             a = args.pop(0)
             if a == "--ir":
@@ -1043,9 +1068,11 @@ def main(argv):
             elif a == "--shape":
                 name, ext = args.pop(0).split("=")
                 shapes[name] = [int(x) for x in ext.split("x")]
+            elif a == "--law":
+                spds.add(args.pop(0).split("=")[0])
             else:
                 sets.add(a)
-        law(argv[2], sets, ir, shapes)
+        law(argv[2], sets, ir, shapes, spds)
     elif cmd == "grads":
         grads(argv[2])
     elif cmd == "saxpy-grad":
