@@ -861,6 +861,32 @@ def close_diff(name, got, want, tol):
              f"{w[at] if at is not None else '...'} (within {tol} of {scale})")
 
 
+def chol(a):
+    """The lower Cholesky factor of the lists a, in double."""
+    n = len(a)
+    lf = [[0.0] * n for _ in range(n)]
+    for j in range(n):
+        d = math.sqrt(a[j][j] - sum(lf[j][q] ** 2 for q in range(j)))
+        for r in range(j, n):
+            lf[r][j] = d if r == j else (a[r][j] - sum(lf[r][q] * lf[j][q] for q in range(j))) / d
+    return lf
+
+
+def transpose(a):
+    return [list(r) for r in zip(*a)]
+
+
+def tri_solve(m, y, upper):
+    """The x of m x = y (m's upper or lower triangle), y rows of columns."""
+    n, x = len(m), [list(r) for r in y]
+    rows = range(n - 1, -1, -1) if upper else range(n)
+    for r in rows:
+        for c in range(len(x[r])):
+            others = range(r + 1, n) if upper else range(r)
+            x[r][c] = (y[r][c] - sum(m[r][q] * x[q][c] for q in others)) / m[r][r]
+    return x
+
+
 def check_tiles(path):
     for r in load(path):
         i_, o, k = r["inputs"], r["outputs"], r["kernel"]
@@ -984,6 +1010,31 @@ def check_tiles(path):
                     if r_ < len(pos) and c < len(pos[0]):
                         pos[r_][c] = sum(f[:q])
             first_diff("counts: pos", o["pos"], pos)
+        elif k in ("factor", "upper"):
+            # t/tile/cholesky.py: each block's diagonal 8x8 block of A
+            # factored and solved with, in double here
+            def dbl(v):  # float64 values as their doubles
+                return [dbl(x) for x in v] if isinstance(v, list) else v.d if hasattr(v, "d") else v
+            A = dbl(i_["A"])
+            for b in range(grid[0]):
+                o_ = 8 * b
+                a = [[A[o_ + r][o_ + c] for c in range(8)] for r in range(8)]
+                low = [[a[max(r, c)][min(r, c)] for c in range(8)] for r in range(8)]
+                lf = chol(low)
+                if k == "factor":
+                    x = dbl(i_["x"][o_:o_ + 8])
+                    want_y = tri_solve(transpose(lf), tri_solve(lf, [[v] for v in x], False), True)
+                    close_diff("factor: L", [row[o_:o_ + 8] for row in dbl(o["L"][o_:o_ + 8])], lf, 1e-12)
+                    close_diff("factor: y", dbl(o["y"][o_:o_ + 8]), [r[0] for r in want_y], 1e-12)
+                else:
+                    up = [[a[min(r, c)][max(r, c)] for c in range(8)] for r in range(8)]
+                    uf = transpose(chol(transpose(up)))
+                    xs = [r[:3] for r in i_["X"][o_:o_ + 8]]
+                    want_y = tri_solve(uf, tri_solve(transpose(uf), xs, False), True)
+                    want_z = tri_solve(uf, tri_solve(a, xs, False), True)
+                    close_diff("upper: U", [row[o_:o_ + 8] for row in o["U"][o_:o_ + 8]], uf, 1e-5)
+                    close_diff("upper: Y", [r[:3] for r in o["Y"][o_:o_ + 8]], want_y, 1e-5)
+                    close_diff("upper: Z", [r[:3] for r in o["Z"][o_:o_ + 8]], want_z, 1e-5)
         elif k in ("short_rows", "five_points", "inverse16"):
             # t/tile/fft.py: rows transformed in place and stored where
             # they were loaded
