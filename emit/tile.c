@@ -85,13 +85,40 @@ static int is_exclusive_scan(const Inst *in)
 	       (in->callee == BI_TILE_SCAN_EXCLUSIVE || in->callee == BI_TILE_RSCAN_EXCLUSIVE);
 }
 
+/* A Cholesky factor or a triangular solve: steps over the columns of a
+ * square tile, each behind a barrier of its own, a step's threads writing
+ * elements of other threads. */
+static int is_factor(const Inst *in) { return in->op == OP_BUILTIN && in->callee == BI_TILE_CHOLESKY; }
+
+static int is_tri_solve(const Inst *in)
+{
+	return in->op == OP_BUILTIN && (in->callee == BI_TILE_LOWER_SOLVE || in->callee == BI_TILE_LOWER_SOLVE_2D ||
+					in->callee == BI_TILE_UPPER_SOLVE || in->callee == BI_TILE_UPPER_SOLVE_2D);
+}
+
+/* kdiff's parts of their adjoints that read across: a triangle of an
+ * outer product, a triangle mirrored */
+static int is_triangle_across(const Inst *in)
+{
+	return in->op == OP_BUILTIN && (in->callee == BI_TILE_LOWER_OUTER || in->callee == BI_TILE_LOWER_OUTER_2D ||
+					in->callee == BI_TILE_UPPER_OUTER || in->callee == BI_TILE_UPPER_OUTER_2D ||
+					in->callee == BI_TILE_MIRROR_LOWER);
+}
+
+/* Does a factor or solve have barriers of its own?  A solve of one row
+ * is a division. */
+static int solver_steps(const Emitter *e, const Inst *in)
+{
+	return is_factor(in) || (is_tri_solve(in) && ty_extent(vty(e, in->arg[0]), 0) > 1);
+}
+
 /* Does in read its tile operands other than element by element? */
 static int reads_across(const Inst *in)
 {
 	return (in->op == OP_BUILTIN && (in->callee == BI_TILE_MATMUL || in->callee == BI_TILE_TRANSPOSE ||
 					 in->callee == BI_TILE_FFT || in->callee == BI_TILE_IFFT)) ||
-	       in->op == OP_TILE_BROADCAST || in->op == OP_TILE_SUM_TO || is_exclusive_scan(in) ||
-	       ir_op_indexed(in->op); /* the indices */
+	       in->op == OP_TILE_BROADCAST || in->op == OP_TILE_SUM_TO || is_exclusive_scan(in) || is_factor(in) ||
+	       is_tri_solve(in) || is_triangle_across(in) || ir_op_indexed(in->op); /* the indices */
 }
 
 /* The points of a row of a Fourier transform (tile_fft, tile_ifft), 0
@@ -253,8 +280,10 @@ static void hazards_of(Hazards *h, const Inst *in, uint8_t *st)
 	int across = reads_across(in) && fft_points(e, in) != 1, need = 0, after = 0;
 	/* an indexed access reads across its indices alone */
 	int only = ir_op_indexed(in->op) ? (in->op == OP_TILE_LOAD_INDEXED ? 1 : 2) : -1;
+	/* a factor's or a solve's steps read across behind barriers of their own */
+	int steps = solver_steps(e, in);
 	for (int k = 0; k < in->narg; k++) {
-		int v = in->arg[k], x = across && (only < 0 || k == only);
+		int v = in->arg[k], x = across && !steps && (only < 0 || k == only);
 		if (ty_is_tile(vty(e, v)) && (st[v] & (x ? TW | TA : TA)))
 			need = 1;
 	}
@@ -285,6 +314,14 @@ static void hazards_of(Hazards *h, const Inst *in, uint8_t *st)
 	if (fft_stages(e, in)) {      /* barriers of its own, then writes by any thread */
 		memset(st, 0, (size_t)n);
 		st[in->res[0]] |= TW | TA;
+	}
+	if (steps) { /* barriers of its own; the last step reads across */
+		memset(st, 0, (size_t)n);
+		for (int k = 0; k < in->narg; k++)
+			st[in->arg[k]] |= TR;
+		/* a factor's last column is any thread's; a solve ends
+		 * dividing each element by its own thread */
+		st[in->res[0]] |= TW | (is_factor(in) ? TA : 0);
 	}
 	if (arr >= 0)
 		st[arr] |= awrite ? TW : TR;
@@ -381,6 +418,8 @@ enum {
 	TN_X,
 	TN_RE,
 	TN_IM,
+	TN_DIAG,
+	TN_RHS,
 	TN_COUNT
 };
 
@@ -389,9 +428,9 @@ static const char *tname(Emitter *e, int which)
 	_Static_assert(TN_COUNT <= (int)(sizeof e->tname / sizeof *e->tname), "Emitter.tname is too short");
 	/* a 1-D tile's coordinate is idx, a 2-D one's row and col, a 3-D or
 	 * 4-D one's c0 .. c3 */
-	static const char *const base[TN_COUNT] = {"k",     "row", "col", "q",    "dot", "span", "idx", "c0",
-						   "c1",    "c2",  "c3",  "elem", "rev", "pos",  "lo",  "hi",
-						   "angle", "c",   "s",   "u",    "v",   "x",    "re",  "im"};
+	static const char *const base[TN_COUNT] = {"k",  "row", "col",  "q",   "dot", "span", "idx",  "c0",    "c1",
+						   "c2", "c3",  "elem", "rev", "pos", "lo",   "hi",   "angle", "c",
+						   "s",  "u",   "v",    "x",   "re",  "im",   "diag", "rhs"};
 	if (!e->tname[which])
 		e->tname[which] = make_name(e, base[which], 0);
 	return e->tname[which];
@@ -1075,6 +1114,190 @@ static void emit_scan(Emitter *e, const Inst *in, int depth, const char *r)
 	buf_free(&b);
 }
 
+/* A comment line at depth: "// text" */
+static void put_note(Emitter *e, int depth, Buf *b)
+{
+	indent(e, depth);
+	fputs("// ", e->out);
+	fwrite(b->p, 1, b->n, e->out);
+	fputc('\n', e->out);
+	b->n = 0;
+}
+
+/* r = the Cholesky factor L of a's lower triangle (n x n), L Lᵀ = a,
+ * column by column (left-looking): the diagonal element, which every
+ * thread computes from the row of L before it, then the column below it,
+ * its rows shared by the threads, each the dot of its row of L with the
+ * diagonal's, behind a barrier per column.  The upper triangle is 0. */
+static void emit_cholesky(Emitter *e, const Inst *in, int depth, const char *r)
+{
+	Type ta = vty(e, in->arg[0]), el = ty_elem(ta);
+	int n = ty_extent(ta, 0), cuda = e->target == EMIT_CUDA;
+	const char *a = e->v[in->arg[0]].name, *k = tname(e, TN_K), *row = tname(e, TN_ROW),
+		   *col = tname(e, TN_COL), *q = tname(e, TN_Q), *dot = tname(e, TN_DOT), *diag = tname(e, TN_DIAG);
+	char sq[64];
+	const char *sqrtn = builtin_fn(BI_SQRT, &el, sq, sizeof sq);
+	Buf b = {0};
+	buf_printf(&b, "%s = the Cholesky factor of %s's lower triangle, column by column", r, a);
+	put_note(e, depth, &b);
+	open_loop(e, depth, ta, in);
+	buf_printf(&b, "if (%s / %d < %s %% %d)", k, n, k, n);
+	put_stmt(e, depth + 1, &b, in);
+	buf_printf(&b, "%s[%s] = %s;", r, k, zero_of(e, el));
+	put_stmt(e, depth + 2, &b, in);
+	close_block(e, depth);
+	buf_printf(&b, "for (int %s = 0; %s < %d; %s++) {", col, col, n, col);
+	put_stmt(e, depth, &b, in);
+	if (cuda)
+		tile_sync(e, in, depth + 1);
+	buf_printf(&b, "%s %s = %s[%s * %d + %s];", ctype(el), diag, a, col, n, col);
+	put_stmt(e, depth + 1, &b, in);
+	buf_printf(&b, "for (int %s = 0; %s < %s; %s++)", q, q, col, q);
+	put_stmt(e, depth + 1, &b, in);
+	buf_printf(&b, "%s -= %s[%s * %d + %s] * %s[%s * %d + %s];", diag, r, col, n, q, r, col, n, q);
+	put_stmt(e, depth + 2, &b, in);
+	buf_printf(&b, "%s = %s(%s);", diag, sqrtn, diag);
+	put_stmt(e, depth + 1, &b, in);
+	if (cuda)
+		buf_printf(&b, "for (int %s = %s + threadIdx.x; %s < %d; %s += blockDim.x) {", row, col, row, n,
+			   row);
+	else
+		buf_printf(&b, "for (int %s = %s; %s < %d; %s++) {", row, col, row, n, row);
+	put_stmt(e, depth + 1, &b, in);
+	buf_printf(&b, "%s %s = %s[%s * %d + %s];", ctype(el), dot, a, row, n, col);
+	put_stmt(e, depth + 2, &b, in);
+	buf_printf(&b, "for (int %s = 0; %s < %s; %s++)", q, q, col, q);
+	put_stmt(e, depth + 2, &b, in);
+	buf_printf(&b, "%s -= %s[%s * %d + %s] * %s[%s * %d + %s];", dot, r, row, n, q, r, col, n, q);
+	put_stmt(e, depth + 3, &b, in);
+	buf_printf(&b, "%s[%s * %d + %s] = %s == %s ? %s : %s / %s;", r, row, n, col, row, col, diag, dot, diag);
+	put_stmt(e, depth + 2, &b, in);
+	close_block(e, depth + 1);
+	close_block(e, depth);
+	buf_free(&b);
+}
+
+/* r = the solution of L r = y, L's lower triangle read (forward
+ * substitution), or of U r = y, U's upper (backward), y a column or m
+ * columns: y copied, then for each column of the matrix, from the first
+ * (the last), the rows after it (before it) take away their element of
+ * the column times the solution in its row, the solution the row as it
+ * stands over the diagonal, the rows shared by the threads behind a
+ * barrier per column; last each row divided by its diagonal. */
+static void emit_tri_solve(Emitter *e, const Inst *in, int depth, const char *r)
+{
+	Type tl = vty(e, in->arg[0]), ty = vty(e, in->arg[1]);
+	int n = ty_extent(tl, 0), m = ty_ndim(ty) == 2 ? ty_extent(ty, 1) : 1, cuda = e->target == EMIT_CUDA;
+	int upper = in->callee == BI_TILE_UPPER_SOLVE || in->callee == BI_TILE_UPPER_SOLVE_2D;
+	const char *l = e->v[in->arg[0]].name, *y = e->v[in->arg[1]].name, *k = tname(e, TN_K),
+		   *row = tname(e, TN_ROW), *col = tname(e, TN_COL);
+	char count[64], at_row[96], at_col[96];
+	Buf b = {0};
+	buf_printf(&b, "%s = the solution of %s %s = %s (%s's %s triangle): %s substitution", r, l, r, y, l,
+		   upper ? "upper" : "lower", upper ? "backward" : "forward");
+	put_note(e, depth, &b);
+	if (strcmp(r, y)) {
+		open_loop(e, depth, ty, in);
+		buf_printf(&b, "%s[%s] = %s[%s];", r, k, y, k);
+		put_stmt(e, depth + 1, &b, in);
+		close_block(e, depth);
+	}
+	if (n > 1) {
+		const char *rhs = m > 1 ? tname(e, TN_RHS) : NULL;
+		if (upper)
+			buf_printf(&b, "for (int %s = %d; %s > 0; %s--) {", col, n - 1, col, col);
+		else
+			buf_printf(&b, "for (int %s = 0; %s < %d; %s++) {", col, col, n - 1, col);
+		put_stmt(e, depth, &b, in);
+		if (cuda)
+			tile_sync(e, in, depth + 1);
+		/* the rows below (above) the column, times the columns of y */
+		if (upper)
+			snprintf(count, sizeof count, m > 1 ? "%s * %d" : "%s", col, m);
+		else
+			snprintf(count, sizeof count, m > 1 ? "(%d - %s) * %d" : "%d - %s", n - 1, col, m);
+		open_loop_over(e, depth + 1, count, in);
+		if (m > 1) {
+			if (upper)
+				buf_printf(&b, "int %s = %s / %d, %s = %s %% %d;", row, k, m, rhs, k, m);
+			else
+				buf_printf(&b, "int %s = %s + 1 + %s / %d, %s = %s %% %d;", row, col, k, m, rhs, k,
+					   m);
+			snprintf(at_row, sizeof at_row, "%s[%s * %d + %s]", r, row, m, rhs);
+			snprintf(at_col, sizeof at_col, "%s[%s * %d + %s]", r, col, m, rhs);
+		} else {
+			if (upper)
+				buf_printf(&b, "int %s = %s;", row, k);
+			else
+				buf_printf(&b, "int %s = %s + 1 + %s;", row, col, k);
+			snprintf(at_row, sizeof at_row, "%s[%s]", r, row);
+			snprintf(at_col, sizeof at_col, "%s[%s]", r, col);
+		}
+		put_stmt(e, depth + 2, &b, in);
+		buf_printf(&b, "%s -= %s[%s * %d + %s] * (%s / %s[%s * %d + %s]);", at_row, l, row, n, col, at_col,
+			   l, col, n, col);
+		put_stmt(e, depth + 2, &b, in);
+		close_block(e, depth + 1);
+		close_block(e, depth);
+		if (cuda)
+			tile_sync(e, in, depth);
+	}
+	open_loop(e, depth, ty, in);
+	if (m > 1)
+		buf_printf(&b, "%s[%s] /= %s[%s / %d * %d + %s / %d];", r, k, l, k, m, n, k, m);
+	else
+		buf_printf(&b, "%s[%s] /= %s[%s * %d + %s];", r, k, l, k, n, k);
+	put_stmt(e, depth + 1, &b, in);
+	close_block(e, depth);
+	buf_free(&b);
+}
+
+/* kdiff's parts of the adjoints of factors and solves, n x n, element by
+ * element: the lower (upper) triangle of a bᵀ, a and b columns or n x m
+ * tiles; a's lower triangle mirrored onto its upper; a's lower triangle
+ * with its diagonal halved. */
+static void emit_triangle(Emitter *e, const Inst *in, int depth, const char *r)
+{
+	Type tr = vty(e, in->res[0]), ta = vty(e, in->arg[0]), el = ty_elem(tr);
+	int n = ty_extent(tr, 0), cb = in->callee;
+	const char *a = e->v[in->arg[0]].name, *k = tname(e, TN_K), *row = tname(e, TN_ROW),
+		   *col = tname(e, TN_COL), *zero = zero_of(e, el);
+	Buf b = {0};
+	open_loop(e, depth, tr, in);
+	buf_printf(&b, "int %s = %s / %d, %s = %s %% %d;", row, k, n, col, k, n);
+	put_stmt(e, depth + 1, &b, in);
+	if (cb == BI_TILE_MIRROR_LOWER) {
+		buf_printf(&b, "%s[%s] = %s >= %s ? %s[%s] : %s[%s * %d + %s];", r, k, row, col, a, k, a, col, n,
+			   row);
+	} else if (cb == BI_TILE_LOWER_HALVED) {
+		buf_printf(&b, "%s[%s] = %s > %s ? %s[%s] : %s == %s ? %s * %s[%s] : %s;", r, k, row, col, a, k,
+			   row, col, el == TY_DOUBLE ? "0.5" : "0.5f", a, k, zero);
+	} else {
+		const char *bb = e->v[in->arg[1]].name,
+			   *cmp = cb == BI_TILE_LOWER_OUTER || cb == BI_TILE_LOWER_OUTER_2D ? ">=" : "<=";
+		int m = ty_ndim(ta) == 2 ? ty_extent(ta, 1) : 1;
+		if (m == 1) {
+			buf_printf(&b, "%s[%s] = %s %s %s ? %s[%s] * %s[%s] : %s;", r, k, row, cmp, col, a, row, bb,
+				   col, zero);
+		} else {
+			const char *q = tname(e, TN_Q), *dot = tname(e, TN_DOT);
+			buf_printf(&b, "%s %s = %s;", ctype(el), dot, zero);
+			put_stmt(e, depth + 1, &b, in);
+			buf_printf(&b, "if (%s %s %s)", row, cmp, col);
+			put_stmt(e, depth + 1, &b, in);
+			buf_printf(&b, "for (int %s = 0; %s < %d; %s++)", q, q, m, q);
+			put_stmt(e, depth + 2, &b, in);
+			buf_printf(&b, "%s += %s[%s * %d + %s] * %s[%s * %d + %s];", dot, a, row, m, q, bb, col, m,
+				   q);
+			put_stmt(e, depth + 3, &b, in);
+			buf_printf(&b, "%s[%s] = %s;", r, k, dot);
+		}
+	}
+	put_stmt(e, depth + 1, &b, in);
+	close_block(e, depth);
+	buf_free(&b);
+}
+
 /* The row-major index of tile t's element at the operands idx, "i * 4 + j" */
 void tile_flat(Emitter *e, Buf *b, Type t, const int32_t *idx)
 {
@@ -1424,6 +1647,12 @@ void emit_tile(Emitter *e, const Inst *in, int depth)
 		emit_reduction(e, in, depth, name);
 	else if (is_scan(in))
 		emit_scan(e, in, depth, name);
+	else if (is_factor(in))
+		emit_cholesky(e, in, depth, name);
+	else if (is_tri_solve(in))
+		emit_tri_solve(e, in, depth, name);
+	else if (in->op == OP_BUILTIN && (is_triangle_across(in) || in->callee == BI_TILE_LOWER_HALVED))
+		emit_triangle(e, in, depth, name);
 	else if (in->op == OP_BUILTIN && (in->callee == BI_TILE_FFT || in->callee == BI_TILE_IFFT))
 		emit_fft(e, in, depth, name);
 	else if (in->op == OP_TILE_ADD_AT)

@@ -251,35 +251,82 @@ static Node *displays(Node *e)
 	return NULL;
 }
 
-/* NAME = value at module level: a constant (kept), a type alias (kept),
- * or anything else (an error where a function reads it). */
-static void module_assign(Sema *s, Node *n)
+/* What the value of a module-level assignment is: a constant, a type
+ * alias, or neither (host Python, an error where a function reads it). */
+typedef struct Bound {
+	int kind; /* 0 neither, 1 a constant, 2 a type alias */
+	Const c;
+	Type t;
+} Bound;
+
+static Bound module_value(Sema *s, Node *rhs)
 {
-	Node *lhs = n->kid[0], *rhs = n->kind == N_ANNASSIGN ? kid(n, 2) : n->kid[1];
-	if (lhs->kind != N_NAME)
-		ERR(lhs, "only 'NAME = value' is supported at module level");
-	if (!rhs)
-		ERR(n, "a module-level annotation needs a value");
+	Bound b = {0};
 	const Node *d = displays(rhs);
 	if (d)
 		ERR(d, "%s are not supported in kernels", d->kind == N_LIST ? "lists" : "dicts and sets");
+	if (const_eval(s, rhs, &b.c)) {
+		b.kind = 1;
+	} else if ((rhs->kind == N_ATTR && is_wp_attr(rhs) && wp_type(rhs->name) != TY_VOID) ||
+		   ((rhs->kind == N_CALL || rhs->kind == N_INDEX) && array_spelling(rhs->kid[0]) >= 0) ||
+		   (rhs->kind == N_CALL &&
+		    (is_wp_types(rhs->kid[0], "vector") || is_wp_types(rhs->kid[0], "matrix")))) {
+		b.kind = 2;
+		b.t = ann_type(s, rhs);
+	}
+	return b;
+}
+
+static void module_target(Sema *s, Node *lhs)
+{
+	if (lhs->kind != N_NAME)
+		ERR(lhs, "only 'NAME = value' and 'NAME, NAME = value, value' are supported at module level");
 	if (reserved(lhs->name) || (s->sc->math_as && !strcmp(lhs->name, s->sc->math_as)) ||
 	    (s->sc->np_as && !strcmp(lhs->name, s->sc->np_as)))
 		ERR(lhs, "cannot assign to '%s' at module level", lhs->name);
-	Const c;
-	if (const_eval(s, rhs, &c)) {
+}
+
+static void module_bind(Sema *s, Node *lhs, const Bound *b)
+{
+	if (b->kind == 1) {
 		arena_grow(s->a, (void **)&s->cval, &s->capcval, s->ncval + 1, sizeof *s->cval);
-		s->cval[s->ncval] = c;
+		s->cval[s->ncval] = b->c;
 		map_put(s->a, &s->sc->consts, arena_strdup(s->a, lhs->name), s->ncval++);
+	} else if (b->kind == 2) {
+		map_put(s->a, &s->sc->typealias, arena_strdup(s->a, lhs->name), b->t);
+	} else {
+		skip_name(s, lhs->name, lhs->line, NULL);
+	}
+}
+
+/* NAME = value at module level: a constant (kept), a type alias (kept),
+ * or anything else (an error where a function reads it); NAME, NAME =
+ * value, value binds each name so, the values all read first, as Python
+ * does (`np_type, wp_type = np.float64, wp.float64`). */
+static void module_assign(Sema *s, Node *n)
+{
+	Node *lhs = n->kid[0], *rhs = n->kind == N_ANNASSIGN ? kid(n, 2) : n->kid[1];
+	if (!rhs)
+		ERR(n, "a module-level annotation needs a value");
+	if (lhs->kind == N_TUPLE && n->kind == N_ASSIGN) {
+		enum { MAXT = 16 };
+		Bound b[MAXT];
+		if (rhs->kind != N_TUPLE || rhs->nkid != lhs->nkid)
+			ERR(rhs, "a module-level assignment to %d names needs as many values, separated by commas",
+			    lhs->nkid);
+		if (lhs->nkid > MAXT)
+			ERR(lhs, "at most %d names in one module-level assignment", MAXT);
+		for (int i = 0; i < lhs->nkid; i++)
+			module_target(s, lhs->kid[i]);
+		for (int i = 0; i < lhs->nkid; i++)
+			b[i] = module_value(s, rhs->kid[i]);
+		for (int i = 0; i < lhs->nkid; i++)
+			module_bind(s, lhs->kid[i], &b[i]);
 		return;
 	}
-	if ((rhs->kind == N_ATTR && is_wp_attr(rhs) && wp_type(rhs->name) != TY_VOID) ||
-	    ((rhs->kind == N_CALL || rhs->kind == N_INDEX) && array_spelling(rhs->kid[0]) >= 0) ||
-	    (rhs->kind == N_CALL && (is_wp_types(rhs->kid[0], "vector") || is_wp_types(rhs->kid[0], "matrix")))) {
-		map_put(s->a, &s->sc->typealias, arena_strdup(s->a, lhs->name), ann_type(s, rhs));
-		return;
-	}
-	skip_name(s, lhs->name, lhs->line, NULL);
+	module_target(s, lhs);
+	Bound b = module_value(s, rhs);
+	module_bind(s, lhs, &b);
 }
 
 /* A file the front end reads, the one given or a module it imports: its

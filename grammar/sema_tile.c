@@ -658,6 +658,111 @@ static int scan(Sema *s, Node *e, const char *name, const char *what, Target *t)
 	return builtin_val(s, e, name, &v, 1, t, 1);
 }
 
+/* fill_mode="lower" or "upper": is it "upper"?  A constant string, as
+ * Warp wants it when the kernel compiles. */
+static int upper_mode(Sema *s, Node *n, const char *what)
+{
+	if (!n)
+		return 0;
+	Buf b = {0};
+	if (n->kind != N_STRING)
+		ERR(n, "%s(): fill_mode must be \"lower\" or \"upper\", a constant string", what);
+	py_string(s, n, &b);
+	const char *m = b.p ? b.p : "";
+	int upper = !strcmp(m, "upper"), ok = upper || !strcmp(m, "lower");
+	buf_free(&b);
+	if (!ok)
+		ERR(n, "%s(): fill_mode must be \"lower\" or \"upper\"", what);
+	return upper;
+}
+
+/* A factor's or a solve's matrix: a square 2-D tile of float32 or
+ * float64. */
+static int square_arg(Sema *s, Node *n, const char *what, const char *param)
+{
+	int v = tile_arg(s, n, what + 3);
+	Type t = ty_of(s, v), el = ty_elem(t);
+	if (ty_ndim(t) != 2 || ty_extent(t, 0) != ty_extent(t, 1) || (el != TY_FLOAT && el != TY_DOUBLE))
+		ERR(n, "%s() takes '%s' a square 2-D tile of float32 or float64, not %s", what, param, uty(t));
+	return v;
+}
+
+/* A solve's right-hand side: a column of m, or m rows of columns, of
+ * the matrix's float type. */
+static int rhs_arg(Sema *s, Node *n, const char *what, const char *param, int m)
+{
+	int v = tile_arg(s, n, what + 3);
+	Type t = ty_of(s, v);
+	if (ty_ndim(t) > 2 || ty_extent(t, 0) != m)
+		ERR(n, "%s() takes '%s' a tile of %d elements or %d rows, not %s", what, param, m, m, uty(t));
+	return v;
+}
+
+/* The transpose of tile v */
+static int transposed(Sema *s, Node *e, int v)
+{
+	return builtin_val(s, e, "tile_transpose", (int32_t[]){v}, 1, NULL, 1);
+}
+
+/* Builtin NAME of a and b, checked for one float type, into t. */
+static int solve_val(Sema *s, Node *e, const char *name, const char *what, int32_t a, int32_t b, Target *t)
+{
+	int v = builtin_val(s, e, name, (int32_t[]){a, b}, 2, t, 1);
+	if (v == -2)
+		ERR(e, "%s() solves with tiles of one float type, not %s and %s", what, uty(ty_of(s, a)),
+		    uty(ty_of(s, b)));
+	return v;
+}
+
+/* wp.tile_cholesky(A, fill_mode="lower"): the factor L of A's lower
+ * triangle, L Lᵀ = A, zeros above; with fill_mode="upper" the factor U
+ * of its upper triangle, Uᵀ U = A, zeros below: the transpose of the
+ * lower factor of Aᵀ. */
+static int cholesky(Sema *s, Node *e, const char *what, Target *t)
+{
+	Node *node[2];
+	BIND(P("A", "fill_mode"), 1);
+	int32_t a = square_arg(s, node[0], what, "A");
+	if (!upper_mode(s, node[1], what))
+		return builtin_val(s, e, "tile_cholesky", &a, 1, t, 1);
+	int32_t l = builtin_val(s, e, "tile_cholesky", (int32_t[]){transposed(s, e, a)}, 1, NULL, 1);
+	return builtin_val(s, e, "tile_transpose", &l, 1, t, 1);
+}
+
+/* wp.tile_cholesky_solve(L, y, fill_mode="lower"): the x of A x = y
+ * given A's factor, L Lᵀ = A (L's lower triangle read): L z = y, then
+ * Lᵀ x = z; with fill_mode="upper", Uᵀ U = A (U's upper triangle): Uᵀ z
+ * = y, then U x = z. */
+static int cholesky_solve(Sema *s, Node *e, const char *what, Target *t)
+{
+	Node *node[3];
+	BIND(P("L", "y", "fill_mode"), 2);
+	int32_t l = square_arg(s, node[0], what, "L");
+	int32_t y = rhs_arg(s, node[1], what, "y", ty_extent(ty_of(s, l), 0));
+	int32_t lt = transposed(s, e, l);
+	if (upper_mode(s, node[2], what)) {
+		int32_t z = solve_val(s, e, "tile_lower_solve", what, lt, y, NULL);
+		return solve_val(s, e, "tile_upper_solve", what, l, z, t);
+	}
+	int32_t z = solve_val(s, e, "tile_lower_solve", what, l, y, NULL);
+	return solve_val(s, e, "tile_upper_solve", what, lt, z, t);
+}
+
+/* wp.tile_lower_solve(L, y): the z of L z = y (L's lower triangle
+ * read); wp.tile_upper_solve(U, z): the x of U x = z (U's upper). */
+static int tri_solve(Sema *s, Node *e, const char *name, const char *what, Target *t)
+{
+	Node *node[2];
+	int upper = !strcmp(name, "tile_upper_solve");
+	if (upper)
+		BIND(P("U", "z"), 2);
+	else
+		BIND(P("L", "y"), 2);
+	int32_t m = square_arg(s, node[0], what, upper ? "U" : "L");
+	int32_t y = rhs_arg(s, node[1], what, upper ? "z" : "y", ty_extent(ty_of(s, m), 0));
+	return solve_val(s, e, name, what, m, y, t);
+}
+
 /* wp.tile_astype(a, dtype): each element converted */
 static int astype(Sema *s, Node *e, const char *what, Target *t)
 {
@@ -860,6 +965,16 @@ int tile_call(Sema *s, Node *e, const char *name, Target *t, int want)
 		if (!want)
 			ERR(e, "the value of %s() is not used", what);
 		return scan(s, e, name, what, t);
+	}
+	if (!strcmp(name, "tile_cholesky") || !strcmp(name, "tile_cholesky_solve") ||
+	    !strcmp(name, "tile_lower_solve") || !strcmp(name, "tile_upper_solve")) {
+		if (!want)
+			ERR(e, "the value of %s() is not used", what);
+		if (!strcmp(name, "tile_cholesky"))
+			return cholesky(s, e, what, t);
+		if (!strcmp(name, "tile_cholesky_solve"))
+			return cholesky_solve(s, e, what, t);
+		return tri_solve(s, e, name, what, t);
 	}
 	if (!strcmp(name, "untile")) {
 		if (!want)

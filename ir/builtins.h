@@ -366,6 +366,31 @@ B6(TILE_SCAN_INCLUSIVE, "tile_scan_inclusive", "tile(S)", "a: tile(Scalar)", BF_
 B6(TILE_SCAN_EXCLUSIVE, "tile_scan_exclusive", "tile(S)", "a: tile(Scalar)", BF_TILE, "tile_rscan_exclusive(g)")
 B6(TILE_RSCAN_INCLUSIVE, "tile_rscan_inclusive", "tile(S)", "a: tile(Scalar)", BF_TILE | BF_INTERNAL, "tile_scan_inclusive(g)")
 B6(TILE_RSCAN_EXCLUSIVE, "tile_rscan_exclusive", "tile(S)", "a: tile(Scalar)", BF_TILE | BF_INTERNAL, "tile_scan_exclusive(g)")
+/* Cholesky factors and triangular solves of square tiles of float32 or
+ * float64: wp.tile_cholesky's lower factor L of a's lower triangle (L Lᵀ
+ * = a, zeros above), the z of L z = y from L's lower triangle
+ * (tile_lower_solve), the x of U x = z from U's upper (tile_upper_solve),
+ * the right-hand side a column (N) or N x M of them.  kparse writes the
+ * upper factor and tile_cholesky_solve with these and transposes.  Their
+ * adjoints (doc/autodiff.md): Murray's for the factor, ā = Φ(L⁻ᵀ S L⁻¹)
+ * with S = Φ(Lᵀ ḡ) + Φ(Lᵀ ḡ)ᵀ, Φ the lower triangle with its diagonal
+ * halved; a solve's, the solve of ḡ with the transpose, and minus the
+ * triangle of that times the solution's transpose for the matrix */
+B6(TILE_CHOLESKY, "tile_cholesky", "tile(N, N, S)", "A: tile(N, N, Float)", BF_TILE, "tile_lower_halved(tile_transpose(tile_upper_solve(tile_transpose(r), tile_transpose(tile_upper_solve(tile_transpose(r), tile_mirror_lower(tile_matmul(tile_transpose(r), g)))))))")
+B6(TILE_LOWER_SOLVE, "tile_lower_solve", "tile(N, S)", "L: tile(N, N, Float), y: tile(N, S)", BF_TILE, "-tile_lower_outer(tile_upper_solve(tile_transpose(a), g), r); tile_upper_solve(tile_transpose(a), g)")
+B6(TILE_LOWER_SOLVE_2D, "tile_lower_solve", "tile(N, M, S)", "L: tile(N, N, Float), y: tile(N, M, S)", BF_TILE, "-tile_lower_outer(tile_upper_solve(tile_transpose(a), g), r); tile_upper_solve(tile_transpose(a), g)")
+B6(TILE_UPPER_SOLVE, "tile_upper_solve", "tile(N, S)", "U: tile(N, N, Float), z: tile(N, S)", BF_TILE, "-tile_upper_outer(tile_lower_solve(tile_transpose(a), g), r); tile_lower_solve(tile_transpose(a), g)")
+B6(TILE_UPPER_SOLVE_2D, "tile_upper_solve", "tile(N, M, S)", "U: tile(N, N, Float), z: tile(N, M, S)", BF_TILE, "-tile_upper_outer(tile_lower_solve(tile_transpose(a), g), r); tile_lower_solve(tile_transpose(a), g)")
+/* their adjoints' parts: the lower (upper) triangle of a bᵀ, zeros
+ * across the other (a and b columns, or N x M tiles of them); a's lower
+ * triangle mirrored onto its upper; a's lower triangle with its
+ * diagonal halved (Φ), zeros above */
+B6(TILE_LOWER_OUTER, "tile_lower_outer", "tile(N, N, S)", "a: tile(N, Float), b: tile(N, S)", BF_TILE | BF_INTERNAL, "")
+B6(TILE_LOWER_OUTER_2D, "tile_lower_outer", "tile(N, N, S)", "a: tile(N, M, Float), b: tile(N, M, S)", BF_TILE | BF_INTERNAL, "")
+B6(TILE_UPPER_OUTER, "tile_upper_outer", "tile(N, N, S)", "a: tile(N, Float), b: tile(N, S)", BF_TILE | BF_INTERNAL, "")
+B6(TILE_UPPER_OUTER_2D, "tile_upper_outer", "tile(N, N, S)", "a: tile(N, M, Float), b: tile(N, M, S)", BF_TILE | BF_INTERNAL, "")
+B6(TILE_MIRROR_LOWER, "tile_mirror_lower", "tile(N, N, S)", "a: tile(N, N, Float)", BF_TILE | BF_INTERNAL, "")
+B6(TILE_LOWER_HALVED, "tile_lower_halved", "tile(N, N, S)", "a: tile(N, N, Float)", BF_TILE | BF_INTERNAL, "")
 /* a tile of one element, thread `thread`'s x (wp.tile_from_thread is
  * its broadcast); on the CPU, a block of one thread, the thread's x; and
  * whether this thread is that one (its adjoint takes the element's) */

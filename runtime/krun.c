@@ -27,6 +27,7 @@
 static void usage(int status)
 {
 	fputs("usage: krun [--device cpu|sim|cuda] [--dim N|AxB...] [--shape NAME=AxB...]...\n"
+	      "            [--law NAME=spd]...\n"
 	      "            [--seed S] [--set NAME=VALUE]... [--kernel NAME] [--grid BLOCKSxTHREADS]\n"
 	      "            [--block-dim B [--untiled]]\n"
 	      "            [--timeout SECONDS] [--memory MIB] [--cc | --tcc]\n"
@@ -62,6 +63,8 @@ typedef struct Opts {
 	int nset;
 	RunShape *shape;
 	int nshape;
+	RunSpd *spd;
+	int nspd;
 } Opts;
 
 /* The most threads of a launch and elements of an array */
@@ -185,6 +188,16 @@ static void parse_opts(Opts *o, int argc, char **argv)
 			sh.rank = extents("--shape", e + 1, sh.ext);
 			o->shape = xrealloc(o->shape, sizeof *o->shape * (size_t)(o->nshape + 1));
 			o->shape[o->nshape++] = sh;
+		} else if (!strcmp(a, "--law")) {
+			char *e = strchr(v, '=');
+			if (!e || e == v)
+				usage(2);
+			*e = 0;
+			if (strcmp(e + 1, "spd"))
+				ks_fatal("--law %s=%s: the laws are spd (symmetric positive definite matrices)", v,
+					 e + 1);
+			o->spd = xrealloc(o->spd, sizeof *o->spd * (size_t)(o->nspd + 1));
+			o->spd[o->nspd++] = (RunSpd){v};
 		} else if (!strcmp(a, "--seed")) {
 			o->seed = number("--seed", v, 0, UINT64_MAX);
 		} else if (!strcmp(a, "--vary")) {
@@ -397,6 +410,8 @@ static void kernel_law(const Opts *o, const Func *f, RunLaw *law)
 	law->nset = o->nset;
 	law->shape = o->shape;
 	law->nshape = o->nshape;
+	law->spd = o->spd;
+	law->nspd = o->nspd;
 }
 
 /* The threads of a block of kernel f on o's device: for a kernel on
@@ -454,6 +469,14 @@ static void check_law(const Opts *o, const Func *f)
 		long n = 1;
 		for (int k = 0; k < ty_ndim(p->ty); k++)
 			n = n > MAX_ELEMS ? n : n * ext[k];
+		for (int s = 0; s < o->nspd; s++)
+			if (!strcmp(o->spd[s].name, p->name) &&
+			    ext[ty_ndim(p->ty) - 2] != ext[ty_ndim(p->ty) - 1]) {
+				dims_text(t, sizeof t, ext, ty_ndim(p->ty));
+				ks_fatal("--law %s=spd: kernel %s's %s is %s, whose matrices are not square "
+					 "(give it a --shape %s=...)",
+					 p->name, f->name, p->name, t, p->name);
+			}
 		if (n > MAX_ELEMS) {
 			dims_text(t, sizeof t, ext, ty_ndim(p->ty));
 			ks_fatal("kernel %s: array %s of shape %s has more than %ld elements "
@@ -513,6 +536,27 @@ static int select_kernels(const Module *m, const Opts *o, const Func **ks)
 		}
 		if (!found)
 			ks_fatal("--shape %s: no kernel run has an array parameter %s", sh->name, sh->name);
+	}
+	for (int s = 0; s < o->nspd; s++) {
+		const char *name = o->spd[s].name;
+		int found = 0;
+		for (int k = 0; k < nk; k++) {
+			const Func *fk = run_flat(ks[k]);
+			for (int i = 0; i < fk->nparam; i++) {
+				const Value *p = &fk->val[fk->param[i]];
+				if (strcmp(p->name, name) || !ty_is_array(p->ty))
+					continue;
+				if (!ty_is_float(ty_elem(p->ty)) || ty_ndim(p->ty) < 2)
+					ks_fatal(
+						"--law %s=spd: kernel %s's %s is a %s, not an array of matrices of "
+						"floats (2 dimensions or more)",
+						name, ks[k]->name, name, ty_name(p->ty));
+				found = 1;
+			}
+			run_flat_free(fk, ks[k]);
+		}
+		if (!found)
+			ks_fatal("--law %s=spd: no kernel run has an array parameter %s", name, name);
 	}
 	for (int k = 0; k < nk; k++) {
 		const Func *fk = run_flat(ks[k]);
@@ -1846,6 +1890,7 @@ int main(int argc, char **argv)
 	free(ks);
 	free(o.set);
 	free(o.shape);
+	free(o.spd);
 	ir_module_free(m);
 	src_free(&src);
 	src_free(&bounds_file);

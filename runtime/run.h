@@ -38,9 +38,15 @@ typedef struct RunShape {
 	int rank, ext[KS_MAX_NDIM];
 } RunShape;
 
+/* --law NAME=spd: every array parameter NAME drawn, then made symmetric
+ * positive definite (doc/runtime.md) */
+typedef struct RunSpd {
+	const char *name;
+} RunSpd;
+
 /* What a kernel's inputs depend on besides the kernel: the launch (rank
  * and dimensions; a kernel on tiles: the grid of its blocks), the seed
- * and the --set and --shape options. */
+ * and the --set, --shape and --law options. */
 typedef struct RunLaw {
 	int rank, dim[KS_MAX_NDIM];
 	int tiled;   /* a kernel on tiles: arrays of RUN_TILE_SCALE x the grid */
@@ -50,6 +56,8 @@ typedef struct RunLaw {
 	int nset;
 	RunShape *shape;
 	int nshape;
+	RunSpd *spd;
+	int nspd;
 } RunLaw;
 
 /* The smallest launch dimension: the range of the law's ints. */

@@ -20,7 +20,10 @@
  * the launch's dimensions, the last one for axes past the launch's rank
  * (for a kernel on tiles, whose launch is a grid of blocks each reading
  * tiles, RUN_TILE_SCALE times the grid's), unless --shape NAME=AxB...
- * gives its extents.
+ * gives its extents.  --law NAME=spd makes each matrix of an array of
+ * floats (its last two axes, square) symmetric positive definite: the
+ * draws of its lower triangle mirrored onto the upper, its diagonal's
+ * plus the matrix's extent plus 1 (diagonally dominant), in its type.
  */
 #include <errno.h>
 #include <math.h>
@@ -365,6 +368,25 @@ static void set_value(RunVal *v, Type t, const RunSet *s, const char *kernel)
 	}
 }
 
+/* --law NAME=spd on an array of floats e of extents ext (rank r, its
+ * last two equal): each matrix's lower triangle mirrored onto its upper,
+ * m + 1 added to its diagonal, rounded to e. */
+static void make_spd(Type e, void *buf, const int *ext, int r)
+{
+	size_t m = (size_t)ext[r - 1], mats = 1;
+	for (int k = 0; k < r - 2; k++)
+		mats *= (size_t)ext[k];
+	for (size_t q = 0; q < mats; q++) {
+		size_t base = q * m * m;
+		for (size_t i = 0; i < m; i++) {
+			for (size_t j = i + 1; j < m; j++)
+				run_put(e, 0, buf, base + i * m + j, run_get(e, 0, buf, base + j * m + i));
+			run_put(e, 0, buf, base + i * m + i,
+				run_get(e, 0, buf, base + i * m + i) + (double)(m + 1));
+		}
+	}
+}
+
 void run_args_alloc(RunArgs *a, const Func *f)
 {
 	int n = f->nparam, m = n ? n : 1;
@@ -411,6 +433,9 @@ void run_args_init(RunArgs *a, const Func *f, RunLaw *law)
 			a->bytes[i] = a->count[i] * run_size(e, 0);
 			a->buf[i] = xmalloc(a->bytes[i] ? a->bytes[i] : 1);
 			run_draw(e, a->buf[i], a->count[i], &st, range, 0);
+			for (int s = 0; s < law->nspd; s++)
+				if (!strcmp(law->spd[s].name, p->name))
+					make_spd(e, a->buf[i], a->shape[i], ty_ndim(t));
 			a->slot[i] = &a->buf[i];
 			continue;
 		}

@@ -31,16 +31,21 @@ field() { # field FILE KEY: KEY of every record, one per line
 
 # ---- the forward run: cpu and sim ------------------------------------------
 
+# laws FILE: the --law options t/tile/options.tsv gives FILE's module
+laws() { awk -F'\t' -v n="$(basename "$1" .py)" '$1 == n { print $2 }' t/tile/options.tsv | grep -oE -- '--law [^ ]+'; }
+
 for f in t/tile/*.py; do
 	n=$(basename "$f" .py)
-	krun "$f" >"$TMP/$n.cpu.json" 2>"$TMP/err"
+	# shellcheck disable=SC2046
+	set -- $(laws "$f")
+	krun "$@" "$f" >"$TMP/$n.cpu.json" 2>"$TMP/err"
 	is "$n: krun on cpu" "$?:$(cat "$TMP/err")" "0:"
-	krun --device sim "$f" >"$TMP/$n.sim.json" 2>"$TMP/err"
+	krun "$@" --device sim "$f" >"$TMP/$n.sim.json" 2>"$TMP/err"
 	is "$n: krun on sim (blocks of 64 threads as cooperating fibers)" "$?:$(cat "$TMP/err")" "0:"
 	is "$n: cpu's and sim's records are the same bytes but device and block_dim (the same sum trees)" \
 		"$(strip "$TMP/$n.cpu.json")" "$(strip "$TMP/$n.sim.json")"
 	ok "$n: the outputs, worked out from the inputs in float32 (cpu)" $CHECK tiles "$TMP/$n.cpu.json"
-	ok "$n: the inputs follow the tiled law: arrays 16 times the grid" $CHECK law "$TMP/$n.cpu.json" --ir "$f"
+	ok "$n: the inputs follow the tiled law: arrays 16 times the grid" $CHECK law "$TMP/$n.cpu.json" --ir "$f" "$@"
 done
 is "block_dim: 1 on cpu" "$(field "$TMP/gemm.cpu.json" block_dim) $(field "$TMP/scale.cpu.json" block_dim)" "1 1"
 is "... 64 on sim" "$(field "$TMP/gemm.sim.json" block_dim) $(field "$TMP/scale.sim.json" block_dim)" "64 64"
@@ -139,16 +144,18 @@ ok "... thread 0 reads a tile element no thread has loaded yet, located" \
 
 for f in t/tile/*.py; do
 	n=$(basename "$f" .py)
-	krun --grad "$f" >"$TMP/$n.gcpu.json" 2>"$TMP/err"
+	# shellcheck disable=SC2046
+	set -- $(laws "$f")
+	krun "$@" --grad "$f" >"$TMP/$n.gcpu.json" 2>"$TMP/err"
 	is "$n: --grad on cpu" "$?:$(cat "$TMP/err")" "0:"
-	krun --grad --device sim "$f" >"$TMP/$n.gsim.json" 2>"$TMP/err"
+	krun "$@" --grad --device sim "$f" >"$TMP/$n.gsim.json" 2>"$TMP/err"
 	is "$n: --grad on sim" "$?:$(cat "$TMP/err")" "0:"
 	ok "$n: cpu and sim gradients agree" $CHECK agree "$TMP/$n.gcpu.json" "$TMP/$n.gsim.json" --rel 1e-6
 	ok "$n: seed_adj and grads as documented, the seeds by the law" \
-		sh -c "$CHECK grads '$TMP/$n.gcpu.json' && $CHECK law '$TMP/$n.gcpu.json' --ir '$f'"
+		sh -c "$CHECK grads '$TMP/$n.gcpu.json' && $CHECK law '$TMP/$n.gcpu.json' --ir '$f' $*"
 	# (a finite difference per component, each a launch: under the
 	# sanitizers on a busy machine more than krun's default minute)
-	krun --timeout 900 --gradcheck "$f" >"$TMP/$n.fd.json" 2>"$TMP/err"
+	krun "$@" --timeout 900 --gradcheck "$f" >"$TMP/$n.fd.json" 2>"$TMP/err"
 	is "$n: --gradcheck passes on cpu (every kernel)" \
 		"$?:$(field "$TMP/$n.fd.json" gradcheck | grep -o '"ok": [a-z]*' | sort -u)" '0:"ok": true' ||
 		diag "$(head -c 1000 "$TMP/err")"

@@ -8,7 +8,8 @@
         GA (default R and A); ints and nulls exactly equal; with --scale,
         A (GA) times max(1, the largest |value| of A's record in that field,
         outputs or grads)
-    check.py law FILE.jsonl [--ir FILE.kir|FILE.py] [--shape NAME=AxB]... [NAME]...
+    check.py law FILE.jsonl [--ir FILE.kir|FILE.py] [--shape NAME=AxB]... [--law NAME=spd]...
+                 [NAME]...
         the inputs are those of the law in doc/runtime.md, recomputed here
         independently (splitmix64 from ks_hash64 of "SEED/KERNEL/INDEX"),
         and so are the seeds of --grad ("SEED/KERNEL/INDEX/adj"); the
@@ -17,7 +18,9 @@
         float32 vectors and matrices, 1-D arrays); every array has the
         shape the launch gives it unless a --shape says otherwise (a
         record with block_dim is a kernel on tiles: its dim is the grid,
-        and an array 16 times the grid's extents, unless it says untiled);
+        and an array 16 times the grid's extents, unless it says untiled;
+        an array of --law NAME=spd each matrix's lower triangle's draws
+        mirrored, its diagonal's plus its extent plus 1, in its type);
         a NAME is a scalar
         given by --set (its value is not checked)
     check.py grads FILE.jsonl
@@ -347,7 +350,21 @@ def elements(v, ext):
     return out
 
 
-def law(path, sets=(), ir=None, shapes=None):
+def spd(draws, ext, scalar):
+    """--law NAME=spd: the draws of an array of float matrices (its last two
+    axes) made symmetric positive definite, rounded to its float type."""
+    m = ext[-1]
+    rnd = {"float": f32, "float16": f16, "float64": float}[scalar]
+    out = list(draws)
+    for base in range(0, len(out), m * m):
+        for i in range(m):
+            for j in range(i + 1, m):
+                out[base + i * m + j] = out[base + j * m + i]
+            out[base + i * m + i] = rnd(out[base + i * m + i] + (m + 1))
+    return out
+
+
+def law(path, sets=(), ir=None, shapes=None, spds=()):
     global TYPES
     TYPES = TYPES or type_table()
     sigs = signatures(ir) if ir else None
@@ -385,6 +402,14 @@ def law(path, sets=(), ir=None, shapes=None):
             els = elements(v, ext)
             if els is None:
                 fail(f"{k}.{name}: not an array of shape {ext}")
+                continue
+            if name in spds:
+                scalar = TYPES[elem][1]
+                want = spd([st.float() for _ in els], ext, scalar)
+                got = [e.d if scalar == "float64" else e for e in els]
+                bad = next((i for i, (g, w) in enumerate(zip(got, want)) if g != w), None)
+                if bad is not None:
+                    fail(f"{k}.{name}: element {bad}: {els[bad]} is not the spd law's {want[bad]}")
                 continue
             for i, e in enumerate(els):
                 if not value_ok(e, elem, st, n):
@@ -836,6 +861,32 @@ def close_diff(name, got, want, tol):
              f"{w[at] if at is not None else '...'} (within {tol} of {scale})")
 
 
+def chol(a):
+    """The lower Cholesky factor of the lists a, in double."""
+    n = len(a)
+    lf = [[0.0] * n for _ in range(n)]
+    for j in range(n):
+        d = math.sqrt(a[j][j] - sum(lf[j][q] ** 2 for q in range(j)))
+        for r in range(j, n):
+            lf[r][j] = d if r == j else (a[r][j] - sum(lf[r][q] * lf[j][q] for q in range(j))) / d
+    return lf
+
+
+def transpose(a):
+    return [list(r) for r in zip(*a)]
+
+
+def tri_solve(m, y, upper):
+    """The x of m x = y (m's upper or lower triangle), y rows of columns."""
+    n, x = len(m), [list(r) for r in y]
+    rows = range(n - 1, -1, -1) if upper else range(n)
+    for r in rows:
+        for c in range(len(x[r])):
+            others = range(r + 1, n) if upper else range(r)
+            x[r][c] = (y[r][c] - sum(m[r][q] * x[q][c] for q in others)) / m[r][r]
+    return x
+
+
 def check_tiles(path):
     for r in load(path):
         i_, o, k = r["inputs"], r["outputs"], r["kernel"]
@@ -959,6 +1010,31 @@ def check_tiles(path):
                     if r_ < len(pos) and c < len(pos[0]):
                         pos[r_][c] = sum(f[:q])
             first_diff("counts: pos", o["pos"], pos)
+        elif k in ("factor", "upper"):
+            # t/tile/cholesky.py: each block's diagonal 8x8 block of A
+            # factored and solved with, in double here
+            def dbl(v):  # float64 values as their doubles
+                return [dbl(x) for x in v] if isinstance(v, list) else v.d if hasattr(v, "d") else v
+            A = dbl(i_["A"])
+            for b in range(grid[0]):
+                o_ = 8 * b
+                a = [[A[o_ + r][o_ + c] for c in range(8)] for r in range(8)]
+                low = [[a[max(r, c)][min(r, c)] for c in range(8)] for r in range(8)]
+                lf = chol(low)
+                if k == "factor":
+                    x = dbl(i_["x"][o_:o_ + 8])
+                    want_y = tri_solve(transpose(lf), tri_solve(lf, [[v] for v in x], False), True)
+                    close_diff("factor: L", [row[o_:o_ + 8] for row in dbl(o["L"][o_:o_ + 8])], lf, 1e-12)
+                    close_diff("factor: y", dbl(o["y"][o_:o_ + 8]), [r[0] for r in want_y], 1e-12)
+                else:
+                    up = [[a[min(r, c)][max(r, c)] for c in range(8)] for r in range(8)]
+                    uf = transpose(chol(transpose(up)))
+                    xs = [r[:3] for r in i_["X"][o_:o_ + 8]]
+                    want_y = tri_solve(uf, tri_solve(transpose(uf), xs, False), True)
+                    want_z = tri_solve(uf, tri_solve(a, xs, False), True)
+                    close_diff("upper: U", [row[o_:o_ + 8] for row in o["U"][o_:o_ + 8]], uf, 1e-5)
+                    close_diff("upper: Y", [r[:3] for r in o["Y"][o_:o_ + 8]], want_y, 1e-5)
+                    close_diff("upper: Z", [r[:3] for r in o["Z"][o_:o_ + 8]], want_z, 1e-5)
         elif k in ("short_rows", "five_points", "inverse16"):
             # t/tile/fft.py: rows transformed in place and stored where
             # they were loaded
@@ -1035,7 +1111,7 @@ def main(argv):
         agree(files[0], files[1], opt["--rel"], opt["--abs"], "--scale" in args,
               opt["--grad-rel"], opt["--grad-abs"])
     elif cmd == "law":
-        args, sets, ir, shapes = argv[3:], set(), None, {}
+        args, sets, ir, shapes, spds = argv[3:], set(), None, {}, set()
         while args:
             a = args.pop(0)
             if a == "--ir":
@@ -1043,9 +1119,11 @@ def main(argv):
             elif a == "--shape":
                 name, ext = args.pop(0).split("=")
                 shapes[name] = [int(x) for x in ext.split("x")]
+            elif a == "--law":
+                spds.add(args.pop(0).split("=")[0])
             else:
                 sets.add(a)
-        law(argv[2], sets, ir, shapes)
+        law(argv[2], sets, ir, shapes, spds)
     elif cmd == "grads":
         grads(argv[2])
     elif cmd == "saxpy-grad":

@@ -81,8 +81,14 @@ def extract(path, key, outdir, index):
     for node in tree.body:
         if isinstance(node, (ast.Assign, ast.AnnAssign)):
             target = node.targets[0] if isinstance(node, ast.Assign) else node.target
-            if isinstance(target, ast.Name) and len(getattr(node, "targets", [target])) == 1:
+            if len(getattr(node, "targets", [target])) != 1:
+                continue
+            if isinstance(target, ast.Name):
                 defs.setdefault(target.id, []).append(node)
+            elif isinstance(target, ast.Tuple) and all(isinstance(e, ast.Name) for e in target.elts):
+                # `np_type, wp_type = np.float64, wp.float64`: each name's
+                for e in target.elts:
+                    defs.setdefault(e.id, []).append(node)
         elif isinstance(node, ast.FunctionDef):
             if is_wp(node, ("wp.kernel",)):
                 kernels.append(node)

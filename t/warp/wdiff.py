@@ -492,6 +492,9 @@ def hazards(path):
                      draws, then the loop's draws in reverse order)
       tile-scan      a wp.tile_scan_inclusive or tile_scan_exclusive (Warp's
                      adjoints of scans are empty: no gradient flows back)
+      tile-solve     a wp.tile_cholesky_solve or tile_upper_solve (Warp
+                     does not differentiate them: no gradient reaches the
+                     factor or the right-hand side)
       tile-from-thread  a wp.tile_from_thread (not differentiable in Warp:
                      the value's gradient is 0)
     """
@@ -570,6 +573,8 @@ def hazards(path):
                 found.add("frac")
             if isinstance(n, ast.Call) and is_wp(n, "tile_scan_"):
                 found.add("tile-scan")
+            if isinstance(n, ast.Call) and (is_wp(n, "tile_cholesky_solve") or is_wp(n, "tile_upper_solve")):
+                found.add("tile-solve")
             if isinstance(n, ast.Call) and is_wp(n, "tile_from_thread"):
                 found.add("tile-from-thread")
             if isinstance(n, (ast.Assign, ast.AugAssign)):
