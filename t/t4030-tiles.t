@@ -70,10 +70,12 @@ ok "... and the law with those shapes" $CHECK law "$TMP/gshape.json" --ir t/tile
 
 for f in t/tile/*.py; do
 	n=$(basename "$f" .py)
+	# shellcheck disable=SC2046
+	set -- $(laws "$f")
 	for b in 1 32 64; do
-		krun --device sim --block-dim $b "$f" | strip /dev/stdin >"$TMP/$n.b$b"
+		krun --device sim --block-dim $b "$@" "$f" | strip /dev/stdin >"$TMP/$n.b$b"
 	done
-	krun --device sim --grid 1x64 "$f" | strip /dev/stdin >"$TMP/$n.g1"
+	krun --device sim --grid 1x64 "$@" "$f" | strip /dev/stdin >"$TMP/$n.g1"
 	is "$n: sim at --block-dim 1, 32 and 64, and on one block (--grid 1x64, a grid-stride loop): the same" \
 		"$(md5sum <"$TMP/$n.b1") $(md5sum <"$TMP/$n.b32") $(md5sum <"$TMP/$n.g1")" \
 		"$(md5sum <"$TMP/$n.b64") $(md5sum <"$TMP/$n.b64") $(md5sum <"$TMP/$n.b64")"
