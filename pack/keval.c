@@ -168,16 +168,19 @@ static void prompt_of(const JVal *v, void *ctx)
 			   "Translate this NVIDIA Warp kernel into %s: its %s.\n\n```python\n%s```\n\n"
 			   "The code is one translation unit that includes \"ksynth.h\" (ksynth's runtime "
 			   "header: the ks_ types, ks_vec3, ks_array_float and the like, and their helpers) "
-			   "and nothing else, and defines %s:\n\n%s\n",
+			   "and nothing else, and defines %s:\n\n",
 			   cuda ? "CUDA C++" : "C11 for the CPU",
 			   f == F_FWD ? "forward kernel" : "forward kernel and its reverse-mode adjoint", str_of(v, "source"),
-			   f == F_FWD ? "this entry" : "these entries", "");
+			   f == F_FWD ? "this entry" : "these entries");
 		entries(&t, ref, name ? name : "", cuda ? "cuda" : "cpu");
 		buf_printf(&t,
-			   "\n%s(dim) runs thread i = 0 .. dim-1 (dim0, dim1, ... for a launch of more dimensions); "
-			   "parameters in the kernel's order: a scalar by value, a 1-D array as a pointer, one of more "
-			   "dimensions as a view { T *data; int shape[4]; } row-major.%s\n",
-			   cuda ? "The entries are extern \"C\" __global__; a launch of " : "The forward entry, called with ",
+			   "\nThe forward entry computes thread i of the launch for i = 0 .. dim-1 (dim0, dim1, ... for "
+			   "a launch of more dimensions)%s; parameters in the kernel's order: a scalar by value, a 1-D "
+			   "array as a pointer to its elements, one of more dimensions as a view { T *data; int "
+			   "shape[4]; }, row-major.%s\n",
+			   cuda ? ", as extern \"C\" __global__ code launched over any grid (a grid-stride loop "
+				  "over the indices)"
+				: ", one thread after the other",
 			   f == F_BWD ? "  The backward entry takes the forward's parameters, then for each float-valued "
 					"parameter an adjoint array (a 1-element array for a scalar): for an array "
 					"the seed on entry, J^T seed on exit; for a scalar, zeroed, it receives the "
