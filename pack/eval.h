@@ -29,8 +29,8 @@ typedef struct Sample {
 	size_t len;
 	long line; /* in the predictions */
 	int compiled, correct;
-	char *why;        /* the failure's reason, NULL when correct */
-	double speedup;   /* on a GPU: the reference's time over its, else 0 */
+	char *why;      /* the failure's reason, NULL when correct */
+	double speedup; /* on a GPU: the reference's time over its, else 0 */
 } Sample;
 
 typedef struct Rec {

@@ -98,7 +98,8 @@ void ev_report(Rec **r, int n, const EvEnv *e, double seconds)
 	buf_puts(&b, ", \"predictions\": ");
 	json_cstr(&b, ev_opt.pred);
 	buf_printf(&b, ", \"eval_seed\": %llu, \"input_seeds\": [%llu, %llu], \"sentinel\": %g",
-		   (unsigned long long)ev_opt.seed, (unsigned long long)e->s1, (unsigned long long)e->s2, EV_SENTINEL);
+		   (unsigned long long)ev_opt.seed, (unsigned long long)e->s1, (unsigned long long)e->s2,
+		   EV_SENTINEL);
 	buf_puts(&b, ", \"cuda\": {\"compiler\": ");
 	json_cstr(&b, e->nvrtc[0] ? e->nvrtc : "none");
 	if (!e->nvrtc[0]) {
@@ -209,9 +210,9 @@ void ev_report(Rec **r, int n, const EvEnv *e, double seconds)
 		const Score *s = &all[f];
 		if (!s->samples)
 			continue;
-		printf("  %-8s %ld samples of %ld problems: compiled %.3f, correct %.3f, pass@1 %.3f", ev_field_name[f],
-		       s->samples, s->problems, (double)s->compiled / s->samples, (double)s->correct / s->samples,
-		       s->pass[0] / s->pass_n[0]);
+		printf("  %-8s %ld samples of %ld problems: compiled %.3f, correct %.3f, pass@1 %.3f",
+		       ev_field_name[f], s->samples, s->problems, (double)s->compiled / s->samples,
+		       (double)s->correct / s->samples, s->pass[0] / s->pass_n[0]);
 		if (s->maxn > 1)
 			printf(", pass@%d %.3f", s->maxn, s->pass[s->maxn - 1] / s->pass_n[s->maxn - 1]);
 		printf("\n");
@@ -231,8 +232,8 @@ void ev_report(Rec **r, int n, const EvEnv *e, double seconds)
 					Buf l = {0};
 					vf_one_line(&l, sm->why ? sm->why : "");
 					buf_putc(&l, 0);
-					printf("  FAIL %s %s #%d (line %ld): %s\n", by[i]->id, ev_field_name[f], j, sm->line,
-					       l.p);
+					printf("  FAIL %s %s #%d (line %ld): %s\n", by[i]->id, ev_field_name[f], j,
+					       sm->line, l.p);
 					buf_free(&l);
 				}
 			}

@@ -224,6 +224,7 @@ typedef struct Side {
 	Arena a;
 	JVal **rec;
 	int n;
+	char *text; /* the records' numbers point into it */
 } Side;
 
 /* The records (lines) of krun's output file; 0 when it is none. */
@@ -251,7 +252,7 @@ static int load(Side *s, const char *dir, const char *file)
 		s->rec = xrealloc(s->rec, sizeof *s->rec * (size_t)(s->n + 1));
 		s->rec[s->n++] = v;
 	}
-	free(t);
+	s->text = t;
 	return s->n;
 }
 
@@ -259,6 +260,7 @@ static void unload(Side *s)
 {
 	arena_free(&s->a);
 	free(s->rec);
+	free(s->text);
 }
 
 static int in_list(const JVal *l, const char *k)
@@ -316,11 +318,15 @@ static char *compare(const Rec *r, const JVal *ref, const JVal *got, const char 
 					continue;
 				if (!(fabs(x[j] - y[j]) <= tol)) {
 					if (y[j] == EV_SENTINEL && !grads)
-						buf_printf(&b, "%s %s[%zu] left unwritten (still the sentinel %g), the reference's %.9g",
-							   section, k, j, EV_SENTINEL, x[j]);
+						buf_printf(
+							&b,
+							"%s %s[%zu] left unwritten (still the sentinel %g), the reference's %.9g",
+							section, k, j, EV_SENTINEL, x[j]);
 					else
-						buf_printf(&b, "%s %s[%zu] = %.9g, the reference's %.9g (tolerance %.3g)", section,
-							   k, j, y[j], x[j], tol);
+						buf_printf(
+							&b,
+							"%s %s[%zu] = %.9g, the reference's %.9g (tolerance %.3g)",
+							section, k, j, y[j], x[j], tol);
 					break;
 				}
 			}
@@ -355,26 +361,52 @@ static char *compare_runs(const Rec *r, Side *ref, Side *got, int f, const EvEnv
 				/* an output that does not change with the inputs where the reference's does */
 				const char *sec[2] = {"outputs", "grads"};
 				for (int q = 0; q < 1 + (f == F_BWD); q++) {
-					const JVal *r1 = json_get(ref[0].rec[k], sec[q]), *r2 = json_get(ref[1].rec[k], sec[q]);
-					const JVal *g1 = json_get(got[0].rec[k], sec[q]), *g2 = json_get(got[1].rec[k], sec[q]);
+					const JVal *r1 = json_get(ref[0].rec[k], sec[q]),
+						   *r2 = json_get(ref[1].rec[k], sec[q]);
+					const JVal *g1 = json_get(got[0].rec[k], sec[q]),
+						   *g2 = json_get(got[1].rec[k], sec[q]);
 					for (int i = 0; r1 && r2 && g1 && g2 && i < r1->n; i++) {
-						const JVal *a = json_get(g1, r1->key[i]), *b2 = json_get(g2, r1->key[i]);
+						const JVal *a = json_get(g1, r1->key[i]),
+							   *b2 = json_get(g2, r1->key[i]);
 						const JVal *rb = json_get(r2, r1->key[i]);
-						if (a && b2 && rb && !json_equal(r1->item[i], rb) && json_equal(a, b2)) {
+						if (a && b2 && rb && !json_equal(r1->item[i], rb) &&
+						    json_equal(a, b2)) {
 							Buf b = {0};
-							buf_printf(&b,
-								   "%s %s is the same under input seeds %llu and %llu, where the "
-								   "reference's changes (%s)",
-								   sec[q], r1->key[i], (unsigned long long)e->s1,
-								   (unsigned long long)e->s2, why);
+							buf_printf(
+								&b,
+								"%s %s is the same under input seeds %llu and %llu, where the "
+								"reference's changes (%s)",
+								sec[q], r1->key[i], (unsigned long long)e->s1,
+								(unsigned long long)e->s2, why);
 							buf_putc(&b, 0);
 							free(why);
 							return b.p;
 						}
 					}
 				}
+				/* an array the reference writes, left as it was */
+				const JVal *ro = json_get(ref[s].rec[k], "outputs"),
+					   *ri = json_get(ref[s].rec[k], "inputs");
+				const JVal *go = json_get(got[s].rec[k], "outputs"),
+					   *gi = json_get(got[s].rec[k], "inputs");
+				for (int i = 0; ro && ri && go && gi && i < ro->n; i++) {
+					const JVal *a = json_get(go, ro->key[i]), *b2 = json_get(gi, ro->key[i]);
+					const JVal *rb = json_get(ri, ro->key[i]);
+					if (a && b2 && rb && !json_equal(ro->item[i], rb) && json_equal(a, b2)) {
+						Buf b = {0};
+						buf_printf(
+							&b,
+							"outputs %s is left as it was before the launch, where the reference "
+							"writes it (%s)",
+							ro->key[i], why);
+						buf_putc(&b, 0);
+						free(why);
+						return b.p;
+					}
+				}
 				Buf b = {0};
-				buf_printf(&b, "under input seed %llu: %s", (unsigned long long)(s ? e->s2 : e->s1), why);
+				buf_printf(&b, "under input seed %llu: %s", (unsigned long long)(s ? e->s2 : e->s1),
+					   why);
 				buf_putc(&b, 0);
 				free(why);
 				why = b.p;
@@ -408,8 +440,9 @@ static double bench_ms(const Run *u, int f, const char *code)
 	char reps[16], dim[16];
 	snprintf(reps, sizeof reps, "%d", ev_opt.bench);
 	snprintf(dim, sizeof dim, "%d", u->dim);
-	const char *argv[] = {"krun", "--device", "cuda", "--bench", reps, f == F_BWD ? "--grad" : "--sentinel",
-			      "--dim", u->dim ? dim : "16", "rec.kir", code, NULL};
+	const char *argv[] = {
+		"krun",  "--device",          "cuda",    "--bench", reps, f == F_BWD ? "--grad" : "--sentinel",
+		"--dim", u->dim ? dim : "16", "rec.kir", code,      NULL};
 	char *o = vf_pathf("%s/bench.json", u->dir);
 	double ms = 0;
 	if (!vf_run(u->dir, argv, o, NULL)) {
@@ -445,8 +478,8 @@ void ev_record(Rec *r, const EvEnv *e, const char *dir)
 	if (why) {
 		/* the record's own code does not run at this launch: its own */
 		Buf b = {0};
-		buf_printf(&b, "the reference does not run at --dim %d (%s): evaluated at the record's launch", u.dim,
-			   why);
+		buf_printf(&b, "the reference does not run at --dim %d (%s): evaluated at the record's launch",
+			   u.dim, why);
 		buf_putc(&b, 0);
 		r->note = b.p;
 		free(why);
@@ -503,12 +536,16 @@ void ev_record(Rec *r, const EvEnv *e, const char *dir)
 			char *rw = NULL;
 			for (int s = 0; s < 2 && !rw; s++) {
 				snprintf(out[s], sizeof out[s], "s%d.%d.%d.json", f, j, s);
-				rw = krun(&u, f == F_FWD ? NULL : s == 0 ? "--gradcheck" : "--grad", s ? e->s2 : e->s1,
-					  code, out[s]);
+				rw = krun(&u,
+					  f == F_FWD ? NULL
+					  : s == 0   ? "--gradcheck"
+						     : "--grad",
+					  s ? e->s2 : e->s1, code, out[s]);
 			}
 			if (rw) {
 				Buf b = {0};
-				buf_printf(&b, "%s: %s", strstr(rw, "gradcheck failed") ? "gradient check" : "run", rw);
+				buf_printf(&b, "%s: %s", strstr(rw, "gradcheck failed") ? "gradient check" : "run",
+					   rw);
 				buf_putc(&b, 0);
 				sm->why = b.p;
 				free(rw);

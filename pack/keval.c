@@ -105,8 +105,9 @@ static void each_record(char **files, void (*each)(const JVal *rec, void *ctx), 
 				ks_error_at(&s, (int)line, (int)off + 1, "not a record: %s", err);
 			if (!str_of(v, "id") || !str_of(v, "ir") || !str_of(v, "device") || !str_of(v, "forward") ||
 			    !str_of(v, "backward") || !str_of(v, "category"))
-				ks_error_at(&s, (int)line, 1,
-					    "not a record: it wants the strings id, category, ir, device, forward and backward");
+				ks_error_at(
+					&s, (int)line, 1,
+					"not a record: it wants the strings id, category, ir, device, forward and backward");
 			each(v, ctx);
 			arena_free(&a);
 		}
@@ -170,23 +171,25 @@ static void prompt_of(const JVal *v, void *ctx)
 			   "header: the ks_ types, ks_vec3, ks_array_float and the like, and their helpers) "
 			   "and nothing else, and defines %s:\n\n",
 			   cuda ? "CUDA C++" : "C11 for the CPU",
-			   f == F_FWD ? "forward kernel" : "forward kernel and its reverse-mode adjoint", str_of(v, "source"),
-			   f == F_FWD ? "this entry" : "these entries");
+			   f == F_FWD ? "forward kernel" : "forward kernel and its reverse-mode adjoint",
+			   str_of(v, "source"), f == F_FWD ? "this entry" : "these entries");
 		entries(&t, ref, name ? name : "", cuda ? "cuda" : "cpu");
-		buf_printf(&t,
-			   "\nThe forward entry computes thread i of the launch for i = 0 .. dim-1 (dim0, dim1, ... for "
-			   "a launch of more dimensions)%s; parameters in the kernel's order: a scalar by value, a 1-D "
-			   "array as a pointer to its elements, one of more dimensions as a view { T *data; int "
-			   "shape[4]; }, row-major.%s\n",
-			   cuda ? ", as extern \"C\" __global__ code launched over any grid (a grid-stride loop "
-				  "over the indices)"
-				: ", one thread after the other",
-			   f == F_BWD ? "  The backward entry takes the forward's parameters, then for each float-valued "
-					"parameter an adjoint array (a 1-element array for a scalar): for an array "
-					"the seed on entry, J^T seed on exit; for a scalar, zeroed, it receives the "
-					"gradient summed over all threads.  It reads the arrays as they were before "
-					"the forward run."
-				      : "");
+		buf_printf(
+			&t,
+			"\nThe forward entry computes thread i of the launch for i = 0 .. dim-1 (dim0, dim1, ... for "
+			"a launch of more dimensions)%s; parameters in the kernel's order: a scalar by value, a 1-D "
+			"array as a pointer to its elements, one of more dimensions as a view { T *data; int "
+			"shape[4]; }, row-major.%s\n",
+			cuda ? ", as extern \"C\" __global__ code launched over any grid (a grid-stride loop "
+			       "over the indices)"
+			     : ", one thread after the other",
+			f == F_BWD
+				? "  The backward entry takes the forward's parameters, then for each float-valued "
+				  "parameter an adjoint array (a 1-element array for a scalar): for an array "
+				  "the seed on entry, J^T seed on exit; for a scalar, zeroed, it receives the "
+				  "gradient summed over all threads.  It reads the arrays as they were before "
+				  "the forward run."
+				: "");
 		buf_puts(&b, ", \"prompt\": ");
 		json_str(&b, t.p, t.n);
 		buf_puts(&b, "}\n");
@@ -240,7 +243,8 @@ static void read_predictions(Book *bk, Src *s)
 		if (!v)
 			ks_error_at(s, (int)line, (int)off + 1, "not a JSON line: %s", err);
 		if (v->kind != J_OBJ)
-			ks_error_at(s, (int)line, (int)k + 1, "a sample is an object {\"id\", \"field\", \"completion\"}");
+			ks_error_at(s, (int)line, (int)k + 1,
+				    "a sample is an object {\"id\", \"field\", \"completion\"}");
 		const char *id = str_of(v, "id"), *field = str_of(v, "field"), *code = str_of(v, "completion");
 		if (!id || !*id)
 			ks_error_at(s, (int)line, (int)k + 1, "the sample has no \"id\" string");
@@ -404,8 +408,17 @@ int main(int argc, char **argv)
 		if (!mkdtemp(t))
 			ks_fatal("%s:", t);
 		work = t;
-	} else if (mkdir(work, 0777) && errno != EEXIST)
-		ks_fatal("%s:", work);
+	} else {
+		if (mkdir(work, 0777) && errno != EEXIST)
+			ks_fatal("%s:", work);
+		/* krun runs in a record's folder: the paths given to it are absolute */
+		if (work[0] != '/') {
+			char cwd[4096];
+			if (!getcwd(cwd, sizeof cwd))
+				ks_fatal("getcwd:");
+			work = vf_pathf("%s/%s", cwd, work);
+		}
+	}
 	ev_probe(&env, work);
 	for (int i = 0; i < bk.n; i++) {
 		char *dir = vf_pathf("%s/r%d", work, i);
