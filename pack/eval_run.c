@@ -151,15 +151,32 @@ static char *krun(const Run *u, const char *mode, uint64_t s, const char *code, 
 	int rc = vf_run(u->dir, argv, o, err);
 	char *why = NULL;
 	if (rc) {
-		char *l = vf_first_line_of(err);
-		Buf b = {0};
+		/* krun's first line; a line ending in ':' (the compiler's messages
+		 * follow) with the next one */
+		size_t len_t = 0;
+		char *t = vf_slurp(err, &len_t);
+		Buf b = {0}, l = {0};
+		const char *p = t ? t : "", *end = p + len_t;
+		for (int k = 0; k < 2 && p < end; k++) {
+			while (p < end && (*p == '\n' || *p == ' '))
+				p++;
+			const char *e = memchr(p, '\n', (size_t)(end - p));
+			size_t len = e ? (size_t)(e - p) : (size_t)(end - p);
+			buf_put(&l, k ? " " : "", k ? 1 : 0);
+			buf_put(&l, p, len);
+			p += len;
+			if (!len || p[-1] != ':')
+				break;
+		}
+		buf_putc(&l, 0);
 		if (rc > 128)
 			buf_printf(&b, "krun killed by signal %d", rc - 128);
 		else
-			vf_one_line(&b, *l ? l : "krun failed with no message");
+			vf_one_line(&b, l.n > 1 ? l.p : "krun failed with no message");
 		buf_putc(&b, 0);
 		why = b.p;
-		free(l);
+		buf_free(&l);
+		free(t);
 	}
 	free(err);
 	free(o);

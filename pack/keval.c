@@ -362,6 +362,9 @@ int main(int argc, char **argv)
 		Out o = {mode == 2};
 		char **files = split_files(arg[0], split);
 		each_record(files, prompt_of, &o);
+		for (char **f = files; *f; f++)
+			free(*f);
+		free(files);
 		fflush(stdout);
 		if (ferror(stdout))
 			ks_fatal("writing the output:");
@@ -437,6 +440,34 @@ int main(int argc, char **argv)
 		if (pid > 0)
 			waitpid(pid, &st, 0);
 	}
+	for (int i = 0; i < bk.n; i++) {
+		Rec *r = bk.r[i];
+		for (int f = 0; f < NFIELD; f++) {
+			for (int j = 0; j < r->n[f]; j++) {
+				free(r->s[f][j].code);
+				free(r->s[f][j].why);
+			}
+			free(r->s[f]);
+			free(r->code[f]);
+		}
+		free(r->id);
+		free(r->name);
+		free(r->cat);
+		free(r->dev);
+		free(r->ir);
+		free(r->note);
+		free(r);
+	}
+	free(bk.r);
+	vf_set_free(&bk.ids);
+	for (char **f = files; *f; f++)
+		free(*f);
+	free(files);
+	if (work != ev_opt.work)
+		free((char *)work);
 	src_free(&s);
+	fflush(stdout);
+	if (ferror(stdout))
+		ks_fatal("writing the summary:");
 	return 0;
 }
