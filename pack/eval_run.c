@@ -114,7 +114,8 @@ static int pick_dim(const Rec *r, uint64_t seed)
 typedef struct Run {
 	const char *dir, *dev;
 	const EvEnv *e;
-	int dim; /* 0: the default */
+	int dim;          /* 0: the default */
+	unsigned timeout; /* krun's --timeout */
 } Run;
 
 /* krun [MODE] on seed S with CODE; its records to OUT; 0 or the reason
@@ -124,7 +125,7 @@ static char *krun(const Run *u, const char *mode, uint64_t s, const char *code, 
 	char seed[32], dim[32], to[32];
 	snprintf(seed, sizeof seed, "%llu", (unsigned long long)s);
 	snprintf(dim, sizeof dim, "%d", u->dim);
-	snprintf(to, sizeof to, "%u", ev_opt.timeout);
+	snprintf(to, sizeof to, "%u", u->timeout);
 	const char *argv[20];
 	int n = 0;
 	argv[n++] = "krun";
@@ -438,8 +439,11 @@ static char *compare_runs(const Rec *r, Side *ref, Side *got, int f, const EvEnv
 static const char *const out_name[NFIELD][2] = {{"f1.json", "f2.json"}, {"b1.json", "b2.json"}};
 
 /* The reference's runs at u's launch: NULL, or why they failed. */
-static char *run_reference(const Run *u, const char *ext)
+static char *run_reference(const Run *u0, const char *ext)
 {
+	/* the record's own code gets krun's default minute at least */
+	Run ru = *u0, *u = &ru;
+	ru.timeout = ru.timeout < 60 ? 60 : ru.timeout;
 	char *why = NULL;
 	for (int f = 0; f < NFIELD && !why; f++) {
 		char code[32], out[32];
@@ -490,7 +494,7 @@ void ev_record(Rec *r, const EvEnv *e, const char *dir)
 		write_file(p, r->code[f], strlen(r->code[f]));
 		free(p);
 	}
-	Run u = {dir, cuda ? (e->gpu ? "cuda" : "sim") : "cpu", e, pick_dim(r, e->s1)};
+	Run u = {dir, cuda ? (e->gpu ? "cuda" : "sim") : "cpu", e, pick_dim(r, e->s1), ev_opt.timeout};
 	char *why = run_reference(&u, ext);
 	if (why) {
 		/* the record's own code does not run at this launch: its own */

@@ -6,9 +6,10 @@
 # outputs as constants fails, one that writes nothing fails (left
 # unwritten: krun --sentinel), one that calls system() fails confined
 # and does nothing, a backward with the right forward and zero gradients
-# fails; pass@k as Chen et al.'s estimator; EVAL_SEED fixes the inputs,
-# which otherwise change; bad predictions are located errors and write
-# no eval.json; make eval-prompts writes a prompt per record and field.
+# fails; pass@k as Chen et al.'s estimator; a sample that never ends fails
+# at the time limit; EVAL_SEED fixes the inputs, which otherwise change;
+# bad predictions are located errors and write no eval.json; make
+# eval-prompts writes a prompt per record and field.
 . "$(dirname "$0")/lib.sh"
 
 KS_BUILD=${KS_BUILD:-$T_ROOT/build}
@@ -161,6 +162,21 @@ assert e["backward"]["pass@k"]["2"] == 1 and abs(e["backward"]["pass@1"] - 7.5 /
 PY
 ok "... system() did nothing" test ! -e "$TMP/m/pwned"
 ok "... the summary names the failures" grep -q "^  FAIL $A forward #4 (line [0-9]*): run: krun: .*forbidden system call" "$TMP/m.out"
+
+# a sample that never ends fails at the time limit
+python3 - "$TMP/m/pred.jsonl" "$A" >"$TMP/hang.jsonl" <<'PY'
+import json, re, sys
+for l in open(sys.argv[1]):
+    s = json.loads(l)
+    if s["id"] == sys.argv[2] and s["field"] == "forward" and "system(" in s["completion"]:
+        s["completion"] = s["completion"].replace('if (system("touch', 'for (volatile int k = 0;; k++) {}\n    if (system("touch')
+        print(json.dumps(s))
+PY
+mk eval DATASET="$D" PRED="$TMP/hang.jsonl" EVAL_JSON="$TMP/hang.json" EVAL_TIMEOUT=5 >"$TMP/hang.out" 2>&1
+ok "a sample that never ends fails at EVAL_TIMEOUT" python3 -c '
+import json, sys
+e = json.load(open(sys.argv[1]))
+assert e["forward"]["compiled"] == 1 and "did not finish within 5 s" in e["failures"][0]["reason"], e["failures"]' "$TMP/hang.json"
 
 # EVAL_SEED fixes the inputs and launches; without it they change
 head -1 "$TMP/refs.jsonl" >"$TMP/one.jsonl"
