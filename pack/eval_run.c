@@ -461,9 +461,16 @@ static double bench_ms(const Run *u, int f, const char *code)
 	char reps[16], dim[16];
 	snprintf(reps, sizeof reps, "%d", ev_opt.bench);
 	snprintf(dim, sizeof dim, "%d", u->dim);
-	const char *argv[] = {
-		"krun",  "--device",          "cuda",    "--bench", reps, f == F_BWD ? "--grad" : "--sentinel",
-		"--dim", u->dim ? dim : "16", "rec.kir", code,      NULL};
+	const char *argv[12] = {"krun", "--device", "cuda", "--bench", reps, f == F_BWD ? "--grad" : "--sentinel"};
+	int n = 6;
+	if (u->dim) {
+		/* the launch the sample was checked at */
+		argv[n++] = "--dim";
+		argv[n++] = dim;
+	}
+	argv[n++] = "rec.kir";
+	argv[n++] = code;
+	argv[n] = NULL;
 	char *o = vf_pathf("%s/bench.json", u->dir);
 	double ms = 0;
 	if (!vf_run(u->dir, argv, o, NULL)) {
