@@ -221,6 +221,12 @@ void ev_report(Rec **r, int n, const EvEnv *e, double seconds)
 	}
 	if (!(e->gpu && any_cuda))
 		printf("  timing: not measured (%s)\n", any_cuda ? "no GPU here" : "no CUDA record");
+	int notes = 0;
+	for (int i = 0; i < n; i++)
+		notes += by[i]->note != NULL;
+	if (notes)
+		printf("  %d record%s evaluated at %s own launch or inputs: the notes of %s\n", notes,
+		       notes == 1 ? "" : "s", notes == 1 ? "its" : "their", path);
 	int shown = 0;
 	for (int i = 0; i < n; i++)
 		for (int f = 0; f < NFIELD; f++)

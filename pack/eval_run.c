@@ -501,18 +501,35 @@ void ev_record(Rec *r, const EvEnv *e, const char *dir)
 		write_file(p, r->code[f], strlen(r->code[f]));
 		free(p);
 	}
-	Run u = {dir, cuda ? (e->gpu ? "cuda" : "sim") : "cpu", e, pick_dim(r, e->s1), ev_opt.timeout};
+	/* the evaluation's seeds, unless the record's own code fails on them */
+	EvEnv le = *e;
+	const EvEnv *ge = e;
+	e = &le;
+	Run u = {dir, cuda ? (ge->gpu ? "cuda" : "sim") : "cpu", e, pick_dim(r, e->s1), ev_opt.timeout};
 	char *why = run_reference(&u, ext);
+	Buf note = {0};
 	if (why) {
-		/* the record's own code does not run at this launch: its own */
-		Buf b = {0};
-		buf_printf(&b, "the reference does not run at --dim %d (%s): evaluated at the record's launch",
+		/* the record's own code does not run at this launch: at its own */
+		buf_printf(&note, "the reference does not run at --dim %d (%s): evaluated at the record's launch",
 			   u.dim, why);
-		buf_putc(&b, 0);
-		r->note = b.p;
 		free(why);
 		u.dim = 0;
 		why = run_reference(&u, ext);
+	}
+	if (why) {
+		/* nor on these inputs (a non-finite value, say): on its own */
+		buf_printf(&note,
+			   "%sthe reference does not run on input seeds %llu and %llu (%s): evaluated on the "
+			   "record's own, 1 and 2",
+			   note.n ? "; " : "", (unsigned long long)le.s1, (unsigned long long)le.s2, why);
+		free(why);
+		le.s1 = 1;
+		le.s2 = 2;
+		why = run_reference(&u, ext);
+	}
+	if (note.n) {
+		buf_putc(&note, 0);
+		r->note = note.p;
 	}
 	Side ref[NFIELD][2];
 	for (int f = 0; f < NFIELD; f++)
