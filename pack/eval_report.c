@@ -227,19 +227,26 @@ void ev_report(Rec **r, int n, const EvEnv *e, double seconds)
 	if (notes)
 		printf("  %d record%s evaluated at %s own launch or inputs: the notes of %s\n", notes,
 		       notes == 1 ? "" : "s", notes == 1 ? "its" : "their", path);
+	/* the worst first: the problems no sample of which is correct (pass 0),
+	 * then the failed samples of the others (pass 1) */
 	int shown = 0;
-	for (int i = 0; i < n; i++)
-		for (int f = 0; f < NFIELD; f++)
-			for (int j = 0; j < by[i]->n[f]; j++) {
-				const Sample *sm = &by[i]->s[f][j];
-				if (sm->correct)
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < n; i++)
+			for (int f = 0; f < NFIELD; f++) {
+				int c = 0;
+				for (int j = 0; j < by[i]->n[f]; j++)
+					c += by[i]->s[f][j].correct;
+				if ((c > 0) != pass)
 					continue;
-				if (shown++ < 20) {
+				for (int j = 0; j < by[i]->n[f]; j++) {
+					const Sample *sm = &by[i]->s[f][j];
+					if (sm->correct || shown++ >= 20)
+						continue;
 					Buf l = {0};
 					vf_one_line(&l, sm->why ? sm->why : "");
 					buf_putc(&l, 0);
-					printf("  FAIL %s %s #%d (line %ld): %s\n", by[i]->id, ev_field_name[f], j,
-					       sm->line, l.p);
+					printf("  FAIL %s %s #%d (line %ld)%s: %s\n", by[i]->id, ev_field_name[f],
+					       j, sm->line, c ? "" : " (no sample right)", l.p);
 					buf_free(&l);
 				}
 			}
