@@ -8,7 +8,9 @@ TOOL_SRC := $(foreach d,$(SRCDIRS),$(wildcard $(d)/k*.c))
 # A tool's own files, linked into it alone, so that changing one relinks
 # no other tool (and so remakes no dataset): kverify's steps.
 OWN_SRC_kverify := $(wildcard pack/verify_*.c)
-OWN_SRC := $(OWN_SRC_kverify)
+# keval: its steps, and the helpers it shares with kverify
+OWN_SRC_keval := pack/verify_util.c $(wildcard pack/eval_*.c)
+OWN_SRC := $(OWN_SRC_kverify) $(OWN_SRC_keval)
 LIB_SRC := $(filter-out $(TOOL_SRC) $(OWN_SRC),$(foreach d,$(SRCDIRS),$(wildcard $(d)/*.c)))
 TOOLS := $(notdir $(basename $(TOOL_SRC)))
 LIB_OBJ := $(LIB_SRC:%.c=$(O)/obj/%.o)

@@ -32,7 +32,7 @@ static void usage(int status)
 	      "            [--block-dim B [--untiled]]\n"
 	      "            [--timeout SECONDS] [--memory MIB] [--cc | --tcc]\n"
 	      "            [--grad | --gradcheck [--tape WORDS]] [--compile-only [--arch sm_XX]]\n"
-	      "            [--bench REPS] [--coverage] [--vary SEED2] [--verbose]\n"
+	      "            [--bench REPS] [--coverage] [--vary SEED2] [--sentinel] [--verbose]\n"
 	      "            FILE.py | FILE.kir [CODE.c | CODE.cu]\n"
 	      "       krun [--device cpu|sim] [options above] --batch LIST\n"
 	      "       krun --nvrtc   (the NVRTC --device cuda uses; exit 77 and why when none)\n"
@@ -53,6 +53,7 @@ typedef struct Opts {
 	int ndim, dim[KS_MAX_NDIM]; /* --dim AxB...; ndim 0: a plain --dim N (dim[0]) */
 	int dim_set;                /* --dim was given */
 	int grad, gradcheck, which_nvrtc, bench, coverage, vary_set;
+	int sentinel;         /* --sentinel: store-only arrays filled (run_fill.c) */
 	uint64_t vary;        /* --vary: the second seed */
 	long long tape_words; /* --tape: the most words per thread, -1: no bound */
 	unsigned timeout;
@@ -128,6 +129,10 @@ static void parse_opts(Opts *o, int argc, char **argv)
 		}
 		if (!strcmp(a, "--coverage")) {
 			o->coverage = 1;
+			continue;
+		}
+		if (!strcmp(a, "--sentinel")) {
+			o->sentinel = 1;
 			continue;
 		}
 		if (!strcmp(a, "--verbose")) {
@@ -1172,6 +1177,8 @@ static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host,
 	const Func *ff = run_flat(f), *bf = NULL; /* struct parameters as their fields */
 	kernel_law(o, ff, &law);
 	run_args_init(&in, ff, &law);
+	if (o->sentinel && ff == f)
+		run_sentinel_fill(f, &in);
 	in.block = block_of(o, ff);
 	run_args_copy(&out, &in);
 	int blocks, threads;
@@ -1186,6 +1193,8 @@ static int run_kernel(const Module *m, const Func *f, const Opts *o, Host *host,
 		RunArgs in2, out2;
 		law.seed = o->vary;
 		run_args_init(&in2, ff, &law);
+		if (o->sentinel && ff == f)
+			run_sentinel_fill(f, &in2);
 		in2.block = in.block;
 		run_args_copy(&out2, &in2);
 		launch(o, m, f, 0, host, gpu, &out2, blocks, threads);

@@ -149,6 +149,16 @@ float run_draw_float(uint64_t *state);
  * *state by the law with n its int range; an int scalar is n (capped). */
 void run_draw(Type t, void *p, size_t count, uint64_t *state, int n, int scalar);
 
+/* ---- --sentinel (run_fill.c) ------------------------------------- */
+
+/* The value every component of an output left unwritten shows. */
+#define RUN_SENTINEL (-1536.0)
+/* Fill each array of a that f stores to and never reads (every float,
+ * and every int of 16 bits or more, component) with RUN_SENTINEL, in
+ * place of the law's values; none for a kernel with a struct parameter.
+ * Returns how many arrays it filled. */
+int run_sentinel_fill(const Func *f, RunArgs *a);
+
 /* ---- the backward pass (run_grad.c) ---------------------------------- */
 
 /* One kernel's backward run.  The backward kernel b takes the forward
