@@ -677,7 +677,9 @@ static void fwd_inst(Opt *O, const Inst *orig, Block *out)
 			O->changed = 1;
 			return;
 		case S_ZERO:
-			if (diff_composite(T(O, r))) {
+			/* a struct's zero, like a vector's, is made: the IR has no
+			 * literal for it */
+			if (diff_composite(T(O, r)) || ty_is_struct(T(O, r))) {
 				ni.op = OP_MAKE;
 				ni.narg = 0;
 			} else {
