@@ -88,8 +88,9 @@ static int is_exclusive_scan(const Inst *in)
 /* Does in read its tile operands other than element by element? */
 static int reads_across(const Inst *in)
 {
-	return (in->op == OP_BUILTIN && (in->callee == BI_TILE_MATMUL || in->callee == BI_TILE_TRANSPOSE ||
-					 in->callee == BI_TILE_FFT || in->callee == BI_TILE_IFFT)) ||
+	return (in->op == OP_BUILTIN &&
+		(in->callee == BI_TILE_MATMUL || in->callee == BI_TILE_TRANSPOSE || in->callee == BI_TILE_FFT ||
+		 in->callee == BI_TILE_IFFT || in->callee == BI_TILE_ONEHOT)) ||
 	       in->op == OP_TILE_BROADCAST || in->op == OP_TILE_SUM_TO || is_exclusive_scan(in) ||
 	       ir_op_indexed(in->op); /* the indices */
 }
@@ -124,7 +125,15 @@ static int fft_stages(const Emitter *e, const Inst *in)
 static int is_reduction(const Inst *in)
 {
 	return in->op == OP_BUILTIN &&
-	       (in->callee == BI_TILE_SUM || in->callee == BI_TILE_MIN || in->callee == BI_TILE_MAX);
+	       (in->callee == BI_TILE_SUM || in->callee == BI_TILE_MIN || in->callee == BI_TILE_MAX ||
+		in->callee == BI_TILE_PROD || in->callee == BI_TILE_ARGMIN || in->callee == BI_TILE_ARGMAX);
+}
+
+/* A reduction to the index of an element: a tree of the elements and
+ * one of their indices beside it. */
+static int is_arg_reduction(const Inst *in)
+{
+	return in->op == OP_BUILTIN && (in->callee == BI_TILE_ARGMIN || in->callee == BI_TILE_ARGMAX);
 }
 
 /* wp.untile: a thread's own element, which it wrote itself (element k
@@ -809,30 +818,45 @@ static void emit_transpose(Emitter *e, const Inst *in, int depth, const char *r)
 	buf_free(&b);
 }
 
-/* r[0] = the sum (min, max) of a's elements: a copy into scratch s, then
- * a tree, each step combining the elements half apart, behind a barrier
- * in CUDA. */
+/* r[0] = the sum (product, min, max) of a's elements: a copy into
+ * scratch s, then a tree, each step combining the elements half apart,
+ * behind a barrier in CUDA.  An argmin or argmax carries each element's
+ * index beside it in a second scratch, the lesser index winning a tie. */
 static void emit_reduction(Emitter *e, const Inst *in, int depth, const char *r)
 {
 	Type ta = vty(e, in->arg[0]), el = ty_elem(ta);
 	int n = ty_count(ta), p = 1;
 	while (p < n)
 		p *= 2;
-	int cuda = e->target == EMIT_CUDA;
+	int cuda = e->target == EMIT_CUDA, arg = is_arg_reduction(in), c = in->callee;
+	int least = c == BI_TILE_MIN || c == BI_TILE_ARGMIN;
 	const char *k = tname(e, TN_K), *half = tname(e, TN_HALF);
 	char base[300];
 	ks_join(base, sizeof base, r, "_tree", NULL);
-	const char *s = make_name(e, base, 0);
-	const char *what = in->callee == BI_TILE_SUM ? "sum" : in->callee == BI_TILE_MIN ? "minimum" : "maximum";
+	const char *s = make_name(e, base, 0), *at = NULL;
+	const char *what = c == BI_TILE_SUM ? "sum" : c == BI_TILE_PROD ? "product" : least ? "minimum" : "maximum";
 	Buf b = {0};
 	buf_printf(&b, "%s%s %s[%d];  // the %s, as a tree", cuda ? "__shared__ " : "", ctype(el), s, n, what);
 	indent(e, depth);
 	fwrite(b.p, 1, b.n, e->out);
 	fputc('\n', e->out);
 	b.n = 0;
+	if (arg) {
+		ks_join(base, sizeof base, r, "_at", NULL);
+		at = make_name(e, base, 0);
+		buf_printf(&b, "%sint %s[%d];  // and where it is", cuda ? "__shared__ " : "", at, n);
+		indent(e, depth);
+		fwrite(b.p, 1, b.n, e->out);
+		fputc('\n', e->out);
+		b.n = 0;
+	}
 	open_loop(e, depth, ta, in);
 	buf_printf(&b, "%s[%s] = %s[%s];", s, k, e->v[in->arg[0]].name, k);
 	put_stmt(e, depth + 1, &b, in);
+	if (arg) {
+		buf_printf(&b, "%s[%s] = %s;", at, k, k);
+		put_stmt(e, depth + 1, &b, in);
+	}
 	close_block(e, depth);
 	if (p > 1) {
 		if (cuda)
@@ -852,24 +876,56 @@ static void emit_reduction(Emitter *e, const Inst *in, int depth, const char *r)
 		char mine[200], other[200];
 		snprintf(mine, sizeof mine, "%s[%s]", s, k);
 		snprintf(other, sizeof other, "%s[%s + %s]", s, k, half);
-		if (in->callee == BI_TILE_SUM && c_arith(el)) {
-			buf_cat(&b, mine, " += ", other, ";", NULL);
-		} else if (in->callee == BI_TILE_SUM) {
+		if ((c == BI_TILE_SUM || c == BI_TILE_PROD) && c_arith(el)) {
+			buf_cat(&b, mine, c == BI_TILE_SUM ? " += " : " *= ", other, ";", NULL);
+		} else if (c == BI_TILE_SUM || c == BI_TILE_PROD) {
 			buf_cat(&b, mine, " = ", NULL);
-			put_arith(&b, OP_ADD, el, el, mine, other);
+			put_arith(&b, c == BI_TILE_SUM ? OP_ADD : OP_MUL, el, el, mine, other);
 			buf_putc(&b, ';');
+		} else if (arg) {
+			/* if (other < mine || (other == mine && its index is less)) */
+			char imine[200], iother[200];
+			snprintf(imine, sizeof imine, "%s[%s]", at, k);
+			snprintf(iother, sizeof iother, "%s[%s + %s]", at, k, half);
+			buf_puts(&b, "if (");
+			put_arith(&b, least ? OP_LT : OP_GT, el, el, other, mine);
+			buf_puts(&b, " || (");
+			put_arith(&b, OP_EQ, el, el, other, mine);
+			buf_cat(&b, " && ", iother, " < ", imine, ")) {", NULL);
+			put_stmt(e, d, &b, in);
+			buf_cat(&b, mine, " = ", other, ";", NULL);
+			put_stmt(e, d + 1, &b, in);
+			buf_cat(&b, imine, " = ", iother, ";", NULL);
+			put_stmt(e, d + 1, &b, in);
+			close_block(e, d);
 		} else {
 			buf_cat(&b, mine, " = ", NULL);
-			put_arith(&b, in->callee == BI_TILE_MIN ? OP_LT : OP_GT, el, el, other, mine);
+			put_arith(&b, least ? OP_LT : OP_GT, el, el, other, mine);
 			buf_cat(&b, " ? ", other, " : ", mine, ";", NULL);
 		}
-		put_stmt(e, d, &b, in);
+		if (!arg)
+			put_stmt(e, d, &b, in);
 		if (cuda)
 			tile_sync(e, in, depth + 1);
 		close_block(e, depth);
 	}
-	buf_printf(&b, "%s%s[0] = %s[0];", cuda ? "if (threadIdx.x == 0) " : "", r, s);
+	buf_printf(&b, "%s%s[0] = %s[0];", cuda ? "if (threadIdx.x == 0) " : "", r, arg ? at : s);
 	put_stmt(e, depth, &b, in);
+	buf_free(&b);
+}
+
+/* r = zeros of a's shape but for element i[0], g[0] (the adjoint of a
+ * minimum or maximum): "r[k] = k == i[0] ? g[0] : 0.0f;" */
+static void emit_onehot(Emitter *e, const Inst *in, int depth, const char *r)
+{
+	Type t = vty(e, in->res[0]);
+	const char *k = tname(e, TN_K);
+	Buf b = {0};
+	open_loop(e, depth, t, in);
+	buf_printf(&b, "%s[%s] = %s == %s[0] ? %s[0] : %s;", r, k, k, e->v[in->arg[1]].name, e->v[in->arg[2]].name,
+		   zero_of(e, ty_elem(t)));
+	put_stmt(e, depth + 1, &b, in);
+	close_block(e, depth);
 	buf_free(&b);
 }
 
@@ -1438,6 +1494,8 @@ void emit_tile(Emitter *e, const Inst *in, int depth)
 		emit_of_threads(e, in, depth, name);
 	else if (in->op == OP_BUILTIN && in->callee == BI_TILE_PICK)
 		emit_pick(e, in, depth, name);
+	else if (in->op == OP_BUILTIN && in->callee == BI_TILE_ONEHOT)
+		emit_onehot(e, in, depth, name);
 	else
 		emit_elementwise(e, in, depth, name);
 	if (apart) {

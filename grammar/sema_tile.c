@@ -544,11 +544,21 @@ static int reshape(Sema *s, Node *e, const char *name, const char *what, Target 
 /* wp.tile_sum(a, axis) (min, max): a reduced along axis, the axis gone
  * (a 1-D tile gives one of shape (1,)): the sum to the shape with that
  * extent 1, then that shape without it */
+static int sum_along(Sema *s, Node *e, const char *name, const char *what, int v, Node *a, Node *axis_n, Target *t);
+
 static int reduce_axis(Sema *s, Node *e, const char *name, const char *what, Target *t)
 {
 	Node *node[2];
 	BIND(P("a", "axis"), 2);
 	int v = tile_arg(s, node[0], name);
+	return sum_along(s, e, name, what, v, node[0], node[1], t);
+}
+
+/* tile v summed along the axis at node axis_n (wp.tile_sum(a, axis),
+ * wp.tile_reduce(wp.add, a, axis)) */
+static int sum_along(Sema *s, Node *e, const char *name, const char *what, int v, Node *a, Node *axis_n, Target *t)
+{
+	Node *node[2] = {a, axis_n};
 	Type at = ty_of(s, v);
 	Const c;
 	if (!const_eval(s, node[1], &c) || !ty_is_int(c.ty) || c.i < 0 || c.i >= ty_ndim(at))
@@ -656,6 +666,47 @@ static int scan(Sema *s, Node *e, const char *name, const char *what, Target *t)
 	if (el != TY_FLOAT && el != TY_INT && el != TY_UINT32)
 		ERR(node[0], "%s() scans a tile of float32, int32 or uint32, not %s", what, uty(ty_of(s, v)));
 	return builtin_val(s, e, name, &v, 1, t, 1);
+}
+
+/* wp.tile_reduce(op, a), wp.tile_reduce(op, a, axis): a's elements
+ * combined by op into a tile of one element, by the tree of tile_sum:
+ * wp.add is tile_sum (along an axis too), wp.min and wp.max are
+ * tile_min and tile_max, wp.mul the IR's tile_prod. */
+static int reduce(Sema *s, Node *e, const char *what, Target *t, int want)
+{
+	Node *node[3];
+	if (!want)
+		ERR(e, "the value of wp.tile_reduce() is not used");
+	BIND(P("op", "a", "axis"), 2);
+	Node *op = node[0];
+	const char *name = is_wp_attr(op) ? op->name : NULL;
+	int d = -1;
+	if (op->kind == N_NAME)
+		d = def_find(s, op->name);
+	else if (!is_wp_attr(op) && module_attr(s, op, &d) != MA_DEF)
+		d = -1;
+	if (d >= 0)
+		ERR(op,
+		    "wp.tile_reduce() of a wp.func is not supported yet; it takes wp.add, wp.mul, wp.min or wp.max");
+	if (!name || (strcmp(name, "add") && strcmp(name, "mul") && strcmp(name, "min") && strcmp(name, "max")))
+		ERR(op, "wp.tile_reduce() takes wp.add, wp.mul, wp.min or wp.max here");
+	int v = tile_arg(s, node[1], "tile_reduce");
+	Type tt = ty_of(s, v), el = ty_elem(tt);
+	if (node[2] && strcmp(name, "add"))
+		ERR(e, "%s(wp.%s, ...) along an axis is not supported yet; it reduces a whole tile", what, name);
+	if (node[2])
+		return sum_along(s, e, "tile_sum", what, v, node[1], node[2], t);
+	if (!strcmp(name, "add")) {
+		if (!ty_is_scalar(el) && !ty_is_vec(el) && !ty_is_mat(el))
+			ERR(node[1], "%s(wp.add, ...) takes a tile of numbers, vectors or matrices, not %s", what,
+			    uty(tt));
+		return builtin_val(s, e, "tile_sum", &v, 1, t, 1);
+	}
+	if (!ty_is_scalar(el))
+		ERR(node[1], "%s(wp.%s, ...) takes a tile of numbers here, not %s", what, name, uty(tt));
+	if (!strcmp(name, "mul"))
+		return internal_val(s, e, "tile_prod", &v, 1, t);
+	return builtin_val(s, e, !strcmp(name, "min") ? "tile_min" : "tile_max", &v, 1, t, 1);
 }
 
 /* wp.tile_astype(a, dtype): each element converted */
@@ -831,6 +882,8 @@ int tile_call(Sema *s, Node *e, const char *name, Target *t, int want)
 		return astype(s, e, what, t);
 	if (!strcmp(name, "tile_map"))
 		return map(s, e, t, want);
+	if (!strcmp(name, "tile_reduce"))
+		return reduce(s, e, what, t, want);
 	if ((!strcmp(name, "tile_sum") || !strcmp(name, "tile_min") || !strcmp(name, "tile_max")) &&
 	    (e->nkid > 2 || (e->nkid == 2 && e->kid[1]->kind == N_KWARG)))
 		return reduce_axis(s, e, name, what, t);

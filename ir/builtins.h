@@ -302,8 +302,16 @@ B6(ATOMIC_CAS, "atomic_cas", "S", "arr: array(Scalar), index, compare: S, value:
 B6(TILE_MATMUL, "tile_matmul", "tile(M, N, S)", "a: tile(M, K, Float), b: tile(K, N, S)", BF_TILE, "tile_matmul(g, tile_transpose(b)); tile_matmul(tile_transpose(a), g)")
 B6(TILE_TRANSPOSE, "tile_transpose", "tile(N, M, T)", "a: tile(M, N, Any)", BF_TILE, "tile_transpose(g)")
 B6(TILE_SUM, "tile_sum", "tile(1, T)", "a: tile(Arith)", BF_TILE, "fill(a, at(g, 0))")
-B6(TILE_MIN, "tile_min", "tile(1, S)", "a: tile(Scalar)", BF_TILE, "")
-B6(TILE_MAX, "tile_max", "tile(1, S)", "a: tile(Scalar)", BF_TILE, "")
+B6(TILE_MIN, "tile_min", "tile(1, S)", "a: tile(Scalar)", BF_TILE, "tile_onehot(a, tile_argmin(a), g)")
+B6(TILE_MAX, "tile_max", "tile(1, S)", "a: tile(Scalar)", BF_TILE, "tile_onehot(a, tile_argmax(a), g)")
+/* the row-major index of the least (greatest) element, the first of
+ * equal ones; and the product of the elements, wp.tile_reduce(wp.mul, a) */
+B6(TILE_ARGMIN, "tile_argmin", "tile(1, int)", "a: tile(Scalar)", BF_TILE, "")
+B6(TILE_ARGMAX, "tile_argmax", "tile(1, int)", "a: tile(Scalar)", BF_TILE, "")
+B6(TILE_PROD, "tile_prod", "tile(1, S)", "a: tile(Scalar)", BF_TILE | BF_INTERNAL, "")
+/* a tile of a's shape, zeros but for element i[0], which is g[0]: the
+ * adjoint of a minimum or maximum, all of it to the element chosen */
+B6(TILE_ONEHOT, "tile_onehot", "tile(S)", "a: tile(Scalar), i: tile(1, int), g: tile(1, S)", BF_TILE | BF_INTERNAL, "")
 /* a thread's share of the sum of a tile's elements (those it computes):
  * the shares of a block's threads add up to the sum (kdiff's adjoint of
  * a number that every element of a tile operation read) */

@@ -959,6 +959,28 @@ def check_tiles(path):
                     if r_ < len(pos) and c < len(pos[0]):
                         pos[r_][c] = sum(f[:q])
             first_diff("counts: pos", o["pos"], pos)
+        elif k == "extremes":
+            # t/tile/reduce_op.py: whole tiles of 24 reduced, the first
+            # index of equal extremes
+            x, lo, hi, s_, where = i_["x"], list(i_["lo"]), list(i_["hi"]), list(i_["s"]), list(i_["where"])
+            for b in range(grid[0]):
+                t = [x[24 * b + q] if 24 * b + q < len(x) else 0.0 for q in range(24)]
+                sq = [f32(v * v) for v in t]
+                lo[b], hi[b] = min(t), max(sq)
+                s_[b] = f32(tree_sum(t + [0.0] * 8) + min(f32(2.0 * v) for v in t))
+                where[2 * b], where[2 * b + 1] = t.index(min(t)), t.index(max(t))
+            first_diff("extremes: lo", o["lo"], lo)
+            first_diff("extremes: hi", o["hi"], hi)
+            first_diff("extremes: s", o["s"], s_)
+            first_diff("extremes: where", o["where"], where)
+        elif k == "products":
+            n, p_, rows = i_["n"], list(i_["p"]), list(i_["rows"])
+            for b in range(grid[0]):
+                t = [[n[2 * b + r_][c] if 2 * b + r_ < len(n) else 0 for c in range(3)] for r_ in range(2)]
+                p_[b] = t[0][0] * t[0][1] * t[0][2] * t[1][0] * t[1][1] * t[1][2]
+                rows[2 * b], rows[2 * b + 1] = sum(t[0]), sum(t[1])
+            first_diff("products: p", o["p"], p_)
+            first_diff("products: rows", o["rows"], rows)
         elif k in ("short_rows", "five_points", "inverse16"):
             # t/tile/fft.py: rows transformed in place and stored where
             # they were loaded

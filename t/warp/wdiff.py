@@ -492,6 +492,8 @@ def hazards(path):
                      draws, then the loop's draws in reverse order)
       tile-scan      a wp.tile_scan_inclusive or tile_scan_exclusive (Warp's
                      adjoints of scans are empty: no gradient flows back)
+      tile-reduce    a wp.tile_min, tile_max or tile_reduce (not differentiable
+                     in Warp: no gradient reaches the reduced tile)
       tile-from-thread  a wp.tile_from_thread (not differentiable in Warp:
                      the value's gradient is 0)
     """
@@ -570,6 +572,9 @@ def hazards(path):
                 found.add("frac")
             if isinstance(n, ast.Call) and is_wp(n, "tile_scan_"):
                 found.add("tile-scan")
+            if isinstance(n, ast.Call) and (is_wp(n, "tile_min") or is_wp(n, "tile_max") or
+                                            is_wp(n, "tile_reduce")):
+                found.add("tile-reduce")
             if isinstance(n, ast.Call) and is_wp(n, "tile_from_thread"):
                 found.add("tile-from-thread")
             if isinstance(n, (ast.Assign, ast.AugAssign)):

@@ -1,0 +1,28 @@
+"""Block extremes: a soft range (the largest minus the least element of
+each tile, by wp.tile_reduce), where those elements are (wp.tile_argmin,
+tile_argmax), and a peak normalised by its tile's total."""
+
+import warp as wp
+
+N = 32
+
+
+@wp.kernel
+def tile_range(x: wp.array(dtype=float), spread: wp.array(dtype=float), where: wp.array(dtype=int)):
+    i = wp.tid()
+    t = wp.tile_load(x, shape=N, offset=i * N)
+    hi = wp.tile_reduce(wp.max, t)
+    lo = wp.tile_reduce(wp.min, t)
+    wp.tile_store(spread, hi - lo, offset=i)
+    wp.tile_store(where, wp.tile_argmin(t), offset=2 * i)
+    wp.tile_store(where, wp.tile_argmax(t), offset=2 * i + 1)
+
+
+@wp.kernel
+def peak_share(v: wp.array2d(dtype=float), share: wp.array(dtype=float)):
+    i = wp.tid()
+    t = wp.tile_load(v, shape=(4, 8), offset=(i * 4, 0))
+    e = t * t
+    peak = wp.tile_max(e)
+    total = wp.tile_reduce(wp.add, e)
+    wp.tile_store(share, peak * (1.0 / (total[0] + 1.0)), offset=i)
