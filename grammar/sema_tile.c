@@ -709,6 +709,26 @@ static int reduce(Sema *s, Node *e, const char *what, Target *t, int want)
 	return builtin_val(s, e, !strcmp(name, "min") ? "tile_min" : "tile_max", &v, 1, t, 1);
 }
 
+/* wp.tile_dot(a, b): the sum over the elements of their products (dot
+ * of vectors, ddot of matrices), as Warp defines it: tile_sum of the
+ * product, element by element. */
+static int dot(Sema *s, Node *e, const char *what, Target *t)
+{
+	Node *node[2];
+	BIND(P("a", "b"), 2);
+	int32_t v[2] = {tile_arg(s, node[0], "tile_dot"), tile_arg(s, node[1], "tile_dot")};
+	Type ta = ty_of(s, v[0]), tb = ty_of(s, v[1]), el = ty_elem(ta);
+	if (!ty_same_shape(ta, tb) || el != ty_elem(tb))
+		ERR(node[1], "%s() takes two tiles of one shape and element type: this is a %s, the first a %s",
+		    what, uty(tb), uty(ta));
+	if ((!ty_is_scalar(el) && !ty_is_vec(el) && !ty_is_mat(el)) ||
+	    (ty_is_mat(el) && !ty_is_float(ty_scalar(el))))
+		ERR(node[0], "%s() takes tiles of numbers, vectors or float matrices, not %s", what, uty(ta));
+	int32_t p = ty_is_scalar(el) ? emit_val(s, e, OP_MUL, ta, v, 2, NULL)
+				     : builtin_val(s, e, ty_is_vec(el) ? "dot" : "ddot", v, 2, NULL, 1);
+	return builtin_val(s, e, "tile_sum", &p, 1, t, 1);
+}
+
 /* wp.tile_astype(a, dtype): each element converted */
 static int astype(Sema *s, Node *e, const char *what, Target *t)
 {
@@ -884,6 +904,11 @@ int tile_call(Sema *s, Node *e, const char *name, Target *t, int want)
 		return map(s, e, t, want);
 	if (!strcmp(name, "tile_reduce"))
 		return reduce(s, e, what, t, want);
+	if (!strcmp(name, "tile_dot")) {
+		if (!want)
+			ERR(e, "the value of %s() is not used", what);
+		return dot(s, e, what, t);
+	}
 	if ((!strcmp(name, "tile_sum") || !strcmp(name, "tile_min") || !strcmp(name, "tile_max")) &&
 	    (e->nkid > 2 || (e->nkid == 2 && e->kid[1]->kind == N_KWARG)))
 		return reduce_axis(s, e, name, what, t);

@@ -981,6 +981,22 @@ def check_tiles(path):
                 rows[2 * b], rows[2 * b + 1] = sum(t[0]), sum(t[1])
             first_diff("products: p", o["p"], p_)
             first_diff("products: rows", o["rows"], rows)
+        elif k == "tile_dots":
+            # t/tile/dot.py: tiles of 16 floats, vec3 and mat22, against a
+            # sum in double
+            x, y, u, m, out = i_["x"], i_["y"], i_["u"], i_["m"], list(i_["out"])
+            at = lambda arr, q, z: arr[q] if q < len(arr) else z
+            for b in range(grid[0]):
+                qs = range(16 * b, 16 * b + 16)
+                out[3 * b] = sum(at(x, q, 0.0) * at(y, q, 0.0) for q in qs)
+                out[3 * b + 1] = sum(2.0 * c * c for q in qs for c in at(u, q, [0.0] * 3))
+                out[3 * b + 2] = sum(c * c for q in qs for row in at(m, q, [[0.0] * 2] * 2) for c in row)
+            close_diff("tile_dots: out", o["out"], out, 1e-6)
+        elif k == "int_dot":
+            p_, q_ = i_["p"], list(i_["q"])
+            for b in range(grid[0]):
+                q_[b] = sum(v * v for r_ in (2 * b, 2 * b + 1) if r_ < len(p_) for v in p_[r_][:8])
+            first_diff("int_dot: q", o["q"], q_)
         elif k in ("short_rows", "five_points", "inverse16"):
             # t/tile/fft.py: rows transformed in place and stored where
             # they were loaded
