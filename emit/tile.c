@@ -76,7 +76,15 @@ static int is_scan(const Inst *in)
 {
 	return in->op == OP_BUILTIN &&
 	       (in->callee == BI_TILE_SCAN_INCLUSIVE || in->callee == BI_TILE_SCAN_EXCLUSIVE ||
-		in->callee == BI_TILE_RSCAN_INCLUSIVE || in->callee == BI_TILE_RSCAN_EXCLUSIVE);
+		in->callee == BI_TILE_RSCAN_INCLUSIVE || in->callee == BI_TILE_RSCAN_EXCLUSIVE ||
+		in->callee == BI_TILE_SCAN_MAX_INCLUSIVE || in->callee == BI_TILE_SCAN_MIN_INCLUSIVE);
+}
+
+/* The adjoint of prefix maxima or minima: each element reads the
+ * results and adjoints of the run after it. */
+static int is_scan_adj(const Inst *in)
+{
+	return in->op == OP_BUILTIN && (in->callee == BI_TILE_SCAN_MAX_ADJ || in->callee == BI_TILE_SCAN_MIN_ADJ);
 }
 
 static int is_exclusive_scan(const Inst *in)
@@ -92,7 +100,7 @@ static int reads_across(const Inst *in)
 		(in->callee == BI_TILE_MATMUL || in->callee == BI_TILE_TRANSPOSE || in->callee == BI_TILE_FFT ||
 		 in->callee == BI_TILE_IFFT || in->callee == BI_TILE_ONEHOT)) ||
 	       in->op == OP_TILE_BROADCAST || in->op == OP_TILE_SUM_TO || is_exclusive_scan(in) ||
-	       ir_op_indexed(in->op); /* the indices */
+	       is_scan_adj(in) || ir_op_indexed(in->op); /* the indices */
 }
 
 /* The points of a row of a Fourier transform (tile_fft, tile_ifft), 0
@@ -914,6 +922,38 @@ static void emit_reduction(Emitter *e, const Inst *in, int depth, const char *r)
 	buf_free(&b);
 }
 
+/* out = the adjoint of prefix maxima (minima) r of a, g theirs: an
+ * element that is a new maximum, the first of equal ones, gets the
+ * adjoints of the run of results that are it, the others 0,
+ *     out[k] = 0.0f;
+ *     if (k == 0 || r[k - 1] < a[k])
+ *         for (int q = k; q < 16 && r[q] == a[k]; q++)
+ *             out[k] += g[q]; */
+static void emit_scan_adj(Emitter *e, const Inst *in, int depth, const char *out)
+{
+	Type t = vty(e, in->res[0]), el = ty_elem(t);
+	int n = ty_count(t);
+	const char *k = tname(e, TN_K), *q = tname(e, TN_Q);
+	const char *a = e->v[in->arg[0]].name, *r = e->v[in->arg[1]].name, *g = e->v[in->arg[2]].name;
+	char ak[200], before[200];
+	snprintf(ak, sizeof ak, "%s[%s]", a, k);
+	snprintf(before, sizeof before, "%s[%s - 1]", r, k);
+	Buf b = {0};
+	open_loop(e, depth, t, in);
+	buf_printf(&b, "%s[%s] = %s;", out, k, zero_of(e, el));
+	put_stmt(e, depth + 1, &b, in);
+	buf_printf(&b, "if (%s == 0 || ", k);
+	put_arith(&b, in->callee == BI_TILE_SCAN_MAX_ADJ ? OP_LT : OP_GT, el, el, before, ak);
+	buf_putc(&b, ')');
+	put_stmt(e, depth + 1, &b, in);
+	buf_printf(&b, "for (int %s = %s; %s < %d && %s[%s] == %s; %s++)", q, k, q, n, r, q, ak, q);
+	put_stmt(e, depth + 2, &b, in);
+	buf_printf(&b, "%s[%s] += %s[%s];", out, k, g, q);
+	put_stmt(e, depth + 3, &b, in);
+	close_block(e, depth);
+	buf_free(&b);
+}
+
 /* r = zeros of a's shape but for element i[0], g[0] (the adjoint of a
  * minimum or maximum): "r[k] = k == i[0] ? g[0] : 0.0f;" */
 static void emit_onehot(Emitter *e, const Inst *in, int depth, const char *r)
@@ -1087,6 +1127,9 @@ static void emit_scan(Emitter *e, const Inst *in, int depth, const char *r)
 	int n = ty_count(ta), cuda = e->target == EMIT_CUDA;
 	int rev = in->callee == BI_TILE_RSCAN_INCLUSIVE || in->callee == BI_TILE_RSCAN_EXCLUSIVE;
 	int excl = in->callee == BI_TILE_SCAN_EXCLUSIVE || in->callee == BI_TILE_RSCAN_EXCLUSIVE;
+	int op = in->callee == BI_TILE_SCAN_MAX_INCLUSIVE   ? OP_GT
+		 : in->callee == BI_TILE_SCAN_MIN_INCLUSIVE ? OP_LT
+							    : 0;
 	const char *k = tname(e, TN_K), *span = tname(e, TN_HALF), *a = e->v[in->arg[0]].name;
 	const char *zero = zero_of(e, el);
 	Buf b = {0};
@@ -1103,8 +1146,9 @@ static void emit_scan(Emitter *e, const Inst *in, int depth, const char *r)
 		char base[300];
 		ks_join(base, sizeof base, r, "_part", NULL);
 		const char *part = make_name(e, base, 0);
-		buf_printf(&b, "%s%s %s[%d];  // what each element adds: the one a span %s\n",
-			   cuda ? "__shared__ " : "", ctype(el), part, n, rev ? "after it" : "before it");
+		buf_printf(&b, "%s%s %s[%d];  // what each element %s: the one a span %s\n",
+			   cuda ? "__shared__ " : "", ctype(el), part, n, op ? "meets" : "adds",
+			   rev ? "after it" : "before it");
 		indent(e, depth);
 		fwrite(b.p, 1, b.n, e->out);
 		b.n = 0;
@@ -1116,6 +1160,9 @@ static void emit_scan(Emitter *e, const Inst *in, int depth, const char *r)
 		if (rev)
 			buf_printf(&b, "%s[%s] = %s + %s < %d ? %s[%s + %s] : %s;", part, k, k, span, n, r, k, span,
 				   zero);
+		else if (op)
+			buf_printf(&b, "%s[%s] = %s >= %s ? %s[%s - %s] : %s[%s];", part, k, k, span, r, k, span, r,
+				   k);
 		else
 			buf_printf(&b, "%s[%s] = %s >= %s ? %s[%s - %s] : %s;", part, k, k, span, r, k, span, zero);
 		put_stmt(e, depth + 2, &b, in);
@@ -1123,7 +1170,16 @@ static void emit_scan(Emitter *e, const Inst *in, int depth, const char *r)
 		if (cuda)
 			tile_sync(e, in, depth + 1);
 		open_loop(e, depth + 1, ta, in);
-		buf_printf(&b, "%s[%s] += %s[%s];", r, k, part, k);
+		if (op) {
+			char mine[200], other[200];
+			snprintf(mine, sizeof mine, "%s[%s]", r, k);
+			snprintf(other, sizeof other, "%s[%s]", part, k);
+			buf_puts(&b, "if (");
+			put_arith(&b, op, el, el, other, mine);
+			buf_cat(&b, ") ", mine, " = ", other, ";", NULL);
+		} else {
+			buf_printf(&b, "%s[%s] += %s[%s];", r, k, part, k);
+		}
 		put_stmt(e, depth + 2, &b, in);
 		close_block(e, depth + 1);
 		close_block(e, depth);
@@ -1496,6 +1552,8 @@ void emit_tile(Emitter *e, const Inst *in, int depth)
 		emit_pick(e, in, depth, name);
 	else if (in->op == OP_BUILTIN && in->callee == BI_TILE_ONEHOT)
 		emit_onehot(e, in, depth, name);
+	else if (is_scan_adj(in))
+		emit_scan_adj(e, in, depth, name);
 	else
 		emit_elementwise(e, in, depth, name);
 	if (apart) {

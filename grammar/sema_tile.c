@@ -656,7 +656,9 @@ static int from_thread(Sema *s, Node *e, const char *what, Target *t)
 }
 
 /* wp.tile_scan_inclusive(a), wp.tile_scan_exclusive(a): the prefix
- * sums of a's elements, row-major, of the element types Warp scans */
+ * sums of a's elements, row-major, of the element types Warp scans;
+ * wp.tile_scan_max_inclusive(a), tile_scan_min_inclusive: the maxima
+ * and minima */
 static int scan(Sema *s, Node *e, const char *name, const char *what, Target *t)
 {
 	Node *node[1];
@@ -934,7 +936,8 @@ int tile_call(Sema *s, Node *e, const char *name, Target *t, int want)
 			ERR(e, "the value of %s() is not used", what);
 		return from_thread(s, e, what, t);
 	}
-	if (!strcmp(name, "tile_scan_inclusive") || !strcmp(name, "tile_scan_exclusive")) {
+	if (!strcmp(name, "tile_scan_inclusive") || !strcmp(name, "tile_scan_exclusive") ||
+	    !strcmp(name, "tile_scan_max_inclusive") || !strcmp(name, "tile_scan_min_inclusive")) {
 		if (!want)
 			ERR(e, "the value of %s() is not used", what);
 		return scan(s, e, name, what, t);

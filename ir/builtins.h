@@ -337,6 +337,13 @@ B6(TILE_SCAN_INCLUSIVE, "tile_scan_inclusive", "tile(S)", "a: tile(Scalar)", BF_
 B6(TILE_SCAN_EXCLUSIVE, "tile_scan_exclusive", "tile(S)", "a: tile(Scalar)", BF_TILE, "tile_rscan_exclusive(g)")
 B6(TILE_RSCAN_INCLUSIVE, "tile_rscan_inclusive", "tile(S)", "a: tile(Scalar)", BF_TILE | BF_INTERNAL, "tile_scan_inclusive(g)")
 B6(TILE_RSCAN_EXCLUSIVE, "tile_rscan_exclusive", "tile(S)", "a: tile(Scalar)", BF_TILE | BF_INTERNAL, "tile_scan_exclusive(g)")
+/* prefix maxima and minima (wp.tile_scan_max_inclusive, ...), and their
+ * adjoints: an element that is a new extreme (the first of equal ones)
+ * gets the adjoints of the results that are it, the others nothing */
+B6(TILE_SCAN_MAX_INCLUSIVE, "tile_scan_max_inclusive", "tile(S)", "a: tile(Scalar)", BF_TILE, "tile_scan_max_adj(a, r, g)")
+B6(TILE_SCAN_MIN_INCLUSIVE, "tile_scan_min_inclusive", "tile(S)", "a: tile(Scalar)", BF_TILE, "tile_scan_min_adj(a, r, g)")
+B6(TILE_SCAN_MAX_ADJ, "tile_scan_max_adj", "tile(S)", "a: tile(Scalar), r: tile(S), g: tile(S)", BF_TILE | BF_INTERNAL, "")
+B6(TILE_SCAN_MIN_ADJ, "tile_scan_min_adj", "tile(S)", "a: tile(Scalar), r: tile(S), g: tile(S)", BF_TILE | BF_INTERNAL, "")
 /* a tile of one element, thread `thread`'s x (wp.tile_from_thread is
  * its broadcast); on the CPU, a block of one thread, the thread's x; and
  * whether this thread is that one (its adjoint takes the element's) */

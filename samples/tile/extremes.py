@@ -1,6 +1,7 @@
 """Block extremes: a soft range (the largest minus the least element of
 each tile, by wp.tile_reduce), where those elements are (wp.tile_argmin,
-tile_argmax), and a peak normalised by its tile's total."""
+tile_argmax), a peak normalised by its tile's total, and the drawdown of a
+series, its distance below the running maximum (wp.tile_scan_max_inclusive)."""
 
 import warp as wp
 
@@ -26,3 +27,10 @@ def peak_share(v: wp.array2d(dtype=float), share: wp.array(dtype=float)):
     peak = wp.tile_max(e)
     total = wp.tile_reduce(wp.add, e)
     wp.tile_store(share, peak * (1.0 / (total[0] + 1.0)), offset=i)
+
+
+@wp.kernel
+def drawdown(price: wp.array(dtype=float), dd: wp.array(dtype=float)):
+    i = wp.tid()
+    p = wp.tile_load(price, shape=N, offset=i * N)
+    wp.tile_store(dd, wp.tile_scan_max_inclusive(p) - p, offset=i * N)

@@ -997,6 +997,28 @@ def check_tiles(path):
             for b in range(grid[0]):
                 q_[b] = sum(v * v for r_ in (2 * b, 2 * b + 1) if r_ < len(p_) for v in p_[r_][:8])
             first_diff("int_dot: q", o["q"], q_)
+        elif k == "running":
+            # t/tile/scan_extremes.py: prefix maxima of 24-element tiles,
+            # prefix minima of their squares
+            x, hi, lo = i_["x"], list(i_["hi"]), list(i_["lo"])
+            for b in range(grid[0]):
+                t = [x[24 * b + q] if 24 * b + q < len(x) else 0.0 for q in range(24)]
+                sq = [f32(v * v) for v in t]
+                for q in range(24):
+                    if 24 * b + q < len(hi):
+                        hi[24 * b + q], lo[24 * b + q] = max(t[:q + 1]), min(sq[:q + 1])
+            first_diff("running: hi", o["hi"], hi)
+            first_diff("running: lo", o["lo"], lo)
+        elif k == "levels":
+            n, top = i_["n"], [list(row) for row in i_["top"]]
+            for b in range(grid[0]):
+                f = [n[4 * b + q // 8][q % 8] if 4 * b + q // 8 < len(n) and q % 8 < len(n[0]) else 0
+                     for q in range(32)]
+                for q in range(32):
+                    r_, c = 4 * b + q // 8, q % 8
+                    if r_ < len(top) and c < len(top[0]):
+                        top[r_][c] = max(f[:q + 1]) - min(f[:q + 1])
+            first_diff("levels: top", o["top"], top)
         elif k in ("short_rows", "five_points", "inverse16"):
             # t/tile/fft.py: rows transformed in place and stored where
             # they were loaded

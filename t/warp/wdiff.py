@@ -490,8 +490,10 @@ def hazards(path):
       random-loop    a random draw in a dynamic loop (Warp's backward pass
                      replays the code after the loop without the loop's
                      draws, then the loop's draws in reverse order)
-      tile-scan      a wp.tile_scan_inclusive or tile_scan_exclusive (Warp's
-                     adjoints of scans are empty: no gradient flows back)
+      tile-scan      a wp.tile_scan_inclusive, tile_scan_exclusive,
+                     tile_scan_max_inclusive or tile_scan_min_inclusive
+                     (Warp's adjoints of scans are empty: no gradient flows
+                     back)
       tile-reduce    a wp.tile_min, tile_max or tile_reduce (not differentiable
                      in Warp: no gradient reaches the reduced tile)
       tile-from-thread  a wp.tile_from_thread (not differentiable in Warp:
