@@ -77,7 +77,8 @@ static int is_scan(const Inst *in)
 	return in->op == OP_BUILTIN &&
 	       (in->callee == BI_TILE_SCAN_INCLUSIVE || in->callee == BI_TILE_SCAN_EXCLUSIVE ||
 		in->callee == BI_TILE_RSCAN_INCLUSIVE || in->callee == BI_TILE_RSCAN_EXCLUSIVE ||
-		in->callee == BI_TILE_SCAN_MAX_INCLUSIVE || in->callee == BI_TILE_SCAN_MIN_INCLUSIVE);
+		in->callee == BI_TILE_SCAN_MAX_INCLUSIVE || in->callee == BI_TILE_SCAN_MIN_INCLUSIVE ||
+		in->callee == BI_TILE_PRODS_BEFORE || in->callee == BI_TILE_PRODS_AFTER);
 }
 
 /* The adjoint of prefix maxima or minima: each element reads the
@@ -90,7 +91,8 @@ static int is_scan_adj(const Inst *in)
 static int is_exclusive_scan(const Inst *in)
 {
 	return in->op == OP_BUILTIN &&
-	       (in->callee == BI_TILE_SCAN_EXCLUSIVE || in->callee == BI_TILE_RSCAN_EXCLUSIVE);
+	       (in->callee == BI_TILE_SCAN_EXCLUSIVE || in->callee == BI_TILE_RSCAN_EXCLUSIVE ||
+		in->callee == BI_TILE_PRODS_BEFORE || in->callee == BI_TILE_PRODS_AFTER);
 }
 
 /* Does in read its tile operands other than element by element? */
@@ -1125,13 +1127,16 @@ static void emit_scan(Emitter *e, const Inst *in, int depth, const char *r)
 {
 	Type ta = vty(e, in->arg[0]), el = ty_elem(ta);
 	int n = ty_count(ta), cuda = e->target == EMIT_CUDA;
-	int rev = in->callee == BI_TILE_RSCAN_INCLUSIVE || in->callee == BI_TILE_RSCAN_EXCLUSIVE;
-	int excl = in->callee == BI_TILE_SCAN_EXCLUSIVE || in->callee == BI_TILE_RSCAN_EXCLUSIVE;
+	int prod = in->callee == BI_TILE_PRODS_BEFORE || in->callee == BI_TILE_PRODS_AFTER;
+	int rev = in->callee == BI_TILE_RSCAN_INCLUSIVE || in->callee == BI_TILE_RSCAN_EXCLUSIVE ||
+		  in->callee == BI_TILE_PRODS_AFTER;
+	int excl = in->callee == BI_TILE_SCAN_EXCLUSIVE || in->callee == BI_TILE_RSCAN_EXCLUSIVE || prod;
 	int op = in->callee == BI_TILE_SCAN_MAX_INCLUSIVE   ? OP_GT
 		 : in->callee == BI_TILE_SCAN_MIN_INCLUSIVE ? OP_LT
 							    : 0;
 	const char *k = tname(e, TN_K), *span = tname(e, TN_HALF), *a = e->v[in->arg[0]].name;
-	const char *zero = zero_of(e, el);
+	/* what an element takes where there is none: 0, for products 1 */
+	const char *zero = !prod ? zero_of(e, el) : el == TY_FLOAT ? "1.0f" : "1.0";
 	Buf b = {0};
 	open_loop(e, depth, ta, in);
 	if (!excl)
@@ -1147,7 +1152,10 @@ static void emit_scan(Emitter *e, const Inst *in, int depth, const char *r)
 		ks_join(base, sizeof base, r, "_part", NULL);
 		const char *part = make_name(e, base, 0);
 		buf_printf(&b, "%s%s %s[%d];  // what each element %s: the one a span %s\n",
-			   cuda ? "__shared__ " : "", ctype(el), part, n, op ? "meets" : "adds",
+			   cuda ? "__shared__ " : "", ctype(el), part, n,
+			   op     ? "meets"
+			   : prod ? "multiplies by"
+				  : "adds",
 			   rev ? "after it" : "before it");
 		indent(e, depth);
 		fwrite(b.p, 1, b.n, e->out);
@@ -1178,7 +1186,7 @@ static void emit_scan(Emitter *e, const Inst *in, int depth, const char *r)
 			put_arith(&b, op, el, el, other, mine);
 			buf_cat(&b, ") ", mine, " = ", other, ";", NULL);
 		} else {
-			buf_printf(&b, "%s[%s] += %s[%s];", r, k, part, k);
+			buf_printf(&b, "%s[%s] %s= %s[%s];", r, k, prod ? "*" : "+", part, k);
 		}
 		put_stmt(e, depth + 2, &b, in);
 		close_block(e, depth + 1);

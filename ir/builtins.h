@@ -308,7 +308,7 @@ B6(TILE_MAX, "tile_max", "tile(1, S)", "a: tile(Scalar)", BF_TILE, "tile_onehot(
  * equal ones; and the product of the elements, wp.tile_reduce(wp.mul, a) */
 B6(TILE_ARGMIN, "tile_argmin", "tile(1, int)", "a: tile(Scalar)", BF_TILE, "")
 B6(TILE_ARGMAX, "tile_argmax", "tile(1, int)", "a: tile(Scalar)", BF_TILE, "")
-B6(TILE_PROD, "tile_prod", "tile(1, S)", "a: tile(Scalar)", BF_TILE | BF_INTERNAL, "")
+B6(TILE_PROD, "tile_prod", "tile(1, S)", "a: tile(Scalar)", BF_TILE | BF_INTERNAL, "tile_prods_before(a) * tile_prods_after(a) * fill(a, at(g, 0))")
 /* a tile of a's shape, zeros but for element i[0], which is g[0]: the
  * adjoint of a minimum or maximum, all of it to the element chosen */
 B6(TILE_ONEHOT, "tile_onehot", "tile(S)", "a: tile(Scalar), i: tile(1, int), g: tile(1, S)", BF_TILE | BF_INTERNAL, "")
@@ -337,6 +337,10 @@ B6(TILE_SCAN_INCLUSIVE, "tile_scan_inclusive", "tile(S)", "a: tile(Scalar)", BF_
 B6(TILE_SCAN_EXCLUSIVE, "tile_scan_exclusive", "tile(S)", "a: tile(Scalar)", BF_TILE, "tile_rscan_exclusive(g)")
 B6(TILE_RSCAN_INCLUSIVE, "tile_rscan_inclusive", "tile(S)", "a: tile(Scalar)", BF_TILE | BF_INTERNAL, "tile_scan_inclusive(g)")
 B6(TILE_RSCAN_EXCLUSIVE, "tile_rscan_exclusive", "tile(S)", "a: tile(Scalar)", BF_TILE | BF_INTERNAL, "tile_scan_exclusive(g)")
+/* the products of the elements before (after) each, row-major, 1 for
+ * none: a product's adjoint is theirs times the result's (tile_prod) */
+B6(TILE_PRODS_BEFORE, "tile_prods_before", "tile(S)", "a: tile(Float)", BF_TILE | BF_INTERNAL, "")
+B6(TILE_PRODS_AFTER, "tile_prods_after", "tile(S)", "a: tile(Float)", BF_TILE | BF_INTERNAL, "")
 /* prefix maxima and minima (wp.tile_scan_max_inclusive, ...), and their
  * adjoints: an element that is a new extreme (the first of equal ones)
  * gets the adjoints of the results that are it, the others nothing */

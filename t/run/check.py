@@ -981,6 +981,12 @@ def check_tiles(path):
                 rows[2 * b], rows[2 * b + 1] = sum(t[0]), sum(t[1])
             first_diff("products: p", o["p"], p_)
             first_diff("products: rows", o["rows"], rows)
+        elif k == "scaled_product":
+            x, p_ = i_["x"], list(i_["p"])
+            for b in range(grid[0]):
+                t = [f32(2.0 * x[12 * b + q]) if 12 * b + q < len(x) else 0.0 for q in range(12)]
+                p_[b] = math.prod(t)
+            close_diff("scaled_product: p", o["p"], p_, 1e-6)
         elif k == "tile_dots":
             # t/tile/dot.py: tiles of 16 floats, vec3 and mat22, against a
             # sum in double

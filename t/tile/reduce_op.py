@@ -25,3 +25,11 @@ def products(n: wp.array2d(dtype=int), p: wp.array(dtype=int), rows: wp.array(dt
     q = wp.tile_reduce(wp.mul, t)
     wp.tile_store(p, q, offset=i)
     wp.tile_store(rows, wp.tile_reduce(wp.add, t, axis=1), offset=2 * i)
+
+
+@wp.kernel
+def scaled_product(x: wp.array(dtype=float), p: wp.array(dtype=float)):
+    # a product's gradient: each element's the product of the others
+    i = wp.tid()
+    t = wp.tile_load(x, shape=12, offset=i * 12)
+    wp.tile_store(p, wp.tile_reduce(wp.mul, t * 2.0), offset=i)
