@@ -81,6 +81,14 @@ static int is_scan(const Inst *in)
 		in->callee == BI_TILE_PRODS_BEFORE || in->callee == BI_TILE_PRODS_AFTER);
 }
 
+/* The order that sorts a tile's keys: a bitonic sort behind barriers of
+ * its own. */
+static int is_sort_order(const Inst *in) { return in->op == OP_BUILTIN && in->callee == BI_TILE_SORT_ORDER; }
+
+/* A tile put back in an order: each element written to its place,
+ * another thread's. */
+static int is_unpermute(const Inst *in) { return in->op == OP_BUILTIN && in->callee == BI_TILE_UNPERMUTE; }
+
 /* The adjoint of prefix maxima or minima: each element reads the
  * results and adjoints of the run after it. */
 static int is_scan_adj(const Inst *in)
@@ -100,7 +108,7 @@ static int reads_across(const Inst *in)
 {
 	return (in->op == OP_BUILTIN &&
 		(in->callee == BI_TILE_MATMUL || in->callee == BI_TILE_TRANSPOSE || in->callee == BI_TILE_FFT ||
-		 in->callee == BI_TILE_IFFT || in->callee == BI_TILE_ONEHOT)) ||
+		 in->callee == BI_TILE_IFFT || in->callee == BI_TILE_ONEHOT || in->callee == BI_TILE_PERMUTE)) ||
 	       in->op == OP_TILE_BROADCAST || in->op == OP_TILE_SUM_TO || is_exclusive_scan(in) ||
 	       is_scan_adj(in) || ir_op_indexed(in->op); /* the indices */
 }
@@ -292,7 +300,7 @@ static void hazards_of(Hazards *h, const Inst *in, uint8_t *st)
 	}
 	IInfo *x = &e->ii[inst_id(e, in)];
 	x->sync |= need;
-	if (need || ((is_reduction(in) || is_scan(in)) && ty_count(vty(e, in->arg[0])) > 1))
+	if (need || ((is_reduction(in) || is_scan(in) || is_sort_order(in)) && ty_count(vty(e, in->arg[0])) > 1))
 		memset(st, 0, (size_t)n); /* a tree or scan of more than one element has barriers of its own */
 	for (int k = 0; k < in->narg && across; k++)
 		if (ty_is_tile(vty(e, in->arg[k])) && (only < 0 || k == only))
@@ -301,6 +309,8 @@ static void hazards_of(Hazards *h, const Inst *in, uint8_t *st)
 		st[in->res[k]] |= TW;
 	if (in->op == OP_BUILTIN && in->callee == BI_TILE_PICK)
 		st[in->res[0]] |= TA; /* its element is thread `thread`'s */
+	if (is_unpermute(in))
+		st[in->res[0]] |= TA; /* each element's place is another thread's */
 	if (fft_stages(e, in)) {      /* barriers of its own, then writes by any thread */
 		memset(st, 0, (size_t)n);
 		st[in->res[0]] |= TW | TA;
@@ -400,6 +410,9 @@ enum {
 	TN_X,
 	TN_RE,
 	TN_IM,
+	TN_SIZE,
+	TN_SWAP,
+	TN_SWAP_AT,
 	TN_COUNT
 };
 
@@ -408,9 +421,9 @@ static const char *tname(Emitter *e, int which)
 	_Static_assert(TN_COUNT <= (int)(sizeof e->tname / sizeof *e->tname), "Emitter.tname is too short");
 	/* a 1-D tile's coordinate is idx, a 2-D one's row and col, a 3-D or
 	 * 4-D one's c0 .. c3 */
-	static const char *const base[TN_COUNT] = {"k",     "row", "col", "q",    "dot", "span", "idx", "c0",
-						   "c1",    "c2",  "c3",  "elem", "rev", "pos",  "lo",  "hi",
-						   "angle", "c",   "s",   "u",    "v",   "x",    "re",  "im"};
+	static const char *const base[TN_COUNT] = {
+		"k",  "row", "col",   "q", "dot", "span", "idx", "c0", "c1", "c2", "c3",   "elem", "rev",    "pos",
+		"lo", "hi",  "angle", "c", "s",   "u",    "v",   "x",  "re", "im", "size", "swap", "swap_at"};
 	if (!e->tname[which])
 		e->tname[which] = make_name(e, base[which], 0);
 	return e->tname[which];
@@ -952,6 +965,123 @@ static void emit_scan_adj(Emitter *e, const Inst *in, int depth, const char *out
 	put_stmt(e, depth + 2, &b, in);
 	buf_printf(&b, "%s[%s] += %s[%s];", out, k, g, q);
 	put_stmt(e, depth + 3, &b, in);
+	close_block(e, depth);
+	buf_free(&b);
+}
+
+/* r = the order that sorts keys a, ascending: a bitonic sort of (key,
+ * index) pairs over the count rounded up to a power of two (the pairs
+ * past the count greater than any), each step comparing and swapping the
+ * pairs a stride apart, each thread its pairs, behind a barrier; the same
+ * steps in C.  Equal keys are left where the network leaves them, as
+ * Warp's CPU sort (the same network) does, but over 2048 keys of 32 bits,
+ * where Warp's is a radix sort, stable: they keep their order. */
+static void open_loop_over(Emitter *e, int depth, const char *count, const Inst *in);
+
+static void emit_sort_order(Emitter *e, const Inst *in, int depth, const char *r)
+{
+	Type ta = vty(e, in->arg[0]), el = ty_elem(ta);
+	int n = ty_count(ta), p = 1, cuda = e->target == EMIT_CUDA;
+	int stable = n > 2048 && el != TY_INT64 && el != TY_UINT64;
+	while (p < n)
+		p *= 2;
+	const char *k = tname(e, TN_K), *span = tname(e, TN_HALF), *lo = tname(e, TN_LO), *hi = tname(e, TN_HI);
+	const char *a = e->v[in->arg[0]].name;
+	char base[300], cnt[32];
+	ks_join(base, sizeof base, r, "_key", NULL);
+	const char *key = make_name(e, base, 0);
+	ks_join(base, sizeof base, r, "_at", NULL);
+	const char *at = make_name(e, base, 0);
+	Buf b = {0};
+	indent(e, depth);
+	fprintf(e->out, "%s%s %s[%d];  // the keys as they are sorted\n", cuda ? "__shared__ " : "", ctype(el), key,
+		p);
+	indent(e, depth);
+	fprintf(e->out, "%sint %s[%d];  // and where each came from\n", cuda ? "__shared__ " : "", at, p);
+	snprintf(cnt, sizeof cnt, "%d", p);
+	open_loop_over(e, depth, cnt, in);
+	if (p != n)
+		buf_printf(&b, "%s[%s] = %s < %d ? %s[%s] : %s;", key, k, k, n, a, k, zero_of(e, el));
+	else
+		buf_printf(&b, "%s[%s] = %s[%s];", key, k, a, k);
+	put_stmt(e, depth + 1, &b, in);
+	buf_printf(&b, "%s[%s] = %s;", at, k, k);
+	put_stmt(e, depth + 1, &b, in);
+	close_block(e, depth);
+	if (p > 1) {
+		const char *size = tname(e, TN_SIZE);
+		const char *sw = tname(e, TN_SWAP), *swat = tname(e, TN_SWAP_AT);
+		if (cuda)
+			tile_sync(e, in, depth);
+		buf_printf(&b, "for (int %s = 2; %s <= %d; %s *= 2)", size, size, p, size);
+		put_stmt(e, depth, &b, in);
+		buf_printf(&b, "for (int %s = %s / 2; %s > 0; %s /= 2) {", span, size, span, span);
+		put_stmt(e, depth + 1, &b, in);
+		snprintf(cnt, sizeof cnt, "%d", p / 2);
+		open_loop_over(e, depth + 2, cnt, in);
+		buf_printf(&b, "int %s = 2 * %s * (%s / %s) + %s %% %s, %s = %s + %s;", lo, span, k, span, k, span,
+			   hi, lo, span);
+		put_stmt(e, depth + 3, &b, in);
+		/* u's pair goes first (lo's in a run up, hi's in a run down)
+		 * unless v's is no padding and u's is, or v's key is less (or
+		 * equal from an earlier index, where the sort is stable) */
+		const char *u = tname(e, TN_U), *v = tname(e, TN_V);
+		char ku[200], kv[200], kl[200], kh[200];
+		snprintf(kl, sizeof kl, "%s[%s]", key, lo);
+		snprintf(kh, sizeof kh, "%s[%s]", key, hi);
+		snprintf(ku, sizeof ku, "%s[%s]", key, u);
+		snprintf(kv, sizeof kv, "%s[%s]", key, v);
+		buf_printf(&b, "int %s = (%s & %s) == 0 ? %s : %s, %s = %s + %s - %s;", u, lo, size, lo, hi, v, lo,
+			   hi, u);
+		put_stmt(e, depth + 3, &b, in);
+		buf_printf(&b, "if (%s[%s] < %d && (%s[%s] >= %d || ", at, v, n, at, u, n);
+		put_arith(&b, OP_LT, el, el, kv, ku);
+		if (stable) {
+			buf_puts(&b, " || (");
+			put_arith(&b, OP_EQ, el, el, kv, ku);
+			buf_printf(&b, " && %s[%s] < %s[%s])", at, v, at, u);
+		}
+		buf_puts(&b, ")) {");
+		put_stmt(e, depth + 3, &b, in);
+		buf_printf(&b, "%s %s = %s;", ctype(el), sw, kl);
+		put_stmt(e, depth + 4, &b, in);
+		buf_printf(&b, "int %s = %s[%s];", swat, at, lo);
+		put_stmt(e, depth + 4, &b, in);
+		buf_printf(&b, "%s = %s;", kl, kh);
+		put_stmt(e, depth + 4, &b, in);
+		buf_printf(&b, "%s[%s] = %s[%s];", at, lo, at, hi);
+		put_stmt(e, depth + 4, &b, in);
+		buf_printf(&b, "%s = %s;", kh, sw);
+		put_stmt(e, depth + 4, &b, in);
+		buf_printf(&b, "%s[%s] = %s;", at, hi, swat);
+		put_stmt(e, depth + 4, &b, in);
+		close_block(e, depth + 3);
+		close_block(e, depth + 2);
+		if (cuda)
+			tile_sync(e, in, depth + 2);
+		close_block(e, depth + 1);
+	}
+	open_loop(e, depth, ta, in);
+	buf_printf(&b, "%s[%s] = %s[%s];", r, k, at, k);
+	put_stmt(e, depth + 1, &b, in);
+	close_block(e, depth);
+	buf_free(&b);
+}
+
+/* r = a in order: r[k] = a[order[k]] (tile_permute), or put back,
+ * r[order[k]] = a[k] (tile_unpermute) */
+static void emit_permute(Emitter *e, const Inst *in, int depth, const char *r)
+{
+	const char *k = tname(e, TN_K), *q = tname(e, TN_Q), *a = e->v[in->arg[0]].name, *o = e->v[in->arg[1]].name;
+	Buf b = {0};
+	open_loop(e, depth, vty(e, in->res[0]), in);
+	buf_printf(&b, "int %s = %s[%s];", q, o, k);
+	put_stmt(e, depth + 1, &b, in);
+	if (is_unpermute(in))
+		buf_printf(&b, "%s[%s] = %s[%s];", r, q, a, k);
+	else
+		buf_printf(&b, "%s[%s] = %s[%s];", r, k, a, q);
+	put_stmt(e, depth + 1, &b, in);
 	close_block(e, depth);
 	buf_free(&b);
 }
@@ -1562,6 +1692,10 @@ void emit_tile(Emitter *e, const Inst *in, int depth)
 		emit_onehot(e, in, depth, name);
 	else if (is_scan_adj(in))
 		emit_scan_adj(e, in, depth, name);
+	else if (is_sort_order(in))
+		emit_sort_order(e, in, depth, name);
+	else if (in->op == OP_BUILTIN && (in->callee == BI_TILE_PERMUTE || is_unpermute(in)))
+		emit_permute(e, in, depth, name);
 	else
 		emit_elementwise(e, in, depth, name);
 	if (apart) {

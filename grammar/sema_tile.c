@@ -731,6 +731,41 @@ static int dot(Sema *s, Node *e, const char *what, Target *t)
 	return builtin_val(s, e, "tile_sum", &p, 1, t, 1);
 }
 
+/* A tile variable that a builtin changes in place: its value. */
+static int inout_tile(Sema *s, Node *o, const char *what)
+{
+	int v = o->kind == N_NAME ? map_get(&s->names, o->name) : -1;
+	if (v < 0 || !ty_is_tile(ty_of(s, v)))
+		ERR(o, "%s() sorts tile variables of the kernel in place", what);
+	return v;
+}
+
+/* wp.tile_sort(keys, values): both tile variables put in the order of
+ * the keys, ascending (equal keys in their row-major order), in place:
+ * `%o = tile_sort_order %keys`, then `%keys = tile_permute %keys, %o`
+ * and the same for the values. */
+static void sort(Sema *s, Node *e, const char *what, int want)
+{
+	Node *node[2];
+	BIND(P("keys", "values"), 2);
+	if (want)
+		ERR(e, "%s() sorts its tiles in place and has no value", what);
+	int k = inout_tile(s, node[0], what), v = inout_tile(s, node[1], what);
+	Type tk = ty_of(s, k), tv = ty_of(s, v), el = ty_elem(tk);
+	if (el != TY_FLOAT && el != TY_INT && el != TY_UINT32 && el != TY_INT64 && el != TY_UINT64)
+		ERR(node[0], "%s() sorts keys of float32, int32, uint32, int64 or uint64, not %s", what, uty(tk));
+	if (!ty_same_shape(tk, tv))
+		ERR(node[1], "%s() takes values of the keys' shape: this is a %s, the keys a %s", what, uty(tv),
+		    uty(tk));
+	if (k == v)
+		ERR(node[1], "%s() takes two tiles, not one twice", what);
+	int32_t order = internal_val(s, e, "tile_sort_order", &k, 1, NULL);
+	int32_t a[2] = {k, order};
+	emit(s, e, OP_BUILTIN, &k, 1, a, 2)->callee = BI_TILE_PERMUTE;
+	a[0] = v;
+	emit(s, e, OP_BUILTIN, &v, 1, a, 2)->callee = BI_TILE_PERMUTE;
+}
+
 /* wp.tile_astype(a, dtype): each element converted */
 static int astype(Sema *s, Node *e, const char *what, Target *t)
 {
@@ -906,6 +941,10 @@ int tile_call(Sema *s, Node *e, const char *name, Target *t, int want)
 		return map(s, e, t, want);
 	if (!strcmp(name, "tile_reduce"))
 		return reduce(s, e, what, t, want);
+	if (!strcmp(name, "tile_sort")) {
+		sort(s, e, what, want);
+		return -1;
+	}
 	if (!strcmp(name, "tile_dot")) {
 		if (!want)
 			ERR(e, "the value of %s() is not used", what);

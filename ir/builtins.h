@@ -348,6 +348,13 @@ B6(TILE_SCAN_MAX_INCLUSIVE, "tile_scan_max_inclusive", "tile(S)", "a: tile(Scala
 B6(TILE_SCAN_MIN_INCLUSIVE, "tile_scan_min_inclusive", "tile(S)", "a: tile(Scalar)", BF_TILE, "tile_scan_min_adj(a, r, g)")
 B6(TILE_SCAN_MAX_ADJ, "tile_scan_max_adj", "tile(S)", "a: tile(Scalar), r: tile(S), g: tile(S)", BF_TILE | BF_INTERNAL, "")
 B6(TILE_SCAN_MIN_ADJ, "tile_scan_min_adj", "tile(S)", "a: tile(Scalar), r: tile(S), g: tile(S)", BF_TILE | BF_INTERNAL, "")
+/* wp.tile_sort(keys, values), in place: the order that sorts the keys
+ * (element k the index of the k-th least, equal keys in their order),
+ * and each tile taken in that order (tile_permute: r[k] = a[order[k]]);
+ * the adjoint of one, the other (tile_unpermute: r[order[k]] = a[k]) */
+B6(TILE_SORT_ORDER, "tile_sort_order", "tile(int)", "keys: tile(Scalar)", BF_TILE | BF_INTERNAL, "")
+B6(TILE_PERMUTE, "tile_permute", "tile(T)", "a: tile(Any), order: tile(int)", BF_TILE | BF_INTERNAL, "tile_unpermute(g, b)")
+B6(TILE_UNPERMUTE, "tile_unpermute", "tile(T)", "a: tile(Any), order: tile(int)", BF_TILE | BF_INTERNAL, "tile_permute(g, b)")
 /* a tile of one element, thread `thread`'s x (wp.tile_from_thread is
  * its broadcast); on the CPU, a block of one thread, the thread's x; and
  * whether this thread is that one (its adjoint takes the element's) */

@@ -706,6 +706,30 @@ def tree_sum(v):
     return v[0]
 
 
+def bitonic_order(keys):
+    """the order in which wp.tile_sort leaves a tile's keys: the bitonic
+    network over the count rounded up to a power of two, the padding
+    greater than any key, equal keys not swapped"""
+    n, p = len(keys), 1
+    while p < n:
+        p *= 2
+    at = list(range(p))
+    first = lambda y, x: at[y] < n and (at[x] >= n or keys[at[y]] < keys[at[x]])
+    size = 2
+    while size <= p:
+        span = size // 2
+        while span > 0:
+            for lo in range(p):
+                hi = lo ^ span
+                if hi > lo:
+                    u, v = (lo, hi) if lo & size == 0 else (hi, lo)
+                    if first(v, u):
+                        at[lo], at[hi] = at[hi], at[lo]
+            span //= 2
+        size *= 2
+    return at[:n]
+
+
 def first_diff(name, got, want):
     """fail at the first element where nested lists got and want differ"""
     g, w = list(flat(got)), list(flat(want))
@@ -1025,6 +1049,28 @@ def check_tiles(path):
                     if r_ < len(top) and c < len(top[0]):
                         top[r_][c] = max(f[:q + 1]) - min(f[:q + 1])
             first_diff("levels: top", o["top"], top)
+        elif k == "sort_pairs":
+            # t/tile/sort.py: 24 float keys (a sort over 32) carrying
+            # float values
+            kk, v, ks, vs = i_["k"], i_["v"], list(i_["ks"]), list(i_["vs"])
+            for b in range(grid[0]):
+                key = [kk[24 * b + q] if 24 * b + q < len(kk) else 0.0 for q in range(24)]
+                val = [v[24 * b + q] if 24 * b + q < len(v) else 0.0 for q in range(24)]
+                for q, src in enumerate(bitonic_order(key)):
+                    if 24 * b + q < len(ks):
+                        ks[24 * b + q], vs[24 * b + q] = f32(key[src] * key[src]), val[src]
+            first_diff("sort_pairs: ks", o["ks"], ks)
+            first_diff("sort_pairs: vs", o["vs"], vs)
+        elif k == "rank_ints":
+            n, slot = i_["n"], [list(row) for row in i_["slot"]]
+            for b in range(grid[0]):
+                key = [n[4 * b + q // 8][q % 8] if 4 * b + q // 8 < len(n) and q % 8 < len(n[0]) else 0
+                       for q in range(32)]
+                for q, src in enumerate(bitonic_order(key)):
+                    r_, c = 4 * b + q // 8, q % 8
+                    if r_ < len(slot) and c < len(slot[0]):
+                        slot[r_][c] = src
+            first_diff("rank_ints: slot", o["slot"], slot)
         elif k in ("short_rows", "five_points", "inverse16"):
             # t/tile/fft.py: rows transformed in place and stored where
             # they were loaded

@@ -494,6 +494,8 @@ def hazards(path):
                      tile_scan_max_inclusive or tile_scan_min_inclusive
                      (Warp's adjoints of scans are empty: no gradient flows
                      back)
+      tile-sort      a wp.tile_sort (not differentiable in Warp: no gradient
+                     follows the keys or values through the order)
       tile-reduce    a wp.tile_min, tile_max or tile_reduce (not differentiable
                      in Warp: no gradient reaches the reduced tile)
       tile-from-thread  a wp.tile_from_thread (not differentiable in Warp:
@@ -577,6 +579,8 @@ def hazards(path):
             if isinstance(n, ast.Call) and (is_wp(n, "tile_min") or is_wp(n, "tile_max") or
                                             is_wp(n, "tile_reduce")):
                 found.add("tile-reduce")
+            if isinstance(n, ast.Call) and is_wp(n, "tile_sort"):
+                found.add("tile-sort")
             if isinstance(n, ast.Call) and is_wp(n, "tile_from_thread"):
                 found.add("tile-from-thread")
             if isinstance(n, (ast.Assign, ast.AugAssign)):
