@@ -4,14 +4,15 @@
  * wp.tile_zeros, tile_ones and tile_full, the accumulating form of
  * wp.tile_matmul and its conversions of precision, wp.tile_astype,
  * wp.tile_map of a builtin or a wp.func, wp.tile_extract and t[i, j], wp.tile_fft
- * and tile_ifft (in place, a tile variable's rows), wp.tile and wp.untile —
+ * and tile_ifft (in place, a tile variable's rows), wp.tile_reduce of a
+ * builtin, wp.tile_dot, wp.tile_sort (in place), wp.tile and wp.untile —
  * and the refusal, naming it, of each tile builtin not in yet.  A tile's
  * shape is fixed when the kernel compiles: its extents are constant ints,
  * as Warp requires, and the tile's type holds them (ty_tile), so that a
  * shape that does not fit is a type error where it is made.  The tile builtins
  * that are values of their arguments alone (tile_matmul, tile_transpose,
- * tile_sum, tile_min, tile_max) are rows of ir/builtins.h, lowered as any
- * builtin.
+ * tile_sum, tile_min, tile_max, tile_argmin, tile_argmax, the scans) are
+ * rows of ir/builtins.h, lowered as any builtin.
  */
 #include <math.h>
 #include <string.h>
