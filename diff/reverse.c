@@ -345,8 +345,8 @@ static void rev_inst(D *d, Rec *r, Block *out)
 		break;
 	default: {
 		const char *rule = r->op == OP_BUILTIN ? ir_builtins[r->callee].adj : op_rule(d, r);
-		if (r->op == OP_BUILTIN && (r->callee == BI_TILE_MIN || r->callee == BI_TILE_MAX))
-			derr(d, r->loc, "kdiff cannot differentiate wp.%s yet", ir_builtins[r->callee].name);
+		if (r->op == OP_BUILTIN && r->callee == BI_TILE_PROD && ty_elem(vty(d, r->res[0])) == TY_HALF)
+			derr(d, r->loc, "kdiff cannot differentiate wp.tile_reduce(wp.mul, ...) of float16 yet");
 		if (!rule)
 			derr(d, r->loc, "kdiff cannot differentiate '%s' of %s and %s yet", ir_ops[r->op].name,
 			     ty_name(vty(d, r->arg[0])), ty_name(vty(d, r->arg[r->narg > 1 ? 1 : 0])));

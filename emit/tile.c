@@ -76,13 +76,31 @@ static int is_scan(const Inst *in)
 {
 	return in->op == OP_BUILTIN &&
 	       (in->callee == BI_TILE_SCAN_INCLUSIVE || in->callee == BI_TILE_SCAN_EXCLUSIVE ||
-		in->callee == BI_TILE_RSCAN_INCLUSIVE || in->callee == BI_TILE_RSCAN_EXCLUSIVE);
+		in->callee == BI_TILE_RSCAN_INCLUSIVE || in->callee == BI_TILE_RSCAN_EXCLUSIVE ||
+		in->callee == BI_TILE_SCAN_MAX_INCLUSIVE || in->callee == BI_TILE_SCAN_MIN_INCLUSIVE ||
+		in->callee == BI_TILE_PRODS_BEFORE || in->callee == BI_TILE_PRODS_AFTER);
+}
+
+/* The order that sorts a tile's keys: a bitonic sort behind barriers of
+ * its own. */
+static int is_sort_order(const Inst *in) { return in->op == OP_BUILTIN && in->callee == BI_TILE_SORT_ORDER; }
+
+/* A tile put back in an order: each element written to its place,
+ * another thread's. */
+static int is_unpermute(const Inst *in) { return in->op == OP_BUILTIN && in->callee == BI_TILE_UNPERMUTE; }
+
+/* The adjoint of prefix maxima or minima: each element reads the
+ * results and adjoints of the run after it. */
+static int is_scan_adj(const Inst *in)
+{
+	return in->op == OP_BUILTIN && (in->callee == BI_TILE_SCAN_MAX_ADJ || in->callee == BI_TILE_SCAN_MIN_ADJ);
 }
 
 static int is_exclusive_scan(const Inst *in)
 {
 	return in->op == OP_BUILTIN &&
-	       (in->callee == BI_TILE_SCAN_EXCLUSIVE || in->callee == BI_TILE_RSCAN_EXCLUSIVE);
+	       (in->callee == BI_TILE_SCAN_EXCLUSIVE || in->callee == BI_TILE_RSCAN_EXCLUSIVE ||
+		in->callee == BI_TILE_PRODS_BEFORE || in->callee == BI_TILE_PRODS_AFTER);
 }
 
 /* A Cholesky factor or a triangular solve: steps over the columns of a
@@ -115,10 +133,12 @@ static int solver_steps(const Emitter *e, const Inst *in)
 /* Does in read its tile operands other than element by element? */
 static int reads_across(const Inst *in)
 {
-	return (in->op == OP_BUILTIN && (in->callee == BI_TILE_MATMUL || in->callee == BI_TILE_TRANSPOSE ||
-					 in->callee == BI_TILE_FFT || in->callee == BI_TILE_IFFT)) ||
+	return (in->op == OP_BUILTIN &&
+		(in->callee == BI_TILE_MATMUL || in->callee == BI_TILE_TRANSPOSE || in->callee == BI_TILE_FFT ||
+		 in->callee == BI_TILE_IFFT || in->callee == BI_TILE_ONEHOT || in->callee == BI_TILE_PERMUTE)) ||
 	       in->op == OP_TILE_BROADCAST || in->op == OP_TILE_SUM_TO || is_exclusive_scan(in) || is_factor(in) ||
-	       is_tri_solve(in) || is_triangle_across(in) || ir_op_indexed(in->op); /* the indices */
+	       is_tri_solve(in) || is_triangle_across(in) || is_scan_adj(in) ||
+	       ir_op_indexed(in->op); /* the indices */
 }
 
 /* The points of a row of a Fourier transform (tile_fft, tile_ifft), 0
@@ -151,7 +171,15 @@ static int fft_stages(const Emitter *e, const Inst *in)
 static int is_reduction(const Inst *in)
 {
 	return in->op == OP_BUILTIN &&
-	       (in->callee == BI_TILE_SUM || in->callee == BI_TILE_MIN || in->callee == BI_TILE_MAX);
+	       (in->callee == BI_TILE_SUM || in->callee == BI_TILE_MIN || in->callee == BI_TILE_MAX ||
+		in->callee == BI_TILE_PROD || in->callee == BI_TILE_ARGMIN || in->callee == BI_TILE_ARGMAX);
+}
+
+/* A reduction to the index of an element: a tree of the elements and
+ * one of their indices beside it. */
+static int is_arg_reduction(const Inst *in)
+{
+	return in->op == OP_BUILTIN && (in->callee == BI_TILE_ARGMIN || in->callee == BI_TILE_ARGMAX);
 }
 
 /* wp.untile: a thread's own element, which it wrote itself (element k
@@ -302,7 +330,7 @@ static void hazards_of(Hazards *h, const Inst *in, uint8_t *st)
 	}
 	IInfo *x = &e->ii[inst_id(e, in)];
 	x->sync |= need;
-	if (need || ((is_reduction(in) || is_scan(in)) && ty_count(vty(e, in->arg[0])) > 1))
+	if (need || ((is_reduction(in) || is_scan(in) || is_sort_order(in)) && ty_count(vty(e, in->arg[0])) > 1))
 		memset(st, 0, (size_t)n); /* a tree or scan of more than one element has barriers of its own */
 	for (int k = 0; k < in->narg && across; k++)
 		if (ty_is_tile(vty(e, in->arg[k])) && (only < 0 || k == only))
@@ -311,6 +339,8 @@ static void hazards_of(Hazards *h, const Inst *in, uint8_t *st)
 		st[in->res[k]] |= TW;
 	if (in->op == OP_BUILTIN && in->callee == BI_TILE_PICK)
 		st[in->res[0]] |= TA; /* its element is thread `thread`'s */
+	if (is_unpermute(in))
+		st[in->res[0]] |= TA; /* each element's place is another thread's */
 	if (fft_stages(e, in)) {      /* barriers of its own, then writes by any thread */
 		memset(st, 0, (size_t)n);
 		st[in->res[0]] |= TW | TA;
@@ -420,6 +450,9 @@ enum {
 	TN_IM,
 	TN_DIAG,
 	TN_RHS,
+	TN_SIZE,
+	TN_SWAP,
+	TN_SWAP_AT,
 	TN_COUNT
 };
 
@@ -428,9 +461,10 @@ static const char *tname(Emitter *e, int which)
 	_Static_assert(TN_COUNT <= (int)(sizeof e->tname / sizeof *e->tname), "Emitter.tname is too short");
 	/* a 1-D tile's coordinate is idx, a 2-D one's row and col, a 3-D or
 	 * 4-D one's c0 .. c3 */
-	static const char *const base[TN_COUNT] = {"k",  "row", "col",  "q",   "dot", "span", "idx",  "c0",    "c1",
-						   "c2", "c3",  "elem", "rev", "pos", "lo",   "hi",   "angle", "c",
-						   "s",  "u",   "v",    "x",   "re",  "im",   "diag", "rhs"};
+	static const char *const base[TN_COUNT] = {"k",     "row", "col",  "q",    "dot",    "span", "idx", "c0",
+						   "c1",    "c2",  "c3",   "elem", "rev",    "pos",  "lo",  "hi",
+						   "angle", "c",   "s",    "u",    "v",      "x",    "re",  "im",
+						   "diag",  "rhs", "size", "swap", "swap_at"};
 	if (!e->tname[which])
 		e->tname[which] = make_name(e, base[which], 0);
 	return e->tname[which];
@@ -848,30 +882,45 @@ static void emit_transpose(Emitter *e, const Inst *in, int depth, const char *r)
 	buf_free(&b);
 }
 
-/* r[0] = the sum (min, max) of a's elements: a copy into scratch s, then
- * a tree, each step combining the elements half apart, behind a barrier
- * in CUDA. */
+/* r[0] = the sum (product, min, max) of a's elements: a copy into
+ * scratch s, then a tree, each step combining the elements half apart,
+ * behind a barrier in CUDA.  An argmin or argmax carries each element's
+ * index beside it in a second scratch, the lesser index winning a tie. */
 static void emit_reduction(Emitter *e, const Inst *in, int depth, const char *r)
 {
 	Type ta = vty(e, in->arg[0]), el = ty_elem(ta);
 	int n = ty_count(ta), p = 1;
 	while (p < n)
 		p *= 2;
-	int cuda = e->target == EMIT_CUDA;
+	int cuda = e->target == EMIT_CUDA, arg = is_arg_reduction(in), c = in->callee;
+	int least = c == BI_TILE_MIN || c == BI_TILE_ARGMIN;
 	const char *k = tname(e, TN_K), *half = tname(e, TN_HALF);
 	char base[300];
 	ks_join(base, sizeof base, r, "_tree", NULL);
-	const char *s = make_name(e, base, 0);
-	const char *what = in->callee == BI_TILE_SUM ? "sum" : in->callee == BI_TILE_MIN ? "minimum" : "maximum";
+	const char *s = make_name(e, base, 0), *at = NULL;
+	const char *what = c == BI_TILE_SUM ? "sum" : c == BI_TILE_PROD ? "product" : least ? "minimum" : "maximum";
 	Buf b = {0};
 	buf_printf(&b, "%s%s %s[%d];  // the %s, as a tree", cuda ? "__shared__ " : "", ctype(el), s, n, what);
 	indent(e, depth);
 	fwrite(b.p, 1, b.n, e->out);
 	fputc('\n', e->out);
 	b.n = 0;
+	if (arg) {
+		ks_join(base, sizeof base, r, "_at", NULL);
+		at = make_name(e, base, 0);
+		buf_printf(&b, "%sint %s[%d];  // and where it is", cuda ? "__shared__ " : "", at, n);
+		indent(e, depth);
+		fwrite(b.p, 1, b.n, e->out);
+		fputc('\n', e->out);
+		b.n = 0;
+	}
 	open_loop(e, depth, ta, in);
 	buf_printf(&b, "%s[%s] = %s[%s];", s, k, e->v[in->arg[0]].name, k);
 	put_stmt(e, depth + 1, &b, in);
+	if (arg) {
+		buf_printf(&b, "%s[%s] = %s;", at, k, k);
+		put_stmt(e, depth + 1, &b, in);
+	}
 	close_block(e, depth);
 	if (p > 1) {
 		if (cuda)
@@ -891,24 +940,205 @@ static void emit_reduction(Emitter *e, const Inst *in, int depth, const char *r)
 		char mine[200], other[200];
 		snprintf(mine, sizeof mine, "%s[%s]", s, k);
 		snprintf(other, sizeof other, "%s[%s + %s]", s, k, half);
-		if (in->callee == BI_TILE_SUM && c_arith(el)) {
-			buf_cat(&b, mine, " += ", other, ";", NULL);
-		} else if (in->callee == BI_TILE_SUM) {
+		if ((c == BI_TILE_SUM || c == BI_TILE_PROD) && c_arith(el)) {
+			buf_cat(&b, mine, c == BI_TILE_SUM ? " += " : " *= ", other, ";", NULL);
+		} else if (c == BI_TILE_SUM || c == BI_TILE_PROD) {
 			buf_cat(&b, mine, " = ", NULL);
-			put_arith(&b, OP_ADD, el, el, mine, other);
+			put_arith(&b, c == BI_TILE_SUM ? OP_ADD : OP_MUL, el, el, mine, other);
 			buf_putc(&b, ';');
+		} else if (arg) {
+			/* if (other < mine || (other == mine && its index is less)) */
+			char imine[200], iother[200];
+			snprintf(imine, sizeof imine, "%s[%s]", at, k);
+			snprintf(iother, sizeof iother, "%s[%s + %s]", at, k, half);
+			buf_puts(&b, "if (");
+			put_arith(&b, least ? OP_LT : OP_GT, el, el, other, mine);
+			buf_puts(&b, " || (");
+			put_arith(&b, OP_EQ, el, el, other, mine);
+			buf_cat(&b, " && ", iother, " < ", imine, ")) {", NULL);
+			put_stmt(e, d, &b, in);
+			buf_cat(&b, mine, " = ", other, ";", NULL);
+			put_stmt(e, d + 1, &b, in);
+			buf_cat(&b, imine, " = ", iother, ";", NULL);
+			put_stmt(e, d + 1, &b, in);
+			close_block(e, d);
 		} else {
 			buf_cat(&b, mine, " = ", NULL);
-			put_arith(&b, in->callee == BI_TILE_MIN ? OP_LT : OP_GT, el, el, other, mine);
+			put_arith(&b, least ? OP_LT : OP_GT, el, el, other, mine);
 			buf_cat(&b, " ? ", other, " : ", mine, ";", NULL);
 		}
-		put_stmt(e, d, &b, in);
+		if (!arg)
+			put_stmt(e, d, &b, in);
 		if (cuda)
 			tile_sync(e, in, depth + 1);
 		close_block(e, depth);
 	}
-	buf_printf(&b, "%s%s[0] = %s[0];", cuda ? "if (threadIdx.x == 0) " : "", r, s);
+	buf_printf(&b, "%s%s[0] = %s[0];", cuda ? "if (threadIdx.x == 0) " : "", r, arg ? at : s);
 	put_stmt(e, depth, &b, in);
+	buf_free(&b);
+}
+
+/* out = the adjoint of prefix maxima (minima) r of a, g theirs: an
+ * element that is a new maximum, the first of equal ones, gets the
+ * adjoints of the run of results that are it, the others 0,
+ *     out[k] = 0.0f;
+ *     if (k == 0 || r[k - 1] < a[k])
+ *         for (int q = k; q < 16 && r[q] == a[k]; q++)
+ *             out[k] += g[q]; */
+static void emit_scan_adj(Emitter *e, const Inst *in, int depth, const char *out)
+{
+	Type t = vty(e, in->res[0]), el = ty_elem(t);
+	int n = ty_count(t);
+	const char *k = tname(e, TN_K), *q = tname(e, TN_Q);
+	const char *a = e->v[in->arg[0]].name, *r = e->v[in->arg[1]].name, *g = e->v[in->arg[2]].name;
+	char ak[200], before[200];
+	snprintf(ak, sizeof ak, "%s[%s]", a, k);
+	snprintf(before, sizeof before, "%s[%s - 1]", r, k);
+	Buf b = {0};
+	open_loop(e, depth, t, in);
+	buf_printf(&b, "%s[%s] = %s;", out, k, zero_of(e, el));
+	put_stmt(e, depth + 1, &b, in);
+	buf_printf(&b, "if (%s == 0 || ", k);
+	put_arith(&b, in->callee == BI_TILE_SCAN_MAX_ADJ ? OP_LT : OP_GT, el, el, before, ak);
+	buf_putc(&b, ')');
+	put_stmt(e, depth + 1, &b, in);
+	buf_printf(&b, "for (int %s = %s; %s < %d && %s[%s] == %s; %s++)", q, k, q, n, r, q, ak, q);
+	put_stmt(e, depth + 2, &b, in);
+	buf_printf(&b, "%s[%s] += %s[%s];", out, k, g, q);
+	put_stmt(e, depth + 3, &b, in);
+	close_block(e, depth);
+	buf_free(&b);
+}
+
+/* r = the order that sorts keys a, ascending: a bitonic sort of (key,
+ * index) pairs over the count rounded up to a power of two (the pairs
+ * past the count greater than any), each step comparing and swapping the
+ * pairs a stride apart, each thread its pairs, behind a barrier; the same
+ * steps in C.  Equal keys are left where the network leaves them, as
+ * Warp's CPU sort (the same network) does, but over 2048 keys of 32 bits,
+ * where Warp's is a radix sort, stable: they keep their order. */
+static void open_loop_over(Emitter *e, int depth, const char *count, const Inst *in);
+
+static void emit_sort_order(Emitter *e, const Inst *in, int depth, const char *r)
+{
+	Type ta = vty(e, in->arg[0]), el = ty_elem(ta);
+	int n = ty_count(ta), p = 1, cuda = e->target == EMIT_CUDA;
+	int stable = n > 2048 && el != TY_INT64 && el != TY_UINT64;
+	while (p < n)
+		p *= 2;
+	const char *k = tname(e, TN_K), *span = tname(e, TN_HALF), *lo = tname(e, TN_LO), *hi = tname(e, TN_HI);
+	const char *a = e->v[in->arg[0]].name;
+	char base[300], cnt[32];
+	ks_join(base, sizeof base, r, "_key", NULL);
+	const char *key = make_name(e, base, 0);
+	ks_join(base, sizeof base, r, "_at", NULL);
+	const char *at = make_name(e, base, 0);
+	Buf b = {0};
+	indent(e, depth);
+	fprintf(e->out, "%s%s %s[%d];  // the keys as they are sorted\n", cuda ? "__shared__ " : "", ctype(el), key,
+		p);
+	indent(e, depth);
+	fprintf(e->out, "%sint %s[%d];  // and where each came from\n", cuda ? "__shared__ " : "", at, p);
+	snprintf(cnt, sizeof cnt, "%d", p);
+	open_loop_over(e, depth, cnt, in);
+	if (p != n)
+		buf_printf(&b, "%s[%s] = %s < %d ? %s[%s] : %s;", key, k, k, n, a, k, zero_of(e, el));
+	else
+		buf_printf(&b, "%s[%s] = %s[%s];", key, k, a, k);
+	put_stmt(e, depth + 1, &b, in);
+	buf_printf(&b, "%s[%s] = %s;", at, k, k);
+	put_stmt(e, depth + 1, &b, in);
+	close_block(e, depth);
+	if (p > 1) {
+		const char *size = tname(e, TN_SIZE);
+		const char *sw = tname(e, TN_SWAP), *swat = tname(e, TN_SWAP_AT);
+		if (cuda)
+			tile_sync(e, in, depth);
+		buf_printf(&b, "for (int %s = 2; %s <= %d; %s *= 2)", size, size, p, size);
+		put_stmt(e, depth, &b, in);
+		buf_printf(&b, "for (int %s = %s / 2; %s > 0; %s /= 2) {", span, size, span, span);
+		put_stmt(e, depth + 1, &b, in);
+		snprintf(cnt, sizeof cnt, "%d", p / 2);
+		open_loop_over(e, depth + 2, cnt, in);
+		buf_printf(&b, "int %s = 2 * %s * (%s / %s) + %s %% %s, %s = %s + %s;", lo, span, k, span, k, span,
+			   hi, lo, span);
+		put_stmt(e, depth + 3, &b, in);
+		/* u's pair goes first (lo's in a run up, hi's in a run down)
+		 * unless v's is no padding and u's is, or v's key is less (or
+		 * equal from an earlier index, where the sort is stable) */
+		const char *u = tname(e, TN_U), *v = tname(e, TN_V);
+		char ku[200], kv[200], kl[200], kh[200];
+		snprintf(kl, sizeof kl, "%s[%s]", key, lo);
+		snprintf(kh, sizeof kh, "%s[%s]", key, hi);
+		snprintf(ku, sizeof ku, "%s[%s]", key, u);
+		snprintf(kv, sizeof kv, "%s[%s]", key, v);
+		buf_printf(&b, "int %s = (%s & %s) == 0 ? %s : %s, %s = %s + %s - %s;", u, lo, size, lo, hi, v, lo,
+			   hi, u);
+		put_stmt(e, depth + 3, &b, in);
+		buf_printf(&b, "if (%s[%s] < %d && (%s[%s] >= %d || ", at, v, n, at, u, n);
+		put_arith(&b, OP_LT, el, el, kv, ku);
+		if (stable) {
+			buf_puts(&b, " || (");
+			put_arith(&b, OP_EQ, el, el, kv, ku);
+			buf_printf(&b, " && %s[%s] < %s[%s])", at, v, at, u);
+		}
+		buf_puts(&b, ")) {");
+		put_stmt(e, depth + 3, &b, in);
+		buf_printf(&b, "%s %s = %s;", ctype(el), sw, kl);
+		put_stmt(e, depth + 4, &b, in);
+		buf_printf(&b, "int %s = %s[%s];", swat, at, lo);
+		put_stmt(e, depth + 4, &b, in);
+		buf_printf(&b, "%s = %s;", kl, kh);
+		put_stmt(e, depth + 4, &b, in);
+		buf_printf(&b, "%s[%s] = %s[%s];", at, lo, at, hi);
+		put_stmt(e, depth + 4, &b, in);
+		buf_printf(&b, "%s = %s;", kh, sw);
+		put_stmt(e, depth + 4, &b, in);
+		buf_printf(&b, "%s[%s] = %s;", at, hi, swat);
+		put_stmt(e, depth + 4, &b, in);
+		close_block(e, depth + 3);
+		close_block(e, depth + 2);
+		if (cuda)
+			tile_sync(e, in, depth + 2);
+		close_block(e, depth + 1);
+	}
+	open_loop(e, depth, ta, in);
+	buf_printf(&b, "%s[%s] = %s[%s];", r, k, at, k);
+	put_stmt(e, depth + 1, &b, in);
+	close_block(e, depth);
+	buf_free(&b);
+}
+
+/* r = a in order: r[k] = a[order[k]] (tile_permute), or put back,
+ * r[order[k]] = a[k] (tile_unpermute) */
+static void emit_permute(Emitter *e, const Inst *in, int depth, const char *r)
+{
+	const char *k = tname(e, TN_K), *q = tname(e, TN_Q), *a = e->v[in->arg[0]].name, *o = e->v[in->arg[1]].name;
+	Buf b = {0};
+	open_loop(e, depth, vty(e, in->res[0]), in);
+	buf_printf(&b, "int %s = %s[%s];", q, o, k);
+	put_stmt(e, depth + 1, &b, in);
+	if (is_unpermute(in))
+		buf_printf(&b, "%s[%s] = %s[%s];", r, q, a, k);
+	else
+		buf_printf(&b, "%s[%s] = %s[%s];", r, k, a, q);
+	put_stmt(e, depth + 1, &b, in);
+	close_block(e, depth);
+	buf_free(&b);
+}
+
+/* r = zeros of a's shape but for element i[0], g[0] (the adjoint of a
+ * minimum or maximum): "r[k] = k == i[0] ? g[0] : 0.0f;" */
+static void emit_onehot(Emitter *e, const Inst *in, int depth, const char *r)
+{
+	Type t = vty(e, in->res[0]);
+	const char *k = tname(e, TN_K);
+	Buf b = {0};
+	open_loop(e, depth, t, in);
+	buf_printf(&b, "%s[%s] = %s == %s[0] ? %s[0] : %s;", r, k, k, e->v[in->arg[1]].name, e->v[in->arg[2]].name,
+		   zero_of(e, ty_elem(t)));
+	put_stmt(e, depth + 1, &b, in);
+	close_block(e, depth);
 	buf_free(&b);
 }
 
@@ -1068,10 +1298,16 @@ static void emit_scan(Emitter *e, const Inst *in, int depth, const char *r)
 {
 	Type ta = vty(e, in->arg[0]), el = ty_elem(ta);
 	int n = ty_count(ta), cuda = e->target == EMIT_CUDA;
-	int rev = in->callee == BI_TILE_RSCAN_INCLUSIVE || in->callee == BI_TILE_RSCAN_EXCLUSIVE;
-	int excl = in->callee == BI_TILE_SCAN_EXCLUSIVE || in->callee == BI_TILE_RSCAN_EXCLUSIVE;
+	int prod = in->callee == BI_TILE_PRODS_BEFORE || in->callee == BI_TILE_PRODS_AFTER;
+	int rev = in->callee == BI_TILE_RSCAN_INCLUSIVE || in->callee == BI_TILE_RSCAN_EXCLUSIVE ||
+		  in->callee == BI_TILE_PRODS_AFTER;
+	int excl = in->callee == BI_TILE_SCAN_EXCLUSIVE || in->callee == BI_TILE_RSCAN_EXCLUSIVE || prod;
+	int op = in->callee == BI_TILE_SCAN_MAX_INCLUSIVE   ? OP_GT
+		 : in->callee == BI_TILE_SCAN_MIN_INCLUSIVE ? OP_LT
+							    : 0;
 	const char *k = tname(e, TN_K), *span = tname(e, TN_HALF), *a = e->v[in->arg[0]].name;
-	const char *zero = zero_of(e, el);
+	/* what an element takes where there is none: 0, for products 1 */
+	const char *zero = !prod ? zero_of(e, el) : el == TY_FLOAT ? "1.0f" : "1.0";
 	Buf b = {0};
 	open_loop(e, depth, ta, in);
 	if (!excl)
@@ -1086,8 +1322,12 @@ static void emit_scan(Emitter *e, const Inst *in, int depth, const char *r)
 		char base[300];
 		ks_join(base, sizeof base, r, "_part", NULL);
 		const char *part = make_name(e, base, 0);
-		buf_printf(&b, "%s%s %s[%d];  // what each element adds: the one a span %s\n",
-			   cuda ? "__shared__ " : "", ctype(el), part, n, rev ? "after it" : "before it");
+		buf_printf(&b, "%s%s %s[%d];  // what each element %s: the one a span %s\n",
+			   cuda ? "__shared__ " : "", ctype(el), part, n,
+			   op     ? "meets"
+			   : prod ? "multiplies by"
+				  : "adds",
+			   rev ? "after it" : "before it");
 		indent(e, depth);
 		fwrite(b.p, 1, b.n, e->out);
 		b.n = 0;
@@ -1099,6 +1339,9 @@ static void emit_scan(Emitter *e, const Inst *in, int depth, const char *r)
 		if (rev)
 			buf_printf(&b, "%s[%s] = %s + %s < %d ? %s[%s + %s] : %s;", part, k, k, span, n, r, k, span,
 				   zero);
+		else if (op)
+			buf_printf(&b, "%s[%s] = %s >= %s ? %s[%s - %s] : %s[%s];", part, k, k, span, r, k, span, r,
+				   k);
 		else
 			buf_printf(&b, "%s[%s] = %s >= %s ? %s[%s - %s] : %s;", part, k, k, span, r, k, span, zero);
 		put_stmt(e, depth + 2, &b, in);
@@ -1106,7 +1349,16 @@ static void emit_scan(Emitter *e, const Inst *in, int depth, const char *r)
 		if (cuda)
 			tile_sync(e, in, depth + 1);
 		open_loop(e, depth + 1, ta, in);
-		buf_printf(&b, "%s[%s] += %s[%s];", r, k, part, k);
+		if (op) {
+			char mine[200], other[200];
+			snprintf(mine, sizeof mine, "%s[%s]", r, k);
+			snprintf(other, sizeof other, "%s[%s]", part, k);
+			buf_puts(&b, "if (");
+			put_arith(&b, op, el, el, other, mine);
+			buf_cat(&b, ") ", mine, " = ", other, ";", NULL);
+		} else {
+			buf_printf(&b, "%s[%s] %s= %s[%s];", r, k, prod ? "*" : "+", part, k);
+		}
 		put_stmt(e, depth + 2, &b, in);
 		close_block(e, depth + 1);
 		close_block(e, depth);
@@ -1667,6 +1919,14 @@ void emit_tile(Emitter *e, const Inst *in, int depth)
 		emit_of_threads(e, in, depth, name);
 	else if (in->op == OP_BUILTIN && in->callee == BI_TILE_PICK)
 		emit_pick(e, in, depth, name);
+	else if (in->op == OP_BUILTIN && in->callee == BI_TILE_ONEHOT)
+		emit_onehot(e, in, depth, name);
+	else if (is_scan_adj(in))
+		emit_scan_adj(e, in, depth, name);
+	else if (is_sort_order(in))
+		emit_sort_order(e, in, depth, name);
+	else if (in->op == OP_BUILTIN && (in->callee == BI_TILE_PERMUTE || is_unpermute(in)))
+		emit_permute(e, in, depth, name);
 	else
 		emit_elementwise(e, in, depth, name);
 	if (apart) {

@@ -4,14 +4,15 @@
  * wp.tile_zeros, tile_ones and tile_full, the accumulating form of
  * wp.tile_matmul and its conversions of precision, wp.tile_astype,
  * wp.tile_map of a builtin or a wp.func, wp.tile_extract and t[i, j], wp.tile_fft
- * and tile_ifft (in place, a tile variable's rows), wp.tile and wp.untile —
+ * and tile_ifft (in place, a tile variable's rows), wp.tile_reduce of a
+ * builtin, wp.tile_dot, wp.tile_sort (in place), wp.tile and wp.untile —
  * and the refusal, naming it, of each tile builtin not in yet.  A tile's
  * shape is fixed when the kernel compiles: its extents are constant ints,
  * as Warp requires, and the tile's type holds them (ty_tile), so that a
  * shape that does not fit is a type error where it is made.  The tile builtins
  * that are values of their arguments alone (tile_matmul, tile_transpose,
- * tile_sum, tile_min, tile_max) are rows of ir/builtins.h, lowered as any
- * builtin.
+ * tile_sum, tile_min, tile_max, tile_argmin, tile_argmax, the scans) are
+ * rows of ir/builtins.h, lowered as any builtin.
  */
 #include <math.h>
 #include <string.h>
@@ -544,11 +545,21 @@ static int reshape(Sema *s, Node *e, const char *name, const char *what, Target 
 /* wp.tile_sum(a, axis) (min, max): a reduced along axis, the axis gone
  * (a 1-D tile gives one of shape (1,)): the sum to the shape with that
  * extent 1, then that shape without it */
+static int sum_along(Sema *s, Node *e, const char *name, const char *what, int v, Node *a, Node *axis_n, Target *t);
+
 static int reduce_axis(Sema *s, Node *e, const char *name, const char *what, Target *t)
 {
 	Node *node[2];
 	BIND(P("a", "axis"), 2);
 	int v = tile_arg(s, node[0], name);
+	return sum_along(s, e, name, what, v, node[0], node[1], t);
+}
+
+/* tile v summed along the axis at node axis_n (wp.tile_sum(a, axis),
+ * wp.tile_reduce(wp.add, a, axis)) */
+static int sum_along(Sema *s, Node *e, const char *name, const char *what, int v, Node *a, Node *axis_n, Target *t)
+{
+	Node *node[2] = {a, axis_n};
 	Type at = ty_of(s, v);
 	Const c;
 	if (!const_eval(s, node[1], &c) || !ty_is_int(c.ty) || c.i < 0 || c.i >= ty_ndim(at))
@@ -646,7 +657,9 @@ static int from_thread(Sema *s, Node *e, const char *what, Target *t)
 }
 
 /* wp.tile_scan_inclusive(a), wp.tile_scan_exclusive(a): the prefix
- * sums of a's elements, row-major, of the element types Warp scans */
+ * sums of a's elements, row-major, of the element types Warp scans;
+ * wp.tile_scan_max_inclusive(a), tile_scan_min_inclusive: the maxima
+ * and minima */
 static int scan(Sema *s, Node *e, const char *name, const char *what, Target *t)
 {
 	Node *node[1];
@@ -761,6 +774,102 @@ static int tri_solve(Sema *s, Node *e, const char *name, const char *what, Targe
 	int32_t m = square_arg(s, node[0], what, upper ? "U" : "L");
 	int32_t y = rhs_arg(s, node[1], what, upper ? "z" : "y", ty_extent(ty_of(s, m), 0));
 	return solve_val(s, e, name, what, m, y, t);
+}
+
+/* wp.tile_reduce(op, a), wp.tile_reduce(op, a, axis): a's elements
+ * combined by op into a tile of one element, by the tree of tile_sum:
+ * wp.add is tile_sum (along an axis too), wp.min and wp.max are
+ * tile_min and tile_max, wp.mul the IR's tile_prod. */
+static int reduce(Sema *s, Node *e, const char *what, Target *t, int want)
+{
+	Node *node[3];
+	if (!want)
+		ERR(e, "the value of wp.tile_reduce() is not used");
+	BIND(P("op", "a", "axis"), 2);
+	Node *op = node[0];
+	const char *name = is_wp_attr(op) ? op->name : NULL;
+	int d = -1;
+	if (op->kind == N_NAME)
+		d = def_find(s, op->name);
+	else if (!is_wp_attr(op) && module_attr(s, op, &d) != MA_DEF)
+		d = -1;
+	if (d >= 0)
+		ERR(op,
+		    "wp.tile_reduce() of a wp.func is not supported yet; it takes wp.add, wp.mul, wp.min or wp.max");
+	if (!name || (strcmp(name, "add") && strcmp(name, "mul") && strcmp(name, "min") && strcmp(name, "max")))
+		ERR(op, "wp.tile_reduce() takes wp.add, wp.mul, wp.min or wp.max here");
+	int v = tile_arg(s, node[1], "tile_reduce");
+	Type tt = ty_of(s, v), el = ty_elem(tt);
+	if (node[2] && strcmp(name, "add"))
+		ERR(e, "%s(wp.%s, ...) along an axis is not supported yet; it reduces a whole tile", what, name);
+	if (node[2])
+		return sum_along(s, e, "tile_sum", what, v, node[1], node[2], t);
+	if (!strcmp(name, "add")) {
+		if (!ty_is_scalar(el) && !ty_is_vec(el) && !ty_is_mat(el))
+			ERR(node[1], "%s(wp.add, ...) takes a tile of numbers, vectors or matrices, not %s", what,
+			    uty(tt));
+		return builtin_val(s, e, "tile_sum", &v, 1, t, 1);
+	}
+	if (!ty_is_scalar(el))
+		ERR(node[1], "%s(wp.%s, ...) takes a tile of numbers here, not %s", what, name, uty(tt));
+	if (!strcmp(name, "mul"))
+		return internal_val(s, e, "tile_prod", &v, 1, t);
+	return builtin_val(s, e, !strcmp(name, "min") ? "tile_min" : "tile_max", &v, 1, t, 1);
+}
+
+/* wp.tile_dot(a, b): the sum over the elements of their products (dot
+ * of vectors, ddot of matrices), as Warp defines it: tile_sum of the
+ * product, element by element. */
+static int dot(Sema *s, Node *e, const char *what, Target *t)
+{
+	Node *node[2];
+	BIND(P("a", "b"), 2);
+	int32_t v[2] = {tile_arg(s, node[0], "tile_dot"), tile_arg(s, node[1], "tile_dot")};
+	Type ta = ty_of(s, v[0]), tb = ty_of(s, v[1]), el = ty_elem(ta);
+	if (!ty_same_shape(ta, tb) || el != ty_elem(tb))
+		ERR(node[1], "%s() takes two tiles of one shape and element type: this is a %s, the first a %s",
+		    what, uty(tb), uty(ta));
+	if ((!ty_is_scalar(el) && !ty_is_vec(el) && !ty_is_mat(el)) ||
+	    (ty_is_mat(el) && !ty_is_float(ty_scalar(el))))
+		ERR(node[0], "%s() takes tiles of numbers, vectors or float matrices, not %s", what, uty(ta));
+	int32_t p = ty_is_scalar(el) ? emit_val(s, e, OP_MUL, ta, v, 2, NULL)
+				     : builtin_val(s, e, ty_is_vec(el) ? "dot" : "ddot", v, 2, NULL, 1);
+	return builtin_val(s, e, "tile_sum", &p, 1, t, 1);
+}
+
+/* A tile variable that a builtin changes in place: its value. */
+static int inout_tile(Sema *s, Node *o, const char *what)
+{
+	int v = o->kind == N_NAME ? map_get(&s->names, o->name) : -1;
+	if (v < 0 || !ty_is_tile(ty_of(s, v)))
+		ERR(o, "%s() sorts tile variables of the kernel in place", what);
+	return v;
+}
+
+/* wp.tile_sort(keys, values): both tile variables put in the order of
+ * the keys, ascending (equal keys in their row-major order), in place:
+ * `%o = tile_sort_order %keys`, then `%keys = tile_permute %keys, %o`
+ * and the same for the values. */
+static void sort(Sema *s, Node *e, const char *what, int want)
+{
+	Node *node[2];
+	BIND(P("keys", "values"), 2);
+	if (want)
+		ERR(e, "%s() sorts its tiles in place and has no value", what);
+	int k = inout_tile(s, node[0], what), v = inout_tile(s, node[1], what);
+	Type tk = ty_of(s, k), tv = ty_of(s, v), el = ty_elem(tk);
+	if (el != TY_FLOAT && el != TY_INT && el != TY_UINT32 && el != TY_INT64 && el != TY_UINT64)
+		ERR(node[0], "%s() sorts keys of float32, int32, uint32, int64 or uint64, not %s", what, uty(tk));
+	if (!ty_same_shape(tk, tv))
+		ERR(node[1], "%s() takes values of the keys' shape: this is a %s, the keys a %s", what, uty(tv),
+		    uty(tk));
+	if (k == v)
+		ERR(node[1], "%s() takes two tiles, not one twice", what);
+	int32_t order = internal_val(s, e, "tile_sort_order", &k, 1, NULL);
+	int32_t a[2] = {k, order};
+	emit(s, e, OP_BUILTIN, &k, 1, a, 2)->callee = BI_TILE_PERMUTE;
+	a[0] = v;
+	emit(s, e, OP_BUILTIN, &v, 1, a, 2)->callee = BI_TILE_PERMUTE;
 }
 
 /* wp.tile_astype(a, dtype): each element converted */
@@ -936,6 +1045,17 @@ int tile_call(Sema *s, Node *e, const char *name, Target *t, int want)
 		return astype(s, e, what, t);
 	if (!strcmp(name, "tile_map"))
 		return map(s, e, t, want);
+	if (!strcmp(name, "tile_reduce"))
+		return reduce(s, e, what, t, want);
+	if (!strcmp(name, "tile_sort")) {
+		sort(s, e, what, want);
+		return -1;
+	}
+	if (!strcmp(name, "tile_dot")) {
+		if (!want)
+			ERR(e, "the value of %s() is not used", what);
+		return dot(s, e, what, t);
+	}
 	if ((!strcmp(name, "tile_sum") || !strcmp(name, "tile_min") || !strcmp(name, "tile_max")) &&
 	    (e->nkid > 2 || (e->nkid == 2 && e->kid[1]->kind == N_KWARG)))
 		return reduce_axis(s, e, name, what, t);
@@ -961,7 +1081,8 @@ int tile_call(Sema *s, Node *e, const char *name, Target *t, int want)
 			ERR(e, "the value of %s() is not used", what);
 		return from_thread(s, e, what, t);
 	}
-	if (!strcmp(name, "tile_scan_inclusive") || !strcmp(name, "tile_scan_exclusive")) {
+	if (!strcmp(name, "tile_scan_inclusive") || !strcmp(name, "tile_scan_exclusive") ||
+	    !strcmp(name, "tile_scan_max_inclusive") || !strcmp(name, "tile_scan_min_inclusive")) {
 		if (!want)
 			ERR(e, "the value of %s() is not used", what);
 		return scan(s, e, name, what, t);

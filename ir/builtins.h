@@ -339,8 +339,16 @@ B6(ATOMIC_CAS, "atomic_cas", "S", "arr: array(Scalar), index, compare: S, value:
 B6(TILE_MATMUL, "tile_matmul", "tile(M, N, S)", "a: tile(M, K, Float), b: tile(K, N, S)", BF_TILE, "tile_matmul(g, tile_transpose(b)); tile_matmul(tile_transpose(a), g)")
 B6(TILE_TRANSPOSE, "tile_transpose", "tile(N, M, T)", "a: tile(M, N, Any)", BF_TILE, "tile_transpose(g)")
 B6(TILE_SUM, "tile_sum", "tile(1, T)", "a: tile(Arith)", BF_TILE, "fill(a, at(g, 0))")
-B6(TILE_MIN, "tile_min", "tile(1, S)", "a: tile(Scalar)", BF_TILE, "")
-B6(TILE_MAX, "tile_max", "tile(1, S)", "a: tile(Scalar)", BF_TILE, "")
+B6(TILE_MIN, "tile_min", "tile(1, S)", "a: tile(Scalar)", BF_TILE, "tile_onehot(a, tile_argmin(a), g)")
+B6(TILE_MAX, "tile_max", "tile(1, S)", "a: tile(Scalar)", BF_TILE, "tile_onehot(a, tile_argmax(a), g)")
+/* the row-major index of the least (greatest) element, the first of
+ * equal ones; and the product of the elements, wp.tile_reduce(wp.mul, a) */
+B6(TILE_ARGMIN, "tile_argmin", "tile(1, int)", "a: tile(Scalar)", BF_TILE, "")
+B6(TILE_ARGMAX, "tile_argmax", "tile(1, int)", "a: tile(Scalar)", BF_TILE, "")
+B6(TILE_PROD, "tile_prod", "tile(1, S)", "a: tile(Scalar)", BF_TILE | BF_INTERNAL, "tile_prods_before(a) * tile_prods_after(a) * fill(a, at(g, 0))")
+/* a tile of a's shape, zeros but for element i[0], which is g[0]: the
+ * adjoint of a minimum or maximum, all of it to the element chosen */
+B6(TILE_ONEHOT, "tile_onehot", "tile(S)", "a: tile(Scalar), i: tile(1, int), g: tile(1, S)", BF_TILE | BF_INTERNAL, "")
 /* a thread's share of the sum of a tile's elements (those it computes):
  * the shares of a block's threads add up to the sum (kdiff's adjoint of
  * a number that every element of a tile operation read) */
@@ -391,6 +399,24 @@ B6(TILE_UPPER_OUTER, "tile_upper_outer", "tile(N, N, S)", "a: tile(N, Float), b:
 B6(TILE_UPPER_OUTER_2D, "tile_upper_outer", "tile(N, N, S)", "a: tile(N, M, Float), b: tile(N, M, S)", BF_TILE | BF_INTERNAL, "")
 B6(TILE_MIRROR_LOWER, "tile_mirror_lower", "tile(N, N, S)", "a: tile(N, N, Float)", BF_TILE | BF_INTERNAL, "")
 B6(TILE_LOWER_HALVED, "tile_lower_halved", "tile(N, N, S)", "a: tile(N, N, Float)", BF_TILE | BF_INTERNAL, "")
+/* the products of the elements before (after) each, row-major, 1 for
+ * none: a product's adjoint is theirs times the result's (tile_prod) */
+B6(TILE_PRODS_BEFORE, "tile_prods_before", "tile(S)", "a: tile(Float)", BF_TILE | BF_INTERNAL, "")
+B6(TILE_PRODS_AFTER, "tile_prods_after", "tile(S)", "a: tile(Float)", BF_TILE | BF_INTERNAL, "")
+/* prefix maxima and minima (wp.tile_scan_max_inclusive, ...), and their
+ * adjoints: an element that is a new extreme (the first of equal ones)
+ * gets the adjoints of the results that are it, the others nothing */
+B6(TILE_SCAN_MAX_INCLUSIVE, "tile_scan_max_inclusive", "tile(S)", "a: tile(Scalar)", BF_TILE, "tile_scan_max_adj(a, r, g)")
+B6(TILE_SCAN_MIN_INCLUSIVE, "tile_scan_min_inclusive", "tile(S)", "a: tile(Scalar)", BF_TILE, "tile_scan_min_adj(a, r, g)")
+B6(TILE_SCAN_MAX_ADJ, "tile_scan_max_adj", "tile(S)", "a: tile(Scalar), r: tile(S), g: tile(S)", BF_TILE | BF_INTERNAL, "")
+B6(TILE_SCAN_MIN_ADJ, "tile_scan_min_adj", "tile(S)", "a: tile(Scalar), r: tile(S), g: tile(S)", BF_TILE | BF_INTERNAL, "")
+/* wp.tile_sort(keys, values), in place: the order that sorts the keys
+ * (element k the index of the k-th least, equal keys in their order),
+ * and each tile taken in that order (tile_permute: r[k] = a[order[k]]);
+ * the adjoint of one, the other (tile_unpermute: r[order[k]] = a[k]) */
+B6(TILE_SORT_ORDER, "tile_sort_order", "tile(int)", "keys: tile(Scalar)", BF_TILE | BF_INTERNAL, "")
+B6(TILE_PERMUTE, "tile_permute", "tile(T)", "a: tile(Any), order: tile(int)", BF_TILE | BF_INTERNAL, "tile_unpermute(g, b)")
+B6(TILE_UNPERMUTE, "tile_unpermute", "tile(T)", "a: tile(Any), order: tile(int)", BF_TILE | BF_INTERNAL, "tile_permute(g, b)")
 /* a tile of one element, thread `thread`'s x (wp.tile_from_thread is
  * its broadcast); on the CPU, a block of one thread, the thread's x; and
  * whether this thread is that one (its adjoint takes the element's) */

@@ -731,6 +731,30 @@ def tree_sum(v):
     return v[0]
 
 
+def bitonic_order(keys):
+    """the order in which wp.tile_sort leaves a tile's keys: the bitonic
+    network over the count rounded up to a power of two, the padding
+    greater than any key, equal keys not swapped"""
+    n, p = len(keys), 1
+    while p < n:
+        p *= 2
+    at = list(range(p))
+    first = lambda y, x: at[y] < n and (at[x] >= n or keys[at[y]] < keys[at[x]])
+    size = 2
+    while size <= p:
+        span = size // 2
+        while span > 0:
+            for lo in range(p):
+                hi = lo ^ span
+                if hi > lo:
+                    u, v = (lo, hi) if lo & size == 0 else (hi, lo)
+                    if first(v, u):
+                        at[lo], at[hi] = at[hi], at[lo]
+            span //= 2
+        size *= 2
+    return at[:n]
+
+
 def first_diff(name, got, want):
     """fail at the first element where nested lists got and want differ"""
     g, w = list(flat(got)), list(flat(want))
@@ -1035,6 +1059,94 @@ def check_tiles(path):
                     close_diff("upper: U", [row[o_:o_ + 8] for row in o["U"][o_:o_ + 8]], uf, 1e-5)
                     close_diff("upper: Y", [r[:3] for r in o["Y"][o_:o_ + 8]], want_y, 1e-5)
                     close_diff("upper: Z", [r[:3] for r in o["Z"][o_:o_ + 8]], want_z, 1e-5)
+        elif k == "extremes":
+            # t/tile/reduce_op.py: whole tiles of 24 reduced, the first
+            # index of equal extremes
+            x, lo, hi, s_, where = i_["x"], list(i_["lo"]), list(i_["hi"]), list(i_["s"]), list(i_["where"])
+            for b in range(grid[0]):
+                t = [x[24 * b + q] if 24 * b + q < len(x) else 0.0 for q in range(24)]
+                sq = [f32(v * v) for v in t]
+                lo[b], hi[b] = min(t), max(sq)
+                s_[b] = f32(tree_sum(t + [0.0] * 8) + min(f32(2.0 * v) for v in t))
+                where[2 * b], where[2 * b + 1] = t.index(min(t)), t.index(max(t))
+            first_diff("extremes: lo", o["lo"], lo)
+            first_diff("extremes: hi", o["hi"], hi)
+            first_diff("extremes: s", o["s"], s_)
+            first_diff("extremes: where", o["where"], where)
+        elif k == "products":
+            n, p_, rows = i_["n"], list(i_["p"]), list(i_["rows"])
+            for b in range(grid[0]):
+                t = [[n[2 * b + r_][c] if 2 * b + r_ < len(n) else 0 for c in range(3)] for r_ in range(2)]
+                p_[b] = t[0][0] * t[0][1] * t[0][2] * t[1][0] * t[1][1] * t[1][2]
+                rows[2 * b], rows[2 * b + 1] = sum(t[0]), sum(t[1])
+            first_diff("products: p", o["p"], p_)
+            first_diff("products: rows", o["rows"], rows)
+        elif k == "scaled_product":
+            x, p_ = i_["x"], list(i_["p"])
+            for b in range(grid[0]):
+                t = [f32(2.0 * x[12 * b + q]) if 12 * b + q < len(x) else 0.0 for q in range(12)]
+                p_[b] = math.prod(t)
+            close_diff("scaled_product: p", o["p"], p_, 1e-6)
+        elif k == "tile_dots":
+            # t/tile/dot.py: tiles of 16 floats, vec3 and mat22, against a
+            # sum in double
+            x, y, u, m, out = i_["x"], i_["y"], i_["u"], i_["m"], list(i_["out"])
+            at = lambda arr, q, z: arr[q] if q < len(arr) else z
+            for b in range(grid[0]):
+                qs = range(16 * b, 16 * b + 16)
+                out[3 * b] = sum(at(x, q, 0.0) * at(y, q, 0.0) for q in qs)
+                out[3 * b + 1] = sum(2.0 * c * c for q in qs for c in at(u, q, [0.0] * 3))
+                out[3 * b + 2] = sum(c * c for q in qs for row in at(m, q, [[0.0] * 2] * 2) for c in row)
+            close_diff("tile_dots: out", o["out"], out, 1e-6)
+        elif k == "int_dot":
+            p_, q_ = i_["p"], list(i_["q"])
+            for b in range(grid[0]):
+                q_[b] = sum(v * v for r_ in (2 * b, 2 * b + 1) if r_ < len(p_) for v in p_[r_][:8])
+            first_diff("int_dot: q", o["q"], q_)
+        elif k == "running":
+            # t/tile/scan_extremes.py: prefix maxima of 24-element tiles,
+            # prefix minima of their squares
+            x, hi, lo = i_["x"], list(i_["hi"]), list(i_["lo"])
+            for b in range(grid[0]):
+                t = [x[24 * b + q] if 24 * b + q < len(x) else 0.0 for q in range(24)]
+                sq = [f32(v * v) for v in t]
+                for q in range(24):
+                    if 24 * b + q < len(hi):
+                        hi[24 * b + q], lo[24 * b + q] = max(t[:q + 1]), min(sq[:q + 1])
+            first_diff("running: hi", o["hi"], hi)
+            first_diff("running: lo", o["lo"], lo)
+        elif k == "levels":
+            n, top = i_["n"], [list(row) for row in i_["top"]]
+            for b in range(grid[0]):
+                f = [n[4 * b + q // 8][q % 8] if 4 * b + q // 8 < len(n) and q % 8 < len(n[0]) else 0
+                     for q in range(32)]
+                for q in range(32):
+                    r_, c = 4 * b + q // 8, q % 8
+                    if r_ < len(top) and c < len(top[0]):
+                        top[r_][c] = max(f[:q + 1]) - min(f[:q + 1])
+            first_diff("levels: top", o["top"], top)
+        elif k == "sort_pairs":
+            # t/tile/sort.py: 24 float keys (a sort over 32) carrying
+            # float values
+            kk, v, ks, vs = i_["k"], i_["v"], list(i_["ks"]), list(i_["vs"])
+            for b in range(grid[0]):
+                key = [kk[24 * b + q] if 24 * b + q < len(kk) else 0.0 for q in range(24)]
+                val = [v[24 * b + q] if 24 * b + q < len(v) else 0.0 for q in range(24)]
+                for q, src in enumerate(bitonic_order(key)):
+                    if 24 * b + q < len(ks):
+                        ks[24 * b + q], vs[24 * b + q] = f32(key[src] * key[src]), val[src]
+            first_diff("sort_pairs: ks", o["ks"], ks)
+            first_diff("sort_pairs: vs", o["vs"], vs)
+        elif k == "rank_ints":
+            n, slot = i_["n"], [list(row) for row in i_["slot"]]
+            for b in range(grid[0]):
+                key = [n[4 * b + q // 8][q % 8] if 4 * b + q // 8 < len(n) and q % 8 < len(n[0]) else 0
+                       for q in range(32)]
+                for q, src in enumerate(bitonic_order(key)):
+                    r_, c = 4 * b + q // 8, q % 8
+                    if r_ < len(slot) and c < len(slot[0]):
+                        slot[r_][c] = src
+            first_diff("rank_ints: slot", o["slot"], slot)
         elif k in ("short_rows", "five_points", "inverse16"):
             # t/tile/fft.py: rows transformed in place and stored where
             # they were loaded

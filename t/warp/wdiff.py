@@ -490,11 +490,17 @@ def hazards(path):
       random-loop    a random draw in a dynamic loop (Warp's backward pass
                      replays the code after the loop without the loop's
                      draws, then the loop's draws in reverse order)
-      tile-scan      a wp.tile_scan_inclusive or tile_scan_exclusive (Warp's
-                     adjoints of scans are empty: no gradient flows back)
+      tile-scan      a wp.tile_scan_inclusive, tile_scan_exclusive,
+                     tile_scan_max_inclusive or tile_scan_min_inclusive
+                     (Warp's adjoints of scans are empty: no gradient flows
+                     back)
       tile-solve     a wp.tile_cholesky_solve or tile_upper_solve (Warp
                      does not differentiate them: no gradient reaches the
                      factor or the right-hand side)
+      tile-sort      a wp.tile_sort (not differentiable in Warp: no gradient
+                     follows the keys or values through the order)
+      tile-reduce    a wp.tile_min, tile_max or tile_reduce (not differentiable
+                     in Warp: no gradient reaches the reduced tile)
       tile-from-thread  a wp.tile_from_thread (not differentiable in Warp:
                      the value's gradient is 0)
     """
@@ -575,6 +581,11 @@ def hazards(path):
                 found.add("tile-scan")
             if isinstance(n, ast.Call) and (is_wp(n, "tile_cholesky_solve") or is_wp(n, "tile_upper_solve")):
                 found.add("tile-solve")
+            if isinstance(n, ast.Call) and (is_wp(n, "tile_min") or is_wp(n, "tile_max") or
+                                            is_wp(n, "tile_reduce")):
+                found.add("tile-reduce")
+            if isinstance(n, ast.Call) and is_wp(n, "tile_sort"):
+                found.add("tile-sort")
             if isinstance(n, ast.Call) and is_wp(n, "tile_from_thread"):
                 found.add("tile-from-thread")
             if isinstance(n, (ast.Assign, ast.AugAssign)):

@@ -1,0 +1,8 @@
+import warp as wp
+
+
+@wp.kernel
+def k(a: wp.array(dtype=float), b: wp.array(dtype=int)):
+    keys = wp.tile_load(a, shape=16)
+    wp.tile_sort(keys, wp.tile_load(b, shape=16))
+    wp.tile_store(a, keys)
