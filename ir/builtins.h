@@ -334,6 +334,9 @@ B6(TILE_RSCAN_EXCLUSIVE, "tile_rscan_exclusive", "tile(S)", "a: tile(Scalar)", B
  * whether this thread is that one (its adjoint takes the element's) */
 B6(TILE_PICK, "tile_pick", "tile(1, T)", "x: Any, thread: int", BF_TILE | BF_INTERNAL, "lane_is(b) ? at(g, 0) : 0.0;")
 B6(LANE_IS, "lane_is", "bool", "thread: int", BF_INTERNAL | BF_OWN_NAME, "")
+/* does this thread compute element k (row-major) of a tile: k modulo the
+ * block's threads (kdiff's adjoint of t[i, j] = x, which that thread set) */
+B6(LANE_OWNS, "lane_owns", "bool", "k: int", BF_INTERNAL | BF_OWN_NAME, "")
 
 #ifdef KS_B6_LOCAL
 #undef B6

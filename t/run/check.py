@@ -959,6 +959,34 @@ def check_tiles(path):
                     if r_ < len(pos) and c < len(pos[0]):
                         pos[r_][c] = sum(f[:q])
             first_diff("counts: pos", o["pos"], pos)
+        elif k == "set_elements":
+            # t/tile/assign.py: elements set, then the tile squared
+            x, sv, y = i_["x"], i_["s"], [list(row) for row in i_["y"]]
+            for b in range(grid[0]):
+                t = [[x[4 * b + q][c] if 4 * b + q < len(x) and c < len(x[0]) else 0.0 for c in range(4)]
+                     for q in range(4)]
+                t[1][2] = f32(sv[b] * 2.0)
+                t[3][b % 4] = f32(t[0][0] + t[1][2])
+                t[0][1] = f32(t[0][1] * sv[b])
+                u = [[f32(v * v) for v in row] for row in t]
+                u[2][2] = 5.0
+                for q in range(4):
+                    for c in range(4):
+                        if 4 * b + q < len(y) and c < len(y[0]):
+                            y[4 * b + q][c] = u[q][c]
+            first_diff("set_elements: y", o["y"], y)
+        elif k == "add_elements":
+            x, sv, y = i_["x"], i_["s"], list(i_["y"])
+            for b in range(grid[0]):
+                t = [x[16 * b + q] if 16 * b + q < len(x) else 0.0 for q in range(16)]
+                t[3] = f32(t[3] + sv[b])
+                t[5] = f32(t[5] - f32(sv[b] * sv[b]))
+                for kk in range(4):
+                    t[2 * kk] = f32(t[2 * kk + 1] * 3.0)
+                for q in range(16):
+                    if 16 * b + q < len(y):
+                        y[16 * b + q] = t[q]
+            first_diff("add_elements: y", o["y"], y)
         elif k in ("short_rows", "five_points", "inverse16"):
             # t/tile/fft.py: rows transformed in place and stored where
             # they were loaded
