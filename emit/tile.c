@@ -91,7 +91,20 @@ static int reads_across(const Inst *in)
 	return (in->op == OP_BUILTIN && (in->callee == BI_TILE_MATMUL || in->callee == BI_TILE_TRANSPOSE ||
 					 in->callee == BI_TILE_FFT || in->callee == BI_TILE_IFFT)) ||
 	       in->op == OP_TILE_BROADCAST || in->op == OP_TILE_SUM_TO || is_exclusive_scan(in) ||
-	       ir_op_indexed(in->op); /* the indices */
+	       ir_op_indexed(in->op) || /* the indices */
+	       (in->op == OP_BUILTIN && (in->callee == BI_TILE_DIAG_ADD || in->callee == BI_TILE_DIAG));
+}
+
+/* The one operand that in reads across, -1 for all: an indexed access's
+ * indices, the diagonal tile_diag_add adds (its square tile is read
+ * element by element). */
+static int across_only(const Inst *in)
+{
+	if (ir_op_indexed(in->op))
+		return in->op == OP_TILE_LOAD_INDEXED ? 1 : 2;
+	if (in->op == OP_BUILTIN && in->callee == BI_TILE_DIAG_ADD)
+		return 1;
+	return -1;
 }
 
 /* The points of a row of a Fourier transform (tile_fft, tile_ifft), 0
@@ -252,7 +265,7 @@ static void hazards_of(Hazards *h, const Inst *in, uint8_t *st)
 	}
 	int across = reads_across(in) && fft_points(e, in) != 1, need = 0, after = 0;
 	/* an indexed access reads across its indices alone */
-	int only = ir_op_indexed(in->op) ? (in->op == OP_TILE_LOAD_INDEXED ? 1 : 2) : -1;
+	int only = across_only(in);
 	for (int k = 0; k < in->narg; k++) {
 		int v = in->arg[k], x = across && (only < 0 || k == only);
 		if (ty_is_tile(vty(e, v)) && (st[v] & (x ? TW | TA : TA)))
@@ -804,6 +817,33 @@ static void emit_transpose(Emitter *e, const Inst *in, int depth, const char *r)
 	buf_printf(&b, "int %s = %s / %d, %s = %s %% %d;", row, k, m, col, k, m);
 	put_stmt(e, depth + 1, &b, in);
 	buf_printf(&b, "%s[%s] = %s[%s * %d + %s];", r, k, e->v[in->arg[0]].name, col, n, row);
+	put_stmt(e, depth + 1, &b, in);
+	close_block(e, depth);
+	buf_free(&b);
+}
+
+/* r = a with d added to its diagonal (wp.tile_diag_add), element by
+ * element, d's read across; r = a's diagonal (kdiff's tile_diag). */
+static void emit_diag(Emitter *e, const Inst *in, int depth, const char *r)
+{
+	Type ta = vty(e, in->arg[0]), el = ty_elem(ta);
+	int n = ty_extent(ta, 0);
+	const char *row = tname(e, TN_ROW), *col = tname(e, TN_COL), *k = tname(e, TN_K),
+		   *a = e->v[in->arg[0]].name;
+	Buf b = {0};
+	open_loop(e, depth, vty(e, in->res[0]), in);
+	if (in->callee == BI_TILE_DIAG) {
+		buf_printf(&b, "%s[%s] = %s[%s * %d];", r, k, a, k, n + 1);
+	} else {
+		char x[300], y[300];
+		snprintf(x, sizeof x, "%s[%s]", a, k);
+		snprintf(y, sizeof y, "%s[%s]", e->v[in->arg[1]].name, row);
+		buf_printf(&b, "int %s = %s / %d, %s = %s %% %d;", row, k, n, col, k, n);
+		put_stmt(e, depth + 1, &b, in);
+		buf_cat(&b, r, "[", k, "] = ", row, " == ", col, " ? ", NULL);
+		put_arith(&b, OP_ADD, el, el, x, y);
+		buf_cat(&b, " : ", x, ";", NULL);
+	}
 	put_stmt(e, depth + 1, &b, in);
 	close_block(e, depth);
 	buf_free(&b);
@@ -1398,7 +1438,7 @@ void emit_tile(Emitter *e, const Inst *in, int depth)
 	 * apart, then copies it in, where the result is that operand */
 	int apart = 0;
 	for (int k = 0; k < in->narg; k++)
-		apart |= in->arg[k] == r &&
+		apart |= in->arg[k] == r && (across_only(in) < 0 || across_only(in) == k) &&
 			 ((reads_across(in) && !fft_stages(e, in) && fft_points(e, in) != 1) || is_reduction(in));
 	const char *name = e->v[r].name;
 	if (apart) {
@@ -1420,6 +1460,8 @@ void emit_tile(Emitter *e, const Inst *in, int depth)
 		emit_matmul(e, in, depth, name);
 	else if (in->op == OP_BUILTIN && in->callee == BI_TILE_TRANSPOSE)
 		emit_transpose(e, in, depth, name);
+	else if (in->op == OP_BUILTIN && (in->callee == BI_TILE_DIAG_ADD || in->callee == BI_TILE_DIAG))
+		emit_diag(e, in, depth, name);
 	else if (is_reduction(in))
 		emit_reduction(e, in, depth, name);
 	else if (is_scan(in))

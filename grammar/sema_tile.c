@@ -4,7 +4,8 @@
  * wp.tile_zeros, tile_ones and tile_full, the accumulating form of
  * wp.tile_matmul and its conversions of precision, wp.tile_astype,
  * wp.tile_map of a builtin or a wp.func, wp.tile_extract and t[i, j], wp.tile_fft
- * and tile_ifft (in place, a tile variable's rows), wp.tile and wp.untile —
+ * and tile_ifft (in place, a tile variable's rows), wp.tile_axpy (in place,
+ * as arithmetic) and tile_diag_add, wp.tile and wp.untile —
  * and the refusal, naming it, of each tile builtin not in yet.  A tile's
  * shape is fixed when the kernel compiles: its extents are constant ints,
  * as Warp requires, and the tile's type holds them (ty_tile), so that a
@@ -658,6 +659,50 @@ static int scan(Sema *s, Node *e, const char *name, const char *what, Target *t)
 	return builtin_val(s, e, name, &v, 1, t, 1);
 }
 
+/* wp.tile_diag_add(a, d): a square tile with d added to its diagonal */
+static int diag_add(Sema *s, Node *e, const char *what, Target *t)
+{
+	Node *node[2];
+	BIND(P("a", "d"), 2);
+	int32_t a[2] = {tile_arg(s, node[0], "tile_diag_add"), tile_arg(s, node[1], "tile_diag_add")};
+	Type ta = ty_of(s, a[0]), td = ty_of(s, a[1]);
+	if (ty_ndim(ta) != 2 || ty_extent(ta, 0) != ty_extent(ta, 1))
+		ERR(node[0], "%s() takes a square tile, not %s", what, uty(ta));
+	if (ty_ndim(td) != 1 || ty_extent(td, 0) != ty_extent(ta, 0) || ty_elem(td) != ty_elem(ta))
+		ERR(node[1], "%s() adds a %s to the diagonal, not %s", what,
+		    uty(ty_tile(ty_elem(ta), 1, ty_info(ta)->shape)), uty(td));
+	return builtin_val(s, e, "tile_diag_add", a, 2, t, 1);
+}
+
+/* wp.tile_axpy(alpha, src, dest): dest += alpha * src, dest a tile
+ * variable changed in place: `%q = mul %src, %alpha`, `%dest = add %dest,
+ * %q`.  alpha is the elements' scalar type. */
+static void axpy(Sema *s, Node *e, const char *what)
+{
+	Node *node[3];
+	BIND(P("alpha", "src", "dest"), 3);
+	Node *o = node[2];
+	int dest = o->kind == N_NAME ? map_get(&s->names, o->name) : -1;
+	if (dest < 0 || !ty_is_tile(ty_of(s, dest)))
+		ERR(o, "%s() adds into a tile variable of the kernel in place", what);
+	int src = tile_arg(s, node[1], "tile_axpy");
+	Type tt = ty_of(s, dest), el = ty_elem(tt);
+	if (ty_of(s, src) != tt)
+		ERR(node[1], "%s() adds a %s into dest, a %s: the same shape and type", what, uty(ty_of(s, src)),
+		    uty(tt));
+	if (!ty_is_scalar(ty_scalar(el)) || !(ty_is_scalar(el) || ty_is_vec(el) || ty_is_mat(el)))
+		ERR(o, "%s() takes tiles of numbers, vectors or matrices, not %s", what, uty(tt));
+	int alpha = typed_literal(s, node[0], ty_scalar(el));
+	if (alpha < 0)
+		alpha = expr(s, node[0], NULL);
+	if (ty_of(s, alpha) != ty_scalar(el))
+		ERR(node[0], "%s() scales by a %s, the elements' scalar type, not %s", what, uty(ty_scalar(el)),
+		    uty(ty_of(s, alpha)));
+	int32_t q = ir_temp(s->m, s->f, tt);
+	emit(s, e, OP_MUL, &q, 1, (int32_t[]){src, alpha}, 2);
+	emit(s, e, OP_ADD, &dest, 1, (int32_t[]){dest, q}, 2);
+}
+
 /* wp.tile_astype(a, dtype): each element converted */
 static int astype(Sema *s, Node *e, const char *what, Target *t)
 {
@@ -868,6 +913,17 @@ int tile_call(Sema *s, Node *e, const char *name, Target *t, int want)
 	}
 	if (!strcmp(name, "tile_reshape") || !strcmp(name, "tile_squeeze"))
 		return reshape(s, e, name, what, t);
+	if (!strcmp(name, "tile_diag_add")) {
+		if (!want)
+			ERR(e, "the value of %s() is not used", what);
+		return diag_add(s, e, what, t);
+	}
+	if (!strcmp(name, "tile_axpy")) {
+		if (want)
+			ERR(e, "%s() adds into dest in place and has no value", what);
+		axpy(s, e, what);
+		return -1;
+	}
 	if (ir_builtin_public(name))
 		return -2; /* a row of builtins.h */
 	ERR(e, "%s() is not supported yet (doc/language.md lists the tile operations that are)", what);

@@ -987,6 +987,40 @@ def check_tiles(path):
                     if 16 * b + q < len(y):
                         y[16 * b + q] = t[q]
             first_diff("add_elements: y", o["y"], y)
+        elif k == "diag_shift":
+            # t/tile/diag_axpy.py: u = t t + diag(d d), v = t + diag(u00 d), y = u v
+            a, d, y = i_["a"], i_["d"], [list(row) for row in i_["y"]]
+            for b in range(grid[0]):
+                t = [[a[4 * b + q][c] if 4 * b + q < len(a) and c < len(a[0]) else 0.0 for c in range(4)]
+                     for q in range(4)]
+                dt = [d[4 * b + q] if 4 * b + q < len(d) else 0.0 for q in range(4)]
+                u = [[f32(t[q][c] * t[q][c]) for c in range(4)] for q in range(4)]
+                for q in range(4):
+                    u[q][q] = f32(u[q][q] + f32(dt[q] * dt[q]))
+                v = [row[:] for row in t]
+                for q in range(4):
+                    v[q][q] = f32(v[q][q] + f32(u[0][0] * dt[q]))
+                for q in range(4):
+                    for c in range(4):
+                        if 4 * b + q < len(y) and c < len(y[0]):
+                            y[4 * b + q][c] = sum(u[q][m] * v[m][c] for m in range(4))
+            close_diff("diag_shift: y", o["y"], y, 1e-5)
+        elif k == "axpy":
+            x, z, y = i_["x"], i_["z"], list(i_["y"])
+            for b in range(grid[0]):
+                for q in range(16):
+                    if 16 * b + q < len(y):
+                        xv, zv = x[16 * b + q], z[16 * b + q]
+                        dest = f32(zv + f32(f32(xv * xv) * 0.75))
+                        y[16 * b + q] = f32(f32(1.0 + f32(dest * 2.0)) * dest)
+            first_diff("axpy: y", o["y"], y)
+        elif k == "axpy_vec":
+            x, y = i_["x"], [list(e) for e in i_["y"]]
+            for b in range(grid[0]):
+                for q in range(8):
+                    if 8 * b + q < len(y):
+                        y[8 * b + q] = [f32(f32(c * 0.5) + f32(c * -1.5)) for c in x[8 * b + q]]
+            first_diff("axpy_vec: y", o["y"], y)
         elif k in ("short_rows", "five_points", "inverse16"):
             # t/tile/fft.py: rows transformed in place and stored where
             # they were loaded
