@@ -346,6 +346,28 @@ static void rev_inst(D *d, Rec *r, Block *out)
 		acc(d, out, r->arg[0], g, r->loc);
 		break;
 	}
+	case OP_TILE_VIEW: {
+		/* a part of t: its adjoint is g there, zeros elsewhere */
+		if (!diff_floaty(vty(d, r->arg[0])))
+			break;
+		int32_t x[2 + KS_MAX_NDIM] = {diff_zero(&e, vty(d, r->arg[0])), g};
+		memcpy(x + 2, r->arg + 1, (size_t)(r->narg - 1) * sizeof *x);
+		acc(d, out, r->arg[0], diff_op(&e, OP_TILE_ASSIGN, x, r->narg + 1, TY_VOID), r->loc);
+		break;
+	}
+	case OP_TILE_ASSIGN: {
+		/* s's adjoint is g's part where it went, t's is g with that
+		 * part cleared */
+		if (!diff_floaty(vty(d, r->arg[0])))
+			break;
+		int32_t x[2 + KS_MAX_NDIM] = {g};
+		memcpy(x + 1, r->arg + 2, (size_t)(r->narg - 2) * sizeof *x);
+		acc(d, out, r->arg[1], diff_op(&e, OP_TILE_VIEW, x, r->narg - 1, vty(d, r->arg[1])), r->loc);
+		x[1] = diff_zero(&e, vty(d, r->arg[1]));
+		memcpy(x + 2, r->arg + 2, (size_t)(r->narg - 2) * sizeof *x);
+		acc(d, out, r->arg[0], diff_op(&e, OP_TILE_ASSIGN, x, r->narg, TY_VOID), r->loc);
+		break;
+	}
 	case OP_FIELD: {
 		/* x = s.f: adj(s).f += adj(x) */
 		int s0 = r->arg[0], as = adjof(d, s0), k = r->callee;

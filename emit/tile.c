@@ -92,7 +92,8 @@ static int reads_across(const Inst *in)
 					 in->callee == BI_TILE_FFT || in->callee == BI_TILE_IFFT)) ||
 	       in->op == OP_TILE_BROADCAST || in->op == OP_TILE_SUM_TO || is_exclusive_scan(in) ||
 	       ir_op_indexed(in->op) || /* the indices */
-	       (in->op == OP_BUILTIN && (in->callee == BI_TILE_DIAG_ADD || in->callee == BI_TILE_DIAG));
+	       (in->op == OP_BUILTIN && (in->callee == BI_TILE_DIAG_ADD || in->callee == BI_TILE_DIAG)) ||
+	       in->op == OP_TILE_VIEW || in->op == OP_TILE_ASSIGN;
 }
 
 /* The one operand that in reads across, -1 for all: an indexed access's
@@ -102,7 +103,7 @@ static int across_only(const Inst *in)
 {
 	if (ir_op_indexed(in->op))
 		return in->op == OP_TILE_LOAD_INDEXED ? 1 : 2;
-	if (in->op == OP_BUILTIN && in->callee == BI_TILE_DIAG_ADD)
+	if ((in->op == OP_BUILTIN && in->callee == BI_TILE_DIAG_ADD) || in->op == OP_TILE_ASSIGN)
 		return 1;
 	return -1;
 }
@@ -849,6 +850,110 @@ static void emit_diag(Emitter *e, const Inst *in, int depth, const char *r)
 	buf_free(&b);
 }
 
+/* The names of the coordinates of a tile of nd dimensions in c[]. */
+static void coord_names(Emitter *e, int nd, const char **c)
+{
+	for (int d = 0; d < nd; d++)
+		c[d] = tname(e, nd == 1 ? TN_IDX : nd == 2 ? TN_ROW + d : TN_C0 + d);
+}
+
+/* "((c0 * 4 + c1) * 8 + c2)": the element at coordinates c of tile t,
+ * its last n extents */
+static void put_flat_at(Buf *b, Type t, int n, const char **c)
+{
+	int lead = ty_ndim(t) - n;
+	for (int d = 2; d < n; d++)
+		buf_putc(b, '(');
+	buf_puts(b, c[0]);
+	for (int d = 1; d < n; d++)
+		buf_printf(b, " * %d + %s%s", ty_extent(t, lead + d), c[d], d + 1 < n ? ")" : "");
+}
+
+/* r = the elements of t from the offsets on, in r's shape, its extents
+ * t's last (tile_view: wp.tile_view, t[i] of a row), 0 past t's end. */
+static void emit_view(Emitter *e, const Inst *in, int depth, const char *r)
+{
+	Type tt = vty(e, in->arg[0]), tr = vty(e, in->res[0]);
+	int nd = ty_ndim(tt), lead = nd - ty_ndim(tr);
+	const int32_t *off = in->arg + 1;
+	const char *c[KS_MAX_NDIM];
+	coord_names(e, nd, c);
+	Buf b = {0};
+	open_loop(e, depth, tr, in);
+	buf_puts(&b, "int ");
+	for (int d = 0; d < nd; d++) {
+		buf_cat(&b, d ? ", " : "", c[d], " = ", NULL);
+		put_expr(e, &b, off[d], d < lead ? P_COND : P_ADD);
+		if (d >= lead) {
+			buf_puts(&b, " + ");
+			put_coord(&b, tr, d - lead, tname(e, TN_K), 1);
+		}
+	}
+	buf_putc(&b, ';');
+	put_stmt(e, depth + 1, &b, in);
+	buf_cat(&b, r, "[", tname(e, TN_K), "] = ", NULL);
+	for (int d = 0; d < nd; d++)
+		buf_printf(&b, "%s0 <= %s && %s < %d", d ? " && " : "", c[d], c[d], ty_extent(tt, d));
+	buf_cat(&b, " ? ", e->v[in->arg[0]].name, "[", NULL);
+	put_flat_at(&b, tt, nd, c);
+	buf_cat(&b, "] : ", zero_of(e, ty_elem(tt)), ";", NULL);
+	put_stmt(e, depth + 1, &b, in);
+	close_block(e, depth);
+	buf_free(&b);
+}
+
+/* r = t with s's elements from the offsets on, s's extents t's last
+ * (tile_assign: wp.tile_assign, t[i] = row), element by element over
+ * t, each element's coordinates taken relative to the offsets, s read
+ * across. */
+static void emit_tile_assign(Emitter *e, const Inst *in, int depth, const char *r)
+{
+	Type tt = vty(e, in->arg[0]), ts = vty(e, in->arg[1]);
+	int nd = ty_ndim(tt), ns = ty_ndim(ts), lead = nd - ns, inplace = in->res[0] == in->arg[0];
+	const int32_t *off = in->arg + 2;
+	const char *c[KS_MAX_NDIM], *k = tname(e, TN_K);
+	coord_names(e, nd, c);
+	Buf b = {0};
+	open_loop(e, depth, tt, in);
+	buf_puts(&b, "int ");
+	for (int d = 0; d < nd; d++) {
+		buf_cat(&b, d ? ", " : "", c[d], " = ", NULL);
+		put_coord(&b, tt, d, k, 1);
+		const Value *o = &e->f->val[off[d]];
+		if (o->kind != VK_CONST || o->k.i) {
+			buf_puts(&b, " - ");
+			put_expr(e, &b, off[d], P_ADD + 1);
+		}
+	}
+	buf_putc(&b, ';');
+	put_stmt(e, depth + 1, &b, in);
+	if (inplace)
+		buf_puts(&b, "if (");
+	else
+		buf_cat(&b, r, "[", k, "] = ", NULL);
+	for (int d = 0; d < nd; d++) {
+		int ext = d < lead ? 1 : ty_extent(ts, d - lead);
+		if (ext == 1)
+			buf_printf(&b, "%s%s == 0", d ? " && " : "", c[d]);
+		else
+			buf_printf(&b, "%s0 <= %s && %s < %d", d ? " && " : "", c[d], c[d], ext);
+	}
+	buf_puts(&b, inplace ? ")" : " ? ");
+	if (inplace) {
+		put_stmt(e, depth + 1, &b, in);
+		buf_cat(&b, r, "[", k, "] = ", NULL);
+	}
+	buf_cat(&b, e->v[in->arg[1]].name, "[", NULL);
+	put_flat_at(&b, ts, ns, c + lead);
+	buf_puts(&b, "]");
+	if (!inplace)
+		buf_cat(&b, " : ", e->v[in->arg[0]].name, "[", k, "]", NULL);
+	buf_putc(&b, ';');
+	put_stmt(e, depth + 1 + inplace, &b, in);
+	close_block(e, depth);
+	buf_free(&b);
+}
+
 /* r[0] = the sum (min, max) of a's elements: a copy into scratch s, then
  * a tree, each step combining the elements half apart, behind a barrier
  * in CUDA. */
@@ -1470,6 +1575,10 @@ void emit_tile(Emitter *e, const Inst *in, int depth)
 		emit_fft(e, in, depth, name);
 	else if (in->op == OP_TILE_ADD_AT)
 		emit_add_at(e, in, depth);
+	else if (in->op == OP_TILE_VIEW)
+		emit_view(e, in, depth, name);
+	else if (in->op == OP_TILE_ASSIGN)
+		emit_tile_assign(e, in, depth, name);
 	else if (in->op == OP_TILE_BROADCAST)
 		emit_broadcast(e, in, depth, name);
 	else if (in->op == OP_TILE_SUM_TO)

@@ -275,17 +275,39 @@ static void insert(Sema *s, Node *st, Node *base, Node **sub, int nsub, int k, N
 /* t[i, j] = e: t = insert t, i, j, e, the element set by one thread (its
  * own in CUDA); t[i, j] += e and -= e: t = tile_add_at t, i, j, e, every
  * thread's e added in (Warp's atomic add into a tile's element); t[i, j]
- * op= e for the other arithmetic ops: read, op, set.  Every dimension is
- * indexed: t[i] = row of a 2-D tile assigns a view. */
+ * op= e for the other arithmetic ops: read, op, set.  With fewer indices
+ * than dimensions, t[i] = row: t = tile_assign t, row, i, 0, a tile of the
+ * extents left (Warp's view of t, assigned). */
 static void tile_insert(Sema *s, Node *st, Node *base, Node **sub, int n, Node *rhs, int aug)
 {
 	int32_t v = name_value(s, base), a[KS_MAX_NDIM + 2] = {v}, val = -1;
 	Type tv = ty_of(s, v), el = ty_elem(tv);
 	int nd = ty_ndim(tv);
 	check_target(s, base);
-	if (n < nd)
-		ERR(st, "assigning a part of a %s (t[i] = ... with fewer indices than its %d) is not supported yet",
-		    uty(tv), nd);
+	tile_inplace_ok(s, base, v);
+	if (n < nd && aug >= 0)
+		ERR(st,
+		    "'%s=' on a part of a tile (fewer indices than its %d) is not supported, as in Warp; read it, "
+		    "update it and assign it back",
+		    binop_sym[aug], nd);
+	if (n < nd) {
+		val = expr(s, rhs, NULL);
+		Type tr = ty_of(s, val), want = ty_tile(el, nd - n, ty_info(tv)->shape + n);
+		if (!ty_is_tile(tr) || ty_ndim(tr) != nd - n ||
+		    memcmp(ty_info(tr)->shape, ty_info(tv)->shape + n, (size_t)(nd - n) * sizeof(int)))
+			ERR(rhs, "a part of a %s takes a %s here, not %s", uty(tv), uty(want), uty(tr));
+		if (ty_elem(tr) != el) {
+			Type at[1] = {tr};
+			if (ir_op_type(OP_CONV, at, 1, want) == TY_VOID)
+				ERR(rhs, "cannot assign a %s to a part of a %s", uty(tr), uty(tv));
+			val = emit_val(s, rhs, OP_CONV, want, &val, 1, NULL);
+		}
+		a[1] = val;
+		for (int i = 0; i < nd; i++)
+			a[i + 2] = i < n ? tile_index(s, sub[i], tv, i) : ir_const_int(s->m, s->f, 0);
+		emit(s, st, OP_TILE_ASSIGN, &v, 1, a, nd + 2);
+		return;
+	}
 	if (n > nd)
 		ERR(st, "a %s takes %d indices, not %d (assign a component of an element through a variable)",
 		    uty(tv), nd, n);
@@ -736,6 +758,8 @@ static void augassign(Sema *s, Node *n)
 		ERR(lhs, "cannot assign to this expression");
 	check_target(s, lhs);
 	Target t = {lhs, name_value(s, lhs), TY_VOID, 0};
+	if (ty_is_tile(ty_of(s, t.id)))
+		tile_inplace_ok(s, lhs, t.id); /* Warp's t += u changes t in place */
 	binop(s, n, n->op, t.id, expr(s, rhs, NULL), &t, 1);
 }
 

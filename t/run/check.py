@@ -1021,6 +1021,34 @@ def check_tiles(path):
                     if 8 * b + q < len(y):
                         y[8 * b + q] = [f32(f32(c * 0.5) + f32(c * -1.5)) for c in x[8 * b + q]]
             first_diff("axpy_vec: y", o["y"], y)
+        elif k == "views":
+            # t/tile/view.py: rows and blocks of a 4x8 tile read and assigned
+            x, y, z, w = i_["x"], [list(r_) for r_ in i_["y"]], list(i_["z"]), [list(r_) for r_ in i_["w"]]
+            for b in range(grid[0]):
+                t = [[x[4 * b + q][c] if 4 * b + q < len(x) and c < len(x[0]) else 0.0 for c in range(8)]
+                     for q in range(4)]
+                row, part = t[1], [t[1 + q][2:6] for q in range(2)]
+                for c in range(8):
+                    if 8 * b + c < len(z):
+                        z[8 * b + c] = f32(f32(row[c] * row[c]) + t[b % 4][c])
+                for q in range(2):
+                    for c in range(4):
+                        if 2 * b + q < len(w) and c < len(w[0]):
+                            w[2 * b + q][c] = f32(part[q][c] * 2.0)
+                u = [[0.0] * 8 for _ in range(4)]
+                u[2] = [f32(v * 3.0) for v in row]
+                for q in range(2):
+                    for c in range(4):
+                        u[q][4 + c] = f32(part[q][c] * part[q][c])
+                for c in range(2):
+                    u[3][b % 7 + c] = 1.0
+                for q in range(4):
+                    for c in range(8):
+                        if 4 * b + q < len(y) and c < len(y[0]):
+                            y[4 * b + q][c] = u[q][c]
+            first_diff("views: y", o["y"], y)
+            first_diff("views: z", o["z"], z)
+            first_diff("views: w", o["w"], w)
         elif k in ("short_rows", "five_points", "inverse16"):
             # t/tile/fft.py: rows transformed in place and stored where
             # they were loaded
