@@ -51,6 +51,34 @@ static void rev_atomic(D *d, Rec *r, Block *out)
 	ni->body = t;
 }
 
+/* t[i, j] = x, set by the thread that computes the element: that
+ * thread's x takes the element's adjoint (every thread reads it, the
+ * others add zero), and t's adjoint is the result's with the element
+ * cleared. */
+static void rev_tile_insert(D *d, Rec *r, int g, Block *out)
+{
+	DiffEmit e = de(d, out, r->loc);
+	Type t = vty(d, r->arg[0]);
+	int n = r->narg - 2, x = r->arg[r->narg - 1];
+	int32_t ix[2 + KS_MAX_NDIM];
+	memcpy(ix, r->arg, (size_t)r->narg * sizeof *ix);
+	ix[0] = g;
+	if (diff_floaty(vty(d, x))) {
+		int k = r->arg[1];
+		for (int i = 1; i < n; i++) {
+			int32_t m[2] = {k, ir_const_int(d->m, d->g, ty_extent(t, i))};
+			k = diff_op(&e, OP_MUL, m, 2, TY_VOID);
+			k = diff_op(&e, OP_ADD, (int32_t[]){k, r->arg[1 + i]}, 2, TY_VOID);
+		}
+		int own = diff_builtin(&e, "lane_owns", &k, 1);
+		int el = diff_op(&e, OP_EXTRACT, ix, n + 1, TY_VOID);
+		int sel[3] = {own, el, diff_zero(&e, vty(d, x))};
+		acc(d, out, x, diff_op(&e, OP_SELECT, sel, 3, TY_VOID), r->loc);
+	}
+	ix[n + 1] = diff_zero(&e, ty_elem(t));
+	acc(d, out, r->arg[0], diff_op(&e, OP_INSERT, ix, n + 2, TY_VOID), r->loc);
+}
+
 static void rev_make(D *d, Rec *r, int g, Block *out)
 {
 	DiffEmit e = de(d, out, r->loc);
@@ -291,6 +319,10 @@ static void rev_inst(D *d, Rec *r, Block *out)
 		break;
 	}
 	case OP_INSERT: {
+		if (ty_is_tile(vty(d, r->arg[0]))) {
+			rev_tile_insert(d, r, g, out);
+			break;
+		}
 		int n = r->narg; /* v, i, [j,] x */
 		int32_t ix[3] = {g, r->arg[1], n > 3 ? r->arg[2] : -1};
 		int comp = diff_op(&e, OP_EXTRACT, ix, n - 1, TY_VOID);
@@ -299,6 +331,41 @@ static void rev_inst(D *d, Rec *r, Block *out)
 		ins[n - 1] = diff_zero(&e, vty(d, r->arg[n - 1]));
 		int cleared = diff_op(&e, OP_INSERT, ins, n, TY_VOID);
 		acc(d, out, r->arg[0], cleared, r->loc);
+		break;
+	}
+	case OP_TILE_ADD_AT: {
+		/* t[i, j] += x, every thread's x: each x's adjoint is the
+		 * element's, t's passes through */
+		int x = r->arg[r->narg - 1];
+		if (diff_floaty(vty(d, x))) {
+			int32_t ix[1 + KS_MAX_NDIM];
+			memcpy(ix, r->arg, (size_t)(r->narg - 1) * sizeof *ix);
+			ix[0] = g;
+			acc(d, out, x, diff_op(&e, OP_EXTRACT, ix, r->narg - 1, TY_VOID), r->loc);
+		}
+		acc(d, out, r->arg[0], g, r->loc);
+		break;
+	}
+	case OP_TILE_VIEW: {
+		/* a part of t: its adjoint is g there, zeros elsewhere */
+		if (!diff_floaty(vty(d, r->arg[0])))
+			break;
+		int32_t x[2 + KS_MAX_NDIM] = {diff_zero(&e, vty(d, r->arg[0])), g};
+		memcpy(x + 2, r->arg + 1, (size_t)(r->narg - 1) * sizeof *x);
+		acc(d, out, r->arg[0], diff_op(&e, OP_TILE_ASSIGN, x, r->narg + 1, TY_VOID), r->loc);
+		break;
+	}
+	case OP_TILE_ASSIGN: {
+		/* s's adjoint is g's part where it went, t's is g with that
+		 * part cleared */
+		if (!diff_floaty(vty(d, r->arg[0])))
+			break;
+		int32_t x[2 + KS_MAX_NDIM] = {g};
+		memcpy(x + 1, r->arg + 2, (size_t)(r->narg - 2) * sizeof *x);
+		acc(d, out, r->arg[1], diff_op(&e, OP_TILE_VIEW, x, r->narg - 1, vty(d, r->arg[1])), r->loc);
+		x[1] = diff_zero(&e, vty(d, r->arg[1]));
+		memcpy(x + 2, r->arg + 2, (size_t)(r->narg - 2) * sizeof *x);
+		acc(d, out, r->arg[0], diff_op(&e, OP_TILE_ASSIGN, x, r->narg, TY_VOID), r->loc);
 		break;
 	}
 	case OP_FIELD: {

@@ -135,10 +135,24 @@ static int reads_across(const Inst *in)
 {
 	return (in->op == OP_BUILTIN &&
 		(in->callee == BI_TILE_MATMUL || in->callee == BI_TILE_TRANSPOSE || in->callee == BI_TILE_FFT ||
-		 in->callee == BI_TILE_IFFT || in->callee == BI_TILE_ONEHOT || in->callee == BI_TILE_PERMUTE)) ||
+		 in->callee == BI_TILE_IFFT || in->callee == BI_TILE_ONEHOT || in->callee == BI_TILE_PERMUTE ||
+		 in->callee == BI_TILE_DIAG_ADD || in->callee == BI_TILE_DIAG)) ||
 	       in->op == OP_TILE_BROADCAST || in->op == OP_TILE_SUM_TO || is_exclusive_scan(in) || is_factor(in) ||
 	       is_tri_solve(in) || is_triangle_across(in) || is_scan_adj(in) ||
-	       ir_op_indexed(in->op); /* the indices */
+	       ir_op_indexed(in->op) || /* the indices */
+	       in->op == OP_TILE_VIEW || in->op == OP_TILE_ASSIGN;
+}
+
+/* The one operand that in reads across, -1 for all: an indexed access's
+ * indices, the diagonal tile_diag_add adds (its square tile is read
+ * element by element). */
+static int across_only(const Inst *in)
+{
+	if (ir_op_indexed(in->op))
+		return in->op == OP_TILE_LOAD_INDEXED ? 1 : 2;
+	if ((in->op == OP_BUILTIN && in->callee == BI_TILE_DIAG_ADD) || in->op == OP_TILE_ASSIGN)
+		return 1;
+	return -1;
 }
 
 /* The points of a row of a Fourier transform (tile_fft, tile_ifft), 0
@@ -307,7 +321,7 @@ static void hazards_of(Hazards *h, const Inst *in, uint8_t *st)
 	}
 	int across = reads_across(in) && fft_points(e, in) != 1, need = 0, after = 0;
 	/* an indexed access reads across its indices alone */
-	int only = ir_op_indexed(in->op) ? (in->op == OP_TILE_LOAD_INDEXED ? 1 : 2) : -1;
+	int only = across_only(in);
 	/* a factor's or a solve's steps read across behind barriers of their own */
 	int steps = solver_steps(e, in);
 	for (int k = 0; k < in->narg; k++) {
@@ -878,6 +892,137 @@ static void emit_transpose(Emitter *e, const Inst *in, int depth, const char *r)
 	put_stmt(e, depth + 1, &b, in);
 	buf_printf(&b, "%s[%s] = %s[%s * %d + %s];", r, k, e->v[in->arg[0]].name, col, n, row);
 	put_stmt(e, depth + 1, &b, in);
+	close_block(e, depth);
+	buf_free(&b);
+}
+
+/* r = a with d added to its diagonal (wp.tile_diag_add), element by
+ * element, d's read across; r = a's diagonal (kdiff's tile_diag). */
+static void emit_diag(Emitter *e, const Inst *in, int depth, const char *r)
+{
+	Type ta = vty(e, in->arg[0]), el = ty_elem(ta);
+	int n = ty_extent(ta, 0);
+	const char *row = tname(e, TN_ROW), *col = tname(e, TN_COL), *k = tname(e, TN_K),
+		   *a = e->v[in->arg[0]].name;
+	Buf b = {0};
+	open_loop(e, depth, vty(e, in->res[0]), in);
+	if (in->callee == BI_TILE_DIAG) {
+		buf_printf(&b, "%s[%s] = %s[%s * %d];", r, k, a, k, n + 1);
+	} else {
+		char x[300], y[300];
+		snprintf(x, sizeof x, "%s[%s]", a, k);
+		snprintf(y, sizeof y, "%s[%s]", e->v[in->arg[1]].name, row);
+		buf_printf(&b, "int %s = %s / %d, %s = %s %% %d;", row, k, n, col, k, n);
+		put_stmt(e, depth + 1, &b, in);
+		buf_cat(&b, r, "[", k, "] = ", row, " == ", col, " ? ", NULL);
+		put_arith(&b, OP_ADD, el, el, x, y);
+		buf_cat(&b, " : ", x, ";", NULL);
+	}
+	put_stmt(e, depth + 1, &b, in);
+	close_block(e, depth);
+	buf_free(&b);
+}
+
+/* The names of the coordinates of a tile of nd dimensions in c[]. */
+static void coord_names(Emitter *e, int nd, const char **c)
+{
+	for (int d = 0; d < nd; d++)
+		c[d] = tname(e, nd == 1 ? TN_IDX : nd == 2 ? TN_ROW + d : TN_C0 + d);
+}
+
+/* "((c0 * 4 + c1) * 8 + c2)": the element at coordinates c of tile t,
+ * its last n extents */
+static void put_flat_at(Buf *b, Type t, int n, const char **c)
+{
+	int lead = ty_ndim(t) - n;
+	for (int d = 2; d < n; d++)
+		buf_putc(b, '(');
+	buf_puts(b, c[0]);
+	for (int d = 1; d < n; d++)
+		buf_printf(b, " * %d + %s%s", ty_extent(t, lead + d), c[d], d + 1 < n ? ")" : "");
+}
+
+/* r = the elements of t from the offsets on, in r's shape, its extents
+ * t's last (tile_view: wp.tile_view, t[i] of a row), 0 past t's end. */
+static void emit_view(Emitter *e, const Inst *in, int depth, const char *r)
+{
+	Type tt = vty(e, in->arg[0]), tr = vty(e, in->res[0]);
+	int nd = ty_ndim(tt), lead = nd - ty_ndim(tr);
+	const int32_t *off = in->arg + 1;
+	const char *c[KS_MAX_NDIM];
+	coord_names(e, nd, c);
+	Buf b = {0};
+	open_loop(e, depth, tr, in);
+	buf_puts(&b, "int ");
+	for (int d = 0; d < nd; d++) {
+		buf_cat(&b, d ? ", " : "", c[d], " = ", NULL);
+		put_expr(e, &b, off[d], d < lead ? P_COND : P_ADD);
+		if (d >= lead) {
+			buf_puts(&b, " + ");
+			put_coord(&b, tr, d - lead, tname(e, TN_K), 1);
+		}
+	}
+	buf_putc(&b, ';');
+	put_stmt(e, depth + 1, &b, in);
+	buf_cat(&b, r, "[", tname(e, TN_K), "] = ", NULL);
+	for (int d = 0; d < nd; d++)
+		buf_printf(&b, "%s0 <= %s && %s < %d", d ? " && " : "", c[d], c[d], ty_extent(tt, d));
+	buf_cat(&b, " ? ", e->v[in->arg[0]].name, "[", NULL);
+	put_flat_at(&b, tt, nd, c);
+	buf_cat(&b, "] : ", zero_of(e, ty_elem(tt)), ";", NULL);
+	put_stmt(e, depth + 1, &b, in);
+	close_block(e, depth);
+	buf_free(&b);
+}
+
+/* r = t with s's elements from the offsets on, s's extents t's last
+ * (tile_assign: wp.tile_assign, t[i] = row), element by element over
+ * t, each element's coordinates taken relative to the offsets, s read
+ * across. */
+static void emit_tile_assign(Emitter *e, const Inst *in, int depth, const char *r)
+{
+	Type tt = vty(e, in->arg[0]), ts = vty(e, in->arg[1]);
+	int nd = ty_ndim(tt), ns = ty_ndim(ts), lead = nd - ns, inplace = in->res[0] == in->arg[0];
+	const int32_t *off = in->arg + 2;
+	const char *c[KS_MAX_NDIM], *k = tname(e, TN_K);
+	coord_names(e, nd, c);
+	Buf b = {0};
+	open_loop(e, depth, tt, in);
+	buf_puts(&b, "int ");
+	for (int d = 0; d < nd; d++) {
+		buf_cat(&b, d ? ", " : "", c[d], " = ", NULL);
+		put_coord(&b, tt, d, k, 1);
+		const Value *o = &e->f->val[off[d]];
+		if (o->kind != VK_CONST || o->k.i) {
+			buf_puts(&b, " - ");
+			put_expr(e, &b, off[d], P_ADD + 1);
+		}
+	}
+	buf_putc(&b, ';');
+	put_stmt(e, depth + 1, &b, in);
+	if (inplace)
+		buf_puts(&b, "if (");
+	else
+		buf_cat(&b, r, "[", k, "] = ", NULL);
+	for (int d = 0; d < nd; d++) {
+		int ext = d < lead ? 1 : ty_extent(ts, d - lead);
+		if (ext == 1)
+			buf_printf(&b, "%s%s == 0", d ? " && " : "", c[d]);
+		else
+			buf_printf(&b, "%s0 <= %s && %s < %d", d ? " && " : "", c[d], c[d], ext);
+	}
+	buf_puts(&b, inplace ? ")" : " ? ");
+	if (inplace) {
+		put_stmt(e, depth + 1, &b, in);
+		buf_cat(&b, r, "[", k, "] = ", NULL);
+	}
+	buf_cat(&b, e->v[in->arg[1]].name, "[", NULL);
+	put_flat_at(&b, ts, ns, c + lead);
+	buf_puts(&b, "]");
+	if (!inplace)
+		buf_cat(&b, " : ", e->v[in->arg[0]].name, "[", k, "]", NULL);
+	buf_putc(&b, ';');
+	put_stmt(e, depth + 1 + inplace, &b, in);
 	close_block(e, depth);
 	buf_free(&b);
 }
@@ -1873,7 +2018,7 @@ void emit_tile(Emitter *e, const Inst *in, int depth)
 	 * apart, then copies it in, where the result is that operand */
 	int apart = 0;
 	for (int k = 0; k < in->narg; k++)
-		apart |= in->arg[k] == r &&
+		apart |= in->arg[k] == r && (across_only(in) < 0 || across_only(in) == k) &&
 			 ((reads_across(in) && !fft_stages(e, in) && fft_points(e, in) != 1) || is_reduction(in));
 	const char *name = e->v[r].name;
 	if (apart) {
@@ -1895,6 +2040,8 @@ void emit_tile(Emitter *e, const Inst *in, int depth)
 		emit_matmul(e, in, depth, name);
 	else if (in->op == OP_BUILTIN && in->callee == BI_TILE_TRANSPOSE)
 		emit_transpose(e, in, depth, name);
+	else if (in->op == OP_BUILTIN && (in->callee == BI_TILE_DIAG_ADD || in->callee == BI_TILE_DIAG))
+		emit_diag(e, in, depth, name);
 	else if (is_reduction(in))
 		emit_reduction(e, in, depth, name);
 	else if (is_scan(in))
@@ -1909,6 +2056,10 @@ void emit_tile(Emitter *e, const Inst *in, int depth)
 		emit_fft(e, in, depth, name);
 	else if (in->op == OP_TILE_ADD_AT)
 		emit_add_at(e, in, depth);
+	else if (in->op == OP_TILE_VIEW)
+		emit_view(e, in, depth, name);
+	else if (in->op == OP_TILE_ASSIGN)
+		emit_tile_assign(e, in, depth, name);
 	else if (in->op == OP_TILE_BROADCAST)
 		emit_broadcast(e, in, depth, name);
 	else if (in->op == OP_TILE_SUM_TO)

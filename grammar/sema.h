@@ -191,6 +191,10 @@ typedef struct Sema {
 	struct Memo *memo;
 	int nmemo, capmemo;
 	Block *memo_blk;
+	/* the tile variables that are views (wp.tile_view, a copy here) or
+	 * have one: none is changed in place (tile_inplace_ok) */
+	int32_t *viewed;
+	int nviewed, capviewed;
 } Sema;
 
 /* One node's value: what expr (idx 0) or index_val (idx 1) gave for it. */
@@ -340,6 +344,8 @@ int lang_call(Sema *s, Node *e, const char *name, Target *t, int want);
  * constant. */
 int tile_call(Sema *s, Node *e, const char *name, Target *t, int want);
 int tile_index(Sema *s, Node *n, Type tile, int k);
+void tile_inplace_ok(Sema *s, Node *at, int v);
+int tile_view_of(Sema *s, Node *at, int v, const int32_t *off, int n, Type want, Target *t);
 
 /* sema_host.c: a piece's first line of code (its number from 0 in
  * *line), what kind of piece it is (P_*), the names a host statement

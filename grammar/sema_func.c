@@ -58,6 +58,7 @@ void lower_def(Sema *s, Def *d, int di)
 	s->nmemo = 0;
 	s->memo_blk = NULL;
 	s->nloop = s->nloopvar = 0;
+	s->nviewed = 0;
 	s->nsig = -1;
 	s->sig_ann = 0;
 	for (int i = 0; ps && i < ps->nkid; i++) {

@@ -275,6 +275,12 @@ int index_value(Sema *s, Node *e, Target *t)
 	Type tv = ty_of(s, v);
 	if (ty_is_tile(tv)) {
 		int32_t a[1 + KS_MAX_NDIM] = {v};
+		if (n < ty_ndim(tv)) { /* t[i]: Warp's view of row i */
+			for (int i = 0; i < n; i++)
+				a[i] = tile_index(s, sb[i], tv, i);
+			Type want = ty_tile(ty_elem(tv), ty_ndim(tv) - n, ty_info(tv)->shape + n);
+			return tile_view_of(s, e, v, a, n, want, t);
+		}
 		if (n != ty_ndim(tv))
 			ERR(e, "a %s takes %d indices, not %d", uty(tv), ty_ndim(tv), n);
 		for (int i = 0; i < n; i++)

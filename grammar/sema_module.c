@@ -681,6 +681,8 @@ static Node *parse_piece(Front *fr, int k)
 	s->caploopvar = 0;
 	s->memo = NULL;
 	s->capmemo = 0;
+	s->viewed = NULL;
+	s->capviewed = 0;
 	load_piece(fr, k);
 	fr->parsed = k;
 	fr->p.displays = fr->at->pc.v[k].displays;
@@ -1671,6 +1673,8 @@ int instance(Sema *s, Node *e, int d, const Type *at, const char *const *an)
 		s->a = &o.ast;
 	s->memo = NULL;
 	s->capmemo = 0;
+	s->viewed = NULL;
+	s->capviewed = 0;
 	s->loopvar = NULL;
 	s->caploopvar = 0;
 	if (!fr->whole)

@@ -272,6 +272,68 @@ static void insert(Sema *s, Node *st, Node *base, Node **sub, int nsub, int k, N
 	emit(s, st, OP_INSERT, &v, 1, a, nsub + 2);
 }
 
+/* t[i, j] = e: t = insert t, i, j, e, the element set by one thread (its
+ * own in CUDA); t[i, j] += e and -= e: t = tile_add_at t, i, j, e, every
+ * thread's e added in (Warp's atomic add into a tile's element); t[i, j]
+ * op= e for the other arithmetic ops: read, op, set.  With fewer indices
+ * than dimensions, t[i] = row: t = tile_assign t, row, i, 0, a tile of the
+ * extents left (Warp's view of t, assigned). */
+static void tile_insert(Sema *s, Node *st, Node *base, Node **sub, int n, Node *rhs, int aug)
+{
+	int32_t v = name_value(s, base), a[KS_MAX_NDIM + 2] = {v}, val = -1;
+	Type tv = ty_of(s, v), el = ty_elem(tv);
+	int nd = ty_ndim(tv);
+	check_target(s, base);
+	tile_inplace_ok(s, base, v);
+	if (n < nd && aug >= 0)
+		ERR(st,
+		    "'%s=' on a part of a tile (fewer indices than its %d) is not supported, as in Warp; read it, "
+		    "update it and assign it back",
+		    binop_sym[aug], nd);
+	if (n < nd) {
+		val = expr(s, rhs, NULL);
+		Type tr = ty_of(s, val), want = ty_tile(el, nd - n, ty_info(tv)->shape + n);
+		if (!ty_is_tile(tr) || ty_ndim(tr) != nd - n ||
+		    memcmp(ty_info(tr)->shape, ty_info(tv)->shape + n, (size_t)(nd - n) * sizeof(int)))
+			ERR(rhs, "a part of a %s takes a %s here, not %s", uty(tv), uty(want), uty(tr));
+		if (ty_elem(tr) != el) {
+			Type at[1] = {tr};
+			if (ir_op_type(OP_CONV, at, 1, want) == TY_VOID)
+				ERR(rhs, "cannot assign a %s to a part of a %s", uty(tr), uty(tv));
+			val = emit_val(s, rhs, OP_CONV, want, &val, 1, NULL);
+		}
+		a[1] = val;
+		for (int i = 0; i < nd; i++)
+			a[i + 2] = i < n ? tile_index(s, sub[i], tv, i) : ir_const_int(s->m, s->f, 0);
+		emit(s, st, OP_TILE_ASSIGN, &v, 1, a, nd + 2);
+		return;
+	}
+	if (n > nd)
+		ERR(st, "a %s takes %d indices, not %d (assign a component of an element through a variable)",
+		    uty(tv), nd, n);
+	if (aug == B_BITAND || aug == B_BITOR || aug == B_BITXOR)
+		ERR(st, "'%s=' on a tile's element is not supported yet; write t[i] = t[i] %s x", binop_sym[aug],
+		    binop_sym[aug]);
+	if (aug < 0)
+		val = expr(s, rhs, NULL); /* Python: the value before the target */
+	for (int i = 0; i < n; i++)
+		a[i + 1] = tile_index(s, sub[i], tv, i);
+	int add = (aug == B_ADD || aug == B_SUB) && el != TY_BOOL;
+	if (aug >= 0 && !add) {
+		int old = emit_val(s, st, OP_EXTRACT, el, a, n + 1, NULL);
+		val = binop(s, st, aug, old, expr(s, rhs, NULL), NULL, 1);
+	} else if (add) {
+		val = expr(s, rhs, NULL);
+	}
+	if (ty_of(s, val) != el)
+		ERR(aug < 0 ? rhs : st, "cannot assign %s to an element of %s, which is %s%s", uty(ty_of(s, val)),
+		    uty(tv), uty(el), assign_hint(el, ty_of(s, val)));
+	if (aug == B_SUB && add)
+		val = emit_val(s, st, OP_NEG, el, &val, 1, NULL);
+	a[n + 1] = val;
+	emit(s, st, add ? OP_TILE_ADD_AT : OP_INSERT, &v, 1, a, n + 2);
+}
+
 /* a[i, j] = e (store); a[i, j] += e, -= e, and on ints &= |= ^= (atomic,
  * as in Warp);
  * a[i, j] op= e (load, op, store).  Every dimension is indexed. */
@@ -651,6 +713,9 @@ static void assign_component(Sema *s, Node *st, Node *lhs, Node *rhs, int aug)
 	Type tv = ty_of(s, v);
 	if (lhs->kind == N_ATTR) {
 		insert(s, st, base, NULL, 0, component(s, lhs, tv), rhs, aug);
+	} else if (ty_is_tile(tv)) {
+		Node **sb = subscripts(lhs, &n);
+		tile_insert(s, st, base, sb, n, rhs, aug);
 	} else if (ty_is_composite(tv)) {
 		Node **sb = subscripts(lhs, &n);
 		check_nsub(s, lhs, tv, n);
@@ -693,6 +758,8 @@ static void augassign(Sema *s, Node *n)
 		ERR(lhs, "cannot assign to this expression");
 	check_target(s, lhs);
 	Target t = {lhs, name_value(s, lhs), TY_VOID, 0};
+	if (ty_is_tile(ty_of(s, t.id)))
+		tile_inplace_ok(s, lhs, t.id); /* Warp's t += u changes t in place */
 	binop(s, n, n->op, t.id, expr(s, rhs, NULL), &t, 1);
 }
 

@@ -5,7 +5,9 @@
  * wp.tile_matmul and its conversions of precision, wp.tile_astype,
  * wp.tile_map of a builtin or a wp.func, wp.tile_extract and t[i, j], wp.tile_fft
  * and tile_ifft (in place, a tile variable's rows), wp.tile_reduce of a
- * builtin, wp.tile_dot, wp.tile_sort (in place), wp.tile and wp.untile —
+ * builtin, wp.tile_dot, wp.tile_sort (in place), wp.tile_axpy (in place,
+ * as arithmetic) and tile_diag_add, wp.tile_view (a copy) and
+ * tile_assign, wp.tile and wp.untile —
  * and the refusal, naming it, of each tile builtin not in yet.  A tile's
  * shape is fixed when the kernel compiles: its extents are constant ints,
  * as Warp requires, and the tile's type holds them (ty_tile), so that a
@@ -368,6 +370,8 @@ static int matmul(Sema *s, Node *e, const char *what, Target *t, int wanted)
 	int acc = accumulate && o->kind == N_NAME ? map_get(&s->names, o->name) : -1;
 	if (accumulate && (acc < 0 || !ty_is_tile(ty_of(s, acc))))
 		ERR(o, "out must be a tile variable of the kernel");
+	if (accumulate)
+		tile_inplace_ok(s, o, acc);
 	Type want = accumulate ? ty_elem(ty_of(s, acc)) : ty_elem(ty_of(s, a[0]));
 	for (int k = 0; k < 2; k++)
 		if (ty_is_float(want) && ty_is_float(ty_elem(ty_of(s, a[k]))))
@@ -440,6 +444,7 @@ static void fft(Sema *s, Node *e, const char *name, const char *what, int want)
 	int v = o->kind == N_NAME ? map_get(&s->names, o->name) : -1;
 	if (v < 0 || !ty_is_tile(ty_of(s, v)))
 		ERR(o, "%s() transforms a tile variable of the kernel in place", what);
+	tile_inplace_ok(s, o, v);
 	Type tt = ty_of(s, v), el = ty_elem(tt);
 	if (!ty_is_vec(el) || ty_rows(el) != 2 || (ty_scalar(el) != TY_FLOAT && ty_scalar(el) != TY_DOUBLE))
 		ERR(o, "%s() takes a tile of complex numbers, vec2f or vec2d, not %s", what, uty(tt));
@@ -872,6 +877,175 @@ static void sort(Sema *s, Node *e, const char *what, int want)
 	emit(s, e, OP_BUILTIN, &v, 1, a, 2)->callee = BI_TILE_PERMUTE;
 }
 
+/* wp.tile_diag_add(a, d): a square tile with d added to its diagonal */
+static int diag_add(Sema *s, Node *e, const char *what, Target *t)
+{
+	Node *node[2];
+	BIND(P("a", "d"), 2);
+	int32_t a[2] = {tile_arg(s, node[0], "tile_diag_add"), tile_arg(s, node[1], "tile_diag_add")};
+	Type ta = ty_of(s, a[0]), td = ty_of(s, a[1]);
+	if (ty_ndim(ta) != 2 || ty_extent(ta, 0) != ty_extent(ta, 1))
+		ERR(node[0], "%s() takes a square tile, not %s", what, uty(ta));
+	if (ty_ndim(td) != 1 || ty_extent(td, 0) != ty_extent(ta, 0) || ty_elem(td) != ty_elem(ta))
+		ERR(node[1], "%s() adds a %s to the diagonal, not %s", what,
+		    uty(ty_tile(ty_elem(ta), 1, ty_info(ta)->shape)), uty(td));
+	return builtin_val(s, e, "tile_diag_add", a, 2, t, 1);
+}
+
+/* wp.tile_axpy(alpha, src, dest): dest += alpha * src, dest a tile
+ * variable changed in place: `%q = mul %src, %alpha`, `%dest = add %dest,
+ * %q`.  alpha is the elements' scalar type. */
+static void axpy(Sema *s, Node *e, const char *what)
+{
+	Node *node[3];
+	BIND(P("alpha", "src", "dest"), 3);
+	Node *o = node[2];
+	int dest = o->kind == N_NAME ? map_get(&s->names, o->name) : -1;
+	if (dest < 0 || !ty_is_tile(ty_of(s, dest)))
+		ERR(o, "%s() adds into a tile variable of the kernel in place", what);
+	tile_inplace_ok(s, o, dest);
+	int src = tile_arg(s, node[1], "tile_axpy");
+	Type tt = ty_of(s, dest), el = ty_elem(tt);
+	if (ty_of(s, src) != tt)
+		ERR(node[1], "%s() adds a %s into dest, a %s: the same shape and type", what, uty(ty_of(s, src)),
+		    uty(tt));
+	if (!ty_is_scalar(ty_scalar(el)) || !(ty_is_scalar(el) || ty_is_vec(el) || ty_is_mat(el)))
+		ERR(o, "%s() takes tiles of numbers, vectors or matrices, not %s", what, uty(tt));
+	int alpha = typed_literal(s, node[0], ty_scalar(el));
+	if (alpha < 0)
+		alpha = expr(s, node[0], NULL);
+	if (ty_of(s, alpha) != ty_scalar(el))
+		ERR(node[0], "%s() scales by a %s, the elements' scalar type, not %s", what, uty(ty_scalar(el)),
+		    uty(ty_of(s, alpha)));
+	int32_t q = ir_temp(s->m, s->f, tt);
+	emit(s, e, OP_MUL, &q, 1, (int32_t[]){src, alpha}, 2);
+	emit(s, e, OP_ADD, &dest, 1, (int32_t[]){dest, q}, 2);
+}
+
+/* A tile variable changed in place (an element set, the dst of
+ * wp.tile_assign, tile_axpy's dest, ...): not one that is a view or has
+ * one, since a view is a copy here where Warp's shares the storage. */
+void tile_inplace_ok(Sema *s, Node *at, int v)
+{
+	for (int i = 0; i < s->nviewed; i++)
+		if (s->viewed[i] == v)
+			ERR(at,
+			    "this tile is a view (wp.tile_view, t[i]) or has one: a view is a copy here, where Warp's "
+			    "shares the tile's storage, so changing either in place is not supported yet");
+}
+
+static void note_viewed(Sema *s, int v)
+{
+	arena_grow(s->a, (void **)&s->viewed, &s->capviewed, s->nviewed + 1, sizeof *s->viewed);
+	s->viewed[s->nviewed++] = v;
+}
+
+/* The view of tile v of type want (its extents v's last) from the first
+ * n offsets off (the others 0): `%r = tile_view %v, %i, %j`, a copy; a
+ * view bound to a variable and its tile are noted (tile_inplace_ok). */
+int tile_view_of(Sema *s, Node *at, int v, const int32_t *off, int n, Type want, Target *t)
+{
+	Type tt = ty_of(s, v);
+	int nd = ty_ndim(tt);
+	int32_t a[1 + KS_MAX_NDIM] = {v};
+	for (int k = 0; k < nd; k++)
+		a[k + 1] = k < n ? off[k] : ir_const_int(s->m, s->f, 0);
+	for (int k = 0; k < nd; k++)
+		if (ty_extent(tt, k) == KS_TILE_BLOCK)
+			ERR(at, "a view of a tile of the block's extent (wp.tile(x)) is not supported");
+	int r = emit_val(s, at, OP_TILE_VIEW, want, a, 1 + nd, t);
+	if (t) { /* a variable: Warp's would share v's storage */
+		note_viewed(s, v);
+		note_viewed(s, r);
+	}
+	return r;
+}
+
+/* A tuple of ints (or one int) at n, at most max of them, into a[]: their count. */
+static int int_tuple(Sema *s, Node *n, int max, int32_t *a, const char *what, Type tt)
+{
+	int given = n->kind == N_TUPLE ? n->nkid : 1;
+	if (given > max)
+		ERR(n, "%s() takes at most %d offset%s for a %s, not %d", what, max, max == 1 ? "" : "s", uty(tt),
+		    given);
+	for (int k = 0; k < given; k++)
+		a[k] = tile_index(s, n->kind == N_TUPLE ? n->kid[k] : n, tt, k);
+	return given;
+}
+
+/* wp.tile_view(t, offset, shape=None): a part of t, a copy here.  With
+ * a shape (t's rank), that block from the offsets on; without, the
+ * offsets select t's leading coordinates and the rest is kept whole
+ * (row i of a 2-D tile). */
+static int view(Sema *s, Node *e, const char *what, Target *t)
+{
+	Node *node[3];
+	BIND(P("t", "offset", "shape"), 2);
+	int v = tile_arg(s, node[0], "tile_view");
+	Type tt = ty_of(s, v), want;
+	int nd = ty_ndim(tt);
+	int32_t off[KS_MAX_NDIM];
+	int n = int_tuple(s, node[1], nd, off, what, tt);
+	if (node[2]) {
+		want = tile_type(s, node[2], ty_elem(tt));
+		if (ty_ndim(want) != nd)
+			ERR(node[2], "%s()'s shape has %d dimension%s; the tile has %d", what, ty_ndim(want),
+			    ty_ndim(want) == 1 ? "" : "s", nd);
+		for (int k = 0; k < nd; k++)
+			if (ty_extent(want, k) > ty_extent(tt, k))
+				ERR(node[2], "%s()'s shape does not fit in %s", what, uty(tt));
+	} else {
+		if (n == nd)
+			ERR(node[1], "%s() of an offset in every dimension leaves no tile; t[i, j] is an element",
+			    what);
+		want = ty_tile(ty_elem(tt), nd - n, ty_info(tt)->shape + n);
+	}
+	return tile_view_of(s, e, v, off, n, want, t);
+}
+
+/* wp.tile_assign(dst, src, offset=None): src's elements into the tile
+ * variable dst from the offset on (each converted to dst's type),
+ * `%dst = tile_assign %dst, %src, %i, %j`. */
+static void assign(Sema *s, Node *e, const char *what)
+{
+	Node *node[3];
+	BIND(P("dst", "src", "offset"), 2);
+	Node *o = node[0];
+	int dst = o->kind == N_NAME ? map_get(&s->names, o->name) : -1;
+	if (dst < 0 || !ty_is_tile(ty_of(s, dst)))
+		ERR(o, "%s() copies into a tile variable of the kernel in place", what);
+	tile_inplace_ok(s, o, dst);
+	int src = tile_arg(s, node[1], "tile_assign");
+	Type td = ty_of(s, dst), ts = ty_of(s, src);
+	int nd = ty_ndim(td);
+	if (ty_ndim(ts) != nd)
+		ERR(node[1], "%s() copies a tile of %d dimension%s into one of %d", what, ty_ndim(ts),
+		    ty_ndim(ts) == 1 ? "" : "s", nd);
+	int32_t a[2 + KS_MAX_NDIM] = {dst};
+	for (int k = 0; k < nd; k++)
+		a[k + 2] = ir_const_int(s->m, s->f, 0);
+	if (node[2] && int_tuple(s, node[2], nd, a + 2, what, td) != nd)
+		ERR(node[2], "%s() takes an offset for each of dst's %d dimensions", what, nd);
+	for (int k = 0; k < nd; k++) {
+		const Value *c = &s->f->val[a[k + 2]];
+		int at = c->kind == VK_CONST ? (int)c->k.i : 0;
+		if (ty_extent(td, k) == KS_TILE_BLOCK || ty_extent(ts, k) == KS_TILE_BLOCK)
+			ERR(e, "%s() of a tile of the block's extent (wp.tile(x)) is not supported", what);
+		if (at + ty_extent(ts, k) > ty_extent(td, k))
+			ERR(node[1], "%s(): a %s does not fit in a %s%s", what, uty(ts), uty(td),
+			    at ? " at that offset" : "");
+	}
+	if (ty_elem(ts) != ty_elem(td)) {
+		Type ct = ty_tile(ty_elem(td), nd, ty_info(ts)->shape);
+		Type at2[1] = {ts};
+		if (ir_op_type(OP_CONV, at2, 1, ct) == TY_VOID)
+			ERR(node[1], "%s() cannot convert a %s to %s", what, uty(ts), uty(ty_elem(td)));
+		src = emit_val(s, node[1], OP_CONV, ct, &src, 1, NULL);
+	}
+	a[1] = src;
+	emit(s, e, OP_TILE_ASSIGN, &dst, 1, a, 2 + nd);
+}
+
 /* wp.tile_astype(a, dtype): each element converted */
 static int astype(Sema *s, Node *e, const char *what, Target *t)
 {
@@ -1104,6 +1278,28 @@ int tile_call(Sema *s, Node *e, const char *name, Target *t, int want)
 	}
 	if (!strcmp(name, "tile_reshape") || !strcmp(name, "tile_squeeze"))
 		return reshape(s, e, name, what, t);
+	if (!strcmp(name, "tile_diag_add")) {
+		if (!want)
+			ERR(e, "the value of %s() is not used", what);
+		return diag_add(s, e, what, t);
+	}
+	if (!strcmp(name, "tile_view")) {
+		if (!want)
+			ERR(e, "the value of %s() is not used", what);
+		return view(s, e, what, t);
+	}
+	if (!strcmp(name, "tile_assign")) {
+		if (want)
+			ERR(e, "%s() copies into dst in place and has no value", what);
+		assign(s, e, what);
+		return -1;
+	}
+	if (!strcmp(name, "tile_axpy")) {
+		if (want)
+			ERR(e, "%s() adds into dest in place and has no value", what);
+		axpy(s, e, what);
+		return -1;
+	}
 	if (ir_builtin_public(name))
 		return -2; /* a row of builtins.h */
 	ERR(e, "%s() is not supported yet (doc/language.md lists the tile operations that are)", what);

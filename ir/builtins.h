@@ -422,6 +422,13 @@ B6(TILE_UNPERMUTE, "tile_unpermute", "tile(T)", "a: tile(Any), order: tile(int)"
  * whether this thread is that one (its adjoint takes the element's) */
 B6(TILE_PICK, "tile_pick", "tile(1, T)", "x: Any, thread: int", BF_TILE | BF_INTERNAL, "lane_is(b) ? at(g, 0) : 0.0;")
 B6(LANE_IS, "lane_is", "bool", "thread: int", BF_INTERNAL | BF_OWN_NAME, "")
+/* does this thread compute element k (row-major) of a tile: k modulo the
+ * block's threads (kdiff's adjoint of t[i, j] = x, which that thread set) */
+B6(LANE_OWNS, "lane_owns", "bool", "k: int", BF_INTERNAL | BF_OWN_NAME, "")
+/* a square tile with a 1-D tile added to its diagonal (wp.tile_diag_add),
+ * and kdiff's diagonal of a square tile, its adjoint's */
+B6(TILE_DIAG_ADD, "tile_diag_add", "tile(N, N, T)", "a: tile(N, N, Arith), d: tile(N, T)", BF_TILE, "g; tile_diag(g)")
+B6(TILE_DIAG, "tile_diag", "tile(N, T)", "a: tile(N, N, Arith)", BF_TILE | BF_INTERNAL, "")
 
 #ifdef KS_B6_LOCAL
 #undef B6

@@ -773,6 +773,31 @@ static int component_ok(Type x, const Type *idx, int n, Type *part)
 	return *part != TY_VOID;
 }
 
+/* Are a[0..n) ints? */
+static int ints(const Type *a, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (a[i] != TY_INT)
+			return 0;
+	return 1;
+}
+
+/* Is small a tile of big's element type whose extents fit big's last
+ * ones (tile_view's result, tile_assign's source)? */
+static int sub_tile_ok(Type big, Type small)
+{
+	if (!ty_is_tile(small) || ty_elem(small) != ty_elem(big) || ty_ndim(small) > ty_ndim(big))
+		return 0;
+	int lead = ty_ndim(big) - ty_ndim(small);
+	for (int k = 0; k < ty_ndim(big); k++)
+		if (ty_extent(big, k) == KS_TILE_BLOCK)
+			return 0;
+	for (int k = 0; k < ty_ndim(small); k++)
+		if (ty_extent(small, k) == KS_TILE_BLOCK || ty_extent(small, k) > ty_extent(big, lead + k))
+			return 0;
+	return 1;
+}
+
 /* Is a[1..n) the offsets of a tile of array a[0]: one int per dimension? */
 static int offsets_ok(const Type *a, int n)
 {
@@ -985,6 +1010,17 @@ Type ir_op_type(int op, const Type *a, int n, Type want)
 			return a[0];
 		return TY_VOID;
 	}
+	case OP_TILE_VIEW:
+		/* the tile, one offset per extent */
+		return n >= 2 && ty_is_tile(a[0]) && n == 1 + ty_ndim(a[0]) && ints(a + 1, n - 1) &&
+				       sub_tile_ok(a[0], want)
+			       ? want
+			       : TY_VOID;
+	case OP_TILE_ASSIGN:
+		return n >= 3 && ty_is_tile(a[0]) && n == 2 + ty_ndim(a[0]) && ints(a + 2, n - 2) &&
+				       sub_tile_ok(a[0], a[1])
+			       ? a[0]
+			       : TY_VOID;
 	case OP_TILE_LOAD_INDEXED:
 		/* the array, the indices, the axis, the offsets */
 		return n >= 4 && a[2] == TY_INT && ir_tile_indexed_ok(a[0], want, a[1], a + 3, n - 3) ? want

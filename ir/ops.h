@@ -98,6 +98,12 @@ OP(TILE_RESHAPE, "tile_reshape", 1, 1, 0)     /* %r: tile(float,8) = tile_reshap
                                                * order, another shape */
 OP(TILE_ADD_AT, "tile_add_at", -1, 1, 0)      /* %t = tile_add_at %t, %i, %j, %x: t with element [i, j]
                                                * increased by the x of every thread of the block */
+OP(TILE_VIEW, "tile_view", -1, 1, 0)          /* %v: tile(float,4) = tile_view %t, %i, %j: the elements of t
+                                               * from [i, j] on in v's shape, its extents t's last
+                                               * (0 past t's end; a copy) */
+OP(TILE_ASSIGN, "tile_assign", -1, 1, 0)      /* %t = tile_assign %t, %s, %i, %j: t with s's elements from
+                                               * [i, j] on, s's extents t's last (those past t's end
+                                               * left out) */
 OP(TILE_COMP, "tile_comp", 2, 1, 0)           /* %c: tile(vec2,M,N) = tile_comp %g, K: components K, K+1
                                                * of each element of a tile of vectors (a number: K
                                                * alone), K constant (kdiff's gradients of a mapped call) */

@@ -198,15 +198,23 @@ KS_FUNC ks_half ks_half_of(KS_REAL f)
 /* wp.block_dim(): the threads of the block, on the CPU 1 (each thread a
  * block of its own, as Warp runs tiles there); ks_lane_is: is this thread
  * the block's thread `thread` (kdiff's adjoint of wp.tile_from_thread)?
- * On the CPU the block's one thread is each. */
+ * ks_lane_owns: does this thread compute a tile's element k, k modulo the
+ * block's threads (kdiff's adjoint of t[i, j] = x)?  On the CPU the
+ * block's one thread is each. */
 #if KS_CUDA
 KS_FUNC int ks_block_dim(void) { return (int)blockDim.x; }
 KS_FUNC bool ks_lane_is(int thread) { return (int)threadIdx.x == thread; }
+KS_FUNC bool ks_lane_owns(int k) { return k % (int)blockDim.x == (int)threadIdx.x; }
 #else
 KS_FUNC int ks_block_dim(void) { return 1; }
 KS_FUNC bool ks_lane_is(int thread)
 {
 	(void)thread;
+	return true;
+}
+KS_FUNC bool ks_lane_owns(int k)
+{
+	(void)k;
 	return true;
 }
 #endif

@@ -1147,6 +1147,96 @@ def check_tiles(path):
                     if r_ < len(slot) and c < len(slot[0]):
                         slot[r_][c] = src
             first_diff("rank_ints: slot", o["slot"], slot)
+        elif k == "set_elements":
+            # t/tile/assign.py: elements set, then the tile squared
+            x, sv, y = i_["x"], i_["s"], [list(row) for row in i_["y"]]
+            for b in range(grid[0]):
+                t = [[x[4 * b + q][c] if 4 * b + q < len(x) and c < len(x[0]) else 0.0 for c in range(4)]
+                     for q in range(4)]
+                t[1][2] = f32(sv[b] * 2.0)
+                t[3][b % 4] = f32(t[0][0] + t[1][2])
+                t[0][1] = f32(t[0][1] * sv[b])
+                u = [[f32(v * v) for v in row] for row in t]
+                u[2][2] = 5.0
+                for q in range(4):
+                    for c in range(4):
+                        if 4 * b + q < len(y) and c < len(y[0]):
+                            y[4 * b + q][c] = u[q][c]
+            first_diff("set_elements: y", o["y"], y)
+        elif k == "add_elements":
+            x, sv, y = i_["x"], i_["s"], list(i_["y"])
+            for b in range(grid[0]):
+                t = [x[16 * b + q] if 16 * b + q < len(x) else 0.0 for q in range(16)]
+                t[3] = f32(t[3] + sv[b])
+                t[5] = f32(t[5] - f32(sv[b] * sv[b]))
+                for kk in range(4):
+                    t[2 * kk] = f32(t[2 * kk + 1] * 3.0)
+                for q in range(16):
+                    if 16 * b + q < len(y):
+                        y[16 * b + q] = t[q]
+            first_diff("add_elements: y", o["y"], y)
+        elif k == "diag_shift":
+            # t/tile/diag_axpy.py: u = t t + diag(d d), v = t + diag(u00 d), y = u v
+            a, d, y = i_["a"], i_["d"], [list(row) for row in i_["y"]]
+            for b in range(grid[0]):
+                t = [[a[4 * b + q][c] if 4 * b + q < len(a) and c < len(a[0]) else 0.0 for c in range(4)]
+                     for q in range(4)]
+                dt = [d[4 * b + q] if 4 * b + q < len(d) else 0.0 for q in range(4)]
+                u = [[f32(t[q][c] * t[q][c]) for c in range(4)] for q in range(4)]
+                for q in range(4):
+                    u[q][q] = f32(u[q][q] + f32(dt[q] * dt[q]))
+                v = [row[:] for row in t]
+                for q in range(4):
+                    v[q][q] = f32(v[q][q] + f32(u[0][0] * dt[q]))
+                for q in range(4):
+                    for c in range(4):
+                        if 4 * b + q < len(y) and c < len(y[0]):
+                            y[4 * b + q][c] = sum(u[q][m] * v[m][c] for m in range(4))
+            close_diff("diag_shift: y", o["y"], y, 1e-5)
+        elif k == "axpy":
+            x, z, y = i_["x"], i_["z"], list(i_["y"])
+            for b in range(grid[0]):
+                for q in range(16):
+                    if 16 * b + q < len(y):
+                        xv, zv = x[16 * b + q], z[16 * b + q]
+                        dest = f32(zv + f32(f32(xv * xv) * 0.75))
+                        y[16 * b + q] = f32(f32(1.0 + f32(dest * 2.0)) * dest)
+            first_diff("axpy: y", o["y"], y)
+        elif k == "axpy_vec":
+            x, y = i_["x"], [list(e) for e in i_["y"]]
+            for b in range(grid[0]):
+                for q in range(8):
+                    if 8 * b + q < len(y):
+                        y[8 * b + q] = [f32(f32(c * 0.5) + f32(c * -1.5)) for c in x[8 * b + q]]
+            first_diff("axpy_vec: y", o["y"], y)
+        elif k == "views":
+            # t/tile/view.py: rows and blocks of a 4x8 tile read and assigned
+            x, y, z, w = i_["x"], [list(r_) for r_ in i_["y"]], list(i_["z"]), [list(r_) for r_ in i_["w"]]
+            for b in range(grid[0]):
+                t = [[x[4 * b + q][c] if 4 * b + q < len(x) and c < len(x[0]) else 0.0 for c in range(8)]
+                     for q in range(4)]
+                row, part = t[1], [t[1 + q][2:6] for q in range(2)]
+                for c in range(8):
+                    if 8 * b + c < len(z):
+                        z[8 * b + c] = f32(f32(row[c] * row[c]) + t[b % 4][c])
+                for q in range(2):
+                    for c in range(4):
+                        if 2 * b + q < len(w) and c < len(w[0]):
+                            w[2 * b + q][c] = f32(part[q][c] * 2.0)
+                u = [[0.0] * 8 for _ in range(4)]
+                u[2] = [f32(v * 3.0) for v in row]
+                for q in range(2):
+                    for c in range(4):
+                        u[q][4 + c] = f32(part[q][c] * part[q][c])
+                for c in range(2):
+                    u[3][b % 7 + c] = 1.0
+                for q in range(4):
+                    for c in range(8):
+                        if 4 * b + q < len(y) and c < len(y[0]):
+                            y[4 * b + q][c] = u[q][c]
+            first_diff("views: y", o["y"], y)
+            first_diff("views: z", o["z"], z)
+            first_diff("views: w", o["w"], w)
         elif k in ("short_rows", "five_points", "inverse16"):
             # t/tile/fft.py: rows transformed in place and stored where
             # they were loaded

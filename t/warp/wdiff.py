@@ -503,6 +503,8 @@ def hazards(path):
                      in Warp: no gradient reaches the reduced tile)
       tile-from-thread  a wp.tile_from_thread (not differentiable in Warp:
                      the value's gradient is 0)
+      tile-diag-add  a wp.tile_diag_add (Warp's adjoint is empty: no
+                     gradient flows back to either tile)
     """
     tree = ast.parse(open(path).read())
     defs = {}
@@ -588,6 +590,8 @@ def hazards(path):
                 found.add("tile-sort")
             if isinstance(n, ast.Call) and is_wp(n, "tile_from_thread"):
                 found.add("tile-from-thread")
+            if isinstance(n, ast.Call) and is_wp(n, "tile_diag_add"):
+                found.add("tile-diag-add")
             if isinstance(n, (ast.Assign, ast.AugAssign)):
                 for t in (n.targets if isinstance(n, ast.Assign) else [n.target]):
                     if isinstance(t, (ast.Subscript, ast.Attribute)) and isinstance(t.value, ast.Name):

@@ -1,0 +1,8 @@
+import warp as wp
+
+
+@wp.kernel
+def k(a: wp.array2d(dtype=float)):
+    t = wp.tile_zeros(shape=(4, 8), dtype=float)
+    d = wp.tile_ones(shape=4, dtype=float)
+    wp.tile_store(a, wp.tile_diag_add(t, d))
