@@ -66,6 +66,22 @@ if command -v g++ >/dev/null; then
 		-I runtime -x c++-header -o "$TMP/pch/sim_all.h.gch" "$TMP/pch/sim_all.h" && SIM_CXX=g++
 fi
 
+# ksynth.h precompiled once for each way gcc compiles the C below (the
+# same flags and macros as the compile that uses it, -Winvalid-pch
+# making a header gcc cannot use an error): -O2, kemit-cpu --checked's
+# KS_CHECKED, and the double mode's KS_REAL_DOUBLE, at -O0 (its flow is
+# the float code's, which -O2 checks: the front end's warnings are
+# what is left to see)
+CW="-std=c11 -Wall -Wextra -Werror"
+for m in "c -O2" "checked -O2 -DKS_CHECKED" "double -O0 -DKS_REAL_DOUBLE"; do
+	set -- $m
+	mkdir -p "$TMP/pch-$1"
+	# shellcheck disable=SC2086
+	ok "gcc precompiles ksynth.h ($*) without a warning" \
+		gcc $CW "${@:2}" -I runtime -x c-header -o "$TMP/pch-$1/ksynth.h.gch" runtime/ksynth.h
+done
+pch() { echo "-Winvalid-pch -I $TMP/pch-$1 -I runtime"; }
+
 cus=()
 for kir in "${inputs[@]}"; do
 	b=${kir%.kir}
@@ -83,8 +99,9 @@ for kir in "${inputs[@]}"; do
 	# a sample's forward code is compiled as part of kdiff's output for
 	# it, which holds it line for line (checked after the loop)
 	[ -f "$TMP/adj_$n.kir" ] && continue
+	# shellcheck disable=SC2046
 	ok "$n.c: gcc -std=c11 -Wall -Wextra -Werror -O2" \
-		gcc -std=c11 -Wall -Wextra -Werror -O2 -c -I runtime -o "$b.o" "$b.c"
+		gcc $CW -O2 -c $(pch c) -o "$b.o" "$b.c"
 	if [ -n "${KS_SAN:-}" ]; then
 		skip "$n.c: tcc" "$SAN_ONLY"
 	elif command -v tcc >/dev/null; then
@@ -92,14 +109,13 @@ for kir in "${inputs[@]}"; do
 	else
 		skip "$n.c: tcc" "tcc not installed"
 	fi
-	# double mode (krun --gradcheck): the same C with float made double.
-	# Its flow is the float code's, which gcc -O2 checked above, so the
-	# front end's warnings are what is left to see.
+	# double mode (krun --gradcheck): the same C with float made double
 	if [ -n "${KS_SAN:-}" ]; then
 		skip "$n.c: gcc -DKS_REAL_DOUBLE -Werror" "$SAN_ONLY"
 	else
+		# shellcheck disable=SC2046
 		ok "$n.c: gcc -DKS_REAL_DOUBLE -Werror" \
-			gcc -std=c11 -Wall -Wextra -Werror -fsyntax-only -DKS_REAL_DOUBLE -I runtime "$b.c"
+			gcc $CW -O0 -DKS_REAL_DOUBLE -c $(pch double) -o "$b.d.o" "$b.c"
 	fi
 	if [ -n "${KS_SAN:-}" ]; then
 		skip "$n.c: tcc -DKS_REAL_DOUBLE" "$SAN_ONLY"
@@ -111,8 +127,9 @@ for kir in "${inputs[@]}"; do
 	# the checked mode (krun's own cpu code): every array a view, every
 	# access through ks_index
 	kemit-cpu --checked "$kir" >"$b.k.c"
+	# shellcheck disable=SC2046
 	ok "$n.c: kemit-cpu --checked, gcc -Werror" \
-		gcc -std=c11 -Wall -Wextra -Werror -O2 -c -I runtime -o "$b.k.o" "$b.k.c"
+		gcc $CW -O2 -c $(pch checked) -o "$b.k.o" "$b.k.c"
 	if [ -n "$SIM_CXX" ]; then
 		ok "$n.cu: g++ with ksynth_sim.h" g++ -std=c++17 -Wall -Wextra -Werror -Winvalid-pch -c \
 			-I "$TMP/pch" -I runtime -include sim_all.h -x c++ -o "$b.sim.o" "$b.cu"
