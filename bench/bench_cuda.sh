@@ -17,7 +17,8 @@
 # Python with warp-lang; without it, or when Warp cannot use the GPU, the
 # section says why and has ksynth's times only), WARP_SKIP (a file holding
 # why the Warp venv could not be made), DEVICE (cuda; sim or cpu try the
-# script without a GPU, and then OUT must not be bench/RESULTS.md).
+# script without a GPU, and then OUT must not be bench/RESULTS.md),
+# SAMPLES (the sample files, a glob under the repository; samples/*/*.py).
 # Without a GPU: exit 1 with krun's reason, OUT untouched.
 set -uo pipefail
 BIN=$(cd "$1" && pwd)
@@ -54,7 +55,7 @@ WORK=$(cd "$WORK" && pwd)
 
 # the files: every sample, GEN_N kgen kernels a category
 files=()
-for py in "$ROOT"/samples/*/*.py; do files+=("$py"); done
+for py in "$ROOT"/${SAMPLES:-samples/*/*.py}; do files+=("$py"); done
 for c in arithmetic math vector matrix control_flow loop atomic function inplace combined; do
 	mkdir -p "$WORK/gen/$c"
 	kgen -c $c -s 1 -n "$GEN_N" --split "$WORK/gen/$c" >/dev/null || { note "kgen failed"; exit 1; }

@@ -43,8 +43,11 @@ ok "... the section says it is a dry run" grep -q 'A dry run on cpu, not a GPU' 
 is "... a row per sample kernel" "$(grep -c '^| samples/' "$TMP/out.md")" \
 	"$(cat samples/*/*.py | grep -c '^@wp.kernel')"
 is "... and one per kgen category" "$(grep -c '^| [a-z_]* | 1 |' "$TMP/out.md")" 10
-DEVICE=cpu DIM=1000 REPS=2 GEN_N=1 WARP_PY= bash bench/bench_cuda.sh "$KS_BIN" "$TMP/w" "$TMP/out.md" 2>/dev/null
+DEVICE=cpu DIM=1000 REPS=2 GEN_N=1 SAMPLES='samples/arithmetic/*.py' WARP_PY= \
+	bash bench/bench_cuda.sh "$KS_BIN" "$TMP/w2" "$TMP/out.md" 2>/dev/null
 is "... run again: the section replaced, not added" "$(grep -c 'make bench-cuda: from here' "$TMP/out.md")" 1
+is "... SAMPLES=GLOB: a row per kernel of those samples alone" "$(grep -c '^| samples/' "$TMP/out.md")" \
+	"$(cat samples/arithmetic/*.py | grep -c '^@wp.kernel')"
 DEVICE=cpu bash bench/bench_cuda.sh "$KS_BIN" "$TMP/w" bench/RESULTS.md 2>/dev/null
 is "a dry run into bench/RESULTS.md: refused, exit 2" "$?" 2
 done_testing
