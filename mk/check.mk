@@ -7,8 +7,8 @@ PROVE_FLAGS ?= -j2
 # The longest files first (`prove --timer`, plain and SAN=1), the rest in
 # name order: with -j2 no long file starts last while the other job has
 # nothing left to run.
-CHECK_FIRST := $(wildcard t/t4030-tiles.t t/t6007-eval.t t/t3001-emit-compile.t t/t6005-verify.t \
-	t/t2003-gradcheck.t t/t4009-standin.t t/t4006-batch.t t/t6001-dataset.t t/t2005-tape.t t/t4005-grad.t)
+CHECK_FIRST := $(wildcard t/t3001-emit-compile.t t/t6005-verify.t t/t2003-gradcheck.t t/t4030-tiles.t \
+	t/t4006-batch.t t/t6007-eval.t t/t4013-types.t t/t4009-standin.t t/t4002-agree.t t/t5001-gen-run.t)
 CHECK_TESTS := $(CHECK_FIRST) $(filter-out $(CHECK_FIRST),$(sort $(wildcard t/*.t)))
 
 .PHONY: check
