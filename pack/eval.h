@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "lib/ks.h"
+#include "verify.h"
 
 /* krun --sentinel's value (runtime/run.h, RUN_SENTINEL) */
 #define EV_SENTINEL (-1536.0)
@@ -52,14 +53,11 @@ extern EvOpts ev_opt;
 /* What runs the records' CUDA here: NVRTC's name or "" (and why not),
  * and whether krun runs it on a GPU (else sim, and why not). */
 typedef struct EvEnv {
-	char nvrtc[300], no_nvrtc[300];
-	int gpu;
-	char no_gpu[300];
+	VfCuda cuda;
 	uint64_t s1, s2; /* the input seeds of this evaluation */
 } EvEnv;
 
 /* ---- eval_run.c -------------------------------------------------------- */
-void ev_probe(EvEnv *e, const char *dir);
 /* Every sample of R scored in folder DIR (made, then left for the caller). */
 void ev_record(Rec *r, const EvEnv *e, const char *dir);
 

@@ -101,18 +101,18 @@ void ev_report(Rec **r, int n, const EvEnv *e, double seconds)
 		   (unsigned long long)ev_opt.seed, (unsigned long long)e->s1, (unsigned long long)e->s2,
 		   EV_SENTINEL);
 	buf_puts(&b, ", \"cuda\": {\"compiler\": ");
-	json_cstr(&b, e->nvrtc[0] ? e->nvrtc : "none");
-	if (!e->nvrtc[0]) {
+	json_cstr(&b, e->cuda.nvrtc[0] ? e->cuda.nvrtc : "none");
+	if (!e->cuda.nvrtc[0]) {
 		buf_puts(&b, ", \"no_nvrtc\": ");
-		json_cstr(&b, e->no_nvrtc);
+		json_cstr(&b, e->cuda.no_nvrtc);
 	}
-	buf_printf(&b, ", \"run_on\": \"%s\"", e->gpu ? "cuda" : "sim");
-	if (!e->gpu) {
+	buf_printf(&b, ", \"run_on\": \"%s\"", e->cuda.gpu ? "cuda" : "sim");
+	if (!e->cuda.gpu) {
 		buf_puts(&b, ", \"no_gpu\": ");
-		json_cstr(&b, e->no_gpu);
+		json_cstr(&b, e->cuda.no_gpu);
 	}
 	buf_puts(&b, "}, \"timing\": ");
-	if (e->gpu && any_cuda)
+	if (e->cuda.gpu && any_cuda)
 		buf_printf(&b, "{\"measured\": true, \"reps\": %d}", ev_opt.bench);
 	else
 		buf_printf(&b, "{\"measured\": false, \"why\": \"%s\"}",
@@ -120,7 +120,7 @@ void ev_report(Rec **r, int n, const EvEnv *e, double seconds)
 				    : "no CUDA record");
 	for (int f = 0; f < NFIELD; f++) {
 		buf_printf(&b, ", \"%s\": ", ev_field_name[f]);
-		score_json(&b, &all[f], e->gpu && any_cuda);
+		score_json(&b, &all[f], e->cuda.gpu && any_cuda);
 	}
 	/* by category */
 	Rec **by = xmalloc(sizeof *by * (size_t)(n ? n : 1));
@@ -138,7 +138,7 @@ void ev_report(Rec **r, int n, const EvEnv *e, double seconds)
 		buf_puts(&b, ": {");
 		for (int f = 0; f < NFIELD; f++) {
 			buf_printf(&b, "%s\"%s\": ", f ? ", " : "", ev_field_name[f]);
-			score_json(&b, &sc[f], e->gpu && any_cuda);
+			score_json(&b, &sc[f], e->cuda.gpu && any_cuda);
 		}
 		buf_puts(&b, "}");
 		i = j;
@@ -204,8 +204,10 @@ void ev_report(Rec **r, int n, const EvEnv *e, double seconds)
 	printf("keval: %s against %s (input seeds %llu, %llu; EVAL_SEED=%llu)\n", ev_opt.pred, ev_opt.data,
 	       (unsigned long long)e->s1, (unsigned long long)e->s2, (unsigned long long)ev_opt.seed);
 	if (any_cuda)
-		printf("  CUDA: compiled by %s, run on %s%s%s\n", e->nvrtc[0] ? e->nvrtc : "sim's C++ (no NVRTC)",
-		       e->gpu ? "the GPU" : "sim (no GPU: ", e->gpu ? "" : e->no_gpu, e->gpu ? "" : ")");
+		printf("  CUDA: compiled by %s, run on %s%s%s\n",
+		       e->cuda.nvrtc[0] ? e->cuda.nvrtc : "sim's C++ (no NVRTC)",
+		       e->cuda.gpu ? "the GPU" : "sim (no GPU: ", e->cuda.gpu ? "" : e->cuda.no_gpu,
+		       e->cuda.gpu ? "" : ")");
 	for (int f = 0; f < NFIELD; f++) {
 		const Score *s = &all[f];
 		if (!s->samples)
@@ -216,10 +218,10 @@ void ev_report(Rec **r, int n, const EvEnv *e, double seconds)
 		if (s->maxn > 1)
 			printf(", pass@%d %.3f", s->maxn, s->pass[s->maxn - 1] / s->pass_n[s->maxn - 1]);
 		printf("\n");
-		if (e->gpu && any_cuda)
+		if (e->cuda.gpu && any_cuda)
 			printf("           faster than the reference: %ld of %ld timed\n", s->faster, s->timed);
 	}
-	if (!(e->gpu && any_cuda))
+	if (!(e->cuda.gpu && any_cuda))
 		printf("  timing: not measured (%s)\n", any_cuda ? "no GPU here" : "no CUDA record");
 	int notes = 0;
 	for (int i = 0; i < n; i++)

@@ -32,37 +32,6 @@ static void write_file(const char *path, const char *p, size_t n)
 		ks_fatal("%s:", path);
 }
 
-/* ---- the environment ------------------------------------------------------ */
-
-void ev_probe(EvEnv *e, const char *dir)
-{
-	char *out = vf_pathf("%s/probe.out", dir), *err = vf_pathf("%s/probe.err", dir);
-	const char *nv[] = {"krun", "--nvrtc", NULL};
-	int rc = vf_run(dir, nv, out, err);
-	char *o = vf_first_line_of(out), *m = vf_first_line_of(err);
-	char w1[64] = "", w2[64] = "";
-	if (rc == 0 && sscanf(o, "%63s %63[^: ]", w1, w2) == 2)
-		snprintf(e->nvrtc, sizeof e->nvrtc, "%s %s", w1, w2);
-	else
-		snprintf(e->no_nvrtc, sizeof e->no_nvrtc, "%s", *m ? m : "krun --nvrtc found none");
-	free(o);
-	free(m);
-	static const char probe[] = "import warp as wp\n\n\n@wp.kernel\ndef probe(x: wp.array(dtype=float)):\n"
-				    "    i = wp.tid()\n    x[i] = x[i] + 1.0\n";
-	char *py = vf_pathf("%s/probe.py", dir);
-	write_file(py, probe, sizeof probe - 1);
-	const char *gpu[] = {"krun", "--device", "cuda", "--dim", "1", "probe.py", NULL};
-	rc = vf_run(dir, gpu, out, err);
-	m = vf_first_line_of(err);
-	e->gpu = rc == 0;
-	if (!e->gpu)
-		snprintf(e->no_gpu, sizeof e->no_gpu, "%s", *m ? m : "krun --device cuda failed");
-	free(m);
-	free(py);
-	free(out);
-	free(err);
-}
-
 /* ---- the launch ------------------------------------------------------------ */
 
 /* The most indices a wp.tid() of the IR gives, and whether it has tiles. */
@@ -118,13 +87,26 @@ typedef struct Run {
 	unsigned timeout; /* krun's --timeout */
 } Run;
 
+/* The end of a krun command from ARGV[N]: the run's --dim when it sets
+ * one (its text in DIM), the record's IR and CODE, and the NULL. */
+static void krun_tail(const char **argv, int n, const Run *u, char dim[32], const char *code)
+{
+	if (u->dim) {
+		snprintf(dim, 32, "%d", u->dim);
+		argv[n++] = "--dim";
+		argv[n++] = dim;
+	}
+	argv[n++] = "rec.kir";
+	argv[n++] = code;
+	argv[n] = NULL;
+}
+
 /* krun [MODE] on seed S with CODE; its records to OUT; 0 or the reason
  * (malloc'd), the first line krun said on stderr. */
 static char *krun(const Run *u, const char *mode, uint64_t s, const char *code, const char *out)
 {
 	char seed[32], dim[32], to[32];
 	snprintf(seed, sizeof seed, "%llu", (unsigned long long)s);
-	snprintf(dim, sizeof dim, "%d", u->dim);
 	snprintf(to, sizeof to, "%u", u->timeout);
 	const char *argv[20];
 	int n = 0;
@@ -135,18 +117,13 @@ static char *krun(const Run *u, const char *mode, uint64_t s, const char *code, 
 	argv[n++] = to;
 	if (mode)
 		argv[n++] = mode;
-	if (!mode || strcmp(mode, "--compile-only")) {
+	int launch = !mode || strcmp(mode, "--compile-only");
+	if (launch) {
 		argv[n++] = "--sentinel";
 		argv[n++] = "--seed";
 		argv[n++] = seed;
-		if (u->dim) {
-			argv[n++] = "--dim";
-			argv[n++] = dim;
-		}
 	}
-	argv[n++] = "rec.kir";
-	argv[n++] = code;
-	argv[n] = NULL;
+	krun_tail(argv, n, launch ? u : &(Run){0}, dim, code);
 	char *err = vf_pathf("%s/%s.err", u->dir, out);
 	char *o = vf_pathf("%s/%s", u->dir, out);
 	int rc = vf_run(u->dir, argv, o, err);
@@ -458,19 +435,10 @@ static char *run_reference(const Run *u0, const char *ext)
 
 static double bench_ms(const Run *u, int f, const char *code)
 {
-	char reps[16], dim[16];
+	char reps[16], dim[32];
 	snprintf(reps, sizeof reps, "%d", ev_opt.bench);
-	snprintf(dim, sizeof dim, "%d", u->dim);
 	const char *argv[12] = {"krun", "--device", "cuda", "--bench", reps, f == F_BWD ? "--grad" : "--sentinel"};
-	int n = 6;
-	if (u->dim) {
-		/* the launch the sample was checked at */
-		argv[n++] = "--dim";
-		argv[n++] = dim;
-	}
-	argv[n++] = "rec.kir";
-	argv[n++] = code;
-	argv[n] = NULL;
+	krun_tail(argv, 6, u, dim, code); /* the launch the sample was checked at */
 	char *o = vf_pathf("%s/bench.json", u->dir);
 	double ms = 0;
 	if (!vf_run(u->dir, argv, o, NULL)) {
@@ -505,7 +473,7 @@ void ev_record(Rec *r, const EvEnv *e, const char *dir)
 	EvEnv le = *e;
 	const EvEnv *ge = e;
 	e = &le;
-	Run u = {dir, cuda ? (ge->gpu ? "cuda" : "sim") : "cpu", e, pick_dim(r, e->s1), ev_opt.timeout};
+	Run u = {dir, cuda ? (ge->cuda.gpu ? "cuda" : "sim") : "cpu", e, pick_dim(r, e->s1), ev_opt.timeout};
 	char *why = run_reference(&u, ext);
 	Buf note = {0};
 	if (why) {
@@ -564,7 +532,7 @@ void ev_record(Rec *r, const EvEnv *e, const char *dir)
 			/* compiled as the record's code is: C by krun's compiler, CUDA by NVRTC
 			 * where there is one, else sim's C++ */
 			Run c = u;
-			if (cuda && e->nvrtc[0])
+			if (cuda && e->cuda.nvrtc[0])
 				c.dev = "cuda";
 			else if (cuda)
 				c.dev = "sim";
@@ -603,7 +571,7 @@ void ev_record(Rec *r, const EvEnv *e, const char *dir)
 			unload(&got[0]);
 			unload(&got[1]);
 			sm->correct = !sm->why;
-			if (sm->correct && cuda && e->gpu) {
+			if (sm->correct && cuda && e->cuda.gpu) {
 				if (!ref_ms[f])
 					ref_ms[f] = bench_ms(&u, f, f == F_FWD ? "ref.f.cu" : "ref.b.cu");
 				double ms = bench_ms(&u, f, code);

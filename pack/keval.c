@@ -81,36 +81,71 @@ static char *str_of(const JVal *o, const char *k)
 	return v && v->kind == J_STR ? v->s : NULL;
 }
 
-/* Call EACH on every record of the files, its JSON parsed; a line that is
- * not a record is a located error. */
+/* A line of a JSON Lines file, parsed: its text, where it is (its first
+ * column not blank), its value. */
+typedef struct JLine {
+	const Src *src;
+	const char *text;
+	size_t len;
+	long line;
+	int col;
+	const JVal *v;
+} JLine;
+
+/* Call EACH on every line of S that is not blank, its JSON parsed; a line
+ * that does not parse is a located error. */
+static void each_json_line(const Src *s, void (*each)(const JLine *l, void *ctx), void *ctx)
+{
+	long line = 0;
+	for (size_t at = 0; at < s->len;) {
+		const char *p = s->text + at, *nl = memchr(p, '\n', s->len - at);
+		size_t n = nl ? (size_t)(nl - p) : s->len - at;
+		line++;
+		at += n + 1;
+		size_t k = 0;
+		while (k < n && (p[k] == ' ' || p[k] == '\t' || p[k] == '\r'))
+			k++;
+		if (k == n)
+			continue;
+		Arena a = {0};
+		char err[200];
+		size_t off;
+		int trunc;
+		JVal *v = json_parse(&a, p, n, err, sizeof err, &off, &trunc);
+		if (!v)
+			ks_error_at(s, (int)line, (int)off + 1, "not a JSON line: %s", err);
+		JLine l = {s, p, n, line, (int)k + 1, v};
+		each(&l, ctx);
+		arena_free(&a);
+	}
+}
+
+/* EACH and its context, for check_record */
+typedef struct EachRec {
+	void (*each)(const JVal *rec, void *ctx);
+	void *ctx;
+} EachRec;
+
+static void check_record(const JLine *l, void *ctx)
+{
+	const EachRec *e = ctx;
+	const JVal *v = l->v;
+	if (!str_of(v, "id") || !str_of(v, "ir") || !str_of(v, "device") || !str_of(v, "forward") ||
+	    !str_of(v, "backward") || !str_of(v, "category"))
+		ks_error_at(l->src, (int)l->line, l->col,
+			    "not a record: it wants the strings id, category, ir, device, forward and backward");
+	e->each(v, e->ctx);
+}
+
+/* Call EACH on every record of the files; a line that is not a record is
+ * a located error. */
 static void each_record(char **files, void (*each)(const JVal *rec, void *ctx), void *ctx)
 {
+	EachRec e = {each, ctx};
 	for (char **f = files; *f; f++) {
 		Src s;
 		src_read(&s, *f);
-		long line = 0;
-		for (size_t at = 0; at < s.len;) {
-			const char *p = s.text + at, *nl = memchr(p, '\n', s.len - at);
-			size_t n = nl ? (size_t)(nl - p) : s.len - at;
-			line++;
-			at += n + 1;
-			if (!n)
-				continue;
-			Arena a = {0};
-			char err[200];
-			size_t off;
-			int trunc;
-			JVal *v = json_parse(&a, p, n, err, sizeof err, &off, &trunc);
-			if (!v)
-				ks_error_at(&s, (int)line, (int)off + 1, "not a record: %s", err);
-			if (!str_of(v, "id") || !str_of(v, "ir") || !str_of(v, "device") || !str_of(v, "forward") ||
-			    !str_of(v, "backward") || !str_of(v, "category"))
-				ks_error_at(
-					&s, (int)line, 1,
-					"not a record: it wants the strings id, category, ir, device, forward and backward");
-			each(v, ctx);
-			arena_free(&a);
-		}
+		each_json_line(&s, check_record, &e);
 		src_free(&s);
 	}
 }
@@ -222,57 +257,41 @@ static Rec *rec_of(Book *bk, const char *id)
 	return bk->r[*v - 1];
 }
 
-static void read_predictions(Book *bk, Src *s)
+/* One line of the predictions, a sample, into its record's list */
+static void add_sample(const JLine *l, void *ctx)
 {
-	long line = 0;
-	for (size_t at = 0; at < s->len;) {
-		const char *p = s->text + at, *nl = memchr(p, '\n', s->len - at);
-		size_t n = nl ? (size_t)(nl - p) : s->len - at;
-		line++;
-		at += n + 1;
-		size_t k = 0;
-		while (k < n && (p[k] == ' ' || p[k] == '\t' || p[k] == '\r'))
-			k++;
-		if (k == n)
-			continue;
-		Arena a = {0};
-		char err[200];
-		size_t off;
-		int trunc;
-		JVal *v = json_parse(&a, p, n, err, sizeof err, &off, &trunc);
-		if (!v)
-			ks_error_at(s, (int)line, (int)off + 1, "not a JSON line: %s", err);
-		if (v->kind != J_OBJ)
-			ks_error_at(s, (int)line, (int)k + 1,
-				    "a sample is an object {\"id\", \"field\", \"completion\"}");
-		const char *id = str_of(v, "id"), *field = str_of(v, "field"), *code = str_of(v, "completion");
-		if (!id || !*id)
-			ks_error_at(s, (int)line, (int)k + 1, "the sample has no \"id\" string");
-		if (!field)
-			ks_error_at(s, (int)line, (int)k + 1, "the sample has no \"field\" string");
-		int f = !strcmp(field, "forward") ? F_FWD : !strcmp(field, "backward") ? F_BWD : -1;
-		if (f < 0) {
-			const char *q = strstr(p, "\"field\"");
-			ks_error_at(s, (int)line, q && q < p + n ? (int)(q - p) + 1 : 1,
-				    "unknown field \"%.40s\": want \"forward\" or \"backward\"", field);
-		}
-		if (!code)
-			ks_error_at(s, (int)line, (int)k + 1, "the sample has no \"completion\" string");
-		Rec *r = rec_of(bk, id);
-		if (r->n[f] == r->cap[f]) {
-			r->cap[f] = r->cap[f] ? 2 * r->cap[f] : 4;
-			r->s[f] = xrealloc(r->s[f], sizeof *r->s[f] * (size_t)r->cap[f]);
-		}
-		const JVal *cv = json_get(v, "completion");
-		Sample *sm = &r->s[f][r->n[f]++];
-		memset(sm, 0, sizeof *sm);
-		sm->code = xmalloc(cv->len + 1);
-		memcpy(sm->code, cv->s, cv->len);
-		sm->code[cv->len] = 0;
-		sm->len = cv->len;
-		sm->line = line;
-		arena_free(&a);
+	Book *bk = ctx;
+	const JVal *v = l->v;
+	const Src *s = l->src;
+	int line = (int)l->line;
+	if (v->kind != J_OBJ)
+		ks_error_at(s, line, l->col, "a sample is an object {\"id\", \"field\", \"completion\"}");
+	const char *id = str_of(v, "id"), *field = str_of(v, "field"), *code = str_of(v, "completion");
+	if (!id || !*id)
+		ks_error_at(s, line, l->col, "the sample has no \"id\" string");
+	if (!field)
+		ks_error_at(s, line, l->col, "the sample has no \"field\" string");
+	int f = !strcmp(field, "forward") ? F_FWD : !strcmp(field, "backward") ? F_BWD : -1;
+	if (f < 0) {
+		const char *q = strstr(l->text, "\"field\"");
+		ks_error_at(s, line, q && q < l->text + l->len ? (int)(q - l->text) + 1 : 1,
+			    "unknown field \"%.40s\": want \"forward\" or \"backward\"", field);
 	}
+	if (!code)
+		ks_error_at(s, line, l->col, "the sample has no \"completion\" string");
+	Rec *r = rec_of(bk, id);
+	if (r->n[f] == r->cap[f]) {
+		r->cap[f] = r->cap[f] ? 2 * r->cap[f] : 4;
+		r->s[f] = xrealloc(r->s[f], sizeof *r->s[f] * (size_t)r->cap[f]);
+	}
+	const JVal *cv = json_get(v, "completion");
+	Sample *sm = &r->s[f][r->n[f]++];
+	memset(sm, 0, sizeof *sm);
+	sm->code = xmalloc(cv->len + 1);
+	memcpy(sm->code, cv->s, cv->len);
+	sm->code[cv->len] = 0;
+	sm->len = cv->len;
+	sm->line = l->line;
 }
 
 static void keep_record(const JVal *v, void *ctx)
@@ -380,7 +399,7 @@ int main(int argc, char **argv)
 	Book bk = {0};
 	Src s;
 	src_read(&s, ev_opt.pred);
-	read_predictions(&bk, &s);
+	each_json_line(&s, add_sample, &bk);
 	if (!bk.n)
 		ks_fatal("%s: no sample in it", ev_opt.pred);
 	char **files = split_files(ev_opt.data, NULL);
@@ -422,7 +441,7 @@ int main(int argc, char **argv)
 			work = vf_pathf("%s/%s", cwd, work);
 		}
 	}
-	ev_probe(&env, work);
+	vf_probe_cuda(&env.cuda, work);
 	for (int i = 0; i < bk.n; i++) {
 		char *dir = vf_pathf("%s/r%d", work, i);
 		ev_record(bk.r[i], &env, dir);

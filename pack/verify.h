@@ -66,6 +66,21 @@ int vf_run(const char *cwd, const char *const *argv, const char *out, const char
 /* The first non-blank line of file PATH (a failed run's reason). */
 char *vf_first_line_of(const char *path);
 
+/* Write P[0 .. N) to PATH unless it holds those bytes already (so that
+ * its time stamp says when its content last changed). */
+void vf_write_if_changed(const char *path, const char *p, size_t n);
+
+/* What runs CUDA code here, as krun finds it from folder DIR (which
+ * exists; the probe's files are left there): the NVRTC it compiles with
+ * (`NVRTC 13.0`, else "" and why none), and whether a one-line kernel
+ * runs on a GPU (else why not).  kverify and keval both ask it. */
+typedef struct VfCuda {
+	char nvrtc[300], no_nvrtc[300];
+	int gpu;
+	char no_gpu[300];
+} VfCuda;
+void vf_probe_cuda(VfCuda *c, const char *dir);
+
 /* The status lines of a batch (`KEY ok` | `KEY error: REASON`): KEY's
  * reason, "" for ok, or NULL when the batch gave KEY no line. */
 char *vf_status_of(const char *st, const char *key);

@@ -53,18 +53,6 @@ static void mkdirs(const char *path)
 	free(p);
 }
 
-/* Write P[0 .. N) to PATH unless it holds those bytes already (so that
- * its time stamp says when its content last changed). */
-static void write_if_changed(const char *path, const char *p, size_t n)
-{
-	size_t on;
-	char *old = vf_slurp(path, &on);
-	int same = old && on == n && !memcmp(old, p, n);
-	free(old);
-	if (!same)
-		out_write_whole(path, p, n);
-}
-
 /* What the index learns of the dataset's parameters (stats.json). */
 typedef struct Params {
 	unsigned long long seed;
@@ -373,7 +361,7 @@ static void index_record(Index *x, Arena *a, const char *line, size_t n, int las
 	static const int fld[4] = {4, 5, 7, 8};
 	for (int f = 0; f < 4; f++) {
 		char *p = vf_pathf("%s/%s%s", dir, name, ext[dev][f]);
-		write_if_changed(p, r->item[fld[f]]->s, r->item[fld[f]]->len);
+		vf_write_if_changed(p, r->item[fld[f]]->s, r->item[fld[f]]->len);
 		free(p);
 	}
 	free(dir);
@@ -784,35 +772,19 @@ static void check_kernels(Index *x, const JVal *st)
  * `cuda sim (REASON)`. */
 static void probe_cuda(Buf *env)
 {
-	char *dir = vf_pathf("%s/probe", vf_opt.work), *out = vf_pathf("%s/nvrtc.out", dir),
-	     *err = vf_pathf("%s/nvrtc.err", dir);
+	char *dir = vf_pathf("%s/probe", vf_opt.work);
 	mkdirs(dir);
-	const char *nv[] = {"krun", "--nvrtc", NULL};
-	int rc = vf_run(dir, nv, out, err);
-	char *o = vf_first_line_of(out), *e = vf_first_line_of(err);
-	char w1[64] = "", w2[64] = "";
-	if (rc == 0 && sscanf(o, "%63s %63[^: ]", w1, w2) == 2)
-		buf_printf(env, "nvrtc %s %s\n", w1, w2);
+	VfCuda c;
+	vf_probe_cuda(&c, dir);
+	if (c.nvrtc[0])
+		buf_printf(env, "nvrtc %s\n", c.nvrtc);
 	else
-		buf_printf(env, "nvrtc none (%s)\n", *e ? e : "krun --nvrtc found none");
-	free(o);
-	free(e);
-	static const char probe[] = "import warp as wp\n\n\n@wp.kernel\ndef probe(x: wp.array(dtype=float)):\n"
-				    "    i = wp.tid()\n    x[i] = x[i] + 1.0\n";
-	char *py = vf_pathf("%s/probe.py", dir);
-	write_if_changed(py, probe, sizeof probe - 1);
-	const char *gpu[] = {"krun", "--device", "cuda", "--dim", "1", "probe.py", NULL};
-	rc = vf_run(dir, gpu, out, err);
-	e = vf_first_line_of(err);
-	if (rc == 0)
+		buf_printf(env, "nvrtc none (%s)\n", c.no_nvrtc);
+	if (c.gpu)
 		buf_puts(env, "cuda cuda\n");
 	else
-		buf_printf(env, "cuda sim (%s)\n", *e ? e : "krun --device cuda failed");
-	free(e);
-	free(py);
+		buf_printf(env, "cuda sim (%s)\n", c.no_gpu);
 	free(dir);
-	free(out);
-	free(err);
 }
 
 static const long *by_shard; /* cmp_shard's keys */
@@ -906,7 +878,7 @@ int verify_index(void)
 	if (x.any_cuda)
 		probe_cuda(&env);
 	char *p = vf_pathf("%s/env", vf_opt.work);
-	write_if_changed(p, env.p, env.n);
+	vf_write_if_changed(p, env.p, env.n);
 	free(p);
 	Buf sh = {0};
 	long *order = xmalloc(sizeof *order * (size_t)(x.nshard + 1));
@@ -934,7 +906,7 @@ int verify_index(void)
 		}
 		free(l);
 		p = vf_pathf("%s/%ld/index.st", vf_opt.work, k);
-		write_if_changed(p, b.p, b.n);
+		vf_write_if_changed(p, b.p, b.n);
 		free(p);
 		buf_free(&b);
 		buf_free(&x.shard[i]);

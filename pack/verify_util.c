@@ -182,6 +182,45 @@ char *vf_first_line_of(const char *path)
 	return b.p;
 }
 
+void vf_write_if_changed(const char *path, const char *p, size_t n)
+{
+	size_t on;
+	char *old = vf_slurp(path, &on);
+	int same = old && on == n && !memcmp(old, p, n);
+	free(old);
+	if (!same)
+		out_write_whole(path, p, n);
+}
+
+void vf_probe_cuda(VfCuda *c, const char *dir)
+{
+	memset(c, 0, sizeof *c);
+	char *out = vf_pathf("%s/probe.out", dir), *err = vf_pathf("%s/probe.err", dir);
+	const char *nv[] = {"krun", "--nvrtc", NULL};
+	int rc = vf_run(dir, nv, out, err);
+	char *o = vf_first_line_of(out), *m = vf_first_line_of(err);
+	char w1[64] = "", w2[64] = "";
+	if (rc == 0 && sscanf(o, "%63s %63[^: ]", w1, w2) == 2)
+		snprintf(c->nvrtc, sizeof c->nvrtc, "%s %s", w1, w2);
+	else
+		snprintf(c->no_nvrtc, sizeof c->no_nvrtc, "%s", *m ? m : "krun --nvrtc found none");
+	free(o);
+	free(m);
+	static const char probe[] = "import warp as wp\n\n\n@wp.kernel\ndef probe(x: wp.array(dtype=float)):\n"
+				    "    i = wp.tid()\n    x[i] = x[i] + 1.0\n";
+	char *py = vf_pathf("%s/probe.py", dir);
+	vf_write_if_changed(py, probe, sizeof probe - 1);
+	const char *gpu[] = {"krun", "--device", "cuda", "--dim", "1", "probe.py", NULL};
+	c->gpu = vf_run(dir, gpu, out, err) == 0;
+	m = vf_first_line_of(err);
+	if (!c->gpu)
+		snprintf(c->no_gpu, sizeof c->no_gpu, "%s", *m ? m : "krun --device cuda failed");
+	free(m);
+	free(py);
+	free(out);
+	free(err);
+}
+
 /* The status lines of a batch (`KEY ok` | `KEY error: REASON`): KEY's
  * reason, "" for ok, or NULL when the batch gave KEY no line. */
 char *vf_status_of(const char *st, const char *key)
