@@ -942,6 +942,38 @@ static void put_flat_at(Buf *b, Type t, int n, const char **c)
 		buf_printf(b, " * %d + %s%s", ty_extent(t, lead + d), c[d], d + 1 < n ? ")" : "");
 }
 
+/* "int c0 = ..., c1 = ...;", a statement: the coordinates c of an element
+ * that is the loop's element k of tile t over nd dimensions (t has the
+ * last nd - lead).  READ: in the tile read from the offsets on (c = off
+ * + k's coordinate; off alone along the lead dimensions); else relative
+ * to the offsets (c = k's coordinate - off, lead 0). */
+static void put_part_coords(Emitter *e, const Inst *in, int depth, int nd, const char **c, const int32_t *off,
+			    Type t, int lead, int read)
+{
+	Buf b = {0};
+	buf_puts(&b, "int ");
+	for (int d = 0; d < nd; d++) {
+		buf_cat(&b, d ? ", " : "", c[d], " = ", NULL);
+		if (read) {
+			put_expr(e, &b, off[d], d < lead ? P_COND : P_ADD);
+			if (d >= lead) {
+				buf_puts(&b, " + ");
+				put_coord(&b, t, d - lead, tname(e, TN_K), 1);
+			}
+			continue;
+		}
+		put_coord(&b, t, d, tname(e, TN_K), 1);
+		const Value *o = &e->f->val[off[d]];
+		if (o->kind != VK_CONST || o->k.i) {
+			buf_puts(&b, " - ");
+			put_expr(e, &b, off[d], P_ADD + 1);
+		}
+	}
+	buf_putc(&b, ';');
+	put_stmt(e, depth, &b, in);
+	buf_free(&b);
+}
+
 /* r = the elements of t from the offsets on, in r's shape, its extents
  * t's last (tile_view: wp.tile_view, t[i] of a row), 0 past t's end. */
 static void emit_view(Emitter *e, const Inst *in, int depth, const char *r)
@@ -953,17 +985,7 @@ static void emit_view(Emitter *e, const Inst *in, int depth, const char *r)
 	coord_names(e, nd, c);
 	Buf b = {0};
 	open_loop(e, depth, tr, in);
-	buf_puts(&b, "int ");
-	for (int d = 0; d < nd; d++) {
-		buf_cat(&b, d ? ", " : "", c[d], " = ", NULL);
-		put_expr(e, &b, off[d], d < lead ? P_COND : P_ADD);
-		if (d >= lead) {
-			buf_puts(&b, " + ");
-			put_coord(&b, tr, d - lead, tname(e, TN_K), 1);
-		}
-	}
-	buf_putc(&b, ';');
-	put_stmt(e, depth + 1, &b, in);
+	put_part_coords(e, in, depth + 1, nd, c, off, tr, lead, 1);
 	buf_cat(&b, r, "[", tname(e, TN_K), "] = ", NULL);
 	for (int d = 0; d < nd; d++)
 		buf_printf(&b, "%s0 <= %s && %s < %d", d ? " && " : "", c[d], c[d], ty_extent(tt, d));
@@ -988,18 +1010,7 @@ static void emit_tile_assign(Emitter *e, const Inst *in, int depth, const char *
 	coord_names(e, nd, c);
 	Buf b = {0};
 	open_loop(e, depth, tt, in);
-	buf_puts(&b, "int ");
-	for (int d = 0; d < nd; d++) {
-		buf_cat(&b, d ? ", " : "", c[d], " = ", NULL);
-		put_coord(&b, tt, d, k, 1);
-		const Value *o = &e->f->val[off[d]];
-		if (o->kind != VK_CONST || o->k.i) {
-			buf_puts(&b, " - ");
-			put_expr(e, &b, off[d], P_ADD + 1);
-		}
-	}
-	buf_putc(&b, ';');
-	put_stmt(e, depth + 1, &b, in);
+	put_part_coords(e, in, depth + 1, nd, c, off, tt, 0, 0);
 	if (inplace)
 		buf_puts(&b, "if (");
 	else
