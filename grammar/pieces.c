@@ -14,16 +14,22 @@
  * rb, ...) and any bytes; a byte past ASCII elsewhere is part of a name.
  * Where the scanner cannot follow the text exactly (a NUL or other
  * control byte, a backslash outside a string that does not end its line,
- * unbalanced brackets), it stops cutting: the rest of the file is one
- * piece, which the lexer reads as it would the whole.
+ * a closing bracket that closes nothing or another kind), it stops
+ * cutting: the rest of the file is one piece, which the lexer reads as it
+ * would the whole, and refuses where it is not Python.  So is the last
+ * piece when a bracket, a string or a continuation is still open at the
+ * end of the file.
  */
 #include <string.h>
 
 #include "ast.h"
 
-/* The scanner's state between lines. */
+/* The scanner's state between lines: the open brackets (the kinds of the
+ * outermost 64, to tell a closing one that does not match), a string
+ * open, a backslash continuation. */
 typedef struct Scan {
 	int depth, str, triple, cont;
+	char open[64];
 } Scan;
 
 static int is_ident(int c)
@@ -85,10 +91,13 @@ static int scan_line(Scan *sc, const unsigned char *l, size_t len)
 			continue;
 		}
 		if (c == '(' || c == '[' || c == '{') {
-			if (++sc->depth > 100000)
+			if (sc->depth >= 100000)
 				return 0;
+			if (sc->depth < 64)
+				sc->open[sc->depth] = (char)c;
+			sc->depth++;
 		} else if (c == ')' || c == ']' || c == '}') {
-			if (sc->depth-- == 0)
+			if (sc->depth == 0 || (--sc->depth < 64 && sc->open[sc->depth] != (c == ')' ? '(' : c - 2)))
 				return 0;
 		} else if (c == '\\') {
 			size_t k = i + 1 < len && l[i + 1] == '\r' ? i + 2 : i + 1;
@@ -158,5 +167,9 @@ void pieces_scan(Pieces *pc, Lines *in)
 		}
 		len += (long)n;
 	}
+	/* a bracket, a string or a continuation still open at the end: the
+	 * last piece is the rest, read (and refused) as the lexer reads it */
+	if (follow && (sc.depth || sc.str || sc.cont))
+		pc->rest = pc->n - 1;
 	pc->v[pc->n] = (Piece){in->off, line + 1, 0};
 }

@@ -9,7 +9,8 @@
 # reported.  kparse --keep-going writes every def that compiles and
 # reports each that does not as FILE:LINE:COL: error: kernel NAME: REASON,
 # exit 1 when any was left out; krun --kernel NAME compiles that kernel and
-# its funcs alone.
+# its funcs alone.  Host code that is not Python where the piece scanner
+# sees it (brackets, strings) is a located error.
 . "$(dirname "$0")/lib.sh"
 
 D=t/host
@@ -168,4 +169,23 @@ is "... each failure located, for the kernel that asked for it" \
 	"$(grep -oE 'error: kernel [a-z0-9]+: .*name .undefined_name.' "$TMP/err" | cut -d' ' -f3 | tr '\n' ' ')" "k: k2: "
 is "... and named with the instances it is in and their calls" \
 	"$(grep -c 'kernel k2: in outer(a: float) called at [^ ]*keep_going_generics.py:34: in inner(a: float) called at [^ ]*keep_going_generics.py:19: name' "$TMP/err")" 1
+
+# host Python that is not Python, where the scanner of the pieces sees it
+# (brackets, strings, continuations): a located error, no IR, exit 1,
+# whatever stands after it
+# (module_kernels.py with HOST-LINE after its import, which compiles with
+# a line of Python there)
+hostbad() { # hostbad DESC HOST-LINE WANT: WANT the first line kparse says on stderr
+	sed "3a\\$2" $D/module_kernels.py >"$TMP/hb.py"
+	kparse -o "$TMP/hb.kir" "$TMP/hb.py" 2>"$TMP/err"
+	is "$1: exit 1, located, no IR" "$?:$(head -1 "$TMP/err" | sed "s|^$TMP/||"):$(ls "$TMP/hb.kir" 2>/dev/null)" "1:$3:"
+}
+sed "3a\\SIZES = (1, 2)" $D/module_kernels.py >"$TMP/hb.py"
+ok "module_kernels.py with a line of host Python after its import compiles" kparse -o "$TMP/hb.kir" "$TMP/hb.py"
+rm -f "$TMP/hb.kir"
+hostbad "a bracket never closed" 'SIZES = (1, 2,' "hb.py:6:4: error: invalid syntax: '=' assigns; maybe you meant '=='?"
+hostbad "a closing bracket of another kind" 'SIZES = [1, 2)' "hb.py:4:14: error: closing ')' does not match opening '['"
+hostbad "a closing bracket that closes nothing" 'SIZES = 1, 2)' "hb.py:4:13: error: unmatched ')'"
+hostbad "a triple-quoted string never closed" 'DOC = """the rest' "hb.py:4:7: error: unterminated triple-quoted string literal"
+hostbad "a string not closed on its line" "NAME = 'step" "hb.py:4:8: error: unterminated string literal"
 done_testing
