@@ -140,6 +140,8 @@ static const char *op_rule(D *d, Rec *r)
 {
 	Type a = vty(d, r->arg[0]), b = r->narg > 1 ? vty(d, r->arg[1]) : TY_VOID;
 	int sa = ty_is_float(a), sb = ty_is_float(b);
+	if (r->op == OP_TILE_RAND)
+		return ""; /* random draws, of constant bounds: Warp's have no derivative either */
 	/* clang-format off */
 	if (ty_is_tile(a) || ty_is_tile(b)) {
 		/* element by element; a number's adjoint sums over the tile:

@@ -467,6 +467,7 @@ enum {
 	TN_SIZE,
 	TN_SWAP,
 	TN_SWAP_AT,
+	TN_STATE,
 	TN_COUNT
 };
 
@@ -475,10 +476,10 @@ static const char *tname(Emitter *e, int which)
 	_Static_assert(TN_COUNT <= (int)(sizeof e->tname / sizeof *e->tname), "Emitter.tname is too short");
 	/* a 1-D tile's coordinate is idx, a 2-D one's row and col, a 3-D or
 	 * 4-D one's c0 .. c3 */
-	static const char *const base[TN_COUNT] = {"k",     "row", "col",  "q",    "dot",    "span", "idx", "c0",
-						   "c1",    "c2",  "c3",   "elem", "rev",    "pos",  "lo",  "hi",
-						   "angle", "c",   "s",    "u",    "v",      "x",    "re",  "im",
-						   "diag",  "rhs", "size", "swap", "swap_at"};
+	static const char *const base[TN_COUNT] = {"k",     "row", "col",  "q",    "dot",     "span", "idx", "c0",
+						   "c1",    "c2",  "c3",   "elem", "rev",     "pos",  "lo",  "hi",
+						   "angle", "c",   "s",    "u",    "v",       "x",    "re",  "im",
+						   "diag",  "rhs", "size", "swap", "swap_at", "state"};
 	if (!e->tname[which])
 		e->tname[which] = make_name(e, base[which], 0);
 	return e->tname[which];
@@ -1956,6 +1957,42 @@ static void emit_share(Emitter *e, const Inst *in, int depth)
  * is a block of one. */
 static const char *lane(const Emitter *e) { return e->target == EMIT_CUDA ? "threadIdx.x" : "0"; }
 
+/* A tile of random draws (tile_randf, tile_randi): each thread draws
+ * its elements in turn from a state of its own, pcg(lane + rng), as
+ * Warp's tiles do; on the CPU the block's one thread draws them all.
+ *     {
+ *         uint32_t state = ks_pcg(threadIdx.x + rng);
+ *         for (int k = threadIdx.x; k < 64; k += blockDim.x) {
+ *             t[k] = ks_randf(&state);
+ *         }
+ *     } */
+static void emit_rand(Emitter *e, const Inst *in, int depth, const char *r)
+{
+	Type t = vty(e, in->res[0]);
+	const char *st = tname(e, TN_STATE);
+	Buf b = {0};
+	indent(e, depth);
+	fputs("{\n", e->out);
+	buf_cat(&b, "uint32_t ", st, " = ks_pcg(", NULL);
+	if (e->target == EMIT_CUDA)
+		buf_puts(&b, "threadIdx.x + ");
+	put_expr(e, &b, in->arg[0], P_ADD + 1);
+	buf_puts(&b, ");");
+	put_stmt(e, depth + 1, &b, in);
+	open_loop(e, depth + 1, t, in);
+	buf_cat(&b, r, "[", tname(e, TN_K), "] = ks_rand", ty_elem(t) == TY_FLOAT ? "f" : "i",
+		in->narg == 3 ? "_range(&" : "(&", st, NULL);
+	for (int k = 1; k < in->narg; k++) {
+		buf_puts(&b, ", ");
+		put_expr(e, &b, in->arg[k], P_COND);
+	}
+	buf_puts(&b, ");");
+	put_stmt(e, depth + 2, &b, in);
+	close_block(e, depth + 1);
+	close_block(e, depth);
+	buf_free(&b);
+}
+
 /* x = untile(a): this thread's element of a */
 static void emit_untile(Emitter *e, const Inst *in, int depth)
 {
@@ -2065,6 +2102,8 @@ void emit_tile(Emitter *e, const Inst *in, int depth)
 		emit_triangle(e, in, depth, name);
 	else if (in->op == OP_BUILTIN && (in->callee == BI_TILE_FFT || in->callee == BI_TILE_IFFT))
 		emit_fft(e, in, depth, name);
+	else if (in->op == OP_TILE_RAND)
+		emit_rand(e, in, depth, name);
 	else if (in->op == OP_TILE_ADD_AT)
 		emit_add_at(e, in, depth);
 	else if (in->op == OP_TILE_VIEW)

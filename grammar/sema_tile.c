@@ -304,6 +304,42 @@ static int arange(Sema *s, Node *e, Target *t)
 	return emit_val(s, e, OP_TILE_ARANGE, tt, a, 2, t);
 }
 
+/* wp.tile_randf(shape, rng, min=, max=, storage=...) and wp.tile_randi(...):
+ * a tile of float32 (int32) random draws from the state rng, which stays
+ * as it was; min and max, given together, constants as Warp wants them
+ * when the kernel compiles: floats with max above min once rounded to
+ * float32, or ints of int32 with max above min. */
+static int rand_tile(Sema *s, Node *e, const char *name, const char *what, Target *t)
+{
+	Node *node[5];
+	BIND(P("shape", "rng", "min", "max", "storage"), 2);
+	int isf = !strcmp(name, "tile_randf");
+	Type el = isf ? TY_FLOAT : TY_INT;
+	Type tt = tile_type(s, node[0], el);
+	int32_t a[3];
+	a[0] = expr(s, node[1], NULL);
+	if (ty_of(s, a[0]) != TY_UINT32)
+		ERR(node[1], "%s() draws from a random state (a uint32 of wp.rand_init), not %s", what,
+		    uty(ty_of(s, a[0])));
+	storage_arg(s, node[4]);
+	if (!node[2] != !node[3])
+		ERR(node[node[2] ? 2 : 3], "%s() takes min and max together", what);
+	if (!node[2])
+		return emit_val(s, e, OP_TILE_RAND, tt, a, 1, t);
+	Const c[2];
+	for (int k = 0; k < 2; k++)
+		if (!const_eval(s, node[2 + k], &c[k]) || (isf ? !ty_is_float(c[k].ty) : !ty_is_int(c[k].ty)) ||
+		    (!isf && (c[k].i < INT32_MIN || c[k].i > INT32_MAX)))
+			ERR(node[2 + k], "%s()'s %s must be a constant %s (Warp fixes it when the kernel compiles)",
+			    what, k ? "max" : "min", isf ? "float" : "int of int32");
+	if (isf ? !((float)c[1].v[0] > (float)c[0].v[0]) : !(c[1].i > c[0].i))
+		ERR(node[3], "%s()'s max must be greater than its min", what);
+	for (int k = 0; k < 2; k++)
+		a[1 + k] = isf ? ir_const(s->m, s->f, TY_FLOAT, 0, (double)(float)c[k].v[0])
+			       : ir_const_int(s->m, s->f, (int)c[k].i);
+	return emit_val(s, e, OP_TILE_RAND, tt, a, 3, t);
+}
+
 /* wp.tile_zeros(shape, dtype=float, storage=...), wp.tile_empty(...)
  * (zeros: what Warp leaves unset is 0 here), wp.tile_ones(...),
  * wp.tile_full(shape, value, dtype=value's type, storage=...) */
@@ -1207,6 +1243,11 @@ int tile_call(Sema *s, Node *e, const char *name, Target *t, int want)
 	if (!strcmp(name, "tile_zeros") || !strcmp(name, "tile_ones") || !strcmp(name, "tile_full") ||
 	    !strcmp(name, "tile_empty"))
 		return filled(s, e, name, what, t);
+	if (!strcmp(name, "tile_randf") || !strcmp(name, "tile_randi")) {
+		if (!want)
+			ERR(e, "the value of %s() is not used", what);
+		return rand_tile(s, e, name, what, t);
+	}
 	if (!strcmp(name, "tile_matmul"))
 		return matmul(s, e, what, t, want);
 	if (!strcmp(name, "tile_extract"))

@@ -995,6 +995,12 @@ Type ir_op_type(int op, const Type *a, int n, Type want)
 				       a[0] == ty_elem(want) && a[1] == ty_elem(want)
 			       ? want
 			       : TY_VOID;
+	case OP_TILE_RAND:
+		return ty_is_tile(want) && (ty_elem(want) == TY_FLOAT || ty_elem(want) == TY_INT) &&
+				       a[0] == TY_UINT32 &&
+				       (n == 1 || (n == 3 && a[1] == ty_elem(want) && a[2] == ty_elem(want)))
+			       ? want
+			       : TY_VOID;
 	case OP_TILE_COMP:
 		return ty_is_tile(a[0]) && ty_is_vec(ty_elem(a[0])) && a[1] == TY_INT && ty_is_tile(want) &&
 				       ty_same_shape(a[0], want) &&

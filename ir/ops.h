@@ -89,6 +89,11 @@ OP(TILE_ATOMIC_ADD, "tile_atomic_add", -1, 0, OC_READ | OC_WRITE) /* tile_atomic
                                                * added into a's from [i, j] on, atomically */
 OP(TILE_ARANGE, "tile_arange", 2, 1, 0)       /* %t: tile(float,N) = tile_arange %start, %step: element k
                                                * is start + step * k */
+OP(TILE_RAND, "tile_rand", -1, 1, 0)         /* %t: tile(float,M,N) = tile_rand %rng (, %min, %max): random
+                                               * draws, of wp.randf (wp.randi for ints) from the state
+                                               * pcg(lane + rng): lane the element's thread (0 on the
+                                               * CPU, k % blockDim.x in CUDA), each of its elements in
+                                               * turn; rng itself unchanged */
 OP(TILE_BROADCAST, "tile_broadcast", 1, 1, 0) /* %b: tile(float,M,N) = tile_broadcast %a: a's elements
                                                * repeated along its extents of 1 (numpy's rule, from
                                                * the right) */

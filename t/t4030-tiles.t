@@ -9,8 +9,8 @@
 # the inputs, the same at any block_dim, the tiled input law; a barrier
 # taken out of the CUDA is a located race; --grad on cpu and sim agree and
 # --gradcheck passes; the errors of --block-dim, --grid and --dim; tiles
-# of three dimensions, and t/emit/tiles_fft.py's transforms at several
-# block sizes.
+# of three dimensions, t/emit/tiles_fft.py's transforms at several
+# block sizes, and random tiles drawn as Warp draws them on a GPU.
 . "$(dirname "$0")/lib.sh"
 
 if ! command -v "${KSYNTH_CXX:-c++}" >/dev/null; then
@@ -247,6 +247,31 @@ kparse samples/tile/threads.py | kemit-cu --block-dim=32 >"$TMP/th32.cu"
 ok "kemit-cu --block-dim=32: the tile of each thread's value has 32 elements" grep -q "__shared__ float t\[32\];" "$TMP/th32.cu"
 kparse samples/tile/threads.py | kemit-cu >"$TMP/th64.cu"
 ok "... 64 by default, set by each thread at its own element" grep -q "t\[threadIdx.x\] = xi;" "$TMP/th64.cu"
+# tile_randf and tile_randi draw as Warp's tiles do: each thread from
+# pcg(its lane + rng), its elements in turn.  On the CPU (a block of one)
+# those are Warp's CPU draws (t/warp/samples.t compares samples/tile/random.py);
+# in sim and CUDA they depend on block_dim as Warp's GPU draws do: the
+# values below are those Warp's documentation of wp.tile_randi gives for a
+# GPU, seed 42, a 2x2 grid of 2x2 tiles, blocks of 8 threads.
+cat >"$TMP/draws.py" <<'PY'
+import warp as wp
+
+
+@wp.kernel
+def draws(seed: int, out: wp.array2d(dtype=int)):
+    bi, bj = wp.tid()
+    state = wp.rand_init(seed, 2 * bi + bj)
+    wp.tile_store(out, wp.tile_randi(shape=(2, 2), rng=state), offset=(2 * bi, 2 * bj))
+PY
+krun --device sim --dim 2x2 --block-dim 8 --set seed=42 --shape out=4x4 "$TMP/draws.py" >"$TMP/draws.json" 2>"$TMP/err"
+is "wp.tile_randi on sim in blocks of 8: Warp's GPU draws" "$?:$(field "$TMP/draws.json" outputs)" \
+	'0:{"out": [[798497746, 1803297529, -955788638, 17806966], [1788185933, 1320194893, 2073257406, -2009156320], [-257534450, -1138585923, 1145322783, -321794125], [-2096177388, -1835610841, 1159339128, -652221052]]}' ||
+	diag "$(cat "$TMP/err")"
+krun --device cpu --dim 2x2 --block-dim 8 --set seed=42 --shape out=4x4 "$TMP/draws.py" >"$TMP/draws.cpu.json" &&
+	krun --device sim --dim 2x2 --block-dim 1 --set seed=42 --shape out=4x4 "$TMP/draws.py" >"$TMP/draws.sim1.json"
+is "... on the cpu, a block of one, sim's draws in blocks of one" "$?:$(strip "$TMP/draws.cpu.json")" "0:$(strip "$TMP/draws.sim1.json")"
+ok "... which are not those of blocks of 8" test "$(field "$TMP/draws.cpu.json" outputs)" != "$(field "$TMP/draws.json" outputs)"
+
 cat >"$TMP/cube.kir" <<'EOF'
 ksynth-ir 1
 
