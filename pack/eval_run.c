@@ -25,13 +25,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static void write_file(const char *path, const char *p, size_t n)
-{
-	FILE *f = fopen(path, "wb");
-	if (!f || fwrite(p, 1, n, f) != n || fclose(f))
-		ks_fatal("%s:", path);
-}
-
 /* ---- the launch ------------------------------------------------------------ */
 
 /* The most indices a wp.tid() of the IR gives, and whether it has tiles. */
@@ -462,11 +455,11 @@ void ev_record(Rec *r, const EvEnv *e, const char *dir)
 	int cuda = !strcmp(r->dev, "cuda");
 	const char *ext = cuda ? "cu" : "c";
 	char *p = vf_pathf("%s/rec.kir", dir);
-	write_file(p, r->ir, strlen(r->ir));
+	out_write_whole(p, r->ir, strlen(r->ir));
 	free(p);
 	for (int f = 0; f < NFIELD; f++) {
 		p = vf_pathf("%s/ref.%s.%s", dir, f == F_FWD ? "f" : "b", ext);
-		write_file(p, r->code[f], strlen(r->code[f]));
+		out_write_whole(p, r->code[f], strlen(r->code[f]));
 		free(p);
 	}
 	/* the evaluation's seeds, unless the record's own code fails on them */
@@ -527,7 +520,7 @@ void ev_record(Rec *r, const EvEnv *e, const char *dir)
 				continue;
 			}
 			p = vf_pathf("%s/%s", dir, code);
-			write_file(p, sm->code, sm->len);
+			out_write_whole(p, sm->code, sm->len);
 			free(p);
 			/* compiled as the record's code is: C by krun's compiler, CUDA by NVRTC
 			 * where there is one, else sim's C++ */

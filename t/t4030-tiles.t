@@ -31,8 +31,8 @@ field() { # field FILE KEY: KEY of every record, one per line
 
 # ---- the forward run: cpu and sim ------------------------------------------
 
-# laws FILE: the --law options t/tile/options.tsv gives FILE's module
-laws() { awk -F'\t' -v n="$(basename "$1" .py)" '$1 == n { print $2 }' t/tile/options.tsv | grep -oE -- '--law [^ ]+'; }
+# laws FILE: the --law options of FILE's row in t/tile/options.tsv
+laws() { sample_opts "$1" | grep -oE -- '--law [^ ]+'; }
 
 for f in t/tile/*.py; do
 	n=$(basename "$f" .py)
