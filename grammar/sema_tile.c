@@ -958,6 +958,68 @@ static void axpy(Sema *s, Node *e, const char *what)
 	emit(s, e, OP_ADD, &dest, 1, (int32_t[]){dest, q}, 2);
 }
 
+/* wp.tile_scatter_add(a, i, [j, k, l,] value, has_value, atomic=True):
+ * each thread whose has_value is true adds its value into element [i, ..]
+ * of a, a tile variable changed in place, as `a[i] += value` does with
+ * every thread's value; a thread with nothing to add adds a zero at
+ * element 0 (its index need not be valid).  atomic is a constant: False
+ * only promises that no two threads meet at an element, so the sums are
+ * the same. */
+static void scatter_add(Sema *s, Node *e, const char *what)
+{
+	static const char *const idx_name[KS_MAX_NDIM] = {"i", "j", "k", "l"};
+	Node *first = e->nkid > 1 && e->kid[1]->kind != N_KWARG ? e->kid[1] : NULL;
+	for (int k = 1; !first && k < e->nkid; k++)
+		if (!strcmp(e->kid[k]->name, "a"))
+			first = e->kid[k]->kid[0];
+	if (!first)
+		ERR(e, "%s() is missing argument 'a'", what);
+	int dest = first->kind == N_NAME ? map_get(&s->names, first->name) : -1;
+	if (dest < 0 || !ty_is_tile(ty_of(s, dest)))
+		ERR(first, "%s() adds into a tile variable of the kernel in place", what);
+	tile_inplace_ok(s, first, dest);
+	Type tt = ty_of(s, dest), el = ty_elem(tt);
+	int nd = ty_ndim(tt);
+	const char *pn[KS_MAX_NDIM + 4] = {"a"};
+	Node *dflt[KS_MAX_NDIM + 4] = {NULL}, *node[KS_MAX_NDIM + 4];
+	for (int k = 0; k < nd; k++)
+		pn[1 + k] = idx_name[k];
+	pn[nd + 1] = "value";
+	pn[nd + 2] = "has_value";
+	pn[nd + 3] = "atomic";
+	dflt[nd + 3] = e;
+	int npos = 0, nkw = 0;
+	for (int k = 1; k < e->nkid; k++)
+		e->kid[k]->kind == N_KWARG ? nkw++ : npos++;
+	if (!nkw && (npos < nd + 3 || npos > nd + 4))
+		ERR(e, "%s() into a %s takes %d ind%s, then value and has_value (and atomic)", what, uty(tt), nd,
+		    nd == 1 ? "ex" : "ices");
+	bind_args(s, e, what, pn, nd + 4, dflt, node);
+	if (!ty_is_scalar(ty_scalar(el)) || !(ty_is_scalar(el) || ty_is_vec(el) || ty_is_mat(el)) || el == TY_BOOL)
+		ERR(first, "%s() adds into a tile of numbers, vectors or matrices, not %s", what, uty(tt));
+	flag_arg(s, node[nd + 3], "atomic");
+	int32_t a[KS_MAX_NDIM + 2] = {dest};
+	int has = expr(s, node[nd + 2], NULL);
+	if (ty_of(s, has) != TY_BOOL)
+		ERR(node[nd + 2], "%s()'s has_value is a bool, not %s", what, uty(ty_of(s, has)));
+	int32_t zero = ir_const_int(s->m, s->f, 0);
+	for (int k = 0; k < nd; k++) {
+		int32_t sel[3] = {has, tile_index(s, node[1 + k], tt, k), zero};
+		a[1 + k] = emit_val(s, node[1 + k], OP_SELECT, TY_INT, sel, 3, NULL);
+	}
+	int val = typed_literal(s, node[nd + 1], el);
+	if (val < 0)
+		val = expr(s, node[nd + 1], NULL);
+	if (ty_of(s, val) != el)
+		ERR(node[nd + 1], "%s()'s value is %s; the elements of its tile are %s", what, uty(ty_of(s, val)),
+		    uty(el));
+	int32_t sel[3] = {has, val,
+			  ty_is_scalar(el) ? ir_const(s->m, s->f, el, 0, 0.0)
+					   : emit_val(s, node[nd + 1], OP_MAKE, el, NULL, 0, NULL)};
+	a[nd + 1] = emit_val(s, node[nd + 1], OP_SELECT, el, sel, 3, NULL);
+	emit(s, e, OP_TILE_ADD_AT, &dest, 1, a, nd + 2);
+}
+
 /* A tile variable changed in place (an element set, the dst of
  * wp.tile_assign, tile_axpy's dest, ...): not one that is a view or has
  * one, since a view is a copy here where Warp's shares the storage. */
@@ -1333,6 +1395,12 @@ int tile_call(Sema *s, Node *e, const char *name, Target *t, int want)
 		if (want)
 			ERR(e, "%s() copies into dst in place and has no value", what);
 		assign(s, e, what);
+		return -1;
+	}
+	if (!strcmp(name, "tile_scatter_add")) {
+		if (want)
+			ERR(e, "%s() adds into a in place and has no value", what);
+		scatter_add(s, e, what);
 		return -1;
 	}
 	if (!strcmp(name, "tile_axpy")) {
