@@ -38,6 +38,58 @@ char *ks_join(char *out, size_t n, ...)
 	return out;
 }
 
+/* d * 10^k, by exact powers of ten: at most three roundings. */
+static double scale10(double d, int k)
+{
+	static const double p10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+				       1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+	for (; k > 22; k -= 22)
+		d *= 1e22;
+	for (; k < -22; k += 22)
+		d /= 1e22;
+	return k >= 0 ? d * p10[k] : d / p10[-k];
+}
+
+/* The fewest significant digits p whose decimal (f rounded to p digits,
+ * as printf rounds it) reads back as f, or 0 where double arithmetic
+ * cannot tell: then the caller tries each p with snprintf and strtof.
+ * For each p, f's digits are f * 10^k rounded to an integer N, and
+ * N * 10^-k reads back as f when it lies strictly inside f's rounding
+ * interval (halfway to each neighbour).  Both are computed in double
+ * with a relative error below 2^-50, where f has 24 bits: a scaled value
+ * within 2^-16 of a half, or a decimal within 2^-20 of the interval's
+ * width from an end (where ties to even would decide), is left to the
+ * exact route. */
+static int float_digits(float f)
+{
+	if (!isfinite(f) || f == 0.0f)
+		return 0;
+	double d = fabs((double)f);
+	float af = fabsf(f), up = nextafterf(af, INFINITY), dn = nextafterf(af, 0.0f);
+	double lo = (d + (double)dn) / 2;
+	double hi = isinf(up) ? d + (d - (double)dn) / 2 : (d + (double)up) / 2;
+	double margin = (hi - lo) * 0x1p-20;
+	int e = (int)floor(log10(d)); /* f's decimal exponent, made exact: */
+	double x1 = scale10(d, -e);
+	if (fabs(x1 - 1.0) < 0x1p-40 || fabs(x1 - 10.0) < 0x1p-36)
+		return 0;
+	e += x1 >= 10.0 ? 1 : x1 < 1.0 ? -1 : 0;
+	for (int p = 1; p <= 9; p++) {
+		int k = p - 1 - e;
+		double x = scale10(d, k), r = floor(x), frac = x - r;
+		if (fabs(frac - 0.5) < 0x1p-16)
+			return 0;
+		if (frac > 0.5)
+			r += 1.0;
+		double v = scale10(r, -k);
+		if (v > lo + margin && v < hi - margin)
+			return p;
+		if (v > lo - margin && v < hi + margin)
+			return 0;
+	}
+	return 0;
+}
+
 void ks_fmt_float(char *out, size_t n, float f)
 {
 	/* an integer of magnitude below 1e9 (-0 included) comes out of the
@@ -68,12 +120,15 @@ void ks_fmt_float(char *out, size_t n, float f)
 		memcpy(out, memo[slot].s, strlen(memo[slot].s) + 1);
 		return;
 	}
-	int prec = 1;
-	for (; prec <= 9; prec++) {
+	int prec = float_digits(f);
+	if (prec)
 		snprintf(out, n, "%.*g", prec, (double)f);
-		if (strtof(out, NULL) == f)
-			break;
-	}
+	else
+		for (prec = 1; prec <= 9; prec++) {
+			snprintf(out, n, "%.*g", prec, (double)f);
+			if (strtof(out, NULL) == f)
+				break;
+		}
 	/* 10 reads better than 1e+01: use positional notation for moderate
 	 * magnitudes, with as many digits as the round trip needed */
 	double a = f < 0 ? -(double)f : (double)f;
