@@ -2,8 +2,8 @@
 """rand.py: ksynth's random numbers against NVIDIA Warp's, bit for bit, as TAP.
 
 Each kernel of t/warp/rand_streams.py draws N values per thread over DIM
-threads (25,000 draws of each function, 125,000 values of the samplers
-that return vectors), for several seeds and parameters (the ranges of randi,
+threads (100,000 draws of each function, 500,000 for the samplers that
+return vectors), for several seeds and parameters (the ranges of randi,
 randu and randf, poisson's mean on both sides of 10 and at 0; sample_cdf
 bisects krun's input array, sorted or not).
 ksynth runs them on cpu and on sim (`krun --set`); Warp runs the same
@@ -17,7 +17,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import numpy as np  # noqa: E402
 import wdiff  # noqa: E402
 
-DIM, N = 250, 100
+DIM, N = 1000, 100
 SEEDS = [0, 42, 2147483647]
 SEED1 = -7  # the one seed of a kernel with several cases
 
