@@ -15,7 +15,7 @@
 # /* clang-format on */.  Neither goal needs the build's packages.
 
 CLANG_FORMAT ?= clang-format
-FORMAT_SRC := $(wildcard $(SRCDIRS:%=%/*.[ch]) t/fuzz/*.[ch])
+FORMAT_SRC := $(wildcard $(SRCDIRS:%=%/*.[ch]) t/fuzz/*.[ch] t/text/*.[ch])
 
 # one line, and a failure, when there is no clang-format to run
 FORMAT_HAVE = command -v $(CLANG_FORMAT) >/dev/null 2>&1 || { echo "ksynth: no $(CLANG_FORMAT) \
