@@ -66,20 +66,81 @@ float run_draw_float(uint64_t *st)
 
 /* ---- values as the code holds them ------------------------------------ */
 
+/* A float component of a struct: its offset, its scalar type and the
+ * field that holds it (the innermost, in a nested struct). */
+typedef struct Comp {
+	size_t off;
+	Type sc;
+	const char *field;
+} Comp;
+
+/* The layout of a struct type as C lays it out, worked out once for
+ * each type, with floats as float32 (dbl 0) or as double (dbl 1): its
+ * size and alignment (its largest field's), each field's offset, and its
+ * float components in order (nested structs' included).  A field that is
+ * an array is a view, a pointer and four ints. */
+typedef struct Layout {
+	int done, ncomp;
+	size_t size, align;
+	size_t *off;
+	Comp *comp;
+} Layout;
+
+static Layout *layouts[2];
+static int nlayouts[2];
+
+static size_t align_of(Type t, int dbl);
+
+static const Layout *layout(Type t, int dbl)
+{
+	if (t >= nlayouts[dbl]) {
+		int n = t + 64;
+		layouts[dbl] = xrealloc(layouts[dbl], (size_t)n * sizeof *layouts[dbl]);
+		memset(layouts[dbl] + nlayouts[dbl], 0, (size_t)(n - nlayouts[dbl]) * sizeof *layouts[dbl]);
+		nlayouts[dbl] = n;
+	}
+	if (layouts[dbl][t].done)
+		return &layouts[dbl][t];
+	int nf = ty_nfield(t), ncomp = 0;
+	size_t *off = xmalloc((size_t)(nf ? nf : 1) * sizeof *off), end = 0, align = 1;
+	for (int k = 0; k < nf; k++) {
+		Type ft = ty_field(t, k)->ty;
+		size_t a = align_of(ft, dbl);
+		align = a > align ? a : align;
+		off[k] = (end + a - 1) / a * a;
+		end = off[k] + (ty_is_array(ft) ? 8 + 4 * sizeof(int) : run_size(ft, dbl));
+		if (ty_is_struct(ft) || (!ty_is_array(ft) && ty_is_float(ty_scalar(ft))))
+			ncomp += run_ncomp(ft);
+	}
+	Comp *comp = xmalloc((size_t)(ncomp ? ncomp : 1) * sizeof *comp);
+	int n = 0;
+	for (int k = 0; k < nf; k++) {
+		Type ft = ty_field(t, k)->ty;
+		if (ty_is_struct(ft)) {
+			const Layout *in = layout(ft, dbl);
+			for (int c = 0; c < in->ncomp; c++)
+				comp[n++] = (Comp){off[k] + in->comp[c].off, in->comp[c].sc, in->comp[c].field};
+		} else if (!ty_is_array(ft) && ty_is_float(ty_scalar(ft))) {
+			for (int c = 0; c < ty_ncomp(ft); c++)
+				comp[n++] = (Comp){off[k] + (size_t)c * run_size(ty_scalar(ft), dbl), ty_scalar(ft),
+						   ty_field(t, k)->name};
+		}
+	}
+	/* the nested layouts above may have moved the table */
+	Layout *l = &layouts[dbl][t];
+	*l = (Layout){1,     ncomp, nf ? (end + align - 1) / align * align : 1,
+		      align, off,   comp}; /* an empty struct: the emitters' one char */
+	return l;
+}
+
 /* The alignment of a value of type t as C lays it out: its scalar's, a
  * struct's largest field's, a view's (a pointer and four ints) 8. */
 static size_t align_of(Type t, int dbl)
 {
 	if (ty_is_array(t))
 		return 8;
-	if (ty_is_struct(t)) {
-		size_t a = 1;
-		for (int k = 0; k < ty_nfield(t); k++) {
-			size_t fa = align_of(ty_field(t, k)->ty, dbl);
-			a = fa > a ? fa : a;
-		}
-		return a;
-	}
+	if (ty_is_struct(t))
+		return layout(t, dbl)->align;
 	Type s = ty_scalar(t);
 	return dbl && ty_is_float(s) ? 8 : ty_info(s)->size;
 }
@@ -94,56 +155,9 @@ int run_struct_holds_array(Type t)
 	return 0;
 }
 
-size_t run_field_offset(Type t, int k, int dbl)
-{
-	size_t off = 0;
-	for (int j = 0; j <= k; j++) {
-		Type ft = ty_field(t, j)->ty;
-		size_t a = align_of(ft, dbl);
-		off = (off + a - 1) / a * a;
-		if (j < k)
-			off += ty_is_array(ft) ? 8 + 4 * sizeof(int) : run_size(ft, dbl);
-	}
-	return off;
-}
+size_t run_field_offset(Type t, int k, int dbl) { return layout(t, dbl)->off[k]; }
 
-int run_ncomp(Type e)
-{
-	if (!ty_is_struct(e))
-		return ty_ncomp(e);
-	int n = 0;
-	for (int k = 0; k < ty_nfield(e); k++) {
-		Type ft = ty_field(e, k)->ty;
-		if (ty_is_struct(ft) || (!ty_is_array(ft) && ty_is_float(ty_scalar(ft))))
-			n += run_ncomp(ft);
-	}
-	return n;
-}
-
-/* Float component c of one struct of type t at p: *sc its scalar type;
- * *c0 counts the components passed (a nested struct's search) */
-static char *struct_comp(Type t, int dbl, char *p, int *c, Type *sc, const char **field)
-{
-	for (int k = 0; k < ty_nfield(t); k++) {
-		Type ft = ty_field(t, k)->ty;
-		char *q = p + run_field_offset(t, k, dbl);
-		if (ty_is_struct(ft)) {
-			char *r = struct_comp(ft, dbl, q, c, sc, field);
-			if (r)
-				return r;
-			continue;
-		}
-		if (ty_is_array(ft) || !ty_is_float(ty_scalar(ft)))
-			continue;
-		if (*c < ty_ncomp(ft)) {
-			*sc = ty_scalar(ft);
-			*field = ty_field(t, k)->name;
-			return q + (size_t)*c * run_size(*sc, dbl);
-		}
-		*c -= ty_ncomp(ft);
-	}
-	return NULL;
-}
+int run_ncomp(Type e) { return ty_is_struct(e) ? layout(e, 0)->ncomp : ty_ncomp(e); }
 
 void *run_comp(Type e, int dbl, void *p, size_t c, Type *sc, const char **field)
 {
@@ -152,24 +166,18 @@ void *run_comp(Type e, int dbl, void *p, size_t c, Type *sc, const char **field)
 		*sc = ty_scalar(e);
 		return (char *)p + c * run_size(*sc, dbl);
 	}
-	size_t n = (size_t)run_ncomp(e);
-	int k = (int)(c % n);
-	return struct_comp(e, dbl, (char *)p + c / n * run_size(e, dbl), &k, sc, field);
+	const Layout *l = layout(e, dbl);
+	const Comp *x = &l->comp[c % (size_t)l->ncomp];
+	*sc = x->sc;
+	*field = x->field;
+	return (char *)p + c / (size_t)l->ncomp * l->size + x->off;
 }
 
 size_t run_size(Type t, int dbl)
 {
 	Type e = ty_elem(t);
-	if (ty_is_struct(e)) {
-		int n = ty_nfield(e);
-		if (!n)
-			return 1; /* the emitters' one char */
-		Type last = ty_field(e, n - 1)->ty;
-		size_t end = run_field_offset(e, n - 1, dbl) +
-			     (ty_is_array(last) ? 8 + 4 * sizeof(int) : run_size(last, dbl));
-		size_t a = align_of(e, dbl);
-		return (end + a - 1) / a * a;
-	}
+	if (ty_is_struct(e))
+		return layout(e, dbl)->size;
 	Type s = ty_scalar(e);
 	size_t c = dbl && ty_is_float(s) ? 8 : ty_info(s)->size;
 	return c * (size_t)ty_ncomp(e);
