@@ -33,9 +33,11 @@ for py in samples/*/*.py; do
 	dir=${py%/*}
 	[ "$dir" = "${last:-}" ] && continue
 	last=$dir
-	# (a kernel on tiles has blocks of --block-dim threads, 64)
+	# (a kernel on tiles has blocks of --block-dim threads, 64 unless the
+	# sample's options say)
 	grid=3x4
-	grep -q 'wp.tile_' "$py" && grid=3x64
+	bd=$(echo "$opts" | grep -oE -- '--block-dim [0-9]+' | cut -d' ' -f2)
+	grep -q 'wp.tile_' "$py" && grid=3x${bd:-64}
 	# shellcheck disable=SC2086
 	krun --device sim --grid $grid $opts "$py" >"$TMP/grid.json" 2>"$TMP/err" ||
 		{ t_result 1 "krun --device sim --grid $grid $py"; diag "$(head -c 3000 "$TMP/err")"; continue; }
