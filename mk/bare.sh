@@ -27,9 +27,9 @@
 # skips the round).
 #
 # Each step has a time limit, well beyond what it takes (on the 2-core
-# development machine with other tests running beside it: debootstrap
-# 55 s, make dataset 172 s, make check 897 s, the offline round 121 s,
-# 21 minutes in all), there to end a hang, not to time the suite; a
+# development machine: debootstrap 50 s, make dataset 165 s, make check
+# 829 s, the offline round 130 s, 20 minutes in all), there to end a
+# hang, not to time the suite; a
 # failure names the command, its exit status and the end of its output
 # (the logs stay in BUILD-FOLDER/bare/).  The
 # chroot's /proc, /sys and /dev are mounted in a mount namespace of the
