@@ -27,8 +27,8 @@
 # skips the round).
 #
 # Each step has a time limit, well beyond what it takes (on the 2-core
-# development machine: debootstrap 50 s, make dataset 165 s, make check
-# 829 s, the offline round 130 s, 20 minutes in all), there to end a
+# development machine: debootstrap 41 s, make dataset 124 s, make check
+# 683 s, the offline round 111 s, 16 minutes in all), there to end a
 # hang, not to time the suite; a
 # failure names the command, its exit status and the end of its output
 # (the logs stay in BUILD-FOLDER/bare/).  The

@@ -9,8 +9,8 @@
 #   CLANG_FORMAT=PATH    another clang-format (then nothing is installed)
 #
 # The files: the C of the source folders, t/fuzz's harness and t/text's
-# check.  Not what the build generates (under $(O)), not grammar/'s re2c and lemon input,
-# not t/'s other C: emitted code that tests compare byte for byte.  Tables
+# check.  Not what the build generates (under $(O)), not grammar/'s re2c
+# and lemon input, not t/'s other C: emitted code that tests compare byte for byte.  Tables
 # laid out by hand sit between /* clang-format off */ and
 # /* clang-format on */.  Neither goal needs the build's packages.
 

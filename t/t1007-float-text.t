@@ -2,7 +2,7 @@
 # The text of a float (what krun's JSON and the IR printer write): the
 # shortest that reads back, which lib/misc.c works out in double
 # arithmetic, is the text the search over snprintf precisions gives, for
-# 700,000 floats of every exponent (t/text/float.c).
+# 476,576 floats of every exponent (t/text/float.c).
 . "$(dirname "$0")/lib.sh"
 
 BUILD=${KS_BUILD:-$T_ROOT/build}

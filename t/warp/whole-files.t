@@ -12,7 +12,7 @@
 
 # the fewest kernels the whole files must give: raise it as the language
 # grows, never lower it
-MIN_KERNELS=1176
+MIN_KERNELS=1178
 
 WARP_DIR=$("$WARP_PY" -c 'import os, warp; print(os.path.dirname(warp.__file__))')
 n=0 kernels=0 bad="" dbad=""
