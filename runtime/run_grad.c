@@ -279,18 +279,13 @@ static double objective(const RunGrad *g, const RunArgs *x, RunArgs *work, RunCp
 		if (!ty_is_array(t))
 			continue;
 		size_t nc = x->count[i] * (size_t)run_ncomp(e);
-		if (!ty_is_struct(e) && ty_is_float(ty_scalar(e))) {
-			/* numbers, vectors, matrices: their components in a row,
-			 * the outputs widened to double */
+		if (!ty_is_struct(e) && ty_scalar(e) == TY_FLOAT) {
+			/* float32 numbers, vectors, matrices: their components
+			 * in a row, the outputs widened to double */
 			const double *q = work->buf[i];
-			if (ty_scalar(e) == TY_FLOAT) {
-				const float *w = g->seed[k];
-				for (size_t c = 0; c < nc; c++)
-					L += (double)w[c] * q[c];
-			} else {
-				for (size_t c = 0; c < nc; c++)
-					L += run_get(ty_scalar(e), 0, g->seed[k], c) * q[c];
-			}
+			const float *w = g->seed[k];
+			for (size_t c = 0; c < nc; c++)
+				L += (double)w[c] * q[c];
 			continue;
 		}
 		const char *fd;
