@@ -3,6 +3,7 @@
 #   make dataset N=1000 DEVICE=cpu|cuda|all SEED=1 CATEGORIES=all
 #                SHARD=50 CHECK=full|compile|none OUT=dataset/<device>
 #                NVRTC=auto|require GNUPLOT=gnuplot (the card's plots)
+#                NEAR=0.7|none DECONTAM=none|DIR
 #                [DS_JOBS=nproc, the shards built at once when make has no -j]
 #
 # A Make graph over shards.  Shard K holds kernels [K*SHARD, (K+1)*SHARD);
@@ -13,8 +14,17 @@
 # CATEGORIES, DEVICE, CHECK, SHARD) name the work folder
 # $(O)/dataset/<hash>, so different sets never mix; N only says how many
 # shards: N plus a margin for rejects and duplicates (MARGIN, default
-# N/4+8 kernels: the degenerate check rejects about a fifth).  kpack assemble takes the first N good kernels in index
+# N/2+16 kernels; N/4+8 with NEAR=none).  kgen's near duplicates grow
+# with N: 1% of 100 kernels, 10% of 1,000, 26% of 10,000, 41% of 50,000
+# (bench/near.sh), so from about 30,000 on MARGIN must grow too: kpack
+# assemble says so when it runs short.  kpack assemble takes the first N good kernels in index
 # order, so OUT's bytes do not depend on SHARD or -j.
+#
+# NEAR (default 0.7) is the similarity at which a kernel near-duplicates
+# an earlier one and is dropped (kpack assemble --near, pack/near.h),
+# none to keep them.  DECONTAM=DIR drops the kernels as like one of the
+# .py files under DIR (Warp's own examples and tests, say) as well: their
+# signatures (kpack signatures) go to WORK/reference-<cksum of DIR>.sig.
 #
 # LAUNCH says where the shards' recipes run: here (empty, the default),
 # each as a Slurm job step inside an allocation (srun), or as a Slurm job
@@ -42,7 +52,13 @@ CATEGORIES ?= all
 SHARD ?= 50
 CHECK ?= full
 OUT ?= dataset/$(DEVICE)
+NEAR ?= 0.7
+DECONTAM ?= none
+ifeq ($(NEAR),none)
 MARGIN ?= $(shell echo $$(( $(N) / 4 + 8 )))
+else
+MARGIN ?= $(shell echo $$(( $(N) / 2 + 16 )))
+endif
 
 ifeq ($(filter $(DEVICE),cpu cuda all),)
 $(error DEVICE=$(DEVICE): cpu, cuda or all)
@@ -73,7 +89,7 @@ ifneq ($(filter dataset-build dataset-shards,$(MAKECMDGOALS)),)
 $(shell mkdir -p $(DS_WORK) && echo '$(DS_T0)-'$$PPID >$(DS_WORK)/.run && : >$(DS_WORK)/.progress)
 endif
 # (the gnuplot found, if any, is one of them: once installed, it draws the plots)
-DS_OUTPARAMS := n=$(N) margin=$(MARGIN) out=$(OUT) $(DS_PARAMS) gnuplot=$(shell command -v $(GNUPLOT))
+DS_OUTPARAMS := n=$(N) margin=$(MARGIN) out=$(OUT) $(DS_PARAMS) near=$(NEAR) decontam=$(DECONTAM) gnuplot=$(shell command -v $(GNUPLOT))
 DS_OUTKEY := $(DATASET_WORK)/out-$(shell printf '%s' '$(abspath $(OUT))' | cksum | tr ' ' -)
 DS_ENV := KS_BIN=$(abspath $(DATASET_BIN)) DS_ROOT=$(CURDIR) DS_NSHARD=$(DS_NSHARD) DS_SEED=$(SEED) DS_CATS=$(CATEGORIES) DS_DEVICE=$(DEVICE) DS_CHECK=$(CHECK)
 DS_KPACK := --seed $(SEED) --cats $(CATEGORIES) --device $(DEVICE) --check $(CHECK)
@@ -169,11 +185,25 @@ $(DS_OUTKEY).params: FORCE
 	$(Q)mkdir -p $(@D)
 	$(Q)echo '$(DS_OUTPARAMS)' | cmp -s - $@ || echo '$(DS_OUTPARAMS)' >$@
 
-$(OUT)/timing.json: $(DS_RECS) $(DATASET_BIN)/kpack $(DS_OUTKEY).params mk/dataset.gp
+# the reference kernels' signatures (DECONTAM=DIR), remade when a file
+# there changes
+ifneq ($(DECONTAM),none)
+ifeq ($(wildcard $(DECONTAM)/.),)
+$(error DECONTAM=$(DECONTAM): a folder of Warp modules, or none)
+endif
+DS_REF_PY := $(shell find $(DECONTAM) -name '*.py' | LC_ALL=C sort)
+DS_REF := $(DATASET_WORK)/reference-$(shell printf '%s' '$(abspath $(DECONTAM))' | cksum | tr ' ' -).sig
+$(DS_REF): $(DS_REF_PY) $(DATASET_BIN)/kpack
+	$(Q)mkdir -p $(@D)
+	$(Q)$(DATASET_BIN)/kpack signatures -o $@ $(DS_REF_PY)
+DS_ASSEMBLE := --reference $(DS_REF) --reference-name '$(DECONTAM)'
+endif
+
+$(OUT)/timing.json: $(DS_RECS) $(DATASET_BIN)/kpack $(DS_OUTKEY).params mk/dataset.gp $(DS_REF)
 	$(Q)[ ! -t 2 ] || printf '\n' >&2
 	$(call msg,PACK,$(OUT))
 	$(Q)mkdir -p $(OUT)/data
-	$(Q)GNUPLOT=$(GNUPLOT) sh mk/dataset.sh assemble $(OUT) $(DS_WORK) $(CHECK) $(DATASET_BIN)/kpack assemble --n $(N) --out $(OUT) $(DS_KPACK) $(DS_RECS)
+	$(Q)GNUPLOT=$(GNUPLOT) sh mk/dataset.sh assemble $(OUT) $(DS_WORK) $(CHECK) $(DATASET_BIN)/kpack assemble --n $(N) --out $(OUT) $(DS_KPACK) --near $(NEAR) $(DS_ASSEMBLE) $(DS_RECS)
 	$(Q)awk -v t0=$(DS_T0) -v t1=$$(date +%s.%N) -v r=$$(cat $(OUT)/data/*.jsonl | wc -l) -v s=$(DS_NSHARD) \
 		'BEGIN { t = t1 - t0; rps = 0; if (t > 0) rps = r / t; printf "{\"seconds\": %.3f, \"records\": %d, \"records_per_second\": %.2f, \"shards\": %d}\n", t, r, rps, s }' \
 		>$(OUT)/timing.json.tmp && mv $(OUT)/timing.json.tmp $(OUT)/timing.json

@@ -6,6 +6,7 @@
 #   fuzz-gen     kgen's kernels (chosen by the input's bytes) -> the pipeline
 #   fuzz-json    the strict JSON reader of kverify
 #   fuzz-simcode krun's preparation of CUDA code for sim's blocks
+#   fuzz-near    kpack's near-duplicate measure: kernels of a module, signatures
 #   make fuzz FUZZ_SECONDS=60     runs each harness that long
 #   make fuzz FUZZ_RUNS=1000000   runs each harness that many inputs
 #   make fuzz FUZZERS=pipe        runs only the harnesses named
@@ -89,6 +90,15 @@ fuzz-build: $(O)/fuzz/fuzz-json
 fuzz: $(O)/fuzz/corpus-json/.stamp
 $(O)/fuzz/corpus-json/.stamp: $(wildcard t/fuzz/json/*.json)
 	$(Q)mkdir -p $(@D) && cp $^ $(@D)/ && touch $@
+
+# fuzz-near: the kernels of a module and their signatures, as kpack
+# signatures and kpack shard find them (pack/near.c), from the samples
+# and the error cases.
+FUZZERS += near
+fuzz-build: $(O)/fuzz/fuzz-near
+fuzz: $(O)/fuzz/corpus-near/.stamp
+$(O)/fuzz/corpus-near/.stamp: $(O)/fuzz/corpus-front/.stamp
+	$(Q)mkdir -p $(@D) && cp $(@D)/../corpus-front/*.py $(@D)/ && touch $@
 
 # fuzz-gen: kgen's kernels made in process from the input's bytes (the
 # category mix, seed, index, count, knobs and draw: t/fuzz/fuzz-gen.c),

@@ -46,7 +46,7 @@ SLURM_PARALLEL ?=
 # job's tools; mk/slurm.sh adds DATASET_BIN= for it.
 DS_MAKEARGS := 'O=$(O)' 'SAN=$(SAN)' 'N=$(N)' 'MARGIN=$(MARGIN)' 'SEED=$(SEED)' \
 	'CATEGORIES=$(CATEGORIES)' 'DEVICE=$(DEVICE)' 'CHECK=$(CHECK)' 'SHARD=$(SHARD)' \
-	'OUT=$(OUT)' 'DATASET_WORK=$(DATASET_WORK)' 'NVRTC=$(NVRTC)'
+	'OUT=$(OUT)' 'DATASET_WORK=$(DATASET_WORK)' 'NVRTC=$(NVRTC)' 'NEAR=$(NEAR)' 'DECONTAM=$(DECONTAM)'
 DS_TOOLS := $(addprefix $(DATASET_BIN)/,kgen kparse kfmt kdiff kemit-cpu kemit-cu krun kpack)
 DS_SLURM := DS_MAKE='$(MAKE)' DS_BIN='$(abspath $(DATASET_BIN))' SBATCH='$(SBATCH)' \
 	SLURM_ARGS='$(SLURM_ARGS)' SLURM_TASKS='$(SLURM_TASKS)' SLURM_PARALLEL='$(SLURM_PARALLEL)' \

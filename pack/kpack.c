@@ -2,7 +2,10 @@
  * kpack: assembles the dataset's records (doc/dataset.md).
  *
  *   kpack shard --dir DIR --seed S --cats CATS --device D --check C [-o OUT]
- *   kpack assemble --n N --out DIR --seed S --cats CATS --device D --check C SHARD...
+ *   kpack assemble --n N --out DIR --seed S --cats CATS --device D --check C
+ *                  [--near J] [--reference SIGS] SHARD...
+ *   kpack signatures [-o OUT] FILE.py...
+ *   kpack near [--near J] [--reference SIGS] [-v] SIGS...
  *
  * `shard` reads DIR/check.st, the status of every kernel of one shard
  * (`I NAME ok` or `I NAME STAGE: reason`, written by mk/dataset.sh), the
@@ -10,10 +13,14 @@
  * or `none`) and the files the steps left beside it (NAME.py, NAME.kir,
  * NAME.hash, the emitted NAME.f.c/.b.c/.f.cu/.b.cu), and writes one line
  * per record or reject:
- *     G <TAB> IR_HASH <TAB> INDEX <TAB> CATEGORY <TAB> LINES <TAB> GRAD <TAB> JSON
+ *     G <TAB> IR_HASH <TAB> INDEX <TAB> CATEGORY <TAB> LINES <TAB> GRAD <TAB> SIG <TAB> JSON
  *     X <TAB> INDEX <TAB> REASON-JSON
+ * SIG is the kernel's MinHash signature (pack/near.h).
  * `assemble` reads the shards in kernel order, drops later duplicates of an
- * ir_hash, keeps the first N good kernels and writes the Hugging Face
+ * ir_hash, then kernels like one of the reference's (--reference: the
+ * signatures `kpack signatures` wrote for Warp's own kernels, say), then
+ * near duplicates of an earlier kernel (--near, default 0.7; none keeps
+ * them), keeps the first N good kernels and writes the Hugging Face
  * layout: OUT/data/{train,validation,test}-00000-of-00001.jsonl (split by
  * ir_hash: 90/5/5), OUT/rejects.jsonl, OUT/stats.json and OUT/README.md
  * (the card, which says what checked the records: their meta.checks);
@@ -24,6 +31,9 @@
  * stats.json records the tools' version (KS_VERSION, $(O)/gen/version.h:
  * a hash of their sources), which kverify compares with its own.
  * Every file is written under a temporary name and renamed (out_open).
+ * `signatures` writes a line per @wp.kernel of each module, `FILE:LINE
+ * <TAB> NAME <TAB> SIGNATURE`; `near` takes such lines in order as
+ * assemble takes records and counts (-v: names) what it would drop.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -35,6 +45,7 @@
 #include "gen/gen.h"
 #include "lib/ks.h"
 #include "pack/json.h"
+#include "pack/near.h"
 #include "pack/record.h"
 #include "version.h"
 
@@ -42,7 +53,10 @@
 static const char usage_text[] =
 	"usage: kpack shard --dir DIR --seed S --cats CATS --device D --check C [-o OUT]\n"
 	"       kpack assemble --n N --out DIR --seed S --cats CATS --device D --check C\n"
-	"                      [--plots DATADIR | --no-plots REASON] SHARD...\n";
+	"                      [--near J] [--reference SIGS [--reference-name NAME]]\n"
+	"                      [--plots DATADIR | --no-plots REASON] SHARD...\n"
+	"       kpack signatures [-o OUT] FILE.py...\n"
+	"       kpack near [--near J] [--reference SIGS] [-v] SIGS...\n";
 /* clang-format on */
 
 static KS_NORETURN void usage(void)
@@ -52,8 +66,11 @@ static KS_NORETURN void usage(void)
 }
 
 static const char *o_dir, *o_out, *o_plots, *o_noplots, *o_cats = "all", *o_device = "cpu", *o_check = "full";
+static const char *o_reference, *o_refname;
 static unsigned long long o_seed = 1;
 static long o_n = -1;
+static double o_near = 0.7;
+static int o_verbose;
 
 /* ---- files --------------------------------------------------------- */
 
@@ -150,15 +167,39 @@ static void grad_figures(char *out, size_t n, const char *name)
 		snprintf(out, n, "%.4g %.4g", ratio, rel);
 }
 
+typedef struct Wanted {
+	const char *name;
+	NearSig sig;
+	int found;
+} Wanted;
+
+static void take_sig(void *ctx, int line, const char *name, const NearSig *sig)
+{
+	Wanted *w = ctx;
+	(void)line;
+	if (!w->found && !strcmp(name, w->name)) {
+		w->sig = *sig;
+		w->found = 1;
+	}
+}
+
 static void put_record(Buf *b, const char *hash, unsigned long long idx, const char *cat, const char *name,
 		       const char *dev, const Checks *ck, const char *src, size_t srcn, const char *ir, size_t irn,
 		       const char *fw, size_t fwn, const char *bw, size_t bwn)
 {
+	/* the kernel's MinHash signature, for kpack assemble's near
+	 * duplicates */
+	Wanted w = {name, {{0}}, 0};
+	near_kernels(src, srcn, take_sig, &w);
+	if (!w.found)
+		ks_fatal("%s/%s.py has no @wp.kernel named %s", o_dir, name, name);
+	char sig[4 * NEAR_K + 1];
+	near_hex(sig, &w.sig);
 	long sl = count_lines(src, srcn), fl = count_lines(fw, fwn), bl = count_lines(bw, bwn);
 	char grad[64] = "-";
 	if (ck->gradcheck)
 		grad_figures(grad, sizeof grad, name);
-	buf_printf(b, "G\t%s\t%llu\t%s\t%ld %ld %ld\t%s\t", hash, idx, cat, sl, fl, bl, grad);
+	buf_printf(b, "G\t%s\t%llu\t%s\t%ld %ld %ld\t%s\t%s\t", hash, idx, cat, sl, fl, bl, grad, sig);
 	buf_printf(b, "{\"id\": \"s%llu-%07llu-%s\", \"name\": ", o_seed, idx, dev);
 	json_cstr(b, name);
 	buf_printf(b, ", \"category\": \"%s\", \"seed\": %llu, \"source\": ", cat, o_seed);
@@ -265,6 +306,120 @@ static int do_shard(void)
 	free(st);
 	free(nvrtc);
 	return 0;
+}
+
+/* ---- near duplicates (pack/near.h) ----------------------------------- */
+
+/* --near J: a similarity in (0, 1], or `none` (nothing is dropped as a
+ * near duplicate; returned as 2, which no similarity reaches). */
+static double near_threshold(const char *s)
+{
+	if (!strcmp(s, "none"))
+		return 2;
+	char *e;
+	double j = strtod(s, &e);
+	if (e == s || *e || !(j > 0 && j <= 1))
+		ks_fatal("--near %s: a similarity in (0, 1], or none", s);
+	return j;
+}
+
+typedef struct SigOut {
+	Buf *b;
+	const char *file;
+} SigOut;
+
+static void put_sig(void *ctx, int line, const char *name, const NearSig *sig)
+{
+	SigOut *o = ctx;
+	char hex[4 * NEAR_K + 1];
+	near_hex(hex, sig);
+	buf_printf(o->b, "%s:%d\t%s\t%s\n", o->file, line, name, hex);
+}
+
+/* kpack signatures: a line per kernel of each file, `FILE:LINE <TAB>
+ * NAME <TAB> SIGNATURE`, in the files' order. */
+static int do_signatures(int nfiles, char **files)
+{
+	Buf b = {0};
+	for (int i = 0; i < nfiles; i++) {
+		size_t n;
+		char *s = slurp(NULL, files[i], &n);
+		if (!s)
+			ks_fatal("%s: no such file", files[i]);
+		SigOut o = {&b, files[i]};
+		near_kernels(s, n, put_sig, &o);
+		free(s);
+	}
+	FILE *f = out_open(o_out ? o_out : "-");
+	fwrite(b.p ? b.p : "", 1, b.n, f);
+	if (fflush(f) || ferror(f))
+		ks_fatal("write error:");
+	out_commit();
+	buf_free(&b);
+	return 0;
+}
+
+/* The signatures of a file kpack signatures wrote: its lines, each cut
+ * at its tabs (where, name, signature) into *where and *name (pointing
+ * into *text, which the caller frees). */
+typedef struct Sigs {
+	char *text;
+	char **where, **name;
+	NearSig *sig;
+	long n;
+} Sigs;
+
+static void read_sigs(Sigs *g, const char *path)
+{
+	size_t n;
+	memset(g, 0, sizeof *g);
+	g->text = slurp(NULL, path, &n);
+	if (!g->text)
+		ks_fatal("%s: no such file", path);
+	Src src;
+	src_from_mem(&src, path, g->text, n);
+	long cap = 0;
+	int line = 1;
+	for (char *p = g->text, *nl; *p; p = nl + 1, line++) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			ks_error_at(&src, line, (int)strlen(p) + 1, "an unterminated line");
+		*nl = 0;
+		char *t1 = strchr(p, '\t'), *t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
+		if (g->n == cap) {
+			cap = cap ? 2 * cap : 256;
+			g->where = xrealloc(g->where, sizeof *g->where * (size_t)cap);
+			g->name = xrealloc(g->name, sizeof *g->name * (size_t)cap);
+			g->sig = xrealloc(g->sig, sizeof *g->sig * (size_t)cap);
+		}
+		if (!t2 || !near_unhex(&g->sig[g->n], t2 + 1, strlen(t2 + 1)))
+			ks_error_at(&src, line, 1, "not a signature line (WHERE <TAB> NAME <TAB> %d hex digits)",
+				    4 * NEAR_K);
+		*t1 = *t2 = 0;
+		g->where[g->n] = p;
+		g->name[g->n++] = t1 + 1;
+	}
+	src_free(&src);
+}
+
+static void free_sigs(Sigs *g)
+{
+	free(g->text);
+	free(g->where);
+	free(g->name);
+	free(g->sig);
+}
+
+/* The index of --reference's kernels (NULL without one). */
+static NearIndex *reference_index(Sigs *ref)
+{
+	if (!o_reference)
+		return NULL;
+	read_sigs(ref, o_reference);
+	NearIndex *ix = near_new(o_near);
+	for (long i = 0; i < ref->n; i++)
+		near_add(ix, &ref->sig[i], NULL);
+	return ix;
 }
 
 /* ---- kpack assemble -------------------------------------------------- */
@@ -448,6 +603,13 @@ static int do_assemble(int nfiles, char **files)
 	if (!seen || !seen_idx)
 		ks_fatal("out of memory");
 	Buf dupl = {0}; /* "DUPLICATE": "FIRST", the kernels dropped */
+	/* near duplicates ("DROPPED": {"of": FIRST, "similarity": J}) and
+	 * kernels like one of the reference's, in its own words */
+	Buf nearl = {0}, contl = {0};
+	long nears = 0, conts = 0, nnear = 0, ncap = 0;
+	unsigned long long *near_idx = NULL;
+	Sigs ref;
+	NearIndex *rix = reference_index(&ref), *nix = near_new(o_near);
 	Rec *recs = xmalloc(sizeof *recs * ((size_t)o_n * (size_t)per + 1));
 	long nrec = 0, kernels = 0, dups = 0, generated = 0;
 	Buf rej = {0};
@@ -470,11 +632,11 @@ static int do_assemble(int nfiles, char **files)
 			if (!nl)
 				ks_fatal("%s: unterminated line", files[fi]);
 			*nl = 0;
-			char *f[7];
+			char *f[8];
 			int k = 0;
-			for (char *p = line; k < 7; k++) {
+			for (char *p = line; k < 8; k++) {
 				f[k] = p;
-				char *t = k < 6 ? strchr(p, '\t') : NULL;
+				char *t = k < 7 ? strchr(p, '\t') : NULL;
 				if (!t)
 					break;
 				*t = 0;
@@ -506,7 +668,8 @@ static int do_assemble(int nfiles, char **files)
 					rcount[w]++;
 				continue;
 			}
-			if (line[0] != 'G' || k != 6)
+			NearSig sig;
+			if (line[0] != 'G' || k != 7 || !near_unhex(&sig, f[6], strlen(f[6])))
 				ks_fatal("%s: bad line", files[fi]);
 			unsigned long long idx = strtoull(f[2], NULL, 10);
 			if (idx != last_idx) {
@@ -518,13 +681,42 @@ static int do_assemble(int nfiles, char **files)
 				last_idx = idx;
 				unsigned long long first;
 				kept_last = !hash_seen(seen, seen_idx, cap, f[1], idx, &first);
-				if (kept_last) {
-					kernels++;
-				} else {
+				if (!kept_last) {
 					buf_printf(&dupl, "%s\"s%llu-%07llu\": \"s%llu-%07llu\"", dups ? ", " : "",
 						   o_seed, idx, o_seed, first);
 					dups++;
+					continue;
 				}
+				double q;
+				long r = rix ? near_find(rix, &sig, &q) : -1;
+				if (r >= 0) {
+					/* like a kernel of the reference (Warp's own) */
+					buf_printf(&contl, "%s\"s%llu-%07llu\": {\"kernel\": ", conts ? ", " : "",
+						   o_seed, idx);
+					json_cstr(&contl, ref.name[r]);
+					buf_puts(&contl, ", \"where\": ");
+					json_cstr(&contl, ref.where[r]);
+					buf_printf(&contl, ", \"similarity\": %.3f}", q);
+					conts++;
+					kept_last = 0;
+					continue;
+				}
+				long c = near_add(nix, &sig, &q);
+				if (nnear == ncap) {
+					ncap = ncap ? 2 * ncap : 1024;
+					near_idx = xrealloc(near_idx, sizeof *near_idx * (size_t)ncap);
+				}
+				near_idx[nnear++] = idx;
+				if (c >= 0) {
+					buf_printf(
+						&nearl,
+						"%s\"s%llu-%07llu\": {\"of\": \"s%llu-%07llu\", \"similarity\": %.3f}",
+						nears ? ", " : "", o_seed, idx, o_seed, near_idx[c], q);
+					nears++;
+					kept_last = 0;
+					continue;
+				}
+				kernels++;
 			}
 			if (!kept_last)
 				continue;
@@ -535,15 +727,15 @@ static int do_assemble(int nfiles, char **files)
 			sscanf(f[4], "%ld %ld %ld", &r->lines[0], &r->lines[1], &r->lines[2]);
 			r->grad_ratio = r->grad_rel = -1;
 			sscanf(f[5], "%lf %lf", &r->grad_ratio, &r->grad_rel);
-			r->json = f[6];
+			r->json = f[7];
 			r->split = split_of(f[1]);
 		}
 	}
 	if (kernels < o_n) {
 		fprintf(stderr,
-			"kpack: only %ld good kernels of %ld generated (%ld rejected, %ld duplicates); "
-			"N=%ld needs a larger MARGIN\n",
-			kernels, generated, nrej, dups, o_n);
+			"kpack: only %ld good kernels of %ld generated (%ld rejected, %ld duplicates, %ld near "
+			"duplicates, %ld like a reference kernel); N=%ld needs a larger MARGIN\n",
+			kernels, generated, nrej, dups, nears, conts, o_n);
 		return 1;
 	}
 	char path[4096];
@@ -571,10 +763,21 @@ static int do_assemble(int nfiles, char **files)
 	Buf st = {0};
 	buf_printf(&st,
 		   "{\"records\": %ld, \"kernels\": %ld, \"generated\": %ld, \"duplicates\": %ld, "
-		   "\"rejected\": %ld,\n \"parameters\": {\"n\": %ld, \"seed\": %llu, \"categories\": ",
-		   nrec, kernels, generated, dups, nrej, o_n, o_seed);
+		   "\"near_duplicates\": %ld, \"contaminated\": %ld, \"rejected\": %ld,\n \"parameters\": {\"n\": "
+		   "%ld, \"seed\": %llu, \"categories\": ",
+		   nrec, kernels, generated, dups, nears, conts, nrej, o_n, o_seed);
 	json_cstr(&st, o_cats);
-	buf_printf(&st, ", \"device\": \"%s\", \"check\": \"%s\"},\n \"splits\": {", o_device, o_check);
+	buf_printf(&st, ", \"device\": \"%s\", \"check\": \"%s\", \"near\": ", o_device, o_check);
+	if (o_near > 1)
+		buf_puts(&st, "\"none\"");
+	else
+		buf_printf(&st, "%g", o_near);
+	buf_puts(&st, ", \"reference\": ");
+	if (o_reference)
+		json_cstr(&st, o_refname ? o_refname : o_reference);
+	else
+		buf_puts(&st, "null");
+	buf_puts(&st, "},\n \"splits\": {");
 	for (int sp = 0; sp < SPLITS; sp++)
 		buf_printf(&st, "%s\"%s\": {\"records\": %ld, \"bytes\": %ld}", sp ? ", " : "", split_name[sp],
 			   count[sp], bytes[sp]);
@@ -656,6 +859,12 @@ static int do_assemble(int nfiles, char **files)
 	buf_puts(&st, "},\n \"duplicate_kernels\": {");
 	if (dupl.n)
 		buf_put(&st, dupl.p, dupl.n);
+	buf_puts(&st, "},\n \"near_duplicate_kernels\": {");
+	if (nearl.n)
+		buf_put(&st, nearl.p, nearl.n);
+	buf_puts(&st, "},\n \"contaminated_kernels\": {");
+	if (contl.n)
+		buf_put(&st, contl.p, contl.n);
 	buf_puts(&st, "},\n \"tools_version\": \"" KS_VERSION "\"}\n");
 	snprintf(path, sizeof path, "%s/stats.json", o_out);
 	write_file(path, &st);
@@ -711,6 +920,23 @@ static int do_assemble(int nfiles, char **files)
 		   "The tools' version, a hash of their sources, is `%s` (`stats.json`'s\n"
 		   "`tools_version`): `make verify` checks the code against it.\n\n",
 		   o_n, o_device, o_seed, o_cats, o_check, dups, KS_VERSION);
+	if (o_near <= 1)
+		buf_printf(&c,
+			   "Near duplicates are dropped too: a kernel whose text is like an earlier one's,\n"
+			   "a MinHash estimate of the Jaccard similarity of their 5-token shingles (names\n"
+			   "renamed in order, numbers and strings as placeholders) of at least %g\n"
+			   "(%ld dropped; `stats.json`'s `near_duplicate_kernels` names the earlier one).\n",
+			   o_near, nears);
+	else
+		buf_puts(&c, "Near duplicates were kept (NEAR=none).\n");
+	if (o_reference)
+		buf_printf(&c,
+			   "A kernel as like one of %s was dropped as well, so that a\n"
+			   "model trained here is not evaluated on what it saw (%ld dropped; `stats.json`'s\n"
+			   "`contaminated_kernels` names the kernel each was like).\n\n",
+			   o_refname ? o_refname : o_reference, conts);
+	else
+		buf_puts(&c, "No record was compared with a reference set of kernels (DECONTAM=none).\n\n");
 	int cuda = strcmp(o_device, "cpu") != 0;
 	buf_printf(&c, "## How it was verified (CHECK=%s)\n\n", o_check);
 	if (full)
@@ -778,8 +1004,62 @@ static int do_assemble(int nfiles, char **files)
 	free(seen);
 	free(seen_idx);
 	buf_free(&dupl);
+	buf_free(&nearl);
+	buf_free(&contl);
+	free(near_idx);
+	near_free(nix);
+	if (rix) {
+		near_free(rix);
+		free_sigs(&ref);
+	}
 	for (int w = 0; w < nwhy; w++)
 		free(rwhy[w]);
+	return 0;
+}
+
+/* kpack near: the kernels of SIGS taken in order, as make dataset takes
+ * them: how many near-duplicate one before them, and (--reference) how
+ * many one of the reference's; -v names each. */
+static int do_near(int nfiles, char **files)
+{
+	Sigs ref;
+	NearIndex *rix = reference_index(&ref), *ix = near_new(o_near);
+	long total = 0, near = 0, contaminated = 0, clusters = 0;
+	for (int fi = 0; fi < nfiles; fi++) {
+		Sigs g;
+		read_sigs(&g, files[fi]);
+		for (long i = 0; i < g.n; i++, total++) {
+			double q;
+			long r = rix ? near_find(rix, &g.sig[i], &q) : -1;
+			if (r >= 0) {
+				contaminated++;
+				if (o_verbose)
+					printf("contaminated\t%s\t%s\t%s %s\t%.3f\n", g.where[i], g.name[i],
+					       ref.where[r], ref.name[r], q);
+				continue;
+			}
+			long c = near_add(ix, &g.sig[i], &q);
+			if (c < 0)
+				clusters++;
+			else {
+				near++;
+				if (o_verbose)
+					printf("near\t%s\t%s\tkernel %ld\t%.3f\n", g.where[i], g.name[i], c, q);
+			}
+		}
+		free_sigs(&g);
+	}
+	double pct = total ? 100.0 * (double)near / (double)total : 0.0;
+	printf("kernels %ld near_duplicates %ld (%.1f%%) clusters %ld", total, near, pct, clusters);
+	if (rix)
+		printf(" contaminated %ld (%.1f%%)", contaminated,
+		       total ? 100.0 * (double)contaminated / (double)total : 0.0);
+	printf(" threshold %g\n", o_near);
+	near_free(ix);
+	if (rix) {
+		near_free(rix);
+		free_sigs(&ref);
+	}
 	return 0;
 }
 
@@ -812,6 +1092,14 @@ int main(int argc, char **argv)
 			o_noplots = argv[++i];
 		else if (!strcmp(a, "--n") && has)
 			o_n = strtol(argv[++i], NULL, 10);
+		else if (!strcmp(a, "--near") && has)
+			o_near = near_threshold(argv[++i]);
+		else if (!strcmp(a, "--reference") && has)
+			o_reference = argv[++i];
+		else if (!strcmp(a, "--reference-name") && has)
+			o_refname = argv[++i];
+		else if (!strcmp(a, "-v"))
+			o_verbose = 1;
 		else if (a[0] == '-' && a[1])
 			usage();
 		else
@@ -822,6 +1110,10 @@ int main(int argc, char **argv)
 		rc = do_shard();
 	else if (!strcmp(cmd, "assemble"))
 		rc = do_assemble(nfiles, files);
+	else if (!strcmp(cmd, "signatures") && nfiles)
+		rc = do_signatures(nfiles, files);
+	else if (!strcmp(cmd, "near") && nfiles)
+		rc = do_near(nfiles, files);
 	else
 		usage();
 	free(files);

@@ -710,7 +710,8 @@ static void check_rejects(Index *x, const JVal *st)
 
 /* Every kernel kgen made for the dataset, [0, generated) of stats.json,
  * is a record (one per device), a reject or a duplicate of an earlier
- * one (stats.json's duplicate_kernels): a record that is none of them is
+ * one (stats.json's duplicate_kernels, near_duplicate_kernels and
+ * contaminated_kernels): a record that is none of them is
  * missing (a line, or a split file, gone); one of a reject or a duplicate,
  * or past the kernels generated, should not be there. */
 static void check_kernels(Index *x, const JVal *st)
@@ -727,6 +728,13 @@ static void check_kernels(Index *x, const JVal *st)
 	Set dup = {0};
 	for (int k = 0; k < d->n; k++)
 		*vf_set_find(&dup, d->key[k], 1) = k;
+	/* near duplicates and kernels like a reference's are dropped alike */
+	static const char *const dropped[] = {"near_duplicate_kernels", "contaminated_kernels"};
+	for (size_t m = 0; m < KS_NELEM(dropped); m++) {
+		const JVal *o = json_get(st, dropped[m]);
+		for (int k = 0; o && o->kind == J_OBJ && k < o->n; k++)
+			*vf_set_find(&dup, o->key[k], 1) = d->n + k;
+	}
 	int want[2] = {strcmp(x->par.device, "cuda") != 0, strcmp(x->par.device, "cpu") != 0};
 	for (long long i = 0; i < gen; i++) {
 		char kid[64], id[80];

@@ -5,7 +5,8 @@
 # (t/fuzz/findings: a name that made the emitters loop forever, an error
 # in kdiff that leaked its scratch memory, a 0 / 0 kdiff's simplifier
 # folded into a NaN the IR cannot say, a non-ASCII byte in a wp.printf
-# format that leaked the text read before it) and on the seed corpus.  Each
+# format that leaked the text read before it) and on the seed corpus (for
+# fuzz-near, kpack's near-duplicate measure, the Python inputs).  Each
 # input must finish, bounded, and pass the harness's checks: a located
 # error or IR that goes through kdiff and both emitters to code without a
 # reserved name (for fuzz-gen, kgen's kernels, no error at all).
@@ -28,7 +29,7 @@ mkdir -p "$TMP/gen" && bash t/fuzz/gen-corpus.sh "$TMP/gen"
 gen=("$TMP"/gen/* $(ls t/fuzz/findings/*.gen 2>/dev/null))
 # fuzz-simcode reads CUDA code: the tests' own
 cu=(t/run/*.cu t/run/blocks/*.cu $(ls t/fuzz/findings/*.cu 2>/dev/null))
-for h in front:py ir:kir pipe:py irpipe:kir gen:gen simcode:cu; do
+for h in front:py ir:kir pipe:py irpipe:kir gen:gen simcode:cu near:py; do
 	name=${h%%:*}
 	if ! cc $FLAGS -o "$TMP/replay-$name" t/fuzz/replay.c "t/fuzz/fuzz-$name.c" "$LIB" -lm \
 		>"$TMP/err" 2>&1; then
