@@ -17,7 +17,8 @@
 # otherwise; every command is printed in the results.  Section h (the
 # confinement's cost) takes H_N (default 1000) and H_RUNS (default 2) for
 # the dataset builds, H_K (default 60) and H_PAIRS (default 10) for krun
-# alone.
+# alone.  Section j (variety) measures VAR_N (default 10000) kernels of
+# kgen.
 set -euo pipefail
 BT='`'
 BIN=$(cd "$1" && pwd)
@@ -29,7 +30,8 @@ NOOP_N=${NOOP_N:-10000}
 SCALE=${SCALE:-1000 10000 100000}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BEFORE=${BEFORE:-}
-SECTIONS=${SECTIONS:-a b c d e f h}
+SECTIONS=${SECTIONS:-a b c d e f h j}
+VAR_N=${VAR_N:-10000}
 mkdir -p "$WORK"
 WORK=$(cd "$WORK" && pwd)
 MD=$WORK/results.md
@@ -44,7 +46,7 @@ fmt() { awk -v x="$1" 'BEGIN { printf "%.3g", x }'; }
 # has X: section X is to run
 has() { case " $SECTIONS " in *" $1 "*) return 0 ;; esac; return 1; }
 PART=
-for x in a b c d e f h; do has $x || PART=1; done
+for x in a b c d e f h j; do has $x || PART=1; done
 # stamp: under a section's heading when only some sections run, what the
 # header says for a whole run
 stamp() {
@@ -566,6 +568,61 @@ if has h; then
 	hrow "confined" 2
 	hrow "**ratio**" r
 	say ""
+fi
+
+# ---- j. variety ---------------------------------------------------------------------------
+# kgen's kernels as a training-data team measures them (doc/dataset.md,
+# "Near duplicates"; bench/variety.py): VAR_N kernels of kgen -c all -s 7
+# --verify; their near duplicates at NEAR 0.5, 0.7 and 0.9 (kpack near);
+# with Warp (WARP_PY): those like a kernel of Warp's examples or tests, and
+# how their wp.* calls, float literals, helpers and tiles compare with
+# Warp's examples and library (warp/_src).
+if has j; then
+	note "j: variety"
+	VD=$WORK/variety
+	rm -rf "$VD" && mkdir -p "$VD"
+	t0=$(now)
+	"$BIN/kgen" -c all -s 7 -n "$VAR_N" --verify -o "$VD/k.py"
+	tgen=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { print b - a }')
+	t0=$(now)
+	"$BIN/kpack" signatures -o "$VD/k.sig" "$VD/k.py"
+	for j in 0.5 0.7 0.9; do "$BIN/kpack" near --near $j "$VD/k.sig" >"$VD/near.$j"; done
+	tnear=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { print b - a }')
+	say "## j. Variety: near duplicates and real code"
+	say ""
+	stamp
+	say "${BT}kgen -c all -s 7 -n $VAR_N --verify${BT} ($(fmt "$tgen") s), then ${BT}kpack signatures${BT} and"
+	say "${BT}kpack near --near J${BT} ($(fmt "$tnear") s for the three): the kernels a dataset drops as near"
+	say "duplicates of an earlier one (doc/dataset.md, \"Near duplicates\")."
+	say ""
+	say "| NEAR | kernels | near duplicates | share |"
+	say "|---|---|---|---|"
+	for j in 0.5 0.7 0.9; do
+		read -r _ n _ d pct _ <"$VD/near.$j"
+		say "| $j | $n | $d | ${pct//[()]/} |"
+	done
+	say ""
+	if [ -n "${WARP_PY:-}" ]; then
+		W=$("$WARP_PY" -c 'import os, warp; print(os.path.dirname(warp.__file__))')
+		V=$("$WARP_PY" -c 'import warp; print(warp.config.version)')
+		find "$W/examples" "$W/tests" -name '*.py' | LC_ALL=C sort >"$VD/ref.list"
+		xargs "$BIN/kpack" signatures -o "$VD/ref.sig" <"$VD/ref.list"
+		"$BIN/kpack" near --reference "$VD/ref.sig" "$VD/k.sig" >"$VD/cont"
+		"$BIN/kpack" near "$VD/ref.sig" >"$VD/refnear"
+		read -r _ rn _ rd rpct _ <"$VD/refnear"
+		say "Against Warp $V's examples and tests ($(wc -l <"$VD/ref.sig") kernels in $(wc -l <"$VD/ref.list") files, the"
+		say "reference of ${BT}make dataset DECONTAM=${BT}): $(sed 's/.*contaminated \([0-9]*\) (\([^)]*\)).*/\1 of kgen'"'"'s kernels (\2)/' "$VD/cont") are as"
+		say "like one of them as 0.7. Warp's own kernels there are ${rpct//[()]/} near duplicates of one"
+		say "another at 0.7 ($rd of $rn)."
+		say ""
+		python3 "$ROOT/bench/variety.py" --name "kgen -c all -s 7 -n $VAR_N --verify" \
+			--real "$W/examples" --real "$W/_src" "$VD/k.py" | sed "s|$W/|warp/|g" >>"$MD"
+		say ""
+	else
+		say "(No WARP_PY: nothing measured against Warp's kernels.)"
+		say ""
+	fi
+	[ -z "$PART" ] || { say "Load average at the end of the section: $(cut -d' ' -f1-3 /proc/loadavg)."; say ""; }
 fi
 
 keep_cuda() {

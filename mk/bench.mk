@@ -4,10 +4,11 @@
 # Warp's codegen is timed with the venv of mk/warp.mk.
 #   RUNS=3  repeats per figure (medians)
 #   BEFORE=COMMIT  codegen (section a) and the adjoints (section f) of that commit's code too
-#   SECTIONS="f"   only those sections (of a b c d e f h), replaced in RESULTS.md
+#   SECTIONS="f"   only those sections (of a b c d e f h j), replaced in RESULTS.md
 #   H_N=1000 H_RUNS=2  section h: the confinement's cost on make dataset
 #   H_K=60 H_PAIRS=10  section h: and on krun alone, paired
 #   DS_N=2000      records of the verified dataset build (sections b and f)
+#   VAR_N=10000    section j: kgen kernels measured for variety
 #
 # `make bench-cuda` times the forward and backward kernels on the GPU at
 # dim 1M, every sample and BENCH_GEN_N kgen kernels a category, beside
@@ -17,6 +18,7 @@
 # without one (a dry run, into another file).
 
 RUNS ?= 3
+VAR_N ?= 10000
 H_N ?= 1000
 H_RUNS ?= 2
 H_K ?= 60
@@ -29,7 +31,7 @@ BENCH_OUT ?= bench/RESULTS.md
 
 .PHONY: bench bench-cuda
 bench: all warp-venv
-	$(Q)RUNS=$(RUNS) BEFORE=$(BEFORE) SECTIONS="$(SECTIONS)" DS_N=$(DS_N) H_N=$(H_N) H_RUNS=$(H_RUNS) H_K=$(H_K) H_PAIRS=$(H_PAIRS) WARP_PY=$(abspath $(WARP_PY)) bash bench/bench.sh $(O)/bin $(O)/bench bench/RESULTS.md
+	$(Q)RUNS=$(RUNS) BEFORE=$(BEFORE) SECTIONS="$(SECTIONS)" DS_N=$(DS_N) VAR_N=$(VAR_N) H_N=$(H_N) H_RUNS=$(H_RUNS) H_K=$(H_K) H_PAIRS=$(H_PAIRS) WARP_PY=$(abspath $(WARP_PY)) bash bench/bench.sh $(O)/bin $(O)/bench bench/RESULTS.md
 
 bench-cuda: all warp-venv
 	$(Q)DIM=$(BENCH_DIM) REPS=$(BENCH_REPS) GEN_N=$(BENCH_GEN_N) DEVICE=$(BENCH_DEVICE) \
