@@ -21,18 +21,11 @@ import os
 import sys
 
 
-def kernel_decorated(fn):
+def decorated(fn, attr):
+    """Whether fn is decorated @wp.ATTR, with arguments or not."""
     for d in fn.decorator_list:
         d = d.func if isinstance(d, ast.Call) else d
-        if isinstance(d, ast.Attribute) and d.attr == "kernel":
-            return True
-    return False
-
-
-def func_decorated(fn):
-    for d in fn.decorator_list:
-        d = d.func if isinstance(d, ast.Call) else d
-        if isinstance(d, ast.Attribute) and d.attr == "func":
+        if isinstance(d, ast.Attribute) and d.attr == attr:
             return True
     return False
 
@@ -62,9 +55,9 @@ def measure(files):
             m["unparsed"] += 1
             continue
         fns = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
-        helpers = {n.name for n in fns if func_decorated(n)}
+        helpers = {n.name for n in fns if decorated(n, "func")}
         for k in fns:
-            if not kernel_decorated(k):
+            if not decorated(k, "kernel"):
                 continue
             m["kernels"] += 1
             helper = tiles = False
