@@ -3,7 +3,7 @@
 #   make dataset N=1000 DEVICE=cpu|cuda|all SEED=1 CATEGORIES=all
 #                SHARD=50 CHECK=full|compile|none OUT=dataset/<device>
 #                NVRTC=auto|require GNUPLOT=gnuplot (the card's plots)
-#                NEAR=0.7|none DECONTAM=none|DIR
+#                NEAR=0.7|none DECONTAM=none|warp|DIR
 #                [DS_JOBS=nproc, the shards built at once when make has no -j]
 #
 # A Make graph over shards.  Shard K holds kernels [K*SHARD, (K+1)*SHARD);
@@ -23,14 +23,10 @@
 # NEAR (default 0.7) is the similarity at which a kernel near-duplicates
 # an earlier one and is dropped (kpack assemble --near, pack/near.h),
 # none to keep them.  DECONTAM=DIR drops the kernels as like one of the
-# .py files under DIR (Warp's own examples and tests, say) as well: their
-# signatures (kpack signatures) go to WORK/reference-<cksum of DIR>.sig.
-#
-# LAUNCH says where the shards' recipes run: here (empty, the default),
-# each as a Slurm job step inside an allocation (srun), or as a Slurm job
-# array with an assembly job after it (slurm: mk/slurm.mk).
-#
-#   make dataset-shards SHARDS="3 7"   builds only those shards' K.rec
+# .py files under DIR as well, DECONTAM=warp those like one of Warp's own
+# examples and tests (warp/examples and warp/tests of the warp-lang that
+# mk/warp.mk installs, the kernels a model is likely evaluated on): their
+# signatures (kpack signatures) go to WORK/reference-<cksum>.sig.
 
 # The tools' version: a hash of the sources of every tool but kpack,
 # kverify and krun, i.e. of what makes a record's source, IR and code.
@@ -185,18 +181,28 @@ $(DS_OUTKEY).params: FORCE
 	$(Q)mkdir -p $(@D)
 	$(Q)echo '$(DS_OUTPARAMS)' | cmp -s - $@ || echo '$(DS_OUTPARAMS)' >$@
 
-# the reference kernels' signatures (DECONTAM=DIR), remade when a file
-# there changes
+# the reference kernels' signatures (DECONTAM), remade when a file of
+# DIR changes, or Warp's version
 ifneq ($(DECONTAM),none)
-ifeq ($(wildcard $(DECONTAM)/.),)
-$(error DECONTAM=$(DECONTAM): a folder of Warp modules, or none)
-endif
-DS_REF_PY := $(shell find $(DECONTAM) -name '*.py' | LC_ALL=C sort)
 DS_REF := $(DATASET_WORK)/reference-$(shell printf '%s' '$(abspath $(DECONTAM))' | cksum | tr ' ' -).sig
+ifeq ($(DECONTAM),warp)
+DS_REF_NAME := Warp $(WARP_VERSION)'s examples and tests
+$(DS_REF): $(WARP_STAMP) $(DATASET_BIN)/kpack
+	$(Q)[ -f $(WARP_STAMP) ] || { echo "make dataset: DECONTAM=warp, and there is no Warp: $$(cat $(WARP_SKIP))" >&2; exit 1; }
+	$(Q)mkdir -p $(@D) && w=$$($(WARP_PY) -c 'import os, warp; print(os.path.dirname(warp.__file__))') && \
+		find "$$w/examples" "$$w/tests" -name '*.py' | LC_ALL=C sort >$@.list && \
+		xargs $(DATASET_BIN)/kpack signatures -o $@ <$@.list
+else
+ifeq ($(wildcard $(DECONTAM)/.),)
+$(error DECONTAM=$(DECONTAM): a folder of Warp modules, warp or none)
+endif
+DS_REF_NAME := $(DECONTAM)
+DS_REF_PY := $(shell find $(DECONTAM) -name '*.py' | LC_ALL=C sort)
 $(DS_REF): $(DS_REF_PY) $(DATASET_BIN)/kpack
 	$(Q)mkdir -p $(@D)
 	$(Q)$(DATASET_BIN)/kpack signatures -o $@ $(DS_REF_PY)
-DS_ASSEMBLE := --reference $(DS_REF) --reference-name '$(DECONTAM)'
+endif
+DS_ASSEMBLE := --reference $(DS_REF) --reference-name "$(DS_REF_NAME)"
 endif
 
 $(OUT)/timing.json: $(DS_RECS) $(DATASET_BIN)/kpack $(DS_OUTKEY).params mk/dataset.gp $(DS_REF)

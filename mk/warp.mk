@@ -5,7 +5,8 @@
 #                       kparse accepts (those on tiles launched as
 #                       t/warp/examples-tiles.tsv says): Warp accepts the module unchanged, its CPU
 #                       forward outputs agree with krun's cpu and sim, and its
-#                       adjoints with `krun --grad` where Warp's are exact
+#                       adjoints with `krun --grad` where Warp's are exact;
+#                       and make dataset DECONTAM=warp against Warp's kernels
 #   make warp-venv      the virtual environment with Warp alone (other
 #                       targets, a benchmark of Warp's codegen, depend on it)
 #   make warp-differences  the per-kernel tables of doc/warp-differences.md
