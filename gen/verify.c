@@ -3,7 +3,8 @@
  * a temporary folder, which krun runs on cpu with --coverage --vary under
  * input seeds 1 and 2: the check `make dataset` applies.  Each kernel
  * krun names (outputs that do not depend on the inputs, no array changed,
- * an if that takes one way only, a loop body that never runs) is drawn
+ * an array filled with one value, an if that takes one way only, a loop
+ * body that never runs) is drawn
  * again from its next redraw key, and the redrawn kernels are run again,
  * until krun names none.  Which draw a kernel keeps depends on float32
  * arithmetic with FMA contraction off and on the C library's math

@@ -1027,26 +1027,46 @@ static int same_values(Type e, const void *x, const void *y, size_t n)
 	return 1;
 }
 
+/* Do the count elements of an array at p, size bytes each, all hold one
+ * value (as numbers)? */
+static int one_value(Type e, const void *p, size_t count, size_t size)
+{
+	const unsigned char *a = p;
+	for (size_t k = 1; k < count; k++)
+		if (!same_values(e, a, a + k * size, size))
+			return 0;
+	return 1;
+}
+
 /* --vary: do the outputs of the runs at the two seeds differ?  An array
  * counts when either run changed it; a kernel that changes none, or
  * whose changed arrays end the same under both seeds, does not depend on
- * its inputs: the reason goes to *why.  Values compare as numbers
- * (same_values). */
+ * its inputs, and one that leaves an array of two elements or more
+ * holding one value in every element under both seeds (an output written
+ * with a constant) does not use it: the reason goes to *why.  Values
+ * compare as numbers (same_values). */
 static void vary_check(const Func *f, const Opts *o, const RunArgs *in1, const RunArgs *out1, const RunArgs *in2,
 		       const RunArgs *out2, Buf *why)
 {
-	int written = 0, differ = 0;
+	int written = 0, differ = 0, constant = -1;
 	for (int i = 0; i < in1->n; i++) {
 		if (!in1->buf[i])
 			continue;
-		size_t n = in1->bytes[i];
+		size_t n = in1->bytes[i], count = in1->count[i];
 		Type e = ty_elem(in1->f->val[in1->f->param[i]].ty);
 		int w = !same_values(e, in1->buf[i], out1->buf[i], n) ||
 			!same_values(e, in2->buf[i], out2->buf[i], n);
 		written |= w;
 		differ |= w && !same_values(e, out1->buf[i], out2->buf[i], n);
+		if (w && constant < 0 && count > 1 && one_value(e, out1->buf[i], count, n / count) &&
+		    one_value(e, out2->buf[i], count, n / count))
+			constant = i;
 	}
-	if (!written)
+	if (constant >= 0 && written && differ)
+		buf_printf(why, "%s: it writes one value to every element of %s under seeds %llu and %llu\n",
+			   f->name, in1->f->val[in1->f->param[constant]].name, (unsigned long long)o->seed,
+			   (unsigned long long)o->vary);
+	else if (!written)
 		buf_printf(why, "%s: changes no array under seeds %llu and %llu\n", f->name,
 			   (unsigned long long)o->seed, (unsigned long long)o->vary);
 	else if (!differ)

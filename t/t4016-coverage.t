@@ -4,7 +4,8 @@
 # worked out by hand for t/run/cover/branches.py; the same on sim, with
 # the code kemit-cpu --coverage writes, and in --batch; the emitted code
 # without --coverage has no counters; --vary rejects a kernel whose
-# outputs do not depend on its inputs or that writes nothing, and with
+# outputs do not depend on its inputs or that writes nothing, or that
+# fills an array with one value (a parameter's, a constant's), and with
 # --coverage an if that never takes a way or a loop that never runs.
 . "$(dirname "$0")/lib.sh"
 
@@ -121,6 +122,43 @@ EOF2
 krun --vary 2 "$TMP/zero.py" >/dev/null 2>"$TMP/e"
 is "outputs +0 under one seed and -0 under the other: the same" "$(cat "$TMP/e")" \
 	"krun: signed_zero: its outputs are the same under seeds 1 and 2: they do not depend on the inputs"
+
+# an output filled with one value, beside one that depends on the inputs:
+# a constant, or a parameter's value (one value in each run); an array of
+# one element, or written in some elements only, is not filled
+cat >"$TMP/fill.py" <<'EOF2'
+import warp as wp
+
+
+@wp.kernel
+def filled(a: wp.array(dtype=float), b: wp.array(dtype=float), c: wp.array(dtype=wp.vec2)):
+    i = wp.tid()
+    b[i] = a[i] * 2.0
+    c[i] = wp.vec2(0.5, 1.0)
+
+
+@wp.kernel
+def broadcast(a: wp.array(dtype=float), b: wp.array(dtype=float), v: float, c: wp.array(dtype=float)):
+    i = wp.tid()
+    b[i] = a[i] * 2.0
+    c[i] = v
+
+
+@wp.kernel
+def part(a: wp.array(dtype=float), b: wp.array(dtype=float), total: wp.array(dtype=float)):
+    i = wp.tid()
+    if a[i] > 0.0:
+        b[i] = 1.0
+    wp.atomic_add(total, 0, a[i])
+EOF2
+krun --vary 2 --kernel filled "$TMP/fill.py" >/dev/null 2>"$TMP/e"
+is "an array filled with a constant: exit 1, naming it" "$?:$(cat "$TMP/e")" \
+	"1:krun: filled: it writes one value to every element of c under seeds 1 and 2"
+krun --vary 2 --kernel broadcast "$TMP/fill.py" >/dev/null 2>"$TMP/e"
+is "... with a parameter's value" "$?:$(cat "$TMP/e")" \
+	"1:krun: broadcast: it writes one value to every element of c under seeds 1 and 2"
+krun --vary 2 --kernel part --shape total=1 "$TMP/fill.py" >/dev/null 2>"$TMP/e"
+is "some elements written with one value, and an array of one element: exit 0" "$?:$(cat "$TMP/e")" "0:"
 
 # a struct parameter: the second seed's arguments are laid out as the
 # first's, its fields one by one (a crash before)

@@ -2,14 +2,14 @@
 # Degenerate kernels (doc/kgen.md, "Branches that go both ways"): KGEN_DEG_N
 # (200) kernels of `kgen -c all -s 1` run with krun --coverage under input
 # seeds 1, 2 and 3; t/run/degenerate.py counts the kernels whose outputs do
-# not depend on their inputs, that write nothing, with an if that never
-# takes one of its ways or a loop that never runs, and the counts stay
-# under the bounds measured (doc/kgen.md, "Measured", with a margin); the
-# script finds the planted ones of t/run/cover/branches.py.  kgen --verify
-# makes none of them: 0 in every count over the same three seeds, the
-# kernels it kept from their first draw byte for byte plain kgen's, each
-# redrawn one degenerate in its first draw, and a kernel the same text
-# whatever --first and -n.
+# not depend on their inputs, that write nothing, that fill an array with
+# one value, with an if that never takes one of its ways or a loop that
+# never runs, and the counts stay under the bounds measured (doc/kgen.md,
+# "Measured", with a margin); the script finds the planted ones of
+# t/run/cover/branches.py.  kgen --verify makes none of them: 0 in every
+# count over the same three seeds, the kernels it kept from their first
+# draw byte for byte plain kgen's, each redrawn one degenerate in its
+# first draw, and a kernel the same text whatever --first and -n.
 . "$(dirname "$0")/lib.sh"
 
 N=${KGEN_DEG_N:-200}
@@ -55,6 +55,7 @@ is "--verify: no kernel independent of the inputs or writing nothing" \
 is "... no one-way if and no loop that never runs, over seeds 1 to 3" \
 	"$(sed -n 3p "$TMP/v.out")" \
 	"with an if that never takes one way 0 (0.00%), with a loop that never runs 0 (0.00%)"
+is "... and no array filled with one value" "$(sed -n 4p "$TMP/v.out")" "filling an array with one value 0 (0.00%)"
 # the kernels one by one: plain kgen's text unless krun rejected it
 split_kernels() { # FILE DIR: each kernel (with the helpers and structs before it) to DIR/NAME
 	mkdir -p "$2" && python3 -c '

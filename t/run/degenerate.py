@@ -5,7 +5,9 @@ several input seeds (doc/kgen.md, "Measured"):
 
 A kernel's arrays that some run changed are its written arrays; it is
 independent of its inputs when every written array ends the same under
-every seed, and writes nothing when no run changed an array.  An if is
+every seed, writes nothing when no run changed an array, and fills an
+array when a written array of two elements or more holds one value in
+every element after every run (krun --vary's three checks).  An if is
 one-way when, summed over the seeds, no thread took one of its ways; a
 loop never runs when no thread ran its body.  Prints the counts, and with
 --list the kernels."""
@@ -18,7 +20,7 @@ def main(argv):
     runs = [[json.loads(l) for l in open(f)] for f in files]
     n = len(runs[0])
     assert all(len(r) == n for r in runs), "the files hold different kernels"
-    indep, nowrite, oneway, noloop = [], [], [], []
+    indep, nowrite, oneway, noloop, filled = [], [], [], [], []
     nif = nloop = 0
     for k in range(n):
         rs = [r[k] for r in runs]
@@ -29,6 +31,9 @@ def main(argv):
             nowrite.append(name)
         elif all(r["outputs"][a] == rs[0]["outputs"][a] for r in rs for a in written):
             indep.append(name)
+        elif any(len(rs[0]["outputs"][a]) > 1 and all(v == r["outputs"][a][0] for r in rs for v in r["outputs"][a])
+                 for a in written if isinstance(rs[0]["outputs"][a], list)):
+            filled.append(name)
         bad_if = bad_loop = False
         for j, c in enumerate(rs[0]["coverage"]):
             ways = [sum(r["coverage"][j]["threads"][w] for r in rs) for w in range(len(c["threads"]))]
@@ -42,15 +47,16 @@ def main(argv):
             oneway.append(name)
         if bad_loop:
             noloop.append(name)
-    bad = set(indep) | set(nowrite) | set(oneway) | set(noloop)
+    bad = set(indep) | set(nowrite) | set(oneway) | set(noloop) | set(filled)
     print("kernels %d, seeds %d: ifs %d, loops %d" % (n, len(runs), nif, nloop))
     print("independent of the inputs %d, writing nothing %d" % (len(indep), len(nowrite)))
     print("with an if that never takes one way %d (%.2f%%), with a loop that never runs %d (%.2f%%)"
           % (len(oneway), 100.0 * len(oneway) / n, len(noloop), 100.0 * len(noloop) / n))
+    print("filling an array with one value %d (%.2f%%)" % (len(filled), 100.0 * len(filled) / n))
     print("degenerate in any of these ways %d (%.2f%%)" % (len(bad), 100.0 * len(bad) / n))
     if "--list" in argv:
         for what, names in (("independent", indep), ("nowrite", nowrite), ("oneway-if", oneway),
-                            ("loop-never-runs", noloop)):
+                            ("loop-never-runs", noloop), ("filled", filled)):
             for x in names:
                 print(what, x)
 
