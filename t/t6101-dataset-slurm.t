@@ -55,10 +55,10 @@ same_out() { diff -r -x timing.json "$1" "$2"; }
 
 # --- LAUNCH=slurm: the array, the assembly job, the bytes ---------------
 A="N=200 CHECK=compile DATASET_WORK=$TMP/wa"
-# shards: N plus MARGIN = N/4 + 8 kernels in shards of SHARD (50 by
-# default), as doc/dataset.md says: 6 here, 7 for B below
-nA=$(( (200 + 200 / 4 + 8 + 49) / 50 ))
-nB=$(( (20 + 20 / 4 + 8 + 4) / 5 ))
+# shards: N plus MARGIN = N/2 + 16 kernels in shards of SHARD (50 by
+# default), as doc/dataset.md says: 7 here, 8 for B below
+nA=$(( (200 + 200 / 2 + 16 + 49) / 50 ))
+nB=$(( (20 + 20 / 2 + 16 + 4) / 5 ))
 ok "local build N=200 CHECK=compile" mk -j2 dataset $A OUT="$TMP/local" DATASET_WORK="$TMP/wl"
 ok "LAUNCH=slurm submits and returns" mk dataset $A OUT="$TMP/slurm" LAUNCH=slurm
 cp "$TMP/ok.out" "$TMP/submit1"
